@@ -1,0 +1,418 @@
+//! datos.madrid.es, dataset 300107 "Agenda de actividades y eventos".
+//!
+//! Reviewed 2025-10-20. The same agenda is published as JSON-LD, CSV and XML;
+//! the JSON is tried first and the CSV, then the XML, only when it fails. The
+//! feeds carry no contact fields, but descriptions hold box-office e-mail
+//! addresses and phone numbers: the core scrubs them (P5). The typed records
+//! below name only the fields we keep; `organization`, `relation` and
+//! `references` are never read.
+
+use crate::adapter::*;
+use crate::model::{Category, Event, Schedule};
+use crate::parse::dates::{parse_date_list, parse_datetime, parse_time, parse_weekdays};
+use crate::parse::loose::{Loose, Nested, for_each_in_array};
+use crate::parse::text::{html_to_text, non_empty, one_line};
+use std::collections::HashMap;
+use std::io::{BufRead, Read};
+use std::time::Duration;
+
+pub struct Madrid;
+
+pub static MANIFEST: Manifest = Manifest {
+    id: "madrid",
+    name: "Agenda de actividades y eventos",
+    publisher: "Ayuntamiento de Madrid",
+    host: "datos.madrid.es",
+    feeds: &[
+        Feed { url: "https://datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json", format: Format::Json, lang: "es", role: FeedRole::Primary },
+        Feed { url: "https://datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.csv", format: Format::Csv, lang: "es", role: FeedRole::Primary },
+        Feed { url: "https://datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.xml", format: Format::Xml, lang: "es", role: FeedRole::Primary },
+    ],
+    plan: FetchPlan::FirstThatParses,
+    redirects: &[RedirectRule { host: "datos.madrid.es", path_prefix: "/egob/catalogo/" }],
+    min_delay: Duration::from_secs(2),
+    daily_cap: 60,
+    language: "es",
+    licence: Licence { name: "Aviso legal de datos.madrid.es (reutilización libre citando la fuente)", url: "https://datos.madrid.es/egob/catalogo/aviso-legal" },
+    attribution: "Fuente: Ayuntamiento de Madrid, datos.madrid.es",
+    dataset_page: "https://datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos",
+    update_schedule: "continua (the portal says: continuous)",
+    review: Review {
+        date: "2025-10-20",
+        robots_txt: "No Disallow covers /egob/catalogo/ for CityVibeBot or *; no Crawl-delay; 2 s chosen.",
+        robots_sha256: None,
+        notes: "No contact fields; descriptions carry e-mails and phones (scrubbed). No image fields.",
+    },
+};
+
+impl Adapter for Madrid {
+    fn manifest(&self) -> &'static Manifest {
+        &MANIFEST
+    }
+
+    fn parse(&self, feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
+        match feed.format {
+            Format::Json => parse_json(body, sink),
+            Format::Csv => parse_csv(body, sink),
+            Format::Xml => parse_xml(body, sink),
+        }
+    }
+}
+
+/// The fields of one record, whatever format it came in.
+#[derive(Debug, Default)]
+struct Record {
+    id: String,
+    title: String,
+    description: String,
+    free: String,
+    price: String,
+    start: String,
+    end: String,
+    time: String,
+    weekdays: String,
+    excluded: String,
+    link: String,
+    venue: String,
+    address: String,
+    locality: String,
+    postal_code: String,
+    district: String,
+    lat: String,
+    lon: String,
+    kind: String,
+    audience: String,
+}
+
+fn last_segment(s: &str) -> &str {
+    s.trim().trim_end_matches('/').rsplit('/').next().unwrap_or("")
+}
+
+fn build(r: &Record) -> Result<Event, RecordError> {
+    let err = |reason: String| RecordError { record: if r.id.is_empty() { "?".into() } else { r.id.clone() }, reason };
+    let mut ev = Event::new(&r.id, &one_line(&html_to_text(&r.title)), "es").map_err(err)?;
+    ev.description = html_to_text(&r.description);
+    ev.url = non_empty(&r.link);
+    let start = parse_datetime(&r.start).ok_or_else(|| err(format!("bad start date {:?}", r.start)))?;
+    let end = if r.end.trim().is_empty() { None } else { Some(parse_datetime(&r.end).ok_or_else(|| err(format!("bad end date {:?}", r.end)))?) };
+    // The time of day: the explicit field, else the start's own unless midnight.
+    let start_time = parse_time(&r.time).or_else(|| (start.time() != jiff::civil::Time::midnight()).then(|| start.time()));
+    // 23:59 means "no end time given".
+    let end_time = end.map(|e| e.time()).filter(|t| *t != jiff::civil::time(23, 59, 0, 0) && *t != jiff::civil::Time::midnight());
+    ev.schedule = Schedule::from_span(
+        start.date(),
+        end.map(|e| e.date()),
+        start_time,
+        end_time,
+        parse_weekdays(&r.weekdays),
+        parse_date_list(&r.excluded),
+    );
+    ev.free = match r.free.trim() {
+        "1" | "true" => Some(true),
+        "0" | "false" => Some(false),
+        _ => None,
+    };
+    ev.price = non_empty(&one_line(&html_to_text(&r.price)));
+    ev.audience = non_empty(last_segment(&r.audience));
+    let v = &mut ev.venue;
+    v.name = non_empty(&r.venue);
+    v.address = non_empty(&one_line(&r.address));
+    v.locality = non_empty(&r.locality).or_else(|| Some("Madrid".into()));
+    v.province = Some("Madrid".into());
+    v.postal_code = non_empty(&r.postal_code);
+    v.district = non_empty(last_segment(&r.district));
+    if let (Ok(lat), Ok(lon)) = (r.lat.trim().parse::<f64>(), r.lon.trim().parse::<f64>()) {
+        v.set_coordinates(lat, lon);
+    }
+    let kind = last_segment(&r.kind);
+    if !kind.is_empty() {
+        ev.source_categories.push(kind.to_string());
+    }
+    ev.categories.push(Category::from_label(kind).unwrap_or(Category::Other));
+    if ev.audience.as_deref().is_some_and(|a| Category::from_label(a) == Some(Category::Family)) && !ev.categories.contains(&Category::Family) {
+        ev.categories.push(Category::Family);
+    }
+    Ok(ev)
+}
+
+fn emit(r: &Record, sink: &mut dyn EventSink) {
+    match build(r) {
+        Ok(ev) => sink.event(ev),
+        Err(e) => sink.record_error(e),
+    }
+}
+
+// --- JSON-LD -------------------------------------------------------------
+
+#[derive(serde::Deserialize)]
+struct JsonRecord<'a> {
+    #[serde(borrow, default)]
+    id: Loose<'a>,
+    #[serde(borrow, default)]
+    title: Loose<'a>,
+    #[serde(borrow, default)]
+    description: Loose<'a>,
+    #[serde(borrow, default)]
+    free: Loose<'a>,
+    #[serde(borrow, default)]
+    price: Loose<'a>,
+    #[serde(borrow, default)]
+    dtstart: Loose<'a>,
+    #[serde(borrow, default)]
+    dtend: Loose<'a>,
+    #[serde(borrow, default)]
+    time: Loose<'a>,
+    #[serde(borrow, default, rename = "excluded-days")]
+    excluded_days: Loose<'a>,
+    #[serde(borrow, default)]
+    recurrence: Nested<JsonRecurrence<'a>>,
+    #[serde(borrow, default)]
+    link: Loose<'a>,
+    #[serde(borrow, default, rename = "event-location")]
+    event_location: Loose<'a>,
+    #[serde(borrow, default)]
+    address: Nested<JsonAddress<'a>>,
+    #[serde(default)]
+    location: Nested<JsonLocation<'a>>,
+    #[serde(borrow, default, rename = "@type")]
+    kind: Loose<'a>,
+    #[serde(borrow, default)]
+    audience: Loose<'a>,
+}
+
+#[derive(serde::Deserialize)]
+struct JsonRecurrence<'a> {
+    #[serde(borrow, default)]
+    days: Loose<'a>,
+}
+
+#[derive(serde::Deserialize)]
+struct JsonAddress<'a> {
+    #[serde(borrow, default)]
+    district: Nested<JsonId<'a>>,
+    #[serde(borrow, default)]
+    area: Nested<JsonArea<'a>>,
+}
+
+#[derive(serde::Deserialize)]
+struct JsonId<'a> {
+    #[serde(borrow, default, rename = "@id")]
+    id: Loose<'a>,
+}
+
+#[derive(serde::Deserialize)]
+struct JsonArea<'a> {
+    #[serde(borrow, default)]
+    locality: Loose<'a>,
+    #[serde(borrow, default, rename = "postal-code")]
+    postal_code: Loose<'a>,
+    #[serde(borrow, default, rename = "street-address")]
+    street_address: Loose<'a>,
+}
+
+#[derive(serde::Deserialize)]
+struct JsonLocation<'a> {
+    #[serde(borrow, default)]
+    latitude: Loose<'a>,
+    #[serde(borrow, default)]
+    longitude: Loose<'a>,
+}
+
+fn parse_json(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
+    // Raw line breaks inside strings are escaped on the way in (the real feed has them).
+    let mut json = Vec::new();
+    crate::parse::lenient_json::LenientJson::new(body)
+        .read_to_end(&mut json)
+        .map_err(|e| FeedError::new(format!("reading JSON body: {e}")))?;
+    let mut rec = Record::default();
+    for_each_in_array(&json, Some("@graph"), |j: JsonRecord| {
+        let s = |l: &Loose| l.as_str().to_string();
+        let addr = j.address.0.as_ref();
+        let area = addr.and_then(|a| a.area.0.as_ref());
+        rec = Record {
+            id: s(&j.id),
+            title: s(&j.title),
+            description: s(&j.description),
+            free: s(&j.free),
+            price: s(&j.price),
+            start: s(&j.dtstart),
+            end: s(&j.dtend),
+            time: s(&j.time),
+            weekdays: j.recurrence.0.as_ref().map(|r| s(&r.days)).unwrap_or_default(),
+            excluded: s(&j.excluded_days),
+            link: s(&j.link),
+            venue: s(&j.event_location),
+            address: area.map(|a| s(&a.street_address)).unwrap_or_default(),
+            locality: area.map(|a| s(&a.locality)).unwrap_or_default(),
+            postal_code: area.map(|a| s(&a.postal_code)).unwrap_or_default(),
+            district: addr.and_then(|a| a.district.0.as_ref()).map(|d| s(&d.id)).unwrap_or_default(),
+            lat: j.location.0.as_ref().map(|l| s(&l.latitude)).unwrap_or_default(),
+            lon: j.location.0.as_ref().map(|l| s(&l.longitude)).unwrap_or_default(),
+            kind: s(&j.kind),
+            audience: s(&j.audience),
+        };
+        emit(&rec, sink);
+    })
+    .map_err(|e| FeedError::new(format!("not a readable JSON-LD agenda: {e}")))?;
+    Ok(())
+}
+
+// --- CSV (Windows-1252, ';', header with a leading space) ----------------
+
+fn parse_csv(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
+    let mut bytes = Vec::new();
+    body.read_to_end(&mut bytes).map_err(|e| FeedError::new(format!("reading CSV body: {e}")))?;
+    let text = crate::parse::encoding::decode(&bytes, None);
+    let mut rdr = csv::ReaderBuilder::new().delimiter(b';').flexible(true).from_reader(text.as_bytes());
+    let header: Vec<String> = rdr
+        .headers()
+        .map_err(|e| FeedError::new(format!("CSV header unreadable: {e}")))?
+        .iter()
+        .map(|h| h.trim().to_ascii_uppercase())
+        .collect();
+    let col = |name: &str| header.iter().position(|h| h == name);
+    let (Some(id_col), Some(title_col)) = (col("ID-EVENTO"), col("TITULO")) else {
+        return Err(FeedError::new("CSV has no ID-EVENTO/TITULO columns: not the Madrid agenda"));
+    };
+    let cols: HashMap<&str, Option<usize>> = [
+        "DESCRIPCION", "GRATUITO", "PRECIO", "FECHA", "FECHA-FIN", "HORA", "DIAS-SEMANA", "DIAS-EXCLUIDOS", "CONTENT-URL",
+        "NOMBRE-INSTALACION", "CLASE-VIAL-INSTALACION", "NOMBRE-VIA-INSTALACION", "NUM-INSTALACION", "CODIGO-POSTAL-INSTALACION",
+        "DISTRITO-INSTALACION", "LATITUD", "LONGITUD", "TIPO", "AUDIENCIA",
+    ]
+    .into_iter()
+    .map(|n| (n, col(n)))
+    .collect();
+    for (i, row) in rdr.records().enumerate() {
+        let row = match row {
+            Ok(r) => r,
+            Err(e) => {
+                sink.record_error(RecordError { record: format!("row {}", i + 2), reason: format!("unreadable CSV row: {e}") });
+                continue;
+            }
+        };
+        let get = |name: &str| cols.get(name).copied().flatten().and_then(|c| row.get(c)).unwrap_or("").to_string();
+        let address = [get("CLASE-VIAL-INSTALACION"), get("NOMBRE-VIA-INSTALACION"), get("NUM-INSTALACION")].join(" ");
+        let rec = Record {
+            id: row.get(id_col).unwrap_or("").to_string(),
+            title: row.get(title_col).unwrap_or("").to_string(),
+            description: get("DESCRIPCION"),
+            free: get("GRATUITO"),
+            price: get("PRECIO"),
+            start: get("FECHA"),
+            end: get("FECHA-FIN"),
+            time: get("HORA"),
+            weekdays: get("DIAS-SEMANA"),
+            excluded: get("DIAS-EXCLUIDOS"),
+            link: get("CONTENT-URL"),
+            venue: get("NOMBRE-INSTALACION"),
+            address,
+            locality: String::new(),
+            postal_code: get("CODIGO-POSTAL-INSTALACION"),
+            district: titlecase(&get("DISTRITO-INSTALACION")),
+            lat: get("LATITUD"),
+            lon: get("LONGITUD"),
+            kind: get("TIPO"),
+            audience: get("AUDIENCIA"),
+        };
+        emit(&rec, sink);
+    }
+    Ok(())
+}
+
+fn titlecase(s: &str) -> String {
+    s.split_whitespace()
+        .map(|w| {
+            let lower = w.to_lowercase();
+            let mut c = lower.chars();
+            match c.next() {
+                Some(f) => f.to_uppercase().chain(c).collect(),
+                None => String::new(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+// --- XML (<contenido><atributos><atributo nombre="…">) -------------------
+
+fn parse_xml(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
+    use quick_xml::events::Event as X;
+    let mut reader = quick_xml::Reader::from_reader(body);
+    let mut buf = Vec::new();
+    let mut fields: HashMap<String, String> = HashMap::new();
+    let mut names: Vec<String> = Vec::new();
+    let mut in_record = false;
+    let mut seen_root = false;
+    loop {
+        let ev = reader
+            .read_event_into(&mut buf)
+            .map_err(|e| FeedError::new(format!("XML unreadable at byte {}: {e}", reader.buffer_position())))?;
+        match ev {
+            X::Start(e) => {
+                seen_root = true;
+                match e.local_name().as_ref() {
+                    "contenido" => {
+                        in_record = true;
+                        fields.clear();
+                    }
+                    "atributo" if in_record => {
+                        names.push(crate::parse::xml::attribute(&e, "nombre"));
+                    }
+                    _ => {}
+                }
+            }
+            X::Text(t) if in_record && !names.is_empty() => {
+                let text = t.xml10_content();
+                fields.entry(names.last().cloned().unwrap_or_default()).or_default().push_str(&text);
+            }
+            X::GeneralRef(r) if in_record && !names.is_empty() => {
+                let text = crate::parse::xml::reference_text(&r);
+                fields.entry(names.last().cloned().unwrap_or_default()).or_default().push_str(&text);
+            }
+            X::CData(t) if in_record && !names.is_empty() => {
+                let text = t.xml10_content();
+                fields.entry(names.last().cloned().unwrap_or_default()).or_default().push_str(&text);
+            }
+            X::End(e) => match e.local_name().as_ref() {
+                "atributo" => {
+                    names.pop();
+                }
+                "contenido" => {
+                    in_record = false;
+                    let get = |k: &str| fields.get(k).map(|s| s.trim().to_string()).unwrap_or_default();
+                    let rec = Record {
+                        id: get("ID-EVENTO"),
+                        title: get("TITULO"),
+                        description: get("DESCRIPCION"),
+                        free: get("GRATUITO"),
+                        price: get("PRECIO"),
+                        start: get("FECHA-EVENTO"),
+                        end: get("FECHA-FIN-EVENTO"),
+                        time: get("HORA-EVENTO"),
+                        weekdays: get("DIAS-SEMANA"),
+                        excluded: get("DIAS-EXCLUIDOS-TEXT"),
+                        link: get("CONTENT-URL"),
+                        venue: get("NOMBRE-INSTALACION"),
+                        address: get("DIRECCION-INSTALACION"),
+                        locality: titlecase(&get("LOCALIDAD")),
+                        postal_code: get("CODIGO-POSTAL"),
+                        district: titlecase(&get("DISTRITO")),
+                        lat: get("LATITUD"),
+                        lon: get("LONGITUD"),
+                        kind: get("TIPO"),
+                        audience: get("AUDIENCIA"),
+                    };
+                    emit(&rec, sink);
+                }
+                _ => {}
+            },
+            X::Eof => break,
+            _ => {}
+        }
+        buf.clear();
+    }
+    if in_record || !seen_root {
+        return Err(FeedError::new("XML ends in the middle of a record (truncated body?)"));
+    }
+    Ok(())
+}

@@ -1,0 +1,185 @@
+//! The Adapter trait and the Manifest an adapter declares.
+//!
+//! An adapter is data plus a pure parser (DESIGN.md, "Adapters never do I/O"):
+//! it never holds an HTTP client or a database handle, so it cannot skip a
+//! delay, follow a redirect, send a cookie or store a field the core does not
+//! want. The core fetches the manifest's feed URLs, hands the bytes to
+//! [`Adapter::parse`], scrubs what comes out, and stores it.
+
+use crate::model::Event;
+use std::io::BufRead;
+use std::time::Duration;
+
+/// What a human wrote down after reading the host's robots.txt and terms.
+#[derive(Debug)]
+pub struct Manifest {
+    /// Fixed source id, also the row name in sources.toml.
+    pub id: &'static str,
+    /// Human name of the dataset.
+    pub name: &'static str,
+    /// Who publishes it.
+    pub publisher: &'static str,
+    /// The one host the feeds live on.
+    pub host: &'static str,
+    /// The exact feed URLs, in the order they are tried or fetched (P3).
+    pub feeds: &'static [Feed],
+    /// How the feeds relate: alternatives or parts of one whole.
+    pub plan: FetchPlan,
+    /// Where a redirect may lead, besides the feed URLs themselves (P13).
+    pub redirects: &'static [RedirectRule],
+    /// The minimum delay between two requests to the host (P8).
+    pub min_delay: Duration,
+    /// At most this many requests to the host per day, across runs.
+    pub daily_cap: u32,
+    /// Language of the original texts (ISO 639-1).
+    pub language: &'static str,
+    pub licence: Licence,
+    /// The attribution text shown with every event (P19).
+    pub attribution: &'static str,
+    /// The dataset's page at the publisher.
+    pub dataset_page: &'static str,
+    /// How often the publisher updates the feed, as they say.
+    pub update_schedule: &'static str,
+    pub review: Review,
+}
+
+/// One feed URL of a manifest.
+#[derive(Debug)]
+pub struct Feed {
+    pub url: &'static str,
+    pub format: Format,
+    /// Language of this feed's texts.
+    pub lang: &'static str,
+    pub role: FeedRole,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Json,
+    Csv,
+    Xml,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Json => "json",
+            Format::Csv => "csv",
+            Format::Xml => "xml",
+        }
+    }
+}
+
+/// The part a feed plays in its source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FeedRole {
+    /// Carries the original events.
+    Primary,
+    /// The publisher's own translation of the primary feed's events, matched
+    /// by source event id; never creates events of its own.
+    Translation,
+}
+
+/// How a source's feeds are fetched in one run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FetchPlan {
+    /// The feeds are the same data in other formats: fetch the first; only if
+    /// that request fails or its body cannot be parsed, try the next.
+    FirstThatParses,
+    /// Every feed is needed (e.g. one per language).
+    All,
+}
+
+/// A place a redirect may lead: a host and a path prefix.
+#[derive(Debug)]
+pub struct RedirectRule {
+    pub host: &'static str,
+    pub path_prefix: &'static str,
+}
+
+#[derive(Debug)]
+pub struct Licence {
+    pub name: &'static str,
+    pub url: &'static str,
+}
+
+/// The human review behind the manifest (P14).
+#[derive(Debug)]
+pub struct Review {
+    /// When the review was done (YYYY-MM-DD).
+    pub date: &'static str,
+    /// What robots.txt said for CityVibeBot and `*`, in the reviewer's words.
+    pub robots_txt: &'static str,
+    /// SHA-256 (hex) of the robots.txt read at review time, when it was read.
+    pub robots_sha256: Option<&'static str>,
+    /// Where the personal-data and image fields are, and that they are left out.
+    pub notes: &'static str,
+}
+
+/// A problem with one record: counted and reported, never fatal to the feed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordError {
+    /// The record's id when known, else its position in the feed.
+    pub record: String,
+    pub reason: String,
+}
+
+/// A feed that cannot be read at all (not JSON, truncated, wrong shape).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FeedError(pub String);
+
+impl std::fmt::Display for FeedError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for FeedError {}
+
+impl FeedError {
+    pub fn new(msg: impl Into<String>) -> FeedError {
+        FeedError(msg.into())
+    }
+}
+
+/// Where a parser puts what it finds. The core's sink scrubs and stores.
+pub trait EventSink {
+    fn event(&mut self, event: Event);
+    fn record_error(&mut self, error: RecordError);
+}
+
+/// A sink that keeps everything in memory (tests, `adapter check`).
+#[derive(Debug, Default)]
+pub struct Collect {
+    pub events: Vec<Event>,
+    pub errors: Vec<RecordError>,
+}
+
+impl EventSink for Collect {
+    fn event(&mut self, mut event: Event) {
+        crate::parse::pii::scrub_event(&mut event);
+        self.events.push(event);
+    }
+    fn record_error(&mut self, error: RecordError) {
+        self.errors.push(error);
+    }
+}
+
+/// One source: a manifest and a pure parser.
+pub trait Adapter: Sync {
+    fn manifest(&self) -> &'static Manifest;
+
+    /// Parse one feed response body. Each good record goes to `sink.event`,
+    /// each bad one to `sink.record_error`; only a body that cannot be read
+    /// at all is an `Err`.
+    fn parse(&self, feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError>;
+}
+
+/// Parse a sample file (bytes) with an adapter, for tests and `adapter check`:
+/// events come out scrubbed, as the core would store them.
+pub fn parse_bytes(adapter: &dyn Adapter, feed: &Feed, bytes: &[u8]) -> Result<Collect, FeedError> {
+    let mut sink = Collect::default();
+    let mut reader = bytes;
+    adapter.parse(feed, &mut reader, &mut sink)?;
+    Ok(sink)
+}

@@ -1,0 +1,398 @@
+//! The normalized event every adapter produces, whatever its feed looked like.
+//!
+//! Constructors require the key fields, so an event without a source id or a
+//! title cannot exist. Nothing here knows about HTTP or SQLite.
+
+use jiff::civil::{Date, DateTime, Weekday};
+use serde::Serialize;
+
+/// Europe/Madrid: the default time zone of every event.
+pub const TZ_MADRID: &str = "Europe/Madrid";
+/// Atlantic/Canary: used when the venue lies in the Canary Islands.
+pub const TZ_CANARY: &str = "Atlantic/Canary";
+
+/// At most this many occurrences are expanded per event.
+pub const MAX_OCCURRENCES: usize = 400;
+/// Recurrences are expanded at most this many days past their first day.
+pub const HORIZON_DAYS: i64 = 366;
+
+/// One event as CityVibe stores it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Event {
+    pub source_event_id: String,
+    pub title: String,
+    pub description: String,
+    /// The event page at the publisher: the original we link to (P19).
+    pub url: Option<String>,
+    pub schedule: Schedule,
+    pub free: Option<bool>,
+    pub price: Option<String>,
+    pub audience: Option<String>,
+    pub venue: Venue,
+    /// CityVibe taxonomy, mapped by the adapter.
+    pub categories: Vec<Category>,
+    /// The publisher's own category labels, as given.
+    pub source_categories: Vec<String>,
+    /// Language of `title` and `description` (ISO 639-1).
+    pub lang: String,
+    /// The publisher's own translations of title and description.
+    pub translations: Vec<PublisherTranslation>,
+}
+
+impl Event {
+    /// An event needs at least its id in the feed and a title.
+    pub fn new(source_event_id: &str, title: &str, lang: &str) -> Result<Event, String> {
+        let id = source_event_id.trim();
+        let title = title.trim();
+        if id.is_empty() {
+            return Err("record has no id".into());
+        }
+        if title.is_empty() {
+            return Err(format!("record {id} has no title"));
+        }
+        Ok(Event {
+            source_event_id: id.to_string(),
+            title: title.to_string(),
+            description: String::new(),
+            url: None,
+            schedule: Schedule::default(),
+            free: None,
+            price: None,
+            audience: None,
+            venue: Venue::default(),
+            categories: Vec::new(),
+            source_categories: Vec::new(),
+            lang: lang.to_string(),
+            translations: Vec::new(),
+        })
+    }
+
+    /// The time zone of the event: the Canaries' own when the venue lies there.
+    pub fn time_zone(&self) -> &'static str {
+        match (self.venue.lat, self.venue.lon) {
+            (Some(lat), Some(lon)) if in_canaries(lat, lon) => TZ_CANARY,
+            _ => TZ_MADRID,
+        }
+    }
+}
+
+/// A publisher's own translation of an event's texts (never machine-made).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PublisherTranslation {
+    pub lang: String,
+    pub title: String,
+    pub description: String,
+}
+
+/// When an event happens: the span as published and its expanded occurrences.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Schedule {
+    /// First day and start time (local, in the event's time zone).
+    pub start: Option<DateTime>,
+    /// Last day and end time; `None` when the feed gives no end.
+    pub end: Option<DateTime>,
+    /// True when no time of day is known.
+    pub all_day: bool,
+    /// Weekdays of a weekly recurrence, empty when none.
+    #[serde(serialize_with = "ser_weekdays")]
+    pub weekdays: Vec<Weekday>,
+    pub excluded: Vec<Date>,
+    pub occurrences: Vec<Occurrence>,
+}
+
+fn ser_weekdays<S: serde::Serializer>(days: &[Weekday], s: S) -> Result<S::Ok, S::Error> {
+    let names: Vec<&str> = days.iter().map(|d| weekday_code(*d)).collect();
+    names.serialize(s)
+}
+
+/// iCalendar's two-letter weekday code.
+pub fn weekday_code(d: Weekday) -> &'static str {
+    match d {
+        Weekday::Monday => "MO",
+        Weekday::Tuesday => "TU",
+        Weekday::Wednesday => "WE",
+        Weekday::Thursday => "TH",
+        Weekday::Friday => "FR",
+        Weekday::Saturday => "SA",
+        Weekday::Sunday => "SU",
+    }
+}
+
+/// One concrete occurrence, in local time of the event's zone.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Occurrence {
+    pub start: DateTime,
+    pub end: Option<DateTime>,
+}
+
+impl Schedule {
+    /// Build a schedule from a first day, last day, optional start/end times,
+    /// weekdays (empty: every day of the span when it is short, or a single
+    /// span otherwise) and excluded days. Occurrences are expanded up to
+    /// [`HORIZON_DAYS`] and [`MAX_OCCURRENCES`].
+    pub fn from_span(
+        first: Date,
+        last: Option<Date>,
+        start_time: Option<jiff::civil::Time>,
+        end_time: Option<jiff::civil::Time>,
+        weekdays: Vec<Weekday>,
+        excluded: Vec<Date>,
+    ) -> Schedule {
+        let last = last.filter(|l| *l >= first);
+        let all_day = start_time.is_none();
+        let t0 = start_time.unwrap_or(jiff::civil::Time::midnight());
+        let start = first.to_datetime(t0);
+        let end = last
+            .or(end_time.map(|_| first))
+            .map(|d| d.to_datetime(end_time.unwrap_or(jiff::civil::time(23, 59, 59, 0))));
+        let mut occurrences = Vec::new();
+        let one_day_end = |d: Date| -> Option<DateTime> {
+            end_time
+                .filter(|et| start_time.is_none_or(|st| *et > st))
+                .map(|et| d.to_datetime(et))
+        };
+        match last {
+            Some(last) if last > first && (!weekdays.is_empty() || start_time.is_some()) => {
+                // A repeated event: one occurrence per matching day.
+                let mut day = first;
+                let horizon = first
+                    .checked_add(jiff::Span::new().days(HORIZON_DAYS))
+                    .unwrap_or(last);
+                while day <= last && day <= horizon && occurrences.len() < MAX_OCCURRENCES {
+                    let wanted = weekdays.is_empty() || weekdays.contains(&day.weekday());
+                    if wanted && !excluded.contains(&day) {
+                        occurrences.push(Occurrence { start: day.to_datetime(t0), end: one_day_end(day) });
+                    }
+                    match day.tomorrow() {
+                        Ok(d) => day = d,
+                        Err(_) => break,
+                    }
+                }
+            }
+            Some(last) if last > first => {
+                // An exhibition-like span with no time and no weekdays: one long occurrence.
+                occurrences.push(Occurrence { start, end: Some(last.to_datetime(jiff::civil::time(23, 59, 59, 0))) });
+            }
+            _ => {
+                if !excluded.contains(&first) {
+                    occurrences.push(Occurrence { start, end: one_day_end(first) });
+                }
+            }
+        }
+        Schedule { start: Some(start), end, all_day, weekdays, excluded, occurrences }
+    }
+}
+
+/// Where an event takes place.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Venue {
+    pub name: Option<String>,
+    pub address: Option<String>,
+    pub postal_code: Option<String>,
+    pub locality: Option<String>,
+    pub province: Option<String>,
+    pub district: Option<String>,
+    pub lat: Option<f64>,
+    pub lon: Option<f64>,
+}
+
+impl Venue {
+    /// Keep coordinates only when they lie in Spain (peninsula, Balearics,
+    /// Canaries, Ceuta, Melilla); anything else is a feed error and dropped.
+    pub fn set_coordinates(&mut self, lat: f64, lon: f64) -> bool {
+        if in_spain(lat, lon) {
+            self.lat = Some(lat);
+            self.lon = Some(lon);
+            true
+        } else {
+            self.lat = None;
+            self.lon = None;
+            false
+        }
+    }
+}
+
+/// Whether a point lies within Spain's territory (generous bounding boxes).
+pub fn in_spain(lat: f64, lon: f64) -> bool {
+    let peninsula = (35.1..=43.9).contains(&lat) && (-9.4..=4.4).contains(&lon);
+    peninsula || in_canaries(lat, lon)
+}
+
+/// Whether a point lies in the Canary Islands.
+pub fn in_canaries(lat: f64, lon: f64) -> bool {
+    (27.5..=29.5).contains(&lat) && (-18.3..=-13.3).contains(&lon)
+}
+
+/// CityVibe's own taxonomy: a dozen entries, labelled in all seven languages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum Category {
+    Music,
+    Theatre,
+    Dance,
+    Film,
+    Exhibition,
+    Literature,
+    Workshop,
+    Talk,
+    Family,
+    Festival,
+    Sport,
+    Tour,
+    Other,
+}
+
+/// The display languages, in their order of preference.
+pub const DISPLAY_LANGS: [&str; 7] = ["es", "ca", "gl", "en", "fr", "it", "pt"];
+
+impl Category {
+    pub const ALL: [Category; 13] = [
+        Category::Music,
+        Category::Theatre,
+        Category::Dance,
+        Category::Film,
+        Category::Exhibition,
+        Category::Literature,
+        Category::Workshop,
+        Category::Talk,
+        Category::Family,
+        Category::Festival,
+        Category::Sport,
+        Category::Tour,
+        Category::Other,
+    ];
+
+    /// The stable id stored in the database.
+    pub fn id(self) -> &'static str {
+        match self {
+            Category::Music => "music",
+            Category::Theatre => "theatre",
+            Category::Dance => "dance",
+            Category::Film => "film",
+            Category::Exhibition => "exhibition",
+            Category::Literature => "literature",
+            Category::Workshop => "workshop",
+            Category::Talk => "talk",
+            Category::Family => "family",
+            Category::Festival => "festival",
+            Category::Sport => "sport",
+            Category::Tour => "tour",
+            Category::Other => "other",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Category> {
+        Category::ALL.into_iter().find(|c| c.id() == id)
+    }
+
+    /// The label in one of the seven display languages (es, ca, gl, en, fr, it, pt).
+    pub fn label(self, lang: &str) -> &'static str {
+        let labels: [&str; 7] = match self {
+            Category::Music => ["Música", "Música", "Música", "Music", "Musique", "Musica", "Música"],
+            Category::Theatre => ["Teatro", "Teatre", "Teatro", "Theatre", "Théâtre", "Teatro", "Teatro"],
+            Category::Dance => ["Danza", "Dansa", "Danza", "Dance", "Danse", "Danza", "Dança"],
+            Category::Film => ["Cine", "Cinema", "Cine", "Film", "Cinéma", "Cinema", "Cinema"],
+            Category::Exhibition => ["Exposiciones", "Exposicions", "Exposicións", "Exhibitions", "Expositions", "Mostre", "Exposições"],
+            Category::Literature => ["Libros y lectura", "Llibres i lectura", "Libros e lectura", "Books and reading", "Livres et lecture", "Libri e lettura", "Livros e leitura"],
+            Category::Workshop => ["Cursos y talleres", "Cursos i tallers", "Cursos e obradoiros", "Courses and workshops", "Cours et ateliers", "Corsi e laboratori", "Cursos e oficinas"],
+            Category::Talk => ["Conferencias", "Conferències", "Conferencias", "Talks", "Conférences", "Conferenze", "Conferências"],
+            Category::Family => ["Infantil y familias", "Infantil i famílies", "Infantil e familias", "Children and families", "Enfants et familles", "Bambini e famiglie", "Infantil e famílias"],
+            Category::Festival => ["Fiestas y festivales", "Festes i festivals", "Festas e festivais", "Festivals", "Fêtes et festivals", "Feste e festival", "Festas e festivais"],
+            Category::Sport => ["Deporte", "Esport", "Deporte", "Sport", "Sport", "Sport", "Desporto"],
+            Category::Tour => ["Visitas y rutas", "Visites i rutes", "Visitas e rutas", "Tours and visits", "Visites et circuits", "Visite e itinerari", "Visitas e roteiros"],
+            Category::Other => ["Otros", "Altres", "Outros", "Other", "Autres", "Altro", "Outros"],
+        };
+        let i = DISPLAY_LANGS.iter().position(|l| *l == lang).unwrap_or(0);
+        labels[i]
+    }
+
+    /// Map a publisher's label (any of the feeds' languages) to the taxonomy
+    /// by keywords. Adapters call this on their own category strings.
+    pub fn from_label(label: &str) -> Option<Category> {
+        let l = crate::parse::text::fold(label);
+        let has = |words: &[&str]| words.iter().any(|w| l.contains(w));
+        let cat = if has(&["infantil", "familia", "ninos", "infants", "children", "familiar", "familie"]) {
+            Category::Family
+        } else if has(&["music", "musica", "concierto", "concert", "opera", "zarzuela", "jazz", "flamenco", "coral"]) {
+            Category::Music
+        } else if has(&["danza", "dansa", "dance", "ballet", "baile"]) {
+            Category::Dance
+        } else if has(&["teatro", "teatre", "theatre", "theater", "escena", "circo", "circ", "magia", "monologo", "titeres", "espectacul"]) {
+            Category::Theatre
+        } else if has(&["cine", "cinema", "film", "audiovisual", "pelicula"]) {
+            Category::Film
+        } else if has(&["exposic", "exhibit", "exposi", "muestra", "museo", "museu", "arte", "art"]) {
+            Category::Exhibition
+        } else if has(&["libro", "llibre", "lectura", "literat", "poesia", "cuentacuentos", "book", "biblioteca"]) {
+            Category::Literature
+        } else if has(&["taller", "curso", "curs", "workshop", "formacion"]) {
+            Category::Workshop
+        } else if has(&["conferencia", "conferenc", "charla", "coloquio", "talk", "jornada", "congres", "debate", "mesa redonda"]) {
+            Category::Talk
+        } else if has(&["fiesta", "festa", "festival", "feria", "fira", "carnaval", "navidad", "nadal", "tradicion"]) {
+            Category::Festival
+        } else if has(&["deport", "esport", "sport", "carrera", "cursa"]) {
+            Category::Sport
+        } else if has(&["visita", "ruta", "paseo", "excursion", "itinerari", "tour", "patrimoni", "turism"]) {
+            Category::Tour
+        } else {
+            return None;
+        };
+        Some(cat)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jiff::civil::{date, time};
+
+    #[test]
+    fn event_without_id_or_title_cannot_exist() {
+        assert!(Event::new("", "Concierto", "es").is_err());
+        assert!(Event::new("12", "  ", "es").is_err());
+        assert!(Event::new("12", "Concierto", "es").is_ok());
+    }
+
+    #[test]
+    fn weekly_recurrence_skips_excluded_days() {
+        let s = Schedule::from_span(
+            date(2026, 12, 1),
+            Some(date(2026, 12, 31)),
+            Some(time(18, 0, 0, 0)),
+            None,
+            vec![Weekday::Tuesday],
+            vec![date(2026, 12, 8)],
+        );
+        let days: Vec<_> = s.occurrences.iter().map(|o| o.start.date()).collect();
+        assert_eq!(days, vec![date(2026, 12, 1), date(2026, 12, 15), date(2026, 12, 22), date(2026, 12, 29)]);
+    }
+
+    #[test]
+    fn long_recurrence_is_capped_at_horizon() {
+        let s = Schedule::from_span(date(2026, 1, 1), Some(date(2030, 1, 1)), Some(time(10, 0, 0, 0)), None, vec![], vec![]);
+        assert!(s.occurrences.len() <= MAX_OCCURRENCES);
+        let last = s.occurrences.last().unwrap().start.date();
+        assert!(last <= date(2027, 1, 2), "{last}");
+    }
+
+    #[test]
+    fn coordinates_outside_spain_are_dropped() {
+        let mut v = Venue::default();
+        assert!(!v.set_coordinates(48.85, 2.35)); // Paris
+        assert_eq!(v.lat, None);
+        assert!(v.set_coordinates(28.1, -15.4)); // Las Palmas
+        assert!(in_canaries(28.1, -15.4));
+    }
+
+    #[test]
+    fn every_category_has_seven_labels() {
+        for c in Category::ALL {
+            for l in DISPLAY_LANGS {
+                assert!(!c.label(l).is_empty());
+            }
+        }
+        assert_eq!(Category::from_label("CineActividadesAudiovisuales"), Some(Category::Film));
+        assert_eq!(Category::from_label("Música"), Some(Category::Music));
+    }
+}

@@ -1,0 +1,86 @@
+//! Dates and times as Spanish feeds write them, into jiff civil values.
+
+use jiff::civil::{Date, DateTime, Time, Weekday};
+
+/// `2025-10-25 19:00:00.0`, `2025-10-25T19:00:00`, `2025-10-25 19:00`, `2025-10-25`.
+pub fn parse_datetime(s: &str) -> Option<DateTime> {
+    let s = s.trim();
+    let (d, t) = match s.split_once([' ', 'T']) {
+        Some((d, t)) => (d, Some(t)),
+        None => (s, None),
+    };
+    let date = parse_date(d)?;
+    let time = match t {
+        Some(t) => parse_time(t.split('.').next().unwrap_or(t))?,
+        None => Time::midnight(),
+    };
+    Some(date.to_datetime(time))
+}
+
+/// `YYYY-MM-DD`, `DD/MM/YYYY` or `D/M/YYYY`; invalid days such as 31/02 are `None`.
+pub fn parse_date(s: &str) -> Option<Date> {
+    let s = s.trim();
+    let nums: Vec<&str> = s.split(['-', '/']).collect();
+    if nums.len() != 3 {
+        return None;
+    }
+    let n = |x: &str| x.trim().parse::<i32>().ok();
+    let (y, m, d) = if nums[0].len() == 4 { (n(nums[0])?, n(nums[1])?, n(nums[2])?) } else { (n(nums[2])?, n(nums[1])?, n(nums[0])?) };
+    Date::new(i16::try_from(y).ok()?, i8::try_from(m).ok()?, i8::try_from(d).ok()?).ok()
+}
+
+/// `19:00`, `19:00:00`, `20:30 h.`, `20.30h`, `20 h` → a time; anything else `None`.
+pub fn parse_time(s: &str) -> Option<Time> {
+    let s = s.trim().trim_end_matches(['.', ' ']).trim_end_matches(['h', 'H']).trim();
+    let mut parts = s.split([':', '.']);
+    let h: i8 = parts.next()?.trim().parse().ok()?;
+    let m: i8 = parts.next().map(|m| m.trim().parse().ok()).unwrap_or(Some(0))?;
+    let sec: i8 = parts.next().map(|m| m.trim().parse().ok()).unwrap_or(Some(0))?;
+    Time::new(h, m, sec, 0).ok()
+}
+
+/// Weekday lists in the styles feeds use: `MO,TU` (iCalendar), `L,M,X,J,V,S,D`
+/// (Spanish initials), or Spanish/Catalan names. Unknown items are skipped.
+pub fn parse_weekdays(s: &str) -> Vec<Weekday> {
+    let mut out = Vec::new();
+    for item in s.split([',', ';', ' ']).map(str::trim).filter(|x| !x.is_empty()) {
+        let f = crate::parse::text::fold(item);
+        let day = match f.as_str() {
+            "mo" | "l" | "lunes" | "dilluns" | "monday" => Weekday::Monday,
+            "tu" | "m" | "martes" | "dimarts" | "tuesday" => Weekday::Tuesday,
+            "we" | "x" | "miercoles" | "dimecres" | "wednesday" => Weekday::Wednesday,
+            "th" | "j" | "jueves" | "dijous" | "thursday" => Weekday::Thursday,
+            "fr" | "v" | "viernes" | "divendres" | "friday" => Weekday::Friday,
+            "sa" | "s" | "sabado" | "dissabte" | "saturday" => Weekday::Saturday,
+            "su" | "d" | "domingo" | "diumenge" | "sunday" => Weekday::Sunday,
+            _ => continue,
+        };
+        if !out.contains(&day) {
+            out.push(day);
+        }
+    }
+    out
+}
+
+/// `23/9/2025;30/9/2025;` → dates (invalid items skipped).
+pub fn parse_date_list(s: &str) -> Vec<Date> {
+    s.split([';', ',']).filter_map(|d| parse_date(d)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jiff::civil::{date, time};
+
+    #[test]
+    fn feed_date_styles() {
+        assert_eq!(parse_datetime("2025-10-25 19:00:00.0"), Some(date(2025, 10, 25).to_datetime(time(19, 0, 0, 0))));
+        assert_eq!(parse_date("23/9/2025"), Some(date(2025, 9, 23)));
+        assert_eq!(parse_date("31/02/2026"), None);
+        assert_eq!(parse_time("20:30 h."), Some(time(20, 30, 0, 0)));
+        assert_eq!(parse_time("a partir de las 8"), None);
+        assert_eq!(parse_weekdays("L,M,X"), vec![Weekday::Monday, Weekday::Tuesday, Weekday::Wednesday]);
+        assert_eq!(parse_weekdays("MO,TU"), vec![Weekday::Monday, Weekday::Tuesday]);
+        assert_eq!(parse_date_list("23/9/2025;30/9/2025;"), vec![date(2025, 9, 23), date(2025, 9, 30)]);
+    }
+}

@@ -1,0 +1,10 @@
+//! Shared helpers for adapters: text cleaning, PII scrubbing, lenient JSON,
+//! encodings and dates. Pure functions; no I/O beyond the readers handed in.
+
+pub mod dates;
+pub mod encoding;
+pub mod lenient_json;
+pub mod loose;
+pub mod pii;
+pub mod text;
+pub mod xml;

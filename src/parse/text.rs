@@ -1,0 +1,176 @@
+//! Text cleaning shared by adapters: HTML to plain text, entities decoded
+//! (also when a feed escaped them twice), whitespace tidied, image URLs dropped
+//! (POLICY P4). Not for PII: that is `parse::pii`.
+
+use std::borrow::Cow;
+
+/// Decode HTML entities, repeatedly, so `&amp;Ntilde;` becomes `Ñ`.
+pub fn decode_entities(s: &str) -> String {
+    let mut cur: Cow<str> = Cow::Borrowed(s);
+    for _ in 0..3 {
+        if !cur.contains('&') {
+            break;
+        }
+        let next = htmlize::unescape(cur.as_ref());
+        if next == cur {
+            break;
+        }
+        cur = Cow::Owned(next.into_owned());
+    }
+    cur.into_owned()
+}
+
+/// Turn an HTML fragment (or plain text with entities) into plain text:
+/// block tags become line breaks, `<img>` and scripts vanish, links keep
+/// their text only, entities are decoded, whitespace is tidied.
+pub fn html_to_text(html: &str) -> String {
+    // Entities first, so an escaped tag (`&lt;p&gt;`) is treated as a tag.
+    let decoded = decode_entities(html);
+    let mut out = String::with_capacity(decoded.len());
+    let mut rest = decoded.as_str();
+    while let Some(lt) = rest.find('<') {
+        out.push_str(&rest[..lt]);
+        let after = &rest[lt..];
+        let Some(gt) = after.find('>') else {
+            // A lone '<' is text.
+            out.push_str(after);
+            rest = "";
+            break;
+        };
+        let tag = &after[1..gt];
+        let name: String = tag
+            .trim_start_matches('/')
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        if name.is_empty() && !tag.starts_with('/') && !tag.starts_with('!') {
+            // "a < b > c": not a tag.
+            out.push('<');
+            rest = &after[1..];
+            continue;
+        }
+        rest = &after[gt + 1..];
+        match name.as_str() {
+            "script" | "style" if !tag.starts_with('/') => {
+                let close = format!("</{name}");
+                match rest.to_ascii_lowercase().find(&close) {
+                    Some(i) => {
+                        rest = &rest[i..];
+                        if let Some(g) = rest.find('>') {
+                            rest = &rest[g + 1..];
+                        }
+                    }
+                    None => rest = "",
+                }
+            }
+            "br" | "p" | "div" | "li" | "ul" | "ol" | "tr" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "blockquote" | "table" => {
+                out.push('\n')
+            }
+            "td" | "th" => out.push(' '),
+            _ => {}
+        }
+    }
+    out.push_str(rest);
+    tidy(&drop_image_urls(&out))
+}
+
+/// Collapse runs of spaces, keep at most one blank line, trim.
+pub fn tidy(s: &str) -> String {
+    let s = nfc(s);
+    let mut lines: Vec<String> = Vec::new();
+    for line in s.replace("\r\n", "\n").replace('\r', "\n").split('\n') {
+        let words: Vec<&str> = line.split(|c: char| c.is_whitespace()).filter(|w| !w.is_empty()).collect();
+        let joined = words.join(" ");
+        if joined.is_empty() && lines.last().is_none_or(|l| l.is_empty()) {
+            continue;
+        }
+        lines.push(joined);
+    }
+    while lines.last().is_some_and(|l| l.is_empty()) {
+        lines.pop();
+    }
+    lines.join("\n")
+}
+
+/// One line: every whitespace run becomes a single space.
+pub fn one_line(s: &str) -> String {
+    nfc(&s.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// Unicode NFC: feeds mix decomposed accents (`e` + U+0301) with composed ones.
+pub fn nfc(s: &str) -> String {
+    use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
+    match is_nfc_quick(s.chars()) {
+        IsNormalized::Yes => s.to_string(),
+        _ => s.nfc().collect(),
+    }
+}
+
+/// Remove URLs that point at images (POLICY P4: never stored, never hot-linked).
+pub fn drop_image_urls(s: &str) -> String {
+    if !s.contains("://") {
+        return s.to_string();
+    }
+    s.split_inclusive(char::is_whitespace)
+        .filter(|w| !is_image_url(w.trim()))
+        .collect()
+}
+
+/// Whether a string looks like a link to an image.
+pub fn is_image_url(s: &str) -> bool {
+    let l = s.trim_end_matches(['.', ',', ')', ';']).to_ascii_lowercase();
+    (l.starts_with("http://") || l.starts_with("https://") || l.starts_with("//"))
+        && [".jpg", ".jpeg", ".png", ".gif", ".webp", ".svg", ".bmp", ".tif", ".tiff", ".avif"]
+            .iter()
+            .any(|ext| l.ends_with(ext) || l.contains(&format!("{ext}?")))
+}
+
+/// Lower-case ASCII folding for keyword matching: accents removed.
+pub fn fold(s: &str) -> String {
+    s.chars()
+        .flat_map(char::to_lowercase)
+        .map(|c| match c {
+            'á' | 'à' | 'â' | 'ä' => 'a',
+            'é' | 'è' | 'ê' | 'ë' => 'e',
+            'í' | 'ì' | 'ï' | 'î' => 'i',
+            'ó' | 'ò' | 'ö' | 'ô' => 'o',
+            'ú' | 'ù' | 'ü' | 'û' => 'u',
+            'ñ' => 'n',
+            'ç' => 'c',
+            other => other,
+        })
+        .collect()
+}
+
+/// `Some(trimmed)` unless empty.
+pub fn non_empty(s: &str) -> Option<String> {
+    let t = s.trim();
+    (!t.is_empty()).then(|| t.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn doubly_escaped_entities_are_decoded() {
+        assert_eq!(decode_entities("ESPA&amp;Ntilde;A &amp;gt; 3"), "ESPAÑA > 3");
+        assert_eq!(decode_entities("Caf&eacute;"), "Café");
+    }
+
+    #[test]
+    fn html_becomes_plain_text_without_images() {
+        let html = "<p>Hola <strong>mundo</strong></p><p><img src=\"https://x.es/a.jpg\"/>Ver <a href=\"https://x.es\">web</a>&nbsp;y m&aacute;s</p>";
+        assert_eq!(html_to_text(html), "Hola mundo\nVer web\u{a0}y más".replace('\u{a0}', " "));
+        assert_eq!(html_to_text("&lt;p&gt;Texto&lt;/p&gt;"), "Texto");
+        assert_eq!(html_to_text("3 < 5 y 7 > 2"), "3 < 5 y 7 > 2");
+    }
+
+    #[test]
+    fn image_urls_are_dropped() {
+        assert_eq!(drop_image_urls("foto: https://x.es/a.JPG y más"), "foto: y más");
+        assert!(is_image_url("https://cdn.x.es/i.png?w=300"));
+        assert!(!is_image_url("https://www.madrid.es/evento"));
+    }
+}
