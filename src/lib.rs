@@ -5,8 +5,14 @@
 //! is the only code that touches SQLite; `ingest` runs a whole crawl.
 
 pub mod adapter;
+pub mod cli;
+pub mod commands;
+pub mod config;
+pub mod http;
+pub mod ingest;
 pub mod model;
 pub mod parse;
+pub mod store;
 pub mod translate;
 
 #[path = "../adapters/mod.rs"]

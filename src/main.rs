@@ -1,1 +1,38 @@
-fn main(){}
+//! Thin: parse flags, call the library, map the result to an exit code.
+
+use clap::Parser;
+use cityvibe::cli::{Cli, Command, EventsCommand, SourceCommand};
+use cityvibe::commands::{self, exit};
+
+fn main() {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { exit::USAGE } else { exit::OK };
+            let _ = e.print();
+            std::process::exit(code);
+        }
+    };
+    let result = match &cli.command {
+        Command::Run { sources, json, quiet, no_translate } => commands::run::execute(
+            &cli,
+            commands::run::Args { sources: sources.clone(), json: *json, quiet: *quiet, no_translate: *no_translate },
+        ),
+        Command::Events { command: EventsCommand::List { sources, limit, json } } => {
+            commands::events::list(&cli, sources.clone(), *limit, *json)
+        }
+        Command::Source { command } => match command {
+            SourceCommand::List { json } => commands::source::list(&cli, *json),
+            SourceCommand::Show { id, json } => commands::source::show(&cli, id, *json),
+            SourceCommand::Disable { id, reason } => commands::source::switch(&cli, id, false, Some(reason)),
+            SourceCommand::Enable { id } => commands::source::switch(&cli, id, true, None),
+        },
+    };
+    match result {
+        Ok(code) => std::process::exit(code),
+        Err(e) => {
+            eprintln!("cityvibe: {e:#}");
+            std::process::exit(exit::USAGE);
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! The command line, in one place (clap derive).
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Debug, Parser)]
+#[command(name = "cityvibe", version, about = "CityVibe's polite collector of Spanish cultural-event open data")]
+pub struct Cli {
+    /// The SQLite database.
+    #[arg(long, global = true, default_value = "data/cityvibe.db", env = "CITYVIBE_DB")]
+    pub db: PathBuf,
+    /// The operator's switchboard.
+    #[arg(long, global = true, default_value = "sources.toml", env = "CITYVIBE_CONFIG")]
+    pub config: PathBuf,
+    /// Send requests for https://HOST/PATH to DIR/HOST/PATH or URL/HOST/PATH instead;
+    /// every politeness rule still applies as if to HOST.
+    #[arg(long, global = true, value_name = "DIR|URL")]
+    pub mirror: Option<String>,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Fetch, parse and store every enabled source (what cron runs).
+    Run {
+        /// Only this source (repeatable).
+        #[arg(long = "source", value_name = "ID")]
+        sources: Vec<String>,
+        /// Print the report as one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Print nothing but problems (on stderr).
+        #[arg(long)]
+        quiet: bool,
+        /// Store originals only; translate later with `cityvibe translate`.
+        #[arg(long)]
+        no_translate: bool,
+    },
+    /// Stored events.
+    Events {
+        #[command(subcommand)]
+        command: EventsCommand,
+    },
+    /// The sources: list, show, enable, disable.
+    Source {
+        #[command(subcommand)]
+        command: SourceCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EventsCommand {
+    /// List active events, soonest first.
+    List {
+        #[arg(long = "source", value_name = "ID")]
+        sources: Vec<String>,
+        #[arg(long, default_value_t = 50)]
+        limit: usize,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SourceCommand {
+    /// Every source, with its switch, host, delay and last status.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// One source, with what the fetch log proves of our manners (P17).
+    Show {
+        id: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Switch a source off in sources.toml (P16).
+    Disable {
+        id: String,
+        #[arg(long)]
+        reason: String,
+    },
+    /// Switch a source back on.
+    Enable { id: String },
+}

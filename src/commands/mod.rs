@@ -1,0 +1,41 @@
+//! One module per subcommand: each builds its options and calls the library.
+
+pub mod events;
+pub mod run;
+pub mod source;
+
+use std::io::IsTerminal;
+
+/// Exit codes, as documented in the README.
+pub mod exit {
+    /// All went well.
+    pub const OK: i32 = 0;
+    /// At least one source failed, was refused, or looked broken.
+    pub const SOURCE_PROBLEM: i32 = 1;
+    /// Usage or configuration error.
+    pub const USAGE: i32 = 2;
+    /// Another run holds the lock; nothing was fetched.
+    pub const LOCKED: i32 = 3;
+}
+
+/// Whether stdout is a terminal (tables and progress bars only then).
+pub fn stdout_is_terminal() -> bool {
+    std::io::stdout().is_terminal()
+}
+
+/// Print a JSON value on stdout.
+pub fn print_json<T: serde::Serialize>(v: &T) -> anyhow::Result<()> {
+    use std::io::Write;
+    let text = serde_json::to_string_pretty(v)?;
+    // A closed pipe (`| head`) is not an error worth a panic.
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
+    Ok(())
+}
+
+/// Format ms since the epoch as a Europe/Madrid local time.
+pub fn local_time(ms: Option<i64>) -> String {
+    ms.and_then(|ms| jiff::Timestamp::from_millisecond(ms).ok())
+        .and_then(|t| t.in_tz(crate::model::TZ_MADRID).ok())
+        .map(|z| z.strftime("%Y-%m-%d %H:%M").to_string())
+        .unwrap_or_else(|| "-".into())
+}

@@ -1,0 +1,63 @@
+//! `cityvibe run`: the cron job.
+
+use super::exit;
+use crate::cli::Cli;
+use crate::config::Config;
+use crate::http::{Client, Limits, Mirror};
+use crate::ingest::{Locked, RunLock, RunOptions, run};
+use crate::store::Store;
+use anyhow::Result;
+
+pub struct Args {
+    pub sources: Vec<String>,
+    pub json: bool,
+    pub quiet: bool,
+    pub no_translate: bool,
+}
+
+pub fn execute(cli: &Cli, args: Args) -> Result<i32> {
+    let adapters = crate::adapters::ALL;
+    let config = Config::load(&cli.config, adapters)?;
+    for s in &args.sources {
+        if crate::adapters::by_id(s).is_none() {
+            anyhow::bail!("unknown source {s:?}; known: {}", crate::adapters::ids().join(", "));
+        }
+    }
+    let mirror = cli.mirror.as_deref().map(Mirror::parse).transpose()?;
+    let lock = match RunLock::acquire(&cli.db) {
+        Ok(l) => l,
+        Err(e) if e.downcast_ref::<Locked>().is_some() => {
+            eprintln!("cityvibe: {e}");
+            return Ok(exit::LOCKED);
+        }
+        Err(e) => return Err(e),
+    };
+    let mut store = Store::open(&cli.db)?;
+    let client = Client::new(mirror, Limits::default());
+    let report = run(
+        &mut store,
+        RunOptions { adapters, config, config_path: Some(cli.config.clone()), only: args.sources, client: &client },
+    )?;
+    let code = if report.any_problem() { exit::SOURCE_PROBLEM } else { exit::OK };
+    store.finish_run(report.run_id, code)?;
+    drop(lock);
+    // One line per problem on stderr, always.
+    for s in &report.sources {
+        if matches!(s.status.as_str(), "failed" | "refused" | "anomaly") {
+            eprintln!("cityvibe: {}: {}: {}", s.id, s.status, s.message);
+        }
+    }
+    if args.json {
+        super::print_json(&serde_json::json!({ "run_id": report.run_id, "sources": report.sources }))?;
+    } else if !args.quiet && super::stdout_is_terminal() {
+        println!("{:<10} {:<10} {:>4} {:>4} {:>6} {:>7} {:>9} {:>6}  message", "source", "status", "req", "304", "added", "updated", "withdrawn", "errors");
+        for s in &report.sources {
+            println!(
+                "{:<10} {:<10} {:>4} {:>4} {:>6} {:>7} {:>9} {:>6}  {}",
+                s.id, s.status, s.requests, s.not_modified, s.added, s.updated, s.withdrawn, s.record_errors, s.message
+            );
+        }
+    }
+    let _ = args.no_translate;
+    Ok(code)
+}

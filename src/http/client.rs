@@ -1,0 +1,239 @@
+//! One request on the wire: the only owner of a `ureq::Agent`.
+//!
+//! Exact User-Agent (P1), GET only, no cookie store, no Authorization (P2),
+//! conditional headers (P12), ureq's own redirect following off (P13), and
+//! a cap on time and body size. Bodies are spooled to an anonymous
+//! temporary file while hashed, so memory does not grow with a feed.
+
+use super::mirror::{Mirror, Target};
+use sha2::{Digest, Sha256};
+use std::fs::File;
+use std::io::{self, BufReader, Read, Seek, Write};
+use std::time::Duration;
+use url::Url;
+
+/// The one User-Agent every request carries (P1).
+pub const USER_AGENT: &str = "CityVibeBot/1.0 (+https://cityvibe.guide/bot-info)";
+
+/// Caps on one exchange.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    pub connect_timeout: Duration,
+    /// No byte for this long while reading: the server is cut off.
+    pub read_timeout: Duration,
+    /// The whole exchange, body included.
+    pub total_timeout: Duration,
+    pub max_body_bytes: u64,
+    pub max_redirects: u32,
+    /// Tries per URL on 429/503 before giving up.
+    pub max_tries: u32,
+    /// A Retry-After or backoff longer than this is not waited: the host is skipped.
+    pub max_wait: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            connect_timeout: Duration::from_secs(15),
+            read_timeout: Duration::from_secs(30),
+            total_timeout: Duration::from_secs(300),
+            max_body_bytes: 512 * 1024 * 1024,
+            max_redirects: 3,
+            max_tries: 4,
+            max_wait: Duration::from_secs(3600),
+        }
+    }
+}
+
+/// A response body, spooled and hashed.
+#[derive(Debug)]
+pub struct Body {
+    file: File,
+    pub len: u64,
+    pub sha256: String,
+}
+
+impl Body {
+    /// Read the body from its start.
+    pub fn reader(&mut self) -> io::Result<BufReader<&mut File>> {
+        self.file.rewind()?;
+        Ok(BufReader::with_capacity(256 * 1024, &mut self.file))
+    }
+
+    /// Spool a reader into a body, stopping with an error past `max` bytes.
+    pub fn spool(mut from: impl Read, max: u64) -> io::Result<Body> {
+        let mut file = tempfile::tempfile()?;
+        let mut hasher = Sha256::new();
+        let mut buf = vec![0u8; 64 * 1024];
+        let mut len = 0u64;
+        loop {
+            let n = from.read(&mut buf)?;
+            if n == 0 {
+                break;
+            }
+            len += n as u64;
+            if len > max {
+                return Err(io::Error::other(format!("body exceeds the cap of {max} bytes")));
+            }
+            hasher.update(&buf[..n]);
+            file.write_all(&buf[..n])?;
+        }
+        let sha256 = crate::store::ingest::hex(&hasher.finalize());
+        Ok(Body { file, len, sha256 })
+    }
+}
+
+/// What came back from one request.
+#[derive(Debug)]
+pub struct Exchange {
+    pub status: u16,
+    pub etag: Option<String>,
+    pub last_modified: Option<String>,
+    pub location: Option<String>,
+    pub retry_after: Option<String>,
+    pub content_type: Option<String>,
+    pub tdm_reservation: Vec<String>,
+    pub x_robots_tag: Vec<String>,
+    /// Present for 2xx responses only.
+    pub body: Option<Body>,
+    /// Bytes received on the wire for this exchange.
+    pub bytes: u64,
+}
+
+/// Why no response came back.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WireError {
+    Timeout(String),
+    TooLarge(String),
+    Other(String),
+}
+
+impl std::fmt::Display for WireError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WireError::Timeout(s) => write!(f, "timed out: {s}"),
+            WireError::TooLarge(s) => write!(f, "{s}"),
+            WireError::Other(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+/// The wire: ureq for http(s), or a mirror.
+pub struct Client {
+    agent: ureq::Agent,
+    mirror: Option<Mirror>,
+    pub limits: Limits,
+}
+
+impl Client {
+    pub fn new(mirror: Option<Mirror>, limits: Limits) -> Client {
+        let config = ureq::Agent::config_builder()
+            .user_agent(USER_AGENT)
+            .max_redirects(0)
+            .http_status_as_error(false)
+            .proxy(None)
+            .timeout_connect(Some(limits.connect_timeout))
+            .timeout_recv_response(Some(limits.read_timeout))
+            .timeout_per_read(Some(limits.read_timeout))
+            .timeout_global(Some(limits.total_timeout))
+            .build();
+        Client { agent: config.new_agent(), mirror, limits }
+    }
+
+    /// Send one GET for `url` (already checked against the manifest), with
+    /// conditional headers when given. Redirects come back as they are.
+    pub fn get(&self, url: &Url, if_none_match: Option<&str>, if_modified_since: Option<&str>) -> Result<Exchange, WireError> {
+        let target = match &self.mirror {
+            Some(m) => m.map(url),
+            None => Target::Url(url.to_string()),
+        };
+        match target {
+            Target::File(path) => self.from_file(&path),
+            Target::Url(u) => self.over_http(&u, if_none_match, if_modified_since),
+        }
+    }
+
+    fn from_file(&self, path: &std::path::Path) -> Result<Exchange, WireError> {
+        let empty = |status| Exchange {
+            status,
+            etag: None,
+            last_modified: None,
+            location: None,
+            retry_after: None,
+            content_type: None,
+            tdm_reservation: vec![],
+            x_robots_tag: vec![],
+            body: None,
+            bytes: 0,
+        };
+        match File::open(path) {
+            Ok(f) => {
+                let body = Body::spool(f, self.limits.max_body_bytes).map_err(|e| WireError::TooLarge(e.to_string()))?;
+                let mut ex = empty(200);
+                ex.bytes = body.len;
+                ex.body = Some(body);
+                Ok(ex)
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(empty(404)),
+            Err(e) => Err(WireError::Other(format!("mirror file {}: {e}", path.display()))),
+        }
+    }
+
+    fn over_http(&self, url: &str, inm: Option<&str>, ims: Option<&str>) -> Result<Exchange, WireError> {
+        let mut req = self.agent.get(url);
+        if let Some(v) = inm {
+            req = req.header("If-None-Match", v);
+        }
+        if let Some(v) = ims {
+            req = req.header("If-Modified-Since", v);
+        }
+        let mut resp = req.call().map_err(classify)?;
+        let h = resp.headers();
+        let one = |name: &str| h.get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
+        let all = |name: &str| h.get_all(name).iter().filter_map(|v| v.to_str().ok()).map(str::to_string).collect::<Vec<_>>();
+        let status = resp.status().as_u16();
+        let mut ex = Exchange {
+            status,
+            etag: one("etag"),
+            last_modified: one("last-modified"),
+            location: one("location"),
+            retry_after: one("retry-after"),
+            content_type: one("content-type"),
+            tdm_reservation: all("tdm-reservation"),
+            x_robots_tag: all("x-robots-tag"),
+            body: None,
+            bytes: 0,
+        };
+        if (200..300).contains(&status) {
+            let max = self.limits.max_body_bytes;
+            // Refuse at once when the server announces more than the cap.
+            if let Some(len) = one("content-length").and_then(|l| l.trim().parse::<u64>().ok()) {
+                if len > max {
+                    return Err(WireError::TooLarge(format!("the server announces {len} bytes, over the cap of {max}")));
+                }
+            }
+            let reader = resp.body_mut().with_config().limit(max.saturating_add(1)).reader();
+            let body = Body::spool(reader, max).map_err(|e| {
+                let text = e.to_string();
+                if text.contains("cap") || text.contains("limit") {
+                    WireError::TooLarge(format!("body over the cap of {max} bytes"))
+                } else if text.to_ascii_lowercase().contains("timeout") || text.to_ascii_lowercase().contains("timed out") {
+                    WireError::Timeout(format!("reading the body: {text}"))
+                } else {
+                    WireError::Other(format!("reading the body: {text}"))
+                }
+            })?;
+            ex.bytes = body.len;
+            ex.body = Some(body);
+        }
+        Ok(ex)
+    }
+}
+
+fn classify(e: ureq::Error) -> WireError {
+    match e {
+        ureq::Error::Timeout(t) => WireError::Timeout(t.to_string()),
+        ureq::Error::BodyExceedsLimit(n) => WireError::TooLarge(format!("body over the cap of {n} bytes")),
+        other => WireError::Other(other.to_string()),
+    }
+}

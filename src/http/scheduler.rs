@@ -1,0 +1,379 @@
+//! The polite scheduler: one thread, every host interleaved. While one
+//! host's delay runs, it fetches from another; a host never sees two requests
+//! closer than its delay, even across processes (the last request time lives
+//! in the database). Retries, backoff, blocks, redirects and caps all live
+//! here, so no adapter or command can get them wrong (P8–P13, P15).
+
+use super::client::{Body, Client, Exchange};
+use super::headers::{RetryAfter, parse_retry_after, reservation};
+use crate::store::fetchlog::{FetchRecord, Validators};
+use crate::store::{Store, now_ms};
+use std::collections::HashMap;
+use std::time::{Duration, SystemTime};
+use url::Url;
+
+/// Where a source's requests may go (P3, P13).
+#[derive(Debug, Clone)]
+pub struct Allowed {
+    /// (host, path prefix) pairs; a feed URL itself is always allowed.
+    pub rules: Vec<(String, String)>,
+    pub feed_urls: Vec<String>,
+}
+
+impl Allowed {
+    /// Why `url` may not be requested, if it may not.
+    pub fn check(&self, url: &Url) -> Result<(), String> {
+        if url.scheme() != "https" && url.scheme() != "http" {
+            return Err(format!("{url}: scheme {} is not fetched", url.scheme()));
+        }
+        if self.feed_urls.iter().any(|f| f == url.as_str()) {
+            return Ok(());
+        }
+        let host = url.host_str().unwrap_or("");
+        if self.rules.iter().any(|(h, prefix)| h == host && url.path().starts_with(prefix.as_str())) {
+            return Ok(());
+        }
+        Err(format!("{url} is outside the adapter's allow-list (P13)"))
+    }
+}
+
+/// One feed fetch asked for by a driver.
+#[derive(Debug, Clone)]
+pub struct FetchRequest {
+    pub source: String,
+    pub url: Url,
+    /// The delay between two requests to the host: the adapter's minimum or
+    /// slower from config (P8, P9).
+    pub delay: Duration,
+    pub daily_cap: u32,
+    pub allowed: Allowed,
+    /// Send If-None-Match / If-Modified-Since from stored validators.
+    pub conditional: bool,
+}
+
+/// How a fetch ended.
+#[derive(Debug)]
+pub enum FetchOutcome {
+    Body { body: Body, final_url: Url, content_type: Option<String>, validators: Validators },
+    /// 304: nothing to parse (P12).
+    NotModified,
+    /// 200 with the very body stored last time: nothing to parse.
+    Unchanged,
+    /// A "no": 401/403/451, a rights reservation, a forbidden redirect.
+    Refused(String),
+    Failed(String),
+    /// Not attempted or given up for this run (Retry-After beyond the cap, daily cap).
+    Skipped(String),
+    /// The operator switched the source off during the run (P16).
+    Disabled(String),
+}
+
+/// A fetch's outcome and what it cost the host.
+#[derive(Debug)]
+pub struct FetchResult {
+    pub outcome: FetchOutcome,
+    /// Requests sent on the wire for this fetch (hops and retries included).
+    pub requests: u32,
+    /// 304 answers among them.
+    pub not_modified: u32,
+}
+
+/// A source's side of the conversation: it asks for fetches one at a time
+/// and is handed each result.
+pub trait FetchDriver {
+    /// The next fetch wanted, if any; called only when none is in flight.
+    fn next_fetch(&mut self, store: &mut Store) -> Option<FetchRequest>;
+    /// The result of the fetch last asked for.
+    fn fetched(&mut self, store: &mut Store, req: FetchRequest, result: FetchResult);
+    /// Checked right before every request (P16): `Err(reason)` stops the source.
+    fn still_enabled(&mut self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+struct Task {
+    driver: usize,
+    req: FetchRequest,
+    current: Url,
+    hops: u32,
+    tries: u32,
+    visited: Vec<String>,
+    requests: u32,
+    not_modified: u32,
+    not_before_ms: i64,
+}
+
+#[derive(Default)]
+struct HostState {
+    delay_ms: i64,
+    next_ms: i64,
+    blocked: Option<String>,
+    skipped: Option<String>,
+}
+
+/// Runs drivers to completion against one client and one store.
+pub struct Scheduler<'c> {
+    client: &'c Client,
+    hosts: HashMap<String, HostState>,
+    run_id: Option<i64>,
+}
+
+enum Step {
+    Done(FetchOutcome),
+    Again,
+}
+
+impl<'c> Scheduler<'c> {
+    pub fn new(client: &'c Client, run_id: Option<i64>) -> Scheduler<'c> {
+        Scheduler { client, hosts: HashMap::new(), run_id }
+    }
+
+    /// Fetch everything the drivers ask for, interleaving hosts.
+    pub fn run(&mut self, store: &mut Store, drivers: &mut [&mut dyn FetchDriver]) {
+        let mut tasks: Vec<Option<Task>> = (0..drivers.len()).map(|_| None).collect();
+        loop {
+            for (i, d) in drivers.iter_mut().enumerate() {
+                if tasks[i].is_none() {
+                    if let Some(req) = d.next_fetch(store) {
+                        tasks[i] = Some(Task {
+                            driver: i,
+                            current: req.url.clone(),
+                            req,
+                            hops: 0,
+                            tries: 0,
+                            visited: Vec::new(),
+                            requests: 0,
+                            not_modified: 0,
+                            not_before_ms: 0,
+                        });
+                    }
+                }
+            }
+            if tasks.iter().all(Option::is_none) {
+                return;
+            }
+            // Tasks whose host said no or was given up end at once, without a request.
+            for slot in tasks.iter_mut() {
+                let Some(t) = slot else { continue };
+                let host = t.current.host_str().unwrap_or("").to_string();
+                let st = self.hosts.entry(host).or_default();
+                let ended = if let Some(why) = &st.blocked {
+                    Some(FetchOutcome::Refused(format!("no further request to this host in this run: {why}")))
+                } else {
+                    st.skipped.as_ref().map(|why| FetchOutcome::Skipped(why.clone()))
+                };
+                if let Some(outcome) = ended {
+                    let t = slot.take().expect("task");
+                    let idx = t.driver;
+                    drivers[idx].fetched(store, t.req, FetchResult { outcome, requests: t.requests, not_modified: t.not_modified });
+                }
+            }
+            // The task that may go first.
+            let mut best: Option<(usize, i64)> = None;
+            for (i, t) in tasks.iter().enumerate() {
+                let Some(t) = t else { continue };
+                let ready = self.ready_ms(store, t);
+                if best.is_none_or(|(_, b)| ready < b) {
+                    best = Some((i, ready));
+                }
+            }
+            let Some((i, ready)) = best else { continue };
+            let wait = ready - now_ms();
+            if wait > 0 {
+                std::thread::sleep(Duration::from_millis(wait as u64));
+                // Another process may have used the host meanwhile: re-check.
+                if self.ready_ms(store, tasks[i].as_ref().expect("task")) > now_ms() {
+                    continue;
+                }
+            }
+            let mut t = tasks[i].take().expect("task");
+            let driver = t.driver;
+            if let Err(why) = drivers[driver].still_enabled() {
+                let r = FetchResult { outcome: FetchOutcome::Disabled(why), requests: t.requests, not_modified: t.not_modified };
+                drivers[driver].fetched(store, t.req, r);
+                continue;
+            }
+            match self.step(store, &mut t) {
+                Step::Again => tasks[i] = Some(t),
+                Step::Done(outcome) => {
+                    let r = FetchResult { outcome, requests: t.requests, not_modified: t.not_modified };
+                    drivers[driver].fetched(store, t.req, r);
+                }
+            }
+        }
+    }
+
+    /// When the task's next request may be sent (wall clock, ms).
+    fn ready_ms(&mut self, store: &Store, t: &Task) -> i64 {
+        let host = t.current.host_str().unwrap_or("").to_string();
+        let delay = t.req.delay.as_millis() as i64;
+        let from_db = store.host_last_request(&host).ok().flatten().map(|l| l + delay).unwrap_or(0);
+        let st = self.hosts.entry(host).or_default();
+        st.delay_ms = st.delay_ms.max(delay);
+        st.next_ms.max(from_db).max(t.not_before_ms)
+    }
+
+    /// Send one request for the task and decide what follows.
+    fn step(&mut self, store: &mut Store, t: &mut Task) -> Step {
+        let host = t.current.host_str().unwrap_or("").to_string();
+        let delay_ms = self.hosts.get(&host).map(|h| h.delay_ms).unwrap_or(0).max(t.req.delay.as_millis() as i64);
+        // Daily cap, counted across runs from the fetch log.
+        let day_ago = now_ms() - 24 * 3600 * 1000;
+        if let Ok(used) = store.requests_since(&host, day_ago) {
+            if used >= t.req.daily_cap {
+                let why = format!("daily cap of {} requests to {host} reached ({used} in the last 24 h)", t.req.daily_cap);
+                self.hosts.entry(host).or_default().skipped = Some(why.clone());
+                return Step::Done(FetchOutcome::Skipped(why));
+            }
+        }
+        let validators = if t.req.conditional { store.validators(t.req.url.as_str()).unwrap_or_default() } else { Validators::default() };
+        let conditional = validators.etag.is_some() || validators.last_modified.is_some();
+        let started = now_ms();
+        let result = self.client.get(&t.current, validators.etag.as_deref(), validators.last_modified.as_deref());
+        let ended = now_ms();
+        t.requests += 1;
+        // The delay counts from the end of this exchange, in this process and any other.
+        let _ = store.set_host_last_request(&host, ended);
+        let st = self.hosts.entry(host.clone()).or_default();
+        st.next_ms = ended + delay_ms;
+        let mut log = FetchRecord {
+            run_id: self.run_id,
+            source: t.req.source.clone(),
+            host: host.clone(),
+            url: t.current.to_string(),
+            started_ms: started,
+            duration_ms: ended - started,
+            status: None,
+            bytes: 0,
+            conditional,
+            outcome: String::new(),
+        };
+        let (step, outcome_text) = match result {
+            Err(e) => {
+                let text = format!("{}: {e}", t.current);
+                let step = Step::Done(FetchOutcome::Failed(text.clone()));
+                (step, format!("error: {e}"))
+            }
+            Ok(ex) => {
+                log.status = Some(ex.status);
+                log.bytes = ex.bytes;
+                self.on_response(store, t, ex, delay_ms, &validators)
+            }
+        };
+        log.outcome = outcome_text;
+        if let Err(e) = store.log_fetch(&log) {
+            eprintln!("cityvibe: could not write the fetch log: {e:#}");
+        }
+        step
+    }
+
+    fn on_response(&mut self, store: &mut Store, t: &mut Task, ex: Exchange, delay_ms: i64, old: &Validators) -> (Step, String) {
+        let host = t.current.host_str().unwrap_or("").to_string();
+        let status = ex.status;
+        let url = t.current.clone();
+        match status {
+            304 => {
+                t.not_modified += 1;
+                // A 304 refreshes the stored validators (P12).
+                let v = Validators {
+                    etag: ex.etag.or_else(|| old.etag.clone()),
+                    last_modified: ex.last_modified.or_else(|| old.last_modified.clone()),
+                    body_sha256: None,
+                };
+                let _ = store.set_validators(t.req.url.as_str(), &v);
+                (Step::Done(FetchOutcome::NotModified), "not_modified".into())
+            }
+            200..=299 => {
+                if let Some(why) = reservation(&ex.tdm_reservation, &ex.x_robots_tag) {
+                    self.hosts.entry(host).or_default().blocked = Some(why.clone());
+                    return (Step::Done(FetchOutcome::Refused(format!("{url}: {why} (P15); nothing of it was kept"))), "refused: reservation".into());
+                }
+                let Some(body) = ex.body else {
+                    return (Step::Done(FetchOutcome::Failed(format!("{url}: empty response"))), "error: no body".into());
+                };
+                let v = Validators { etag: ex.etag.clone(), last_modified: ex.last_modified.clone(), body_sha256: Some(body.sha256.clone()) };
+                if old.body_sha256.as_deref() == Some(body.sha256.as_str()) {
+                    let _ = store.set_validators(t.req.url.as_str(), &v);
+                    return (Step::Done(FetchOutcome::Unchanged), "unchanged".into());
+                }
+                // Validators are stored by the driver once the body was taken in,
+                // so a body that fails to parse is fetched again next run.
+                let outcome = FetchOutcome::Body { body, final_url: url, content_type: ex.content_type.clone(), validators: v };
+                (Step::Done(outcome), "ok".into())
+            }
+            301 | 302 | 303 | 307 | 308 => {
+                let Some(loc) = ex.location else {
+                    return (Step::Done(FetchOutcome::Failed(format!("{url}: redirect {status} without Location"))), "error: redirect".into());
+                };
+                match self.next_hop(t, &loc) {
+                    Ok(next) => {
+                        t.current = next;
+                        (Step::Again, format!("redirect {status}"))
+                    }
+                    Err(Hop::Refused(why)) => (Step::Done(FetchOutcome::Refused(why)), "redirect refused".into()),
+                    Err(Hop::Failed(why)) => (Step::Done(FetchOutcome::Failed(why)), "redirect failed".into()),
+                }
+            }
+            429 | 503 => {
+                t.tries += 1;
+                let max = self.client.limits.max_tries;
+                if t.tries >= max {
+                    let why = format!("{url}: HTTP {status} {t} times in a row; gave up (P10, P11)", t = t.tries);
+                    return (Step::Done(FetchOutcome::Failed(why)), format!("backoff: gave up after {max} tries"));
+                }
+                let base = delay_ms.max(1000.min(delay_ms.max(1)));
+                let backoff = base.saturating_mul(1i64 << (t.tries - 1).min(20));
+                let wait = match parse_retry_after(ex.retry_after.as_deref(), SystemTime::now()) {
+                    RetryAfter::Wait(d) => (d.as_millis() as i64).max(delay_ms),
+                    RetryAfter::Unusable => backoff,
+                };
+                if wait > self.client.limits.max_wait.as_millis() as i64 {
+                    let why = format!(
+                        "{url}: HTTP {status} asks to wait {}s, over the cap of {}s; host skipped for this run",
+                        wait / 1000,
+                        self.client.limits.max_wait.as_secs()
+                    );
+                    self.hosts.entry(host).or_default().skipped = Some(why.clone());
+                    return (Step::Done(FetchOutcome::Skipped(why)), "backoff: wait over cap".into());
+                }
+                // The whole host pauses, not only this URL.
+                let st = self.hosts.entry(host).or_default();
+                st.next_ms = st.next_ms.max(now_ms() + wait);
+                t.not_before_ms = now_ms() + wait;
+                (Step::Again, format!("backoff {wait} ms"))
+            }
+            401 | 403 | 451 => {
+                let why = format!("{url}: HTTP {status}: the host said no (P11)");
+                self.hosts.entry(host).or_default().blocked = Some(format!("HTTP {status}"));
+                (Step::Done(FetchOutcome::Refused(why)), "refused".into())
+            }
+            _ => (Step::Done(FetchOutcome::Failed(format!("{url}: HTTP {status}"))), format!("http {status}")),
+        }
+    }
+
+    /// Check a redirect's target before any request is sent to it (P13).
+    fn next_hop(&self, t: &mut Task, location: &str) -> Result<Url, Hop> {
+        let from = &t.current;
+        let next = from.join(location).map_err(|e| Hop::Failed(format!("{from}: unreadable Location {location:?}: {e}")))?;
+        if from.scheme() == "https" && next.scheme() != "https" {
+            return Err(Hop::Refused(format!("{from}: redirect to {next} would leave https; refused (P13)")));
+        }
+        if let Err(why) = t.req.allowed.check(&next) {
+            return Err(Hop::Refused(format!("{from}: redirect refused: {why}")));
+        }
+        t.visited.push(from.to_string());
+        if t.visited.iter().any(|v| v == next.as_str()) {
+            return Err(Hop::Failed(format!("{from}: redirect loop back to {next}")));
+        }
+        t.hops += 1;
+        if t.hops > self.client.limits.max_redirects {
+            return Err(Hop::Failed(format!("{}: more than {} redirects", t.req.url, self.client.limits.max_redirects)));
+        }
+        Ok(next)
+    }
+}
+
+enum Hop {
+    Refused(String),
+    Failed(String),
+}

@@ -1,0 +1,383 @@
+//! One run: for every enabled source, fetch (through the polite scheduler,
+//! all hosts interleaved), parse, scrub, and store in one transaction per
+//! source; then report. A failure of one source never stops the others.
+
+use crate::adapter::{Adapter, EventSink, Feed, FeedError, FeedRole, FetchPlan, RecordError};
+use crate::config::{Config, in_window, madrid_minute_now, parse_hours};
+use crate::http::{Allowed, Body, Client, FetchDriver, FetchOutcome, FetchRequest, FetchResult, Scheduler};
+use crate::model::{Event, PublisherTranslation};
+use crate::store::fetchlog::Validators;
+use crate::store::ingest::{SourceIngest, Verdict};
+use crate::store::runs::SourceReport;
+use crate::store::{Store, now_ms};
+use anyhow::{Context, Result};
+use std::collections::HashMap;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use url::Url;
+
+/// What `run` was asked to do.
+pub struct RunOptions<'a> {
+    pub adapters: &'a [&'static dyn Adapter],
+    pub config: Config,
+    /// Re-read before every request so `source disable` takes effect mid-run (P16).
+    pub config_path: Option<PathBuf>,
+    /// Only these sources (empty: all).
+    pub only: Vec<String>,
+    pub client: &'a Client,
+}
+
+/// Everything one run did.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct RunReport {
+    pub run_id: i64,
+    pub sources: Vec<SourceReport>,
+}
+
+impl RunReport {
+    /// Whether any source failed, was refused, or looked broken.
+    pub fn any_problem(&self) -> bool {
+        self.sources.iter().any(|s| matches!(s.status.as_str(), "failed" | "refused" | "anomaly"))
+    }
+}
+
+/// Held for the whole run: two runs never fetch at once on one database.
+pub struct RunLock {
+    _file: File,
+    pub path: PathBuf,
+}
+
+/// The lock is held by another process.
+#[derive(Debug)]
+pub struct Locked(pub PathBuf);
+
+impl std::fmt::Display for Locked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "another cityvibe run holds {}; this run made no request and stops", self.0.display())
+    }
+}
+impl std::error::Error for Locked {}
+
+impl RunLock {
+    /// Take the lock beside the database, or fail at once with [`Locked`].
+    pub fn acquire(db: &Path) -> Result<RunLock> {
+        let mut name = db.as_os_str().to_owned();
+        name.push(".lock");
+        let path = PathBuf::from(name);
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)?;
+        }
+        let file = File::options().create(true).truncate(false).write(true).open(&path).with_context(|| format!("opening {}", path.display()))?;
+        match file.try_lock() {
+            Ok(()) => Ok(RunLock { _file: file, path }),
+            Err(std::fs::TryLockError::WouldBlock) => Err(Locked(path).into()),
+            Err(std::fs::TryLockError::Error(e)) => Err(anyhow::Error::new(e).context(format!("locking {}", path.display()))),
+        }
+    }
+}
+
+/// Run the selected sources once.
+pub fn run(store: &mut Store, opts: RunOptions<'_>) -> Result<RunReport> {
+    let run_id = store.begin_run()?;
+    let mut reports: Vec<SourceReport> = Vec::new();
+    let mut drivers: Vec<SourceDriver> = Vec::new();
+    for adapter in opts.adapters.iter().copied() {
+        let id = adapter.manifest().id;
+        if !opts.only.is_empty() && !opts.only.iter().any(|o| o == id) {
+            continue;
+        }
+        let row = opts.config.sources.get(id);
+        if !opts.config.enabled(id) {
+            let mut r = SourceReport::new(id, "disabled");
+            r.message = row.and_then(|r| r.disabled_reason.clone()).map(|why| format!("switched off: {why}")).unwrap_or_else(|| "switched off in sources.toml".into());
+            reports.push(r);
+            continue;
+        }
+        if let Some(hours) = row.and_then(|r| r.hours.as_deref()) {
+            let window = parse_hours(hours)?;
+            if !in_window(window, madrid_minute_now()) {
+                let mut r = SourceReport::new(id, "skipped");
+                r.message = format!("outside its hours {hours} (Europe/Madrid)");
+                reports.push(r);
+                continue;
+            }
+        }
+        drivers.push(SourceDriver::new(adapter, &opts.config, opts.config_path.clone()));
+    }
+    {
+        let mut refs: Vec<&mut dyn FetchDriver> = drivers.iter_mut().map(|d| d as &mut dyn FetchDriver).collect();
+        Scheduler::new(opts.client, Some(run_id)).run(store, &mut refs);
+    }
+    for d in drivers {
+        reports.push(d.finish());
+    }
+    // Keep the adapters' order in the report.
+    let order: Vec<&str> = opts.adapters.iter().map(|a| a.manifest().id).collect();
+    reports.sort_by_key(|r| order.iter().position(|o| *o == r.id));
+    for r in &reports {
+        store.record_source_result(run_id, r)?;
+    }
+    Ok(RunReport { run_id, sources: reports })
+}
+
+/// One source's progress through a run.
+struct SourceDriver {
+    adapter: &'static dyn Adapter,
+    delay: std::time::Duration,
+    allowed: Allowed,
+    config_path: Option<PathBuf>,
+    next_feed: usize,
+    /// Bodies fetched so far (FetchPlan::All).
+    bodies: Vec<(usize, Body, Validators)>,
+    done: bool,
+    report: SourceReport,
+    started_ms: i64,
+    /// Messages from feeds that failed before one worked (fallback plan).
+    notes: Vec<String>,
+}
+
+impl SourceDriver {
+    fn new(adapter: &'static dyn Adapter, config: &Config, config_path: Option<PathBuf>) -> SourceDriver {
+        let m = adapter.manifest();
+        let mut rules: Vec<(String, String)> = m.redirects.iter().map(|r| (r.host.to_string(), r.path_prefix.to_string())).collect();
+        rules.extend(m.feeds.iter().filter_map(|f| Url::parse(f.url).ok()).map(|u| (u.host_str().unwrap_or("").to_string(), u.path().to_string())));
+        SourceDriver {
+            adapter,
+            delay: config.delay_for(adapter),
+            allowed: Allowed { rules, feed_urls: m.feeds.iter().map(|f| f.url.to_string()).collect() },
+            config_path,
+            next_feed: 0,
+            bodies: Vec::new(),
+            done: false,
+            report: SourceReport::new(m.id, "ok"),
+            started_ms: now_ms(),
+            notes: Vec::new(),
+        }
+    }
+
+    fn end(&mut self, status: &str, message: String) {
+        self.report.status = status.into();
+        self.report.message = message;
+        self.done = true;
+    }
+
+    fn finish(mut self) -> SourceReport {
+        self.report.duration_ms = (now_ms() - self.started_ms).max(0) as u64;
+        self.report
+    }
+
+    /// Parse and store what was fetched; `Err` for a feed that cannot be read.
+    fn take_in(&mut self, store: &mut Store, mut bodies: Vec<(usize, Body, Validators)>) -> Result<Verdict, String> {
+        let m = self.adapter.manifest();
+        // The publisher's own translations first, keyed by source event id.
+        let mut translations: HashMap<String, Vec<PublisherTranslation>> = HashMap::new();
+        for (i, body, _) in bodies.iter_mut().filter(|(i, _, _)| m.feeds[*i].role == FeedRole::Translation) {
+            let feed = &m.feeds[*i];
+            let mut sink = TranslationSink { lang: feed.lang, map: &mut translations, errors: 0 };
+            let mut reader = body.reader().map_err(|e| format!("{}: reading the spooled body: {e}", feed.url))?;
+            self.adapter.parse(feed, &mut reader, &mut sink).map_err(|e| format!("{}: {e}", feed.url))?;
+        }
+        let (i, body, _) = bodies
+            .iter_mut()
+            .find(|(i, _, _)| m.feeds[*i].role == FeedRole::Primary)
+            .ok_or_else(|| "no primary feed was fetched".to_string())?;
+        let feed: &Feed = &m.feeds[*i];
+        let mut reader = body.reader().map_err(|e| format!("{}: reading the spooled body: {e}", feed.url))?;
+        let (parsed, n, errors, error_count, verdict) = {
+            let ingest = store.begin_ingest(m).map_err(|e| format!("database: {e:#}"))?;
+            let mut sink = StoreSink { ingest, translations: &translations, parsed: 0, errors: Vec::new(), error_count: 0, failure: None };
+            let parsed = self.adapter.parse(feed, &mut reader, &mut sink);
+            let StoreSink { ingest, parsed: n, errors, error_count, failure, translations: _ } = sink;
+            let verdict = match (failure, &parsed) {
+                (Some(e), _) => {
+                    let _ = ingest.rollback();
+                    return Err(format!("database: {e:#}"));
+                }
+                (None, Err(_)) => {
+                    let _ = ingest.rollback();
+                    None
+                }
+                (None, Ok(())) => Some(ingest.finish(n, error_count).map_err(|e| format!("database: {e:#}"))?),
+            };
+            (parsed, n, errors, error_count, verdict)
+        };
+        let _ = n;
+        if let Err(FeedError(why)) = parsed {
+            return Err(format!("{}: {why}", feed.url));
+        }
+        self.report.record_errors = error_count;
+        if let Some(first) = errors.first() {
+            self.notes.push(format!("{error_count} bad records (first: {}: {})", first.record, first.reason));
+        }
+        let verdict = verdict.expect("a parsed feed has a verdict");
+        if let Verdict::Committed(_) = verdict {
+            // Only a body taken in is remembered, so a failed one is fetched again.
+            for (i, _, v) in &bodies {
+                let _ = store.set_validators(m.feeds[*i].url, v);
+            }
+        }
+        Ok(verdict)
+    }
+}
+
+impl FetchDriver for SourceDriver {
+    fn next_fetch(&mut self, _store: &mut Store) -> Option<FetchRequest> {
+        let m = self.adapter.manifest();
+        if self.done || self.next_feed >= m.feeds.len() {
+            return None;
+        }
+        let feed = &m.feeds[self.next_feed];
+        let url = Url::parse(feed.url).ok()?;
+        Some(FetchRequest {
+            source: m.id.to_string(),
+            url,
+            delay: self.delay,
+            daily_cap: m.daily_cap,
+            allowed: self.allowed.clone(),
+            // With several feeds needed together, every body must be at hand:
+            // a 304 on one of them would leave nothing to merge.
+            conditional: m.plan == FetchPlan::FirstThatParses,
+        })
+    }
+
+    fn fetched(&mut self, store: &mut Store, req: FetchRequest, result: FetchResult) {
+        let m = self.adapter.manifest();
+        self.report.requests += result.requests as u64;
+        self.report.not_modified += result.not_modified as u64;
+        let feed_index = self.next_feed;
+        self.next_feed += 1;
+        let last_feed = self.next_feed >= m.feeds.len();
+        let what_to_do = format!("stored events kept; if it persists, check {} or run `cityvibe source disable {}`", m.dataset_page, m.id);
+        match result.outcome {
+            FetchOutcome::NotModified => self.end("unchanged", format!("{}: not modified (304)", req.url)),
+            FetchOutcome::Unchanged => {
+                if m.plan == FetchPlan::All && !last_feed {
+                    // The other feeds may have changed; a changed body needs them all.
+                    return;
+                }
+                if m.plan == FetchPlan::All && !self.bodies.is_empty() {
+                    self.end("failed", format!("{}: one feed changed but another came back unchanged and was not kept; will retry next run", req.url));
+                    return;
+                }
+                self.end("unchanged", format!("{}: same body as last time", req.url))
+            }
+            FetchOutcome::Refused(why) => self.end("refused", format!("{why}; {what_to_do}")),
+            FetchOutcome::Skipped(why) => self.end("skipped", why),
+            FetchOutcome::Disabled(why) => self.end("disabled", why),
+            FetchOutcome::Failed(why) => {
+                if m.plan == FetchPlan::FirstThatParses && !last_feed {
+                    self.notes.push(why);
+                } else {
+                    let mut all = std::mem::take(&mut self.notes);
+                    all.push(why);
+                    self.end("failed", format!("{}; {what_to_do}", all.join("; then ")));
+                }
+            }
+            FetchOutcome::Body { body, validators, .. } => {
+                self.bodies.push((feed_index, body, validators));
+                if m.plan == FetchPlan::All && !last_feed {
+                    return;
+                }
+                let bodies = std::mem::take(&mut self.bodies);
+                match self.take_in(store, bodies) {
+                    Ok(Verdict::Committed(c)) => {
+                        self.report.added = c.added;
+                        self.report.updated = c.updated;
+                        self.report.withdrawn = c.withdrawn;
+                        let mut msg = format!("{} events: {} added, {} updated, {} unchanged, {} withdrawn", c.added + c.updated + c.unchanged, c.added, c.updated, c.unchanged, c.withdrawn);
+                        if c.taken_down > 0 {
+                            msg.push_str(&format!(", {} kept out by takedowns", c.taken_down));
+                        }
+                        if !self.notes.is_empty() {
+                            msg.push_str(&format!(" (from {}; earlier: {})", req.url, self.notes.join("; ")));
+                        }
+                        self.end("ok", msg);
+                    }
+                    Ok(Verdict::Anomaly(why)) => {
+                        let msg = format!("{}: {why}", req.url);
+                        if m.plan == FetchPlan::FirstThatParses && !last_feed {
+                            self.notes.push(msg);
+                        } else {
+                            let mut all = std::mem::take(&mut self.notes);
+                            all.push(msg);
+                            self.end("anomaly", format!("{}; {what_to_do}", all.join("; then ")));
+                        }
+                    }
+                    Err(why) => {
+                        if m.plan == FetchPlan::FirstThatParses && !last_feed {
+                            self.notes.push(why);
+                        } else {
+                            let mut all = std::mem::take(&mut self.notes);
+                            all.push(why);
+                            self.end("failed", format!("{}; {what_to_do}", all.join("; then ")));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn still_enabled(&mut self) -> Result<(), String> {
+        let Some(path) = &self.config_path else { return Ok(()) };
+        let id = self.adapter.manifest().id;
+        match std::fs::read_to_string(path).ok().and_then(|t| toml::from_str::<Config>(&t).ok()) {
+            Some(c) if !c.enabled(id) => Err(format!(
+                "switched off during the run{}",
+                c.sources.get(id).and_then(|r| r.disabled_reason.clone()).map(|r| format!(": {r}")).unwrap_or_default()
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Scrubs every event (P5), attaches the publisher's translations, stores it.
+struct StoreSink<'s, 't> {
+    ingest: SourceIngest<'s>,
+    translations: &'t HashMap<String, Vec<PublisherTranslation>>,
+    parsed: u64,
+    errors: Vec<RecordError>,
+    error_count: u64,
+    failure: Option<anyhow::Error>,
+}
+
+impl EventSink for StoreSink<'_, '_> {
+    fn event(&mut self, mut event: Event) {
+        if self.failure.is_some() {
+            return;
+        }
+        if let Some(ts) = self.translations.get(&event.source_event_id) {
+            event.translations.extend(ts.iter().cloned());
+        }
+        crate::parse::pii::scrub_event(&mut event);
+        self.parsed += 1;
+        if let Err(e) = self.ingest.upsert(&event) {
+            self.failure = Some(e);
+        }
+    }
+    fn record_error(&mut self, error: RecordError) {
+        self.error_count += 1;
+        if self.errors.len() < 5 {
+            self.errors.push(error);
+        }
+    }
+}
+
+/// Collects a translation feed's texts by source event id.
+struct TranslationSink<'m> {
+    lang: &'static str,
+    map: &'m mut HashMap<String, Vec<PublisherTranslation>>,
+    errors: u64,
+}
+
+impl EventSink for TranslationSink<'_> {
+    fn event(&mut self, event: Event) {
+        self.map.entry(event.source_event_id).or_default().push(PublisherTranslation {
+            lang: self.lang.to_string(),
+            title: event.title,
+            description: event.description,
+        });
+    }
+    fn record_error(&mut self, _error: RecordError) {
+        self.errors += 1;
+    }
+}

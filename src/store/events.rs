@@ -1,0 +1,153 @@
+//! Reading stored events back: listings, exports, reports.
+
+use super::Store;
+use anyhow::Result;
+use rusqlite::{Row, params_from_iter};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+/// Hash of a text, used to tell whether a translation still matches its original.
+pub fn text_hash(text: &str) -> String {
+    super::ingest::hex(&Sha256::digest(text.as_bytes()))[..32].to_string()
+}
+
+/// An event as stored, with its attribution (P19).
+#[derive(Debug, Clone, Serialize)]
+pub struct StoredEvent {
+    #[serde(skip)]
+    pub row_id: i64,
+    pub source: String,
+    pub source_event_id: String,
+    pub title: String,
+    pub description: String,
+    pub url: Option<String>,
+    pub licence: String,
+    pub licence_url: String,
+    pub attribution: String,
+    pub start: Option<String>,
+    pub end: Option<String>,
+    pub all_day: bool,
+    pub time_zone: String,
+    pub occurrences: serde_json::Value,
+    pub weekdays: serde_json::Value,
+    pub excluded: serde_json::Value,
+    pub free: Option<bool>,
+    pub price: Option<String>,
+    pub audience: Option<String>,
+    pub venue: Option<String>,
+    pub address: Option<String>,
+    pub postal_code: Option<String>,
+    pub locality: Option<String>,
+    pub province: Option<String>,
+    pub district: Option<String>,
+    pub lat: Option<f64>,
+    pub lon: Option<f64>,
+    pub categories: serde_json::Value,
+    pub source_categories: serde_json::Value,
+    /// Language of `title` and `description` as shown.
+    pub lang: String,
+    /// Who produced the shown text: `original`, `publisher`, or the MT engine.
+    pub text_origin: String,
+    pub status: String,
+}
+
+/// Which events to list.
+#[derive(Debug, Default, Clone)]
+pub struct EventFilter {
+    pub sources: Vec<String>,
+    pub include_withdrawn: bool,
+    pub limit: Option<usize>,
+    /// Only events whose last day is on or after this date (YYYY-MM-DD).
+    pub from: Option<String>,
+    /// Only events whose first day is on or before this date.
+    pub to: Option<String>,
+    pub source_event_id: Option<String>,
+}
+
+const COLUMNS: &str = "id, source, source_event_id, title, description, url, licence, licence_url, attribution, start, end,
+    all_day, time_zone, occurrences, weekdays, excluded, free, price, audience, venue_name, address, postal_code, locality,
+    province, district, lat, lon, categories, source_categories, lang, status";
+
+fn json(s: String) -> serde_json::Value {
+    serde_json::from_str(&s).unwrap_or(serde_json::Value::Null)
+}
+
+fn from_row(r: &Row) -> rusqlite::Result<StoredEvent> {
+    Ok(StoredEvent {
+        row_id: r.get(0)?,
+        source: r.get(1)?,
+        source_event_id: r.get(2)?,
+        title: r.get(3)?,
+        description: r.get(4)?,
+        url: r.get(5)?,
+        licence: r.get(6)?,
+        licence_url: r.get(7)?,
+        attribution: r.get(8)?,
+        start: r.get(9)?,
+        end: r.get(10)?,
+        all_day: r.get(11)?,
+        time_zone: r.get(12)?,
+        occurrences: json(r.get(13)?),
+        weekdays: json(r.get(14)?),
+        excluded: json(r.get(15)?),
+        free: r.get(16)?,
+        price: r.get(17)?,
+        audience: r.get(18)?,
+        venue: r.get(19)?,
+        address: r.get(20)?,
+        postal_code: r.get(21)?,
+        locality: r.get(22)?,
+        province: r.get(23)?,
+        district: r.get(24)?,
+        lat: r.get(25)?,
+        lon: r.get(26)?,
+        categories: json(r.get(27)?),
+        source_categories: json(r.get(28)?),
+        lang: r.get(29)?,
+        text_origin: "original".into(),
+        status: r.get(30)?,
+    })
+}
+
+impl Store {
+    /// Events matching the filter, soonest first.
+    pub fn list_events(&self, f: &EventFilter) -> Result<Vec<StoredEvent>> {
+        let mut sql = format!("SELECT {COLUMNS} FROM events WHERE 1 = 1");
+        let mut args: Vec<String> = Vec::new();
+        if !f.include_withdrawn {
+            sql.push_str(" AND status = 'active'");
+        }
+        if !f.sources.is_empty() {
+            sql.push_str(&format!(" AND source IN ({})", vec!["?"; f.sources.len()].join(", ")));
+            args.extend(f.sources.iter().cloned());
+        }
+        if let Some(from) = &f.from {
+            sql.push_str(" AND coalesce(last_end, first_start) >= ?");
+            args.push(from.clone());
+        }
+        if let Some(to) = &f.to {
+            sql.push_str(" AND first_start <= ?");
+            args.push(format!("{to}T23:59:59"));
+        }
+        if let Some(id) = &f.source_event_id {
+            sql.push_str(" AND source_event_id = ?");
+            args.push(id.clone());
+        }
+        sql.push_str(" ORDER BY first_start, source, source_event_id");
+        if let Some(limit) = f.limit {
+            sql.push_str(&format!(" LIMIT {limit}"));
+        }
+        let mut st = self.conn.prepare(&sql)?;
+        let rows = st.query_map(params_from_iter(args.iter()), from_row)?;
+        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    }
+
+    /// Active events per source.
+    pub fn count_events(&self, source: &str) -> Result<(u64, u64)> {
+        Ok(self.conn.query_row(
+            "SELECT coalesce(sum(status = 'active'), 0), coalesce(sum(status = 'withdrawn'), 0) FROM events WHERE source = ?1",
+            [source],
+            |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64)),
+        )?)
+    }
+}

@@ -1,0 +1,147 @@
+//! The fetch log (every request, P17), per-host last request times (the delay
+//! across processes, P8) and per-URL validators (P12).
+
+use super::{Store, now_ms};
+use anyhow::Result;
+use rusqlite::{OptionalExtension, params};
+
+/// One request as it went on the wire.
+#[derive(Debug, Clone)]
+pub struct FetchRecord {
+    pub run_id: Option<i64>,
+    pub source: String,
+    pub host: String,
+    pub url: String,
+    pub started_ms: i64,
+    pub duration_ms: i64,
+    pub status: Option<u16>,
+    pub bytes: u64,
+    pub conditional: bool,
+    /// What came of it: `ok`, `not_modified`, `redirect`, `backoff`, `refused`, `error: …`.
+    pub outcome: String,
+}
+
+/// Stored validators of one URL.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Validators {
+    pub etag: Option<String>,
+    pub last_modified: Option<String>,
+    pub body_sha256: Option<String>,
+}
+
+impl Store {
+    pub fn log_fetch(&self, r: &FetchRecord) -> Result<()> {
+        self.conn.execute(
+            "INSERT INTO fetch_log (run_id, source, host, url, started_ms, duration_ms, status, bytes, conditional, outcome)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            params![r.run_id, r.source, r.host, r.url, r.started_ms, r.duration_ms, r.status, r.bytes as i64, r.conditional, r.outcome],
+        )?;
+        Ok(())
+    }
+
+    /// When the last request to `host` ended (any process), in ms.
+    pub fn host_last_request(&self, host: &str) -> Result<Option<i64>> {
+        Ok(self
+            .conn
+            .query_row("SELECT last_request_ms FROM hosts WHERE host = ?1", [host], |r| r.get(0))
+            .optional()?)
+    }
+
+    pub fn set_host_last_request(&self, host: &str, ms: i64) -> Result<()> {
+        self.conn.execute(
+            "INSERT INTO hosts (host, last_request_ms) VALUES (?1, ?2)
+             ON CONFLICT (host) DO UPDATE SET last_request_ms = max(last_request_ms, excluded.last_request_ms)",
+            params![host, ms],
+        )?;
+        Ok(())
+    }
+
+    /// Requests sent to `host` since `since_ms` (for the daily cap).
+    pub fn requests_since(&self, host: &str, since_ms: i64) -> Result<u32> {
+        Ok(self.conn.query_row(
+            "SELECT count(*) FROM fetch_log WHERE host = ?1 AND started_ms >= ?2 AND status IS NOT NULL",
+            params![host, since_ms],
+            |r| r.get(0),
+        )?)
+    }
+
+    pub fn validators(&self, url: &str) -> Result<Validators> {
+        Ok(self
+            .conn
+            .query_row("SELECT etag, last_modified, body_sha256 FROM validators WHERE url = ?1", [url], |r| {
+                Ok(Validators { etag: r.get(0)?, last_modified: r.get(1)?, body_sha256: r.get(2)? })
+            })
+            .optional()?
+            .unwrap_or_default())
+    }
+
+    /// Store validators after a body was taken in, or refreshed by a 304.
+    pub fn set_validators(&self, url: &str, v: &Validators) -> Result<()> {
+        self.conn.execute(
+            "INSERT INTO validators (url, etag, last_modified, body_sha256, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT (url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
+                 body_sha256 = coalesce(excluded.body_sha256, validators.body_sha256), updated_at = excluded.updated_at",
+            params![url, v.etag, v.last_modified, v.body_sha256, now_ms()],
+        )?;
+        Ok(())
+    }
+}
+
+/// What the fetch log proves about how a host was treated (P17).
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct HostStats {
+    pub host: String,
+    pub requests: u64,
+    /// (Europe/Madrid date, requests) for each day with requests.
+    pub requests_per_day: Vec<(String, u64)>,
+    /// Smallest time between the starts of two consecutive requests, in ms.
+    pub min_gap_ms: Option<i64>,
+    /// (HTTP status or "error", count).
+    pub statuses: Vec<(String, u64)>,
+    pub not_modified_share: f64,
+    pub bytes: u64,
+    pub first_ms: Option<i64>,
+    pub last_ms: Option<i64>,
+}
+
+impl Store {
+    /// Statistics of the requests sent to `host` since `since_ms`.
+    pub fn host_stats(&self, host: &str, since_ms: i64) -> Result<HostStats> {
+        let mut st = self.conn.prepare(
+            "SELECT started_ms, status, bytes FROM fetch_log WHERE host = ?1 AND started_ms >= ?2 AND outcome NOT LIKE 'skipped%'
+             ORDER BY started_ms",
+        )?;
+        let rows: Vec<(i64, Option<u16>, i64)> =
+            st.query_map(params![host, since_ms], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?;
+        let mut s = HostStats { host: host.to_string(), ..Default::default() };
+        let mut per_day: std::collections::BTreeMap<String, u64> = Default::default();
+        let mut statuses: std::collections::BTreeMap<String, u64> = Default::default();
+        let mut prev: Option<i64> = None;
+        let mut not_modified = 0u64;
+        for (start, status, bytes) in &rows {
+            s.requests += 1;
+            s.bytes += *bytes as u64;
+            let day = jiff::Timestamp::from_millisecond(*start)
+                .ok()
+                .and_then(|t| t.in_tz(crate::model::TZ_MADRID).ok())
+                .map(|z| z.date().to_string())
+                .unwrap_or_default();
+            *per_day.entry(day).or_default() += 1;
+            *statuses.entry(status.map_or("error".to_string(), |c| c.to_string())).or_default() += 1;
+            if *status == Some(304) {
+                not_modified += 1;
+            }
+            if let Some(p) = prev {
+                let gap = start - p;
+                s.min_gap_ms = Some(s.min_gap_ms.map_or(gap, |m| m.min(gap)));
+            }
+            prev = Some(*start);
+        }
+        s.first_ms = rows.first().map(|r| r.0);
+        s.last_ms = rows.last().map(|r| r.0);
+        s.requests_per_day = per_day.into_iter().collect();
+        s.statuses = statuses.into_iter().collect();
+        s.not_modified_share = if s.requests > 0 { not_modified as f64 / s.requests as f64 } else { 0.0 };
+        Ok(s)
+    }
+}

@@ -1,0 +1,75 @@
+//! SQLite: the one file that holds events, translations, the fetch log, runs,
+//! sources' state and takedowns. The only module that speaks SQL.
+//!
+//! WAL mode; migrations by `user_version`; each source's ingest is one
+//! transaction (see [`ingest::SourceIngest`]), so a process killed mid-run
+//! leaves every source in either its old or its new state.
+
+pub mod events;
+pub mod fetchlog;
+pub mod ingest;
+pub mod runs;
+mod schema;
+
+use anyhow::{Context, Result};
+use rusqlite::Connection;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// An open database.
+pub struct Store {
+    pub(crate) conn: Connection,
+    path: PathBuf,
+}
+
+/// Milliseconds since the Unix epoch, the unit of every timestamp stored.
+pub fn now_ms() -> i64 {
+    jiff::Timestamp::now().as_millisecond()
+}
+
+impl Store {
+    /// Open (creating if needed) the database at `path` and bring its schema up to date.
+    pub fn open(path: &Path) -> Result<Store> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating the database folder {}", dir.display()))?;
+        }
+        let conn = Connection::open(path).with_context(|| format!("opening the database {}", path.display()))?;
+        conn.busy_timeout(Duration::from_secs(10))?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        let mut store = Store { conn, path: path.to_path_buf() };
+        store.migrate().with_context(|| format!("migrating the database {}", path.display()))?;
+        Ok(store)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn migrate(&mut self) -> Result<()> {
+        let version: i64 = self.conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+        let known = schema::MIGRATIONS.len() as i64;
+        anyhow::ensure!(
+            version <= known,
+            "the database has schema version {version}, newer than this cityvibe knows ({known}): upgrade cityvibe"
+        );
+        for (i, sql) in schema::MIGRATIONS.iter().enumerate().skip(version as usize) {
+            let tx = self.conn.transaction()?;
+            tx.execute_batch(sql)?;
+            tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+            tx.commit()?;
+        }
+        Ok(())
+    }
+
+    /// The schema version (number of migrations applied).
+    pub fn schema_version(&self) -> Result<i64> {
+        Ok(self.conn.pragma_query_value(None, "user_version", |r| r.get(0))?)
+    }
+
+    /// Direct access for read-only reports and tests.
+    pub fn connection(&self) -> &Connection {
+        &self.conn
+    }
+}

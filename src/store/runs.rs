@@ -1,0 +1,110 @@
+//! Runs, their per-source results, and each source's last state.
+
+use super::{Store, now_ms};
+use anyhow::Result;
+use rusqlite::{OptionalExtension, params};
+use serde::Serialize;
+
+/// The outcome of one source in one run.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct SourceReport {
+    pub id: String,
+    pub status: String,
+    pub requests: u64,
+    pub not_modified: u64,
+    pub added: u64,
+    pub updated: u64,
+    pub withdrawn: u64,
+    pub record_errors: u64,
+    pub translated: u64,
+    pub translation_cache_hits: u64,
+    pub translation_pending: u64,
+    pub duration_ms: u64,
+    pub message: String,
+}
+
+impl SourceReport {
+    pub fn new(id: &str, status: &str) -> SourceReport {
+        SourceReport {
+            id: id.into(),
+            status: status.into(),
+            requests: 0,
+            not_modified: 0,
+            added: 0,
+            updated: 0,
+            withdrawn: 0,
+            record_errors: 0,
+            translated: 0,
+            translation_cache_hits: 0,
+            translation_pending: 0,
+            duration_ms: 0,
+            message: String::new(),
+        }
+    }
+}
+
+/// A source's last known state.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SourceState {
+    pub last_status: Option<String>,
+    pub last_message: Option<String>,
+    pub last_run_at: Option<i64>,
+    pub last_success_at: Option<i64>,
+}
+
+impl Store {
+    pub fn begin_run(&self) -> Result<i64> {
+        self.conn.execute("INSERT INTO runs (started_at) VALUES (?1)", [now_ms()])?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    pub fn finish_run(&self, run_id: i64, exit_code: i32) -> Result<()> {
+        self.conn.execute("UPDATE runs SET finished_at = ?2, exit_code = ?3 WHERE id = ?1", params![run_id, now_ms(), exit_code])?;
+        Ok(())
+    }
+
+    /// Record a source's result in the run and as its last state.
+    pub fn record_source_result(&self, run_id: i64, r: &SourceReport) -> Result<()> {
+        self.conn.execute(
+            "INSERT OR REPLACE INTO run_sources (run_id, source, status, requests, not_modified, added, updated, withdrawn,
+                record_errors, translated, duration_ms, message)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            params![
+                run_id,
+                r.id,
+                r.status,
+                r.requests as i64,
+                r.not_modified as i64,
+                r.added as i64,
+                r.updated as i64,
+                r.withdrawn as i64,
+                r.record_errors as i64,
+                r.translated as i64,
+                r.duration_ms as i64,
+                r.message
+            ],
+        )?;
+        let success = matches!(r.status.as_str(), "ok" | "unchanged");
+        self.conn.execute(
+            "INSERT INTO source_state (source, last_status, last_message, last_run_at, last_success_at)
+             VALUES (?1, ?2, ?3, ?4, CASE WHEN ?5 THEN ?4 END)
+             ON CONFLICT (source) DO UPDATE SET last_status = excluded.last_status, last_message = excluded.last_message,
+                last_run_at = excluded.last_run_at,
+                last_success_at = CASE WHEN ?5 THEN excluded.last_run_at ELSE source_state.last_success_at END",
+            params![r.id, r.status, r.message, now_ms(), success],
+        )?;
+        Ok(())
+    }
+
+    pub fn source_state(&self, source: &str) -> Result<SourceState> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT last_status, last_message, last_run_at, last_success_at FROM source_state WHERE source = ?1",
+                [source],
+                |r| Ok(SourceState { last_status: r.get(0)?, last_message: r.get(1)?, last_run_at: r.get(2)?, last_success_at: r.get(3)? }),
+            )
+            .optional()?
+            .unwrap_or_default())
+    }
+}

@@ -1,0 +1,135 @@
+//! The schema, as a list of migrations applied in order by `user_version`.
+//! Never edit a migration that has shipped; add the next one.
+
+pub const MIGRATIONS: &[&str] = &[
+    // 1: the foundation.
+    r#"
+    CREATE TABLE events (
+        id INTEGER PRIMARY KEY,
+        source TEXT NOT NULL,
+        source_event_id TEXT NOT NULL,
+        title TEXT NOT NULL,
+        description TEXT NOT NULL,
+        url TEXT,
+        lang TEXT NOT NULL,
+        time_zone TEXT NOT NULL,
+        start TEXT,
+        end TEXT,
+        all_day INTEGER NOT NULL,
+        first_start TEXT,
+        last_end TEXT,
+        occurrences TEXT NOT NULL,
+        weekdays TEXT NOT NULL,
+        excluded TEXT NOT NULL,
+        free INTEGER,
+        price TEXT,
+        audience TEXT,
+        venue_name TEXT,
+        address TEXT,
+        postal_code TEXT,
+        locality TEXT,
+        province TEXT,
+        district TEXT,
+        lat REAL,
+        lon REAL,
+        categories TEXT NOT NULL,
+        source_categories TEXT NOT NULL,
+        licence TEXT NOT NULL,
+        licence_url TEXT NOT NULL,
+        attribution TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'active',
+        first_seen INTEGER NOT NULL,
+        last_changed INTEGER NOT NULL,
+        withdrawn_at INTEGER,
+        UNIQUE (source, source_event_id)
+    );
+    CREATE INDEX events_status ON events (status, source);
+
+    CREATE TABLE translations (
+        event_id INTEGER NOT NULL REFERENCES events (id) ON DELETE CASCADE,
+        lang TEXT NOT NULL,
+        field TEXT NOT NULL,
+        text TEXT NOT NULL,
+        origin TEXT NOT NULL,
+        engine TEXT,
+        source_hash TEXT NOT NULL,
+        PRIMARY KEY (event_id, lang, field)
+    );
+
+    CREATE TABLE translation_cache (
+        key TEXT PRIMARY KEY,
+        text TEXT NOT NULL,
+        engine TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+    );
+
+    CREATE TABLE source_state (
+        source TEXT PRIMARY KEY,
+        last_status TEXT,
+        last_message TEXT,
+        last_run_at INTEGER,
+        last_success_at INTEGER
+    );
+
+    CREATE TABLE validators (
+        url TEXT PRIMARY KEY,
+        etag TEXT,
+        last_modified TEXT,
+        body_sha256 TEXT,
+        updated_at INTEGER NOT NULL
+    );
+
+    CREATE TABLE hosts (
+        host TEXT PRIMARY KEY,
+        last_request_ms INTEGER NOT NULL
+    );
+
+    CREATE TABLE runs (
+        id INTEGER PRIMARY KEY,
+        started_at INTEGER NOT NULL,
+        finished_at INTEGER,
+        exit_code INTEGER
+    );
+
+    CREATE TABLE run_sources (
+        run_id INTEGER NOT NULL REFERENCES runs (id),
+        source TEXT NOT NULL,
+        status TEXT NOT NULL,
+        requests INTEGER NOT NULL,
+        not_modified INTEGER NOT NULL,
+        added INTEGER NOT NULL,
+        updated INTEGER NOT NULL,
+        withdrawn INTEGER NOT NULL,
+        record_errors INTEGER NOT NULL,
+        translated INTEGER NOT NULL DEFAULT 0,
+        duration_ms INTEGER NOT NULL,
+        message TEXT NOT NULL,
+        PRIMARY KEY (run_id, source)
+    );
+
+    CREATE TABLE fetch_log (
+        id INTEGER PRIMARY KEY,
+        run_id INTEGER,
+        source TEXT NOT NULL,
+        host TEXT NOT NULL,
+        url TEXT NOT NULL,
+        started_ms INTEGER NOT NULL,
+        duration_ms INTEGER NOT NULL,
+        status INTEGER,
+        bytes INTEGER NOT NULL,
+        conditional INTEGER NOT NULL,
+        outcome TEXT NOT NULL
+    );
+    CREATE INDEX fetch_log_host ON fetch_log (host, started_ms);
+
+    CREATE TABLE takedowns (
+        id INTEGER PRIMARY KEY,
+        source TEXT,
+        source_event_id TEXT,
+        url TEXT,
+        reason TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+    );
+    "#,
+];
