@@ -4,10 +4,11 @@
 
 use crate::adapter::Adapter;
 
+pub mod esmadrid;
 pub mod madrid;
 
 /// Every adapter, in a fixed order.
-pub static ALL: &[&dyn Adapter] = &[&madrid::Madrid];
+pub static ALL: &[&dyn Adapter] = &[&madrid::Madrid, &esmadrid::Esmadrid];
 
 /// The adapter with this id.
 pub fn by_id(id: &str) -> Option<&'static dyn Adapter> {

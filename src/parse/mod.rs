@@ -5,6 +5,8 @@ pub mod dates;
 pub mod encoding;
 pub mod lenient_json;
 pub mod loose;
+pub mod occurrences;
 pub mod pii;
+pub mod price;
 pub mod text;
 pub mod xml;

@@ -1,0 +1,460 @@
+//! www.esmadrid.com, Madrid Destino's tourist agenda (`agenda_v1_es.xml`).
+//!
+//! Reviewed 2026-11-30. One XML feed of about 4.5 MB and 1,100+ `<service>`s,
+//! parsed as a stream: one event is built per `<service>` and handed on at
+//! its end tag, so memory does not grow with the feed.
+//!
+//! The parser reads a whitelist of elements and skips everything else
+//! unread. In particular `<email>`, `<phone>`, `<fax>` (contact data, P5)
+//! and `<multimedia>` (photos, P4) are skipped whole, with their children,
+//! as soon as their start tag is seen: their text is never decoded, copied
+//! or kept in any buffer of ours.
+
+use crate::adapter::*;
+use crate::model::{Category, Event, Schedule};
+use crate::parse::dates::{parse_date, parse_weekdays};
+use crate::parse::occurrences::{hours_in_text, merge};
+use crate::parse::price::free_from_text;
+use crate::parse::text::{fold, html_to_text, non_empty, one_line};
+use crate::parse::xml::{attribute, reference_text};
+use jiff::civil::Weekday;
+use quick_xml::events::Event as X;
+use std::io::BufRead;
+use std::time::Duration;
+
+pub struct Esmadrid;
+
+pub static MANIFEST: Manifest = Manifest {
+    id: "esmadrid",
+    name: "Agenda turística de esMADRID",
+    publisher: "Madrid Destino",
+    host: "www.esmadrid.com",
+    feeds: &[Feed { url: "https://www.esmadrid.com/opendata/agenda_v1_es.xml", format: Format::Xml, lang: "es", role: FeedRole::Primary }],
+    plan: FetchPlan::FirstThatParses,
+    redirects: &[RedirectRule { host: "www.esmadrid.com", path_prefix: "/opendata/" }],
+    min_delay: Duration::from_secs(10),
+    // One request per run, eight runs a day: 12 leaves room for retries.
+    daily_cap: 12,
+    language: "es",
+    licence: Licence {
+        name: "Condiciones de uso de los datos abiertos de esMADRID (reutilización con cita de la fuente; las fotografías no se ceden)",
+        url: "https://www.esmadrid.com/datos-abiertos",
+    },
+    attribution: "Fuente: esMADRID.com, Madrid Destino",
+    dataset_page: "https://www.esmadrid.com/datos-abiertos",
+    update_schedule: "daily (the XML is regenerated every day)",
+    review: Review {
+        date: "2026-11-30",
+        robots_txt: "Crawl-delay: 10 for all agents, kept as min_delay (P8); no Disallow covers /opendata/ for CityVibeBot or *.",
+        robots_sha256: None,
+        notes: "Licence URL is the reviewer's best reading of esMADRID's open-data terms page (separate from the site's general legal notice); \
+                it restricts the use of photographs, which we never fetch or keep anyway. The next review must confirm the URL. \
+                Contact data sits in <basicData><email>, <phone>, <fax>; images in <multimedia><media><url>. The parser skips those \
+                elements whole (quick-xml read_to_end) the moment their start tag appears: their text is never decoded, copied or \
+                buffered by us, and the event has no field for them. Descriptions (<body>) still pass the core's PII scrub.",
+    },
+};
+
+/// Elements skipped whole, with their children: contact data (P5) and
+/// photos (P4). Everything else not read below is skipped the same way; the
+/// list exists so that these four stay skipped whatever the whitelist says.
+const NEVER_READ: [&str; 4] = ["email", "phone", "fax", "multimedia"];
+
+impl Adapter for Esmadrid {
+    fn manifest(&self) -> &'static Manifest {
+        &MANIFEST
+    }
+
+    fn parse(&self, feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
+        parse_stream(feed.lang, body, sink)
+    }
+}
+
+/// The text kept of one `<service>`, as published.
+#[derive(Debug, Default)]
+struct Service {
+    id: String,
+    name: String,
+    title: String,
+    body: String,
+    web: String,
+    venue: String,
+    address: String,
+    zipcode: String,
+    locality: String,
+    area: String,
+    lat: String,
+    lon: String,
+    price: String,
+    hours: String,
+    categories: Vec<Categoria>,
+    ranges: Vec<Range>,
+}
+
+/// A publisher category and its subcategories, as labelled.
+#[derive(Debug, Default)]
+struct Categoria {
+    label: String,
+    subs: Vec<String>,
+}
+
+#[derive(Debug, Default)]
+struct Range {
+    start: String,
+    days: String,
+    end: String,
+}
+
+/// Which string of the current service the text being read belongs to.
+#[derive(Debug, Clone, Copy)]
+enum Slot {
+    Name,
+    Title,
+    Body,
+    Web,
+    Venue,
+    Address,
+    Zipcode,
+    Locality,
+    Area,
+    Lat,
+    Lon,
+    Price,
+    Hours,
+    Category,
+    SubCategory,
+    RangeStart,
+    RangeDays,
+    RangeEnd,
+}
+
+impl Service {
+    /// Start reading a slot: a category label is a new string of its own.
+    fn open(&mut self, slot: Slot) {
+        match slot {
+            Slot::Category if self.categories.is_empty() => self.categories.push(Categoria::default()),
+            Slot::SubCategory => {
+                if self.categories.is_empty() {
+                    self.categories.push(Categoria::default());
+                }
+                self.categories.last_mut().expect("not empty").subs.push(String::new());
+            }
+            Slot::RangeStart | Slot::RangeDays | Slot::RangeEnd if self.ranges.is_empty() => self.ranges.push(Range::default()),
+            _ => {}
+        }
+    }
+
+    /// The string the text of an open slot goes to.
+    fn current(&mut self, slot: Slot) -> &mut String {
+        match slot {
+            Slot::Name => &mut self.name,
+            Slot::Title => &mut self.title,
+            Slot::Body => &mut self.body,
+            Slot::Web => &mut self.web,
+            Slot::Venue => &mut self.venue,
+            Slot::Address => &mut self.address,
+            Slot::Zipcode => &mut self.zipcode,
+            Slot::Locality => &mut self.locality,
+            Slot::Area => &mut self.area,
+            Slot::Lat => &mut self.lat,
+            Slot::Lon => &mut self.lon,
+            Slot::Price => &mut self.price,
+            Slot::Hours => &mut self.hours,
+            Slot::Category => &mut self.categories.last_mut().expect("opened at its start tag").label,
+            Slot::SubCategory => self.categories.last_mut().and_then(|c| c.subs.last_mut()).expect("opened at its start tag"),
+            Slot::RangeStart => &mut self.ranges.last_mut().expect("opened at its start tag").start,
+            Slot::RangeDays => &mut self.ranges.last_mut().expect("opened at its start tag").days,
+            Slot::RangeEnd => &mut self.ranges.last_mut().expect("opened at its start tag").end,
+        }
+    }
+}
+
+/// What to do with an element, given its parent and its name.
+enum Action {
+    /// A container whose children are read.
+    Enter,
+    /// An element whose text goes into a slot.
+    Read(Slot),
+    /// Anything else: skipped with its children, unread.
+    Skip,
+}
+
+fn action(parent: &str, name: &str, item_name: impl FnOnce() -> String) -> Action {
+    use Action::*;
+    if NEVER_READ.contains(&name) {
+        return Skip;
+    }
+    match (parent, name) {
+        ("serviceList", "service") => Enter,
+        ("service", "basicData" | "geoData" | "extradata") => Enter,
+        ("basicData", "name") => Read(Slot::Name),
+        ("basicData", "title") => Read(Slot::Title),
+        ("basicData", "body") => Read(Slot::Body),
+        ("basicData", "web") => Read(Slot::Web),
+        ("basicData", "nombrert") => Read(Slot::Venue),
+        ("geoData", "address") => Read(Slot::Address),
+        ("geoData", "zipcode") => Read(Slot::Zipcode),
+        ("geoData", "locality") => Read(Slot::Locality),
+        ("geoData", "subAdministrativeArea") => Read(Slot::Area),
+        ("geoData", "latitude") => Read(Slot::Lat),
+        ("geoData", "longitude") => Read(Slot::Lon),
+        ("service" | "extradata", "categorias" | "fechas") => Enter,
+        ("categorias", "categoria") | ("categoria", "subcategorias") | ("subcategorias", "subcategoria") => Enter,
+        ("extradata" | "categoria" | "subcategoria", "item") => match item_name().as_str() {
+            "Servicios de pago" => Read(Slot::Price),
+            "Horario" => Read(Slot::Hours),
+            "Categoria" => Read(Slot::Category),
+            "SubCategoria" => Read(Slot::SubCategory),
+            _ => Skip,
+        },
+        ("fechas", "rango") => Enter,
+        ("rango", "inicio") => Read(Slot::RangeStart),
+        ("rango", "dias") => Read(Slot::RangeDays),
+        ("rango", "fin") => Read(Slot::RangeEnd),
+        _ => Skip,
+    }
+}
+
+fn parse_stream(lang: &str, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
+    let mut reader = quick_xml::Reader::from_reader(body);
+    let mut buf = Vec::new();
+    let mut skip_buf = Vec::new();
+    // Open containers, root first: at most a handful deep.
+    let mut open: Vec<String> = Vec::new();
+    let mut service = Service::default();
+    // The slot being read, and how many tags deep inside it we are (HTML
+    // written as markup instead of CDATA: its tags are kept as text for
+    // `html_to_text`, without their attributes).
+    let mut reading: Option<(Slot, usize)> = None;
+    let mut seen_root = false;
+    let mut position = 0usize;
+    let fail = |reader: &quick_xml::Reader<&mut dyn BufRead>, e: &dyn std::fmt::Display| {
+        FeedError::new(format!("esmadrid XML unreadable at byte {}: {e}", reader.error_position()))
+    };
+    loop {
+        buf.clear();
+        let ev = reader.read_event_into(&mut buf).map_err(|e| fail(&reader, &e))?;
+        match ev {
+            X::Start(e) => {
+                if let Some((slot, depth)) = &mut reading {
+                    *depth += 1;
+                    let tag = format!("<{}>", e.local_name().as_ref());
+                    service.current(*slot).push_str(&tag);
+                    continue;
+                }
+                let name = e.local_name().as_ref().to_string();
+                let Some(parent) = open.last() else {
+                    if name != "serviceList" {
+                        return Err(FeedError::new(format!("not an esmadrid agenda: root element <{name}>, expected <serviceList>")));
+                    }
+                    seen_root = true;
+                    open.push(name);
+                    continue;
+                };
+                match action(parent, &name, || attribute(&e, "name")) {
+                    Action::Enter => {
+                        if name == "service" {
+                            position += 1;
+                            service = Service { id: attribute(&e, "id"), ..Service::default() };
+                        } else if name == "categoria" {
+                            service.categories.push(Categoria::default());
+                        } else if name == "rango" {
+                            service.ranges.push(Range::default());
+                        }
+                        open.push(name);
+                    }
+                    Action::Read(slot) => {
+                        service.open(slot);
+                        reading = Some((slot, 0));
+                    }
+                    Action::Skip => {
+                        let end = e.to_end().into_owned();
+                        reader.read_to_end_into(end.name(), &mut skip_buf).map_err(|e| fail(&reader, &e))?;
+                        skip_buf.clear();
+                    }
+                }
+            }
+            // `<service id="1"/>` has nothing to build; other empty
+            // elements carry no text.
+            X::Empty(e) if reading.is_none() && e.local_name().as_ref() == "service" && open.len() == 1 => {
+                position += 1;
+                let id = attribute(&e, "id");
+                sink.record_error(RecordError { record: record_name(&id, position), reason: "empty <service> element".into() });
+            }
+            X::Empty(e) => {
+                if let Some((slot, _)) = reading {
+                    let tag = format!("<{}/>", e.local_name().as_ref());
+                    service.current(slot).push_str(&tag);
+                }
+            }
+            X::Text(t) => {
+                if let Some((slot, _)) = reading {
+                    service.current(slot).push_str(&t.xml10_content());
+                }
+            }
+            X::CData(t) => {
+                if let Some((slot, _)) = reading {
+                    service.current(slot).push_str(&t.xml10_content());
+                }
+            }
+            X::GeneralRef(r) => {
+                if let Some((slot, _)) = reading {
+                    service.current(slot).push_str(&reference_text(&r));
+                }
+            }
+            X::End(e) => match &mut reading {
+                Some((slot, depth)) if *depth > 0 => {
+                    *depth -= 1;
+                    let tag = format!("</{}>", e.local_name().as_ref());
+                    service.current(*slot).push_str(&tag);
+                }
+                Some(_) => reading = None,
+                None => {
+                    if open.pop().as_deref() == Some("service") {
+                        match build(&service, lang, position) {
+                            Ok(ev) => sink.event(ev),
+                            Err(e) => sink.record_error(e),
+                        }
+                        service = Service::default();
+                    }
+                }
+            },
+            X::Eof => break,
+            _ => {}
+        }
+    }
+    if !seen_root {
+        return Err(FeedError::new("esmadrid XML has no <serviceList> (empty or not XML)"));
+    }
+    if !open.is_empty() || reading.is_some() {
+        return Err(FeedError::new(format!("esmadrid XML ends inside <{}> (truncated body?)", open.last().map_or("?", |s| s.as_str()))));
+    }
+    Ok(())
+}
+
+fn record_name(id: &str, position: usize) -> String {
+    if id.trim().is_empty() { format!("service #{position}") } else { id.trim().to_string() }
+}
+
+/// `1,2,3` (1 = Monday … 7 = Sunday) or day names/initials. All seven days
+/// mean no restriction at all.
+fn weekdays(days: &str) -> Vec<Weekday> {
+    let mut out: Vec<Weekday> = Vec::new();
+    for item in days.split([',', ';', ' ', '-']).map(str::trim).filter(|s| !s.is_empty()) {
+        let day = match item.parse::<i8>() {
+            Ok(n @ 1..=7) => Weekday::from_monday_one_offset(n).ok(),
+            Ok(_) => None,
+            Err(_) => parse_weekdays(item).first().copied(),
+        };
+        if let Some(d) = day.filter(|d| !out.contains(d)) {
+            out.push(d);
+        }
+    }
+    if out.len() == 7 {
+        out.clear();
+    }
+    out.sort_by_key(|d| d.to_monday_zero_offset());
+    out
+}
+
+fn build(s: &Service, lang: &str, position: usize) -> Result<Event, RecordError> {
+    let err = |reason: String| RecordError { record: record_name(&s.id, position), reason };
+    if s.id.trim().is_empty() {
+        return Err(err("service has no id attribute".into()));
+    }
+    let title = if s.name.trim().is_empty() { &s.title } else { &s.name };
+    let mut ev = Event::new(&s.id, &one_line(&html_to_text(title)), lang).map_err(err)?;
+    ev.description = html_to_text(&s.body);
+    ev.url = non_empty(&s.web);
+
+    // Dates: one schedule per <rango>, merged.
+    let (start_time, end_time) = match hours_in_text(&html_to_text(&s.hours)) {
+        Some((start, end)) => (Some(start), end),
+        None => (None, None),
+    };
+    let mut parts: Vec<Schedule> = Vec::new();
+    for r in s.ranges.iter().filter(|r| !(r.start.trim().is_empty() && r.end.trim().is_empty())) {
+        let first = parse_date(&r.start).ok_or_else(|| err(format!("bad start date {:?}", r.start.trim())))?;
+        let last = match r.end.trim() {
+            "" => None,
+            end => Some(parse_date(end).ok_or_else(|| err(format!("bad end date {end:?}")))?),
+        };
+        if last.is_some_and(|l| l < first) {
+            return Err(err(format!("range ends before it starts ({} > {})", r.start.trim(), r.end.trim())));
+        }
+        parts.push(Schedule::from_span(first, last, start_time, end_time, weekdays(&r.days), vec![]));
+    }
+    if parts.is_empty() {
+        return Err(err("no dates (<fechas><rango>)".into()));
+    }
+    ev.schedule = merge(parts);
+
+    ev.price = non_empty(&one_line(&html_to_text(&s.price)));
+    ev.free = ev.price.as_deref().and_then(free_from_text);
+
+    let v = &mut ev.venue;
+    v.name = non_empty(&one_line(&html_to_text(&s.venue)));
+    v.address = non_empty(&one_line(&html_to_text(&s.address)));
+    v.postal_code = non_empty(&s.zipcode);
+    v.locality = non_empty(&one_line(&html_to_text(&s.locality)));
+    v.province = non_empty(&one_line(&html_to_text(&s.area))).or_else(|| Some("Madrid".into()));
+    let coord = |c: &str| c.trim().replace(',', ".").parse::<f64>().ok();
+    if let (Some(lat), Some(lon)) = (coord(&s.lat), coord(&s.lon)) {
+        v.set_coordinates(lat, lon);
+    }
+
+    (ev.categories, ev.source_categories) = categories(&s.categories);
+    Ok(ev)
+}
+
+/// The publisher's labels, category then subcategories, and CityVibe's
+/// categories for them. The most specific label wins: a subcategory's
+/// mapping when it has one (family aside, which is an audience more than a
+/// genre); the category's otherwise, where a label naming two things
+/// ("Teatro y danza") gives both.
+fn categories(list: &[Categoria]) -> (Vec<Category>, Vec<String>) {
+    let clean = |l: &str| one_line(&html_to_text(l));
+    let mut cats: Vec<Category> = Vec::new();
+    let mut labels: Vec<String> = Vec::new();
+    for c in list {
+        let label = clean(&c.label);
+        let subs: Vec<String> = c.subs.iter().map(|l| clean(l)).filter(|l| !l.is_empty()).collect();
+        let sub_cats: Vec<Category> = subs.iter().filter_map(|l| map_label(l)).collect();
+        let mut found = Vec::new();
+        if sub_cats.iter().all(|c| *c == Category::Family) {
+            found.extend(label.split([',', '/']).flat_map(|p| p.split(" y ")).flat_map(|p| p.split(" e ")).filter_map(map_label));
+        }
+        found.extend(sub_cats);
+        for cat in found {
+            if !cats.contains(&cat) {
+                cats.push(cat);
+            }
+        }
+        for l in std::iter::once(label).chain(subs).filter(|l| !l.is_empty()) {
+            if !labels.contains(&l) {
+                labels.push(l);
+            }
+        }
+    }
+    if cats.is_empty() {
+        cats.push(Category::Other);
+    }
+    (cats, labels)
+}
+
+/// `Category::from_label`, plus esMADRID's genre subcategories that name no
+/// keyword of the shared mapping ("Drama", "Clásica"), matched as words.
+fn map_label(label: &str) -> Option<Category> {
+    Category::from_label(label).or_else(|| {
+        let folded = fold(label);
+        let words: Vec<&str> = folded.split(|c: char| !c.is_alphanumeric()).collect();
+        let any = |list: &[&str]| words.iter().any(|w| list.contains(w));
+        if any(&["drama", "comedia", "tragedia", "tragicomedia", "musicales", "musical"]) {
+            Some(Category::Theatre)
+        } else if any(&["clasica", "lirica", "pop", "rock", "indie", "electronica", "cantautor", "cantautores", "blues", "soul"]) {
+            Some(Category::Music)
+        } else {
+            None
+        }
+    })
+}
