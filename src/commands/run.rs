@@ -34,10 +34,20 @@ pub fn execute(cli: &Cli, args: Args) -> Result<i32> {
     };
     let mut store = Store::open(&cli.db)?;
     let client = Client::new(mirror, Limits::default());
+    // A spinner on a terminal only; cron sees nothing.
+    let spinner = (!args.quiet && !args.json && super::stdout_is_terminal()).then(|| {
+        let pb = indicatif::ProgressBar::new_spinner();
+        pb.set_message("fetching sources politely (each host's delay is kept)…");
+        pb.enable_steady_tick(std::time::Duration::from_millis(120));
+        pb
+    });
     let report = run(
         &mut store,
         RunOptions { adapters, config, config_path: Some(cli.config.clone()), only: args.sources, client: &client },
     )?;
+    if let Some(pb) = spinner {
+        pb.finish_and_clear();
+    }
     let code = if report.any_problem() { exit::SOURCE_PROBLEM } else { exit::OK };
     store.finish_run(report.run_id, code)?;
     drop(lock);
