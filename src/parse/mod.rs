@@ -5,6 +5,7 @@ pub mod dates;
 pub mod encoding;
 pub mod lenient_json;
 pub mod loose;
+pub mod loose_list;
 pub mod occurrences;
 pub mod pii;
 pub mod price;

@@ -62,6 +62,9 @@ static UNTIL: LazyLock<Regex> = LazyLock::new(|| {
         .expect("until regex")
 });
 
+// English "10.30 am", "7:30 p.m.".
+static MERIDIEM: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*([aApP])\.?\s?[mM]\b").expect("meridiem regex"));
+
 /// The first time of day written in a sentence such as an opening-hours
 /// text ("De martes a sábado, 20:00 h"; "a las 20.30 h"), and the end time
 /// when the sentence gives one right after it ("10:00 a 20:00 h").
@@ -77,10 +80,16 @@ pub fn hours_in_text(text: &str) -> Option<(Time, Option<Time>)> {
             continue;
         }
         let until = UNTIL.captures(after).and_then(|u| clock(&u[1], &u[2]));
-        if &m[2] == "." && until.is_none() && !after.trim_start().starts_with(['h', 'H']) {
+        let meridiem = MERIDIEM.captures(after).map(|c| c[1].to_ascii_lowercase());
+        if &m[2] == "." && until.is_none() && meridiem.is_none() && !after.trim_start().starts_with(['h', 'H']) {
             continue;
         }
-        if let Some(t) = clock(&m[1], &m[3]) {
+        let hour = match (m[1].parse::<i8>(), meridiem.as_deref()) {
+            (Ok(h @ 1..=11), Some("p")) => (h + 12).to_string(),
+            (Ok(12), Some("a")) => "0".to_string(),
+            _ => m[1].to_string(),
+        };
+        if let Some(t) = clock(&hour, &m[3]) {
             return Some((t, until.filter(|u| *u > t)));
         }
     }
@@ -144,6 +153,9 @@ mod tests {
         assert_eq!(hours_in_text("De 18.30 h a 20.00 h"), Some((t(18, 30), Some(t(20, 0)))));
         assert_eq!(hours_in_text("De martes a domingo de 10.00 a 13.30 horas y de 16.00 a 19.00 horas"), Some((t(10, 0), Some(t(13, 30)))));
         assert_eq!(hours_in_text("Pases a las 19:00 h y a las 21:30 h"), Some((t(19, 0), None)));
+        assert_eq!(time_in_text("Meeting point at 10.30 am."), Some(t(10, 30)));
+        assert_eq!(time_in_text("Starts 7:30 p.m."), Some(t(19, 30)));
+        assert_eq!(time_in_text("12.15 am"), Some(t(0, 15)));
         assert_eq!(hours_in_text("11:00-14:00"), Some((t(11, 0), Some(t(14, 0)))));
         assert_eq!(hours_in_text("De 22:00 a 02:00"), Some((t(22, 0), None)), "an end past midnight is no end time");
     }

@@ -1,0 +1,95 @@
+//! A tolerant list of scalars for feeds whose list fields wander: an array
+//! of strings, a single string in its place, `null`, numbers mixed in, or an
+//! object. Like `loose::Loose`, it never fails the record it sits in.
+
+use crate::parse::loose::Loose;
+use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use std::borrow::Cow;
+use std::fmt;
+
+/// The scalar items of a list (or the one scalar given instead); objects,
+/// nested arrays and nulls among them are dropped.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct LooseList<'a>(pub Vec<Cow<'a, str>>);
+
+impl LooseList<'_> {
+    /// The items, trimmed, without empty ones.
+    pub fn items(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|s| s.trim()).filter(|s| !s.is_empty())
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for LooseList<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = LooseList<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list of values")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some(item) = s.next_element::<Loose<'de>>()? {
+                    out.extend(item.0);
+                }
+                Ok(LooseList(out))
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(LooseList(vec![Cow::Borrowed(v)]))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(LooseList(vec![Cow::Owned(v.to_string())]))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+                Ok(LooseList(vec![Cow::Owned(v)]))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+                Ok(LooseList(vec![Cow::Owned(v.to_string())]))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+                Ok(LooseList(vec![Cow::Owned(v.to_string())]))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+                Ok(LooseList(vec![Cow::Owned(v.to_string())]))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(LooseList::default())
+            }
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(LooseList::default())
+            }
+            fn visit_none<E>(self) -> Result<Self::Value, E> {
+                Ok(LooseList::default())
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
+                while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(LooseList::default())
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Deserialize)]
+    struct Rec<'a> {
+        #[serde(borrow, default)]
+        tags: LooseList<'a>,
+    }
+
+    #[test]
+    fn lists_in_every_shape() {
+        let parse = |json: &str| -> Vec<String> {
+            let r: Rec = serde_json::from_str(json).unwrap();
+            r.tags.items().map(str::to_string).collect()
+        };
+        assert_eq!(parse(r#"{"tags": ["a", " b ", "", 3, null, {"x": 1}, ["y"]]}"#), ["a", "b", "3"]);
+        assert_eq!(parse(r#"{"tags": "solo"}"#), ["solo"]);
+        assert!(parse(r#"{"tags": null}"#).is_empty());
+        assert!(parse(r#"{"tags": {"a": "b"}}"#).is_empty());
+        assert!(parse(r#"{}"#).is_empty());
+    }
+}
