@@ -47,6 +47,11 @@ pub enum Command {
         #[command(subcommand)]
         command: SourceCommand,
     },
+    /// Take an event down at once and keep it from coming back (P18).
+    Takedown {
+        #[command(subcommand)]
+        command: TakedownCommand,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -83,4 +88,26 @@ pub enum SourceCommand {
     },
     /// Switch a source back on.
     Enable { id: String },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TakedownCommand {
+    /// Delete an event now and keep a tombstone so later runs skip it.
+    Add {
+        /// The event's original URL, or SOURCE:ID, or a bare id if only one event has it.
+        #[arg(value_name = "URL|EVENT_ID")]
+        target: String,
+        /// Why (kept with the takedown).
+        #[arg(long)]
+        reason: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Every takedown.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Lift a takedown (the event may come back when its feed next changes).
+    Remove { id: i64 },
 }

@@ -1,7 +1,7 @@
 //! Thin: parse flags, call the library, map the result to an exit code.
 
 use clap::Parser;
-use cityvibe::cli::{Cli, Command, EventsCommand, SourceCommand};
+use cityvibe::cli::{Cli, Command, EventsCommand, SourceCommand, TakedownCommand};
 use cityvibe::commands::{self, exit};
 
 fn main() {
@@ -26,6 +26,11 @@ fn main() {
             SourceCommand::Show { id, json } => commands::source::show(&cli, id, *json),
             SourceCommand::Disable { id, reason } => commands::source::switch(&cli, id, false, Some(reason)),
             SourceCommand::Enable { id } => commands::source::switch(&cli, id, true, None),
+        },
+        Command::Takedown { command } => match command {
+            TakedownCommand::Add { target, reason, json } => commands::takedown::add(&cli, target, reason, *json),
+            TakedownCommand::List { json } => commands::takedown::list(&cli, *json),
+            TakedownCommand::Remove { id } => commands::takedown::remove(&cli, *id),
         },
     };
     match result {

@@ -3,6 +3,7 @@
 pub mod events;
 pub mod run;
 pub mod source;
+pub mod takedown;
 
 use std::io::IsTerminal;
 

@@ -10,6 +10,7 @@ pub mod fetchlog;
 pub mod ingest;
 pub mod runs;
 mod schema;
+pub mod takedowns;
 
 use anyhow::{Context, Result};
 use rusqlite::Connection;

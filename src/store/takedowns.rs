@@ -1,0 +1,166 @@
+//! Takedowns (P18): an event named by its original URL or by its id is
+//! deleted at once (its row and, by cascade, its translations), and a
+//! tombstone row in `takedowns` keeps it from coming back: the ingest skips
+//! every event a tombstone names (see [`super::ingest`]).
+
+use super::{Store, now_ms};
+use anyhow::{Result, bail};
+use rusqlite::{OptionalExtension, params};
+use serde::Serialize;
+
+/// What a takedown names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// The original link of the event, as stored.
+    Url(String),
+    /// `SOURCE:ID`: one source's event id.
+    Event { source: String, id: String },
+    /// A bare event id, accepted when exactly one stored event has it.
+    BareId(String),
+}
+
+impl Target {
+    /// Read what the operator typed: a URL (`http://`, `https://`), `SOURCE:ID`
+    /// when SOURCE is a known source id, else a bare id.
+    pub fn parse(s: &str, known_sources: &[&str]) -> Target {
+        let s = s.trim();
+        let lower = s.to_ascii_lowercase();
+        if lower.starts_with("http://") || lower.starts_with("https://") {
+            return Target::Url(s.to_string());
+        }
+        if let Some((src, id)) = s.split_once(':') {
+            if known_sources.contains(&src) && !id.is_empty() {
+                return Target::Event { source: src.to_string(), id: id.to_string() };
+            }
+        }
+        Target::BareId(s.to_string())
+    }
+}
+
+/// One tombstone.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Takedown {
+    pub id: i64,
+    pub source: Option<String>,
+    pub source_event_id: Option<String>,
+    pub url: Option<String>,
+    pub reason: String,
+    pub created_at: i64,
+}
+
+/// What `add_takedown` did.
+#[derive(Debug, Clone, Serialize)]
+pub struct TakedownResult {
+    pub takedown: Takedown,
+    /// Events deleted now, as `SOURCE:ID`.
+    pub deleted: Vec<String>,
+    /// Translation rows deleted with them.
+    pub translations_deleted: u64,
+}
+
+impl Store {
+    /// Record a takedown and delete what it names, in one transaction.
+    ///
+    /// A URL that matches no stored event is still recorded (an event may be
+    /// taken down before we ever store it); so is `SOURCE:ID`. A bare id must
+    /// name exactly one stored event.
+    pub fn add_takedown(&mut self, target: &Target, reason: &str) -> Result<TakedownResult> {
+        if reason.trim().is_empty() {
+            bail!("say why with --reason \"…\" (it is kept with the takedown)");
+        }
+        // A run may hold the write lock for one source's ingest: wait for it
+        // rather than fail, so the takedown lands right after that commit.
+        self.conn.busy_timeout(std::time::Duration::from_secs(120))?;
+        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let matches: Vec<(i64, String, String, Option<String>)> = {
+            let (sql, args): (&str, Vec<&str>) = match target {
+                Target::Url(u) => ("SELECT id, source, source_event_id, url FROM events WHERE url = ?1", vec![u.as_str()]),
+                Target::Event { source, id } => (
+                    "SELECT id, source, source_event_id, url FROM events WHERE source = ?1 AND source_event_id = ?2",
+                    vec![source.as_str(), id.as_str()],
+                ),
+                Target::BareId(id) => ("SELECT id, source, source_event_id, url FROM events WHERE source_event_id = ?1", vec![id.as_str()]),
+            };
+            let mut st = tx.prepare(sql)?;
+            st.query_map(rusqlite::params_from_iter(args), |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+                .collect::<rusqlite::Result<_>>()?
+        };
+        let (source, source_event_id, url) = match target {
+            Target::Url(u) => {
+                // One event: keep its id too, so a later change of its URL does not bring it back.
+                let one = (matches.len() == 1).then(|| &matches[0]);
+                (one.map(|m| m.1.clone()), one.map(|m| m.2.clone()), Some(u.clone()))
+            }
+            Target::Event { source, id } => {
+                (Some(source.clone()), Some(id.clone()), matches.first().and_then(|m| m.3.clone()))
+            }
+            Target::BareId(id) => match matches.len() {
+                0 => bail!("no stored event has the id {id:?}; name it as SOURCE:ID (e.g. madrid:{id}) or by its URL"),
+                1 => (Some(matches[0].1.clone()), Some(matches[0].2.clone()), matches[0].3.clone()),
+                _ => bail!(
+                    "the id {id:?} names {} events; say which: {}",
+                    matches.len(),
+                    matches.iter().map(|m| format!("{}:{}", m.1, m.2)).collect::<Vec<_>>().join(", ")
+                ),
+            },
+        };
+        let now = now_ms();
+        tx.execute(
+            "INSERT INTO takedowns (source, source_event_id, url, reason, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![source, source_event_id, url, reason.trim(), now],
+        )?;
+        let td_id = tx.last_insert_rowid();
+        let mut translations_deleted = 0u64;
+        let mut deleted = Vec::new();
+        for (row, src, id, _) in &matches {
+            // Explicit, though the foreign key cascades too.
+            translations_deleted += tx.execute("DELETE FROM translations WHERE event_id = ?1", [row])? as u64;
+            tx.execute("DELETE FROM events WHERE id = ?1", [row])?;
+            deleted.push(format!("{src}:{id}"));
+        }
+        tx.commit()?;
+        Ok(TakedownResult {
+            takedown: Takedown { id: td_id, source, source_event_id, url, reason: reason.trim().to_string(), created_at: now },
+            deleted,
+            translations_deleted,
+        })
+    }
+
+    /// Every tombstone, oldest first.
+    pub fn list_takedowns(&self) -> Result<Vec<Takedown>> {
+        let mut st = self.conn.prepare("SELECT id, source, source_event_id, url, reason, created_at FROM takedowns ORDER BY id")?;
+        let rows = st.query_map([], |r| {
+            Ok(Takedown { id: r.get(0)?, source: r.get(1)?, source_event_id: r.get(2)?, url: r.get(3)?, reason: r.get(4)?, created_at: r.get(5)? })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Lift a takedown: the event may come back on the next run that changes
+    /// its feed. Returns the removed tombstone, or `None` if there was none.
+    pub fn remove_takedown(&self, id: i64) -> Result<Option<Takedown>> {
+        let row = self
+            .conn
+            .query_row("SELECT id, source, source_event_id, url, reason, created_at FROM takedowns WHERE id = ?1", [id], |r| {
+                Ok(Takedown { id: r.get(0)?, source: r.get(1)?, source_event_id: r.get(2)?, url: r.get(3)?, reason: r.get(4)?, created_at: r.get(5)? })
+            })
+            .optional()?;
+        if row.is_some() {
+            self.conn.execute("DELETE FROM takedowns WHERE id = ?1", [id])?;
+        }
+        Ok(row)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Target;
+
+    #[test]
+    fn targets_are_read_as_url_source_id_or_bare_id() {
+        let known = ["madrid", "diba"];
+        assert_eq!(Target::parse("https://x.es/a?b=1", &known), Target::Url("https://x.es/a?b=1".into()));
+        assert_eq!(Target::parse("madrid:123", &known), Target::Event { source: "madrid".into(), id: "123".into() });
+        assert_eq!(Target::parse("other:123", &known), Target::BareId("other:123".into()));
+        assert_eq!(Target::parse("123", &known), Target::BareId("123".into()));
+    }
+}
