@@ -47,6 +47,14 @@ pub enum Command {
         #[command(subcommand)]
         command: SourceCommand,
     },
+    /// What the last runs did, per source: status, requests, 304s, changes, duration.
+    Runs {
+        /// How many runs, newest first.
+        #[arg(long, default_value_t = 10)]
+        limit: usize,
+        #[arg(long)]
+        json: bool,
+    },
     /// Take an event down at once and keep it from coming back (P18).
     Takedown {
         #[command(subcommand)]

@@ -27,6 +27,7 @@ fn main() {
             SourceCommand::Disable { id, reason } => commands::source::switch(&cli, id, false, Some(reason)),
             SourceCommand::Enable { id } => commands::source::switch(&cli, id, true, None),
         },
+        Command::Runs { limit, json } => commands::runs::list(&cli, *limit, *json),
         Command::Takedown { command } => match command {
             TakedownCommand::Add { target, reason, json } => commands::takedown::add(&cli, target, reason, *json),
             TakedownCommand::List { json } => commands::takedown::list(&cli, *json),

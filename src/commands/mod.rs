@@ -2,6 +2,7 @@
 
 pub mod events;
 pub mod run;
+pub mod runs;
 pub mod source;
 pub mod takedown;
 

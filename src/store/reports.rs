@@ -1,0 +1,124 @@
+//! Read-only reports over runs, the fetch log and stored events: `runs`,
+//! `holdings` (P17).
+
+use super::Store;
+use anyhow::Result;
+use rusqlite::params;
+use serde::Serialize;
+
+/// One source's line in one run.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct RunSourceRow {
+    pub source: String,
+    pub status: String,
+    pub requests: u64,
+    pub not_modified: u64,
+    pub added: u64,
+    pub updated: u64,
+    pub withdrawn: u64,
+    pub record_errors: u64,
+    pub translated: u64,
+    pub duration_ms: u64,
+    pub message: String,
+}
+
+/// One run and its sources.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct RunRow {
+    pub run_id: i64,
+    pub started_at: i64,
+    pub finished_at: Option<i64>,
+    pub exit_code: Option<i32>,
+    pub sources: Vec<RunSourceRow>,
+}
+
+/// What we hold of one source (P17).
+#[derive(Debug, Clone, Serialize, PartialEq, Default)]
+pub struct Holdings {
+    pub events_active: u64,
+    pub events_withdrawn: u64,
+    /// Earliest start and latest end over the source's events (local dates/times as stored).
+    pub first_date: Option<String>,
+    pub last_date: Option<String>,
+    /// Columns of `events` that hold a value for at least one of the source's events.
+    pub fields: Vec<String>,
+    /// Translation rows held, per language.
+    pub translations: Vec<(String, u64)>,
+    /// When we first stored one of its events, and when one last changed (ms).
+    pub first_seen: Option<i64>,
+    pub last_changed: Option<i64>,
+}
+
+/// Bookkeeping columns: always set by us, not content taken from the source.
+const INTERNAL: &[&str] = &["id", "content_hash", "status", "first_seen", "last_changed", "withdrawn_at"];
+
+impl Store {
+    /// The last `limit` runs, newest first, each with its sources.
+    pub fn list_runs(&self, limit: usize) -> Result<Vec<RunRow>> {
+        let mut st = self.conn.prepare("SELECT id, started_at, finished_at, exit_code FROM runs ORDER BY id DESC LIMIT ?1")?;
+        let mut runs: Vec<RunRow> = st
+            .query_map([limit as i64], |r| {
+                Ok(RunRow { run_id: r.get(0)?, started_at: r.get(1)?, finished_at: r.get(2)?, exit_code: r.get(3)?, sources: vec![] })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut st = self.conn.prepare(
+            "SELECT source, status, requests, not_modified, added, updated, withdrawn, record_errors, translated, duration_ms, message
+             FROM run_sources WHERE run_id = ?1 ORDER BY source",
+        )?;
+        for run in &mut runs {
+            run.sources = st
+                .query_map([run.run_id], |r| {
+                    Ok(RunSourceRow {
+                        source: r.get(0)?,
+                        status: r.get(1)?,
+                        requests: r.get::<_, i64>(2)? as u64,
+                        not_modified: r.get::<_, i64>(3)? as u64,
+                        added: r.get::<_, i64>(4)? as u64,
+                        updated: r.get::<_, i64>(5)? as u64,
+                        withdrawn: r.get::<_, i64>(6)? as u64,
+                        record_errors: r.get::<_, i64>(7)? as u64,
+                        translated: r.get::<_, i64>(8)? as u64,
+                        duration_ms: r.get::<_, i64>(9)? as u64,
+                        message: r.get(10)?,
+                    })
+                })?
+                .collect::<rusqlite::Result<_>>()?;
+        }
+        Ok(runs)
+    }
+
+    /// What the database holds of one source: counts, dates, fields.
+    pub fn holdings(&self, source: &str) -> Result<Holdings> {
+        let mut h = Holdings::default();
+        (h.events_active, h.events_withdrawn) = self.count_events(source)?;
+        (h.first_date, h.last_date, h.first_seen, h.last_changed) = self.conn.query_row(
+            "SELECT min(coalesce(first_start, start)), max(coalesce(last_end, end, first_start, start)), min(first_seen), max(last_changed)
+             FROM events WHERE source = ?1",
+            [source],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )?;
+        let columns: Vec<String> = {
+            let mut st = self.conn.prepare("SELECT name FROM pragma_table_info('events') ORDER BY cid")?;
+            st.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
+        };
+        for c in columns {
+            if INTERNAL.contains(&c.as_str()) {
+                continue;
+            }
+            // A JSON list or text that is empty holds nothing of theirs.
+            let sql = format!(
+                "SELECT EXISTS (SELECT 1 FROM events WHERE source = ?1 AND \"{c}\" IS NOT NULL
+                     AND CAST(\"{c}\" AS TEXT) NOT IN ('', '[]', '{{}}', 'null'))"
+            );
+            let present: bool = self.conn.query_row(&sql, params![source], |r| r.get(0))?;
+            if present {
+                h.fields.push(c);
+            }
+        }
+        let mut st = self.conn.prepare(
+            "SELECT t.lang, count(*) FROM translations t JOIN events e ON e.id = t.event_id WHERE e.source = ?1 GROUP BY t.lang ORDER BY t.lang",
+        )?;
+        h.translations = st.query_map([source], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)))?.collect::<rusqlite::Result<_>>()?;
+        Ok(h)
+    }
+}
