@@ -6,10 +6,11 @@ use crate::adapter::Adapter;
 
 pub mod diba;
 pub mod esmadrid;
+pub mod jcyl;
 pub mod madrid;
 
 /// Every adapter, in a fixed order.
-pub static ALL: &[&dyn Adapter] = &[&madrid::Madrid, &esmadrid::Esmadrid, &diba::Diba];
+pub static ALL: &[&dyn Adapter] = &[&madrid::Madrid, &esmadrid::Esmadrid, &diba::Diba, &jcyl::Jcyl];
 
 /// The adapter with this id.
 pub fn by_id(id: &str) -> Option<&'static dyn Adapter> {
