@@ -280,3 +280,20 @@ fn html_written_as_markup_instead_of_cdata() {
     let ev = one(&xml);
     assert_eq!(ev.description, "Primera & mejor\n\nSegunda\ntercera");
 }
+
+#[test]
+fn shared_bad_input_fixtures() {
+    // One good service, one with 31/02/2026, one ending 31/02/2027.
+    let bytes = std::fs::read(common::sample("fixtures/bad/esmadrid_bad_date.xml")).unwrap();
+    let c = parse_bytes(&Esmadrid, &MANIFEST.feeds[0], &bytes).unwrap();
+    assert_eq!(c.events.iter().map(|e| e.source_event_id.as_str()).collect::<Vec<_>>(), ["109103"]);
+    let failed: Vec<_> = c.errors.iter().map(|e| e.record.as_str()).collect();
+    assert_eq!(failed, ["199901", "199902"]);
+
+    // The sample cut inside an open CDATA section; and an HTML error page.
+    for name in ["fixtures/bad/esmadrid_truncated.xml", "fixtures/bad/error_page.html"] {
+        let bytes = std::fs::read(common::sample(name)).unwrap();
+        let err = parse_bytes(&Esmadrid, &MANIFEST.feeds[0], &bytes).expect_err(name);
+        assert!(!err.0.contains('\n'), "{err}");
+    }
+}
