@@ -59,7 +59,7 @@ impl Store {
     /// Requests sent to `host` since `since_ms` (for the daily cap).
     pub fn requests_since(&self, host: &str, since_ms: i64) -> Result<u32> {
         Ok(self.conn.query_row(
-            "SELECT count(*) FROM fetch_log WHERE host = ?1 AND started_ms >= ?2 AND status IS NOT NULL",
+            "SELECT count(*) FROM fetch_log WHERE host = ?1 AND started_ms >= ?2",
             params![host, since_ms],
             |r| r.get(0),
         )?)
