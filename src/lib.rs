@@ -5,6 +5,7 @@
 //! is the only code that touches SQLite; `ingest` runs a whole crawl.
 
 pub mod adapter;
+pub mod adapter_tools;
 pub mod cli;
 pub mod commands;
 pub mod config;
