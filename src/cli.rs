@@ -55,6 +55,14 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// What we hold of a host's or source's data and how we fetched it (P17).
+    Holdings {
+        /// A source id, a host (e.g. datos.madrid.es) or a URL on it.
+        #[arg(value_name = "HOST|SOURCE_ID")]
+        query: String,
+        #[arg(long)]
+        json: bool,
+    },
     /// Take an event down at once and keep it from coming back (P18).
     Takedown {
         #[command(subcommand)]

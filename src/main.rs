@@ -28,6 +28,7 @@ fn main() {
             SourceCommand::Enable { id } => commands::source::switch(&cli, id, true, None),
         },
         Command::Runs { limit, json } => commands::runs::list(&cli, *limit, *json),
+        Command::Holdings { query, json } => commands::holdings::show(&cli, query, *json),
         Command::Takedown { command } => match command {
             TakedownCommand::Add { target, reason, json } => commands::takedown::add(&cli, target, reason, *json),
             TakedownCommand::List { json } => commands::takedown::list(&cli, *json),

@@ -1,0 +1,80 @@
+//! `cityvibe adapter check|new`: the developer's tools for writing an
+//! adapter (issue 7). Both work offline: `check` parses a sample file from
+//! disk, `new` writes files into the crate.
+
+use crate::adapter_tools::check::{CheckReport, check_bytes, feed_for_sample, render_text};
+use crate::adapter_tools::scaffold::{NewAdapter, parse_format};
+use crate::adapter_tools::todo_fields;
+use crate::commands::{exit, print_json};
+use anyhow::{Context, Result};
+use std::path::Path;
+
+/// `adapter check ID --sample FILE [--json] [--limit N]`: parse the sample
+/// with the adapter's feed of the file's format (else its first feed) and
+/// report. Exit 1 when the body does not parse or anything e-mail-,
+/// phone- or image-shaped survived; 2 for an unknown id or unreadable file.
+pub fn check(id: &str, sample: &Path, json: bool, limit: usize) -> Result<i32> {
+    let Some(adapter) = crate::adapters::by_id(id) else {
+        eprintln!("cityvibe: no adapter {id:?}; known: {}", crate::adapters::ids().join(", "));
+        return Ok(exit::USAGE);
+    };
+    let bytes = std::fs::read(sample).with_context(|| format!("reading the sample {}", sample.display()))?;
+    let feed = feed_for_sample(adapter, sample);
+    let report: CheckReport = check_bytes(adapter, feed, &sample.display().to_string(), &bytes, limit);
+    let todo = todo_fields(adapter.manifest());
+    if json {
+        #[derive(serde::Serialize)]
+        struct Out<'a> {
+            ok: bool,
+            #[serde(flatten)]
+            report: &'a CheckReport,
+            manifest_todo: &'a [&'static str],
+        }
+        print_json(&Out { ok: !report.failed(), report: &report, manifest_todo: &todo })?;
+    } else {
+        let mut text = render_text(&report);
+        if !todo.is_empty() {
+            text.push_str(&format!("\nmanifest still has TODO in: {} (the source must stay disabled)\n", todo.join(", ")));
+        }
+        use std::io::Write;
+        let _ = write!(std::io::stdout().lock(), "{text}");
+    }
+    if report.failed() {
+        if let Some(e) = &report.parse_failure {
+            eprintln!("cityvibe: {id}: the sample does not parse: {e}");
+        }
+        if !report.findings.is_empty() {
+            eprintln!("cityvibe: {id}: {} e-mail/phone- or image-shaped value(s) survived parsing (P4, P5)", report.findings.len());
+        }
+        return Ok(exit::SOURCE_PROBLEM);
+    }
+    Ok(exit::OK)
+}
+
+/// `adapter new ID --host HOST --format json|xml|csv`: scaffold an adapter
+/// in the crate at `root` (the current folder by default).
+pub fn new(root: &Path, id: &str, host: &str, format: &str, json: bool) -> Result<i32> {
+    let format = match parse_format(format) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("cityvibe: {e}");
+            return Ok(exit::USAGE);
+        }
+    };
+    let spec = NewAdapter { id: id.to_string(), host: host.to_string(), format };
+    if let Err(e) = spec.validate() {
+        eprintln!("cityvibe: {e}");
+        return Ok(exit::USAGE);
+    }
+    let written = spec.write(root)?;
+    if json {
+        print_json(&written)?;
+    } else {
+        println!("wrote {}", written.adapter.display());
+        println!("wrote {}", written.sample.display());
+        println!("registered `{id}` in {}", written.registry.display());
+        println!("added a disabled [sources.{id}] row to {}", written.sources.display());
+        println!("next: cargo test {id}; then follow docs/ADAPTERS.md and fill every TODO in the manifest");
+    }
+    Ok(exit::OK)
+}

@@ -1,0 +1,98 @@
+//! `cityvibe holdings HOST|SOURCE_ID` (P17): what CityVibe holds of a
+//! publisher's, and how it was fetched, from the database and the fetch log.
+
+use super::{exit, local_time, print_json};
+use crate::adapter::Adapter;
+use crate::cli::Cli;
+use crate::config::Config;
+use crate::store::{Store, now_ms};
+use anyhow::{Result, bail};
+use serde_json::json;
+
+/// The sources a query names: a source id, a host (with or without `www.`),
+/// or any URL on that host.
+pub fn resolve(query: &str) -> Vec<&'static dyn Adapter> {
+    let q = query.trim();
+    if let Some(a) = crate::adapters::by_id(q) {
+        return vec![a];
+    }
+    let host = url::Url::parse(q)
+        .ok()
+        .and_then(|u| u.host_str().map(str::to_string))
+        .unwrap_or_else(|| q.trim_end_matches('/').to_string())
+        .to_ascii_lowercase();
+    let bare = |h: &str| h.strip_prefix("www.").unwrap_or(h).to_string();
+    crate::adapters::ALL.iter().copied().filter(|a| bare(a.manifest().host) == bare(&host)).collect()
+}
+
+pub fn show(cli: &Cli, query: &str, as_json: bool) -> Result<i32> {
+    let adapters = resolve(query);
+    if adapters.is_empty() {
+        let hosts: Vec<String> = crate::adapters::ALL.iter().map(|a| format!("{} ({})", a.manifest().id, a.manifest().host)).collect();
+        bail!("{query:?} names no source or host we fetch; known: {}", hosts.join(", "));
+    }
+    let config = Config::load(&cli.config, crate::adapters::ALL).ok();
+    let store = Store::open(&cli.db)?;
+    let since = now_ms() - 30 * 24 * 3600 * 1000;
+    let mut hosts: Vec<&str> = adapters.iter().map(|a| a.manifest().host).collect();
+    hosts.dedup();
+    let mut fetched = Vec::new();
+    for h in &hosts {
+        fetched.push(store.host_stats(h, since)?);
+    }
+    let mut sources = Vec::new();
+    for a in &adapters {
+        let m = a.manifest();
+        let held = store.holdings(m.id)?;
+        sources.push(json!({
+            "id": m.id,
+            "name": m.name,
+            "publisher": m.publisher,
+            "host": m.host,
+            "dataset_page": m.dataset_page,
+            "feeds": m.feeds.iter().map(|f| f.url).collect::<Vec<_>>(),
+            "licence": m.licence.name,
+            "licence_url": m.licence.url,
+            "attribution": m.attribution,
+            "min_delay_secs": config.as_ref().map_or(m.min_delay.as_secs_f64(), |c| c.delay_for(*a).as_secs_f64()),
+            "enabled": config.as_ref().map(|c| c.enabled(m.id)),
+            "events_active": held.events_active,
+            "events_withdrawn": held.events_withdrawn,
+            "first_date": held.first_date,
+            "last_date": held.last_date,
+            "fields": held.fields,
+            "translations": held.translations,
+            "first_stored": held.first_seen.map(|t| local_time(Some(t))),
+            "last_changed": held.last_changed.map(|t| local_time(Some(t))),
+        }));
+    }
+    let v = json!({ "query": query, "sources": sources, "fetch_log_30_days": fetched });
+    if as_json {
+        print_json(&v)?;
+        return Ok(exit::OK);
+    }
+    for s in &sources {
+        println!("{} — {} ({})", s["id"].as_str().unwrap_or(""), s["name"].as_str().unwrap_or(""), s["publisher"].as_str().unwrap_or(""));
+        println!("  dataset   {}", s["dataset_page"].as_str().unwrap_or(""));
+        println!("  licence   {} <{}>", s["licence"].as_str().unwrap_or(""), s["licence_url"].as_str().unwrap_or(""));
+        println!("  attribution shown with every event: {}", s["attribution"].as_str().unwrap_or(""));
+        println!("  events    {} active, {} withdrawn", s["events_active"], s["events_withdrawn"]);
+        println!("  dates     {} … {}", s["first_date"].as_str().unwrap_or("-"), s["last_date"].as_str().unwrap_or("-"));
+        let fields: Vec<&str> = s["fields"].as_array().map(|a| a.iter().filter_map(|f| f.as_str()).collect()).unwrap_or_default();
+        println!("  fields    {}", if fields.is_empty() { "-".to_string() } else { fields.join(", ") });
+        if let Some(t) = s["translations"].as_array().filter(|t| !t.is_empty()) {
+            let parts: Vec<String> = t.iter().map(|p| format!("{}×{}", p[0].as_str().unwrap_or("?"), p[1])).collect();
+            println!("  translations {}", parts.join(", "));
+        }
+    }
+    for st in &fetched {
+        println!("requests to {} in the last 30 days (fetch log):", st.host);
+        println!("  requests {}  bytes {}  304 share {:.0} %", st.requests, st.bytes, st.not_modified_share * 100.0);
+        println!("  smallest gap between two requests: {}", st.min_gap_ms.map(|g| format!("{:.1} s", g as f64 / 1000.0)).unwrap_or("-".into()));
+        println!("  statuses: {}", st.statuses.iter().map(|(s, n)| format!("{s}×{n}")).collect::<Vec<_>>().join(", "));
+        for (day, n) in &st.requests_per_day {
+            println!("  {day}: {n}");
+        }
+    }
+    Ok(exit::OK)
+}

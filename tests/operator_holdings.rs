@@ -1,0 +1,100 @@
+//! P17 end to end: `cityvibe holdings` tells a publisher what we hold and how
+//! we fetched it, and its numbers agree with what a loopback server itself
+//! recorded of our requests.
+mod common;
+
+use common::server::{Reply, Server};
+use common::{cityvibe, sample, workdir};
+use std::time::Duration;
+
+const MADRID_ONLY: &str = "[settings]\ntranslator = \"none\"\n\n[sources.madrid]\nenabled = true\n";
+const JSON_PATH: &str = "/datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json";
+const CSV_PATH: &str = "/datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.csv";
+const XML_PATH: &str = "/datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.xml";
+const HTML: &str = "<html><body>Servicio no disponible</body></html>";
+
+fn ok(out: &std::process::Output) -> String {
+    assert!(out.status.success(), "exit {:?}\nstderr {}", out.status.code(), String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn holdings_agree_with_the_servers_own_log_p17() {
+    let xml = std::fs::read(sample("datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.xml")).unwrap();
+    let xml_len = xml.len() as u64;
+    // JSON fails, the CSV is an HTML error page, the XML works (and answers
+    // 304 to its own validator): statuses 500, 200, 200, then 500, 200, 304.
+    let server = Server::start(move |seen, _| match seen.path.as_str() {
+        JSON_PATH => Reply::new(500),
+        CSV_PATH => Reply::ok(HTML).header("Content-Type", "text/html"),
+        XML_PATH if seen.header("If-None-Match") == Some("\"x1\"") => Reply::new(304).header("ETag", "\"x1\""),
+        XML_PATH => Reply::ok(xml.clone()).header("ETag", "\"x1\""),
+        _ => Reply::new(404),
+    });
+    let dir = workdir(MADRID_ONLY);
+    let d = dir.path();
+    for _ in 0..2 {
+        cityvibe(d, &["--mirror", &server.url(), "run", "--source", "madrid", "--json"]);
+    }
+    let seen = server.requests();
+    assert_eq!(seen.len(), 6, "{:?}", seen.iter().map(|s| &s.path).collect::<Vec<_>>());
+    let server_min_gap = seen.windows(2).map(|w| w[1].at.duration_since(w[0].at)).min().unwrap();
+
+    // By source id, by host, and by a URL on the host: the same report.
+    let by_id: serde_json::Value = serde_json::from_str(&ok(&cityvibe(d, &["holdings", "madrid", "--json"]))).unwrap();
+    let by_host: serde_json::Value = serde_json::from_str(&ok(&cityvibe(d, &["holdings", "datos.madrid.es", "--json"]))).unwrap();
+    let by_url: serde_json::Value =
+        serde_json::from_str(&ok(&cityvibe(d, &["holdings", "https://datos.madrid.es/egob/catalogo/x", "--json"]))).unwrap();
+    assert_eq!(by_id["sources"], by_host["sources"]);
+    assert_eq!(by_id["sources"], by_url["sources"]);
+
+    let f = &by_id["fetch_log_30_days"][0];
+    assert_eq!(f["host"], "datos.madrid.es");
+    assert_eq!(f["requests"], seen.len(), "{f}");
+    let statuses: std::collections::BTreeMap<String, u64> =
+        f["statuses"].as_array().unwrap().iter().map(|p| (p[0].as_str().unwrap().to_string(), p[1].as_u64().unwrap())).collect();
+    assert_eq!(statuses, [("200".to_string(), 3), ("304".to_string(), 1), ("500".to_string(), 2)].into_iter().collect());
+    assert!((f["not_modified_share"].as_f64().unwrap() - 1.0 / 6.0).abs() < 1e-9, "{f}");
+    assert_eq!(f["bytes"], 2 * HTML.len() as u64 + xml_len, "bytes = the 2xx bodies the server sent");
+    let per_day: u64 = f["requests_per_day"].as_array().unwrap().iter().map(|p| p[1].as_u64().unwrap()).sum();
+    assert_eq!(per_day, 6);
+    // The smallest gap: ours and the server's agree, and both keep the 2 s delay.
+    let ours = Duration::from_millis(f["min_gap_ms"].as_u64().unwrap());
+    assert!(ours >= Duration::from_secs(2), "our log shows a gap of {ours:?}");
+    assert!(server_min_gap >= Duration::from_millis(1950), "the server saw a gap of {server_min_gap:?}");
+    let diff = if ours > server_min_gap { ours - server_min_gap } else { server_min_gap - ours };
+    assert!(diff < Duration::from_millis(500), "ours {ours:?} vs server {server_min_gap:?}");
+
+    let s = &by_id["sources"][0];
+    assert_eq!(s["id"], "madrid");
+    assert_eq!(s["events_active"], 8);
+    assert_eq!(s["events_withdrawn"], 0);
+    assert_eq!(s["licence_url"], "https://datos.madrid.es/egob/catalogo/aviso-legal");
+    assert!(s["attribution"].as_str().unwrap().contains("Ayuntamiento de Madrid"));
+    // Dates: the stored range.
+    let evs: Vec<serde_json::Value> = serde_json::from_str(&ok(&cityvibe(d, &["events", "list", "--json", "--limit", "1000"]))).unwrap();
+    let min_start = evs.iter().filter_map(|e| e["start"].as_str()).min().unwrap();
+    assert!(s["first_date"].as_str().unwrap() <= min_start, "{s}");
+    assert!(s["first_date"].as_str().unwrap() <= s["last_date"].as_str().unwrap());
+    // Fields: content columns that hold something, never our bookkeeping.
+    let fields: Vec<&str> = s["fields"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    for must in ["source_event_id", "title", "description", "url", "licence", "attribution", "lat", "lon"] {
+        assert!(fields.contains(&must), "fields lack {must}: {fields:?}");
+    }
+    for never in ["id", "content_hash", "status", "first_seen"] {
+        assert!(!fields.contains(&never), "{never} is bookkeeping: {fields:?}");
+    }
+    // Each field named really holds a value for one of the events.
+    let conn = rusqlite::Connection::open(d.join("data/cityvibe.db")).unwrap();
+    for f in &fields {
+        let n: i64 = conn.query_row(&format!("SELECT count(*) FROM events WHERE source = 'madrid' AND \"{f}\" IS NOT NULL"), [], |r| r.get(0)).unwrap();
+        assert!(n > 0, "{f}");
+    }
+
+    let text = ok(&cityvibe(d, &["holdings", "datos.madrid.es"]));
+    assert!(text.contains("8 active") && text.contains("requests 6") && text.contains("500×2"), "{text}");
+    // An unknown host is a usage error that lists what we know.
+    let out = cityvibe(d, &["holdings", "example.org"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("datos.madrid.es"));
+}
