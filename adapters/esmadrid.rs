@@ -129,7 +129,8 @@ enum Slot {
 }
 
 impl Service {
-    /// Start reading a slot: a category label is a new string of its own.
+    /// Start reading a slot: make sure the string it fills exists (each
+    /// subcategory label is a new one).
     fn open(&mut self, slot: Slot) {
         match slot {
             Slot::Category if self.categories.is_empty() => self.categories.push(Categoria::default()),
