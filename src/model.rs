@@ -317,7 +317,7 @@ impl Category {
             Category::Music
         } else if has(&["danza", "dansa", "dance", "ballet", "baile"]) {
             Category::Dance
-        } else if has(&["teatro", "teatre", "theatre", "theater", "escena", "circo", "circ", "magia", "monologo", "titeres", "espectacul"]) {
+        } else if has(&["teatro", "teatre", "theatre", "theater", "escena", "circo", "circ", "magia", "monologo", "titeres", "espectacul", "espectacle", "show", "drama", "comedia"]) {
             Category::Theatre
         } else if has(&["cine", "cinema", "film", "audiovisual", "pelicula"]) {
             Category::Film
@@ -329,7 +329,7 @@ impl Category {
             Category::Workshop
         } else if has(&["conferencia", "conferenc", "charla", "coloquio", "talk", "jornada", "congres", "debate", "mesa redonda"]) {
             Category::Talk
-        } else if has(&["fiesta", "festa", "festival", "feria", "fira", "carnaval", "navidad", "nadal", "tradicion"]) {
+        } else if has(&["fiesta", "festa", "festival", "feria", "fira", "fair", "carnaval", "navidad", "nadal", "tradicion"]) {
             Category::Festival
         } else if has(&["deport", "esport", "sport", "carrera", "cursa"]) {
             Category::Sport

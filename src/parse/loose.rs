@@ -121,8 +121,9 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Nested<T> {
 
 /// Stream the elements of the top-level array named `key` of a JSON object
 /// (or of a top-level array) to `each`, one at a time, without building the
-/// whole document. Elements are deserialized as `T`; an element that fails
-/// (only possible when `T` is not fully tolerant) is reported to `bad`.
+/// whole document. Elements are deserialized as `T`: make `T` tolerant
+/// (`Loose` fields, or wrap it in `Nested`) so that one odd element cannot
+/// fail the whole array.
 pub fn for_each_in_array<'de, T, F>(
     json: &'de [u8],
     key: Option<&str>,
