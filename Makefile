@@ -4,7 +4,7 @@
 CARGO ?= cargo
 DEMO_DB ?= data/demo.db
 
-.PHONY: build release demo test lint bench deps clean
+.PHONY: build release demo test lint scaffold-check bench deps clean
 
 build:
 	$(CARGO) build --release
@@ -26,9 +26,45 @@ demo: deps build
 test: deps
 	$(CARGO) test --all-targets --no-fail-fast
 
-## Clippy with warnings as errors.
+## Adapters never do I/O (DESIGN.md): no network, file, database or process
+## API in adapters/ (comment lines aside), then clippy with warnings as errors
+## (clippy.toml's disallowed methods and types are denied in adapters/).
+ADAPTER_IO := std::fs|std::net|std::process|ureq|rusqlite|File::|TcpStream|UdpSocket|Command::|OpenOptions
+
 lint:
+	@bad=$$(grep -nE '$(ADAPTER_IO)' adapters/*.rs | grep -vE '^[^:]+:[0-9]+:[[:space:]]*//' || true); \
+	if [ -n "$$bad" ]; then \
+	  echo "$$bad" >&2; \
+	  echo "lint: adapters/ must not use network, file, database or process APIs (DESIGN.md: adapters never do I/O)" >&2; \
+	  exit 1; \
+	fi
 	$(CARGO) clippy --all-targets -- -D warnings
+
+## Prove that `cityvibe adapter new` yields adapters that compile and pass their
+## tests untouched: copy the crate (without target/ and .git) to a temp dir,
+## scaffold one adapter per format there, check each sample offline, run the
+## library tests (the new adapters' own tests) and the conformance suite, and
+## lint the new files. Builds go to SCAFFOLD_TARGET_DIR (kept between runs).
+SCAFFOLD_TARGET_DIR ?= $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)/scaffold-check
+
+scaffold-check:
+	@set -e; tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/cityvibe-scaffold.XXXXXX"); \
+	trap 'rm -rf "$$tmp"' EXIT; \
+	tar --exclude=./target --exclude=./.git --exclude='./data/*.db*' -cf - . | tar -C "$$tmp" -xf -; \
+	export CARGO_TARGET_DIR="$(SCAFFOLD_TARGET_DIR)"; \
+	cd "$$tmp"; \
+	for f in json xml csv; do \
+	  $(CARGO) run --quiet --bin cityvibe -- adapter new probe_$$f --host agenda-$$f.example.es --format $$f; \
+	done; \
+	for f in json xml csv; do \
+	  $(CARGO) run --quiet --bin cityvibe -- adapter check probe_$$f --sample data/samples/agenda-$$f.example.es/TODO/probe_$$f.$$f --limit 1; \
+	done; \
+	$(CARGO) test --lib probe_; \
+	$(CARGO) test --test conformance; \
+	if grep -nE '$(ADAPTER_IO)' adapters/probe_*.rs | grep -vE '^[^:]+:[0-9]+:[[:space:]]*//'; then echo "scaffold uses an I/O API" >&2; exit 1; fi; \
+	warn=$$($(CARGO) clippy --lib --message-format=short -- -D warnings 2>&1 | grep 'adapters/probe_' || true); \
+	if [ -n "$$warn" ]; then echo "$$warn" >&2; echo "scaffold-check: clippy warns on the scaffolded adapters" >&2; exit 1; fi; \
+	echo "scaffold-check: json, xml and csv scaffolds compile, pass their tests and the conformance suite"
 
 ## Throughput and memory figures (not a pass/fail test).
 bench: build

@@ -1,6 +1,10 @@
 //! The registry of sources: one human-reviewed file per source, listed in
 //! [`ALL`]. Compiled into the library from outside `src/` so that adapters
 //! stay a folder of their own, reviewed file by file.
+//!
+//! Adapters never do I/O: clippy.toml's network, file, database and process
+//! APIs are denied here and in every adapter (`make lint`).
+#![deny(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use crate::adapter::Adapter;
 

@@ -190,10 +190,11 @@ fn every_adapter_file_is_registered() {
     let mut failures = Vec::new();
     for entry in std::fs::read_dir(root().join("adapters")).unwrap().flatten() {
         let name = entry.file_name().to_string_lossy().to_string();
-        if let Some(stem) = name.strip_suffix(".rs") {
-            if stem != "mod" && !registered.contains(stem) {
-                failures.push(format!("adapters/{name} is not in adapters::ALL"));
-            }
+        if let Some(stem) = name.strip_suffix(".rs")
+            && stem != "mod"
+            && !registered.contains(stem)
+        {
+            failures.push(format!("adapters/{name} is not in adapters::ALL"));
         }
     }
     assert_none("unregistered adapter files", failures);

@@ -159,10 +159,10 @@ pub fn manifest_problems(m: &Manifest) -> Vec<String> {
     if m.review.notes.trim().is_empty() {
         p.push("review.notes is empty: say where the personal-data and image fields are and that they are left out (P5, P4)".into());
     }
-    if let Some(h) = m.review.robots_sha256 {
-        if h.len() != 64 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
-            p.push(format!("review.robots_sha256 {h:?} is not 64 hex digits"));
-        }
+    if let Some(h) = m.review.robots_sha256
+        && (h.len() != 64 || !h.bytes().all(|b| b.is_ascii_hexdigit()))
+    {
+        p.push(format!("review.robots_sha256 {h:?} is not 64 hex digits"));
     }
     p
 }

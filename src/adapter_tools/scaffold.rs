@@ -102,13 +102,13 @@ impl NewAdapter {
     /// The text of `adapters/ID.rs`.
     pub fn adapter_source(&self) -> String {
         let (variant, parser, imports) = match self.format {
-            Format::Json => ("Json", JSON_PARSER, "use crate::parse::loose::{Loose, for_each_in_array};\nuse std::io::{BufRead, Read};\n"),
+            Format::Json => ("Json", JSON_PARSER, "use crate::parse::loose::{Loose, for_each_in_array};\nuse std::io::BufRead;\n"),
             Format::Xml => (
                 "Xml",
                 XML_PARSER,
                 "use crate::parse::xml::{attribute, reference_text};\nuse quick_xml::events::Event as X;\nuse std::io::BufRead;\n",
             ),
-            Format::Csv => ("Csv", CSV_PARSER, "use std::io::{BufRead, Read};\n"),
+            Format::Csv => ("Csv", CSV_PARSER, "use std::io::BufRead;\n"),
         };
         let sample = self.sample_path();
         TEMPLATE
@@ -474,10 +474,10 @@ fn parse_feed(feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> 
                 }
             }
             X::End(e) => {
-                if e.local_name().as_ref() == "event" {
-                    if let Some(r) = record.take() {
-                        emit(&r, feed, sink);
-                    }
+                if e.local_name().as_ref() == "event"
+                    && let Some(r) = record.take()
+                {
+                    emit(&r, feed, sink);
                 }
                 field = None;
             }
