@@ -63,6 +63,23 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Active events as json, csv, ics (RFC 5545) or jsonld (schema.org), with licence and attribution (P19).
+    Export {
+        #[arg(long, value_enum)]
+        format: ExportFormat,
+        /// Show titles and descriptions in this language where a translation is stored.
+        #[arg(long, value_name = "xx")]
+        lang: Option<String>,
+        /// Only these sources (repeatable).
+        #[arg(long = "source", value_name = "ID")]
+        sources: Vec<String>,
+        /// Only events that last until this day or later (YYYY-MM-DD).
+        #[arg(long, value_name = "DATE")]
+        from: Option<String>,
+        /// Only events that begin on this day or earlier (YYYY-MM-DD).
+        #[arg(long, value_name = "DATE")]
+        to: Option<String>,
+    },
     /// Take an event down at once and keep it from coming back (P18).
     Takedown {
         #[command(subcommand)]
@@ -126,4 +143,13 @@ pub enum TakedownCommand {
     },
     /// Lift a takedown (the event may come back when its feed next changes).
     Remove { id: i64 },
+}
+
+/// What `export` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportFormat {
+    Json,
+    Csv,
+    Ics,
+    Jsonld,
 }

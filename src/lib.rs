@@ -9,6 +9,7 @@ pub mod adapter_tools;
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod export;
 pub mod http;
 pub mod ingest;
 pub mod model;

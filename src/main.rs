@@ -29,6 +29,10 @@ fn main() {
         },
         Command::Runs { limit, json } => commands::runs::list(&cli, *limit, *json),
         Command::Holdings { query, json } => commands::holdings::show(&cli, query, *json),
+        Command::Export { format, lang, sources, from, to } => commands::export::execute(
+            &cli,
+            commands::export::Args { format: *format, lang: lang.clone(), sources: sources.clone(), from: from.clone(), to: to.clone() },
+        ),
         Command::Takedown { command } => match command {
             TakedownCommand::Add { target, reason, json } => commands::takedown::add(&cli, target, reason, *json),
             TakedownCommand::List { json } => commands::takedown::list(&cli, *json),

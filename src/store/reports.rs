@@ -122,3 +122,44 @@ impl Store {
         Ok(h)
     }
 }
+
+/// A translation of one event's field as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShownText {
+    pub text: String,
+    /// `publisher`, or the machine translation engine.
+    pub origin: String,
+    /// Whether it was made from the event's current original text.
+    pub current: bool,
+}
+
+impl Store {
+    /// The stored translations into `lang` of events (by row id): (row id, field) → text.
+    pub fn translations_into(&self, lang: &str) -> Result<std::collections::HashMap<(i64, String), ShownText>> {
+        let mut st = self.conn.prepare(
+            "SELECT t.event_id, t.field, t.text, t.origin, t.engine, t.source_hash, e.title, e.description
+             FROM translations t JOIN events e ON e.id = t.event_id WHERE t.lang = ?1",
+        )?;
+        let rows = st.query_map([lang], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, Option<String>>(4)?,
+                r.get::<_, String>(5)?,
+                r.get::<_, String>(6)?,
+                r.get::<_, String>(7)?,
+            ))
+        })?;
+        let mut out = std::collections::HashMap::new();
+        for row in rows {
+            let (id, field, text, origin, engine, hash, title, description) = row?;
+            let original = if field == "title" { &title } else { &description };
+            let current = super::events::text_hash(original) == hash;
+            let origin = if origin == "publisher" { origin } else { engine.unwrap_or(origin) };
+            out.insert((id, field), ShownText { text, origin, current });
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,92 @@
+//! `cityvibe export`: active events as JSON, CSV, iCalendar or JSON-LD (P19).
+
+use super::exit;
+use crate::cli::{Cli, ExportFormat};
+use crate::export::{ExportEvent, csv, ics, jsonld, parse_date};
+use crate::store::Store;
+use crate::store::events::EventFilter;
+use anyhow::{Result, bail};
+use std::io::Write;
+
+pub struct Args {
+    pub format: ExportFormat,
+    pub lang: Option<String>,
+    pub sources: Vec<String>,
+    pub from: Option<String>,
+    pub to: Option<String>,
+}
+
+/// The events an export holds, texts in `lang` where a current translation exists.
+pub fn collect(store: &Store, args: &Args) -> Result<Vec<ExportEvent>> {
+    for s in &args.sources {
+        if crate::adapters::by_id(s).is_none() {
+            bail!("unknown source {s:?}; known: {}", crate::adapters::ids().join(", "));
+        }
+    }
+    let from = args.from.as_deref().map(parse_date).transpose()?;
+    let to = args.to.as_deref().map(parse_date).transpose()?;
+    if let (Some(f), Some(t)) = (from, to) {
+        if f > t {
+            bail!("--from {f} is after --to {t}");
+        }
+    }
+    if let Some(l) = &args.lang {
+        if !crate::model::DISPLAY_LANGS.contains(&l.as_str()) {
+            bail!("--lang {l:?}: use one of {}", crate::model::DISPLAY_LANGS.join(", "));
+        }
+    }
+    let filter = EventFilter {
+        sources: args.sources.clone(),
+        from: from.map(|d| d.to_string()),
+        to: to.map(|d| d.to_string()),
+        ..Default::default()
+    };
+    let mut events = store.list_events(&filter)?;
+    if let Some(lang) = &args.lang {
+        let shown = store.translations_into(lang)?;
+        for e in &mut events {
+            if e.lang == *lang {
+                continue;
+            }
+            let mut used = Vec::new();
+            for field in ["title", "description"] {
+                if let Some(t) = shown.get(&(e.row_id, field.to_string())).filter(|t| t.current && !t.text.trim().is_empty()) {
+                    if field == "title" {
+                        e.title = t.text.clone();
+                    } else {
+                        e.description = t.text.clone();
+                    }
+                    used.push(t.origin.clone());
+                }
+            }
+            if !used.is_empty() {
+                e.lang = lang.clone();
+                used.dedup();
+                e.text_origin = used.join("+");
+            }
+        }
+    }
+    Ok(events.into_iter().map(ExportEvent::new).collect())
+}
+
+pub fn execute(cli: &Cli, args: Args) -> Result<i32> {
+    let store = Store::open(&cli.db)?;
+    let events = collect(&store, &args)?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let written = match args.format {
+        ExportFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(&events)?),
+        ExportFormat::Jsonld => writeln!(out, "{}", serde_json::to_string_pretty(&jsonld::document(&events))?),
+        ExportFormat::Ics => out.write_all(ics::write(&events, jiff::Timestamp::now()).as_bytes()),
+        ExportFormat::Csv => {
+            csv::write(&mut out, &events)?;
+            Ok(())
+        }
+    };
+    // A closed pipe (`| head`) is not an error worth a message.
+    let _ = written.and_then(|_| out.flush());
+    if events.is_empty() {
+        eprintln!("no active events match: run `cityvibe run`, or widen --source/--from/--to");
+    }
+    Ok(exit::OK)
+}

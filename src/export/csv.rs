@@ -1,0 +1,50 @@
+//! CSV (RFC 4180, UTF-8, a header row): one row per event, each with the
+//! link to the original, the licence and the attribution (P19).
+
+use super::{ExportEvent, strings};
+
+pub const HEADER: [&str; 26] = [
+    "source", "source_event_id", "title", "description", "lang", "text_origin", "start", "end", "all_day", "time_zone", "venue",
+    "address", "postal_code", "locality", "province", "lat", "lon", "free", "price", "categories", "url", "licence", "licence_url",
+    "attribution", "publisher", "dataset_page",
+];
+
+pub fn write<W: std::io::Write>(out: W, events: &[ExportEvent]) -> anyhow::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record(HEADER)?;
+    let s = |v: &Option<String>| v.clone().unwrap_or_default();
+    let f = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_default();
+    for x in events {
+        let e = &x.event;
+        w.write_record([
+            e.source.clone(),
+            e.source_event_id.clone(),
+            e.title.clone(),
+            e.description.clone(),
+            e.lang.clone(),
+            e.text_origin.clone(),
+            s(&e.start),
+            s(&e.end),
+            e.all_day.to_string(),
+            e.time_zone.clone(),
+            s(&e.venue),
+            s(&e.address),
+            s(&e.postal_code),
+            s(&e.locality),
+            s(&e.province),
+            f(e.lat),
+            f(e.lon),
+            e.free.map(|b| b.to_string()).unwrap_or_default(),
+            s(&e.price),
+            strings(&e.categories).join(";"),
+            s(&e.url),
+            e.licence.clone(),
+            e.licence_url.clone(),
+            e.attribution.clone(),
+            x.publisher.clone(),
+            x.dataset_page.clone(),
+        ])?;
+    }
+    w.flush()?;
+    Ok(())
+}

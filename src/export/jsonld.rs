@@ -1,0 +1,161 @@
+//! schema.org `Event`s as JSON-LD: one `@graph` under `@context`
+//! https://schema.org, each event with its place, dates (or schedule),
+//! language, the link to the original (`url`, `sameAs`), the dataset it is
+//! based on (`isBasedOn`), its `license` and `creditText` (P19).
+
+use super::{ExportEvent, Slot, slots, strings};
+use jiff::civil::DateTime;
+use serde_json::{Map, Value, json};
+
+/// An ISO 8601 date-time with the offset of the event's zone, or a date.
+fn iso(dt: DateTime, tz: &str, all_day: bool) -> String {
+    if all_day {
+        return dt.date().to_string();
+    }
+    match dt.in_tz(tz) {
+        Ok(z) => z.strftime("%Y-%m-%dT%H:%M:%S%:z").to_string(),
+        Err(_) => dt.to_string(),
+    }
+}
+
+const DAYS: [(&str, &str); 7] = [
+    ("MO", "https://schema.org/Monday"),
+    ("TU", "https://schema.org/Tuesday"),
+    ("WE", "https://schema.org/Wednesday"),
+    ("TH", "https://schema.org/Thursday"),
+    ("FR", "https://schema.org/Friday"),
+    ("SA", "https://schema.org/Saturday"),
+    ("SU", "https://schema.org/Sunday"),
+];
+
+/// One schema.org Event.
+pub fn event(x: &ExportEvent) -> Value {
+    let e = &x.event;
+    let tz = e.time_zone.as_str();
+    let all = slots(e);
+    let mut m = Map::new();
+    m.insert("@type".into(), json!("Event"));
+    m.insert("identifier".into(), json!(format!("{}:{}", e.source, e.source_event_id)));
+    m.insert("name".into(), json!(e.title));
+    if !e.description.trim().is_empty() {
+        m.insert("description".into(), json!(e.description));
+    }
+    m.insert("inLanguage".into(), json!(e.lang));
+    if let (Some(first), Some(last)) = (all.first(), all.last()) {
+        m.insert("startDate".into(), json!(iso(first.start, tz, e.all_day)));
+        let end = last.end.unwrap_or(last.start);
+        if all.len() > 1 || last.end.is_some() {
+            m.insert("endDate".into(), json!(iso(end, tz, e.all_day)));
+        }
+        if all.len() > 1 {
+            m.insert("eventSchedule".into(), schedule(e, &all));
+        }
+    }
+    m.insert("eventStatus".into(), json!("https://schema.org/EventScheduled"));
+    m.insert("eventAttendanceMode".into(), json!("https://schema.org/OfflineEventAttendanceMode"));
+    let mut place = Map::new();
+    place.insert("@type".into(), json!("Place"));
+    if let Some(v) = &e.venue {
+        place.insert("name".into(), json!(v));
+    }
+    let mut address = Map::new();
+    address.insert("@type".into(), json!("PostalAddress"));
+    for (k, v) in [("streetAddress", &e.address), ("postalCode", &e.postal_code), ("addressLocality", &e.locality), ("addressRegion", &e.province)] {
+        if let Some(v) = v.as_deref().filter(|v| !v.trim().is_empty()) {
+            address.insert(k.into(), json!(v));
+        }
+    }
+    address.insert("addressCountry".into(), json!("ES"));
+    place.insert("address".into(), Value::Object(address));
+    if let (Some(lat), Some(lon)) = (e.lat, e.lon) {
+        place.insert("geo".into(), json!({ "@type": "GeoCoordinates", "latitude": lat, "longitude": lon }));
+    }
+    m.insert("location".into(), Value::Object(place));
+    if let Some(free) = e.free {
+        m.insert("isAccessibleForFree".into(), json!(free));
+    }
+    if let Some(price) = e.price.as_deref().filter(|p| !p.trim().is_empty()) {
+        m.insert("offers".into(), json!({ "@type": "Offer", "description": price }));
+    }
+    if let Some(a) = e.audience.as_deref().filter(|a| !a.trim().is_empty()) {
+        m.insert("audience".into(), json!({ "@type": "Audience", "audienceType": a }));
+    }
+    let cats = strings(&e.categories);
+    if !cats.is_empty() {
+        m.insert("keywords".into(), json!(cats.join(", ")));
+    }
+    if let Some(url) = &e.url {
+        m.insert("url".into(), json!(url));
+        m.insert("sameAs".into(), json!(url));
+    }
+    let mut based_on = Map::new();
+    based_on.insert("@type".into(), json!("Dataset"));
+    if !x.dataset_page.is_empty() {
+        based_on.insert("url".into(), json!(x.dataset_page));
+    }
+    based_on.insert("license".into(), json!(e.licence_url));
+    if !x.publisher.is_empty() {
+        based_on.insert("publisher".into(), json!({ "@type": "Organization", "name": x.publisher }));
+    }
+    m.insert("isBasedOn".into(), Value::Object(based_on));
+    m.insert("license".into(), json!(e.licence_url));
+    m.insert("creditText".into(), json!(e.attribution));
+    m.insert("copyrightNotice".into(), json!(e.licence));
+    Value::Object(m)
+}
+
+/// The occurrences as schema.org Schedules: one weekly Schedule when the
+/// event repeats on weekdays at one time, else one Schedule per day.
+fn schedule(e: &crate::store::events::StoredEvent, all: &[Slot]) -> Value {
+    let tz = e.time_zone.as_str();
+    let time = |dt: DateTime| dt.time().strftime("%H:%M:%S").to_string();
+    let weekdays = strings(&e.weekdays);
+    let same_time = all.iter().all(|s| s.start.time() == all[0].start.time() && s.end.map(|d| d.time()) == all[0].end.map(|d| d.time()));
+    let put_times = |s: &mut Map<String, Value>, slot: &Slot| {
+        if !e.all_day {
+            s.insert("startTime".into(), json!(time(slot.start)));
+            if let Some(end) = slot.end {
+                s.insert("endTime".into(), json!(time(end)));
+            }
+        }
+    };
+    if !weekdays.is_empty() && same_time {
+        let mut s = Map::new();
+        s.insert("@type".into(), json!("Schedule"));
+        s.insert("repeatFrequency".into(), json!("P1W"));
+        s.insert(
+            "byDay".into(),
+            json!(weekdays.iter().filter_map(|w| DAYS.iter().find(|d| d.0 == w).map(|d| d.1)).collect::<Vec<_>>()),
+        );
+        s.insert("startDate".into(), json!(all[0].start.date().to_string()));
+        s.insert("endDate".into(), json!(all[all.len() - 1].start.date().to_string()));
+        put_times(&mut s, &all[0]);
+        let except = strings(&e.excluded);
+        if !except.is_empty() {
+            s.insert("exceptDate".into(), json!(except));
+        }
+        s.insert("scheduleTimezone".into(), json!(tz));
+        return Value::Array(vec![Value::Object(s)]);
+    }
+    Value::Array(
+        all.iter()
+            .map(|slot| {
+                let mut s = Map::new();
+                s.insert("@type".into(), json!("Schedule"));
+                s.insert("startDate".into(), json!(slot.start.date().to_string()));
+                s.insert("endDate".into(), json!(slot.end.unwrap_or(slot.start).date().to_string()));
+                put_times(&mut s, slot);
+                s.insert("scheduleTimezone".into(), json!(tz));
+                Value::Object(s)
+            })
+            .collect(),
+    )
+}
+
+/// The whole export: `{"@context": "https://schema.org", "@graph": [...]}`.
+pub fn document(events: &[ExportEvent]) -> Value {
+    json!({
+        "@context": "https://schema.org",
+        "@graph": events.iter().map(event).collect::<Vec<_>>(),
+    })
+}

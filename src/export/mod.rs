@@ -1,0 +1,83 @@
+//! Exports of active events (P19): JSON, CSV, iCalendar (RFC 5545) and
+//! schema.org JSON-LD. Every record carries the link to the original, the
+//! source's licence and its attribution text.
+
+pub mod csv;
+pub mod ics;
+pub mod jsonld;
+
+use crate::store::events::StoredEvent;
+use jiff::civil::{Date, DateTime};
+use serde::Serialize;
+
+/// An event ready to export: as stored (texts possibly translated) plus
+/// what its source's manifest says of the publisher.
+#[derive(Debug, Clone, Serialize)]
+pub struct ExportEvent {
+    #[serde(flatten)]
+    pub event: StoredEvent,
+    pub publisher: String,
+    pub dataset_page: String,
+}
+
+impl ExportEvent {
+    pub fn new(event: StoredEvent) -> ExportEvent {
+        let m = crate::adapters::by_id(&event.source).map(|a| a.manifest());
+        ExportEvent {
+            publisher: m.map(|m| m.publisher.to_string()).unwrap_or_default(),
+            dataset_page: m.map(|m| m.dataset_page.to_string()).unwrap_or_default(),
+            event,
+        }
+    }
+}
+
+/// One occurrence of an event in local civil time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Slot {
+    pub start: DateTime,
+    pub end: Option<DateTime>,
+}
+
+/// The occurrences of an event, from the stored list, else from its span.
+pub fn slots(e: &StoredEvent) -> Vec<Slot> {
+    let mut out = Vec::new();
+    if let Some(list) = e.occurrences.as_array() {
+        for o in list {
+            let start = o.get("start").and_then(|s| s.as_str()).and_then(|s| s.parse::<DateTime>().ok());
+            let end = o.get("end").and_then(|s| s.as_str()).and_then(|s| s.parse::<DateTime>().ok());
+            if let Some(start) = start {
+                out.push(Slot { start, end: end.filter(|e| *e >= start) });
+            }
+        }
+    }
+    if out.is_empty() {
+        if let Some(start) = e.start.as_deref().and_then(|s| s.parse::<DateTime>().ok()) {
+            let end = e.end.as_deref().and_then(|s| s.parse::<DateTime>().ok()).filter(|e| *e >= start);
+            out.push(Slot { start, end });
+        }
+    }
+    out.sort_by_key(|s| s.start);
+    out
+}
+
+/// Parse a `--from`/`--to` date.
+pub fn parse_date(s: &str) -> anyhow::Result<Date> {
+    s.parse::<Date>().map_err(|e| anyhow::anyhow!("{s:?} is not a date (YYYY-MM-DD): {e}"))
+}
+
+/// The text list of a JSON array of strings.
+pub fn strings(v: &serde_json::Value) -> Vec<String> {
+    v.as_array().map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect()).unwrap_or_default()
+}
+
+/// The venue as one line: name, street, postcode and locality.
+pub fn location_line(e: &StoredEvent) -> Option<String> {
+    let place = [e.postal_code.as_deref(), e.locality.as_deref()].into_iter().flatten().collect::<Vec<_>>().join(" ");
+    let parts: Vec<&str> = [e.venue.as_deref(), e.address.as_deref(), (!place.is_empty()).then_some(place.as_str())]
+        .into_iter()
+        .flatten()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(", "))
+}
