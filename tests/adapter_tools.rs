@@ -43,7 +43,8 @@ fn check_reports_events_coverage_and_no_pii_as_json() {
     for k in ["coordinates", "end", "price", "description"] {
         assert!(v["coverage"][k].as_u64().is_some(), "{k}");
     }
-    // The sample's box-office e-mail and phones were scrubbed (P5).
+    // The sample's box-office e-mail and phones were scrubbed (P5), and counted.
+    assert_eq!(v["scrubbed"], 3, "{v}");
     let text = out.stdout.clone();
     let text = String::from_utf8_lossy(&text);
     assert!(!text.contains("taquilla@example.es") && !text.contains("91 123 45 67"), "{text}");

@@ -82,6 +82,9 @@ pub struct CheckReport {
     pub deterministic: bool,
     /// PII-shaped text and image URLs that survived parsing and scrubbing.
     pub findings: Vec<Finding>,
+    /// E-mail addresses and phone numbers the core's scrub replaced in free
+    /// text (the feed carries contact data there: say so in `review.notes`).
+    pub scrubbed: usize,
     /// The first events, as they would be stored.
     pub events: Vec<Event>,
 }
@@ -118,6 +121,7 @@ pub fn check_bytes(adapter: &dyn Adapter, feed: &'static Feed, sample: &str, byt
         coverage: Coverage::default(),
         deterministic: true,
         findings: Vec::new(),
+        scrubbed: 0,
         events: Vec::new(),
     };
     match parse_bytes(adapter, feed, bytes) {
@@ -128,6 +132,7 @@ pub fn check_bytes(adapter: &dyn Adapter, feed: &'static Feed, sample: &str, byt
             report.errors = collect.errors.iter().map(RecordProblem::from).collect();
             report.coverage = Coverage::of(&collect.events);
             report.findings = audit_events(&collect.events);
+            report.scrubbed = serde_json::to_string(&collect.events).map(|j| j.matches(crate::parse::pii::REDACTED).count()).unwrap_or(0);
             report.deterministic = parse_bytes(adapter, feed, bytes).is_ok_and(|again| again.events == collect.events && again.errors == collect.errors);
             report.events = collect.events.into_iter().take(limit).collect();
         }
@@ -171,6 +176,9 @@ pub fn render_text(r: &CheckReport) -> String {
         let _ = writeln!(s, "  {name:<12} {n:>5}  {:>4}", pct(n, r.event_count));
     }
     let _ = writeln!(s, "\nPII and image report:");
+    if r.scrubbed > 0 {
+        let _ = writeln!(s, "  {} e-mail address(es) or phone number(s) in free text were scrubbed to {}", r.scrubbed, crate::parse::pii::REDACTED);
+    }
     if r.findings.is_empty() {
         let _ = writeln!(s, "  nothing e-mail-, phone- or image-shaped survived");
     } else {
