@@ -42,7 +42,8 @@ pub enum Command {
         #[command(subcommand)]
         command: EventsCommand,
     },
-    /// The sources: list, show, enable, disable.
+    /// The sources: list, show, enable, disable, export the "Fuentes de datos" page.
+    #[command(visible_alias = "sources")]
     Source {
         #[command(subcommand)]
         command: SourceCommand,
@@ -121,6 +122,11 @@ pub enum SourceCommand {
     },
     /// Switch a source back on.
     Enable { id: String },
+    /// The "Fuentes de datos" page: publisher, dataset, licence, attribution, schedule, delay (P19).
+    Export {
+        #[arg(long, value_enum, default_value = "md")]
+        format: SourcesFormat,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -152,4 +158,12 @@ pub enum ExportFormat {
     Csv,
     Ics,
     Jsonld,
+}
+
+/// What `sources export` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SourcesFormat {
+    Md,
+    Html,
+    Json,
 }

@@ -26,6 +26,7 @@ fn main() {
             SourceCommand::Show { id, json } => commands::source::show(&cli, id, *json),
             SourceCommand::Disable { id, reason } => commands::source::switch(&cli, id, false, Some(reason)),
             SourceCommand::Enable { id } => commands::source::switch(&cli, id, true, None),
+            SourceCommand::Export { format } => commands::sources_export::execute(&cli, *format),
         },
         Command::Runs { limit, json } => commands::runs::list(&cli, *limit, *json),
         Command::Holdings { query, json } => commands::holdings::show(&cli, query, *json),

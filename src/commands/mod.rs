@@ -6,6 +6,7 @@ pub mod holdings;
 pub mod run;
 pub mod runs;
 pub mod source;
+pub mod sources_export;
 pub mod takedown;
 
 use std::io::IsTerminal;
