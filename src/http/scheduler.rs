@@ -109,6 +109,8 @@ struct HostState {
     next_ms: i64,
     blocked: Option<String>,
     skipped: Option<String>,
+    /// It kept answering 429/503 until we gave up: a "no" for this run (P11).
+    gave_up: Option<String>,
 }
 
 /// Runs drivers to completion against one client and one store.
@@ -159,6 +161,8 @@ impl<'c> Scheduler<'c> {
                 let st = self.hosts.entry(host).or_default();
                 let ended = if let Some(why) = &st.blocked {
                     Some(FetchOutcome::Refused(format!("no further request to this host in this run: {why}")))
+                } else if let Some(why) = &st.gave_up {
+                    Some(FetchOutcome::Failed(format!("no further request to this host in this run: {why}")))
                 } else {
                     st.skipped.as_ref().map(|why| FetchOutcome::Skipped(why.clone()))
                 };
@@ -206,10 +210,12 @@ impl<'c> Scheduler<'c> {
     /// When the task's next request may be sent (wall clock, ms).
     fn ready_ms(&mut self, store: &Store, t: &Task) -> i64 {
         let host = t.current.host_str().unwrap_or("").to_string();
-        let delay = t.req.delay.as_millis() as i64;
-        let from_db = store.host_last_request(&host).ok().flatten().map(|l| l + delay).unwrap_or(0);
+        let last = store.host_last_request(&host).ok().flatten();
         let st = self.hosts.entry(host).or_default();
-        st.delay_ms = st.delay_ms.max(delay);
+        // The host's delay is the largest any source of this run declares for it
+        // (a redirect hop to another source's host keeps that host's delay).
+        st.delay_ms = st.delay_ms.max(t.req.delay.as_millis() as i64);
+        let from_db = last.map(|l| l + st.delay_ms).unwrap_or(0);
         st.next_ms.max(from_db).max(t.not_before_ms)
     }
 
@@ -230,7 +236,9 @@ impl<'c> Scheduler<'c> {
         let conditional = validators.etag.is_some() || validators.last_modified.is_some();
         let started = now_ms();
         let result = self.client.get(&t.current, validators.etag.as_deref(), validators.last_modified.as_deref());
-        let ended = now_ms();
+        // Rounded up: a delay counted from a truncated instant could fall short by
+        // a fraction of a millisecond (P8).
+        let ended = now_ms_ceil();
         t.requests += 1;
         // The delay counts from the end of this exchange, in this process and any other.
         let _ = store.set_host_last_request(&host, ended);
@@ -319,12 +327,19 @@ impl<'c> Scheduler<'c> {
                 let max = self.client.limits.max_tries;
                 if t.tries >= max {
                     let why = format!("{url}: HTTP {status} {t} times in a row; gave up (P10, P11)", t = t.tries);
+                    // A 429/503 that persists is a "no" (P11): neither this source's
+                    // next feed nor another source asks that host again in this run.
+                    self.hosts.entry(host).or_default().gave_up = Some(why.clone());
                     return (Step::Done(FetchOutcome::Failed(why)), format!("backoff: gave up after {max} tries"));
                 }
                 let base = delay_ms.max(1000.min(delay_ms.max(1)));
                 let backoff = base.saturating_mul(1i64 << (t.tries - 1).min(20));
-                let wait = match parse_retry_after(ex.retry_after.as_deref(), SystemTime::now()) {
-                    RetryAfter::Wait(d) => (d.as_millis() as i64).max(delay_ms),
+                let asked = parse_retry_after(ex.retry_after.as_deref(), SystemTime::now());
+                // Measured after the parse and rounded up, so the wait is never
+                // shorter than asked, not even by a millisecond (P10).
+                let now = now_ms_ceil();
+                let wait = match asked {
+                    RetryAfter::Wait(d) => (d.as_micros().div_ceil(1000) as i64).max(delay_ms),
                     RetryAfter::Unusable => backoff,
                 };
                 if wait > self.client.limits.max_wait.as_millis() as i64 {
@@ -338,8 +353,8 @@ impl<'c> Scheduler<'c> {
                 }
                 // The whole host pauses, not only this URL.
                 let st = self.hosts.entry(host).or_default();
-                st.next_ms = st.next_ms.max(now_ms() + wait);
-                t.not_before_ms = now_ms() + wait;
+                st.next_ms = st.next_ms.max(now + wait);
+                t.not_before_ms = now + wait;
                 (Step::Again, format!("backoff {wait} ms"))
             }
             401 | 403 | 451 => {
@@ -371,6 +386,11 @@ impl<'c> Scheduler<'c> {
         }
         Ok(next)
     }
+}
+
+/// The current time in ms since the epoch, rounded up.
+fn now_ms_ceil() -> i64 {
+    (jiff::Timestamp::now().as_microsecond() + 999).div_euclid(1000)
 }
 
 enum Hop {
