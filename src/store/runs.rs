@@ -85,13 +85,21 @@ impl Store {
             ],
         )?;
         let success = matches!(r.status.as_str(), "ok" | "unchanged");
+        // A run that never reached the host (outside its hours, switched off,
+        // daily cap) does not hide a refusal or failure the operator must see:
+        // that stays shown until a run succeeds (P11).
+        let not_reached = matches!(r.status.as_str(), "skipped" | "disabled") && r.requests == 0;
         self.conn.execute(
             "INSERT INTO source_state (source, last_status, last_message, last_run_at, last_success_at)
              VALUES (?1, ?2, ?3, ?4, CASE WHEN ?5 THEN ?4 END)
-             ON CONFLICT (source) DO UPDATE SET last_status = excluded.last_status, last_message = excluded.last_message,
+             ON CONFLICT (source) DO UPDATE SET
+                last_status = CASE WHEN ?6 AND source_state.last_status IN ('refused', 'failed', 'anomaly')
+                    THEN source_state.last_status ELSE excluded.last_status END,
+                last_message = CASE WHEN ?6 AND source_state.last_status IN ('refused', 'failed', 'anomaly')
+                    THEN source_state.last_message ELSE excluded.last_message END,
                 last_run_at = excluded.last_run_at,
                 last_success_at = CASE WHEN ?5 THEN excluded.last_run_at ELSE source_state.last_success_at END",
-            params![r.id, r.status, r.message, now_ms(), success],
+            params![r.id, r.status, r.message, now_ms(), success, not_reached],
         )?;
         Ok(())
     }
