@@ -1,0 +1,73 @@
+//! The polite client at the binary level (issue 3): what only separate
+//! `cityvibe` processes can prove. Requests go through `--mirror` to a
+//! loopback server that records every request; the assertions are on what
+//! that server saw. These use the real madrid adapter (2 s delay), so they
+//! are kept few.
+mod common;
+
+use common::server::{Reply, Server};
+use common::{cityvibe, workdir};
+use std::time::Duration;
+
+const MADRID_JSON: &str = "/datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json";
+
+fn madrid_body() -> Vec<u8> {
+    std::fs::read(common::sample("datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json")).unwrap()
+}
+
+fn list_json(dir: &std::path::Path) -> serde_json::Value {
+    let out = cityvibe(dir, &["--db", "cityvibe.db", "source", "list", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    rows.as_array().unwrap().iter().find(|r| r["id"] == "madrid").cloned().expect("madrid row")
+}
+
+/// P8, P11: two runs in two processes, one right after the other, against
+/// one database: the second process's request reaches the host no sooner
+/// than madrid's 2 s delay after the first (the last request time lives in
+/// the database). The first run met a 403: it made no other request, exited
+/// 1, and `source list` showed madrid `refused` until the second run succeeded.
+#[test]
+fn two_processes_keep_the_host_delay_and_a_refusal_shows_until_a_success() {
+    let body = madrid_body();
+    let server = Server::start(move |_, i| if i == 0 { Reply::new(403) } else { Reply::ok(body.clone()) });
+    let dir = workdir("");
+    let mirror = server.url();
+    let args = ["--db", "cityvibe.db", "--mirror", mirror.as_str(), "run", "--source", "madrid", "--no-translate", "--quiet"];
+
+    let first = cityvibe(dir.path(), &args);
+    assert_eq!(first.status.code(), Some(1), "{}", String::from_utf8_lossy(&first.stderr));
+    let stderr = String::from_utf8_lossy(&first.stderr);
+    assert!(stderr.contains("madrid") && stderr.contains("refused") && stderr.contains("403"), "the operator is told: {stderr}");
+    assert_eq!(server.requests().len(), 1, "a 403 is a no: no other feed of the host was asked for");
+    let row = list_json(dir.path());
+    assert_eq!(row["last_status"], "refused", "{row}");
+    assert!(row["last_message"].as_str().unwrap().contains("403"), "{row}");
+
+    let second = cityvibe(dir.path(), &args);
+    assert_eq!(second.status.code(), Some(0), "{}", String::from_utf8_lossy(&second.stderr));
+    let reqs = server.requests();
+    assert_eq!(reqs.len(), 2);
+    for r in &reqs {
+        assert_eq!(r.path, MADRID_JSON);
+        assert_eq!(r.header_all("user-agent"), vec![cityvibe::http::USER_AGENT]);
+    }
+    let gap = reqs[1].at.duration_since(reqs[0].at);
+    assert!(gap >= Duration::from_secs(2), "the second process asked {gap:?} after the first, under madrid's 2 s");
+    assert_eq!(list_json(dir.path())["last_status"], "ok");
+}
+
+/// P9: a sources.toml that would make a source faster than its adapter's
+/// minimum is refused, naming that minimum, before any request is sent.
+#[test]
+fn config_faster_than_the_adapter_is_refused_before_any_request() {
+    let server = Server::start(|_, _| Reply::ok(madrid_body()));
+    let dir = workdir("[sources.madrid]\nmin_delay_secs = 1\n");
+    let mirror = server.url();
+    let out = cityvibe(dir.path(), &["--db", "cityvibe.db", "--mirror", mirror.as_str(), "run", "--no-translate", "--quiet"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("sources.madrid") && stderr.contains("minimum of 2 s"), "{stderr}");
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(server.requests().is_empty(), "{:?}", server.requests());
+}
