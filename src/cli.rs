@@ -81,6 +81,11 @@ pub enum Command {
         #[arg(long, value_name = "DATE")]
         to: Option<String>,
     },
+    /// Print a shell completion script: `cityvibe completions bash > /etc/bash_completion.d/cityvibe`.
+    Completions {
+        #[arg(value_enum)]
+        shell: CompletionShell,
+    },
     /// Take an event down at once and keep it from coming back (P18).
     Takedown {
         #[command(subcommand)]
@@ -166,4 +171,12 @@ pub enum SourcesFormat {
     Md,
     Html,
     Json,
+}
+
+/// Shells `completions` writes for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CompletionShell {
+    Bash,
+    Zsh,
+    Fish,
 }

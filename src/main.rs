@@ -34,6 +34,7 @@ fn main() {
             &cli,
             commands::export::Args { format: *format, lang: lang.clone(), sources: sources.clone(), from: from.clone(), to: to.clone() },
         ),
+        Command::Completions { shell } => commands::completions::execute(*shell),
         Command::Takedown { command } => match command {
             TakedownCommand::Add { target, reason, json } => commands::takedown::add(&cli, target, reason, *json),
             TakedownCommand::List { json } => commands::takedown::list(&cli, *json),

@@ -1,5 +1,6 @@
 //! One module per subcommand: each builds its options and calls the library.
 
+pub mod completions;
 pub mod events;
 pub mod export;
 pub mod holdings;
