@@ -234,6 +234,63 @@ mod tests {
     }
 
     #[test]
+    fn a_bad_manifest_is_caught() {
+        use crate::adapter::*;
+        static BAD: Manifest = Manifest {
+            id: "Bad-Id",
+            name: "x",
+            publisher: "x",
+            host: "datos.example.es",
+            feeds: &[
+                Feed { url: "http://datos.example.es/a.json", format: Format::Json, lang: "es", role: FeedRole::Translation },
+                Feed { url: "https://otro.example.es/a.json", format: Format::Json, lang: "es", role: FeedRole::Translation },
+            ],
+            plan: FetchPlan::All,
+            redirects: &[RedirectRule { host: "datos.example.es", path_prefix: "a/" }],
+            min_delay: Duration::from_millis(500),
+            daily_cap: 0,
+            language: "spanish",
+            licence: Licence { name: "", url: "licence" },
+            attribution: " ",
+            dataset_page: "",
+            update_schedule: "x",
+            review: Review { date: "20/10/2025", robots_txt: "", robots_sha256: Some("abc"), notes: "" },
+        };
+        let p = manifest_problems(&BAD).join("\n");
+        for needle in [
+            "id \"Bad-Id\"",
+            "no primary feed",
+            "is not https",
+            "not on the declared host",
+            "redirect rule",
+            "below one second",
+            "daily_cap",
+            "language",
+            "licence name",
+            "licence URL",
+            "attribution is empty",
+            "dataset_page",
+            "review date",
+            "robots_txt is empty",
+            "notes is empty",
+            "robots_sha256",
+        ] {
+            assert!(p.contains(needle), "{needle} not in\n{p}");
+        }
+        assert!(todo_fields(&BAD).is_empty());
+    }
+
+    #[test]
+    fn the_audit_finds_pii_and_images_in_any_field() {
+        let mut ev = Event::new("1", "t", "es").unwrap();
+        ev.venue.postal_code = Some("info@example.es".into());
+        ev.description = "cartel: https://x.example.es/a.png más texto".into();
+        let f = audit_events(&[ev]);
+        assert!(f.iter().any(|f| f.field == "venue.postal_code" && f.kind == "pii"), "{f:?}");
+        assert!(f.iter().any(|f| f.field == "description" && f.kind == "image"), "{f:?}");
+    }
+
+    #[test]
     fn every_registered_manifest_is_valid() {
         for a in crate::adapters::ALL {
             assert_eq!(manifest_problems(a.manifest()), Vec::<String>::new(), "{}", a.manifest().id);
