@@ -195,7 +195,7 @@ fn filters_and_lang() {
     // One day: the events on it, and only those.
     let first = evs.iter().filter_map(|e| e["start"].as_str()).min().unwrap()[..10].to_string();
     let on_day = count(&["--format", "json", "--from", &first, "--to", &first]);
-    assert!(on_day >= 1 && on_day <= 8, "{on_day}");
+    assert!((1..=8).contains(&on_day), "{on_day}");
     // Usage errors.
     for bad in [&["--format", "json", "--from", "31/12/2026"][..], &["--format", "json", "--source", "nowhere"], &["--format", "json", "--lang", "xx"], &["--format", "pdf"]] {
         let mut a = vec!["export"];

@@ -130,6 +130,14 @@ fn bare_id_must_be_unique_and_known() {
     assert_eq!(list.len(), 1);
     assert_eq!(list[0]["source"], "madrid");
     assert_eq!(list[0]["source_event_id"], id.as_str());
+    // A URL typed with another scheme and a trailing slash still finds its one event.
+    let other = evs.iter().find(|e| e["source_event_id"] != id.as_str() && e["url"].is_string()).unwrap();
+    let stored_url = other["url"].as_str().unwrap();
+    let typed = format!("https://{}/", stored_url.split_once("://").unwrap().1);
+    let r: serde_json::Value = serde_json::from_str(&ok(&cityvibe(d, &["takedown", "add", &typed, "--reason", "x", "--json"]))).unwrap();
+    assert_eq!(r["deleted"], serde_json::json!([format!("madrid:{}", other["source_event_id"].as_str().unwrap())]));
+    assert_eq!(r["takedown"]["url"], stored_url, "the tombstone keeps the URL as stored");
+    assert_eq!(events(d).len(), 6);
     // Removing an unknown takedown is an error.
     assert_eq!(cityvibe(d, &["takedown", "remove", "999"]).status.code(), Some(2));
 }

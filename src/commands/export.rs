@@ -25,15 +25,15 @@ pub fn collect(store: &Store, args: &Args) -> Result<Vec<ExportEvent>> {
     }
     let from = args.from.as_deref().map(parse_date).transpose()?;
     let to = args.to.as_deref().map(parse_date).transpose()?;
-    if let (Some(f), Some(t)) = (from, to) {
-        if f > t {
-            bail!("--from {f} is after --to {t}");
-        }
+    if let (Some(f), Some(t)) = (from, to)
+        && f > t
+    {
+        bail!("--from {f} is after --to {t}");
     }
-    if let Some(l) = &args.lang {
-        if !crate::model::DISPLAY_LANGS.contains(&l.as_str()) {
-            bail!("--lang {l:?}: use one of {}", crate::model::DISPLAY_LANGS.join(", "));
-        }
+    if let Some(l) = &args.lang
+        && !crate::model::DISPLAY_LANGS.contains(&l.as_str())
+    {
+        bail!("--lang {l:?}: use one of {}", crate::model::DISPLAY_LANGS.join(", "));
     }
     let filter = EventFilter {
         sources: args.sources.clone(),

@@ -243,3 +243,69 @@ mod tests {
         assert_eq!(uid("diba", "a b;c"), "diba-a=20b=3Bc@cityvibe.guide");
     }
 }
+
+#[cfg(test)]
+mod zone_tests {
+    use super::*;
+    use crate::export::ExportEvent;
+    use crate::store::events::StoredEvent;
+
+    fn event(tz: &str, occurrences: serde_json::Value) -> ExportEvent {
+        ExportEvent::new(StoredEvent {
+            row_id: 1,
+            source: "madrid".into(),
+            source_event_id: "x1".into(),
+            title: "T".into(),
+            description: String::new(),
+            url: None,
+            licence: "L".into(),
+            licence_url: "https://l.example/".into(),
+            attribution: "A".into(),
+            start: Some("2026-12-01T19:00:00".into()),
+            end: None,
+            all_day: false,
+            time_zone: tz.into(),
+            occurrences,
+            weekdays: serde_json::json!([]),
+            excluded: serde_json::json!([]),
+            free: None,
+            price: None,
+            audience: None,
+            venue: None,
+            address: None,
+            postal_code: None,
+            locality: None,
+            province: None,
+            district: None,
+            lat: None,
+            lon: None,
+            categories: serde_json::json!([]),
+            source_categories: serde_json::json!([]),
+            lang: "es".into(),
+            text_origin: "original".into(),
+            status: "active".into(),
+        })
+    }
+
+    #[test]
+    fn canary_events_get_their_own_vtimezone_and_rdates() {
+        let occ = serde_json::json!([
+            {"start": "2026-12-01T19:00:00", "end": "2026-12-01T21:00:00"},
+            {"start": "2026-12-03T19:00:00", "end": "2026-12-03T21:00:00"}
+        ]);
+        let ics = write(&[event(TZ_CANARY, occ)], jiff::Timestamp::UNIX_EPOCH);
+        assert!(ics.contains("BEGIN:VTIMEZONE\r\nTZID:Atlantic/Canary\r\n"));
+        assert!(!ics.contains("TZID:Europe/Madrid\r\n"), "no unused VTIMEZONE");
+        assert!(ics.contains("DTSTART;TZID=Atlantic/Canary:20261201T190000\r\n"));
+        assert!(ics.contains("DTEND;TZID=Atlantic/Canary:20261201T210000\r\n"));
+        assert!(ics.contains("RDATE;TZID=Atlantic/Canary:20261203T190000\r\n"));
+        assert!(ics.contains("DTSTAMP:19700101T000000Z\r\n"));
+    }
+
+    #[test]
+    fn other_zones_are_written_in_utc() {
+        let ics = write(&[event("America/New_York", serde_json::json!([]))], jiff::Timestamp::UNIX_EPOCH);
+        assert!(ics.contains("DTSTART:20261202T000000Z\r\n"), "{ics}");
+        assert!(!ics.contains("BEGIN:VTIMEZONE"));
+    }
+}

@@ -50,11 +50,11 @@ pub fn slots(e: &StoredEvent) -> Vec<Slot> {
             }
         }
     }
-    if out.is_empty() {
-        if let Some(start) = e.start.as_deref().and_then(|s| s.parse::<DateTime>().ok()) {
-            let end = e.end.as_deref().and_then(|s| s.parse::<DateTime>().ok()).filter(|e| *e >= start);
-            out.push(Slot { start, end });
-        }
+    if out.is_empty()
+        && let Some(start) = e.start.as_deref().and_then(|s| s.parse::<DateTime>().ok())
+    {
+        let end = e.end.as_deref().and_then(|s| s.parse::<DateTime>().ok()).filter(|e| *e >= start);
+        out.push(Slot { start, end });
     }
     out.sort_by_key(|s| s.start);
     out

@@ -28,10 +28,11 @@ impl Target {
         if lower.starts_with("http://") || lower.starts_with("https://") {
             return Target::Url(s.to_string());
         }
-        if let Some((src, id)) = s.split_once(':') {
-            if known_sources.contains(&src) && !id.is_empty() {
-                return Target::Event { source: src.to_string(), id: id.to_string() };
-            }
+        if let Some((src, id)) = s.split_once(':')
+            && known_sources.contains(&src)
+            && !id.is_empty()
+        {
+            return Target::Event { source: src.to_string(), id: id.to_string() };
         }
         Target::BareId(s.to_string())
     }
@@ -85,11 +86,25 @@ impl Store {
             st.query_map(rusqlite::params_from_iter(args), |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
                 .collect::<rusqlite::Result<_>>()?
         };
+        // A URL given with another scheme, without `www.` or with a trailing
+        // slash still names the event, when it names exactly one.
+        let matches = match target {
+            Target::Url(u) if matches.is_empty() => {
+                let want = loose_url(u);
+                let mut st = tx.prepare("SELECT id, source, source_event_id, url FROM events WHERE url IS NOT NULL")?;
+                let all: Vec<(i64, String, String, Option<String>)> =
+                    st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?.collect::<rusqlite::Result<_>>()?;
+                let loose: Vec<_> = all.into_iter().filter(|m| m.3.as_deref().map(loose_url).as_deref() == Some(want.as_str())).collect();
+                if loose.len() == 1 { loose } else { matches }
+            }
+            _ => matches,
+        };
         let (source, source_event_id, url) = match target {
             Target::Url(u) => {
-                // One event: keep its id too, so a later change of its URL does not bring it back.
+                // One event: keep its id and its URL as stored, so that neither
+                // a later change of its URL nor the form typed here brings it back.
                 let one = (matches.len() == 1).then(|| &matches[0]);
-                (one.map(|m| m.1.clone()), one.map(|m| m.2.clone()), Some(u.clone()))
+                (one.map(|m| m.1.clone()), one.map(|m| m.2.clone()), Some(one.and_then(|m| m.3.clone()).unwrap_or_else(|| u.clone())))
             }
             Target::Event { source, id } => {
                 (Some(source.clone()), Some(id.clone()), matches.first().and_then(|m| m.3.clone()))
@@ -151,9 +166,25 @@ impl Store {
     }
 }
 
+/// A URL compared loosely: no scheme, no `www.`, no trailing slash, host in lower case.
+fn loose_url(u: &str) -> String {
+    let u = u.trim();
+    let rest = u.split_once("://").map_or(u, |(_, r)| r);
+    let (host, path) = rest.split_once('/').map_or((rest, ""), |(h, p)| (h, p));
+    let host = host.to_ascii_lowercase();
+    let host = host.strip_prefix("www.").unwrap_or(&host);
+    format!("{host}/{}", path.trim_end_matches('/'))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::Target;
+    use super::{Target, loose_url};
+
+    #[test]
+    fn urls_compare_loosely() {
+        assert_eq!(loose_url("http://www.Madrid.es/a/b/"), loose_url("https://madrid.es/a/b"));
+        assert_ne!(loose_url("https://madrid.es/a?x=1"), loose_url("https://madrid.es/a?x=2"));
+    }
 
     #[test]
     fn targets_are_read_as_url_source_id_or_bare_id() {
