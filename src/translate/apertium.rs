@@ -1,0 +1,420 @@
+//! The local Apertium engine, kept running: one null-flush pipeline per
+//! language pair (mode), for the lifetime of the translator.
+//!
+//! Starting Apertium loads its transducers, which costs 60–400 ms per call;
+//! in null-flush mode (`-z`) one pipeline takes text after text, each ended by
+//! a NUL byte, and answers each with its translation and a NUL. A writer
+//! thread feeds the engine and a reader thread cuts its output at the NULs, so
+//! that a hung engine becomes a timeout (`recv_timeout`) and a dead one an
+//! error, never a hang or a panic. Either way the pipeline's whole process
+//! group is killed and the next batch starts a fresh one.
+//!
+//! The pipeline is the pair's mode file run by `sh`, with `-z` given to every
+//! stage (as apertium-apy does), not the `apertium` front-end: with its input
+//! kept open, the front-end's gawk wrappers hold text back, so `apertium -z`
+//! answers only at end of input.
+//!
+//! Not for: deformatting (see `stream`), or deciding what to translate.
+
+use super::engine::{PIVOT, PivotMemo, Route, Translator, check_lang, engine_codes, route};
+use super::stream;
+use anyhow::{Context, Result, anyhow, bail};
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeSet, HashMap};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Duration;
+
+/// How long one text may take before the engine counts as hung. The first
+/// text of a pair also pays for loading the pair's data (under a second here).
+pub const DEFAULT_TEXT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long `apertium -V` may take.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// How much of the engine's stderr is kept for error messages.
+const STDERR_TAIL: usize = 2048;
+
+pub struct ApertiumTranslator {
+    modes_dir: PathBuf,
+    engine_id: String,
+    modes: BTreeSet<String>,
+    timeout: Duration,
+    engines: HashMap<String, Engine>,
+    pivot_memo: PivotMemo,
+}
+
+impl ApertiumTranslator {
+    /// The system's Apertium: its version from `apertium -V`, its pairs from
+    /// `$APERTIUM_DATADIR/modes`, by default `/usr/share/apertium/modes`,
+    /// where the `apertium` front-end and Debian's packages keep them.
+    pub fn system() -> Result<Self> {
+        let version = probe("apertium", &["-V"])?;
+        let version = version.trim();
+        let version = version.strip_prefix("Apertium ").unwrap_or(version);
+        if version.is_empty() {
+            bail!("apertium -V printed no version");
+        }
+        let datadir = std::env::var_os("APERTIUM_DATADIR").unwrap_or_else(|| "/usr/share/apertium".into());
+        Self::new(Path::new(&datadir).join("modes"), format!("apertium/{version}"))
+    }
+
+    /// The pairs whose mode files (`NAME.mode`, one shell pipeline each) are
+    /// in `modes_dir`, named `engine_id` in cache keys. Fails if the folder
+    /// cannot be read or holds no mode.
+    pub fn new(modes_dir: impl Into<PathBuf>, engine_id: impl Into<String>) -> Result<Self> {
+        let modes_dir = modes_dir.into();
+        let entries = std::fs::read_dir(&modes_dir).with_context(|| {
+            format!(
+                "reading {} (is Apertium installed? see scripts/deps.sh)",
+                modes_dir.display()
+            )
+        })?;
+        let modes: BTreeSet<String> = entries
+            .filter_map(|e| e.ok())
+            .filter_map(|e| e.file_name().to_str()?.strip_suffix(".mode").map(String::from))
+            .collect();
+        if modes.is_empty() {
+            bail!("no Apertium modes in {}", modes_dir.display());
+        }
+        Ok(ApertiumTranslator {
+            modes_dir,
+            engine_id: engine_id.into(),
+            modes,
+            timeout: DEFAULT_TEXT_TIMEOUT,
+            engines: HashMap::new(),
+            pivot_memo: PivotMemo::default(),
+        })
+    }
+
+    /// Sets how long one text may take before the engine counts as hung.
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The installed mode that translates `src` into `tgt` directly, if any
+    /// (e.g. `es`,`gl` → `es-gl`; `es`,`ca` → `spa-cat`).
+    pub fn mode(&self, src: &str, tgt: &str) -> Option<&str> {
+        let (s, t) = (engine_codes(src)?, engine_codes(tgt)?);
+        s.iter()
+            .flat_map(|a| t.iter().map(move |b| format!("{a}-{b}")))
+            .find_map(|m| self.modes.get(&m).map(String::as_str))
+    }
+
+    /// Every installed mode, including ones CityVibe does not use.
+    pub fn modes(&self) -> impl Iterator<Item = &str> {
+        self.modes.iter().map(String::as_str)
+    }
+
+    /// Translates through one mode, starting its engine if needed. On any
+    /// failure the engine is dropped (and killed) so the next call starts anew.
+    fn run(&mut self, mode: &str, texts: &[String]) -> Result<Vec<String>> {
+        let framed: Vec<stream::Framed> = texts.iter().map(|t| stream::frame(t)).collect();
+        let cores: Vec<&str> = framed.iter().map(|f| f.core).filter(|c| !c.is_empty()).collect();
+        let mut translated = Vec::new();
+        if !cores.is_empty() {
+            let engine = match self.engines.entry(mode.to_string()) {
+                Entry::Occupied(running) => running.into_mut(),
+                Entry::Vacant(slot) => slot.insert(Engine::start(&self.modes_dir.join(format!("{mode}.mode")), mode)?),
+            };
+            match engine.translate(&cores, self.timeout) {
+                Ok(out) => translated = out,
+                Err(e) => {
+                    self.engines.remove(mode);
+                    return Err(e.context(format!("apertium {mode}")));
+                }
+            }
+        }
+        let mut translated = translated.into_iter();
+        Ok(framed
+            .iter()
+            .map(|f| {
+                let core = if f.core.is_empty() {
+                    String::new()
+                } else {
+                    translated.next().unwrap_or_default()
+                };
+                format!("{}{core}{}", f.lead, f.trail)
+            })
+            .collect())
+    }
+}
+
+impl Translator for ApertiumTranslator {
+    fn engine_id(&self) -> String {
+        self.engine_id.clone()
+    }
+
+    fn translate(&mut self, src: &str, tgt: &str, texts: &[String]) -> Result<Vec<String>> {
+        check_lang(src)?;
+        check_lang(tgt)?;
+        match route(src, tgt, |s, t| self.mode(s, t).map(String::from)) {
+            Some(Route::Same) => Ok(texts.to_vec()),
+            Some(Route::Direct(mode)) => self.run(&mode, texts),
+            Some(Route::Pivot(into_spanish, out_of_spanish)) => {
+                let spanish = match self.pivot_memo.get(src, texts) {
+                    Some(spanish) => spanish,
+                    None => {
+                        let spanish = self.run(&into_spanish, texts)?;
+                        self.pivot_memo.put(src, texts, &spanish);
+                        spanish
+                    }
+                };
+                self.run(&out_of_spanish, &spanish)
+            }
+            None => bail!(
+                "no apertium mode for {src}->{tgt}, directly or through {PIVOT} (installed: {})",
+                self.modes().collect::<Vec<_>>().join(" ")
+            ),
+        }
+    }
+
+    fn supports(&self, src: &str, tgt: &str) -> bool {
+        route(src, tgt, |s, t| self.mode(s, t)).is_some()
+    }
+}
+
+/// One running null-flush pipeline for one mode.
+struct Engine {
+    child: Child,
+    input: Option<Sender<Vec<u8>>>,
+    output: Receiver<std::io::Result<Vec<u8>>>,
+    stderr: Arc<Mutex<Vec<u8>>>,
+    next_id: usize,
+}
+
+impl Engine {
+    fn start(mode_file: &Path, mode: &str) -> Result<Engine> {
+        let pipeline =
+            std::fs::read_to_string(mode_file).with_context(|| format!("reading {}", mode_file.display()))?;
+        let pipeline = null_flush_pipeline(&pipeline);
+        let mut child = Command::new("sh")
+            // In the mode file $1 is the generator's option: -n, no `*`
+            // before unknown words (what `apertium -u` passes); $2 the
+            // tagger's, none.
+            .args(["-c", &pipeline, mode, "-n", ""])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            // Its own process group, so that the whole pipeline can be
+            // killed at once.
+            .process_group(0)
+            .spawn()
+            .with_context(|| format!("starting the {mode} pipeline"))?;
+        let mut stdin = child.stdin.take().expect("stdin is piped");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let mut stderr_pipe = child.stderr.take().expect("stderr is piped");
+
+        let (input, to_write) = mpsc::channel::<Vec<u8>>();
+        thread::spawn(move || {
+            for buf in to_write {
+                if stdin.write_all(&buf).and_then(|()| stdin.flush()).is_err() {
+                    break;
+                }
+            }
+        });
+
+        let (segments, output) = mpsc::channel();
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut seg = Vec::new();
+                let res = match reader.read_until(0, &mut seg) {
+                    Ok(0) => Err(std::io::Error::other("engine closed its output")),
+                    Ok(_) if seg.last() == Some(&0) => {
+                        seg.pop();
+                        Ok(seg)
+                    }
+                    Ok(_) => Err(std::io::Error::other("engine output ended mid-text")),
+                    Err(e) => Err(e),
+                };
+                let done = res.is_err();
+                if segments.send(res).is_err() || done {
+                    break;
+                }
+            }
+        });
+
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        let tail = Arc::clone(&stderr);
+        thread::spawn(move || {
+            let mut buf = [0u8; 1024];
+            while let Ok(n) = stderr_pipe.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                let mut t = tail.lock().unwrap_or_else(|e| e.into_inner());
+                t.extend_from_slice(&buf[..n]);
+                let excess = t.len().saturating_sub(STDERR_TAIL);
+                t.drain(..excess);
+            }
+        });
+
+        Ok(Engine {
+            child,
+            input: Some(input),
+            output,
+            stderr,
+            next_id: 0,
+        })
+    }
+
+    fn translate(&mut self, cores: &[&str], timeout: Duration) -> Result<Vec<String>> {
+        let first = self.next_id;
+        self.next_id += cores.len();
+        let mut buf = Vec::new();
+        for (k, core) in cores.iter().enumerate() {
+            buf.extend_from_slice(stream::deformat(core, first + k).as_bytes());
+            buf.push(0);
+        }
+        let sent = self.input.as_ref().map(|tx| tx.send(buf));
+        if !matches!(sent, Some(Ok(()))) {
+            return Err(self.failure("engine no longer takes input"));
+        }
+        let mut out = Vec::with_capacity(cores.len());
+        for k in 0..cores.len() {
+            match self.output.recv_timeout(timeout) {
+                Ok(Ok(seg)) => {
+                    let text = String::from_utf8_lossy(&seg);
+                    out.push(stream::reformat(&text, first + k)?);
+                }
+                Ok(Err(e)) => return Err(self.failure(&format!("text {k}: {e}"))),
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(self.failure(&format!("text {k}: no answer within {:.1} s", timeout.as_secs_f64())));
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(self.failure(&format!("text {k}: engine output lost")));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// An error that says what happened, with the exit status and the end of
+    /// stderr when the engine has exited.
+    fn failure(&mut self, what: &str) -> anyhow::Error {
+        let status = match self.child.try_wait() {
+            Ok(Some(s)) => format!("; {s}"),
+            _ => String::new(),
+        };
+        // Give the stderr thread a moment to collect a dying engine's last words.
+        thread::sleep(Duration::from_millis(50));
+        let stderr = self
+            .stderr
+            .lock()
+            .map(|t| String::from_utf8_lossy(&t).trim().to_string());
+        let stderr = match stderr {
+            Ok(s) if !s.is_empty() => format!("; stderr: {s}"),
+            _ => String::new(),
+        };
+        anyhow!("{what}{status}{stderr}")
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.input = None;
+        kill_group(&mut self.child);
+    }
+}
+
+/// A mode's pipeline with `-z` (flush at every NUL) given to each stage but
+/// those that take no such flag, as apertium-apy does.
+fn null_flush_pipeline(mode: &str) -> String {
+    const NO_Z: &[&str] = &[
+        "vislcg3",
+        "cg-mwesplit",
+        "hfst-tokenise",
+        "hfst-tokenize",
+        "divvun-suggest",
+    ];
+    mode.trim()
+        .split('|')
+        .map(|stage| {
+            let stage = stage.trim();
+            let (program, rest) = stage.split_once(char::is_whitespace).unwrap_or((stage, ""));
+            let name = program.trim_matches('\'').rsplit('/').next().unwrap_or(program);
+            if NO_Z.contains(&name) {
+                stage.to_string()
+            } else {
+                format!("{program} -z {rest}").trim_end().to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+/// Kills the child's whole process group (the front-end script and every
+/// stage of its pipeline) and reaps the child. The helper threads end on
+/// their own when the pipes close.
+fn kill_group(child: &mut Child) {
+    if !kill_pgid(child.id()) {
+        let _ = child.kill();
+    }
+    let _ = child.wait();
+}
+
+/// Sends SIGKILL to process group `pgid`; std has no killpg, but the shell's
+/// builtin kill takes a negative pid.
+fn kill_pgid(pgid: u32) -> bool {
+    Command::new("sh")
+        .args(["-c", "kill -9 -\"$1\" 2>/dev/null", "sh", &pgid.to_string()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Runs `command args` and returns its stdout, within [`PROBE_TIMEOUT`].
+fn probe(command: &str, args: &[&str]) -> Result<String> {
+    let shown = format!("{command} {}", args.join(" "));
+    let mut child = Command::new(command)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .with_context(|| format!("running {shown} (is Apertium installed? see scripts/deps.sh)"))?;
+    let pid = child.id();
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || {
+        let mut out = String::new();
+        let read = child.stdout.take().expect("stdout is piped").read_to_string(&mut out);
+        let _ = tx.send(read.and_then(|_| child.wait()).map(|status| (status, out)));
+    });
+    match rx.recv_timeout(PROBE_TIMEOUT) {
+        Ok(Ok((status, _))) if !status.success() => bail!("{shown} failed: {status}"),
+        Ok(Ok((_, out))) => Ok(out),
+        Ok(Err(e)) => Err(e).with_context(|| format!("reading the output of {shown}")),
+        Err(_) => {
+            kill_pgid(pid);
+            bail!("{shown} did not answer within {} s", PROBE_TIMEOUT.as_secs());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_stage_gets_null_flush() {
+        let mode = "lt-proc -w 'a.bin' | cg-proc -w 'b.bin' | apertium-tagger -g $2 'c.prob' | lt-proc $1 'd.bin'\n";
+        assert_eq!(
+            null_flush_pipeline(mode),
+            "lt-proc -z -w 'a.bin' | cg-proc -z -w 'b.bin' | apertium-tagger -z -g $2 'c.prob' | lt-proc -z $1 'd.bin'"
+        );
+        assert_eq!(
+            null_flush_pipeline("'/x/vislcg3' -g r.bin | cat"),
+            "'/x/vislcg3' -g r.bin | cat -z"
+        );
+    }
+}

@@ -1,0 +1,183 @@
+//! The machine-translation seam: one small trait, the backends that implement
+//! it, and running several target languages at once.
+//!
+//! Backends: [`ApertiumTranslator`] (local engine, one long-lived null-flush
+//! process per language pair), [`ApyTranslator`] (an apertium-apy server over
+//! HTTP) and [`NoneTranslator`] (translation switched off). Texts handed to a
+//! translator must already be scrubbed of personal data (P5): scrubbing lives
+//! in one place, before this module, not here.
+//!
+//! Not for: caching, storing translations or choosing what to translate.
+
+use anyhow::{Result, anyhow, bail};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+pub use super::apertium::ApertiumTranslator;
+pub use super::apy::ApyTranslator;
+
+/// The languages CityVibe publishes in, as ISO 639-1 codes.
+pub const LANGUAGES: [&str; 7] = ["es", "ca", "gl", "en", "fr", "it", "pt"];
+
+/// The language every pair goes through when there is no direct one.
+pub const PIVOT: &str = "es";
+
+pub trait Translator {
+    /// Stable id including engine version, used in cache keys, e.g. "apertium/3.8.3".
+    fn engine_id(&self) -> String;
+    /// Translate a batch of plain texts from `src` to `tgt` (ISO 639-1 codes: es, ca, gl, en, fr, it, pt). Output same length/order.
+    fn translate(&mut self, src: &str, tgt: &str, texts: &[String]) -> Result<Vec<String>>;
+    /// Language pairs this backend can do directly or via Spanish pivot.
+    fn supports(&self, src: &str, tgt: &str) -> bool;
+}
+
+impl<T: Translator + ?Sized> Translator for Box<T> {
+    fn engine_id(&self) -> String {
+        (**self).engine_id()
+    }
+    fn translate(&mut self, src: &str, tgt: &str, texts: &[String]) -> Result<Vec<String>> {
+        (**self).translate(src, tgt, texts)
+    }
+    fn supports(&self, src: &str, tgt: &str) -> bool {
+        (**self).supports(src, tgt)
+    }
+}
+
+/// Apertium's names for a language, most specific first: Debian's packages
+/// name some modes with ISO 639-1 codes (`es-gl`) and others with ISO 639-3
+/// (`spa-cat`).
+pub(crate) fn engine_codes(lang: &str) -> Option<[&'static str; 2]> {
+    Some(match lang {
+        "es" => ["es", "spa"],
+        "ca" => ["ca", "cat"],
+        "gl" => ["gl", "glg"],
+        "en" => ["en", "eng"],
+        "fr" => ["fr", "fra"],
+        "it" => ["it", "ita"],
+        "pt" => ["pt", "por"],
+        _ => return None,
+    })
+}
+
+/// Fails with a clear message when `lang` is not one of [`LANGUAGES`].
+pub(crate) fn check_lang(lang: &str) -> Result<()> {
+    if engine_codes(lang).is_none() {
+        bail!(
+            "unsupported language {lang:?} (expected one of {})",
+            LANGUAGES.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// How a backend gets from one language to another, with what it needs for
+/// each leg (a mode name, a langpair).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Route<T> {
+    Same,
+    Direct(T),
+    /// `src` into Spanish, then Spanish into `tgt`.
+    Pivot(T, T),
+}
+
+/// Picks a route, given how a backend `find`s a direct pair.
+pub(crate) fn route<T>(src: &str, tgt: &str, find: impl Fn(&str, &str) -> Option<T>) -> Option<Route<T>> {
+    if engine_codes(src).is_none() || engine_codes(tgt).is_none() {
+        return None;
+    }
+    if src == tgt {
+        return Some(Route::Same);
+    }
+    if let Some(direct) = find(src, tgt) {
+        return Some(Route::Direct(direct));
+    }
+    if src == PIVOT || tgt == PIVOT {
+        return None;
+    }
+    Some(Route::Pivot(find(src, PIVOT)?, find(PIVOT, tgt)?))
+}
+
+/// The last first leg of a pivot, so that one batch going into several
+/// targets is put into Spanish once per worker, not once per target.
+#[derive(Debug, Default)]
+pub(crate) struct PivotMemo(Option<(String, Vec<String>, Vec<String>)>);
+
+impl PivotMemo {
+    pub(crate) fn get(&self, src: &str, texts: &[String]) -> Option<Vec<String>> {
+        match &self.0 {
+            Some((s, input, output)) if s == src && input.as_slice() == texts => Some(output.clone()),
+            _ => None,
+        }
+    }
+    pub(crate) fn put(&mut self, src: &str, texts: &[String], spanish: &[String]) {
+        self.0 = Some((src.to_string(), texts.to_vec(), spanish.to_vec()));
+    }
+}
+
+/// Translation switched off: the operator chose to publish originals only, or
+/// no engine is installed. Every request for an actual translation is an
+/// error, so a missing engine can never pass for a translation; a text asked
+/// for in its own language comes back unchanged.
+#[derive(Debug, Default, Clone)]
+pub struct NoneTranslator;
+
+impl Translator for NoneTranslator {
+    fn engine_id(&self) -> String {
+        "none".to_string()
+    }
+    fn translate(&mut self, src: &str, tgt: &str, texts: &[String]) -> Result<Vec<String>> {
+        if src == tgt {
+            return Ok(texts.to_vec());
+        }
+        bail!("translation is switched off (asked for {src}->{tgt})")
+    }
+    fn supports(&self, src: &str, tgt: &str) -> bool {
+        src == tgt
+    }
+}
+
+/// One target language's outcome from [`translate_targets_parallel`].
+#[derive(Debug)]
+pub struct TargetResult {
+    pub lang: String,
+    pub texts: Result<Vec<String>>,
+}
+
+/// Translates `texts` from `src` into each of `targets`, one thread per
+/// worker (use as many workers as cores). Each worker takes the next target
+/// not yet done, so a slow pair does not hold the others back, and keeps its
+/// engine processes for the next call. A failing target does not stop the
+/// others; results come back in the order of `targets`.
+pub fn translate_targets_parallel<T: Translator + Send>(
+    workers: &mut [T],
+    src: &str,
+    targets: &[&str],
+    texts: &[String],
+) -> Vec<TargetResult> {
+    let slots: Vec<Mutex<Option<Result<Vec<String>>>>> = targets.iter().map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for worker in workers.iter_mut() {
+            let (slots, next) = (&slots, &next);
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(tgt) = targets.get(i) else { break };
+                    let result = worker.translate(src, tgt, texts);
+                    *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+                }
+            });
+        }
+    });
+    targets
+        .iter()
+        .zip(slots)
+        .map(|(lang, slot)| TargetResult {
+            lang: lang.to_string(),
+            texts: slot
+                .into_inner()
+                .unwrap_or_else(|e| e.into_inner())
+                .unwrap_or_else(|| Err(anyhow!("no worker to translate into {lang}"))),
+        })
+        .collect()
+}

@@ -1,0 +1,18 @@
+//! Machine translation of event texts into CityVibe's seven languages.
+//!
+//! `engine` holds the [`Translator`] trait and its backends; `stream` turns
+//! plain text into Apertium's stream format and back. Callers hand in texts
+//! already scrubbed of personal data (P5) and get texts of the same count and
+//! order back.
+
+mod apertium;
+mod apy;
+pub mod bench;
+pub mod engine;
+mod stream;
+
+pub use engine::{
+    ApertiumTranslator, ApyTranslator, LANGUAGES, NoneTranslator, PIVOT, TargetResult, Translator,
+    translate_targets_parallel,
+};
+pub use stream::{KEEP_END, KEEP_START, keep_verbatim};

@@ -1,0 +1,307 @@
+//! Plain text to and from Apertium's stream format, for the null-flush engine.
+//!
+//! `apertium -f txt` cannot be used in null-flush mode: its deformatter
+//! (`apertium-destxt`) swallows the NUL bytes that separate texts. So the
+//! engine runs with `-f none` and this module does the deformatting: it
+//! escapes the characters the stream format reserves, turns line breaks and
+//! runs of blanks into superblanks (`[...]`, passed through untouched), ends
+//! each text with the `.[]` sentence end that `apertium-destxt` inserts, and
+//! starts it with a numbered superblank so that an output that got out of step
+//! with its input is detected rather than stored under the wrong event.
+//!
+//! Unknown-word marks (`*`, `#`, `@`, `~`) must never reach a reader. The
+//! engine runs with `-u`, and on top of that every unescaped mark character in
+//! the engine's output is dropped: literal ones in the input travel inside
+//! superblanks (with the word they start: `#fiesta`, `@teatro`), so anything
+//! bare in the output is a mark.
+//!
+//! A span between [`KEEP_START`] and [`KEEP_END`] (a venue's or a person's
+//! name) travels as a superblank too, so the engine leaves it as it is.
+//!
+//! Not for: HTML or any other markup; the APy backend has its own framing.
+
+use anyhow::{Result, bail};
+
+/// Characters the stream format reserves; a backslash makes them literal.
+const ESCAPED: &[char] = &['\\', '[', ']', '^', '$', '/', '<', '>', '{', '}'];
+/// Characters the engine uses as marks (unknown word, generation error,
+/// post-generation trigger). Literal ones are carried in a superblank.
+const MARKS: &[char] = &['*', '#', '@', '~'];
+
+/// Starts a span that no backend translates. Unicode private-use characters,
+/// which feed text does not carry; see [`keep_verbatim`].
+pub const KEEP_START: char = '\u{E000}';
+/// Ends a span started by [`KEEP_START`].
+pub const KEEP_END: char = '\u{E001}';
+
+/// Wraps every occurrence of each of `phrases` in `text` (exact, case
+/// sensitive, longest phrase first, never overlapping) in [`KEEP_START`] and
+/// [`KEEP_END`], so that names such as "Centro Cultural Gloria Fuertes" are
+/// not translated into "Cultural Centre Strong Glory". Markers already in
+/// `text` are dropped first: call it once, with all the phrases.
+pub fn keep_verbatim(text: &str, phrases: &[&str]) -> String {
+    let text: String = text.chars().filter(|c| *c != KEEP_START && *c != KEEP_END).collect();
+    let mut phrases: Vec<&str> = phrases.iter().map(|p| p.trim()).filter(|p| !p.is_empty()).collect();
+    phrases.sort_by_key(|p| std::cmp::Reverse(p.len()));
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    for phrase in phrases {
+        for (at, _) in text.match_indices(phrase) {
+            let end = at + phrase.len();
+            if spans.iter().all(|&(a, b)| end <= a || at >= b) {
+                spans.push((at, end));
+            }
+        }
+    }
+    spans.sort_unstable();
+    let mut out = String::with_capacity(text.len() + spans.len() * 6);
+    let mut last = 0;
+    for (a, b) in spans {
+        out.push_str(&text[last..a]);
+        out.push(KEEP_START);
+        out.push_str(&text[a..b]);
+        out.push(KEEP_END);
+        last = b;
+    }
+    out.push_str(&text[last..]);
+    out
+}
+
+/// The leading and trailing whitespace of a text, which never goes through
+/// the engine, and the core between them.
+pub(crate) struct Framed<'a> {
+    pub lead: &'a str,
+    pub core: &'a str,
+    pub trail: &'a str,
+}
+
+pub(crate) fn frame(text: &str) -> Framed<'_> {
+    let core = text.trim();
+    let start = text.len() - text.trim_start().len();
+    Framed {
+        lead: &text[..start],
+        core,
+        trail: &text[start + core.len()..],
+    }
+}
+
+fn marker(id: usize) -> String {
+    format!("[cityvibe:{id}]")
+}
+
+fn is_ascii_blank(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c')
+}
+
+/// Deformats one text (no leading or trailing whitespace) for the engine,
+/// without the NUL that ends it.
+pub(crate) fn deformat(core: &str, id: usize) -> String {
+    let mut out = String::with_capacity(core.len() + core.len() / 8 + 24);
+    out.push_str(&marker(id));
+    let mut chars = core.chars().peekable();
+    while let Some(c) = chars.next() {
+        // NUL would end the text early; other controls have no business here.
+        let c = if c.is_control() && !is_ascii_blank(c) { ' ' } else { c };
+        if c == KEEP_START {
+            out.push('[');
+            for k in chars.by_ref() {
+                match k {
+                    KEEP_END => break,
+                    k if k.is_control() && !is_ascii_blank(k) => out.push(' '),
+                    k => {
+                        if ESCAPED.contains(&k) {
+                            out.push('\\');
+                        }
+                        out.push(k);
+                    }
+                }
+            }
+            out.push(']');
+        } else if c == KEEP_END {
+            // A stray end marker: nothing to close.
+        } else if is_ascii_blank(c) {
+            let mut run = String::from(c);
+            while let Some(&n) = chars.peek() {
+                if !(is_ascii_blank(n) || (n.is_control())) {
+                    break;
+                }
+                run.push(if is_ascii_blank(n) { n } else { ' ' });
+                chars.next();
+            }
+            if run == " " {
+                out.push(' ');
+            } else {
+                // A blank line ends a sentence, as apertium-destxt assumes.
+                if run.replace('\r', "").contains("\n\n") {
+                    out.push_str(".[]");
+                }
+                out.push('[');
+                out.push_str(&run);
+                out.push(']');
+            }
+        } else if MARKS.contains(&c) {
+            // A literal mark, with the word it starts: a #hashtag or an
+            // @handle is a name, not something to translate.
+            out.push('[');
+            out.push(c);
+            while let Some(&n) = chars.peek() {
+                if !(n.is_alphanumeric() || n == '_') {
+                    break;
+                }
+                out.push(n);
+                chars.next();
+            }
+            out.push(']');
+        } else if ESCAPED.contains(&c) {
+            out.push('\\');
+            out.push(c);
+        } else {
+            out.push(c);
+        }
+    }
+    out.push_str(".[]");
+    out
+}
+
+/// Turns the engine's output for text `id` back into plain text.
+///
+/// Errs when the output does not start with text `id`'s marker: the engine is
+/// out of step and nothing it says can be trusted any more.
+pub(crate) fn reformat(output: &str, id: usize) -> Result<String> {
+    let expected = marker(id);
+    let Some(rest) = output.strip_prefix(&expected) else {
+        let head: String = output.chars().take(40).collect();
+        bail!("engine output out of step: expected text {id}, got {head:?}");
+    };
+    let mut out = String::with_capacity(rest.len());
+    let mut chars = rest.chars().peekable();
+    // Whether the last char pushed was an unescaped '.', which is the one
+    // deformat inserted when an empty superblank follows it.
+    let mut last_bare_dot = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                if let Some(n) = chars.next() {
+                    out.push(n);
+                }
+                last_bare_dot = false;
+            }
+            '[' => {
+                let mut content = String::new();
+                while let Some(n) = chars.next() {
+                    match n {
+                        '\\' => {
+                            if let Some(e) = chars.next() {
+                                content.push(e);
+                            }
+                        }
+                        ']' => break,
+                        _ => content.push(n),
+                    }
+                }
+                if content.is_empty() {
+                    if last_bare_dot {
+                        out.pop();
+                    }
+                } else if !content.starts_with('[') {
+                    // `[[...]]` would be a word-bound blank; we never send one.
+                    out.push_str(&content);
+                } else if chars.peek() == Some(&']') {
+                    chars.next();
+                }
+                last_bare_dot = false;
+            }
+            // A stray tag (`<n>`) would mean a stage leaked analysis: drop it.
+            '<' => {
+                for n in chars.by_ref() {
+                    if n == '>' {
+                        break;
+                    }
+                }
+                last_bare_dot = false;
+            }
+            '^' | '$' | '{' | '}' | ']' => {}
+            c if MARKS.contains(&c) => {}
+            _ => {
+                out.push(c);
+                last_bare_dot = c == '.';
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_reserved_and_carries_marks_in_superblanks() {
+        assert_eq!(
+            deformat("a/b [c] 5 * x #y_1, @z", 3),
+            r"[cityvibe:3]a\/b \[c\] 5 [*] x [#y_1], [@z].[]"
+        );
+    }
+
+    #[test]
+    fn line_breaks_become_superblanks_and_blank_lines_end_sentences() {
+        assert_eq!(
+            deformat("Uno\ndos\n\ntres", 0),
+            "[cityvibe:0]Uno[\n]dos.[][\n\n]tres.[]"
+        );
+    }
+
+    #[test]
+    fn kept_spans_travel_as_superblanks() {
+        let text = keep_verbatim(
+            "En el Centro Cultural Gloria Fuertes [sala 2]",
+            &["Centro Cultural Gloria Fuertes", "Gloria"],
+        );
+        assert_eq!(text, "En el \u{E000}Centro Cultural Gloria Fuertes\u{E001} [sala 2]");
+        assert_eq!(
+            deformat(&text, 0),
+            r"[cityvibe:0]En el [Centro Cultural Gloria Fuertes] \[sala 2\].[]"
+        );
+        let back = reformat(r"[cityvibe:0]In the [Centro Cultural Gloria Fuertes] \[room 2\].[]", 0).unwrap();
+        assert_eq!(back, "In the Centro Cultural Gloria Fuertes [room 2]");
+    }
+
+    #[test]
+    fn keep_verbatim_never_nests() {
+        let once = keep_verbatim("Teatro Español y Español", &["Teatro Español", "Español"]);
+        assert_eq!(once, "\u{E000}Teatro Español\u{E001} y \u{E000}Español\u{E001}");
+        assert_eq!(keep_verbatim(&once, &[]), "Teatro Español y Español");
+    }
+
+    #[test]
+    fn nul_in_input_cannot_split_a_text() {
+        assert!(!deformat("a\0b", 0).contains('\0'));
+    }
+
+    #[test]
+    fn reformat_drops_inserted_dot_marks_and_unescapes() {
+        let out = "[cityvibe:7]Hola \\@teatro *Xyzzy [#]tag fare# di.[][\n\n]5 [*] estrellas.[]";
+        assert_eq!(
+            reformat(out, 7).unwrap(),
+            "Hola @teatro Xyzzy #tag fare di\n\n5 * estrellas"
+        );
+    }
+
+    #[test]
+    fn reformat_keeps_real_sentence_end() {
+        assert_eq!(reformat("[cityvibe:1]Hello World..[]", 1).unwrap(), "Hello World.");
+    }
+
+    #[test]
+    fn reformat_rejects_output_out_of_step() {
+        assert!(reformat("[cityvibe:2]Hello.[]", 1).is_err());
+        assert!(reformat("Hello.[]", 1).is_err());
+    }
+
+    #[test]
+    fn frame_keeps_outer_whitespace_aside() {
+        let f = frame("  Hola\n");
+        assert_eq!((f.lead, f.core, f.trail), ("  ", "Hola", "\n"));
+        let f = frame("   ");
+        assert_eq!((f.lead, f.core, f.trail), ("   ", "", ""));
+    }
+}

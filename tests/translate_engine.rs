@@ -1,0 +1,494 @@
+//! The translation engines, run for real: the local Apertium (one null-flush
+//! process per pair), an apertium-apy server started on 127.0.0.1, and fake
+//! engines (small shell scripts) that hang, die or answer out of step.
+//!
+//! Outside CI a missing Apertium skips with a notice; under `CI=true` it
+//! fails (scripts/deps.sh installs it).
+mod common;
+
+use cityvibe::adapter::{Collect, parse_bytes};
+use cityvibe::adapters::madrid::{MANIFEST, Madrid};
+use cityvibe::parse::pii::contains_pii;
+use cityvibe::translate::{
+    ApertiumTranslator, ApyTranslator, NoneTranslator, Translator, keep_verbatim, translate_targets_parallel,
+};
+use std::net::TcpListener;
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const TARGETS: [&str; 6] = ["ca", "gl", "en", "fr", "it", "pt"];
+
+fn under_ci() -> bool {
+    std::env::var("CI").as_deref() == Ok("true")
+}
+
+/// The real engine; `None` (with a notice) when missing outside CI.
+fn apertium() -> Option<ApertiumTranslator> {
+    match ApertiumTranslator::system() {
+        Ok(t) => Some(t),
+        Err(e) if !under_ci() => {
+            eprintln!("notice: skipping, no Apertium ({e:#}); run scripts/deps.sh");
+            None
+        }
+        Err(e) => panic!("Apertium missing under CI: {e:#}"),
+    }
+}
+
+/// Real Madrid events (October 2025), as the adapter hands them on: scrubbed
+/// of e-mail addresses and phone numbers (P5).
+fn madrid_events() -> Option<Collect> {
+    let path = common::realdata("madrid_300107/300107-0-agenda-actividades-eventos_2025-10.json")?;
+    let bytes = std::fs::read(path).unwrap();
+    let feed = MANIFEST.feeds.iter().find(|f| f.url.ends_with("json")).unwrap();
+    Some(parse_bytes(&Madrid, feed, &bytes).unwrap())
+}
+
+/// A few real texts with times, ages and a Centro Cultural in them.
+fn sample_texts(events: &Collect) -> Vec<String> {
+    let ids = ["12337345", "12336696", "50071032"];
+    let mut texts = Vec::new();
+    for id in ids {
+        let ev = events
+            .events
+            .iter()
+            .find(|e| e.source_event_id == id)
+            .unwrap_or_else(|| panic!("event {id}"));
+        texts.push(ev.title.clone());
+        texts.push(ev.description.clone());
+    }
+    assert!(
+        texts.iter().all(|t| !contains_pii(t)),
+        "P5: only scrubbed text goes to a translator"
+    );
+    texts
+}
+
+fn digit_runs(s: &str) -> Vec<String> {
+    let mut runs: Vec<String> = s
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|r| !r.is_empty())
+        .map(String::from)
+        .collect();
+    runs.sort();
+    runs
+}
+
+/// No engine mark reached the text: no `*`, `#`, `@` or `~` that the input
+/// did not have.
+fn assert_no_marks(input: &str, output: &str, what: &str) {
+    for mark in ['*', '#', '@', '~'] {
+        assert!(
+            output.matches(mark).count() <= input.matches(mark).count(),
+            "{what}: engine mark {mark:?} in {output:?}"
+        );
+    }
+}
+
+#[test]
+fn madrid_texts_into_all_six_targets() {
+    let (Some(mut engine), Some(events)) = (apertium(), madrid_events()) else {
+        return;
+    };
+    assert!(engine.engine_id().starts_with("apertium/"), "{}", engine.engine_id());
+    let texts = sample_texts(&events);
+    for tgt in TARGETS {
+        let out = engine
+            .translate("es", tgt, &texts)
+            .unwrap_or_else(|e| panic!("es->{tgt}: {e:#}"));
+        assert_eq!(out.len(), texts.len(), "es->{tgt}");
+        for (src, dst) in texts.iter().zip(&out) {
+            eprintln!("es->{tgt}: {dst}");
+            assert!(!dst.trim().is_empty(), "es->{tgt}: empty for {src:?}");
+            assert_no_marks(src, dst, &format!("es->{tgt}"));
+            // Times, ages and counts survive as digits (Catalan writes 17.30
+            // for 17:30, so digit runs are compared, not whole numbers).
+            assert_eq!(
+                digit_runs(src),
+                digit_runs(dst),
+                "es->{tgt}: numbers of {src:?} in {dst:?}"
+            );
+        }
+        let descriptions: Vec<_> = texts.iter().zip(&out).skip(1).step_by(2).collect();
+        assert!(
+            descriptions.iter().all(|(s, d)| s != d),
+            "es->{tgt}: a description came back untranslated"
+        );
+        // A name that is not also a common word survives as it is.
+        assert!(out[3].contains("Sara Montiel"), "es->{tgt}: {}", out[3]);
+    }
+}
+
+/// Names that are also words ("Gloria Fuertes": glory, strong) are
+/// translated unless kept; kept, they survive into every language.
+#[test]
+fn venue_names_survive_when_kept() {
+    let Some(mut engine) = apertium() else { return };
+    let venue = "Centro Cultural Gloria Fuertes";
+    let text = format!("Lugar: Sala de exposiciones {venue}. Más información en el {venue}.");
+    let plain = engine.translate("es", "en", std::slice::from_ref(&text)).unwrap();
+    assert!(
+        !plain[0].contains("Gloria Fuertes"),
+        "the engine now knows the name: {}",
+        plain[0]
+    );
+    let kept = vec![keep_verbatim(&text, &[venue])];
+    for tgt in TARGETS {
+        let out = engine.translate("es", tgt, &kept).unwrap();
+        eprintln!("es->{tgt}: {}", out[0]);
+        assert_eq!(out[0].matches(venue).count(), 2, "es->{tgt}: {}", out[0]);
+        assert!(!out[0].contains(['\u{E000}', '\u{E001}']), "es->{tgt}: markers leaked");
+    }
+}
+
+/// A text with line breaks must come back as exactly one text, with its
+/// line breaks, and empty texts stay empty without reaching the engine.
+#[test]
+fn texts_with_newlines_map_to_one_output_each() {
+    let Some(mut engine) = apertium() else { return };
+    let texts: Vec<String> = [
+        "Concierto de jazz.\nSábado a las 20:00 horas.",
+        "",
+        "Primera parte.\n\nSegunda parte con [corchetes], barras / y un asterisco *.",
+        "   \n  ",
+        "  Exposición de pintura\r\ncon 12 obras  \n",
+        "Taller #infantil para @familias ~ gratuito",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for tgt in ["en", "ca", "gl"] {
+        let out = engine.translate("es", tgt, &texts).unwrap();
+        assert_eq!(out.len(), texts.len());
+        for (src, dst) in texts.iter().zip(&out) {
+            eprintln!("es->{tgt}: {dst:?}");
+            assert_eq!(
+                src.matches('\n').count(),
+                dst.matches('\n').count(),
+                "es->{tgt}: {src:?} -> {dst:?}"
+            );
+            assert_no_marks(src, dst, &format!("es->{tgt}"));
+            assert_eq!(digit_runs(src), digit_runs(dst));
+        }
+        assert_eq!(out[1], "");
+        assert_eq!(out[3], "   \n  ");
+        assert!(out[4].starts_with("  ") && out[4].ends_with("  \n"), "{:?}", out[4]);
+        assert!(
+            out[2].contains("[") && out[2].contains("*"),
+            "literal characters lost: {:?}",
+            out[2]
+        );
+        // A hashtag or handle is a name: kept whole.
+        assert!(
+            out[5].contains("#infantil") && out[5].contains("@familias") && out[5].contains('~'),
+            "{:?}",
+            out[5]
+        );
+    }
+}
+
+#[test]
+fn catalan_into_english_goes_through_spanish() {
+    let Some(mut engine) = apertium() else { return };
+    assert_eq!(engine.mode("ca", "en"), None);
+    assert!(engine.supports("ca", "en"));
+    assert!(!engine.supports("ca", "xx"));
+    let texts = vec!["La biblioteca obre dilluns a les 10 hores.".to_string()];
+    let out = engine.translate("ca", "en", &texts).unwrap();
+    eprintln!("ca->en: {}", out[0]);
+    assert!(out[0].to_lowercase().contains("library"), "{}", out[0]);
+    assert!(out[0].contains("10"), "{}", out[0]);
+    assert_no_marks(&texts[0], &out[0], "ca->en");
+}
+
+#[test]
+fn same_language_is_identity_and_unknown_language_is_an_error() {
+    let Some(mut engine) = apertium() else { return };
+    let texts = vec!["Hola".to_string()];
+    assert_eq!(engine.translate("es", "es", &texts).unwrap(), texts);
+    assert!(engine.translate("es", "de", &texts).is_err());
+}
+
+#[test]
+fn targets_run_in_parallel_and_come_back_in_order() {
+    let (Some(a), Some(b), Some(events)) = (apertium(), apertium(), madrid_events()) else {
+        return;
+    };
+    let texts = sample_texts(&events);
+    let mut workers = vec![a, b];
+    let mut targets = TARGETS.to_vec();
+    targets.push("es");
+    let results = translate_targets_parallel(&mut workers, "es", &targets, &texts);
+    assert_eq!(results.iter().map(|r| r.lang.as_str()).collect::<Vec<_>>(), targets);
+    for r in &results {
+        let out = r.texts.as_ref().unwrap_or_else(|e| panic!("{}: {e:#}", r.lang));
+        assert_eq!(out.len(), texts.len(), "{}", r.lang);
+    }
+    assert_eq!(results.last().unwrap().texts.as_ref().unwrap(), &texts);
+}
+
+#[test]
+fn none_translator_refuses_to_translate() {
+    let mut none = NoneTranslator;
+    let texts = vec!["Hola".to_string()];
+    assert!(none.translate("es", "en", &texts).is_err());
+    assert_eq!(none.translate("es", "es", &texts).unwrap(), texts);
+    assert!(!none.supports("es", "en"));
+}
+
+// ---- fake engines --------------------------------------------------------
+
+/// A modes folder with one fake pair, spa-eng, whose pipeline is a shell
+/// script running `body` (it ignores the `-z` it is given).
+fn fake_engine(dir: &Path, body: &str) -> ApertiumTranslator {
+    let script = dir.join("engine.sh");
+    std::fs::write(&script, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(dir.join("spa-eng.mode"), format!("'{}'\n", script.display())).unwrap();
+    ApertiumTranslator::new(dir, "apertium/fake").unwrap()
+}
+
+/// Whether process `pid` exists and is not a zombie (an orphan whose parent
+/// has not reaped it yet is dead all the same).
+fn running(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state follows the parenthesised command name.
+        Ok(stat) => stat
+            .rsplit(')')
+            .next()
+            .is_some_and(|rest| !rest.trim_start().starts_with('Z')),
+        Err(_) => false,
+    }
+}
+
+fn some_texts() -> Vec<String> {
+    vec!["Concierto en el parque.".to_string(), "Taller de cerámica.".to_string()]
+}
+
+/// A hung engine must become an error within the timeout, and be killed.
+#[test]
+fn engine_that_hangs_errs_within_the_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    let mut t = fake_engine(
+        dir.path(),
+        &format!("echo $$ > '{}'\nexec sleep 600", pidfile.display()),
+    )
+    .with_timeout(Duration::from_secs(1));
+    assert_eq!(t.engine_id(), "apertium/fake");
+    let start = Instant::now();
+    let err = t.translate("es", "en", &some_texts()).unwrap_err();
+    let took = start.elapsed();
+    eprintln!("{err:#} after {took:?}");
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    assert!(format!("{err:#}").contains("no answer within"), "{err:#}");
+    // The hung process was killed, not left behind.
+    let pid = std::fs::read_to_string(&pidfile).unwrap().trim().to_string();
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(!running(&pid), "engine {pid} still running");
+}
+
+/// A dying engine is an error at once (not after the timeout), with its
+/// last words; the translator does not panic and can be used again.
+#[test]
+fn engine_that_dies_errs_with_its_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = fake_engine(
+        dir.path(),
+        "head -c 1 > /dev/null\necho 'Error: mode is broken' >&2\nexit 3",
+    )
+    .with_timeout(Duration::from_secs(30));
+    let start = Instant::now();
+    let err = format!("{:#}", t.translate("es", "en", &some_texts()).unwrap_err());
+    eprintln!("{err}");
+    assert!(start.elapsed() < Duration::from_secs(10));
+    assert!(err.contains("mode is broken"), "{err}");
+    assert!(t.translate("es", "en", &some_texts()).is_err());
+}
+
+/// Output that does not belong to the text waited for is refused, never
+/// stored under the wrong event.
+#[test]
+fn engine_out_of_step_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = fake_engine(dir.path(), "exec sed -z -u 's/cityvibe:[0-9]*/cityvibe:999/'");
+    let err = format!("{:#}", t.translate("es", "en", &some_texts()).unwrap_err());
+    assert!(err.contains("out of step"), "{err}");
+}
+
+/// Through an engine that changes nothing (`cat`), every text comes back
+/// exactly: the framing loses no character, escape or line break.
+#[test]
+fn framing_round_trips_through_a_pass_through_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = fake_engine(dir.path(), "exec cat");
+    let texts: Vec<String> = [
+        "Plain.",
+        "Tabs\tand  two spaces\nand\n\nparagraphs",
+        r"Reserved \ [ ] ^ $ / < > { } @ * # ~ | + chars",
+        "  outer whitespace\n",
+        "",
+        "ñandú «comillas» — 12:30 €",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    assert_eq!(t.translate("es", "en", &texts).unwrap(), texts);
+    let kept = keep_verbatim("Teatro [Real] 5*", &["Teatro [Real]"]);
+    assert_eq!(
+        t.translate("es", "en", &[kept]).unwrap(),
+        vec!["Teatro [Real] 5*".to_string()]
+    );
+}
+
+#[test]
+fn missing_engine_is_an_error_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(ApertiumTranslator::new(dir.path().join("no-such-folder"), "x").is_err());
+    assert!(
+        ApertiumTranslator::new(dir.path(), "x").is_err(),
+        "a folder without modes"
+    );
+    std::fs::write(dir.path().join("spa-eng.mode"), "no-such-apertium-program -w 'x.bin'\n").unwrap();
+    let mut t = ApertiumTranslator::new(dir.path(), "x").unwrap();
+    let err = t.translate("es", "en", &some_texts()).unwrap_err();
+    eprintln!("{err:#}");
+}
+
+// ---- apertium-apy --------------------------------------------------------
+
+/// An apertium-apy server on a free port of 127.0.0.1, killed on drop.
+struct ApyServer {
+    child: Child,
+    url: String,
+}
+
+impl ApyServer {
+    /// `None` (with a notice) when APy is not installed, outside CI.
+    fn start() -> Option<ApyServer> {
+        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        // Debian's pairs live under the engine's data dir, as in /usr/bin/apertium.
+        let datadir = std::env::var("APERTIUM_DATADIR").unwrap_or_else(|_| "/usr/share/apertium".into());
+        let spawned = Command::new("apertium-apy")
+            .args(["-p", &port.to_string(), &format!("{datadir}/modes")])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn();
+        let child = match spawned {
+            Ok(c) => c,
+            Err(e) if !under_ci() => {
+                eprintln!("notice: skipping, no apertium-apy ({e}); run scripts/deps.sh");
+                return None;
+            }
+            Err(e) => panic!("apertium-apy missing under CI: {e}"),
+        };
+        Some(ApyServer {
+            child,
+            url: format!("http://127.0.0.1:{port}"),
+        })
+    }
+
+    /// Waits for the server to answer /listPairs.
+    fn translator(&self) -> ApyTranslator {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            match ApyTranslator::new(&self.url) {
+                Ok(t) => return t,
+                Err(e) if Instant::now() > deadline => panic!("apertium-apy did not come up: {e:#}"),
+                Err(_) => std::thread::sleep(Duration::from_millis(200)),
+            }
+        }
+    }
+}
+
+impl Drop for ApyServer {
+    fn drop(&mut self) {
+        // The server and the pipelines it started share its process group.
+        let _ = Command::new("sh")
+            .args(["-c", &format!("kill -9 -{}", self.child.id())])
+            .status();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn apy_server_translates_batches_like_the_local_engine() {
+    let Some(server) = ApyServer::start() else { return };
+    let mut apy = server.translator();
+    assert!(apy.supports("es", "gl") && apy.supports("ca", "en"));
+    let Some(events) = madrid_events() else { return };
+    let mut texts = sample_texts(&events);
+    texts.push("Primera línea.\nSegunda línea con un asterisco * y #etiqueta.".to_string());
+    texts.push(String::new());
+    // Enough texts for several requests, and one longer than a request.
+    texts.extend(events.events.iter().take(40).map(|e| e.description.clone()));
+    texts.push(
+        events
+            .events
+            .iter()
+            .map(|e| e.title.as_str())
+            .take(400)
+            .collect::<Vec<_>>()
+            .join(". "),
+    );
+    assert!(texts.iter().all(|t| !contains_pii(t)), "P5");
+    for tgt in ["en", "gl"] {
+        let out = apy
+            .translate("es", tgt, &texts)
+            .unwrap_or_else(|e| panic!("es->{tgt}: {e:#}"));
+        assert_eq!(out.len(), texts.len());
+        for (src, dst) in texts.iter().zip(&out) {
+            assert_no_marks(src, dst, &format!("apy es->{tgt}"));
+            assert_eq!(src.is_empty(), dst.is_empty(), "apy es->{tgt}: {src:?} -> {dst:?}");
+            assert_eq!(src.matches('\n').count(), dst.matches('\n').count());
+        }
+        eprintln!("apy es->{tgt}: {}", out[6]);
+        assert!(out[3].contains("Sara Montiel"));
+        assert!(out[6].contains('*') && out[6].contains('#'), "{}", out[6]);
+        let long = out.last().unwrap();
+        assert!(
+            long.len() > texts.last().unwrap().len() / 2,
+            "long text cut short: {} bytes",
+            long.len()
+        );
+    }
+    let out = apy
+        .translate("ca", "en", &["La biblioteca obre dilluns.".to_string()])
+        .unwrap();
+    assert!(out[0].to_lowercase().contains("library"), "{}", out[0]);
+}
+
+#[test]
+fn apy_server_down_is_an_error() {
+    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    assert!(ApyTranslator::new(&format!("http://127.0.0.1:{port}")).is_err());
+}
+
+/// Not a test: the numbers behind the choice of null-flush, for `make bench`
+/// (`cargo test --release --test translate_engine -- --ignored --nocapture bench`).
+#[test]
+#[ignore]
+fn bench_null_flush_against_one_process_per_text() {
+    let (Some(_), Some(events)) = (apertium(), madrid_events()) else {
+        return;
+    };
+    let texts: Vec<String> = events
+        .events
+        .iter()
+        .flat_map(|e| [e.title.clone(), e.description.clone()])
+        .filter(|t| !t.trim().is_empty())
+        .take(1000)
+        .collect();
+    assert!(texts.iter().all(|t| !contains_pii(t)), "P5");
+    let sample = std::env::var("BENCH_PER_PROCESS_SAMPLE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(30);
+    let report = cityvibe::translate::bench::bench_engine(&texts, &TARGETS, sample).unwrap();
+    println!("{report}");
+}
