@@ -1,7 +1,7 @@
 //! Thin: parse flags, call the library, map the result to an exit code.
 
 use clap::Parser;
-use cityvibe::cli::{Cli, Command, EventsCommand, SourceCommand, TakedownCommand};
+use cityvibe::cli::{AdapterCommand, Cli, Command, EventsCommand, SourceCommand, TakedownCommand};
 use cityvibe::commands::{self, exit};
 
 fn main() {
@@ -27,6 +27,10 @@ fn main() {
             SourceCommand::Disable { id, reason } => commands::source::switch(&cli, id, false, Some(reason)),
             SourceCommand::Enable { id } => commands::source::switch(&cli, id, true, None),
             SourceCommand::Export { format } => commands::sources_export::execute(&cli, *format),
+        },
+        Command::Adapter { command } => match command {
+            AdapterCommand::Check { id, sample, json, limit } => commands::adapter::check(id, sample, *json, *limit),
+            AdapterCommand::New { id, host, format, root, json } => commands::adapter::new(root, id, host, format, *json),
         },
         Command::Runs { limit, json } => commands::runs::list(&cli, *limit, *json),
         Command::Holdings { query, json } => commands::holdings::show(&cli, query, *json),

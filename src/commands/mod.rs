@@ -1,6 +1,7 @@
 //! One module per subcommand: each builds its options and calls the library.
 
 pub mod completions;
+pub mod adapter;
 pub mod events;
 pub mod export;
 pub mod holdings;
