@@ -1,0 +1,218 @@
+//! The command line, in one place (clap derive).
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Debug, Parser)]
+#[command(name = "cityvibe", version, about = "CityVibe's polite collector of Spanish cultural-event open data")]
+pub struct Cli {
+    /// The SQLite database.
+    #[arg(long, global = true, default_value = "data/cityvibe.db", env = "CITYVIBE_DB")]
+    pub db: PathBuf,
+    /// The operator's switchboard.
+    #[arg(long, global = true, default_value = "sources.toml", env = "CITYVIBE_CONFIG")]
+    pub config: PathBuf,
+    /// Send requests for https://HOST/PATH to DIR/HOST/PATH or URL/HOST/PATH instead;
+    /// every politeness rule still applies as if to HOST.
+    #[arg(long, global = true, value_name = "DIR|URL")]
+    pub mirror: Option<String>,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Fetch, parse and store every enabled source (what cron runs).
+    Run {
+        /// Only this source (repeatable).
+        #[arg(long = "source", value_name = "ID")]
+        sources: Vec<String>,
+        /// Print the report as one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Print nothing but problems (on stderr).
+        #[arg(long)]
+        quiet: bool,
+        /// Store originals only; translate later with `cityvibe translate`.
+        #[arg(long)]
+        no_translate: bool,
+    },
+    /// Stored events.
+    Events {
+        #[command(subcommand)]
+        command: EventsCommand,
+    },
+    /// The sources: list, show, enable, disable, export the "Fuentes de datos" page.
+    #[command(visible_alias = "sources")]
+    Source {
+        #[command(subcommand)]
+        command: SourceCommand,
+    },
+    /// Tools for writing an adapter: check a sample offline, scaffold a new one.
+    Adapter {
+        #[command(subcommand)]
+        command: AdapterCommand,
+    },
+    /// What the last runs did, per source: status, requests, 304s, changes, duration.
+    Runs {
+        /// How many runs, newest first.
+        #[arg(long, default_value_t = 10)]
+        limit: usize,
+        #[arg(long)]
+        json: bool,
+    },
+    /// What we hold of a host's or source's data and how we fetched it (P17).
+    Holdings {
+        /// A source id, a host (e.g. datos.madrid.es) or a URL on it.
+        #[arg(value_name = "HOST|SOURCE_ID")]
+        query: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Active events as json, csv, ics (RFC 5545) or jsonld (schema.org), with licence and attribution (P19).
+    Export {
+        #[arg(long, value_enum)]
+        format: ExportFormat,
+        /// Show titles and descriptions in this language where a translation is stored.
+        #[arg(long, value_name = "xx")]
+        lang: Option<String>,
+        /// Only these sources (repeatable).
+        #[arg(long = "source", value_name = "ID")]
+        sources: Vec<String>,
+        /// Only events that last until this day or later (YYYY-MM-DD).
+        #[arg(long, value_name = "DATE")]
+        from: Option<String>,
+        /// Only events that begin on this day or earlier (YYYY-MM-DD).
+        #[arg(long, value_name = "DATE")]
+        to: Option<String>,
+    },
+    /// Print a shell completion script: `cityvibe completions bash > /etc/bash_completion.d/cityvibe`.
+    Completions {
+        #[arg(value_enum)]
+        shell: CompletionShell,
+    },
+    /// Take an event down at once and keep it from coming back (P18).
+    Takedown {
+        #[command(subcommand)]
+        command: TakedownCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EventsCommand {
+    /// List active events, soonest first.
+    List {
+        #[arg(long = "source", value_name = "ID")]
+        sources: Vec<String>,
+        #[arg(long, default_value_t = 50)]
+        limit: usize,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SourceCommand {
+    /// Every source, with its switch, host, delay and last status.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// One source, with what the fetch log proves of our manners (P17).
+    Show {
+        id: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Switch a source off in sources.toml (P16).
+    Disable {
+        id: String,
+        #[arg(long)]
+        reason: String,
+    },
+    /// Switch a source back on.
+    Enable { id: String },
+    /// The "Fuentes de datos" page: publisher, dataset, licence, attribution, schedule, delay (P19).
+    Export {
+        #[arg(long, value_enum, default_value = "md")]
+        format: SourcesFormat,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TakedownCommand {
+    /// Delete an event now and keep a tombstone so later runs skip it.
+    Add {
+        /// The event's original URL, or SOURCE:ID, or a bare id if only one event has it.
+        #[arg(value_name = "URL|EVENT_ID")]
+        target: String,
+        /// Why (kept with the takedown).
+        #[arg(long)]
+        reason: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Every takedown.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Lift a takedown (the event may come back when its feed next changes).
+    Remove { id: i64 },
+}
+
+/// What `export` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportFormat {
+    Json,
+    Csv,
+    Ics,
+    Jsonld,
+}
+
+/// What `sources export` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SourcesFormat {
+    Md,
+    Html,
+    Json,
+}
+
+/// Shells `completions` writes for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CompletionShell {
+    Bash,
+    Zsh,
+    Fish,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AdapterCommand {
+    /// Parse a sample file offline and report events, errors, field coverage and PII.
+    Check {
+        id: String,
+        /// The sample file (the feed whose format matches its extension is used, else the first).
+        #[arg(long, value_name = "FILE")]
+        sample: PathBuf,
+        #[arg(long)]
+        json: bool,
+        /// How many events to print.
+        #[arg(long, default_value_t = 5)]
+        limit: usize,
+    },
+    /// Write adapters/ID.rs, its registry entry, a disabled sources.toml row and a sample.
+    New {
+        id: String,
+        /// The host the feeds live on, e.g. datos.example.es.
+        #[arg(long)]
+        host: String,
+        /// json, xml or csv.
+        #[arg(long, default_value = "json")]
+        format: String,
+        /// The crate to write into.
+        #[arg(long, default_value = ".", value_name = "DIR")]
+        root: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+}
