@@ -65,13 +65,22 @@ fn takedown_deletes_at_once_and_survives_reingest_p18() {
             )
             .unwrap();
         assert_eq!(n, 1);
+        // A machine translation of it, and its cache entry; and an unrelated cache entry.
+        conn.execute(
+            "INSERT INTO translations (event_id, lang, field, text, origin, engine, source_hash)
+             SELECT id, 'fr', 'title', 'Un titre', 'machine', 'apertium/test', 'x' FROM events WHERE source = ?1 AND source_event_id = ?2",
+            [src, id],
+        )
+        .unwrap();
+        conn.execute("INSERT INTO translation_cache (key, text, engine, created_at) VALUES ('k1', 'Un titre', 'apertium/test', 0)", []).unwrap();
+        conn.execute("INSERT INTO translation_cache (key, text, engine, created_at) VALUES ('k2', 'Autre chose', 'apertium/test', 0)", []).unwrap();
     }
 
     // By SOURCE:ID and by URL.
     let out = ok(&cityvibe(d, &["takedown", "add", &by_id, "--reason", "the organiser asked", "--json"]));
     let r: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(r["deleted"], serde_json::json!([by_id]));
-    assert_eq!(r["translations_deleted"], 1);
+    assert_eq!(r["translations_deleted"], 2);
     ok(&cityvibe(d, &["takedown", "add", &victim_url, "--reason", "wrong venue, says the publisher"]));
 
     // Gone at once, from the listing and from the database (translations too).
@@ -82,6 +91,8 @@ fn takedown_deletes_at_once_and_survives_reingest_p18() {
         let conn = rusqlite::Connection::open(&db).unwrap();
         let n: i64 = conn.query_row("SELECT count(*) FROM translations", [], |r| r.get(0)).unwrap();
         assert_eq!(n, 0, "translations of a taken-down event remain");
+        let keys: Vec<String> = conn.prepare("SELECT key FROM translation_cache").unwrap().query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+        assert_eq!(keys, vec!["k2".to_string()], "the cached translation of a taken-down event remains");
         let n: i64 = conn.query_row("SELECT count(*) FROM events", [], |r| r.get(0)).unwrap();
         assert_eq!(n, 6, "a taken-down event is still a row (even withdrawn)");
     }

@@ -1,5 +1,6 @@
 //! Takedowns (P18): an event named by its original URL or by its id is
-//! deleted at once (its row and, by cascade, its translations), and a
+//! deleted at once (its row, its translations and their entries in the
+//! translation cache), and a
 //! tombstone row in `takedowns` keeps it from coming back: the ingest skips
 //! every event a tombstone names (see [`super::ingest`]).
 
@@ -128,6 +129,14 @@ impl Store {
         let mut translations_deleted = 0u64;
         let mut deleted = Vec::new();
         for (row, src, id, _) in &matches {
+            // The machine translations of its texts leave the cache too (an
+            // identical text of another event only costs a new translation).
+            tx.execute(
+                "DELETE FROM translation_cache WHERE EXISTS (SELECT 1 FROM translations t
+                     WHERE t.event_id = ?1 AND t.origin <> 'publisher' AND t.text = translation_cache.text
+                       AND t.engine IS translation_cache.engine)",
+                [row],
+            )?;
             // Explicit, though the foreign key cascades too.
             translations_deleted += tx.execute("DELETE FROM translations WHERE event_id = ?1", [row])? as u64;
             tx.execute("DELETE FROM events WHERE id = ?1", [row])?;
