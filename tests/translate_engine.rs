@@ -343,6 +343,22 @@ fn framing_round_trips_through_a_pass_through_engine() {
     );
 }
 
+/// P5: even a caller that forgot to scrub cannot hand an engine, or a stored
+/// translation, an e-mail address or a phone number.
+#[test]
+fn texts_reach_the_engine_scrubbed() {
+    let dir = tempfile::tempdir().unwrap();
+    let seen = dir.path().join("seen");
+    let mut t = fake_engine(dir.path(), &format!("exec tee '{}'", seen.display()));
+    let texts = vec!["Reservas: taquilla@teatro.example.es o 915 555 555.".to_string()];
+    let out = t.translate("es", "en", &texts).unwrap();
+    drop(t);
+    let seen = std::fs::read_to_string(seen).unwrap();
+    for text in [&out[0], &seen] {
+        assert!(!text.contains("taquilla") && !text.contains("555"), "{text:?}");
+    }
+}
+
 #[test]
 fn missing_engine_is_an_error_not_a_panic() {
     let dir = tempfile::tempdir().unwrap();

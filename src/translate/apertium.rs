@@ -16,7 +16,7 @@
 //!
 //! Not for: deformatting (see `stream`), or deciding what to translate.
 
-use super::engine::{PIVOT, PivotMemo, Route, Translator, check_lang, engine_codes, route};
+use super::engine::{PIVOT, PivotMemo, Route, Translator, check_lang, engine_codes, route, scrubbed};
 use super::stream;
 use anyhow::{Context, Result, anyhow, bail};
 use std::collections::hash_map::Entry;
@@ -115,6 +115,7 @@ impl ApertiumTranslator {
     /// Translates through one mode, starting its engine if needed. On any
     /// failure the engine is dropped (and killed) so the next call starts anew.
     fn run(&mut self, mode: &str, texts: &[String]) -> Result<Vec<String>> {
+        let texts = &scrubbed(texts);
         let framed: Vec<stream::Framed> = texts.iter().map(|t| stream::frame(t)).collect();
         let cores: Vec<&str> = framed.iter().map(|f| f.core).filter(|c| !c.is_empty()).collect();
         let mut translated = Vec::new();

@@ -16,7 +16,7 @@
 //! Not for: the crawler's polite client. APy is CityVibe's own service, not a
 //! source; it still gets CityVibe's one User-Agent (P1) and only scrubbed text.
 
-use super::engine::{PIVOT, PivotMemo, Route, Translator, check_lang, engine_codes, route};
+use super::engine::{PIVOT, PivotMemo, Route, Translator, check_lang, engine_codes, route, scrubbed};
 use super::stream::{self, KEEP_END, KEEP_START};
 use crate::http::USER_AGENT;
 use anyhow::{Context, Result, anyhow, bail};
@@ -108,6 +108,7 @@ impl ApyTranslator {
     }
 
     fn run(&self, langpair: &str, texts: &[String]) -> Result<Vec<String>> {
+        let texts = &scrubbed(texts);
         // Each text: outer whitespace kept aside, the core cut into pieces
         // that fit a request, each piece one <p> block.
         let framed: Vec<stream::Framed> = texts.iter().map(|t| stream::frame(t)).collect();

@@ -4,8 +4,9 @@
 //! Backends: [`ApertiumTranslator`] (local engine, one long-lived null-flush
 //! process per language pair), [`ApyTranslator`] (an apertium-apy server over
 //! HTTP) and [`NoneTranslator`] (translation switched off). Texts handed to a
-//! translator must already be scrubbed of personal data (P5): scrubbing lives
-//! in one place, before this module, not here.
+//! translator are already scrubbed of personal data (P5); each backend still
+//! runs them through the one scrubber, `parse::pii`, before an engine sees
+//! them, since an APy server may be another machine's.
 //!
 //! Not for: caching, storing translations or choosing what to translate.
 
@@ -57,6 +58,13 @@ pub(crate) fn engine_codes(lang: &str) -> Option<[&'static str; 2]> {
         "pt" => ["pt", "por"],
         _ => return None,
     })
+}
+
+/// The texts as they may reach an engine: e-mail addresses and phone
+/// numbers scrubbed once more (P5), so that neither an engine nor a stored
+/// translation ever holds one, even if a caller forgot.
+pub(crate) fn scrubbed(texts: &[String]) -> Vec<String> {
+    texts.iter().map(|t| crate::parse::pii::scrub(t)).collect()
 }
 
 /// Fails with a clear message when `lang` is not one of [`LANGUAGES`].
