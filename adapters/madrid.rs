@@ -225,7 +225,13 @@ fn parse_json(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), Fe
         .read_to_end(&mut json)
         .map_err(|e| FeedError::new(format!("reading JSON body: {e}")))?;
     let mut rec = Record::default();
-    for_each_in_array(&json, Some("@graph"), |j: JsonRecord| {
+    let mut position = 0usize;
+    for_each_in_array(&json, Some("@graph"), |j: Nested<JsonRecord>| {
+        position += 1;
+        let Some(j) = j.0 else {
+            sink.record_error(RecordError { record: format!("#{position}"), reason: "not a JSON object".into() });
+            return;
+        };
         let s = |l: &Loose| l.as_str().to_string();
         let addr = j.address.0.as_ref();
         let area = addr.and_then(|a| a.area.0.as_ref());
@@ -349,6 +355,9 @@ fn parse_xml(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), Fee
             .map_err(|e| FeedError::new(format!("XML unreadable at byte {}: {e}", reader.buffer_position())))?;
         match ev {
             X::Start(e) => {
+                if !seen_root && e.local_name().as_ref() != "Contenidos" {
+                    return Err(FeedError::new(format!("XML root is <{}>, not <Contenidos>: not the Madrid agenda", e.local_name().as_ref())));
+                }
                 seen_root = true;
                 match e.local_name().as_ref() {
                     "contenido" => {

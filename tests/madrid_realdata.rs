@@ -76,3 +76,27 @@ fn descriptions_come_out_without_contact_data_p5() {
         }
     }
 }
+
+/// One bad record never sinks a whole feed: wrong types, a missing id, an
+/// impossible date, a string or a null in the array are counted, the rest kept.
+#[test]
+fn bad_records_are_counted_not_fatal() {
+    let bytes = std::fs::read(common::sample("fixtures/bad/madrid_bad_records.json")).unwrap();
+    let c = parse_bytes(&Madrid, &MANIFEST.feeds[0], &bytes).expect("the feed as a whole is readable");
+    assert!(!c.events.is_empty());
+    assert!(c.errors.len() >= 3, "{:?}", c.errors);
+    assert!(c.errors.iter().any(|e| e.reason.contains("not a JSON object")));
+    assert_eq!(c.events.len() + c.errors.len(), 11, "every record is either an event or an error");
+}
+
+/// A body cut in the middle is a feed error naming what went wrong.
+#[test]
+fn truncated_json_is_a_feed_error() {
+    let bytes = std::fs::read(common::sample("fixtures/bad/madrid_truncated.json")).unwrap();
+    let err = parse_bytes(&Madrid, &MANIFEST.feeds[0], &bytes).unwrap_err();
+    assert!(err.0.contains("JSON"), "{err}");
+    let html = std::fs::read(common::sample("fixtures/bad/error_page.html")).unwrap();
+    for feed in MANIFEST.feeds {
+        assert!(parse_bytes(&Madrid, feed, &html).is_err(), "{} accepted an HTML page", feed.url);
+    }
+}
