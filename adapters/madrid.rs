@@ -11,7 +11,7 @@ use crate::adapter::*;
 use crate::model::{Category, Event, Schedule};
 use crate::parse::dates::{parse_date_list, parse_datetime, parse_time, parse_weekdays};
 use crate::parse::loose::{Loose, Nested, for_each_in_array};
-use crate::parse::text::{html_to_text, non_empty, one_line};
+use crate::parse::text::{decode_entities, html_to_text, non_empty, one_line};
 use std::collections::HashMap;
 use std::io::{BufRead, Read};
 use std::time::Duration;
@@ -113,14 +113,15 @@ fn build(r: &Record) -> Result<Event, RecordError> {
         _ => None,
     };
     ev.price = non_empty(&one_line(&html_to_text(&r.price)));
-    ev.audience = non_empty(last_segment(&r.audience));
+    ev.audience = non_empty(&decode_entities(last_segment(&r.audience)));
     let v = &mut ev.venue;
-    v.name = non_empty(&r.venue);
-    v.address = non_empty(&one_line(&r.address));
-    v.locality = non_empty(&r.locality).or_else(|| Some("Madrid".into()));
+    let plain = |s: &str| non_empty(&one_line(&decode_entities(s)));
+    v.name = plain(&r.venue);
+    v.address = plain(&r.address);
+    v.locality = plain(&r.locality).or_else(|| Some("Madrid".into()));
     v.province = Some("Madrid".into());
-    v.postal_code = non_empty(&r.postal_code);
-    v.district = non_empty(last_segment(&r.district));
+    v.postal_code = plain(&r.postal_code);
+    v.district = plain(last_segment(&r.district));
     if let (Ok(lat), Ok(lon)) = (r.lat.trim().parse::<f64>(), r.lon.trim().parse::<f64>()) {
         v.set_coordinates(lat, lon);
     }

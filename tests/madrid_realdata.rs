@@ -100,3 +100,15 @@ fn truncated_json_is_a_feed_error() {
         assert!(parse_bytes(&Madrid, feed, &html).is_err(), "{} accepted an HTML page", feed.url);
     }
 }
+
+/// Entities escaped twice in the address fields are decoded too.
+#[test]
+fn addresses_have_no_entities_left() {
+    let bytes = std::fs::read(common::sample("datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json")).unwrap();
+    let c = parse_bytes(&Madrid, &MANIFEST.feeds[0], &bytes).unwrap();
+    for e in &c.events {
+        for f in [&e.venue.name, &e.venue.address, &e.venue.district, &e.venue.locality].into_iter().flatten() {
+            assert!(!f.contains('&'), "{f}");
+        }
+    }
+}
