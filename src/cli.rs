@@ -37,6 +37,14 @@ pub enum Command {
         #[arg(long)]
         no_translate: bool,
     },
+    /// Translate what changed into the display languages (what `run` does after storing).
+    Translate {
+        /// Only events of this source (repeatable).
+        #[arg(long = "source", value_name = "ID")]
+        sources: Vec<String>,
+        #[arg(long)]
+        json: bool,
+    },
     /// Stored events.
     Events {
         #[command(subcommand)]
@@ -106,6 +114,17 @@ pub enum EventsCommand {
         sources: Vec<String>,
         #[arg(long, default_value_t = 50)]
         limit: usize,
+        /// Show titles and descriptions in this language (es, ca, gl, en, fr, it, pt).
+        #[arg(long, value_name = "xx")]
+        lang: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// One event, whole: SOURCE:ID, or an id that is unique.
+    Show {
+        id: String,
+        #[arg(long, value_name = "xx")]
+        lang: Option<String>,
         #[arg(long)]
         json: bool,
     },

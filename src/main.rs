@@ -18,9 +18,11 @@ fn main() {
             &cli,
             commands::run::Args { sources: sources.clone(), json: *json, quiet: *quiet, no_translate: *no_translate },
         ),
-        Command::Events { command: EventsCommand::List { sources, limit, json } } => {
-            commands::events::list(&cli, sources.clone(), *limit, *json)
+        Command::Events { command: EventsCommand::List { sources, limit, lang, json } } => {
+            commands::events::list(&cli, sources.clone(), *limit, lang.as_deref(), *json)
         }
+        Command::Events { command: EventsCommand::Show { id, lang, json } } => commands::events::show(&cli, id, lang.as_deref(), *json),
+        Command::Translate { sources, json } => commands::translate::execute(&cli, sources.clone(), *json),
         Command::Source { command } => match command {
             SourceCommand::List { json } => commands::source::list(&cli, *json),
             SourceCommand::Show { id, json } => commands::source::show(&cli, id, *json),

@@ -1,30 +1,88 @@
-//! `cityvibe events list`.
+//! `cityvibe events list|show`.
 
 use crate::cli::Cli;
 use crate::store::Store;
-use crate::store::events::EventFilter;
-use anyhow::Result;
+use crate::store::events::{EventFilter, StoredEvent};
+use anyhow::{Result, bail};
 
-pub fn list(cli: &Cli, sources: Vec<String>, limit: usize, json: bool) -> Result<i32> {
+/// Show an event's texts in `lang`: the publisher's own translation, or the
+/// machine one made from the current original, naming the engine; else the
+/// original, marked as such.
+pub fn in_language(store: &Store, events: &mut [StoredEvent], lang: Option<&str>) -> Result<()> {
+    let Some(lang) = lang else { return Ok(()) };
+    if !crate::model::DISPLAY_LANGS.contains(&lang) {
+        bail!("--lang {lang}: use one of {}", crate::model::DISPLAY_LANGS.join(", "));
+    }
+    for e in events.iter_mut() {
+        if e.lang == lang {
+            continue;
+        }
+        match store.translation_of(e.row_id, lang, &e.title, &e.description)? {
+            Some((title, description, origin)) => {
+                e.title = title;
+                e.description = description;
+                e.lang = lang.to_string();
+                e.text_origin = origin;
+            }
+            None => e.text_origin = format!("original ({}; no {lang} translation yet)", e.lang),
+        }
+    }
+    Ok(())
+}
+
+pub fn list(cli: &Cli, sources: Vec<String>, limit: usize, lang: Option<&str>, json: bool) -> Result<i32> {
     let store = Store::open(&cli.db)?;
-    let events = store.list_events(&EventFilter { sources, limit: Some(limit), ..Default::default() })?;
+    let mut events = store.list_events(&EventFilter { sources, limit: Some(limit), ..Default::default() })?;
+    in_language(&store, &mut events, lang)?;
     if json {
         super::print_json(&events)?;
         return Ok(super::exit::OK);
     }
     for e in &events {
         println!(
-            "{}  {:<9} {}\n      {} · {}\n      {}",
+            "{}  {:<9} {}\n      {} · {}\n      {}{}",
             e.start.as_deref().unwrap_or("?").replace('T', " "),
             e.source,
             e.title,
             e.venue.as_deref().unwrap_or("-"),
             e.url.as_deref().unwrap_or("-"),
-            e.attribution
+            e.attribution,
+            if lang.is_some() { format!(" · text: {} [{}]", e.lang, e.text_origin) } else { String::new() }
         );
     }
     if events.is_empty() {
         eprintln!("no events stored yet: run `cityvibe run` (or `make demo`)");
     }
+    Ok(super::exit::OK)
+}
+
+pub fn show(cli: &Cli, id: &str, lang: Option<&str>, json: bool) -> Result<i32> {
+    let store = Store::open(&cli.db)?;
+    let (source, event_id) = match id.split_once(':') {
+        Some((s, i)) if crate::adapters::by_id(s).is_some() => (vec![s.to_string()], i.to_string()),
+        _ => (vec![], id.to_string()),
+    };
+    let mut found = store.list_events(&EventFilter { sources: source, source_event_id: Some(event_id), include_withdrawn: true, ..Default::default() })?;
+    match found.len() {
+        0 => bail!("no stored event {id}; see `cityvibe events list`"),
+        1 => {}
+        n => bail!("{n} events have the id {id}: say which with SOURCE:ID"),
+    }
+    in_language(&store, &mut found, lang)?;
+    let e = &found[0];
+    if json {
+        super::print_json(e)?;
+        return Ok(super::exit::OK);
+    }
+    println!("{} ({}:{}, {})", e.title, e.source, e.source_event_id, e.status);
+    println!("text: {} [{}]", e.lang, e.text_origin);
+    println!("when: {} → {} ({})", e.start.as_deref().unwrap_or("?"), e.end.as_deref().unwrap_or("no end given"), e.time_zone);
+    println!("where: {} {}", e.venue.as_deref().unwrap_or("-"), e.address.as_deref().unwrap_or(""));
+    if let Some(p) = &e.price {
+        println!("price: {p}");
+    }
+    println!("\n{}\n", e.description);
+    println!("original: {}", e.url.as_deref().unwrap_or("-"));
+    println!("{} — licence: {} <{}>", e.attribution, e.licence, e.licence_url);
     Ok(super::exit::OK)
 }

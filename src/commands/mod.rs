@@ -10,6 +10,7 @@ pub mod runs;
 pub mod source;
 pub mod sources_export;
 pub mod takedown;
+pub mod translate;
 
 use std::io::IsTerminal;
 

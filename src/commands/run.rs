@@ -41,12 +41,36 @@ pub fn execute(cli: &Cli, args: Args) -> Result<i32> {
         pb.enable_steady_tick(std::time::Duration::from_millis(120));
         pb
     });
+    let config_for_translation = config.clone();
     let report = run(
         &mut store,
         RunOptions { adapters, config, config_path: Some(cli.config.clone()), only: args.sources, client: &client },
     )?;
     if let Some(pb) = spinner {
         pb.finish_and_clear();
+    }
+    let mut report = report;
+    // Translate after storing: a missing or failing engine leaves events
+    // stored untranslated, counted as pending and retried next run.
+    let mut totals = serde_json::Map::new();
+    if !args.no_translate {
+        let show = !args.quiet && !args.json && super::stdout_is_terminal();
+        if let Some(stats) = super::translate::step(&mut store, &config_for_translation, &[], show)? {
+            for s in report.sources.iter_mut() {
+                if let Some((t, hits, pending)) = stats.per_source.get(&s.id) {
+                    s.translated = *t;
+                    s.translation_cache_hits = *hits;
+                    s.translation_pending = *pending;
+                    store.record_translated(report.run_id, &s.id, *t)?;
+                }
+            }
+            if let Some(why) = &stats.error {
+                eprintln!("cityvibe: {} translations pending, retried next run: {why}", stats.pending);
+            }
+            totals.insert("translated".into(), stats.translated.into());
+            totals.insert("translation_cache_hits".into(), stats.cache_hits.into());
+            totals.insert("translation_pending".into(), stats.pending.into());
+        }
     }
     let code = if report.any_problem() { exit::SOURCE_PROBLEM } else { exit::OK };
     store.finish_run(report.run_id, code)?;
@@ -58,7 +82,11 @@ pub fn execute(cli: &Cli, args: Args) -> Result<i32> {
         }
     }
     if args.json {
-        super::print_json(&serde_json::json!({ "run_id": report.run_id, "sources": report.sources }))?;
+        let mut out = serde_json::Map::new();
+        out.insert("run_id".into(), report.run_id.into());
+        out.insert("sources".into(), serde_json::to_value(&report.sources)?);
+        out.extend(totals);
+        super::print_json(&out)?;
     } else if !args.quiet && super::stdout_is_terminal() {
         println!("{:<10} {:<10} {:>4} {:>4} {:>6} {:>7} {:>9} {:>6}  message", "source", "status", "req", "304", "added", "updated", "withdrawn", "errors");
         for s in &report.sources {
@@ -68,6 +96,5 @@ pub fn execute(cli: &Cli, args: Args) -> Result<i32> {
             );
         }
     }
-    let _ = args.no_translate;
     Ok(code)
 }

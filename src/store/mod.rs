@@ -10,6 +10,7 @@ pub mod fetchlog;
 pub mod ingest;
 pub mod reports;
 pub mod runs;
+pub mod translations;
 mod schema;
 pub mod takedowns;
 

@@ -9,6 +9,7 @@ mod apertium;
 mod apy;
 pub mod bench;
 pub mod engine;
+pub mod pipeline;
 mod stream;
 
 pub use engine::{

@@ -1,0 +1,64 @@
+//! `cityvibe translate`, and the translation step of `run`.
+
+use super::exit;
+use crate::cli::Cli;
+use crate::config::Config;
+use crate::ingest::{Locked, RunLock};
+use crate::store::Store;
+use crate::translate::pipeline::{TranslateStats, engines, translate_pending};
+use anyhow::Result;
+use std::time::Instant;
+
+/// Translate what needs it; a progress bar on a terminal (texts done / total, words/s).
+pub fn step(store: &mut Store, config: &Config, sources: &[String], show_progress: bool) -> Result<Option<TranslateStats>> {
+    let Some(mut workers) = engines(&config.settings) else {
+        return Ok(None);
+    };
+    let bar = show_progress.then(|| {
+        let pb = indicatif::ProgressBar::new(0);
+        pb.set_style(
+            indicatif::ProgressStyle::with_template("translating {bar:30} {pos}/{len} texts {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        pb
+    });
+    let started = Instant::now();
+    let stats = translate_pending(store, &mut workers, &config.settings.languages, sources, |done, total, words| {
+        if let Some(pb) = &bar {
+            pb.set_length(total);
+            pb.set_position(done);
+            let secs = started.elapsed().as_secs_f64().max(0.001);
+            pb.set_message(format!("{:.0} words/s", words as f64 / secs));
+        }
+    })?;
+    if let Some(pb) = bar {
+        pb.finish_and_clear();
+    }
+    Ok(Some(stats))
+}
+
+pub fn execute(cli: &Cli, sources: Vec<String>, json: bool) -> Result<i32> {
+    let config = Config::load(&cli.config, crate::adapters::ALL)?;
+    let _lock = match RunLock::acquire(&cli.db) {
+        Ok(l) => l,
+        Err(e) if e.downcast_ref::<Locked>().is_some() => {
+            eprintln!("cityvibe: {e}");
+            return Ok(exit::LOCKED);
+        }
+        Err(e) => return Err(e),
+    };
+    let mut store = Store::open(&cli.db)?;
+    let Some(stats) = step(&mut store, &config, &sources, !json && super::stdout_is_terminal())? else {
+        eprintln!("translation is switched off in {} ([settings] translator = \"none\")", cli.config.display());
+        return Ok(exit::OK);
+    };
+    if let Some(why) = &stats.error {
+        eprintln!("cityvibe: {} translations pending, retried next run: {why}", stats.pending);
+    }
+    if json {
+        super::print_json(&stats)?;
+    } else if super::stdout_is_terminal() {
+        println!("{} translated, {} from the cache, {} pending", stats.translated, stats.cache_hits, stats.pending);
+    }
+    Ok(exit::OK)
+}

@@ -1,0 +1,137 @@
+//! Translations per (event, language, field) and the translation cache.
+
+use super::events::text_hash;
+use super::{Store, now_ms};
+use anyhow::Result;
+use rusqlite::{OptionalExtension, params};
+use std::collections::HashMap;
+
+/// One text of an active event that a display language may need.
+#[derive(Debug, Clone)]
+pub struct SourceText {
+    pub event_id: i64,
+    pub source: String,
+    pub lang: String,
+    pub field: &'static str,
+    pub text: String,
+}
+
+/// What is stored for one (event, language, field): origin and the hash of
+/// the original it was made from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Existing {
+    pub origin: String,
+    pub source_hash: String,
+}
+
+/// A translation ready to be written.
+#[derive(Debug, Clone)]
+pub struct MachineTranslation {
+    pub event_id: i64,
+    pub lang: String,
+    pub field: &'static str,
+    pub text: String,
+    pub engine: String,
+    pub source_hash: String,
+    pub cache_key: String,
+}
+
+impl Store {
+    /// Titles and descriptions of active events (optionally of some sources).
+    pub fn texts_to_translate(&self, sources: &[String]) -> Result<Vec<SourceText>> {
+        let mut st = self.conn.prepare("SELECT id, source, lang, title, description FROM events WHERE status = 'active' ORDER BY id")?;
+        let rows = st.query_map([], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?, r.get::<_, String>(4)?))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, source, lang, title, description) = row?;
+            if !sources.is_empty() && !sources.contains(&source) {
+                continue;
+            }
+            for (field, text) in [("title", title), ("description", description)] {
+                if !text.trim().is_empty() {
+                    out.push(SourceText { event_id: id, source: source.clone(), lang: lang.clone(), field, text });
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every stored translation: (event, lang, field) → origin and source hash.
+    pub fn existing_translations(&self) -> Result<HashMap<(i64, String, String), Existing>> {
+        let mut st = self.conn.prepare("SELECT event_id, lang, field, origin, source_hash FROM translations")?;
+        let rows = st.query_map([], |r| {
+            Ok(((r.get(0)?, r.get(1)?, r.get(2)?), Existing { origin: r.get(3)?, source_hash: r.get(4)? }))
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    pub fn cached_translation(&self, key: &str) -> Result<Option<String>> {
+        Ok(self.conn.query_row("SELECT text FROM translation_cache WHERE key = ?1", [key], |r| r.get(0)).optional()?)
+    }
+
+    /// Write machine translations (and their cache entries) in one transaction.
+    pub fn save_translations(&mut self, items: &[MachineTranslation]) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        {
+            let mut cache = tx.prepare_cached(
+                "INSERT OR REPLACE INTO translation_cache (key, text, engine, created_at) VALUES (?1, ?2, ?3, ?4)",
+            )?;
+            let mut tr = tx.prepare_cached(
+                "INSERT INTO translations (event_id, lang, field, text, origin, engine, source_hash)
+                 VALUES (?1, ?2, ?3, ?4, 'machine', ?5, ?6)
+                 ON CONFLICT (event_id, lang, field) DO UPDATE SET text = excluded.text, origin = 'machine',
+                    engine = excluded.engine, source_hash = excluded.source_hash
+                 WHERE translations.origin <> 'publisher'",
+            )?;
+            let now = now_ms();
+            for t in items {
+                cache.execute(params![t.cache_key, t.text, t.engine, now])?;
+                tr.execute(params![t.event_id, t.lang, t.field, t.text, t.engine, t.source_hash])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// The text of an event in `lang`: (title, description, origin), where
+    /// origin is `publisher` or the engine that made it; `None` when missing
+    /// or out of date with the original.
+    pub fn translation_of(&self, event_id: i64, lang: &str, title: &str, description: &str) -> Result<Option<(String, String, String)>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT field, text, origin, engine, source_hash FROM translations WHERE event_id = ?1 AND lang = ?2",
+        )?;
+        let rows = st.query_map(params![event_id, lang], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, Option<String>>(3)?, r.get::<_, String>(4)?))
+        })?;
+        let mut t = None;
+        let mut d = None;
+        let mut origin = String::new();
+        for row in rows {
+            let (field, text, org, engine, hash) = row?;
+            let original = if field == "title" { title } else { description };
+            if org != "publisher" && hash != text_hash(original) {
+                continue;
+            }
+            origin = if org == "publisher" { "publisher".into() } else { engine.unwrap_or(org) };
+            if field == "title" {
+                t = Some(text);
+            } else {
+                d = Some(text);
+            }
+        }
+        Ok(t.map(|t| (t, d.unwrap_or_else(|| if description.is_empty() { String::new() } else { description.to_string() }), origin)))
+    }
+}
+
+impl Store {
+    /// Record how many texts of a source a run translated.
+    pub fn record_translated(&self, run_id: i64, source: &str, translated: u64) -> Result<()> {
+        self.conn.execute(
+            "UPDATE run_sources SET translated = ?3 WHERE run_id = ?1 AND source = ?2",
+            params![run_id, source, translated as i64],
+        )?;
+        Ok(())
+    }
+}
