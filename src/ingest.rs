@@ -161,6 +161,18 @@ impl SourceDriver {
         self.done = true;
     }
 
+    /// A feed that failed or looked broken: with alternatives left, note it
+    /// and try the next; else end with `status`, telling every reason.
+    fn setback(&mut self, status: &str, why: String, last_feed: bool, what_to_do: &str) {
+        if self.adapter.manifest().plan == FetchPlan::FirstThatParses && !last_feed {
+            self.notes.push(why);
+        } else {
+            let mut all = std::mem::take(&mut self.notes);
+            all.push(why);
+            self.end(status, format!("{}; {what_to_do}", all.join("; then ")));
+        }
+    }
+
     fn finish(mut self) -> SourceReport {
         self.report.duration_ms = (now_ms() - self.started_ms).max(0) as u64;
         self.report
@@ -264,21 +276,21 @@ impl FetchDriver for SourceDriver {
             FetchOutcome::Refused(why) => self.end("refused", format!("{why}; {what_to_do}")),
             FetchOutcome::Skipped(why) => self.end("skipped", why),
             FetchOutcome::Disabled(why) => self.end("disabled", why),
-            FetchOutcome::Failed(why) => {
-                if m.plan == FetchPlan::FirstThatParses && !last_feed {
-                    self.notes.push(why);
-                } else {
-                    let mut all = std::mem::take(&mut self.notes);
-                    all.push(why);
-                    self.end("failed", format!("{}; {what_to_do}", all.join("; then ")));
-                }
-            }
+            FetchOutcome::Failed(why) => self.setback("failed", why, last_feed, &what_to_do),
             FetchOutcome::Body { body, validators, .. } => {
                 self.bodies.push((feed_index, body, validators));
                 if m.plan == FetchPlan::All && !last_feed {
                     return;
                 }
                 let bodies = std::mem::take(&mut self.bodies);
+                // Several feeds needed together are fetched without validators;
+                // when every body is the one taken in last time, nothing to do.
+                if m.plan == FetchPlan::All
+                    && bodies.iter().all(|(i, b, _)| store.validators(m.feeds[*i].url).ok().and_then(|v| v.body_sha256).as_deref() == Some(b.sha256.as_str()))
+                {
+                    self.end("unchanged", "every feed holds the same body as last time".into());
+                    return;
+                }
                 match self.take_in(store, bodies) {
                     Ok(Verdict::Committed(c)) => {
                         self.report.added = c.added;
@@ -293,25 +305,8 @@ impl FetchDriver for SourceDriver {
                         }
                         self.end("ok", msg);
                     }
-                    Ok(Verdict::Anomaly(why)) => {
-                        let msg = format!("{}: {why}", req.url);
-                        if m.plan == FetchPlan::FirstThatParses && !last_feed {
-                            self.notes.push(msg);
-                        } else {
-                            let mut all = std::mem::take(&mut self.notes);
-                            all.push(msg);
-                            self.end("anomaly", format!("{}; {what_to_do}", all.join("; then ")));
-                        }
-                    }
-                    Err(why) => {
-                        if m.plan == FetchPlan::FirstThatParses && !last_feed {
-                            self.notes.push(why);
-                        } else {
-                            let mut all = std::mem::take(&mut self.notes);
-                            all.push(why);
-                            self.end("failed", format!("{}; {what_to_do}", all.join("; then ")));
-                        }
-                    }
+                    Ok(Verdict::Anomaly(why)) => self.setback("anomaly", format!("{}: {why}", req.url), last_feed, &what_to_do),
+                    Err(why) => self.setback("failed", why, last_feed, &what_to_do),
                 }
             }
         }

@@ -26,6 +26,19 @@ pub mod exit {
     pub const LOCKED: i32 = 3;
 }
 
+/// Take the run lock beside the database; when another run holds it, say so
+/// on stderr and give the exit code to stop with (nothing was done).
+pub fn lock_or_exit(db: &std::path::Path) -> anyhow::Result<Result<crate::ingest::RunLock, i32>> {
+    match crate::ingest::RunLock::acquire(db) {
+        Ok(l) => Ok(Ok(l)),
+        Err(e) if e.downcast_ref::<crate::ingest::Locked>().is_some() => {
+            eprintln!("cityvibe: {e}");
+            Ok(Err(exit::LOCKED))
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// Whether stdout is a terminal (tables and progress bars only then).
 pub fn stdout_is_terminal() -> bool {
     std::io::stdout().is_terminal()

@@ -4,7 +4,7 @@ use super::exit;
 use crate::cli::Cli;
 use crate::config::Config;
 use crate::http::{Client, Limits, Mirror};
-use crate::ingest::{Locked, RunLock, RunOptions, run};
+use crate::ingest::{RunOptions, run};
 use crate::store::Store;
 use anyhow::Result;
 
@@ -24,13 +24,9 @@ pub fn execute(cli: &Cli, args: Args) -> Result<i32> {
         }
     }
     let mirror = cli.mirror.as_deref().map(Mirror::parse).transpose()?;
-    let lock = match RunLock::acquire(&cli.db) {
+    let lock = match super::lock_or_exit(&cli.db)? {
         Ok(l) => l,
-        Err(e) if e.downcast_ref::<Locked>().is_some() => {
-            eprintln!("cityvibe: {e}");
-            return Ok(exit::LOCKED);
-        }
-        Err(e) => return Err(e),
+        Err(code) => return Ok(code),
     };
     let mut store = Store::open(&cli.db)?;
     let client = Client::new(mirror, Limits::default());

@@ -3,7 +3,6 @@
 use super::exit;
 use crate::cli::Cli;
 use crate::config::Config;
-use crate::ingest::{Locked, RunLock};
 use crate::store::Store;
 use crate::translate::pipeline::{TranslateStats, engines, translate_pending};
 use anyhow::Result;
@@ -39,13 +38,9 @@ pub fn step(store: &mut Store, config: &Config, sources: &[String], show_progres
 
 pub fn execute(cli: &Cli, sources: Vec<String>, json: bool) -> Result<i32> {
     let config = Config::load(&cli.config, crate::adapters::ALL)?;
-    let _lock = match RunLock::acquire(&cli.db) {
+    let _lock = match super::lock_or_exit(&cli.db)? {
         Ok(l) => l,
-        Err(e) if e.downcast_ref::<Locked>().is_some() => {
-            eprintln!("cityvibe: {e}");
-            return Ok(exit::LOCKED);
-        }
-        Err(e) => return Err(e),
+        Err(code) => return Ok(code),
     };
     let mut store = Store::open(&cli.db)?;
     let Some(stats) = step(&mut store, &config, &sources, !json && super::stdout_is_terminal())? else {

@@ -1,0 +1,99 @@
+//! Sources whose feeds are needed together (diba: one feed per language):
+//! unchanged when every body is the same, stored whole when one changed,
+//! nothing stored when one feed fails.
+mod common;
+
+use cityvibe::adapter::{Adapter, EventSink, Feed, FeedError, Manifest};
+use cityvibe::config::Config;
+use cityvibe::http::{Client, Limits, Mirror};
+use cityvibe::ingest::{RunOptions, run};
+use cityvibe::store::Store;
+use common::server::{Reply, Server};
+use std::io::BufRead;
+use std::sync::{Arc, Mutex};
+
+/// diba's parser under a manifest with a short delay.
+struct QuickDiba(&'static Manifest);
+
+impl Adapter for QuickDiba {
+    fn manifest(&self) -> &'static Manifest {
+        self.0
+    }
+    fn parse(&self, feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
+        let real = cityvibe::adapters::by_id("diba").unwrap();
+        let i = self.0.feeds.iter().position(|f| f.url == feed.url).unwrap();
+        real.parse(&real.manifest().feeds[i], body, sink)
+    }
+}
+
+fn quick_diba() -> &'static dyn Adapter {
+    let m = cityvibe::adapters::by_id("diba").unwrap().manifest();
+    let manifest: &'static Manifest = Box::leak(Box::new(Manifest {
+        min_delay: std::time::Duration::from_millis(100),
+        licence: cityvibe::adapter::Licence { name: m.licence.name, url: m.licence.url },
+        review: cityvibe::adapter::Review { date: m.review.date, robots_txt: m.review.robots_txt, robots_sha256: None, notes: m.review.notes },
+        ..*m
+    }));
+    Box::leak(Box::new(QuickDiba(manifest)))
+}
+
+fn body(lang: &str) -> Vec<u8> {
+    std::fs::read(common::sample(&format!("do.diba.cat/api/dataset/actesturisme_{lang}/format/json/pag-ini/1/pag-fi/1000"))).unwrap()
+}
+
+fn run_once(store: &mut Store, adapter: &'static dyn Adapter, url: &str) -> cityvibe::store::runs::SourceReport {
+    let client = Client::new(Some(Mirror::Http(url::Url::parse(url).unwrap())), Limits::default());
+    let adapters: &'static [&'static dyn Adapter] = Box::leak(Box::new([adapter]));
+    let r = run(store, RunOptions { adapters, config: Config::default(), config_path: None, only: vec![], client: &client }).unwrap();
+    r.sources[0].clone()
+}
+
+#[test]
+fn all_feeds_plan_unchanged_changed_and_failed() {
+    let adapter = quick_diba();
+    let english = Arc::new(Mutex::new(body("en")));
+    let fail_es = Arc::new(Mutex::new(false));
+    let (en2, fail2) = (english.clone(), fail_es.clone());
+    let server = Server::start(move |seen, _| {
+        if seen.path.contains("actesturisme_ca") {
+            Reply::ok(body("ca"))
+        } else if seen.path.contains("actesturisme_es") {
+            if *fail2.lock().unwrap() { Reply::new(500) } else { Reply::ok(body("es")) }
+        } else {
+            Reply::ok(en2.lock().unwrap().clone())
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("db.sqlite")).unwrap();
+    let first = run_once(&mut store, adapter, &server.url());
+    assert_eq!((first.status.as_str(), first.requests), ("ok", 3), "{first:?}");
+    assert!(first.added > 0);
+    // Same three bodies: unchanged, nothing parsed.
+    let second = run_once(&mut store, adapter, &server.url());
+    assert_eq!((second.status.as_str(), second.requests, second.updated), ("unchanged", 3, 0), "{second:?}");
+    // Only the English translation changes: the events carrying it are updated.
+    let changed = String::from_utf8(body("en")).unwrap().replacen("\"titol\":\"", "\"titol\":\"New: ", 1);
+    assert_ne!(changed.as_bytes(), body("en").as_slice(), "the sample has no titol to change");
+    *english.lock().unwrap() = changed.into_bytes();
+    let third = run_once(&mut store, adapter, &server.url());
+    assert_eq!(third.status, "ok", "{third:?}");
+    assert_eq!(third.updated, 1, "{third:?}");
+    let titles: Vec<String> = store
+        .connection()
+        .prepare("SELECT text FROM translations WHERE origin = 'publisher' AND lang = 'en' AND field = 'title'")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert!(titles.iter().any(|t| t.starts_with("New: ")), "{titles:?}");
+    // One feed fails: nothing of the source changes.
+    *fail_es.lock().unwrap() = true;
+    *english.lock().unwrap() = body("en");
+    let before: i64 = store.connection().query_row("SELECT count(*) FROM translations", [], |r| r.get(0)).unwrap();
+    let fourth = run_once(&mut store, adapter, &server.url());
+    assert_eq!(fourth.status, "failed", "{fourth:?}");
+    assert!(fourth.message.contains("actesturisme_es"), "{}", fourth.message);
+    let after: i64 = store.connection().query_row("SELECT count(*) FROM translations", [], |r| r.get(0)).unwrap();
+    assert_eq!(before, after);
+}
