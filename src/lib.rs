@@ -1,7 +1,8 @@
 //! cityvibe: the toolkit behind CityVibe's catalogue of cultural events.
 //!
 //! Adapters (outside `src/`, in `adapters/`) turn feed bytes into events; the
-//! polite client (`http`) is the only code that touches the network; `store`
+//! polite client (`http`) is the only code that fetches from publishers (the
+//! APy translation backend talks to the operator's own translation server); `store`
 //! is the only code that touches SQLite; `ingest` runs a whole crawl.
 
 pub mod adapter;

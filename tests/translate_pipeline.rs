@@ -204,3 +204,27 @@ fn run_reports_translations_and_show_names_the_engine() {
     assert!(e["text_origin"].as_str().unwrap().starts_with("apertium/"), "{e}");
     assert_ne!(e["title"], events[0]["title"]);
 }
+
+/// A venue's own name inside a description is kept as it is in every
+/// language ("Centro Cultural Gloria Fuertes", not "Cultural Centre Strong Glory").
+#[test]
+fn venue_names_survive_translation() {
+    let Some(engine) = apertium() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("db.sqlite")).unwrap();
+    ingest(&mut store, &["madrid", "jcyl"], &common::sample(""));
+    let mut workers = vec![engine.with_timeout(Duration::from_secs(60))];
+    translate_pending(&mut store, &mut workers, &langs(), &[], |_, _, _| {}).unwrap();
+    let mut st = store
+        .connection()
+        .prepare(
+            "SELECT e.venue_name, t.lang, t.text FROM events e JOIN translations t ON t.event_id = e.id
+             WHERE t.field = 'description' AND e.venue_name IS NOT NULL AND instr(e.description, e.venue_name) > 0",
+        )
+        .unwrap();
+    let rows: Vec<(String, String, String)> = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect();
+    assert!(rows.len() >= 6, "the samples need a description naming its venue: {rows:?}");
+    for (venue, lang, text) in rows {
+        assert!(text.contains(&venue), "{lang}: {venue:?} lost in {text:?}");
+    }
+}

@@ -14,6 +14,8 @@ pub struct SourceText {
     pub lang: String,
     pub field: &'static str,
     pub text: String,
+    /// The venue's name: kept verbatim by the engine.
+    pub venue: Option<String>,
 }
 
 /// What is stored for one (event, language, field): origin and the hash of
@@ -39,19 +41,26 @@ pub struct MachineTranslation {
 impl Store {
     /// Titles and descriptions of active events (optionally of some sources).
     pub fn texts_to_translate(&self, sources: &[String]) -> Result<Vec<SourceText>> {
-        let mut st = self.conn.prepare("SELECT id, source, lang, title, description FROM events WHERE status = 'active' ORDER BY id")?;
+        let mut st = self.conn.prepare("SELECT id, source, lang, title, description, venue_name FROM events WHERE status = 'active' ORDER BY id")?;
         let rows = st.query_map([], |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?, r.get::<_, String>(4)?))
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, String>(4)?,
+                r.get::<_, Option<String>>(5)?,
+            ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (id, source, lang, title, description) = row?;
+            let (id, source, lang, title, description, venue) = row?;
             if !sources.is_empty() && !sources.contains(&source) {
                 continue;
             }
             for (field, text) in [("title", title), ("description", description)] {
                 if !text.trim().is_empty() {
-                    out.push(SourceText { event_id: id, source: source.clone(), lang: lang.clone(), field, text });
+                    out.push(SourceText { event_id: id, source: source.clone(), lang: lang.clone(), field, text, venue: venue.clone() });
                 }
             }
         }

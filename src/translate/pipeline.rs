@@ -69,7 +69,12 @@ pub fn translate_pending<T: Translator + Send>(
     let mut from_cache: Vec<MachineTranslation> = Vec::new();
     for t in store.texts_to_translate(sources)? {
         // Belt and braces (P5): only scrubbed text ever reaches an engine.
-        let text = crate::parse::pii::scrub(&t.text);
+        // The venue's own name is a name, not words to translate.
+        let scrubbed = crate::parse::pii::scrub(&t.text);
+        let text = match t.venue.as_deref() {
+            Some(v) if scrubbed.contains(v) => super::keep_verbatim(&scrubbed, &[v]),
+            _ => scrubbed,
+        };
         let hash = text_hash(&t.text);
         for lang in langs {
             if *lang == t.lang {
