@@ -13,7 +13,7 @@ use crate::parse::dates::{parse_date_list, parse_datetime, parse_time, parse_wee
 use crate::parse::loose::{Loose, Nested, for_each_in_array};
 use crate::parse::text::{decode_entities, html_to_text, non_empty, one_line};
 use std::collections::HashMap;
-use std::io::{BufRead, Read};
+use std::io::BufRead;
 use std::time::Duration;
 
 pub struct Madrid;
@@ -129,11 +129,30 @@ fn build(r: &Record) -> Result<Event, RecordError> {
     if !kind.is_empty() {
         ev.source_categories.push(kind.to_string());
     }
-    ev.categories.push(Category::from_label(kind).unwrap_or(Category::Other));
-    if ev.audience.as_deref().is_some_and(|a| Category::from_label(a) == Some(Category::Family)) && !ev.categories.contains(&Category::Family) {
+    ev.categories.push(category_of(kind).unwrap_or(Category::Other));
+    if ev.audience.as_deref().is_some_and(|a| category_of(a) == Some(Category::Family)) && !ev.categories.contains(&Category::Family) {
         ev.categories.push(Category::Family);
     }
     Ok(ev)
+}
+
+/// [`Category::from_label`], remembered: a feed repeats a few dozen labels
+/// over thousands of records.
+fn category_of(label: &str) -> Option<Category> {
+    thread_local! {
+        static KNOWN: std::cell::RefCell<HashMap<String, Option<Category>>> = std::cell::RefCell::new(HashMap::new());
+    }
+    KNOWN.with(|known| {
+        let mut known = known.borrow_mut();
+        if let Some(c) = known.get(label) {
+            return *c;
+        }
+        let c = Category::from_label(label);
+        if known.len() < 4096 {
+            known.insert(label.to_string(), c);
+        }
+        c
+    })
 }
 
 fn emit(r: &Record, sink: &mut dyn EventSink) {
@@ -222,9 +241,8 @@ struct JsonLocation<'a> {
 fn parse_json(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
     // Raw line breaks inside strings are escaped on the way in (the real feed has them).
     let mut json = Vec::new();
-    crate::parse::lenient_json::LenientJson::new(body)
-        .read_to_end(&mut json)
-        .map_err(|e| FeedError::new(format!("reading JSON body: {e}")))?;
+    body.read_to_end(&mut json).map_err(|e| FeedError::new(format!("reading JSON body: {e}")))?;
+    escape_raw_controls(&mut json);
     let mut rec = Record::default();
     let mut position = 0usize;
     for_each_in_array(&json, Some("@graph"), |j: Nested<JsonRecord>| {
@@ -262,6 +280,86 @@ fn parse_json(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), Fe
     })
     .map_err(|e| FeedError::new(format!("not a readable JSON-LD agenda: {e}")))?;
     Ok(())
+}
+
+/// Escape raw control characters inside JSON strings in place, byte for byte
+/// as [`crate::parse::lenient_json::LenientJson`] does (`\n`, `\r`, `\t`,
+/// `\u00xx`), but eight bytes at a time: a whole feed is scanned in a few
+/// milliseconds, and only grows when it holds such a character.
+fn escape_raw_controls(json: &mut Vec<u8>) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Whether a word holds a zero byte, or a byte below `n` (exact for "any").
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH != 0;
+    let below = |x: u64, n: u8| x.wrapping_sub(ONES * n as u64) & !x & HIGH != 0;
+    // The first byte at or after `from` for which `hit` holds; `word` says
+    // whether eight bytes may hold one.
+    fn find(b: &[u8], mut i: usize, word: impl Fn(u64) -> bool, hit: impl Fn(u8) -> bool) -> Option<usize> {
+        while i + 8 <= b.len() {
+            if word(u64::from_le_bytes(b[i..i + 8].try_into().expect("eight bytes")))
+                && let Some(k) = b[i..i + 8].iter().position(|&c| hit(c))
+            {
+                return Some(i + k);
+            }
+            i += 8;
+        }
+        b.get(i..)?.iter().position(|&c| hit(c)).map(|k| i + k)
+    }
+    let quote = |w: u64| zero(w ^ (ONES * b'"' as u64));
+    let special = |w: u64| zero(w ^ (ONES * b'"' as u64)) || zero(w ^ (ONES * b'\\' as u64)) || below(w, 0x20);
+    let escape = |c: u8| -> Vec<u8> {
+        match c {
+            b'\n' => b"\\n".to_vec(),
+            b'\r' => b"\\r".to_vec(),
+            b'\t' => b"\\t".to_vec(),
+            other => format!("\\u{other:04x}").into_bytes(),
+        }
+    };
+    // Pass 1: the raw control bytes inside strings.
+    let mut found: Vec<usize> = Vec::new();
+    let mut extra = 0;
+    {
+        let b = &json[..];
+        let mut i = 0;
+        'document: while let Some(open) = find(b, i, quote, |c| c == b'"') {
+            i = open + 1;
+            // Inside a string until its closing quote; an escape skips one byte.
+            loop {
+                let Some(k) = find(b, i, special, |c| c == b'"' || c == b'\\' || c < 0x20) else { break 'document };
+                match b[k] {
+                    b'"' => {
+                        i = k + 1;
+                        break;
+                    }
+                    b'\\' => i = k + 2,
+                    c => {
+                        found.push(k);
+                        extra += escape(c).len() - 1;
+                        i = k + 1;
+                    }
+                }
+            }
+        }
+    }
+    if found.is_empty() {
+        return;
+    }
+    // Pass 2: grow once, then move each stretch back to its place, from the end.
+    let len = json.len();
+    json.reserve_exact(extra);
+    json.resize(len + extra, 0);
+    let mut end = len;
+    let mut dst = len + extra;
+    for &p in found.iter().rev() {
+        let stretch = end - (p + 1);
+        json.copy_within(p + 1..end, dst - stretch);
+        dst -= stretch;
+        let esc = escape(json[p]);
+        dst -= esc.len();
+        json[dst..dst + esc.len()].copy_from_slice(&esc);
+        end = p;
+    }
+    debug_assert_eq!(dst, end);
 }
 
 // --- CSV (Windows-1252, ';', header with a leading space) ----------------
@@ -425,4 +523,50 @@ fn parse_xml(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), Fee
         return Err(FeedError::new("XML ends in the middle of a record (truncated body?)"));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    fn lenient(raw: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        crate::parse::lenient_json::LenientJson::new(raw).read_to_end(&mut out).unwrap();
+        out
+    }
+
+    // The in-place escaping must be byte for byte what LenientJson produces.
+    #[test]
+    fn raw_controls_escaped_as_lenient_json_does() {
+        let cases: &[&[u8]] = &[
+            b"",
+            b"{\"a\": \"line one\nline two\", \"b\":\n 1, \"c\": \"tab\there \\\" q\"}",
+            b"[\"x\ny\"]",
+            b"\"\\\n\"",
+            b"\"unterminated \n",
+            b"\"ends in a backslash \\",
+            b"\t{\n\t\t\"k\": \"\r\n\x01\x1f\x7f \xc3\xa9\",\n\t\t\"n\": 1\n\t}\n",
+        ];
+        for c in cases {
+            let mut v = c.to_vec();
+            escape_raw_controls(&mut v);
+            assert_eq!(v, lenient(c), "{:?}", String::from_utf8_lossy(c));
+        }
+        let mut state = 0x51_7cc1_b727_220au64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let alphabet: &[u8] = b"\"\"\\\n\r\t\x00\x1f abc{}[]:,\xc3\xa9";
+        for _ in 0..20_000 {
+            let len = (next() % 80) as usize;
+            let raw: Vec<u8> = (0..len).map(|_| alphabet[(next() % alphabet.len() as u64) as usize]).collect();
+            let mut v = raw.clone();
+            escape_raw_controls(&mut v);
+            assert_eq!(v, lenient(&raw), "{:?}", String::from_utf8_lossy(&raw));
+        }
+    }
 }

@@ -31,7 +31,7 @@ pub enum Verdict {
 
 /// An open per-source transaction.
 pub struct SourceIngest<'a> {
-    tx: Transaction<'a>,
+    tx: Option<Transaction<'a>>,
     manifest: &'static Manifest,
     /// Stored events of the source: source event id → (row id, content hash, active).
     existing: HashMap<String, (i64, String, bool)>,
@@ -40,7 +40,17 @@ pub struct SourceIngest<'a> {
     tomb_urls: HashSet<String>,
     counts: IngestCounts,
     now: i64,
+    /// Reused for every event: its JSON (hashed) and its occurrences' JSON (stored).
+    json: Vec<u8>,
+    occurrences: Vec<u8>,
+    /// The connection's page cache size before this ingest, restored after it.
+    cache_size: Option<i64>,
 }
+
+/// Page cache for the ingest's transaction (KiB, as `PRAGMA cache_size` takes
+/// negative values): a feed's rows then stay in memory until the commit
+/// instead of being spilled to the WAL and read back while the B-tree grows.
+const INGEST_CACHE_KIB: i64 = 64 * 1024;
 
 impl Store {
     /// Begin the ingest of one source.
@@ -74,21 +84,67 @@ impl Store {
                 }
             }
         }
-        Ok(SourceIngest { tx, manifest, existing, seen: HashSet::new(), tomb_ids, tomb_urls, counts: IngestCounts::default(), now: now_ms() })
+        // Not transactional: restored by finish/abandon/rollback (and on drop).
+        let cache_size = tx.pragma_query_value(None, "cache_size", |r| r.get::<_, i64>(0)).ok();
+        if cache_size.is_some_and(|c| c > -INGEST_CACHE_KIB && c < INGEST_CACHE_KIB / 4) {
+            tx.pragma_update(None, "cache_size", -INGEST_CACHE_KIB)?;
+        }
+        Ok(SourceIngest {
+            tx: Some(tx),
+            manifest,
+            existing,
+            seen: HashSet::new(),
+            tomb_ids,
+            tomb_urls,
+            counts: IngestCounts::default(),
+            now: now_ms(),
+            json: Vec::with_capacity(16 * 1024),
+            occurrences: Vec::with_capacity(16 * 1024),
+            cache_size,
+        })
     }
 }
 
 /// A stable digest of everything stored about an event.
 pub fn content_hash(ev: &Event) -> String {
-    let bytes = serde_json::to_vec(ev).unwrap_or_default();
-    hex(&Sha256::digest(&bytes))
+    content_hash_with(ev, &mut Vec::new())
 }
 
+/// [`content_hash`], serializing into `buf` (reused across events).
+fn content_hash_with(ev: &Event, buf: &mut Vec<u8>) -> String {
+    buf.clear();
+    if serde_json::to_writer(&mut *buf, ev).is_err() {
+        buf.clear();
+    }
+    hex(&Sha256::digest(&buf[..]))
+}
+
+/// The value of the schedule's `occurrences` in an event's compact JSON.
+///
+/// Exact: in compact JSON a `"` inside a string is always escaped, so
+/// `"occurrences":[` (a quote right after a letter, then a colon) can only be
+/// the key itself; the array holds objects of date strings and nulls, so its
+/// first `]` closes it.
+fn occurrences_in(event_json: &[u8]) -> Option<&str> {
+    const KEY: &str = "\"occurrences\":[";
+    let text = std::str::from_utf8(event_json).ok()?;
+    let start = text.find(KEY)? + KEY.len() - 1;
+    let len = text[start..].find(']')? + 1;
+    Some(&text[start..start + len])
+}
+
+/// Lower-case hexadecimal.
 pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        out.push(DIGITS[(b >> 4) as usize] as char);
+        out.push(DIGITS[(b & 0xf) as usize] as char);
+    }
+    out
 }
 
-impl SourceIngest<'_> {
+impl<'a> SourceIngest<'a> {
     /// How many active events the source held before this ingest.
     pub fn active_before(&self) -> u64 {
         self.existing.values().filter(|v| v.2).count() as u64
@@ -104,16 +160,17 @@ impl SourceIngest<'_> {
             // The feed lists the same id twice: the first one wins.
             return Ok(());
         }
-        let hash = content_hash(ev);
+        let hash = content_hash_with(ev, &mut self.json);
         let row_id = match self.existing.get(&ev.source_event_id) {
             Some((_, h, true)) if *h == hash => {
                 self.counts.unchanged += 1;
                 return Ok(());
             }
             Some((id, _, _)) => {
-                self.write(ev, &hash, Some(*id))?;
+                let id = *id;
+                self.write(ev, &hash, Some(id))?;
                 self.counts.updated += 1;
-                *id
+                id
             }
             None => {
                 let id = self.write(ev, &hash, None)?;
@@ -125,10 +182,21 @@ impl SourceIngest<'_> {
         Ok(())
     }
 
-    fn write(&self, ev: &Event, hash: &str, row: Option<i64>) -> Result<i64> {
+    fn write(&mut self, ev: &Event, hash: &str, row: Option<i64>) -> Result<i64> {
         let m = self.manifest;
         let s = &ev.schedule;
-        let occurrences = serde_json::to_string(&s.occurrences)?;
+        // The event's JSON, just serialized for its hash, holds the very bytes
+        // `serde_json::to_string(&s.occurrences)` gives: cut them out rather
+        // than format every date a second time.
+        let occurrences = match occurrences_in(&self.json) {
+            Some(o) => o,
+            None => {
+                self.occurrences.clear();
+                serde_json::to_writer(&mut self.occurrences, &s.occurrences)?;
+                std::str::from_utf8(&self.occurrences)?
+            }
+        };
+        debug_assert_eq!(occurrences, serde_json::to_string(&s.occurrences)?);
         let weekdays = serde_json::to_string(&s.weekdays.iter().map(|d| weekday_code(*d)).collect::<Vec<_>>())?;
         let excluded = serde_json::to_string(&s.excluded)?;
         let categories = serde_json::to_string(&ev.categories)?;
@@ -179,7 +247,7 @@ impl SourceIngest<'_> {
         ];
         match row {
             None => {
-                let mut st = self.tx.prepare_cached(
+                let mut st = self.tx().prepare_cached(
                     "INSERT INTO events (source, source_event_id, title, description, url, lang, time_zone, start, end, all_day,
                         first_start, last_end, occurrences, weekdays, excluded, free, price, audience, venue_name, address,
                         postal_code, locality, province, district, lat, lon, categories, source_categories, licence,
@@ -188,10 +256,10 @@ impl SourceIngest<'_> {
                         ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?33, 'active')",
                 )?;
                 st.execute(values)?;
-                Ok(self.tx.last_insert_rowid())
+                Ok(self.tx().last_insert_rowid())
             }
             Some(id) => {
-                let mut st = self.tx.prepare_cached(
+                let mut st = self.tx().prepare_cached(
                     "UPDATE events SET source = ?1, source_event_id = ?2, title = ?3, description = ?4, url = ?5, lang = ?6,
                         time_zone = ?7, start = ?8, end = ?9, all_day = ?10, first_start = ?11, last_end = ?12,
                         occurrences = ?13, weekdays = ?14, excluded = ?15, free = ?16, price = ?17, audience = ?18,
@@ -209,9 +277,9 @@ impl SourceIngest<'_> {
     }
 
     fn write_publisher_translations(&self, row_id: i64, ev: &Event) -> Result<()> {
-        let mut del = self.tx.prepare_cached("DELETE FROM translations WHERE event_id = ?1 AND origin = 'publisher'")?;
+        let mut del = self.tx().prepare_cached("DELETE FROM translations WHERE event_id = ?1 AND origin = 'publisher'")?;
         del.execute([row_id])?;
-        let mut ins = self.tx.prepare_cached(
+        let mut ins = self.tx().prepare_cached(
             "INSERT OR REPLACE INTO translations (event_id, lang, field, text, origin, engine, source_hash)
              VALUES (?1, ?2, ?3, ?4, 'publisher', NULL, ?5)",
         )?;
@@ -227,7 +295,7 @@ impl SourceIngest<'_> {
 
     /// Finish: withdraw what vanished and commit, unless the feed looks broken.
     /// `parsed` and `record_errors` are counts over the feed's records.
-    pub fn finish(self, parsed: u64, record_errors: u64) -> Result<Verdict> {
+    pub fn finish(mut self, parsed: u64, record_errors: u64) -> Result<Verdict> {
         let before = self.active_before();
         let total = parsed + record_errors;
         if total == 0 && before > 0 {
@@ -243,7 +311,7 @@ impl SourceIngest<'_> {
         }
         let mut counts = self.counts;
         {
-            let mut st = self.tx.prepare_cached(
+            let mut st = self.tx().prepare_cached(
                 "UPDATE events SET status = 'withdrawn', withdrawn_at = ?2 WHERE id = ?1 AND status = 'active'",
             )?;
             for (id, (row, _, active)) in &self.existing {
@@ -253,18 +321,40 @@ impl SourceIngest<'_> {
                 }
             }
         }
-        self.tx.commit()?;
+        self.restore_cache_size();
+        self.tx.take().expect("open transaction").commit()?;
         Ok(Verdict::Committed(counts))
     }
 
-    fn abandon(self, why: String) -> Result<Verdict> {
-        self.tx.rollback()?;
+    fn abandon(mut self, why: String) -> Result<Verdict> {
+        self.restore_cache_size();
+        self.tx.take().expect("open transaction").rollback()?;
         Ok(Verdict::Anomaly(why))
     }
 
     /// Give up on this ingest (the feed failed): nothing changes.
-    pub fn rollback(self) -> Result<()> {
-        self.tx.rollback()?;
+    pub fn rollback(mut self) -> Result<()> {
+        self.restore_cache_size();
+        self.tx.take().expect("open transaction").rollback()?;
         Ok(())
+    }
+
+    /// The open transaction (present until finish, abandon or rollback).
+    fn tx(&self) -> &Transaction<'a> {
+        self.tx.as_ref().expect("open transaction")
+    }
+
+    /// Put the connection's page cache back as it was before the ingest.
+    fn restore_cache_size(&mut self) {
+        if let (Some(c), Some(tx)) = (self.cache_size.take(), self.tx.as_ref()) {
+            let _ = tx.pragma_update(None, "cache_size", c);
+        }
+    }
+}
+
+impl Drop for SourceIngest<'_> {
+    /// Dropped unfinished: the transaction rolls back; the cache size is restored.
+    fn drop(&mut self) {
+        self.restore_cache_size();
     }
 }
