@@ -18,6 +18,11 @@ pub struct Config {
     pub settings: Settings,
     #[serde(default)]
     pub sources: BTreeMap<String, SourceConfig>,
+    /// Whether a source with no row runs. Never from the file: a source is a
+    /// row in sources.toml (P16), so an operator who deletes a row stops it.
+    /// Library callers (tests, tools) may turn it on with [`Config::enable_all`].
+    #[serde(skip)]
+    pub run_unlisted: bool,
 }
 
 /// Run-wide settings.
@@ -120,9 +125,25 @@ impl Config {
         Ok(())
     }
 
-    /// Whether a source is switched on (a source with no row is on).
+    /// A config under which every source runs, unless a row says otherwise.
+    pub fn enable_all() -> Config {
+        Config { run_unlisted: true, ..Config::default() }
+    }
+
+    /// Whether a source is switched on: it has a row, and the row says so.
     pub fn enabled(&self, id: &str) -> bool {
-        self.sources.get(id).is_none_or(|r| r.enabled)
+        match self.sources.get(id) {
+            Some(row) => row.enabled,
+            None => self.run_unlisted,
+        }
+    }
+
+    /// Why a source is off, for reports.
+    pub fn why_off(&self, id: &str) -> String {
+        match self.sources.get(id) {
+            None => "no row in sources.toml (a source is a row there: add [sources.ID] to switch it on)".into(),
+            Some(row) => row.disabled_reason.clone().map(|why| format!("switched off: {why}")).unwrap_or_else(|| "switched off in sources.toml".into()),
+        }
     }
 
     /// The delay to keep for a source: the adapter's, or slower from config.

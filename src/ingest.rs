@@ -89,7 +89,7 @@ pub fn run(store: &mut Store, opts: RunOptions<'_>) -> Result<RunReport> {
         let row = opts.config.sources.get(id);
         if !opts.config.enabled(id) {
             let mut r = SourceReport::new(id, "disabled");
-            r.message = row.and_then(|r| r.disabled_reason.clone()).map(|why| format!("switched off: {why}")).unwrap_or_else(|| "switched off in sources.toml".into());
+            r.message = opts.config.why_off(id);
             reports.push(r);
             continue;
         }

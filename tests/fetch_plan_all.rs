@@ -44,7 +44,7 @@ fn body(lang: &str) -> Vec<u8> {
 fn run_once(store: &mut Store, adapter: &'static dyn Adapter, url: &str) -> cityvibe::store::runs::SourceReport {
     let client = Client::new(Some(Mirror::Http(url::Url::parse(url).unwrap())), Limits::default());
     let adapters: &'static [&'static dyn Adapter] = Box::leak(Box::new([adapter]));
-    let r = run(store, RunOptions { adapters, config: Config::default(), config_path: None, only: vec![], client: &client }).unwrap();
+    let r = run(store, RunOptions { adapters, config: Config::enable_all(), config_path: None, only: vec![], client: &client }).unwrap();
     r.sources[0].clone()
 }
 

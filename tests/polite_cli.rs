@@ -31,7 +31,7 @@ fn list_json(dir: &std::path::Path) -> serde_json::Value {
 fn two_processes_keep_the_host_delay_and_a_refusal_shows_until_a_success() {
     let body = madrid_body();
     let server = Server::start(move |_, i| if i == 0 { Reply::new(403) } else { Reply::ok(body.clone()) });
-    let dir = workdir("");
+    let dir = workdir("[sources.madrid]\n");
     let mirror = server.url();
     let args = ["--db", "cityvibe.db", "--mirror", mirror.as_str(), "run", "--source", "madrid", "--no-translate", "--quiet"];
 

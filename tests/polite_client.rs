@@ -105,7 +105,7 @@ fn run_with(db: &Path, server_url: &str, adapters: &[&'static dyn Adapter], conf
 }
 
 fn run_once(db: &Path, server: &Server, adapters: &[&'static dyn Adapter]) -> RunReport {
-    run_with(db, &server.url(), adapters, Config::default(), Limits::default())
+    run_with(db, &server.url(), adapters, Config::enable_all(), Limits::default())
 }
 
 fn report<'r>(r: &'r RunReport, id: &str) -> &'r SourceReport {
@@ -148,7 +148,7 @@ fn assert_manners(reqs: &[Seen]) {
 
 fn config_with(rows: &[(&str, SourceConfig)]) -> Config {
     let sources: BTreeMap<String, SourceConfig> = rows.iter().map(|(id, r)| (id.to_string(), r.clone())).collect();
-    Config { settings: Default::default(), sources }
+    Config { settings: Default::default(), sources, run_unlisted: true }
 }
 
 fn row(min_delay_secs: Option<f64>, hours: Option<&str>) -> SourceConfig {
@@ -378,7 +378,7 @@ fn backoff_beyond_the_cap_skips_the_host() {
     let a = source("capped", "capped.test", 200, &["a.json"]);
     let (_d, db) = fresh_db();
     let limits = Limits { max_wait: ms(300), ..Limits::default() };
-    let r = run_with(&db, &server.url(), &[a], Config::default(), limits);
+    let r = run_with(&db, &server.url(), &[a], Config::enable_all(), limits);
     let seen = server.requests();
     assert_manners(&seen);
     assert_eq!(seen.len(), 2, "one 503, one retry after 200 ms, then the 400 ms backoff is over the cap");
@@ -533,7 +533,7 @@ fn daily_cap_counts_every_request_across_runs() {
     let (_d, db) = fresh_db();
     let limits = Limits { read_timeout: ms(300), total_timeout: Duration::from_secs(2), ..Limits::default() };
     let statuses: Vec<String> =
-        (0..4).map(|_| report(&run_with(&db, &server.url(), &[a], Config::default(), limits.clone()), "capd").clone()).map(|s| s.status).collect();
+        (0..4).map(|_| report(&run_with(&db, &server.url(), &[a], Config::enable_all(), limits.clone()), "capd").clone()).map(|s| s.status).collect();
     assert_eq!(statuses[..3], ["ok", "failed", "unchanged"]);
     assert_eq!(statuses[3], "skipped");
     let reqs = server.requests();
@@ -556,7 +556,7 @@ fn body_over_the_cap_is_aborted() {
     let server = serve(move |_, _| Reply::ok(body.clone()));
     let a = source("big", "big.test", 100, &["a.json"]);
     let (_d, db) = fresh_db();
-    let r = run_with(&db, &server.url(), &[a], Config::default(), limits.clone());
+    let r = run_with(&db, &server.url(), &[a], Config::enable_all(), limits.clone());
     assert_eq!(server.requests().len(), 1);
     let s = report(&r, "big");
     assert_eq!(s.status, "failed", "{s:?}");
@@ -594,7 +594,7 @@ fn body_over_the_cap_is_aborted() {
     });
     let b = source("stream", "stream.test", 100, &["a.json"]);
     let started = Instant::now();
-    let r = run_with(&db, &format!("http://127.0.0.1:{port}"), &[b], Config::default(), limits);
+    let r = run_with(&db, &format!("http://127.0.0.1:{port}"), &[b], Config::enable_all(), limits);
     assert!(started.elapsed() < Duration::from_secs(10));
     let s = report(&r, "stream");
     assert_eq!(s.status, "failed", "{s:?}");
@@ -621,7 +621,7 @@ fn trickling_and_stalling_servers_are_cut_off() {
     let (_d, db) = fresh_db();
     let limits = Limits { read_timeout: Duration::from_secs(1), total_timeout: ms(1500), ..Limits::default() };
     let started = Instant::now();
-    let r = run_with(&db, &server.url(), &[trickle], Config::default(), limits);
+    let r = run_with(&db, &server.url(), &[trickle], Config::enable_all(), limits);
     let took = started.elapsed();
     assert!(took >= ms(1400) && took < ms(3500), "cut off by the total timeout after {took:?}");
     let s = report(&r, "trickle");
@@ -632,7 +632,7 @@ fn trickling_and_stalling_servers_are_cut_off() {
     let stall = source("stall", "stall.test", 100, &["a.json"]);
     let limits = Limits { read_timeout: ms(300), total_timeout: Duration::from_secs(20), ..Limits::default() };
     let started = Instant::now();
-    let r = run_with(&db, &server.url(), &[stall], Config::default(), limits);
+    let r = run_with(&db, &server.url(), &[stall], Config::enable_all(), limits);
     let took = started.elapsed();
     assert!(took < ms(2500), "cut off by the read timeout after {took:?}");
     let s = report(&r, "stall");

@@ -56,7 +56,7 @@ fn ingest(store: &mut Store, only: &[&str], mirror: &std::path::Path) {
         store,
         RunOptions {
             adapters: cityvibe::adapters::ALL,
-            config: Config::default(),
+            config: Config::enable_all(),
             config_path: None,
             only: only.iter().map(|s| s.to_string()).collect(),
             client: &client,
