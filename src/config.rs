@@ -99,14 +99,13 @@ impl Config {
                 bail!("[sources.{id}] names no known adapter; known: {}", known.join(", "));
             };
             let min = a.manifest().min_delay;
-            if let Some(secs) = row.min_delay_secs {
-                if !(secs.is_finite() && secs >= 0.0) || Duration::from_secs_f64(secs) < min {
+            if let Some(secs) = row.min_delay_secs
+                && (!(secs.is_finite() && secs >= 0.0) || Duration::from_secs_f64(secs) < min) {
                     bail!(
                         "[sources.{id}] min_delay_secs = {secs} is faster than the adapter's minimum of {} s; config can only make a source slower (P9)",
                         min.as_secs_f64()
                     );
                 }
-            }
             if let Some(h) = &row.hours {
                 parse_hours(h).with_context(|| format!("[sources.{id}] hours"))?;
             }

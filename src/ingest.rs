@@ -278,7 +278,7 @@ impl FetchDriver for SourceDriver {
             FetchOutcome::Disabled(why) => self.end("disabled", why),
             FetchOutcome::Failed(why) => self.setback("failed", why, last_feed, &what_to_do),
             FetchOutcome::Body { body, validators, .. } => {
-                self.bodies.push((feed_index, body, validators));
+                self.bodies.push((feed_index, *body, validators));
                 if m.plan == FetchPlan::All && !last_feed {
                     return;
                 }

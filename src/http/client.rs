@@ -148,12 +148,12 @@ impl Client {
             None => Target::Url(url.to_string()),
         };
         match target {
-            Target::File(path) => self.from_file(&path),
+            Target::File(path) => self.read_mirror_file(&path),
             Target::Url(u) => self.over_http(&u, if_none_match, if_modified_since),
         }
     }
 
-    fn from_file(&self, path: &std::path::Path) -> Result<Exchange, WireError> {
+    fn read_mirror_file(&self, path: &std::path::Path) -> Result<Exchange, WireError> {
         let empty = |status| Exchange {
             status,
             etag: None,
@@ -207,11 +207,10 @@ impl Client {
         if (200..300).contains(&status) {
             let max = self.limits.max_body_bytes;
             // Refuse at once when the server announces more than the cap.
-            if let Some(len) = one("content-length").and_then(|l| l.trim().parse::<u64>().ok()) {
-                if len > max {
+            if let Some(len) = one("content-length").and_then(|l| l.trim().parse::<u64>().ok())
+                && len > max {
                     return Err(WireError::TooLarge(format!("the server announces {len} bytes, over the cap of {max}")));
                 }
-            }
             let reader = resp.body_mut().with_config().limit(max.saturating_add(1)).reader();
             let body = Body::spool(reader, max).map_err(|e| {
                 let text = e.to_string();

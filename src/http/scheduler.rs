@@ -54,7 +54,7 @@ pub struct FetchRequest {
 /// How a fetch ended.
 #[derive(Debug)]
 pub enum FetchOutcome {
-    Body { body: Body, final_url: Url, content_type: Option<String>, validators: Validators },
+    Body { body: Box<Body>, final_url: Url, content_type: Option<String>, validators: Validators },
     /// 304: nothing to parse (P12).
     NotModified,
     /// 200 with the very body stored last time: nothing to parse.
@@ -135,8 +135,8 @@ impl<'c> Scheduler<'c> {
         let mut tasks: Vec<Option<Task>> = (0..drivers.len()).map(|_| None).collect();
         loop {
             for (i, d) in drivers.iter_mut().enumerate() {
-                if tasks[i].is_none() {
-                    if let Some(req) = d.next_fetch(store) {
+                if tasks[i].is_none()
+                    && let Some(req) = d.next_fetch(store) {
                         tasks[i] = Some(Task {
                             driver: i,
                             current: req.url.clone(),
@@ -149,7 +149,6 @@ impl<'c> Scheduler<'c> {
                             not_before_ms: 0,
                         });
                     }
-                }
             }
             if tasks.iter().all(Option::is_none) {
                 return;
@@ -225,13 +224,12 @@ impl<'c> Scheduler<'c> {
         let delay_ms = self.hosts.get(&host).map(|h| h.delay_ms).unwrap_or(0).max(t.req.delay.as_millis() as i64);
         // Daily cap, counted across runs from the fetch log.
         let day_ago = now_ms() - 24 * 3600 * 1000;
-        if let Ok(used) = store.requests_since(&host, day_ago) {
-            if used >= t.req.daily_cap {
+        if let Ok(used) = store.requests_since(&host, day_ago)
+            && used >= t.req.daily_cap {
                 let why = format!("daily cap of {} requests to {host} reached ({used} in the last 24 h)", t.req.daily_cap);
                 self.hosts.entry(host).or_default().skipped = Some(why.clone());
                 return Step::Done(FetchOutcome::Skipped(why));
             }
-        }
         let validators = if t.req.conditional { store.validators(t.req.url.as_str()).unwrap_or_default() } else { Validators::default() };
         let conditional = validators.etag.is_some() || validators.last_modified.is_some();
         let started = now_ms();
@@ -306,7 +304,7 @@ impl<'c> Scheduler<'c> {
                 }
                 // Validators are stored by the driver once the body was taken in,
                 // so a body that fails to parse is fetched again next run.
-                let outcome = FetchOutcome::Body { body, final_url: url, content_type: ex.content_type.clone(), validators: v };
+                let outcome = FetchOutcome::Body { body: Box::new(body), final_url: url, content_type: ex.content_type.clone(), validators: v };
                 (Step::Done(outcome), "ok".into())
             }
             301 | 302 | 303 | 307 | 308 => {

@@ -64,7 +64,7 @@ pub fn parse_weekdays(s: &str) -> Vec<Weekday> {
 
 /// `23/9/2025;30/9/2025;` → dates (invalid items skipped).
 pub fn parse_date_list(s: &str) -> Vec<Date> {
-    s.split([';', ',']).filter_map(|d| parse_date(d)).collect()
+    s.split([';', ',']).filter_map(parse_date).collect()
 }
 
 #[cfg(test)]

@@ -74,11 +74,10 @@ impl Store {
             let rows = st.query_map([], |r| Ok((r.get::<_, Option<String>>(0)?, r.get::<_, Option<String>>(1)?, r.get::<_, Option<String>>(2)?)))?;
             for row in rows {
                 let (src, id, url) = row?;
-                if let (Some(src), Some(id)) = (src, id) {
-                    if src == manifest.id {
+                if let (Some(src), Some(id)) = (src, id)
+                    && src == manifest.id {
                         tomb_ids.insert(id);
                     }
-                }
                 if let Some(url) = url {
                     tomb_urls.insert(url);
                 }
