@@ -99,6 +99,18 @@ pub enum Command {
         #[arg(value_enum)]
         shell: CompletionShell,
     },
+    /// The reviewer's aid (P14): fetch each host's robots.txt, tdmrep.json and ai.txt
+    /// politely and report what no longer matches the adapter's review.
+    Audit {
+        /// Only this source (repeatable); a named source is audited even when switched off.
+        #[arg(long = "source", value_name = "ID")]
+        sources: Vec<String>,
+        #[arg(long)]
+        json: bool,
+        /// Switch off (in sources.toml) every source now disallowed or reserved.
+        #[arg(long)]
+        disable_blocked: bool,
+    },
     /// Take an event down at once and keep it from coming back (P18).
     Takedown {
         #[command(subcommand)]

@@ -7,6 +7,7 @@
 
 pub mod adapter;
 pub mod adapter_tools;
+pub mod audit;
 pub mod cli;
 pub mod commands;
 pub mod config;

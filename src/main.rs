@@ -40,6 +40,10 @@ fn main() {
             &cli,
             commands::export::Args { format: *format, lang: lang.clone(), sources: sources.clone(), from: from.clone(), to: to.clone() },
         ),
+        Command::Audit { sources, json, disable_blocked } => commands::audit::execute(
+            &cli,
+            commands::audit::Args { sources: sources.clone(), json: *json, disable_blocked: *disable_blocked },
+        ),
         Command::Completions { shell } => commands::completions::execute(*shell),
         Command::Takedown { command } => match command {
             TakedownCommand::Add { target, reason, json } => commands::takedown::add(&cli, target, reason, *json),

@@ -2,6 +2,7 @@
 
 pub mod completions;
 pub mod adapter;
+pub mod audit;
 pub mod events;
 pub mod export;
 pub mod holdings;

@@ -1,0 +1,141 @@
+//! `cityvibe audit`: the reviewer's aid (P14). Fetches each host's
+//! robots.txt, tdmrep.json and ai.txt through the polite scheduler and
+//! reports what no longer matches the adapter's review.
+
+use super::exit;
+use crate::audit::{SourceAudit, audit};
+use crate::cli::Cli;
+use crate::config::Config;
+use crate::http::{Client, Limits, Mirror};
+use crate::store::Store;
+use anyhow::Result;
+
+pub struct Args {
+    pub sources: Vec<String>,
+    pub json: bool,
+    pub disable_blocked: bool,
+}
+
+pub fn execute(cli: &Cli, args: Args) -> Result<i32> {
+    let all = crate::adapters::ALL;
+    let config = Config::load(&cli.config, all)?;
+    for s in &args.sources {
+        if crate::adapters::by_id(s).is_none() {
+            anyhow::bail!("unknown source {s:?}; known: {}", crate::adapters::ids().join(", "));
+        }
+    }
+    // Named sources are audited even when switched off (to see whether they
+    // may come back); otherwise every source that is switched on.
+    let mut skipped = Vec::new();
+    let chosen: Vec<&'static dyn crate::adapter::Adapter> = all
+        .iter()
+        .copied()
+        .filter(|a| {
+            let id = a.manifest().id;
+            if args.sources.is_empty() {
+                let on = config.enabled(id);
+                if !on {
+                    skipped.push(id);
+                }
+                on
+            } else {
+                args.sources.iter().any(|s| s == id)
+            }
+        })
+        .collect();
+    let mirror = cli.mirror.as_deref().map(Mirror::parse).transpose()?;
+    let lock = match super::lock_or_exit(&cli.db)? {
+        Ok(l) => l,
+        Err(code) => return Ok(code),
+    };
+    let mut store = Store::open(&cli.db)?;
+    let client = Client::new(mirror, Limits::default());
+    let spinner = (!args.json && super::stdout_is_terminal()).then(|| {
+        let pb = indicatif::ProgressBar::new_spinner();
+        pb.set_message("fetching robots.txt, tdmrep.json and ai.txt politely (each host's delay is kept)…");
+        pb.enable_steady_tick(std::time::Duration::from_millis(120));
+        pb
+    });
+    let mut reports = audit(&mut store, &client, &config, &chosen)?;
+    if let Some(pb) = spinner {
+        pb.finish_and_clear();
+    }
+    if args.disable_blocked {
+        let today = jiff::Timestamp::now().in_tz(crate::model::TZ_MADRID).map(|z| z.date().to_string()).unwrap_or_default();
+        for r in reports.iter_mut().filter(|r| !r.blocked.is_empty()) {
+            if !config.enabled(&r.id) {
+                continue;
+            }
+            let reason = format!("audit {today}: {}", r.blocked.join("; "));
+            crate::config::set_enabled(&cli.config, &r.id, false, Some(&reason))?;
+            r.switched_off = Some(reason);
+        }
+    }
+    drop(lock);
+    let drift = reports.iter().any(SourceAudit::has_drift);
+    for r in &reports {
+        for d in &r.drift {
+            eprintln!("cityvibe: {}: drift: {d}", r.id);
+        }
+        if let Some(why) = &r.switched_off {
+            eprintln!("cityvibe: {}: switched off in {}: {why}", r.id, cli.config.display());
+        }
+    }
+    if args.json {
+        let mut out = serde_json::Map::new();
+        out.insert("drift".into(), drift.into());
+        out.insert("sources".into(), serde_json::to_value(&reports)?);
+        out.insert("not_audited".into(), serde_json::to_value(&skipped)?);
+        super::print_json(&out)?;
+    } else {
+        print_table(&reports, &skipped);
+    }
+    Ok(if drift { exit::SOURCE_PROBLEM } else { exit::OK })
+}
+
+fn print_table(reports: &[SourceAudit], skipped: &[&str]) {
+    for r in reports {
+        let verdict = if r.drift.is_empty() { "ok" } else { "DRIFT" };
+        println!("{} ({}): {verdict}; reviewed {}", r.id, r.host, r.review_date);
+        let status = |s: Option<u16>| s.map(|s| s.to_string()).unwrap_or_else(|| "-".into());
+        println!("  robots.txt   {:<4} {:<12} {}", status(r.robots.status), r.robots.state, r.robots.message);
+        let cd = r.robots.crawl_delay_secs.map(|d| format!("{d} s")).unwrap_or_else(|| "none".into());
+        println!(
+            "    crawl-delay {cd} (adapter keeps {} s{}){}",
+            r.min_delay_secs,
+            if r.delay_secs > r.min_delay_secs { format!(", this config {} s", r.delay_secs) } else { String::new() },
+            if r.robots.crawl_delay_drift { "  DRIFT" } else { "" }
+        );
+        match (&r.robots.digest[..], &r.robots.sha256) {
+            ("no digest recorded", Some(now)) => println!("    digest      no digest recorded; now sha256 {now} (record it in the review)"),
+            (d, Some(now)) => println!("    digest      {d}; now sha256 {now}"),
+            (d, None) => println!("    digest      {d}"),
+        }
+        println!("  tdmrep.json  {:<4} {:<12} {}", status(r.tdmrep.status), r.tdmrep.state, r.tdmrep.message);
+        println!(
+            "  ai.txt       {:<4} {:<12} {}{}",
+            status(r.ai_txt.status),
+            r.ai_txt.state,
+            if r.ai_txt.disallows { "disallows CityVibeBot or * " } else { "" },
+            r.ai_txt.message
+        );
+        for l in &r.ai_txt.first_lines {
+            println!("    | {l}");
+        }
+        println!("  {:<8} {:<4} feed", "robots", "tdm");
+        for f in &r.feeds {
+            let tdm = f.tdm_reservation.map(|t| t.to_string()).unwrap_or_else(|| "-".into());
+            println!("  {:<8} {:<4} {}", if f.allowed { "allowed" } else { "DENIED" }, tdm, f.url);
+        }
+        for d in &r.drift {
+            println!("  drift: {d}");
+        }
+        if let Some(why) = &r.switched_off {
+            println!("  switched off: {why}");
+        }
+        println!();
+    }
+    for id in skipped {
+        println!("{id}: not audited (switched off in sources.toml; name it with --source to audit it)");
+    }
+}
