@@ -325,3 +325,81 @@ fn a_changed_robots_txt_is_drift_and_the_same_one_is_not() {
     }
     assert_eq!(server.requests().len(), 6);
 }
+
+/// RFC 9309: no answer at all (connection refused) is everything disallowed.
+#[test]
+fn no_answer_disallows_everything() {
+    // A port nothing listens on: bind one, then free it.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let dir = workdir(TOML);
+    let mirror = format!("http://127.0.0.1:{port}");
+    let out = cityvibe(dir.path(), &["--db", "cityvibe.db", "--mirror", mirror.as_str(), "audit", "--source", "madrid", "--json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let m = &v["sources"][0];
+    assert_eq!(m["robots"]["state"], "unreachable");
+    assert!(m["robots"]["status"].is_null(), "{m}");
+    assert!(m["feeds"].as_array().unwrap().iter().all(|f| f["allowed"] == false), "{m}");
+    assert_eq!(m["tdmrep"]["state"], "unreachable");
+}
+
+/// P13: a robots.txt that redirects elsewhere on the host is not followed
+/// (only the three audit URLs are allowed): unreadable, so everything is
+/// disallowed, and the reviewer is told.
+#[test]
+fn a_robots_redirect_off_the_allow_list_is_refused_before_any_request() {
+    let server = host(
+        Reply::new(301).header("Location", "https://datos.madrid.es/robots-new.txt"),
+        Reply::new(404),
+        Reply::new(404),
+    );
+    let dir = workdir(TOML);
+    let (code, m, _) = audit(&server, dir.path(), &[]);
+    assert_eq!(code, Some(1), "{m}");
+    assert_polite(&server, &[ROBOTS, TDMREP, AI]);
+    assert_eq!(m["robots"]["state"], "unreachable");
+    assert_eq!(m["robots"]["status"], 301);
+    assert!(m["robots"]["message"].as_str().unwrap().contains("redirect refused"), "{m}");
+}
+
+/// RFC 9309 allows all on a 403, but the host refused our bot (P11): drift,
+/// and no further request to that host in this audit.
+#[test]
+fn robots_403_is_allowed_by_the_rfc_but_reported() {
+    let server = host(Reply::new(403), Reply::new(404), Reply::new(404));
+    let dir = workdir(TOML);
+    let (code, m, _) = audit(&server, dir.path(), &["--disable-blocked"]);
+    assert_eq!(code, Some(1), "{m}");
+    assert_polite(&server, &[ROBOTS]);
+    assert_eq!(m["robots"]["state"], "unavailable");
+    assert!(m["feeds"].as_array().unwrap().iter().all(|f| f["allowed"] == true), "{m}");
+    assert!(m["drift"][0].as_str().unwrap().contains("HTTP 403"), "{m}");
+    assert!(m["switched_off"].is_null(), "a 403 is not a robots.txt disallow: {m}");
+}
+
+/// Two hosts in one audit: interleaved by the scheduler, each keeping its
+/// own 2 s delay, each asked for its three URLs only.
+#[test]
+fn two_hosts_are_audited_together_each_at_its_own_pace() {
+    let server = Server::start(|seen, _| if seen.path.ends_with("/robots.txt") { Reply::ok("User-agent: *\nAllow: /\n") } else { Reply::new(404) });
+    let dir = workdir(TOML);
+    let mirror = server.url();
+    let started = std::time::Instant::now();
+    let out = cityvibe(dir.path(), &["--db", "cityvibe.db", "--mirror", mirror.as_str(), "audit", "--source", "madrid", "--source", "jcyl", "--json"]);
+    let took = started.elapsed();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ids: Vec<&str> = v["sources"].as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["madrid", "jcyl"]);
+    let reqs = server.requests();
+    for h in ["datos.madrid.es", "datosabiertos.jcyl.es"] {
+        let mine: Vec<_> = reqs.iter().filter(|r| r.path.starts_with(&format!("/{h}/"))).collect();
+        let paths: Vec<String> = mine.iter().map(|r| r.path.clone()).collect();
+        assert_eq!(paths, ["/robots.txt", "/.well-known/tdmrep.json", "/ai.txt"].map(|p| format!("/{h}{p}")));
+        for w in mine.windows(2) {
+            assert!(w[1].at.duration_since(w[0].at) >= Duration::from_millis(1990), "{h}: under its 2 s");
+        }
+    }
+    assert_eq!(reqs.len(), 6);
+    assert!(took < Duration::from_secs(7), "hosts interleaved: {took:?}");
+}
