@@ -344,8 +344,10 @@ fn judge(adapter: &dyn Adapter, delay: Duration, urls: &[Url], got: &[Got]) -> S
                     tdm_rules = r;
                 }
                 Err(e) => {
+                    // A rule we cannot read may be a reservation: the reviewer looks.
                     tdmrep.state = "unreadable".into();
                     tdmrep.message = format!("not a TDMRep rule array: {e}; no reservation read");
+                    drift.push(format!("tdmrep.json cannot be read ({e}): a reservation may be missed"));
                 }
             }
         }

@@ -403,3 +403,15 @@ fn two_hosts_are_audited_together_each_at_its_own_pace() {
     assert_eq!(reqs.len(), 6);
     assert!(took < Duration::from_secs(7), "hosts interleaved: {took:?}");
 }
+
+/// A tdmrep.json that is not a TDMRep rule array may hide a reservation:
+/// drift, so the reviewer reads it.
+#[test]
+fn an_unreadable_tdmrep_json_is_drift() {
+    let server = host(Reply::ok("User-agent: *\nAllow: /\n"), Reply::ok(r#"{"tdm-reservation": 1}"#), Reply::new(404));
+    let dir = workdir(TOML);
+    let (code, m, _) = audit(&server, dir.path(), &[]);
+    assert_eq!(code, Some(1), "{m}");
+    assert_eq!(m["tdmrep"]["state"], "unreadable");
+    assert!(m["feeds"].as_array().unwrap().iter().all(|f| f["tdm_reservation"].is_null()), "{m}");
+}
