@@ -70,6 +70,9 @@ scaffold-check:
 bench: build
 	$(CARGO) build --release --bin cityvibe-bench
 	./target/release/cityvibe-bench
+	$(CARGO) build --release --bin cityvibe-bench-esmadrid --bin cityvibe-bench-translate
+	$(or $(CARGO_TARGET_DIR),target)/release/cityvibe-bench-esmadrid
+	$(or $(CARGO_TARGET_DIR),target)/release/cityvibe-bench-translate
 
 clean:
 	$(CARGO) clean

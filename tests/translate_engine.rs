@@ -484,27 +484,3 @@ fn apy_server_down_is_an_error() {
     let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     assert!(ApyTranslator::new(&format!("http://127.0.0.1:{port}")).is_err());
 }
-
-/// Not a test: the numbers behind the choice of null-flush, for `make bench`
-/// (`cargo test --release --test translate_engine -- --ignored --nocapture bench`).
-#[test]
-#[ignore]
-fn bench_null_flush_against_one_process_per_text() {
-    let (Some(_), Some(events)) = (apertium(), madrid_events()) else {
-        return;
-    };
-    let texts: Vec<String> = events
-        .events
-        .iter()
-        .flat_map(|e| [e.title.clone(), e.description.clone()])
-        .filter(|t| !t.trim().is_empty())
-        .take(1000)
-        .collect();
-    assert!(texts.iter().all(|t| !contains_pii(t)), "P5");
-    let sample = std::env::var("BENCH_PER_PROCESS_SAMPLE")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(30);
-    let report = cityvibe::translate::bench::bench_engine(&texts, &TARGETS, sample).unwrap();
-    println!("{report}");
-}

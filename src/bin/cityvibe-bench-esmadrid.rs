@@ -415,8 +415,10 @@ const VENUES: &[(&str, &str, &str, f64, f64)] = &[
     ("Real Jard&iacute;n Bot&aacute;nico", "Plaza de Murillo, 2", "28014", 40.411210, -3.691090),
 ];
 
-/// (id, label, [(id, sub label)])
-const CATEGORIES: &[(u32, &str, &[(u32, &str)])] = &[
+/// A category: (id, label, [(id, sub label)]).
+type Categoria = (u32, &'static str, &'static [(u32, &'static str)]);
+
+const CATEGORIES: &[Categoria] = &[
     (6500, "M&uacute;sica", &[(6503, "Cl&amp;aacute;sica"), (6504, "Pop-rock"), (6505, "Jazz"), (6506, "Flamenco")]),
     (6520, "Exposiciones", &[(6524, "Arquitectura"), (6526, "Dibujo e ilustraci&oacute;n"), (6527, "Fotograf&iacute;a"), (6528, "Pintura")]),
     (6486, "Teatro y danza", &[(6488, "Drama"), (6489, "Comedia"), (6490, "Musicales"), (6491, "Danza contempor&aacute;nea")]),

@@ -7,7 +7,6 @@
 
 mod apertium;
 mod apy;
-pub mod bench;
 pub mod engine;
 pub mod pipeline;
 mod stream;

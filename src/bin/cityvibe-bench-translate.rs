@@ -1,0 +1,458 @@
+//! `cityvibe-bench-translate` (issue 5): every text of the real Madrid feed
+//! (October 2025, read in place from `../shared/realdata`) translated from
+//! Spanish into the six targets with the system's Apertium, as production
+//! does it, beside two references.
+//!
+//! * **ours**: `ApertiumTranslator::system()` workers, one per core, fresh
+//!   (cold) for each run, driven by `translate_targets_parallel` over the
+//!   texts in batches of 250 (as `translate_pending` sends them; `--batch 0`
+//!   sends all texts in one call). The texts are those `translate_pending`
+//!   sends: scrubbed, the venue's own name kept verbatim, duplicates once.
+//!   Three runs (`--runs`), median wall time.
+//! * **floor**: each pair's own Apertium pipeline (`apertium -f txt -u MODE`)
+//!   fed every text in one stream (a blank line between texts), one process
+//!   per pair run to its end; its user+sys CPU (of the whole process tree,
+//!   from `wait4`) summed over the pairs and divided by the cores is the
+//!   least wall time any scheme could take on this machine.
+//! * **per process**: the texts of the first 50 events (`--events`), one
+//!   `apertium -u -f txt MODE` process per text and pair, as many at once as
+//!   cores, against ours (fresh workers, all six targets) on the same texts.
+//!   `--per-process-pairs ca,en` measures only those pairs and scales the
+//!   time to six, labelled as an estimate.
+//!
+//! Targets: median of the runs under 20 s; at least 10× faster than one
+//! Apertium process per text. Prints words/s per pair.
+//!
+//! `cityvibe-bench-translate [--runs 3] [--batch 250] [--events 50] [--per-process-pairs ca,gl,en,fr,it,pt] [--no-floor] [--no-per-process]`
+
+use anyhow::{Context, Result, bail};
+use cityvibe::adapters::madrid::{MANIFEST, Madrid};
+use cityvibe::translate::{ApertiumTranslator, KEEP_END, KEEP_START, Translator, keep_verbatim, translate_targets_parallel};
+use std::collections::{BTreeMap, HashSet};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const REAL_FEED: &str = "../shared/realdata/madrid_300107/300107-0-agenda-actividades-eventos_2025-10.json";
+const TARGETS: [&str; 6] = ["ca", "gl", "en", "fr", "it", "pt"];
+/// As `translate::pipeline::translate_pending` sends texts to the engines.
+const PIPELINE_BATCH: usize = 250;
+const TARGET_MEDIAN: Duration = Duration::from_secs(20);
+const TARGET_SPEEDUP: f64 = 10.0;
+
+fn main() {
+    if let Err(e) = real_main() {
+        eprintln!("cityvibe-bench-translate: {e:#}");
+        std::process::exit(1);
+    }
+}
+
+struct Options {
+    runs: usize,
+    batch: usize,
+    events: usize,
+    per_process_pairs: Vec<String>,
+    floor: bool,
+    per_process: bool,
+}
+
+fn real_main() -> Result<()> {
+    let mut o = Options {
+        runs: 3,
+        batch: PIPELINE_BATCH,
+        events: 50,
+        per_process_pairs: TARGETS.iter().map(|s| s.to_string()).collect(),
+        floor: true,
+        per_process: true,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| it.next().with_context(|| format!("{name} needs a value"));
+        match a.as_str() {
+            "--runs" => o.runs = value("--runs")?.parse::<usize>().context("--runs N")?.max(1),
+            "--batch" => o.batch = value("--batch")?.parse().context("--batch N")?,
+            "--events" => o.events = value("--events")?.parse::<usize>().context("--events N")?.max(1),
+            "--per-process-pairs" => {
+                o.per_process_pairs = value("--per-process-pairs")?.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
+                if let Some(bad) = o.per_process_pairs.iter().find(|p| !TARGETS.contains(&p.as_str())) {
+                    bail!("--per-process-pairs: {bad:?} is not one of {}", TARGETS.join(","));
+                }
+            }
+            "--no-floor" => o.floor = false,
+            "--no-per-process" => o.per_process = false,
+            "-h" | "--help" => {
+                println!(
+                    "cityvibe-bench-translate [--runs 3] [--batch 250] [--events 50] [--per-process-pairs ca,gl,en,fr,it,pt] [--no-floor] [--no-per-process]"
+                );
+                return Ok(());
+            }
+            other => bail!("unknown argument {other:?} (try --help)"),
+        }
+    }
+    bench(o)
+}
+
+/// The texts of some events, as `translate_pending` sends them.
+struct Texts {
+    /// Distinct texts, venue names marked to be kept.
+    texts: Vec<String>,
+    /// The same without the keep markers (for the `apertium` front-end).
+    plain: Vec<String>,
+    /// Non-empty titles and descriptions before removing duplicates.
+    fields: usize,
+    events: usize,
+}
+
+impl Texts {
+    fn words(&self) -> usize {
+        self.plain.iter().map(|t| t.split_whitespace().count()).sum()
+    }
+}
+
+fn texts_of(events: &[cityvibe::model::Event]) -> Texts {
+    let mut seen = HashSet::new();
+    let mut texts = Vec::new();
+    let mut fields = 0;
+    for e in events {
+        for text in [&e.title, &e.description] {
+            if text.trim().is_empty() {
+                continue;
+            }
+            fields += 1;
+            // As translate_pending: scrubbed once more (P5), the venue's own
+            // name kept verbatim.
+            let scrubbed = cityvibe::parse::pii::scrub(text);
+            let text = match e.venue.name.as_deref() {
+                Some(v) if scrubbed.contains(v) => keep_verbatim(&scrubbed, &[v]),
+                _ => scrubbed,
+            };
+            if seen.insert(text.clone()) {
+                texts.push(text);
+            }
+        }
+    }
+    let plain = texts.iter().map(|t| t.chars().filter(|c| *c != KEEP_START && *c != KEEP_END).collect()).collect();
+    Texts { texts, plain, fields, events: events.len() }
+}
+
+fn bench(o: Options) -> Result<()> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let path = std::env::var_os("CITYVIBE_REALDATA").map(PathBuf::from).unwrap_or_else(|| root.join(REAL_FEED));
+    let bytes = std::fs::read(&path).with_context(|| format!("reading the real Madrid feed {}", path.display()))?;
+    let feed = &MANIFEST.feeds[0];
+    let parsed = cityvibe::adapter::parse_bytes(&Madrid, feed, &bytes).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let probe = ApertiumTranslator::system().context("Apertium is needed (make deps)")?;
+    let modes: Vec<(&str, String)> = TARGETS
+        .iter()
+        .map(|t| Ok((*t, probe.mode("es", t).with_context(|| format!("no direct es->{t} mode installed"))?.to_string())))
+        .collect::<Result<_>>()?;
+    let all = texts_of(&parsed.events);
+    let words = all.words();
+    println!(
+        "cityvibe-bench-translate: {} ({} events, {} non-empty titles and descriptions, {} distinct texts, {words} words), engine {}, {cores} cores",
+        path.file_name().unwrap_or_default().to_string_lossy(),
+        all.events,
+        all.fields,
+        all.texts.len(),
+        probe.engine_id()
+    );
+    println!("cityvibe-bench-translate: load average at start {}", loadavg());
+    println!(
+        "cityvibe-bench-translate: pairs {}",
+        modes.iter().map(|(t, m)| format!("es->{t} = {m}")).collect::<Vec<_>>().join(", ")
+    );
+
+    // --- the floor: each pair's pipeline, all texts in one stream ----------
+    let mut floor: BTreeMap<&str, Measure> = BTreeMap::new();
+    if o.floor {
+        let tmp = tempfile::tempdir()?;
+        let input = tmp.path().join("all.txt");
+        std::fs::write(&input, all.plain.join("\n\n") + "\n")?;
+        for (tgt, mode) in &modes {
+            let mut cmd = Command::new("apertium");
+            cmd.args(["-f", "txt", "-u", mode]);
+            let m = run_measured(cmd, Some(&input)).with_context(|| format!("apertium {mode} (floor)"))?;
+            floor.insert(tgt, m);
+        }
+    }
+
+    // --- ours: fresh workers per run, all pairs in parallel ----------------
+    let mut runs: Vec<(Duration, BTreeMap<String, Duration>)> = Vec::new();
+    for run in 0..o.runs {
+        let (wall, per_pair) = ours(&all.texts, cores, o.batch)?;
+        println!("cityvibe-bench-translate: run {}: {:.2} s", run + 1, wall.as_secs_f64());
+        runs.push((wall, per_pair));
+    }
+    let mut order: Vec<usize> = (0..runs.len()).collect();
+    order.sort_by_key(|&i| runs[i].0);
+    let (median, median_pairs) = runs[order[order.len() / 2]].clone();
+
+    // --- the table ----------------------------------------------------------
+    let floor_cpu: Duration = floor.values().map(|m| m.cpu).sum();
+    let floor_wall = floor_cpu / cores as u32;
+    println!();
+    println!("all {} texts ({words} words) into each pair; ours = the median run, time each pair held a worker:", all.texts.len());
+    println!("{:<9} {:<8} {:>10} {:>12} {:>10} {:>12}", "pair", "mode", "ours s", "ours w/s", "floor cpu s", "floor w/s");
+    for (tgt, mode) in &modes {
+        let ours_s = median_pairs.get(*tgt).copied().unwrap_or_default().as_secs_f64();
+        let (fl_s, fl_rate) = match floor.get(tgt) {
+            Some(m) => (format!("{:.2}", m.cpu.as_secs_f64()), format!("{:.0}", words as f64 / m.cpu.as_secs_f64())),
+            None => ("-".into(), "-".into()),
+        };
+        println!("es->{tgt:<5} {mode:<8} {ours_s:>10.2} {:>12.0} {fl_s:>11} {fl_rate:>12}", words as f64 / ours_s);
+    }
+    let total_words = words * TARGETS.len();
+    println!(
+        "\nours, {cores} workers, {} runs (cold, batch {}): {} s; median {:.2} s = {:.0} words/s over six pairs",
+        runs.len(),
+        if o.batch == 0 { "all".to_string() } else { o.batch.to_string() },
+        runs.iter().map(|r| format!("{:.2}", r.0.as_secs_f64())).collect::<Vec<_>>().join(", "),
+        median.as_secs_f64(),
+        total_words as f64 / median.as_secs_f64()
+    );
+    if o.floor {
+        println!(
+            "floor: Apertium's own pipelines, one stream per pair: {:.2} s CPU (wall {:.2} s run one after another) / {cores} cores = {:.2} s; ours is {:.2}× the floor",
+            floor_cpu.as_secs_f64(),
+            floor.values().map(|m| m.wall).sum::<Duration>().as_secs_f64(),
+            floor_wall.as_secs_f64(),
+            median.as_secs_f64() / floor_wall.as_secs_f64()
+        );
+    }
+
+    // --- side by side on 50 events: one process per text ------------------
+    let mut speedup = None;
+    if o.per_process {
+        let with_text: Vec<cityvibe::model::Event> = parsed.events.iter().take(o.events).cloned().collect();
+        let sample = texts_of(&with_text);
+        let sample_words = sample.words();
+        println!(
+            "\nside by side on the first {} events ({} texts, {sample_words} words), {cores} at a time:",
+            sample.events,
+            sample.texts.len()
+        );
+        let (ours_wall, ours_pairs) = ours(&sample.texts, cores, o.batch)?;
+        let pairs: Vec<(&str, &str)> = modes.iter().filter(|(t, _)| o.per_process_pairs.iter().any(|p| p == t)).map(|(t, m)| (*t, m.as_str())).collect();
+        let (pp_wall, pp_pairs) = per_process(&pairs, &sample.plain, cores)?;
+        println!("{:<9} {:>14} {:>12} {:>16} {:>14}", "pair", "ours (held) s", "ours w/s", "per-process s", "per-proc w/s");
+        for (tgt, _) in &modes {
+            let ours_s = ours_pairs.get(*tgt).copied().unwrap_or_default().as_secs_f64();
+            let (pp_s, pp_rate) = match pp_pairs.get(*tgt) {
+                Some(d) => (format!("{:.2}", d.as_secs_f64()), format!("{:.0}", sample_words as f64 / d.as_secs_f64())),
+                None => ("(not run)".into(), "-".into()),
+            };
+            println!("es->{tgt:<5} {ours_s:>14.2} {:>12.0} {pp_s:>16} {pp_rate:>14}", sample_words as f64 / ours_s);
+        }
+        let scale = TARGETS.len() as f64 / pairs.len().max(1) as f64;
+        let pp_six = pp_wall.as_secs_f64() * scale;
+        let label = if pairs.len() == TARGETS.len() {
+            format!("{:.2} s", pp_six)
+        } else {
+            format!("{:.2} s (ESTIMATE: {} of 6 pairs measured, {:.2} s, scaled ×{scale:.1})", pp_six, pairs.len(), pp_wall.as_secs_f64())
+        };
+        println!("six pairs, wall: ours (fresh workers) {:.2} s; one process per text {label}", ours_wall.as_secs_f64());
+        speedup = Some(pp_six / ours_wall.as_secs_f64());
+    }
+
+    println!("\nload average at the end {} (other work on the machine slows wall times, not CPU times)", loadavg());
+    println!("\ntargets (issue 5):");
+    let verdict = |ok: bool| if ok { "PASS" } else { "MISS" };
+    println!(
+        "  {}  median of {} runs under {} s: {:.2} s (floor {:.2} s)",
+        verdict(median < TARGET_MEDIAN),
+        runs.len(),
+        TARGET_MEDIAN.as_secs(),
+        median.as_secs_f64(),
+        floor_wall.as_secs_f64()
+    );
+    match speedup {
+        Some(x) => println!("  {}  at least {TARGET_SPEEDUP:.0}× faster than one process per text (same {} events): {x:.1}×", verdict(x >= TARGET_SPEEDUP), o.events),
+        None => println!("  ----  one process per text: not measured (--no-per-process)"),
+    }
+    Ok(())
+}
+
+/// A worker that notes how long each target held it.
+struct Timed {
+    inner: ApertiumTranslator,
+    held: Arc<Mutex<BTreeMap<String, Duration>>>,
+}
+
+impl Translator for Timed {
+    fn engine_id(&self) -> String {
+        self.inner.engine_id()
+    }
+    fn translate(&mut self, src: &str, tgt: &str, texts: &[String]) -> Result<Vec<String>> {
+        let t = Instant::now();
+        let out = self.inner.translate(src, tgt, texts);
+        *self.held.lock().unwrap().entry(tgt.to_string()).or_default() += t.elapsed();
+        out
+    }
+    fn supports(&self, src: &str, tgt: &str) -> bool {
+        self.inner.supports(src, tgt)
+    }
+}
+
+/// One cold run of the production path: fresh workers (one per core), the
+/// six targets in parallel, in batches as `translate_pending` sends them.
+/// Wall time (workers' start included) and the time each pair held a worker.
+fn ours(texts: &[String], cores: usize, batch: usize) -> Result<(Duration, BTreeMap<String, Duration>)> {
+    let held = Arc::new(Mutex::new(BTreeMap::new()));
+    let start = Instant::now();
+    let mut workers = (0..cores)
+        .map(|_| Ok(Timed { inner: ApertiumTranslator::system()?, held: Arc::clone(&held) }))
+        .collect::<Result<Vec<_>>>()?;
+    let batch = if batch == 0 { texts.len().max(1) } else { batch };
+    for chunk in texts.chunks(batch) {
+        for r in translate_targets_parallel(&mut workers, "es", &TARGETS, chunk) {
+            let out = r.texts.with_context(|| format!("es->{}", r.lang))?;
+            if out.len() != chunk.len() {
+                bail!("es->{}: {} texts back for {}", r.lang, out.len(), chunk.len());
+            }
+        }
+    }
+    let wall = start.elapsed();
+    drop(workers); // engines killed; not timed
+    let held = held.lock().unwrap().clone();
+    Ok((wall, held))
+}
+
+/// One `apertium -u -f txt MODE` process per text and pair, `cores` at once.
+/// Wall time in all, and per pair the sum of its processes' wall times
+/// divided by `cores` (its share of the wall).
+fn per_process(pairs: &[(&str, &str)], texts: &[String], cores: usize) -> Result<(Duration, BTreeMap<String, Duration>)> {
+    let jobs: Vec<(&str, &str, &String)> = pairs.iter().flat_map(|(t, m)| texts.iter().map(move |x| (*t, *m, x))).collect();
+    let next = AtomicUsize::new(0);
+    let spent: Mutex<BTreeMap<String, Duration>> = Mutex::new(BTreeMap::new());
+    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    let start = Instant::now();
+    std::thread::scope(|s| {
+        for _ in 0..cores {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some((tgt, mode, text)) = jobs.get(i) else { break };
+                    let t = Instant::now();
+                    if let Err(e) = one_process(mode, text) {
+                        failure.lock().unwrap().get_or_insert(e);
+                        break;
+                    }
+                    *spent.lock().unwrap().entry(tgt.to_string()).or_default() += t.elapsed();
+                }
+            });
+        }
+    });
+    let wall = start.elapsed();
+    if let Some(e) = failure.into_inner().unwrap() {
+        return Err(e);
+    }
+    let spent = spent.into_inner().unwrap().into_iter().map(|(k, d)| (k, d / cores as u32)).collect();
+    Ok((wall, spent))
+}
+
+/// One text through one fresh `apertium -u -f txt MODE`.
+fn one_process(mode: &str, text: &str) -> Result<String> {
+    let mut child = Command::new("apertium")
+        .args(["-u", "-f", "txt", mode])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .with_context(|| format!("starting apertium {mode}"))?;
+    child.stdin.take().context("stdin")?.write_all(text.as_bytes())?;
+    let out = child.wait_with_output()?;
+    if !out.status.success() {
+        bail!("apertium {mode}: {}", out.status);
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Measure {
+    wall: Duration,
+    /// User + system time of the child and every descendant it waited for.
+    cpu: Duration,
+}
+
+/// Run a child to its end with stdin from `input` and stdout discarded.
+fn run_measured(mut cmd: Command, input: Option<&Path>) -> Result<Measure> {
+    match input {
+        Some(p) => cmd.stdin(std::fs::File::open(p)?),
+        None => cmd.stdin(Stdio::null()),
+    };
+    cmd.stdout(Stdio::null()).stderr(Stdio::piped());
+    let start = Instant::now();
+    let mut child = cmd.spawn().context("starting")?;
+    let mut stderr = child.stderr.take().expect("piped");
+    let tail = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = std::io::Read::read_to_string(&mut stderr, &mut s);
+        s
+    });
+    let (code, cpu) = wait_rusage(child)?;
+    let wall = start.elapsed();
+    let stderr = tail.join().unwrap_or_default();
+    if code != Some(0) {
+        bail!("exited with {code:?}: {}", stderr.trim());
+    }
+    Ok(Measure { wall, cpu })
+}
+
+#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
+mod sys {
+    //! `wait4(2)` without the libc crate: std links libc already.
+    #[repr(C)]
+    pub struct Timeval {
+        pub sec: i64,
+        pub usec: i64,
+    }
+    /// `struct rusage` on 64-bit Linux: two timevals then fourteen longs.
+    #[repr(C)]
+    pub struct Rusage {
+        pub utime: Timeval,
+        pub stime: Timeval,
+        pub maxrss: i64,
+        pub rest: [i64; 13],
+    }
+    unsafe extern "C" {
+        pub fn wait4(pid: i32, status: *mut i32, options: i32, rusage: *mut Rusage) -> i32;
+    }
+}
+
+/// Exit code and user+sys CPU of the child and its waited-for descendants.
+#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
+fn wait_rusage(child: std::process::Child) -> Result<(Option<i32>, Duration)> {
+    let pid = child.id() as i32;
+    let mut status = 0i32;
+    let mut ru = sys::Rusage { utime: sys::Timeval { sec: 0, usec: 0 }, stime: sys::Timeval { sec: 0, usec: 0 }, maxrss: 0, rest: [0; 13] };
+    loop {
+        // SAFETY: plain out-pointers to live locals of the right layout.
+        let r = unsafe { sys::wait4(pid, &mut status, 0, &mut ru) };
+        if r == pid {
+            break;
+        }
+        let e = std::io::Error::last_os_error();
+        if e.kind() != std::io::ErrorKind::Interrupted {
+            return Err(anyhow::Error::new(e).context("wait4"));
+        }
+    }
+    drop(child); // already reaped
+    let code = if status & 0x7f == 0 { Some((status >> 8) & 0xff) } else { None };
+    let tv = |t: &sys::Timeval| Duration::from_secs(t.sec as u64) + Duration::from_micros(t.usec as u64);
+    Ok((code, tv(&ru.utime) + tv(&ru.stime)))
+}
+
+#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
+fn wait_rusage(mut child: std::process::Child) -> Result<(Option<i32>, Duration)> {
+    let st = child.wait()?;
+    Ok((st.code(), Duration::ZERO))
+}
+
+/// The 1, 5 and 15 minute load averages, as /proc/loadavg gives them.
+fn loadavg() -> String {
+    std::fs::read_to_string("/proc/loadavg").map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" ")).unwrap_or_else(|_| "?".into())
+}
