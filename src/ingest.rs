@@ -157,7 +157,8 @@ impl SourceDriver {
 
     fn end(&mut self, status: &str, message: String) {
         self.report.status = status.into();
-        self.report.message = message;
+        // Parser errors may quote feed text: no contact data in reports or logs (P5).
+        self.report.message = crate::parse::pii::scrub(&message);
         self.done = true;
     }
 

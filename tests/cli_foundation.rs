@@ -246,3 +246,21 @@ fn json_outputs_carry_the_documented_fields() {
     }
     assert_eq!(madrid["last_status"], "ok");
 }
+
+/// P5: an error that quotes the feed never carries contact data to the
+/// report, the runs table or stderr.
+#[test]
+fn error_messages_quoting_the_feed_are_scrubbed() {
+    let server = Server::start(|seen, _| match seen.path.as_str() {
+        JSON_PATH => Reply::ok(r#"{"@graph": "escribe a taquilla@example.es o llama al 912 345 678"}"#),
+        _ => Reply::new(404),
+    });
+    let dir = workdir(MADRID_ONLY);
+    let out = cityvibe(dir.path(), &["--mirror", &server.url(), "run", "--json"]);
+    let all = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    assert!(!all.contains("taquilla@example.es") && !all.contains("912 345 678"), "{all}");
+    let runs = cityvibe(dir.path(), &["runs", "--json"]);
+    let text = String::from_utf8_lossy(&runs.stdout);
+    assert!(!text.contains("taquilla@") && !text.contains("912 345 678"), "{text}");
+}
