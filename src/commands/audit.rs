@@ -19,11 +19,7 @@ pub struct Args {
 pub fn execute(cli: &Cli, args: Args) -> Result<i32> {
     let all = crate::adapters::ALL;
     let config = Config::load(&cli.config, all)?;
-    for s in &args.sources {
-        if crate::adapters::by_id(s).is_none() {
-            anyhow::bail!("unknown source {s:?}; known: {}", crate::adapters::ids().join(", "));
-        }
-    }
+    super::check_source_ids(&args.sources)?;
     // Named sources are audited even when switched off (to see whether they
     // may come back); otherwise every source that is switched on.
     let mut skipped = Vec::new();

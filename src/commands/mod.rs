@@ -27,6 +27,16 @@ pub mod exit {
     pub const LOCKED: i32 = 3;
 }
 
+/// Fail with the list of known ids when any of `ids` names no adapter.
+pub fn check_source_ids(ids: &[String]) -> anyhow::Result<()> {
+    for s in ids {
+        if crate::adapters::by_id(s).is_none() {
+            anyhow::bail!("unknown source {s:?}; known: {}", crate::adapters::ids().join(", "));
+        }
+    }
+    Ok(())
+}
+
 /// Take the run lock beside the database; when another run holds it, say so
 /// on stderr and give the exit code to stop with (nothing was done).
 pub fn lock_or_exit(db: &std::path::Path) -> anyhow::Result<Result<crate::ingest::RunLock, i32>> {

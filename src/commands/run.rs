@@ -18,11 +18,7 @@ pub struct Args {
 pub fn execute(cli: &Cli, args: Args) -> Result<i32> {
     let adapters = crate::adapters::ALL;
     let config = Config::load(&cli.config, adapters)?;
-    for s in &args.sources {
-        if crate::adapters::by_id(s).is_none() {
-            anyhow::bail!("unknown source {s:?}; known: {}", crate::adapters::ids().join(", "));
-        }
-    }
+    super::check_source_ids(&args.sources)?;
     let mirror = cli.mirror.as_deref().map(Mirror::parse).transpose()?;
     let lock = match super::lock_or_exit(&cli.db)? {
         Ok(l) => l,
