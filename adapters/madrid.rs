@@ -243,43 +243,74 @@ fn parse_json(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), Fe
     let mut json = Vec::new();
     body.read_to_end(&mut json).map_err(|e| FeedError::new(format!("reading JSON body: {e}")))?;
     escape_raw_controls(&mut json);
-    let mut rec = Record::default();
-    let mut position = 0usize;
-    for_each_in_array(&json, Some("@graph"), |j: Nested<JsonRecord>| {
-        position += 1;
-        let Some(j) = j.0 else {
-            sink.record_error(RecordError { record: format!("#{position}"), reason: "not a JSON object".into() });
-            return;
-        };
-        let s = |l: &Loose| l.as_str().to_string();
-        let addr = j.address.0.as_ref();
-        let area = addr.and_then(|a| a.area.0.as_ref());
-        rec = Record {
-            id: s(&j.id),
-            title: s(&j.title),
-            description: s(&j.description),
-            free: s(&j.free),
-            price: s(&j.price),
-            start: s(&j.dtstart),
-            end: s(&j.dtend),
-            time: s(&j.time),
-            weekdays: j.recurrence.0.as_ref().map(|r| s(&r.days)).unwrap_or_default(),
-            excluded: s(&j.excluded_days),
-            link: s(&j.link),
-            venue: s(&j.event_location),
-            address: area.map(|a| s(&a.street_address)).unwrap_or_default(),
-            locality: area.map(|a| s(&a.locality)).unwrap_or_default(),
-            postal_code: area.map(|a| s(&a.postal_code)).unwrap_or_default(),
-            district: addr.and_then(|a| a.district.0.as_ref()).map(|d| s(&d.id)).unwrap_or_default(),
-            lat: j.location.0.as_ref().map(|l| s(&l.latitude)).unwrap_or_default(),
-            lon: j.location.0.as_ref().map(|l| s(&l.longitude)).unwrap_or_default(),
-            kind: s(&j.kind),
-            audience: s(&j.audience),
-        };
-        emit(&rec, sink);
-    })
-    .map_err(|e| FeedError::new(format!("not a readable JSON-LD agenda: {e}")))?;
+    // Two threads: this one hands events to the sink (which stores them), in
+    // feed order, while a helper parses and normalizes the next records.
+    // Batches keep the hand-over cheap; the bound keeps memory flat.
+    const BATCH: usize = 64;
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Result<Event, RecordError>>>(8);
+    let json = &json;
+    let parsed = std::thread::scope(|scope| {
+        let helper = scope.spawn(move || {
+            let mut batch = Vec::with_capacity(BATCH);
+            let mut position = 0usize;
+            let parsed = for_each_in_array(json, Some("@graph"), |j: Nested<JsonRecord>| {
+                position += 1;
+                batch.push(match j.0 {
+                    Some(j) => build(&json_record(&j)),
+                    None => Err(RecordError { record: format!("#{position}"), reason: "not a JSON object".into() }),
+                });
+                if batch.len() == BATCH {
+                    let _ = tx.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)));
+                }
+            });
+            if !batch.is_empty() {
+                let _ = tx.send(batch);
+            }
+            parsed
+        });
+        // Owned here, so that a panic in the sink drops it and frees the helper.
+        let rx = rx;
+        for item in rx.iter().flatten() {
+            match item {
+                Ok(ev) => sink.event(ev),
+                Err(e) => sink.record_error(e),
+            }
+        }
+        helper.join()
+    });
+    parsed
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        .map_err(|e| FeedError::new(format!("not a readable JSON-LD agenda: {e}")))?;
     Ok(())
+}
+
+/// The fields of one JSON-LD record.
+fn json_record(j: &JsonRecord) -> Record {
+    let s = |l: &Loose| l.as_str().to_string();
+    let addr = j.address.0.as_ref();
+    let area = addr.and_then(|a| a.area.0.as_ref());
+    Record {
+        id: s(&j.id),
+        title: s(&j.title),
+        description: s(&j.description),
+        free: s(&j.free),
+        price: s(&j.price),
+        start: s(&j.dtstart),
+        end: s(&j.dtend),
+        time: s(&j.time),
+        weekdays: j.recurrence.0.as_ref().map(|r| s(&r.days)).unwrap_or_default(),
+        excluded: s(&j.excluded_days),
+        link: s(&j.link),
+        venue: s(&j.event_location),
+        address: area.map(|a| s(&a.street_address)).unwrap_or_default(),
+        locality: area.map(|a| s(&a.locality)).unwrap_or_default(),
+        postal_code: area.map(|a| s(&a.postal_code)).unwrap_or_default(),
+        district: addr.and_then(|a| a.district.0.as_ref()).map(|d| s(&d.id)).unwrap_or_default(),
+        lat: j.location.0.as_ref().map(|l| s(&l.latitude)).unwrap_or_default(),
+        lon: j.location.0.as_ref().map(|l| s(&l.longitude)).unwrap_or_default(),
+        kind: s(&j.kind),
+        audience: s(&j.audience),
+    }
 }
 
 /// Escape raw control characters inside JSON strings in place, byte for byte
