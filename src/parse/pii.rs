@@ -38,7 +38,7 @@ static PHONE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Remove e-mail addresses and phone numbers from a text.
 pub fn scrub(text: &str) -> String {
-    if !might_hold_pii(text) || !might_match(text) {
+    if !might_match(text) || !might_hold_pii(text) {
         return text.to_string();
     }
     scrub_matches(text)
@@ -84,12 +84,15 @@ fn might_hold_pii(text: &str) -> bool {
 
 /// Whether [`EMAIL`] or [`PHONE`] could match at all: a strict superset of
 /// their matches, so a `false` skips the regexes without changing a result.
-/// E-mail needs `@`, `(` or `[` (its separators). A phone needs `+` (the
+/// E-mail needs `@`, or `(`/`[` before an `a` of "at"/"arroba" (its
+/// separators, in any case: only `A` folds to `a`). A phone needs `+` (the
 /// international branch) or a digit 6–9 at the start of a word followed by
 /// eight more digits, at most one separator (`[\s.\-]`) between two digits.
 fn might_match(text: &str) -> bool {
     let b = text.as_bytes();
-    if b.iter().fold(false, |any, &c| any | matches!(c, b'@' | b'(' | b'[' | b'+')) {
+    let marker = b.iter().fold(false, |any, &c| any | (c == b'@') | (c == b'+'));
+    let bracket_a = b.iter().zip(&b[1.min(b.len())..]).fold(false, |any, (&x, &y)| any | ((x == b'(') | (x == b'[')) & ((y == b'a') | (y == b'A')));
+    if marker || bracket_a {
         return true;
     }
     (0..b.len()).any(|i| matches!(b[i], b'6'..=b'9') && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_')) && nine_digits_from(&text[i..]))
@@ -144,7 +147,7 @@ pub fn scrub_event(ev: &mut Event) {
 }
 
 fn scrub_in_place(s: &mut String) {
-    if might_hold_pii(s) && might_match(s) {
+    if might_match(s) && might_hold_pii(s) {
         *s = scrub_matches(s);
     }
 }
@@ -222,7 +225,7 @@ mod tests {
     #[test]
     fn pre_checks_change_no_result() {
         const PIECES: &[&str] = &[
-            " ", "  ", "\n", "\u{a0}", "\u{2003}", ".", "-", "/", "(", ")", "[", "]", "+", "@", "at", "(at)", "[AT]", "arroba", "(Arroba)",
+            " ", "  ", "\n", "\u{a0}", "\u{2003}", ".", "-", "/", "(", ")", "[", "]", "+", "@", "at", "(at)", "[AT]", "arroba", "(Arroba)", "[ARROBA]", "(aT)", "(a", "[A", "(Madrid)",
             "info", "madrid.es", "x_", "a", "Tel", "6", "7", "8", "9", "1", "0", "34", "0034", "00", "91", "376", "2025", "12",
             "\u{661}", "\u{966}", "²", "é", "913184733", "917 109 260", "+34 600 11 22 33", "ISBN 978-84-376-0494-7", "€",
             "https://www.madrid.es/sites/v/index.jsp?vgnextoid=dce145cbf9a79910VgnVCM100000891ecb1aRCRD", "mailto:", "TEL:",

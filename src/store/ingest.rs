@@ -40,11 +40,14 @@ pub struct SourceIngest<'a> {
     tomb_urls: HashSet<String>,
     counts: IngestCounts,
     now: i64,
-    /// Reused for every event: its JSON (hashed) and its occurrences' JSON (stored).
+    /// Reused for every event: its JSON (hashed), and where the JSON arrays
+    /// stored in columns of their own lie in it.
     json: Vec<u8>,
-    occurrences: Vec<u8>,
+    parts: JsonParts,
     /// The connection's page cache size before this ingest, restored after it.
     cache_size: Option<i64>,
+    /// The highest event id any translation pointed at when the ingest began.
+    max_translated: Option<i64>,
 }
 
 /// Page cache for the ingest's transaction (KiB, as `PRAGMA cache_size` takes
@@ -83,6 +86,7 @@ impl Store {
                 }
             }
         }
+        let max_translated = tx.query_row("SELECT max(event_id) FROM translations", [], |r| r.get::<_, Option<i64>>(0))?;
         // Not transactional: restored by finish/abandon/rollback (and on drop).
         let cache_size = tx.pragma_query_value(None, "cache_size", |r| r.get::<_, i64>(0)).ok();
         if cache_size.is_some_and(|c| c > -INGEST_CACHE_KIB && c < INGEST_CACHE_KIB / 4) {
@@ -98,38 +102,183 @@ impl Store {
             counts: IngestCounts::default(),
             now: now_ms(),
             json: Vec::with_capacity(16 * 1024),
-            occurrences: Vec::with_capacity(16 * 1024),
+            parts: JsonParts::default(),
             cache_size,
+            max_translated,
         })
     }
 }
 
 /// A stable digest of everything stored about an event.
 pub fn content_hash(ev: &Event) -> String {
-    content_hash_with(ev, &mut Vec::new())
+    let mut buf = Vec::new();
+    write_event_json(&mut buf, ev);
+    hex(&Sha256::digest(&buf))
 }
 
-/// [`content_hash`], serializing into `buf` (reused across events).
-fn content_hash_with(ev: &Event, buf: &mut Vec<u8>) -> String {
-    buf.clear();
-    if serde_json::to_writer(&mut *buf, ev).is_err() {
-        buf.clear();
+/// Where the arrays stored in columns of their own lie in an event's JSON.
+#[derive(Debug, Default, Clone)]
+struct JsonParts {
+    weekdays: std::ops::Range<usize>,
+    excluded: std::ops::Range<usize>,
+    occurrences: std::ops::Range<usize>,
+    categories: std::ops::Range<usize>,
+    source_categories: std::ops::Range<usize>,
+}
+
+/// Append an event's JSON to `out`: byte for byte what `serde_json::to_vec(ev)`
+/// writes (compact, fields in declaration order; strings, numbers and the
+/// rarer dates through serde_json itself), without serde's per-field
+/// machinery, and telling where the column arrays lie. The structs are
+/// destructured without `..`, so a new field fails to compile here; a debug
+/// assertion in [`SourceIngest::upsert`] compares with serde_json every time.
+fn write_event_json(out: &mut Vec<u8>, ev: &Event) -> JsonParts {
+    fn raw(out: &mut Vec<u8>, s: &str) {
+        out.extend_from_slice(s.as_bytes());
     }
-    hex(&Sha256::digest(&buf[..]))
-}
+    fn value<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) {
+        // Writing to a Vec cannot fail, and these types always serialize.
+        serde_json::to_writer(&mut *out, v).expect("JSON of a plain value");
+    }
+    fn opt_str(out: &mut Vec<u8>, v: &Option<String>) {
+        match v {
+            Some(s) => value(out, s.as_str()),
+            None => raw(out, "null"),
+        }
+    }
+    fn two(out: &mut Vec<u8>, n: i8) {
+        out.extend_from_slice(&[b'0' + (n / 10) as u8, b'0' + (n % 10) as u8]);
+    }
+    fn date_digits(out: &mut Vec<u8>, d: jiff::civil::Date) {
+        let y = d.year();
+        out.extend_from_slice(&[b'0' + (y / 1000) as u8, b'0' + (y / 100 % 10) as u8, b'0' + (y / 10 % 10) as u8, b'0' + (y % 10) as u8, b'-']);
+        two(out, d.month());
+        out.push(b'-');
+        two(out, d.day());
+    }
+    // jiff prints years 0–9999 as four digits and seconds always, a fraction
+    // only when there is one; anything else goes through jiff itself.
+    fn date(out: &mut Vec<u8>, d: &jiff::civil::Date) {
+        if d.year() >= 0 {
+            out.push(b'"');
+            date_digits(out, *d);
+            out.push(b'"');
+        } else {
+            value(out, d);
+        }
+    }
+    fn datetime(out: &mut Vec<u8>, dt: &jiff::civil::DateTime) {
+        if dt.year() >= 0 && dt.subsec_nanosecond() == 0 {
+            out.push(b'"');
+            date_digits(out, dt.date());
+            out.push(b'T');
+            two(out, dt.hour());
+            out.push(b':');
+            two(out, dt.minute());
+            out.push(b':');
+            two(out, dt.second());
+            out.push(b'"');
+        } else {
+            value(out, dt);
+        }
+    }
+    fn opt_datetime(out: &mut Vec<u8>, dt: &Option<jiff::civil::DateTime>) {
+        match dt {
+            Some(dt) => datetime(out, dt),
+            None => raw(out, "null"),
+        }
+    }
+    fn list<T>(out: &mut Vec<u8>, items: &[T], mut each: impl FnMut(&mut Vec<u8>, &T)) -> std::ops::Range<usize> {
+        let start = out.len();
+        out.push(b'[');
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            each(out, item);
+        }
+        out.push(b']');
+        start..out.len()
+    }
 
-/// The value of the schedule's `occurrences` in an event's compact JSON.
-///
-/// Exact: in compact JSON a `"` inside a string is always escaped, so
-/// `"occurrences":[` (a quote right after a letter, then a colon) can only be
-/// the key itself; the array holds objects of date strings and nulls, so its
-/// first `]` closes it.
-fn occurrences_in(event_json: &[u8]) -> Option<&str> {
-    const KEY: &str = "\"occurrences\":[";
-    let text = std::str::from_utf8(event_json).ok()?;
-    let start = text.find(KEY)? + KEY.len() - 1;
-    let len = text[start..].find(']')? + 1;
-    Some(&text[start..start + len])
+    let Event { source_event_id, title, description, url, schedule, free, price, audience, venue, categories, source_categories, lang, translations } =
+        ev;
+    let crate::model::Schedule { start, end, all_day, weekdays, excluded, occurrences } = schedule;
+    let crate::model::Venue { name, address, postal_code, locality, province, district, lat, lon } = venue;
+    raw(out, "{\"source_event_id\":");
+    value(out, source_event_id.as_str());
+    raw(out, ",\"title\":");
+    value(out, title.as_str());
+    raw(out, ",\"description\":");
+    value(out, description.as_str());
+    raw(out, ",\"url\":");
+    opt_str(out, url);
+    raw(out, ",\"schedule\":{\"start\":");
+    opt_datetime(out, start);
+    raw(out, ",\"end\":");
+    opt_datetime(out, end);
+    raw(out, if *all_day { ",\"all_day\":true,\"weekdays\":" } else { ",\"all_day\":false,\"weekdays\":" });
+    let weekdays = list(out, weekdays, |out, d| {
+        out.push(b'"');
+        raw(out, weekday_code(*d));
+        out.push(b'"');
+    });
+    raw(out, ",\"excluded\":");
+    let excluded = list(out, excluded, date);
+    raw(out, ",\"occurrences\":");
+    let occurrences = list(out, occurrences, |out, o| {
+        let crate::model::Occurrence { start, end } = o;
+        raw(out, "{\"start\":");
+        datetime(out, start);
+        raw(out, ",\"end\":");
+        opt_datetime(out, end);
+        out.push(b'}');
+    });
+    raw(out, "},\"free\":");
+    raw(out, match free {
+        Some(true) => "true",
+        Some(false) => "false",
+        None => "null",
+    });
+    raw(out, ",\"price\":");
+    opt_str(out, price);
+    raw(out, ",\"audience\":");
+    opt_str(out, audience);
+    raw(out, ",\"venue\":{\"name\":");
+    opt_str(out, name);
+    raw(out, ",\"address\":");
+    opt_str(out, address);
+    raw(out, ",\"postal_code\":");
+    opt_str(out, postal_code);
+    raw(out, ",\"locality\":");
+    opt_str(out, locality);
+    raw(out, ",\"province\":");
+    opt_str(out, province);
+    raw(out, ",\"district\":");
+    opt_str(out, district);
+    raw(out, ",\"lat\":");
+    value(out, lat);
+    raw(out, ",\"lon\":");
+    value(out, lon);
+    raw(out, "},\"categories\":");
+    let categories = list(out, categories, |out, c| value(out, c));
+    raw(out, ",\"source_categories\":");
+    let source_categories = list(out, source_categories, |out, c| value(out, c.as_str()));
+    raw(out, ",\"lang\":");
+    value(out, lang.as_str());
+    raw(out, ",\"translations\":");
+    list(out, translations, |out, t| {
+        let crate::model::PublisherTranslation { lang, title, description } = t;
+        raw(out, "{\"lang\":");
+        value(out, lang.as_str());
+        raw(out, ",\"title\":");
+        value(out, title.as_str());
+        raw(out, ",\"description\":");
+        value(out, description.as_str());
+        out.push(b'}');
+    });
+    out.push(b'}');
+    JsonParts { weekdays, excluded, occurrences, categories, source_categories }
 }
 
 /// Lower-case hexadecimal.
@@ -159,7 +308,14 @@ impl<'a> SourceIngest<'a> {
             // The feed lists the same id twice: the first one wins.
             return Ok(());
         }
-        let hash = content_hash_with(ev, &mut self.json);
+        self.json.clear();
+        self.parts = write_event_json(&mut self.json, ev);
+        debug_assert_eq!(
+            String::from_utf8_lossy(&self.json),
+            String::from_utf8_lossy(&serde_json::to_vec(ev)?),
+            "write_event_json must write what serde_json writes"
+        );
+        let hash = hex(&Sha256::digest(&self.json));
         let row_id = match self.existing.get(&ev.source_event_id) {
             Some((_, h, true)) if *h == hash => {
                 self.counts.unchanged += 1;
@@ -174,6 +330,15 @@ impl<'a> SourceIngest<'a> {
             None => {
                 let id = self.write(ev, &hash, None)?;
                 self.counts.added += 1;
+                // A row id above every id translations pointed at when the
+                // ingest began has none: only this ingest writes them, each
+                // for its own row, after its own delete.
+                if self.max_translated.is_none_or(|m| id > m) {
+                    if !ev.translations.is_empty() {
+                        self.insert_publisher_translations(id, ev)?;
+                    }
+                    return Ok(());
+                }
                 id
             }
         };
@@ -181,25 +346,20 @@ impl<'a> SourceIngest<'a> {
         Ok(())
     }
 
-    fn write(&mut self, ev: &Event, hash: &str, row: Option<i64>) -> Result<i64> {
+    fn write(&self, ev: &Event, hash: &str, row: Option<i64>) -> Result<i64> {
         let m = self.manifest;
         let s = &ev.schedule;
-        // The event's JSON, just serialized for its hash, holds the very bytes
-        // `serde_json::to_string(&s.occurrences)` gives: cut them out rather
-        // than format every date a second time.
-        let occurrences = match occurrences_in(&self.json) {
-            Some(o) => o,
-            None => {
-                self.occurrences.clear();
-                serde_json::to_writer(&mut self.occurrences, &s.occurrences)?;
-                std::str::from_utf8(&self.occurrences)?
-            }
-        };
+        // The JSON arrays stored in their own columns: cut from the event's
+        // JSON just written for its hash (the same bytes serde_json gives).
+        let json = std::str::from_utf8(&self.json)?;
+        let part = |r: &std::ops::Range<usize>| &json[r.clone()];
+        let (occurrences, weekdays, excluded) = (part(&self.parts.occurrences), part(&self.parts.weekdays), part(&self.parts.excluded));
+        let (categories, source_categories) = (part(&self.parts.categories), part(&self.parts.source_categories));
         debug_assert_eq!(occurrences, serde_json::to_string(&s.occurrences)?);
-        let weekdays = serde_json::to_string(&s.weekdays.iter().map(|d| weekday_code(*d)).collect::<Vec<_>>())?;
-        let excluded = serde_json::to_string(&s.excluded)?;
-        let categories = serde_json::to_string(&ev.categories)?;
-        let source_categories = serde_json::to_string(&ev.source_categories)?;
+        debug_assert_eq!(weekdays, serde_json::to_string(&s.weekdays.iter().map(|d| weekday_code(*d)).collect::<Vec<_>>())?);
+        debug_assert_eq!(excluded, serde_json::to_string(&s.excluded)?);
+        debug_assert_eq!(categories, serde_json::to_string(&ev.categories)?);
+        debug_assert_eq!(source_categories, serde_json::to_string(&ev.source_categories)?);
         let first_start = s.occurrences.first().map(|o| o.start.to_string()).or_else(|| s.start.map(|d| d.to_string()));
         let last_end = s
             .occurrences
@@ -278,6 +438,10 @@ impl<'a> SourceIngest<'a> {
     fn write_publisher_translations(&self, row_id: i64, ev: &Event) -> Result<()> {
         let mut del = self.tx().prepare_cached("DELETE FROM translations WHERE event_id = ?1 AND origin = 'publisher'")?;
         del.execute([row_id])?;
+        self.insert_publisher_translations(row_id, ev)
+    }
+
+    fn insert_publisher_translations(&self, row_id: i64, ev: &Event) -> Result<()> {
         let mut ins = self.tx().prepare_cached(
             "INSERT OR REPLACE INTO translations (event_id, lang, field, text, origin, engine, source_hash)
              VALUES (?1, ?2, ?3, ?4, 'publisher', NULL, ?5)",
@@ -355,5 +519,79 @@ impl Drop for SourceIngest<'_> {
     /// Dropped unfinished: the transaction rolls back; the cache size is restored.
     fn drop(&mut self) {
         self.restore_cache_size();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Category, Occurrence, PublisherTranslation, Schedule};
+    use jiff::civil::{date, time};
+
+    fn events() -> Vec<Event> {
+        let mut plain = Event::new("1", "Concierto", "es").unwrap();
+        plain.schedule = Schedule::from_span(date(2026, 12, 1), Some(date(2026, 12, 31)), Some(time(18, 0, 0, 0)), None, vec![jiff::civil::Weekday::Tuesday], vec![date(2026, 12, 8)]);
+        let mut full = Event::new("a\"b\\c", "Tít\u{1}ulo «x» \u{7f} \u{2028} 😀", "es").unwrap();
+        full.description = "línea\nsegunda\t\r </script> [x] \"q\"".into();
+        full.url = Some("https://x.es/?a=1&b=\"2\"".into());
+        full.free = Some(false);
+        full.price = Some("12,50 €".into());
+        full.audience = Some("Familias".into());
+        full.venue.name = Some("Sala \\ 1".into());
+        full.venue.address = Some(String::new());
+        full.venue.postal_code = Some("28001".into());
+        full.venue.locality = Some("Madrid".into());
+        full.venue.province = Some("Madrid".into());
+        full.venue.district = Some("Centro".into());
+        full.venue.lat = Some(40.4249721516942);
+        full.venue.lon = Some(-3.7);
+        full.categories = vec![Category::Music, Category::Family, Category::Other];
+        full.source_categories = vec!["Música]".into(), "\"[a,b]\"".into()];
+        full.translations = vec![PublisherTranslation { lang: "en".into(), title: "Concert".into(), description: "Desc ]".into() }];
+        full.schedule = Schedule {
+            start: Some(date(-44, 3, 15).to_datetime(time(12, 0, 0, 5))),
+            end: Some(date(0, 1, 1).to_datetime(time(0, 0, 0, 0))),
+            all_day: true,
+            weekdays: vec![jiff::civil::Weekday::Sunday, jiff::civil::Weekday::Monday],
+            excluded: vec![date(-1, 12, 31), date(9999, 12, 31), date(5, 6, 7)],
+            occurrences: vec![
+                Occurrence { start: date(2025, 10, 25).to_datetime(time(19, 0, 0, 0)), end: None },
+                Occurrence { start: date(1, 2, 3).to_datetime(time(4, 5, 6, 0)), end: Some(date(2025, 1, 1).to_datetime(time(23, 59, 59, 999_999_999))) },
+                Occurrence { start: date(-9999, 1, 1).to_datetime(time(0, 0, 0, 100_000_000)), end: Some(date(9999, 12, 31).to_datetime(time(23, 59, 59, 0))) },
+            ],
+        };
+        let mut odd = full.clone();
+        odd.free = None;
+        odd.venue.lat = Some(f64::NAN);
+        odd.venue.lon = Some(f64::INFINITY);
+        odd.venue.name = None;
+        odd.url = None;
+        odd.schedule.start = None;
+        odd.schedule.end = None;
+        odd.schedule.all_day = false;
+        odd.categories.clear();
+        odd.source_categories.clear();
+        odd.translations.push(PublisherTranslation { lang: "fr".into(), title: String::new(), description: "é".into() });
+        vec![plain, full, odd, Event::new("x", "y", "ca").unwrap()]
+    }
+
+    // The hash must not change with the faster writer: same bytes as serde_json.
+    #[test]
+    fn event_json_is_what_serde_json_writes() {
+        for ev in events() {
+            let mut buf = b"prefix".to_vec();
+            buf.clear();
+            let parts = write_event_json(&mut buf, &ev);
+            assert_eq!(String::from_utf8(buf.clone()).unwrap(), serde_json::to_string(&ev).unwrap());
+            let part = |r: std::ops::Range<usize>| String::from_utf8(buf[r].to_vec()).unwrap();
+            let s = &ev.schedule;
+            assert_eq!(part(parts.occurrences), serde_json::to_string(&s.occurrences).unwrap());
+            assert_eq!(part(parts.weekdays), serde_json::to_string(&s.weekdays.iter().map(|d| weekday_code(*d)).collect::<Vec<_>>()).unwrap());
+            assert_eq!(part(parts.excluded), serde_json::to_string(&s.excluded).unwrap());
+            assert_eq!(part(parts.categories), serde_json::to_string(&ev.categories).unwrap());
+            assert_eq!(part(parts.source_categories), serde_json::to_string(&ev.source_categories).unwrap());
+            assert_eq!(content_hash(&ev), hex(&Sha256::digest(serde_json::to_vec(&ev).unwrap())));
+        }
+        assert_eq!(hex(&[0x00, 0x0f, 0xa5, 0xff]), "000fa5ff");
     }
 }
