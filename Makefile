@@ -3,6 +3,8 @@
 
 CARGO ?= cargo
 DEMO_DB ?= data/demo.db
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
+CITYVIBE := $(TARGET_DIR)/release/cityvibe
 
 .PHONY: build release demo test lint scaffold-check bench deps clean
 
@@ -18,9 +20,10 @@ deps:
 ## The main job, offline, against the project's own samples, then some stored events.
 demo: deps build
 	@rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
-	./target/release/cityvibe --db $(DEMO_DB) --mirror data/samples run
-	./target/release/cityvibe --db $(DEMO_DB) source list
-	./target/release/cityvibe --db $(DEMO_DB) events list --limit 8
+	$(CITYVIBE) --db $(DEMO_DB) --mirror data/samples run
+	$(CITYVIBE) --db $(DEMO_DB) source list
+	$(CITYVIBE) --db $(DEMO_DB) events list --limit 4
+	$(CITYVIBE) --db $(DEMO_DB) events list --limit 4 --lang en
 
 ## Every test: unit, integration, real data, loopback HTTP, real Apertium.
 test: deps
