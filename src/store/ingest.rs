@@ -6,7 +6,7 @@ use super::{Store, now_ms};
 use crate::adapter::Manifest;
 use crate::model::{Event, weekday_code};
 use anyhow::Result;
-use rusqlite::{Transaction, params};
+use rusqlite::{Connection, Transaction, params};
 use sha2::{Digest, Sha256};
 use std::collections::{HashMap, HashSet};
 
@@ -31,6 +31,8 @@ pub enum Verdict {
 
 /// An open per-source transaction.
 pub struct SourceIngest<'a> {
+    /// The new-row insert, prepared once (declared before `tx`: dropped first).
+    insert: Option<rusqlite::Statement<'a>>,
     tx: Option<Transaction<'a>>,
     manifest: &'static Manifest,
     /// Stored events of the source: source event id → (row id, content hash, active).
@@ -50,6 +52,13 @@ pub struct SourceIngest<'a> {
     max_translated: Option<i64>,
 }
 
+const INSERT_EVENT: &str = "INSERT INTO events (source, source_event_id, title, description, url, lang, time_zone, start, end, all_day,
+        first_start, last_end, occurrences, weekdays, excluded, free, price, audience, venue_name, address,
+        postal_code, locality, province, district, lat, lon, categories, source_categories, licence,
+        licence_url, attribution, content_hash, first_seen, last_changed, status)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,
+        ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?33, 'active')";
+
 /// Page cache for the ingest's transaction (KiB, as `PRAGMA cache_size` takes
 /// negative values): a feed's rows then stay in memory until the commit
 /// instead of being spilled to the WAL and read back while the B-tree grows.
@@ -58,7 +67,10 @@ const INGEST_CACHE_KIB: i64 = 64 * 1024;
 impl Store {
     /// Begin the ingest of one source.
     pub fn begin_ingest(&mut self, manifest: &'static Manifest) -> Result<SourceIngest<'_>> {
-        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        // `&mut self` keeps transactions from nesting, as `Connection::transaction`
+        // would; a shared borrow for the ingest's life lets it hold a statement.
+        let conn: &Connection = &self.conn;
+        let tx = Transaction::new_unchecked(conn, rusqlite::TransactionBehavior::Immediate)?;
         let mut existing = HashMap::new();
         {
             let mut st = tx.prepare("SELECT source_event_id, id, content_hash, status FROM events WHERE source = ?1")?;
@@ -92,7 +104,9 @@ impl Store {
         if cache_size.is_some_and(|c| c > -INGEST_CACHE_KIB && c < INGEST_CACHE_KIB / 4) {
             tx.pragma_update(None, "cache_size", -INGEST_CACHE_KIB)?;
         }
+        let insert = conn.prepare(INSERT_EVENT)?;
         Ok(SourceIngest {
+            insert: Some(insert),
             tx: Some(tx),
             manifest,
             existing,
@@ -126,6 +140,51 @@ struct JsonParts {
     source_categories: std::ops::Range<usize>,
 }
 
+fn two(out: &mut Vec<u8>, n: i8) {
+    out.extend_from_slice(&[b'0' + (n / 10) as u8, b'0' + (n % 10) as u8]);
+}
+
+fn date_digits(out: &mut Vec<u8>, d: jiff::civil::Date) {
+    let y = d.year();
+    out.extend_from_slice(&[b'0' + (y / 1000) as u8, b'0' + (y / 100 % 10) as u8, b'0' + (y / 10 % 10) as u8, b'0' + (y % 10) as u8, b'-']);
+    two(out, d.month());
+    out.push(b'-');
+    two(out, d.day());
+}
+
+/// Append `dt` as jiff displays it (`2025-10-25T19:00:00`), quoted or not,
+/// when that is the plain case: a year 0–9999 and no fraction of a second.
+/// `false` (nothing appended) otherwise.
+fn push_datetime_text(out: &mut Vec<u8>, dt: &jiff::civil::DateTime, quoted: bool) -> bool {
+    if dt.year() < 0 || dt.subsec_nanosecond() != 0 {
+        return false;
+    }
+    if quoted {
+        out.push(b'"');
+    }
+    date_digits(out, dt.date());
+    out.push(b'T');
+    two(out, dt.hour());
+    out.push(b':');
+    two(out, dt.minute());
+    out.push(b':');
+    two(out, dt.second());
+    if quoted {
+        out.push(b'"');
+    }
+    true
+}
+
+/// `dt.to_string()`, without the formatting machinery in the plain case.
+fn datetime_text(dt: jiff::civil::DateTime) -> String {
+    let mut out = Vec::with_capacity(19);
+    if push_datetime_text(&mut out, &dt, false) {
+        String::from_utf8(out).expect("ASCII digits")
+    } else {
+        dt.to_string()
+    }
+}
+
 /// Append an event's JSON to `out`: byte for byte what `serde_json::to_vec(ev)`
 /// writes (compact, fields in declaration order; strings, numbers and the
 /// rarer dates through serde_json itself), without serde's per-field
@@ -140,22 +199,26 @@ fn write_event_json(out: &mut Vec<u8>, ev: &Event) -> JsonParts {
         // Writing to a Vec cannot fail, and these types always serialize.
         serde_json::to_writer(&mut *out, v).expect("JSON of a plain value");
     }
+    // serde_json escapes only control bytes, '"' and '\\': a string with
+    // none of them (nearly every one) is copied between quotes in one go.
+    fn string(out: &mut Vec<u8>, s: &str) {
+        let b = s.as_bytes();
+        if b.iter().fold(false, |any, &c| any | (c < 0x20) | (c == b'"') | (c == b'\\')) {
+            value(out, s);
+        } else {
+            out.reserve(b.len() + 2);
+            out.push(b'"');
+            out.extend_from_slice(b);
+            out.push(b'"');
+        }
+    }
     fn opt_str(out: &mut Vec<u8>, v: &Option<String>) {
         match v {
-            Some(s) => value(out, s.as_str()),
+            Some(s) => string(out, s),
             None => raw(out, "null"),
         }
     }
-    fn two(out: &mut Vec<u8>, n: i8) {
-        out.extend_from_slice(&[b'0' + (n / 10) as u8, b'0' + (n % 10) as u8]);
-    }
-    fn date_digits(out: &mut Vec<u8>, d: jiff::civil::Date) {
-        let y = d.year();
-        out.extend_from_slice(&[b'0' + (y / 1000) as u8, b'0' + (y / 100 % 10) as u8, b'0' + (y / 10 % 10) as u8, b'0' + (y % 10) as u8, b'-']);
-        two(out, d.month());
-        out.push(b'-');
-        two(out, d.day());
-    }
+
     // jiff prints years 0–9999 as four digits and seconds always, a fraction
     // only when there is one; anything else goes through jiff itself.
     fn date(out: &mut Vec<u8>, d: &jiff::civil::Date) {
@@ -168,17 +231,7 @@ fn write_event_json(out: &mut Vec<u8>, ev: &Event) -> JsonParts {
         }
     }
     fn datetime(out: &mut Vec<u8>, dt: &jiff::civil::DateTime) {
-        if dt.year() >= 0 && dt.subsec_nanosecond() == 0 {
-            out.push(b'"');
-            date_digits(out, dt.date());
-            out.push(b'T');
-            two(out, dt.hour());
-            out.push(b':');
-            two(out, dt.minute());
-            out.push(b':');
-            two(out, dt.second());
-            out.push(b'"');
-        } else {
+        if !push_datetime_text(out, dt, true) {
             value(out, dt);
         }
     }
@@ -206,11 +259,11 @@ fn write_event_json(out: &mut Vec<u8>, ev: &Event) -> JsonParts {
     let crate::model::Schedule { start, end, all_day, weekdays, excluded, occurrences } = schedule;
     let crate::model::Venue { name, address, postal_code, locality, province, district, lat, lon } = venue;
     raw(out, "{\"source_event_id\":");
-    value(out, source_event_id.as_str());
+    string(out, source_event_id);
     raw(out, ",\"title\":");
-    value(out, title.as_str());
+    string(out, title);
     raw(out, ",\"description\":");
-    value(out, description.as_str());
+    string(out, description);
     raw(out, ",\"url\":");
     opt_str(out, url);
     raw(out, ",\"schedule\":{\"start\":");
@@ -263,18 +316,18 @@ fn write_event_json(out: &mut Vec<u8>, ev: &Event) -> JsonParts {
     raw(out, "},\"categories\":");
     let categories = list(out, categories, |out, c| value(out, c));
     raw(out, ",\"source_categories\":");
-    let source_categories = list(out, source_categories, |out, c| value(out, c.as_str()));
+    let source_categories = list(out, source_categories, |out, c| string(out, c));
     raw(out, ",\"lang\":");
-    value(out, lang.as_str());
+    string(out, lang);
     raw(out, ",\"translations\":");
     list(out, translations, |out, t| {
         let crate::model::PublisherTranslation { lang, title, description } = t;
         raw(out, "{\"lang\":");
-        value(out, lang.as_str());
+        string(out, lang);
         raw(out, ",\"title\":");
-        value(out, title.as_str());
+        string(out, title);
         raw(out, ",\"description\":");
-        value(out, description.as_str());
+        string(out, description);
         out.push(b'}');
     });
     out.push(b'}');
@@ -346,7 +399,7 @@ impl<'a> SourceIngest<'a> {
         Ok(())
     }
 
-    fn write(&self, ev: &Event, hash: &str, row: Option<i64>) -> Result<i64> {
+    fn write(&mut self, ev: &Event, hash: &str, row: Option<i64>) -> Result<i64> {
         let m = self.manifest;
         let s = &ev.schedule;
         // The JSON arrays stored in their own columns: cut from the event's
@@ -360,14 +413,8 @@ impl<'a> SourceIngest<'a> {
         debug_assert_eq!(excluded, serde_json::to_string(&s.excluded)?);
         debug_assert_eq!(categories, serde_json::to_string(&ev.categories)?);
         debug_assert_eq!(source_categories, serde_json::to_string(&ev.source_categories)?);
-        let first_start = s.occurrences.first().map(|o| o.start.to_string()).or_else(|| s.start.map(|d| d.to_string()));
-        let last_end = s
-            .occurrences
-            .iter()
-            .map(|o| o.end.unwrap_or(o.start))
-            .max()
-            .map(|d| d.to_string())
-            .or_else(|| s.end.map(|d| d.to_string()));
+        let first_start = s.occurrences.first().map(|o| datetime_text(o.start)).or_else(|| s.start.map(datetime_text));
+        let last_end = s.occurrences.iter().map(|o| o.end.unwrap_or(o.start)).max().map(datetime_text).or_else(|| s.end.map(datetime_text));
         let v = &ev.venue;
         let values = params![
             m.id,
@@ -377,8 +424,8 @@ impl<'a> SourceIngest<'a> {
             ev.url,
             ev.lang,
             ev.time_zone(),
-            s.start.map(|d| d.to_string()),
-            s.end.map(|d| d.to_string()),
+            s.start.map(datetime_text),
+            s.end.map(datetime_text),
             s.all_day,
             first_start,
             last_end,
@@ -406,15 +453,7 @@ impl<'a> SourceIngest<'a> {
         ];
         match row {
             None => {
-                let mut st = self.tx().prepare_cached(
-                    "INSERT INTO events (source, source_event_id, title, description, url, lang, time_zone, start, end, all_day,
-                        first_start, last_end, occurrences, weekdays, excluded, free, price, audience, venue_name, address,
-                        postal_code, locality, province, district, lat, lon, categories, source_categories, licence,
-                        licence_url, attribution, content_hash, first_seen, last_changed, status)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,
-                        ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?33, 'active')",
-                )?;
-                st.execute(values)?;
+                self.insert.as_mut().expect("open ingest").execute(values)?;
                 Ok(self.tx().last_insert_rowid())
             }
             Some(id) => {
@@ -485,12 +524,14 @@ impl<'a> SourceIngest<'a> {
             }
         }
         self.restore_cache_size();
+        self.insert = None;
         self.tx.take().expect("open transaction").commit()?;
         Ok(Verdict::Committed(counts))
     }
 
     fn abandon(mut self, why: String) -> Result<Verdict> {
         self.restore_cache_size();
+        self.insert = None;
         self.tx.take().expect("open transaction").rollback()?;
         Ok(Verdict::Anomaly(why))
     }
@@ -498,6 +539,7 @@ impl<'a> SourceIngest<'a> {
     /// Give up on this ingest (the feed failed): nothing changes.
     pub fn rollback(mut self) -> Result<()> {
         self.restore_cache_size();
+        self.insert = None;
         self.tx.take().expect("open transaction").rollback()?;
         Ok(())
     }
@@ -593,5 +635,11 @@ mod tests {
             assert_eq!(content_hash(&ev), hex(&Sha256::digest(serde_json::to_vec(&ev).unwrap())));
         }
         assert_eq!(hex(&[0x00, 0x0f, 0xa5, 0xff]), "000fa5ff");
+        for ev in events() {
+            let s = &ev.schedule;
+            for dt in s.occurrences.iter().flat_map(|o| [Some(o.start), o.end]).chain([s.start, s.end]).flatten() {
+                assert_eq!(datetime_text(dt), dt.to_string());
+            }
+        }
     }
 }
