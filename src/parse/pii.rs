@@ -95,6 +95,12 @@ fn might_match(text: &str) -> bool {
     if marker || bracket_a {
         return true;
     }
+    // Nine digits at least: ASCII ones, or characters from U+0660 on (where
+    // the other decimal digits lie; in UTF-8 they start with a byte ≥ 0xD9).
+    let digits: usize = b.chunks(255).map(|c| c.iter().fold(0u8, |n, &c| n + (c.is_ascii_digit() | (c >= 0xd9)) as u8) as usize).sum();
+    if digits < 9 {
+        return false;
+    }
     (0..b.len()).any(|i| matches!(b[i], b'6'..=b'9') && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_')) && nine_digits_from(&text[i..]))
 }
 
@@ -220,6 +226,16 @@ mod tests {
         pub fn contains_pii(text: &str) -> bool {
             EMAIL.is_match(text) || phones(text).next().is_some()
         }
+    }
+
+    #[test]
+    fn no_decimal_digit_between_ascii_and_u0660() {
+        // `might_match` counts on it.
+        let digit = Regex::new(r"^\d$").unwrap();
+        for c in (0x80u32..0x660).filter_map(char::from_u32) {
+            assert!(!digit.is_match(&c.to_string()), "{c:?}");
+        }
+        assert!(digit.is_match("\u{660}"));
     }
 
     #[test]

@@ -32,8 +32,8 @@ pub enum Verdict {
 /// An open per-source transaction.
 pub struct SourceIngest<'a> {
     /// The new-row insert, prepared once (declared before `tx`: dropped first).
-    insert: Option<rusqlite::Statement<'a>>,
-    tx: Option<Transaction<'a>>,
+    insert: rusqlite::Statement<'a>,
+    tx: Transaction<'a>,
     manifest: &'static Manifest,
     /// Stored events of the source: source event id → (row id, content hash, active).
     existing: HashMap<String, (i64, String, bool)>,
@@ -46,8 +46,6 @@ pub struct SourceIngest<'a> {
     /// stored in columns of their own lie in it.
     json: Vec<u8>,
     parts: JsonParts,
-    /// The connection's page cache size before this ingest, restored after it.
-    cache_size: Option<i64>,
     /// The highest event id any translation pointed at when the ingest began.
     max_translated: Option<i64>,
 }
@@ -58,11 +56,6 @@ const INSERT_EVENT: &str = "INSERT INTO events (source, source_event_id, title, 
         licence_url, attribution, content_hash, first_seen, last_changed, status)
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,
         ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?33, 'active')";
-
-/// Page cache for the ingest's transaction (KiB, as `PRAGMA cache_size` takes
-/// negative values): a feed's rows then stay in memory until the commit
-/// instead of being spilled to the WAL and read back while the B-tree grows.
-const INGEST_CACHE_KIB: i64 = 64 * 1024;
 
 impl Store {
     /// Begin the ingest of one source.
@@ -99,15 +92,10 @@ impl Store {
             }
         }
         let max_translated = tx.query_row("SELECT max(event_id) FROM translations", [], |r| r.get::<_, Option<i64>>(0))?;
-        // Not transactional: restored by finish/abandon/rollback (and on drop).
-        let cache_size = tx.pragma_query_value(None, "cache_size", |r| r.get::<_, i64>(0)).ok();
-        if cache_size.is_some_and(|c| c > -INGEST_CACHE_KIB && c < INGEST_CACHE_KIB / 4) {
-            tx.pragma_update(None, "cache_size", -INGEST_CACHE_KIB)?;
-        }
         let insert = conn.prepare(INSERT_EVENT)?;
         Ok(SourceIngest {
-            insert: Some(insert),
-            tx: Some(tx),
+            insert,
+            tx,
             manifest,
             existing,
             seen: HashSet::new(),
@@ -117,7 +105,6 @@ impl Store {
             now: now_ms(),
             json: Vec::with_capacity(16 * 1024),
             parts: JsonParts::default(),
-            cache_size,
             max_translated,
         })
     }
@@ -314,7 +301,7 @@ fn write_event_json(out: &mut Vec<u8>, ev: &Event) -> JsonParts {
     raw(out, ",\"lon\":");
     value(out, lon);
     raw(out, "},\"categories\":");
-    let categories = list(out, categories, |out, c| value(out, c));
+    let categories = list(out, categories, value);
     raw(out, ",\"source_categories\":");
     let source_categories = list(out, source_categories, |out, c| string(out, c));
     raw(out, ",\"lang\":");
@@ -453,11 +440,11 @@ impl<'a> SourceIngest<'a> {
         ];
         match row {
             None => {
-                self.insert.as_mut().expect("open ingest").execute(values)?;
-                Ok(self.tx().last_insert_rowid())
+                self.insert.execute(values)?;
+                Ok(self.tx.last_insert_rowid())
             }
             Some(id) => {
-                let mut st = self.tx().prepare_cached(
+                let mut st = self.tx.prepare_cached(
                     "UPDATE events SET source = ?1, source_event_id = ?2, title = ?3, description = ?4, url = ?5, lang = ?6,
                         time_zone = ?7, start = ?8, end = ?9, all_day = ?10, first_start = ?11, last_end = ?12,
                         occurrences = ?13, weekdays = ?14, excluded = ?15, free = ?16, price = ?17, audience = ?18,
@@ -475,13 +462,13 @@ impl<'a> SourceIngest<'a> {
     }
 
     fn write_publisher_translations(&self, row_id: i64, ev: &Event) -> Result<()> {
-        let mut del = self.tx().prepare_cached("DELETE FROM translations WHERE event_id = ?1 AND origin = 'publisher'")?;
+        let mut del = self.tx.prepare_cached("DELETE FROM translations WHERE event_id = ?1 AND origin = 'publisher'")?;
         del.execute([row_id])?;
         self.insert_publisher_translations(row_id, ev)
     }
 
     fn insert_publisher_translations(&self, row_id: i64, ev: &Event) -> Result<()> {
-        let mut ins = self.tx().prepare_cached(
+        let mut ins = self.tx.prepare_cached(
             "INSERT OR REPLACE INTO translations (event_id, lang, field, text, origin, engine, source_hash)
              VALUES (?1, ?2, ?3, ?4, 'publisher', NULL, ?5)",
         )?;
@@ -497,7 +484,7 @@ impl<'a> SourceIngest<'a> {
 
     /// Finish: withdraw what vanished and commit, unless the feed looks broken.
     /// `parsed` and `record_errors` are counts over the feed's records.
-    pub fn finish(mut self, parsed: u64, record_errors: u64) -> Result<Verdict> {
+    pub fn finish(self, parsed: u64, record_errors: u64) -> Result<Verdict> {
         let before = self.active_before();
         let total = parsed + record_errors;
         if total == 0 && before > 0 {
@@ -513,7 +500,7 @@ impl<'a> SourceIngest<'a> {
         }
         let mut counts = self.counts;
         {
-            let mut st = self.tx().prepare_cached(
+            let mut st = self.tx.prepare_cached(
                 "UPDATE events SET status = 'withdrawn', withdrawn_at = ?2 WHERE id = ?1 AND status = 'active'",
             )?;
             for (id, (row, _, active)) in &self.existing {
@@ -523,44 +510,22 @@ impl<'a> SourceIngest<'a> {
                 }
             }
         }
-        self.restore_cache_size();
-        self.insert = None;
-        self.tx.take().expect("open transaction").commit()?;
+        drop(self.insert);
+        self.tx.commit()?;
         Ok(Verdict::Committed(counts))
     }
 
-    fn abandon(mut self, why: String) -> Result<Verdict> {
-        self.restore_cache_size();
-        self.insert = None;
-        self.tx.take().expect("open transaction").rollback()?;
+    fn abandon(self, why: String) -> Result<Verdict> {
+        drop(self.insert);
+        self.tx.rollback()?;
         Ok(Verdict::Anomaly(why))
     }
 
     /// Give up on this ingest (the feed failed): nothing changes.
-    pub fn rollback(mut self) -> Result<()> {
-        self.restore_cache_size();
-        self.insert = None;
-        self.tx.take().expect("open transaction").rollback()?;
+    pub fn rollback(self) -> Result<()> {
+        drop(self.insert);
+        self.tx.rollback()?;
         Ok(())
-    }
-
-    /// The open transaction (present until finish, abandon or rollback).
-    fn tx(&self) -> &Transaction<'a> {
-        self.tx.as_ref().expect("open transaction")
-    }
-
-    /// Put the connection's page cache back as it was before the ingest.
-    fn restore_cache_size(&mut self) {
-        if let (Some(c), Some(tx)) = (self.cache_size.take(), self.tx.as_ref()) {
-            let _ = tx.pragma_update(None, "cache_size", c);
-        }
-    }
-}
-
-impl Drop for SourceIngest<'_> {
-    /// Dropped unfinished: the transaction rolls back; the cache size is restored.
-    fn drop(&mut self) {
-        self.restore_cache_size();
     }
 }
 
