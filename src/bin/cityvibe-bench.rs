@@ -16,6 +16,8 @@
 //!
 //! Targets on the generated feed: cityvibe at least half the floor's events/s
 //! and at least 1.5× Python's, with a peak RSS under 2× the feed plus 50 MB.
+//! Each job runs `--repeat` rounds (default 3), interleaved, and keeps its
+//! fastest: on a shared machine, load elsewhere only ever slows a run down.
 //!
 //! `cityvibe-bench [--events N] [--repeat R] [--no-python] [--keep] [--tmp DIR]`
 //! `cityvibe-bench --generate FILE [--events N]` writes a feed and stops.
@@ -55,7 +57,7 @@ fn real_main() -> Result<()> {
         println!("{n}");
         return Ok(());
     }
-    let mut o = Options { events: 100_000, repeat: 1, python: true, keep: false, tmp: None };
+    let mut o = Options { events: 100_000, repeat: 3, python: true, keep: false, tmp: None };
     let mut generate_only: Option<PathBuf> = None;
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
@@ -139,7 +141,12 @@ fn bench(o: Options) -> Result<()> {
     }
     .context("creating a temporary folder")?;
     println!("cityvibe-bench: work folder {}{}", tmp.path().display(), if o.keep { " (kept)" } else { "" });
-    println!("cityvibe-bench: {} cores; every figure is one child process (wall time, peak RSS from wait4)", std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    println!(
+        "cityvibe-bench: {cores} cores, load average {}; each figure is a child process (wall time, CPU time, peak RSS from wait4), fastest of {} rounds",
+        load_average(),
+        o.repeat
+    );
 
     let mut rows: Vec<Row> = Vec::new();
 
@@ -172,6 +179,11 @@ fn bench(o: Options) -> Result<()> {
 
     print_table(&rows);
     print_targets(&rows, &label);
+    let load: f64 = load_average().split_whitespace().next().and_then(|l| l.parse().ok()).unwrap_or(0.0);
+    println!("\nload average now {}", load_average());
+    if load > cores as f64 / 2.0 {
+        println!("note: other work is running on this machine; wall-clock figures are pessimistic (CPU seconds are steadier)");
+    }
     if o.keep {
         let kept = tmp.keep();
         println!("\nkept {}", kept.display());
@@ -179,63 +191,78 @@ fn bench(o: Options) -> Result<()> {
     Ok(())
 }
 
-/// The three jobs on one feed; with `repeat` > 1 the fastest run of each is kept.
+#[derive(Clone, Copy, PartialEq)]
+enum Job {
+    Cityvibe,
+    Floor,
+    Python,
+}
+
+impl Job {
+    fn label(self) -> &'static str {
+        match self {
+            Job::Cityvibe => "cityvibe run",
+            Job::Floor => "floor (serde+rusqlite)",
+            Job::Python => "python3 (json+sqlite3)",
+        }
+    }
+}
+
+/// The three jobs on one feed, `repeat` rounds of each, interleaved so that
+/// a burst of load elsewhere on the machine hits them alike; each job keeps
+/// its fastest round (and the highest peak RSS of its rounds).
 fn measure_feed(t: &Tools, tmp: &Path, label: &str, mirror: &Path, feed: &Path, events: u64, repeat: usize) -> Result<Vec<Row>> {
     let feed_bytes = std::fs::metadata(feed)?.len();
-    let mut out = Vec::new();
-    let best = |runs: Vec<Measure>| -> Measure {
-        let mut m = *runs.iter().min_by_key(|m| m.wall).expect("one run");
-        m.max_rss_bytes = runs.iter().map(|m| m.max_rss_bytes).max().unwrap_or(0);
-        m
-    };
-
-    // cityvibe, as cron runs it.
-    let mut runs = Vec::new();
-    for _ in 0..repeat {
-        let work = fresh_dir(tmp, "cityvibe-run")?;
-        std::fs::write(work.join("sources.toml"), "[settings]\ntranslator = \"none\"\n\n[sources.madrid]\nenabled = true\n")?;
-        let db = work.join("cityvibe.db");
-        let mut cmd = Command::new(&t.cityvibe);
-        cmd.arg("--db").arg(&db).arg("--config").arg(work.join("sources.toml")).arg("--mirror").arg(mirror);
-        cmd.args(["run", "--source", "madrid", "--json", "--no-translate"]).current_dir(&work);
-        let (m, stdout) = run_measured(cmd, &work, "cityvibe")?;
-        let stored = count_rows(&db, "SELECT count(*) FROM events WHERE source = 'madrid' AND status = 'active'")?;
-        check_count("cityvibe", label, stored, events, &stdout)?;
-        runs.push(m);
-        std::fs::remove_dir_all(&work)?;
+    let mut jobs = vec![Job::Cityvibe, Job::Floor];
+    if t.python.is_some() {
+        jobs.push(Job::Python);
     }
-    out.push(Row { feed: label.into(), job: "cityvibe run", feed_bytes, events, m: best(runs) });
-
-    // The floor: this binary, typed serde + one prepared insert per event.
-    let mut runs = Vec::new();
+    let mut runs: Vec<Vec<Measure>> = vec![Vec::new(); jobs.len()];
     for _ in 0..repeat {
-        let work = fresh_dir(tmp, "floor")?;
-        let db = work.join("floor.db");
-        let mut cmd = Command::new(&t.me);
-        cmd.arg("--floor").arg(feed).arg(&db);
-        let (m, stdout) = run_measured(cmd, &work, "floor")?;
-        check_count("floor", label, count_rows(&db, "SELECT count(*) FROM events")?, events, &stdout)?;
-        runs.push(m);
-        std::fs::remove_dir_all(&work)?;
-    }
-    out.push(Row { feed: label.into(), job: "floor (serde+rusqlite)", feed_bytes, events, m: best(runs) });
-
-    // Plain Python.
-    if let Some(py) = &t.python {
-        let mut runs = Vec::new();
-        for _ in 0..repeat {
-            let work = fresh_dir(tmp, "python")?;
-            let db = work.join("python.db");
-            let mut cmd = Command::new(py);
-            cmd.arg(&t.script).arg(feed).arg(&db);
-            let (m, stdout) = run_measured(cmd, &work, "python")?;
-            check_count("python", label, count_rows(&db, "SELECT count(*) FROM events")?, events, &stdout)?;
-            runs.push(m);
-            std::fs::remove_dir_all(&work)?;
+        for (i, job) in jobs.iter().enumerate() {
+            runs[i].push(measure_job(t, tmp, label, mirror, feed, events, *job)?);
         }
-        out.push(Row { feed: label.into(), job: "python3 (json+sqlite3)", feed_bytes, events, m: best(runs) });
     }
-    Ok(out)
+    Ok(jobs
+        .iter()
+        .zip(runs)
+        .map(|(job, runs)| {
+            let mut m = *runs.iter().min_by_key(|m| m.wall).expect("one run");
+            m.max_rss_bytes = runs.iter().map(|m| m.max_rss_bytes).max().unwrap_or(0);
+            Row { feed: label.into(), job: job.label(), feed_bytes, events, m }
+        })
+        .collect())
+}
+
+/// One run of one job on a fresh database, checked to have stored every event.
+fn measure_job(t: &Tools, tmp: &Path, label: &str, mirror: &Path, feed: &Path, events: u64, job: Job) -> Result<Measure> {
+    let work = fresh_dir(tmp, "work")?;
+    let db = work.join("bench.db");
+    let (cmd, what, count_sql) = match job {
+        // cityvibe as cron runs it: config, fresh database, the mirror.
+        Job::Cityvibe => {
+            std::fs::write(work.join("sources.toml"), "[settings]\ntranslator = \"none\"\n\n[sources.madrid]\nenabled = true\n")?;
+            let mut cmd = Command::new(&t.cityvibe);
+            cmd.arg("--db").arg(&db).arg("--config").arg(work.join("sources.toml")).arg("--mirror").arg(mirror);
+            cmd.args(["run", "--source", "madrid", "--json", "--no-translate"]).current_dir(&work);
+            (cmd, "cityvibe", "SELECT count(*) FROM events WHERE source = 'madrid' AND status = 'active'")
+        }
+        // The floor: this binary again, typed serde + one prepared insert per event.
+        Job::Floor => {
+            let mut cmd = Command::new(&t.me);
+            cmd.arg("--floor").arg(feed).arg(&db);
+            (cmd, "floor", "SELECT count(*) FROM events")
+        }
+        Job::Python => {
+            let mut cmd = Command::new(t.python.as_ref().expect("python found"));
+            cmd.arg(&t.script).arg(feed).arg(&db);
+            (cmd, "python", "SELECT count(*) FROM events")
+        }
+    };
+    let (m, stdout) = run_measured(cmd, &work, what)?;
+    check_count(what, label, count_rows(&db, count_sql)?, events, &stdout)?;
+    std::fs::remove_dir_all(&work)?;
+    Ok(m)
 }
 
 fn fresh_dir(tmp: &Path, name: &str) -> Result<PathBuf> {
@@ -324,6 +351,11 @@ fn wait_rusage(child: std::process::Child, start: Instant) -> Result<(Option<i32
 fn wait_rusage(mut child: std::process::Child, start: Instant) -> Result<(Option<i32>, Measure)> {
     let st = child.wait()?;
     Ok((st.code(), Measure { wall: start.elapsed(), cpu: Duration::ZERO, max_rss_bytes: 0 }))
+}
+
+/// The 1, 5 and 15 minute load averages.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg").map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" ")).unwrap_or_else(|_| "unknown".into())
 }
 
 /// The real interpreter behind `python3` (not a pyenv shim, whose start-up would be timed).
