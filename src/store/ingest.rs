@@ -101,7 +101,12 @@ impl Store {
             }
         }
         let max_translated = tx.query_row("SELECT max(event_id) FROM translations", [], |r| r.get::<_, Option<i64>>(0))?;
-        let insert = conn.prepare(INSERT_EVENT)?;
+        let now = now_ms();
+        let mut insert = conn.prepare(INSERT_EVENT)?;
+        // What every new row of this ingest shares is bound once, not per row.
+        for (i, shared) in [(1, &manifest.id as &dyn rusqlite::ToSql), (29, &manifest.licence.name), (30, &manifest.licence.url), (31, &manifest.attribution), (33, &now)] {
+            insert.raw_bind_parameter(i, shared)?;
+        }
         // Not transactional: put back by finish, abandon and rollback.
         let before = tx.pragma_query_value(None, "cache_size", |r| r.get::<_, i64>(0))?;
         let kib = |size: i64| if size < 0 { -size } else { size * 4 };
@@ -118,7 +123,7 @@ impl Store {
             tomb_ids,
             tomb_urls,
             counts: IngestCounts::default(),
-            now: now_ms(),
+            now,
             json: Vec::with_capacity(16 * 1024),
             parts: JsonParts::default(),
             max_translated,
@@ -408,10 +413,9 @@ impl<'a> SourceIngest<'a> {
         let s = &ev.schedule;
         // The JSON arrays stored in their own columns: cut from the event's
         // JSON just written for its hash (the same bytes serde_json gives).
-        let json = std::str::from_utf8(&self.json)?;
-        let part = |r: &std::ops::Range<usize>| &json[r.clone()];
-        let (occurrences, weekdays, excluded) = (part(&self.parts.occurrences), part(&self.parts.weekdays), part(&self.parts.excluded));
-        let (categories, source_categories) = (part(&self.parts.categories), part(&self.parts.source_categories));
+        let part = |r: &std::ops::Range<usize>| std::str::from_utf8(&self.json[r.clone()]);
+        let (occurrences, weekdays, excluded) = (part(&self.parts.occurrences)?, part(&self.parts.weekdays)?, part(&self.parts.excluded)?);
+        let (categories, source_categories) = (part(&self.parts.categories)?, part(&self.parts.source_categories)?);
         debug_assert_eq!(occurrences, serde_json::to_string(&s.occurrences)?);
         debug_assert_eq!(weekdays, serde_json::to_string(&s.weekdays.iter().map(|d| weekday_code(*d)).collect::<Vec<_>>())?);
         debug_assert_eq!(excluded, serde_json::to_string(&s.excluded)?);
@@ -457,7 +461,11 @@ impl<'a> SourceIngest<'a> {
         ];
         match row {
             None => {
-                self.insert.execute(values)?;
+                // Parameters 1, 29, 30, 31 and 33 were bound by `begin_ingest`.
+                for (i, value) in values.iter().enumerate().filter(|(i, _)| ![0, 28, 29, 30, 32].contains(i)) {
+                    self.insert.raw_bind_parameter(i + 1, value)?;
+                }
+                self.insert.raw_execute()?;
                 Ok(self.tx.last_insert_rowid())
             }
             Some(id) => {
