@@ -718,6 +718,20 @@ const SENTENCES: &[&str] = &[
     "Actividad incluida en el programa «1 ciudad, 21 distritos» del Ayuntamiento de Madrid.",
 ];
 
+/// Typography of the real feed (per 1 000 events there: ~330 no-break
+/// spaces, ~45 curly quotes, ~30 ellipses, ~25 narrow no-break spaces, ~25
+/// dashes, ~15 bullets; byte-order marks and decomposed accents, rarer, are
+/// added on their own in `description`).
+const TYPOGRAPHY: &[&str] = &[
+    "Duración:\u{a0}90\u{a0}min.",
+    "Reservas:\u{a0}en taquilla\u{a0} /\u{a0} en la web.",
+    "Organiza: Asociación Cultural l’Escena – entrada libre hasta completar aforo…",
+    "Horario:\u{202f}de martes a domingo, de 10:00 a 14:00.",
+    "• Sábado: visita guiada. • Domingo: taller infantil.",
+    "Ciclo «Madrid en verso» — ‘Poesía en la plaza’.",
+    "● Plazas limitadas.",
+];
+
 const EMAILS: &[&str] = &["inforetiro@madrid.es", "taquilla.fernangomez@teatrofernangomez.es", "cclavapies@madrid.es", "reservas@mataderomadrid.org", "bibliotecas (arroba) madrid.es"];
 const PHONES: &[&str] = &["91 376 91 97", "917109263", "917 109 260 / 917 100 558", "+34 600 11 22 33", "91 318 47 33 /734", "(+34) 913 184 700"];
 
@@ -744,7 +758,7 @@ fn description(r: &mut Rng, out: &mut String) {
         if i > 0 {
             out.push_str(if r.pct(8) { "  " } else { " " });
         }
-        let s = *r.pick(SENTENCES);
+        let s = if r.pct(12) { *r.pick(TYPOGRAPHY) } else { *r.pick(SENTENCES) };
         if r.pct(3) {
             out.push_str("&lt;p&gt;");
             json_escape(out, s);
@@ -756,6 +770,12 @@ fn description(r: &mut Rng, out: &mut String) {
         } else {
             json_escape(out, s);
         }
+    }
+    if r.below(1000) < 3 {
+        out.push_str(" Caf\u{e9} y tertulia (cafe\u{301} literario, con acento descompuesto).");
+    }
+    if r.below(1000) < 5 {
+        out.push_str(" \u{feff}Programa sujeto a cambios.");
     }
     if r.below(1000) < 3 {
         // The feed's quirk: a raw line break inside the string, sometimes Windows-style.
