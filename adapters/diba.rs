@@ -25,9 +25,24 @@ pub static MANIFEST: Manifest = Manifest {
     publisher: "Diputació de Barcelona",
     host: "do.diba.cat",
     feeds: &[
-        Feed { url: "https://do.diba.cat/api/dataset/actesturisme_ca/format/json/pag-ini/1/pag-fi/1000", format: Format::Json, lang: "ca", role: FeedRole::Primary },
-        Feed { url: "https://do.diba.cat/api/dataset/actesturisme_es/format/json/pag-ini/1/pag-fi/1000", format: Format::Json, lang: "es", role: FeedRole::Translation },
-        Feed { url: "https://do.diba.cat/api/dataset/actesturisme_en/format/json/pag-ini/1/pag-fi/1000", format: Format::Json, lang: "en", role: FeedRole::Translation },
+        Feed {
+            url: "https://do.diba.cat/api/dataset/actesturisme_ca/format/json/pag-ini/1/pag-fi/1000",
+            format: Format::Json,
+            lang: "ca",
+            role: FeedRole::Primary,
+        },
+        Feed {
+            url: "https://do.diba.cat/api/dataset/actesturisme_es/format/json/pag-ini/1/pag-fi/1000",
+            format: Format::Json,
+            lang: "es",
+            role: FeedRole::Translation,
+        },
+        Feed {
+            url: "https://do.diba.cat/api/dataset/actesturisme_en/format/json/pag-ini/1/pag-fi/1000",
+            format: Format::Json,
+            lang: "en",
+            role: FeedRole::Translation,
+        },
     ],
     plan: FetchPlan::All,
     redirects: &[RedirectRule { host: "do.diba.cat", path_prefix: "/api/dataset/" }],

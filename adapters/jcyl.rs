@@ -263,7 +263,9 @@ fn build(f: &Fields, outer: &Fields, lang: &str, position: usize) -> Result<Even
     if let Some(c) = Category::from_label(&theme).or_else(|| Category::from_label(&category)) {
         ev.categories.push(c);
     }
-    if ev.audience.as_deref().is_some_and(|a| Category::from_label(a) == Some(Category::Family)) && !ev.categories.contains(&Category::Family) {
+    if ev.audience.as_deref().is_some_and(|a| Category::from_label(a) == Some(Category::Family))
+        && !ev.categories.contains(&Category::Family)
+    {
         ev.categories.push(Category::Family);
     }
     if ev.categories.is_empty() {

@@ -24,16 +24,34 @@ pub static MANIFEST: Manifest = Manifest {
     publisher: "Ayuntamiento de Madrid",
     host: "datos.madrid.es",
     feeds: &[
-        Feed { url: "https://datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json", format: Format::Json, lang: "es", role: FeedRole::Primary },
-        Feed { url: "https://datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.csv", format: Format::Csv, lang: "es", role: FeedRole::Primary },
-        Feed { url: "https://datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.xml", format: Format::Xml, lang: "es", role: FeedRole::Primary },
+        Feed {
+            url: "https://datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json",
+            format: Format::Json,
+            lang: "es",
+            role: FeedRole::Primary,
+        },
+        Feed {
+            url: "https://datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.csv",
+            format: Format::Csv,
+            lang: "es",
+            role: FeedRole::Primary,
+        },
+        Feed {
+            url: "https://datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.xml",
+            format: Format::Xml,
+            lang: "es",
+            role: FeedRole::Primary,
+        },
     ],
     plan: FetchPlan::FirstThatParses,
     redirects: &[RedirectRule { host: "datos.madrid.es", path_prefix: "/egob/catalogo/" }],
     min_delay: Duration::from_secs(2),
     daily_cap: 60,
     language: "es",
-    licence: Licence { name: "Aviso legal de datos.madrid.es (reutilización libre citando la fuente)", url: "https://datos.madrid.es/egob/catalogo/aviso-legal" },
+    licence: Licence {
+        name: "Aviso legal de datos.madrid.es (reutilización libre citando la fuente)",
+        url: "https://datos.madrid.es/egob/catalogo/aviso-legal",
+    },
     attribution: "Fuente: Ayuntamiento de Madrid, datos.madrid.es",
     dataset_page: "https://datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos",
     update_schedule: "continua (the portal says: continuous)",
@@ -94,7 +112,8 @@ fn build(r: &Record) -> Result<Event, RecordError> {
     ev.description = html_to_text(&r.description);
     ev.url = non_empty(&r.link);
     let start = parse_datetime(&r.start).ok_or_else(|| err(format!("bad start date {:?}", r.start)))?;
-    let end = if r.end.trim().is_empty() { None } else { Some(parse_datetime(&r.end).ok_or_else(|| err(format!("bad end date {:?}", r.end)))?) };
+    let end =
+        if r.end.trim().is_empty() { None } else { Some(parse_datetime(&r.end).ok_or_else(|| err(format!("bad end date {:?}", r.end)))?) };
     // The time of day: the explicit field, else the start's own unless midnight.
     let start_time = parse_time(&r.time).or_else(|| (start.time() != jiff::civil::Time::midnight()).then(|| start.time()));
     // 23:59 means "no end time given".
@@ -412,9 +431,25 @@ fn parse_csv(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), Fee
         return Err(FeedError::new("CSV has no ID-EVENTO/TITULO columns: not the Madrid agenda"));
     };
     let cols: HashMap<&str, Option<usize>> = [
-        "DESCRIPCION", "GRATUITO", "PRECIO", "FECHA", "FECHA-FIN", "HORA", "DIAS-SEMANA", "DIAS-EXCLUIDOS", "CONTENT-URL",
-        "NOMBRE-INSTALACION", "CLASE-VIAL-INSTALACION", "NOMBRE-VIA-INSTALACION", "NUM-INSTALACION", "CODIGO-POSTAL-INSTALACION",
-        "DISTRITO-INSTALACION", "LATITUD", "LONGITUD", "TIPO", "AUDIENCIA",
+        "DESCRIPCION",
+        "GRATUITO",
+        "PRECIO",
+        "FECHA",
+        "FECHA-FIN",
+        "HORA",
+        "DIAS-SEMANA",
+        "DIAS-EXCLUIDOS",
+        "CONTENT-URL",
+        "NOMBRE-INSTALACION",
+        "CLASE-VIAL-INSTALACION",
+        "NOMBRE-VIA-INSTALACION",
+        "NUM-INSTALACION",
+        "CODIGO-POSTAL-INSTALACION",
+        "DISTRITO-INSTALACION",
+        "LATITUD",
+        "LONGITUD",
+        "TIPO",
+        "AUDIENCIA",
     ]
     .into_iter()
     .map(|n| (n, col(n)))
@@ -487,7 +522,10 @@ fn parse_xml(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), Fee
         match ev {
             X::Start(e) => {
                 if !seen_root && e.local_name().as_ref() != "Contenidos" {
-                    return Err(FeedError::new(format!("XML root is <{}>, not <Contenidos>: not the Madrid agenda", e.local_name().as_ref())));
+                    return Err(FeedError::new(format!(
+                        "XML root is <{}>, not <Contenidos>: not the Madrid agenda",
+                        e.local_name().as_ref()
+                    )));
                 }
                 seen_root = true;
                 match e.local_name().as_ref() {

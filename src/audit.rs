@@ -321,7 +321,11 @@ fn judge(adapter: &dyn Adapter, delay: Duration, urls: &[Url], got: &[Got]) -> S
     };
     if robots.digest == "changed" {
         let now = robots.sha256.as_deref().unwrap_or("none: no robots.txt now");
-        drift.push(format!("robots.txt changed since the review of {}: sha256 {now}, recorded {}", m.review.date, recorded.as_deref().unwrap_or("")));
+        drift.push(format!(
+            "robots.txt changed since the review of {}: sha256 {now}, recorded {}",
+            m.review.date,
+            recorded.as_deref().unwrap_or("")
+        ));
     }
     if let RobotsRules::Parsed(r) = &rules {
         robots.crawl_delay_secs = r.delay.map(f64::from);
@@ -365,7 +369,14 @@ fn judge(adapter: &dyn Adapter, delay: Duration, urls: &[Url], got: &[Got]) -> S
     }
 
     // ai.txt, read like robots.txt.
-    let mut ai = AiReport { url: urls[2].to_string(), status: None, state: String::new(), message: String::new(), disallows: false, first_lines: vec![] };
+    let mut ai = AiReport {
+        url: urls[2].to_string(),
+        status: None,
+        state: String::new(),
+        message: String::new(),
+        disallows: false,
+        first_lines: vec![],
+    };
     let mut ai_robot = None;
     match got.get(2) {
         Some(Got::Body { status, bytes, .. }) => {
@@ -420,7 +431,11 @@ fn judge(adapter: &dyn Adapter, delay: Duration, urls: &[Url], got: &[Got]) -> S
             None => (None, None),
         };
         if tdm_reservation == Some(1) {
-            let why = format!("tdmrep.json reserves TDM rights on {} (rule {:?}, tdm-reservation 1)", f.url, tdm_location.as_deref().unwrap_or(""));
+            let why = format!(
+                "tdmrep.json reserves TDM rights on {} (rule {:?}, tdm-reservation 1)",
+                f.url,
+                tdm_location.as_deref().unwrap_or("")
+            );
             drift.push(why.clone());
             blocked.push(why);
         }
@@ -552,7 +567,9 @@ mod tests {
 
     #[test]
     fn robots_group_for_our_agent_or_star() {
-        let r = texting_robots::Robot::new(AGENT, b"User-agent: *\nDisallow: /\n\nUser-agent: CityVibeBot\nAllow: /egob/\nCrawl-delay: 5\n").unwrap();
+        let r =
+            texting_robots::Robot::new(AGENT, b"User-agent: *\nDisallow: /\n\nUser-agent: CityVibeBot\nAllow: /egob/\nCrawl-delay: 5\n")
+                .unwrap();
         assert!(r.allowed("https://h.es/egob/a.json"));
         // Only our group applies: the `Disallow: /` of `*` does not.
         assert!(r.allowed("https://h.es/other"));

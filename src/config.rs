@@ -100,12 +100,13 @@ impl Config {
             };
             let min = a.manifest().min_delay;
             if let Some(secs) = row.min_delay_secs
-                && (!(secs.is_finite() && secs >= 0.0) || Duration::from_secs_f64(secs) < min) {
-                    bail!(
-                        "[sources.{id}] min_delay_secs = {secs} is faster than the adapter's minimum of {} s; config can only make a source slower (P9)",
-                        min.as_secs_f64()
-                    );
-                }
+                && (!(secs.is_finite() && secs >= 0.0) || Duration::from_secs_f64(secs) < min)
+            {
+                bail!(
+                    "[sources.{id}] min_delay_secs = {secs} is faster than the adapter's minimum of {} s; config can only make a source slower (P9)",
+                    min.as_secs_f64()
+                );
+            }
             if let Some(h) = &row.hours {
                 parse_hours(h).with_context(|| format!("[sources.{id}] hours"))?;
             }
@@ -141,7 +142,11 @@ impl Config {
     pub fn why_off(&self, id: &str) -> String {
         match self.sources.get(id) {
             None => "no row in sources.toml (a source is a row there: add [sources.ID] to switch it on)".into(),
-            Some(row) => row.disabled_reason.clone().map(|why| format!("switched off: {why}")).unwrap_or_else(|| "switched off in sources.toml".into()),
+            Some(row) => row
+                .disabled_reason
+                .clone()
+                .map(|why| format!("switched off: {why}"))
+                .unwrap_or_else(|| "switched off in sources.toml".into()),
         }
     }
 
@@ -188,7 +193,8 @@ pub fn set_enabled(path: &Path, id: &str, enabled: bool, reason: Option<&str>) -
         })
         .as_table_mut()
         .context("[sources] is not a table")?;
-    let row = sources.entry(id).or_insert_with(toml_edit::table).as_table_mut().with_context(|| format!("[sources.{id}] is not a table"))?;
+    let row =
+        sources.entry(id).or_insert_with(toml_edit::table).as_table_mut().with_context(|| format!("[sources.{id}] is not a table"))?;
     row["enabled"] = toml_edit::value(enabled);
     if enabled {
         row.remove("disabled_reason");

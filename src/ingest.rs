@@ -67,7 +67,8 @@ impl RunLock {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)?;
         }
-        let file = File::options().create(true).truncate(false).write(true).open(&path).with_context(|| format!("opening {}", path.display()))?;
+        let file =
+            File::options().create(true).truncate(false).write(true).open(&path).with_context(|| format!("opening {}", path.display()))?;
         match file.try_lock() {
             Ok(()) => Ok(RunLock { _file: file, path }),
             Err(std::fs::TryLockError::WouldBlock) => Err(Locked(path).into()),
@@ -140,7 +141,9 @@ impl SourceDriver {
     fn new(adapter: &'static dyn Adapter, config: &Config, config_path: Option<PathBuf>) -> SourceDriver {
         let m = adapter.manifest();
         let mut rules: Vec<(String, String)> = m.redirects.iter().map(|r| (r.host.to_string(), r.path_prefix.to_string())).collect();
-        rules.extend(m.feeds.iter().filter_map(|f| Url::parse(f.url).ok()).map(|u| (u.host_str().unwrap_or("").to_string(), u.path().to_string())));
+        rules.extend(
+            m.feeds.iter().filter_map(|f| Url::parse(f.url).ok()).map(|u| (u.host_str().unwrap_or("").to_string(), u.path().to_string())),
+        );
         SourceDriver {
             adapter,
             delay: config.delay_for(adapter),
@@ -269,7 +272,10 @@ impl FetchDriver for SourceDriver {
                     return;
                 }
                 if m.plan == FetchPlan::All && !self.bodies.is_empty() {
-                    self.end("failed", format!("{}: one feed changed but another came back unchanged and was not kept; will retry next run", req.url));
+                    self.end(
+                        "failed",
+                        format!("{}: one feed changed but another came back unchanged and was not kept; will retry next run", req.url),
+                    );
                     return;
                 }
                 self.end("unchanged", format!("{}: same body as last time", req.url))
@@ -287,7 +293,9 @@ impl FetchDriver for SourceDriver {
                 // Several feeds needed together are fetched without validators;
                 // when every body is the one taken in last time, nothing to do.
                 if m.plan == FetchPlan::All
-                    && bodies.iter().all(|(i, b, _)| store.validators(m.feeds[*i].url).ok().and_then(|v| v.body_sha256).as_deref() == Some(b.sha256.as_str()))
+                    && bodies.iter().all(|(i, b, _)| {
+                        store.validators(m.feeds[*i].url).ok().and_then(|v| v.body_sha256).as_deref() == Some(b.sha256.as_str())
+                    })
                 {
                     self.end("unchanged", "every feed holds the same body as last time".into());
                     return;
@@ -297,7 +305,14 @@ impl FetchDriver for SourceDriver {
                         self.report.added = c.added;
                         self.report.updated = c.updated;
                         self.report.withdrawn = c.withdrawn;
-                        let mut msg = format!("{} events: {} added, {} updated, {} unchanged, {} withdrawn", c.added + c.updated + c.unchanged, c.added, c.updated, c.unchanged, c.withdrawn);
+                        let mut msg = format!(
+                            "{} events: {} added, {} updated, {} unchanged, {} withdrawn",
+                            c.added + c.updated + c.unchanged,
+                            c.added,
+                            c.updated,
+                            c.unchanged,
+                            c.withdrawn
+                        );
                         if c.taken_down > 0 {
                             msg.push_str(&format!(", {} kept out by takedowns", c.taken_down));
                         }

@@ -1,8 +1,8 @@
 //! Thin: parse flags, call the library, map the result to an exit code.
 
-use clap::Parser;
 use cityvibe::cli::{AdapterCommand, Cli, Command, EventsCommand, SourceCommand, TakedownCommand};
 use cityvibe::commands::{self, exit};
+use clap::Parser;
 
 fn main() {
     let cli = match Cli::try_parse() {

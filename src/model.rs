@@ -142,22 +142,15 @@ impl Schedule {
         let all_day = start_time.is_none();
         let t0 = start_time.unwrap_or(jiff::civil::Time::midnight());
         let start = first.to_datetime(t0);
-        let end = last
-            .or(end_time.map(|_| first))
-            .map(|d| d.to_datetime(end_time.unwrap_or(jiff::civil::time(23, 59, 59, 0))));
+        let end = last.or(end_time.map(|_| first)).map(|d| d.to_datetime(end_time.unwrap_or(jiff::civil::time(23, 59, 59, 0))));
         let mut occurrences = Vec::new();
-        let one_day_end = |d: Date| -> Option<DateTime> {
-            end_time
-                .filter(|et| start_time.is_none_or(|st| *et > st))
-                .map(|et| d.to_datetime(et))
-        };
+        let one_day_end =
+            |d: Date| -> Option<DateTime> { end_time.filter(|et| start_time.is_none_or(|st| *et > st)).map(|et| d.to_datetime(et)) };
         match last {
             Some(last) if last > first && (!weekdays.is_empty() || start_time.is_some()) => {
                 // A repeated event: one occurrence per matching day.
                 let mut day = first;
-                let horizon = first
-                    .checked_add(jiff::Span::new().days(HORIZON_DAYS))
-                    .unwrap_or(last);
+                let horizon = first.checked_add(jiff::Span::new().days(HORIZON_DAYS)).unwrap_or(last);
                 while day <= last && day <= horizon && occurrences.len() < MAX_OCCURRENCES {
                     let wanted = weekdays.is_empty() || weekdays.contains(&day.weekday());
                     if wanted && !excluded.contains(&day) {
@@ -293,13 +286,53 @@ impl Category {
             Category::Dance => ["Danza", "Dansa", "Danza", "Dance", "Danse", "Danza", "Dança"],
             Category::Film => ["Cine", "Cinema", "Cine", "Film", "Cinéma", "Cinema", "Cinema"],
             Category::Exhibition => ["Exposiciones", "Exposicions", "Exposicións", "Exhibitions", "Expositions", "Mostre", "Exposições"],
-            Category::Literature => ["Libros y lectura", "Llibres i lectura", "Libros e lectura", "Books and reading", "Livres et lecture", "Libri e lettura", "Livros e leitura"],
-            Category::Workshop => ["Cursos y talleres", "Cursos i tallers", "Cursos e obradoiros", "Courses and workshops", "Cours et ateliers", "Corsi e laboratori", "Cursos e oficinas"],
+            Category::Literature => [
+                "Libros y lectura",
+                "Llibres i lectura",
+                "Libros e lectura",
+                "Books and reading",
+                "Livres et lecture",
+                "Libri e lettura",
+                "Livros e leitura",
+            ],
+            Category::Workshop => [
+                "Cursos y talleres",
+                "Cursos i tallers",
+                "Cursos e obradoiros",
+                "Courses and workshops",
+                "Cours et ateliers",
+                "Corsi e laboratori",
+                "Cursos e oficinas",
+            ],
             Category::Talk => ["Conferencias", "Conferències", "Conferencias", "Talks", "Conférences", "Conferenze", "Conferências"],
-            Category::Family => ["Infantil y familias", "Infantil i famílies", "Infantil e familias", "Children and families", "Enfants et familles", "Bambini e famiglie", "Infantil e famílias"],
-            Category::Festival => ["Fiestas y festivales", "Festes i festivals", "Festas e festivais", "Festivals", "Fêtes et festivals", "Feste e festival", "Festas e festivais"],
+            Category::Family => [
+                "Infantil y familias",
+                "Infantil i famílies",
+                "Infantil e familias",
+                "Children and families",
+                "Enfants et familles",
+                "Bambini e famiglie",
+                "Infantil e famílias",
+            ],
+            Category::Festival => [
+                "Fiestas y festivales",
+                "Festes i festivals",
+                "Festas e festivais",
+                "Festivals",
+                "Fêtes et festivals",
+                "Feste e festival",
+                "Festas e festivais",
+            ],
             Category::Sport => ["Deporte", "Esport", "Deporte", "Sport", "Sport", "Sport", "Desporto"],
-            Category::Tour => ["Visitas y rutas", "Visites i rutes", "Visitas e rutas", "Tours and visits", "Visites et circuits", "Visite e itinerari", "Visitas e roteiros"],
+            Category::Tour => [
+                "Visitas y rutas",
+                "Visites i rutes",
+                "Visitas e rutas",
+                "Tours and visits",
+                "Visites et circuits",
+                "Visite e itinerari",
+                "Visitas e roteiros",
+            ],
             Category::Other => ["Otros", "Altres", "Outros", "Other", "Autres", "Altro", "Outros"],
         };
         let i = DISPLAY_LANGS.iter().position(|l| *l == lang).unwrap_or(0);
@@ -317,7 +350,23 @@ impl Category {
             Category::Music
         } else if has(&["danza", "dansa", "dance", "ballet", "baile"]) {
             Category::Dance
-        } else if has(&["teatro", "teatre", "theatre", "theater", "escena", "circo", "circ", "magia", "monologo", "titeres", "espectacul", "espectacle", "show", "drama", "comedia"]) {
+        } else if has(&[
+            "teatro",
+            "teatre",
+            "theatre",
+            "theater",
+            "escena",
+            "circo",
+            "circ",
+            "magia",
+            "monologo",
+            "titeres",
+            "espectacul",
+            "espectacle",
+            "show",
+            "drama",
+            "comedia",
+        ]) {
             Category::Theatre
         } else if has(&["cine", "cinema", "film", "audiovisual", "pelicula"]) {
             Category::Film

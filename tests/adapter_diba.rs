@@ -145,7 +145,10 @@ fn bad_records_are_counted_and_the_rest_emitted() {
         "null".to_string(),
         "\"not an element\"".to_string(),
         // Wrong types where they do no harm: the record is still good.
-        good.replace("\"a1\"", "\"a11\"").replace("\"Gratuït\"", "12").replace("[\"Concerts\"]", "\"Concerts\"").replace("\"41.4,2.1\"", "[41.4, 2.1]"),
+        good.replace("\"a1\"", "\"a11\"")
+            .replace("\"Gratuït\"", "12")
+            .replace("[\"Concerts\"]", "\"Concerts\"")
+            .replace("\"41.4,2.1\"", "[41.4, 2.1]"),
     ]);
     let c = parse(&json);
     let ids: Vec<_> = c.events.iter().map(|e| e.source_event_id.as_str()).collect();
@@ -163,7 +166,8 @@ fn bad_records_are_counted_and_the_rest_emitted() {
 
 #[test]
 fn broken_bodies_are_feed_errors() {
-    let good = envelope(&[element("a1", "Bo", "2026-12-01 00:00:00", "", "41.4,2.1"), element("a2", "Bo", "2026-12-02 00:00:00", "", "41.4,2.1")]);
+    let good =
+        envelope(&[element("a1", "Bo", "2026-12-01 00:00:00", "", "41.4,2.1"), element("a2", "Bo", "2026-12-02 00:00:00", "", "41.4,2.1")]);
     let error_page = std::fs::read_to_string(common::sample("fixtures/bad/error_page.html")).unwrap();
     for (what, body) in [
         ("truncated", &good[..good.len() - 40]),

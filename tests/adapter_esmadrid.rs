@@ -200,7 +200,8 @@ impl EventSink for Progress {
 // <service> at a time, not after the whole body was collected.
 #[test]
 fn services_are_emitted_while_the_body_streams() {
-    let services: Vec<String> = (0..5000).map(|i| service(&i.to_string(), "Concierto", "20:00", &[("01/12/2026", "1,3", "31/12/2026")])).collect();
+    let services: Vec<String> =
+        (0..5000).map(|i| service(&i.to_string(), "Concierto", "20:00", &[("01/12/2026", "1,3", "31/12/2026")])).collect();
     let xml = feed(&services);
     let read = std::rc::Rc::new(std::cell::Cell::new(0));
     let mut body = std::io::BufReader::with_capacity(8 * 1024, Counting { inner: xml.as_bytes(), read: read.clone() });
@@ -215,9 +216,22 @@ fn services_are_emitted_while_the_body_streams() {
 fn weekly_recurrence_with_excluded_days() {
     // Mondays and Wednesdays in November, except the week of 16 November,
     // published as two ranges around the gap.
-    let ev = one(&feed(&[service("1", "Taller", "De 18.30 h a 20.00 h", &[("02/11/2026", "1,3", "13/11/2026"), ("23/11/2026", "1,3", "30/11/2026")])]));
+    let ev = one(&feed(&[service(
+        "1",
+        "Taller",
+        "De 18.30 h a 20.00 h",
+        &[("02/11/2026", "1,3", "13/11/2026"), ("23/11/2026", "1,3", "30/11/2026")],
+    )]));
     let days: Vec<_> = ev.schedule.occurrences.iter().map(|o| o.start.date()).collect();
-    let expected = [date(2026, 11, 2), date(2026, 11, 4), date(2026, 11, 9), date(2026, 11, 11), date(2026, 11, 23), date(2026, 11, 25), date(2026, 11, 30)];
+    let expected = [
+        date(2026, 11, 2),
+        date(2026, 11, 4),
+        date(2026, 11, 9),
+        date(2026, 11, 11),
+        date(2026, 11, 23),
+        date(2026, 11, 25),
+        date(2026, 11, 30),
+    ];
     assert_eq!(days, expected);
     assert!(ev.schedule.occurrences.iter().all(|o| o.start.time() == time(18, 30, 0, 0)));
     assert_eq!(ev.schedule.weekdays, [Weekday::Monday, Weekday::Wednesday]);
@@ -260,7 +274,17 @@ fn manifest_is_complete() {
     assert_eq!(m.feeds[0].url, "https://www.esmadrid.com/opendata/agenda_v1_es.xml");
     assert_eq!(m.min_delay, std::time::Duration::from_secs(10));
     assert_eq!(m.review.date, "2026-11-30");
-    for s in [m.name, m.publisher, m.attribution, m.dataset_page, m.update_schedule, m.licence.name, m.licence.url, m.review.robots_txt, m.review.notes] {
+    for s in [
+        m.name,
+        m.publisher,
+        m.attribution,
+        m.dataset_page,
+        m.update_schedule,
+        m.licence.name,
+        m.licence.url,
+        m.review.robots_txt,
+        m.review.notes,
+    ] {
         assert!(!s.trim().is_empty());
     }
     assert!(m.review.notes.contains("<email>") && m.review.notes.contains("<multimedia>"));
@@ -275,8 +299,10 @@ fn an_empty_service_list_is_a_valid_empty_feed() {
 
 #[test]
 fn html_written_as_markup_instead_of_cdata() {
-    let xml = feed(&[service("1", "Uno", "", &[("01/12/2026", "", "")])
-        .replace("<web>", r#"<body><p>Primera &amp; <strong>mejor</strong></p><p><img src="https://x.es/a.jpg"/>Segunda&lt;br&gt;tercera</p></body><web>"#)]);
+    let xml = feed(&[service("1", "Uno", "", &[("01/12/2026", "", "")]).replace(
+        "<web>",
+        r#"<body><p>Primera &amp; <strong>mejor</strong></p><p><img src="https://x.es/a.jpg"/>Segunda&lt;br&gt;tercera</p></body><web>"#,
+    )]);
     let ev = one(&xml);
     assert_eq!(ev.description, "Primera & mejor\n\nSegunda\ntercera");
 }

@@ -125,12 +125,17 @@ fn images_and_contact_data_never_reach_the_output() {
         assert!(!contains_pii(&serde_json::to_string(e).unwrap()), "{e:?}");
     }
     assert_no_images(&c.events);
-    assert_eq!(c.events[0].schedule.start.map(|s| s.time()), Some(time(12, 0, 0, 0)), "the time, not the phone, of \"12:00 (confirmar en el …)\"");
+    assert_eq!(
+        c.events[0].schedule.start.map(|s| s.time()),
+        Some(time(12, 0, 0, 0)),
+        "the time, not the phone, of \"12:00 (confirmar en el …)\""
+    );
 }
 
 #[test]
 fn real_april_2026_export() {
-    let Some(path) = common::realdata("jcyl_agenda_cultural/eventos-de-la-agenda-cultural-categorizados-y-geolocalizados_2026-04.json") else {
+    let Some(path) = common::realdata("jcyl_agenda_cultural/eventos-de-la-agenda-cultural-categorizados-y-geolocalizados_2026-04.json")
+    else {
         return;
     };
     let c = parse_file(&path);

@@ -8,8 +8,8 @@ const ALL_ON: &str = "[settings]\ntranslator = \"none\"\n[sources.madrid]\n[sour
 
 fn run(dir: &Path, mirror: &Path) -> serde_json::Value {
     let out = cityvibe(dir, &["--mirror", mirror.to_str().unwrap(), "run", "--json"]);
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
     assert_eq!(out.status.code(), Some(0), "{v}");
     v
 }
@@ -34,9 +34,8 @@ fn every_source_from_the_samples_is_ok() {
     }
     // The publisher's own Spanish and English versions of diba's events are kept as such.
     let conn = rusqlite::Connection::open(dir.path().join("data/cityvibe.db")).unwrap();
-    let publisher: i64 = conn
-        .query_row("SELECT count(*) FROM translations WHERE origin = 'publisher' AND lang IN ('es', 'en')", [], |r| r.get(0))
-        .unwrap();
+    let publisher: i64 =
+        conn.query_row("SELECT count(*) FROM translations WHERE origin = 'publisher' AND lang IN ('es', 'en')", [], |r| r.get(0)).unwrap();
     assert!(publisher > 0);
 }
 

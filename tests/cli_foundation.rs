@@ -19,8 +19,9 @@ fn madrid_sample(ext: &str) -> Vec<u8> {
 
 fn run_json(dir: &Path, mirror: &str) -> (i32, serde_json::Value) {
     let out = cityvibe(dir, &["--mirror", mirror, "run", "--source", "madrid", "--json"]);
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("run --json printed no JSON ({e}): {}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("run --json printed no JSON ({e}): {}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+    });
     (out.status.code().unwrap_or(-1), v)
 }
 
@@ -178,9 +179,20 @@ fn real_feeds_leave_no_contact_data_in_the_database_p5() {
         assert!(v["sources"][0]["added"].as_u64().unwrap() > 900, "{ext}: {v}");
         let db = dir.path().join("data/cityvibe.db");
         let needles = [
-            "inforetiro@", "proambiental@", "infocasacampo@", "cclavapies@", "actividades_museo@", "jmsalamanca@",
-            "taquilla.fernangomez@", "amigos@teatrofernangomez", "91 376 91 97", "913184733", "917109263", "917 100 232",
-            "91 547 84 73", "917791204",
+            "inforetiro@",
+            "proambiental@",
+            "infocasacampo@",
+            "cclavapies@",
+            "actividades_museo@",
+            "jmsalamanca@",
+            "taquilla.fernangomez@",
+            "amigos@teatrofernangomez",
+            "91 376 91 97",
+            "913184733",
+            "917109263",
+            "917 100 232",
+            "91 547 84 73",
+            "917791204",
         ];
         let conn = rusqlite::Connection::open(&db).unwrap();
         let tables: Vec<String> = conn
@@ -233,7 +245,21 @@ fn json_outputs_carry_the_documented_fields() {
     let evs = events(dir.path());
     assert_eq!(evs.len(), 8);
     for e in &evs {
-        for k in ["source", "source_event_id", "title", "description", "url", "licence", "attribution", "start", "end", "venue", "lat", "lon", "lang"] {
+        for k in [
+            "source",
+            "source_event_id",
+            "title",
+            "description",
+            "url",
+            "licence",
+            "attribution",
+            "start",
+            "end",
+            "venue",
+            "lat",
+            "lon",
+            "lang",
+        ] {
             assert!(e.get(k).is_some(), "events list --json lacks {k}");
         }
         assert_eq!(e["licence_url"], "https://datos.madrid.es/egob/catalogo/aviso-legal");

@@ -105,7 +105,10 @@ fn every_sample_parses_to_events() {
                 Ok(got) => {
                     for e in &got.events {
                         if feed.role == FeedRole::Primary && e.lang != feed.lang {
-                            failures.push(format!("{}: event {} has lang {:?}, the feed says {:?}", m.id, e.source_event_id, e.lang, feed.lang));
+                            failures.push(format!(
+                                "{}: event {} has lang {:?}, the feed says {:?}",
+                                m.id, e.source_event_id, e.lang, feed.lang
+                            ));
                         }
                     }
                 }
@@ -179,7 +182,8 @@ fn pii_fixtures_leave_nothing_behind() {
 fn every_sources_toml_row_names_a_known_adapter() {
     let config = sources_toml();
     let known: BTreeSet<&str> = ALL.iter().map(|a| a.manifest().id).collect();
-    let unknown: Vec<String> = config.sources.keys().filter(|id| !known.contains(id.as_str())).map(|id| format!("[sources.{id}]")).collect();
+    let unknown: Vec<String> =
+        config.sources.keys().filter(|id| !known.contains(id.as_str())).map(|id| format!("[sources.{id}]")).collect();
     assert_none("rows of sources.toml naming no adapter", unknown);
     config.validate(ALL).expect("sources.toml validates against the adapters");
 }

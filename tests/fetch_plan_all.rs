@@ -31,7 +31,12 @@ fn quick_diba() -> &'static dyn Adapter {
     let manifest: &'static Manifest = Box::leak(Box::new(Manifest {
         min_delay: std::time::Duration::from_millis(100),
         licence: cityvibe::adapter::Licence { name: m.licence.name, url: m.licence.url },
-        review: cityvibe::adapter::Review { date: m.review.date, robots_txt: m.review.robots_txt, robots_sha256: None, notes: m.review.notes },
+        review: cityvibe::adapter::Review {
+            date: m.review.date,
+            robots_txt: m.review.robots_txt,
+            robots_sha256: None,
+            notes: m.review.notes,
+        },
         ..*m
     }));
     Box::leak(Box::new(QuickDiba(manifest)))

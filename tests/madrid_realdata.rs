@@ -29,7 +29,15 @@ fn comparable(title: &str) -> String {
 fn three_formats_yield_the_same_events() {
     let (Some(json), Some(csv), Some(xml)) = (parse("json"), parse("csv"), parse("xml")) else { return };
     let (j, c, x) = (titles(&json), titles(&csv), titles(&xml));
-    eprintln!("json {} ({} errors), csv {} ({}), xml {} ({})", j.len(), json.errors.len(), c.len(), csv.errors.len(), x.len(), xml.errors.len());
+    eprintln!(
+        "json {} ({} errors), csv {} ({}), xml {} ({})",
+        j.len(),
+        json.errors.len(),
+        c.len(),
+        csv.errors.len(),
+        x.len(),
+        xml.errors.len()
+    );
     assert!(j.len() >= 990, "json yielded {}", j.len());
     // The CSV is the JSON's own snapshot: ids within 1 %. The real XML is a
     // later snapshot of the portal (62 events ended, 62 new ones with newer

@@ -41,7 +41,8 @@ fn audit(server: &Server, dir: &std::path::Path, extra: &[&str]) -> (Option<i32>
     args.extend_from_slice(extra);
     let out = cityvibe(dir, &args);
     let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}\n{stderr}", String::from_utf8_lossy(&out.stdout)));
+    let v: Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}\n{stderr}", String::from_utf8_lossy(&out.stdout)));
     let madrid = v["sources"].as_array().unwrap().iter().find(|s| s["id"] == "madrid").cloned().expect("madrid");
     assert_eq!(v["drift"], Value::Bool(out.status.code() == Some(1)), "{v}");
     (out.status.code(), madrid, stderr)
@@ -91,8 +92,13 @@ fn allowed_robots_is_no_drift_and_the_digest_is_printed_for_the_reviewer() {
     assert_eq!(m["drift"], serde_json::json!([]));
     // Every request is in the fetch log (P17), under the source's name.
     let conn = rusqlite::Connection::open(dir.path().join("cityvibe.db")).unwrap();
-    let logged: Vec<String> =
-        conn.prepare("SELECT url FROM fetch_log WHERE source = 'madrid' ORDER BY id").unwrap().query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+    let logged: Vec<String> = conn
+        .prepare("SELECT url FROM fetch_log WHERE source = 'madrid' ORDER BY id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
     assert_eq!(
         logged,
         vec!["https://datos.madrid.es/robots.txt", "https://datos.madrid.es/.well-known/tdmrep.json", "https://datos.madrid.es/ai.txt"]
@@ -168,8 +174,13 @@ fn robots_503_disallows_everything_and_is_not_cached() {
     assert_eq!(m["ai_txt"]["state"], "unreachable");
     // Nothing cached: no validators kept for the audit URLs.
     let conn = rusqlite::Connection::open(dir.path().join("cityvibe.db")).unwrap();
-    let tables: Vec<String> =
-        conn.prepare("SELECT name FROM sqlite_master WHERE type='table'").unwrap().query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+    let tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type='table'")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
     for t in tables.iter().filter(|t| t.contains("validator")) {
         let n: i64 = conn.query_row(&format!("SELECT COUNT(*) FROM {t} WHERE url LIKE '%robots.txt'"), [], |r| r.get(0)).unwrap();
         assert_eq!(n, 0, "robots.txt cached in {t}");
@@ -197,7 +208,10 @@ fn tdmrep_first_matching_rule_wins() {
     assert_eq!(feed(&m, JSON_FEED)["tdm_reservation"], 0, "{m}");
     assert_eq!(feed(&m, JSON_FEED)["tdm_location"], "/egob/catalogo/*.json$");
     assert_eq!(feed(&m, CSV_FEED)["tdm_reservation"], 1, "{m}");
-    assert!(stderr.contains("reserves TDM rights on") && stderr.contains(CSV_FEED) && !stderr.contains(&format!("on {JSON_FEED}")), "{stderr}");
+    assert!(
+        stderr.contains("reserves TDM rights on") && stderr.contains(CSV_FEED) && !stderr.contains(&format!("on {JSON_FEED}")),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -249,7 +263,10 @@ fn disable_blocked_switches_the_source_off_in_sources_toml() {
     // The next run does not fetch madrid at all.
     let before = server.requests().len();
     let mirror = server.url();
-    let out = cityvibe(dir.path(), &["--db", "cityvibe.db", "--mirror", mirror.as_str(), "run", "--source", "madrid", "--no-translate", "--json"]);
+    let out = cityvibe(
+        dir.path(),
+        &["--db", "cityvibe.db", "--mirror", mirror.as_str(), "run", "--source", "madrid", "--no-translate", "--json"],
+    );
     assert!(String::from_utf8_lossy(&out.stdout).contains("\"disabled\""), "{}", String::from_utf8_lossy(&out.stdout));
     assert_eq!(server.requests().len(), before);
 }
@@ -321,7 +338,11 @@ fn a_changed_robots_txt_is_drift_and_the_same_one_is_not() {
     assert!(other.feeds[0].allowed);
     for r in server.requests() {
         assert_eq!(r.header_all("user-agent"), vec![cityvibe::http::USER_AGENT]);
-        assert!(["/digest.test/robots.txt", "/digest.test/.well-known/tdmrep.json", "/digest.test/ai.txt"].contains(&r.path.as_str()), "{}", r.path);
+        assert!(
+            ["/digest.test/robots.txt", "/digest.test/.well-known/tdmrep.json", "/digest.test/ai.txt"].contains(&r.path.as_str()),
+            "{}",
+            r.path
+        );
     }
     assert_eq!(server.requests().len(), 6);
 }
@@ -348,11 +369,7 @@ fn no_answer_disallows_everything() {
 /// disallowed, and the reviewer is told.
 #[test]
 fn a_robots_redirect_off_the_allow_list_is_refused_before_any_request() {
-    let server = host(
-        Reply::new(301).header("Location", "https://datos.madrid.es/robots-new.txt"),
-        Reply::new(404),
-        Reply::new(404),
-    );
+    let server = host(Reply::new(301).header("Location", "https://datos.madrid.es/robots-new.txt"), Reply::new(404), Reply::new(404));
     let dir = workdir(TOML);
     let (code, m, _) = audit(&server, dir.path(), &[]);
     assert_eq!(code, Some(1), "{m}");
@@ -381,11 +398,15 @@ fn robots_403_is_allowed_by_the_rfc_but_reported() {
 /// own 2 s delay, each asked for its three URLs only.
 #[test]
 fn two_hosts_are_audited_together_each_at_its_own_pace() {
-    let server = Server::start(|seen, _| if seen.path.ends_with("/robots.txt") { Reply::ok("User-agent: *\nAllow: /\n") } else { Reply::new(404) });
+    let server =
+        Server::start(|seen, _| if seen.path.ends_with("/robots.txt") { Reply::ok("User-agent: *\nAllow: /\n") } else { Reply::new(404) });
     let dir = workdir(TOML);
     let mirror = server.url();
     let started = std::time::Instant::now();
-    let out = cityvibe(dir.path(), &["--db", "cityvibe.db", "--mirror", mirror.as_str(), "audit", "--source", "madrid", "--source", "jcyl", "--json"]);
+    let out = cityvibe(
+        dir.path(),
+        &["--db", "cityvibe.db", "--mirror", mirror.as_str(), "audit", "--source", "madrid", "--source", "jcyl", "--json"],
+    );
     let took = started.elapsed();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();

@@ -23,7 +23,8 @@ fn setup() -> (tempfile::TempDir, Vec<serde_json::Value>) {
     ok(&cityvibe(dir.path(), &["--mirror", sample("").to_str().unwrap(), "run", "--source", "madrid", "--json"]));
     let conn = rusqlite::Connection::open(dir.path().join("data/cityvibe.db")).unwrap();
     conn.execute("UPDATE events SET title = ?1 WHERE source_event_id = (SELECT min(source_event_id) FROM events)", [TRICKY]).unwrap();
-    let evs: Vec<serde_json::Value> = serde_json::from_str(&ok(&cityvibe(dir.path(), &["events", "list", "--json", "--limit", "1000"]))).unwrap();
+    let evs: Vec<serde_json::Value> =
+        serde_json::from_str(&ok(&cityvibe(dir.path(), &["events", "list", "--json", "--limit", "1000"]))).unwrap();
     assert_eq!(evs.len(), 8);
     (dir, evs)
 }
@@ -77,8 +78,11 @@ fn ics_is_valid_rfc5545_and_parses_back() {
         let stamp = prop(v, "DTSTAMP").expect("DTSTAMP");
         assert!(stamp.len() == 16 && stamp.ends_with('Z'), "DTSTAMP {stamp}");
         let start = v.find_prop("DTSTART").expect("DTSTART");
-        let params: Vec<(String, String)> =
-            start.params.iter().map(|p| (p.key.as_str().to_string(), p.val.as_ref().map(|v| v.as_str().to_string()).unwrap_or_default())).collect();
+        let params: Vec<(String, String)> = start
+            .params
+            .iter()
+            .map(|p| (p.key.as_str().to_string(), p.val.as_ref().map(|v| v.as_str().to_string()).unwrap_or_default()))
+            .collect();
         let is_date = params.contains(&("VALUE".into(), "DATE".into()));
         let has_tzid = params.contains(&("TZID".into(), "Europe/Madrid".into()));
         assert!(is_date || has_tzid, "DTSTART neither a DATE nor in Europe/Madrid: {params:?}");
@@ -197,7 +201,12 @@ fn filters_and_lang() {
     let on_day = count(&["--format", "json", "--from", &first, "--to", &first]);
     assert!((1..=8).contains(&on_day), "{on_day}");
     // Usage errors.
-    for bad in [&["--format", "json", "--from", "31/12/2026"][..], &["--format", "json", "--source", "nowhere"], &["--format", "json", "--lang", "xx"], &["--format", "pdf"]] {
+    for bad in [
+        &["--format", "json", "--from", "31/12/2026"][..],
+        &["--format", "json", "--source", "nowhere"],
+        &["--format", "json", "--lang", "xx"],
+        &["--format", "pdf"],
+    ] {
         let mut a = vec!["export"];
         a.extend_from_slice(bad);
         assert_eq!(cityvibe(d, &a).status.code(), Some(2), "{bad:?}");

@@ -87,7 +87,9 @@ fn holdings_agree_with_the_servers_own_log_p17() {
     // Each field named really holds a value for one of the events.
     let conn = rusqlite::Connection::open(d.join("data/cityvibe.db")).unwrap();
     for f in &fields {
-        let n: i64 = conn.query_row(&format!("SELECT count(*) FROM events WHERE source = 'madrid' AND \"{f}\" IS NOT NULL"), [], |r| r.get(0)).unwrap();
+        let n: i64 = conn
+            .query_row(&format!("SELECT count(*) FROM events WHERE source = 'madrid' AND \"{f}\" IS NOT NULL"), [], |r| r.get(0))
+            .unwrap();
         assert!(n > 0, "{f}");
     }
 

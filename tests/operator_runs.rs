@@ -15,7 +15,11 @@ fn ok(out: &std::process::Output) -> String {
 fn runs_lists_each_run_and_source_newest_first() {
     let body = std::fs::read(sample("datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json")).unwrap();
     let server = Server::start(move |seen, _| {
-        if seen.header("If-None-Match") == Some("\"v1\"") { Reply::new(304).header("ETag", "\"v1\"") } else { Reply::ok(body.clone()).header("ETag", "\"v1\"") }
+        if seen.header("If-None-Match") == Some("\"v1\"") {
+            Reply::new(304).header("ETag", "\"v1\"")
+        } else {
+            Reply::ok(body.clone()).header("ETag", "\"v1\"")
+        }
     });
     let dir = workdir(MADRID_ONLY);
     let d = dir.path();

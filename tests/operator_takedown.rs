@@ -14,7 +14,13 @@ fn madrid_json() -> Vec<u8> {
 }
 
 fn ok(out: &std::process::Output) -> String {
-    assert!(out.status.success(), "exit {:?}\nstdout {}\nstderr {}", out.status.code(), String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "exit {:?}\nstdout {}\nstderr {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -72,8 +78,10 @@ fn takedown_deletes_at_once_and_survives_reingest_p18() {
             [src, id],
         )
         .unwrap();
-        conn.execute("INSERT INTO translation_cache (key, text, engine, created_at) VALUES ('k1', 'Un titre', 'apertium/test', 0)", []).unwrap();
-        conn.execute("INSERT INTO translation_cache (key, text, engine, created_at) VALUES ('k2', 'Autre chose', 'apertium/test', 0)", []).unwrap();
+        conn.execute("INSERT INTO translation_cache (key, text, engine, created_at) VALUES ('k1', 'Un titre', 'apertium/test', 0)", [])
+            .unwrap();
+        conn.execute("INSERT INTO translation_cache (key, text, engine, created_at) VALUES ('k2', 'Autre chose', 'apertium/test', 0)", [])
+            .unwrap();
     }
 
     // By SOURCE:ID and by URL.
@@ -91,7 +99,8 @@ fn takedown_deletes_at_once_and_survives_reingest_p18() {
         let conn = rusqlite::Connection::open(&db).unwrap();
         let n: i64 = conn.query_row("SELECT count(*) FROM translations", [], |r| r.get(0)).unwrap();
         assert_eq!(n, 0, "translations of a taken-down event remain");
-        let keys: Vec<String> = conn.prepare("SELECT key FROM translation_cache").unwrap().query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+        let keys: Vec<String> =
+            conn.prepare("SELECT key FROM translation_cache").unwrap().query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
         assert_eq!(keys, vec!["k2".to_string()], "the cached translation of a taken-down event remains");
         let n: i64 = conn.query_row("SELECT count(*) FROM events", [], |r| r.get(0)).unwrap();
         assert_eq!(n, 6, "a taken-down event is still a row (even withdrawn)");

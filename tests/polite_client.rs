@@ -69,7 +69,12 @@ fn variant(base: &'static TestAdapter, daily_cap: Option<u32>, extra_redirects: 
         attribution: m.attribution,
         dataset_page: m.dataset_page,
         update_schedule: m.update_schedule,
-        review: Review { date: m.review.date, robots_txt: m.review.robots_txt, robots_sha256: m.review.robots_sha256, notes: m.review.notes },
+        review: Review {
+            date: m.review.date,
+            robots_txt: m.review.robots_txt,
+            robots_sha256: m.review.robots_sha256,
+            notes: m.review.notes,
+        },
     }));
     Box::leak(Box::new(TestAdapter { manifest, inner: base.inner }))
 }
@@ -234,11 +239,7 @@ fn retry_after_delta_seconds_is_honoured() {
 fn http_date_forms(t: SystemTime) -> [String; 3] {
     let secs = t.duration_since(SystemTime::UNIX_EPOCH).unwrap().as_secs() as i64;
     let ts = jiff::Timestamp::from_second(secs).unwrap();
-    [
-        httpdate::fmt_http_date(t),
-        ts.strftime("%A, %d-%b-%y %H:%M:%S GMT").to_string(),
-        ts.strftime("%a %b %e %H:%M:%S %Y").to_string(),
-    ]
+    [httpdate::fmt_http_date(t), ts.strftime("%A, %d-%b-%y %H:%M:%S GMT").to_string(), ts.strftime("%a %b %e %H:%M:%S %Y").to_string()]
 }
 
 /// P10: `Retry-After` as an HTTP-date in all three forms (IMF-fixdate,
@@ -296,9 +297,8 @@ fn retry_after_http_date_in_all_three_forms_is_never_undercut() {
 #[test]
 fn retry_after_in_the_past_waits_only_the_host_delay() {
     let body = feed_body();
-    let server = serve(move |_, n| {
-        if n < 3 { Reply::new(429).header("Retry-After", "Sun Nov  6 08:49:37 1994") } else { Reply::ok(body.clone()) }
-    });
+    let server =
+        serve(move |_, n| if n < 3 { Reply::new(429).header("Retry-After", "Sun Nov  6 08:49:37 1994") } else { Reply::ok(body.clone()) });
     let a = source("past", "past.test", 300, &["a.json"]);
     let (_d, db) = fresh_db();
     let r = run_once(&db, &server, &[a]);
@@ -436,7 +436,9 @@ fn blocks_stop_the_host_and_the_source_is_refused_until_a_success() {
     let r = run_once(&db, &server, &adapters);
     let reqs = server.requests();
     assert_manners(&reqs);
-    for (host, id, other, status) in [("s401.test", "b401", "c401", "401"), ("s403.test", "b403", "c403", "403"), ("s451.test", "b451", "c451", "451")] {
+    for (host, id, other, status) in
+        [("s401.test", "b401", "c401", "401"), ("s403.test", "b403", "c403", "403"), ("s451.test", "b451", "c451", "451")]
+    {
         assert_eq!(to_host(&reqs, host).len(), 1, "{host}: one request, then none: {:?}", paths(&to_host(&reqs, host)));
         let first = to_host(&reqs, host)[0].path.clone();
         let (asked, spared) = if first.ends_with("/c.json") { (other, id) } else { (id, other) };
@@ -532,8 +534,10 @@ fn daily_cap_counts_every_request_across_runs() {
     let a = variant(source("capd", "capd.test", 100, &["a.json"]), Some(3), &[]);
     let (_d, db) = fresh_db();
     let limits = Limits { read_timeout: ms(300), total_timeout: Duration::from_secs(2), ..Limits::default() };
-    let statuses: Vec<String> =
-        (0..4).map(|_| report(&run_with(&db, &server.url(), &[a], Config::enable_all(), limits.clone()), "capd").clone()).map(|s| s.status).collect();
+    let statuses: Vec<String> = (0..4)
+        .map(|_| report(&run_with(&db, &server.url(), &[a], Config::enable_all(), limits.clone()), "capd").clone())
+        .map(|s| s.status)
+        .collect();
     assert_eq!(statuses[..3], ["ok", "failed", "unchanged"]);
     assert_eq!(statuses[3], "skipped");
     let reqs = server.requests();
@@ -749,7 +753,8 @@ fn redirects_are_checked_before_any_request() {
         Reply::new(status).header("Location", loc)
     });
     let ids = ["rel", "offhost", "offpath", "http", "loop", "hops"];
-    let adapters: Vec<&'static dyn Adapter> = ids.iter().map(|id| source(id, leak_str(format!("{id}.test")), 150, &["a.json"]) as &dyn Adapter).collect();
+    let adapters: Vec<&'static dyn Adapter> =
+        ids.iter().map(|id| source(id, leak_str(format!("{id}.test")), 150, &["a.json"]) as &dyn Adapter).collect();
     let (_d, db) = fresh_db();
     let r = run_once(&db, &server, &adapters);
     let reqs = server.requests();
@@ -768,7 +773,10 @@ fn redirects_are_checked_before_any_request() {
     let s = report(&r, "loop");
     assert_eq!(s.status, "failed");
     assert!(s.message.contains("loop"), "{}", s.message);
-    assert_eq!(p("hops.test"), ["/hops.test/feeds/a.json", "/hops.test/feeds/b.json", "/hops.test/feeds/c.json", "/hops.test/feeds/d.json"]);
+    assert_eq!(
+        p("hops.test"),
+        ["/hops.test/feeds/a.json", "/hops.test/feeds/b.json", "/hops.test/feeds/c.json", "/hops.test/feeds/d.json"]
+    );
     let s = report(&r, "hops");
     assert_eq!(s.status, "failed");
     assert!(s.message.contains("more than 3 redirects"), "{}", s.message);

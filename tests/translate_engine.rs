@@ -9,9 +9,7 @@ mod common;
 use cityvibe::adapter::{Collect, parse_bytes};
 use cityvibe::adapters::madrid::{MANIFEST, Madrid};
 use cityvibe::parse::pii::contains_pii;
-use cityvibe::translate::{
-    ApertiumTranslator, ApyTranslator, NoneTranslator, Translator, keep_verbatim, translate_targets_parallel,
-};
+use cityvibe::translate::{ApertiumTranslator, ApyTranslator, NoneTranslator, Translator, keep_verbatim, translate_targets_parallel};
 use std::net::TcpListener;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
@@ -51,27 +49,16 @@ fn sample_texts(events: &Collect) -> Vec<String> {
     let ids = ["12337345", "12336696", "50071032"];
     let mut texts = Vec::new();
     for id in ids {
-        let ev = events
-            .events
-            .iter()
-            .find(|e| e.source_event_id == id)
-            .unwrap_or_else(|| panic!("event {id}"));
+        let ev = events.events.iter().find(|e| e.source_event_id == id).unwrap_or_else(|| panic!("event {id}"));
         texts.push(ev.title.clone());
         texts.push(ev.description.clone());
     }
-    assert!(
-        texts.iter().all(|t| !contains_pii(t)),
-        "P5: only scrubbed text goes to a translator"
-    );
+    assert!(texts.iter().all(|t| !contains_pii(t)), "P5: only scrubbed text goes to a translator");
     texts
 }
 
 fn digit_runs(s: &str) -> Vec<String> {
-    let mut runs: Vec<String> = s
-        .split(|c: char| !c.is_ascii_digit())
-        .filter(|r| !r.is_empty())
-        .map(String::from)
-        .collect();
+    let mut runs: Vec<String> = s.split(|c: char| !c.is_ascii_digit()).filter(|r| !r.is_empty()).map(String::from).collect();
     runs.sort();
     runs
 }
@@ -80,10 +67,7 @@ fn digit_runs(s: &str) -> Vec<String> {
 /// did not have.
 fn assert_no_marks(input: &str, output: &str, what: &str) {
     for mark in ['*', '#', '@', '~'] {
-        assert!(
-            output.matches(mark).count() <= input.matches(mark).count(),
-            "{what}: engine mark {mark:?} in {output:?}"
-        );
+        assert!(output.matches(mark).count() <= input.matches(mark).count(), "{what}: engine mark {mark:?} in {output:?}");
     }
 }
 
@@ -95,9 +79,7 @@ fn madrid_texts_into_all_six_targets() {
     assert!(engine.engine_id().starts_with("apertium/"), "{}", engine.engine_id());
     let texts = sample_texts(&events);
     for tgt in TARGETS {
-        let out = engine
-            .translate("es", tgt, &texts)
-            .unwrap_or_else(|e| panic!("es->{tgt}: {e:#}"));
+        let out = engine.translate("es", tgt, &texts).unwrap_or_else(|e| panic!("es->{tgt}: {e:#}"));
         assert_eq!(out.len(), texts.len(), "es->{tgt}");
         for (src, dst) in texts.iter().zip(&out) {
             eprintln!("es->{tgt}: {dst}");
@@ -105,17 +87,10 @@ fn madrid_texts_into_all_six_targets() {
             assert_no_marks(src, dst, &format!("es->{tgt}"));
             // Times, ages and counts survive as digits (Catalan writes 17.30
             // for 17:30, so digit runs are compared, not whole numbers).
-            assert_eq!(
-                digit_runs(src),
-                digit_runs(dst),
-                "es->{tgt}: numbers of {src:?} in {dst:?}"
-            );
+            assert_eq!(digit_runs(src), digit_runs(dst), "es->{tgt}: numbers of {src:?} in {dst:?}");
         }
         let descriptions: Vec<_> = texts.iter().zip(&out).skip(1).step_by(2).collect();
-        assert!(
-            descriptions.iter().all(|(s, d)| s != d),
-            "es->{tgt}: a description came back untranslated"
-        );
+        assert!(descriptions.iter().all(|(s, d)| s != d), "es->{tgt}: a description came back untranslated");
         // A name that is not also a common word survives as it is.
         assert!(out[3].contains("Sara Montiel"), "es->{tgt}: {}", out[3]);
     }
@@ -129,11 +104,7 @@ fn venue_names_survive_when_kept() {
     let venue = "Centro Cultural Gloria Fuertes";
     let text = format!("Lugar: Sala de exposiciones {venue}. Más información en el {venue}.");
     let plain = engine.translate("es", "en", std::slice::from_ref(&text)).unwrap();
-    assert!(
-        !plain[0].contains("Gloria Fuertes"),
-        "the engine now knows the name: {}",
-        plain[0]
-    );
+    assert!(!plain[0].contains("Gloria Fuertes"), "the engine now knows the name: {}", plain[0]);
     let kept = vec![keep_verbatim(&text, &[venue])];
     for tgt in TARGETS {
         let out = engine.translate("es", tgt, &kept).unwrap();
@@ -164,28 +135,16 @@ fn texts_with_newlines_map_to_one_output_each() {
         assert_eq!(out.len(), texts.len());
         for (src, dst) in texts.iter().zip(&out) {
             eprintln!("es->{tgt}: {dst:?}");
-            assert_eq!(
-                src.matches('\n').count(),
-                dst.matches('\n').count(),
-                "es->{tgt}: {src:?} -> {dst:?}"
-            );
+            assert_eq!(src.matches('\n').count(), dst.matches('\n').count(), "es->{tgt}: {src:?} -> {dst:?}");
             assert_no_marks(src, dst, &format!("es->{tgt}"));
             assert_eq!(digit_runs(src), digit_runs(dst));
         }
         assert_eq!(out[1], "");
         assert_eq!(out[3], "   \n  ");
         assert!(out[4].starts_with("  ") && out[4].ends_with("  \n"), "{:?}", out[4]);
-        assert!(
-            out[2].contains("[") && out[2].contains("*"),
-            "literal characters lost: {:?}",
-            out[2]
-        );
+        assert!(out[2].contains("[") && out[2].contains("*"), "literal characters lost: {:?}", out[2]);
         // A hashtag or handle is a name: kept whole.
-        assert!(
-            out[5].contains("#infantil") && out[5].contains("@familias") && out[5].contains('~'),
-            "{:?}",
-            out[5]
-        );
+        assert!(out[5].contains("#infantil") && out[5].contains("@familias") && out[5].contains('~'), "{:?}", out[5]);
     }
 }
 
@@ -255,10 +214,7 @@ fn fake_engine(dir: &Path, body: &str) -> ApertiumTranslator {
 fn running(pid: &str) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         // The state follows the parenthesised command name.
-        Ok(stat) => stat
-            .rsplit(')')
-            .next()
-            .is_some_and(|rest| !rest.trim_start().starts_with('Z')),
+        Ok(stat) => stat.rsplit(')').next().is_some_and(|rest| !rest.trim_start().starts_with('Z')),
         Err(_) => false,
     }
 }
@@ -272,11 +228,7 @@ fn some_texts() -> Vec<String> {
 fn engine_that_hangs_errs_within_the_timeout() {
     let dir = tempfile::tempdir().unwrap();
     let pidfile = dir.path().join("pid");
-    let mut t = fake_engine(
-        dir.path(),
-        &format!("echo $$ > '{}'\nexec sleep 600", pidfile.display()),
-    )
-    .with_timeout(Duration::from_secs(1));
+    let mut t = fake_engine(dir.path(), &format!("echo $$ > '{}'\nexec sleep 600", pidfile.display())).with_timeout(Duration::from_secs(1));
     assert_eq!(t.engine_id(), "apertium/fake");
     let start = Instant::now();
     let err = t.translate("es", "en", &some_texts()).unwrap_err();
@@ -295,11 +247,8 @@ fn engine_that_hangs_errs_within_the_timeout() {
 #[test]
 fn engine_that_dies_errs_with_its_stderr() {
     let dir = tempfile::tempdir().unwrap();
-    let mut t = fake_engine(
-        dir.path(),
-        "head -c 1 > /dev/null\necho 'Error: mode is broken' >&2\nexit 3",
-    )
-    .with_timeout(Duration::from_secs(30));
+    let mut t =
+        fake_engine(dir.path(), "head -c 1 > /dev/null\necho 'Error: mode is broken' >&2\nexit 3").with_timeout(Duration::from_secs(30));
     let start = Instant::now();
     let err = format!("{:#}", t.translate("es", "en", &some_texts()).unwrap_err());
     eprintln!("{err}");
@@ -337,10 +286,7 @@ fn framing_round_trips_through_a_pass_through_engine() {
     .collect();
     assert_eq!(t.translate("es", "en", &texts).unwrap(), texts);
     let kept = keep_verbatim("Teatro [Real] 5*", &["Teatro [Real]"]);
-    assert_eq!(
-        t.translate("es", "en", &[kept]).unwrap(),
-        vec!["Teatro [Real] 5*".to_string()]
-    );
+    assert_eq!(t.translate("es", "en", &[kept]).unwrap(), vec!["Teatro [Real] 5*".to_string()]);
 }
 
 /// P5: even a caller that forgot to scrub cannot hand an engine, or a stored
@@ -363,10 +309,7 @@ fn texts_reach_the_engine_scrubbed() {
 fn missing_engine_is_an_error_not_a_panic() {
     let dir = tempfile::tempdir().unwrap();
     assert!(ApertiumTranslator::new(dir.path().join("no-such-folder"), "x").is_err());
-    assert!(
-        ApertiumTranslator::new(dir.path(), "x").is_err(),
-        "a folder without modes"
-    );
+    assert!(ApertiumTranslator::new(dir.path(), "x").is_err(), "a folder without modes");
     std::fs::write(dir.path().join("spa-eng.mode"), "no-such-apertium-program -w 'x.bin'\n").unwrap();
     let mut t = ApertiumTranslator::new(dir.path(), "x").unwrap();
     let err = t.translate("es", "en", &some_texts()).unwrap_err();
@@ -402,10 +345,7 @@ impl ApyServer {
             }
             Err(e) => panic!("apertium-apy missing under CI: {e}"),
         };
-        Some(ApyServer {
-            child,
-            url: format!("http://127.0.0.1:{port}"),
-        })
+        Some(ApyServer { child, url: format!("http://127.0.0.1:{port}") })
     }
 
     /// Waits for the server to answer /listPairs.
@@ -424,9 +364,7 @@ impl ApyServer {
 impl Drop for ApyServer {
     fn drop(&mut self) {
         // The server and the pipelines it started share its process group.
-        let _ = Command::new("sh")
-            .args(["-c", &format!("kill -9 -{}", self.child.id())])
-            .status();
+        let _ = Command::new("sh").args(["-c", &format!("kill -9 -{}", self.child.id())]).status();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -443,20 +381,10 @@ fn apy_server_translates_batches_like_the_local_engine() {
     texts.push(String::new());
     // Enough texts for several requests, and one longer than a request.
     texts.extend(events.events.iter().take(40).map(|e| e.description.clone()));
-    texts.push(
-        events
-            .events
-            .iter()
-            .map(|e| e.title.as_str())
-            .take(400)
-            .collect::<Vec<_>>()
-            .join(". "),
-    );
+    texts.push(events.events.iter().map(|e| e.title.as_str()).take(400).collect::<Vec<_>>().join(". "));
     assert!(texts.iter().all(|t| !contains_pii(t)), "P5");
     for tgt in ["en", "gl"] {
-        let out = apy
-            .translate("es", tgt, &texts)
-            .unwrap_or_else(|e| panic!("es->{tgt}: {e:#}"));
+        let out = apy.translate("es", tgt, &texts).unwrap_or_else(|e| panic!("es->{tgt}: {e:#}"));
         assert_eq!(out.len(), texts.len());
         for (src, dst) in texts.iter().zip(&out) {
             assert_no_marks(src, dst, &format!("apy es->{tgt}"));
@@ -467,15 +395,9 @@ fn apy_server_translates_batches_like_the_local_engine() {
         assert!(out[3].contains("Sara Montiel"));
         assert!(out[6].contains('*') && out[6].contains('#'), "{}", out[6]);
         let long = out.last().unwrap();
-        assert!(
-            long.len() > texts.last().unwrap().len() / 2,
-            "long text cut short: {} bytes",
-            long.len()
-        );
+        assert!(long.len() > texts.last().unwrap().len() / 2, "long text cut short: {} bytes", long.len());
     }
-    let out = apy
-        .translate("ca", "en", &["La biblioteca obre dilluns.".to_string()])
-        .unwrap();
+    let out = apy.translate("ca", "en", &["La biblioteca obre dilluns.".to_string()]).unwrap();
     assert!(out[0].to_lowercase().contains("library"), "{}", out[0]);
 }
 

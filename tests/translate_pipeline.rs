@@ -89,7 +89,8 @@ fn only_new_or_changed_texts_reach_the_engine() {
     let mut store = Store::open(&dir.path().join("db.sqlite")).unwrap();
     ingest(&mut store, &["madrid"], &mirror);
     let (calls, texts) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
-    let mut workers = vec![Counted { inner: Box::new(engine.with_timeout(Duration::from_secs(60))), calls: calls.clone(), texts: texts.clone() }];
+    let mut workers =
+        vec![Counted { inner: Box::new(engine.with_timeout(Duration::from_secs(60))), calls: calls.clone(), texts: texts.clone() }];
     let first = translate_pending(&mut store, &mut workers, &langs(), &[], |_, _, _| {}).unwrap();
     assert!(first.translated > 0, "{first:?}");
     assert_eq!(first.pending, 0, "{first:?}");
@@ -109,7 +110,8 @@ fn only_new_or_changed_texts_reach_the_engine() {
     // One description changes at the publisher: that text alone goes again, into the six targets.
     let feed = dst.join("300107-0-agenda-actividades-eventos.json");
     let body = std::fs::read_to_string(&feed).unwrap();
-    let ev = store.list_events(&Default::default()).unwrap().into_iter().find(|e| e.source == "madrid" && !e.description.is_empty()).unwrap();
+    let ev =
+        store.list_events(&Default::default()).unwrap().into_iter().find(|e| e.source == "madrid" && !e.description.is_empty()).unwrap();
     let needle = ev.description.split_whitespace().take(3).collect::<Vec<_>>().join(" ");
     assert!(body.contains(&needle), "cannot find {needle:?} in the sample");
     std::fs::write(&feed, body.replacen(&needle, "Nueva función del sábado", 1)).unwrap();
@@ -145,7 +147,8 @@ fn publisher_translations_are_kept() {
 }
 
 fn publisher_rows(store: &Store) -> Vec<(i64, String, String)> {
-    let mut st = store.connection().prepare("SELECT event_id, lang, text FROM translations WHERE origin = 'publisher' ORDER BY 1, 2, 3").unwrap();
+    let mut st =
+        store.connection().prepare("SELECT event_id, lang, text FROM translations WHERE origin = 'publisher' ORDER BY 1, 2, 3").unwrap();
     st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect()
 }
 
@@ -186,7 +189,9 @@ fn run_reports_translations_and_show_names_the_engine() {
     if apertium().is_none() {
         return;
     }
-    let dir = common::workdir("[sources.jcyl]\n[sources.madrid]\nenabled = false\ndisabled_reason = \"test\"\n[sources.esmadrid]\nenabled = false\n[sources.diba]\nenabled = false\n");
+    let dir = common::workdir(
+        "[sources.jcyl]\n[sources.madrid]\nenabled = false\ndisabled_reason = \"test\"\n[sources.esmadrid]\nenabled = false\n[sources.diba]\nenabled = false\n",
+    );
     let mirror = common::sample("");
     let out = common::cityvibe(dir.path(), &["--mirror", mirror.to_str().unwrap(), "run", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -222,7 +227,8 @@ fn venue_names_survive_translation() {
              WHERE t.field = 'description' AND e.venue_name IS NOT NULL AND instr(e.description, e.venue_name) > 0",
         )
         .unwrap();
-    let rows: Vec<(String, String, String)> = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect();
+    let rows: Vec<(String, String, String)> =
+        st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect();
     assert!(rows.len() >= 6, "the samples need a description naming its venue: {rows:?}");
     for (venue, lang, text) in rows {
         assert!(text.contains(&venue), "{lang}: {venue:?} lost in {text:?}");

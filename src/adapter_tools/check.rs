@@ -133,7 +133,8 @@ pub fn check_bytes(adapter: &dyn Adapter, feed: &'static Feed, sample: &str, byt
             report.coverage = Coverage::of(&collect.events);
             report.findings = audit_events(&collect.events);
             report.scrubbed = serde_json::to_string(&collect.events).map(|j| j.matches(crate::parse::pii::REDACTED).count()).unwrap_or(0);
-            report.deterministic = parse_bytes(adapter, feed, bytes).is_ok_and(|again| again.events == collect.events && again.errors == collect.errors);
+            report.deterministic =
+                parse_bytes(adapter, feed, bytes).is_ok_and(|again| again.events == collect.events && again.errors == collect.errors);
             report.events = collect.events.into_iter().take(limit).collect();
         }
     }
@@ -153,7 +154,13 @@ pub fn render_text(r: &CheckReport) -> String {
         let _ = writeln!(s, "PARSE FAILURE: {e}");
         return s;
     }
-    let _ = writeln!(s, "{} events, {} record errors{}", r.event_count, r.error_count, if r.deterministic { "" } else { ", NOT DETERMINISTIC (two parses differ)" });
+    let _ = writeln!(
+        s,
+        "{} events, {} record errors{}",
+        r.event_count,
+        r.error_count,
+        if r.deterministic { "" } else { ", NOT DETERMINISTIC (two parses differ)" }
+    );
     if !r.events.is_empty() {
         let _ = writeln!(s, "\nfirst {} events:", r.events.len());
         for e in &r.events {
@@ -177,7 +184,12 @@ pub fn render_text(r: &CheckReport) -> String {
     }
     let _ = writeln!(s, "\nPII and image report:");
     if r.scrubbed > 0 {
-        let _ = writeln!(s, "  {} e-mail address(es) or phone number(s) in free text were scrubbed to {}", r.scrubbed, crate::parse::pii::REDACTED);
+        let _ = writeln!(
+            s,
+            "  {} e-mail address(es) or phone number(s) in free text were scrubbed to {}",
+            r.scrubbed,
+            crate::parse::pii::REDACTED
+        );
     }
     if r.findings.is_empty() {
         let _ = writeln!(s, "  nothing e-mail-, phone- or image-shaped survived");

@@ -88,10 +88,19 @@ pub fn manifest_problems(m: &Manifest) -> Vec<String> {
     let mut p = Vec::new();
     let todo = |v: &str| v.contains(TODO);
     let id = m.id;
-    if id.is_empty() || !id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') || id.starts_with(|c: char| c.is_ascii_digit()) {
+    if id.is_empty()
+        || !id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+        || id.starts_with(|c: char| c.is_ascii_digit())
+    {
         p.push(format!("id {id:?} must be lower-case letters, digits and '_', not starting with a digit"));
     }
-    for (what, v) in [("name", m.name), ("publisher", m.publisher), ("host", m.host), ("attribution", m.attribution), ("update_schedule", m.update_schedule)] {
+    for (what, v) in [
+        ("name", m.name),
+        ("publisher", m.publisher),
+        ("host", m.host),
+        ("attribution", m.attribution),
+        ("update_schedule", m.update_schedule),
+    ] {
         if v.trim().is_empty() {
             p.push(format!("{what} is empty"));
         }
@@ -220,7 +229,11 @@ fn walk(v: &serde_json::Value, path: String, f: &mut dyn FnMut(&str, &str)) {
 
 /// The ids of the adapters, and the first id that is used twice.
 pub fn duplicate_id(adapters: &[&dyn Adapter]) -> Option<&'static str> {
-    adapters.iter().enumerate().find(|(i, a)| adapters[..*i].iter().any(|b| b.manifest().id == a.manifest().id)).map(|(_, a)| a.manifest().id)
+    adapters
+        .iter()
+        .enumerate()
+        .find(|(i, a)| adapters[..*i].iter().any(|b| b.manifest().id == a.manifest().id))
+        .map(|(_, a)| a.manifest().id)
 }
 
 #[cfg(test)]

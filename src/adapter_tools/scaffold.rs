@@ -52,10 +52,10 @@ pub fn type_name(id: &str) -> String {
 }
 
 const RESERVED: &[&str] = &[
-    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for", "if", "impl", "in", "let", "loop", "match",
-    "mod", "move", "mut", "pub", "ref", "return", "self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where",
-    "while", "async", "await", "dyn", "abstract", "become", "box", "do", "final", "macro", "override", "priv", "typeof", "unsized",
-    "virtual", "yield", "try", "gen", "all", "by_id", "ids",
+    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for", "if", "impl", "in", "let", "loop",
+    "match", "mod", "move", "mut", "pub", "ref", "return", "self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use",
+    "where", "while", "async", "await", "dyn", "abstract", "become", "box", "do", "final", "macro", "override", "priv", "typeof",
+    "unsized", "virtual", "yield", "try", "gen", "all", "by_id", "ids",
 ];
 
 impl NewAdapter {
@@ -153,7 +153,8 @@ impl NewAdapter {
         if adapter.exists() {
             bail!("{} already exists", adapter.display());
         }
-        let mod_text = std::fs::read_to_string(&registry).with_context(|| format!("reading {} (run from the crate root)", registry.display()))?;
+        let mod_text =
+            std::fs::read_to_string(&registry).with_context(|| format!("reading {} (run from the crate root)", registry.display()))?;
         let new_mod = register(&mod_text, &self.id, &type_name(&self.id))?;
         let sources_text = std::fs::read_to_string(&sources).with_context(|| format!("reading {}", sources.display()))?;
         let doc: toml_edit::DocumentMut = sources_text.parse().with_context(|| format!("{} is not valid TOML", sources.display()))?;
@@ -597,7 +598,8 @@ mod tests {
     fn refuses_bad_ids_and_hosts() {
         let n = |id: &str, host: &str| NewAdapter { id: id.into(), host: host.into(), format: Format::Json }.validate();
         assert!(n("bilbao", "www.bilbao.eus").is_ok());
-        for (id, host) in [("Bilbao", "a.es"), ("1x", "a.es"), ("self", "a.es"), ("b", "https://a.es"), ("b", "a.es/x"), ("b", "localhost")] {
+        for (id, host) in [("Bilbao", "a.es"), ("1x", "a.es"), ("self", "a.es"), ("b", "https://a.es"), ("b", "a.es/x"), ("b", "localhost")]
+        {
             assert!(n(id, host).is_err(), "{id} {host}");
         }
     }

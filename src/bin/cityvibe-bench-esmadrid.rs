@@ -71,7 +71,8 @@ fn real_main() -> Result<()> {
         let mut value = |name: &str| it.next().with_context(|| format!("{name} needs a value"));
         match a.as_str() {
             "--sizes" => {
-                o.sizes_mb = value("--sizes")?.split(',').map(|s| s.trim().parse::<u64>()).collect::<Result<_, _>>().context("--sizes 5,50,200")?
+                o.sizes_mb =
+                    value("--sizes")?.split(',').map(|s| s.trim().parse::<u64>()).collect::<Result<_, _>>().context("--sizes 5,50,200")?
             }
             "--no-parse-only" => o.parse_only = false,
             "--keep" => o.keep = true,
@@ -79,7 +80,9 @@ fn real_main() -> Result<()> {
             "--generate" => generate_only = Some(PathBuf::from(value("--generate")?)),
             "--mb" => mb = value("--mb")?.parse().context("--mb N")?,
             "-h" | "--help" => {
-                println!("cityvibe-bench-esmadrid [--sizes 5,50,200] [--no-parse-only] [--keep] [--tmp DIR]\ncityvibe-bench-esmadrid --generate FILE --mb N");
+                println!(
+                    "cityvibe-bench-esmadrid [--sizes 5,50,200] [--no-parse-only] [--keep] [--tmp DIR]\ncityvibe-bench-esmadrid --generate FILE --mb N"
+                );
                 return Ok(());
             }
             other => bail!("unknown argument {other:?} (try --help)"),
@@ -179,7 +182,16 @@ fn bench(o: Options) -> Result<()> {
 
 /// `cityvibe run` on one feed, then (optionally) the adapter alone.
 #[allow(clippy::too_many_arguments)]
-fn measure_feed(cityvibe: &Path, me: &Path, tmp: &Path, label: &str, mirror: &Path, feed: &Path, expected: Option<u64>, parse_only: bool) -> Result<Vec<Row>> {
+fn measure_feed(
+    cityvibe: &Path,
+    me: &Path,
+    tmp: &Path,
+    label: &str,
+    mirror: &Path,
+    feed: &Path,
+    expected: Option<u64>,
+    parse_only: bool,
+) -> Result<Vec<Row>> {
     let feed_bytes = std::fs::metadata(feed)?.len();
     let mut out = Vec::new();
 
@@ -192,9 +204,10 @@ fn measure_feed(cityvibe: &Path, me: &Path, tmp: &Path, label: &str, mirror: &Pa
     let (m, stdout) = run_measured(cmd, &work, "cityvibe")?;
     let stored = count_rows(&db, "SELECT count(*) FROM events WHERE source = 'esmadrid' AND status = 'active'")?;
     if let Some(want) = expected
-        && stored != want {
-            bail!("cityvibe on {label}: stored {stored} events, expected {want}; its output:\n{stdout}");
-        }
+        && stored != want
+    {
+        bail!("cityvibe on {label}: stored {stored} events, expected {want}; its output:\n{stdout}");
+    }
     out.push(Row { feed: label.into(), job: "cityvibe run", feed_bytes, events: stored, m });
 
     // Cron's steady state: the next run on the same database, the body
@@ -370,7 +383,13 @@ fn print_targets(rows: &[Row]) {
     let (Some(smallest), Some(largest)) = (first.clone().min_by_key(|r| r.feed_bytes), first.max_by_key(|r| r.feed_bytes)) else { return };
     println!("\ntarget (issue 4): peak RSS flat, under {RSS_CAP_MB:.0} MB whatever the feed size");
     for r in &runs {
-        println!("  {}  {:<7} {:<25} peak RSS {:>6.1} MB  (< {RSS_CAP_MB:.0} MB)", verdict(r.peak_mb() < RSS_CAP_MB), r.feed, r.job, r.peak_mb());
+        println!(
+            "  {}  {:<7} {:<25} peak RSS {:>6.1} MB  (< {RSS_CAP_MB:.0} MB)",
+            verdict(r.peak_mb() < RSS_CAP_MB),
+            r.feed,
+            r.job,
+            r.peak_mb()
+        );
     }
     println!(
         "  {}  all sizes: worst {:.1} MB; {} → {}: {:+.1} MB for {:.0}× the feed",
@@ -440,7 +459,11 @@ type Categoria = (u32, &'static str, &'static [(u32, &'static str)]);
 
 const CATEGORIES: &[Categoria] = &[
     (6500, "M&uacute;sica", &[(6503, "Cl&amp;aacute;sica"), (6504, "Pop-rock"), (6505, "Jazz"), (6506, "Flamenco")]),
-    (6520, "Exposiciones", &[(6524, "Arquitectura"), (6526, "Dibujo e ilustraci&oacute;n"), (6527, "Fotograf&iacute;a"), (6528, "Pintura")]),
+    (
+        6520,
+        "Exposiciones",
+        &[(6524, "Arquitectura"), (6526, "Dibujo e ilustraci&oacute;n"), (6527, "Fotograf&iacute;a"), (6528, "Pintura")],
+    ),
     (6486, "Teatro y danza", &[(6488, "Drama"), (6489, "Comedia"), (6490, "Musicales"), (6491, "Danza contempor&aacute;nea")]),
     (6540, "Ni&ntilde;os", &[(6541, "Teatro infantil"), (6542, "Talleres")]),
     (6560, "Ferias y fiestas", &[(6561, "Mercadillos"), (6562, "Fiestas populares")]),
@@ -448,13 +471,38 @@ const CATEGORIES: &[Categoria] = &[
 ];
 
 const TITLE_A: &[&str] = &[
-    "Concierto", "Exposici&oacute;n", "Festival", "Ciclo", "Visita guiada", "Espect&aacute;culo", "Muestra", "Recital", "Mercado", "Noche",
-    "Gran gala", "Temporada", "Encuentro", "Jornadas", "Programa",
+    "Concierto",
+    "Exposici&oacute;n",
+    "Festival",
+    "Ciclo",
+    "Visita guiada",
+    "Espect&aacute;culo",
+    "Muestra",
+    "Recital",
+    "Mercado",
+    "Noche",
+    "Gran gala",
+    "Temporada",
+    "Encuentro",
+    "Jornadas",
+    "Programa",
 ];
 const TITLE_B: &[&str] = &[
-    "de A&ntilde;o Nuevo", "&laquo;Ciudad de papel&raquo;", "de jazz en el parque", "La casa de Bernarda Alba", "de flamenco", "de Navidad",
-    "de m&uacute;sica antigua", "de cine de verano", "&laquo;Madrid en verso&raquo;", "de danza contempor&aacute;nea", "de primavera",
-    "de la Orquesta Filarm&oacute;nica", "de artes esc&eacute;nicas", "del Retiro", "de fotograf&iacute;a urbana",
+    "de A&ntilde;o Nuevo",
+    "&laquo;Ciudad de papel&raquo;",
+    "de jazz en el parque",
+    "La casa de Bernarda Alba",
+    "de flamenco",
+    "de Navidad",
+    "de m&uacute;sica antigua",
+    "de cine de verano",
+    "&laquo;Madrid en verso&raquo;",
+    "de danza contempor&aacute;nea",
+    "de primavera",
+    "de la Orquesta Filarm&oacute;nica",
+    "de artes esc&eacute;nicas",
+    "del Retiro",
+    "de fotograf&iacute;a urbana",
 ];
 
 const PARAGRAPHS: &[&str] = &[
@@ -556,7 +604,10 @@ fn service(r: &mut Rng, id: u64, s: &mut String) {
     // Photos: present, never read.
     s.push_str("<multimedia>");
     for k in 0..1 + r.below(3) {
-        let _ = write!(s, "<media type=\"image\"><url>https://www.esmadrid.com/sites/default/files/styles/content_type_full/public/agenda/evento-{slug}-{k}.jpg</url></media>");
+        let _ = write!(
+            s,
+            "<media type=\"image\"><url>https://www.esmadrid.com/sites/default/files/styles/content_type_full/public/agenda/evento-{slug}-{k}.jpg</url></media>"
+        );
     }
     s.push_str("</multimedia><extradata><item name=\"idTipo\">6</item><item name=\"Tipo\">Eventos</item><categorias>");
     for _ in 0..1 + usize::from(r.pct(15)) {
@@ -564,7 +615,10 @@ fn service(r: &mut Rng, id: u64, s: &mut String) {
         let _ = write!(s, "<categoria><item name=\"idCategoria\">{cid}</item><item name=\"Categoria\">{label}</item><subcategorias>");
         for _ in 0..1 + r.below(2) {
             let (sid, sub) = *r.pick(subs);
-            let _ = write!(s, "<subcategoria><item name=\"idSubCategoria\">{sid}</item><item name=\"SubCategoria\">{sub}</item></subcategoria>");
+            let _ = write!(
+                s,
+                "<subcategoria><item name=\"idSubCategoria\">{sid}</item><item name=\"SubCategoria\">{sub}</item></subcategoria>"
+            );
         }
         s.push_str("</subcategorias></categoria>");
     }
@@ -580,7 +634,8 @@ fn service(r: &mut Rng, id: u64, s: &mut String) {
         let span = if r.pct(40) { 0 } else { 1 + r.below(40) as u32 };
         let (d1, m1) = day_month(day);
         let (d2, m2) = day_month((day + span).min(364));
-        let _ = write!(s, "<rango><inicio>{d1:02}/{m1:02}/2027</inicio><dias>{}</dias><fin>{d2:02}/{m2:02}/2027</fin></rango>", r.pick(DAYS));
+        let _ =
+            write!(s, "<rango><inicio>{d1:02}/{m1:02}/2027</inicio><dias>{}</dias><fin>{d2:02}/{m2:02}/2027</fin></rango>", r.pick(DAYS));
         day = (day + span + 2).min(362);
     }
     s.push_str("</fechas></extradata></service>");

@@ -76,7 +76,8 @@ fn real_main() -> Result<()> {
             "--batch" => o.batch = value("--batch")?.parse().context("--batch N")?,
             "--events" => o.events = value("--events")?.parse::<usize>().context("--events N")?.max(1),
             "--per-process-pairs" => {
-                o.per_process_pairs = value("--per-process-pairs")?.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
+                o.per_process_pairs =
+                    value("--per-process-pairs")?.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
                 if let Some(bad) = o.per_process_pairs.iter().find(|p| !TARGETS.contains(&p.as_str())) {
                     bail!("--per-process-pairs: {bad:?} is not one of {}", TARGETS.join(","));
                 }
@@ -161,10 +162,7 @@ fn bench(o: Options) -> Result<()> {
         probe.engine_id()
     );
     println!("cityvibe-bench-translate: load average at start {}", loadavg());
-    println!(
-        "cityvibe-bench-translate: pairs {}",
-        modes.iter().map(|(t, m)| format!("es->{t} = {m}")).collect::<Vec<_>>().join(", ")
-    );
+    println!("cityvibe-bench-translate: pairs {}", modes.iter().map(|(t, m)| format!("es->{t} = {m}")).collect::<Vec<_>>().join(", "));
 
     // --- the floor: each pair's pipeline, all texts in one stream ----------
     let mut floor: BTreeMap<&str, Measure> = BTreeMap::new();
@@ -262,7 +260,8 @@ fn bench(o: Options) -> Result<()> {
             sample.texts.len()
         );
         let Run { wall: ours_wall, held: ours_pairs, .. } = ours(&sample.texts, cores, o.batch)?;
-        let pairs: Vec<(&str, &str)> = modes.iter().filter(|(t, _)| o.per_process_pairs.iter().any(|p| p == t)).map(|(t, m)| (*t, m.as_str())).collect();
+        let pairs: Vec<(&str, &str)> =
+            modes.iter().filter(|(t, _)| o.per_process_pairs.iter().any(|p| p == t)).map(|(t, m)| (*t, m.as_str())).collect();
         let (pp_wall, pp_pairs) = per_process(&pairs, &sample.plain, cores)?;
         println!("{:<9} {:>14} {:>12} {:>16} {:>14}", "pair", "ours (held) s", "ours w/s", "per-process s", "per-proc w/s");
         for (tgt, _) in &modes {
@@ -296,7 +295,11 @@ fn bench(o: Options) -> Result<()> {
         if o.floor { format!("{:.2} s", floor_wall.as_secs_f64()) } else { "not measured".into() }
     );
     match speedup {
-        Some(x) => println!("  {}  at least {TARGET_SPEEDUP:.0}× faster than one process per text (same {} events): {x:.1}×", verdict(x >= TARGET_SPEEDUP), o.events),
+        Some(x) => println!(
+            "  {}  at least {TARGET_SPEEDUP:.0}× faster than one process per text (same {} events): {x:.1}×",
+            verdict(x >= TARGET_SPEEDUP),
+            o.events
+        ),
         None => println!("  ----  one process per text: not measured (--no-per-process)"),
     }
     Ok(())
@@ -331,9 +334,8 @@ fn ours(texts: &[String], cores: usize, batch: usize) -> Result<Run> {
     reap_orphans();
     let cpu0 = cpu_now();
     let start = Instant::now();
-    let mut workers = (0..cores)
-        .map(|_| Ok(Timed { inner: ApertiumTranslator::system()?, held: Arc::clone(&held) }))
-        .collect::<Result<Vec<_>>>()?;
+    let mut workers =
+        (0..cores).map(|_| Ok(Timed { inner: ApertiumTranslator::system()?, held: Arc::clone(&held) })).collect::<Result<Vec<_>>>()?;
     let batch = if batch == 0 { texts.len().max(1) } else { batch };
     for chunk in texts.chunks(batch) {
         for r in translate_targets_parallel(&mut workers, "es", &TARGETS, chunk) {
@@ -559,5 +561,7 @@ fn wait_rusage(mut child: std::process::Child) -> Result<(Option<i32>, Duration)
 
 /// The 1, 5 and 15 minute load averages, as /proc/loadavg gives them.
 fn loadavg() -> String {
-    std::fs::read_to_string("/proc/loadavg").map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" ")).unwrap_or_else(|_| "?".into())
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "?".into())
 }

@@ -70,7 +70,9 @@ fn real_main() -> Result<()> {
             "--tmp" => o.tmp = Some(PathBuf::from(value("--tmp")?)),
             "--generate" => generate_only = Some(PathBuf::from(value("--generate")?)),
             "-h" | "--help" => {
-                println!("cityvibe-bench [--events N] [--repeat R] [--no-python] [--keep] [--tmp DIR]\ncityvibe-bench --generate FILE [--events N]");
+                println!(
+                    "cityvibe-bench [--events N] [--repeat R] [--no-python] [--keep] [--tmp DIR]\ncityvibe-bench --generate FILE [--events N]"
+                );
                 return Ok(());
             }
             other => bail!("unknown argument {other:?} (try --help)"),
@@ -168,12 +170,7 @@ fn bench(o: Options) -> Result<()> {
     std::fs::create_dir_all(feed.parent().unwrap())?;
     let t = Instant::now();
     let bytes = generate(&feed, o.events)?;
-    println!(
-        "cityvibe-bench: generated {} events, {:.1} MB in {:.1} s",
-        o.events,
-        bytes as f64 / MB,
-        t.elapsed().as_secs_f64()
-    );
+    println!("cityvibe-bench: generated {} events, {:.1} MB in {:.1} s", o.events, bytes as f64 / MB, t.elapsed().as_secs_f64());
     let label = format!("generated {}k", o.events / 1000);
     rows.extend(measure_feed(&tools, tmp.path(), &label, &mirror, &feed, o.events as u64, o.repeat)?);
 
@@ -355,7 +352,9 @@ fn wait_rusage(mut child: std::process::Child, start: Instant) -> Result<(Option
 
 /// The 1, 5 and 15 minute load averages.
 fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg").map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" ")).unwrap_or_else(|_| "unknown".into())
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into())
 }
 
 /// The real interpreter behind `python3` (not a pyenv shim, whose start-up would be timed).
@@ -536,7 +535,9 @@ fn floor(feed: &Path, db: &Path) -> Result<usize> {
     conn.execute_batch(FLOOR_TABLE)?;
     let tx = conn.transaction()?;
     {
-        let mut st = tx.prepare("INSERT INTO events VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)")?;
+        let mut st = tx.prepare(
+            "INSERT INTO events VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
+        )?;
         for e in &doc.graph {
             let area = e.address.as_ref().and_then(|a| a.area.as_ref());
             let district = e.address.as_ref().and_then(|a| a.district.as_ref()).and_then(|d| d.id.as_deref());
@@ -647,48 +648,165 @@ const CONTEXT: &str = r#"{
 /// (venue, street, postal code, district, barrio, lat, lon, entity id)
 type Venue = (&'static str, &'static str, &'static str, &'static str, &'static str, f64, f64, u32);
 const VENUES: &[Venue] = &[
-    ("Centro Cultural San Francisco La Prensa (Carabanchel)", "CALLE ALISEDA 4", "28025", "Carabanchel", "PuertaBonita", 40.376914, -3.741625, 4703422),
+    (
+        "Centro Cultural San Francisco La Prensa (Carabanchel)",
+        "CALLE ALISEDA 4",
+        "28025",
+        "Carabanchel",
+        "PuertaBonita",
+        40.376914,
+        -3.741625,
+        4703422,
+    ),
     ("Fernán Gómez Centro Cultural de la Villa", "PLAZA COLON 4", "28001", "Salamanca", "Recoletos", 40.424972, -3.689948, 1915),
     ("Centro de Cultura Contemporánea Conde Duque", "CALLE CONDE DUQUE 9", "28015", "Centro", "Universidad", 40.427399, -3.710589, 1916),
-    ("Auditorio y sala de exposiciones Paco de Lucía (Latina)", "AVENIDA AGUILAS 2", "28044", "Latina", "Aguilas", 40.384514, -3.772531, 139451),
-    ("Biblioteca Pública Municipal Eugenio Trías. Casa de Fieras de El Retiro", "PASEO FISAC 2", "28009", "Retiro", "Jeronimos", 40.417731, -3.680164, 9370141),
+    (
+        "Auditorio y sala de exposiciones Paco de Lucía (Latina)",
+        "AVENIDA AGUILAS 2",
+        "28044",
+        "Latina",
+        "Aguilas",
+        40.384514,
+        -3.772531,
+        139451,
+    ),
+    (
+        "Biblioteca Pública Municipal Eugenio Trías. Casa de Fieras de El Retiro",
+        "PASEO FISAC 2",
+        "28009",
+        "Retiro",
+        "Jeronimos",
+        40.417731,
+        -3.680164,
+        9370141,
+    ),
     ("Centro Cultural Moncloa", "PLAZA MONCLOA 1", "28008", "Moncloa-Aravaca", "Arguelles", 40.434870, -3.718910, 7120),
     ("Centro Intergeneracional Ouka Leele", "CALLE ALCALA 211", "28028", "SalamancaSur", "Guindalera", 40.430052, -3.665103, 12546),
     ("Teatro Español", "CALLE PRINCIPE 25", "28012", "Centro", "Cortes", 40.414641, -3.700161, 2120),
     ("Matadero Madrid", "PASEO CHOPERA 14", "28045", "Arganzuela", "Legazpi", 40.391926, -3.697498, 1923),
     ("Centro Cultural Buenavista (Salamanca)", "AVENIDA TOREROS 5", "28028", "Salamanca", "Guindalera", 40.430830, -3.667420, 4702),
     ("Biblioteca Pública Municipal Iván de Vargas (Centro)", "CALLE SAN JUSTO 5", "28005", "Centro", "Palacio", 40.412800, -3.709120, 9234),
-    ("Centro Sociocultural Clara del Rey (Chamartín)", "CALLE PADRE CLARET 11", "28002", "Chamartin", "Prosperidad", 40.443570, -3.671250, 3311),
+    (
+        "Centro Sociocultural Clara del Rey (Chamartín)",
+        "CALLE PADRE CLARET 11",
+        "28002",
+        "Chamartin",
+        "Prosperidad",
+        40.443570,
+        -3.671250,
+        3311,
+    ),
     ("Espacio Abierto Quinta de los Molinos", "CALLE ALCALA 527", "28027", "SanBlas-Canillejas", "Simancas", 40.447420, -3.616400, 10555),
-    ("Centro Cultural El Pozo del Tío Raimundo (Puente de Vallecas)", "AVENIDA GLORIETAS 19", "28053", "PuentedeVallecas", "Entrevias", 40.377050, -3.652690, 8810),
+    (
+        "Centro Cultural El Pozo del Tío Raimundo (Puente de Vallecas)",
+        "AVENIDA GLORIETAS 19",
+        "28053",
+        "PuentedeVallecas",
+        "Entrevias",
+        40.377050,
+        -3.652690,
+        8810,
+    ),
     ("Imprenta Municipal - Artes del Libro", "CALLE CONCEPCION JERONIMA 15", "28012", "Centro", "Embajadores", 40.413250, -3.706530, 1899),
     ("Museo de Historia de Madrid", "CALLE FUENCARRAL 78", "28004", "Centro", "Universidad", 40.425600, -3.700050, 1990),
 ];
 
 const KINDS: &[&str] = &[
-    "ProgramacionDestacadaAgendaCultura", "CursosTalleres", "TeatroPerformance", "CineActividadesAudiovisuales", "Exposiciones",
-    "ConferenciasColoquios", "Musica", "ExcursionesItinerariosVisitas", "DanzaBaile", "CuentacuentosTiteresMarionetas",
-    "RecitalesPresentacionesActosLiterarios", "ClubesLectura", "1ciudad21distritos", "ActividadesCalleArteUrbano", "ConcursosCertamenes",
-    "CircoMagia", "Musica/JazzSoulFunkySwingReagge", "ActividadesDeportivas", "DanzaBaile/Flamenco", "Fiestas",
+    "ProgramacionDestacadaAgendaCultura",
+    "CursosTalleres",
+    "TeatroPerformance",
+    "CineActividadesAudiovisuales",
+    "Exposiciones",
+    "ConferenciasColoquios",
+    "Musica",
+    "ExcursionesItinerariosVisitas",
+    "DanzaBaile",
+    "CuentacuentosTiteresMarionetas",
+    "RecitalesPresentacionesActosLiterarios",
+    "ClubesLectura",
+    "1ciudad21distritos",
+    "ActividadesCalleArteUrbano",
+    "ConcursosCertamenes",
+    "CircoMagia",
+    "Musica/JazzSoulFunkySwingReagge",
+    "ActividadesDeportivas",
+    "DanzaBaile/Flamenco",
+    "Fiestas",
 ];
 
-const AUDIENCES: &[&str] = &["Niños", "Mujeres", "Niños,Familias", "Familias", "Mayores", "Jovenes", "Jovenes,Familias,Mayores", "PropietariosdeAnimales"];
+const AUDIENCES: &[&str] =
+    &["Niños", "Mujeres", "Niños,Familias", "Familias", "Mayores", "Jovenes", "Jovenes,Familias,Mayores", "PropietariosdeAnimales"];
 
 const DAY_SETS: &[&str] = &[
-    "MO,TU,WE,TH,FR,SA,SU", "MO,TU,WE,TH,FR,SA,SU", "MO,TU,WE,TH,FR,SA,SU", "TU,WE,TH,FR,SA,SU", "TH", "TU", "MO", "MO,TU,WE,TH,FR,SA", "FR", "WE",
-    "MO,TU,WE,TH,FR", "SA", "SA,SU", "MO,WE", "TU,TH",
+    "MO,TU,WE,TH,FR,SA,SU",
+    "MO,TU,WE,TH,FR,SA,SU",
+    "MO,TU,WE,TH,FR,SA,SU",
+    "TU,WE,TH,FR,SA,SU",
+    "TH",
+    "TU",
+    "MO",
+    "MO,TU,WE,TH,FR,SA",
+    "FR",
+    "WE",
+    "MO,TU,WE,TH,FR",
+    "SA",
+    "SA,SU",
+    "MO,WE",
+    "TU,TH",
 ];
 
-const TIMES: &[&str] = &["19:00", "19:00", "19:00", "18:00", "11:00", "12:00", "20:00", "10:00", "18:30", "17:00", "09:00", "17:30", "10:30", "19:30", "16:30", "13:00"];
+const TIMES: &[&str] = &[
+    "19:00", "19:00", "19:00", "18:00", "11:00", "12:00", "20:00", "10:00", "18:30", "17:00", "09:00", "17:30", "10:30", "19:30", "16:30",
+    "13:00",
+];
 
 const TITLE_A: &[&str] = &[
-    "Concierto", "Taller", "Club de lectura", "Ciclo de cine", "Exposición", "Visita guiada", "Cuentacuentos", "Recital", "Conferencia", "Espectáculo",
-    "Encuentro", "Jornada", "Certamen", "Muestra", "Itinerario", "Teatro", "Danza", "Presentación del libro", "Coloquio", "Curso",
+    "Concierto",
+    "Taller",
+    "Club de lectura",
+    "Ciclo de cine",
+    "Exposición",
+    "Visita guiada",
+    "Cuentacuentos",
+    "Recital",
+    "Conferencia",
+    "Espectáculo",
+    "Encuentro",
+    "Jornada",
+    "Certamen",
+    "Muestra",
+    "Itinerario",
+    "Teatro",
+    "Danza",
+    "Presentación del libro",
+    "Coloquio",
+    "Curso",
 ];
 const TITLE_B: &[&str] = &[
-    "de otoño", "en familia", "para mayores", "«La memoria del agua»", "de jazz", "de flamenco", "infantil", "'Madrid en verso'", "de mariposas urbanas",
-    "por el Retiro", "sobre Galdós", "de títeres", "de chotis", "de fotografía", "intergeneracional", "de poesía", "de Navidad", "de música antigua",
-    "«100 Libros juntas»", "de cerámica", "con Marga Melià", "del barrio", "de primavera", "de cine mudo",
+    "de otoño",
+    "en familia",
+    "para mayores",
+    "«La memoria del agua»",
+    "de jazz",
+    "de flamenco",
+    "infantil",
+    "'Madrid en verso'",
+    "de mariposas urbanas",
+    "por el Retiro",
+    "sobre Galdós",
+    "de títeres",
+    "de chotis",
+    "de fotografía",
+    "intergeneracional",
+    "de poesía",
+    "de Navidad",
+    "de música antigua",
+    "«100 Libros juntas»",
+    "de cerámica",
+    "con Marga Melià",
+    "del barrio",
+    "de primavera",
+    "de cine mudo",
 ];
 
 const SENTENCES: &[&str] = &[
@@ -732,8 +850,15 @@ const TYPOGRAPHY: &[&str] = &[
     "● Plazas limitadas.",
 ];
 
-const EMAILS: &[&str] = &["inforetiro@madrid.es", "taquilla.fernangomez@teatrofernangomez.es", "cclavapies@madrid.es", "reservas@mataderomadrid.org", "bibliotecas (arroba) madrid.es"];
-const PHONES: &[&str] = &["91 376 91 97", "917109263", "917 109 260 / 917 100 558", "+34 600 11 22 33", "91 318 47 33 /734", "(+34) 913 184 700"];
+const EMAILS: &[&str] = &[
+    "inforetiro@madrid.es",
+    "taquilla.fernangomez@teatrofernangomez.es",
+    "cclavapies@madrid.es",
+    "reservas@mataderomadrid.org",
+    "bibliotecas (arroba) madrid.es",
+];
+const PHONES: &[&str] =
+    &["91 376 91 97", "917109263", "917 109 260 / 917 100 558", "+34 600 11 22 33", "91 318 47 33 /734", "(+34) 913 184 700"];
 
 fn json_escape(out: &mut String, s: &str) {
     for c in s.chars() {
@@ -832,7 +957,8 @@ fn generate(path: &Path, n: usize) -> Result<u64> {
     for i in 0..n {
         rec.clear();
         let id = 50_000_000 + i as u64 * 7;
-        let title = format!("{} {}{}", r.pick(TITLE_A), r.pick(TITLE_B), if r.pct(30) { format!(" ({})", 1 + r.below(30)) } else { String::new() });
+        let title =
+            format!("{} {}{}", r.pick(TITLE_A), r.pick(TITLE_B), if r.pct(30) { format!(" ({})", 1 + r.below(30)) } else { String::new() });
         let slug: String = title.to_lowercase().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
         let kind = *r.pick(KINDS);
         let (venue, street, cp, district, barrio, lat, lon, ent) = *r.pick(VENUES);

@@ -62,7 +62,12 @@ pub fn show(cli: &Cli, id: &str, lang: Option<&str>, json: bool) -> Result<i32> 
         Some((s, i)) if crate::adapters::by_id(s).is_some() => (vec![s.to_string()], i.to_string()),
         _ => (vec![], id.to_string()),
     };
-    let mut found = store.list_events(&EventFilter { sources: source, source_event_id: Some(event_id), include_withdrawn: true, ..Default::default() })?;
+    let mut found = store.list_events(&EventFilter {
+        sources: source,
+        source_event_id: Some(event_id),
+        include_withdrawn: true,
+        ..Default::default()
+    })?;
     match found.len() {
         0 => bail!("no stored event {id}; see `cityvibe events list`"),
         1 => {}

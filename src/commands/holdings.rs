@@ -88,7 +88,10 @@ pub fn show(cli: &Cli, query: &str, as_json: bool) -> Result<i32> {
     for st in &fetched {
         println!("requests to {} in the last 30 days (fetch log):", st.host);
         println!("  requests {}  bytes {}  304 share {:.0} %", st.requests, st.bytes, st.not_modified_share * 100.0);
-        println!("  smallest gap between two requests: {}", st.min_gap_ms.map(|g| format!("{:.1} s", g as f64 / 1000.0)).unwrap_or("-".into()));
+        println!(
+            "  smallest gap between two requests: {}",
+            st.min_gap_ms.map(|g| format!("{:.1} s", g as f64 / 1000.0)).unwrap_or("-".into())
+        );
         println!("  statuses: {}", st.statuses.iter().map(|(s, n)| format!("{s}×{n}")).collect::<Vec<_>>().join(", "));
         for (day, n) in &st.requests_per_day {
             println!("  {day}: {n}");

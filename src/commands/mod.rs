@@ -1,8 +1,8 @@
 //! One module per subcommand: each builds its options and calls the library.
 
-pub mod completions;
 pub mod adapter;
 pub mod audit;
+pub mod completions;
 pub mod events;
 pub mod export;
 pub mod holdings;

@@ -34,10 +34,8 @@ pub fn execute(cli: &Cli, args: Args) -> Result<i32> {
         pb
     });
     let config_for_translation = config.clone();
-    let report = run(
-        &mut store,
-        RunOptions { adapters, config, config_path: Some(cli.config.clone()), only: args.sources, client: &client },
-    )?;
+    let report =
+        run(&mut store, RunOptions { adapters, config, config_path: Some(cli.config.clone()), only: args.sources, client: &client })?;
     if let Some(pb) = spinner {
         pb.finish_and_clear();
     }
@@ -80,7 +78,10 @@ pub fn execute(cli: &Cli, args: Args) -> Result<i32> {
         out.extend(totals);
         super::print_json(&out)?;
     } else if !args.quiet && super::stdout_is_terminal() {
-        println!("{:<10} {:<10} {:>4} {:>4} {:>6} {:>7} {:>9} {:>6}  message", "source", "status", "req", "304", "added", "updated", "withdrawn", "errors");
+        println!(
+            "{:<10} {:<10} {:>4} {:>4} {:>6} {:>7} {:>9} {:>6}  message",
+            "source", "status", "req", "304", "added", "updated", "withdrawn", "errors"
+        );
         for s in &report.sources {
             println!(
                 "{:<10} {:<10} {:>4} {:>4} {:>6} {:>7} {:>9} {:>6}  {}",

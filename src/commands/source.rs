@@ -99,7 +99,10 @@ pub fn show(cli: &Cli, id: &str, as_json: bool) -> Result<i32> {
     println!("events: {active} active, {withdrawn} withdrawn; last status {}", state.last_status.as_deref().unwrap_or("-"));
     println!("last 30 days of requests to {}:", m.host);
     println!("  requests {}  bytes {}  304 share {:.0} %", stats.requests, stats.bytes, stats.not_modified_share * 100.0);
-    println!("  smallest gap between two requests: {}", stats.min_gap_ms.map(|g| format!("{:.1} s", g as f64 / 1000.0)).unwrap_or("-".into()));
+    println!(
+        "  smallest gap between two requests: {}",
+        stats.min_gap_ms.map(|g| format!("{:.1} s", g as f64 / 1000.0)).unwrap_or("-".into())
+    );
     println!("  statuses: {}", stats.statuses.iter().map(|(s, n)| format!("{s}×{n}")).collect::<Vec<_>>().join(", "));
     for (day, n) in &stats.requests_per_day {
         println!("  {day}: {n}");

@@ -4,9 +4,32 @@
 use super::{ExportEvent, strings};
 
 pub const HEADER: [&str; 26] = [
-    "source", "source_event_id", "title", "description", "lang", "text_origin", "start", "end", "all_day", "time_zone", "venue",
-    "address", "postal_code", "locality", "province", "lat", "lon", "free", "price", "categories", "url", "licence", "licence_url",
-    "attribution", "publisher", "dataset_page",
+    "source",
+    "source_event_id",
+    "title",
+    "description",
+    "lang",
+    "text_origin",
+    "start",
+    "end",
+    "all_day",
+    "time_zone",
+    "venue",
+    "address",
+    "postal_code",
+    "locality",
+    "province",
+    "lat",
+    "lon",
+    "free",
+    "price",
+    "categories",
+    "url",
+    "licence",
+    "licence_url",
+    "attribution",
+    "publisher",
+    "dataset_page",
 ];
 
 pub fn write<W: std::io::Write>(out: W, events: &[ExportEvent]) -> anyhow::Result<()> {

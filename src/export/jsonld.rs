@@ -60,7 +60,9 @@ pub fn event(x: &ExportEvent) -> Value {
     }
     let mut address = Map::new();
     address.insert("@type".into(), json!("PostalAddress"));
-    for (k, v) in [("streetAddress", &e.address), ("postalCode", &e.postal_code), ("addressLocality", &e.locality), ("addressRegion", &e.province)] {
+    for (k, v) in
+        [("streetAddress", &e.address), ("postalCode", &e.postal_code), ("addressLocality", &e.locality), ("addressRegion", &e.province)]
+    {
         if let Some(v) = v.as_deref().filter(|v| !v.trim().is_empty()) {
             address.insert(k.into(), json!(v));
         }
@@ -123,10 +125,7 @@ fn schedule(e: &crate::store::events::StoredEvent, all: &[Slot]) -> Value {
         let mut s = Map::new();
         s.insert("@type".into(), json!("Schedule"));
         s.insert("repeatFrequency".into(), json!("P1W"));
-        s.insert(
-            "byDay".into(),
-            json!(weekdays.iter().filter_map(|w| DAYS.iter().find(|d| d.0 == w).map(|d| d.1)).collect::<Vec<_>>()),
-        );
+        s.insert("byDay".into(), json!(weekdays.iter().filter_map(|w| DAYS.iter().find(|d| d.0 == w).map(|d| d.1)).collect::<Vec<_>>()));
         s.insert("startDate".into(), json!(all[0].start.date().to_string()));
         s.insert("endDate".into(), json!(all[all.len() - 1].start.date().to_string()));
         put_times(&mut s, &all[0]);

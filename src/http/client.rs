@@ -208,9 +208,10 @@ impl Client {
             let max = self.limits.max_body_bytes;
             // Refuse at once when the server announces more than the cap.
             if let Some(len) = one("content-length").and_then(|l| l.trim().parse::<u64>().ok())
-                && len > max {
-                    return Err(WireError::TooLarge(format!("the server announces {len} bytes, over the cap of {max}")));
-                }
+                && len > max
+            {
+                return Err(WireError::TooLarge(format!("the server announces {len} bytes, over the cap of {max}")));
+            }
             let reader = resp.body_mut().with_config().limit(max.saturating_add(1)).reader();
             let body = Body::spool(reader, max).map_err(|e| {
                 let text = e.to_string();

@@ -57,9 +57,7 @@ pub fn reservation(tdm: &[String], robots_tags: &[String]) -> Option<String> {
 /// `X-Robots-Tag: googlebot: noindex` names an agent; `unavailable_after: …`
 /// or `max-snippet: 20` are directives with values, not agents.
 fn is_agent_token(s: &str) -> bool {
-    !s.is_empty()
-        && !s.contains([' ', ','])
-        && !["unavailable_after", "max-snippet", "max-image-preview", "max-video-preview"].contains(&s)
+    !s.is_empty() && !s.contains([' ', ',']) && !["unavailable_after", "max-snippet", "max-image-preview", "max-video-preview"].contains(&s)
 }
 
 #[cfg(test)]

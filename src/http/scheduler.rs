@@ -54,7 +54,12 @@ pub struct FetchRequest {
 /// How a fetch ended.
 #[derive(Debug)]
 pub enum FetchOutcome {
-    Body { body: Box<Body>, final_url: Url, content_type: Option<String>, validators: Validators },
+    Body {
+        body: Box<Body>,
+        final_url: Url,
+        content_type: Option<String>,
+        validators: Validators,
+    },
     /// 304: nothing to parse (P12).
     NotModified,
     /// 200 with the very body stored last time: nothing to parse.
@@ -136,19 +141,20 @@ impl<'c> Scheduler<'c> {
         loop {
             for (i, d) in drivers.iter_mut().enumerate() {
                 if tasks[i].is_none()
-                    && let Some(req) = d.next_fetch(store) {
-                        tasks[i] = Some(Task {
-                            driver: i,
-                            current: req.url.clone(),
-                            req,
-                            hops: 0,
-                            tries: 0,
-                            visited: Vec::new(),
-                            requests: 0,
-                            not_modified: 0,
-                            not_before_ms: 0,
-                        });
-                    }
+                    && let Some(req) = d.next_fetch(store)
+                {
+                    tasks[i] = Some(Task {
+                        driver: i,
+                        current: req.url.clone(),
+                        req,
+                        hops: 0,
+                        tries: 0,
+                        visited: Vec::new(),
+                        requests: 0,
+                        not_modified: 0,
+                        not_before_ms: 0,
+                    });
+                }
             }
             if tasks.iter().all(Option::is_none) {
                 return;
@@ -225,11 +231,12 @@ impl<'c> Scheduler<'c> {
         // Daily cap, counted across runs from the fetch log.
         let day_ago = now_ms() - 24 * 3600 * 1000;
         if let Ok(used) = store.requests_since(&host, day_ago)
-            && used >= t.req.daily_cap {
-                let why = format!("daily cap of {} requests to {host} reached ({used} in the last 24 h)", t.req.daily_cap);
-                self.hosts.entry(host).or_default().skipped = Some(why.clone());
-                return Step::Done(FetchOutcome::Skipped(why));
-            }
+            && used >= t.req.daily_cap
+        {
+            let why = format!("daily cap of {} requests to {host} reached ({used} in the last 24 h)", t.req.daily_cap);
+            self.hosts.entry(host).or_default().skipped = Some(why.clone());
+            return Step::Done(FetchOutcome::Skipped(why));
+        }
         let validators = if t.req.conditional { store.validators(t.req.url.as_str()).unwrap_or_default() } else { Validators::default() };
         let conditional = validators.etag.is_some() || validators.last_modified.is_some();
         let started = now_ms();
@@ -292,24 +299,32 @@ impl<'c> Scheduler<'c> {
             200..=299 => {
                 if let Some(why) = reservation(&ex.tdm_reservation, &ex.x_robots_tag) {
                     self.hosts.entry(host).or_default().blocked = Some(why.clone());
-                    return (Step::Done(FetchOutcome::Refused(format!("{url}: {why} (P15); nothing of it was kept"))), "refused: reservation".into());
+                    return (
+                        Step::Done(FetchOutcome::Refused(format!("{url}: {why} (P15); nothing of it was kept"))),
+                        "refused: reservation".into(),
+                    );
                 }
                 let Some(body) = ex.body else {
                     return (Step::Done(FetchOutcome::Failed(format!("{url}: empty response"))), "error: no body".into());
                 };
-                let v = Validators { etag: ex.etag.clone(), last_modified: ex.last_modified.clone(), body_sha256: Some(body.sha256.clone()) };
+                let v =
+                    Validators { etag: ex.etag.clone(), last_modified: ex.last_modified.clone(), body_sha256: Some(body.sha256.clone()) };
                 if old.body_sha256.as_deref() == Some(body.sha256.as_str()) {
                     let _ = store.set_validators(t.req.url.as_str(), &v);
                     return (Step::Done(FetchOutcome::Unchanged), "unchanged".into());
                 }
                 // Validators are stored by the driver once the body was taken in,
                 // so a body that fails to parse is fetched again next run.
-                let outcome = FetchOutcome::Body { body: Box::new(body), final_url: url, content_type: ex.content_type.clone(), validators: v };
+                let outcome =
+                    FetchOutcome::Body { body: Box::new(body), final_url: url, content_type: ex.content_type.clone(), validators: v };
                 (Step::Done(outcome), "ok".into())
             }
             301 | 302 | 303 | 307 | 308 => {
                 let Some(loc) = ex.location else {
-                    return (Step::Done(FetchOutcome::Failed(format!("{url}: redirect {status} without Location"))), "error: redirect".into());
+                    return (
+                        Step::Done(FetchOutcome::Failed(format!("{url}: redirect {status} without Location"))),
+                        "error: redirect".into(),
+                    );
                 };
                 match self.next_hop(t, &loc) {
                     Ok(next) => {

@@ -12,10 +12,11 @@ pub fn decode<'a>(bytes: &'a [u8], declared: Option<&str>) -> Cow<'a, str> {
         return text;
     }
     if let Some(enc) = declared.and_then(|l| encoding_rs::Encoding::for_label(l.trim().as_bytes()))
-        && enc != encoding_rs::UTF_8 {
-            let (text, _) = enc.decode_without_bom_handling(bytes);
-            return text;
-        }
+        && enc != encoding_rs::UTF_8
+    {
+        let (text, _) = enc.decode_without_bom_handling(bytes);
+        return text;
+    }
     match std::str::from_utf8(bytes) {
         Ok(s) => Cow::Borrowed(s),
         Err(_) => encoding_rs::WINDOWS_1252.decode_without_bom_handling(bytes).0,

@@ -124,11 +124,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Nested<T> {
 /// whole document. Elements are deserialized as `T`: make `T` tolerant
 /// (`Loose` fields, or wrap it in `Nested`) so that one odd element cannot
 /// fail the whole array.
-pub fn for_each_in_array<'de, T, F>(
-    json: &'de [u8],
-    key: Option<&str>,
-    mut each: F,
-) -> Result<usize, serde_json::Error>
+pub fn for_each_in_array<'de, T, F>(json: &'de [u8], key: Option<&str>, mut each: F) -> Result<usize, serde_json::Error>
 where
     T: Deserialize<'de>,
     F: FnMut(T),

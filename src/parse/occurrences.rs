@@ -52,8 +52,7 @@ pub fn merge(parts: Vec<Schedule>) -> Schedule {
 // "20:00", "9:30", "20.30": a colon or dotted time, checked around the
 // match in `hours_in_text` so that dates ("12.10.2026") and amounts
 // ("1.500") are not taken for times.
-static CLOCK: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b(\d{1,2})\s?([:.])\s?(\d{2})\b").expect("clock regex"));
+static CLOCK: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b(\d{1,2})\s?([:.])\s?(\d{2})\b").expect("clock regex"));
 
 // What joins a start time to an end time: "10:00 a 20:00", "18.30 h - 20 h",
 // "de 11:00 h hasta las 14:00".
@@ -112,8 +111,16 @@ mod tests {
 
     #[test]
     fn ranges_merge_sorted_without_duplicates() {
-        let a = Schedule::from_span(date(2026, 10, 5), Some(date(2026, 10, 10)), Some(time(20, 0, 0, 0)), None, vec![Weekday::Monday], vec![]);
-        let b = Schedule::from_span(date(2026, 10, 1), Some(date(2026, 10, 12)), Some(time(20, 0, 0, 0)), None, vec![Weekday::Monday, Weekday::Thursday], vec![]);
+        let a =
+            Schedule::from_span(date(2026, 10, 5), Some(date(2026, 10, 10)), Some(time(20, 0, 0, 0)), None, vec![Weekday::Monday], vec![]);
+        let b = Schedule::from_span(
+            date(2026, 10, 1),
+            Some(date(2026, 10, 12)),
+            Some(time(20, 0, 0, 0)),
+            None,
+            vec![Weekday::Monday, Weekday::Thursday],
+            vec![],
+        );
         let m = merge(vec![a, b]);
         let days: Vec<_> = m.occurrences.iter().map(|o| o.start.date()).collect();
         assert_eq!(days, vec![date(2026, 10, 1), date(2026, 10, 5), date(2026, 10, 8), date(2026, 10, 12)]);

@@ -14,9 +14,8 @@ pub fn free_from_text(price: &str) -> Option<bool> {
     if amount {
         return Some(false);
     }
-    let free = has(&[
-        "gratu", "gratis", "entrada libre", "entrada lliure", "acceso libre", "acces lliure", "sin coste", "sense cost", "free",
-    ]);
+    let free =
+        has(&["gratu", "gratis", "entrada libre", "entrada lliure", "acceso libre", "acces lliure", "sin coste", "sense cost", "free"]);
     free.then_some(true)
 }
 

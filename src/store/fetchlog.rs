@@ -41,10 +41,7 @@ impl Store {
 
     /// When the last request to `host` ended (any process), in ms.
     pub fn host_last_request(&self, host: &str) -> Result<Option<i64>> {
-        Ok(self
-            .conn
-            .query_row("SELECT last_request_ms FROM hosts WHERE host = ?1", [host], |r| r.get(0))
-            .optional()?)
+        Ok(self.conn.query_row("SELECT last_request_ms FROM hosts WHERE host = ?1", [host], |r| r.get(0)).optional()?)
     }
 
     pub fn set_host_last_request(&self, host: &str, ms: i64) -> Result<()> {
@@ -58,11 +55,9 @@ impl Store {
 
     /// Requests sent to `host` since `since_ms` (for the daily cap).
     pub fn requests_since(&self, host: &str, since_ms: i64) -> Result<u32> {
-        Ok(self.conn.query_row(
-            "SELECT count(*) FROM fetch_log WHERE host = ?1 AND started_ms >= ?2",
-            params![host, since_ms],
-            |r| r.get(0),
-        )?)
+        Ok(self
+            .conn
+            .query_row("SELECT count(*) FROM fetch_log WHERE host = ?1 AND started_ms >= ?2", params![host, since_ms], |r| r.get(0))?)
     }
 
     pub fn validators(&self, url: &str) -> Result<Validators> {

@@ -88,13 +88,15 @@ impl Store {
         let mut tomb_urls = HashSet::new();
         {
             let mut st = tx.prepare("SELECT source, source_event_id, url FROM takedowns")?;
-            let rows = st.query_map([], |r| Ok((r.get::<_, Option<String>>(0)?, r.get::<_, Option<String>>(1)?, r.get::<_, Option<String>>(2)?)))?;
+            let rows =
+                st.query_map([], |r| Ok((r.get::<_, Option<String>>(0)?, r.get::<_, Option<String>>(1)?, r.get::<_, Option<String>>(2)?)))?;
             for row in rows {
                 let (src, id, url) = row?;
                 if let (Some(src), Some(id)) = (src, id)
-                    && src == manifest.id {
-                        tomb_ids.insert(id);
-                    }
+                    && src == manifest.id
+                {
+                    tomb_ids.insert(id);
+                }
                 if let Some(url) = url {
                     tomb_urls.insert(url);
                 }
@@ -104,7 +106,13 @@ impl Store {
         let now = now_ms();
         let mut insert = conn.prepare(INSERT_EVENT)?;
         // What every new row of this ingest shares is bound once, not per row.
-        for (i, shared) in [(1, &manifest.id as &dyn rusqlite::ToSql), (29, &manifest.licence.name), (30, &manifest.licence.url), (31, &manifest.attribution), (33, &now)] {
+        for (i, shared) in [
+            (1, &manifest.id as &dyn rusqlite::ToSql),
+            (29, &manifest.licence.name),
+            (30, &manifest.licence.url),
+            (31, &manifest.attribution),
+            (33, &now),
+        ] {
             insert.raw_bind_parameter(i, shared)?;
         }
         // Not transactional: put back by finish, abandon and rollback.
@@ -187,11 +195,7 @@ fn push_datetime_text(out: &mut Vec<u8>, dt: &jiff::civil::DateTime, quoted: boo
 /// `dt.to_string()`, without the formatting machinery in the plain case.
 fn datetime_text(dt: jiff::civil::DateTime) -> String {
     let mut out = Vec::with_capacity(19);
-    if push_datetime_text(&mut out, &dt, false) {
-        String::from_utf8(out).expect("ASCII digits")
-    } else {
-        dt.to_string()
-    }
+    if push_datetime_text(&mut out, &dt, false) { String::from_utf8(out).expect("ASCII digits") } else { dt.to_string() }
 }
 
 /// Append an event's JSON to `out`: byte for byte what `serde_json::to_vec(ev)`
@@ -263,8 +267,21 @@ fn write_event_json(out: &mut Vec<u8>, ev: &Event) -> JsonParts {
         start..out.len()
     }
 
-    let Event { source_event_id, title, description, url, schedule, free, price, audience, venue, categories, source_categories, lang, translations } =
-        ev;
+    let Event {
+        source_event_id,
+        title,
+        description,
+        url,
+        schedule,
+        free,
+        price,
+        audience,
+        venue,
+        categories,
+        source_categories,
+        lang,
+        translations,
+    } = ev;
     let crate::model::Schedule { start, end, all_day, weekdays, excluded, occurrences } = schedule;
     let crate::model::Venue { name, address, postal_code, locality, province, district, lat, lon } = venue;
     raw(out, "{\"source_event_id\":");
@@ -297,11 +314,14 @@ fn write_event_json(out: &mut Vec<u8>, ev: &Event) -> JsonParts {
         out.push(b'}');
     });
     raw(out, "},\"free\":");
-    raw(out, match free {
-        Some(true) => "true",
-        Some(false) => "false",
-        None => "null",
-    });
+    raw(
+        out,
+        match free {
+            Some(true) => "true",
+            Some(false) => "false",
+            None => "null",
+        },
+    );
     raw(out, ",\"price\":");
     opt_str(out, price);
     raw(out, ",\"audience\":");
@@ -519,15 +539,13 @@ impl<'a> SourceIngest<'a> {
             return self.abandon(format!("{record_errors} of {total} records failed to parse (over 20 %); the stored events are kept"));
         }
         if before > 0 && parsed * 2 < before {
-            return self.abandon(format!(
-                "the feed yields {parsed} events, fewer than half of the {before} stored; the stored events are kept"
-            ));
+            return self
+                .abandon(format!("the feed yields {parsed} events, fewer than half of the {before} stored; the stored events are kept"));
         }
         let mut counts = self.counts;
         {
-            let mut st = self.tx.prepare_cached(
-                "UPDATE events SET status = 'withdrawn', withdrawn_at = ?2 WHERE id = ?1 AND status = 'active'",
-            )?;
+            let mut st =
+                self.tx.prepare_cached("UPDATE events SET status = 'withdrawn', withdrawn_at = ?2 WHERE id = ?1 AND status = 'active'")?;
             for (id, (row, _, active)) in &self.existing {
                 if *active && !self.seen.contains(id) {
                     st.execute(params![row, self.now])?;
@@ -571,7 +589,14 @@ mod tests {
 
     fn events() -> Vec<Event> {
         let mut plain = Event::new("1", "Concierto", "es").unwrap();
-        plain.schedule = Schedule::from_span(date(2026, 12, 1), Some(date(2026, 12, 31)), Some(time(18, 0, 0, 0)), None, vec![jiff::civil::Weekday::Tuesday], vec![date(2026, 12, 8)]);
+        plain.schedule = Schedule::from_span(
+            date(2026, 12, 1),
+            Some(date(2026, 12, 31)),
+            Some(time(18, 0, 0, 0)),
+            None,
+            vec![jiff::civil::Weekday::Tuesday],
+            vec![date(2026, 12, 8)],
+        );
         let mut full = Event::new("a\"b\\c", "Tít\u{1}ulo «x» \u{7f} \u{2028} 😀", "es").unwrap();
         full.description = "línea\nsegunda\t\r </script> [x] \"q\"".into();
         full.url = Some("https://x.es/?a=1&b=\"2\"".into());
@@ -597,8 +622,14 @@ mod tests {
             excluded: vec![date(-1, 12, 31), date(9999, 12, 31), date(5, 6, 7)],
             occurrences: vec![
                 Occurrence { start: date(2025, 10, 25).to_datetime(time(19, 0, 0, 0)), end: None },
-                Occurrence { start: date(1, 2, 3).to_datetime(time(4, 5, 6, 0)), end: Some(date(2025, 1, 1).to_datetime(time(23, 59, 59, 999_999_999))) },
-                Occurrence { start: date(-9999, 1, 1).to_datetime(time(0, 0, 0, 100_000_000)), end: Some(date(9999, 12, 31).to_datetime(time(23, 59, 59, 0))) },
+                Occurrence {
+                    start: date(1, 2, 3).to_datetime(time(4, 5, 6, 0)),
+                    end: Some(date(2025, 1, 1).to_datetime(time(23, 59, 59, 999_999_999))),
+                },
+                Occurrence {
+                    start: date(-9999, 1, 1).to_datetime(time(0, 0, 0, 100_000_000)),
+                    end: Some(date(9999, 12, 31).to_datetime(time(23, 59, 59, 0))),
+                },
             ],
         };
         let mut odd = full.clone();
@@ -643,7 +674,10 @@ mod tests {
             let part = |r: std::ops::Range<usize>| String::from_utf8(buf[r].to_vec()).unwrap();
             let s = &ev.schedule;
             assert_eq!(part(parts.occurrences), serde_json::to_string(&s.occurrences).unwrap());
-            assert_eq!(part(parts.weekdays), serde_json::to_string(&s.weekdays.iter().map(|d| weekday_code(*d)).collect::<Vec<_>>()).unwrap());
+            assert_eq!(
+                part(parts.weekdays),
+                serde_json::to_string(&s.weekdays.iter().map(|d| weekday_code(*d)).collect::<Vec<_>>()).unwrap()
+            );
             assert_eq!(part(parts.excluded), serde_json::to_string(&s.excluded).unwrap());
             assert_eq!(part(parts.categories), serde_json::to_string(&ev.categories).unwrap());
             assert_eq!(part(parts.source_categories), serde_json::to_string(&ev.source_categories).unwrap());

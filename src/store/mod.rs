@@ -10,9 +10,9 @@ pub mod fetchlog;
 pub mod ingest;
 pub mod reports;
 pub mod runs;
-pub mod translations;
 mod schema;
 pub mod takedowns;
+pub mod translations;
 
 use anyhow::{Context, Result};
 use rusqlite::Connection;

@@ -107,9 +107,7 @@ impl Store {
                 let one = (matches.len() == 1).then(|| &matches[0]);
                 (one.map(|m| m.1.clone()), one.map(|m| m.2.clone()), Some(one.and_then(|m| m.3.clone()).unwrap_or_else(|| u.clone())))
             }
-            Target::Event { source, id } => {
-                (Some(source.clone()), Some(id.clone()), matches.first().and_then(|m| m.3.clone()))
-            }
+            Target::Event { source, id } => (Some(source.clone()), Some(id.clone()), matches.first().and_then(|m| m.3.clone())),
             Target::BareId(id) => match matches.len() {
                 0 => bail!("no stored event has the id {id:?}; name it as SOURCE:ID (e.g. madrid:{id}) or by its URL"),
                 1 => (Some(matches[0].1.clone()), Some(matches[0].2.clone()), matches[0].3.clone()),
@@ -154,7 +152,14 @@ impl Store {
     pub fn list_takedowns(&self) -> Result<Vec<Takedown>> {
         let mut st = self.conn.prepare("SELECT id, source, source_event_id, url, reason, created_at FROM takedowns ORDER BY id")?;
         let rows = st.query_map([], |r| {
-            Ok(Takedown { id: r.get(0)?, source: r.get(1)?, source_event_id: r.get(2)?, url: r.get(3)?, reason: r.get(4)?, created_at: r.get(5)? })
+            Ok(Takedown {
+                id: r.get(0)?,
+                source: r.get(1)?,
+                source_event_id: r.get(2)?,
+                url: r.get(3)?,
+                reason: r.get(4)?,
+                created_at: r.get(5)?,
+            })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
@@ -165,7 +170,14 @@ impl Store {
         let row = self
             .conn
             .query_row("SELECT id, source, source_event_id, url, reason, created_at FROM takedowns WHERE id = ?1", [id], |r| {
-                Ok(Takedown { id: r.get(0)?, source: r.get(1)?, source_event_id: r.get(2)?, url: r.get(3)?, reason: r.get(4)?, created_at: r.get(5)? })
+                Ok(Takedown {
+                    id: r.get(0)?,
+                    source: r.get(1)?,
+                    source_event_id: r.get(2)?,
+                    url: r.get(3)?,
+                    reason: r.get(4)?,
+                    created_at: r.get(5)?,
+                })
             })
             .optional()?;
         if row.is_some() {

@@ -41,7 +41,8 @@ pub struct MachineTranslation {
 impl Store {
     /// Titles and descriptions of active events (optionally of some sources).
     pub fn texts_to_translate(&self, sources: &[String]) -> Result<Vec<SourceText>> {
-        let mut st = self.conn.prepare("SELECT id, source, lang, title, description, venue_name FROM events WHERE status = 'active' ORDER BY id")?;
+        let mut st =
+            self.conn.prepare("SELECT id, source, lang, title, description, venue_name FROM events WHERE status = 'active' ORDER BY id")?;
         let rows = st.query_map([], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
@@ -70,9 +71,7 @@ impl Store {
     /// Every stored translation: (event, lang, field) → origin and source hash.
     pub fn existing_translations(&self) -> Result<HashMap<(i64, String, String), Existing>> {
         let mut st = self.conn.prepare("SELECT event_id, lang, field, origin, source_hash FROM translations")?;
-        let rows = st.query_map([], |r| {
-            Ok(((r.get(0)?, r.get(1)?, r.get(2)?), Existing { origin: r.get(3)?, source_hash: r.get(4)? }))
-        })?;
+        let rows = st.query_map([], |r| Ok(((r.get(0)?, r.get(1)?, r.get(2)?), Existing { origin: r.get(3)?, source_hash: r.get(4)? })))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
@@ -84,9 +83,8 @@ impl Store {
     pub fn save_translations(&mut self, items: &[MachineTranslation]) -> Result<()> {
         let tx = self.conn.transaction()?;
         {
-            let mut cache = tx.prepare_cached(
-                "INSERT OR REPLACE INTO translation_cache (key, text, engine, created_at) VALUES (?1, ?2, ?3, ?4)",
-            )?;
+            let mut cache =
+                tx.prepare_cached("INSERT OR REPLACE INTO translation_cache (key, text, engine, created_at) VALUES (?1, ?2, ?3, ?4)")?;
             let mut tr = tx.prepare_cached(
                 "INSERT INTO translations (event_id, lang, field, text, origin, engine, source_hash)
                  VALUES (?1, ?2, ?3, ?4, 'machine', ?5, ?6)
@@ -108,11 +106,17 @@ impl Store {
     /// origin is `publisher` or the engine that made it; `None` when missing
     /// or out of date with the original.
     pub fn translation_of(&self, event_id: i64, lang: &str, title: &str, description: &str) -> Result<Option<(String, String, String)>> {
-        let mut st = self.conn.prepare_cached(
-            "SELECT field, text, origin, engine, source_hash FROM translations WHERE event_id = ?1 AND lang = ?2",
-        )?;
+        let mut st = self
+            .conn
+            .prepare_cached("SELECT field, text, origin, engine, source_hash FROM translations WHERE event_id = ?1 AND lang = ?2")?;
         let rows = st.query_map(params![event_id, lang], |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, Option<String>>(3)?, r.get::<_, String>(4)?))
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, Option<String>>(3)?,
+                r.get::<_, String>(4)?,
+            ))
         })?;
         let mut t = None;
         let mut d = None;

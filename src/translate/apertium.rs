@@ -69,16 +69,10 @@ impl ApertiumTranslator {
     /// cannot be read or holds no mode.
     pub fn new(modes_dir: impl Into<PathBuf>, engine_id: impl Into<String>) -> Result<Self> {
         let modes_dir = modes_dir.into();
-        let entries = std::fs::read_dir(&modes_dir).with_context(|| {
-            format!(
-                "reading {} (is Apertium installed? see scripts/deps.sh)",
-                modes_dir.display()
-            )
-        })?;
-        let modes: BTreeSet<String> = entries
-            .filter_map(|e| e.ok())
-            .filter_map(|e| e.file_name().to_str()?.strip_suffix(".mode").map(String::from))
-            .collect();
+        let entries = std::fs::read_dir(&modes_dir)
+            .with_context(|| format!("reading {} (is Apertium installed? see scripts/deps.sh)", modes_dir.display()))?;
+        let modes: BTreeSet<String> =
+            entries.filter_map(|e| e.ok()).filter_map(|e| e.file_name().to_str()?.strip_suffix(".mode").map(String::from)).collect();
         if modes.is_empty() {
             bail!("no Apertium modes in {}", modes_dir.display());
         }
@@ -102,9 +96,7 @@ impl ApertiumTranslator {
     /// (e.g. `es`,`gl` → `es-gl`; `es`,`ca` → `spa-cat`).
     pub fn mode(&self, src: &str, tgt: &str) -> Option<&str> {
         let (s, t) = (engine_codes(src)?, engine_codes(tgt)?);
-        s.iter()
-            .flat_map(|a| t.iter().map(move |b| format!("{a}-{b}")))
-            .find_map(|m| self.modes.get(&m).map(String::as_str))
+        s.iter().flat_map(|a| t.iter().map(move |b| format!("{a}-{b}"))).find_map(|m| self.modes.get(&m).map(String::as_str))
     }
 
     /// Every installed mode, including ones CityVibe does not use.
@@ -136,11 +128,7 @@ impl ApertiumTranslator {
         Ok(framed
             .iter()
             .map(|f| {
-                let core = if f.core.is_empty() {
-                    String::new()
-                } else {
-                    translated.next().unwrap_or_default()
-                };
+                let core = if f.core.is_empty() { String::new() } else { translated.next().unwrap_or_default() };
                 format!("{}{core}{}", f.lead, f.trail)
             })
             .collect())
@@ -192,8 +180,7 @@ struct Engine {
 
 impl Engine {
     fn start(mode_file: &Path, mode: &str) -> Result<Engine> {
-        let pipeline =
-            std::fs::read_to_string(mode_file).with_context(|| format!("reading {}", mode_file.display()))?;
+        let pipeline = std::fs::read_to_string(mode_file).with_context(|| format!("reading {}", mode_file.display()))?;
         let pipeline = null_flush_pipeline(&pipeline);
         let mut child = Command::new("sh")
             // In the mode file $1 is the generator's option: -n, no `*`
@@ -257,13 +244,7 @@ impl Engine {
             }
         });
 
-        Ok(Engine {
-            child,
-            input: Some(input),
-            output,
-            stderr,
-            next_id: 0,
-        })
+        Ok(Engine { child, input: Some(input), output, stderr, next_id: 0 })
     }
 
     fn translate(&mut self, cores: &[&str], timeout: Duration) -> Result<Vec<String>> {
@@ -306,10 +287,7 @@ impl Engine {
         };
         // Give the stderr thread a moment to collect a dying engine's last words.
         thread::sleep(Duration::from_millis(50));
-        let stderr = self
-            .stderr
-            .lock()
-            .map(|t| String::from_utf8_lossy(&t).trim().to_string());
+        let stderr = self.stderr.lock().map(|t| String::from_utf8_lossy(&t).trim().to_string());
         let stderr = match stderr {
             Ok(s) if !s.is_empty() => format!("; stderr: {s}"),
             _ => String::new(),
@@ -328,24 +306,14 @@ impl Drop for Engine {
 /// A mode's pipeline with `-z` (flush at every NUL) given to each stage but
 /// those that take no such flag, as apertium-apy does.
 fn null_flush_pipeline(mode: &str) -> String {
-    const NO_Z: &[&str] = &[
-        "vislcg3",
-        "cg-mwesplit",
-        "hfst-tokenise",
-        "hfst-tokenize",
-        "divvun-suggest",
-    ];
+    const NO_Z: &[&str] = &["vislcg3", "cg-mwesplit", "hfst-tokenise", "hfst-tokenize", "divvun-suggest"];
     mode.trim()
         .split('|')
         .map(|stage| {
             let stage = stage.trim();
             let (program, rest) = stage.split_once(char::is_whitespace).unwrap_or((stage, ""));
             let name = program.trim_matches('\'').rsplit('/').next().unwrap_or(program);
-            if NO_Z.contains(&name) {
-                stage.to_string()
-            } else {
-                format!("{program} -z {rest}").trim_end().to_string()
-            }
+            if NO_Z.contains(&name) { stage.to_string() } else { format!("{program} -z {rest}").trim_end().to_string() }
         })
         .collect::<Vec<_>>()
         .join(" | ")
@@ -413,9 +381,6 @@ mod tests {
             null_flush_pipeline(mode),
             "lt-proc -z -w 'a.bin' | cg-proc -z -w 'b.bin' | apertium-tagger -z -g $2 'c.prob' | lt-proc -z $1 'd.bin'"
         );
-        assert_eq!(
-            null_flush_pipeline("'/x/vislcg3' -g r.bin | cat"),
-            "'/x/vislcg3' -g r.bin | cat -z"
-        );
+        assert_eq!(null_flush_pipeline("'/x/vislcg3' -g r.bin | cat"), "'/x/vislcg3' -g r.bin | cat -z");
     }
 }

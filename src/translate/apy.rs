@@ -77,34 +77,22 @@ impl ApyTranslator {
     fn list_pairs(&self) -> Result<BTreeSet<(String, String)>> {
         let url = format!("{}/listPairs", self.base_url);
         let mut resp = self.agent.get(&url).call().with_context(|| format!("GET {url}"))?;
-        let body = resp
-            .body_mut()
-            .read_to_string()
-            .with_context(|| format!("reading {url}"))?;
+        let body = resp.body_mut().read_to_string().with_context(|| format!("reading {url}"))?;
         if !resp.status().is_success() {
             bail!("GET {url}: {}", resp.status());
         }
         let json: Value = serde_json::from_str(&body).with_context(|| format!("parsing {url}"))?;
-        let list = json["responseData"]
-            .as_array()
-            .ok_or_else(|| anyhow!("{url}: no responseData list"))?;
+        let list = json["responseData"].as_array().ok_or_else(|| anyhow!("{url}: no responseData list"))?;
         Ok(list
             .iter()
-            .filter_map(|p| {
-                Some((
-                    p["sourceLanguage"].as_str()?.to_string(),
-                    p["targetLanguage"].as_str()?.to_string(),
-                ))
-            })
+            .filter_map(|p| Some((p["sourceLanguage"].as_str()?.to_string(), p["targetLanguage"].as_str()?.to_string())))
             .collect())
     }
 
     /// The server's langpair for `src` into `tgt` (`spa|eng`), if offered directly.
     fn langpair(&self, src: &str, tgt: &str) -> Option<String> {
         let (s, t) = (engine_codes(src)?[1], engine_codes(tgt)?[1]);
-        self.pairs
-            .contains(&(s.to_string(), t.to_string()))
-            .then(|| format!("{s}|{t}"))
+        self.pairs.contains(&(s.to_string(), t.to_string())).then(|| format!("{s}|{t}"))
     }
 
     fn run(&self, langpair: &str, texts: &[String]) -> Result<Vec<String>> {
@@ -154,25 +142,14 @@ impl ApyTranslator {
         // markUnknown=no would strip a `*` with a regex that also eats the
         // literal ones riding in comments; marks are stripped here instead.
         let form = [("langpair", langpair), ("q", q), ("markUnknown", "yes")];
-        let mut resp = self
-            .agent
-            .post(&url)
-            .send_form(form)
-            .with_context(|| format!("POST {url} ({langpair})"))?;
+        let mut resp = self.agent.post(&url).send_form(form).with_context(|| format!("POST {url} ({langpair})"))?;
         let status = resp.status();
-        let body = resp
-            .body_mut()
-            .read_to_string()
-            .with_context(|| format!("reading {url}"))?;
-        let json: Value =
-            serde_json::from_str(&body).with_context(|| format!("POST {url} ({langpair}): {status}, not JSON"))?;
+        let body = resp.body_mut().read_to_string().with_context(|| format!("reading {url}"))?;
+        let json: Value = serde_json::from_str(&body).with_context(|| format!("POST {url} ({langpair}): {status}, not JSON"))?;
         match json["responseData"]["translatedText"].as_str() {
             Some(text) if status.is_success() => Ok(text.to_string()),
             _ => {
-                let why = json["explanation"]
-                    .as_str()
-                    .or(json["message"].as_str())
-                    .unwrap_or("no explanation");
+                let why = json["explanation"].as_str().or(json["message"].as_str()).unwrap_or("no explanation");
                 bail!("POST {url} ({langpair}): {status}: {why}")
             }
         }
@@ -201,10 +178,7 @@ impl Translator for ApyTranslator {
                 };
                 self.run(&out_of_spanish, &spanish)
             }
-            None => bail!(
-                "APy at {} offers no pair for {src}->{tgt}, directly or through {PIVOT}",
-                self.base_url
-            ),
+            None => bail!("APy at {} offers no pair for {src}->{tgt}, directly or through {PIVOT}", self.base_url),
         }
     }
 
@@ -336,10 +310,7 @@ mod tests {
     fn kept_span_rides_in_a_comment() {
         let block = to_html_block("en \u{E000}Gloria Fuertes & Cía\u{E001}.");
         assert_eq!(block, "<p>en <!--Gloria Fuertes &amp; Cía-->.</p>");
-        assert_eq!(
-            from_html_block("in <!--Gloria Fuertes &amp; Cía-->."),
-            "in Gloria Fuertes & Cía."
-        );
+        assert_eq!(from_html_block("in <!--Gloria Fuertes &amp; Cía-->."), "in Gloria Fuertes & Cía.");
     }
 
     #[test]
@@ -357,10 +328,6 @@ mod tests {
         assert!(pieces.len() > 1);
         let rebuilt: String = pieces.iter().map(|(p, g)| format!("{p}{g}")).collect();
         assert_eq!(rebuilt, text);
-        assert!(
-            pieces
-                .iter()
-                .all(|(p, _)| p.len() <= MAX_QUERY_BYTES / 2 && !p.ends_with(' '))
-        );
+        assert!(pieces.iter().all(|(p, _)| p.len() <= MAX_QUERY_BYTES / 2 && !p.ends_with(' ')));
     }
 }

@@ -70,10 +70,7 @@ pub(crate) fn scrubbed(texts: &[String]) -> Vec<String> {
 /// Fails with a clear message when `lang` is not one of [`LANGUAGES`].
 pub(crate) fn check_lang(lang: &str) -> Result<()> {
     if engine_codes(lang).is_none() {
-        bail!(
-            "unsupported language {lang:?} (expected one of {})",
-            LANGUAGES.join(", ")
-        );
+        bail!("unsupported language {lang:?} (expected one of {})", LANGUAGES.join(", "));
     }
     Ok(())
 }

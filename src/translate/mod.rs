@@ -12,7 +12,6 @@ pub mod pipeline;
 mod stream;
 
 pub use engine::{
-    ApertiumTranslator, ApyTranslator, LANGUAGES, NoneTranslator, PIVOT, TargetResult, Translator,
-    translate_targets_parallel,
+    ApertiumTranslator, ApyTranslator, LANGUAGES, NoneTranslator, PIVOT, TargetResult, Translator, translate_targets_parallel,
 };
 pub use stream::{KEEP_END, KEEP_START, keep_verbatim};

@@ -77,11 +77,7 @@ pub(crate) struct Framed<'a> {
 pub(crate) fn frame(text: &str) -> Framed<'_> {
     let core = text.trim();
     let start = text.len() - text.trim_start().len();
-    Framed {
-        lead: &text[..start],
-        core,
-        trail: &text[start + core.len()..],
-    }
+    Framed { lead: &text[..start], core, trail: &text[start + core.len()..] }
 }
 
 fn marker(id: usize) -> String {
@@ -236,31 +232,19 @@ mod tests {
 
     #[test]
     fn escapes_reserved_and_carries_marks_in_superblanks() {
-        assert_eq!(
-            deformat("a/b [c] 5 * x #y_1, @z", 3),
-            r"[cityvibe:3]a\/b \[c\] 5 [*] x [#y_1], [@z].[]"
-        );
+        assert_eq!(deformat("a/b [c] 5 * x #y_1, @z", 3), r"[cityvibe:3]a\/b \[c\] 5 [*] x [#y_1], [@z].[]");
     }
 
     #[test]
     fn line_breaks_become_superblanks_and_blank_lines_end_sentences() {
-        assert_eq!(
-            deformat("Uno\ndos\n\ntres", 0),
-            "[cityvibe:0]Uno[\n]dos.[][\n\n]tres.[]"
-        );
+        assert_eq!(deformat("Uno\ndos\n\ntres", 0), "[cityvibe:0]Uno[\n]dos.[][\n\n]tres.[]");
     }
 
     #[test]
     fn kept_spans_travel_as_superblanks() {
-        let text = keep_verbatim(
-            "En el Centro Cultural Gloria Fuertes [sala 2]",
-            &["Centro Cultural Gloria Fuertes", "Gloria"],
-        );
+        let text = keep_verbatim("En el Centro Cultural Gloria Fuertes [sala 2]", &["Centro Cultural Gloria Fuertes", "Gloria"]);
         assert_eq!(text, "En el \u{E000}Centro Cultural Gloria Fuertes\u{E001} [sala 2]");
-        assert_eq!(
-            deformat(&text, 0),
-            r"[cityvibe:0]En el [Centro Cultural Gloria Fuertes] \[sala 2\].[]"
-        );
+        assert_eq!(deformat(&text, 0), r"[cityvibe:0]En el [Centro Cultural Gloria Fuertes] \[sala 2\].[]");
         let back = reformat(r"[cityvibe:0]In the [Centro Cultural Gloria Fuertes] \[room 2\].[]", 0).unwrap();
         assert_eq!(back, "In the Centro Cultural Gloria Fuertes [room 2]");
     }
@@ -280,10 +264,7 @@ mod tests {
     #[test]
     fn reformat_drops_inserted_dot_marks_and_unescapes() {
         let out = "[cityvibe:7]Hola \\@teatro *Xyzzy [#]tag fare# di.[][\n\n]5 [*] estrellas.[]";
-        assert_eq!(
-            reformat(out, 7).unwrap(),
-            "Hola @teatro Xyzzy #tag fare di\n\n5 * estrellas"
-        );
+        assert_eq!(reformat(out, 7).unwrap(), "Hola @teatro Xyzzy #tag fare di\n\n5 * estrellas");
     }
 
     #[test]

@@ -95,6 +95,11 @@ fn clone_manifest(m: &Manifest) -> Manifest {
         attribution: m.attribution,
         dataset_page: m.dataset_page,
         update_schedule: m.update_schedule,
-        review: Review { date: m.review.date, robots_txt: m.review.robots_txt, robots_sha256: m.review.robots_sha256, notes: m.review.notes },
+        review: Review {
+            date: m.review.date,
+            robots_txt: m.review.robots_txt,
+            robots_sha256: m.review.robots_sha256,
+            notes: m.review.notes,
+        },
     }
 }
