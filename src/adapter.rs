@@ -11,7 +11,7 @@ use std::io::BufRead;
 use std::time::Duration;
 
 /// What a human wrote down after reading the host's robots.txt and terms.
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 pub struct Manifest {
     /// Fixed source id, also the row name in sources.toml.
     pub id: &'static str,
@@ -44,7 +44,7 @@ pub struct Manifest {
 }
 
 /// One feed URL of a manifest.
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 pub struct Feed {
     pub url: &'static str,
     pub format: Format,
@@ -91,20 +91,20 @@ pub enum FetchPlan {
 }
 
 /// A place a redirect may lead: a host and a path prefix.
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 pub struct RedirectRule {
     pub host: &'static str,
     pub path_prefix: &'static str,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 pub struct Licence {
     pub name: &'static str,
     pub url: &'static str,
 }
 
 /// The human review behind the manifest (P14).
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 pub struct Review {
     /// When the review was done (YYYY-MM-DD).
     pub date: &'static str,

@@ -28,17 +28,7 @@ impl Adapter for QuickDiba {
 
 fn quick_diba() -> &'static dyn Adapter {
     let m = cityvibe::adapters::by_id("diba").unwrap().manifest();
-    let manifest: &'static Manifest = Box::leak(Box::new(Manifest {
-        min_delay: std::time::Duration::from_millis(100),
-        licence: cityvibe::adapter::Licence { name: m.licence.name, url: m.licence.url },
-        review: cityvibe::adapter::Review {
-            date: m.review.date,
-            robots_txt: m.review.robots_txt,
-            robots_sha256: None,
-            notes: m.review.notes,
-        },
-        ..*m
-    }));
+    let manifest: &'static Manifest = Box::leak(Box::new(Manifest { min_delay: std::time::Duration::from_millis(100), ..*m }));
     Box::leak(Box::new(QuickDiba(manifest)))
 }
 

@@ -8,7 +8,7 @@
 //! runs in seconds. Each test's doc comment cites the POLICY ids it proves.
 mod common;
 
-use cityvibe::adapter::{Adapter, Feed, FeedRole, Format, Licence, Manifest, RedirectRule, Review};
+use cityvibe::adapter::{Adapter, Feed, FeedRole, Format, Manifest, RedirectRule};
 use cityvibe::config::{Config, SourceConfig};
 use cityvibe::http::{Client, Limits, Mirror, USER_AGENT};
 use cityvibe::ingest::{RunOptions, RunReport, run};
@@ -52,30 +52,10 @@ fn source(id: &'static str, host: &'static str, delay_ms: u64, names: &[&str]) -
 /// The same test source with another daily cap and/or more redirect rules.
 fn variant(base: &'static TestAdapter, daily_cap: Option<u32>, extra_redirects: &[(&'static str, &'static str)]) -> &'static TestAdapter {
     let m = base.manifest;
-    let mut rules: Vec<RedirectRule> = m.redirects.iter().map(|r| RedirectRule { host: r.host, path_prefix: r.path_prefix }).collect();
+    let mut rules: Vec<RedirectRule> = m.redirects.to_vec();
     rules.extend(extra_redirects.iter().map(|(h, p)| RedirectRule { host: h, path_prefix: p }));
-    let manifest: &'static Manifest = Box::leak(Box::new(Manifest {
-        id: m.id,
-        name: m.name,
-        publisher: m.publisher,
-        host: m.host,
-        feeds: m.feeds,
-        plan: m.plan,
-        redirects: Box::leak(rules.into_boxed_slice()),
-        min_delay: m.min_delay,
-        daily_cap: daily_cap.unwrap_or(m.daily_cap),
-        language: m.language,
-        licence: Licence { name: m.licence.name, url: m.licence.url },
-        attribution: m.attribution,
-        dataset_page: m.dataset_page,
-        update_schedule: m.update_schedule,
-        review: Review {
-            date: m.review.date,
-            robots_txt: m.review.robots_txt,
-            robots_sha256: m.review.robots_sha256,
-            notes: m.review.notes,
-        },
-    }));
+    let manifest: &'static Manifest =
+        Box::leak(Box::new(Manifest { redirects: Box::leak(rules.into_boxed_slice()), daily_cap: daily_cap.unwrap_or(m.daily_cap), ..*m }));
     Box::leak(Box::new(TestAdapter { manifest, inner: base.inner }))
 }
 

@@ -16,7 +16,7 @@
 //!
 //! Not for: deformatting (see `stream`), or deciding what to translate.
 
-use super::engine::{PIVOT, PivotMemo, Route, Translator, check_lang, engine_codes, route, scrubbed};
+use super::engine::{PIVOT, PivotMemo, Translator, check_lang, engine_codes, route, scrubbed};
 use super::stream;
 use anyhow::{Context, Result, anyhow, bail};
 use std::collections::hash_map::Entry;
@@ -143,25 +143,17 @@ impl Translator for ApertiumTranslator {
     fn translate(&mut self, src: &str, tgt: &str, texts: &[String]) -> Result<Vec<String>> {
         check_lang(src)?;
         check_lang(tgt)?;
-        match route(src, tgt, |s, t| self.mode(s, t).map(String::from)) {
-            Some(Route::Same) => Ok(texts.to_vec()),
-            Some(Route::Direct(mode)) => self.run(&mode, texts),
-            Some(Route::Pivot(into_spanish, out_of_spanish)) => {
-                let spanish = match self.pivot_memo.get(src, texts) {
-                    Some(spanish) => spanish,
-                    None => {
-                        let spanish = self.run(&into_spanish, texts)?;
-                        self.pivot_memo.put(src, texts, &spanish);
-                        spanish
-                    }
-                };
-                self.run(&out_of_spanish, &spanish)
-            }
-            None => bail!(
+        let Some(route) = route(src, tgt, |s, t| self.mode(s, t).map(String::from)) else {
+            bail!(
                 "no apertium mode for {src}->{tgt}, directly or through {PIVOT} (installed: {})",
                 self.modes().collect::<Vec<_>>().join(" ")
-            ),
-        }
+            );
+        };
+        // The memo is lent out while `run` borrows the backend.
+        let mut memo = std::mem::take(&mut self.pivot_memo);
+        let out = route.follow(src, texts, &mut memo, |mode, texts| self.run(mode, texts));
+        self.pivot_memo = memo;
+        out
     }
 
     fn supports(&self, src: &str, tgt: &str) -> bool {

@@ -16,7 +16,7 @@
 //! Not for: the crawler's polite client. APy is CityVibe's own service, not a
 //! source; it still gets CityVibe's one User-Agent (P1) and only scrubbed text.
 
-use super::engine::{PIVOT, PivotMemo, Route, Translator, check_lang, engine_codes, route, scrubbed};
+use super::engine::{PIVOT, PivotMemo, Translator, check_lang, engine_codes, route, scrubbed};
 use super::stream::{self, KEEP_END, KEEP_START};
 use crate::http::USER_AGENT;
 use anyhow::{Context, Result, anyhow, bail};
@@ -164,22 +164,14 @@ impl Translator for ApyTranslator {
     fn translate(&mut self, src: &str, tgt: &str, texts: &[String]) -> Result<Vec<String>> {
         check_lang(src)?;
         check_lang(tgt)?;
-        match route(src, tgt, |s, t| self.langpair(s, t)) {
-            Some(Route::Same) => Ok(texts.to_vec()),
-            Some(Route::Direct(pair)) => self.run(&pair, texts),
-            Some(Route::Pivot(into_spanish, out_of_spanish)) => {
-                let spanish = match self.pivot_memo.get(src, texts) {
-                    Some(spanish) => spanish,
-                    None => {
-                        let spanish = self.run(&into_spanish, texts)?;
-                        self.pivot_memo.put(src, texts, &spanish);
-                        spanish
-                    }
-                };
-                self.run(&out_of_spanish, &spanish)
-            }
-            None => bail!("APy at {} offers no pair for {src}->{tgt}, directly or through {PIVOT}", self.base_url),
-        }
+        let Some(route) = route(src, tgt, |s, t| self.langpair(s, t)) else {
+            bail!("APy at {} offers no pair for {src}->{tgt}, directly or through {PIVOT}", self.base_url);
+        };
+        // The memo is lent out while `run` borrows the backend.
+        let mut memo = std::mem::take(&mut self.pivot_memo);
+        let out = route.follow(src, texts, &mut memo, |pair, texts| self.run(pair, texts));
+        self.pivot_memo = memo;
+        out
     }
 
     fn supports(&self, src: &str, tgt: &str) -> bool {

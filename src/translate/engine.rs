@@ -85,6 +85,34 @@ pub(crate) enum Route<T> {
     Pivot(T, T),
 }
 
+impl<T> Route<T> {
+    /// Translate along the route, `run` doing each leg; a pivot's first leg
+    /// (into Spanish) is remembered in `memo` for the next target.
+    pub(crate) fn follow(
+        self,
+        src: &str,
+        texts: &[String],
+        memo: &mut PivotMemo,
+        mut run: impl FnMut(&T, &[String]) -> Result<Vec<String>>,
+    ) -> Result<Vec<String>> {
+        match self {
+            Route::Same => Ok(texts.to_vec()),
+            Route::Direct(leg) => run(&leg, texts),
+            Route::Pivot(into_spanish, out_of_spanish) => {
+                let spanish = match memo.get(src, texts) {
+                    Some(spanish) => spanish,
+                    None => {
+                        let spanish = run(&into_spanish, texts)?;
+                        memo.put(src, texts, &spanish);
+                        spanish
+                    }
+                };
+                run(&out_of_spanish, &spanish)
+            }
+        }
+    }
+}
+
 /// Picks a route, given how a backend `find`s a direct pair.
 pub(crate) fn route<T>(src: &str, tgt: &str, find: impl Fn(&str, &str) -> Option<T>) -> Option<Route<T>> {
     if engine_codes(src).is_none() || engine_codes(tgt).is_none() {

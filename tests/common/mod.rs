@@ -73,33 +73,7 @@ pub fn madrid_like(id: &'static str, host: &'static str, delay_ms: u64, feeds: &
         feeds,
         min_delay: std::time::Duration::from_millis(delay_ms),
         redirects: Box::leak(Box::new([cityvibe::adapter::RedirectRule { host, path_prefix: "/feeds/" }])),
-        ..clone_manifest(base)
+        ..*base
     }));
     Box::leak(Box::new(TestAdapter { manifest, inner: &cityvibe::adapters::madrid::Madrid }))
-}
-
-fn clone_manifest(m: &Manifest) -> Manifest {
-    use cityvibe::adapter::{Licence, Review};
-    Manifest {
-        id: m.id,
-        name: m.name,
-        publisher: m.publisher,
-        host: m.host,
-        feeds: m.feeds,
-        plan: m.plan,
-        redirects: m.redirects,
-        min_delay: m.min_delay,
-        daily_cap: m.daily_cap,
-        language: m.language,
-        licence: Licence { name: m.licence.name, url: m.licence.url },
-        attribution: m.attribution,
-        dataset_page: m.dataset_page,
-        update_schedule: m.update_schedule,
-        review: Review {
-            date: m.review.date,
-            robots_txt: m.review.robots_txt,
-            robots_sha256: m.review.robots_sha256,
-            notes: m.review.notes,
-        },
-    }
 }

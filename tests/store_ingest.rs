@@ -1,0 +1,75 @@
+//! P20 at the store: events that vanish from a healthy feed are withdrawn;
+//! a feed that comes back empty, much shorter, or mostly unparsable changes
+//! nothing of its source.
+use cityvibe::model::Event;
+use cityvibe::store::Store;
+use cityvibe::store::ingest::Verdict;
+
+const MANIFEST: &cityvibe::adapter::Manifest = &cityvibe::adapters::madrid::MANIFEST;
+
+fn events(ids: std::ops::Range<u32>) -> Vec<Event> {
+    ids.map(|i| Event::new(&i.to_string(), &format!("Evento {i}"), "es").unwrap()).collect()
+}
+
+/// Ingest `evs` with `errors` bad records; the verdict.
+fn ingest(store: &mut Store, evs: &[Event], errors: u64) -> Verdict {
+    let mut tx = store.begin_ingest(MANIFEST).unwrap();
+    for e in evs {
+        tx.upsert(e).unwrap();
+    }
+    tx.finish(evs.len() as u64, errors).unwrap()
+}
+
+fn active(store: &Store) -> Vec<String> {
+    let mut st =
+        store.connection().prepare("SELECT source_event_id FROM events WHERE status = 'active' ORDER BY 0 + source_event_id").unwrap();
+    st.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+}
+
+fn store() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("db.sqlite")).unwrap();
+    (dir, store)
+}
+
+#[test]
+fn vanished_events_are_withdrawn_not_kept() {
+    let (_dir, mut store) = store();
+    assert!(matches!(ingest(&mut store, &events(0..10), 0), Verdict::Committed(c) if c.added == 10));
+    // Two events left the feed: withdrawn, not listed, not deleted.
+    match ingest(&mut store, &events(0..8), 0) {
+        Verdict::Committed(c) => assert_eq!((c.added, c.unchanged, c.withdrawn), (0, 8, 2)),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(active(&store).len(), 8);
+    let withdrawn: i64 = store.connection().query_row("SELECT count(*) FROM events WHERE status = 'withdrawn'", [], |r| r.get(0)).unwrap();
+    assert_eq!(withdrawn, 2);
+    // One comes back: active again.
+    match ingest(&mut store, &events(0..9), 0) {
+        Verdict::Committed(c) => assert_eq!((c.updated, c.withdrawn), (1, 0)),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(active(&store).len(), 9);
+}
+
+#[test]
+fn broken_feeds_change_nothing() {
+    let (_dir, mut store) = store();
+    ingest(&mut store, &events(0..10), 0);
+    let before = active(&store);
+    for (what, evs, errors) in [
+        ("empty feed", events(0..0), 0),
+        ("fewer than half the events stored", events(0..4), 0),
+        ("over 20 % of records unparsable", events(0..10), 3),
+    ] {
+        match ingest(&mut store, &evs, errors) {
+            Verdict::Anomaly(why) => assert!(why.contains("kept"), "{what}: {why}"),
+            other => panic!("{what}: {other:?}"),
+        }
+        assert_eq!(active(&store), before, "{what} changed the stored events");
+    }
+    // Exactly half, and 20 % bad, still count as healthy.
+    assert!(matches!(ingest(&mut store, &events(0..5), 0), Verdict::Committed(c) if c.withdrawn == 5));
+    let (_dir2, mut fresh) = self::store();
+    assert!(matches!(ingest(&mut fresh, &events(0..8), 2), Verdict::Committed(_)));
+}
