@@ -63,7 +63,7 @@ scaffold-check:
 	  $(CARGO) run --quiet --bin cityvibe -- adapter check probe_$$f --sample data/samples/agenda-$$f.example.es/TODO/probe_$$f.$$f --limit 1; \
 	done; \
 	$(CARGO) test --lib probe_; \
-	$(CARGO) test --test conformance; \
+	$(CARGO) test --test it conformance::; \
 	if grep -nE '$(ADAPTER_IO)' adapters/probe_*.rs | grep -vE '^[^:]+:[0-9]+:[[:space:]]*//'; then echo "scaffold uses an I/O API" >&2; exit 1; fi; \
 	warn=$$($(CARGO) clippy --lib --message-format=short -- -D warnings 2>&1 | grep 'adapters/probe_' || true); \
 	if [ -n "$$warn" ]; then echo "$$warn" >&2; echo "scaffold-check: clippy warns on the scaffolded adapters" >&2; exit 1; fi; \

@@ -1,9 +1,8 @@
 //! The esmadrid adapter: sample feed against its golden file, per-record
 //! errors, broken bodies, contact and image elements never read (P4, P5),
 //! streaming, and how date ranges become occurrences.
-mod common;
-#[path = "golden/check.rs"]
-mod golden;
+use crate::common;
+use crate::golden;
 
 use cityvibe::adapter::{Adapter, Collect, EventSink, RecordError, parse_bytes};
 use cityvibe::adapters::esmadrid::{Esmadrid, MANIFEST};

@@ -2,7 +2,7 @@
 //! proof that a fresh scaffold compiles and passes `cargo test` is
 //! `make scaffold-check` (it builds a copy of the crate).
 
-mod common;
+use crate::common;
 
 use cityvibe::adapter::{Adapter, EventSink, Feed, FeedError, Manifest};
 use cityvibe::adapter_tools::check::{check_bytes, feed_for_sample};

@@ -1,7 +1,7 @@
 //! P19: `cityvibe sources export` writes the "Fuentes de datos" page with
 //! every source's publisher, dataset page, licence and its link, attribution,
 //! update schedule and delay, in Markdown, HTML and JSON.
-mod common;
+use crate::common;
 
 use common::{cityvibe, workdir};
 

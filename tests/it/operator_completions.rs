@@ -1,6 +1,6 @@
 //! `cityvibe completions bash|zsh|fish`: the scripts name every command, and
 //! the bash one really completes in bash.
-mod common;
+use crate::common;
 
 use common::{cityvibe, workdir};
 use std::process::Command;

@@ -1,6 +1,6 @@
 //! A process killed in the middle of a run leaves a database that opens and
 //! holds, per source, either the old or the new state (issue 2, P20).
-mod common;
+use crate::common;
 
 use common::workdir;
 use std::process::{Command, Stdio};

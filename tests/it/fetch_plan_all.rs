@@ -1,7 +1,7 @@
 //! Sources whose feeds are needed together (diba: one feed per language):
 //! unchanged when every body is the same, stored whole when one changed,
 //! nothing stored when one feed fails.
-mod common;
+use crate::common;
 
 use cityvibe::adapter::{Adapter, EventSink, Feed, FeedError, Manifest};
 use cityvibe::config::Config;

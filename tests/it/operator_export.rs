@@ -3,7 +3,7 @@
 //! is read back with a real parser (the `icalendar` crate) and checked line
 //! by line against RFC 5545 (CRLF, 75-octet folding, escaping, TZID with a
 //! VTIMEZONE, UID, DTSTAMP); `--lang` shows stored translations.
-mod common;
+use crate::common;
 
 use common::{cityvibe, sample, workdir};
 use icalendar::{Component, EventLike};

@@ -1,7 +1,7 @@
 //! The switch (P16): `source disable|enable` edit sources.toml in place,
 //! keeping every comment, and a run already under way sees it before its
 //! next request.
-mod common;
+use crate::common;
 
 use common::server::{Reply, Server};
 use common::{cityvibe, workdir};

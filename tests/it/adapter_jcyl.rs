@@ -2,9 +2,8 @@
 //! file, the flat variant, the real April 2026 export, per-record errors,
 //! broken bodies, images and contact data never stored (P4, P5),
 //! occurrences, and a Canary Islands venue.
-mod common;
-#[path = "golden/check.rs"]
-mod golden;
+use crate::common;
+use crate::golden;
 
 use cityvibe::adapter::{Collect, parse_bytes};
 use cityvibe::adapters::jcyl::{Jcyl, MANIFEST};

@@ -1,7 +1,7 @@
 //! Issue 2, end to end through the binary: `run` against the real madrid
 //! adapter (2 s delay) through `--mirror`, a loopback server recording every
 //! request, and the SQLite file it leaves.
-mod common;
+use crate::common;
 
 use common::server::{Reply, Server};
 use common::{cityvibe, realdata, sample, workdir};

@@ -1,5 +1,5 @@
 //! `cityvibe runs`: each run's per-source line, as recorded by `run`.
-mod common;
+use crate::common;
 
 use common::server::{Reply, Server};
 use common::{cityvibe, sample, workdir};

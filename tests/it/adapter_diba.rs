@@ -1,9 +1,8 @@
 //! The diba adapter: the three sample feeds (ca original, es and en
 //! translations) against their golden files, per-record errors, broken
 //! bodies, contact fields never read (P4, P5), occurrences, Canary time zone.
-mod common;
-#[path = "golden/check.rs"]
-mod golden;
+use crate::common;
+use crate::golden;
 
 use cityvibe::adapter::{Collect, Feed, FeedRole, parse_bytes};
 use cityvibe::adapters::diba::{Diba, MANIFEST};

@@ -1,7 +1,7 @@
 //! P18 end to end through the binary: a takedown deletes an event (and its
 //! translations) at once, and later runs that really re-ingest the feed do
 //! not bring it back; lifting the takedown lets it return.
-mod common;
+use crate::common;
 
 use common::server::{Reply, Server};
 use common::{cityvibe, sample, workdir};

@@ -1,5 +1,5 @@
 //! Issue 4: the four sources together, through `--mirror DIR`.
-mod common;
+use crate::common;
 
 use common::{cityvibe, sample, workdir};
 use std::path::Path;

@@ -4,7 +4,7 @@
 //! madrid adapter (2 s delay: one audit costs about 4 s), one scenario per
 //! test so they run in parallel; the digest tests call the library with a
 //! test manifest that records a robots.txt digest and a short delay.
-mod common;
+use crate::common;
 
 use cityvibe::adapter::{Feed, FeedRole, Format, Licence, Manifest, Review};
 use common::server::{Reply, Server};

@@ -1,7 +1,7 @@
 //! P17 end to end: `cityvibe holdings` tells a publisher what we hold and how
 //! we fetched it, and its numbers agree with what a loopback server itself
 //! recorded of our requests.
-mod common;
+use crate::common;
 
 use common::server::{Reply, Server};
 use common::{cityvibe, sample, workdir};

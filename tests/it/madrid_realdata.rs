@@ -1,5 +1,5 @@
 //! The real datos.madrid.es agenda (October 2025), in its three formats.
-mod common;
+use crate::common;
 
 use cityvibe::adapter::{Collect, parse_bytes};
 use cityvibe::adapters::madrid::{MANIFEST, Madrid};

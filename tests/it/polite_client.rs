@@ -6,7 +6,7 @@
 //! Test manifests are the madrid adapter under another id and host with
 //! short delays (100–400 ms), so the rules are the real ones and the file
 //! runs in seconds. Each test's doc comment cites the POLICY ids it proves.
-mod common;
+use crate::common;
 
 use cityvibe::adapter::{Adapter, Feed, FeedRole, Format, Manifest, RedirectRule};
 use cityvibe::config::{Config, SourceConfig};

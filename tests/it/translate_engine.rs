@@ -4,7 +4,7 @@
 //!
 //! Outside CI a missing Apertium skips with a notice; under `CI=true` it
 //! fails (scripts/deps.sh installs it).
-mod common;
+use crate::common;
 
 use cityvibe::adapter::{Collect, parse_bytes};
 use cityvibe::adapters::madrid::{MANIFEST, Madrid};

@@ -1,6 +1,6 @@
 //! Issue 5, the step that decides what to translate: real Apertium, a real
 //! SQLite file, and the run engine storing the project's samples first.
-mod common;
+use crate::common;
 
 use cityvibe::config::Config;
 use cityvibe::http::{Client, Limits, Mirror};

@@ -3,7 +3,7 @@
 //! loopback server that records every request; the assertions are on what
 //! that server saw. These use the real madrid adapter (2 s delay), so they
 //! are kept few.
-mod common;
+use crate::common;
 
 use common::server::{Reply, Server};
 use common::{cityvibe, workdir};

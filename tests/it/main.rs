@@ -1,0 +1,31 @@
+//! All integration tests in one binary: one link of the library instead of
+//! one per file (link time dominated the suite). Each file is a module.
+
+#[path = "../common/mod.rs"]
+mod common;
+#[path = "../golden/check.rs"]
+mod golden;
+
+mod adapter_diba;
+mod adapter_esmadrid;
+mod adapter_jcyl;
+mod adapter_tools;
+mod all_sources;
+mod cli_foundation;
+mod conformance;
+mod crash_safety;
+mod fetch_plan_all;
+mod madrid_realdata;
+mod operator_audit;
+mod operator_completions;
+mod operator_export;
+mod operator_holdings;
+mod operator_runs;
+mod operator_sources_export;
+mod operator_switch;
+mod operator_takedown;
+mod polite_cli;
+mod polite_client;
+mod store_ingest;
+mod translate_engine;
+mod translate_pipeline;
