@@ -144,11 +144,11 @@ fn second_run_while_locked_makes_no_request() {
     let server = Server::start(|_, _| Reply::ok(madrid_sample("json")));
     let dir = workdir(MADRID_ONLY);
     let _held = cityvibe::ingest::RunLock::acquire(&dir.path().join("data/cityvibe.db")).unwrap();
-    let started = std::time::Instant::now();
+    // `_held` outlives the second run: it exited while the lock was still
+    // held, so it did not wait for it (an ordering, not a stopwatch).
     let out = cityvibe(dir.path(), &["--mirror", &server.url(), "run"]);
     assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stderr).contains("another cityvibe run"));
-    assert!(started.elapsed() < Duration::from_secs(2));
     assert!(server.requests().is_empty());
 }
 

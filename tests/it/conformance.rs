@@ -159,17 +159,30 @@ fn no_personal_data_or_image_urls_come_out() {
 fn pii_fixtures_leave_nothing_behind() {
     let dir = root().join("data/samples/fixtures/pii");
     let mut failures = Vec::new();
+    // A missing folder, an adapter without a fixture, or a fixture that does
+    // not parse would each make this audit pass without auditing: all fail.
+    let entries: Vec<_> = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).flatten().collect();
     for a in ALL {
         let m = a.manifest();
-        let Ok(entries) = std::fs::read_dir(&dir) else { return };
-        for entry in entries.flatten() {
+        let mine: Vec<_> = entries.iter().filter(|e| e.file_name().to_string_lossy().starts_with(m.id)).collect();
+        if mine.is_empty() {
+            failures.push(format!("{}: no PII fixture in {}", m.id, dir.display()));
+        }
+        for entry in mine {
             let name = entry.file_name().to_string_lossy().to_string();
-            if !name.starts_with(m.id) {
-                continue;
-            }
             let feed = m.feeds.iter().find(|f| name.ends_with(&format!(".{}", f.format.name()))).unwrap_or(&m.feeds[0]);
             let bytes = std::fs::read(entry.path()).unwrap();
-            let Ok(got) = parse_bytes(*a, feed, &bytes) else { continue };
+            let got = match parse_bytes(*a, feed, &bytes) {
+                Ok(got) if !got.events.is_empty() => got,
+                Ok(_) => {
+                    failures.push(format!("{}: fixture {name} yields no event to audit", m.id));
+                    continue;
+                }
+                Err(e) => {
+                    failures.push(format!("{}: fixture {name} does not parse: {e}", m.id));
+                    continue;
+                }
+            };
             for f in audit_events(&got.events) {
                 failures.push(format!("{}: fixture {name} event {} field {}: {} {:?}", m.id, f.event, f.field, f.kind, f.text));
             }

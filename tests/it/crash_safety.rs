@@ -2,9 +2,10 @@
 //! holds, per source, either the old or the new state (issue 2, P20).
 use crate::common;
 
+use common::server::{Reply, Server};
 use common::workdir;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A madrid-shaped JSON-LD feed of `n` events whose titles carry `tag`.
 fn feed(n: usize, tag: &str) -> String {
@@ -34,39 +35,65 @@ fn count(db: &std::path::Path, tag: &str) -> (i64, i64) {
     (total, tagged)
 }
 
+/// The madrid feed served from loopback: the server's record tells when each
+/// request arrived, so a kill can be aimed after the fetch (into the ingest).
+fn serve(feed: std::sync::Arc<std::sync::Mutex<String>>) -> Server {
+    Server::start(move |_, _| Reply::ok(feed.lock().unwrap().clone()))
+}
+
+/// Did a run record itself as finished? (A run killed mid-ingest did not.)
+fn finished_runs(db: &std::path::Path) -> i64 {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.query_row("SELECT count(*) FROM runs WHERE finished_at IS NOT NULL", [], |r| r.get(0)).unwrap()
+}
+
 #[test]
 fn killed_mid_ingest_leaves_old_or_new_state() {
     let n = 12_000;
     let dir = workdir("[settings]\ntranslator = \"none\"\n[sources.madrid]\nenabled = true\n");
-    let feed_dir = dir.path().join("mirror/datos.madrid.es/egob/catalogo");
-    std::fs::create_dir_all(&feed_dir).unwrap();
-    let feed_path = feed_dir.join("300107-0-agenda-actividades-eventos.json");
-    std::fs::write(&feed_path, feed(n, "viejo")).unwrap();
+    let body = std::sync::Arc::new(std::sync::Mutex::new(feed(n, "viejo")));
+    let server = serve(body.clone());
     let db = dir.path().join("data/cityvibe.db");
-    let mirror = dir.path().join("mirror");
+    let mirror = server.url();
     let run = || {
         Command::new(env!("CARGO_BIN_EXE_cityvibe"))
-            .args(["--mirror", mirror.to_str().unwrap(), "run", "--source", "madrid", "--quiet"])
+            .args(["--mirror", mirror.as_str(), "run", "--source", "madrid", "--quiet"])
             .current_dir(dir.path())
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .unwrap()
     };
-    // The old state, complete.
-    let started = Instant::now();
-    assert!(run().wait().unwrap().success());
-    let full_run = started.elapsed();
+    // Wait until the server has answered the `k`-th request.
+    let await_request = |k: usize| {
+        while server.requests().len() < k {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        server.requests()[k - 1].at
+    };
+    // The old state, complete; how long its fetch-to-end (the ingest) took.
+    let mut first = run();
+    let fetched = await_request(1);
+    assert!(first.wait().unwrap().success());
+    let ingest = fetched.elapsed();
     assert_eq!(count(&db, "viejo"), (n as i64, n as i64));
-    // The new feed changes every title; kill the run at several points of it.
-    std::fs::write(&feed_path, feed(n, "nuevo")).unwrap();
+    assert_eq!(finished_runs(&db), 1);
+    // The new feed changes every title; kill the run at several points of
+    // its ingest, each after the server answered and before the run ended.
+    *body.lock().unwrap() = feed(n, "nuevo");
     let mut outcomes = Vec::new();
-    for fraction in [0.2, 0.5, 0.8] {
-        // Waits out the host's 2 s delay, then fetches and ingests.
+    for (k, fraction) in [0.2, 0.5, 0.8].into_iter().enumerate() {
         let mut child = run();
-        std::thread::sleep(Duration::from_secs(2) + full_run.mul_f64(fraction));
-        let _ = child.kill();
-        let _ = child.wait();
+        let at = await_request(k + 2);
+        std::thread::sleep(ingest.mul_f64(fraction).saturating_sub(at.elapsed()));
+        // The proof that the kill lands mid-run: the process is still alive
+        // after its fetch was answered, and it never records its end.
+        assert!(child.try_wait().unwrap().is_none(), "run {k} ended before the kill at {fraction} of its ingest");
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert_eq!(finished_runs(&db), 1, "the killed run recorded an end");
         let (total, new) = count(&db, "nuevo");
         assert_eq!(total, n as i64, "a killed run left a partial source");
         assert!(new == 0 || new == n as i64, "mixed state: {new} of {n} new titles");

@@ -251,7 +251,6 @@ fn retry_after_http_date_in_all_three_forms_is_never_undercut() {
         source("asctime", "asctime.test", 100, &["a.json"]),
     ];
     let (_d, db) = fresh_db();
-    let started = Instant::now();
     let r = run_once(&db, &server, &adapters);
     assert_manners(&server.requests());
     let named = named.lock().unwrap();
@@ -267,8 +266,13 @@ fn retry_after_http_date_in_all_three_forms_is_never_undercut() {
     for id in ["imf", "rfc850", "asctime"] {
         assert_eq!(report(&r, id).status, "ok", "{id}");
     }
-    // Interleaved: three 2-second waits overlap.
-    assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
+    // Interleaved: the three waits overlap, so every host's first request
+    // arrived before any host's retry.
+    let positions: Vec<usize> = ["imf.test", "rfc850.test", "asctime.test"]
+        .iter()
+        .map(|h| arrived.iter().position(|(p, _)| p.starts_with(&format!("/{h}/"))).unwrap())
+        .collect();
+    assert!(positions.iter().all(|&p| p < 3), "a retry came before another host's first request: {positions:?}");
 }
 
 /// P10: a Retry-After date in the past means no extra wait: three 429s in a
@@ -335,9 +339,8 @@ fn retry_after_beyond_the_cap_skips_the_host_for_the_run() {
     let a = source("far", "far.test", 100, &["a.json", "b.json"]);
     let b = source("fartoo", "far.test", 100, &["c.json"]);
     let (_d, db) = fresh_db();
-    let started = Instant::now();
+    // Had the 7200 s been waited, this call would not return within the test.
     let r = run_once(&db, &server, &[a, b]);
-    assert!(started.elapsed() < Duration::from_secs(5), "the wait was not waited: {:?}", started.elapsed());
     let reqs = server.requests();
     assert_manners(&reqs);
     assert_eq!(paths(&to_host(&reqs, "far.test")), vec!["/far.test/feeds/a.json"]);
@@ -577,9 +580,7 @@ fn body_over_the_cap_is_aborted() {
         }
     });
     let b = source("stream", "stream.test", 100, &["a.json"]);
-    let started = Instant::now();
     let r = run_with(&db, &format!("http://127.0.0.1:{port}"), &[b], Config::enable_all(), limits);
-    assert!(started.elapsed() < Duration::from_secs(10));
     let s = report(&r, "stream");
     assert_eq!(s.status, "failed", "{s:?}");
     assert!(s.message.contains("cap"), "{}", s.message);

@@ -230,11 +230,10 @@ fn engine_that_hangs_errs_within_the_timeout() {
     let pidfile = dir.path().join("pid");
     let mut t = fake_engine(dir.path(), &format!("echo $$ > '{}'\nexec sleep 600", pidfile.display())).with_timeout(Duration::from_secs(1));
     assert_eq!(t.engine_id(), "apertium/fake");
-    let start = Instant::now();
+    // The engine sleeps 600 s: a timeout error (not an end of output) proves
+    // the timeout fired first, with no stopwatch in the test.
     let err = t.translate("es", "en", &some_texts()).unwrap_err();
-    let took = start.elapsed();
-    eprintln!("{err:#} after {took:?}");
-    assert!(took < Duration::from_secs(10), "took {took:?}");
+    eprintln!("{err:#}");
     assert!(format!("{err:#}").contains("no answer within"), "{err:#}");
     // The hung process was killed, not left behind.
     let pid = std::fs::read_to_string(&pidfile).unwrap().trim().to_string();
@@ -249,10 +248,10 @@ fn engine_that_dies_errs_with_its_stderr() {
     let dir = tempfile::tempdir().unwrap();
     let mut t =
         fake_engine(dir.path(), "head -c 1 > /dev/null\necho 'Error: mode is broken' >&2\nexit 3").with_timeout(Duration::from_secs(30));
-    let start = Instant::now();
     let err = format!("{:#}", t.translate("es", "en", &some_texts()).unwrap_err());
     eprintln!("{err}");
-    assert!(start.elapsed() < Duration::from_secs(10));
+    // Its death, not the 30 s timeout, ended the call.
+    assert!(!err.contains("no answer within"), "{err}");
     assert!(err.contains("mode is broken"), "{err}");
     assert!(t.translate("es", "en", &some_texts()).is_err());
 }
