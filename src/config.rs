@@ -76,6 +76,9 @@ pub struct SourceConfig {
     pub min_delay_secs: Option<f64>,
     /// Only fetch within these Europe/Madrid hours, e.g. "01:00-06:00".
     pub hours: Option<String>,
+    /// The most of the source's active events one run may withdraw (P20):
+    /// default 0.25, at most 0.5.
+    pub max_withdraw_share: Option<f64>,
 }
 
 fn yes() -> bool {
@@ -107,6 +110,16 @@ impl Config {
                     min.as_secs_f64()
                 );
             }
+            if let Some(share) = row.max_withdraw_share {
+                let ceiling = crate::store::ingest::WithdrawGuard::CEILING;
+                if !(share > 0.0 && share <= ceiling) {
+                    bail!(
+                        "[sources.{id}] max_withdraw_share = {share}: give a share above 0 and at most {ceiling} (default {}); \
+                         a feed that takes away more than half of a source at once is treated as broken (P20)",
+                        crate::store::ingest::WithdrawGuard::DEFAULT_SHARE
+                    );
+                }
+            }
             if let Some(h) = &row.hours {
                 parse_hours(h).with_context(|| format!("[sources.{id}] hours"))?;
             }
@@ -136,6 +149,15 @@ impl Config {
             Some(row) => row.enabled,
             None => self.run_unlisted,
         }
+    }
+
+    /// How much of a source one run may withdraw at once (P20).
+    pub fn withdraw_guard(&self, id: &str) -> crate::store::ingest::WithdrawGuard {
+        let mut guard = crate::store::ingest::WithdrawGuard::default();
+        if let Some(share) = self.sources.get(id).and_then(|r| r.max_withdraw_share) {
+            guard.max_share = share;
+        }
+        guard
     }
 
     /// Why a source is off, for reports.

@@ -7,7 +7,7 @@ use crate::config::{Config, in_window, madrid_minute_now, parse_hours};
 use crate::http::{Allowed, Body, Client, FetchDriver, FetchOutcome, FetchRequest, FetchResult, Scheduler};
 use crate::model::{Event, PublisherTranslation};
 use crate::store::fetchlog::Validators;
-use crate::store::ingest::{SourceIngest, Verdict};
+use crate::store::ingest::{SourceIngest, Verdict, WithdrawGuard};
 use crate::store::runs::SourceReport;
 use crate::store::{Store, now_ms};
 use anyhow::{Context, Result};
@@ -125,6 +125,7 @@ pub fn run(store: &mut Store, opts: RunOptions<'_>) -> Result<RunReport> {
 struct SourceDriver {
     adapter: &'static dyn Adapter,
     delay: std::time::Duration,
+    withdraw_guard: WithdrawGuard,
     allowed: Allowed,
     config_path: Option<PathBuf>,
     next_feed: usize,
@@ -135,6 +136,9 @@ struct SourceDriver {
     started_ms: i64,
     /// Messages from feeds that failed before one worked (fallback plan).
     notes: Vec<String>,
+    /// Whether a feed of this source looked broken (P20): when no later one
+    /// is taken in, the source reports `anomaly`, not a plain failure.
+    saw_anomaly: bool,
 }
 
 impl SourceDriver {
@@ -147,6 +151,7 @@ impl SourceDriver {
         SourceDriver {
             adapter,
             delay: config.delay_for(adapter),
+            withdraw_guard: config.withdraw_guard(m.id),
             allowed: Allowed { rules, feed_urls: m.feeds.iter().map(|f| f.url.to_string()).collect() },
             config_path,
             next_feed: 0,
@@ -155,6 +160,7 @@ impl SourceDriver {
             report: SourceReport::new(m.id, "ok"),
             started_ms: now_ms(),
             notes: Vec::new(),
+            saw_anomaly: false,
         }
     }
 
@@ -168,6 +174,8 @@ impl SourceDriver {
     /// A feed that failed or looked broken: with alternatives left, note it
     /// and try the next; else end with `status`, telling every reason.
     fn setback(&mut self, status: &str, why: String, last_feed: bool, what_to_do: &str) {
+        self.saw_anomaly |= status == "anomaly";
+        let status = if self.saw_anomaly { "anomaly" } else { status };
         if self.adapter.manifest().plan == FetchPlan::FirstThatParses && !last_feed {
             self.notes.push(why);
         } else {
@@ -200,7 +208,8 @@ impl SourceDriver {
         let feed: &Feed = &m.feeds[*i];
         let mut reader = body.reader().map_err(|e| format!("{}: reading the spooled body: {e}", feed.url))?;
         let (parsed, n, errors, error_count, verdict) = {
-            let ingest = store.begin_ingest(m).map_err(|e| format!("database: {e:#}"))?;
+            let mut ingest = store.begin_ingest(m).map_err(|e| format!("database: {e:#}"))?;
+            ingest.set_withdraw_guard(self.withdraw_guard);
             let mut sink = StoreSink { ingest, translations: &translations, parsed: 0, errors: Vec::new(), error_count: 0, failure: None };
             let parsed = self.adapter.parse(feed, &mut reader, &mut sink);
             let StoreSink { ingest, parsed: n, errors, error_count, failure, translations: _ } = sink;

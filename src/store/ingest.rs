@@ -29,6 +29,38 @@ pub enum Verdict {
     Anomaly(String),
 }
 
+/// How much of a source one healthy-looking feed may take away at once
+/// (P20, issue 10): more than `max_share` of its active events withdrawn in
+/// one ingest is an anomaly, since a feed cut short or whose ids all
+/// collapsed into one looks exactly like that.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WithdrawGuard {
+    /// A share of the active events, above 0 and at most [`WithdrawGuard::CEILING`].
+    pub max_share: f64,
+}
+
+impl WithdrawGuard {
+    /// The share allowed when the source's row in sources.toml says nothing.
+    pub const DEFAULT_SHARE: f64 = 0.25;
+    /// No row may allow more: beyond half, the guard would not tell a feed
+    /// cut in two from a real one.
+    pub const CEILING: f64 = 0.5;
+    /// So many events may always go, whatever the share: one event of a
+    /// source of three ending is no sign of a broken feed.
+    pub const ALWAYS_ALLOWED: u64 = 1;
+
+    /// Whether withdrawing `n` of `active` events at once looks like a broken feed.
+    pub fn refuses(&self, n: u64, active: u64) -> bool {
+        n > Self::ALWAYS_ALLOWED && n as f64 > self.max_share * active as f64
+    }
+}
+
+impl Default for WithdrawGuard {
+    fn default() -> Self {
+        WithdrawGuard { max_share: Self::DEFAULT_SHARE }
+    }
+}
+
 /// An open per-source transaction.
 pub struct SourceIngest<'a> {
     /// The new-row insert, prepared once (declared before `tx`: dropped first).
@@ -38,6 +70,11 @@ pub struct SourceIngest<'a> {
     /// Stored events of the source: source event id → (row id, content hash, active).
     existing: HashMap<String, (i64, String, bool)>,
     seen: HashSet<String>,
+    /// Ids of the feed skipped because a takedown names them: in the feed all
+    /// the same, so they count among its distinct ids.
+    taken_down_ids: HashSet<String>,
+    /// The most of the source's active events one ingest may withdraw (P20).
+    withdraw_guard: WithdrawGuard,
     tomb_ids: HashSet<String>,
     tomb_urls: HashSet<String>,
     counts: IngestCounts,
@@ -128,6 +165,8 @@ impl Store {
             manifest,
             existing,
             seen: HashSet::new(),
+            taken_down_ids: HashSet::new(),
+            withdraw_guard: WithdrawGuard::default(),
             tomb_ids,
             tomb_urls,
             counts: IngestCounts::default(),
@@ -384,6 +423,9 @@ impl<'a> SourceIngest<'a> {
     pub fn upsert(&mut self, ev: &Event) -> Result<()> {
         if self.tomb_ids.contains(&ev.source_event_id) || ev.url.as_ref().is_some_and(|u| self.tomb_urls.contains(u)) {
             self.counts.taken_down += 1;
+            if !self.taken_down_ids.contains(&ev.source_event_id) {
+                self.taken_down_ids.insert(ev.source_event_id.clone());
+            }
             return Ok(());
         }
         if !self.seen.insert(ev.source_event_id.clone()) {
@@ -527,30 +569,55 @@ impl<'a> SourceIngest<'a> {
         Ok(())
     }
 
+    /// Set the most this ingest may withdraw at once (default: [`WithdrawGuard::default`]).
+    pub fn set_withdraw_guard(&mut self, guard: WithdrawGuard) {
+        self.withdraw_guard = guard;
+    }
+
     /// Finish: withdraw what vanished and commit, unless the feed looks broken.
-    /// `parsed` and `record_errors` are counts over the feed's records.
+    /// `parsed` and `record_errors` are counts over the feed's records; the
+    /// rules count the feed's distinct ids, so that records repeating one id
+    /// cannot pass for a full feed (P20, issue 10).
     pub fn finish(self, parsed: u64, record_errors: u64) -> Result<Verdict> {
+        let source = self.manifest.id;
         let before = self.active_before();
-        let total = parsed + record_errors;
+        let distinct = (self.seen.len() + self.taken_down_ids.len()) as u64;
+        let repeats = if parsed > distinct { format!(" ({parsed} records, only {distinct} distinct ids)") } else { String::new() };
+        let total = distinct + record_errors;
         if total == 0 && before > 0 {
-            return self.abandon("the feed holds no records; the stored events are kept".into());
+            return self.abandon(format!("{source}: the feed holds no records; the {before} stored events are kept"));
         }
         if total > 0 && record_errors * 5 > total {
-            return self.abandon(format!("{record_errors} of {total} records failed to parse (over 20 %); the stored events are kept"));
+            return self.abandon(format!(
+                "{source}: {record_errors} of {total} records failed to parse (over 20 %){repeats}; the stored events are kept"
+            ));
         }
-        if before > 0 && parsed * 2 < before {
-            return self
-                .abandon(format!("the feed yields {parsed} events, fewer than half of the {before} stored; the stored events are kept"));
+        if before > 0 && distinct * 2 < before {
+            return self.abandon(format!(
+                "{source}: the feed yields {distinct} distinct events{repeats}, fewer than half of the {before} stored; the stored events are kept"
+            ));
+        }
+        let vanished: Vec<i64> =
+            self.existing.iter().filter(|(id, (_, _, active))| *active && !self.seen.contains(*id)).map(|(_, (row, _, _))| *row).collect();
+        let gone = vanished.len() as u64;
+        if self.withdraw_guard.refuses(gone, before) {
+            let share = self.withdraw_guard.max_share;
+            return self.abandon(format!(
+                "{source}: the feed would withdraw {gone} of the {before} active events at once ({:.0} %, over the {:.0} % allowed){repeats}; \
+                 nothing changed; if the feed is right, allow more for one run with max_withdraw_share = {} (at most {}) on [sources.{source}] in sources.toml",
+                gone as f64 * 100.0 / before as f64,
+                share * 100.0,
+                ((gone as f64 / before as f64 * 100.0).ceil() / 100.0).min(WithdrawGuard::CEILING),
+                WithdrawGuard::CEILING
+            ));
         }
         let mut counts = self.counts;
         {
             let mut st =
                 self.tx.prepare_cached("UPDATE events SET status = 'withdrawn', withdrawn_at = ?2 WHERE id = ?1 AND status = 'active'")?;
-            for (id, (row, _, active)) in &self.existing {
-                if *active && !self.seen.contains(id) {
-                    st.execute(params![row, self.now])?;
-                    counts.withdrawn += 1;
-                }
+            for row in &vanished {
+                st.execute(params![row, self.now])?;
+                counts.withdrawn += 1;
             }
         }
         self.restore_cache_size();

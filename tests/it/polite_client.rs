@@ -137,7 +137,14 @@ fn config_with(rows: &[(&str, SourceConfig)]) -> Config {
 }
 
 fn row(min_delay_secs: Option<f64>, hours: Option<&str>) -> SourceConfig {
-    SourceConfig { enabled: true, disabled_reason: None, disabled_on: None, min_delay_secs, hours: hours.map(str::to_string) }
+    SourceConfig {
+        enabled: true,
+        disabled_reason: None,
+        disabled_on: None,
+        min_delay_secs,
+        hours: hours.map(str::to_string),
+        max_withdraw_share: None,
+    }
 }
 
 fn ms(n: u64) -> Duration {

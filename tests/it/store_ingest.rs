@@ -3,7 +3,7 @@
 //! nothing of its source.
 use cityvibe::model::Event;
 use cityvibe::store::Store;
-use cityvibe::store::ingest::Verdict;
+use cityvibe::store::ingest::{Verdict, WithdrawGuard};
 
 const MANIFEST: &cityvibe::adapter::Manifest = &cityvibe::adapters::madrid::MANIFEST;
 
@@ -68,8 +68,35 @@ fn broken_feeds_change_nothing() {
         }
         assert_eq!(active(&store), before, "{what} changed the stored events");
     }
-    // Exactly half, and 20 % bad, still count as healthy.
-    assert!(matches!(ingest(&mut store, &events(0..5), 0), Verdict::Committed(c) if c.withdrawn == 5));
+    // Exactly half, and 20 % bad, still count as healthy (exactly half
+    // withdrawn needs a source allowed the most, 0.5: P20, issue 10).
+    let mut tx = store.begin_ingest(MANIFEST).unwrap();
+    tx.set_withdraw_guard(WithdrawGuard { max_share: WithdrawGuard::CEILING });
+    for e in &events(0..5) {
+        tx.upsert(e).unwrap();
+    }
+    assert!(matches!(tx.finish(5, 0).unwrap(), Verdict::Committed(c) if c.withdrawn == 5));
     let (_dir2, mut fresh) = self::store();
     assert!(matches!(ingest(&mut fresh, &events(0..8), 2), Verdict::Committed(_)));
+}
+
+// P20, issue 10: the rules count distinct ids, and more than the allowed
+// share withdrawn at once is an anomaly.
+#[test]
+fn repeated_ids_and_large_withdrawals_change_nothing() {
+    let (_dir, mut store) = store();
+    ingest(&mut store, &events(0..10), 0);
+    let before = active(&store);
+    let same_id: Vec<Event> = (0..10).map(|_| events(3..4).remove(0)).collect();
+    for (what, evs) in [("one id repeated", same_id), ("three of ten gone", events(0..7))] {
+        match ingest(&mut store, &evs, 0) {
+            Verdict::Anomaly(why) => assert!(why.starts_with("madrid: "), "{what}: {why}"),
+            other => panic!("{what}: {other:?}"),
+        }
+        assert_eq!(active(&store), before, "{what} changed the stored events");
+    }
+    // One event of a tiny source may always end.
+    let (_dir2, mut small) = self::store();
+    ingest(&mut small, &events(0..3), 0);
+    assert!(matches!(ingest(&mut small, &events(0..2), 0), Verdict::Committed(c) if c.withdrawn == 1));
 }
