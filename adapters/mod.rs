@@ -21,6 +21,12 @@ pub fn by_id(id: &str) -> Option<&'static dyn Adapter> {
     ALL.iter().copied().find(|a| a.manifest().id == id)
 }
 
+/// The adapter with this id, or the one error every command gives for an
+/// unknown id (it names the known ones).
+pub fn require(id: &str) -> anyhow::Result<&'static dyn Adapter> {
+    by_id(id).ok_or_else(|| anyhow::anyhow!("unknown source {id:?}; known: {}", ids().join(", ")))
+}
+
 /// The ids of every adapter, for error messages.
 pub fn ids() -> Vec<&'static str> {
     ALL.iter().map(|a| a.manifest().id).collect()

@@ -18,11 +18,7 @@ pub struct Args {
 
 /// The events an export holds, texts in `lang` where a current translation exists.
 pub fn collect(store: &Store, args: &Args) -> Result<Vec<ExportEvent>> {
-    for s in &args.sources {
-        if crate::adapters::by_id(s).is_none() {
-            bail!("unknown source {s:?}; known: {}", crate::adapters::ids().join(", "));
-        }
-    }
+    crate::commands::check_source_ids(&args.sources)?;
     let from = args.from.as_deref().map(parse_date).transpose()?;
     let to = args.to.as_deref().map(parse_date).transpose()?;
     if let (Some(f), Some(t)) = (from, to)

@@ -30,9 +30,7 @@ pub mod exit {
 /// Fail with the list of known ids when any of `ids` names no adapter.
 pub fn check_source_ids(ids: &[String]) -> anyhow::Result<()> {
     for s in ids {
-        if crate::adapters::by_id(s).is_none() {
-            anyhow::bail!("unknown source {s:?}; known: {}", crate::adapters::ids().join(", "));
-        }
+        crate::adapters::require(s)?;
     }
     Ok(())
 }

@@ -9,10 +9,7 @@ use anyhow::{Result, bail};
 use serde_json::json;
 
 fn adapter(id: &str) -> Result<&'static dyn Adapter> {
-    match crate::adapters::by_id(id) {
-        Some(a) => Ok(a),
-        None => bail!("unknown source {id:?}; known: {}", crate::adapters::ids().join(", ")),
-    }
+    crate::adapters::require(id)
 }
 
 pub fn list(cli: &Cli, as_json: bool) -> Result<i32> {

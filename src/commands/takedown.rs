@@ -8,10 +8,8 @@ use anyhow::{Result, bail};
 
 pub fn add(cli: &Cli, what: &str, reason: &str, as_json: bool) -> Result<i32> {
     let target = Target::parse(what, &crate::adapters::ids());
-    if let Target::Event { source, .. } = &target
-        && crate::adapters::by_id(source).is_none()
-    {
-        bail!("unknown source {source:?}; known: {}", crate::adapters::ids().join(", "));
+    if let Target::Event { source, .. } = &target {
+        crate::adapters::require(source)?;
     }
     let mut store = Store::open(&cli.db)?;
     let r = store.add_takedown(&target, reason)?;

@@ -78,7 +78,7 @@ impl Body {
             hasher.update(&buf[..n]);
             file.write_all(&buf[..n])?;
         }
-        let sha256 = crate::store::ingest::hex(&hasher.finalize());
+        let sha256 = hex::encode(hasher.finalize());
         Ok(Body { file, len, sha256 })
     }
 }

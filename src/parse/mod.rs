@@ -1,6 +1,7 @@
 //! Shared helpers for adapters: text cleaning, PII scrubbing, lenient JSON,
 //! encodings and dates. Pure functions; no I/O beyond the readers handed in.
 
+pub mod category;
 pub mod dates;
 pub mod encoding;
 pub mod lenient_json;

@@ -8,7 +8,7 @@ use sha2::{Digest, Sha256};
 
 /// Hash of a text, used to tell whether a translation still matches its original.
 pub fn text_hash(text: &str) -> String {
-    super::ingest::hex(&Sha256::digest(text.as_bytes()))[..32].to_string()
+    hex::encode(Sha256::digest(text.as_bytes()))[..32].to_string()
 }
 
 /// An event as stored, with its attribution (P19).

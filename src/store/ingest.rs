@@ -183,7 +183,7 @@ impl Store {
 pub fn content_hash(ev: &Event) -> String {
     let mut buf = Vec::new();
     write_event_json(&mut buf, ev);
-    hex(&Sha256::digest(&buf))
+    hex::encode(Sha256::digest(&buf))
 }
 
 /// Where the arrays stored in columns of their own lie in an event's JSON.
@@ -402,17 +402,6 @@ fn write_event_json(out: &mut Vec<u8>, ev: &Event) -> JsonParts {
     JsonParts { weekdays, excluded, occurrences, categories, source_categories }
 }
 
-/// Lower-case hexadecimal.
-pub fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        out.push(DIGITS[(b >> 4) as usize] as char);
-        out.push(DIGITS[(b & 0xf) as usize] as char);
-    }
-    out
-}
-
 impl<'a> SourceIngest<'a> {
     /// How many active events the source held before this ingest.
     pub fn active_before(&self) -> u64 {
@@ -439,7 +428,7 @@ impl<'a> SourceIngest<'a> {
             String::from_utf8_lossy(&serde_json::to_vec(ev)?),
             "write_event_json must write what serde_json writes"
         );
-        let hash = hex(&Sha256::digest(&self.json));
+        let hash = hex::encode(Sha256::digest(&self.json));
         let row_id = match self.existing.get(&ev.source_event_id) {
             Some((_, h, true)) if *h == hash => {
                 self.counts.unchanged += 1;
@@ -748,9 +737,8 @@ mod tests {
             assert_eq!(part(parts.excluded), serde_json::to_string(&s.excluded).unwrap());
             assert_eq!(part(parts.categories), serde_json::to_string(&ev.categories).unwrap());
             assert_eq!(part(parts.source_categories), serde_json::to_string(&ev.source_categories).unwrap());
-            assert_eq!(content_hash(&ev), hex(&Sha256::digest(serde_json::to_vec(&ev).unwrap())));
+            assert_eq!(content_hash(&ev), hex::encode(Sha256::digest(serde_json::to_vec(&ev).unwrap())));
         }
-        assert_eq!(hex(&[0x00, 0x0f, 0xa5, 0xff]), "000fa5ff");
         for ev in events() {
             let s = &ev.schedule;
             for dt in s.occurrences.iter().flat_map(|o| [Some(o.start), o.end]).chain([s.start, s.end]).flatten() {

@@ -17,8 +17,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 pub use super::apertium::ApertiumTranslator;
 pub use super::apy::ApyTranslator;
 
-/// The languages CityVibe publishes in, as ISO 639-1 codes.
-pub const LANGUAGES: [&str; 7] = ["es", "ca", "gl", "en", "fr", "it", "pt"];
+// The languages CityVibe publishes in: one list, the model's.
+pub use crate::model::DISPLAY_LANGS as LANGUAGES;
 
 /// The language every pair goes through when there is no direct one.
 pub const PIVOT: &str = "es";

@@ -38,7 +38,7 @@ pub fn cache_key(text: &str, src: &str, tgt: &str, engine: &str) -> String {
         h.update(part.as_bytes());
         h.update([0u8]);
     }
-    crate::store::ingest::hex(&h.finalize())
+    hex::encode(h.finalize())
 }
 
 struct Need {

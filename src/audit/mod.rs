@@ -1,0 +1,262 @@
+//! The reviewer's aid (P14): fetch each adapter host's `/robots.txt`,
+//! `/.well-known/tdmrep.json` and `/ai.txt` through the polite scheduler
+//! (same User-Agent, delays, caps and fetch log as a run), and report
+//! whether every feed URL of the manifest is still allowed for CityVibeBot,
+//! whether the Crawl-delay rose above the adapter's minimum, whether
+//! robots.txt changed since the review, which TDMRep rule applies, and what
+//! ai.txt says.
+//!
+//! robots.txt is read with `texting_robots` (RFC 9309 group selection and
+//! longest-match rules), with RFC 9309's status rules: a 4xx answer means
+//! "no rules" (all allowed), a 5xx answer, a 429 that persists, a refused
+//! redirect or no answer at all means "everything disallowed". Nothing of an
+//! audit is cached: no validators are kept and every audit fetches anew.
+//!
+//! This module fetches and composes; each file's rules live in its own
+//! module (`robots`, `tdmrep`, `ai_txt`).
+
+use crate::adapter::Adapter;
+use crate::config::Config;
+use crate::http::{Allowed, Client, FetchDriver, FetchOutcome, FetchRequest, FetchResult, Scheduler};
+use crate::store::Store;
+use anyhow::Result;
+use serde::Serialize;
+use std::io::Read;
+use std::time::Duration;
+use url::Url;
+
+mod ai_txt;
+mod robots;
+mod tdmrep;
+
+pub use ai_txt::AiReport;
+pub use robots::RobotsReport;
+pub use tdmrep::{TdmRule, TdmrepReport, first_tdm_rule, location_matches, parse_tdmrep};
+
+/// RFC 9309 §2.5: a parser must read at least 500 KiB; more is not read.
+const ROBOTS_MAX: u64 = 500 * 1024;
+/// tdmrep.json and ai.txt are small files; more than this is not read.
+const OTHER_MAX: u64 = 1024 * 1024;
+
+/// The three paths an audit asks a host for, in this order.
+pub const PATHS: [&str; 3] = ["/robots.txt", "/.well-known/tdmrep.json", "/ai.txt"];
+
+/// One source's audit.
+#[derive(Debug, Clone, Serialize)]
+pub struct SourceAudit {
+    pub id: String,
+    pub host: String,
+    /// The adapter's minimum delay, what robots.txt's Crawl-delay is held against.
+    pub min_delay_secs: f64,
+    /// The delay this run keeps (the adapter's, or slower from sources.toml).
+    pub delay_secs: f64,
+    pub review_date: String,
+    pub robots: RobotsReport,
+    pub tdmrep: TdmrepReport,
+    pub ai_txt: AiReport,
+    pub feeds: Vec<FeedReport>,
+    /// Every reason the adapter no longer matches its host's wishes; empty: none.
+    pub drift: Vec<String>,
+    /// What blocks the source now (disallowed, reserved): `--disable-blocked` switches these off.
+    pub blocked: Vec<String>,
+    /// Set when `--disable-blocked` switched the source off, with the reason written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub switched_off: Option<String>,
+}
+
+/// One feed URL of the manifest.
+#[derive(Debug, Clone, Serialize)]
+pub struct FeedReport {
+    pub url: String,
+    /// Allowed for CityVibeBot by robots.txt as read now.
+    pub allowed: bool,
+    /// The `tdm-reservation` (0 or 1) of the first TDMRep rule matching the URL; none: no reservation.
+    pub tdm_reservation: Option<u8>,
+    /// The `location` of that rule.
+    pub tdm_location: Option<String>,
+}
+
+impl SourceAudit {
+    pub fn has_drift(&self) -> bool {
+        !self.drift.is_empty()
+    }
+}
+
+/// What came back for one of the three URLs.
+#[derive(Debug)]
+enum Got {
+    /// A 2xx body.
+    Body { status: u16, bytes: Vec<u8>, sha256: String },
+    /// An answer without a usable body (4xx, 5xx, refused redirect…).
+    Status { status: u16, message: String },
+    /// No answer: network error, timeout, or no request sent (host blocked, cap).
+    Nothing { message: String },
+}
+
+/// One host's three fetches, paced by the scheduler like any run.
+struct HostDriver {
+    source: String,
+    delay: Duration,
+    daily_cap: u32,
+    urls: Vec<Url>,
+    allowed: Allowed,
+    next: usize,
+    /// The fetch log's last id when the fetch in flight was handed out.
+    log_mark: i64,
+    got: Vec<Got>,
+}
+
+impl HostDriver {
+    fn new(source: &str, host: &str, delay: Duration, daily_cap: u32) -> Result<HostDriver> {
+        let urls = PATHS.iter().map(|p| Url::parse(&format!("https://{host}{p}"))).collect::<Result<Vec<_>, _>>()?;
+        // Exactly those three URLs, nothing else (P3, P13).
+        let allowed = Allowed { rules: vec![], feed_urls: urls.iter().map(|u| u.to_string()).collect() };
+        Ok(HostDriver { source: source.into(), delay, daily_cap, urls, allowed, next: 0, log_mark: 0, got: Vec::new() })
+    }
+}
+
+fn last_log_id(store: &Store) -> i64 {
+    store.connection().query_row("SELECT COALESCE(MAX(id), 0) FROM fetch_log", [], |r| r.get(0)).unwrap_or(0)
+}
+
+impl FetchDriver for HostDriver {
+    fn next_fetch(&mut self, store: &mut Store) -> Option<FetchRequest> {
+        let url = self.urls.get(self.next)?.clone();
+        self.next += 1;
+        self.log_mark = last_log_id(store);
+        Some(FetchRequest {
+            source: self.source.clone(),
+            url,
+            delay: self.delay,
+            daily_cap: self.daily_cap,
+            allowed: self.allowed.clone(),
+            // Always the whole body, never a 304 from cached validators.
+            conditional: false,
+        })
+    }
+
+    fn fetched(&mut self, store: &mut Store, req: FetchRequest, result: FetchResult) {
+        let host = req.url.host_str().unwrap_or("").to_string();
+        // The status of this fetch's last request, from the fetch log.
+        let status: Option<u16> = if result.requests == 0 {
+            None
+        } else {
+            store
+                .connection()
+                .query_row(
+                    "SELECT status FROM fetch_log WHERE id > ?1 AND host = ?2 ORDER BY id DESC LIMIT 1",
+                    rusqlite::params![self.log_mark, host],
+                    |r| r.get::<_, Option<u16>>(0),
+                )
+                .ok()
+                .flatten()
+        };
+        let max = if req.url.path() == "/robots.txt" { ROBOTS_MAX } else { OTHER_MAX };
+        let got = match result.outcome {
+            FetchOutcome::Body { mut body, .. } => {
+                let mut bytes = Vec::new();
+                let read = body.reader().and_then(|r| r.take(max).read_to_end(&mut bytes));
+                match read {
+                    Ok(_) => Got::Body { status: status.unwrap_or(200), bytes, sha256: body.sha256.clone() },
+                    Err(e) => Got::Nothing { message: format!("{}: reading the spooled body: {e}", req.url) },
+                }
+            }
+            FetchOutcome::NotModified | FetchOutcome::Unchanged => Got::Nothing { message: format!("{}: no body came back", req.url) },
+            FetchOutcome::Refused(m) | FetchOutcome::Failed(m) | FetchOutcome::Skipped(m) | FetchOutcome::Disabled(m) => match status {
+                Some(s) => Got::Status { status: s, message: m },
+                None => Got::Nothing { message: m },
+            },
+        };
+        self.got.push(got);
+    }
+}
+
+/// Audit these adapters' hosts. One set of three requests per host, paced by
+/// the scheduler (the delay is the largest any audited source of the host keeps).
+pub fn audit(store: &mut Store, client: &Client, config: &Config, adapters: &[&'static dyn Adapter]) -> Result<Vec<SourceAudit>> {
+    // One driver per host, in the adapters' order.
+    let mut hosts: Vec<(String, HostDriver)> = Vec::new();
+    for a in adapters {
+        let m = a.manifest();
+        let delay = config.delay_for(*a);
+        if let Some((_, d)) = hosts.iter_mut().find(|(h, _)| h == m.host) {
+            d.delay = d.delay.max(delay);
+            d.daily_cap = d.daily_cap.min(m.daily_cap);
+        } else {
+            hosts.push((m.host.to_string(), HostDriver::new(m.id, m.host, delay, m.daily_cap)?));
+        }
+    }
+    {
+        let mut refs: Vec<&mut dyn FetchDriver> = hosts.iter_mut().map(|(_, d)| d as &mut dyn FetchDriver).collect();
+        Scheduler::new(client, None).run(store, &mut refs);
+    }
+    let mut out = Vec::new();
+    for a in adapters {
+        let m = a.manifest();
+        let (_, d) = hosts.iter().find(|(h, _)| h == m.host).expect("a driver per host");
+        out.push(judge(*a, config.delay_for(*a), &d.urls, &d.got));
+    }
+    Ok(out)
+}
+
+/// The status and message of an answer without a usable body.
+fn nothing(got: Option<&Got>) -> (Option<u16>, String) {
+    match got {
+        Some(Got::Body { status, .. }) => (Some(*status), String::new()),
+        Some(Got::Status { status, message }) => (Some(*status), message.clone()),
+        Some(Got::Nothing { message }) => (None, message.clone()),
+        None => (None, "not fetched".into()),
+    }
+}
+
+/// Read what came back for one host against one adapter's manifest.
+fn judge(adapter: &dyn Adapter, delay: Duration, urls: &[Url], got: &[Got]) -> SourceAudit {
+    let m = adapter.manifest();
+    let min_delay = m.min_delay.as_secs_f64();
+    let mut drift = Vec::new();
+    let mut blocked = Vec::new();
+    let (robots, rules) = robots::read(m, &urls[0], got.first(), &mut drift);
+    let (tdmrep, tdm_rules) = tdmrep::read(&urls[1], got.get(1), &mut drift);
+    let ai = ai_txt::read(m, &urls[2], got.get(2), &mut drift, &mut blocked);
+
+    // Each feed URL.
+    let mut feeds = Vec::new();
+    for f in m.feeds {
+        let allowed = rules.allows(f.url);
+        if !allowed && rules.was_read() {
+            let why = format!("robots.txt disallows {} for CityVibeBot", f.url);
+            drift.push(why.clone());
+            blocked.push(why);
+        }
+        let rule = Url::parse(f.url).ok().and_then(|u| first_tdm_rule(&tdm_rules, &u));
+        let (tdm_reservation, tdm_location) = match rule {
+            Some(r) => (Some(r.reservation), Some(r.location.clone())),
+            None => (None, None),
+        };
+        if tdm_reservation == Some(1) {
+            let why = format!(
+                "tdmrep.json reserves TDM rights on {} (rule {:?}, tdm-reservation 1)",
+                f.url,
+                tdm_location.as_deref().unwrap_or("")
+            );
+            drift.push(why.clone());
+            blocked.push(why);
+        }
+        feeds.push(FeedReport { url: f.url.to_string(), allowed, tdm_reservation, tdm_location });
+    }
+
+    SourceAudit {
+        id: m.id.to_string(),
+        host: m.host.to_string(),
+        min_delay_secs: min_delay,
+        delay_secs: delay.as_secs_f64(),
+        review_date: m.review.date.to_string(),
+        robots,
+        tdmrep,
+        ai_txt: ai,
+        feeds,
+        drift,
+        blocked,
+        switched_off: None,
+    }
+}
