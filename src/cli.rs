@@ -180,6 +180,9 @@ pub enum TakedownCommand {
         /// Why (kept with the takedown).
         #[arg(long)]
         reason: String,
+        /// Record SOURCE:ID even though it names no stored event and does not look like that source's ids.
+        #[arg(long)]
+        force: bool,
         #[arg(long)]
         json: bool,
     },

@@ -46,7 +46,7 @@ fn main() {
         ),
         Command::Completions { shell } => commands::completions::execute(*shell),
         Command::Takedown { command } => match command {
-            TakedownCommand::Add { target, reason, json } => commands::takedown::add(&cli, target, reason, *json),
+            TakedownCommand::Add { target, reason, force, json } => commands::takedown::add(&cli, target, reason, *force, *json),
             TakedownCommand::List { json } => commands::takedown::list(&cli, *json),
             TakedownCommand::Remove { id } => commands::takedown::remove(&cli, *id),
         },

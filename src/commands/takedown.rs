@@ -3,29 +3,51 @@
 use super::{exit, local_time, print_json};
 use crate::cli::Cli;
 use crate::store::Store;
-use crate::store::takedowns::Target;
+use crate::store::takedowns::{TakedownOutcome, Target};
 use anyhow::{Result, bail};
 
-pub fn add(cli: &Cli, what: &str, reason: &str, as_json: bool) -> Result<i32> {
+pub fn add(cli: &Cli, what: &str, reason: &str, force: bool, as_json: bool) -> Result<i32> {
     let target = Target::parse(what, &crate::adapters::ids());
     if let Target::Event { source, .. } = &target {
         crate::adapters::require(source)?;
     }
     let mut store = Store::open(&cli.db)?;
-    let r = store.add_takedown(&target, reason)?;
+    let outcome = store.add_takedown(&target, reason, force)?;
+    if let TakedownOutcome::Unconfirmed { source, id, examples } = &outcome {
+        // Issue 10 item 12: a tombstone for a mistyped id would protect nothing.
+        let like = if examples.is_empty() {
+            format!("no event of {source} is stored to compare it with")
+        } else {
+            format!("{source}'s stored ids look like {}", examples.join(", "))
+        };
+        eprintln!(
+            "cityvibe: {source}:{id} names no stored event and does not look like an id of {source} ({like}); \
+             nothing recorded. Check the id (`cityvibe events list --source {source}`, or take it down by its URL), \
+             or pass --force to record the takedown anyway"
+        );
+        return Ok(exit::USAGE);
+    }
     if as_json {
-        print_json(&r)?;
+        print_json(&outcome)?;
         return Ok(exit::OK);
     }
-    if r.deleted.is_empty() {
-        eprintln!("takedown {} recorded; no stored event matched it now, and none that it names will be stored", r.takedown.id);
-    } else {
-        eprintln!(
+    match outcome {
+        TakedownOutcome::AlreadyTakenDown { takedown: t } => eprintln!(
+            "already taken down by takedown {} ({}, reason: {}); nothing new recorded",
+            t.id,
+            local_time(Some(t.created_at)),
+            t.reason
+        ),
+        TakedownOutcome::Recorded(r) if r.deleted.is_empty() => {
+            eprintln!("takedown {} recorded; no stored event matched it now, and none that it names will be stored", r.takedown.id)
+        }
+        TakedownOutcome::Recorded(r) => eprintln!(
             "takedown {} recorded; deleted {} ({} translation rows); it will not come back on later runs",
             r.takedown.id,
             r.deleted.join(", "),
             r.translations_deleted
-        );
+        ),
+        TakedownOutcome::Unconfirmed { .. } => unreachable!("handled above"),
     }
     Ok(exit::OK)
 }

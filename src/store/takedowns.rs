@@ -3,6 +3,11 @@
 //! translation cache), and a
 //! tombstone row in `takedowns` keeps it from coming back: the ingest skips
 //! every event a tombstone names (see [`super::ingest`]).
+//!
+//! Not for guessing: an id that names no stored event and does not look like
+//! the ids its source uses is not recorded unless the operator confirms it
+//! (issue 10 item 12), and an event already taken down is not taken down twice
+//! (issue 13 item 16). Not the command's wording: see `commands::takedown`.
 
 use super::{Store, now_ms};
 use anyhow::{Result, bail};
@@ -29,7 +34,8 @@ impl Target {
         if lower.starts_with("http://") || lower.starts_with("https://") {
             return Target::Url(s.to_string());
         }
-        if let Some((src, id)) = s.split_once(':')
+        // "madrid: 50066046" names the same event as "madrid:50066046".
+        if let Some((src, id)) = s.split_once(':').map(|(s, i)| (s.trim(), i.trim()))
             && known_sources.contains(&src)
             && !id.is_empty()
         {
@@ -52,6 +58,20 @@ pub struct Takedown {
 
 /// What `add_takedown` did.
 #[derive(Debug, Clone, Serialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum TakedownOutcome {
+    /// A new tombstone, and the events it deleted now.
+    Recorded(TakedownResult),
+    /// A tombstone already names the event: nothing was recorded (issue 13 item 16).
+    AlreadyTakenDown { takedown: Takedown },
+    /// `SOURCE:ID` names no stored event, and ID does not look like the ids
+    /// that source uses: a tombstone would likely protect nothing, so it is
+    /// recorded only with `force` (issue 10 item 12).
+    Unconfirmed { source: String, id: String, examples: Vec<String> },
+}
+
+/// A new tombstone and what it deleted.
+#[derive(Debug, Clone, Serialize)]
 pub struct TakedownResult {
     pub takedown: Takedown,
     /// Events deleted now, as `SOURCE:ID`.
@@ -64,9 +84,10 @@ impl Store {
     /// Record a takedown and delete what it names, in one transaction.
     ///
     /// A URL that matches no stored event is still recorded (an event may be
-    /// taken down before we ever store it); so is `SOURCE:ID`. A bare id must
-    /// name exactly one stored event.
-    pub fn add_takedown(&mut self, target: &Target, reason: &str) -> Result<TakedownResult> {
+    /// taken down before we ever store it); so is `SOURCE:ID` when ID has the
+    /// shape of that source's stored ids, or with `force`. A bare id must name
+    /// exactly one stored event. An event a tombstone already names is left as it is.
+    pub fn add_takedown(&mut self, target: &Target, reason: &str, force: bool) -> Result<TakedownOutcome> {
         if reason.trim().is_empty() {
             bail!("say why with --reason \"…\" (it is kept with the takedown)");
         }
@@ -74,6 +95,9 @@ impl Store {
         // rather than fail, so the takedown lands right after that commit.
         self.conn.busy_timeout(std::time::Duration::from_secs(120))?;
         let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        if let Some(takedown) = existing_tombstone(&tx, target)? {
+            return Ok(TakedownOutcome::AlreadyTakenDown { takedown });
+        }
         let matches: Vec<(i64, String, String, Option<String>)> = {
             let (sql, args): (&str, Vec<&str>) = match target {
                 Target::Url(u) => ("SELECT id, source, source_event_id, url FROM events WHERE url = ?1", vec![u.as_str()]),
@@ -107,7 +131,15 @@ impl Store {
                 let one = (matches.len() == 1).then(|| &matches[0]);
                 (one.map(|m| m.1.clone()), one.map(|m| m.2.clone()), Some(one.and_then(|m| m.3.clone()).unwrap_or_else(|| u.clone())))
             }
-            Target::Event { source, id } => (Some(source.clone()), Some(id.clone()), matches.first().and_then(|m| m.3.clone())),
+            Target::Event { source, id } => {
+                if matches.is_empty() && !force {
+                    let shapes = IdShapes::of_source(&tx, source)?;
+                    if !shapes.fits(id) {
+                        return Ok(TakedownOutcome::Unconfirmed { source: source.clone(), id: id.clone(), examples: shapes.examples });
+                    }
+                }
+                (Some(source.clone()), Some(id.clone()), matches.first().and_then(|m| m.3.clone()))
+            }
             Target::BareId(id) => match matches.len() {
                 0 => bail!("no stored event has the id {id:?}; name it as SOURCE:ID (e.g. madrid:{id}) or by its URL"),
                 1 => (Some(matches[0].1.clone()), Some(matches[0].2.clone()), matches[0].3.clone()),
@@ -141,11 +173,11 @@ impl Store {
             deleted.push(format!("{src}:{id}"));
         }
         tx.commit()?;
-        Ok(TakedownResult {
+        Ok(TakedownOutcome::Recorded(TakedownResult {
             takedown: Takedown { id: td_id, source, source_event_id, url, reason: reason.trim().to_string(), created_at: now },
             deleted,
             translations_deleted,
-        })
+        }))
     }
 
     /// Every tombstone, oldest first.
@@ -187,6 +219,87 @@ impl Store {
     }
 }
 
+fn takedown_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Takedown> {
+    Ok(Takedown { id: r.get(0)?, source: r.get(1)?, source_event_id: r.get(2)?, url: r.get(3)?, reason: r.get(4)?, created_at: r.get(5)? })
+}
+
+/// The tombstone that already names what `target` names, if any: the same
+/// source and id, the same URL (also loosely compared), or for a bare id the
+/// one tombstone with that id.
+fn existing_tombstone(tx: &rusqlite::Transaction<'_>, target: &Target) -> Result<Option<Takedown>> {
+    const COLS: &str = "SELECT id, source, source_event_id, url, reason, created_at FROM takedowns";
+    let found = match target {
+        Target::Event { source, id } => tx
+            .query_row(&format!("{COLS} WHERE source = ?1 AND source_event_id = ?2 ORDER BY id LIMIT 1"), [source, id], takedown_row)
+            .optional()?,
+        Target::BareId(id) => {
+            let mut st = tx.prepare(&format!("{COLS} WHERE source_event_id = ?1 ORDER BY id"))?;
+            let rows: Vec<Takedown> = st.query_map([id], takedown_row)?.collect::<rusqlite::Result<_>>()?;
+            if rows.len() == 1 { rows.into_iter().next() } else { None }
+        }
+        Target::Url(u) => {
+            let mut st = tx.prepare(&format!("{COLS} WHERE url IS NOT NULL ORDER BY id"))?;
+            let rows: Vec<Takedown> = st.query_map([], takedown_row)?.collect::<rusqlite::Result<_>>()?;
+            let want = loose_url(u);
+            rows.into_iter().find(|t| t.url.as_deref().is_some_and(|have| have == u || loose_url(have) == want))
+        }
+    };
+    Ok(found)
+}
+
+/// What the ids of one source look like, learnt from its stored events
+/// (active or withdrawn) and tombstones: each id's run-length pattern of
+/// character kinds (`50066046` → `9`, `ev-12` → `a-9`) and the lengths seen.
+struct IdShapes {
+    patterns: std::collections::HashMap<String, (usize, usize)>,
+    /// A few stored ids, to show the operator.
+    examples: Vec<String>,
+}
+
+impl IdShapes {
+    fn of_source(tx: &rusqlite::Transaction<'_>, source: &str) -> Result<IdShapes> {
+        let mut st = tx.prepare(
+            "SELECT source_event_id FROM events WHERE source = ?1
+             UNION SELECT source_event_id FROM takedowns WHERE source = ?1 AND source_event_id IS NOT NULL",
+        )?;
+        let ids: Vec<String> = st.query_map([source], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+        let mut patterns: std::collections::HashMap<String, (usize, usize)> = std::collections::HashMap::new();
+        for id in &ids {
+            let n = id.chars().count();
+            let e = patterns.entry(id_pattern(id)).or_insert((n, n));
+            e.0 = e.0.min(n);
+            e.1 = e.1.max(n);
+        }
+        Ok(IdShapes { patterns, examples: ids.into_iter().take(3).collect() })
+    }
+
+    /// Whether `id` has the kinds of characters, in the order, of some
+    /// stored id, and a length within two of those.
+    fn fits(&self, id: &str) -> bool {
+        let n = id.chars().count();
+        self.patterns.get(&id_pattern(id)).is_some_and(|&(min, max)| n + 2 >= min && n <= max + 2)
+    }
+}
+
+/// An id's character kinds, runs collapsed: digits `9`, letters `a`, any
+/// other character itself.
+fn id_pattern(id: &str) -> String {
+    let mut out = String::new();
+    for c in id.chars() {
+        let kind = if c.is_numeric() {
+            '9'
+        } else if c.is_alphabetic() {
+            'a'
+        } else {
+            c
+        };
+        if !out.ends_with(kind) || !matches!(kind, '9' | 'a') {
+            out.push(kind);
+        }
+    }
+    out
+}
+
 /// A URL compared loosely: no scheme, no `www.`, no trailing slash, host in lower case.
 fn loose_url(u: &str) -> String {
     let u = u.trim();
@@ -199,7 +312,14 @@ fn loose_url(u: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{Target, loose_url};
+    use super::{Target, id_pattern, loose_url};
+
+    #[test]
+    fn id_patterns_collapse_runs_of_one_kind() {
+        assert_eq!(id_pattern("50066046"), "9");
+        assert_eq!(id_pattern("ev-12ab"), "a-9a");
+        assert_eq!(id_pattern("a b"), "a a");
+    }
 
     #[test]
     fn urls_compare_loosely() {
@@ -212,6 +332,8 @@ mod tests {
         let known = ["madrid", "diba"];
         assert_eq!(Target::parse("https://x.es/a?b=1", &known), Target::Url("https://x.es/a?b=1".into()));
         assert_eq!(Target::parse("madrid:123", &known), Target::Event { source: "madrid".into(), id: "123".into() });
+        // Issue 10 item 12: spaces around the colon and the id are not part of it.
+        assert_eq!(Target::parse(" madrid : 123 ", &known), Target::Event { source: "madrid".into(), id: "123".into() });
         assert_eq!(Target::parse("other:123", &known), Target::BareId("other:123".into()));
         assert_eq!(Target::parse("123", &known), Target::BareId("123".into()));
     }

@@ -26,6 +26,7 @@ mod operator_switch;
 mod operator_takedown;
 mod polite_cli;
 mod polite_client;
+mod privacy_takedown;
 mod privacy_withdraw_guard;
 mod store_ingest;
 mod translate_engine;
