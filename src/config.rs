@@ -79,10 +79,22 @@ pub struct SourceConfig {
     /// The most of the source's active events one run may withdraw (P20):
     /// default 0.25, at most 0.5.
     pub max_withdraw_share: Option<f64>,
+    /// How every event of the source is cited, over the manifest's own
+    /// (P19; resolved at read time by [`crate::citation`]).
+    pub attribution: Option<String>,
+    pub licence: Option<String>,
+    pub licence_url: Option<String>,
 }
 
 fn yes() -> bool {
     true
+}
+
+impl Default for SourceConfig {
+    /// A row that says only `[sources.ID]`: switched on, nothing else.
+    fn default() -> Self {
+        toml::from_str("").expect("an empty row is valid")
+    }
 }
 
 impl Config {
@@ -123,6 +135,7 @@ impl Config {
             if let Some(h) = &row.hours {
                 parse_hours(h).with_context(|| format!("[sources.{id}] hours"))?;
             }
+            validate_citation(id, row)?;
         }
         for l in &self.settings.languages {
             if !crate::model::DISPLAY_LANGS.contains(&l.as_str()) {
@@ -178,6 +191,28 @@ impl Config {
         let configured = self.sources.get(m.id).and_then(|r| r.min_delay_secs).map(Duration::from_secs_f64);
         configured.map_or(m.min_delay, |c| c.max(m.min_delay))
     }
+}
+
+/// A row's citation overrides (P19): no empty text, a licence link that is an
+/// http(s) URL, and a new licence name only with its link.
+fn validate_citation(id: &str, row: &SourceConfig) -> Result<()> {
+    for (key, value) in [("attribution", &row.attribution), ("licence", &row.licence), ("licence_url", &row.licence_url)] {
+        if value.as_deref().is_some_and(|v| v.trim().is_empty()) {
+            bail!("[sources.{id}] {key} is empty: remove the key to use the adapter's own, or write the text to show");
+        }
+    }
+    if let Some(u) = &row.licence_url {
+        let scheme = url::Url::parse(u).ok().map(|u| u.scheme().to_string());
+        if !matches!(scheme.as_deref(), Some("http" | "https")) {
+            bail!("[sources.{id}] licence_url = {u:?} is not an http(s) URL");
+        }
+    }
+    if row.licence.is_some() && row.licence_url.is_none() {
+        bail!(
+            "[sources.{id}] licence without licence_url: a licence shown with another's link would mislead; add licence_url = \"https://…\""
+        );
+    }
+    Ok(())
 }
 
 /// `"01:00-06:00"` → minutes since midnight (start, end); a window may wrap midnight.
@@ -255,5 +290,19 @@ mod tests {
         let slow: Config = toml::from_str("[sources.madrid]\nmin_delay_secs = 5\n").unwrap();
         slow.validate(adapters).unwrap();
         assert_eq!(slow.delay_for(crate::adapters::by_id("madrid").unwrap()), Duration::from_secs(5));
+    }
+
+    // P19, issue 12 item 8: citation overrides are checked, each with a clear error.
+    #[test]
+    fn citation_overrides_are_validated() {
+        let err = |t: &str| toml::from_str::<Config>(t).unwrap().validate(crate::adapters::ALL).unwrap_err().to_string();
+        assert!(err("[sources.jcyl]\nattribution = \" \"\n").contains("attribution is empty"));
+        assert!(err("[sources.jcyl]\nlicence_url = \"ftp://x\"\n").contains("not an http(s) URL"));
+        assert!(err("[sources.jcyl]\nlicence = \"CC0\"\n").contains("without licence_url"));
+        let ok: Config = toml::from_str(
+            "[sources.jcyl]\nattribution = \"A\"\nlicence = \"CC0\"\nlicence_url = \"https://creativecommons.org/publicdomain/zero/1.0/\"\n",
+        )
+        .unwrap();
+        ok.validate(crate::adapters::ALL).unwrap();
     }
 }

@@ -8,6 +8,7 @@
 pub mod adapter;
 pub mod adapter_tools;
 pub mod audit;
+pub mod citation;
 pub mod cli;
 pub mod commands;
 pub mod config;

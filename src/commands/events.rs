@@ -1,5 +1,6 @@
 //! `cityvibe events list|show`.
 
+use crate::citation::Citations;
 use crate::cli::Cli;
 use crate::store::Store;
 use crate::store::events::{EventFilter, StoredEvent};
@@ -32,7 +33,8 @@ pub fn in_language(store: &Store, events: &mut [StoredEvent], lang: Option<&str>
 
 pub fn list(cli: &Cli, sources: Vec<String>, limit: usize, lang: Option<&str>, json: bool) -> Result<i32> {
     let store = Store::open(&cli.db)?;
-    let mut events = store.list_events(&EventFilter { sources, limit: Some(limit), ..Default::default() })?;
+    let cite = Citations::load(&cli.config)?;
+    let mut events = store.list_events(&EventFilter { sources, limit: Some(limit), ..Default::default() }, &cite)?;
     in_language(&store, &mut events, lang)?;
     if json {
         super::print_json(&events)?;
@@ -62,12 +64,11 @@ pub fn show(cli: &Cli, id: &str, lang: Option<&str>, json: bool) -> Result<i32> 
         Some((s, i)) if crate::adapters::by_id(s).is_some() => (vec![s.to_string()], i.to_string()),
         _ => (vec![], id.to_string()),
     };
-    let mut found = store.list_events(&EventFilter {
-        sources: source,
-        source_event_id: Some(event_id),
-        include_withdrawn: true,
-        ..Default::default()
-    })?;
+    let cite = Citations::load(&cli.config)?;
+    let mut found = store.list_events(
+        &EventFilter { sources: source, source_event_id: Some(event_id), include_withdrawn: true, ..Default::default() },
+        &cite,
+    )?;
     match found.len() {
         0 => bail!("no stored event {id}; see `cityvibe events list`"),
         1 => {}

@@ -1,6 +1,7 @@
 //! `cityvibe export`: active events as JSON, CSV, iCalendar or JSON-LD (P19).
 
 use super::exit;
+use crate::citation::Citations;
 use crate::cli::{Cli, ExportFormat};
 use crate::export::{ExportEvent, csv, ics, jsonld, parse_date};
 use crate::store::Store;
@@ -16,8 +17,9 @@ pub struct Args {
     pub to: Option<String>,
 }
 
-/// The events an export holds, texts in `lang` where a current translation exists.
-pub fn collect(store: &Store, args: &Args) -> Result<Vec<ExportEvent>> {
+/// The events an export holds, texts in `lang` where a current translation
+/// exists, each cited as `cite` says (P19).
+pub fn collect(store: &Store, args: &Args, cite: &Citations) -> Result<Vec<ExportEvent>> {
     crate::commands::check_source_ids(&args.sources)?;
     let from = args.from.as_deref().map(parse_date).transpose()?;
     let to = args.to.as_deref().map(parse_date).transpose()?;
@@ -37,7 +39,7 @@ pub fn collect(store: &Store, args: &Args) -> Result<Vec<ExportEvent>> {
         to: to.map(|d| d.to_string()),
         ..Default::default()
     };
-    let mut events = store.list_events(&filter)?;
+    let mut events = store.list_events(&filter, cite)?;
     if let Some(lang) = &args.lang {
         let shown = store.translations_into(lang)?;
         for e in &mut events {
@@ -67,7 +69,7 @@ pub fn collect(store: &Store, args: &Args) -> Result<Vec<ExportEvent>> {
 
 pub fn execute(cli: &Cli, args: Args) -> Result<i32> {
     let store = Store::open(&cli.db)?;
-    let events = collect(&store, &args)?;
+    let events = collect(&store, &args, &Citations::load(&cli.config)?)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let written = match args.format {

@@ -31,7 +31,9 @@ pub fn show(cli: &Cli, query: &str, as_json: bool) -> Result<i32> {
         let hosts: Vec<String> = crate::adapters::ALL.iter().map(|a| format!("{} ({})", a.manifest().id, a.manifest().host)).collect();
         bail!("{query:?} names no source or host we fetch; known: {}", hosts.join(", "));
     }
-    let config = Config::load(&cli.config, crate::adapters::ALL).ok();
+    // Without a sources.toml, the adapters' own values; a file that does not
+    // validate is an error (its citation overrides could not be shown, P19).
+    let config = if cli.config.exists() { Some(Config::load(&cli.config, crate::adapters::ALL)?) } else { None };
     let store = Store::open(&cli.db)?;
     let since = now_ms() - 30 * 24 * 3600 * 1000;
     let mut hosts: Vec<&str> = adapters.iter().map(|a| a.manifest().host).collect();
@@ -44,6 +46,7 @@ pub fn show(cli: &Cli, query: &str, as_json: bool) -> Result<i32> {
     for a in &adapters {
         let m = a.manifest();
         let held = store.holdings(m.id)?;
+        let cited = crate::citation::of(config.as_ref(), m);
         sources.push(json!({
             "id": m.id,
             "name": m.name,
@@ -51,9 +54,9 @@ pub fn show(cli: &Cli, query: &str, as_json: bool) -> Result<i32> {
             "host": m.host,
             "dataset_page": m.dataset_page,
             "feeds": m.feeds.iter().map(|f| f.url).collect::<Vec<_>>(),
-            "licence": m.licence.name,
-            "licence_url": m.licence.url,
-            "attribution": m.attribution,
+            "licence": cited.licence,
+            "licence_url": cited.licence_url,
+            "attribution": cited.attribution,
             "min_delay_secs": config.as_ref().map_or(m.min_delay.as_secs_f64(), |c| c.delay_for(*a).as_secs_f64()),
             "enabled": config.as_ref().map(|c| c.enabled(m.id)),
             "events_active": held.events_active,

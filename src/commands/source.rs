@@ -65,6 +65,7 @@ pub fn show(cli: &Cli, id: &str, as_json: bool) -> Result<i32> {
     let stats = store.host_stats(m.host, now_ms() - 30 * 24 * 3600 * 1000)?;
     let state = store.source_state(m.id)?;
     let (active, withdrawn) = store.count_events(m.id)?;
+    let cited = crate::citation::of(Some(&config), m);
     let v = json!({
         "id": m.id,
         "name": m.name,
@@ -74,9 +75,9 @@ pub fn show(cli: &Cli, id: &str, as_json: bool) -> Result<i32> {
         "enabled": config.enabled(m.id),
         "min_delay_secs": config.delay_for(a).as_secs_f64(),
         "daily_cap": m.daily_cap,
-        "licence": m.licence.name,
-        "licence_url": m.licence.url,
-        "attribution": m.attribution,
+        "licence": cited.licence,
+        "licence_url": cited.licence_url,
+        "attribution": cited.attribution,
         "last_status": state.last_status,
         "last_message": state.last_message,
         "events_active": active,
@@ -92,7 +93,7 @@ pub fn show(cli: &Cli, id: &str, as_json: bool) -> Result<i32> {
     for f in m.feeds {
         println!("  feed {}", f.url);
     }
-    println!("licence {} <{}>\nattribution {}", m.licence.name, m.licence.url, m.attribution);
+    println!("licence {} <{}>\nattribution {}", cited.licence, cited.licence_url, cited.attribution);
     println!("events: {active} active, {withdrawn} withdrawn; last status {}", state.last_status.as_deref().unwrap_or("-"));
     println!("last 30 days of requests to {}:", m.host);
     println!("  requests {}  bytes {}  304 share {:.0} %", stats.requests, stats.bytes, stats.not_modified_share * 100.0);

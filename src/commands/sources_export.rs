@@ -31,15 +31,16 @@ pub fn entries(config: Option<&Config>) -> Vec<SourceEntry> {
         .iter()
         .map(|a| {
             let m = a.manifest();
+            let cited = crate::citation::of(config, m);
             SourceEntry {
                 id: m.id.into(),
                 name: m.name.into(),
                 publisher: m.publisher.into(),
                 host: m.host.into(),
                 dataset_page: m.dataset_page.into(),
-                licence: m.licence.name.into(),
-                licence_url: m.licence.url.into(),
-                attribution: m.attribution.into(),
+                licence: cited.licence,
+                licence_url: cited.licence_url,
+                attribution: cited.attribution,
                 update_schedule: m.update_schedule.into(),
                 delay_secs: config.map_or(m.min_delay.as_secs_f64(), |c| c.delay_for(*a).as_secs_f64()),
                 enabled: config.is_none_or(|c| c.enabled(m.id)),

@@ -1,6 +1,7 @@
 //! Reading stored events back: listings, exports, reports.
 
 use super::Store;
+use crate::citation::Citations;
 use anyhow::Result;
 use rusqlite::{Row, params_from_iter};
 use serde::Serialize;
@@ -64,7 +65,7 @@ pub struct EventFilter {
     pub source_event_id: Option<String>,
 }
 
-const COLUMNS: &str = "id, source, source_event_id, title, description, url, licence, licence_url, attribution, start, end,
+const COLUMNS: &str = "id, source, source_event_id, title, description, url, start, end,
     all_day, time_zone, occurrences, weekdays, excluded, free, price, audience, venue_name, address, postal_code, locality,
     province, district, lat, lon, categories, source_categories, lang, status";
 
@@ -80,38 +81,40 @@ fn from_row(r: &Row) -> rusqlite::Result<StoredEvent> {
         title: r.get(3)?,
         description: r.get(4)?,
         url: r.get(5)?,
-        licence: r.get(6)?,
-        licence_url: r.get(7)?,
-        attribution: r.get(8)?,
-        start: r.get(9)?,
-        end: r.get(10)?,
-        all_day: r.get(11)?,
-        time_zone: r.get(12)?,
-        occurrences: json(r.get(13)?),
-        weekdays: json(r.get(14)?),
-        excluded: json(r.get(15)?),
-        free: r.get(16)?,
-        price: r.get(17)?,
-        audience: r.get(18)?,
-        venue: r.get(19)?,
-        address: r.get(20)?,
-        postal_code: r.get(21)?,
-        locality: r.get(22)?,
-        province: r.get(23)?,
-        district: r.get(24)?,
-        lat: r.get(25)?,
-        lon: r.get(26)?,
-        categories: json(r.get(27)?),
-        source_categories: json(r.get(28)?),
-        lang: r.get(29)?,
+        // Filled from the source's citation by `list_events` (P19).
+        licence: String::new(),
+        licence_url: String::new(),
+        attribution: String::new(),
+        start: r.get(6)?,
+        end: r.get(7)?,
+        all_day: r.get(8)?,
+        time_zone: r.get(9)?,
+        occurrences: json(r.get(10)?),
+        weekdays: json(r.get(11)?),
+        excluded: json(r.get(12)?),
+        free: r.get(13)?,
+        price: r.get(14)?,
+        audience: r.get(15)?,
+        venue: r.get(16)?,
+        address: r.get(17)?,
+        postal_code: r.get(18)?,
+        locality: r.get(19)?,
+        province: r.get(20)?,
+        district: r.get(21)?,
+        lat: r.get(22)?,
+        lon: r.get(23)?,
+        categories: json(r.get(24)?),
+        source_categories: json(r.get(25)?),
+        lang: r.get(26)?,
         text_origin: "original".into(),
-        status: r.get(30)?,
+        status: r.get(27)?,
     })
 }
 
 impl Store {
-    /// Events matching the filter, soonest first.
-    pub fn list_events(&self, f: &EventFilter) -> Result<Vec<StoredEvent>> {
+    /// Events matching the filter, soonest first, each cited as its source
+    /// is cited now (P19: the row keeps only the source's id).
+    pub fn list_events(&self, f: &EventFilter, cite: &Citations) -> Result<Vec<StoredEvent>> {
         let mut sql = format!("SELECT {COLUMNS} FROM events WHERE 1 = 1");
         let mut args: Vec<String> = Vec::new();
         if !f.include_withdrawn {
@@ -139,7 +142,12 @@ impl Store {
         }
         let mut st = self.conn.prepare(&sql)?;
         let rows = st.query_map(params_from_iter(args.iter()), from_row)?;
-        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        let mut events = rows.collect::<rusqlite::Result<Vec<_>>>()?;
+        for e in &mut events {
+            let c = cite.get(&e.source);
+            (e.licence, e.licence_url, e.attribution) = (c.licence, c.licence_url, c.attribution);
+        }
+        Ok(events)
     }
 
     /// Active events per source.
@@ -149,5 +157,45 @@ impl Store {
             [source],
             |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64)),
         )?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // P19, issue 12 item 8: a database from before keeps its events; the
+    // copies made at ingest are dropped and the source's citation is shown.
+    #[test]
+    fn copies_of_an_old_attribution_are_dropped_on_upgrade() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.db");
+        {
+            let conn = rusqlite::Connection::open(&path).unwrap();
+            conn.execute_batch(super::super::schema::MIGRATIONS[0]).unwrap();
+            conn.pragma_update(None, "user_version", 1).unwrap();
+            conn.execute(
+                "INSERT INTO events (source, source_event_id, title, description, lang, time_zone, all_day, occurrences, weekdays,
+                    excluded, categories, source_categories, licence, licence_url, attribution, content_hash, first_seen, last_changed)
+                 VALUES ('jcyl', '1', 'T', '', 'es', 'Europe/Madrid', 0, '[]', '[]', '[]', '[]', '[]', 'Old', 'https://old/', 'Old text', 'h', 0, 0)",
+                [],
+            )
+            .unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        let config: crate::config::Config = toml::from_str("[sources.jcyl]\nattribution = \"New text\"\n").unwrap();
+        let events = store.list_events(&EventFilter::default(), &Citations::new(Some(&config))).unwrap();
+        assert_eq!(events.len(), 1);
+        assert_eq!(events[0].attribution, "New text");
+        assert_eq!(events[0].licence_url, crate::adapters::jcyl::MANIFEST.licence.url);
+        let columns: Vec<String> = store
+            .conn
+            .prepare("SELECT name FROM pragma_table_info('events')")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert!(!columns.iter().any(|c| c == "licence" || c == "attribution"), "{columns:?}");
     }
 }

@@ -96,12 +96,13 @@ pub struct SourceIngest<'a> {
 /// 32 MB and more cost none (measured with `strace -c`).
 const INGEST_CACHE_KIB: i64 = 32 * 1024;
 
+// Licence and attribution are not copied into rows: readers cite the source (P19).
 const INSERT_EVENT: &str = "INSERT INTO events (source, source_event_id, title, description, url, lang, time_zone, start, end, all_day,
         first_start, last_end, occurrences, weekdays, excluded, free, price, audience, venue_name, address,
-        postal_code, locality, province, district, lat, lon, categories, source_categories, licence,
-        licence_url, attribution, content_hash, first_seen, last_changed, status)
+        postal_code, locality, province, district, lat, lon, categories, source_categories,
+        content_hash, first_seen, last_changed, status)
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,
-        ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?33, 'active')";
+        ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?30, 'active')";
 
 impl Store {
     /// Begin the ingest of one source.
@@ -143,13 +144,7 @@ impl Store {
         let now = now_ms();
         let mut insert = conn.prepare(INSERT_EVENT)?;
         // What every new row of this ingest shares is bound once, not per row.
-        for (i, shared) in [
-            (1, &manifest.id as &dyn rusqlite::ToSql),
-            (29, &manifest.licence.name),
-            (30, &manifest.licence.url),
-            (31, &manifest.attribution),
-            (33, &now),
-        ] {
+        for (i, shared) in [(1, &manifest.id as &dyn rusqlite::ToSql), (30, &now)] {
             insert.raw_bind_parameter(i, shared)?;
         }
         // Not transactional: put back by finish, abandon and rollback.
@@ -504,16 +499,13 @@ impl<'a> SourceIngest<'a> {
             v.lon,
             categories,
             source_categories,
-            m.licence.name,
-            m.licence.url,
-            m.attribution,
             hash,
             self.now,
         ];
         match row {
             None => {
-                // Parameters 1, 29, 30, 31 and 33 were bound by `begin_ingest`.
-                for (i, value) in values.iter().enumerate().filter(|(i, _)| ![0, 28, 29, 30, 32].contains(i)) {
+                // Parameters 1 and 30 were bound by `begin_ingest`.
+                for (i, value) in values.iter().enumerate().filter(|(i, _)| ![0, 29].contains(i)) {
                     self.insert.raw_bind_parameter(i + 1, value)?;
                 }
                 self.insert.raw_execute()?;
@@ -525,9 +517,9 @@ impl<'a> SourceIngest<'a> {
                         time_zone = ?7, start = ?8, end = ?9, all_day = ?10, first_start = ?11, last_end = ?12,
                         occurrences = ?13, weekdays = ?14, excluded = ?15, free = ?16, price = ?17, audience = ?18,
                         venue_name = ?19, address = ?20, postal_code = ?21, locality = ?22, province = ?23, district = ?24,
-                        lat = ?25, lon = ?26, categories = ?27, source_categories = ?28, licence = ?29, licence_url = ?30,
-                        attribution = ?31, content_hash = ?32, last_changed = ?33, status = 'active', withdrawn_at = NULL
-                     WHERE id = ?34",
+                        lat = ?25, lon = ?26, categories = ?27, source_categories = ?28,
+                        content_hash = ?29, last_changed = ?30, status = 'active', withdrawn_at = NULL
+                     WHERE id = ?31",
                 )?;
                 let mut all: Vec<&dyn rusqlite::ToSql> = values.to_vec();
                 all.push(&id);

@@ -132,4 +132,12 @@ pub const MIGRATIONS: &[&str] = &[
         created_at INTEGER NOT NULL
     );
     "#,
+    // 2: licence and attribution by reference (P19, issue 12 item 8): an
+    // event keeps its source's id, and readers cite the source as its
+    // manifest and sources.toml row say now, not as a copy made at ingest.
+    r#"
+    ALTER TABLE events DROP COLUMN licence;
+    ALTER TABLE events DROP COLUMN licence_url;
+    ALTER TABLE events DROP COLUMN attribution;
+    "#,
 ];

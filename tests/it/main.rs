@@ -17,6 +17,7 @@ mod crash_safety;
 mod fetch_plan_all;
 mod madrid_realdata;
 mod operator_audit;
+mod operator_citation;
 mod operator_completions;
 mod operator_export;
 mod operator_holdings;

@@ -137,14 +137,7 @@ fn config_with(rows: &[(&str, SourceConfig)]) -> Config {
 }
 
 fn row(min_delay_secs: Option<f64>, hours: Option<&str>) -> SourceConfig {
-    SourceConfig {
-        enabled: true,
-        disabled_reason: None,
-        disabled_on: None,
-        min_delay_secs,
-        hours: hours.map(str::to_string),
-        max_withdraw_share: None,
-    }
+    SourceConfig { enabled: true, min_delay_secs, hours: hours.map(str::to_string), ..Default::default() }
 }
 
 fn ms(n: u64) -> Duration {

@@ -1,0 +1,84 @@
+//! How a source is cited (P19): its licence, the licence's link and the
+//! attribution text, resolved at read time: the adapter's manifest overlaid
+//! by the operator's row in sources.toml (`licence`, `licence_url`,
+//! `attribution`). Stored events keep only their source's id, so a changed
+//! row shows at once on every stored event, in every list and export.
+//!
+//! Not for the rest of a manifest (publisher, dataset page): those come from
+//! the adapter alone.
+
+use crate::adapter::Manifest;
+use crate::config::Config;
+use anyhow::Result;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::path::Path;
+
+/// What is shown with every event of a source.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Citation {
+    pub licence: String,
+    pub licence_url: String,
+    pub attribution: String,
+}
+
+/// The citation of one source: its manifest, overlaid by its row.
+pub fn of(config: Option<&Config>, m: &Manifest) -> Citation {
+    let row = config.and_then(|c| c.sources.get(m.id));
+    let pick = |over: Option<&Option<String>>, own: &str| over.and_then(|o| o.clone()).unwrap_or_else(|| own.to_string());
+    Citation {
+        licence: pick(row.map(|r| &r.licence), m.licence.name),
+        licence_url: pick(row.map(|r| &r.licence_url), m.licence.url),
+        attribution: pick(row.map(|r| &r.attribution), m.attribution),
+    }
+}
+
+/// Every known source's citation, for the readers of stored events.
+#[derive(Debug, Clone, Default)]
+pub struct Citations(HashMap<&'static str, Citation>);
+
+impl Citations {
+    /// From the known adapters and a config (none: the manifests alone).
+    pub fn new(config: Option<&Config>) -> Citations {
+        Citations(crate::adapters::ALL.iter().map(|a| (a.manifest().id, of(config, a.manifest()))).collect())
+    }
+
+    /// From the config file at `path`, or the manifests alone when there is
+    /// none. A file that does not validate is an error: showing the
+    /// manifest's text instead of the operator's would cite wrongly.
+    pub fn load(path: &Path) -> Result<Citations> {
+        if !path.exists() {
+            return Ok(Citations::new(None));
+        }
+        Ok(Citations::new(Some(&Config::load(path, crate::adapters::ALL)?)))
+    }
+
+    /// The citation of `source`. A source whose adapter is gone is cited by
+    /// its id alone, so that nothing is shown without a name.
+    pub fn get(&self, source: &str) -> Citation {
+        self.0.get(source).cloned().unwrap_or_else(|| Citation {
+            licence: String::new(),
+            licence_url: String::new(),
+            attribution: source.to_string(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // P19, issue 12 item 8: the row overrides field by field; the rest is the manifest's.
+    #[test]
+    fn the_row_overlays_the_manifest() {
+        let m = &crate::adapters::jcyl::MANIFEST;
+        let config: Config = toml::from_str("[sources.jcyl]\nattribution = \"Fuente: JCyL\"\n").unwrap();
+        let c = of(Some(&config), m);
+        assert_eq!(c.attribution, "Fuente: JCyL");
+        assert_eq!(c.licence, m.licence.name);
+        assert_eq!(c.licence_url, m.licence.url);
+        assert_eq!(of(None, m).attribution, m.attribution);
+        assert_eq!(Citations::new(Some(&config)).get("jcyl"), c);
+        assert_eq!(Citations::new(None).get("gone").attribution, "gone");
+    }
+}
