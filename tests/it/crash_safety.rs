@@ -80,24 +80,46 @@ fn killed_mid_ingest_leaves_old_or_new_state() {
     let ingest = fetched.elapsed();
     assert_eq!(count(&db, "viejo"), (n as i64, n as i64));
     assert_eq!(finished_runs(&db), 1);
-    // The new feed changes every title; kill the run at several points of
+    // Each new feed changes every title; kill the run at several points of
     // its ingest, each after the server answered and before the run ended.
-    *body.lock().unwrap() = feed(n, "nuevo");
+    // A run that ended before its kill proves nothing: it is not counted,
+    // and the point is tried again earlier (ingest times vary with load).
+    let (mut current, mut finished, mut attempt) = ("viejo".to_string(), 1, 0);
     let mut outcomes = Vec::new();
-    for (k, fraction) in [0.2, 0.5, 0.8].into_iter().enumerate() {
-        let mut child = run();
-        let at = await_request(k + 2);
-        std::thread::sleep(ingest.mul_f64(fraction).saturating_sub(at.elapsed()));
-        // The proof that the kill lands mid-run: the process is still alive
-        // after its fetch was answered, and it never records its end.
-        assert!(child.try_wait().unwrap().is_none(), "run {k} ended before the kill at {fraction} of its ingest");
-        child.kill().unwrap();
-        child.wait().unwrap();
-        assert_eq!(finished_runs(&db), 1, "the killed run recorded an end");
-        let (total, new) = count(&db, "nuevo");
-        assert_eq!(total, n as i64, "a killed run left a partial source");
-        assert!(new == 0 || new == n as i64, "mixed state: {new} of {n} new titles");
-        outcomes.push(new);
+    for target in [0.2, 0.5, 0.8] {
+        let mut fraction = target;
+        loop {
+            attempt += 1;
+            assert!(attempt <= 12, "no kill landed mid-run in {attempt} attempts");
+            let tag = format!("nuevo{attempt}");
+            *body.lock().unwrap() = feed(n, &tag);
+            let mut child = run();
+            let at = await_request(attempt + 1);
+            std::thread::sleep(ingest.mul_f64(fraction).saturating_sub(at.elapsed()));
+            if child.try_wait().unwrap().is_some() {
+                // Too late: the run ended whole, with the new state.
+                finished += 1;
+                assert_eq!(count(&db, &tag), (n as i64, n as i64));
+                current = tag;
+                fraction /= 2.0;
+                continue;
+            }
+            // The proof that the kill lands mid-run: the process is still
+            // alive after its fetch was answered, and it never records its end.
+            child.kill().unwrap();
+            child.wait().unwrap();
+            assert_eq!(finished_runs(&db), finished, "the killed run recorded an end");
+            let (total, new) = count(&db, &tag);
+            assert_eq!(total, n as i64, "a killed run left a partial source");
+            assert!(new == 0 || new == n as i64, "mixed state: {new} of {n} new titles");
+            if new == 0 {
+                assert_eq!(count(&db, &current).1, n as i64, "neither the old nor the new state");
+            } else {
+                current = tag;
+            }
+            outcomes.push((fraction, new));
+            break;
+        }
     }
-    eprintln!("new titles after each kill: {outcomes:?}");
+    eprintln!("(fraction of the ingest, new titles) after each kill: {outcomes:?}");
 }
