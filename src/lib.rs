@@ -16,6 +16,7 @@ pub mod export;
 pub mod http;
 pub mod ingest;
 pub mod model;
+pub mod output;
 pub mod parse;
 pub mod store;
 pub mod translate;

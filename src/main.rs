@@ -1,16 +1,18 @@
 //! Thin: parse flags, call the library, map the result to an exit code.
 
 use cityvibe::cli::{AdapterCommand, Cli, Command, EventsCommand, SourceCommand, TakedownCommand};
-use cityvibe::commands::{self, exit};
+use cityvibe::commands;
+use cityvibe::output::{self, Exit};
 use clap::Parser;
+use std::process::ExitCode;
 
-fn main() {
+fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
-            let code = if e.use_stderr() { exit::USAGE } else { exit::OK };
+            let code = if e.use_stderr() { Exit::Usage } else { Exit::Ok };
             let _ = e.print();
-            std::process::exit(code);
+            return code.into();
         }
     };
     let result = match &cli.command {
@@ -51,11 +53,5 @@ fn main() {
             TakedownCommand::Remove { id } => commands::takedown::remove(&cli, *id),
         },
     };
-    match result {
-        Ok(code) => std::process::exit(code),
-        Err(e) => {
-            eprintln!("cityvibe: {e:#}");
-            std::process::exit(exit::USAGE);
-        }
-    }
+    output::finish(result)
 }

@@ -13,7 +13,7 @@ use std::path::Path;
 /// with the adapter's feed of the file's format (else its first feed) and
 /// report. Exit 1 when the body does not parse or anything e-mail-,
 /// phone- or image-shaped survived; 2 for an unknown id or unreadable file.
-pub fn check(id: &str, sample: &Path, json: bool, limit: usize) -> Result<i32> {
+pub fn check(id: &str, sample: &Path, json: bool, limit: usize) -> Result<super::Exit> {
     let Some(adapter) = crate::adapters::by_id(id) else {
         eprintln!("cityvibe: no adapter {id:?}; known: {}", crate::adapters::ids().join(", "));
         return Ok(exit::USAGE);
@@ -53,7 +53,7 @@ pub fn check(id: &str, sample: &Path, json: bool, limit: usize) -> Result<i32> {
 
 /// `adapter new ID --host HOST --format json|xml|csv`: scaffold an adapter
 /// in the crate at `root` (the current folder by default).
-pub fn new(root: &Path, id: &str, host: &str, format: &str, json: bool) -> Result<i32> {
+pub fn new(root: &Path, id: &str, host: &str, format: &str, json: bool) -> Result<super::Exit> {
     let format = match parse_format(format) {
         Ok(f) => f,
         Err(e) => {
@@ -70,11 +70,11 @@ pub fn new(root: &Path, id: &str, host: &str, format: &str, json: bool) -> Resul
     if json {
         print_json(&written)?;
     } else {
-        println!("wrote {}", written.adapter.display());
-        println!("wrote {}", written.sample.display());
-        println!("registered `{id}` in {}", written.registry.display());
-        println!("added a disabled [sources.{id}] row to {}", written.sources.display());
-        println!("next: cargo test {id}; then follow docs/ADAPTERS.md and fill every TODO in the manifest");
+        crate::outln!("wrote {}", written.adapter.display())?;
+        crate::outln!("wrote {}", written.sample.display())?;
+        crate::outln!("registered `{id}` in {}", written.registry.display())?;
+        crate::outln!("added a disabled [sources.{id}] row to {}", written.sources.display())?;
+        crate::outln!("next: cargo test {id}; then follow docs/ADAPTERS.md and fill every TODO in the manifest")?;
     }
     Ok(exit::OK)
 }

@@ -5,7 +5,6 @@
 use super::exit;
 use crate::audit::{SourceAudit, audit};
 use crate::cli::Cli;
-use crate::config::Config;
 use crate::http::{Client, Limits, Mirror};
 use crate::store::Store;
 use anyhow::Result;
@@ -16,9 +15,9 @@ pub struct Args {
     pub disable_blocked: bool,
 }
 
-pub fn execute(cli: &Cli, args: Args) -> Result<i32> {
+pub fn execute(cli: &Cli, args: Args) -> Result<super::Exit> {
     let all = crate::adapters::ALL;
-    let config = Config::load(&cli.config, all)?;
+    let config = super::load_config(cli)?;
     super::check_source_ids(&args.sources)?;
     // Named sources are audited even when switched off (to see whether they
     // may come back); otherwise every source that is switched on.
@@ -84,54 +83,57 @@ pub fn execute(cli: &Cli, args: Args) -> Result<i32> {
         out.insert("not_audited".into(), serde_json::to_value(&skipped)?);
         super::print_json(&out)?;
     } else {
-        print_table(&reports, &skipped);
+        print_table(&reports, &skipped)?;
     }
     Ok(if drift { exit::SOURCE_PROBLEM } else { exit::OK })
 }
 
-fn print_table(reports: &[SourceAudit], skipped: &[&str]) {
+fn print_table(reports: &[SourceAudit], skipped: &[&str]) -> std::io::Result<()> {
     for r in reports {
         let verdict = if r.drift.is_empty() { "ok" } else { "DRIFT" };
-        println!("{} ({}): {verdict}; reviewed {}", r.id, r.host, r.review_date);
+        crate::outln!("{} ({}): {verdict}; reviewed {}", r.id, r.host, r.review_date)?;
         let status = |s: Option<u16>| s.map(|s| s.to_string()).unwrap_or_else(|| "-".into());
-        println!("  robots.txt   {:<4} {:<12} {}", status(r.robots.status), r.robots.state, r.robots.message);
+        crate::outln!("  robots.txt   {:<4} {:<12} {}", status(r.robots.status), r.robots.state, r.robots.message)?;
         let cd = r.robots.crawl_delay_secs.map(|d| format!("{d} s")).unwrap_or_else(|| "none".into());
-        println!(
+        crate::outln!(
             "    crawl-delay {cd} (adapter keeps {} s{}){}",
             r.min_delay_secs,
             if r.delay_secs > r.min_delay_secs { format!(", this config {} s", r.delay_secs) } else { String::new() },
             if r.robots.crawl_delay_drift { "  DRIFT" } else { "" }
-        );
+        )?;
         match (&r.robots.digest[..], &r.robots.sha256) {
-            ("no digest recorded", Some(now)) => println!("    digest      no digest recorded; now sha256 {now} (record it in the review)"),
-            (d, Some(now)) => println!("    digest      {d}; now sha256 {now}"),
-            (d, None) => println!("    digest      {d}"),
+            ("no digest recorded", Some(now)) => {
+                crate::outln!("    digest      no digest recorded; now sha256 {now} (record it in the review)")?
+            }
+            (d, Some(now)) => crate::outln!("    digest      {d}; now sha256 {now}")?,
+            (d, None) => crate::outln!("    digest      {d}")?,
         }
-        println!("  tdmrep.json  {:<4} {:<12} {}", status(r.tdmrep.status), r.tdmrep.state, r.tdmrep.message);
-        println!(
+        crate::outln!("  tdmrep.json  {:<4} {:<12} {}", status(r.tdmrep.status), r.tdmrep.state, r.tdmrep.message)?;
+        crate::outln!(
             "  ai.txt       {:<4} {:<12} {}{}",
             status(r.ai_txt.status),
             r.ai_txt.state,
             if r.ai_txt.disallows { "disallows CityVibeBot or * " } else { "" },
             r.ai_txt.message
-        );
+        )?;
         for l in &r.ai_txt.first_lines {
-            println!("    | {l}");
+            crate::outln!("    | {l}")?;
         }
-        println!("  {:<8} {:<4} feed", "robots", "tdm");
+        crate::outln!("  {:<8} {:<4} feed", "robots", "tdm")?;
         for f in &r.feeds {
             let tdm = f.tdm_reservation.map(|t| t.to_string()).unwrap_or_else(|| "-".into());
-            println!("  {:<8} {:<4} {}", if f.allowed { "allowed" } else { "DENIED" }, tdm, f.url);
+            crate::outln!("  {:<8} {:<4} {}", if f.allowed { "allowed" } else { "DENIED" }, tdm, f.url)?;
         }
         for d in &r.drift {
-            println!("  drift: {d}");
+            crate::outln!("  drift: {d}")?;
         }
         if let Some(why) = &r.switched_off {
-            println!("  switched off: {why}");
+            crate::outln!("  switched off: {why}")?;
         }
-        println!();
+        crate::outln!()?;
     }
     for id in skipped {
-        println!("{id}: not audited (switched off in sources.toml; name it with --source to audit it)");
+        crate::outln!("{id}: not audited (switched off in sources.toml; name it with --source to audit it)")?;
     }
+    Ok(())
 }

@@ -17,7 +17,7 @@ pub fn script(shell: CompletionShell) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-pub fn execute(shell: CompletionShell) -> Result<i32> {
+pub fn execute(shell: CompletionShell) -> Result<super::Exit> {
     use std::io::Write;
     // A closed pipe is not an error worth a message.
     let _ = std::io::stdout().lock().write_all(script(shell).as_bytes());

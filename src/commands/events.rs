@@ -4,7 +4,7 @@ use crate::citation::Citations;
 use crate::cli::Cli;
 use crate::store::Store;
 use crate::store::events::{EventFilter, StoredEvent};
-use anyhow::{Result, bail};
+use anyhow::Result;
 
 /// Show an event's texts in `lang`: the publisher's own translation, or the
 /// machine one made from the current original, naming the engine; else the
@@ -12,7 +12,7 @@ use anyhow::{Result, bail};
 pub fn in_language(store: &Store, events: &mut [StoredEvent], lang: Option<&str>) -> Result<()> {
     let Some(lang) = lang else { return Ok(()) };
     if !crate::model::DISPLAY_LANGS.contains(&lang) {
-        bail!("--lang {lang}: use one of {}", crate::model::DISPLAY_LANGS.join(", "));
+        crate::bail_usage!("--lang {lang}: use one of {}", crate::model::DISPLAY_LANGS.join(", "));
     }
     for e in events.iter_mut() {
         if e.lang == lang {
@@ -31,7 +31,7 @@ pub fn in_language(store: &Store, events: &mut [StoredEvent], lang: Option<&str>
     Ok(())
 }
 
-pub fn list(cli: &Cli, sources: Vec<String>, limit: usize, lang: Option<&str>, json: bool) -> Result<i32> {
+pub fn list(cli: &Cli, sources: Vec<String>, limit: usize, lang: Option<&str>, json: bool) -> Result<super::Exit> {
     let store = Store::open(&cli.db)?;
     let cite = Citations::load(&cli.config)?;
     let mut events = store.list_events(&EventFilter { sources, limit: Some(limit), ..Default::default() }, &cite)?;
@@ -41,7 +41,7 @@ pub fn list(cli: &Cli, sources: Vec<String>, limit: usize, lang: Option<&str>, j
         return Ok(super::exit::OK);
     }
     for e in &events {
-        println!(
+        crate::outln!(
             "{}  {:<9} {}\n      {} · {}\n      {}{}",
             e.start.as_deref().unwrap_or("?").replace('T', " "),
             e.source,
@@ -50,7 +50,7 @@ pub fn list(cli: &Cli, sources: Vec<String>, limit: usize, lang: Option<&str>, j
             e.url.as_deref().unwrap_or("-"),
             e.attribution,
             if lang.is_some() { format!(" · text: {} [{}]", e.lang, e.text_origin) } else { String::new() }
-        );
+        )?;
     }
     if events.is_empty() {
         eprintln!("no events stored yet: run `cityvibe run` (or `make demo`)");
@@ -58,7 +58,7 @@ pub fn list(cli: &Cli, sources: Vec<String>, limit: usize, lang: Option<&str>, j
     Ok(super::exit::OK)
 }
 
-pub fn show(cli: &Cli, id: &str, lang: Option<&str>, json: bool) -> Result<i32> {
+pub fn show(cli: &Cli, id: &str, lang: Option<&str>, json: bool) -> Result<super::Exit> {
     let store = Store::open(&cli.db)?;
     let (source, event_id) = match id.split_once(':') {
         Some((s, i)) if crate::adapters::by_id(s).is_some() => (vec![s.to_string()], i.to_string()),
@@ -70,9 +70,9 @@ pub fn show(cli: &Cli, id: &str, lang: Option<&str>, json: bool) -> Result<i32> 
         &cite,
     )?;
     match found.len() {
-        0 => bail!("no stored event {id}; see `cityvibe events list`"),
+        0 => crate::bail_usage!("no stored event {id}; see `cityvibe events list`"),
         1 => {}
-        n => bail!("{n} events have the id {id}: say which with SOURCE:ID"),
+        n => crate::bail_usage!("{n} events have the id {id}: say which with SOURCE:ID"),
     }
     in_language(&store, &mut found, lang)?;
     let e = &found[0];
@@ -80,15 +80,15 @@ pub fn show(cli: &Cli, id: &str, lang: Option<&str>, json: bool) -> Result<i32> 
         super::print_json(e)?;
         return Ok(super::exit::OK);
     }
-    println!("{} ({}:{}, {})", e.title, e.source, e.source_event_id, e.status);
-    println!("text: {} [{}]", e.lang, e.text_origin);
-    println!("when: {} → {} ({})", e.start.as_deref().unwrap_or("?"), e.end.as_deref().unwrap_or("no end given"), e.time_zone);
-    println!("where: {} {}", e.venue.as_deref().unwrap_or("-"), e.address.as_deref().unwrap_or(""));
+    crate::outln!("{} ({}:{}, {})", e.title, e.source, e.source_event_id, e.status)?;
+    crate::outln!("text: {} [{}]", e.lang, e.text_origin)?;
+    crate::outln!("when: {} → {} ({})", e.start.as_deref().unwrap_or("?"), e.end.as_deref().unwrap_or("no end given"), e.time_zone)?;
+    crate::outln!("where: {} {}", e.venue.as_deref().unwrap_or("-"), e.address.as_deref().unwrap_or(""))?;
     if let Some(p) = &e.price {
-        println!("price: {p}");
+        crate::outln!("price: {p}")?;
     }
-    println!("\n{}\n", e.description);
-    println!("original: {}", e.url.as_deref().unwrap_or("-"));
-    println!("{} — licence: {} <{}>", e.attribution, e.licence, e.licence_url);
+    crate::outln!("\n{}\n", e.description)?;
+    crate::outln!("original: {}", e.url.as_deref().unwrap_or("-"))?;
+    crate::outln!("{} — licence: {} <{}>", e.attribution, e.licence, e.licence_url)?;
     Ok(super::exit::OK)
 }

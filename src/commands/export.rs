@@ -6,7 +6,7 @@ use crate::cli::{Cli, ExportFormat};
 use crate::export::{ExportEvent, csv, ics, jsonld, parse_date};
 use crate::store::Store;
 use crate::store::events::EventFilter;
-use anyhow::{Result, bail};
+use anyhow::Result;
 use std::io::Write;
 
 pub struct Args {
@@ -26,12 +26,12 @@ pub fn collect(store: &Store, args: &Args, cite: &Citations) -> Result<Vec<Expor
     if let (Some(f), Some(t)) = (from, to)
         && f > t
     {
-        bail!("--from {f} is after --to {t}");
+        crate::bail_usage!("--from {f} is after --to {t}");
     }
     if let Some(l) = &args.lang
         && !crate::model::DISPLAY_LANGS.contains(&l.as_str())
     {
-        bail!("--lang {l:?}: use one of {}", crate::model::DISPLAY_LANGS.join(", "));
+        crate::bail_usage!("--lang {l:?}: use one of {}", crate::model::DISPLAY_LANGS.join(", "));
     }
     let filter = EventFilter {
         sources: args.sources.clone(),
@@ -67,7 +67,7 @@ pub fn collect(store: &Store, args: &Args, cite: &Citations) -> Result<Vec<Expor
     Ok(events.into_iter().map(ExportEvent::new).collect())
 }
 
-pub fn execute(cli: &Cli, args: Args) -> Result<i32> {
+pub fn execute(cli: &Cli, args: Args) -> Result<super::Exit> {
     let store = Store::open(&cli.db)?;
     let events = collect(&store, &args, &Citations::load(&cli.config)?)?;
     let stdout = std::io::stdout();
@@ -81,8 +81,9 @@ pub fn execute(cli: &Cli, args: Args) -> Result<i32> {
             Ok(())
         }
     };
-    // A closed pipe (`| head`) is not an error worth a message.
-    let _ = written.and_then(|_| out.flush());
+    // A closed pipe (`| head`) ends the command quietly (see `output`).
+    written?;
+    out.flush()?;
     if events.is_empty() {
         eprintln!("no active events match: run `cityvibe run`, or widen --source/--from/--to");
     }

@@ -1,12 +1,12 @@
 //! `cityvibe holdings HOST|SOURCE_ID` (P17): what CityVibe holds of a
 //! publisher's, and how it was fetched, from the database and the fetch log.
 
-use super::{exit, local_time, print_json};
+use super::{exit, print_json};
 use crate::adapter::Adapter;
 use crate::cli::Cli;
 use crate::config::Config;
 use crate::store::{Store, now_ms};
-use anyhow::{Result, bail};
+use anyhow::Result;
 use serde_json::json;
 
 /// The sources a query names: a source id, a host (with or without `www.`),
@@ -25,11 +25,11 @@ pub fn resolve(query: &str) -> Vec<&'static dyn Adapter> {
     crate::adapters::ALL.iter().copied().filter(|a| bare(a.manifest().host) == bare(&host)).collect()
 }
 
-pub fn show(cli: &Cli, query: &str, as_json: bool) -> Result<i32> {
+pub fn show(cli: &Cli, query: &str, as_json: bool) -> Result<super::Exit> {
     let adapters = resolve(query);
     if adapters.is_empty() {
         let hosts: Vec<String> = crate::adapters::ALL.iter().map(|a| format!("{} ({})", a.manifest().id, a.manifest().host)).collect();
-        bail!("{query:?} names no source or host we fetch; known: {}", hosts.join(", "));
+        crate::bail_usage!("{query:?} names no source or host we fetch; known: {}", hosts.join(", "));
     }
     // Without a sources.toml, the adapters' own values; a file that does not
     // validate is an error (its citation overrides could not be shown, P19).
@@ -65,8 +65,8 @@ pub fn show(cli: &Cli, query: &str, as_json: bool) -> Result<i32> {
             "last_date": held.last_date,
             "fields": held.fields,
             "translations": held.translations,
-            "first_stored": held.first_seen.map(|t| local_time(Some(t))),
-            "last_changed": held.last_changed.map(|t| local_time(Some(t))),
+            "first_stored": held.first_seen.map(crate::output::rfc3339_string),
+            "last_changed": held.last_changed.map(crate::output::rfc3339_string),
         }));
     }
     let v = json!({ "query": query, "sources": sources, "fetch_log_30_days": fetched });
@@ -74,30 +74,30 @@ pub fn show(cli: &Cli, query: &str, as_json: bool) -> Result<i32> {
         print_json(&v)?;
         return Ok(exit::OK);
     }
+    // One label column, wide enough for the longest label.
+    let line = |label: &str, value: String| crate::outln!("  {label:<13}{value}");
     for s in &sources {
-        println!("{} — {} ({})", s["id"].as_str().unwrap_or(""), s["name"].as_str().unwrap_or(""), s["publisher"].as_str().unwrap_or(""));
-        println!("  dataset   {}", s["dataset_page"].as_str().unwrap_or(""));
-        println!("  licence   {} <{}>", s["licence"].as_str().unwrap_or(""), s["licence_url"].as_str().unwrap_or(""));
-        println!("  attribution shown with every event: {}", s["attribution"].as_str().unwrap_or(""));
-        println!("  events    {} active, {} withdrawn", s["events_active"], s["events_withdrawn"]);
-        println!("  dates     {} … {}", s["first_date"].as_str().unwrap_or("-"), s["last_date"].as_str().unwrap_or("-"));
+        let text = |k: &str| s[k].as_str().unwrap_or("-").to_string();
+        crate::outln!("{} — {} ({})", text("id"), text("name"), text("publisher"))?;
+        line("dataset", text("dataset_page"))?;
+        line("licence", format!("{} <{}>", text("licence"), text("licence_url")))?;
+        line("attribution", format!("{} (shown with every event)", text("attribution")))?;
+        line("events", format!("{} active, {} withdrawn", s["events_active"], s["events_withdrawn"]))?;
+        line("dates", format!("{} … {}", text("first_date"), text("last_date")))?;
         let fields: Vec<&str> = s["fields"].as_array().map(|a| a.iter().filter_map(|f| f.as_str()).collect()).unwrap_or_default();
-        println!("  fields    {}", if fields.is_empty() { "-".to_string() } else { fields.join(", ") });
+        line("fields", if fields.is_empty() { "-".to_string() } else { fields.join(", ") })?;
         if let Some(t) = s["translations"].as_array().filter(|t| !t.is_empty()) {
             let parts: Vec<String> = t.iter().map(|p| format!("{}×{}", p[0].as_str().unwrap_or("?"), p[1])).collect();
-            println!("  translations {}", parts.join(", "));
+            line("translations", parts.join(", "))?;
         }
     }
     for st in &fetched {
-        println!("requests to {} in the last 30 days (fetch log):", st.host);
-        println!("  requests {}  bytes {}  304 share {:.0} %", st.requests, st.bytes, st.not_modified_share * 100.0);
-        println!(
-            "  smallest gap between two requests: {}",
-            st.min_gap_ms.map(|g| format!("{:.1} s", g as f64 / 1000.0)).unwrap_or("-".into())
-        );
-        println!("  statuses: {}", st.statuses.iter().map(|(s, n)| format!("{s}×{n}")).collect::<Vec<_>>().join(", "));
+        crate::outln!("requests to {} in the last 30 days (fetch log):", st.host)?;
+        line("requests", format!("{}  bytes {}  304 share {:.0} %", st.requests, st.bytes, st.not_modified_share * 100.0))?;
+        line("smallest gap", st.min_gap_ms.map(|g| format!("{:.1} s between two requests", g as f64 / 1000.0)).unwrap_or("-".into()))?;
+        line("statuses", st.statuses.iter().map(|(s, n)| format!("{s}×{n}")).collect::<Vec<_>>().join(", "))?;
         for (day, n) in &st.requests_per_day {
-            println!("  {day}: {n}");
+            line(day, n.to_string())?;
         }
     }
     Ok(exit::OK)

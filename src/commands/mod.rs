@@ -15,17 +15,17 @@ pub mod translate;
 
 use std::io::IsTerminal;
 
-/// Exit codes, as documented in the README.
+/// Exit statuses by their old names (see [`crate::output::Exit`]).
 pub mod exit {
-    /// All went well.
-    pub const OK: i32 = 0;
-    /// At least one source failed, was refused, or looked broken.
-    pub const SOURCE_PROBLEM: i32 = 1;
-    /// Usage or configuration error.
-    pub const USAGE: i32 = 2;
-    /// Another run holds the lock; nothing was fetched.
-    pub const LOCKED: i32 = 3;
+    use crate::output::Exit;
+    pub const OK: Exit = Exit::Ok;
+    pub const SOURCE_PROBLEM: Exit = Exit::SourceProblem;
+    pub const USAGE: Exit = Exit::Usage;
+    pub const LOCKED: Exit = Exit::Locked;
+    pub const INTERNAL: Exit = Exit::Internal;
 }
+
+pub use crate::output::Exit;
 
 /// Fail with the list of known ids when any of `ids` names no adapter.
 pub fn check_source_ids(ids: &[String]) -> anyhow::Result<()> {
@@ -37,7 +37,7 @@ pub fn check_source_ids(ids: &[String]) -> anyhow::Result<()> {
 
 /// Take the run lock beside the database; when another run holds it, say so
 /// on stderr and give the exit code to stop with (nothing was done).
-pub fn lock_or_exit(db: &std::path::Path) -> anyhow::Result<Result<crate::ingest::RunLock, i32>> {
+pub fn lock_or_exit(db: &std::path::Path) -> anyhow::Result<Result<crate::ingest::RunLock, Exit>> {
     match crate::ingest::RunLock::acquire(db) {
         Ok(l) => Ok(Ok(l)),
         Err(e) if e.downcast_ref::<crate::ingest::Locked>().is_some() => {
@@ -53,19 +53,17 @@ pub fn stdout_is_terminal() -> bool {
     std::io::stdout().is_terminal()
 }
 
-/// Print a JSON value on stdout.
+/// Print a JSON value on stdout (see [`crate::output::json`]).
 pub fn print_json<T: serde::Serialize>(v: &T) -> anyhow::Result<()> {
-    use std::io::Write;
-    let text = serde_json::to_string_pretty(v)?;
-    // A closed pipe (`| head`) is not an error worth a panic.
-    let _ = writeln!(std::io::stdout().lock(), "{text}");
-    Ok(())
+    crate::output::json(v)
 }
 
-/// Format ms since the epoch as a Europe/Madrid local time.
+/// A stored time for a table, in the display zone with its label (see [`crate::output::time`]).
 pub fn local_time(ms: Option<i64>) -> String {
-    ms.and_then(|ms| jiff::Timestamp::from_millisecond(ms).ok())
-        .and_then(|t| t.in_tz(crate::model::TZ_MADRID).ok())
-        .map(|z| z.strftime("%Y-%m-%d %H:%M").to_string())
-        .unwrap_or_else(|| "-".into())
+    crate::output::time(ms)
+}
+
+/// The operator's switchboard; a mistake in it is a configuration error (exit 2).
+pub fn load_config(cli: &crate::cli::Cli) -> anyhow::Result<crate::config::Config> {
+    crate::config::Config::load(&cli.config, crate::adapters::ALL).map_err(crate::output::as_usage)
 }

@@ -2,7 +2,6 @@
 
 use super::exit;
 use crate::cli::Cli;
-use crate::config::Config;
 use crate::http::{Client, Limits, Mirror};
 use crate::ingest::{RunOptions, run};
 use crate::store::Store;
@@ -15,9 +14,9 @@ pub struct Args {
     pub no_translate: bool,
 }
 
-pub fn execute(cli: &Cli, args: Args) -> Result<i32> {
+pub fn execute(cli: &Cli, args: Args) -> Result<super::Exit> {
     let adapters = crate::adapters::ALL;
-    let config = Config::load(&cli.config, adapters)?;
+    let config = super::load_config(cli)?;
     super::check_source_ids(&args.sources)?;
     let mirror = cli.mirror.as_deref().map(Mirror::parse).transpose()?;
     let lock = match super::lock_or_exit(&cli.db)? {
@@ -63,7 +62,7 @@ pub fn execute(cli: &Cli, args: Args) -> Result<i32> {
         }
     }
     let code = if report.any_problem() { exit::SOURCE_PROBLEM } else { exit::OK };
-    store.finish_run(report.run_id, code)?;
+    store.finish_run(report.run_id, code.code() as i32)?;
     drop(lock);
     // One line per problem on stderr, always.
     for s in &report.sources {
@@ -78,16 +77,22 @@ pub fn execute(cli: &Cli, args: Args) -> Result<i32> {
         out.extend(totals);
         super::print_json(&out)?;
     } else if !args.quiet && super::stdout_is_terminal() {
-        println!(
-            "{:<10} {:<10} {:>4} {:>4} {:>6} {:>7} {:>9} {:>6}  message",
-            "source", "status", "req", "304", "added", "updated", "withdrawn", "errors"
-        );
+        let mut t = crate::output::Table::new(&["source", "status", "req", "304", "added", "updated", "withdrawn", "errors", "message"])
+            .right(&[2, 3, 4, 5, 6, 7]);
         for s in &report.sources {
-            println!(
-                "{:<10} {:<10} {:>4} {:>4} {:>6} {:>7} {:>9} {:>6}  {}",
-                s.id, s.status, s.requests, s.not_modified, s.added, s.updated, s.withdrawn, s.record_errors, s.message
-            );
+            t.row([
+                s.id.clone(),
+                s.status.to_string(),
+                s.requests.to_string(),
+                s.not_modified.to_string(),
+                s.added.to_string(),
+                s.updated.to_string(),
+                s.withdrawn.to_string(),
+                s.record_errors.to_string(),
+                s.message.clone(),
+            ]);
         }
+        t.print()?;
     }
     Ok(code)
 }

@@ -1,11 +1,12 @@
 //! `cityvibe runs`: what each recent run did, per source.
 
-use super::{exit, local_time, print_json};
+use super::{Exit, exit, local_time, print_json};
 use crate::cli::Cli;
+use crate::output::Table;
 use crate::store::Store;
 use anyhow::Result;
 
-pub fn list(cli: &Cli, limit: usize, as_json: bool) -> Result<i32> {
+pub fn list(cli: &Cli, limit: usize, as_json: bool) -> Result<Exit> {
     let store = Store::open(&cli.db)?;
     let runs = store.list_runs(limit)?;
     if as_json {
@@ -16,33 +17,45 @@ pub fn list(cli: &Cli, limit: usize, as_json: bool) -> Result<i32> {
         eprintln!("no runs yet: run `cityvibe run`");
         return Ok(exit::OK);
     }
-    println!(
-        "{:>5} {:<16} {:>4} {:<10} {:<10} {:>4} {:>4} {:>6} {:>7} {:>9} {:>10} {:>8}  message",
-        "run", "started", "exit", "source", "status", "req", "304", "added", "updated", "withdrawn", "translated", "duration"
-    );
+    let mut t = Table::new(&[
+        "run",
+        "started",
+        "exit",
+        "source",
+        "status",
+        "req",
+        "304",
+        "added",
+        "updated",
+        "withdrawn",
+        "translated",
+        "duration",
+        "message",
+    ])
+    .right(&[0, 2, 5, 6, 7, 8, 9, 10, 11]);
     for r in &runs {
         let exit_code = r.exit_code.map_or("-".to_string(), |c| c.to_string());
         if r.sources.is_empty() {
-            println!("{:>5} {:<16} {:>4} (no source)", r.run_id, local_time(Some(r.started_at)), exit_code);
+            t.row([r.run_id.to_string(), local_time(Some(r.started_at)), exit_code.clone(), "(no source)".into()]);
         }
         for s in &r.sources {
-            println!(
-                "{:>5} {:<16} {:>4} {:<10} {:<10} {:>4} {:>4} {:>6} {:>7} {:>9} {:>10} {:>7.1}s  {}",
-                r.run_id,
+            t.row([
+                r.run_id.to_string(),
                 local_time(Some(r.started_at)),
-                exit_code,
-                s.source,
-                s.status,
-                s.requests,
-                s.not_modified,
-                s.added,
-                s.updated,
-                s.withdrawn,
-                s.translated,
-                s.duration_ms as f64 / 1000.0,
-                s.message
-            );
+                exit_code.clone(),
+                s.source.clone(),
+                s.status.to_string(),
+                s.requests.to_string(),
+                s.not_modified.to_string(),
+                s.added.to_string(),
+                s.updated.to_string(),
+                s.withdrawn.to_string(),
+                s.translated.to_string(),
+                format!("{:.1} s", s.duration_ms as f64 / 1000.0),
+                s.message.clone(),
+            ]);
         }
     }
+    t.print()?;
     Ok(exit::OK)
 }

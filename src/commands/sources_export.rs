@@ -8,6 +8,7 @@ use crate::cli::{Cli, SourcesFormat};
 use crate::config::Config;
 use anyhow::Result;
 use serde::Serialize;
+use std::io::Write;
 
 /// One row of the page.
 #[derive(Debug, Clone, Serialize)]
@@ -135,14 +136,14 @@ pub fn html(list: &[SourceEntry]) -> String {
     out
 }
 
-pub fn execute(cli: &Cli, format: SourcesFormat) -> Result<i32> {
+pub fn execute(cli: &Cli, format: SourcesFormat) -> Result<super::Exit> {
     // The page can be made without a sources.toml: then the adapters' own delays.
-    let config = if cli.config.exists() { Some(Config::load(&cli.config, crate::adapters::ALL)?) } else { None };
+    let config = if cli.config.exists() { Some(super::load_config(cli)?) } else { None };
     let list = entries(config.as_ref());
     match format {
         SourcesFormat::Json => print_json(&list)?,
-        SourcesFormat::Md => print!("{}", markdown(&list)),
-        SourcesFormat::Html => print!("{}", html(&list)),
+        SourcesFormat::Md => write!(std::io::stdout().lock(), "{}", markdown(&list))?,
+        SourcesFormat::Html => write!(std::io::stdout().lock(), "{}", html(&list))?,
     }
     Ok(exit::OK)
 }

@@ -4,9 +4,9 @@ use super::{exit, local_time, print_json};
 use crate::cli::Cli;
 use crate::store::Store;
 use crate::store::takedowns::{TakedownOutcome, Target};
-use anyhow::{Result, bail};
+use anyhow::Result;
 
-pub fn add(cli: &Cli, what: &str, reason: &str, force: bool, as_json: bool) -> Result<i32> {
+pub fn add(cli: &Cli, what: &str, reason: &str, force: bool, as_json: bool) -> Result<super::Exit> {
     let target = Target::parse(what, &crate::adapters::ids());
     if let Target::Event { source, .. } = &target {
         crate::adapters::require(source)?;
@@ -52,7 +52,7 @@ pub fn add(cli: &Cli, what: &str, reason: &str, force: bool, as_json: bool) -> R
     Ok(exit::OK)
 }
 
-pub fn list(cli: &Cli, as_json: bool) -> Result<i32> {
+pub fn list(cli: &Cli, as_json: bool) -> Result<super::Exit> {
     let store = Store::open(&cli.db)?;
     let rows = store.list_takedowns()?;
     if as_json {
@@ -63,24 +63,25 @@ pub fn list(cli: &Cli, as_json: bool) -> Result<i32> {
         eprintln!("no takedowns");
         return Ok(exit::OK);
     }
-    println!("{:>4}  {:<16}  {:<24}  {:<40}  reason", "id", "when", "event", "url");
+    let mut table = crate::output::Table::new(&["id", "when", "event", "url", "reason"]).right(&[0]);
     for t in &rows {
         let ev = match (&t.source, &t.source_event_id) {
             (Some(s), Some(i)) => format!("{s}:{i}"),
             _ => "-".into(),
         };
-        println!("{:>4}  {:<16}  {:<24}  {:<40}  {}", t.id, local_time(Some(t.created_at)), ev, t.url.as_deref().unwrap_or("-"), t.reason);
+        table.row([t.id.to_string(), local_time(Some(t.created_at)), ev, t.url.clone().unwrap_or_else(|| "-".into()), t.reason.clone()]);
     }
+    table.print()?;
     Ok(exit::OK)
 }
 
-pub fn remove(cli: &Cli, id: i64) -> Result<i32> {
+pub fn remove(cli: &Cli, id: i64) -> Result<super::Exit> {
     let store = Store::open(&cli.db)?;
     match store.remove_takedown(id)? {
         Some(_) => {
             eprintln!("takedown {id} lifted; the event may come back when its feed next changes");
             Ok(exit::OK)
         }
-        None => bail!("no takedown with id {id}; see `cityvibe takedown list`"),
+        None => crate::bail_usage!("no takedown with id {id}; see `cityvibe takedown list`"),
     }
 }

@@ -36,8 +36,8 @@ pub fn step(store: &mut Store, config: &Config, sources: &[String], show_progres
     Ok(Some(stats))
 }
 
-pub fn execute(cli: &Cli, sources: Vec<String>, json: bool) -> Result<i32> {
-    let config = Config::load(&cli.config, crate::adapters::ALL)?;
+pub fn execute(cli: &Cli, sources: Vec<String>, json: bool) -> Result<super::Exit> {
+    let config = super::load_config(cli)?;
     let _lock = match super::lock_or_exit(&cli.db)? {
         Ok(l) => l,
         Err(code) => return Ok(code),
@@ -53,7 +53,7 @@ pub fn execute(cli: &Cli, sources: Vec<String>, json: bool) -> Result<i32> {
     if json {
         super::print_json(&stats)?;
     } else if super::stdout_is_terminal() {
-        println!("{} translated, {} from the cache, {} pending", stats.translated, stats.cache_hits, stats.pending);
+        crate::outln!("{} translated, {} from the cache, {} pending", stats.translated, stats.cache_hits, stats.pending)?;
     }
     Ok(exit::OK)
 }

@@ -32,7 +32,19 @@ pub const HEADER: [&str; 26] = [
     "dataset_page",
 ];
 
+/// csv's own error hides an I/O error (a closed pipe) from anyhow's chain: unwrap it.
+fn io_error(e: csv::Error) -> anyhow::Error {
+    match e.into_kind() {
+        csv::ErrorKind::Io(io) => io.into(),
+        other => anyhow::anyhow!("writing CSV: {other:?}"),
+    }
+}
+
 pub fn write<W: std::io::Write>(out: W, events: &[ExportEvent]) -> anyhow::Result<()> {
+    write_records(out, events).map_err(io_error)
+}
+
+fn write_records<W: std::io::Write>(out: W, events: &[ExportEvent]) -> Result<(), csv::Error> {
     let mut w = csv::Writer::from_writer(out);
     w.write_record(HEADER)?;
     let s = |v: &Option<String>| v.clone().unwrap_or_default();

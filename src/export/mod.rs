@@ -62,7 +62,7 @@ pub fn slots(e: &StoredEvent) -> Vec<Slot> {
 
 /// Parse a `--from`/`--to` date.
 pub fn parse_date(s: &str) -> anyhow::Result<Date> {
-    s.parse::<Date>().map_err(|e| anyhow::anyhow!("{s:?} is not a date (YYYY-MM-DD): {e}"))
+    s.parse::<Date>().map_err(|e| crate::output::usage(format!("{s:?} is not a date (YYYY-MM-DD): {e}")))
 }
 
 /// The text list of a JSON array of strings.

@@ -95,7 +95,10 @@ pub struct HostStats {
     pub statuses: Vec<(String, u64)>,
     pub not_modified_share: f64,
     pub bytes: u64,
+    /// The first and last request in the period (RFC 3339 in JSON).
+    #[serde(rename = "first_request_at", serialize_with = "crate::output::rfc3339_opt")]
     pub first_ms: Option<i64>,
+    #[serde(rename = "last_request_at", serialize_with = "crate::output::rfc3339_opt")]
     pub last_ms: Option<i64>,
 }
 

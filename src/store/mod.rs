@@ -37,10 +37,14 @@ impl Store {
             std::fs::create_dir_all(dir).with_context(|| format!("creating the database folder {}", dir.display()))?;
         }
         let conn = Connection::open(path).with_context(|| format!("opening the database {}", path.display()))?;
-        conn.busy_timeout(Duration::from_secs(10))?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
-        conn.pragma_update(None, "foreign_keys", "ON")?;
+        // The first statements are where a file that is no database shows it: name the file.
+        let setup = |conn: &Connection| -> rusqlite::Result<()> {
+            conn.busy_timeout(Duration::from_secs(10))?;
+            conn.pragma_update(None, "journal_mode", "WAL")?;
+            conn.pragma_update(None, "synchronous", "NORMAL")?;
+            conn.pragma_update(None, "foreign_keys", "ON")
+        };
+        setup(&conn).with_context(|| format!("opening the database {}", path.display()))?;
         let mut store = Store { conn, path: path.to_path_buf() };
         store.migrate().with_context(|| format!("migrating the database {}", path.display()))?;
         Ok(store)

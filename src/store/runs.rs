@@ -48,7 +48,9 @@ impl SourceReport {
 pub struct SourceState {
     pub last_status: Option<String>,
     pub last_message: Option<String>,
+    #[serde(serialize_with = "crate::output::rfc3339_opt")]
     pub last_run_at: Option<i64>,
+    #[serde(serialize_with = "crate::output::rfc3339_opt")]
     pub last_success_at: Option<i64>,
 }
 

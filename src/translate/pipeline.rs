@@ -19,9 +19,11 @@ const BATCH: usize = 250;
 pub struct TranslateStats {
     /// Texts translated by the engine now.
     pub translated: u64,
-    /// Texts answered by the cache.
+    /// Texts answered by the cache (named as in `run --json`: one name per thing, issue 13).
+    #[serde(rename = "translation_cache_hits")]
     pub cache_hits: u64,
     /// Texts still untranslated (engine missing, failed or timed out).
+    #[serde(rename = "translation_pending")]
     pub pending: u64,
     /// Words sent to the engine.
     pub words: u64,

@@ -30,5 +30,6 @@ mod polite_client;
 mod privacy_takedown;
 mod privacy_withdraw_guard;
 mod store_ingest;
+mod surface_output;
 mod translate_engine;
 mod translate_pipeline;
