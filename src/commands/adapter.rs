@@ -18,7 +18,8 @@ pub fn check(id: &str, sample: &Path, json: bool, limit: usize) -> Result<super:
         eprintln!("cityvibe: no adapter {id:?}; known: {}", crate::adapters::ids().join(", "));
         return Ok(exit::USAGE);
     };
-    let bytes = std::fs::read(sample).with_context(|| format!("reading the sample {}", sample.display()))?;
+    let bytes =
+        std::fs::read(sample).with_context(|| format!("reading the sample {}", sample.display())).map_err(crate::output::as_usage)?;
     let feed = feed_for_sample(adapter, sample);
     let report: CheckReport = check_bytes(adapter, feed, &sample.display().to_string(), &bytes, limit);
     let todo = todo_fields(adapter.manifest());

@@ -93,7 +93,7 @@ pub fn show(cli: &Cli, query: &str, as_json: bool) -> Result<super::Exit> {
     }
     for st in &fetched {
         crate::outln!("requests to {} in the last 30 days (fetch log):", st.host)?;
-        line("requests", format!("{}  bytes {}  304 share {:.0} %", st.requests, st.bytes, st.not_modified_share * 100.0))?;
+        line("fetched", format!("requests {}  bytes {}  304 share {:.0} %", st.requests, st.bytes, st.not_modified_share * 100.0))?;
         line("smallest gap", st.min_gap_ms.map(|g| format!("{:.1} s between two requests", g as f64 / 1000.0)).unwrap_or("-".into()))?;
         line("statuses", st.statuses.iter().map(|(s, n)| format!("{s}×{n}")).collect::<Vec<_>>().join(", "))?;
         for (day, n) in &st.requests_per_day {

@@ -10,7 +10,7 @@
 //! (issue 13 item 16). Not the command's wording: see `commands::takedown`.
 
 use super::{Store, now_ms};
-use anyhow::{Result, bail};
+use anyhow::Result;
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 
@@ -90,7 +90,7 @@ impl Store {
     /// exactly one stored event. An event a tombstone already names is left as it is.
     pub fn add_takedown(&mut self, target: &Target, reason: &str, force: bool) -> Result<TakedownOutcome> {
         if reason.trim().is_empty() {
-            bail!("say why with --reason \"…\" (it is kept with the takedown)");
+            crate::bail_usage!("say why with --reason \"…\" (it is kept with the takedown)");
         }
         // A run may hold the write lock for one source's ingest: wait for it
         // rather than fail, so the takedown lands right after that commit.
@@ -142,9 +142,9 @@ impl Store {
                 (Some(source.clone()), Some(id.clone()), matches.first().and_then(|m| m.3.clone()))
             }
             Target::BareId(id) => match matches.len() {
-                0 => bail!("no stored event has the id {id:?}; name it as SOURCE:ID (e.g. madrid:{id}) or by its URL"),
+                0 => crate::bail_usage!("no stored event has the id {id:?}; name it as SOURCE:ID (e.g. madrid:{id}) or by its URL"),
                 1 => (Some(matches[0].1.clone()), Some(matches[0].2.clone()), matches[0].3.clone()),
-                _ => bail!(
+                _ => crate::bail_usage!(
                     "the id {id:?} names {} events; say which: {}",
                     matches.len(),
                     matches.iter().map(|m| format!("{}:{}", m.1, m.2)).collect::<Vec<_>>().join(", ")
