@@ -3,6 +3,8 @@
 
 CARGO ?= cargo
 DEMO_DB ?= data/demo.db
+# The demo keeps its own host ledger, apart from the machine's (P8).
+DEMO_STATE ?= data/demo-state
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 CITYVIBE := $(TARGET_DIR)/release/cityvibe
 
@@ -20,10 +22,11 @@ deps:
 ## The main job, offline, against the project's own samples, then some stored events.
 demo: deps build
 	@rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
-	$(CITYVIBE) --db $(DEMO_DB) --mirror data/samples run
-	$(CITYVIBE) --db $(DEMO_DB) source list
-	$(CITYVIBE) --db $(DEMO_DB) events list --limit 4
-	$(CITYVIBE) --db $(DEMO_DB) events list --limit 4 --lang en
+	@rm -rf $(DEMO_STATE)
+	$(CITYVIBE) --state-dir $(DEMO_STATE) --db $(DEMO_DB) --mirror data/samples run
+	$(CITYVIBE) --state-dir $(DEMO_STATE) --db $(DEMO_DB) source list
+	$(CITYVIBE) --state-dir $(DEMO_STATE) --db $(DEMO_DB) events list --limit 4
+	$(CITYVIBE) --state-dir $(DEMO_STATE) --db $(DEMO_DB) events list --limit 4 --lang en
 
 ## Every test: unit, integration, real data, loopback HTTP, real Apertium.
 test: deps

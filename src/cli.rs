@@ -16,6 +16,10 @@ pub struct Cli {
     /// every politeness rule still applies as if to HOST.
     #[arg(long, global = true, value_name = "DIR|URL")]
     pub mirror: Option<String>,
+    /// The machine-wide host ledger every cityvibe process shares, whatever its
+    /// database [default: $XDG_STATE_HOME/cityvibe, else ~/.local/state/cityvibe].
+    #[arg(long, global = true, value_name = "DIR", env = "CITYVIBE_STATE_DIR")]
+    pub state_dir: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -36,6 +40,10 @@ pub enum Command {
         /// Store originals only; translate later with `cityvibe translate`.
         #[arg(long)]
         no_translate: bool,
+        /// An operator's manual run: fetch sources even within their period
+        /// (every delay, window and cap still holds).
+        #[arg(long)]
+        force: bool,
     },
     /// Translate what changed into the display languages (what `run` does after storing).
     Translate {

@@ -40,6 +40,10 @@ pub struct Settings {
     /// Seconds a translation engine may take on one text before it is given up.
     #[serde(default = "default_translate_timeout")]
     pub translate_timeout_secs: u64,
+    /// The longest a run waits for a host (a Retry-After, a backoff, a
+    /// delay); beyond it the host waits for a later run (P10).
+    #[serde(default = "default_max_wait")]
+    pub max_wait_secs: u64,
 }
 
 fn default_languages() -> Vec<String> {
@@ -51,6 +55,16 @@ fn default_translator() -> String {
 fn default_translate_timeout() -> u64 {
     60
 }
+fn default_max_wait() -> u64 {
+    300
+}
+
+/// A source is fetched at most once per period (P7); a row may lengthen it.
+pub const DEFAULT_PERIOD: Duration = Duration::from_secs(3 * 3600);
+/// Bounds on a row's values, checked at load (issue 10 item 9).
+pub const MAX_DELAY_SECS: f64 = 24.0 * 3600.0;
+pub const MAX_PERIOD_HOURS: f64 = 7.0 * 24.0;
+pub const MAX_WAIT_SECS: u64 = 3600;
 
 impl Default for Settings {
     fn default() -> Self {
@@ -59,6 +73,7 @@ impl Default for Settings {
             translator: default_translator(),
             apy_url: None,
             translate_timeout_secs: default_translate_timeout(),
+            max_wait_secs: default_max_wait(),
         }
     }
 }
@@ -84,6 +99,8 @@ pub struct SourceConfig {
     pub attribution: Option<String>,
     pub licence: Option<String>,
     pub licence_url: Option<String>,
+    /// Fetch at most once per this many hours: 3 or more, never fewer (P7).
+    pub period_hours: Option<f64>,
 }
 
 fn yes() -> bool {
@@ -114,12 +131,26 @@ impl Config {
                 bail!("[sources.{id}] names no known adapter; known: {}", known.join(", "));
             };
             let min = a.manifest().min_delay;
-            if let Some(secs) = row.min_delay_secs
-                && (!(secs.is_finite() && secs >= 0.0) || Duration::from_secs_f64(secs) < min)
+            if let Some(secs) = row.min_delay_secs {
+                // Compared as numbers first: 1e20 s is no Duration (it would panic).
+                if !(secs.is_finite() && secs <= MAX_DELAY_SECS) {
+                    bail!(
+                        "[sources.{id}] min_delay_secs = {secs} is over the bound of {MAX_DELAY_SECS} s (one day); a slower source takes a longer period_hours, not a longer delay"
+                    );
+                }
+                if secs < min.as_secs_f64() {
+                    bail!(
+                        "[sources.{id}] min_delay_secs = {secs} is faster than the adapter's minimum of {} s; config can only make a source slower (P9)",
+                        min.as_secs_f64()
+                    );
+                }
+            }
+            if let Some(h) = row.period_hours
+                && !(h.is_finite() && h >= DEFAULT_PERIOD.as_secs_f64() / 3600.0 && h <= MAX_PERIOD_HOURS)
             {
                 bail!(
-                    "[sources.{id}] min_delay_secs = {secs} is faster than the adapter's minimum of {} s; config can only make a source slower (P9)",
-                    min.as_secs_f64()
+                    "[sources.{id}] period_hours = {h} is out of bounds: at least {} (a row may lengthen the period, never shorten it, P7) and at most {MAX_PERIOD_HOURS}",
+                    DEFAULT_PERIOD.as_secs() / 3600
                 );
             }
             if let Some(share) = row.max_withdraw_share {
@@ -141,6 +172,9 @@ impl Config {
             if !crate::model::DISPLAY_LANGS.contains(&l.as_str()) {
                 bail!("[settings] languages: {l:?} is not one of {}", crate::model::DISPLAY_LANGS.join(", "));
             }
+        }
+        if !(1..=MAX_WAIT_SECS).contains(&self.settings.max_wait_secs) {
+            bail!("[settings] max_wait_secs = {} is out of bounds: 1 to {MAX_WAIT_SECS}", self.settings.max_wait_secs);
         }
         if !["apertium", "apy", "none"].contains(&self.settings.translator.as_str()) {
             bail!("[settings] translator = {:?}: use apertium, apy or none", self.settings.translator);
@@ -185,11 +219,36 @@ impl Config {
         }
     }
 
-    /// The delay to keep for a source: the adapter's, or slower from config.
+    /// The delay to keep for a source: the adapter's, or slower from config
+    /// (held to the bound even for a row that skipped validation).
     pub fn delay_for(&self, adapter: &dyn Adapter) -> Duration {
         let m = adapter.manifest();
-        let configured = self.sources.get(m.id).and_then(|r| r.min_delay_secs).map(Duration::from_secs_f64);
+        let configured = self
+            .sources
+            .get(m.id)
+            .and_then(|r| r.min_delay_secs)
+            .filter(|s| s.is_finite())
+            .map(|s| Duration::from_secs_f64(s.clamp(0.0, MAX_DELAY_SECS)));
         configured.map_or(m.min_delay, |c| c.max(m.min_delay))
+    }
+
+    /// The delay that rules a source and whose word it is: the slowest of the
+    /// adapter's minimum, the operator's row and robots.txt's Crawl-delay as
+    /// `audit` last read it (rule 2: the slowest word wins).
+    pub fn ruling_delay(&self, adapter: &dyn Adapter, crawl_delay: Option<Duration>) -> (Duration, &'static str) {
+        let m = adapter.manifest();
+        let row = self.delay_for(adapter);
+        let mut rule = if row > m.min_delay { (row, "sources.toml") } else { (m.min_delay, "adapter") };
+        if let Some(cd) = crawl_delay.filter(|cd| *cd > rule.0) {
+            rule = (cd, "robots.txt Crawl-delay");
+        }
+        rule
+    }
+
+    /// A source's period: the default, or longer from its row (P7).
+    pub fn period_for(&self, id: &str) -> Duration {
+        let row = self.sources.get(id).and_then(|r| r.period_hours).filter(|h| h.is_finite());
+        row.map(|h| Duration::from_secs_f64(h.clamp(0.0, MAX_PERIOD_HOURS) * 3600.0)).map_or(DEFAULT_PERIOD, |p| p.max(DEFAULT_PERIOD))
     }
 }
 
@@ -304,5 +363,23 @@ mod tests {
         )
         .unwrap();
         ok.validate(crate::adapters::ALL).unwrap();
+    }
+
+    // Issue 10 item 9: a delay over a day is refused at load, never a panic.
+    #[test]
+    fn delays_and_periods_have_bounds() {
+        let adapters = crate::adapters::ALL;
+        for bad in ["1e20", "1000000", "inf", "nan"] {
+            let c: Config = toml::from_str(&format!("[sources.madrid]\nmin_delay_secs = {bad}\n")).unwrap();
+            let err = c.validate(adapters).unwrap_err().to_string();
+            assert!(err.contains("[sources.madrid]") && err.contains("86400"), "{bad}: {err}");
+            assert!(c.delay_for(crate::adapters::by_id("madrid").unwrap()) <= Duration::from_secs(86400));
+        }
+        let short: Config = toml::from_str("[sources.madrid]\nperiod_hours = 1\n").unwrap();
+        assert!(short.validate(adapters).unwrap_err().to_string().contains("never shorten"));
+        let long: Config = toml::from_str("[sources.madrid]\nperiod_hours = 6\n").unwrap();
+        long.validate(adapters).unwrap();
+        assert_eq!(long.period_for("madrid"), Duration::from_secs(6 * 3600));
+        assert_eq!(Config::default().period_for("madrid"), DEFAULT_PERIOD);
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::adapter::{Adapter, EventSink, Feed, FeedError, FeedRole, FetchPlan, RecordError};
 use crate::config::{Config, in_window, madrid_minute_now, parse_hours};
-use crate::http::{Allowed, Body, Client, FetchDriver, FetchOutcome, FetchRequest, FetchResult, Scheduler};
+use crate::http::{Allowed, Body, Client, FetchDriver, FetchOutcome, FetchRequest, FetchResult, Gate, Ledger, Scheduler};
 use crate::model::{Event, PublisherTranslation};
 use crate::store::fetchlog::Validators;
 use crate::store::ingest::{SourceIngest, Verdict, WithdrawGuard};
@@ -25,6 +25,11 @@ pub struct RunOptions<'a> {
     /// Only these sources (empty: all).
     pub only: Vec<String>,
     pub client: &'a Client,
+    /// The machine-wide host ledger (P8).
+    pub ledger: &'a Ledger,
+    /// An operator's manual run: fetch even within a source's period (P7);
+    /// every delay still holds.
+    pub force: bool,
 }
 
 /// Everything one run did.
@@ -41,9 +46,10 @@ impl RunReport {
     }
 }
 
-/// Held for the whole run: two runs never fetch at once on one database.
+/// Held for the whole run: two runs never fetch at once on one database,
+/// however it is named (a symlink, a hard link, `./` or `../`).
 pub struct RunLock {
-    _file: File,
+    _files: Vec<File>,
     pub path: PathBuf,
 }
 
@@ -59,21 +65,45 @@ impl std::fmt::Display for Locked {
 impl std::error::Error for Locked {}
 
 impl RunLock {
-    /// Take the lock beside the database, or fail at once with [`Locked`].
-    pub fn acquire(db: &Path) -> Result<RunLock> {
-        let mut name = db.as_os_str().to_owned();
+    /// Take the lock of the database `db`, or fail at once with [`Locked`]:
+    /// a lock file beside its real path (symlinks resolved), and, with a
+    /// state folder, one named after the file's identity (device and inode),
+    /// which hard links share (issue 10 item 10).
+    pub fn acquire(db: &Path, state_dir: Option<&Path>) -> Result<RunLock> {
+        if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating the database folder {}", dir.display()))?;
+        }
+        // An empty file is an empty SQLite database: create it to know its identity.
+        File::options().create(true).append(true).open(db).with_context(|| format!("opening the database {}", db.display()))?;
+        let real = std::fs::canonicalize(db).with_context(|| format!("resolving {}", db.display()))?;
+        let mut name = real.as_os_str().to_owned();
         name.push(".lock");
-        let path = PathBuf::from(name);
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)?;
+        let mut paths = vec![PathBuf::from(name)];
+        #[cfg(unix)]
+        if let Some(state) = state_dir {
+            use std::os::unix::fs::MetadataExt;
+            let meta = std::fs::metadata(&real).with_context(|| format!("reading {}", real.display()))?;
+            let dir = state.join("databases");
+            std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+            paths.push(dir.join(format!("{}-{}.lock", meta.dev(), meta.ino())));
         }
-        let file =
-            File::options().create(true).truncate(false).write(true).open(&path).with_context(|| format!("opening {}", path.display()))?;
-        match file.try_lock() {
-            Ok(()) => Ok(RunLock { _file: file, path }),
-            Err(std::fs::TryLockError::WouldBlock) => Err(Locked(path).into()),
-            Err(std::fs::TryLockError::Error(e)) => Err(anyhow::Error::new(e).context(format!("locking {}", path.display()))),
+        #[cfg(not(unix))]
+        let _ = state_dir;
+        let mut files = Vec::new();
+        for path in &paths {
+            let file = File::options()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(path)
+                .with_context(|| format!("opening {}", path.display()))?;
+            match file.try_lock() {
+                Ok(()) => files.push(file),
+                Err(std::fs::TryLockError::WouldBlock) => return Err(Locked(real.clone()).into()),
+                Err(std::fs::TryLockError::Error(e)) => return Err(anyhow::Error::new(e).context(format!("locking {}", path.display()))),
+            }
         }
+        Ok(RunLock { _files: files, path: paths.swap_remove(0) })
     }
 }
 
@@ -103,11 +133,24 @@ pub fn run(store: &mut Store, opts: RunOptions<'_>) -> Result<RunReport> {
                 continue;
             }
         }
+        if !opts.force
+            && let Some(due) = next_due(store, &opts.config, id)?
+        {
+            let mut r = SourceReport::new(id, "skipped");
+            r.message = format!(
+                "fetched less than its period ({}) ago; next due at {} (P7; `run --force` for a manual run)",
+                hours_text(opts.config.period_for(id)),
+                crate::http::scheduler::utc(due)
+            );
+            r.next_due = Some(crate::http::scheduler::utc(due));
+            reports.push(r);
+            continue;
+        }
         drivers.push(SourceDriver::new(adapter, &opts.config, opts.config_path.clone()));
     }
     {
         let mut refs: Vec<&mut dyn FetchDriver> = drivers.iter_mut().map(|d| d as &mut dyn FetchDriver).collect();
-        Scheduler::new(opts.client, Some(run_id)).run(store, &mut refs);
+        Scheduler::new(opts.client, opts.ledger, Some(run_id)).run(store, &mut refs);
     }
     for d in drivers {
         reports.push(d.finish());
@@ -121,11 +164,29 @@ pub fn run(store: &mut Store, opts: RunOptions<'_>) -> Result<RunReport> {
     Ok(RunReport { run_id, sources: reports })
 }
 
+/// A tolerance for cron's jitter: a run a few minutes early is still due (P7).
+pub const PERIOD_TOLERANCE_MS: i64 = 10 * 60 * 1000;
+
+/// When `id` is next due, if a run now would come within its period since
+/// its last fetch (a request sent by a run, in this database).
+fn next_due(store: &Store, config: &Config, id: &str) -> Result<Option<i64>> {
+    let Some(last) = store.last_fetch_ms(id)? else { return Ok(None) };
+    let due = last + config.period_for(id).as_millis() as i64;
+    Ok((now_ms() < due - PERIOD_TOLERANCE_MS).then_some(due))
+}
+
+fn hours_text(d: std::time::Duration) -> String {
+    let h = d.as_secs_f64() / 3600.0;
+    if h.fract() == 0.0 { format!("{h} h") } else { format!("{h:.2} h") }
+}
+
 /// One source's progress through a run.
 struct SourceDriver {
     adapter: &'static dyn Adapter,
     delay: std::time::Duration,
     withdraw_guard: WithdrawGuard,
+    /// The config the run started with, for the per-request checks when the file cannot be re-read.
+    config: Config,
     allowed: Allowed,
     config_path: Option<PathBuf>,
     next_feed: usize,
@@ -152,6 +213,7 @@ impl SourceDriver {
             adapter,
             delay: config.delay_for(adapter),
             withdraw_guard: config.withdraw_guard(m.id),
+            config: config.clone(),
             allowed: Allowed { rules, feed_urls: m.feeds.iter().map(|f| f.url.to_string()).collect() },
             config_path,
             next_feed: 0,
@@ -291,6 +353,10 @@ impl FetchDriver for SourceDriver {
             }
             FetchOutcome::Refused(why) => self.end("refused", format!("{why}; {what_to_do}")),
             FetchOutcome::Skipped(why) => self.end("skipped", why),
+            FetchOutcome::Deferred { until_ms, why } => {
+                self.report.not_before = Some(crate::http::scheduler::utc(until_ms));
+                self.end("skipped", why)
+            }
             FetchOutcome::Disabled(why) => self.end("disabled", why),
             FetchOutcome::Failed(why) => self.setback("failed", why, last_feed, &what_to_do),
             FetchOutcome::Body { body, validators, .. } => {
@@ -337,16 +403,35 @@ impl FetchDriver for SourceDriver {
         }
     }
 
-    fn still_enabled(&mut self) -> Result<(), String> {
-        let Some(path) = &self.config_path else { return Ok(()) };
+    fn gate(&mut self, req: &FetchRequest) -> Gate {
         let id = self.adapter.manifest().id;
-        match std::fs::read_to_string(path).ok().and_then(|t| toml::from_str::<Config>(&t).ok()) {
-            Some(c) if !c.enabled(id) => Err(format!(
-                "switched off during the run{}",
-                c.sources.get(id).and_then(|r| r.disabled_reason.clone()).map(|r| format!(": {r}")).unwrap_or_default()
-            )),
-            _ => Ok(()),
+        // Re-read before every request, so `source disable`, a slower delay or
+        // narrower hours take effect mid-run (P9, P16); an unreadable file
+        // keeps the config the run started with.
+        let live =
+            self.config_path.as_ref().and_then(|p| std::fs::read_to_string(p).ok()).and_then(|t| toml::from_str::<Config>(&t).ok()).map(
+                |mut c| {
+                    c.run_unlisted = self.config.run_unlisted;
+                    c
+                },
+            );
+        let config = live.as_ref().unwrap_or(&self.config);
+        if let Some(c) = &live
+            && !c.enabled(id)
+        {
+            let why = c.sources.get(id).and_then(|r| r.disabled_reason.clone()).map(|r| format!(": {r}")).unwrap_or_default();
+            return Gate::Stop(FetchOutcome::Disabled(format!("switched off during the run{why}")));
         }
+        if let Some(hours) = config.sources.get(id).and_then(|r| r.hours.as_deref())
+            && let Ok(window) = parse_hours(hours)
+            && !in_window(window, madrid_minute_now())
+        {
+            return Gate::Stop(FetchOutcome::Skipped(format!(
+                "{}: outside its hours {hours} (Europe/Madrid) now; no further request in this run (P9)",
+                req.url
+            )));
+        }
+        Gate::Go { delay: config.delay_for(self.adapter).max(self.delay) }
     }
 }
 

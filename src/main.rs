@@ -16,9 +16,9 @@ fn main() -> ExitCode {
         }
     };
     let result = match &cli.command {
-        Command::Run { sources, json, quiet, no_translate } => commands::run::execute(
+        Command::Run { sources, json, quiet, no_translate, force } => commands::run::execute(
             &cli,
-            commands::run::Args { sources: sources.clone(), json: *json, quiet: *quiet, no_translate: *no_translate },
+            commands::run::Args { sources: sources.clone(), json: *json, quiet: *quiet, no_translate: *no_translate, force: *force },
         ),
         Command::Events { command: EventsCommand::List { sources, limit, lang, json } } => {
             commands::events::list(&cli, sources.clone(), *limit, lang.as_deref(), *json)

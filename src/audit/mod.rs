@@ -17,7 +17,7 @@
 
 use crate::adapter::Adapter;
 use crate::config::Config;
-use crate::http::{Allowed, Client, FetchDriver, FetchOutcome, FetchRequest, FetchResult, Scheduler};
+use crate::http::{Allowed, Client, FetchDriver, FetchOutcome, FetchRequest, FetchResult, Ledger, Scheduler};
 use crate::store::Store;
 use anyhow::Result;
 use serde::Serialize;
@@ -162,7 +162,11 @@ impl FetchDriver for HostDriver {
                 }
             }
             FetchOutcome::NotModified | FetchOutcome::Unchanged => Got::Nothing { message: format!("{}: no body came back", req.url) },
-            FetchOutcome::Refused(m) | FetchOutcome::Failed(m) | FetchOutcome::Skipped(m) | FetchOutcome::Disabled(m) => match status {
+            FetchOutcome::Refused(m)
+            | FetchOutcome::Failed(m)
+            | FetchOutcome::Skipped(m)
+            | FetchOutcome::Deferred { why: m, .. }
+            | FetchOutcome::Disabled(m) => match status {
                 Some(s) => Got::Status { status: s, message: m },
                 None => Got::Nothing { message: m },
             },
@@ -173,7 +177,13 @@ impl FetchDriver for HostDriver {
 
 /// Audit these adapters' hosts. One set of three requests per host, paced by
 /// the scheduler (the delay is the largest any audited source of the host keeps).
-pub fn audit(store: &mut Store, client: &Client, config: &Config, adapters: &[&'static dyn Adapter]) -> Result<Vec<SourceAudit>> {
+pub fn audit(
+    store: &mut Store,
+    client: &Client,
+    ledger: &Ledger,
+    config: &Config,
+    adapters: &[&'static dyn Adapter],
+) -> Result<Vec<SourceAudit>> {
     // One driver per host, in the adapters' order.
     let mut hosts: Vec<(String, HostDriver)> = Vec::new();
     for a in adapters {
@@ -188,13 +198,22 @@ pub fn audit(store: &mut Store, client: &Client, config: &Config, adapters: &[&'
     }
     {
         let mut refs: Vec<&mut dyn FetchDriver> = hosts.iter_mut().map(|(_, d)| d as &mut dyn FetchDriver).collect();
-        Scheduler::new(client, None).run(store, &mut refs);
+        Scheduler::new(client, ledger, None).run(store, &mut refs);
     }
     let mut out = Vec::new();
     for a in adapters {
         let m = a.manifest();
         let (_, d) = hosts.iter().find(|(h, _)| h == m.host).expect("a driver per host");
-        out.push(judge(*a, config.delay_for(*a), &d.urls, &d.got));
+        let report = judge(*a, config.delay_for(*a), &d.urls, &d.got);
+        // The Crawl-delay read is obeyed from the next request on, by every
+        // process (the slowest word wins, rule 2); an unreadable robots.txt
+        // leaves the last one read in place.
+        if report.robots.state != "unreachable" {
+            let delay =
+                report.robots.crawl_delay_secs.filter(|s| s.is_finite()).map(|s| Duration::from_secs_f64(s.clamp(0.0, 7.0 * 86400.0)));
+            ledger.set_crawl_delay(m.host, delay, crate::store::now_ms())?;
+        }
+        out.push(report);
     }
     Ok(out)
 }

@@ -39,7 +39,8 @@ pub fn execute(cli: &Cli, args: Args) -> Result<super::Exit> {
         })
         .collect();
     let mirror = cli.mirror.as_deref().map(Mirror::parse).transpose()?;
-    let lock = match super::lock_or_exit(&cli.db)? {
+    let ledger = crate::http::Ledger::open(&super::state_dir(cli)?)?;
+    let lock = match super::lock_or_exit(cli)? {
         Ok(l) => l,
         Err(code) => return Ok(code),
     };
@@ -51,7 +52,7 @@ pub fn execute(cli: &Cli, args: Args) -> Result<super::Exit> {
         pb.enable_steady_tick(std::time::Duration::from_millis(120));
         pb
     });
-    let mut reports = audit(&mut store, &client, &config, &chosen)?;
+    let mut reports = audit(&mut store, &client, &ledger, &config, &chosen)?;
     if let Some(pb) = spinner {
         pb.finish_and_clear();
     }

@@ -13,6 +13,7 @@ pub mod sources_export;
 pub mod takedown;
 pub mod translate;
 
+use crate::cli::Cli;
 use std::io::IsTerminal;
 
 /// Exit statuses by their old names (see [`crate::output::Exit`]).
@@ -37,8 +38,9 @@ pub fn check_source_ids(ids: &[String]) -> anyhow::Result<()> {
 
 /// Take the run lock beside the database; when another run holds it, say so
 /// on stderr and give the exit code to stop with (nothing was done).
-pub fn lock_or_exit(db: &std::path::Path) -> anyhow::Result<Result<crate::ingest::RunLock, Exit>> {
-    match crate::ingest::RunLock::acquire(db) {
+pub fn lock_or_exit(cli: &Cli) -> anyhow::Result<Result<crate::ingest::RunLock, Exit>> {
+    // The database's identity is locked in the state folder too, when there is one (issue 10 item 10).
+    match crate::ingest::RunLock::acquire(&cli.db, state_dir(cli).ok().as_deref()) {
         Ok(l) => Ok(Ok(l)),
         Err(e) if e.downcast_ref::<crate::ingest::Locked>().is_some() => {
             eprintln!("cityvibe: {e}");
@@ -46,6 +48,11 @@ pub fn lock_or_exit(db: &std::path::Path) -> anyhow::Result<Result<crate::ingest
         }
         Err(e) => Err(e),
     }
+}
+
+/// The host ledger's folder: `--state-dir`, `CITYVIBE_STATE_DIR`, or the XDG default.
+pub fn state_dir(cli: &Cli) -> anyhow::Result<std::path::PathBuf> {
+    crate::http::ledger::state_dir(cli.state_dir.as_deref())
 }
 
 /// Whether stdout is a terminal (tables and progress bars only then).

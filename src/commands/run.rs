@@ -2,7 +2,7 @@
 
 use super::exit;
 use crate::cli::Cli;
-use crate::http::{Client, Limits, Mirror};
+use crate::http::{Client, Ledger, Limits, Mirror};
 use crate::ingest::{RunOptions, run};
 use crate::store::Store;
 use anyhow::Result;
@@ -12,6 +12,7 @@ pub struct Args {
     pub json: bool,
     pub quiet: bool,
     pub no_translate: bool,
+    pub force: bool,
 }
 
 pub fn execute(cli: &Cli, args: Args) -> Result<super::Exit> {
@@ -19,12 +20,15 @@ pub fn execute(cli: &Cli, args: Args) -> Result<super::Exit> {
     let config = super::load_config(cli)?;
     super::check_source_ids(&args.sources)?;
     let mirror = cli.mirror.as_deref().map(Mirror::parse).transpose()?;
-    let lock = match super::lock_or_exit(&cli.db)? {
+    // Fail closed: no ledger, no request (P8).
+    let ledger = Ledger::open(&super::state_dir(cli)?)?;
+    let lock = match super::lock_or_exit(cli)? {
         Ok(l) => l,
         Err(code) => return Ok(code),
     };
     let mut store = Store::open(&cli.db)?;
-    let client = Client::new(mirror, Limits::default());
+    let limits = Limits { max_wait: std::time::Duration::from_secs(config.settings.max_wait_secs), ..Limits::default() };
+    let client = Client::new(mirror, limits);
     // A spinner on a terminal only; cron sees nothing.
     let spinner = (!args.quiet && !args.json && super::stdout_is_terminal()).then(|| {
         let pb = indicatif::ProgressBar::new_spinner();
@@ -33,8 +37,18 @@ pub fn execute(cli: &Cli, args: Args) -> Result<super::Exit> {
         pb
     });
     let config_for_translation = config.clone();
-    let report =
-        run(&mut store, RunOptions { adapters, config, config_path: Some(cli.config.clone()), only: args.sources, client: &client })?;
+    let report = run(
+        &mut store,
+        RunOptions {
+            adapters,
+            config,
+            config_path: Some(cli.config.clone()),
+            only: args.sources,
+            client: &client,
+            ledger: &ledger,
+            force: args.force,
+        },
+    )?;
     if let Some(pb) = spinner {
         pb.finish_and_clear();
     }
@@ -66,7 +80,9 @@ pub fn execute(cli: &Cli, args: Args) -> Result<super::Exit> {
     drop(lock);
     // One line per problem on stderr, always.
     for s in &report.sources {
-        if matches!(s.status.as_str(), "failed" | "refused" | "anomaly") {
+        // A host that asked us to wait is said too, with the time (P10); a
+        // source within its period is normal for cron and stays silent (P7).
+        if matches!(s.status.as_str(), "failed" | "refused" | "anomaly") || s.not_before.is_some() {
             eprintln!("cityvibe: {}: {}: {}", s.id, s.status, s.message);
         }
     }

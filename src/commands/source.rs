@@ -21,6 +21,8 @@ pub struct SourceLine {
     pub disabled_reason: Option<String>,
     pub host: &'static str,
     pub min_delay_secs: f64,
+    /// Whose word the delay is: `adapter`, `sources.toml` or `robots.txt Crawl-delay`.
+    pub delay_rule: &'static str,
     pub hours: Option<String>,
     pub last_status: Option<String>,
     pub last_message: Option<String>,
@@ -32,9 +34,22 @@ pub struct SourceLine {
     pub events_withdrawn: u64,
 }
 
+/// The host ledger, when one exists (listing never creates one).
+fn open_ledger(cli: &Cli) -> Option<crate::http::Ledger> {
+    super::state_dir(cli).ok().filter(|d| d.join("hosts.db").exists()).and_then(|d| crate::http::Ledger::open(&d).ok())
+}
+
+/// The delay in seconds that rules a source, and whose word it is (the slowest wins).
+fn delay_rule(ledger: Option<&crate::http::Ledger>, config: &crate::config::Config, a: &dyn Adapter) -> (f64, &'static str) {
+    let crawl = ledger.and_then(|l| l.host(a.manifest().host).ok()).and_then(|e| e.crawl_delay_ms);
+    let (d, rule) = config.ruling_delay(a, crawl.map(|ms| std::time::Duration::from_millis(ms.max(0) as u64)));
+    (d.as_secs_f64(), rule)
+}
+
 pub fn list(cli: &Cli, as_json: bool) -> Result<super::Exit> {
     let config = super::load_config(cli)?;
     let store = Store::open(&cli.db)?;
+    let ledger = open_ledger(cli);
     let mut rows = Vec::new();
     for a in crate::adapters::ALL {
         let m = a.manifest();
@@ -46,7 +61,8 @@ pub fn list(cli: &Cli, as_json: bool) -> Result<super::Exit> {
             enabled: config.enabled(m.id),
             disabled_reason: row.and_then(|r| r.disabled_reason.clone()),
             host: m.host,
-            min_delay_secs: config.delay_for(*a).as_secs_f64(),
+            min_delay_secs: delay_rule(ledger.as_ref(), &config, *a).0,
+            delay_rule: delay_rule(ledger.as_ref(), &config, *a).1,
             hours: row.and_then(|r| r.hours.clone()),
             last_status: state.last_status,
             last_message: state.last_message,
@@ -66,7 +82,11 @@ pub fn list(cli: &Cli, as_json: bool) -> Result<super::Exit> {
             r.id.to_string(),
             if r.enabled { "yes" } else { "NO" }.to_string(),
             r.host.to_string(),
-            format!("{} s", r.min_delay_secs),
+            if r.delay_rule == "adapter" {
+                format!("{} s", r.min_delay_secs)
+            } else {
+                format!("{} s ({})", r.min_delay_secs, r.delay_rule)
+            },
             r.last_status.clone().unwrap_or_else(|| "-".into()),
             local_time(r.last_success),
             r.events_active.to_string(),
@@ -82,6 +102,7 @@ pub fn show(cli: &Cli, id: &str, as_json: bool) -> Result<super::Exit> {
     let m = a.manifest();
     let config = super::load_config(cli)?;
     let store = Store::open(&cli.db)?;
+    let (delay, rule) = delay_rule(open_ledger(cli).as_ref(), &config, a);
     let stats = store.host_stats(m.host, now_ms() - 30 * 24 * 3600 * 1000)?;
     let state = store.source_state(m.id)?;
     let (active, withdrawn) = store.count_events(m.id)?;
@@ -93,7 +114,8 @@ pub fn show(cli: &Cli, id: &str, as_json: bool) -> Result<super::Exit> {
         "host": m.host,
         "feeds": m.feeds.iter().map(|f| f.url).collect::<Vec<_>>(),
         "enabled": config.enabled(m.id),
-        "min_delay_secs": config.delay_for(a).as_secs_f64(),
+        "min_delay_secs": delay,
+        "delay_rule": rule,
         "daily_cap": m.daily_cap,
         "licence": cited.licence,
         "licence_url": cited.licence_url,
@@ -109,13 +131,7 @@ pub fn show(cli: &Cli, id: &str, as_json: bool) -> Result<super::Exit> {
         return Ok(exit::OK);
     }
     crate::outln!("{} — {} ({})", m.id, m.name, m.publisher)?;
-    crate::outln!(
-        "host {}  delay {} s  daily cap {}  enabled {}",
-        m.host,
-        config.delay_for(a).as_secs_f64(),
-        m.daily_cap,
-        config.enabled(m.id)
-    )?;
+    crate::outln!("host {}  delay {delay} s ({rule})  daily cap {}  enabled {}", m.host, m.daily_cap, config.enabled(m.id))?;
     for f in m.feeds {
         crate::outln!("  feed {}", f.url)?;
     }

@@ -27,7 +27,9 @@ pub struct Limits {
     pub max_redirects: u32,
     /// Tries per URL on 429/503 before giving up.
     pub max_tries: u32,
-    /// A Retry-After or backoff longer than this is not waited: the host is skipped.
+    /// The longest a run waits for a host (a Retry-After, a backoff, a delay):
+    /// beyond it the host is skipped for the run and, for a Retry-After or a
+    /// backoff, remembered as its not-before time (P10).
     pub max_wait: Duration,
 }
 
@@ -40,7 +42,7 @@ impl Default for Limits {
             max_body_bytes: 512 * 1024 * 1024,
             max_redirects: 3,
             max_tries: 4,
-            max_wait: Duration::from_secs(3600),
+            max_wait: Duration::from_secs(300),
         }
     }
 }
@@ -180,7 +182,18 @@ impl Client {
     }
 
     fn over_http(&self, url: &str, inm: Option<&str>, ims: Option<&str>) -> Result<Exchange, WireError> {
-        let mut req = self.agent.get(url);
+        // ureq turns a URL's userinfo into an Authorization header: strip it,
+        // whatever URL was given, a mirror's included (P2).
+        let mut parsed = Url::parse(url).map_err(|e| WireError::Other(format!("{url}: not a URL: {e}")))?;
+        if (!parsed.username().is_empty() || parsed.password().is_some())
+            && (parsed.set_username("").is_err() || parsed.set_password(None).is_err())
+        {
+            return Err(WireError::Other(format!(
+                "{}: credentials in the URL cannot be removed; no request sent (P2)",
+                parsed.host_str().unwrap_or("")
+            )));
+        }
+        let mut req = self.agent.get(parsed.as_str());
         if let Some(v) = inm {
             req = req.header("If-None-Match", v);
         }

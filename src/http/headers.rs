@@ -1,6 +1,7 @@
 //! Reading the response headers that carry a host's wishes: Retry-After
 //! (P10) and rights reservations (P15).
 
+use super::ledger::MAX_NOT_BEFORE;
 use std::time::{Duration, SystemTime};
 
 /// The product token robots.txt and X-Robots-Tag address us by.
@@ -9,9 +10,10 @@ pub const AGENT_TOKEN: &str = "CityVibeBot";
 /// What a `Retry-After` value asks for.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RetryAfter {
-    /// Wait this long (a delta, or an HTTP-date in the future; zero for a past date).
+    /// Wait this long (a delta, or an HTTP-date in the future; zero for a past
+    /// date), at most a week.
     Wait(Duration),
-    /// Missing or unreadable (`-5`, `abc`, overflow): use the normal backoff.
+    /// Missing or unreadable (`-5`, `abc`, `1.5`): use the normal backoff.
     Unusable,
 }
 
@@ -21,14 +23,13 @@ pub fn parse_retry_after(value: Option<&str>, now: SystemTime) -> RetryAfter {
     let Some(v) = value.map(str::trim).filter(|v| !v.is_empty()) else {
         return RetryAfter::Unusable;
     };
+    // Any size is read: a value beyond sense is capped at a week, not ignored (P10).
     if v.bytes().all(|b| b.is_ascii_digit()) {
-        return match v.parse::<u64>() {
-            Ok(secs) if secs <= 10 * 365 * 24 * 3600 => RetryAfter::Wait(Duration::from_secs(secs)),
-            _ => RetryAfter::Unusable,
-        };
+        let secs = v.parse::<u64>().unwrap_or(u64::MAX);
+        return RetryAfter::Wait(Duration::from_secs(secs).min(MAX_NOT_BEFORE));
     }
     match httpdate::parse_http_date(v) {
-        Ok(when) => RetryAfter::Wait(when.duration_since(now).unwrap_or(Duration::ZERO)),
+        Ok(when) => RetryAfter::Wait(when.duration_since(now).unwrap_or(Duration::ZERO).min(MAX_NOT_BEFORE)),
         Err(_) => RetryAfter::Unusable,
     }
 }
@@ -77,7 +78,13 @@ mod tests {
         assert_eq!(parse_retry_after(Some("Sunday, 06-Nov-94 08:49:37 GMT"), now), RetryAfter::Wait(Duration::from_secs(30)));
         assert_eq!(parse_retry_after(Some("Sun Nov  6 08:49:37 1994"), now), RetryAfter::Wait(Duration::from_secs(30)));
         assert_eq!(parse_retry_after(Some("Sun, 06 Nov 1994 08:00:00 GMT"), now), RetryAfter::Wait(Duration::ZERO));
-        for bad in ["-5", "abc", "99999999999999999999999", "1.5", ""] {
+        // Beyond sense is capped at a week, not unreadable (issue 10 item 7).
+        let week = Duration::from_secs(7 * 24 * 3600);
+        for huge in ["1000000000", "99999999999999999999999", "604801"] {
+            assert_eq!(parse_retry_after(Some(huge), now), RetryAfter::Wait(week), "{huge}");
+        }
+        assert_eq!(parse_retry_after(Some("Fri, 01 Jan 2100 00:00:00 GMT"), now), RetryAfter::Wait(week));
+        for bad in ["-5", "abc", "1.5", ""] {
             assert_eq!(parse_retry_after(Some(bad), now), RetryAfter::Unusable, "{bad}");
         }
         assert_eq!(parse_retry_after(None, now), RetryAfter::Unusable);

@@ -1,14 +1,17 @@
 //! The polite client: the ONLY code that touches the network.
 //!
 //! `client` sends one request; `scheduler` decides when, how often, and what
-//! follows (delays, retries, redirects, blocks, caps); `headers` reads a
-//! host's wishes; `mirror` serves `--mirror`.
+//! follows (delays, retries, redirects, blocks, caps); `ledger` keeps each
+//! host's politeness state for every process on the machine; `headers` reads
+//! a host's wishes; `mirror` serves `--mirror`.
 
 pub mod client;
 pub mod headers;
+pub mod ledger;
 pub mod mirror;
 pub mod scheduler;
 
 pub use client::{Body, Client, Limits, USER_AGENT};
+pub use ledger::Ledger;
 pub use mirror::Mirror;
-pub use scheduler::{Allowed, FetchDriver, FetchOutcome, FetchRequest, FetchResult, Scheduler};
+pub use scheduler::{Allowed, FetchDriver, FetchOutcome, FetchRequest, FetchResult, Gate, Scheduler};

@@ -1,11 +1,14 @@
 //! The polite scheduler: one thread, every host interleaved. While one
 //! host's delay runs, it fetches from another; a host never sees two requests
-//! closer than its delay, even across processes (the last request time lives
-//! in the database). Retries, backoff, blocks, redirects and caps all live
-//! here, so no adapter or command can get them wrong (P8–P13, P15).
+//! closer than its delay, even across processes and databases (each request
+//! is reserved in the machine-wide host ledger before it is sent). Retries,
+//! backoff, blocks, redirects, caps and the per-request checks all live here,
+//! so no adapter or command can get them wrong (P8–P13, P15). When the
+//! ledger cannot prove a host's delay, the host is not fetched (fail closed).
 
 use super::client::{Body, Client, Exchange};
 use super::headers::{RetryAfter, parse_retry_after, reservation};
+use super::ledger::{Ledger, Reservation};
 use crate::store::fetchlog::{FetchRecord, Validators};
 use crate::store::{Store, now_ms};
 use std::collections::HashMap;
@@ -67,8 +70,14 @@ pub enum FetchOutcome {
     /// A "no": 401/403/451, a rights reservation, a forbidden redirect.
     Refused(String),
     Failed(String),
-    /// Not attempted or given up for this run (Retry-After beyond the cap, daily cap).
+    /// Not attempted or given up for this run (daily cap, hours window).
     Skipped(String),
+    /// Not asked until `until_ms` (a Retry-After or a delay beyond what a run
+    /// waits, remembered in the host ledger, P10).
+    Deferred {
+        until_ms: i64,
+        why: String,
+    },
     /// The operator switched the source off during the run (P16).
     Disabled(String),
 }
@@ -90,10 +99,17 @@ pub trait FetchDriver {
     fn next_fetch(&mut self, store: &mut Store) -> Option<FetchRequest>;
     /// The result of the fetch last asked for.
     fn fetched(&mut self, store: &mut Store, req: FetchRequest, result: FetchResult);
-    /// Checked right before every request (P16): `Err(reason)` stops the source.
-    fn still_enabled(&mut self) -> Result<(), String> {
-        Ok(())
+    /// Checked right before every request, retries included (P9, P16): the
+    /// delay as it stands now (it may have risen), or why the source stops.
+    fn gate(&mut self, req: &FetchRequest) -> Gate {
+        Gate::Go { delay: req.delay }
     }
+}
+
+/// A driver's word right before a request.
+pub enum Gate {
+    Go { delay: Duration },
+    Stop(FetchOutcome),
 }
 
 struct Task {
@@ -111,16 +127,21 @@ struct Task {
 #[derive(Default)]
 struct HostState {
     delay_ms: i64,
+    /// A pause decided in this run (backoff), on top of the ledger's times.
     next_ms: i64,
     blocked: Option<String>,
-    skipped: Option<String>,
+    /// Skipped for this run: (the time it may be asked again, why).
+    skipped: Option<(Option<i64>, String)>,
     /// It kept answering 429/503 until we gave up: a "no" for this run (P11).
     gave_up: Option<String>,
+    /// The ledger could not read or record its state: not fetched in this run.
+    closed: Option<String>,
 }
 
-/// Runs drivers to completion against one client and one store.
+/// Runs drivers to completion against one client, one store and the host ledger.
 pub struct Scheduler<'c> {
     client: &'c Client,
+    ledger: &'c Ledger,
     hosts: HashMap<String, HostState>,
     run_id: Option<i64>,
 }
@@ -130,9 +151,15 @@ enum Step {
     Again,
 }
 
+/// When a task may go, or why it ends without a request.
+enum Ready {
+    At(i64),
+    End(FetchOutcome),
+}
+
 impl<'c> Scheduler<'c> {
-    pub fn new(client: &'c Client, run_id: Option<i64>) -> Scheduler<'c> {
-        Scheduler { client, hosts: HashMap::new(), run_id }
+    pub fn new(client: &'c Client, ledger: &'c Ledger, run_id: Option<i64>) -> Scheduler<'c> {
+        Scheduler { client, ledger, hosts: HashMap::new(), run_id }
     }
 
     /// Fetch everything the drivers ask for, interleaving hosts.
@@ -159,48 +186,53 @@ impl<'c> Scheduler<'c> {
             if tasks.iter().all(Option::is_none) {
                 return;
             }
-            // Tasks whose host said no or was given up end at once, without a request.
-            for slot in tasks.iter_mut() {
-                let Some(t) = slot else { continue };
-                let host = t.current.host_str().unwrap_or("").to_string();
-                let st = self.hosts.entry(host).or_default();
-                let ended = if let Some(why) = &st.blocked {
-                    Some(FetchOutcome::Refused(format!("no further request to this host in this run: {why}")))
-                } else if let Some(why) = &st.gave_up {
-                    Some(FetchOutcome::Failed(format!("no further request to this host in this run: {why}")))
-                } else {
-                    st.skipped.as_ref().map(|why| FetchOutcome::Skipped(why.clone()))
-                };
-                if let Some(outcome) = ended {
-                    let t = slot.take().expect("task");
-                    let idx = t.driver;
-                    drivers[idx].fetched(store, t.req, FetchResult { outcome, requests: t.requests, not_modified: t.not_modified });
-                }
-            }
-            // The task that may go first.
+            // When each task may go; tasks whose host said no, was given up,
+            // cannot be proven polite, or is out of reach for this run end at
+            // once, without a request.
             let mut best: Option<(usize, i64)> = None;
-            for (i, t) in tasks.iter().enumerate() {
-                let Some(t) = t else { continue };
-                let ready = self.ready_ms(store, t);
-                if best.is_none_or(|(_, b)| ready < b) {
-                    best = Some((i, ready));
+            for (i, slot) in tasks.iter_mut().enumerate() {
+                let Some(t) = slot else { continue };
+                match self.ready(t) {
+                    Ready::At(at) => {
+                        if best.is_none_or(|(_, b)| at < b) {
+                            best = Some((i, at));
+                        }
+                    }
+                    Ready::End(outcome) => {
+                        let t = slot.take().expect("task");
+                        let idx = t.driver;
+                        drivers[idx].fetched(store, t.req, FetchResult { outcome, requests: t.requests, not_modified: t.not_modified });
+                    }
                 }
             }
             let Some((i, ready)) = best else { continue };
             let wait = ready - now_ms();
             if wait > 0 {
+                // Never past the task's time; `ready` never lies beyond the run's
+                // wait ceiling, so no sleep is longer than that (P10).
                 std::thread::sleep(Duration::from_millis(wait as u64));
-                // Another process may have used the host meanwhile: re-check.
-                if self.ready_ms(store, tasks[i].as_ref().expect("task")) > now_ms() {
-                    continue;
-                }
+                continue;
             }
             let mut t = tasks[i].take().expect("task");
             let driver = t.driver;
-            if let Err(why) = drivers[driver].still_enabled() {
-                let r = FetchResult { outcome: FetchOutcome::Disabled(why), requests: t.requests, not_modified: t.not_modified };
-                drivers[driver].fetched(store, t.req, r);
-                continue;
+            // Checked before every request, retries and hops included (P9, P16).
+            match drivers[driver].gate(&t.req) {
+                Gate::Stop(outcome) => {
+                    let r = FetchResult { outcome, requests: t.requests, not_modified: t.not_modified };
+                    drivers[driver].fetched(store, t.req, r);
+                    continue;
+                }
+                Gate::Go { delay } => {
+                    let host = t.current.host_str().unwrap_or("").to_string();
+                    let st = self.hosts.entry(host).or_default();
+                    let risen = delay.as_millis() as i64 > st.delay_ms.max(t.req.delay.as_millis() as i64);
+                    t.req.delay = t.req.delay.max(delay);
+                    if risen {
+                        // The operator slowed the source mid-run: wait the new delay.
+                        tasks[i] = Some(t);
+                        continue;
+                    }
+                }
             }
             match self.step(store, &mut t) {
                 Step::Again => tasks[i] = Some(t),
@@ -212,43 +244,103 @@ impl<'c> Scheduler<'c> {
         }
     }
 
-    /// When the task's next request may be sent (wall clock, ms).
-    fn ready_ms(&mut self, store: &Store, t: &Task) -> i64 {
+    /// When the task's next request may be sent (wall clock, ms): the latest
+    /// of the host's delay since its last request in any process (the
+    /// slowest word wins: the source's delay, any other source's on the same
+    /// host, robots.txt's Crawl-delay), its not-before time, and this run's
+    /// own pauses. A time beyond the run's wait ceiling ends the host's work
+    /// for this run (P8, P10).
+    fn ready(&mut self, t: &Task) -> Ready {
         let host = t.current.host_str().unwrap_or("").to_string();
-        let last = store.host_last_request(&host).ok().flatten();
-        let st = self.hosts.entry(host).or_default();
-        // The host's delay is the largest any source of this run declares for it
-        // (a redirect hop to another source's host keeps that host's delay).
-        st.delay_ms = st.delay_ms.max(t.req.delay.as_millis() as i64);
-        let from_db = last.map(|l| l + st.delay_ms).unwrap_or(0);
-        st.next_ms.max(from_db).max(t.not_before_ms)
+        let st = self.hosts.entry(host.clone()).or_default();
+        if let Some(why) = &st.blocked {
+            return Ready::End(FetchOutcome::Refused(format!("no further request to this host in this run: {why}")));
+        }
+        if let Some(why) = &st.gave_up {
+            return Ready::End(FetchOutcome::Failed(format!("no further request to this host in this run: {why}")));
+        }
+        if let Some(why) = &st.closed {
+            return Ready::End(FetchOutcome::Failed(why.clone()));
+        }
+        if let Some((until, why)) = &st.skipped {
+            return Ready::End(skipped(*until, why.clone()));
+        }
+        let entry = match self.ledger.host(&host) {
+            Ok(e) => e,
+            Err(e) => return Ready::End(self.close(&host, &e)),
+        };
+        let st = self.hosts.entry(host.clone()).or_default();
+        st.delay_ms = st.delay_ms.max(t.req.delay.as_millis() as i64).max(entry.crawl_delay_ms.unwrap_or(0));
+        let from_last = entry.last_request_ms.map_or(0, |l| l.saturating_add(st.delay_ms));
+        let not_before = entry.not_before_ms.unwrap_or(0);
+        let at = st.next_ms.max(from_last).max(not_before).max(t.not_before_ms);
+        let ceiling = self.client.limits.max_wait.as_millis() as i64;
+        if at - now_ms() > ceiling {
+            let when = utc(at);
+            let why = if not_before == at {
+                let asked = entry.not_before_why.unwrap_or_default();
+                format!("{host} asked us not to come back before {when} ({asked}); skipped until then (P10)")
+            } else {
+                format!(
+                    "the next request to {host} may go at {when}, beyond the {}s this run waits; host skipped for this run (P8, P10)",
+                    self.client.limits.max_wait.as_secs()
+                )
+            };
+            self.hosts.entry(host).or_default().skipped = Some((Some(at), why.clone()));
+            return Ready::End(skipped(Some(at), why));
+        }
+        Ready::At(at)
+    }
+
+    /// The ledger failed for `host`: fail closed, the host gets nothing more in this run (P8).
+    fn close(&mut self, host: &str, e: &anyhow::Error) -> FetchOutcome {
+        let why = format!("{host} not fetched in this run: the host ledger cannot prove its delay ({e:#})");
+        self.hosts.entry(host.to_string()).or_default().closed = Some(why.clone());
+        FetchOutcome::Failed(why)
     }
 
     /// Send one request for the task and decide what follows.
     fn step(&mut self, store: &mut Store, t: &mut Task) -> Step {
         let host = t.current.host_str().unwrap_or("").to_string();
         let delay_ms = self.hosts.get(&host).map(|h| h.delay_ms).unwrap_or(0).max(t.req.delay.as_millis() as i64);
-        // Daily cap, counted across runs from the fetch log.
-        let day_ago = now_ms() - 24 * 3600 * 1000;
-        if let Ok(used) = store.requests_since(&host, day_ago)
-            && used >= t.req.daily_cap
-        {
-            let why = format!("daily cap of {} requests to {host} reached ({used} in the last 24 h)", t.req.daily_cap);
-            self.hosts.entry(host).or_default().skipped = Some(why.clone());
-            return Step::Done(FetchOutcome::Skipped(why));
+        // One process at a time talks to a host; the OS frees the lock if we die.
+        let _lock = match self.ledger.lock_host(&host) {
+            Ok(Some(l)) => l,
+            Ok(None) => {
+                t.not_before_ms = now_ms() + 50;
+                return Step::Again;
+            }
+            Err(e) => return Step::Done(self.close(&host, &e)),
+        };
+        // The slot is recorded before the request is sent (P8); the daily cap
+        // is counted across processes and databases (P7).
+        let started = now_ms();
+        match self.ledger.reserve(&host, delay_ms, t.req.daily_cap, started) {
+            Ok(Reservation::Reserved) => {}
+            Ok(Reservation::NotBefore(at)) => {
+                t.not_before_ms = at;
+                return Step::Again;
+            }
+            Ok(Reservation::CapReached(used)) => {
+                let why = format!("daily cap of {} requests to {host} reached ({used} in the last 24 h)", t.req.daily_cap);
+                self.hosts.entry(host).or_default().skipped = Some((None, why.clone()));
+                return Step::Done(FetchOutcome::Skipped(why));
+            }
+            Err(e) => return Step::Done(self.close(&host, &e)),
         }
         let validators = if t.req.conditional { store.validators(t.req.url.as_str()).unwrap_or_default() } else { Validators::default() };
         let conditional = validators.etag.is_some() || validators.last_modified.is_some();
-        let started = now_ms();
         let result = self.client.get(&t.current, validators.etag.as_deref(), validators.last_modified.as_deref());
         // Rounded up: a delay counted from a truncated instant could fall short by
         // a fraction of a millisecond (P8).
         let ended = now_ms_ceil();
         t.requests += 1;
         // The delay counts from the end of this exchange, in this process and any other.
-        let _ = store.set_host_last_request(&host, ended);
+        if let Err(e) = self.ledger.finished(&host, ended) {
+            self.close(&host, &e);
+        }
         let st = self.hosts.entry(host.clone()).or_default();
-        st.next_ms = ended + delay_ms;
+        st.next_ms = st.next_ms.max(ended + delay_ms);
         let mut log = FetchRecord {
             run_id: self.run_id,
             source: t.req.source.clone(),
@@ -293,7 +385,10 @@ impl<'c> Scheduler<'c> {
                     last_modified: ex.last_modified.or_else(|| old.last_modified.clone()),
                     body_sha256: None,
                 };
-                let _ = store.set_validators(t.req.url.as_str(), &v);
+                // A 304 run writes nothing else: validators only when they changed.
+                if (&v.etag, &v.last_modified) != (&old.etag, &old.last_modified) {
+                    keep_validators(store, t.req.url.as_str(), &v);
+                }
                 (Step::Done(FetchOutcome::NotModified), "not_modified".into())
             }
             200..=299 => {
@@ -310,7 +405,9 @@ impl<'c> Scheduler<'c> {
                 let v =
                     Validators { etag: ex.etag.clone(), last_modified: ex.last_modified.clone(), body_sha256: Some(body.sha256.clone()) };
                 if old.body_sha256.as_deref() == Some(body.sha256.as_str()) {
-                    let _ = store.set_validators(t.req.url.as_str(), &v);
+                    if v != *old {
+                        keep_validators(store, t.req.url.as_str(), &v);
+                    }
                     return (Step::Done(FetchOutcome::Unchanged), "unchanged".into());
                 }
                 // Validators are stored by the driver once the body was taken in,
@@ -351,18 +448,27 @@ impl<'c> Scheduler<'c> {
                 // Measured after the parse and rounded up, so the wait is never
                 // shorter than asked, not even by a millisecond (P10).
                 let now = now_ms_ceil();
-                let wait = match asked {
-                    RetryAfter::Wait(d) => (d.as_micros().div_ceil(1000) as i64).max(delay_ms),
-                    RetryAfter::Unusable => backoff,
+                let (wait, said) = match asked {
+                    RetryAfter::Wait(d) => (
+                        (d.as_micros().div_ceil(1000).min(i64::MAX as u128) as i64).max(delay_ms),
+                        format!("Retry-After: {}", ex.retry_after.as_deref().unwrap_or_default()),
+                    ),
+                    RetryAfter::Unusable => (backoff, "our backoff".to_string()),
+                };
+                // Every process on the machine waits it out too; a week at most.
+                let until = match self.ledger.set_not_before(&host, now.saturating_add(wait), now, &format!("HTTP {status}, {said}")) {
+                    Ok(until) => until,
+                    Err(e) => return (Step::Done(self.close(&host, &e)), "backoff: ledger failed".into()),
                 };
                 if wait > self.client.limits.max_wait.as_millis() as i64 {
                     let why = format!(
-                        "{url}: HTTP {status} asks to wait {}s, over the cap of {}s; host skipped for this run",
+                        "{url}: HTTP {status} asks to wait {}s ({said}), over the cap of {}s this run waits; host skipped until {} (P10)",
                         wait / 1000,
-                        self.client.limits.max_wait.as_secs()
+                        self.client.limits.max_wait.as_secs(),
+                        utc(until)
                     );
-                    self.hosts.entry(host).or_default().skipped = Some(why.clone());
-                    return (Step::Done(FetchOutcome::Skipped(why)), "backoff: wait over cap".into());
+                    self.hosts.entry(host).or_default().skipped = Some((Some(until), why.clone()));
+                    return (Step::Done(skipped(Some(until), why)), "backoff: wait over cap".into());
                 }
                 // The whole host pauses, not only this URL.
                 let st = self.hosts.entry(host).or_default();
@@ -383,6 +489,9 @@ impl<'c> Scheduler<'c> {
     fn next_hop(&self, t: &mut Task, location: &str) -> Result<Url, Hop> {
         let from = &t.current;
         let next = from.join(location).map_err(|e| Hop::Failed(format!("{from}: unreadable Location {location:?}: {e}")))?;
+        if !next.username().is_empty() || next.password().is_some() {
+            return Err(Hop::Refused(format!("{from}: redirect to a URL carrying credentials refused; no request sent (P2)")));
+        }
         if from.scheme() == "https" && next.scheme() != "https" {
             return Err(Hop::Refused(format!("{from}: redirect to {next} would leave https; refused (P13)")));
         }
@@ -399,6 +508,26 @@ impl<'c> Scheduler<'c> {
         }
         Ok(next)
     }
+}
+
+/// Validators not stored only cost a full download next time: say so, go on.
+fn keep_validators(store: &Store, url: &str, v: &Validators) {
+    if let Err(e) = store.set_validators(url, v) {
+        eprintln!("cityvibe: could not store the validators of {url} (next run downloads it in full): {e:#}");
+    }
+}
+
+/// A skip, with the time the host may be asked again when there is one.
+fn skipped(until: Option<i64>, why: String) -> FetchOutcome {
+    match until {
+        Some(until_ms) => FetchOutcome::Deferred { until_ms, why },
+        None => FetchOutcome::Skipped(why),
+    }
+}
+
+/// `ms` since the epoch as an RFC 3339 UTC time, to the second.
+pub fn utc(ms: i64) -> String {
+    jiff::Timestamp::from_second(ms.div_euclid(1000)).map(|t| t.to_string()).unwrap_or_else(|_| format!("{ms} ms"))
 }
 
 /// The current time in ms since the epoch, rounded up.

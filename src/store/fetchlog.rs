@@ -1,5 +1,6 @@
-//! The fetch log (every request, P17), per-host last request times (the delay
-//! across processes, P8) and per-URL validators (P12).
+//! The fetch log (every request, P17) and per-URL validators (P12). Each
+//! host's politeness state lives in the machine-wide host ledger
+//! (http::ledger), not here: a database is one of several on a machine.
 
 use super::{Store, now_ms};
 use anyhow::Result;
@@ -39,25 +40,10 @@ impl Store {
         Ok(())
     }
 
-    /// When the last request to `host` ended (any process), in ms.
-    pub fn host_last_request(&self, host: &str) -> Result<Option<i64>> {
-        Ok(self.conn.query_row("SELECT last_request_ms FROM hosts WHERE host = ?1", [host], |r| r.get(0)).optional()?)
-    }
-
-    pub fn set_host_last_request(&self, host: &str, ms: i64) -> Result<()> {
-        self.conn.execute(
-            "INSERT INTO hosts (host, last_request_ms) VALUES (?1, ?2)
-             ON CONFLICT (host) DO UPDATE SET last_request_ms = max(last_request_ms, excluded.last_request_ms)",
-            params![host, ms],
-        )?;
-        Ok(())
-    }
-
-    /// Requests sent to `host` since `since_ms` (for the daily cap).
-    pub fn requests_since(&self, host: &str, since_ms: i64) -> Result<u32> {
-        Ok(self
-            .conn
-            .query_row("SELECT count(*) FROM fetch_log WHERE host = ?1 AND started_ms >= ?2", params![host, since_ms], |r| r.get(0))?)
+    /// When a run last sent a request for `source` (its period counts from
+    /// there, P7); `audit`'s requests (no run) do not count.
+    pub fn last_fetch_ms(&self, source: &str) -> Result<Option<i64>> {
+        Ok(self.conn.query_row("SELECT max(started_ms) FROM fetch_log WHERE source = ?1 AND run_id IS NOT NULL", [source], |r| r.get(0))?)
     }
 
     pub fn validators(&self, url: &str) -> Result<Validators> {

@@ -21,6 +21,12 @@ pub struct SourceReport {
     pub translation_pending: u64,
     pub duration_ms: u64,
     pub message: String,
+    /// Skipped within its period (P7): when it is next due (RFC 3339, UTC).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_due: Option<String>,
+    /// Skipped because its host asked us to wait (P10): not before this time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_before: Option<String>,
 }
 
 impl SourceReport {
@@ -39,6 +45,8 @@ impl SourceReport {
             translation_pending: 0,
             duration_ms: 0,
             message: String::new(),
+            next_due: None,
+            not_before: None,
         }
     }
 }

@@ -27,15 +27,29 @@ pub fn sample(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/samples").join(rel)
 }
 
-/// Run the `cityvibe` binary in `dir` with a clean environment.
+/// Run the `cityvibe` binary in `dir` with a clean environment and the
+/// test's own host ledger (`dir/state`).
 pub fn cityvibe(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cityvibe"))
-        .args(args)
-        .current_dir(dir)
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .output()
-        .expect("run cityvibe")
+    command(dir).args(args).output().expect("run cityvibe")
+}
+
+/// The `cityvibe` binary, ready to run in `dir`: a cleared environment, and
+/// the host ledger in `dir/state`, so no test shares the machine's ledger
+/// (or another test's) unless it says so with `--state-dir`.
+pub fn command(dir: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_cityvibe"));
+    c.current_dir(dir).env_clear().env("PATH", std::env::var("PATH").unwrap_or_default()).env("CITYVIBE_STATE_DIR", state_dir(dir));
+    c
+}
+
+/// The host ledger's folder of a test working in `dir`.
+pub fn state_dir(dir: &Path) -> PathBuf {
+    dir.join("state")
+}
+
+/// The host ledger of a library-level test whose database is `db`: beside it.
+pub fn ledger_beside(db: &Path) -> cityvibe::http::Ledger {
+    cityvibe::http::Ledger::open(&state_dir(db.parent().expect("a database in a folder"))).expect("open the test's host ledger")
 }
 
 /// A fresh folder with a sources.toml enabling the given sources.

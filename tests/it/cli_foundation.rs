@@ -18,7 +18,8 @@ fn madrid_sample(ext: &str) -> Vec<u8> {
 }
 
 fn run_json(dir: &Path, mirror: &str) -> (i32, serde_json::Value) {
-    let out = cityvibe(dir, &["--mirror", mirror, "run", "--source", "madrid", "--json"]);
+    // `--force`: runs in a row within the source's period (P7), as an operator's manual runs; every delay still holds.
+    let out = cityvibe(dir, &["--mirror", mirror, "run", "--force", "--source", "madrid", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!("run --json printed no JSON ({e}): {}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
     });
@@ -128,7 +129,7 @@ fn truncated_feed_keeps_previous_events() {
     assert_eq!(run_json(dir.path(), &server.url()).0, 0);
     let before = events(dir.path());
     assert_eq!(before.len(), 8);
-    let out = cityvibe(dir.path(), &["--mirror", &server.url(), "run", "--source", "madrid", "--json"]);
+    let out = cityvibe(dir.path(), &["--mirror", &server.url(), "run", "--force", "--source", "madrid", "--json"]);
     assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["sources"][0]["status"], "failed");
@@ -143,7 +144,7 @@ fn truncated_feed_keeps_previous_events() {
 fn second_run_while_locked_makes_no_request() {
     let server = Server::start(|_, _| Reply::ok(madrid_sample("json")));
     let dir = workdir(MADRID_ONLY);
-    let _held = cityvibe::ingest::RunLock::acquire(&dir.path().join("data/cityvibe.db")).unwrap();
+    let _held = cityvibe::ingest::RunLock::acquire(&dir.path().join("data/cityvibe.db"), Some(&common::state_dir(dir.path()))).unwrap();
     // `_held` outlives the second run: it exited while the lock was still
     // held, so it did not wait for it (an ordering, not a stopwatch).
     let out = cityvibe(dir.path(), &["--mirror", &server.url(), "run"]);

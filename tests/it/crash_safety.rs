@@ -4,7 +4,7 @@ use crate::common;
 
 use common::server::{Reply, Server};
 use common::workdir;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
 /// A madrid-shaped JSON-LD feed of `n` events whose titles carry `tag`.
@@ -56,11 +56,9 @@ fn killed_mid_ingest_leaves_old_or_new_state() {
     let db = dir.path().join("data/cityvibe.db");
     let mirror = server.url();
     let run = || {
-        Command::new(env!("CARGO_BIN_EXE_cityvibe"))
-            .args(["--mirror", mirror.as_str(), "run", "--source", "madrid", "--quiet"])
-            .current_dir(dir.path())
-            .env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
+        // `--force`: the same source again within its period (P7), as an operator would.
+        common::command(dir.path())
+            .args(["--mirror", mirror.as_str(), "run", "--force", "--source", "madrid", "--quiet"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()

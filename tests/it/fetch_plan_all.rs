@@ -39,7 +39,11 @@ fn body(lang: &str) -> Vec<u8> {
 fn run_once(store: &mut Store, adapter: &'static dyn Adapter, url: &str) -> cityvibe::store::runs::SourceReport {
     let client = Client::new(Some(Mirror::Http(url::Url::parse(url).unwrap())), Limits::default());
     let adapters: &'static [&'static dyn Adapter] = Box::leak(Box::new([adapter]));
-    let r = run(store, RunOptions { adapters, config: Config::enable_all(), config_path: None, only: vec![], client: &client }).unwrap();
+    // The test's own ledger beside its database; runs in a row on purpose (`force`).
+    let ledger = common::ledger_beside(store.path());
+    let config = Config::enable_all();
+    let r = run(store, RunOptions { adapters, config, config_path: None, only: vec![], client: &client, ledger: &ledger, force: true })
+        .unwrap();
     r.sources[0].clone()
 }
 

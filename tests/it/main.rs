@@ -27,6 +27,7 @@ mod operator_switch;
 mod operator_takedown;
 mod polite_cli;
 mod polite_client;
+mod polite_ledger;
 mod privacy_takedown;
 mod privacy_withdraw_guard;
 mod store_ingest;

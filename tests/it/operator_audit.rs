@@ -276,7 +276,7 @@ fn disable_blocked_switches_the_source_off_in_sources_toml() {
 fn audit_takes_the_run_lock() {
     let server = host(Reply::ok("User-agent: *\nAllow: /\n"), Reply::new(404), Reply::new(404));
     let dir = workdir(TOML);
-    let _lock = cityvibe::ingest::RunLock::acquire(&dir.path().join("cityvibe.db")).unwrap();
+    let _lock = cityvibe::ingest::RunLock::acquire(&dir.path().join("cityvibe.db"), Some(&common::state_dir(dir.path()))).unwrap();
     let mirror = server.url();
     let out = cityvibe(dir.path(), &["--db", "cityvibe.db", "--mirror", mirror.as_str(), "audit", "--source", "madrid"]);
     assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
@@ -315,7 +315,8 @@ fn library_audit(adapter: &'static common::TestAdapter, server: &Server) -> city
     let mirror = cityvibe::http::Mirror::parse(&server.url()).unwrap();
     let client = cityvibe::http::Client::new(Some(mirror), cityvibe::http::Limits::default());
     let adapters: Vec<&'static dyn cityvibe::adapter::Adapter> = vec![adapter];
-    let mut out = cityvibe::audit::audit(&mut store, &client, &cityvibe::config::Config::default(), &adapters).unwrap();
+    let ledger = common::ledger_beside(&dir.path().join("a.db"));
+    let mut out = cityvibe::audit::audit(&mut store, &client, &ledger, &cityvibe::config::Config::default(), &adapters).unwrap();
     out.remove(0)
 }
 

@@ -25,7 +25,7 @@ fn list_json(dir: &std::path::Path) -> serde_json::Value {
 /// P8, P11: two runs in two processes, one right after the other, against
 /// one database: the second process's request reaches the host no sooner
 /// than madrid's 2 s delay after the first (the last request time lives in
-/// the database). The first run met a 403: it made no other request, exited
+/// the host ledger). The first run met a 403: it made no other request, exited
 /// 1, and `source list` showed madrid `refused` until the second run succeeded.
 #[test]
 fn two_processes_keep_the_host_delay_and_a_refusal_shows_until_a_success() {
@@ -33,7 +33,8 @@ fn two_processes_keep_the_host_delay_and_a_refusal_shows_until_a_success() {
     let server = Server::start(move |_, i| if i == 0 { Reply::new(403) } else { Reply::ok(body.clone()) });
     let dir = workdir("[sources.madrid]\n");
     let mirror = server.url();
-    let args = ["--db", "cityvibe.db", "--mirror", mirror.as_str(), "run", "--source", "madrid", "--no-translate", "--quiet"];
+    // `--force`: the second run is the operator's manual retry within the period (P7).
+    let args = ["--db", "cityvibe.db", "--mirror", mirror.as_str(), "run", "--force", "--source", "madrid", "--no-translate", "--quiet"];
 
     let first = cityvibe(dir.path(), &args);
     assert_eq!(first.status.code(), Some(1), "{}", String::from_utf8_lossy(&first.stderr));

@@ -86,7 +86,12 @@ fn fresh_db() -> (tempfile::TempDir, PathBuf) {
 fn run_with(db: &Path, server_url: &str, adapters: &[&'static dyn Adapter], config: Config, limits: Limits) -> RunReport {
     let mut store = Store::open(db).unwrap();
     let client = Client::new(Some(Mirror::parse(server_url).unwrap()), limits);
-    run(&mut store, RunOptions { adapters, config, config_path: None, only: vec![], client: &client }).unwrap()
+    // Its own host ledger beside the database; `force`: these runs follow one
+    // another within the period on purpose (P7 has its own tests), every
+    // delay still holds.
+    let ledger = common::ledger_beside(db);
+    run(&mut store, RunOptions { adapters, config, config_path: None, only: vec![], client: &client, ledger: &ledger, force: true })
+        .unwrap()
 }
 
 fn run_once(db: &Path, server: &Server, adapters: &[&'static dyn Adapter]) -> RunReport {
@@ -297,13 +302,15 @@ fn retry_after_in_the_past_waits_only_the_host_delay() {
     assert_eq!(report(&r, "past").status, "ok");
 }
 
-/// P10: an unusable Retry-After (`-5`, `abc`, a number that overflows, `1.5`)
-/// is ignored and the normal backoff applies: d, then 2d.
+/// P10: an unusable Retry-After (`-5`, `abc`, `1e3`, `1.5`) is ignored and
+/// the normal backoff applies: d, then 2d. (A number too big for sense is
+/// not unusable: it is capped at a week, issue 10 item 7, see
+/// `polite_ledger::a_huge_retry_after_is_capped_and_remembered_p10`.)
 #[test]
 fn unusable_retry_after_falls_back_to_the_normal_backoff() {
     let body = feed_body();
-    let values = ["-5", "abc", "99999999999999999999999", "1.5"];
-    let hosts = ["neg.test", "abc.test", "overflow.test", "frac.test"];
+    let values = ["-5", "abc", "1e3", "1.5"];
+    let hosts = ["neg.test", "abc.test", "exp.test", "frac.test"];
     let server = serve(move |path, n| {
         let i = hosts.iter().position(|h| path.starts_with(&format!("/{h}/"))).unwrap();
         if n < 2 { Reply::new(429).header("Retry-After", values[i]) } else { Reply::ok(body.clone()) }
@@ -311,7 +318,7 @@ fn unusable_retry_after_falls_back_to_the_normal_backoff() {
     let adapters: Vec<&'static dyn Adapter> = vec![
         source("neg", "neg.test", 200, &["a.json"]),
         source("abc", "abc.test", 200, &["a.json"]),
-        source("overflow", "overflow.test", 200, &["a.json"]),
+        source("exp", "exp.test", 200, &["a.json"]),
         source("frac", "frac.test", 200, &["a.json"]),
     ];
     let (_d, db) = fresh_db();
@@ -330,7 +337,7 @@ fn unusable_retry_after_falls_back_to_the_normal_backoff() {
     }
 }
 
-/// P10: a Retry-After beyond the cap (default `Limits::max_wait`, 1 h) is not
+/// P10: a Retry-After beyond the cap (default `Limits::max_wait`, 5 min) is not
 /// waited: the host is skipped for this run with the reason recorded, and no
 /// other request goes to it (another source on the same host included).
 #[test]
@@ -504,7 +511,7 @@ fn rights_reservations_are_a_no_and_nothing_is_stored() {
 // ---------------------------------------------------------------- caps
 
 /// Daily cap (P7, P8): at most `daily_cap` requests per host per day, counted
-/// across runs from the fetch log; a request that timed out still reached the
+/// across runs (and processes and databases) in the host ledger; a request that timed out still reached the
 /// host and counts. With a cap of 3: a 200, a timeout, a 200, then the fourth
 /// run sends nothing and says why.
 #[test]
@@ -633,7 +640,7 @@ fn trickling_and_stalling_servers_are_cut_off() {
 // ---------------------------------------------------------------- P8, P9 delays
 
 /// P8: the delay holds across processes: the last request time per host is
-/// in the database, so a run started right after another (new store
+/// in the host ledger, so a run started right after another (new store
 /// connection, new client, new scheduler) still waits the host's delay.
 #[test]
 fn a_second_run_right_after_the_first_still_waits_the_delay() {

@@ -52,6 +52,7 @@ fn langs() -> Vec<String> {
 /// Store the samples of some sources (offline, through the mirror folder).
 fn ingest(store: &mut Store, only: &[&str], mirror: &std::path::Path) {
     let client = Client::new(Some(Mirror::Dir(mirror.to_path_buf())), Limits::default());
+    let ledger = common::ledger_beside(store.path());
     let report = run(
         store,
         RunOptions {
@@ -60,6 +61,8 @@ fn ingest(store: &mut Store, only: &[&str], mirror: &std::path::Path) {
             config_path: None,
             only: only.iter().map(|s| s.to_string()).collect(),
             client: &client,
+            ledger: &ledger,
+            force: true,
         },
     )
     .unwrap();
