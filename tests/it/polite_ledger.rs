@@ -118,7 +118,8 @@ fn a_ledger_that_cannot_record_fails_closed_issue14() {
     let blocked = dir.path().join("not-a-folder");
     std::fs::write(&blocked, "").unwrap();
     let out = cityvibe(dir.path(), &["--state-dir", blocked.to_str().unwrap(), "--db", "other.db", "--mirror", &mirror, "run", "--json"]);
-    assert_eq!(out.status.code(), Some(2));
+    // Exit 4: an I/O failure, not a source's problem (src/output.rs).
+    assert_eq!(out.status.code(), Some(4));
     assert!(String::from_utf8_lossy(&out.stderr).contains("host ledger"), "{}", String::from_utf8_lossy(&out.stderr));
     std::thread::sleep(Duration::from_millis(100));
     assert_eq!(server.requests().len(), 1, "nothing was sent without a ledger");
