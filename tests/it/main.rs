@@ -28,6 +28,7 @@ mod operator_takedown;
 mod polite_cli;
 mod polite_client;
 mod polite_ledger;
+mod polite_promises;
 mod privacy_takedown;
 mod privacy_withdraw_guard;
 mod store_ingest;
