@@ -157,8 +157,11 @@ pub struct Collect {
 
 impl EventSink for Collect {
     fn event(&mut self, mut event: Event) {
-        crate::parse::pii::scrub_event(&mut event);
-        self.events.push(event);
+        match crate::parse::pii::scrub_event(&mut event) {
+            Ok(()) => self.events.push(event),
+            // The id is contact data: the error must not quote it (P5).
+            Err(reason) => self.errors.push(RecordError { record: "(id withheld)".into(), reason }),
+        }
     }
     fn record_error(&mut self, error: RecordError) {
         self.errors.push(error);

@@ -453,7 +453,11 @@ impl EventSink for StoreSink<'_, '_> {
         if let Some(ts) = self.translations.get(&event.source_event_id) {
             event.translations.extend(ts.iter().cloned());
         }
-        crate::parse::pii::scrub_event(&mut event);
+        if let Err(reason) = crate::parse::pii::scrub_event(&mut event) {
+            // The id is contact data: the error must not quote it (P5).
+            self.record_error(RecordError { record: "(id withheld)".into(), reason });
+            return;
+        }
         self.parsed += 1;
         if let Err(e) = self.ingest.upsert(&event) {
             self.failure = Some(e);

@@ -248,7 +248,8 @@ fn parse_only(feed: &Path) -> Result<(u64, u64)> {
     struct Count(u64, u64);
     impl EventSink for Count {
         fn event(&mut self, mut event: Event) {
-            cityvibe::parse::pii::scrub_event(&mut event);
+            // An id that is contact data is a record error, as in the core.
+            let _refused = std::hint::black_box(cityvibe::parse::pii::scrub_event(&mut event).is_err());
             std::hint::black_box(&event);
             self.0 += 1;
         }

@@ -16,6 +16,8 @@ pub struct Seen {
     /// Path and query as requested (with `--mirror`, `/HOST/PATH?Q`).
     pub path: String,
     pub headers: Vec<(String, String)>,
+    /// The request body (a form posted to a translation server, say).
+    pub body: Vec<u8>,
 }
 
 impl Seen {
@@ -109,7 +111,7 @@ fn serve(stream: TcpStream, log: &Mutex<Vec<Seen>>, handler: &Handler) {
     let len: usize = headers.iter().find(|(k, _)| k.eq_ignore_ascii_case("content-length")).and_then(|(_, v)| v.parse().ok()).unwrap_or(0);
     let mut body = vec![0u8; len];
     let _ = reader.read_exact(&mut body);
-    let seen = Seen { at, method, path, headers };
+    let seen = Seen { at, method, path, headers, body };
     let index = {
         let mut l = log.lock().unwrap();
         l.push(seen.clone());

@@ -29,6 +29,8 @@ mod polite_cli;
 mod polite_client;
 mod polite_ledger;
 mod polite_promises;
+mod privacy_pii_everywhere;
+mod privacy_pii_realdata;
 mod privacy_takedown;
 mod privacy_withdraw_guard;
 mod store_ingest;

@@ -1,0 +1,155 @@
+//! The scrubber's forms (P5, issue 10 items 3 and 4), and what it must leave alone.
+
+use super::*;
+
+/// Every contact form of issue 10 items 3 and 4, and those seen in real feeds.
+pub const FORMS: &[&str] = &[
+    "nombre.apellido@example.es",
+    "+34 912 345 601",
+    "0034912345678",
+    "0034 934 567 890",
+    "(+34) 983 41 23 45",
+    "91 2345678",
+    "(91) 234 56 78",
+    "(912) 345 619",
+    "912\u{2013}345\u{2013}678",
+    "91\u{2014}234\u{2014}56\u{2014}78",
+    "912.345.678",
+    "912-34-56-78",
+    "600112233",
+    "700 11 22 33",
+    "900 123 456",
+    "0033 1 23 45 46 14",
+    "+33 1 23 45 67 89",
+    "+44 20 7946 0958",
+    "913184733 /734",
+    "nombre at example dot es",
+    "nombre arroba example punto es",
+    "nombre arroba example.es",
+    "nombre (at) example.es",
+    "nombre [at] example [dot] es",
+    "nombre{at}example.es",
+    "nombre\u{FF20}example.es",
+    "nombre\u{200B}@example.es",
+    "jos\u{E9}.mu\u{F1}oz@example.es",
+    "usuario@correo.espa\u{F1}a.es",
+    "usuario@xn--espaa-rta.es",
+    "mailto%3Anombre%40example.es",
+    "nombre&#64;example.es",
+    "nombre&commat;example.es",
+    "nombre&amp;#64;example.es",
+    "nombre<span>@</span>example.es",
+    "nombre<span>&#64;</span>example<b>.</b>es",
+    "\u{FF19}\u{FF11}\u{FF12} 345 678",
+    "mailto:nombre@example.es",
+];
+
+#[test]
+fn every_form_is_removed_p5_issue10() {
+    for form in FORMS {
+        for text in [form.to_string(), format!("Información y reservas: {form}, de 10:00 a 14:00.")] {
+            let out = scrub(&text);
+            assert!(out.contains(REDACTED), "{text:?} came out as {out:?}");
+            assert!(!contains_pii(&out), "{text:?} left contact data: {out:?}");
+            for piece in ["nombre", "345", "234 56", "2345678", "example", "@", "\u{FF20}", "&#64;", "%40", "45 46 14", "7946"] {
+                if form.contains(piece) {
+                    assert!(!out.contains(piece), "{text:?}: {piece:?} survives in {out:?}");
+                }
+            }
+            assert!(contains_pii(&text), "{text:?}");
+        }
+    }
+}
+
+#[test]
+fn scrubbing_is_idempotent_and_keeps_the_rest() {
+    let text = "Concierto «Jazz» el 12/12/2025 a las 19:30. Tel. (91) 234 56 78 o nombre at example dot es. Entrada: 12,50 €.";
+    let once = scrub(text);
+    assert_eq!(once, "Concierto «Jazz» el 12/12/2025 a las 19:30. Tel. […] o […]. Entrada: 12,50 €.");
+    assert_eq!(scrub(&once), once);
+}
+
+/// What must survive: dates, prices, times, ISBNs, postal codes, year
+/// ranges, event ids, handles, URLs of the feeds.
+pub const KEEP: &[&str] = &[
+    "Niñ@s de 6 a 12 años, 2025-10-25 a las 19:00, 80 min.",
+    "Entrada: 12,50 €. Aforo: 120 personas. CP 28025.",
+    "Precio: 1.250,00 € (IVA incl.); abono 3x2",
+    "ISBN 978-84-376-0494-7",
+    "ISBN 9788437604947",
+    "ISBN: 84-376-0494-7",
+    "Sigue a @alomabye en redes",
+    "Del 1936-1939 al 2024-2025",
+    "Horario: 10:00 - 14:00 y 17:00 - 20:00; sábados 10:00-14:00",
+    "del 06/12/2025 al 08/01/2026, 19.30 h",
+    "Sesiones: 6, 7, 8 y 9 de diciembre",
+    "Calle de Alcalá, 42, 28014 Madrid",
+    "50066046",
+    "Evento 50042045 (ref. 2025/123456)",
+    "https://www.madrid.es/sites/v/index.jsp?vgnextchannel=ca9671ee4a9eb410VgnVCM100000171f5a0aRCRD&vgnextoid=dce145cbf9a79910VgnVCM100000891ecb1aRCRD",
+    "Coordenadas 40.4168, -3.7038",
+    "Concert at the Palau, 8 p.m.",
+    "Tickets at www.example.com",
+    "R&D; AT&T; 50 % de descuento; a < b > c",
+    "20:00 34 plazas",
+    "Premio dotado con 6.000 euros y 3.000 euros",
+    "Ciclo 2025-2026, 12-14 de diciembre de 2025",
+];
+
+#[test]
+fn ordinary_numbers_and_text_survive_p5_issue10() {
+    for keep in KEEP {
+        assert_eq!(scrub(keep), *keep);
+        assert!(!contains_pii(keep), "{keep:?}");
+    }
+}
+
+#[test]
+fn every_stored_field_is_scrubbed_and_postal_codes_are_five_digits() {
+    let mut ev = Event::new("50066046", "Taller (info: nombre at example dot es)", "es").unwrap();
+    ev.description = "Llama al (91) 234 56 78".into();
+    ev.price = Some("5 €, reservas 600 11 22 33".into());
+    ev.audience = Some("Familias: nombre&#64;example.es".into());
+    let v = &mut ev.venue;
+    v.name = Some("Sala 0034 934 567 890".into());
+    v.address = Some("Calle Mayor 1 (nombre\u{FF20}example.es)".into());
+    v.locality = Some("Madrid 912\u{2013}345\u{2013}678".into());
+    v.province = Some("+34 912 345 601".into());
+    v.district = Some("Centro nombre@example.es".into());
+    v.postal_code = Some("nombre.apellido@example.es".into());
+    ev.source_categories = vec!["Música (912) 345 619".into()];
+    ev.url = Some("mailto%3Anombre%40example.es".into());
+    ev.translations = vec![crate::model::PublisherTranslation {
+        lang: "en".into(),
+        title: "Workshop 0033 1 23 45 46 14".into(),
+        description: "nombre arroba example punto es".into(),
+    }];
+    scrub_event(&mut ev).unwrap();
+    let json = serde_json::to_string(&ev).unwrap();
+    assert!(!contains_pii(&json), "{json}");
+    for piece in ["nombre", "345", "example", "23 45 46"] {
+        assert!(!json.contains(piece), "{piece:?} in {json}");
+    }
+    assert_eq!(ev.venue.postal_code, None);
+    assert_eq!(ev.url, None);
+    assert_eq!(ev.venue.province.as_deref(), Some("[…]"));
+
+    let mut ok = Event::new("1", "t", "es").unwrap();
+    ok.venue.postal_code = Some(" 28013 ".into());
+    ok.url = Some("https://www.madrid.es/evento/50066046".into());
+    scrub_event(&mut ok).unwrap();
+    assert_eq!(ok.venue.postal_code.as_deref(), Some("28013"));
+    assert!(ok.url.is_some());
+}
+
+#[test]
+fn an_id_that_is_contact_data_is_refused_without_quoting_it() {
+    for id in ["nombre@example.es", "912345678", "+34 600 11 22 33", "nombre at example dot es"] {
+        let mut ev = Event::new(id, "Título", "es").unwrap();
+        let why = scrub_event(&mut ev).unwrap_err();
+        assert!(!why.contains(id) && why.contains("P5"), "{why}");
+    }
+    for id in ["50066046", "acte-12345", "2025/123"] {
+        scrub_event(&mut Event::new(id, "Título", "es").unwrap()).unwrap();
+    }
+}

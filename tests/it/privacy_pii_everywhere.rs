@@ -1,0 +1,130 @@
+//! P5, issue 10 items 3 and 4, through the binary: every contact-data form
+//! of the issue (Spanish and foreign phone formats, disguised and encoded
+//! e-mails) planted in every text field of every adapter's feed
+//! (`data/samples/fixtures/pii/*_forms.*`, written by `scripts/pii_forms.py`),
+//! and contact data used as an event id. None of it may reach the database
+//! file (nor its WAL), any export format, the run's report, or the text sent
+//! to the translation server.
+use crate::common;
+
+use common::server::{Reply, Server};
+use common::{cityvibe, sample, workdir};
+use std::path::Path;
+use unicode_normalization::UnicodeNormalization;
+
+/// What would show if a form got through: e-mail local parts and phone
+/// digits (compared with separators removed, see [`project`]).
+fn needles() -> Vec<String> {
+    let text = std::fs::read_to_string(sample("fixtures/pii/forms_needles.txt")).unwrap();
+    text.lines().map(str::trim).filter(|l| !l.is_empty()).map(String::from).collect()
+}
+
+/// A text as the needles are written: NFKC, entities decoded, ICS lines
+/// unfolded, and the separators a number may carry removed.
+fn project(text: &str) -> String {
+    let unfolded = text.replace("\r\n ", "").replace("\\,", ",");
+    let decoded = htmlize::unescape(&unfolded).into_owned();
+    decoded
+        .nfkc()
+        .filter(|c| !(c.is_whitespace() || matches!(c, '.' | '-' | '(' | ')' | '/' | '\u{200B}') || ('\u{2010}'..='\u{2015}').contains(c)))
+        .collect()
+}
+
+fn assert_clean(what: &str, text: &str, needles: &[String]) {
+    let p = project(text);
+    let found: Vec<&String> = needles.iter().filter(|n| p.contains(n.as_str())).collect();
+    assert!(found.is_empty(), "{what} holds contact data: {} of them, e.g. {:?}", found.len(), &found[..found.len().min(5)]);
+}
+
+/// A translation server on the loopback that records what it is sent and
+/// sends it back as its "translation" (Spanish and Catalan into English).
+fn recording_translator() -> Server {
+    Server::start(|seen, _| {
+        if seen.path.starts_with("/listPairs") {
+            return Reply::ok(
+                r#"{"responseData": [{"sourceLanguage": "spa", "targetLanguage": "eng"}, {"sourceLanguage": "cat", "targetLanguage": "eng"}], "responseStatus": 200}"#,
+            );
+        }
+        let q = url::form_urlencoded::parse(&seen.body).find(|(k, _)| k == "q").map(|(_, v)| v.into_owned()).unwrap_or_default();
+        Reply::ok(serde_json::json!({"responseData": {"translatedText": q}, "responseStatus": 200}).to_string())
+    })
+}
+
+fn mirror_of_forms(dir: &Path) -> std::path::PathBuf {
+    let mirror = dir.join("mirror");
+    let place = |fixture: &str, target: &str| {
+        let to = mirror.join(target);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(sample(fixture), to).unwrap();
+    };
+    place("fixtures/pii/madrid_forms.json", "datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json");
+    place("fixtures/pii/esmadrid_forms.xml", "www.esmadrid.com/opendata/agenda_v1_es.xml");
+    place("fixtures/pii/diba_forms.json", "do.diba.cat/api/dataset/actesturisme_ca/format/json/pag-ini/1/pag-fi/1000");
+    for l in ["es", "en"] {
+        let p = format!("do.diba.cat/api/dataset/actesturisme_{l}/format/json/pag-ini/1/pag-fi/1000");
+        place(&p, &p);
+    }
+    place("fixtures/pii/jcyl_forms.json", "datosabiertos.jcyl.es/web/jcyl/risp/es/cultura-ocio/agenda_cultural/1284806871500.json");
+    mirror
+}
+
+#[test]
+fn no_form_of_contact_data_reaches_db_exports_reports_or_translation_p5_issue10() {
+    let needles = needles();
+    assert!(needles.len() > 1000, "{}", needles.len());
+    let apy = recording_translator();
+    let dir = workdir(&format!(
+        "[settings]\nlanguages = [\"es\", \"en\"]\ntranslator = \"apy\"\napy_url = \"{}\"\n\n\
+         [sources.madrid]\n[sources.esmadrid]\n[sources.diba]\n[sources.jcyl]\n",
+        apy.url()
+    ));
+    let d = dir.path();
+    let mirror = mirror_of_forms(d);
+    let out = cityvibe(d, &["--mirror", mirror.to_str().unwrap(), "run", "--json"]);
+    let report = String::from_utf8_lossy(&out.stdout).into_owned();
+    let v: serde_json::Value =
+        serde_json::from_str(&report).unwrap_or_else(|e| panic!("{e}: {report} {}", String::from_utf8_lossy(&out.stderr)));
+    for s in v["sources"].as_array().unwrap() {
+        assert_eq!(s["status"], "ok", "{s}");
+        // The two records whose id is contact data are refused; the rest stored.
+        assert!(s["record_errors"].as_u64().unwrap() >= 2, "{s}");
+        assert!(s["added"].as_u64().unwrap() >= 30, "{s}");
+    }
+    assert_clean("run --json", &report, &needles);
+    assert_clean("run's stderr", &String::from_utf8_lossy(&out.stderr), &needles);
+    let out = cityvibe(d, &["translate"]);
+    assert_clean(
+        "translate's output",
+        &format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)),
+        &needles,
+    );
+
+    // What the translation server was sent.
+    let sent: Vec<String> =
+        apy.requests().iter().filter(|r| r.method == "POST").map(|r| String::from_utf8_lossy(&r.body).into_owned()).collect();
+    let sent: String = sent.iter().flat_map(|b| url::form_urlencoded::parse(b.as_bytes()).map(|(_, v)| v.into_owned())).collect();
+    // Scrubbed, the planted texts are nearly all alike: few reach the server.
+    assert!(sent.len() > 300 && sent.contains("[…]"), "the texts were sent for translation, scrubbed: {} bytes", sent.len());
+    assert_clean("the text sent to translation", &sent, &needles);
+
+    // The database file and its WAL, byte for byte.
+    let mut bytes = String::new();
+    for f in ["data/cityvibe.db", "data/cityvibe.db-wal"] {
+        if let Ok(b) = std::fs::read(d.join(f)) {
+            bytes.push_str(&String::from_utf8_lossy(&b));
+        }
+    }
+    assert!(bytes.contains("[…]"));
+    assert_clean("the database file and WAL", &bytes, &needles);
+
+    // Every export format, and the listing.
+    for format in ["json", "csv", "ics", "jsonld"] {
+        let out = cityvibe(d, &["export", "--format", format]);
+        assert!(out.status.success(), "export {format}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.len() > 1000, "export {format} is nearly empty");
+        assert_clean(&format!("export --format {format}"), &text, &needles);
+    }
+    let out = cityvibe(d, &["events", "list", "--json", "--limit", "100000"]);
+    assert_clean("events list", &String::from_utf8_lossy(&out.stdout), &needles);
+}
