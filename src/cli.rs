@@ -168,8 +168,12 @@ pub enum SourceCommand {
         id: String,
         #[arg(long)]
         reason: String,
+        /// Also withhold its stored events from every list and export (kept
+        /// for `holdings`; `source enable` brings them back).
+        #[arg(long)]
+        withdraw: bool,
     },
-    /// Switch a source back on.
+    /// Switch a source back on (and show again the events `disable --withdraw` withheld).
     Enable { id: String },
     /// The "Fuentes de datos" page: publisher, dataset, licence, attribution, schedule, delay (P19).
     Export {

@@ -3,7 +3,7 @@
 //! Reading and validating live here; editing in place, keeping every
 //! comment and the key order, goes through toml_edit (see [`set_enabled`]).
 
-use crate::adapter::Adapter;
+use crate::adapter::{Adapter, Feed, FeedRole, Manifest};
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -101,6 +101,10 @@ pub struct SourceConfig {
     pub licence_url: Option<String>,
     /// Fetch at most once per this many hours: 3 or more, never fewer (P7).
     pub period_hours: Option<f64>,
+    /// Feeds of the source switched off, each by its language or its exact
+    /// URL (P16, "en parte"): never requested; the rest still run.
+    #[serde(default)]
+    pub feeds_off: Vec<String>,
 }
 
 fn yes() -> bool {
@@ -167,6 +171,7 @@ impl Config {
                 parse_hours(h).with_context(|| format!("[sources.{id}] hours"))?;
             }
             validate_citation(id, row)?;
+            validate_feeds_off(id, row, a.manifest())?;
         }
         for l in &self.settings.languages {
             if !crate::model::DISPLAY_LANGS.contains(&l.as_str()) {
@@ -219,6 +224,12 @@ impl Config {
         }
     }
 
+    /// Whether a feed of the source is switched on: its row's `feeds_off`
+    /// names neither its language nor its URL.
+    pub fn feed_on(&self, id: &str, feed: &Feed) -> bool {
+        self.sources.get(id).is_none_or(|r| !r.feeds_off.iter().any(|k| k == feed.lang || k == feed.url))
+    }
+
     /// The delay to keep for a source: the adapter's, or slower from config
     /// (held to the bound even for a row that skipped validation).
     pub fn delay_for(&self, adapter: &dyn Adapter) -> Duration {
@@ -269,6 +280,26 @@ fn validate_citation(id: &str, row: &SourceConfig) -> Result<()> {
     if row.licence.is_some() && row.licence_url.is_none() {
         bail!(
             "[sources.{id}] licence without licence_url: a licence shown with another's link would mislead; add licence_url = \"https://…\""
+        );
+    }
+    Ok(())
+}
+
+/// `feeds_off` names feeds of the manifest, and leaves one that carries the
+/// source's events (switching them all off is `source disable`).
+fn validate_feeds_off(id: &str, row: &SourceConfig, m: &Manifest) -> Result<()> {
+    let feeds = || m.feeds.iter().map(|f| format!("{} {}", f.lang, f.url)).collect::<Vec<_>>().join(", ");
+    for key in &row.feeds_off {
+        if !m.feeds.iter().any(|f| f.lang == key || f.url == key) {
+            bail!("[sources.{id}] feeds_off: {key:?} is neither the language nor the URL of a feed of {id}; its feeds: {}", feeds());
+        }
+    }
+    let off = |f: &Feed| row.feeds_off.iter().any(|k| k == f.lang || k == f.url);
+    if !m.feeds.iter().any(|f| f.role == FeedRole::Primary && !off(f)) {
+        bail!(
+            "[sources.{id}] feeds_off switches off every feed that carries {id}'s events ({}); to stop the source, \
+             run `cityvibe source disable {id} --reason \"…\"`",
+            m.feeds.iter().filter(|f| f.role == FeedRole::Primary).map(|f| f.url).collect::<Vec<_>>().join(", ")
         );
     }
     Ok(())
@@ -349,6 +380,27 @@ mod tests {
         let slow: Config = toml::from_str("[sources.madrid]\nmin_delay_secs = 5\n").unwrap();
         slow.validate(adapters).unwrap();
         assert_eq!(slow.delay_for(crate::adapters::by_id("madrid").unwrap()), Duration::from_secs(5));
+    }
+
+    // P16, issue 12 item 7: feeds_off names real feeds and leaves one with the events.
+    #[test]
+    fn feeds_off_is_validated_against_the_manifest() {
+        let check = |t: &str| toml::from_str::<Config>(t).unwrap().validate(crate::adapters::ALL);
+        let err = check("[sources.diba]\nfeeds_off = [\"de\"]\n").unwrap_err().to_string();
+        assert!(err.contains("\"de\" is neither") && err.contains("en https://do.diba.cat/api/dataset/actesturisme_en"), "{err}");
+        let err = check("[sources.diba]\nfeeds_off = [\"ca\"]\n").unwrap_err().to_string();
+        assert!(err.contains("every feed that carries diba's events") && err.contains("source disable diba"), "{err}");
+        let err = check("[sources.madrid]\nfeeds_off = [\"es\"]\n").unwrap_err().to_string();
+        assert!(err.contains("every feed"), "{err}");
+        let c: Config = toml::from_str("[sources.diba]\nfeeds_off = [\"en\"]\n").unwrap();
+        c.validate(crate::adapters::ALL).unwrap();
+        let m = &crate::adapters::diba::MANIFEST;
+        assert_eq!(m.feeds.iter().map(|f| c.feed_on("diba", f)).collect::<Vec<_>>(), [true, true, false]);
+        let json = crate::adapters::madrid::MANIFEST.feeds[0].url;
+        let c: Config = toml::from_str(&format!("[sources.madrid]\nfeeds_off = [\"{json}\"]\n")).unwrap();
+        c.validate(crate::adapters::ALL).unwrap();
+        assert!(!c.feed_on("madrid", &crate::adapters::madrid::MANIFEST.feeds[0]));
+        assert!(c.feed_on("madrid", &crate::adapters::madrid::MANIFEST.feeds[1]));
     }
 
     // P19, issue 12 item 8: citation overrides are checked, each with a clear error.

@@ -146,6 +146,10 @@ pub fn run(store: &mut Store, opts: RunOptions<'_>) -> Result<RunReport> {
             reports.push(r);
             continue;
         }
+        // Feeds switched off (P16, "en parte"): never requested, and what
+        // came from them is not shown any more (their language falls to the engine).
+        let off: Vec<&Feed> = adapter.manifest().feeds.iter().filter(|f| !opts.config.feed_on(id, f)).collect();
+        store.forget_feeds(id, &off)?;
         drivers.push(SourceDriver::new(adapter, &opts.config, opts.config_path.clone()));
     }
     {
@@ -189,6 +193,8 @@ struct SourceDriver {
     config: Config,
     allowed: Allowed,
     config_path: Option<PathBuf>,
+    /// Per feed of the manifest, whether the operator left it on (P16).
+    feeds_on: Vec<bool>,
     next_feed: usize,
     /// Bodies fetched so far (FetchPlan::All).
     bodies: Vec<(usize, Body, Validators)>,
@@ -209,13 +215,14 @@ impl SourceDriver {
         rules.extend(
             m.feeds.iter().filter_map(|f| Url::parse(f.url).ok()).map(|u| (u.host_str().unwrap_or("").to_string(), u.path().to_string())),
         );
-        SourceDriver {
+        let mut driver = SourceDriver {
             adapter,
             delay: config.delay_for(adapter),
             withdraw_guard: config.withdraw_guard(m.id),
             config: config.clone(),
             allowed: Allowed { rules, feed_urls: m.feeds.iter().map(|f| f.url.to_string()).collect() },
             config_path,
+            feeds_on: m.feeds.iter().map(|f| config.feed_on(m.id, f)).collect(),
             next_feed: 0,
             bodies: Vec::new(),
             done: false,
@@ -223,6 +230,15 @@ impl SourceDriver {
             started_ms: now_ms(),
             notes: Vec::new(),
             saw_anomaly: false,
+        };
+        driver.skip_feeds_off();
+        driver
+    }
+
+    /// Move `next_feed` past the feeds switched off, so they are never requested.
+    fn skip_feeds_off(&mut self) {
+        while self.feeds_on.get(self.next_feed) == Some(&false) {
+            self.next_feed += 1;
         }
     }
 
@@ -333,6 +349,7 @@ impl FetchDriver for SourceDriver {
         self.report.not_modified += result.not_modified as u64;
         let feed_index = self.next_feed;
         self.next_feed += 1;
+        self.skip_feeds_off();
         let last_feed = self.next_feed >= m.feeds.len();
         let what_to_do = format!("stored events kept; if it persists, check {} or run `cityvibe source disable {}`", m.dataset_page, m.id);
         match result.outcome {

@@ -28,8 +28,8 @@ fn main() -> ExitCode {
         Command::Source { command } => match command {
             SourceCommand::List { json } => commands::source::list(&cli, *json),
             SourceCommand::Show { id, json } => commands::source::show(&cli, id, *json),
-            SourceCommand::Disable { id, reason } => commands::source::switch(&cli, id, false, Some(reason)),
-            SourceCommand::Enable { id } => commands::source::switch(&cli, id, true, None),
+            SourceCommand::Disable { id, reason, withdraw } => commands::source::switch(&cli, id, false, Some(reason), *withdraw),
+            SourceCommand::Enable { id } => commands::source::switch(&cli, id, true, None, false),
             SourceCommand::Export { format } => commands::sources_export::execute(&cli, *format),
         },
         Command::Adapter { command } => match command {

@@ -61,6 +61,7 @@ pub fn show(cli: &Cli, query: &str, as_json: bool) -> Result<super::Exit> {
             "enabled": config.as_ref().map(|c| c.enabled(m.id)),
             "events_active": held.events_active,
             "events_withdrawn": held.events_withdrawn,
+            "events_withheld": store.count_withheld(m.id)?,
             "first_date": held.first_date,
             "last_date": held.last_date,
             "fields": held.fields,
@@ -83,6 +84,9 @@ pub fn show(cli: &Cli, query: &str, as_json: bool) -> Result<super::Exit> {
         line("licence", format!("{} <{}>", text("licence"), text("licence_url")))?;
         line("attribution", format!("{} (shown with every event)", text("attribution")))?;
         line("events", format!("{} active, {} withdrawn", s["events_active"], s["events_withdrawn"]))?;
+        if s["events_withheld"].as_u64().is_some_and(|n| n > 0) {
+            line("withheld", format!("{} events kept but shown nowhere (source disable --withdraw)", s["events_withheld"]))?;
+        }
         line("dates", format!("{} … {}", text("first_date"), text("last_date")))?;
         let fields: Vec<&str> = s["fields"].as_array().map(|a| a.iter().filter_map(|f| f.as_str()).collect()).unwrap_or_default();
         line("fields", if fields.is_empty() { "-".to_string() } else { fields.join(", ") })?;

@@ -113,6 +113,7 @@ pub fn show(cli: &Cli, id: &str, as_json: bool) -> Result<super::Exit> {
         "publisher": m.publisher,
         "host": m.host,
         "feeds": m.feeds.iter().map(|f| f.url).collect::<Vec<_>>(),
+        "feeds_off": m.feeds.iter().filter(|f| !config.feed_on(m.id, f)).map(|f| f.url).collect::<Vec<_>>(),
         "enabled": config.enabled(m.id),
         "min_delay_secs": delay,
         "delay_rule": rule,
@@ -133,7 +134,8 @@ pub fn show(cli: &Cli, id: &str, as_json: bool) -> Result<super::Exit> {
     crate::outln!("{} — {} ({})", m.id, m.name, m.publisher)?;
     crate::outln!("host {}  delay {delay} s ({rule})  daily cap {}  enabled {}", m.host, m.daily_cap, config.enabled(m.id))?;
     for f in m.feeds {
-        crate::outln!("  feed {}", f.url)?;
+        let off = if config.feed_on(m.id, f) { "" } else { "  (switched off: feeds_off)" };
+        crate::outln!("  feed {} {}{off}", f.lang, f.url)?;
     }
     crate::outln!("licence {} <{}>\nattribution {}", cited.licence, cited.licence_url, cited.attribution)?;
     crate::outln!("events: {active} active, {withdrawn} withdrawn; last status {}", state.last_status.as_deref().unwrap_or("-"))?;
@@ -150,7 +152,9 @@ pub fn show(cli: &Cli, id: &str, as_json: bool) -> Result<super::Exit> {
     Ok(exit::OK)
 }
 
-pub fn switch(cli: &Cli, id: &str, on: bool, reason: Option<&str>) -> Result<super::Exit> {
+/// Switch a source on or off (P16). Off with `withdraw`, its stored events
+/// are withheld from every list and export; on, any withheld come back.
+pub fn switch(cli: &Cli, id: &str, on: bool, reason: Option<&str>, withdraw: bool) -> Result<super::Exit> {
     adapter(id)?;
     if !on && reason.is_none_or(|r| r.trim().is_empty()) {
         crate::bail_usage!("say why with --reason \"…\" (it is written into sources.toml)");
@@ -158,5 +162,20 @@ pub fn switch(cli: &Cli, id: &str, on: bool, reason: Option<&str>) -> Result<sup
     set_enabled(&cli.config, id, on, reason)?;
     super::load_config(cli)?;
     eprintln!("{id} switched {} in {}", if on { "on" } else { "off" }, cli.config.display());
+    // Without a database there is nothing to withhold or bring back.
+    if withdraw || (on && cli.db.exists()) {
+        let store = Store::open(&cli.db)?;
+        if withdraw {
+            let n = store.withhold_source(id)?;
+            eprintln!(
+                "{n} stored events of {id} withheld from every list and export (kept for `holdings`; `source enable {id}` brings them back)"
+            );
+        } else {
+            let n = store.restore_withheld(id)?;
+            if n > 0 {
+                eprintln!("{n} withheld events of {id} shown again");
+            }
+        }
+    }
     Ok(exit::OK)
 }

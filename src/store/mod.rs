@@ -8,6 +8,7 @@
 pub mod events;
 pub mod fetchlog;
 pub mod ingest;
+pub mod optout;
 pub mod reports;
 pub mod runs;
 mod schema;

@@ -21,6 +21,7 @@ mod operator_citation;
 mod operator_completions;
 mod operator_export;
 mod operator_holdings;
+mod operator_optout;
 mod operator_runs;
 mod operator_sources_export;
 mod operator_switch;

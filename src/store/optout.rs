@@ -1,0 +1,62 @@
+//! The store's side of an opt-out (P16): what a switched-off feed leaves
+//! behind, and a source's events withheld from every list and export by
+//! `source disable --withdraw` (kept for `holdings`, back with `source enable`).
+//!
+//! Not for the switch itself (sources.toml, `crate::config`) nor for
+//! takedowns of single events (`super::takedowns`).
+
+use super::{Store, now_ms};
+use crate::adapter::{Feed, FeedRole};
+use anyhow::Result;
+use rusqlite::params;
+
+/// The status of an event withheld by the operator: not `active`, so no
+/// list, export or translation shows it; not `withdrawn`, so `source enable`
+/// knows which to bring back.
+pub const WITHHELD: &str = "withheld";
+
+impl Store {
+    /// Forget what the source's switched-off feeds gave: the publisher's
+    /// translations a translation feed carried (its language then falls to
+    /// the engine) and the feed's validators (so that, switched back on, its
+    /// body counts as new and is taken in again).
+    pub fn forget_feeds(&self, source: &str, off: &[&Feed]) -> Result<()> {
+        for feed in off {
+            if feed.role == FeedRole::Translation {
+                self.conn.execute(
+                    "DELETE FROM translations WHERE origin = 'publisher' AND lang = ?1
+                        AND event_id IN (SELECT id FROM events WHERE source = ?2)",
+                    params![feed.lang, source],
+                )?;
+            }
+            self.conn.execute("DELETE FROM validators WHERE url = ?1", [feed.url])?;
+        }
+        Ok(())
+    }
+
+    /// Withhold every active event of a source; returns how many.
+    pub fn withhold_source(&self, source: &str) -> Result<u64> {
+        let n = self.conn.execute(
+            "UPDATE events SET status = ?2, withdrawn_at = ?3 WHERE source = ?1 AND status = 'active'",
+            params![source, WITHHELD, now_ms()],
+        )?;
+        Ok(n as u64)
+    }
+
+    /// Bring back the events of a source the operator withheld; returns how many.
+    pub fn restore_withheld(&self, source: &str) -> Result<u64> {
+        let n = self.conn.execute(
+            "UPDATE events SET status = 'active', withdrawn_at = NULL WHERE source = ?1 AND status = ?2",
+            params![source, WITHHELD],
+        )?;
+        Ok(n as u64)
+    }
+
+    /// How many events of a source the operator withholds.
+    pub fn count_withheld(&self, source: &str) -> Result<u64> {
+        let n: i64 =
+            self.conn
+                .query_row("SELECT count(*) FROM events WHERE source = ?1 AND status = ?2", params![source, WITHHELD], |r| r.get(0))?;
+        Ok(n as u64)
+    }
+}
