@@ -1,6 +1,5 @@
 //! `cityvibe events list|show`.
 
-use crate::citation::Citations;
 use crate::cli::Cli;
 use crate::store::Store;
 use crate::store::events::{EventFilter, StoredEvent};
@@ -33,7 +32,7 @@ pub fn in_language(store: &Store, events: &mut [StoredEvent], lang: Option<&str>
 
 pub fn list(cli: &Cli, sources: Vec<String>, limit: usize, lang: Option<&str>, json: bool) -> Result<super::Exit> {
     let store = Store::open(&cli.db)?;
-    let cite = Citations::load(&cli.config)?;
+    let cite = super::load_citations(cli)?;
     let mut events = store.list_events(&EventFilter { sources, limit: Some(limit), ..Default::default() }, &cite)?;
     in_language(&store, &mut events, lang)?;
     if json {
@@ -64,7 +63,7 @@ pub fn show(cli: &Cli, id: &str, lang: Option<&str>, json: bool) -> Result<super
         Some((s, i)) if crate::adapters::by_id(s).is_some() => (vec![s.to_string()], i.to_string()),
         _ => (vec![], id.to_string()),
     };
-    let cite = Citations::load(&cli.config)?;
+    let cite = super::load_citations(cli)?;
     let mut found = store.list_events(
         &EventFilter { sources: source, source_event_id: Some(event_id), include_withdrawn: true, ..Default::default() },
         &cite,

@@ -4,7 +4,6 @@
 use super::{exit, print_json};
 use crate::adapter::Adapter;
 use crate::cli::Cli;
-use crate::config::Config;
 use crate::store::{Store, now_ms};
 use anyhow::Result;
 use serde_json::json;
@@ -33,7 +32,7 @@ pub fn show(cli: &Cli, query: &str, as_json: bool) -> Result<super::Exit> {
     }
     // Without a sources.toml, the adapters' own values; a file that does not
     // validate is an error (its citation overrides could not be shown, P19).
-    let config = if cli.config.exists() { Some(Config::load(&cli.config, crate::adapters::ALL)?) } else { None };
+    let config = if cli.config.exists() { Some(super::load_config(cli)?) } else { None };
     let store = Store::open(&cli.db)?;
     let since = now_ms() - 30 * 24 * 3600 * 1000;
     let mut hosts: Vec<&str> = adapters.iter().map(|a| a.manifest().host).collect();

@@ -70,6 +70,12 @@ pub fn local_time(ms: Option<i64>) -> String {
     crate::output::time(ms)
 }
 
+/// How each source is cited now (P19): the manifests overlaid by sources.toml
+/// when there is one; a mistake in it is a configuration error (exit 2).
+pub fn load_citations(cli: &crate::cli::Cli) -> anyhow::Result<crate::citation::Citations> {
+    crate::citation::Citations::load(&cli.config).map_err(crate::output::as_usage)
+}
+
 /// The operator's switchboard; a mistake in it is a configuration error (exit 2).
 pub fn load_config(cli: &crate::cli::Cli) -> anyhow::Result<crate::config::Config> {
     crate::config::Config::load(&cli.config, crate::adapters::ALL).map_err(crate::output::as_usage)
