@@ -61,7 +61,8 @@ pub struct RecordProblem {
 
 impl From<&RecordError> for RecordProblem {
     fn from(e: &RecordError) -> Self {
-        RecordProblem { record: e.record.clone(), reason: e.reason.clone() }
+        // A parser's error may quote the record's id or text: no contact data in the report (P5).
+        RecordProblem { record: crate::parse::pii::scrub(&e.record), reason: crate::parse::pii::scrub(&e.reason) }
     }
 }
 

@@ -128,3 +128,23 @@ fn no_form_of_contact_data_reaches_db_exports_reports_or_translation_p5_issue10(
     let out = cityvibe(d, &["events", "list", "--json", "--limit", "100000"]);
     assert_clean("events list", &String::from_utf8_lossy(&out.stdout), &needles);
 }
+
+/// `adapter check` lists bad records: a parser's error that quotes an id or
+/// a text holding contact data must not print it (P5, issue 10 item 3).
+#[test]
+fn adapter_check_never_prints_contact_data_from_a_bad_record_p5_issue10() {
+    let dir = tempfile::tempdir().unwrap();
+    let feed = dir.path().join("feed.json");
+    std::fs::write(
+        &feed,
+        r#"{"@graph": [{"id": "buzon77@example.es", "title": "Taller", "dtstart": "no es una fecha buzon78@example.es 912 778 899"},
+                      {"id": "1", "title": "Concierto", "dtstart": "2026-12-11 18:00:00.0"}]}"#,
+    )
+    .unwrap();
+    let out = cityvibe(dir.path(), &["adapter", "check", "madrid", "--sample", feed.to_str().unwrap(), "--json"]);
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("error_count"), "{text}");
+    for needle in ["buzon77", "buzon78", "912 778 899"] {
+        assert!(!text.contains(needle), "{needle} printed: {text}");
+    }
+}
