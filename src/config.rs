@@ -119,8 +119,13 @@ impl Default for SourceConfig {
 }
 
 impl Config {
-    /// Read and validate the file against the known adapters.
+    /// Read and validate the file against the known adapters. Every error
+    /// is a configuration error (exit 2), whichever command loads the file.
     pub fn load(path: &Path, adapters: &[&dyn Adapter]) -> Result<Config> {
+        Self::read(path, adapters).map_err(crate::output::as_usage)
+    }
+
+    fn read(path: &Path, adapters: &[&dyn Adapter]) -> Result<Config> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("reading the config {} (pass --config PATH, or run from the project folder)", path.display()))?;
         let config: Config = toml::from_str(&text).with_context(|| format!("{} is not a valid sources.toml", path.display()))?;

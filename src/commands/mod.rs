@@ -78,5 +78,5 @@ pub fn load_citations(cli: &crate::cli::Cli) -> anyhow::Result<crate::citation::
 
 /// The operator's switchboard; a mistake in it is a configuration error (exit 2).
 pub fn load_config(cli: &crate::cli::Cli) -> anyhow::Result<crate::config::Config> {
-    crate::config::Config::load(&cli.config, crate::adapters::ALL).map_err(crate::output::as_usage)
+    crate::config::Config::load(&cli.config, crate::adapters::ALL)
 }
