@@ -44,6 +44,13 @@ pub struct Settings {
     /// delay); beyond it the host waits for a later run (P10).
     #[serde(default = "default_max_wait")]
     pub max_wait_secs: u64,
+    /// A folder of the operator's term files (`es-XX.tsv`, relative to this
+    /// file); a language without one there uses the shipped `data/terms/`.
+    pub terms_dir: Option<std::path::PathBuf>,
+    /// Longest text, in characters, sent to an engine; a longer one is cut
+    /// at a sentence end first (issue 10.5).
+    #[serde(default = "default_translate_max_chars")]
+    pub translate_max_chars: usize,
 }
 
 fn default_languages() -> Vec<String> {
@@ -65,6 +72,9 @@ pub const DEFAULT_PERIOD: Duration = Duration::from_secs(3 * 3600);
 pub const MAX_DELAY_SECS: f64 = 24.0 * 3600.0;
 pub const MAX_PERIOD_HOURS: f64 = 7.0 * 24.0;
 pub const MAX_WAIT_SECS: u64 = 3600;
+fn default_translate_max_chars() -> usize {
+    crate::translate::pipeline::DEFAULT_MAX_CHARS
+}
 
 impl Default for Settings {
     fn default() -> Self {
@@ -74,6 +84,8 @@ impl Default for Settings {
             apy_url: None,
             translate_timeout_secs: default_translate_timeout(),
             max_wait_secs: default_max_wait(),
+            terms_dir: None,
+            translate_max_chars: default_translate_max_chars(),
         }
     }
 }
@@ -128,7 +140,10 @@ impl Config {
     fn read(path: &Path, adapters: &[&dyn Adapter]) -> Result<Config> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("reading the config {} (pass --config PATH, or run from the project folder)", path.display()))?;
-        let config: Config = toml::from_str(&text).with_context(|| format!("{} is not a valid sources.toml", path.display()))?;
+        let mut config: Config = toml::from_str(&text).with_context(|| format!("{} is not a valid sources.toml", path.display()))?;
+        if let Some(dir) = config.settings.terms_dir.take() {
+            config.settings.terms_dir = Some(path.parent().unwrap_or(Path::new(".")).join(dir));
+        }
         config.validate(adapters).with_context(|| format!("in {}", path.display()))?;
         Ok(config)
     }

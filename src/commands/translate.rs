@@ -4,7 +4,7 @@ use super::exit;
 use crate::cli::Cli;
 use crate::config::Config;
 use crate::store::Store;
-use crate::translate::pipeline::{TranslateStats, engines, translate_pending};
+use crate::translate::pipeline::{Options, TranslateStats, engines, translate_pending_with};
 use anyhow::Result;
 use std::time::Instant;
 
@@ -22,7 +22,8 @@ pub fn step(store: &mut Store, config: &Config, sources: &[String], show_progres
         pb
     });
     let started = Instant::now();
-    let stats = translate_pending(store, &mut workers, &config.settings.languages, sources, |done, total, words| {
+    let options = Options { terms_dir: config.settings.terms_dir.clone(), max_chars: config.settings.translate_max_chars.max(1) };
+    let stats = translate_pending_with(store, &mut workers, &config.settings.languages, sources, &options, |done, total, words| {
         if let Some(pb) = &bar {
             pb.set_length(total);
             pb.set_position(done);
@@ -50,10 +51,20 @@ pub fn execute(cli: &Cli, sources: Vec<String>, json: bool) -> Result<super::Exi
     if let Some(why) = &stats.error {
         eprintln!("cityvibe: {} translations pending, retried next run: {why}", stats.pending);
     }
+    if stats.skipped > 0 {
+        eprintln!("cityvibe: {} texts skipped: the engine failed on each of them repeatedly (retried when they change)", stats.skipped);
+    }
     if json {
         super::print_json(&stats)?;
     } else if super::stdout_is_terminal() {
-        crate::outln!("{} translated, {} from the cache, {} pending", stats.translated, stats.cache_hits, stats.pending)?;
+        crate::outln!(
+            "{} translated, {} from the cache, {} pending, {} shortened, {} skipped",
+            stats.translated,
+            stats.cache_hits,
+            stats.pending,
+            stats.shortened,
+            stats.skipped
+        )?;
     }
     Ok(exit::OK)
 }

@@ -140,4 +140,16 @@ pub const MIGRATIONS: &[&str] = &[
     ALTER TABLE events DROP COLUMN licence_url;
     ALTER TABLE events DROP COLUMN attribution;
     "#,
+    // 3: translations remember the cache key they were made under (a
+    // changed term base or house style re-translates only what it touches,
+    // issue 11); texts an engine failed on wait behind the others (issue 10.5).
+    r#"
+    ALTER TABLE translations ADD COLUMN cache_key TEXT;
+    CREATE TABLE translation_failures (
+        key TEXT PRIMARY KEY,
+        failures INTEGER NOT NULL,
+        last_error TEXT NOT NULL,
+        next_try_ms INTEGER NOT NULL
+    );
+    "#,
 ];

@@ -16,6 +16,8 @@ pub struct SourceText {
     pub text: String,
     /// The venue's name: kept verbatim by the engine.
     pub venue: Option<String>,
+    /// The locality's name: kept verbatim too.
+    pub locality: Option<String>,
 }
 
 /// What is stored for one (event, language, field): origin and the hash of
@@ -24,6 +26,8 @@ pub struct SourceText {
 pub struct Existing {
     pub origin: String,
     pub source_hash: String,
+    /// The cache key a machine translation was made under.
+    pub cache_key: Option<String>,
 }
 
 /// A translation ready to be written.
@@ -41,8 +45,9 @@ pub struct MachineTranslation {
 impl Store {
     /// Titles and descriptions of active events (optionally of some sources).
     pub fn texts_to_translate(&self, sources: &[String]) -> Result<Vec<SourceText>> {
-        let mut st =
-            self.conn.prepare("SELECT id, source, lang, title, description, venue_name FROM events WHERE status = 'active' ORDER BY id")?;
+        let mut st = self
+            .conn
+            .prepare("SELECT id, source, lang, title, description, venue_name, locality FROM events WHERE status = 'active' ORDER BY id")?;
         let rows = st.query_map([], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
@@ -51,17 +56,26 @@ impl Store {
                 r.get::<_, String>(3)?,
                 r.get::<_, String>(4)?,
                 r.get::<_, Option<String>>(5)?,
+                r.get::<_, Option<String>>(6)?,
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (id, source, lang, title, description, venue) = row?;
+            let (id, source, lang, title, description, venue, locality) = row?;
             if !sources.is_empty() && !sources.contains(&source) {
                 continue;
             }
             for (field, text) in [("title", title), ("description", description)] {
                 if !text.trim().is_empty() {
-                    out.push(SourceText { event_id: id, source: source.clone(), lang: lang.clone(), field, text, venue: venue.clone() });
+                    out.push(SourceText {
+                        event_id: id,
+                        source: source.clone(),
+                        lang: lang.clone(),
+                        field,
+                        text,
+                        venue: venue.clone(),
+                        locality: locality.clone(),
+                    });
                 }
             }
         }
@@ -70,8 +84,10 @@ impl Store {
 
     /// Every stored translation: (event, lang, field) → origin and source hash.
     pub fn existing_translations(&self) -> Result<HashMap<(i64, String, String), Existing>> {
-        let mut st = self.conn.prepare("SELECT event_id, lang, field, origin, source_hash FROM translations")?;
-        let rows = st.query_map([], |r| Ok(((r.get(0)?, r.get(1)?, r.get(2)?), Existing { origin: r.get(3)?, source_hash: r.get(4)? })))?;
+        let mut st = self.conn.prepare("SELECT event_id, lang, field, origin, source_hash, cache_key FROM translations")?;
+        let rows = st.query_map([], |r| {
+            Ok(((r.get(0)?, r.get(1)?, r.get(2)?), Existing { origin: r.get(3)?, source_hash: r.get(4)?, cache_key: r.get(5)? }))
+        })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
@@ -86,16 +102,16 @@ impl Store {
             let mut cache =
                 tx.prepare_cached("INSERT OR REPLACE INTO translation_cache (key, text, engine, created_at) VALUES (?1, ?2, ?3, ?4)")?;
             let mut tr = tx.prepare_cached(
-                "INSERT INTO translations (event_id, lang, field, text, origin, engine, source_hash)
-                 VALUES (?1, ?2, ?3, ?4, 'machine', ?5, ?6)
+                "INSERT INTO translations (event_id, lang, field, text, origin, engine, source_hash, cache_key)
+                 VALUES (?1, ?2, ?3, ?4, 'machine', ?5, ?6, ?7)
                  ON CONFLICT (event_id, lang, field) DO UPDATE SET text = excluded.text, origin = 'machine',
-                    engine = excluded.engine, source_hash = excluded.source_hash
+                    engine = excluded.engine, source_hash = excluded.source_hash, cache_key = excluded.cache_key
                  WHERE translations.origin <> 'publisher'",
             )?;
             let now = now_ms();
             for t in items {
                 cache.execute(params![t.cache_key, t.text, t.engine, now])?;
-                tr.execute(params![t.event_id, t.lang, t.field, t.text, t.engine, t.source_hash])?;
+                tr.execute(params![t.event_id, t.lang, t.field, t.text, t.engine, t.source_hash, t.cache_key])?;
             }
         }
         tx.commit()?;
@@ -135,6 +151,40 @@ impl Store {
             }
         }
         Ok(t.map(|t| (t, d.unwrap_or_else(|| if description.is_empty() { String::new() } else { description.to_string() }), origin)))
+    }
+}
+
+/// What is known of an engine's past failures on one text (by cache key).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failure {
+    pub failures: u32,
+    pub next_try_ms: i64,
+}
+
+impl Store {
+    /// Texts an engine failed on, by cache key (issue 10.5).
+    pub fn translation_failures(&self) -> Result<HashMap<String, Failure>> {
+        let mut st = self.conn.prepare("SELECT key, failures, next_try_ms FROM translation_failures")?;
+        let rows = st.query_map([], |r| Ok((r.get(0)?, Failure { failures: r.get(1)?, next_try_ms: r.get(2)? })))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// One more failure of the engine on the text under `key`; it waits
+    /// `backoff_ms` before its next try.
+    pub fn record_translation_failure(&self, key: &str, error: &str, backoff_ms: i64) -> Result<u32> {
+        let now = now_ms();
+        self.conn.execute(
+            "INSERT INTO translation_failures (key, failures, last_error, next_try_ms) VALUES (?1, 1, ?2, ?3)
+             ON CONFLICT (key) DO UPDATE SET failures = failures + 1, last_error = excluded.last_error, next_try_ms = excluded.next_try_ms",
+            params![key, error, now + backoff_ms],
+        )?;
+        Ok(self.conn.query_row("SELECT failures FROM translation_failures WHERE key = ?1", [key], |r| r.get(0))?)
+    }
+
+    /// The engine got the text under `key` right after all.
+    pub fn clear_translation_failure(&self, key: &str) -> Result<()> {
+        self.conn.execute("DELETE FROM translation_failures WHERE key = ?1", [key])?;
+        Ok(())
     }
 }
 

@@ -187,6 +187,18 @@ pub fn translate_targets_parallel<T: Translator + Send>(
     targets: &[&str],
     texts: &[String],
 ) -> Vec<TargetResult> {
+    let each: Vec<Vec<String>> = targets.iter().map(|_| texts.to_vec()).collect();
+    translate_each_target(workers, src, targets, &each)
+}
+
+/// As [`translate_targets_parallel`], with texts of their own for each
+/// target (`texts[i]` goes into `targets[i]`; an empty list is not sent).
+pub fn translate_each_target<T: Translator + Send>(
+    workers: &mut [T],
+    src: &str,
+    targets: &[&str],
+    texts: &[Vec<String>],
+) -> Vec<TargetResult> {
     let slots: Vec<Mutex<Option<Result<Vec<String>>>>> = targets.iter().map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
     std::thread::scope(|scope| {
@@ -196,7 +208,8 @@ pub fn translate_targets_parallel<T: Translator + Send>(
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(tgt) = targets.get(i) else { break };
-                    let result = worker.translate(src, tgt, texts);
+                    let texts = texts.get(i).map(Vec::as_slice).unwrap_or_default();
+                    let result = if texts.is_empty() { Ok(Vec::new()) } else { worker.translate(src, tgt, texts) };
                     *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
                 }
             });

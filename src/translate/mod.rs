@@ -9,9 +9,13 @@ mod apertium;
 mod apy;
 pub mod engine;
 pub mod pipeline;
+pub mod protect;
 mod stream;
+pub mod style;
+pub mod terms;
 
 pub use engine::{
-    ApertiumTranslator, ApyTranslator, LANGUAGES, NoneTranslator, PIVOT, TargetResult, Translator, translate_targets_parallel,
+    ApertiumTranslator, ApyTranslator, LANGUAGES, NoneTranslator, PIVOT, TargetResult, Translator, translate_each_target,
+    translate_targets_parallel,
 };
 pub use stream::{KEEP_END, KEEP_START, keep_verbatim};

@@ -2,17 +2,55 @@
 //! engine; the publisher's own translations are never machine-translated
 //! over; a failing engine leaves texts pending for the next run, never loses
 //! an event.
+//!
+//! Each text is prepared per target (`protect`: names kept, the term base
+//! applied), sent, and put in house style (`style`). The cache key names the
+//! prepared text, the engine, the house style's version and the term entries
+//! that matched, so a changed term base re-translates only the texts it
+//! touches. A text over the size limit is cut at a sentence end before it
+//! is sent; a text an engine fails on while others pass is sent alone, after
+//! the others, with a growing wait, and skipped after [`MAX_FAILURES`]
+//! (issue 10.5): one text never holds back the rest.
 
-use super::engine::{Translator, translate_targets_parallel};
+use super::engine::{Translator, translate_each_target};
+use super::protect::{Known, Prepared, prepare};
+use super::style::{self, Field};
+use super::terms::TermBase;
 use crate::store::Store;
 use crate::store::events::text_hash;
-use crate::store::translations::MachineTranslation;
+use crate::store::translations::{Failure, MachineTranslation};
 use anyhow::Result;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
 
 /// Texts per engine batch: small enough to save progress often.
 const BATCH: usize = 250;
+
+/// Failures after which a text is no longer sent (until it changes).
+pub const MAX_FAILURES: u32 = 3;
+
+/// The first wait after a failure; it doubles with each further one.
+const FIRST_BACKOFF_MS: i64 = 10 * 60 * 1000;
+
+/// How texts are prepared and guarded.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The operator's term files (`es-XX.tsv`), replacing the shipped ones.
+    pub terms_dir: Option<PathBuf>,
+    /// Longest text (in characters) sent to an engine; a longer one is cut
+    /// at the last sentence end before it.
+    pub max_chars: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { terms_dir: None, max_chars: DEFAULT_MAX_CHARS }
+    }
+}
+
+/// Descriptions in the real feeds stay under 10,000 characters.
+pub const DEFAULT_MAX_CHARS: usize = 20_000;
 
 /// What a translation step did, in total and per source.
 #[derive(Debug, Default, Clone, serde::Serialize)]
@@ -25,6 +63,10 @@ pub struct TranslateStats {
     /// Texts still untranslated (engine missing, failed or timed out).
     #[serde(rename = "translation_pending")]
     pub pending: u64,
+    /// Texts over the size limit, cut at a sentence end before translation.
+    pub shortened: u64,
+    /// Texts an engine failed on repeatedly: not sent again until they change.
+    pub skipped: u64,
     /// Words sent to the engine.
     pub words: u64,
     #[serde(skip)]
@@ -43,51 +85,103 @@ pub fn cache_key(text: &str, src: &str, tgt: &str, engine: &str) -> String {
     hex::encode(h.finalize())
 }
 
+/// The cache key of a prepared text: its marked text (names, term targets),
+/// engine, house style and the term entries that matched it.
+fn prepared_key(p: &Prepared, field: &str, src: &str, tgt: &str, engine: &str) -> String {
+    let engine = format!("{engine}\0style/{}\0{field}\0{}", style::VERSION, p.terms_used.join("\n"));
+    cache_key(&p.text, src, tgt, &engine)
+}
+
 struct Need {
     event_id: i64,
     source: String,
     field: &'static str,
-    text: String,
+    prepared: Prepared,
+    key: String,
     hash: String,
+    words: u64,
+    /// Cut at the size limit: the translation ends with a mark saying so.
+    shortened: bool,
 }
 
 /// Translate every active event's title and description into `langs` where
-/// needed. `workers` are engine instances of one kind (one per core);
-/// `progress` is told (done, total) as batches complete.
+/// needed, with the shipped term base and default limits.
 pub fn translate_pending<T: Translator + Send>(
     store: &mut Store,
     workers: &mut [T],
     langs: &[String],
     sources: &[String],
+    progress: impl FnMut(u64, u64, u64),
+) -> Result<TranslateStats> {
+    translate_pending_with(store, workers, langs, sources, &Options::default(), progress)
+}
+
+/// Cuts `text` to at most `max` characters at the last sentence end (or,
+/// lacking one, the last blank) before the limit.
+pub fn shorten(text: &str, max: usize) -> Option<&str> {
+    let (limit, _) = text.char_indices().nth(max)?;
+    let head = &text[..limit];
+    let cut = head
+        .char_indices()
+        .filter(|&(i, c)| matches!(c, '.' | '!' | '?' | '\n') && head[i + c.len_utf8()..].starts_with(char::is_whitespace))
+        .map(|(i, c)| i + c.len_utf8())
+        .next_back()
+        .or_else(|| head.rfind(char::is_whitespace))
+        .unwrap_or(limit);
+    Some(&text[..cut])
+}
+
+/// As [`translate_pending`], with the term base and limits of `options`.
+/// `workers` are engine instances of one kind (one per core); `progress` is
+/// told (done, total, words) as batches complete.
+pub fn translate_pending_with<T: Translator + Send>(
+    store: &mut Store,
+    workers: &mut [T],
+    langs: &[String],
+    sources: &[String],
+    options: &Options,
     mut progress: impl FnMut(u64, u64, u64),
 ) -> Result<TranslateStats> {
     let mut stats = TranslateStats::default();
     let Some(engine) = workers.first().map(|w| w.engine_id()) else {
         return Ok(stats);
     };
+    let mut terms: HashMap<String, TermBase> = HashMap::new();
+    for lang in langs {
+        terms.insert(lang.clone(), TermBase::load(options.terms_dir.as_deref(), lang)?);
+    }
+    let no_terms = TermBase::default();
     let existing = store.existing_translations()?;
+    let failures = store.translation_failures()?;
+    let now = crate::store::now_ms();
     // (source lang, target lang) → texts needing an engine.
     let mut needs: BTreeMap<(String, String), Vec<Need>> = BTreeMap::new();
     let mut from_cache: Vec<MachineTranslation> = Vec::new();
     for t in store.texts_to_translate(sources)? {
         // Belt and braces (P5): only scrubbed text ever reaches an engine.
-        // The venue's own name is a name, not words to translate.
         let scrubbed = crate::parse::pii::scrub(&t.text);
-        let text = match t.venue.as_deref() {
-            Some(v) if scrubbed.contains(v) => super::keep_verbatim(&scrubbed, &[v]),
-            _ => scrubbed,
+        let (sent, shortened) = match shorten(&scrubbed, options.max_chars) {
+            Some(cut) => {
+                stats.shortened += 1;
+                (cut.to_string(), true)
+            }
+            None => (scrubbed, false),
         };
+        let field_key = if shortened { format!("{}/cut", t.field) } else { t.field.to_string() };
         let hash = text_hash(&t.text);
+        let known = Known { venue: t.venue.as_deref(), locality: t.locality.as_deref() };
         for lang in langs {
             if *lang == t.lang {
                 continue;
             }
+            let base = if t.lang == "es" { terms.get(lang).unwrap_or(&no_terms) } else { &no_terms };
+            let prepared = prepare(&sent, known, base);
+            let key = prepared_key(&prepared, &field_key, &t.lang, lang, &engine);
             match existing.get(&(t.event_id, lang.clone(), t.field.to_string())) {
                 Some(e) if e.origin == "publisher" => continue,
-                Some(e) if e.source_hash == hash => continue,
+                Some(e) if e.source_hash == hash && e.cache_key.as_deref() == Some(key.as_str()) => continue,
                 _ => {}
             }
-            let key = cache_key(&text, &t.lang, lang, &engine);
             if let Some(cached) = store.cached_translation(&key)? {
                 stats.cache_hits += 1;
                 stats.per_source.entry(t.source.clone()).or_default().1 += 1;
@@ -102,11 +196,26 @@ pub fn translate_pending<T: Translator + Send>(
                 });
                 continue;
             }
+            match failures.get(&key) {
+                Some(f) if f.failures >= MAX_FAILURES => {
+                    stats.skipped += 1;
+                    continue;
+                }
+                Some(f) if f.next_try_ms > now => {
+                    stats.pending += 1;
+                    stats.per_source.entry(t.source.clone()).or_default().2 += 1;
+                    continue;
+                }
+                _ => {}
+            }
             needs.entry((t.lang.clone(), lang.clone())).or_default().push(Need {
                 event_id: t.event_id,
                 source: t.source.clone(),
                 field: t.field,
-                text: text.clone(),
+                words: sent.split_whitespace().count() as u64,
+                shortened,
+                prepared,
+                key,
                 hash: hash.clone(),
             });
         }
@@ -114,56 +223,72 @@ pub fn translate_pending<T: Translator + Send>(
     store.save_translations(&from_cache)?;
     let total: u64 = needs.values().map(|v| v.len() as u64).sum();
     let mut done = 0u64;
-    // Per source language: the distinct texts, each sent once per target,
-    // the targets spread over the workers.
     let mut by_src: BTreeMap<String, Vec<(String, Vec<Need>)>> = BTreeMap::new();
     for ((src, tgt), list) in needs {
         by_src.entry(src).or_default().push((tgt, list));
     }
     for (src, targets) in by_src {
-        let mut texts: Vec<String> = Vec::new();
-        let mut index: HashMap<String, usize> = HashMap::new();
-        for (_, list) in &targets {
-            for n in list {
-                if !index.contains_key(&n.text) {
-                    index.insert(n.text.clone(), texts.len());
-                    texts.push(n.text.clone());
-                }
-            }
-        }
+        // Per target: its distinct prepared texts, those an engine failed on
+        // before last and each in a batch of its own.
+        let plans: Vec<Plan> = targets.iter().map(|(_, list)| Plan::new(list, &failures)).collect();
         let tgt_names: Vec<&str> = targets.iter().map(|(t, _)| t.as_str()).collect();
-        for chunk_start in (0..texts.len()).step_by(BATCH) {
-            let chunk = &texts[chunk_start..(chunk_start + BATCH).min(texts.len())];
-            let results = translate_targets_parallel(workers, &src, &tgt_names, chunk);
+        let rounds = plans.iter().map(|p| p.batches.len()).max().unwrap_or(0);
+        let mut succeeded = vec![false; targets.len()];
+        let mut suspects: Vec<Vec<(usize, String)>> = vec![Vec::new(); targets.len()];
+        for round in 0..rounds {
+            let batches: Vec<Vec<String>> = plans
+                .iter()
+                .map(|p| p.batches.get(round).map(|b| b.iter().map(|&i| p.keys[i].1.text.clone()).collect()).unwrap_or_default())
+                .collect();
+            let results = translate_each_target(workers, &src, &tgt_names, &batches);
             let mut out = Vec::new();
-            for ((tgt, list), result) in targets.iter().zip(results) {
-                let in_chunk = list.iter().filter(|n| {
-                    let i = index[&n.text];
-                    i >= chunk_start && i < chunk_start + chunk.len()
-                });
-                match result.texts {
-                    Ok(translated) => {
-                        for n in in_chunk {
-                            let t = &translated[index[&n.text] - chunk_start];
-                            stats.translated += 1;
-                            stats.words += n.text.split_whitespace().count() as u64;
-                            stats.per_source.entry(n.source.clone()).or_default().0 += 1;
-                            out.push(MachineTranslation {
-                                event_id: n.event_id,
-                                lang: tgt.clone(),
-                                field: n.field,
-                                text: t.clone(),
-                                engine: engine.clone(),
-                                source_hash: n.hash.clone(),
-                                cache_key: cache_key(&n.text, &src, tgt, &engine),
-                            });
+            for (t, result) in results.into_iter().enumerate() {
+                let Some(batch) = plans[t].batches.get(round) else { continue };
+                let (tgt, list) = &targets[t];
+                let answers: Vec<(usize, Result<String>)> = match result.texts {
+                    Ok(translated) => batch.iter().copied().zip(translated.into_iter().map(Ok)).collect(),
+                    // A failed batch of several is sent again text by text, so
+                    // that one poison text does not sink the others.
+                    Err(e) if batch.len() > 1 => one_by_one(workers, &src, tgt, batch, &plans[t], e),
+                    Err(e) => vec![(batch[0], Err(e))],
+                };
+                for (i, answer) in answers {
+                    let (key, prepared) = &plans[t].keys[i];
+                    let waiting = list.iter().filter(|n| &n.key == key);
+                    match answer {
+                        Ok(text) => {
+                            succeeded[t] = true;
+                            let first = waiting.clone().next();
+                            let field = first.map_or(Field::Description, |n| Field::from_name(n.field));
+                            let mut text = style::finish(&text, &prepared.names, tgt, field);
+                            if first.is_some_and(|n| n.shortened) {
+                                text.push_str(" […]");
+                            }
+                            if failures.contains_key(key) {
+                                store.clear_translation_failure(key)?;
+                            }
+                            for n in waiting {
+                                stats.translated += 1;
+                                stats.words += n.words;
+                                stats.per_source.entry(n.source.clone()).or_default().0 += 1;
+                                out.push(MachineTranslation {
+                                    event_id: n.event_id,
+                                    lang: tgt.clone(),
+                                    field: n.field,
+                                    text: text.clone(),
+                                    engine: engine.clone(),
+                                    source_hash: n.hash.clone(),
+                                    cache_key: key.clone(),
+                                });
+                            }
                         }
-                    }
-                    Err(e) => {
-                        stats.error.get_or_insert_with(|| format!("{src}→{tgt}: {e:#}"));
-                        for n in in_chunk {
-                            stats.pending += 1;
-                            stats.per_source.entry(n.source.clone()).or_default().2 += 1;
+                        Err(e) => {
+                            stats.error.get_or_insert_with(|| format!("{src}→{tgt}: {e:#}"));
+                            suspects[t].push((i, format!("{e:#}")));
+                            for n in waiting {
+                                stats.pending += 1;
+                                stats.per_source.entry(n.source.clone()).or_default().2 += 1;
+                            }
                         }
                     }
                 }
@@ -172,8 +297,86 @@ pub fn translate_pending<T: Translator + Send>(
             store.save_translations(&out)?;
             progress(done, total, stats.words);
         }
+        // A text counts as poison only when the engine translated others into
+        // the same language meanwhile: a dead engine is not the texts' fault.
+        for (t, list) in suspects.iter().enumerate() {
+            if !succeeded[t] {
+                continue;
+            }
+            for (i, error) in list {
+                let key = &plans[t].keys[*i].0;
+                let before = failures.get(key).map_or(0, |f| f.failures);
+                let backoff = FIRST_BACKOFF_MS.saturating_mul(1 << before.min(10));
+                store.record_translation_failure(key, error, backoff)?;
+            }
+        }
     }
     Ok(stats)
+}
+
+/// The order in which one target's distinct texts go to the engine.
+struct Plan {
+    /// Distinct (cache key, prepared text).
+    keys: Vec<(String, Prepared)>,
+    /// Indexes into `keys`, batch by batch: texts an engine failed on come
+    /// last, each alone.
+    batches: Vec<Vec<usize>>,
+}
+
+impl Plan {
+    fn new(list: &[Need], failures: &HashMap<String, Failure>) -> Plan {
+        let mut keys: Vec<(String, Prepared)> = Vec::new();
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        for n in list {
+            if !seen.contains_key(n.key.as_str()) {
+                seen.insert(&n.key, keys.len());
+                keys.push((n.key.clone(), n.prepared.clone()));
+            }
+        }
+        let (suspect, clean): (Vec<usize>, Vec<usize>) = (0..keys.len()).partition(|&i| failures.contains_key(&keys[i].0));
+        let mut batches: Vec<Vec<usize>> = clean.chunks(BATCH).map(<[usize]>::to_vec).collect();
+        batches.extend(suspect.into_iter().map(|i| vec![i]));
+        Plan { keys, batches }
+    }
+}
+
+/// Sends the texts of a failed batch one at a time; after three failures in
+/// a row with no success the engine itself is taken to be down and the rest
+/// are not tried.
+fn one_by_one<T: Translator + Send>(
+    workers: &mut [T],
+    src: &str,
+    tgt: &str,
+    batch: &[usize],
+    plan: &Plan,
+    first_error: anyhow::Error,
+) -> Vec<(usize, Result<String>)> {
+    let worker = &mut workers[0];
+    let mut out = Vec::new();
+    let mut failed_in_a_row = 0;
+    let mut any_ok = false;
+    let mut first_error = Some(first_error);
+    for &i in batch {
+        if failed_in_a_row >= 3 && !any_ok {
+            let e = first_error.take().unwrap_or_else(|| anyhow::anyhow!("engine down"));
+            out.push((i, Err(e)));
+            continue;
+        }
+        let text = std::slice::from_ref(&plan.keys[i].1.text);
+        match worker.translate(src, tgt, text) {
+            Ok(mut t) if t.len() == 1 => {
+                any_ok = true;
+                failed_in_a_row = 0;
+                out.push((i, Ok(t.remove(0))));
+            }
+            Ok(_) => out.push((i, Err(anyhow::anyhow!("the engine answered a different number of texts")))),
+            Err(e) => {
+                failed_in_a_row += 1;
+                out.push((i, Err(e)));
+            }
+        }
+    }
+    out
 }
 
 /// A translator that is not there: every request fails with the reason, so

@@ -38,3 +38,4 @@ mod store_ingest;
 mod surface_output;
 mod translate_engine;
 mod translate_pipeline;
+mod translate_quality;

@@ -1,0 +1,242 @@
+//! What an engine must not translate, found before it sees a text: the
+//! event's venue and locality, terms of the term base (already in the target
+//! language), and the proper nouns that Spanish sentence case gives away
+//! ("Eloy de la Iglesia", "Ballet Ara de Madrid" → "Ballet" + "Ara de Madrid").
+//!
+//! The result is the text with each span wrapped in [`KEEP_START`] …
+//! [`KEEP_END`] (a term's span holds the target phrase instead of the
+//! Spanish), which every backend carries through untouched, and the list of
+//! names, which house style (see `style`) never restyles.
+//!
+//! Not for: personal data (scrubbed before, by `parse::pii`), or how a
+//! backend carries a kept span (each backend's own framing).
+
+use super::stream::{KEEP_END, KEEP_START};
+use super::terms::{TermBase, opens_sentence, words};
+
+/// Words that never start a name on their own: articles, prepositions,
+/// conjunctions and possessives a Spanish title may capitalise.
+const FUNCTION_WORDS: &[&str] = &[
+    "a", "al", "ante", "con", "contra", "de", "del", "desde", "e", "el", "en", "entre", "hacia", "hasta", "la", "las", "lo", "los", "mi",
+    "mis", "nuestra", "nuestro", "o", "para", "por", "que", "se", "si", "sin", "sobre", "su", "sus", "tu", "tus", "u", "un", "una", "y",
+    "yo", "qué", "cómo", "este", "esta", "es",
+];
+
+/// Lower-case words that join the parts of one name.
+const CONNECTORS: &[&str] = &["de", "del", "la", "las", "los", "y", "e", "el", "i"];
+
+/// What the event tells us is a name.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Known<'a> {
+    pub venue: Option<&'a str>,
+    pub locality: Option<&'a str>,
+}
+
+/// A text made ready for an engine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prepared {
+    /// The text with kept spans marked.
+    pub text: String,
+    /// The kept names, as they must come back.
+    pub names: Vec<String>,
+    /// The term entries used, as `Spanish\ttarget` lines (for the cache key).
+    pub terms_used: Vec<String>,
+}
+
+/// Marks the spans of `text` that no engine may translate; `terms` is the
+/// term base for the target language (empty when the source is not Spanish).
+pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
+    let text: String = text.chars().filter(|c| !matches!(*c, KEEP_START | KEEP_END)).collect();
+    let mut names: Vec<(usize, usize)> = Vec::new();
+    for phrase in [known.venue, known.locality].into_iter().flatten().map(str::trim).filter(|p| p.chars().count() > 2) {
+        for (at, _) in text.match_indices(phrase) {
+            let end = at + phrase.len();
+            if whole_word(&text, at, end) && names.iter().all(|&(a, b)| end <= a || at >= b) {
+                names.push((at, end));
+            }
+        }
+    }
+    let found = terms.find(&text, &names);
+    let mut taken: Vec<(usize, usize)> = names.clone();
+    taken.extend(found.iter().map(|f| (f.start, f.end)));
+    for span in sentence_case_names(&text) {
+        if taken.iter().all(|&(a, b)| span.1 <= a || span.0 >= b) {
+            names.push(span);
+        }
+    }
+    let mut spans: Vec<(usize, usize, Option<String>)> = names.into_iter().map(|(a, b)| (a, b, None)).collect();
+    let mut terms_used = Vec::new();
+    for f in &found {
+        let t = terms.term(f.term);
+        terms_used.push(format!("{}\t{}", t.spanish, t.target));
+        spans.push((f.start, f.end, Some(terms.rendering(&text, f))));
+    }
+    terms_used.sort();
+    terms_used.dedup();
+    spans.sort_by_key(|s| s.0);
+    let mut kept = Vec::new();
+    let mut out = String::with_capacity(text.len() + spans.len() * 8);
+    let mut last = 0;
+    for (a, b, target) in spans {
+        out.push_str(&text[last..a]);
+        out.push(KEEP_START);
+        match target {
+            Some(t) => out.push_str(&t),
+            None => {
+                out.push_str(&text[a..b]);
+                kept.push(text[a..b].to_string());
+            }
+        }
+        out.push(KEEP_END);
+        last = b;
+    }
+    out.push_str(&text[last..]);
+    kept.sort();
+    kept.dedup();
+    Prepared { text: out, names: kept, terms_used }
+}
+
+/// Drops every kept-span mark, leaving the text.
+pub fn unmark(text: &str) -> String {
+    text.chars().filter(|c| !matches!(*c, KEEP_START | KEEP_END)).collect()
+}
+
+fn whole_word(text: &str, a: usize, b: usize) -> bool {
+    let before = text[..a].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
+    let after = text[b..].chars().next().is_none_or(|c| !c.is_alphanumeric());
+    before && after
+}
+
+/// Proper-noun spans given away by Spanish sentence case: a capitalised word
+/// that does not start a sentence, with the capitalised words and connectors
+/// (`de`, `del`, `la`, `y`…) that follow it ("Puente de Vallecas"); words in
+/// capitals ("KIKO VENENO") too. Nothing in a title-case text, and no
+/// capitals in an all-capitals one: they say nothing about names.
+pub fn sentence_case_names(text: &str) -> Vec<(usize, usize)> {
+    let ws = words(text);
+    if ws.is_empty() {
+        return Vec::new();
+    }
+    let info: Vec<Word> = ws
+        .iter()
+        .enumerate()
+        .map(|(i, &(a, b))| {
+            let w = &text[a..b];
+            let first = w.chars().next().unwrap_or(' ');
+            let letters = w.chars().filter(|c| c.is_alphabetic()).count();
+            Word {
+                a,
+                b,
+                capital: first.is_uppercase(),
+                caps: letters >= 2 && w.chars().all(|c| !c.is_lowercase()),
+                initial: i == 0 || opens_sentence(&text[ws[i - 1].1..a]),
+                lower: w.to_lowercase(),
+            }
+        })
+        .collect();
+    // Title case capitalises function words too ("Concierto De La Banda"):
+    // sentence case never does, except in a name's first word.
+    let function_caps = info.iter().filter(|w| !w.initial && w.capital && !w.caps && FUNCTION_WORDS.contains(&w.lower.as_str())).count();
+    let lower_content = info.iter().filter(|w| !w.capital && w.lower.chars().count() >= 4).count();
+    if function_caps >= 2 || (function_caps == 1 && lower_content == 0) {
+        return Vec::new();
+    }
+    let letters: usize = text.chars().filter(|c| c.is_alphabetic()).count();
+    let upper: usize = text.chars().filter(|c| c.is_uppercase()).count();
+    // A short text in capitals is a name ("KIKO VENENO"); a long one shouts.
+    let shouting = letters > 0 && upper * 10 > letters * 8 && info.len() > 4;
+    let mut spans = Vec::new();
+    let mut i = 0;
+    while i < info.len() {
+        let w = &info[i];
+        let starts = (w.caps && !shouting && !is_numeral(&w.lower))
+            || (w.capital && !w.initial && !FUNCTION_WORDS.contains(&w.lower.as_str()) && !w.caps);
+        if !starts {
+            i += 1;
+            continue;
+        }
+        let mut end = i;
+        let mut j = i + 1;
+        while j < info.len() {
+            let gap = &text[info[j - 1].b..info[j].a];
+            if !gap.chars().all(|c| c == ' ') || gap.is_empty() {
+                break;
+            }
+            let n = &info[j];
+            if n.capital && !n.initial {
+                end = j;
+                j += 1;
+                continue;
+            }
+            // Connectors join only when a capitalised word follows them.
+            let mut k = j;
+            while k < info.len() && CONNECTORS.contains(&info[k].lower.as_str()) && !info[k].capital && k - j < 2 {
+                k += 1;
+            }
+            if k > j && k < info.len() && info[k].capital && text[info[k - 1].b..info[k].a].chars().all(|c| c == ' ') {
+                end = k;
+                j = k + 1;
+                continue;
+            }
+            break;
+        }
+        spans.push((info[i].a, info[end].b));
+        i = end + 1;
+    }
+    spans
+}
+
+struct Word {
+    a: usize,
+    b: usize,
+    capital: bool,
+    caps: bool,
+    initial: bool,
+    lower: String,
+}
+
+/// Roman numerals travel well through every engine ("Carlos III").
+fn is_numeral(lower: &str) -> bool {
+    lower.chars().all(|c| matches!(c, 'i' | 'v' | 'x' | 'l' | 'c'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(text: &str) -> Vec<&str> {
+        sentence_case_names(text).into_iter().map(|(a, b)| &text[a..b]).collect()
+    }
+
+    #[test]
+    fn sentence_case_gives_names_away() {
+        assert_eq!(names("Ciclo de cine de Eloy de la Iglesia"), ["Eloy de la Iglesia"]);
+        assert_eq!(names("Ballet Ara de Madrid"), ["Ara de Madrid"]);
+        assert_eq!(names("Paseo por Puente de Vallecas y Usera"), ["Puente de Vallecas y Usera"]);
+        assert_eq!(names("Concierto de Joel Blanco. La música del Río"), ["Joel Blanco", "Río"]);
+        assert_eq!(names("'Zumbados' (TEATRO ATÓPICO)"), ["TEATRO ATÓPICO"]);
+    }
+
+    #[test]
+    fn initial_and_function_words_are_not_names() {
+        assert!(names("Exposición de pintura").is_empty());
+        assert!(names("Taller: La vida es bella").is_empty());
+        assert!(names("El patio de recreo. Descubre las aves").is_empty());
+        assert!(names("Concierto De La Banda Municipal De Música").is_empty());
+        assert_eq!(names("Carlos III y Urraca I"), ["Urraca I"]);
+    }
+
+    #[test]
+    fn prepare_marks_venue_terms_and_names() {
+        let terms = TermBase::parse("exposición\texhibition\nclub de lectura\tbook club\n", "t").unwrap();
+        let known = Known { venue: Some("Centro Cultural Clara del Rey"), locality: Some("Madrid") };
+        let p = prepare("Exposición de Joel Blanco en Centro Cultural Clara del Rey, Madrid", known, &terms);
+        assert_eq!(
+            p.text,
+            "\u{E000}Exhibition\u{E001} de \u{E000}Joel Blanco\u{E001} en \u{E000}Centro Cultural Clara del Rey\u{E001}, \u{E000}Madrid\u{E001}"
+        );
+        assert_eq!(p.terms_used, ["exposición\texhibition"]);
+        assert_eq!(p.names, ["Centro Cultural Clara del Rey", "Joel Blanco", "Madrid"]);
+        assert_eq!(unmark(&p.text), "Exhibition de Joel Blanco en Centro Cultural Clara del Rey, Madrid");
+    }
+}

@@ -1,0 +1,324 @@
+//! The term base: event vocabulary a professional translator chose once
+//! ("Club de lectura" → "Book Club"), applied before any engine so that an
+//! engine never turns an exhibition into an "Exposure".
+//!
+//! One plain file per target language, `es-XX.tsv` (Spanish phrase, target
+//! phrase, optional note; `#` starts a comment line). The files shipped in
+//! `data/terms/` are built into the binary; an operator's folder
+//! (`[settings] terms_dir`) replaces them file by file. Matching is on whole
+//! words, case-insensitive, longest phrase first; a capital on the matched
+//! text's first letter is kept on the target phrase.
+//!
+//! Not for: names (see `protect`), or how a matched phrase travels through
+//! an engine (it becomes a kept span, like a name).
+
+use anyhow::{Context, Result, bail};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// The shipped term files, one per target language.
+const SHIPPED: &[(&str, &str)] = &[
+    ("en", include_str!("../../data/terms/es-en.tsv")),
+    ("fr", include_str!("../../data/terms/es-fr.tsv")),
+    ("it", include_str!("../../data/terms/es-it.tsv")),
+    ("pt", include_str!("../../data/terms/es-pt.tsv")),
+    ("ca", include_str!("../../data/terms/es-ca.tsv")),
+    ("gl", include_str!("../../data/terms/es-gl.tsv")),
+];
+
+/// One entry: the Spanish phrase as lowercase words, and what it becomes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Term {
+    pub words: Vec<String>,
+    pub spanish: String,
+    pub target: String,
+    /// Note `title-initial`: only at the very start of a text (imperatives).
+    pub initial_only: bool,
+    /// Note `name-head`: not when a capitalised word follows (a name).
+    pub name_head: bool,
+}
+
+/// The entries for one pair (Spanish into one target language).
+#[derive(Debug, Clone, Default)]
+pub struct TermBase {
+    terms: Vec<Term>,
+    /// First word → entries starting with it, longest first.
+    by_first: HashMap<String, Vec<usize>>,
+}
+
+/// A term found in a text: byte range, and the entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    pub start: usize,
+    pub end: usize,
+    pub term: usize,
+}
+
+/// The words of a text with their byte ranges: runs of letters, digits and `_`.
+pub fn words(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        let wordy = c.is_alphanumeric() || c == '_';
+        match (wordy, start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                out.push((s, i));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, text.len()));
+    }
+    out
+}
+
+impl TermBase {
+    /// Parses a term file; `name` is for error messages.
+    pub fn parse(content: &str, name: &str) -> Result<TermBase> {
+        let mut base = TermBase::default();
+        for (n, line) in content.lines().enumerate() {
+            let line = line.trim_end_matches('\r');
+            if line.trim().is_empty() || line.trim_start().starts_with('#') {
+                continue;
+            }
+            let mut cols = line.split('\t');
+            let (Some(es), Some(target), note) = (cols.next(), cols.next(), cols.next().unwrap_or("")) else {
+                bail!("{name} line {}: expected `Spanish<TAB>target[<TAB>note]`", n + 1);
+            };
+            let (es, target) = (es.trim(), target.trim());
+            if es.is_empty() || target.is_empty() {
+                bail!("{name} line {}: an empty phrase", n + 1);
+            }
+            let lower = es.to_lowercase();
+            let words: Vec<String> = words(&lower).iter().map(|&(a, b)| lower[a..b].to_string()).collect();
+            if words.is_empty() {
+                bail!("{name} line {}: {es:?} has no word", n + 1);
+            }
+            base.terms.push(Term {
+                words,
+                spanish: es.to_string(),
+                target: target.to_string(),
+                initial_only: note.contains("title-initial"),
+                name_head: note.contains("name-head"),
+            });
+        }
+        // A later line for the same phrase wins: the operator's own additions
+        // go at the end of the file.
+        let mut seen = HashMap::new();
+        for (i, t) in base.terms.iter().enumerate() {
+            seen.insert(t.words.clone(), i);
+        }
+        for (i, t) in base.terms.iter().enumerate() {
+            if seen[&t.words] == i {
+                base.by_first.entry(t.words[0].clone()).or_default().push(i);
+            }
+        }
+        for list in base.by_first.values_mut() {
+            let terms = &base.terms;
+            list.sort_by_key(|&i| std::cmp::Reverse(terms[i].words.len()));
+        }
+        Ok(base)
+    }
+
+    /// The term base for Spanish into `tgt`: the operator's `dir/es-TGT.tsv`
+    /// when there is one, else the shipped file; empty for other languages.
+    pub fn load(dir: Option<&Path>, tgt: &str) -> Result<TermBase> {
+        if let Some(dir) = dir {
+            let path = dir.join(format!("es-{tgt}.tsv"));
+            if path.exists() {
+                let content = std::fs::read_to_string(&path).with_context(|| format!("reading the term base {}", path.display()))?;
+                return TermBase::parse(&content, &path.display().to_string());
+            }
+        }
+        match SHIPPED.iter().find(|(l, _)| *l == tgt) {
+            Some((_, content)) => TermBase::parse(content, &format!("data/terms/es-{tgt}.tsv")),
+            None => Ok(TermBase::default()),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.terms.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.terms.is_empty()
+    }
+
+    pub fn term(&self, i: usize) -> &Term {
+        &self.terms[i]
+    }
+
+    /// Terms in `text` outside the `taken` byte ranges, longest match first
+    /// at each word, whole words only; words of a phrase may be separated by
+    /// blanks only, never by punctuation. A capitalised match inside a run of
+    /// capitalised words ("Teatro Circo Price", "Sala Exposición") is part
+    /// of a name and left alone.
+    pub fn find(&self, text: &str, taken: &[(usize, usize)]) -> Vec<Found> {
+        if self.terms.is_empty() {
+            return Vec::new();
+        }
+        let ws = words(text);
+        let lower: Vec<String> = ws.iter().map(|&(a, b)| text[a..b].to_lowercase()).collect();
+        let free = |a: usize, b: usize| taken.iter().all(|&(s, e)| b <= s || a >= e);
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < ws.len() {
+            let mut hit = None;
+            if let Some(candidates) = self.by_first.get(&lower[i]) {
+                for &t in candidates {
+                    let n = self.terms[t].words.len();
+                    if i + n > ws.len() {
+                        continue;
+                    }
+                    let same = (0..n).all(|k| lower[i + k] == self.terms[t].words[k]);
+                    let blanks_between = (1..n).all(|k| text[ws[i + k - 1].1..ws[i + k].0].chars().all(char::is_whitespace));
+                    if same && blanks_between && free(ws[i].0, ws[i + n - 1].1) && self.fits(t, text, &ws, i, n) {
+                        hit = Some((t, n));
+                        break;
+                    }
+                }
+            }
+            match hit {
+                Some((t, n)) => {
+                    out.push(Found { start: ws[i].0, end: ws[i + n - 1].1, term: t });
+                    i += n;
+                }
+                None => i += 1,
+            }
+        }
+        out
+    }
+
+    /// Whether term `t`, matched at words `i..i + n`, stands where it may.
+    fn fits(&self, t: usize, text: &str, ws: &[(usize, usize)], i: usize, n: usize) -> bool {
+        let term = &self.terms[t];
+        let at_start = !text[..ws[i].0].chars().any(char::is_alphanumeric);
+        if term.initial_only && !at_start {
+            return false;
+        }
+        let capital = |k: usize| text[ws[k].0..].chars().next().is_some_and(char::is_uppercase);
+        let adjacent = |a: usize, b: usize| text[ws[a].1..ws[b].0] == *" ";
+        let next_capital = i + n < ws.len() && adjacent(i + n - 1, i + n) && capital(i + n);
+        if term.name_head && next_capital {
+            return false;
+        }
+        let initial = i == 0 || opens_sentence(&text[ws[i - 1].1..ws[i].0]);
+        if capital(i) && !initial {
+            let prev_capital = adjacent(i - 1, i) && capital(i - 1);
+            if next_capital || prev_capital {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The target phrase for a found term, with the matched text's capital
+    /// first letter kept.
+    pub fn rendering(&self, text: &str, found: &Found) -> String {
+        let target = &self.terms[found.term].target;
+        let capital = text[found.start..].chars().next().is_some_and(char::is_uppercase);
+        if capital { capitalize(target) } else { target.clone() }
+    }
+}
+
+/// Whether the characters between two words start a sentence (or a quoted
+/// title), so that the next word's capital says nothing about it.
+pub fn opens_sentence(gap: &str) -> bool {
+    gap.chars().any(|c| {
+        matches!(
+            c,
+            '.' | ':'
+                | '!'
+                | '?'
+                | '¡'
+                | '¿'
+                | '('
+                | '"'
+                | '«'
+                | '\''
+                | '‘'
+                | '’'
+                | '“'
+                | '”'
+                | '`'
+                | '´'
+                | '-'
+                | '–'
+                | '—'
+                | '/'
+                | '|'
+                | '\n'
+                | '['
+                | '•'
+                | ';'
+        )
+    })
+}
+
+/// `text` with its first letter upper case.
+pub fn capitalize(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) if c.is_lowercase() => c.to_uppercase().chain(chars).collect(),
+        _ => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn base() -> TermBase {
+        TermBase::parse("# comment\nclub de lectura\tbook club\nclub\tclub\nexposición\texhibition\tnote\ncuentos\tstorytelling\n", "t")
+            .unwrap()
+    }
+
+    #[test]
+    fn longest_whole_word_match_wins_and_keeps_a_capital() {
+        let b = base();
+        let text = "Club de lectura y exposiciones, Exposición";
+        let found = b.find(text, &[]);
+        assert_eq!(found.len(), 2);
+        assert_eq!(&text[found[0].start..found[0].end], "Club de lectura");
+        assert_eq!(b.rendering(text, &found[0]), "Book club");
+        assert_eq!(&text[found[1].start..found[1].end], "Exposición");
+        assert_eq!(b.rendering(text, &found[1]), "Exhibition");
+    }
+
+    #[test]
+    fn punctuation_breaks_a_phrase_and_taken_spans_are_skipped() {
+        let b = base();
+        assert_eq!(b.find("Club: de lectura", &[]).len(), 1);
+        let text = "Cuentos en el Club";
+        assert!(b.find(text, &[(0, 7)]).iter().all(|f| f.start >= 7));
+    }
+
+    #[test]
+    fn shipped_term_bases_parse_and_hold_at_least_150_entries() {
+        for (lang, _) in SHIPPED {
+            let b = TermBase::load(None, lang).unwrap();
+            assert!(b.len() >= 150, "es-{lang}: {} entries", b.len());
+        }
+    }
+
+    #[test]
+    fn notes_and_names_limit_where_a_term_applies() {
+        let b = TermBase::parse("descubre\tdiscover\ttitle-initial\nteatro\ttheatre\tname-head\nsala\troom\n", "t").unwrap();
+        assert_eq!(b.find("Descubre las aves", &[]).len(), 1);
+        assert!(b.find("El niño descubre", &[]).is_empty());
+        assert!(b.find("Teatro Circo Price", &[]).is_empty());
+        assert_eq!(b.find("Teatro de calle", &[]).len(), 1);
+        assert!(b.find("en la Gran Sala Roja", &[]).is_empty());
+        assert_eq!(b.find("en la sala Roja: Sala", &[]).len(), 2);
+    }
+
+    #[test]
+    fn a_later_line_for_the_same_phrase_wins() {
+        let b = TermBase::parse("taller\tworkshop\ntaller\tlab\n", "t").unwrap();
+        let f = b.find("un taller", &[]);
+        assert_eq!(b.rendering("un taller", &f[0]), "lab");
+    }
+}

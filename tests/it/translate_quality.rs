@@ -1,0 +1,199 @@
+//! Issue 11 (translations a reader can trust) and issue 10 item 5 (a poison
+//! text isolated), through the binary with real Apertium and a real SQLite
+//! file: names kept byte for byte, the term base applied, house style, and
+//! an oversized text that never holds the others back.
+use crate::common;
+
+use common::{cityvibe, workdir};
+use serde_json::Value;
+use std::path::Path;
+
+const FEED: &str = "mirror/datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json";
+
+/// One madrid-shaped record: id, title, description, venue.
+pub fn record(id: &str, title: &str, description: &str, venue: &str) -> Value {
+    serde_json::json!({
+        "@id": format!("https://datos.madrid.es/e/{id}"), "id": id, "title": title, "description": description,
+        "free": 1, "price": "", "dtstart": "2030-12-01 19:00:00.0", "dtend": "2030-12-01 21:00:00.0", "time": "19:00",
+        "excluded-days": "", "uid": id, "link": format!("http://www.madrid.es/e/{id}"), "event-location": venue,
+        "address": {"area": {"locality": "MADRID", "postal-code": "28001", "street-address": "CALLE MAYOR 1"}},
+        "location": {"latitude": 40.4, "longitude": -3.7}
+    })
+}
+
+/// Writes the madrid feed of `records` into the work folder's mirror.
+pub fn write_feed(dir: &Path, records: &[Value]) {
+    let path = dir.join(FEED);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, serde_json::to_vec(&serde_json::json!({"@context": {}, "@graph": records})).unwrap()).unwrap();
+}
+
+/// `cityvibe run --source madrid` over the mirror; its stderr.
+pub fn run(dir: &Path) -> String {
+    let out = cityvibe(dir, &["--mirror", "mirror", "run", "--source", "madrid"]);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "run failed: {err}");
+    err
+}
+
+/// The listed events in `lang`, by source event id.
+pub fn listed(dir: &Path, lang: &str) -> std::collections::BTreeMap<String, Value> {
+    let out = cityvibe(dir, &["events", "list", "--lang", lang, "--json", "--limit", "1000"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    v.as_array().unwrap().iter().map(|e| (e["source_event_id"].as_str().unwrap().to_string(), e.clone())).collect()
+}
+
+fn has_apertium() -> bool {
+    match cityvibe::translate::ApertiumTranslator::system() {
+        Ok(_) => true,
+        Err(e) if std::env::var("CI").as_deref() != Ok("true") => {
+            eprintln!("notice: skipping, no Apertium ({e:#})");
+            false
+        }
+        Err(e) => panic!("Apertium missing under CI: {e:#}"),
+    }
+}
+
+const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\n[sources.madrid]\nenabled = true\n";
+
+/// Issue 11.1 and 11.2: names survive every engine language byte for byte,
+/// and event vocabulary comes from the term base, not the engine's guess.
+#[test]
+fn issue11_names_stay_names_and_terms_win_in_every_language() {
+    if !has_apertium() {
+        return;
+    }
+    let dir = workdir(CONFIG);
+    let venue = "Centro Cultural Gloria Fuertes";
+    write_feed(
+        dir.path(),
+        &[
+            record("1", "Ciclo de cine de Eloy de la Iglesia", "Proyección en el Centro Cultural Gloria Fuertes.", venue),
+            record("2", "Ballet Ara de Madrid", "", venue),
+            record("3", "Club de lectura con Joel Blanco", "Paseo por Puente de Vallecas con Joel Blanco.", venue),
+            record("4", "Exposición de pintura", "", venue),
+            record("5", "Descubre las aves del parque", "", venue),
+        ],
+    );
+    run(dir.path());
+    for lang in ["en", "fr", "it", "pt", "ca", "gl"] {
+        let events = listed(dir.path(), lang);
+        let title = |id: &str| events[id]["title"].as_str().unwrap().to_string();
+        let description = |id: &str| events[id]["description"].as_str().unwrap().to_string();
+        assert!(title("1").contains("Eloy de la Iglesia"), "{lang}: {}", title("1"));
+        assert!(title("2").contains("Ara de Madrid"), "{lang}: {}", title("2"));
+        assert!(title("3").contains("Joel Blanco"), "{lang}: {}", title("3"));
+        assert!(description("1").contains(venue), "{lang}: {}", description("1"));
+        assert!(
+            description("3").contains("Puente de Vallecas") && description("3").contains("Joel Blanco"),
+            "{lang}: {}",
+            description("3")
+        );
+        for id in ["1", "2", "3", "4", "5"] {
+            assert_eq!(events[id]["lang"], lang, "{lang} {id}: {}", events[id]);
+            assert!(!title(id).contains(['\u{E000}', '\u{E001}', '*', '#']), "{lang}: {}", title(id));
+        }
+    }
+    let en = listed(dir.path(), "en");
+    let title = |id: &str| en[id]["title"].as_str().unwrap().to_string();
+    assert!(title("3").starts_with("Book Club"), "{}", title("3"));
+    assert_eq!(title("4"), "Painting Exhibition");
+    assert!(title("5").starts_with("Discover"), "{}", title("5"));
+    let fr = listed(dir.path(), "fr");
+    assert!(fr["3"]["title"].as_str().unwrap().starts_with("Club de lecture"), "{}", fr["3"]["title"]);
+}
+
+/// Issue 11.3: English titles in title case, no doubled spaces or unknown-word
+/// marks, even around a word the engine does not know.
+#[test]
+fn issue11_house_style_title_case_and_no_gaps() {
+    if !has_apertium() {
+        return;
+    }
+    let dir = workdir(CONFIG);
+    write_feed(
+        dir.path(),
+        &[record(
+            "1",
+            "Se celebrará  próximamente el xyzzyplugh de otoño en el barrio",
+            "Un  texto con  blancos dobles y xyzzyplugh.",
+            "Sala X",
+        )],
+    );
+    run(dir.path());
+    let en = listed(dir.path(), "en");
+    let title = en["1"]["title"].as_str().unwrap();
+    let description = en["1"]["description"].as_str().unwrap();
+    for text in [title, description] {
+        assert!(!text.contains("  ") && !text.contains(['*', '#', '@', '~']), "{text:?}");
+    }
+    // Every word of four letters or more starts with a capital.
+    for w in title.split_whitespace().filter(|w| w.chars().count() >= 4) {
+        assert!(w.chars().next().unwrap().is_uppercase(), "{w} in {title}");
+    }
+    assert!(description.chars().filter(|c| c.is_uppercase()).count() <= 2, "descriptions keep sentence case: {description}");
+}
+
+/// Issue 11.2: an operator's term base applies, and changing one entry
+/// re-translates only the texts it matches, not the rest.
+#[test]
+fn issue11_a_changed_term_base_retranslates_only_what_it_touches() {
+    if !has_apertium() {
+        return;
+    }
+    let dir = workdir(CONFIG);
+    std::fs::write(
+        dir.path().join("sources.toml"),
+        "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"en\"]\nterms_dir = \"terms\"\n[sources.madrid]\nenabled = true\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.path().join("terms")).unwrap();
+    std::fs::write(dir.path().join("terms/es-en.tsv"), "cuentacuentos\tstory hour\n").unwrap();
+    write_feed(
+        dir.path(),
+        &[
+            record("1", "Cuentacuentos en el barrio", "", "Sala X"),
+            record("2", "Concierto de jazz", "", "Sala X"),
+            record("3", "Taller de radio", "", "Sala X"),
+        ],
+    );
+    run(dir.path());
+    assert!(listed(dir.path(), "en")["1"]["title"].as_str().unwrap().starts_with("Story Hour"));
+    std::fs::write(dir.path().join("terms/es-en.tsv"), "cuentacuentos\tstorytelling\n").unwrap();
+    let out = cityvibe(dir.path(), &["translate", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stats: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(stats["translated"], 1, "{stats}");
+    assert_eq!(stats["cache_hits"], 0, "{stats}");
+    let en = listed(dir.path(), "en");
+    assert!(en["1"]["title"].as_str().unwrap().starts_with("Storytelling"), "{}", en["1"]["title"]);
+}
+
+/// Issue 10.5: a huge description is cut at a sentence end before it
+/// reaches the engine, so it neither times out nor keeps the rest pending.
+#[test]
+fn issue10_5_an_oversized_text_is_shortened_and_never_holds_back_the_rest() {
+    if !has_apertium() {
+        return;
+    }
+    let dir = workdir(
+        "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"en\"]\ntranslate_max_chars = 2000\ntranslate_timeout_secs = 20\n[sources.madrid]\nenabled = true\n",
+    );
+    let huge = "Una frase de relleno para el texto enorme. ".repeat(200_000);
+    write_feed(
+        dir.path(),
+        &[record("1", "Concierto de jazz", &huge, "Sala X"), record("2", "Exposición de pintura", "Obras recientes.", "Sala X")],
+    );
+    run(dir.path());
+    let out = cityvibe(dir.path(), &["translate", "--json"]);
+    let stats: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(stats["pending"], 0, "{stats}");
+    let en = listed(dir.path(), "en");
+    for id in ["1", "2"] {
+        assert_eq!(en[id]["lang"], "en", "{}", en[id]);
+    }
+    let description = en["1"]["description"].as_str().unwrap();
+    // Cut near 2,000 characters at a sentence end, and marked as cut.
+    assert!(description.chars().count() < 3000 && description.ends_with(". […]"), "{}", description.chars().count());
+}
