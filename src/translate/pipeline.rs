@@ -260,7 +260,7 @@ pub fn translate_pending_with<T: Translator + Send>(
                             succeeded[t] = true;
                             let first = waiting.clone().next();
                             let field = first.map_or(Field::Description, |n| Field::from_name(n.field));
-                            let mut text = style::finish(&text, &prepared.names, tgt, field);
+                            let mut text = style::finish(&text, &prepared.names, prepared.lead.as_deref(), tgt, field);
                             if first.is_some_and(|n| n.shortened) {
                                 text.push_str(" […]");
                             }

@@ -22,6 +22,39 @@ const FUNCTION_WORDS: &[&str] = &[
     "yo", "qué", "cómo", "este", "esta", "es",
 ];
 
+/// Capitalised words that are not names but words every language has its
+/// own for (countries, festivities, "Internacional"): never the start of a
+/// kept span, though they may continue one ("Banda Sinfónica Municipal").
+const NOT_NAME_STARTS: &[&str] = &[
+    "españa",
+    "europa",
+    "américa",
+    "áfrica",
+    "asia",
+    "francia",
+    "italia",
+    "alemania",
+    "inglaterra",
+    "iberoamérica",
+    "latinoamérica",
+    "navidad",
+    "navidades",
+    "carnaval",
+    "internacional",
+    "nacional",
+    "mundial",
+    "municipal",
+    "europeo",
+    "europea",
+    "iberoamericano",
+    "iberoamericana",
+    "reyes",
+    "magos",
+    "semana",
+    "día",
+    "noche",
+];
+
 /// Lower-case words that join the parts of one name.
 const CONNECTORS: &[&str] = &["de", "del", "la", "las", "los", "y", "e", "el", "i"];
 
@@ -41,6 +74,10 @@ pub struct Prepared {
     pub names: Vec<String>,
     /// The term entries used, as `Spanish\ttarget` lines (for the cache key).
     pub terms_used: Vec<String>,
+    /// The kept span the text starts with, when a lower-case word follows
+    /// it: engines that capitalise a sentence's first word would capitalise
+    /// that word (see `style`).
+    pub lead: Option<String>,
 }
 
 /// Marks the spans of `text` that no engine may translate; `terms` is the
@@ -75,6 +112,13 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     terms_used.dedup();
     spans.sort_by_key(|s| s.0);
     let mut kept = Vec::new();
+    let mut lead = None;
+    if let Some((a, b, target)) = spans.first()
+        && !text[..*a].chars().any(char::is_alphanumeric)
+        && text[*b..].trim_start().starts_with(char::is_lowercase)
+    {
+        lead = Some(target.clone().unwrap_or_else(|| text[*a..*b].to_string()));
+    }
     let mut out = String::with_capacity(text.len() + spans.len() * 8);
     let mut last = 0;
     for (a, b, target) in spans {
@@ -93,7 +137,7 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     out.push_str(&text[last..]);
     kept.sort();
     kept.dedup();
-    Prepared { text: out, names: kept, terms_used }
+    Prepared { text: out, names: kept, terms_used, lead }
 }
 
 /// Drops every kept-span mark, leaving the text.
@@ -129,6 +173,10 @@ pub fn sentence_case_names(text: &str) -> Vec<(usize, usize)> {
                 b,
                 capital: first.is_uppercase(),
                 caps: letters >= 2 && w.chars().all(|c| !c.is_lowercase()),
+                // "Inspira_DOS", "CaixaForum", "Face2Face": a brand, wherever it stands.
+                odd: w.contains('_')
+                    || (w.chars().skip(1).any(char::is_uppercase) && w.chars().any(char::is_lowercase))
+                    || (w.chars().any(char::is_alphabetic) && w.chars().any(|c| c.is_ascii_digit()) && letters >= 2),
                 initial: i == 0 || opens_sentence(&text[ws[i - 1].1..a]),
                 lower: w.to_lowercase(),
             }
@@ -150,7 +198,12 @@ pub fn sentence_case_names(text: &str) -> Vec<(usize, usize)> {
     while i < info.len() {
         let w = &info[i];
         let starts = (w.caps && !shouting && !is_numeral(&w.lower))
-            || (w.capital && !w.initial && !FUNCTION_WORDS.contains(&w.lower.as_str()) && !w.caps);
+            || w.odd
+            || (w.capital
+                && !w.initial
+                && !w.caps
+                && !FUNCTION_WORDS.contains(&w.lower.as_str())
+                && !NOT_NAME_STARTS.contains(&w.lower.as_str()));
         if !starts {
             i += 1;
             continue;
@@ -191,6 +244,7 @@ struct Word {
     b: usize,
     capital: bool,
     caps: bool,
+    odd: bool,
     initial: bool,
     lower: String,
 }
@@ -215,6 +269,8 @@ mod tests {
         assert_eq!(names("Paseo por Puente de Vallecas y Usera"), ["Puente de Vallecas y Usera"]);
         assert_eq!(names("Concierto de Joel Blanco. La música del Río"), ["Joel Blanco", "Río"]);
         assert_eq!(names("'Zumbados' (TEATRO ATÓPICO)"), ["TEATRO ATÓPICO"]);
+        assert_eq!(names("Inspira_DOS: cuentos con Face2Face"), ["Inspira_DOS", "Face2Face"]);
+        assert!(names("Acto por la llegada del pueblo gitano a España en Navidad").is_empty());
     }
 
     #[test]

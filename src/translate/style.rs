@@ -1,7 +1,9 @@
 //! House style, applied to every engine's output before it is stored:
 //! English titles in title case (British usage: short function words lower
 //! case), no doubled spaces or a blank before a comma or full stop left by a
-//! dropped unknown word, and the kept-span marks removed. A kept name comes
+//! dropped unknown word, prepositions and articles contracted where an engine
+//! left them apart before a kept span ("in il" → "nel"), and function words
+//! an engine capitalised after one put back in lower case. A kept name comes
 //! back byte for byte: style never touches it.
 //!
 //! Not for: deciding what is a name (`protect`) or engine framing.
@@ -21,7 +23,7 @@ impl Field {
 
 /// Bumped whenever the output of [`finish`] changes for the same engine
 /// output, so cached translations are made again (it is part of cache keys).
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// Words English title case leaves in lower case unless they come first.
 const SMALL_WORDS: &[&str] = &[
@@ -66,12 +68,21 @@ fn segments(output: &str, names: &[String]) -> Vec<Segment> {
 }
 
 /// The engine's output for one text in house style for `lang`; `names` are
-/// the spans kept for it, which come back byte for byte.
-pub fn finish(output: &str, names: &[String], lang: &str, field: Field) -> String {
+/// the spans kept for it, which come back byte for byte; `lead` the kept
+/// span the text starts with when a lower-case word follows it.
+pub fn finish(output: &str, names: &[String], lead: Option<&str>, lang: &str, field: Field) -> String {
+    let relowered = lead.and_then(|lead| lower_after_lead(output, lead, names));
+    let output = relowered.as_deref().unwrap_or(output);
     let mut segs = segments(output, names);
     for s in &mut segs {
         if let Segment::Plain(t) = s {
             *t = tidy_blanks(t);
+        }
+    }
+    for s in &mut segs {
+        if let Segment::Plain(t) = s {
+            *t = contract(t, lang);
+            *t = lower_stray_capitals(t, lang);
         }
     }
     if lang == "en" && field == Field::Title {
@@ -87,6 +98,144 @@ pub fn finish(output: &str, names: &[String], lang: &str, field: Field) -> Strin
             out.push_str(t.trim_start_matches(' '));
         } else {
             out.push_str(&t);
+        }
+    }
+    out
+}
+
+/// An engine that capitalises every sentence's first word takes the word
+/// after a leading kept span for one ("Apprenez à Identifier"): the output
+/// with that word's capital undone, when it was not a name.
+fn lower_after_lead(output: &str, lead: &str, names: &[String]) -> Option<String> {
+    let rest = output.trim_start().strip_prefix(lead.trim())?;
+    let word_start = output.len() - rest.trim_start().len();
+    if word_start == output.len() - rest.len() {
+        return None;
+    }
+    let after = &output[word_start..];
+    if names.iter().any(|n| !n.is_empty() && after.starts_with(n.as_str())) {
+        return None;
+    }
+    let c = after.chars().next()?;
+    let word: Vec<char> = after.chars().take_while(|c| c.is_alphabetic()).collect();
+    if !c.is_uppercase() || word.len() < 2 || word[1..].iter().any(|c| c.is_uppercase()) {
+        return None;
+    }
+    Some(format!("{}{}{}", &output[..word_start], c.to_lowercase(), &after[c.len_utf8()..]))
+}
+
+/// Preposition + article pairs an engine leaves apart when the noun after
+/// them was kept ("in il [Centro]"), as each language writes them.
+fn contractions(lang: &str) -> &'static [(&'static str, &'static str, &'static str)] {
+    match lang {
+        "it" => &[
+            ("in", "il", "nel"),
+            ("di", "il", "del"),
+            ("a", "il", "al"),
+            ("da", "il", "dal"),
+            ("su", "il", "sul"),
+            ("in", "la", "nella"),
+            ("di", "la", "della"),
+            ("a", "la", "alla"),
+            ("da", "la", "dalla"),
+            ("su", "la", "sulla"),
+            ("in", "le", "nelle"),
+            ("di", "le", "delle"),
+            ("a", "le", "alle"),
+            ("da", "le", "dalle"),
+            ("in", "i", "nei"),
+            ("di", "i", "dei"),
+            ("a", "i", "ai"),
+            ("in", "lo", "nello"),
+            ("di", "lo", "dello"),
+            ("di", "gli", "degli"),
+            ("in", "gli", "negli"),
+        ],
+        "fr" => {
+            &[("de", "le", "du"), ("à", "le", "au"), ("de", "les", "des"), ("à", "les", "aux"), ("en", "le", "au"), ("en", "les", "aux")]
+        }
+        "pt" => &[
+            ("em", "o", "no"),
+            ("em", "a", "na"),
+            ("de", "o", "do"),
+            ("de", "a", "da"),
+            ("a", "o", "ao"),
+            ("em", "os", "nos"),
+            ("de", "os", "dos"),
+        ],
+        "gl" => &[("en", "o", "no"), ("en", "a", "na"), ("de", "o", "do"), ("de", "a", "da"), ("a", "o", "ao"), ("de", "os", "dos")],
+        "ca" => &[("de", "el", "del"), ("a", "el", "al"), ("per", "el", "pel"), ("de", "els", "dels"), ("a", "els", "als")],
+        _ => &[],
+    }
+}
+
+/// Joins preposition and article where `lang` contracts them.
+fn contract(text: &str, lang: &str) -> String {
+    let table = contractions(lang);
+    if table.is_empty() {
+        return text.to_string();
+    }
+    let tokens: Vec<&str> = text.split(' ').collect();
+    let mut out: Vec<String> = Vec::with_capacity(tokens.len());
+    let mut i = 0;
+    while i < tokens.len() {
+        if i + 1 < tokens.len() {
+            let (a, b) = (tokens[i].to_lowercase(), tokens[i + 1].to_lowercase());
+            if let Some((_, _, joined)) = table.iter().find(|(p, q, _)| *p == a && *q == b) {
+                let capital = tokens[i].chars().next().is_some_and(char::is_uppercase);
+                out.push(if capital { super::terms::capitalize(joined) } else { joined.to_string() });
+                i += 2;
+                continue;
+            }
+        }
+        out.push(tokens[i].to_string());
+        i += 1;
+    }
+    out.join(" ")
+}
+
+/// Function words an engine capitalises after a kept span or an unknown
+/// word ("Activités Dans le centre"); lower case mid-sentence.
+fn function_words(lang: &str) -> &'static [&'static str] {
+    match lang {
+        "fr" => &[
+            "dans", "de", "du", "des", "le", "la", "les", "et", "en", "avec", "pour", "à", "au", "aux", "un", "une", "sur", "par", "d'un",
+            "d'une",
+        ],
+        "it" => &[
+            "in", "nel", "nella", "di", "del", "della", "dei", "e", "ed", "con", "per", "a", "al", "alla", "il", "lo", "la", "i", "gli",
+            "le", "da", "su",
+        ],
+        "pt" => &[
+            "em", "no", "na", "nos", "nas", "de", "do", "da", "dos", "das", "e", "com", "para", "a", "ao", "o", "os", "as", "por", "pelo",
+            "pela",
+        ],
+        "gl" => &["en", "no", "na", "de", "do", "da", "dos", "das", "e", "con", "para", "a", "ao", "o", "os", "as", "por", "polo", "pola"],
+        "ca" => &["en", "a", "al", "de", "del", "dels", "i", "amb", "per", "el", "la", "els", "les"],
+        _ => &[],
+    }
+}
+
+fn lower_stray_capitals(text: &str, lang: &str) -> String {
+    let words = function_words(lang);
+    if words.is_empty() {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut after_word = false;
+    for (i, token) in text.split(' ').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        let lower = token.to_lowercase();
+        let capital = token.chars().next().is_some_and(char::is_uppercase) && token.chars().skip(1).all(|c| !c.is_uppercase());
+        if after_word && capital && words.contains(&lower.as_str()) {
+            out.push_str(&lower);
+        } else {
+            out.push_str(token);
+        }
+        if !token.is_empty() {
+            after_word = token.chars().last().is_some_and(|c| c.is_alphanumeric() || c == '\'' || c == '’');
         }
     }
     out
@@ -180,16 +329,37 @@ mod tests {
     fn english_titles_get_title_case_but_names_stay_as_they_are() {
         let out = "storytelling in the library of Eloy de la Iglesia: a tale of the sea";
         let kept = names(&["Eloy de la Iglesia"]);
-        assert_eq!(finish(out, &kept, "en", Field::Title), "Storytelling in the Library of Eloy de la Iglesia: A Tale of the Sea");
-        assert_eq!(finish(out, &kept, "en", Field::Description), out);
-        assert_eq!(finish(out, &kept, "fr", Field::Title), out);
+        assert_eq!(finish(out, &kept, None, "en", Field::Title), "Storytelling in the Library of Eloy de la Iglesia: A Tale of the Sea");
+        assert_eq!(finish(out, &kept, None, "en", Field::Description), out);
+        assert_eq!(finish(out, &kept, None, "fr", Field::Title), out);
+    }
+
+    #[test]
+    fn articles_contract_and_stray_capitals_go() {
+        let kept = names(&["Centro Cultural"]);
+        assert_eq!(finish("Impara chotis in il Centro Cultural", &kept, None, "it", Field::Title), "Impara chotis nel Centro Cultural");
+        assert_eq!(finish("Activités Dans le centre. Le soir", &[], None, "fr", Field::Title), "Activités dans le centre. Le soir");
+        assert_eq!(finish("Visite de le Centro Cultural", &kept, None, "fr", Field::Title), "Visite du Centro Cultural");
+        assert_eq!(finish("In il parco", &[], None, "it", Field::Title), "Nel parco");
+    }
+
+    #[test]
+    fn a_word_after_a_leading_kept_span_is_not_a_sentence_start() {
+        let out = "Apprenez à Identifier les papillons de Madrid";
+        let kept = names(&["Madrid"]);
+        assert_eq!(finish(out, &kept, Some("Apprenez à"), "fr", Field::Title), "Apprenez à identifier les papillons de Madrid");
+        assert_eq!(finish("Exposition Picasso", &names(&["Picasso"]), Some("Exposition"), "fr", Field::Title), "Exposition Picasso");
+        assert_eq!(finish(out, &kept, None, "fr", Field::Title), out);
     }
 
     #[test]
     fn blanks_are_tidied() {
-        assert_eq!(finish("book club of  the month ,  celebrate  soon", &[], "en", Field::Title), "Book Club of the Month, Celebrate Soon");
-        assert_eq!(finish("a  b", &[], "fr", Field::Description), "a b");
-        assert_eq!(finish("Quoi ? Rien !", &[], "fr", Field::Description), "Quoi ? Rien !");
-        assert_eq!(finish("at  Teatro  X", &names(&["Teatro  X"]), "en", Field::Description), "at Teatro  X");
+        assert_eq!(
+            finish("book club of  the month ,  celebrate  soon", &[], None, "en", Field::Title),
+            "Book Club of the Month, Celebrate Soon"
+        );
+        assert_eq!(finish("a  b", &[], None, "fr", Field::Description), "a b");
+        assert_eq!(finish("Quoi ? Rien !", &[], None, "fr", Field::Description), "Quoi ? Rien !");
+        assert_eq!(finish("at  Teatro  X", &names(&["Teatro  X"]), None, "en", Field::Description), "at Teatro  X");
     }
 }
