@@ -55,6 +55,113 @@ const NOT_NAME_STARTS: &[&str] = &[
     "noche",
 ];
 
+/// Given names that start a text as part of a person's name ("Eloy de la
+/// Iglesia, …"): a title's first word is otherwise taken for a common word.
+const GIVEN_NAMES: &[&str] = &[
+    "adolfo",
+    "adriana",
+    "alberto",
+    "alejandro",
+    "alfonso",
+    "alicia",
+    "almudena",
+    "álvaro",
+    "amparo",
+    "ana",
+    "andrés",
+    "ángel",
+    "ángela",
+    "antonio",
+    "arturo",
+    "beatriz",
+    "benito",
+    "blanca",
+    "carlos",
+    "carmen",
+    "carolina",
+    "clara",
+    "concha",
+    "cristina",
+    "daniel",
+    "david",
+    "diego",
+    "eduardo",
+    "elena",
+    "eloy",
+    "emilia",
+    "emilio",
+    "enrique",
+    "ernesto",
+    "esther",
+    "eva",
+    "federico",
+    "felipe",
+    "fernando",
+    "francisco",
+    "gabriel",
+    "gloria",
+    "gonzalo",
+    "guillermo",
+    "ignacio",
+    "inés",
+    "irene",
+    "isabel",
+    "jaime",
+    "javier",
+    "jesús",
+    "joaquín",
+    "jorge",
+    "josé",
+    "juan",
+    "juana",
+    "julia",
+    "julián",
+    "julio",
+    "laura",
+    "leonor",
+    "lola",
+    "lorenzo",
+    "lucía",
+    "luis",
+    "luisa",
+    "manuel",
+    "manuela",
+    "marcos",
+    "margarita",
+    "maría",
+    "mario",
+    "marta",
+    "mercedes",
+    "miguel",
+    "mónica",
+    "nuria",
+    "pablo",
+    "paco",
+    "patricia",
+    "paula",
+    "pedro",
+    "pilar",
+    "rafael",
+    "ramón",
+    "raquel",
+    "ricardo",
+    "roberto",
+    "rocío",
+    "rosa",
+    "rosalía",
+    "salvador",
+    "santiago",
+    "sara",
+    "sergio",
+    "silvia",
+    "sofía",
+    "teresa",
+    "tomás",
+    "vicente",
+    "víctor",
+    "virginia",
+];
+
 /// Lower-case words that join the parts of one name.
 const CONNECTORS: &[&str] = &["de", "del", "la", "las", "los", "y", "e", "el", "i"];
 
@@ -96,7 +203,15 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     let found = terms.find(&text, &names);
     let mut taken: Vec<(usize, usize)> = names.clone();
     taken.extend(found.iter().map(|f| (f.start, f.end)));
-    for span in sentence_case_names(&text) {
+    // Names are looked for around what is taken: a taken span reads as a
+    // lower-case word, so "en la biblioteca Gloria Fuertes" with the term
+    // taken still gives "Gloria Fuertes" away.
+    let mut rest = text.clone().into_bytes();
+    for &(a, b) in &taken {
+        rest[a..b].fill(b'x');
+    }
+    let rest = String::from_utf8(rest).unwrap_or_default();
+    for span in sentence_case_names(&rest) {
         if taken.iter().all(|&(a, b)| span.1 <= a || span.0 >= b) {
             names.push(span);
         }
@@ -200,6 +315,9 @@ pub fn sentence_case_names(text: &str) -> Vec<(usize, usize)> {
         let starts = (w.caps && !shouting && !is_numeral(&w.lower))
             || w.odd
             || (w.capital
+                && GIVEN_NAMES.contains(&w.lower.as_str())
+                && info.get(i + 1).is_some_and(|n| n.capital || CONNECTORS.contains(&n.lower.as_str())))
+            || (w.capital
                 && !w.initial
                 && !w.caps
                 && !FUNCTION_WORDS.contains(&w.lower.as_str())
@@ -265,6 +383,7 @@ mod tests {
     #[test]
     fn sentence_case_gives_names_away() {
         assert_eq!(names("Ciclo de cine de Eloy de la Iglesia"), ["Eloy de la Iglesia"]);
+        assert_eq!(names("Eloy de la Iglesia, cineasta"), ["Eloy de la Iglesia"]);
         assert_eq!(names("Ballet Ara de Madrid"), ["Ara de Madrid"]);
         assert_eq!(names("Paseo por Puente de Vallecas y Usera"), ["Puente de Vallecas y Usera"]);
         assert_eq!(names("Concierto de Joel Blanco. La música del Río"), ["Joel Blanco", "Río"]);
@@ -279,7 +398,8 @@ mod tests {
         assert!(names("Taller: La vida es bella").is_empty());
         assert!(names("El patio de recreo. Descubre las aves").is_empty());
         assert!(names("Concierto De La Banda Municipal De Música").is_empty());
-        assert_eq!(names("Carlos III y Urraca I"), ["Urraca I"]);
+        assert_eq!(names("Carlos III y Urraca I"), ["Carlos III y Urraca I"]);
+        assert_eq!(names("Visita a Carlos III"), ["Carlos III"]);
     }
 
     #[test]
@@ -294,5 +414,8 @@ mod tests {
         assert_eq!(p.terms_used, ["exposición\texhibition"]);
         assert_eq!(p.names, ["Centro Cultural Clara del Rey", "Joel Blanco", "Madrid"]);
         assert_eq!(unmark(&p.text), "Exhibition de Joel Blanco en Centro Cultural Clara del Rey, Madrid");
+        let terms = TermBase::parse("en la biblioteca\tat the library\n", "t").unwrap();
+        let p = prepare("Cine en la biblioteca Gloria Fuertes", Known::default(), &terms);
+        assert_eq!(p.text, "Cine \u{E000}at the library\u{E001} \u{E000}Gloria Fuertes\u{E001}");
     }
 }

@@ -205,6 +205,10 @@ impl TermBase {
         if term.name_head && next_capital {
             return false;
         }
+        // "en la Biblioteca Gloria Fuertes": the phrase runs into a name.
+        if n > 1 && next_capital && capital(i + n - 1) {
+            return false;
+        }
         let initial = i == 0 || opens_sentence(&text[ws[i - 1].1..ws[i].0]);
         if capital(i) && !initial {
             let prev_capital = adjacent(i - 1, i) && capital(i - 1);
@@ -313,6 +317,9 @@ mod tests {
         assert_eq!(b.find("Teatro de calle", &[]).len(), 1);
         assert!(b.find("en la Gran Sala Roja", &[]).is_empty());
         assert_eq!(b.find("en la sala Roja: Sala", &[]).len(), 2);
+        let b = TermBase::parse("en la biblioteca\tat the library\n", "t").unwrap();
+        assert!(b.find("Cine en la Biblioteca Gloria Fuertes", &[]).is_empty());
+        assert_eq!(b.find("Cine en la biblioteca Gloria Fuertes", &[]).len(), 1);
     }
 
     #[test]

@@ -165,7 +165,7 @@ fn issue11_a_changed_term_base_retranslates_only_what_it_touches() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stats: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(stats["translated"], 1, "{stats}");
-    assert_eq!(stats["cache_hits"], 0, "{stats}");
+    assert_eq!(stats["translation_cache_hits"], 0, "{stats}");
     let en = listed(dir.path(), "en");
     assert!(en["1"]["title"].as_str().unwrap().starts_with("Storytelling"), "{}", en["1"]["title"]);
 }
@@ -188,7 +188,7 @@ fn issue10_5_an_oversized_text_is_shortened_and_never_holds_back_the_rest() {
     run(dir.path());
     let out = cityvibe(dir.path(), &["translate", "--json"]);
     let stats: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(stats["pending"], 0, "{stats}");
+    assert_eq!(stats["translation_pending"], 0, "{stats}");
     let en = listed(dir.path(), "en");
     for id in ["1", "2"] {
         assert_eq!(en[id]["lang"], "en", "{}", en[id]);
