@@ -5,29 +5,13 @@ use crate::store::Store;
 use crate::store::events::{EventFilter, StoredEvent};
 use anyhow::Result;
 
-/// Show an event's texts in `lang`: the publisher's own translation, or the
-/// machine one made from the current original, naming the engine; else the
-/// original, marked as such.
+/// Show events' texts in `lang` by the one rule (`translate::view`).
 pub fn in_language(store: &Store, events: &mut [StoredEvent], lang: Option<&str>) -> Result<()> {
     let Some(lang) = lang else { return Ok(()) };
     if !crate::model::DISPLAY_LANGS.contains(&lang) {
         crate::bail_usage!("--lang {lang}: use one of {}", crate::model::DISPLAY_LANGS.join(", "));
     }
-    for e in events.iter_mut() {
-        if e.lang == lang {
-            continue;
-        }
-        match store.translation_of(e.row_id, lang, &e.title, &e.description)? {
-            Some((title, description, origin)) => {
-                e.title = title;
-                e.description = description;
-                e.lang = lang.to_string();
-                e.text_origin = origin;
-            }
-            None => e.text_origin = format!("original ({}; no {lang} translation yet)", e.lang),
-        }
-    }
-    Ok(())
+    crate::translate::view::show_in(store, events, lang)
 }
 
 pub fn list(cli: &Cli, sources: Vec<String>, limit: usize, lang: Option<&str>, json: bool) -> Result<super::Exit> {

@@ -17,8 +17,8 @@ pub struct Args {
     pub to: Option<String>,
 }
 
-/// The events an export holds, texts in `lang` where a current translation
-/// exists, each cited as `cite` says (P19).
+/// The events an export holds, shown in `lang` by the one rule
+/// (`translate::view`), each cited as `cite` says (P19).
 pub fn collect(store: &Store, args: &Args, cite: &Citations) -> Result<Vec<ExportEvent>> {
     crate::commands::check_source_ids(&args.sources)?;
     let from = args.from.as_deref().map(parse_date).transpose()?;
@@ -41,28 +41,7 @@ pub fn collect(store: &Store, args: &Args, cite: &Citations) -> Result<Vec<Expor
     };
     let mut events = store.list_events(&filter, cite)?;
     if let Some(lang) = &args.lang {
-        let shown = store.translations_into(lang)?;
-        for e in &mut events {
-            if e.lang == *lang {
-                continue;
-            }
-            let mut used = Vec::new();
-            for field in ["title", "description"] {
-                if let Some(t) = shown.get(&(e.row_id, field.to_string())).filter(|t| t.current && !t.text.trim().is_empty()) {
-                    if field == "title" {
-                        e.title = t.text.clone();
-                    } else {
-                        e.description = t.text.clone();
-                    }
-                    used.push(t.origin.clone());
-                }
-            }
-            if !used.is_empty() {
-                e.lang = lang.clone();
-                used.dedup();
-                e.text_origin = used.join("+");
-            }
-        }
+        crate::translate::view::show_in(store, &mut events, lang)?;
     }
     Ok(events.into_iter().map(ExportEvent::new).collect())
 }

@@ -1,6 +1,5 @@
 //! Translations per (event, language, field) and the translation cache.
 
-use super::events::text_hash;
 use super::{Store, now_ms};
 use anyhow::Result;
 use rusqlite::{OptionalExtension, params};
@@ -116,41 +115,6 @@ impl Store {
         }
         tx.commit()?;
         Ok(())
-    }
-
-    /// The text of an event in `lang`: (title, description, origin), where
-    /// origin is `publisher` or the engine that made it; `None` when missing
-    /// or out of date with the original.
-    pub fn translation_of(&self, event_id: i64, lang: &str, title: &str, description: &str) -> Result<Option<(String, String, String)>> {
-        let mut st = self
-            .conn
-            .prepare_cached("SELECT field, text, origin, engine, source_hash FROM translations WHERE event_id = ?1 AND lang = ?2")?;
-        let rows = st.query_map(params![event_id, lang], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, String>(2)?,
-                r.get::<_, Option<String>>(3)?,
-                r.get::<_, String>(4)?,
-            ))
-        })?;
-        let mut t = None;
-        let mut d = None;
-        let mut origin = String::new();
-        for row in rows {
-            let (field, text, org, engine, hash) = row?;
-            let original = if field == "title" { title } else { description };
-            if org != "publisher" && hash != text_hash(original) {
-                continue;
-            }
-            origin = if org == "publisher" { "publisher".into() } else { engine.unwrap_or(org) };
-            if field == "title" {
-                t = Some(text);
-            } else {
-                d = Some(text);
-            }
-        }
-        Ok(t.map(|t| (t, d.unwrap_or_else(|| if description.is_empty() { String::new() } else { description.to_string() }), origin)))
     }
 }
 

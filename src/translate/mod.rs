@@ -13,6 +13,7 @@ pub mod protect;
 mod stream;
 pub mod style;
 pub mod terms;
+pub mod view;
 
 pub use engine::{
     ApertiumTranslator, ApyTranslator, LANGUAGES, NoneTranslator, PIVOT, TargetResult, Translator, translate_each_target,

@@ -197,3 +197,35 @@ fn issue10_5_an_oversized_text_is_shortened_and_never_holds_back_the_rest() {
     // Cut near 2,000 characters at a sentence end, and marked as cut.
     assert!(description.chars().count() < 3000 && description.ends_with(". […]"), "{}", description.chars().count());
 }
+
+/// Issue 11.6 and 14.2: when the Spanish changes and translation has not
+/// run since, no view labels the old translation, or a half-translated
+/// event, as English: `events list`, `events show` and every export show
+/// the current original under its true language.
+#[test]
+fn issue11_6_a_changed_original_is_never_shown_under_the_old_translations_label() {
+    if !has_apertium() {
+        return;
+    }
+    let dir = workdir(CONFIG);
+    write_feed(dir.path(), &[record("1", "Concierto de jazz", "Música en directo en la sala.", "Sala X")]);
+    run(dir.path());
+    assert_eq!(listed(dir.path(), "en")["1"]["lang"], "en");
+    // The description changes; translation is off for this run.
+    std::fs::write(dir.path().join("sources.toml"), "[settings]\ntranslator = \"none\"\n[sources.madrid]\nenabled = true\n").unwrap();
+    let changed = "Nuevo programa: música de cámara.";
+    write_feed(dir.path(), &[record("1", "Concierto de jazz", changed, "Sala X")]);
+    let out = cityvibe(dir.path(), &["--mirror", "mirror", "run", "--source", "madrid", "--force"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let check = |e: &Value, how: &str| {
+        assert_eq!(e["lang"], "es", "{how}: {e}");
+        assert_eq!(e["title"], "Concierto de jazz", "{how}: {e}");
+        assert_eq!(e["description"], changed, "{how}: {e}");
+    };
+    check(&listed(dir.path(), "en")["1"], "events list");
+    let shown = cityvibe(dir.path(), &["events", "show", "madrid:1", "--lang", "en", "--json"]);
+    check(&serde_json::from_slice(&shown.stdout).unwrap(), "events show");
+    let export = cityvibe(dir.path(), &["export", "--format", "json", "--lang", "en"]);
+    let v: Value = serde_json::from_slice(&export.stdout).unwrap();
+    check(&v[0], "export");
+}

@@ -1,0 +1,53 @@
+//! The one rule for showing an event in a language, used by `events list`,
+//! `events show` and every export (issues 11.6 and 14.2): a text is shown as
+//! language XX only when it is a translation (the publisher's, a human's or
+//! an engine's) of the event's current original. An event whose title or
+//! description has no such translation is shown as its original, labelled
+//! with its true language, never half translated under the wrong label.
+//!
+//! Not for: making translations (`pipeline`) or choosing which to store.
+
+use crate::store::Store;
+use crate::store::events::StoredEvent;
+use anyhow::Result;
+
+/// Shows each of `events` in `lang` where it can be, by the rule above.
+pub fn show_in(store: &Store, events: &mut [StoredEvent], lang: &str) -> Result<()> {
+    if events.iter().all(|e| e.lang == lang) {
+        return Ok(());
+    }
+    let stored = store.translations_into(lang)?;
+    for e in events.iter_mut() {
+        if e.lang == lang {
+            continue;
+        }
+        let mut texts = Vec::new();
+        let mut origins: Vec<String> = Vec::new();
+        for (field, original) in [("title", &e.title), ("description", &e.description)] {
+            if original.trim().is_empty() {
+                texts.push(original.clone());
+                continue;
+            }
+            match stored.get(&(e.row_id, field.to_string())).filter(|t| t.current && !t.text.trim().is_empty()) {
+                Some(t) => {
+                    texts.push(t.text.clone());
+                    if !origins.contains(&t.origin) {
+                        origins.push(t.origin.clone());
+                    }
+                }
+                None => {
+                    e.text_origin = format!("original ({}; no current {lang} translation)", e.lang);
+                    texts.clear();
+                    break;
+                }
+            }
+        }
+        if let [title, description] = texts.as_slice() {
+            e.title = title.clone();
+            e.description = description.clone();
+            e.lang = lang.to_string();
+            e.text_origin = origins.join("+");
+        }
+    }
+    Ok(())
+}
