@@ -8,13 +8,14 @@
 use crate::adapter::*;
 use crate::model::{Category, Event, Schedule};
 use crate::parse::dates::parse_datetime;
-use crate::parse::loose::{Loose, Nested, for_each_in_array};
+use crate::parse::loose::{Loose, Nested};
 use crate::parse::loose_list::LooseList;
 use crate::parse::occurrences::hours_in_text;
 use crate::parse::price::free_from_text;
 use crate::parse::text::{html_to_text, non_empty, one_line};
+use crate::records::json::for_each_record;
 use jiff::civil::{Time, time};
-use std::io::{BufRead, Read};
+use std::io::BufRead;
 use std::time::Duration;
 
 pub struct Diba;
@@ -71,19 +72,13 @@ impl Adapter for Diba {
     }
 
     fn parse(&self, feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
-        let mut json = Vec::new();
-        crate::parse::lenient_json::LenientJson::new(body)
-            .read_to_end(&mut json)
-            .map_err(|e| FeedError::new(format!("reading diba JSON body: {e}")))?;
-        let mut position = 0;
         // Each element through `Nested`: a `null` or a string among the
         // elements is one bad record, not a broken feed.
-        for_each_in_array(&json, Some("elements"), |acte: Nested<Acte>| {
-            position += 1;
-            let built = match &acte.0 {
-                Some(acte) => build(acte, feed.lang, position),
-                None => Err(RecordError { record: format!("element #{position}"), reason: "element is not an object".into() }),
-            };
+        for_each_record(body, Some("elements"), sink, |element, sink| {
+            let built = element.parse::<Nested<Acte>>().and_then(|acte| match &acte.0 {
+                Some(acte) => build(acte, feed.lang, element.position),
+                None => Err(RecordError::new(format!("element #{}", element.position), "element is not an object")),
+            });
             match built {
                 Ok(ev) => sink.event(ev),
                 Err(e) => sink.record_error(e),

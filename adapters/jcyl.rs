@@ -11,13 +11,14 @@
 use crate::adapter::*;
 use crate::model::{Category, Event, Schedule};
 use crate::parse::dates::{parse_date, parse_time};
-use crate::parse::loose::{Loose, Nested, for_each_in_array};
+use crate::parse::loose::{Loose, Nested};
 use crate::parse::loose_list::LooseList;
 use crate::parse::occurrences::{hours_in_text, merge};
 use crate::parse::price::free_from_text;
 use crate::parse::text::{html_to_text, non_empty, one_line};
+use crate::records::json::for_each_record;
 use std::collections::HashMap;
-use std::io::{BufRead, Read};
+use std::io::BufRead;
 use std::time::Duration;
 
 pub struct Jcyl;
@@ -64,24 +65,19 @@ impl Adapter for Jcyl {
     }
 
     fn parse(&self, feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
-        let mut json = Vec::new();
-        crate::parse::lenient_json::LenientJson::new(body)
-            .read_to_end(&mut json)
-            .map_err(|e| FeedError::new(format!("reading jcyl JSON body: {e}")))?;
         // Events in first-seen order; records of one id_evento merged.
         let mut events: Vec<Event> = Vec::new();
         let mut by_id: HashMap<String, usize> = HashMap::new();
-        let mut position = 0;
-        for_each_in_array(&json, None, |element: Nested<Fields>| {
-            position += 1;
-            let built = match &element.0 {
+        for_each_record(body, None, sink, |element, sink| {
+            let position = element.position;
+            let built = element.parse::<Nested<Fields>>().and_then(|record| match &record.0 {
                 // The portal export wraps the record in `fields`.
                 Some(outer) => match &outer.fields.0 {
                     Some(inner) => build(inner, outer, feed.lang, position),
                     None => build(outer, outer, feed.lang, position),
                 },
-                None => Err(RecordError { record: format!("record #{position}"), reason: "record is not an object".into() }),
-            };
+                None => Err(RecordError::new(format!("record #{position}"), "record is not an object")),
+            });
             match built {
                 Ok(ev) => match by_id.get(&ev.source_event_id) {
                     Some(&i) => {

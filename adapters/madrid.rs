@@ -10,8 +10,10 @@
 use crate::adapter::*;
 use crate::model::{Category, Event, Schedule};
 use crate::parse::dates::{parse_date_list, parse_datetime, parse_time, parse_weekdays};
-use crate::parse::loose::{Loose, Nested, for_each_in_array};
+use crate::parse::loose::{Loose, Nested};
 use crate::parse::text::{decode_entities, html_to_text, non_empty, one_line};
+use crate::records::csv::for_each_row;
+use crate::records::json::for_each_record;
 use std::collections::HashMap;
 use std::io::BufRead;
 use std::time::Duration;
@@ -258,48 +260,19 @@ struct JsonLocation<'a> {
 }
 
 fn parse_json(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
-    // Raw line breaks inside strings are escaped on the way in (the real feed has them).
-    let mut json = Vec::new();
-    body.read_to_end(&mut json).map_err(|e| FeedError::new(format!("reading JSON body: {e}")))?;
-    escape_raw_controls(&mut json);
-    // Two threads: this one hands events to the sink (which stores them), in
-    // feed order, while a helper parses and normalizes the next records.
-    // Batches keep the hand-over cheap; the bound keeps memory flat.
-    const BATCH: usize = 64;
-    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Result<Event, RecordError>>>(8);
-    let json = &json;
-    let parsed = std::thread::scope(|scope| {
-        let helper = scope.spawn(move || {
-            let mut batch = Vec::with_capacity(BATCH);
-            let mut position = 0usize;
-            let parsed = for_each_in_array(json, Some("@graph"), |j: Nested<JsonRecord>| {
-                position += 1;
-                batch.push(match j.0 {
-                    Some(j) => build(&json_record(&j)),
-                    None => Err(RecordError { record: format!("#{position}"), reason: "not a JSON object".into() }),
-                });
-                if batch.len() == BATCH {
-                    let _ = tx.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)));
-                }
-            });
-            if !batch.is_empty() {
-                let _ = tx.send(batch);
-            }
-            parsed
+    // Raw line breaks inside strings and invalid escapes are the reader's
+    // business (the real feeds have both).
+    for_each_record(body, Some("@graph"), sink, |element, sink| {
+        let built = element.parse::<Nested<JsonRecord>>().and_then(|j| match j.0 {
+            Some(j) => build(&json_record(&j)),
+            None => Err(RecordError::new(format!("#{}", element.position), "not a JSON object")),
         });
-        // Owned here, so that a panic in the sink drops it and frees the helper.
-        let rx = rx;
-        for item in rx.iter().flatten() {
-            match item {
-                Ok(ev) => sink.event(ev),
-                Err(e) => sink.record_error(e),
-            }
+        match built {
+            Ok(ev) => sink.event(ev),
+            Err(e) => sink.record_error(e),
         }
-        helper.join()
-    });
-    parsed
-        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-        .map_err(|e| FeedError::new(format!("not a readable JSON-LD agenda: {e}")))?;
+    })
+    .map_err(|e| FeedError::new(format!("not a readable JSON-LD agenda: {e}")))?;
     Ok(())
 }
 
@@ -332,141 +305,21 @@ fn json_record(j: &JsonRecord) -> Record {
     }
 }
 
-/// Escape raw control characters inside JSON strings in place, byte for byte
-/// as [`crate::parse::lenient_json::LenientJson`] does (`\n`, `\r`, `\t`,
-/// `\u00xx`), but eight bytes at a time (about 60 ms for 180 MB, where the
-/// byte-by-byte reader took about 0.25 s), growing the buffer only when the
-/// feed holds such a character.
-fn escape_raw_controls(json: &mut Vec<u8>) {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    // Whether a word holds a zero byte, or a byte below `n` (exact for "any").
-    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH != 0;
-    let below = |x: u64, n: u8| x.wrapping_sub(ONES * n as u64) & !x & HIGH != 0;
-    // The first byte at or after `from` for which `hit` holds; `word` says
-    // whether eight bytes may hold one.
-    fn find(b: &[u8], mut i: usize, word: impl Fn(u64) -> bool, hit: impl Fn(u8) -> bool) -> Option<usize> {
-        while i + 8 <= b.len() {
-            if word(u64::from_le_bytes(b[i..i + 8].try_into().expect("eight bytes")))
-                && let Some(k) = b[i..i + 8].iter().position(|&c| hit(c))
-            {
-                return Some(i + k);
-            }
-            i += 8;
-        }
-        b.get(i..)?.iter().position(|&c| hit(c)).map(|k| i + k)
-    }
-    let quote = |w: u64| zero(w ^ (ONES * b'"' as u64));
-    let special = |w: u64| zero(w ^ (ONES * b'"' as u64)) || zero(w ^ (ONES * b'\\' as u64)) || below(w, 0x20);
-    let escape = |c: u8| -> Vec<u8> {
-        match c {
-            b'\n' => b"\\n".to_vec(),
-            b'\r' => b"\\r".to_vec(),
-            b'\t' => b"\\t".to_vec(),
-            other => format!("\\u{other:04x}").into_bytes(),
-        }
-    };
-    // Pass 1: the raw control bytes inside strings.
-    let mut found: Vec<usize> = Vec::new();
-    let mut extra = 0;
-    {
-        let b = &json[..];
-        let mut i = 0;
-        'document: while let Some(open) = find(b, i, quote, |c| c == b'"') {
-            i = open + 1;
-            // Inside a string until its closing quote; an escape skips one byte.
-            loop {
-                let Some(k) = find(b, i, special, |c| c == b'"' || c == b'\\' || c < 0x20) else { break 'document };
-                match b[k] {
-                    b'"' => {
-                        i = k + 1;
-                        break;
-                    }
-                    b'\\' => i = k + 2,
-                    c => {
-                        found.push(k);
-                        extra += escape(c).len() - 1;
-                        i = k + 1;
-                    }
-                }
-            }
-        }
-    }
-    if found.is_empty() {
-        return;
-    }
-    // Pass 2: grow once, then move each stretch back to its place, from the end.
-    let len = json.len();
-    json.reserve_exact(extra);
-    json.resize(len + extra, 0);
-    let mut end = len;
-    let mut dst = len + extra;
-    for &p in found.iter().rev() {
-        let stretch = end - (p + 1);
-        json.copy_within(p + 1..end, dst - stretch);
-        dst -= stretch;
-        let esc = escape(json[p]);
-        dst -= esc.len();
-        json[dst..dst + esc.len()].copy_from_slice(&esc);
-        end = p;
-    }
-    debug_assert_eq!(dst, end);
-}
-
 // --- CSV (Windows-1252, ';', header with a leading space) ----------------
 
 fn parse_csv(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
     let mut bytes = Vec::new();
     body.read_to_end(&mut bytes).map_err(|e| FeedError::new(format!("reading CSV body: {e}")))?;
-    let text = crate::parse::encoding::decode(&bytes, None);
-    let mut rdr = csv::ReaderBuilder::new().delimiter(b';').flexible(true).from_reader(text.as_bytes());
-    let header: Vec<String> = rdr
-        .headers()
-        .map_err(|e| FeedError::new(format!("CSV header unreadable: {e}")))?
-        .iter()
-        .map(|h| h.trim().to_ascii_uppercase())
-        .collect();
-    let col = |name: &str| header.iter().position(|h| h == name);
-    let (Some(id_col), Some(title_col)) = (col("ID-EVENTO"), col("TITULO")) else {
-        return Err(FeedError::new("CSV has no ID-EVENTO/TITULO columns: not the Madrid agenda"));
-    };
-    let cols: HashMap<&str, Option<usize>> = [
-        "DESCRIPCION",
-        "GRATUITO",
-        "PRECIO",
-        "FECHA",
-        "FECHA-FIN",
-        "HORA",
-        "DIAS-SEMANA",
-        "DIAS-EXCLUIDOS",
-        "CONTENT-URL",
-        "NOMBRE-INSTALACION",
-        "CLASE-VIAL-INSTALACION",
-        "NOMBRE-VIA-INSTALACION",
-        "NUM-INSTALACION",
-        "CODIGO-POSTAL-INSTALACION",
-        "DISTRITO-INSTALACION",
-        "LATITUD",
-        "LONGITUD",
-        "TIPO",
-        "AUDIENCIA",
-    ]
-    .into_iter()
-    .map(|n| (n, col(n)))
-    .collect();
-    for (i, row) in rdr.records().enumerate() {
+    for_each_row(&bytes, b';', &["ID-EVENTO", "TITULO"], |row| {
         let row = match row {
-            Ok(r) => r,
-            Err(e) => {
-                sink.record_error(RecordError { record: format!("row {}", i + 2), reason: format!("unreadable CSV row: {e}") });
-                continue;
-            }
+            Ok(row) => row,
+            Err(e) => return sink.record_error(e),
         };
-        let get = |name: &str| cols.get(name).copied().flatten().and_then(|c| row.get(c)).unwrap_or("").to_string();
+        let get = |name: &str| row.get(name).to_string();
         let address = [get("CLASE-VIAL-INSTALACION"), get("NOMBRE-VIA-INSTALACION"), get("NUM-INSTALACION")].join(" ");
         let rec = Record {
-            id: row.get(id_col).unwrap_or("").to_string(),
-            title: row.get(title_col).unwrap_or("").to_string(),
+            id: get("ID-EVENTO"),
+            title: get("TITULO"),
             description: get("DESCRIPCION"),
             free: get("GRATUITO"),
             price: get("PRECIO"),
@@ -487,7 +340,8 @@ fn parse_csv(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), Fee
             audience: get("AUDIENCIA"),
         };
         emit(&rec, sink);
-    }
+    })
+    .map_err(|e| FeedError::new(format!("not the Madrid agenda's CSV: {}", e.0)))?;
     Ok(())
 }
 
@@ -515,6 +369,9 @@ fn parse_xml(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), Fee
     let mut names: Vec<String> = Vec::new();
     let mut in_record = false;
     let mut seen_root = false;
+    // Elements open: a body that ends with any still open was cut, even
+    // between two records (issue 10 item 2).
+    let mut depth = 0usize;
     loop {
         let ev = reader
             .read_event_into(&mut buf)
@@ -528,6 +385,7 @@ fn parse_xml(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), Fee
                     )));
                 }
                 seen_root = true;
+                depth += 1;
                 match e.local_name().as_ref() {
                     "contenido" => {
                         in_record = true;
@@ -551,92 +409,52 @@ fn parse_xml(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), Fee
                 let text = t.xml10_content();
                 fields.entry(names.last().cloned().unwrap_or_default()).or_default().push_str(&text);
             }
-            X::End(e) => match e.local_name().as_ref() {
-                "atributo" => {
-                    names.pop();
+            X::End(e) => {
+                depth = depth.saturating_sub(1);
+                match e.local_name().as_ref() {
+                    "atributo" => {
+                        names.pop();
+                    }
+                    "contenido" => {
+                        in_record = false;
+                        let get = |k: &str| fields.get(k).map(|s| s.trim().to_string()).unwrap_or_default();
+                        let rec = Record {
+                            id: get("ID-EVENTO"),
+                            title: get("TITULO"),
+                            description: get("DESCRIPCION"),
+                            free: get("GRATUITO"),
+                            price: get("PRECIO"),
+                            start: get("FECHA-EVENTO"),
+                            end: get("FECHA-FIN-EVENTO"),
+                            time: get("HORA-EVENTO"),
+                            weekdays: get("DIAS-SEMANA"),
+                            excluded: get("DIAS-EXCLUIDOS-TEXT"),
+                            link: get("CONTENT-URL"),
+                            venue: get("NOMBRE-INSTALACION"),
+                            address: get("DIRECCION-INSTALACION"),
+                            locality: titlecase(&get("LOCALIDAD")),
+                            postal_code: get("CODIGO-POSTAL"),
+                            district: titlecase(&get("DISTRITO")),
+                            lat: get("LATITUD"),
+                            lon: get("LONGITUD"),
+                            kind: get("TIPO"),
+                            audience: get("AUDIENCIA"),
+                        };
+                        emit(&rec, sink);
+                    }
+                    _ => {}
                 }
-                "contenido" => {
-                    in_record = false;
-                    let get = |k: &str| fields.get(k).map(|s| s.trim().to_string()).unwrap_or_default();
-                    let rec = Record {
-                        id: get("ID-EVENTO"),
-                        title: get("TITULO"),
-                        description: get("DESCRIPCION"),
-                        free: get("GRATUITO"),
-                        price: get("PRECIO"),
-                        start: get("FECHA-EVENTO"),
-                        end: get("FECHA-FIN-EVENTO"),
-                        time: get("HORA-EVENTO"),
-                        weekdays: get("DIAS-SEMANA"),
-                        excluded: get("DIAS-EXCLUIDOS-TEXT"),
-                        link: get("CONTENT-URL"),
-                        venue: get("NOMBRE-INSTALACION"),
-                        address: get("DIRECCION-INSTALACION"),
-                        locality: titlecase(&get("LOCALIDAD")),
-                        postal_code: get("CODIGO-POSTAL"),
-                        district: titlecase(&get("DISTRITO")),
-                        lat: get("LATITUD"),
-                        lon: get("LONGITUD"),
-                        kind: get("TIPO"),
-                        audience: get("AUDIENCIA"),
-                    };
-                    emit(&rec, sink);
-                }
-                _ => {}
-            },
+            }
             X::Eof => break,
             _ => {}
         }
         buf.clear();
     }
-    if in_record || !seen_root {
-        return Err(FeedError::new("XML ends in the middle of a record (truncated body?)"));
+    if !seen_root {
+        return Err(FeedError::new("XML has no <Contenidos> (empty or not XML)"));
+    }
+    if in_record || depth > 0 {
+        return Err(FeedError::new("XML ends before its closing </Contenidos>: the body was cut"));
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::io::Read;
-
-    fn lenient(raw: &[u8]) -> Vec<u8> {
-        let mut out = Vec::new();
-        crate::parse::lenient_json::LenientJson::new(raw).read_to_end(&mut out).unwrap();
-        out
-    }
-
-    // The in-place escaping must be byte for byte what LenientJson produces.
-    #[test]
-    fn raw_controls_escaped_as_lenient_json_does() {
-        let cases: &[&[u8]] = &[
-            b"",
-            b"{\"a\": \"line one\nline two\", \"b\":\n 1, \"c\": \"tab\there \\\" q\"}",
-            b"[\"x\ny\"]",
-            b"\"\\\n\"",
-            b"\"unterminated \n",
-            b"\"ends in a backslash \\",
-            b"\t{\n\t\t\"k\": \"\r\n\x01\x1f\x7f \xc3\xa9\",\n\t\t\"n\": 1\n\t}\n",
-        ];
-        for c in cases {
-            let mut v = c.to_vec();
-            escape_raw_controls(&mut v);
-            assert_eq!(v, lenient(c), "{:?}", String::from_utf8_lossy(c));
-        }
-        let mut state = 0x51_7cc1_b727_220au64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        let alphabet: &[u8] = b"\"\"\\\n\r\t\x00\x1f abc{}[]:,\xc3\xa9";
-        for _ in 0..20_000 {
-            let len = (next() % 80) as usize;
-            let raw: Vec<u8> = (0..len).map(|_| alphabet[(next() % alphabet.len() as u64) as usize]).collect();
-            let mut v = raw.clone();
-            escape_raw_controls(&mut v);
-            assert_eq!(v, lenient(&raw), "{:?}", String::from_utf8_lossy(&raw));
-        }
-    }
 }

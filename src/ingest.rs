@@ -6,6 +6,7 @@ use crate::adapter::{Adapter, EventSink, Feed, FeedError, FeedRole, FetchPlan, R
 use crate::config::{Config, in_window, madrid_minute_now, parse_hours};
 use crate::http::{Allowed, Body, Client, FetchDriver, FetchOutcome, FetchRequest, FetchResult, Gate, Ledger, Scheduler};
 use crate::model::{Event, PublisherTranslation};
+use crate::records::parse_feed;
 use crate::store::fetchlog::Validators;
 use crate::store::ingest::{SourceIngest, Verdict, WithdrawGuard};
 use crate::store::runs::SourceReport;
@@ -277,7 +278,7 @@ impl SourceDriver {
             let feed = &m.feeds[*i];
             let mut sink = TranslationSink { lang: feed.lang, map: &mut translations, errors: 0 };
             let mut reader = body.reader().map_err(|e| format!("{}: reading the spooled body: {e}", feed.url))?;
-            self.adapter.parse(feed, &mut reader, &mut sink).map_err(|e| format!("{}: {e}", feed.url))?;
+            parse_feed(self.adapter, feed, &mut reader, &mut sink).map_err(|e| format!("{}: {e}", feed.url))?;
         }
         let (i, body, _) = bodies
             .iter_mut()
@@ -285,12 +286,21 @@ impl SourceDriver {
             .ok_or_else(|| "no primary feed was fetched".to_string())?;
         let feed: &Feed = &m.feeds[*i];
         let mut reader = body.reader().map_err(|e| format!("{}: reading the spooled body: {e}", feed.url))?;
-        let (parsed, n, errors, error_count, verdict) = {
+        let (parsed, n, errors, error_count, warnings, warning_count, verdict) = {
             let mut ingest = store.begin_ingest(m).map_err(|e| format!("database: {e:#}"))?;
             ingest.set_withdraw_guard(self.withdraw_guard);
-            let mut sink = StoreSink { ingest, translations: &translations, parsed: 0, errors: Vec::new(), error_count: 0, failure: None };
-            let parsed = self.adapter.parse(feed, &mut reader, &mut sink);
-            let StoreSink { ingest, parsed: n, errors, error_count, failure, translations: _ } = sink;
+            let mut sink = StoreSink {
+                ingest,
+                translations: &translations,
+                parsed: 0,
+                errors: Vec::new(),
+                error_count: 0,
+                warnings: Vec::new(),
+                warning_count: 0,
+                failure: None,
+            };
+            let parsed = parse_feed(self.adapter, feed, &mut reader, &mut sink);
+            let StoreSink { ingest, parsed: n, errors, error_count, warnings, warning_count, failure, translations: _ } = sink;
             let verdict = match (failure, &parsed) {
                 (Some(e), _) => {
                     let _ = ingest.rollback();
@@ -302,7 +312,7 @@ impl SourceDriver {
                 }
                 (None, Ok(())) => Some(ingest.finish(n, error_count).map_err(|e| format!("database: {e:#}"))?),
             };
-            (parsed, n, errors, error_count, verdict)
+            (parsed, n, errors, error_count, warnings, warning_count, verdict)
         };
         let _ = n;
         if let Err(FeedError(why)) = parsed {
@@ -311,6 +321,9 @@ impl SourceDriver {
         self.report.record_errors = error_count;
         if let Some(first) = errors.first() {
             self.notes.push(format!("{error_count} bad records (first: {}: {})", first.record, first.reason));
+        }
+        if let Some(first) = warnings.first() {
+            self.notes.push(format!("{warning_count} record warnings (first: {}: {})", first.record, first.reason));
         }
         let verdict = verdict.expect("a parsed feed has a verdict");
         if let Verdict::Committed(_) = verdict {
@@ -459,6 +472,9 @@ struct StoreSink<'s, 't> {
     parsed: u64,
     errors: Vec<RecordError>,
     error_count: u64,
+    /// Records kept but read leniently or cut (issue 10 items 5, 13).
+    warnings: Vec<RecordError>,
+    warning_count: u64,
     failure: Option<anyhow::Error>,
 }
 
@@ -486,6 +502,12 @@ impl EventSink for StoreSink<'_, '_> {
             self.errors.push(error);
         }
     }
+    fn warning(&mut self, warning: RecordError) {
+        self.warning_count += 1;
+        if self.warnings.len() < 5 {
+            self.warnings.push(warning);
+        }
+    }
 }
 
 /// Collects a translation feed's texts by source event id.
@@ -506,4 +528,5 @@ impl EventSink for TranslationSink<'_> {
     fn record_error(&mut self, _error: RecordError) {
         self.errors += 1;
     }
+    fn warning(&mut self, _warning: RecordError) {}
 }

@@ -18,6 +18,7 @@ pub mod ingest;
 pub mod model;
 pub mod output;
 pub mod parse;
+pub mod records;
 pub mod store;
 pub mod translate;
 

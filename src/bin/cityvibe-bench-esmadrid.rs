@@ -256,6 +256,7 @@ fn parse_only(feed: &Path) -> Result<(u64, u64)> {
         fn record_error(&mut self, _error: RecordError) {
             self.1 += 1;
         }
+        fn warning(&mut self, _warning: RecordError) {}
     }
     let file = std::fs::File::open(feed).with_context(|| format!("opening {}", feed.display()))?;
     let mut body = cityvibe::http::Body::spool(file, u64::MAX)?;

@@ -1,10 +1,9 @@
-//! Shared helpers for adapters: text cleaning, PII scrubbing, lenient JSON,
+//! Shared helpers for adapters: text cleaning, PII scrubbing, tolerant types,
 //! encodings and dates. Pure functions; no I/O beyond the readers handed in.
 
 pub mod category;
 pub mod dates;
 pub mod encoding;
-pub mod lenient_json;
 pub mod loose;
 pub mod loose_list;
 pub mod occurrences;

@@ -89,6 +89,7 @@ impl EventSink for Raw {
         self.0.push(event);
     }
     fn record_error(&mut self, _: RecordError) {}
+    fn warning(&mut self, _: RecordError) {}
 }
 
 /// The text of every `<tag>…</tag>` in a document (test fixture only).
@@ -192,6 +193,9 @@ impl EventSink for Progress {
     }
     fn record_error(&mut self, e: RecordError) {
         panic!("{e:?}");
+    }
+    fn warning(&mut self, w: RecordError) {
+        panic!("{w:?}");
     }
 }
 

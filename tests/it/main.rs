@@ -14,6 +14,7 @@ mod all_sources;
 mod cli_foundation;
 mod conformance;
 mod crash_safety;
+mod feed_reading;
 mod fetch_plan_all;
 mod madrid_realdata;
 mod operator_audit;

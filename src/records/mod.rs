@@ -1,0 +1,124 @@
+//! The record framework every adapter's parser runs inside: what all feeds
+//! have in common, done once (DESIGN.md, "Adapters never do I/O").
+//!
+//! [`parse_feed`] is the one way the core hands a body to an adapter: it
+//! skips a UTF-8 byte-order mark (issue 10 item 11), scrubs every event
+//! (P5) and caps every text field at [`FIELD_CAP`] (issue 10 item 5), with a
+//! record warning for each cut. The readers below find records in a body
+//! and own lenient reading, positions and truncation (issue 10 items 2, 6,
+//! 13). Not for: mapping a record to an event (each adapter's own).
+
+pub mod csv;
+pub mod json;
+
+use crate::adapter::{Adapter, EventSink, Feed, FeedError, RecordError};
+use crate::model::Event;
+use std::io::BufRead;
+
+/// The most one text field of an event may hold, in bytes. A longer text is
+/// cut at the last character boundary before it, with a record warning: no
+/// real description comes near it, and a poison text must not reach the
+/// database or a translation engine whole.
+pub const FIELD_CAP: usize = 64 * 1024;
+
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Parse one feed body with an adapter, through the framework: byte-order
+/// mark skipped, every event scrubbed and its fields capped.
+pub fn parse_feed(adapter: &dyn Adapter, feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
+    skip_bom(body).map_err(|e| FeedError::new(format!("reading the body: {e}")))?;
+    adapter.parse(feed, body, &mut Framed { inner: sink })
+}
+
+/// Consume a UTF-8 byte-order mark at the start of `body`, if any. (A
+/// UTF-16 mark is left for the CSV reader's encoding detection.)
+fn skip_bom(body: &mut dyn BufRead) -> std::io::Result<()> {
+    if body.fill_buf()?.starts_with(UTF8_BOM) {
+        body.consume(UTF8_BOM.len());
+    }
+    Ok(())
+}
+
+/// The sink adapters write to: scrub, cap, then pass on.
+struct Framed<'s> {
+    inner: &'s mut dyn EventSink,
+}
+
+impl EventSink for Framed<'_> {
+    fn event(&mut self, mut event: Event) {
+        // Scrub before the cut, so that no cut can split an address or a
+        // number into a piece the scrubber no longer recognises.
+        if let Err(reason) = crate::parse::pii::scrub_event(&mut event) {
+            // The id is contact data: the error must not quote it (P5).
+            return self.inner.record_error(RecordError::new("(id withheld)", reason));
+        }
+        for (field, len) in cap_fields(&mut event) {
+            self.inner.warning(RecordError::new(
+                event.source_event_id.clone(),
+                format!("{field} was {len} bytes; cut to the {} KB a field may hold", FIELD_CAP >> 10),
+            ));
+        }
+        self.inner.event(event);
+    }
+    fn record_error(&mut self, error: RecordError) {
+        self.inner.record_error(error);
+    }
+    fn warning(&mut self, warning: RecordError) {
+        self.inner.warning(warning);
+    }
+}
+
+/// Cut every text field of `ev` longer than [`FIELD_CAP`] at a character
+/// boundary; the fields cut and their former lengths.
+pub fn cap_fields(ev: &mut Event) -> Vec<(&'static str, usize)> {
+    let mut cut = Vec::new();
+    let mut cap = |name: &'static str, s: &mut String| {
+        if s.len() > FIELD_CAP {
+            cut.push((name, s.len()));
+            s.truncate(s.floor_char_boundary(FIELD_CAP));
+        }
+    };
+    cap("title", &mut ev.title);
+    cap("description", &mut ev.description);
+    let v = &mut ev.venue;
+    for (name, s) in [
+        ("url", &mut ev.url),
+        ("price", &mut ev.price),
+        ("audience", &mut ev.audience),
+        ("venue name", &mut v.name),
+        ("address", &mut v.address),
+        ("postal code", &mut v.postal_code),
+        ("locality", &mut v.locality),
+        ("province", &mut v.province),
+        ("district", &mut v.district),
+    ] {
+        if let Some(s) = s {
+            cap(name, s);
+        }
+    }
+    for s in &mut ev.source_categories {
+        cap("category", s);
+    }
+    for t in &mut ev.translations {
+        cap("translated title", &mut t.title);
+        cap("translated description", &mut t.description);
+    }
+    cut
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_fields_are_cut_at_a_char_boundary() {
+        let mut ev = Event::new("1", "t", "es").unwrap();
+        ev.description = "é".repeat(FIELD_CAP); // two bytes each
+        ev.venue.name = Some("x".repeat(FIELD_CAP));
+        let cut = cap_fields(&mut ev);
+        assert_eq!(cut, [("description", 2 * FIELD_CAP)]);
+        assert_eq!(ev.description.len(), FIELD_CAP);
+        assert!(ev.description.chars().all(|c| c == 'é'));
+        assert_eq!(ev.venue.name.as_deref().map(str::len), Some(FIELD_CAP));
+    }
+}
