@@ -5,7 +5,8 @@
 //! `TODO`; a typed record without contact or image fields; a parser; a unit
 //! test), registers it in `adapters/mod.rs` (`pub mod ID;` and the `ALL`
 //! entry), adds a *disabled* row to `sources.toml`, and writes a hand-made
-//! sample under `data/samples/HOST/…`. The conformance suite holds a source
+//! sample under `data/samples/HOST/…` and, the same, as the adapter's PII
+//! fixture under `data/samples/fixtures/pii/`. The conformance suite holds a source
 //! whose manifest still has `TODO`s only to the rules a draft can keep; such
 //! a source cannot be enabled until the review is written down.
 
@@ -26,6 +27,9 @@ pub struct NewAdapter {
 pub struct Written {
     pub adapter: PathBuf,
     pub sample: PathBuf,
+    /// The same sample as the adapter's PII fixture: its contact and image
+    /// fields must come out of the parser unread (the conformance audit).
+    pub pii_fixture: PathBuf,
     pub registry: PathBuf,
     pub sources: PathBuf,
 }
@@ -150,6 +154,7 @@ impl NewAdapter {
         let registry = root.join("adapters/mod.rs");
         let sources = root.join("sources.toml");
         let sample = root.join(self.sample_path());
+        let pii_fixture = root.join("data/samples/fixtures/pii").join(format!("{}.{}", self.id, self.ext()));
         if adapter.exists() {
             bail!("{} already exists", adapter.display());
         }
@@ -173,9 +178,14 @@ impl NewAdapter {
             std::fs::create_dir_all(sample.parent().expect("a folder")).with_context(|| format!("creating {}", sample.display()))?;
             std::fs::write(&sample, self.sample()).with_context(|| format!("writing {}", sample.display()))?;
         }
+        if !pii_fixture.exists() {
+            std::fs::create_dir_all(pii_fixture.parent().expect("a folder"))
+                .with_context(|| format!("creating {}", pii_fixture.display()))?;
+            std::fs::write(&pii_fixture, self.sample()).with_context(|| format!("writing {}", pii_fixture.display()))?;
+        }
         std::fs::write(&registry, new_mod).with_context(|| format!("writing {}", registry.display()))?;
         std::fs::write(&sources, new_sources).with_context(|| format!("writing {}", sources.display()))?;
-        Ok(Written { adapter, sample, registry, sources })
+        Ok(Written { adapter, sample, pii_fixture, registry, sources })
     }
 }
 

@@ -73,6 +73,7 @@ pub fn new(root: &Path, id: &str, host: &str, format: &str, json: bool) -> Resul
     } else {
         crate::outln!("wrote {}", written.adapter.display())?;
         crate::outln!("wrote {}", written.sample.display())?;
+        crate::outln!("wrote {} (the PII fixture: contact and image fields the parser must leave unread)", written.pii_fixture.display())?;
         crate::outln!("registered `{id}` in {}", written.registry.display())?;
         crate::outln!("added a disabled [sources.{id}] row to {}", written.sources.display())?;
         crate::outln!("next: cargo test {id}; then follow docs/ADAPTERS.md and fill every TODO in the manifest")?;
