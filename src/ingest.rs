@@ -199,6 +199,15 @@ struct SourceDriver {
     next_feed: usize,
     /// Bodies fetched so far (FetchPlan::All).
     bodies: Vec<(usize, Body, Validators)>,
+    /// Feeds fetched together that answered 304 or the same body (P12).
+    unchanged: Vec<usize>,
+    /// When another feed changed, those are asked again in full to merge:
+    /// the feeds still to ask, and whether this second pass has begun. (No
+    /// body is kept between runs: a raw feed may hold contact data, P5.)
+    again: Vec<usize>,
+    asking_again: bool,
+    /// The feed of the fetch in flight.
+    current: usize,
     done: bool,
     report: SourceReport,
     started_ms: i64,
@@ -226,6 +235,10 @@ impl SourceDriver {
             feeds_on: m.feeds.iter().map(|f| config.feed_on(m.id, f)).collect(),
             next_feed: 0,
             bodies: Vec::new(),
+            unchanged: Vec::new(),
+            again: Vec::new(),
+            asking_again: false,
+            current: 0,
             done: false,
             report: SourceReport::new(m.id, "ok"),
             started_ms: now_ms(),
@@ -329,20 +342,110 @@ impl SourceDriver {
         if let Verdict::Committed(_) = verdict {
             // Only a body taken in is remembered, so a failed one is fetched again.
             for (i, _, v) in &bodies {
-                let _ = store.set_validators(m.feeds[*i].url, v);
+                remember(store, m.feeds[*i].url, v);
             }
         }
         Ok(verdict)
+    }
+
+    /// A pass over the feeds fetched together has ended: nothing changed
+    /// (every feed answered 304 or the same body: nothing is written but
+    /// the fetch log and the run, P12); or some changed and the others are
+    /// asked again in full, to merge; or every body is at hand: take them in.
+    fn pass_ended(&mut self, store: &mut Store, req: &FetchRequest, what_to_do: &str) {
+        let m = self.adapter.manifest();
+        if self.unchanged.len() == self.feeds_on.iter().filter(|on| **on).count() {
+            self.end("unchanged", "every feed answered 304 or the same body as last time".into());
+            return;
+        }
+        if !self.unchanged.is_empty() {
+            if self.asking_again {
+                let url = m.feeds[self.unchanged[0]].url;
+                self.end(
+                    "failed",
+                    format!("{url}: answered as unchanged to a request without validators; nothing taken in, will retry next run"),
+                );
+            } else {
+                self.asking_again = true;
+                self.again = std::mem::take(&mut self.unchanged);
+            }
+            return;
+        }
+        let mut bodies = std::mem::take(&mut self.bodies);
+        // In the manifest's order, whatever order they came in: the merge is the same.
+        bodies.sort_by_key(|(i, _, _)| *i);
+        // Bodies fetched without validators: when every one is the body
+        // taken in last time, nothing to do.
+        if bodies
+            .iter()
+            .all(|(i, b, _)| store.validators(m.feeds[*i].url).ok().and_then(|v| v.body_sha256).as_deref() == Some(b.sha256.as_str()))
+        {
+            self.end("unchanged", "every feed holds the same body as last time".into());
+            return;
+        }
+        self.take_in_and_end(store, bodies, req, true, what_to_do);
+    }
+
+    /// Take the bodies in and end the source with what came of it.
+    fn take_in_and_end(
+        &mut self,
+        store: &mut Store,
+        bodies: Vec<(usize, Body, Validators)>,
+        req: &FetchRequest,
+        last_feed: bool,
+        what_to_do: &str,
+    ) {
+        match self.take_in(store, bodies) {
+            Ok(Verdict::Committed(c)) => {
+                self.report.added = c.added;
+                self.report.updated = c.updated;
+                self.report.withdrawn = c.withdrawn;
+                let mut msg = format!(
+                    "{} events: {} added, {} updated, {} unchanged, {} withdrawn",
+                    c.added + c.updated + c.unchanged,
+                    c.added,
+                    c.updated,
+                    c.unchanged,
+                    c.withdrawn
+                );
+                if c.taken_down > 0 {
+                    msg.push_str(&format!(", {} kept out by takedowns", c.taken_down));
+                }
+                if !self.notes.is_empty() {
+                    msg.push_str(&format!(" (from {}; earlier: {})", req.url, self.notes.join("; ")));
+                }
+                self.end("ok", msg);
+            }
+            Ok(Verdict::Anomaly(why)) => self.setback("anomaly", format!("{}: {why}", req.url), last_feed, what_to_do),
+            Err(why) => self.setback("failed", why, last_feed, what_to_do),
+        }
+    }
+}
+
+/// Remember a body taken in by its validators, for the next request (P12).
+/// A failure costs only a full download next time.
+fn remember(store: &Store, url: &str, v: &Validators) {
+    if let Err(e) = store.set_validators(url, v) {
+        eprintln!("cityvibe: could not store the validators of {url} (next run downloads it in full): {e:#}");
     }
 }
 
 impl FetchDriver for SourceDriver {
     fn next_fetch(&mut self, _store: &mut Store) -> Option<FetchRequest> {
         let m = self.adapter.manifest();
-        if self.done || self.next_feed >= m.feeds.len() {
+        if self.done {
             return None;
         }
-        let feed = &m.feeds[self.next_feed];
+        // The second pass (feeds fetched together): in full, without validators.
+        let (index, conditional) = if self.asking_again {
+            (*self.again.first()?, false)
+        } else if self.next_feed < m.feeds.len() {
+            (self.next_feed, true)
+        } else {
+            return None;
+        };
+        self.current = index;
+        let feed = &m.feeds[index];
         let url = Url::parse(feed.url).ok()?;
         Some(FetchRequest {
             source: m.id.to_string(),
@@ -350,9 +453,8 @@ impl FetchDriver for SourceDriver {
             delay: self.delay,
             daily_cap: m.daily_cap,
             allowed: self.allowed.clone(),
-            // With several feeds needed together, every body must be at hand:
-            // a 304 on one of them would leave nothing to merge.
-            conditional: m.plan == FetchPlan::FirstThatParses,
+            // Every feed sends its own validators (P12).
+            conditional,
         })
     }
 
@@ -360,27 +462,27 @@ impl FetchDriver for SourceDriver {
         let m = self.adapter.manifest();
         self.report.requests += result.requests as u64;
         self.report.not_modified += result.not_modified as u64;
-        let feed_index = self.next_feed;
-        self.next_feed += 1;
-        self.skip_feeds_off();
-        let last_feed = self.next_feed >= m.feeds.len();
+        let feed_index = self.current;
+        let last_feed = if self.asking_again {
+            self.again.retain(|i| *i != feed_index);
+            self.again.is_empty()
+        } else {
+            self.next_feed += 1;
+            self.skip_feeds_off();
+            self.next_feed >= m.feeds.len()
+        };
         let what_to_do = format!("stored events kept; if it persists, check {} or run `cityvibe source disable {}`", m.dataset_page, m.id);
         match result.outcome {
-            FetchOutcome::NotModified => self.end("unchanged", format!("{}: not modified (304)", req.url)),
-            FetchOutcome::Unchanged => {
-                if m.plan == FetchPlan::All && !last_feed {
-                    // The other feeds may have changed; a changed body needs them all.
-                    return;
+            FetchOutcome::NotModified | FetchOutcome::Unchanged if m.plan == FetchPlan::All => {
+                // As last time; should another feed have changed, this one is
+                // asked again in full after the pass, to merge (P12).
+                self.unchanged.push(feed_index);
+                if last_feed {
+                    self.pass_ended(store, &req, &what_to_do);
                 }
-                if m.plan == FetchPlan::All && !self.bodies.is_empty() {
-                    self.end(
-                        "failed",
-                        format!("{}: one feed changed but another came back unchanged and was not kept; will retry next run", req.url),
-                    );
-                    return;
-                }
-                self.end("unchanged", format!("{}: same body as last time", req.url))
             }
+            FetchOutcome::NotModified => self.end("unchanged", format!("{}: not modified (304)", req.url)),
+            FetchOutcome::Unchanged => self.end("unchanged", format!("{}: same body as last time", req.url)),
             FetchOutcome::Refused(why) => self.end("refused", format!("{why}; {what_to_do}")),
             FetchOutcome::Skipped(why) => self.end("skipped", why),
             FetchOutcome::Deferred { until_ms, why } => {
@@ -391,44 +493,14 @@ impl FetchDriver for SourceDriver {
             FetchOutcome::Failed(why) => self.setback("failed", why, last_feed, &what_to_do),
             FetchOutcome::Body { body, validators, .. } => {
                 self.bodies.push((feed_index, *body, validators));
-                if m.plan == FetchPlan::All && !last_feed {
+                if m.plan == FetchPlan::All {
+                    if last_feed {
+                        self.pass_ended(store, &req, &what_to_do);
+                    }
                     return;
                 }
                 let bodies = std::mem::take(&mut self.bodies);
-                // Several feeds needed together are fetched without validators;
-                // when every body is the one taken in last time, nothing to do.
-                if m.plan == FetchPlan::All
-                    && bodies.iter().all(|(i, b, _)| {
-                        store.validators(m.feeds[*i].url).ok().and_then(|v| v.body_sha256).as_deref() == Some(b.sha256.as_str())
-                    })
-                {
-                    self.end("unchanged", "every feed holds the same body as last time".into());
-                    return;
-                }
-                match self.take_in(store, bodies) {
-                    Ok(Verdict::Committed(c)) => {
-                        self.report.added = c.added;
-                        self.report.updated = c.updated;
-                        self.report.withdrawn = c.withdrawn;
-                        let mut msg = format!(
-                            "{} events: {} added, {} updated, {} unchanged, {} withdrawn",
-                            c.added + c.updated + c.unchanged,
-                            c.added,
-                            c.updated,
-                            c.unchanged,
-                            c.withdrawn
-                        );
-                        if c.taken_down > 0 {
-                            msg.push_str(&format!(", {} kept out by takedowns", c.taken_down));
-                        }
-                        if !self.notes.is_empty() {
-                            msg.push_str(&format!(" (from {}; earlier: {})", req.url, self.notes.join("; ")));
-                        }
-                        self.end("ok", msg);
-                    }
-                    Ok(Verdict::Anomaly(why)) => self.setback("anomaly", format!("{}: {why}", req.url), last_feed, &what_to_do),
-                    Err(why) => self.setback("failed", why, last_feed, &what_to_do),
-                }
+                self.take_in_and_end(store, bodies, &req, last_feed, &what_to_do);
             }
         }
     }

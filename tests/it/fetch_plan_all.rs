@@ -1,6 +1,7 @@
 //! Sources whose feeds are needed together (diba: one feed per language):
-//! unchanged when every body is the same, stored whole when one changed,
-//! nothing stored when one feed fails.
+//! unchanged when every body is the same, stored whole when one changed
+//! (feeds that answered 304 meanwhile are asked again in full), nothing
+//! stored when one feed fails.
 use crate::common;
 
 use cityvibe::adapter::{Adapter, EventSink, Feed, FeedError, Manifest};
@@ -95,4 +96,53 @@ fn all_feeds_plan_unchanged_changed_and_failed() {
     assert!(fourth.message.contains("actesturisme_es"), "{}", fourth.message);
     let after: i64 = store.connection().query_row("SELECT count(*) FROM translations", [], |r| r.get(0)).unwrap();
     assert_eq!(before, after);
+}
+
+/// P12, issue 12 item 5: feeds fetched together each send their own
+/// validators; when two answer 304 and the third changed, the two are asked
+/// again in full (no raw body is kept between runs: it may hold contact
+/// data, P5), so the change is taken in whole and the publisher's Spanish
+/// translations (from a feed that first answered 304) are all still there.
+#[test]
+fn a_304_on_one_feed_while_another_changed_is_asked_again_in_full_to_merge() {
+    let adapter = quick_diba();
+    let english = Arc::new(Mutex::new((body("en"), "\"en-1\"")));
+    let en2 = english.clone();
+    let server = Server::start(move |seen, _| {
+        let (bytes, etag) = if seen.path.contains("actesturisme_ca") {
+            (body("ca"), "\"ca-1\"")
+        } else if seen.path.contains("actesturisme_es") {
+            (body("es"), "\"es-1\"")
+        } else {
+            en2.lock().unwrap().clone()
+        };
+        if seen.header("if-none-match") == Some(etag) {
+            Reply::new(304).header("ETag", etag)
+        } else {
+            Reply::ok(bytes).header("ETag", etag)
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("db.sqlite")).unwrap();
+    assert_eq!(run_once(&mut store, adapter, &server.url()).status, "ok");
+    let spanish = |store: &Store| -> i64 {
+        store
+            .connection()
+            .query_row("SELECT count(*) FROM translations WHERE origin = 'publisher' AND lang = 'es'", [], |r| r.get(0))
+            .unwrap()
+    };
+    let es_before = spanish(&store);
+    assert!(es_before > 0);
+    let changed = String::from_utf8(body("en")).unwrap().replacen("\"titol\":\"", "\"titol\":\"New: ", 1);
+    *english.lock().unwrap() = (changed.into_bytes(), "\"en-2\"");
+    let second = run_once(&mut store, adapter, &server.url());
+    assert_eq!((second.status.as_str(), second.requests, second.not_modified), ("ok", 5, 2), "{second:?}");
+    assert_eq!(second.updated, 1, "{second:?}");
+    assert_eq!(spanish(&store), es_before, "the Spanish feed's translations were merged again");
+    let seen = server.requests();
+    let conditional: Vec<bool> = seen[3..].iter().map(|s| s.header("if-none-match").is_some()).collect();
+    assert_eq!(conditional, [true, true, true, false, false], "each feed sent its own validator, then two were asked in full");
+    // All three unchanged again: three 304s.
+    let third = run_once(&mut store, adapter, &server.url());
+    assert_eq!((third.status.as_str(), third.requests, third.not_modified), ("unchanged", 3, 3), "{third:?}");
 }
