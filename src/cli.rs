@@ -140,6 +140,26 @@ pub enum EventsCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Correct one field of a stored event until its feed changes that field
+    /// (title, description, venue, address, price, url, start, end).
+    Correct {
+        /// The event, as SOURCE:ID.
+        #[arg(value_name = "SOURCE:ID")]
+        event: String,
+        /// title, description, venue, address, price, url, start or end.
+        field: String,
+        /// The value to show instead of the feed's (start/end: YYYY-MM-DDTHH:MM).
+        #[arg(required_unless_present = "remove", conflicts_with = "remove")]
+        value: Option<String>,
+        /// Why (kept with the correction).
+        #[arg(long, required_unless_present = "remove")]
+        reason: Option<String>,
+        /// Lift the correction of FIELD: the feed's value shows again.
+        #[arg(long)]
+        remove: bool,
+        #[arg(long)]
+        json: bool,
+    },
     /// One event, whole: SOURCE:ID, or an id that is unique.
     Show {
         id: String,

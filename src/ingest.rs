@@ -411,6 +411,13 @@ impl SourceDriver {
                 if c.taken_down > 0 {
                     msg.push_str(&format!(", {} kept out by takedowns", c.taken_down));
                 }
+                if c.corrections_lapsed > 0 {
+                    msg.push_str(&format!(
+                        ", {} operator corrections lapsed (the feed changed the field; see `cityvibe holdings {}`)",
+                        c.corrections_lapsed,
+                        self.adapter.manifest().id
+                    ));
+                }
                 if !self.notes.is_empty() {
                     msg.push_str(&format!(" (from {}; earlier: {})", req.url, self.notes.join("; ")));
                 }

@@ -12,6 +12,7 @@ pub mod citation;
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod correction;
 pub mod export;
 pub mod http;
 pub mod ingest;

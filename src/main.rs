@@ -24,6 +24,9 @@ fn main() -> ExitCode {
             commands::events::list(&cli, sources.clone(), *limit, lang.as_deref(), *json)
         }
         Command::Events { command: EventsCommand::Show { id, lang, json } } => commands::events::show(&cli, id, lang.as_deref(), *json),
+        Command::Events { command: EventsCommand::Correct { event, field, value, reason, remove, json } } => {
+            commands::correct::execute(&cli, event, field, if *remove { None } else { value.as_deref() }, reason.as_deref(), *json)
+        }
         Command::Translate { sources, json } => commands::translate::execute(&cli, sources.clone(), *json),
         Command::Source { command } => match command {
             SourceCommand::List { json } => commands::source::list(&cli, *json),

@@ -59,8 +59,12 @@ pub fn show(cli: &Cli, id: &str, lang: Option<&str>, json: bool) -> Result<super
     }
     in_language(&store, &mut found, lang)?;
     let e = &found[0];
+    // The operator's corrections of it, in force and ended (issue 12 item 9).
+    let corrections = store.corrections(&e.source, Some(&e.source_event_id))?;
     if json {
-        super::print_json(e)?;
+        let mut v = serde_json::to_value(e)?;
+        v["corrections"] = serde_json::to_value(&corrections)?;
+        super::print_json(&v)?;
         return Ok(super::exit::OK);
     }
     crate::outln!("{} ({}:{}, {})", e.title, e.source, e.source_event_id, e.status)?;
@@ -73,5 +77,8 @@ pub fn show(cli: &Cli, id: &str, lang: Option<&str>, json: bool) -> Result<super
     crate::outln!("\n{}\n", e.description)?;
     crate::outln!("original: {}", e.url.as_deref().unwrap_or("-"))?;
     crate::outln!("{} — licence: {} <{}>", e.attribution, e.licence, e.licence_url)?;
+    for c in &corrections {
+        crate::outln!("{}", super::correct::describe(c))?;
+    }
     Ok(super::exit::OK)
 }

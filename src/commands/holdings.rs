@@ -61,6 +61,8 @@ pub fn show(cli: &Cli, query: &str, as_json: bool) -> Result<super::Exit> {
             "events_active": held.events_active,
             "events_withdrawn": held.events_withdrawn,
             "events_withheld": store.count_withheld(m.id)?,
+            // The operator's corrections of its events, in force and ended (issue 12 item 9).
+            "corrections": store.corrections(m.id, None)?,
             "first_date": held.first_date,
             "last_date": held.last_date,
             "fields": held.fields,
@@ -92,6 +94,10 @@ pub fn show(cli: &Cli, query: &str, as_json: bool) -> Result<super::Exit> {
         if let Some(t) = s["translations"].as_array().filter(|t| !t.is_empty()) {
             let parts: Vec<String> = t.iter().map(|p| format!("{}×{}", p[0].as_str().unwrap_or("?"), p[1])).collect();
             line("translations", parts.join(", "))?;
+        }
+        let corrections: Vec<crate::store::corrections::Correction> = serde_json::from_value(s["corrections"].clone())?;
+        for c in &corrections {
+            line("corrected", super::correct::describe(c))?;
         }
     }
     for st in &fetched {

@@ -3,6 +3,7 @@
 pub mod adapter;
 pub mod audit;
 pub mod completions;
+pub mod correct;
 pub mod events;
 pub mod export;
 pub mod holdings;

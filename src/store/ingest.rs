@@ -19,6 +19,8 @@ pub struct IngestCounts {
     pub withdrawn: u64,
     /// Events skipped because a takedown names them (P18).
     pub taken_down: u64,
+    /// Operator corrections that lapsed because the feed changed their field.
+    pub corrections_lapsed: u64,
 }
 
 /// Why an ingest was not committed.
@@ -67,6 +69,8 @@ pub struct SourceIngest<'a> {
     insert: rusqlite::Statement<'a>,
     tx: Transaction<'a>,
     manifest: &'static Manifest,
+    /// The operator's corrections, put back after the feed rewrites a row.
+    corrections: super::corrections::Active,
     /// Stored events of the source: source event id → (row id, content hash, active).
     existing: HashMap<String, (i64, String, bool)>,
     seen: HashSet<String>,
@@ -141,6 +145,7 @@ impl Store {
             }
         }
         let max_translated = tx.query_row("SELECT max(event_id) FROM translations", [], |r| r.get::<_, Option<i64>>(0))?;
+        let corrections = super::corrections::Active::load(&tx, manifest.id)?;
         let now = now_ms();
         let mut insert = conn.prepare(INSERT_EVENT)?;
         // What every new row of this ingest shares is bound once, not per row.
@@ -158,6 +163,7 @@ impl Store {
             insert,
             tx,
             manifest,
+            corrections,
             existing,
             seen: HashSet::new(),
             taken_down_ids: HashSet::new(),
@@ -432,6 +438,7 @@ impl<'a> SourceIngest<'a> {
             Some((id, _, _)) => {
                 let id = *id;
                 self.write(ev, &hash, Some(id))?;
+                self.counts.corrections_lapsed += self.corrections.after_write(&self.tx, id)?;
                 self.counts.updated += 1;
                 id
             }

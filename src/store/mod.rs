@@ -5,6 +5,7 @@
 //! transaction (see [`ingest::SourceIngest`]), so a process killed mid-run
 //! leaves every source in either its old or its new state.
 
+pub mod corrections;
 pub mod events;
 pub mod fetchlog;
 pub mod ingest;

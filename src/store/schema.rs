@@ -152,4 +152,21 @@ pub const MIGRATIONS: &[&str] = &[
         next_try_ms INTEGER NOT NULL
     );
     "#,
+    // 4: operator corrections (issue 12 item 9): the corrected value is
+    // written into the event's row; the feed's value at correction time is
+    // kept here, so the correction lapses when the feed changes the field.
+    r#"
+    CREATE TABLE corrections (
+        id INTEGER PRIMARY KEY,
+        event_id INTEGER NOT NULL REFERENCES events (id) ON DELETE CASCADE,
+        field TEXT NOT NULL,
+        value TEXT,
+        feed_value TEXT,
+        reason TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        ended_at INTEGER,
+        ended_why TEXT
+    );
+    CREATE UNIQUE INDEX corrections_active ON corrections (event_id, field) WHERE ended_at IS NULL;
+    "#,
 ];

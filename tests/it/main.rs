@@ -20,6 +20,7 @@ mod madrid_realdata;
 mod operator_audit;
 mod operator_citation;
 mod operator_completions;
+mod operator_corrections;
 mod operator_export;
 mod operator_holdings;
 mod operator_optout;

@@ -1,0 +1,110 @@
+//! Operator corrections (issue 12 item 9, "hay un error en tus eventos tal
+//! y como los mostramos"): which fields of a stored event the operator may
+//! correct, and what a corrected value must be. A correction shows instead
+//! of the feed's value until the feed itself changes that field.
+//!
+//! Only the rules live here; storing, applying at ingest and lifting are in
+//! `store::corrections`. Corrected text passes the same PII scrub as feed
+//! text (P5) before it is stored anywhere.
+
+use anyhow::{Result, bail};
+
+/// A correctable field, with the `events` column that holds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    Title,
+    Description,
+    Venue,
+    Address,
+    Price,
+    Url,
+    Start,
+    End,
+}
+
+impl Field {
+    pub const ALL: [Field; 8] =
+        [Field::Title, Field::Description, Field::Venue, Field::Address, Field::Price, Field::Url, Field::Start, Field::End];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Field::Title => "title",
+            Field::Description => "description",
+            Field::Venue => "venue",
+            Field::Address => "address",
+            Field::Price => "price",
+            Field::Url => "url",
+            Field::Start => "start",
+            Field::End => "end",
+        }
+    }
+
+    /// The `events` column the feed's value and the correction live in.
+    pub fn column(self) -> &'static str {
+        match self {
+            Field::Venue => "venue_name",
+            f => f.name(),
+        }
+    }
+
+    pub fn parse(name: &str) -> Result<Field> {
+        match Field::ALL.into_iter().find(|f| f.name() == name) {
+            Some(f) => Ok(f),
+            None => bail!("{name:?} is not a field that can be corrected; use one of {}", Field::names()),
+        }
+    }
+
+    pub fn names() -> String {
+        Field::ALL.map(Field::name).join(", ")
+    }
+
+    /// The value as it will be stored: scrubbed of contact data (P5) and
+    /// checked, or an error saying what to write instead.
+    pub fn value(self, raw: &str) -> Result<String> {
+        let text = crate::parse::pii::scrub(raw.trim());
+        let value = match self {
+            Field::Description => crate::parse::text::nfc(&text),
+            Field::Title | Field::Venue | Field::Address | Field::Price => crate::parse::text::one_line(&text),
+            Field::Url => {
+                let ok = url::Url::parse(&text).is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host_str().is_some());
+                if !ok || text != raw.trim() {
+                    bail!("url {raw:?} is not an http(s) URL of the original event page");
+                }
+                text
+            }
+            Field::Start | Field::End => match crate::parse::dates::parse_datetime(&text) {
+                Some(dt) if text.len() >= 10 => dt.to_string(),
+                _ => bail!(
+                    "{} {raw:?} is not a local date and time: write YYYY-MM-DDTHH:MM (Europe/Madrid, or the venue's zone)",
+                    self.name()
+                ),
+            },
+        };
+        if value.is_empty() && matches!(self, Field::Title | Field::Start) {
+            bail!("{} cannot be empty", self.name());
+        }
+        Ok(value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Issue 12 item 9, P5: values are checked and scrubbed before they are stored.
+    #[test]
+    fn values_are_checked_and_scrubbed() {
+        assert_eq!(Field::parse("venue").unwrap().column(), "venue_name");
+        assert!(Field::parse("lat").unwrap_err().to_string().contains("title, description"));
+        assert_eq!(Field::Start.value("2026-12-24 20:30").unwrap(), "2026-12-24T20:30:00");
+        assert!(Field::Start.value("mañana").is_err());
+        assert!(Field::End.value("2026-02-31T10:00").is_err());
+        assert!(Field::Url.value("javascript:alert(1)").is_err());
+        assert!(Field::Url.value("mailto:a@b.es").is_err());
+        assert_eq!(Field::Url.value(" https://x.es/e/1 ").unwrap(), "https://x.es/e/1");
+        let t = Field::Title.value("Concierto  — reservas en taquilla@teatro.es o 913 184 733").unwrap();
+        assert!(!t.contains("taquilla@teatro.es") && !t.contains("913 184 733"), "{t}");
+        assert!(Field::Title.value("   ").is_err());
+        assert_eq!(Field::Description.value("línea\nsegunda").unwrap(), "línea\nsegunda");
+    }
+}

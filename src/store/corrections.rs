@@ -1,0 +1,233 @@
+//! Operator corrections in the store (issue 12 item 9): the corrected value
+//! is written into the event's row, so every list, export, ordering and the
+//! translation step (a changed original is translated again) see it; the
+//! feed's value at correction time is kept beside it. When an ingest
+//! rewrites the row, a correction whose field the feed left alone is put
+//! back; one whose field the feed changed lapses, saying so.
+//!
+//! Not for the rules of what may be corrected (`crate::correction`), nor
+//! for takedowns (a taken-down event's corrections go with its row).
+
+use super::{Store, now_ms};
+use crate::correction::Field;
+use anyhow::Result;
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// A correction the event's data does not allow (no such event, an end
+/// before the start, a start on an event with several occurrences): the
+/// operator's to fix, unlike a database failure.
+#[derive(Debug)]
+pub struct Refused(pub String);
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Refused {}
+
+macro_rules! refuse {
+    ($($t:tt)*) => { return Err(Refused(format!($($t)*)).into()) };
+}
+
+/// A correction as stored.
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq)]
+pub struct Correction {
+    pub source: String,
+    pub source_event_id: String,
+    pub field: String,
+    pub value: Option<String>,
+    /// What the feed said when the correction was made.
+    pub feed_value: Option<String>,
+    pub reason: String,
+    pub created_at: i64,
+    /// When and why it stopped applying (the feed changed the field, or the operator lifted it).
+    pub ended_at: Option<i64>,
+    pub ended_why: Option<String>,
+}
+
+/// A correction in force: its id, field, value and the feed's value it replaced.
+type InForce = (i64, Field, Option<String>, Option<String>);
+
+/// Active corrections of one source, by event row id, for an ingest.
+#[derive(Debug, Default)]
+pub(crate) struct Active(HashMap<i64, Vec<InForce>>);
+
+fn field(name: &str) -> rusqlite::Result<Field> {
+    Field::parse(name).map_err(|e| rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, e.into()))
+}
+
+/// Write `value` into the row's column for `field`. A start or an end also
+/// moves the one occurrence and the row's first start or last end.
+fn write_field(conn: &Connection, row: i64, f: Field, value: Option<&str>) -> Result<()> {
+    if !matches!(f, Field::Start | Field::End) {
+        conn.execute(&format!("UPDATE events SET \"{}\" = ?2 WHERE id = ?1", f.column()), params![row, value])?;
+        return Ok(());
+    }
+    let (start, end, occurrences): (Option<String>, Option<String>, String) =
+        conn.query_row("SELECT start, end, occurrences FROM events WHERE id = ?1", [row], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+    let (start, end) = if f == Field::Start { (value.map(str::to_string), end) } else { (start, value.map(str::to_string)) };
+    let mut list: Vec<serde_json::Value> = serde_json::from_str(&occurrences).unwrap_or_default();
+    if list.len() > 1 {
+        refuse!("the event has {} occurrences: a start or end can be corrected only on an event with one", list.len());
+    }
+    if let Some(o) = list.first_mut() {
+        o[f.name()] = serde_json::json!(value);
+    }
+    let last_end = end.clone().or_else(|| start.clone());
+    conn.execute(
+        "UPDATE events SET start = ?2, end = ?3, occurrences = ?4, first_start = ?2, last_end = ?5 WHERE id = ?1",
+        params![row, start, end, serde_json::to_string(&list)?, last_end],
+    )?;
+    Ok(())
+}
+
+fn read_field(conn: &Connection, row: i64, f: Field) -> Result<Option<String>> {
+    Ok(conn.query_row(&format!("SELECT \"{}\" FROM events WHERE id = ?1", f.column()), [row], |r| r.get(0))?)
+}
+
+impl Store {
+    /// Correct one field of a stored event; replaces an earlier correction
+    /// of the same field (keeping the feed's value it recorded).
+    pub fn correct(&mut self, source: &str, source_event_id: &str, f: Field, value: &str, reason: &str) -> Result<Correction> {
+        let tx = self.conn.transaction()?;
+        let row: i64 = tx
+            .query_row("SELECT id FROM events WHERE source = ?1 AND source_event_id = ?2", params![source, source_event_id], |r| r.get(0))
+            .optional()?
+            .ok_or_else(|| Refused(format!("no stored event {source}:{source_event_id}; see `cityvibe events list --source {source}`")))?;
+        let earlier: Option<Option<String>> = tx
+            .query_row(
+                "SELECT feed_value FROM corrections WHERE event_id = ?1 AND field = ?2 AND ended_at IS NULL",
+                params![row, f.name()],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let feed_value = match earlier {
+            Some(v) => v,
+            None => read_field(&tx, row, f)?,
+        };
+        if f == Field::End || f == Field::Start {
+            let (start, end) = if f == Field::Start {
+                (Some(value.to_string()), read_field(&tx, row, Field::End)?)
+            } else {
+                (read_field(&tx, row, Field::Start)?, Some(value.to_string()))
+            };
+            if let (Some(s), Some(e)) = (start, end)
+                && e < s
+            {
+                refuse!("the end {e} would come before the start {s}");
+            }
+        }
+        write_field(&tx, row, f, Some(value))?;
+        tx.execute("DELETE FROM corrections WHERE event_id = ?1 AND field = ?2 AND ended_at IS NULL", params![row, f.name()])?;
+        let now = now_ms();
+        tx.execute(
+            "INSERT INTO corrections (event_id, field, value, feed_value, reason, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![row, f.name(), value, feed_value, reason, now],
+        )?;
+        tx.commit()?;
+        Ok(Correction {
+            source: source.into(),
+            source_event_id: source_event_id.into(),
+            field: f.name().into(),
+            value: Some(value.into()),
+            feed_value,
+            reason: reason.into(),
+            created_at: now,
+            ended_at: None,
+            ended_why: None,
+        })
+    }
+
+    /// Lift the active correction of a field: the feed's value shows again.
+    /// `false` when there was none.
+    pub fn lift_correction(&mut self, source: &str, source_event_id: &str, f: Field) -> Result<bool> {
+        let tx = self.conn.transaction()?;
+        let found: Option<(i64, i64, Option<String>)> = tx
+            .query_row(
+                "SELECT c.id, c.event_id, c.feed_value FROM corrections c JOIN events e ON e.id = c.event_id
+                 WHERE e.source = ?1 AND e.source_event_id = ?2 AND c.field = ?3 AND c.ended_at IS NULL",
+                params![source, source_event_id, f.name()],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()?;
+        let Some((id, row, feed_value)) = found else { return Ok(false) };
+        write_field(&tx, row, f, feed_value.as_deref())?;
+        tx.execute("UPDATE corrections SET ended_at = ?2, ended_why = 'lifted by the operator' WHERE id = ?1", params![id, now_ms()])?;
+        tx.commit()?;
+        Ok(true)
+    }
+
+    /// Corrections of a source (or of one of its events), newest first, ended ones included.
+    pub fn corrections(&self, source: &str, source_event_id: Option<&str>) -> Result<Vec<Correction>> {
+        let mut st = self.conn.prepare(
+            "SELECT e.source, e.source_event_id, c.field, c.value, c.feed_value, c.reason, c.created_at, c.ended_at, c.ended_why
+             FROM corrections c JOIN events e ON e.id = c.event_id
+             WHERE e.source = ?1 AND (?2 IS NULL OR e.source_event_id = ?2) ORDER BY c.id DESC",
+        )?;
+        let rows = st.query_map(params![source, source_event_id], |r| {
+            Ok(Correction {
+                source: r.get(0)?,
+                source_event_id: r.get(1)?,
+                field: r.get(2)?,
+                value: r.get(3)?,
+                feed_value: r.get(4)?,
+                reason: r.get(5)?,
+                created_at: r.get(6)?,
+                ended_at: r.get(7)?,
+                ended_why: r.get(8)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+}
+
+impl Active {
+    /// The active corrections of a source's events.
+    pub(crate) fn load(conn: &Connection, source: &str) -> Result<Active> {
+        let mut st = conn.prepare(
+            "SELECT c.event_id, c.id, c.field, c.value, c.feed_value FROM corrections c JOIN events e ON e.id = c.event_id
+             WHERE e.source = ?1 AND c.ended_at IS NULL",
+        )?;
+        let mut map: HashMap<i64, Vec<_>> = HashMap::new();
+        let rows =
+            st.query_map([source], |r| Ok((r.get::<_, i64>(0)?, (r.get(1)?, field(&r.get::<_, String>(2)?)?, r.get(3)?, r.get(4)?))))?;
+        for row in rows {
+            let (event, c) = row?;
+            map.entry(event).or_default().push(c);
+        }
+        Ok(Active(map))
+    }
+
+    /// After the feed rewrote a row: put back each correction whose field
+    /// the feed left as it was; let lapse, saying why, each one whose field
+    /// the feed changed. Returns how many lapsed.
+    pub(crate) fn after_write(&self, conn: &Connection, row: i64) -> Result<u64> {
+        let Some(list) = self.0.get(&row) else { return Ok(0) };
+        let mut lapsed = 0;
+        for (id, f, value, feed_value) in list {
+            let now_in_feed = read_field(conn, row, *f)?;
+            let why = if now_in_feed != *feed_value {
+                format!(
+                    "the feed changed {} from {:?} to {:?}; its value shows again",
+                    f.name(),
+                    feed_value.as_deref().unwrap_or(""),
+                    now_in_feed.as_deref().unwrap_or("")
+                )
+            } else {
+                match write_field(conn, row, *f, value.as_deref()) {
+                    Ok(()) => continue,
+                    // E.g. the feed now lists several occurrences: the
+                    // correction lapses rather than failing the ingest.
+                    Err(e) => format!("{e:#}; the feed's value shows again"),
+                }
+            };
+            conn.execute("UPDATE corrections SET ended_at = ?2, ended_why = ?3 WHERE id = ?1", params![id, now_ms(), why])?;
+            lapsed += 1;
+        }
+        Ok(lapsed)
+    }
+}
