@@ -169,4 +169,10 @@ pub const MIGRATIONS: &[&str] = &[
     );
     CREATE UNIQUE INDEX corrections_active ON corrections (event_id, field) WHERE ended_at IS NULL;
     "#,
+    // 5: each host's politeness state lives in the machine-wide host ledger
+    // (http::ledger, issue 12 item 1), shared by every database: the
+    // per-database copy goes.
+    r#"
+    DROP TABLE hosts;
+    "#,
 ];
