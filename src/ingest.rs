@@ -125,6 +125,19 @@ pub fn run(store: &mut Store, opts: RunOptions<'_>) -> Result<RunReport> {
             reports.push(r);
             continue;
         }
+        let todo = crate::adapter_tools::todo_fields(adapter.manifest());
+        if !todo.is_empty() {
+            // P3: a manifest nobody reviewed (its URLs, licence and attribution
+            // still say TODO) is never fetched, whatever sources.toml says.
+            let mut r = SourceReport::new(id, "refused");
+            r.message = format!(
+                "not fetched: its manifest still says TODO in {} (adapters/{id}.rs); an unreviewed adapter is never requested (P3): \
+                 fill them in as docs/ADAPTERS.md says, or switch it off with `cityvibe source disable {id} --reason \"…\"`",
+                todo.join(", ")
+            );
+            reports.push(r);
+            continue;
+        }
         if let Some(hours) = row.and_then(|r| r.hours.as_deref()) {
             let window = parse_hours(hours)?;
             if !in_window(window, madrid_minute_now()) {
@@ -478,7 +491,10 @@ impl FetchDriver for SourceDriver {
             self.skip_feeds_off();
             self.next_feed >= m.feeds.len()
         };
-        let what_to_do = format!("stored events kept; if it persists, check {} or run `cityvibe source disable {}`", m.dataset_page, m.id);
+        let what_to_do = format!(
+            "stored events kept; if it persists, check {} or run `cityvibe source disable {} --reason \"…\"`",
+            m.dataset_page, m.id
+        );
         match result.outcome {
             FetchOutcome::NotModified | FetchOutcome::Unchanged if m.plan == FetchPlan::All => {
                 // As last time; should another feed have changed, this one is

@@ -35,7 +35,10 @@ pub fn check(id: &str, sample: &Path, json: bool, limit: usize) -> Result<super:
     } else {
         let mut text = render_text(&report);
         if !todo.is_empty() {
-            text.push_str(&format!("\nmanifest still has TODO in: {} (the source must stay disabled)\n", todo.join(", ")));
+            text.push_str(&format!(
+                "\nmanifest still has TODO in: {} (`source enable` and `run` refuse it until they are filled, P3)\n",
+                todo.join(", ")
+            ));
         }
         use std::io::Write;
         let _ = write!(std::io::stdout().lock(), "{text}");

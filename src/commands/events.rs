@@ -15,9 +15,13 @@ pub fn in_language(store: &Store, events: &mut [StoredEvent], lang: Option<&str>
 }
 
 pub fn list(cli: &Cli, sources: Vec<String>, limit: usize, lang: Option<&str>, json: bool) -> Result<super::Exit> {
-    let store = Store::open(&cli.db)?;
+    super::check_source_ids(&sources)?;
+    if limit == 0 {
+        crate::bail_usage!("--limit 0 would show nothing: give 1 or more");
+    }
     let cite = super::load_citations(cli)?;
-    let mut events = store.list_events(&EventFilter { sources, limit: Some(limit), ..Default::default() }, &cite)?;
+    let store = Store::open_existing(&cli.db)?;
+    let mut events = store.list_events(&EventFilter { sources: sources.clone(), limit: Some(limit), ..Default::default() }, &cite)?;
     in_language(&store, &mut events, lang)?;
     if json {
         super::print_json(&events)?;
@@ -36,18 +40,24 @@ pub fn list(cli: &Cli, sources: Vec<String>, limit: usize, lang: Option<&str>, j
         )?;
     }
     if events.is_empty() {
-        eprintln!("no events stored yet: run `cityvibe run` (or `make demo`)");
+        // Say which: nothing stored at all, or nothing of the sources asked for.
+        let stored = store.count_all_events()?;
+        if stored == 0 {
+            eprintln!("no events stored yet in {}: run `cityvibe run` (or `make demo`)", cli.db.display());
+        } else {
+            eprintln!("no active events of {} among the {stored} stored", sources.join(", "));
+        }
     }
     Ok(super::exit::OK)
 }
 
 pub fn show(cli: &Cli, id: &str, lang: Option<&str>, json: bool) -> Result<super::Exit> {
-    let store = Store::open(&cli.db)?;
     let (source, event_id) = match id.split_once(':') {
         Some((s, i)) if crate::adapters::by_id(s).is_some() => (vec![s.to_string()], i.to_string()),
         _ => (vec![], id.to_string()),
     };
     let cite = super::load_citations(cli)?;
+    let store = Store::open_existing(&cli.db)?;
     let mut found = store.list_events(
         &EventFilter { sources: source, source_event_id: Some(event_id), include_withdrawn: true, ..Default::default() },
         &cite,

@@ -47,8 +47,9 @@ pub fn collect(store: &Store, args: &Args, cite: &Citations) -> Result<Vec<Expor
 }
 
 pub fn execute(cli: &Cli, args: Args) -> Result<super::Exit> {
-    let store = Store::open(&cli.db)?;
-    let events = collect(&store, &args, &super::load_citations(cli)?)?;
+    let cite = super::load_citations(cli)?;
+    let store = Store::open_existing(&cli.db)?;
+    let events = collect(&store, &args, &cite)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let written = match args.format {

@@ -15,25 +15,47 @@ pub fn resolve(query: &str) -> Vec<&'static dyn Adapter> {
     if let Some(a) = crate::adapters::by_id(q) {
         return vec![a];
     }
-    let host = url::Url::parse(q)
-        .ok()
-        .and_then(|u| u.host_str().map(str::to_string))
-        .unwrap_or_else(|| q.trim_end_matches('/').to_string())
-        .to_ascii_lowercase();
-    let bare = |h: &str| h.strip_prefix("www.").unwrap_or(h).to_string();
+    let host = host_of(q);
     crate::adapters::ALL.iter().copied().filter(|a| bare(a.manifest().host) == bare(&host)).collect()
 }
 
+/// The host a query names: a URL's host, else the query itself, lower case.
+fn host_of(q: &str) -> String {
+    url::Url::parse(q.trim())
+        .ok()
+        .and_then(|u| u.host_str().map(str::to_string))
+        .unwrap_or_else(|| q.trim().trim_end_matches('/').to_string())
+        .to_ascii_lowercase()
+}
+
+fn bare(h: &str) -> String {
+    h.strip_prefix("www.").unwrap_or(h).to_string()
+}
+
 pub fn show(cli: &Cli, query: &str, as_json: bool) -> Result<super::Exit> {
-    let adapters = resolve(query);
+    let mut adapters = resolve(query);
+    // A host we never fetch from may still be where our stored events link
+    // to (every Madrid event points at www.madrid.es): its webmaster asks
+    // what we hold of theirs (issue 13 item 10, P17).
+    let mut linked = Vec::new();
     if adapters.is_empty() {
-        let hosts: Vec<String> = crate::adapters::ALL.iter().map(|a| format!("{} ({})", a.manifest().id, a.manifest().host)).collect();
-        crate::bail_usage!("{query:?} names no source or host we fetch; known: {}", hosts.join(", "));
+        if cli.db.is_file() {
+            let store = Store::open(&cli.db)?;
+            let host = host_of(query);
+            linked = store.sources_linking_to(&host, |u| {
+                url::Url::parse(u).ok().and_then(|u| u.host_str().map(|h| bare(&h.to_ascii_lowercase()))) == Some(bare(&host))
+            })?;
+            adapters = linked.iter().filter_map(|(id, _)| crate::adapters::by_id(id)).collect();
+        }
+        if adapters.is_empty() {
+            let hosts: Vec<String> = crate::adapters::ALL.iter().map(|a| format!("{} ({})", a.manifest().id, a.manifest().host)).collect();
+            crate::bail_usage!("{query:?} names no source or host we fetch, and no stored event links to it; known: {}", hosts.join(", "));
+        }
     }
     // Without a sources.toml, the adapters' own values; a file that does not
     // validate is an error (its citation overrides could not be shown, P19).
     let config = if cli.config.exists() { Some(super::load_config(cli)?) } else { None };
-    let store = Store::open(&cli.db)?;
+    let store = Store::open_existing(&cli.db)?;
     let since = now_ms() - 30 * 24 * 3600 * 1000;
     let mut hosts: Vec<&str> = adapters.iter().map(|a| a.manifest().host).collect();
     hosts.dedup();
@@ -71,13 +93,17 @@ pub fn show(cli: &Cli, query: &str, as_json: bool) -> Result<super::Exit> {
             "last_changed": held.last_changed.map(crate::output::rfc3339_string),
         }));
     }
-    let v = json!({ "query": query, "sources": sources, "fetch_log_30_days": fetched });
+    let linked_json: Vec<_> = linked.iter().map(|(id, n)| json!({ "source": id, "events": n })).collect();
+    let v = json!({ "query": query, "sources": sources, "linked_from_events": linked_json, "fetch_log_30_days": fetched });
     if as_json {
         print_json(&v)?;
         return Ok(exit::OK);
     }
     // One label column, wide enough for the longest label.
     let line = |label: &str, value: String| crate::outln!("  {label:<13}{value}");
+    for (id, n) in &linked {
+        crate::outln!("{} is not fetched by CityVibe; {n} stored events of {id} link to it (their original pages)", host_of(query))?;
+    }
     for s in &sources {
         let text = |k: &str| s[k].as_str().unwrap_or("-").to_string();
         crate::outln!("{} — {} ({})", text("id"), text("name"), text("publisher"))?;

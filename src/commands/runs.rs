@@ -7,7 +7,7 @@ use crate::store::Store;
 use anyhow::Result;
 
 pub fn list(cli: &Cli, limit: usize, as_json: bool) -> Result<Exit> {
-    let store = Store::open(&cli.db)?;
+    let store = Store::open_existing(&cli.db)?;
     let runs = store.list_runs(limit)?;
     if as_json {
         print_json(&runs)?;

@@ -48,13 +48,15 @@ fn delay_rule(ledger: Option<&crate::http::Ledger>, config: &crate::config::Conf
 
 pub fn list(cli: &Cli, as_json: bool) -> Result<super::Exit> {
     let config = super::load_config(cli)?;
-    let store = Store::open(&cli.db)?;
+    // Before the first run there is no database: the sources are listed all
+    // the same, and no empty database is made (issue 13 item 4).
+    let store = if cli.db.is_file() { Some(Store::open(&cli.db)?) } else { None };
     let ledger = open_ledger(cli);
     let mut rows = Vec::new();
     for a in crate::adapters::ALL {
         let m = a.manifest();
-        let state = store.source_state(m.id)?;
-        let (active, withdrawn) = store.count_events(m.id)?;
+        let state = store.as_ref().map(|s| s.source_state(m.id)).transpose()?.unwrap_or_default();
+        let (active, withdrawn) = store.as_ref().map(|s| s.count_events(m.id)).transpose()?.unwrap_or_default();
         let row = config.sources.get(m.id);
         rows.push(SourceLine {
             id: m.id,
@@ -101,7 +103,7 @@ pub fn show(cli: &Cli, id: &str, as_json: bool) -> Result<super::Exit> {
     let a = adapter(id)?;
     let m = a.manifest();
     let config = super::load_config(cli)?;
-    let store = Store::open(&cli.db)?;
+    let store = Store::open_existing(&cli.db)?;
     let (delay, rule) = delay_rule(open_ledger(cli).as_ref(), &config, a);
     let stats = store.host_stats(m.host, now_ms() - 30 * 24 * 3600 * 1000)?;
     let state = store.source_state(m.id)?;
@@ -158,6 +160,15 @@ pub fn switch(cli: &Cli, id: &str, on: bool, reason: Option<&str>, withdraw: boo
     adapter(id)?;
     if !on && reason.is_none_or(|r| r.trim().is_empty()) {
         crate::bail_usage!("say why with --reason \"…\" (it is written into sources.toml)");
+    }
+    let todo = crate::adapter_tools::todo_fields(crate::adapters::require(id)?.manifest());
+    if on && !todo.is_empty() {
+        // P3: an unreviewed adapter is never switched on, so its TODO URLs are never requested.
+        crate::bail_usage!(
+            "{id} cannot be switched on: its manifest still says TODO in {} (adapters/{id}.rs); \
+             fill them in as docs/ADAPTERS.md says and check with `cityvibe adapter check {id} --sample FILE`",
+            todo.join(", ")
+        );
     }
     set_enabled(&cli.config, id, on, reason)?;
     super::load_config(cli)?;

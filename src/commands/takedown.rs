@@ -53,7 +53,7 @@ pub fn add(cli: &Cli, what: &str, reason: &str, force: bool, as_json: bool) -> R
 }
 
 pub fn list(cli: &Cli, as_json: bool) -> Result<super::Exit> {
-    let store = Store::open(&cli.db)?;
+    let store = Store::open_existing(&cli.db)?;
     let rows = store.list_takedowns()?;
     if as_json {
         print_json(&rows)?;
@@ -76,7 +76,7 @@ pub fn list(cli: &Cli, as_json: bool) -> Result<super::Exit> {
 }
 
 pub fn remove(cli: &Cli, id: i64) -> Result<super::Exit> {
-    let store = Store::open(&cli.db)?;
+    let store = Store::open_existing(&cli.db)?;
     match store.remove_takedown(id)? {
         Some(_) => {
             eprintln!("takedown {id} lifted; the event may come back when its feed next changes");

@@ -39,6 +39,7 @@ pub fn step(store: &mut Store, config: &Config, sources: &[String], show_progres
 
 pub fn execute(cli: &Cli, sources: Vec<String>, json: bool) -> Result<super::Exit> {
     let config = super::load_config(cli)?;
+    super::check_source_ids(&sources)?;
     let _lock = match super::lock_or_exit(cli)? {
         Ok(l) => l,
         Err(code) => return Ok(code),

@@ -151,6 +151,11 @@ impl Store {
     }
 
     /// Active events per source.
+    /// Every stored event, of any source and status.
+    pub fn count_all_events(&self) -> Result<u64> {
+        Ok(self.conn.query_row("SELECT count(*) FROM events", [], |r| r.get::<_, i64>(0))? as u64)
+    }
+
     pub fn count_events(&self, source: &str) -> Result<(u64, u64)> {
         Ok(self.conn.query_row(
             "SELECT coalesce(sum(status = 'active'), 0), coalesce(sum(status = 'withdrawn'), 0) FROM events WHERE source = ?1",

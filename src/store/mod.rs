@@ -52,6 +52,19 @@ impl Store {
         Ok(store)
     }
 
+    /// Open a database that must already exist (read commands: `events`,
+    /// `runs`, `export`, `holdings`…): a missing file is a usage error naming
+    /// the path, never a new empty database in the wrong folder (issue 13 item 4).
+    pub fn open_existing(path: &Path) -> Result<Store> {
+        if !path.is_file() {
+            return Err(crate::output::usage(format!(
+                "no database at {}: run `cityvibe run` first or pass --db (or set CITYVIBE_DB)",
+                path.display()
+            )));
+        }
+        Store::open(path)
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }

@@ -57,6 +57,22 @@ pub struct Holdings {
 const INTERNAL: &[&str] = &["id", "content_hash", "status", "first_seen", "last_changed", "withdrawn_at"];
 
 impl Store {
+    /// Sources whose stored events' links (`url`) satisfy `on_host`, with
+    /// how many events each; the text match only narrows, `on_host` decides.
+    pub fn sources_linking_to(&self, host: &str, on_host: impl Fn(&str) -> bool) -> Result<Vec<(String, u64)>> {
+        let needle = host.strip_prefix("www.").unwrap_or(host);
+        let mut st = self.conn.prepare("SELECT source, url FROM events WHERE url LIKE '%' || ?1 || '%'")?;
+        let mut counts: std::collections::BTreeMap<String, u64> = Default::default();
+        let rows = st.query_map([needle], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+        for row in rows {
+            let (source, url) = row?;
+            if on_host(&url) {
+                *counts.entry(source).or_default() += 1;
+            }
+        }
+        Ok(counts.into_iter().collect())
+    }
+
     /// The last `limit` runs, newest first, each with its sources.
     pub fn list_runs(&self, limit: usize) -> Result<Vec<RunRow>> {
         let mut st = self.conn.prepare("SELECT id, started_at, finished_at, exit_code FROM runs ORDER BY id DESC LIMIT ?1")?;

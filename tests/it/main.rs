@@ -37,6 +37,7 @@ mod privacy_pii_realdata;
 mod privacy_takedown;
 mod privacy_withdraw_guard;
 mod store_ingest;
+mod surface_honest;
 mod surface_output;
 mod translate_engine;
 mod translate_pipeline;

@@ -23,8 +23,10 @@ fn runs_lists_each_run_and_source_newest_first() {
     });
     let dir = workdir(MADRID_ONLY);
     let d = dir.path();
-    // No runs yet: an empty list, not an error.
-    assert_eq!(ok(&cityvibe(d, &["runs", "--json"])).trim(), "[]");
+    // No database yet: a read command creates none and says so (issue 13 item 4).
+    let none = cityvibe(d, &["runs", "--json"]);
+    assert_eq!(none.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&none.stderr).contains("no database at"));
     for _ in 0..2 {
         // `--force`: runs in a row within the source's period (P7), as an operator's manual runs; every delay still holds.
         ok(&cityvibe(d, &["--mirror", &server.url(), "run", "--force", "--source", "madrid", "--json"]));
