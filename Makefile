@@ -65,15 +65,17 @@ scaffold-check:
 	for f in json xml csv; do \
 	  $(CARGO) run --quiet --bin cityvibe -- adapter check probe_$$f --sample data/samples/agenda-$$f.example.es/TODO/probe_$$f.$$f --limit 1; \
 	done; \
+	if $(CARGO) run --quiet --bin cityvibe -- source enable probe_json; then echo "scaffold-check: source enable switched on a TODO manifest (P3)" >&2; exit 1; fi; \
+	cp sources.toml "$$tmp/sources.toml.kept"; \
+	sed -i '/^\[sources.probe_json\]/,/^enabled/ s/^enabled = false/enabled = true/' sources.toml; \
+	out=$$($(CARGO) run --quiet --bin cityvibe -- --db "$$tmp/p3.db" --mirror "$$tmp/data/samples" run --source probe_json --no-translate --json || true); \
+	echo "$$out" | grep -q '"status": "refused"' && echo "$$out" | grep -q 'TODO' || { echo "scaffold-check: run did not refuse a TODO manifest (P3): $$out" >&2; exit 1; }; \
+	cp "$$tmp/sources.toml.kept" sources.toml; \
 	$(CARGO) test --lib probe_; \
 	$(CARGO) test --test it conformance::; \
 	if grep -nE '$(ADAPTER_IO)' adapters/probe_*.rs | grep -vE '^[^:]+:[0-9]+:[[:space:]]*//'; then echo "scaffold uses an I/O API" >&2; exit 1; fi; \
 	warn=$$($(CARGO) clippy --lib --message-format=short -- -D warnings 2>&1 | grep 'adapters/probe_' || true); \
 	if [ -n "$$warn" ]; then echo "$$warn" >&2; echo "scaffold-check: clippy warns on the scaffolded adapters" >&2; exit 1; fi; \
-	if $(CARGO) run --quiet --bin cityvibe -- source enable probe_json; then echo "scaffold-check: source enable switched on a TODO manifest (P3)" >&2; exit 1; fi; \
-	sed -i '/^\[sources.probe_json\]/,/^enabled/ s/^enabled = false/enabled = true/' sources.toml; \
-	out=$$($(CARGO) run --quiet --bin cityvibe -- --db "$$tmp/p3.db" --mirror "$$tmp/no-mirror" run --source probe_json --no-translate --json || true); \
-	echo "$$out" | grep -q '"status": "refused"' && echo "$$out" | grep -q 'TODO' || { echo "scaffold-check: run did not refuse a TODO manifest (P3): $$out" >&2; exit 1; }; \
 	echo "scaffold-check: json, xml and csv scaffolds compile, pass their tests and the conformance suite; a TODO manifest is neither switched on nor fetched (P3)"
 
 ## Throughput and memory figures (not a pass/fail test).

@@ -33,8 +33,8 @@ pub struct Settings {
     #[serde(default = "default_languages")]
     pub languages: Vec<String>,
     /// `apertium` (default), `apy` or `none`.
-    #[serde(default = "default_translator")]
-    pub translator: String,
+    #[serde(default)]
+    pub translator: crate::vocab::Translator,
     /// Base URL of an Apertium APy server, for `translator = "apy"`.
     pub apy_url: Option<String>,
     /// Seconds a translation engine may take on one text before it is given up.
@@ -55,9 +55,6 @@ pub struct Settings {
 
 fn default_languages() -> Vec<String> {
     crate::model::DISPLAY_LANGS.iter().map(|s| s.to_string()).collect()
-}
-fn default_translator() -> String {
-    "apertium".into()
 }
 fn default_translate_timeout() -> u64 {
     60
@@ -80,7 +77,7 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             languages: default_languages(),
-            translator: default_translator(),
+            translator: Default::default(),
             apy_url: None,
             translate_timeout_secs: default_translate_timeout(),
             max_wait_secs: default_max_wait(),
@@ -201,10 +198,8 @@ impl Config {
         if !(1..=MAX_WAIT_SECS).contains(&self.settings.max_wait_secs) {
             bail!("[settings] max_wait_secs = {} is out of bounds: 1 to {MAX_WAIT_SECS}", self.settings.max_wait_secs);
         }
-        if !["apertium", "apy", "none"].contains(&self.settings.translator.as_str()) {
-            bail!("[settings] translator = {:?}: use apertium, apy or none", self.settings.translator);
-        }
-        if self.settings.translator == "apy" && self.settings.apy_url.is_none() {
+        // An unknown translator is refused while reading (the enum's variants are the list).
+        if self.settings.translator == crate::vocab::Translator::Apy && self.settings.apy_url.is_none() {
             bail!("[settings] translator = \"apy\" needs apy_url = \"http://HOST:PORT\"");
         }
         Ok(())

@@ -11,6 +11,7 @@ use crate::store::fetchlog::Validators;
 use crate::store::ingest::{SourceIngest, Verdict, WithdrawGuard};
 use crate::store::runs::SourceReport;
 use crate::store::{Store, now_ms};
+use crate::vocab::SourceStatus;
 use anyhow::{Context, Result};
 use std::collections::HashMap;
 use std::fs::File;
@@ -43,7 +44,7 @@ pub struct RunReport {
 impl RunReport {
     /// Whether any source failed, was refused, or looked broken.
     pub fn any_problem(&self) -> bool {
-        self.sources.iter().any(|s| matches!(s.status.as_str(), "failed" | "refused" | "anomaly"))
+        self.sources.iter().any(|s| s.status.is_problem())
     }
 }
 
@@ -120,7 +121,7 @@ pub fn run(store: &mut Store, opts: RunOptions<'_>) -> Result<RunReport> {
         }
         let row = opts.config.sources.get(id);
         if !opts.config.enabled(id) {
-            let mut r = SourceReport::new(id, "disabled");
+            let mut r = SourceReport::new(id, SourceStatus::Disabled);
             r.message = opts.config.why_off(id);
             reports.push(r);
             continue;
@@ -129,7 +130,7 @@ pub fn run(store: &mut Store, opts: RunOptions<'_>) -> Result<RunReport> {
         if !todo.is_empty() {
             // P3: a manifest nobody reviewed (its URLs, licence and attribution
             // still say TODO) is never fetched, whatever sources.toml says.
-            let mut r = SourceReport::new(id, "refused");
+            let mut r = SourceReport::new(id, SourceStatus::Refused);
             r.message = format!(
                 "not fetched: its manifest still says TODO in {} (adapters/{id}.rs); an unreviewed adapter is never requested (P3): \
                  fill them in as docs/ADAPTERS.md says, or switch it off with `cityvibe source disable {id} --reason \"…\"`",
@@ -141,7 +142,7 @@ pub fn run(store: &mut Store, opts: RunOptions<'_>) -> Result<RunReport> {
         if let Some(hours) = row.and_then(|r| r.hours.as_deref()) {
             let window = parse_hours(hours)?;
             if !in_window(window, madrid_minute_now()) {
-                let mut r = SourceReport::new(id, "skipped");
+                let mut r = SourceReport::new(id, SourceStatus::Skipped);
                 r.message = format!("outside its hours {hours} (Europe/Madrid)");
                 reports.push(r);
                 continue;
@@ -150,7 +151,7 @@ pub fn run(store: &mut Store, opts: RunOptions<'_>) -> Result<RunReport> {
         if !opts.force
             && let Some(due) = next_due(store, &opts.config, id)?
         {
-            let mut r = SourceReport::new(id, "skipped");
+            let mut r = SourceReport::new(id, SourceStatus::Skipped);
             r.message = format!(
                 "fetched less than its period ({}) ago; next due at {} (P7; `run --force` for a manual run)",
                 hours_text(opts.config.period_for(id)),
@@ -223,7 +224,9 @@ struct SourceDriver {
     current: usize,
     done: bool,
     report: SourceReport,
-    started_ms: i64,
+    /// The source's own time: its requests on the wire and storing what
+    /// came back, not the waits for its or other hosts' delays (issue 13 item 8).
+    busy_ms: u64,
     /// Messages from feeds that failed before one worked (fallback plan).
     notes: Vec<String>,
     /// Whether a feed of this source looked broken (P20): when no later one
@@ -253,8 +256,8 @@ impl SourceDriver {
             asking_again: false,
             current: 0,
             done: false,
-            report: SourceReport::new(m.id, "ok"),
-            started_ms: now_ms(),
+            report: SourceReport::new(m.id, SourceStatus::Ok),
+            busy_ms: 0,
             notes: Vec::new(),
             saw_anomaly: false,
         };
@@ -269,8 +272,9 @@ impl SourceDriver {
         }
     }
 
-    fn end(&mut self, status: &str, message: String) {
-        self.report.status = status.into();
+    fn end(&mut self, status: SourceStatus, message: String) {
+        self.report.status = status;
+
         // Parser errors may quote feed text: no contact data in reports or logs (P5).
         self.report.message = crate::parse::pii::scrub(&message);
         self.done = true;
@@ -278,9 +282,9 @@ impl SourceDriver {
 
     /// A feed that failed or looked broken: with alternatives left, note it
     /// and try the next; else end with `status`, telling every reason.
-    fn setback(&mut self, status: &str, why: String, last_feed: bool, what_to_do: &str) {
-        self.saw_anomaly |= status == "anomaly";
-        let status = if self.saw_anomaly { "anomaly" } else { status };
+    fn setback(&mut self, status: SourceStatus, why: String, last_feed: bool, what_to_do: &str) {
+        self.saw_anomaly |= status == SourceStatus::Anomaly;
+        let status = if self.saw_anomaly { SourceStatus::Anomaly } else { status };
         if self.adapter.manifest().plan == FetchPlan::FirstThatParses && !last_feed {
             self.notes.push(why);
         } else {
@@ -291,7 +295,7 @@ impl SourceDriver {
     }
 
     fn finish(mut self) -> SourceReport {
-        self.report.duration_ms = (now_ms() - self.started_ms).max(0) as u64;
+        self.report.duration_ms = self.busy_ms;
         self.report
     }
 
@@ -368,14 +372,14 @@ impl SourceDriver {
     fn pass_ended(&mut self, store: &mut Store, req: &FetchRequest, what_to_do: &str) {
         let m = self.adapter.manifest();
         if self.unchanged.len() == self.feeds_on.iter().filter(|on| **on).count() {
-            self.end("unchanged", "every feed answered 304 or the same body as last time".into());
+            self.end(SourceStatus::Unchanged, "every feed answered 304 or the same body as last time".into());
             return;
         }
         if !self.unchanged.is_empty() {
             if self.asking_again {
                 let url = m.feeds[self.unchanged[0]].url;
                 self.end(
-                    "failed",
+                    SourceStatus::Failed,
                     format!("{url}: answered as unchanged to a request without validators; nothing taken in, will retry next run"),
                 );
             } else {
@@ -393,7 +397,7 @@ impl SourceDriver {
             .iter()
             .all(|(i, b, _)| store.validators(m.feeds[*i].url).ok().and_then(|v| v.body_sha256).as_deref() == Some(b.sha256.as_str()))
         {
-            self.end("unchanged", "every feed holds the same body as last time".into());
+            self.end(SourceStatus::Unchanged, "every feed holds the same body as last time".into());
             return;
         }
         self.take_in_and_end(store, bodies, req, true, what_to_do);
@@ -434,10 +438,10 @@ impl SourceDriver {
                 if !self.notes.is_empty() {
                     msg.push_str(&format!(" (from {}; earlier: {})", req.url, self.notes.join("; ")));
                 }
-                self.end("ok", msg);
+                self.end(SourceStatus::Ok, msg);
             }
-            Ok(Verdict::Anomaly(why)) => self.setback("anomaly", format!("{}: {why}", req.url), last_feed, what_to_do),
-            Err(why) => self.setback("failed", why, last_feed, what_to_do),
+            Ok(Verdict::Anomaly(why)) => self.setback(SourceStatus::Anomaly, format!("{}: {why}", req.url), last_feed, what_to_do),
+            Err(why) => self.setback(SourceStatus::Failed, why, last_feed, what_to_do),
         }
     }
 }
@@ -479,53 +483,11 @@ impl FetchDriver for SourceDriver {
     }
 
     fn fetched(&mut self, store: &mut Store, req: FetchRequest, result: FetchResult) {
-        let m = self.adapter.manifest();
         self.report.requests += result.requests as u64;
-        self.report.not_modified += result.not_modified as u64;
-        let feed_index = self.current;
-        let last_feed = if self.asking_again {
-            self.again.retain(|i| *i != feed_index);
-            self.again.is_empty()
-        } else {
-            self.next_feed += 1;
-            self.skip_feeds_off();
-            self.next_feed >= m.feeds.len()
-        };
-        let what_to_do = format!(
-            "stored events kept; if it persists, check {} or run `cityvibe source disable {} --reason \"…\"`",
-            m.dataset_page, m.id
-        );
-        match result.outcome {
-            FetchOutcome::NotModified | FetchOutcome::Unchanged if m.plan == FetchPlan::All => {
-                // As last time; should another feed have changed, this one is
-                // asked again in full after the pass, to merge (P12).
-                self.unchanged.push(feed_index);
-                if last_feed {
-                    self.pass_ended(store, &req, &what_to_do);
-                }
-            }
-            FetchOutcome::NotModified => self.end("unchanged", format!("{}: not modified (304)", req.url)),
-            FetchOutcome::Unchanged => self.end("unchanged", format!("{}: same body as last time", req.url)),
-            FetchOutcome::Refused(why) => self.end("refused", format!("{why}; {what_to_do}")),
-            FetchOutcome::Skipped(why) => self.end("skipped", why),
-            FetchOutcome::Deferred { until_ms, why } => {
-                self.report.not_before = Some(crate::http::scheduler::utc(until_ms));
-                self.end("skipped", why)
-            }
-            FetchOutcome::Disabled(why) => self.end("disabled", why),
-            FetchOutcome::Failed(why) => self.setback("failed", why, last_feed, &what_to_do),
-            FetchOutcome::Body { body, validators, .. } => {
-                self.bodies.push((feed_index, *body, validators));
-                if m.plan == FetchPlan::All {
-                    if last_feed {
-                        self.pass_ended(store, &req, &what_to_do);
-                    }
-                    return;
-                }
-                let bodies = std::mem::take(&mut self.bodies);
-                self.take_in_and_end(store, bodies, &req, last_feed, &what_to_do);
-            }
-        }
+        self.busy_ms += result.elapsed_ms;
+        let taking_in = std::time::Instant::now();
+        self.fetched_body(store, req, result);
+        self.busy_ms += taking_in.elapsed().as_millis() as u64;
     }
 
     fn gate(&mut self, req: &FetchRequest) -> Gate {
@@ -557,6 +519,58 @@ impl FetchDriver for SourceDriver {
             )));
         }
         Gate::Go { delay: config.delay_for(self.adapter).max(self.delay) }
+    }
+}
+
+impl SourceDriver {
+    /// What `fetched` does with one result, timed by it.
+    fn fetched_body(&mut self, store: &mut Store, req: FetchRequest, result: FetchResult) {
+        let m = self.adapter.manifest();
+        self.report.not_modified += result.not_modified as u64;
+        let feed_index = self.current;
+        let last_feed = if self.asking_again {
+            self.again.retain(|i| *i != feed_index);
+            self.again.is_empty()
+        } else {
+            self.next_feed += 1;
+            self.skip_feeds_off();
+            self.next_feed >= m.feeds.len()
+        };
+        let what_to_do = format!(
+            "stored events kept; if it persists, check {} or run `cityvibe source disable {} --reason \"…\"`",
+            m.dataset_page, m.id
+        );
+        match result.outcome {
+            FetchOutcome::NotModified | FetchOutcome::Unchanged if m.plan == FetchPlan::All => {
+                // As last time; should another feed have changed, this one is
+                // asked again in full after the pass, to merge (P12).
+                self.unchanged.push(feed_index);
+                if last_feed {
+                    self.pass_ended(store, &req, &what_to_do);
+                }
+            }
+            FetchOutcome::NotModified => self.end(SourceStatus::Unchanged, format!("{}: not modified (304)", req.url)),
+            FetchOutcome::Unchanged => self.end(SourceStatus::Unchanged, format!("{}: same body as last time", req.url)),
+            FetchOutcome::Refused(why) => self.end(SourceStatus::Refused, format!("{why}; {what_to_do}")),
+            FetchOutcome::Skipped(why) => self.end(SourceStatus::Skipped, why),
+            FetchOutcome::Deferred { until_ms, why } => {
+                self.report.not_before = Some(crate::http::scheduler::utc(until_ms));
+                self.end(SourceStatus::Skipped, why)
+            }
+            FetchOutcome::Disabled(why) => self.end(SourceStatus::Disabled, why),
+            FetchOutcome::Failed(why) => self.setback(SourceStatus::Failed, why, last_feed, &what_to_do),
+            FetchOutcome::Body { body, validators, .. } => {
+                self.bodies.push((feed_index, *body, validators));
+                if m.plan == FetchPlan::All {
+                    if last_feed {
+                        self.pass_ended(store, &req, &what_to_do);
+                    }
+                    return;
+                }
+                let bodies = std::mem::take(&mut self.bodies);
+                self.take_in_and_end(store, bodies, &req, last_feed, &what_to_do);
+            }
+        }
     }
 }
 

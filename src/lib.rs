@@ -20,8 +20,10 @@ pub mod model;
 pub mod output;
 pub mod parse;
 pub mod records;
+pub mod run;
 pub mod store;
 pub mod translate;
+pub mod vocab;
 
 #[path = "../adapters/mod.rs"]
 pub mod adapters;

@@ -29,6 +29,41 @@ mod ai_txt;
 mod robots;
 mod tdmrep;
 
+/// What became of asking a host for one of the three files (issue 14 item 3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FileState {
+    /// Read and understood.
+    Ok,
+    /// Not there (a 4xx answer): no rules.
+    Absent,
+    /// robots.txt answered 401/403/451 (allowed by RFC 9309, drift for us).
+    Unavailable,
+    /// There but not understood.
+    Unreadable,
+    /// No answer, a 5xx, a persisting 429 or a refused redirect.
+    Unreachable,
+}
+
+impl FileState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FileState::Ok => "ok",
+            FileState::Absent => "absent",
+            FileState::Unavailable => "unavailable",
+            FileState::Unreadable => "unreadable",
+            FileState::Unreachable => "unreachable",
+        }
+    }
+}
+
+impl std::fmt::Display for FileState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // `pad`, so table widths (`{:<12}`) apply.
+        f.pad(self.as_str())
+    }
+}
+
 pub use ai_txt::AiReport;
 pub use robots::RobotsReport;
 pub use tdmrep::{TdmRule, TdmrepReport, first_tdm_rule, location_matches, parse_tdmrep};
@@ -101,8 +136,6 @@ struct HostDriver {
     urls: Vec<Url>,
     allowed: Allowed,
     next: usize,
-    /// The fetch log's last id when the fetch in flight was handed out.
-    log_mark: i64,
     got: Vec<Got>,
 }
 
@@ -111,19 +144,14 @@ impl HostDriver {
         let urls = PATHS.iter().map(|p| Url::parse(&format!("https://{host}{p}"))).collect::<Result<Vec<_>, _>>()?;
         // Exactly those three URLs, nothing else (P3, P13).
         let allowed = Allowed { rules: vec![], feed_urls: urls.iter().map(|u| u.to_string()).collect() };
-        Ok(HostDriver { source: source.into(), delay, daily_cap, urls, allowed, next: 0, log_mark: 0, got: Vec::new() })
+        Ok(HostDriver { source: source.into(), delay, daily_cap, urls, allowed, next: 0, got: Vec::new() })
     }
 }
 
-fn last_log_id(store: &Store) -> i64 {
-    store.connection().query_row("SELECT COALESCE(MAX(id), 0) FROM fetch_log", [], |r| r.get(0)).unwrap_or(0)
-}
-
 impl FetchDriver for HostDriver {
-    fn next_fetch(&mut self, store: &mut Store) -> Option<FetchRequest> {
+    fn next_fetch(&mut self, _store: &mut Store) -> Option<FetchRequest> {
         let url = self.urls.get(self.next)?.clone();
         self.next += 1;
-        self.log_mark = last_log_id(store);
         Some(FetchRequest {
             source: self.source.clone(),
             url,
@@ -135,22 +163,9 @@ impl FetchDriver for HostDriver {
         })
     }
 
-    fn fetched(&mut self, store: &mut Store, req: FetchRequest, result: FetchResult) {
-        let host = req.url.host_str().unwrap_or("").to_string();
-        // The status of this fetch's last request, from the fetch log.
-        let status: Option<u16> = if result.requests == 0 {
-            None
-        } else {
-            store
-                .connection()
-                .query_row(
-                    "SELECT status FROM fetch_log WHERE id > ?1 AND host = ?2 ORDER BY id DESC LIMIT 1",
-                    rusqlite::params![self.log_mark, host],
-                    |r| r.get::<_, Option<u16>>(0),
-                )
-                .ok()
-                .flatten()
-        };
+    fn fetched(&mut self, _store: &mut Store, req: FetchRequest, result: FetchResult) {
+        // The status of this fetch's last request, as the fetch result carries it.
+        let status: Option<u16> = result.status;
         let max = if req.url.path() == "/robots.txt" { ROBOTS_MAX } else { OTHER_MAX };
         let got = match result.outcome {
             FetchOutcome::Body { mut body, .. } => {
@@ -208,7 +223,7 @@ pub fn audit(
         // The Crawl-delay read is obeyed from the next request on, by every
         // process (the slowest word wins, rule 2); an unreadable robots.txt
         // leaves the last one read in place.
-        if report.robots.state != "unreachable" {
+        if report.robots.state != FileState::Unreachable {
             let delay =
                 report.robots.crawl_delay_secs.filter(|s| s.is_finite()).map(|s| Duration::from_secs_f64(s.clamp(0.0, 7.0 * 86400.0)));
             ledger.set_crawl_delay(m.host, delay, crate::store::now_ms())?;

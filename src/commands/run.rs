@@ -1,9 +1,11 @@
-//! `cityvibe run`: the cron job.
+//! `cityvibe run`: the cron job. Parses arguments, takes the lock, shows
+//! progress on a terminal and prints; the run itself is [`crate::run::run`].
 
-use super::exit;
+use super::Exit;
 use crate::cli::Cli;
 use crate::http::{Client, Ledger, Limits, Mirror};
-use crate::ingest::{RunOptions, run};
+use crate::ingest::RunOptions;
+use crate::run::{Quiet, RunProgress};
 use crate::store::Store;
 use anyhow::Result;
 
@@ -15,11 +17,60 @@ pub struct Args {
     pub force: bool,
 }
 
-pub fn execute(cli: &Cli, args: Args) -> Result<super::Exit> {
-    let adapters = crate::adapters::ALL;
+/// A spinner while fetching, then a bar while translating; on a terminal only.
+struct Bars {
+    spinner: Option<indicatif::ProgressBar>,
+    bar: Option<indicatif::ProgressBar>,
+    started: std::time::Instant,
+}
+
+impl Bars {
+    fn new() -> Bars {
+        let pb = indicatif::ProgressBar::new_spinner();
+        pb.set_message("fetching sources politely (each host's delay is kept)…");
+        pb.enable_steady_tick(std::time::Duration::from_millis(120));
+        Bars { spinner: Some(pb), bar: None, started: std::time::Instant::now() }
+    }
+}
+
+impl RunProgress for Bars {
+    fn fetched(&mut self) {
+        if let Some(pb) = self.spinner.take() {
+            pb.finish_and_clear();
+        }
+        let pb = indicatif::ProgressBar::new(0);
+        pb.set_style(
+            indicatif::ProgressStyle::with_template("translating {bar:30} {pos}/{len} texts {msg} (ETA {eta})")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        pb.set_message("starting the engine…");
+        pb.enable_steady_tick(std::time::Duration::from_millis(200));
+        self.started = std::time::Instant::now();
+        self.bar = Some(pb);
+    }
+
+    fn translating(&mut self, done: u64, total: u64, words: u64) {
+        if let Some(pb) = &self.bar {
+            pb.set_length(total);
+            pb.set_position(done);
+            let secs = self.started.elapsed().as_secs_f64().max(0.001);
+            pb.set_message(format!("{:.0} words/s", words as f64 / secs));
+        }
+    }
+}
+
+impl Drop for Bars {
+    fn drop(&mut self) {
+        for pb in [self.spinner.take(), self.bar.take()].into_iter().flatten() {
+            pb.finish_and_clear();
+        }
+    }
+}
+
+pub fn execute(cli: &Cli, args: Args) -> Result<Exit> {
     let config = super::load_config(cli)?;
     super::check_source_ids(&args.sources)?;
-    let mirror = cli.mirror.as_deref().map(Mirror::parse).transpose()?;
+    let mirror = cli.mirror.as_deref().map(Mirror::parse).transpose().map_err(crate::output::as_usage)?;
     // Fail closed: no ledger, no request (P8).
     let ledger = Ledger::open(&super::state_dir(cli)?)?;
     let lock = match super::lock_or_exit(cli)? {
@@ -29,73 +80,48 @@ pub fn execute(cli: &Cli, args: Args) -> Result<super::Exit> {
     let mut store = Store::open(&cli.db)?;
     let limits = Limits { max_wait: std::time::Duration::from_secs(config.settings.max_wait_secs), ..Limits::default() };
     let client = Client::new(mirror, limits);
-    // A spinner on a terminal only; cron sees nothing.
-    let spinner = (!args.quiet && !args.json && super::stdout_is_terminal()).then(|| {
-        let pb = indicatif::ProgressBar::new_spinner();
-        pb.set_message("fetching sources politely (each host's delay is kept)…");
-        pb.enable_steady_tick(std::time::Duration::from_millis(120));
-        pb
-    });
-    let config_for_translation = config.clone();
-    let report = run(
-        &mut store,
-        RunOptions {
-            adapters,
-            config,
-            config_path: Some(cli.config.clone()),
-            only: args.sources,
-            client: &client,
-            ledger: &ledger,
-            force: args.force,
-        },
-    )?;
-    if let Some(pb) = spinner {
-        pb.finish_and_clear();
-    }
-    let mut report = report;
-    // Translate after storing: a missing or failing engine leaves events
-    // stored untranslated, counted as pending and retried next run.
-    let mut totals = serde_json::Map::new();
-    if !args.no_translate {
-        let show = !args.quiet && !args.json && super::stdout_is_terminal();
-        if let Some(stats) = super::translate::step(&mut store, &config_for_translation, &[], show)? {
-            for s in report.sources.iter_mut() {
-                if let Some((t, hits, pending)) = stats.per_source.get(&s.id) {
-                    s.translated = *t;
-                    s.translation_cache_hits = *hits;
-                    s.translation_pending = *pending;
-                    store.record_translated(report.run_id, &s.id, *t)?;
-                }
-            }
-            if let Some(why) = &stats.error {
-                eprintln!("cityvibe: {} translations pending, retried next run: {why}", stats.pending);
-            }
-            totals.insert("translated".into(), stats.translated.into());
-            totals.insert("translation_cache_hits".into(), stats.cache_hits.into());
-            totals.insert("translation_pending".into(), stats.pending.into());
-        }
-    }
-    let code = if report.any_problem() { exit::SOURCE_PROBLEM } else { exit::OK };
-    store.finish_run(report.run_id, code.code() as i32)?;
+    let opts = RunOptions {
+        adapters: crate::adapters::ALL,
+        config,
+        config_path: Some(cli.config.clone()),
+        only: args.sources,
+        client: &client,
+        ledger: &ledger,
+        force: args.force,
+    };
+    let outcome = if !args.quiet && !args.json && super::stdout_is_terminal() {
+        let mut bars = Bars::new();
+        crate::run::run(&mut store, opts, !args.no_translate, &mut bars)?
+    } else {
+        crate::run::run(&mut store, opts, !args.no_translate, &mut Quiet)?
+    };
     drop(lock);
     // One line per problem on stderr, always.
-    for s in &report.sources {
+    for s in &outcome.report.sources {
         // A host that asked us to wait is said too, with the time (P10); a
         // source within its period is normal for cron and stays silent (P7).
-        if matches!(s.status.as_str(), "failed" | "refused" | "anomaly") || s.not_before.is_some() {
+        if s.status.is_problem() || s.not_before.is_some() {
             eprintln!("cityvibe: {}: {}: {}", s.id, s.status, s.message);
         }
     }
+    if let Some(stats) = &outcome.translation
+        && let Some(why) = &stats.error
+    {
+        eprintln!("cityvibe: {} translations pending, retried next run: {why}", stats.pending);
+    }
+    if let Some(stats) = outcome.translation.as_ref().filter(|s| s.skipped > 0) {
+        eprintln!("cityvibe: {} texts skipped: the engine failed on each of them repeatedly (retried when they change)", stats.skipped);
+    }
+    if let Some(why) = &outcome.translation_error {
+        eprintln!("cityvibe: the translation step failed; events are stored and texts stay pending: {why}");
+    }
     if args.json {
-        let mut out = serde_json::Map::new();
-        out.insert("run_id".into(), report.run_id.into());
-        out.insert("sources".into(), serde_json::to_value(&report.sources)?);
-        out.extend(totals);
-        super::print_json(&out)?;
+        super::print_json(&outcome)?;
     } else if !args.quiet && super::stdout_is_terminal() {
-        let mut t = crate::output::Table::new(&["source", "status", "req", "304", "added", "updated", "withdrawn", "errors", "message"])
-            .right(&[2, 3, 4, 5, 6, 7]);
-        for s in &report.sources {
+        let mut t =
+            crate::output::Table::new(&["source", "status", "req", "304", "added", "updated", "withdrawn", "errors", "time", "message"])
+                .right(&[2, 3, 4, 5, 6, 7, 8]);
+        for s in &outcome.report.sources {
             t.row([
                 s.id.clone(),
                 s.status.to_string(),
@@ -105,10 +131,11 @@ pub fn execute(cli: &Cli, args: Args) -> Result<super::Exit> {
                 s.updated.to_string(),
                 s.withdrawn.to_string(),
                 s.record_errors.to_string(),
+                format!("{:.1} s", s.duration_ms as f64 / 1000.0),
                 s.message.clone(),
             ]);
         }
         t.print()?;
     }
-    Ok(code)
+    Ok(outcome.exit)
 }

@@ -43,7 +43,7 @@ pub fn list(cli: &Cli, limit: usize, as_json: bool) -> Result<Exit> {
                 r.run_id.to_string(),
                 local_time(Some(r.started_at)),
                 exit_code.clone(),
-                s.source.clone(),
+                s.id.clone(),
                 s.status.to_string(),
                 s.requests.to_string(),
                 s.not_modified.to_string(),

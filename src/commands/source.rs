@@ -24,7 +24,7 @@ pub struct SourceLine {
     /// Whose word the delay is: `adapter`, `sources.toml` or `robots.txt Crawl-delay`.
     pub delay_rule: &'static str,
     pub hours: Option<String>,
-    pub last_status: Option<String>,
+    pub last_status: Option<crate::vocab::SourceStatus>,
     pub last_message: Option<String>,
     #[serde(serialize_with = "crate::output::rfc3339_opt")]
     pub last_run: Option<i64>,
@@ -89,7 +89,7 @@ pub fn list(cli: &Cli, as_json: bool) -> Result<super::Exit> {
             } else {
                 format!("{} s ({})", r.min_delay_secs, r.delay_rule)
             },
-            r.last_status.clone().unwrap_or_else(|| "-".into()),
+            r.last_status.map_or("-", |s| s.as_str()).to_string(),
             local_time(r.last_success),
             r.events_active.to_string(),
             r.disabled_reason.clone().unwrap_or_default(),
@@ -140,7 +140,7 @@ pub fn show(cli: &Cli, id: &str, as_json: bool) -> Result<super::Exit> {
         crate::outln!("  feed {} {}{off}", f.lang, f.url)?;
     }
     crate::outln!("licence {} <{}>\nattribution {}", cited.licence, cited.licence_url, cited.attribution)?;
-    crate::outln!("events: {active} active, {withdrawn} withdrawn; last status {}", state.last_status.as_deref().unwrap_or("-"))?;
+    crate::outln!("events: {active} active, {withdrawn} withdrawn; last status {}", state.last_status.map_or("-", |s| s.as_str()))?;
     crate::outln!("last 30 days of requests to {}:", m.host)?;
     crate::outln!("  requests {}  bytes {}  304 share {:.0} %", stats.requests, stats.bytes, stats.not_modified_share * 100.0)?;
     crate::outln!(

@@ -22,7 +22,7 @@ pub fn step(store: &mut Store, config: &Config, sources: &[String], show_progres
         pb
     });
     let started = Instant::now();
-    let options = Options { terms_dir: config.settings.terms_dir.clone(), max_chars: config.settings.translate_max_chars.max(1) };
+    let options = Options::from_settings(&config.settings);
     let stats = translate_pending_with(store, &mut workers, &config.settings.languages, sources, &options, |done, total, words| {
         if let Some(pb) = &bar {
             pb.set_length(total);

@@ -90,6 +90,10 @@ pub struct FetchResult {
     pub requests: u32,
     /// 304 answers among them.
     pub not_modified: u32,
+    /// The HTTP status of the last request sent for this fetch (`None`: no answer, or no request).
+    pub status: Option<u16>,
+    /// Time spent on the wire for these requests (not waiting for a delay), in ms.
+    pub elapsed_ms: u64,
 }
 
 /// A source's side of the conversation: it asks for fetches one at a time
@@ -121,6 +125,10 @@ struct Task {
     visited: Vec<String>,
     requests: u32,
     not_modified: u32,
+    /// The status of the last answer.
+    status: Option<u16>,
+    /// Time on the wire so far.
+    elapsed_ms: u64,
     not_before_ms: i64,
 }
 
@@ -179,6 +187,8 @@ impl<'c> Scheduler<'c> {
                         visited: Vec::new(),
                         requests: 0,
                         not_modified: 0,
+                        status: None,
+                        elapsed_ms: 0,
                         not_before_ms: 0,
                     });
                 }
@@ -201,7 +211,17 @@ impl<'c> Scheduler<'c> {
                     Ready::End(outcome) => {
                         let t = slot.take().expect("task");
                         let idx = t.driver;
-                        drivers[idx].fetched(store, t.req, FetchResult { outcome, requests: t.requests, not_modified: t.not_modified });
+                        drivers[idx].fetched(
+                            store,
+                            t.req,
+                            FetchResult {
+                                outcome,
+                                requests: t.requests,
+                                not_modified: t.not_modified,
+                                status: t.status,
+                                elapsed_ms: t.elapsed_ms,
+                            },
+                        );
                     }
                 }
             }
@@ -218,7 +238,13 @@ impl<'c> Scheduler<'c> {
             // Checked before every request, retries and hops included (P9, P16).
             match drivers[driver].gate(&t.req) {
                 Gate::Stop(outcome) => {
-                    let r = FetchResult { outcome, requests: t.requests, not_modified: t.not_modified };
+                    let r = FetchResult {
+                        outcome,
+                        requests: t.requests,
+                        not_modified: t.not_modified,
+                        status: t.status,
+                        elapsed_ms: t.elapsed_ms,
+                    };
                     drivers[driver].fetched(store, t.req, r);
                     continue;
                 }
@@ -237,7 +263,13 @@ impl<'c> Scheduler<'c> {
             match self.step(store, &mut t) {
                 Step::Again => tasks[i] = Some(t),
                 Step::Done(outcome) => {
-                    let r = FetchResult { outcome, requests: t.requests, not_modified: t.not_modified };
+                    let r = FetchResult {
+                        outcome,
+                        requests: t.requests,
+                        not_modified: t.not_modified,
+                        status: t.status,
+                        elapsed_ms: t.elapsed_ms,
+                    };
                     drivers[driver].fetched(store, t.req, r);
                 }
             }
@@ -335,6 +367,7 @@ impl<'c> Scheduler<'c> {
         // a fraction of a millisecond (P8).
         let ended = now_ms_ceil();
         t.requests += 1;
+        t.elapsed_ms += (ended - started).max(0) as u64;
         // The delay counts from the end of this exchange, in this process and any other.
         if let Err(e) = self.ledger.finished(&host, ended) {
             self.close(&host, &e);
@@ -361,6 +394,7 @@ impl<'c> Scheduler<'c> {
             }
             Ok(ex) => {
                 log.status = Some(ex.status);
+                t.status = Some(ex.status);
                 log.bytes = ex.bytes;
                 self.on_response(store, t, ex, delay_ms, &validators)
             }

@@ -89,10 +89,13 @@ pub struct HostStats {
 }
 
 impl Store {
-    /// Statistics of the requests sent to `host` since `since_ms`.
+    /// Statistics of the requests sent to `host` since `since_ms`. Every row
+    /// of the fetch log is a request that went on the wire (it is written
+    /// after the exchange), so all of them count; the old `outcome NOT LIKE
+    /// 'skipped%'` filter matched nothing ever written (issue 14 item 3).
     pub fn host_stats(&self, host: &str, since_ms: i64) -> Result<HostStats> {
         let mut st = self.conn.prepare(
-            "SELECT started_ms, status, bytes FROM fetch_log WHERE host = ?1 AND started_ms >= ?2 AND outcome NOT LIKE 'skipped%'
+            "SELECT started_ms, status, bytes FROM fetch_log WHERE host = ?1 AND started_ms >= ?2 
              ORDER BY started_ms",
         )?;
         let rows: Vec<(i64, Option<u16>, i64)> =

@@ -6,22 +6,6 @@ use anyhow::Result;
 use rusqlite::params;
 use serde::Serialize;
 
-/// One source's line in one run.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct RunSourceRow {
-    pub source: String,
-    pub status: String,
-    pub requests: u64,
-    pub not_modified: u64,
-    pub added: u64,
-    pub updated: u64,
-    pub withdrawn: u64,
-    pub record_errors: u64,
-    pub translated: u64,
-    pub duration_ms: u64,
-    pub message: String,
-}
-
 /// One run and its sources.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct RunRow {
@@ -31,7 +15,7 @@ pub struct RunRow {
     #[serde(serialize_with = "crate::output::rfc3339_opt")]
     pub finished_at: Option<i64>,
     pub exit_code: Option<i32>,
-    pub sources: Vec<RunSourceRow>,
+    pub sources: Vec<super::runs::SourceReport>,
 }
 
 /// What we hold of one source (P17).
@@ -82,14 +66,15 @@ impl Store {
             })?
             .collect::<rusqlite::Result<_>>()?;
         let mut st = self.conn.prepare(
-            "SELECT source, status, requests, not_modified, added, updated, withdrawn, record_errors, translated, duration_ms, message
+            "SELECT source, status, requests, not_modified, added, updated, withdrawn, record_errors, translated, duration_ms, message,
+                translation_cache_hits, translation_pending
              FROM run_sources WHERE run_id = ?1 ORDER BY source",
         )?;
         for run in &mut runs {
             run.sources = st
                 .query_map([run.run_id], |r| {
-                    Ok(RunSourceRow {
-                        source: r.get(0)?,
+                    Ok(super::runs::SourceReport {
+                        id: r.get(0)?,
                         status: r.get(1)?,
                         requests: r.get::<_, i64>(2)? as u64,
                         not_modified: r.get::<_, i64>(3)? as u64,
@@ -100,6 +85,11 @@ impl Store {
                         translated: r.get::<_, i64>(8)? as u64,
                         duration_ms: r.get::<_, i64>(9)? as u64,
                         message: r.get(10)?,
+                        translation_cache_hits: r.get::<_, i64>(11)? as u64,
+                        translation_pending: r.get::<_, i64>(12)? as u64,
+                        // Said once, by the run that skipped the source (not stored).
+                        next_due: None,
+                        not_before: None,
                     })
                 })?
                 .collect::<rusqlite::Result<_>>()?;

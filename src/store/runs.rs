@@ -1,15 +1,17 @@
 //! Runs, their per-source results, and each source's last state.
 
 use super::{Store, now_ms};
+use crate::vocab::SourceStatus;
 use anyhow::Result;
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 
-/// The outcome of one source in one run.
+/// The outcome of one source in one run: what `run` reports and what `runs`
+/// reads back (one type for both, issue 14 item 3).
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct SourceReport {
     pub id: String,
-    pub status: String,
+    pub status: SourceStatus,
     pub requests: u64,
     pub not_modified: u64,
     pub added: u64,
@@ -19,6 +21,7 @@ pub struct SourceReport {
     pub translated: u64,
     pub translation_cache_hits: u64,
     pub translation_pending: u64,
+    /// The source's own time in the run: its requests on the wire and storing what came back (0 when not attempted).
     pub duration_ms: u64,
     pub message: String,
     /// Skipped within its period (P7): when it is next due (RFC 3339, UTC).
@@ -30,10 +33,10 @@ pub struct SourceReport {
 }
 
 impl SourceReport {
-    pub fn new(id: &str, status: &str) -> SourceReport {
+    pub fn new(id: &str, status: SourceStatus) -> SourceReport {
         SourceReport {
             id: id.into(),
-            status: status.into(),
+            status,
             requests: 0,
             not_modified: 0,
             added: 0,
@@ -54,7 +57,7 @@ impl SourceReport {
 /// A source's last known state.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct SourceState {
-    pub last_status: Option<String>,
+    pub last_status: Option<SourceStatus>,
     pub last_message: Option<String>,
     #[serde(serialize_with = "crate::output::rfc3339_opt")]
     pub last_run_at: Option<i64>,
@@ -77,8 +80,8 @@ impl Store {
     pub fn record_source_result(&self, run_id: i64, r: &SourceReport) -> Result<()> {
         self.conn.execute(
             "INSERT OR REPLACE INTO run_sources (run_id, source, status, requests, not_modified, added, updated, withdrawn,
-                record_errors, translated, duration_ms, message)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                record_errors, translated, duration_ms, message, translation_cache_hits, translation_pending)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
             params![
                 run_id,
                 r.id,
@@ -91,25 +94,40 @@ impl Store {
                 r.record_errors as i64,
                 r.translated as i64,
                 r.duration_ms as i64,
-                r.message
+                r.message,
+                r.translation_cache_hits as i64,
+                r.translation_pending as i64
             ],
         )?;
-        let success = matches!(r.status.as_str(), "ok" | "unchanged");
+        let success = r.status.is_success();
         // A run that never reached the host (outside its hours, switched off,
         // daily cap) does not hide a refusal or failure the operator must see:
         // that stays shown until a run succeeds (P11).
-        let not_reached = matches!(r.status.as_str(), "skipped" | "disabled") && r.requests == 0;
+        let not_reached = r.status.is_not_attempted() && r.requests == 0;
+        let problems = SourceStatus::ALL.iter().filter(|s| s.is_problem()).map(|s| format!("'{s}'")).collect::<Vec<_>>().join(", ");
         self.conn.execute(
-            "INSERT INTO source_state (source, last_status, last_message, last_run_at, last_success_at)
+            &format!(
+                "INSERT INTO source_state (source, last_status, last_message, last_run_at, last_success_at)
              VALUES (?1, ?2, ?3, ?4, CASE WHEN ?5 THEN ?4 END)
              ON CONFLICT (source) DO UPDATE SET
-                last_status = CASE WHEN ?6 AND source_state.last_status IN ('refused', 'failed', 'anomaly')
+                last_status = CASE WHEN ?6 AND source_state.last_status IN ({problems})
                     THEN source_state.last_status ELSE excluded.last_status END,
-                last_message = CASE WHEN ?6 AND source_state.last_status IN ('refused', 'failed', 'anomaly')
+                last_message = CASE WHEN ?6 AND source_state.last_status IN ({problems})
                     THEN source_state.last_message ELSE excluded.last_message END,
                 last_run_at = excluded.last_run_at,
-                last_success_at = CASE WHEN ?5 THEN excluded.last_run_at ELSE source_state.last_success_at END",
+                last_success_at = CASE WHEN ?5 THEN excluded.last_run_at ELSE source_state.last_success_at END"
+            ),
             params![r.id, r.status, r.message, now_ms(), success, not_reached],
+        )?;
+        Ok(())
+    }
+
+    /// Record what the translation step did for a source already recorded in the run.
+    pub fn record_source_translation(&self, run_id: i64, r: &SourceReport) -> Result<()> {
+        self.conn.execute(
+            "UPDATE run_sources SET translated = ?3, translation_cache_hits = ?4, translation_pending = ?5
+             WHERE run_id = ?1 AND source = ?2",
+            params![run_id, r.id, r.translated as i64, r.translation_cache_hits as i64, r.translation_pending as i64],
         )?;
         Ok(())
     }

@@ -175,4 +175,10 @@ pub const MIGRATIONS: &[&str] = &[
     r#"
     DROP TABLE hosts;
     "#,
+    // 6: a run's per-source line holds all of the run's report, so `runs`
+    // and `run --json` say the same thing (issue 14 item 3).
+    r#"
+    ALTER TABLE run_sources ADD COLUMN translation_cache_hits INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE run_sources ADD COLUMN translation_pending INTEGER NOT NULL DEFAULT 0;
+    "#,
 ];

@@ -43,6 +43,13 @@ pub struct Options {
     pub max_chars: usize,
 }
 
+impl Options {
+    /// The options `[settings]` asks for (one mapping for `run` and `translate`).
+    pub fn from_settings(settings: &crate::config::Settings) -> Options {
+        Options { terms_dir: settings.terms_dir.clone(), max_chars: settings.translate_max_chars.max(1) }
+    }
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options { terms_dir: None, max_chars: DEFAULT_MAX_CHARS }
@@ -402,24 +409,24 @@ pub fn engines(settings: &crate::config::Settings) -> Option<Vec<Box<dyn Transla
     let timeout = std::time::Duration::from_secs(settings.translate_timeout_secs.max(1));
     let workers = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).clamp(1, 4);
     let make = |_: usize| -> Box<dyn Translator + Send> {
-        let made: Result<Box<dyn Translator + Send>> = match settings.translator.as_str() {
-            "apertium" => super::ApertiumTranslator::system()
+        let made: Result<Box<dyn Translator + Send>> = match settings.translator {
+            crate::vocab::Translator::Apertium => super::ApertiumTranslator::system()
                 .map(|t| Box::new(t.with_timeout(timeout)) as Box<dyn Translator + Send>)
                 .map_err(|e| e.context("Apertium is not usable (install it with `make deps`)")),
-            "apy" => {
+            crate::vocab::Translator::Apy => {
                 let url = settings.apy_url.clone().unwrap_or_default();
                 super::ApyTranslator::with_timeout(&url, timeout)
                     .map(|t| Box::new(t) as Box<dyn Translator + Send>)
                     .map_err(|e| e.context(format!("the APy server at {url} is not usable")))
             }
-            _ => return Box::new(Unavailable("translation is switched off".into())),
+            crate::vocab::Translator::None => return Box::new(Unavailable("translation is switched off".into())),
         };
         made.unwrap_or_else(|e| Box::new(Unavailable(format!("{e:#}"))))
     };
-    match settings.translator.as_str() {
-        "none" => None,
+    match settings.translator {
+        crate::vocab::Translator::None => None,
         // One APy client is enough: the server does the work.
-        "apy" => Some(vec![make(0)]),
-        _ => Some((0..workers).map(make).collect()),
+        crate::vocab::Translator::Apy => Some(vec![make(0)]),
+        crate::vocab::Translator::Apertium => Some((0..workers).map(make).collect()),
     }
 }

@@ -39,6 +39,7 @@ mod privacy_withdraw_guard;
 mod store_ingest;
 mod surface_honest;
 mod surface_output;
+mod surface_run;
 mod translate_engine;
 mod translate_pipeline;
 mod translate_quality;

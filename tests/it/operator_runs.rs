@@ -35,7 +35,7 @@ fn runs_lists_each_run_and_source_newest_first() {
     assert_eq!(runs.len(), 2);
     assert!(runs[0]["run_id"].as_i64() > runs[1]["run_id"].as_i64(), "newest first");
     let (second, first) = (&runs[0]["sources"][0], &runs[1]["sources"][0]);
-    assert_eq!(first["source"], "madrid");
+    assert_eq!(first["id"], "madrid");
     assert_eq!(first["status"], "ok");
     assert_eq!(first["requests"], 1);
     assert_eq!(first["not_modified"], 0);

@@ -34,8 +34,17 @@ fn issue13_2_p3_a_todo_manifest_is_never_requested() {
     let mut store = Store::open(&dir.path().join("db.sqlite")).unwrap();
     let client = Client::new(Some(Mirror::Http(url::Url::parse(&server.url()).unwrap())), Limits::default());
     let adapters: &'static [&'static dyn cityvibe::adapter::Adapter] = Box::leak(Box::new([probe as &dyn cityvibe::adapter::Adapter]));
-    let report =
-        run(&mut store, RunOptions { adapters, config: Config::enable_all(), config_path: None, only: vec![], client: &client }).unwrap();
+    let ledger = common::ledger_beside(store.path());
+    let opts = RunOptions {
+        adapters,
+        config: Config::enable_all(),
+        config_path: None,
+        only: vec![],
+        client: &client,
+        ledger: &ledger,
+        force: true,
+    };
+    let report = run(&mut store, opts).unwrap();
     assert!(server.requests().is_empty(), "an unreviewed URL was requested: {:?}", server.requests().len());
     let r = &report.sources[0];
     assert_eq!(r.status.to_string(), "refused", "{r:?}");

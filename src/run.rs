@@ -1,0 +1,80 @@
+//! The run as one library use case (issue 14 item 2): fetch and store every
+//! selected source (`ingest::run`), translate what changed, record each
+//! source's line, finish the run row, and return a typed report. Whatever
+//! happens after the run row is begun, it is finished with its exit status,
+//! and every source's line is in the report. `commands/run.rs` only parses
+//! arguments, holds the lock, shows progress and prints.
+//!
+//! Not for the politeness rules (`http`), the storing rules (`store`) or
+//! the translation rules (`translate`).
+
+use crate::ingest::{RunOptions, RunReport};
+use crate::output::Exit;
+use crate::store::Store;
+use crate::translate::pipeline::{Options, TranslateStats, engines, translate_pending_with};
+use anyhow::Result;
+use serde::Serialize;
+
+/// What a run tells whoever watches it (a progress bar); every method is optional.
+pub trait RunProgress {
+    /// Fetching and storing are over; translation starts (if any).
+    fn fetched(&mut self) {}
+    /// Texts translated so far, the total to do, words sent.
+    fn translating(&mut self, _done: u64, _total: u64, _words: u64) {}
+}
+
+/// Nobody watching (cron, `--quiet`, `--json`).
+pub struct Quiet;
+impl RunProgress for Quiet {}
+
+/// A whole run's result.
+#[derive(Debug, Serialize)]
+pub struct RunOutcome {
+    #[serde(flatten)]
+    pub report: RunReport,
+    /// Totals of the translation step; `None` when it did not run.
+    #[serde(flatten)]
+    pub translation: Option<TranslateStats>,
+    /// The translation step itself failed (not an engine: the database):
+    /// events are stored and texts stay pending.
+    pub translation_error: Option<String>,
+    #[serde(skip)]
+    pub exit: Exit,
+}
+
+/// Run once: fetch, store, translate (unless `translate` is false), record, finish.
+pub fn run(store: &mut Store, opts: RunOptions<'_>, translate: bool, progress: &mut dyn RunProgress) -> Result<RunOutcome> {
+    let settings = opts.config.settings.clone();
+    let mut report = crate::ingest::run(store, opts)?;
+    progress.fetched();
+    let mut translation = None;
+    let mut translation_error = None;
+    if translate && let Some(mut workers) = engines(&settings) {
+        // Translate after storing: a missing or failing engine leaves events
+        // stored untranslated, counted as pending and retried next run.
+        let options = Options::from_settings(&settings);
+        match translate_pending_with(store, &mut workers, &settings.languages, &[], &options, |d, t, w| progress.translating(d, t, w)) {
+            Ok(stats) => {
+                for s in report.sources.iter_mut() {
+                    if let Some((t, hits, pending)) = stats.per_source.get(&s.id) {
+                        (s.translated, s.translation_cache_hits, s.translation_pending) = (*t, *hits, *pending);
+                    }
+                }
+                translation = Some(stats);
+            }
+            Err(e) => translation_error = Some(format!("{e:#}")),
+        }
+    }
+    let exit = if translation_error.is_some() {
+        Exit::Internal
+    } else if report.any_problem() {
+        Exit::SourceProblem
+    } else {
+        Exit::Ok
+    };
+    // Recording can fail too (a full disk): the run row is still finished.
+    let recorded = report.sources.iter().try_for_each(|s| store.record_source_translation(report.run_id, s));
+    store.finish_run(report.run_id, exit.code() as i32)?;
+    recorded?;
+    Ok(RunOutcome { report, translation, translation_error, exit })
+}
