@@ -55,65 +55,142 @@ static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
 
 static PHONE: LazyLock<Regex> = LazyLock::new(|| {
     // The first group of a Spanish number, maybe in parentheses: `91`, `(91)`, `912`, `(912)`.
-    let g2 = format!(r"(?:\([6-9]\d\)\s*|[6-9]\d{SEP})");
-    let g3 = format!(r"(?:\([6-9]\d{{2}}\)\s*|[6-9]\d{{2}}{SEP})");
+    let g2 = format!(r"(?:\([6-9][0-9]\)\s*|[6-9][0-9]{SEP})");
+    let g3 = format!(r"(?:\([6-9][0-9]{{2}}\)\s*|[6-9][0-9]{{2}}{SEP})");
     let national = format!(
-        r"(?:[6-9]\d{{8}}
-           |{g3}\d{{3}}{SEP}\d{{3}}
-           |{g3}\d{{2}}{SEP}\d{{2}}{SEP}\d{{2}}
-           |{g3}\d{{6}}
-           |{g2}\d{{3}}{SEP}\d{{2}}{SEP}\d{{2}}
-           |{g2}\d{{3}}{SEP}\d{{4}}
-           |{g2}\d{{7}}
-           |{g2}\d{{2}}{SEP}\d{{2}}{SEP}\d{{3}})"
+        r"(?:[6-9][0-9]{{8}}
+           |{g3}[0-9]{{3}}{SEP}[0-9]{{3}}
+           |{g3}[0-9]{{2}}{SEP}[0-9]{{2}}{SEP}[0-9]{{2}}
+           |{g3}[0-9]{{6}}
+           |{g2}[0-9]{{3}}{SEP}[0-9]{{2}}{SEP}[0-9]{{2}}
+           |{g2}[0-9]{{3}}{SEP}[0-9]{{4}}
+           |{g2}[0-9]{{7}}
+           |{g2}[0-9]{{2}}{SEP}[0-9]{{2}}{SEP}[0-9]{{3}})"
     );
-    let spain = r"(?:\(\s*(?:\+|00)\s*34\s*\)|(?:\+|\b00)\s*34)";
+    let spain = r"(?:\(\s*(?:\+|00)\s*34\s*\)|(?:\+|(?-u:\b)00)\s*34)";
     Regex::new(&format!(
         r"(?x)
-          (?:{spain}{SEP}?)? {national} (?:\s*/\s*(?:{national}|\d{{2,4}}\b))?
+          (?:{spain}{SEP}?)? {national} (?:\s*/\s*(?:{national}|[0-9]{{2,4}}(?-u:\b)))?
           # any number with its country prefix: '+33 1 23 45 67 89', '0033 1 23 45 46 14'
-        | (?:\+|\b00)\s*\(?[1-9]\d{{0,2}}\)? (?:{SEP}?\(?\d+\)?){{1,8}}"
+        | (?:\+|(?-u:\b)00)\s*\(?[1-9][0-9]{{0,2}}\)? (?:{SEP}?\(?[0-9]+\)?){{1,8}}"
     ))
     .expect("phone regex")
 });
 
-/// Whether the view may hold anything [`EMAIL`] or [`PHONE`] matches: an
-/// `@`, seven digits, or one of the spelt-out forms of `@`.
-fn may_hold_pii(view: &str) -> bool {
-    static WORDS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)arroba|\bat\b").expect("words regex"));
-    view.contains('@') || view.chars().filter(|c| c.is_numeric()).nth(6).is_some() || WORDS.is_match(view)
+/// Where an e-mail address may lie: around each `@` and each word `at` or
+/// `arroba` (in any case), as far as a local part (64 bytes) and a domain
+/// (253) reach, merged where they overlap. Every [`EMAIL`] match lies inside
+/// one, and long texts never reach the regex whole.
+fn email_windows(view: &str) -> Vec<(usize, usize)> {
+    let b = view.as_bytes();
+    let word_at = |i: usize, w: &[u8]| {
+        b.get(i..i + w.len()).is_some_and(|s| s.eq_ignore_ascii_case(w))
+            && (i == 0 || !b[i - 1].is_ascii_alphanumeric())
+            && !b.get(i + w.len()).is_some_and(u8::is_ascii_alphanumeric)
+    };
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for i in 0..b.len() {
+        if b[i] == b'@' || (matches!(b[i], b'a' | b'A') && (word_at(i, b"at") || word_at(i, b"arroba"))) {
+            // 64 bytes of local part, "mailto:", spaces and brackets before.
+            let mut from = i.saturating_sub(96);
+            let mut to = (i + 300).min(b.len());
+            while !view.is_char_boundary(from) {
+                from -= 1;
+            }
+            while !view.is_char_boundary(to) {
+                to += 1;
+            }
+            match out.last_mut() {
+                Some(last) if from <= last.1 => last.1 = to,
+                _ => out.push((from, to)),
+            }
+        }
+    }
+    out
 }
 
 /// The view's byte ranges that hold an e-mail address or a phone number.
 fn findings(view: &str) -> Vec<(usize, usize)> {
-    if !may_hold_pii(view) {
-        return Vec::new();
+    let mut found: Vec<(usize, usize)> = Vec::new();
+    for (from, to) in email_windows(view) {
+        found.extend(EMAIL.find_iter(&view[from..to]).map(|m| (from + m.start(), from + m.end())));
     }
-    let mut found: Vec<(usize, usize)> = EMAIL.find_iter(view).map(|m| (m.start(), m.end())).collect();
-    found.extend(PHONE.find_iter(view).filter(|m| stands_alone(view, m) && enough_digits(m.as_str())).map(|m| (m.start(), m.end())));
+    // The phone patterns run only where digits cluster: on long texts with
+    // dates and prices, most of the text never reaches the regex.
+    for (from, to) in digit_clusters(view) {
+        let window = &view[from..to];
+        found.extend(
+            PHONE
+                .find_iter(window)
+                .filter(|m| enough_digits(m.as_str()))
+                .map(|m| (from + m.start(), from + m.end()))
+                .filter(|&(start, end)| stands_alone(view, start, end)),
+        );
+    }
     found.sort_unstable();
     found
 }
 
+/// Where a phone number may lie: runs of seven digits or more, each digit
+/// at most a few separator bytes (spaces, dots, dashes of any kind, slashes,
+/// parentheses) from the next, with a `+`, `(` or space just before. Every
+/// [`PHONE`] match lies inside one: its digits are never further apart.
+fn digit_clusters(view: &str) -> Vec<(usize, usize)> {
+    let b = view.as_bytes();
+    let mut out = Vec::new();
+    let (mut start, mut end, mut digits, mut gap_ok) = (0, 0, 0, false);
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_digit() {
+            if !gap_ok || digits == 0 {
+                if digits >= 7 {
+                    out.push((start, end));
+                }
+                start = i;
+                digits = 0;
+                // Take in what may open a number: `(+34) `, `+33 `, `(`.
+                while start > 0 && i - start < 4 && matches!(b[start - 1], b'+' | b'(' | b' ') {
+                    start -= 1;
+                }
+            }
+            digits += 1;
+            end = i + 1;
+            gap_ok = true;
+        } else if gap_ok && i - end < 8 && (matches!(b[i], b' ' | b'.' | b'-' | b'(' | b')' | b'/' | b'\t') || b[i] >= 0x80) {
+            // a separator inside the run (non-ASCII: a dash or a space of another kind)
+        } else {
+            gap_ok = false;
+        }
+        i += 1;
+    }
+    if digits >= 7 {
+        out.push((start, end));
+    }
+    out
+}
+
 /// A phone match must not be part of a longer code: no letter or digit
-/// right before or after it, and not joined by `-`, `.` or `/` to more
+/// right before or after it, and not joined by `-`, `.`, `/` or `,` to more
 /// digits (an ISBN, a reference number, a date).
-fn stands_alone(text: &str, m: &regex::Match<'_>) -> bool {
-    let before: Vec<char> = text[..m.start()].chars().rev().take(2).collect();
-    let after: Vec<char> = text[m.end()..].chars().take(2).collect();
+fn stands_alone(text: &str, start: usize, end: usize) -> bool {
+    let before: Vec<char> = text[..start].chars().rev().take(2).collect();
+    let after: Vec<char> = text[end..].chars().take(2).collect();
+    let found = &text[start..end];
     let word = |c: Option<&char>| c.is_some_and(|c| c.is_alphanumeric() || *c == '_');
     let joined = |s: &[char]| matches!(s, [j, d, ..] if matches!(j, '-' | '.' | '/' | ',') && d.is_ascii_digit());
-    let starts_with_digit = m.as_str().starts_with(|c: char| c.is_ascii_digit());
+    let starts_with_digit = found.starts_with(|c: char| c.is_ascii_digit());
     // `20:00 34 …` is a time, not the `00` of a country prefix.
-    let time = m.as_str().starts_with("00") && before.first() == Some(&':');
+    let time = found.starts_with("00") && before.first() == Some(&':');
     let glued = (starts_with_digit && word(before.first())) || word(after.first());
     !(glued || joined(&before) || joined(&after) || time)
 }
 
-/// A number with its country prefix has 7 to 15 digits in all (E.164).
+/// A Spanish number has nine digits (eighteen with its alternative:
+/// `917 109 260 / 917 100 558`); one with its country prefix at least seven.
 fn enough_digits(s: &str) -> bool {
-    let n = s.chars().filter(char::is_ascii_digit).count();
-    (9..=17).contains(&n) || (!s.starts_with(|c: char| c.is_ascii_digit()) || s.starts_with("00")) && (7..=17).contains(&n)
+    let n = s.bytes().filter(u8::is_ascii_digit).count();
+    let prefixed = !s.starts_with(|c: char| c.is_ascii_digit()) || s.starts_with("00");
+    n >= 9 || (prefixed && n >= 7)
 }
 
 /// Remove e-mail addresses and phone numbers from a text.

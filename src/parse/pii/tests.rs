@@ -23,6 +23,8 @@ pub const FORMS: &[&str] = &[
     "+33 1 23 45 67 89",
     "+44 20 7946 0958",
     "913184733 /734",
+    "91 588 06 65 / 91 480 24 52",
+    "917 109 260 / 917 100 558",
     "nombre at example dot es",
     "nombre arroba example punto es",
     "nombre arroba example.es",

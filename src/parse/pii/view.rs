@@ -9,7 +9,7 @@
 //! Not for display or storage: the view is thrown away after matching.
 
 use std::borrow::Cow;
-use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 
 /// The normalised text and, per character of it, where it came from.
 pub struct View<'a> {
@@ -20,10 +20,19 @@ pub struct View<'a> {
 }
 
 impl<'a> View<'a> {
-    /// The view of `original`; borrowed (no copy) for plain ASCII text
-    /// without entities, tags or percent-escapes, which is nearly all text.
+    /// The view of `original`; borrowed (no copy) for text without
+    /// entities, tags, percent-escapes or invisible characters that NFKC
+    /// leaves as it is, which is nearly all text.
     pub fn of(original: &'a str) -> View<'a> {
-        if original.bytes().all(|b| b.is_ascii() && !matches!(b, b'&' | b'<' | b'%')) {
+        // `&`, `<` and `%` are common in links and prices; only an entity, a
+        // tag or an escape of interest makes the view differ.
+        let plain = !original.bytes().enumerate().any(|(i, b)| match b {
+            b'&' => entity(&original[i..]).is_some(),
+            b'<' => tag(&original[i..]).is_some(),
+            b'%' => percent(&original[i..]).is_some(),
+            _ => false,
+        });
+        if plain && (original.is_ascii() || (!original.chars().any(is_invisible) && is_nfkc_quick(original.chars()) == IsNormalized::Yes)) {
             return View { text: Cow::Borrowed(original), map: Vec::new() };
         }
         let mut text = String::with_capacity(original.len());
@@ -64,7 +73,7 @@ impl<'a> View<'a> {
             }
             let end = i + c.len_utf8();
             if is_invisible(c) {
-            } else if c.is_ascii() {
+            } else if c.is_ascii() || is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes {
                 push(&mut text, &original[i..end], i, end);
             } else {
                 let n: String = std::iter::once(c).nfkc().collect();
