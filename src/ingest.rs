@@ -246,7 +246,11 @@ impl SourceDriver {
             delay: config.delay_for(adapter),
             withdraw_guard: config.withdraw_guard(m.id),
             config: config.clone(),
-            allowed: Allowed { rules, feed_urls: m.feeds.iter().map(|f| f.url.to_string()).collect() },
+            allowed: Allowed {
+                rules,
+                feed_urls: m.feeds.iter().map(|f| f.url.to_string()).collect(),
+                switched_off: m.feeds.iter().filter(|f| !config.feed_on(m.id, f)).map(|f| f.url.to_string()).collect(),
+            },
             config_path,
             feeds_on: m.feeds.iter().map(|f| config.feed_on(m.id, f)).collect(),
             next_feed: 0,

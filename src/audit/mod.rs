@@ -143,7 +143,7 @@ impl HostDriver {
     fn new(source: &str, host: &str, delay: Duration, daily_cap: u32) -> Result<HostDriver> {
         let urls = PATHS.iter().map(|p| Url::parse(&format!("https://{host}{p}"))).collect::<Result<Vec<_>, _>>()?;
         // Exactly those three URLs, nothing else (P3, P13).
-        let allowed = Allowed { rules: vec![], feed_urls: urls.iter().map(|u| u.to_string()).collect() };
+        let allowed = Allowed { rules: vec![], feed_urls: urls.iter().map(|u| u.to_string()).collect(), switched_off: vec![] };
         Ok(HostDriver { source: source.into(), delay, daily_cap, urls, allowed, next: 0, got: Vec::new() })
     }
 }

@@ -21,6 +21,9 @@ pub struct Allowed {
     /// (host, path prefix) pairs; a feed URL itself is always allowed.
     pub rules: Vec<(String, String)>,
     pub feed_urls: Vec<String>,
+    /// Feed URLs the operator switched off (P16): never requested, not even
+    /// as a redirect hop inside the allowed paths.
+    pub switched_off: Vec<String>,
 }
 
 impl Allowed {
@@ -28,6 +31,9 @@ impl Allowed {
     pub fn check(&self, url: &Url) -> Result<(), String> {
         if url.scheme() != "https" && url.scheme() != "http" {
             return Err(format!("{url}: scheme {} is not fetched", url.scheme()));
+        }
+        if self.switched_off.iter().any(|f| f == url.as_str()) {
+            return Err(format!("{url} is a feed switched off in sources.toml (feeds_off, P16)"));
         }
         if self.feed_urls.iter().any(|f| f == url.as_str()) {
             return Ok(());

@@ -95,6 +95,30 @@ fn a_feed_switched_off_by_url_leaves_the_alternatives() {
     assert!(ok(&cityvibe(dir.path(), &["source", "show", "madrid"])).contains(&format!("feed es {json}  (switched off: feeds_off)")));
 }
 
+/// P16, P13, issue 12 item 7: a switched-off feed is not requested even when
+/// another feed redirects to it inside the adapter's allowed paths.
+#[test]
+fn a_redirect_to_a_switched_off_feed_is_refused() {
+    let csv = cityvibe::adapters::madrid::MANIFEST.feeds[1].url;
+    let server = Server::start(move |seen, _| {
+        if seen.path.ends_with(".json") {
+            Reply::new(301).header("Location", csv)
+        } else {
+            match std::fs::read(sample(seen.path.trim_start_matches('/'))) {
+                Ok(body) => Reply::ok(body),
+                Err(_) => Reply::new(404),
+            }
+        }
+    });
+    let dir = workdir(&format!("[settings]\ntranslator = \"none\"\n[sources.madrid]\nfeeds_off = [\"{csv}\"]\n"));
+    let out: serde_json::Value =
+        serde_json::from_str(&String::from_utf8_lossy(&cityvibe(dir.path(), &["--mirror", &server.url(), "run", "--json"]).stdout))
+            .unwrap();
+    let paths: Vec<String> = server.requests().iter().map(|r| r.path.clone()).collect();
+    assert!(!paths.iter().any(|p| p.ends_with(".csv")), "the switched-off CSV was requested: {paths:?}");
+    assert!(out["sources"][0]["message"].as_str().unwrap().contains("switched off in sources.toml"), "{out}");
+}
+
 /// A key that names no feed, or one that leaves no feed with the events, is
 /// a configuration error (exit 2) that lists the source's feeds; nothing is requested.
 #[test]
