@@ -234,9 +234,12 @@ impl<'c> Scheduler<'c> {
             let Some((i, ready)) = best else { continue };
             let wait = ready - now_ms();
             if wait > 0 {
-                // Never past the task's time; `ready` never lies beyond the run's
-                // wait ceiling, so no sleep is longer than that (P10).
-                std::thread::sleep(Duration::from_millis(wait as u64));
+                // Never past the task's time, and in short steps: the ledger is
+                // read again after each, so a request another process had in
+                // flight (counted with its send margin) is waited from its real
+                // end once it ends. `ready` never lies beyond the run's wait
+                // ceiling (P10).
+                std::thread::sleep(Duration::from_millis(wait.min(250) as u64));
                 continue;
             }
             let mut t = tasks[i].take().expect("task");

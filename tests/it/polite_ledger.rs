@@ -44,35 +44,42 @@ fn gap(a: &Seen, b: &Seen) -> Duration {
     b.at.saturating_duration_since(a.at)
 }
 
-/// P8, issue 12 item 1: a run killed (SIGKILL) while the host still holds its
-/// request's answer leaves its reservation in the ledger; the next run, in a
-/// new process, asks no sooner than madrid's 2 s after the killed request.
+/// P8, issue 12 item 1: a run killed (SIGKILL, or SIGTERM) while the host
+/// still holds its request's answer leaves its reservation in the ledger;
+/// the next run, in a new process, asks no sooner than madrid's 2 s after
+/// the killed request.
 #[test]
 fn a_run_killed_mid_request_still_makes_the_next_wait_the_full_delay_p8_issue12() {
-    let body = madrid_body();
-    let server = Server::start(move |_, i| {
-        if i == 0 {
-            // The first answer is held long after the kill.
-            std::thread::sleep(Duration::from_secs(6));
-        }
-        Reply::ok(body.clone())
-    });
-    let dir = workdir("[sources.madrid]\n");
-    let mirror = server.url();
-    let mut first = common::command(dir.path()).args(run_args(&mirror, "cityvibe.db", &[])).spawn().unwrap();
-    wait_for(&server, 1, Duration::from_secs(20));
-    std::thread::sleep(Duration::from_millis(200));
-    first.kill().unwrap(); // SIGKILL
-    first.wait().unwrap();
-    // `--force`: the operator's manual run right after (P7), every delay kept.
-    let second = cityvibe(dir.path(), &run_args(&mirror, "cityvibe.db", &["--force"]));
-    assert_eq!(second.status.code(), Some(0), "{}", String::from_utf8_lossy(&second.stderr));
-    let seen = server.requests();
-    assert_eq!(seen.len(), 2, "{seen:?}");
-    assert!(seen.iter().all(|s| s.path == MADRID_JSON), "{seen:?}");
-    let g = gap(&seen[0], &seen[1]);
-    eprintln!("killed run's request → next run's request: {g:?} (delay 2 s)");
-    assert!(g >= Duration::from_secs(2), "the next run asked {g:?} after the killed run's request, under madrid's 2 s");
+    for signal in ["KILL", "TERM"] {
+        let body = madrid_body();
+        let server = Server::start(move |_, i| {
+            if i == 0 {
+                // The first answer is held long after the kill.
+                std::thread::sleep(Duration::from_secs(6));
+            }
+            Reply::ok(body.clone())
+        });
+        let dir = workdir("[sources.madrid]\n");
+        let mirror = server.url();
+        let mut first = common::command(dir.path()).args(run_args(&mirror, "cityvibe.db", &[])).spawn().unwrap();
+        wait_for(&server, 1, Duration::from_secs(20));
+        std::thread::sleep(Duration::from_millis(200));
+        let sent = std::process::Command::new("kill").args([format!("-{signal}"), first.id().to_string()]).status().unwrap();
+        assert!(sent.success());
+        assert!(!first.wait().unwrap().success(), "SIG{signal} ended the run");
+        // `--force`: the operator's manual run right after (P7), every delay kept.
+        let second = cityvibe(dir.path(), &run_args(&mirror, "cityvibe.db", &["--force"]));
+        assert_eq!(second.status.code(), Some(0), "{}", String::from_utf8_lossy(&second.stderr));
+        let seen = server.requests();
+        assert_eq!(seen.len(), 2, "{seen:?}");
+        assert!(seen.iter().all(|s| s.path == MADRID_JSON), "{seen:?}");
+        let g = gap(&seen[0], &seen[1]);
+        eprintln!("SIG{signal}: killed run's request → next run's request: {g:?} (delay 2 s)");
+        assert!(
+            g >= Duration::from_secs(2),
+            "after SIG{signal}, the next run asked {g:?} after the killed run's request, under madrid's 2 s"
+        );
+    }
 }
 
 /// P8, issue 12 item 1: two processes started together on two databases
@@ -114,6 +121,13 @@ fn a_ledger_that_cannot_record_fails_closed_issue14() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("madrid") && stderr.contains("host ledger") && stderr.contains("disk full"), "{stderr}");
     assert_eq!(json_of(&out)["sources"][0]["status"], "failed");
+    // A ledger that cannot be read either.
+    ledger.execute_batch("DROP TRIGGER no_room; ALTER TABLE hosts RENAME COLUMN not_before_ms TO unreadable;").unwrap();
+    let out = cityvibe(dir.path(), &run_args(&mirror, "cityvibe.db", &["--force"]));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("madrid") && stderr.contains("host ledger") && stderr.contains("not_before_ms"), "{stderr}");
+    assert_eq!(server.requests().len(), 1, "a host whose delay cannot be read is not fetched");
     // No ledger at all: a state folder that is a file.
     let blocked = dir.path().join("not-a-folder");
     std::fs::write(&blocked, "").unwrap();
