@@ -513,6 +513,17 @@ impl FetchDriver for SourceDriver {
             let why = c.sources.get(id).and_then(|r| r.disabled_reason.clone()).map(|r| format!(": {r}")).unwrap_or_default();
             return Gate::Stop(FetchOutcome::Disabled(format!("switched off during the run{why}")));
         }
+        // A feed switched off mid-run (feeds_off) is not asked for: the
+        // source stops for this run and runs without it next time (P16).
+        if let Some(c) = &live
+            && let Some(feed) = self.adapter.manifest().feeds.iter().find(|f| f.url == req.url.as_str())
+            && !c.feed_on(id, feed)
+        {
+            return Gate::Stop(FetchOutcome::Disabled(format!(
+                "{}: feed switched off during the run (feeds_off); the source's other feeds run next time",
+                req.url
+            )));
+        }
         if let Some(hours) = config.sources.get(id).and_then(|r| r.hours.as_deref())
             && let Ok(window) = parse_hours(hours)
             && !in_window(window, madrid_minute_now())

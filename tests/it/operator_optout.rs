@@ -119,6 +119,34 @@ fn a_redirect_to_a_switched_off_feed_is_refused() {
     assert!(out["sources"][0]["message"].as_str().unwrap().contains("switched off in sources.toml"), "{out}");
 }
 
+/// P16, issue 12 item 7: a feed switched off while the run is under way is
+/// not asked for: madrid's JSON answers 500, the operator switches off the
+/// CSV meanwhile, and the fallback never requests it.
+#[test]
+fn a_feed_switched_off_mid_run_is_not_requested() {
+    let dir = workdir("[settings]\ntranslator = \"none\"\n[sources.madrid]\nenabled = true\n");
+    let config = dir.path().join("sources.toml");
+    let csv = cityvibe::adapters::madrid::MANIFEST.feeds[1].url;
+    let server = Server::start(move |_, i| {
+        if i == 0 {
+            let text = std::fs::read_to_string(&config)
+                .unwrap()
+                .replace("enabled = true\n", &format!("enabled = true\nfeeds_off = [\"{csv}\"]\n"));
+            std::fs::write(&config, text).unwrap();
+        }
+        Reply::new(500)
+    });
+    let out: serde_json::Value =
+        serde_json::from_str(&String::from_utf8_lossy(&cityvibe(dir.path(), &["--mirror", &server.url(), "run", "--json"]).stdout))
+            .unwrap();
+    let paths: Vec<String> = server.requests().iter().map(|r| r.path.clone()).collect();
+    assert!(paths.iter().all(|p| !p.ends_with(".csv")), "{paths:?}");
+    assert!(paths[0].ends_with(".json"), "{paths:?}");
+    let s = &out["sources"][0];
+    assert_eq!(s["status"], "disabled", "{out}");
+    assert!(s["message"].as_str().unwrap().contains("feed switched off during the run"), "{out}");
+}
+
 /// A key that names no feed, or one that leaves no feed with the events, is
 /// a configuration error (exit 2) that lists the source's feeds; nothing is requested.
 #[test]
