@@ -889,13 +889,9 @@ fn hosts_are_interleaved_and_each_keeps_its_delay() {
     let hosts = [("one", "one.test", 200u64), ("two", "two.test", 300), ("three", "three.test", 400)];
     let adapters: Vec<&'static dyn Adapter> = hosts.iter().map(|(id, h, d)| source(id, h, *d, &names) as &dyn Adapter).collect();
     let (_d, db) = fresh_db();
-    let started = Instant::now();
     let r = run_once(&db, &server, &adapters);
-    let wall = started.elapsed();
     let reqs = server.requests();
     assert_manners(&reqs);
-    let schedules: u64 = hosts.iter().map(|(_, _, d)| d * (names.len() as u64 - 1)).sum();
-    assert!(wall < ms(schedules) * 6 / 10, "wall {wall:?} for schedules summing to {schedules} ms");
     for (id, host, delay) in hosts {
         let seen = to_host(&reqs, host);
         assert_eq!(seen.len(), 4, "{host}");
@@ -905,6 +901,11 @@ fn hosts_are_interleaved_and_each_keeps_its_delay() {
     // Interleaved: the hosts' requests are mixed, not one host after another.
     let order: Vec<&str> = reqs.iter().map(|s| s.path.split('/').nth(1).unwrap()).collect();
     assert_ne!(order[..4], ["one.test"; 4], "{order:?}");
+    // No host waits for another's schedule: the first three requests go to
+    // the three hosts (an ordering, where a stopwatch would flake under load).
+    let mut first_three = order[..3].to_vec();
+    first_three.sort();
+    assert_eq!(first_three, ["one.test", "three.test", "two.test"], "{order:?}");
 }
 
 // ---------------------------------------------------------------- P17 source show
