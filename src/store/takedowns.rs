@@ -92,6 +92,8 @@ impl Store {
         if reason.trim().is_empty() {
             crate::bail_usage!("say why with --reason \"…\" (it is kept with the takedown)");
         }
+        // A reason often names who asked: their address or number is not kept (P5).
+        let reason = crate::parse::pii::scrub(reason.trim());
         // A run may hold the write lock for one source's ingest: wait for it
         // rather than fail, so the takedown lands right after that commit.
         self.conn.busy_timeout(std::time::Duration::from_secs(120))?;
@@ -154,7 +156,7 @@ impl Store {
         let now = now_ms();
         tx.execute(
             "INSERT INTO takedowns (source, source_event_id, url, reason, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![source, source_event_id, url, reason.trim(), now],
+            params![source, source_event_id, url, reason, now],
         )?;
         let td_id = tx.last_insert_rowid();
         let mut translations_deleted = 0u64;
@@ -175,7 +177,7 @@ impl Store {
         }
         tx.commit()?;
         Ok(TakedownOutcome::Recorded(TakedownResult {
-            takedown: Takedown { id: td_id, source, source_event_id, url, reason: reason.trim().to_string(), created_at: now },
+            takedown: Takedown { id: td_id, source, source_event_id, url, reason, created_at: now },
             deleted,
             translations_deleted,
         }))

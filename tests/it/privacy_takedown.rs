@@ -107,3 +107,20 @@ fn a_url_already_taken_down_is_not_recorded_twice_p18_issue13() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("already taken down"), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(tombstones(d).len(), 1);
 }
+
+/// P5: a takedown's reason often names who asked; their e-mail address or
+/// phone number is not kept in the database (issue 10 item 3: every stored field).
+#[test]
+fn a_takedown_reason_keeps_no_contact_data_p5_issue10() {
+    let dir = stored_madrid();
+    let d = dir.path();
+    let victim = ids(d)[0].clone();
+    ok(&cityvibe(d, &["takedown", "add", &format!("madrid:{victim}"), "--reason", "asked by webmaster@example.es, tel. 912 345 678"]));
+    let list = tombstones(d);
+    let reason = list[0]["reason"].as_str().unwrap();
+    assert!(reason.starts_with("asked by") && !reason.contains("webmaster") && !reason.contains("345 678"), "{reason}");
+    let conn = rusqlite::Connection::open(d.join("data/cityvibe.db")).unwrap();
+    let _: i64 = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0)).unwrap();
+    let bytes = String::from_utf8_lossy(&std::fs::read(d.join("data/cityvibe.db")).unwrap()).into_owned();
+    assert!(!bytes.contains("webmaster@example.es") && !bytes.contains("912 345 678"));
+}
