@@ -8,7 +8,7 @@ DEMO_STATE ?= data/demo-state
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 CITYVIBE := $(TARGET_DIR)/release/cityvibe
 
-.PHONY: build release demo test lint scaffold-check bench deps clean
+.PHONY: build release demo test lint scaffold-check bench mt-score deps clean
 
 build:
 	$(CARGO) build --release
@@ -79,12 +79,19 @@ scaffold-check:
 	echo "scaffold-check: json, xml and csv scaffolds compile, pass their tests and the conformance suite; a TODO manifest is neither switched on nor fetched (P3)"
 
 ## Throughput and memory figures (not a pass/fail test).
-bench: build
+bench: build mt-score
 	$(CARGO) build --release --bin cityvibe-bench
 	./target/release/cityvibe-bench
 	$(CARGO) build --release --bin cityvibe-bench-esmadrid --bin cityvibe-bench-translate
 	$(or $(CARGO_TARGET_DIR),target)/release/cityvibe-bench-esmadrid
 	$(or $(CARGO_TARGET_DIR),target)/release/cityvibe-bench-translate
+
+## Translation quality: chrF++ per language on ../shared/mt-dev's dev set,
+## beside the floor of copying the Spanish (needs `pip install sacrebleu`).
+MT_DEV ?= ../shared/mt-dev
+
+mt-score: build
+	python3 $(MT_DEV)/score.py .
 
 clean:
 	$(CARGO) clean

@@ -45,8 +45,11 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
-    /// Translate what changed into the display languages (what `run` does after storing).
+    /// Translate what changed into the display languages (what `run` does after storing);
+    /// correct a translation, or exchange translations with translators' tools.
     Translate {
+        #[command(subcommand)]
+        command: Option<TranslateCommand>,
         /// Only events of this source (repeatable).
         #[arg(long = "source", value_name = "ID")]
         sources: Vec<String>,
@@ -124,6 +127,49 @@ pub enum Command {
         #[command(subcommand)]
         command: TakedownCommand,
     },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TranslateCommand {
+    /// Store a human translation of an event's current text; it wins for
+    /// every event with the same original, until that original changes.
+    Correct {
+        /// SOURCE:ID of the event.
+        id: String,
+        #[arg(long)]
+        lang: String,
+        #[arg(long)]
+        title: Option<String>,
+        #[arg(long)]
+        description: Option<String>,
+    },
+    /// Write the current originals and their translations into one language
+    /// as a PO or XLIFF file, for Weblate, Pontoon or Poedit.
+    Export {
+        #[arg(long)]
+        lang: String,
+        #[arg(long, value_enum)]
+        format: crate::translate::exchange::Format,
+        /// Only events of this source (repeatable).
+        #[arg(long = "source", value_name = "ID")]
+        sources: Vec<String>,
+        /// Only texts whose translation is a machine's, or is missing.
+        #[arg(long, value_enum)]
+        only: Option<ExchangeOnly>,
+    },
+    /// Read reviewed translations back from a PO or XLIFF file into the memory.
+    Import {
+        file: std::path::PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Which texts `translate export` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExchangeOnly {
+    Machine,
+    Missing,
 }
 
 #[derive(Debug, Subcommand)]

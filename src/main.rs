@@ -27,7 +27,8 @@ fn main() -> ExitCode {
         Command::Events { command: EventsCommand::Correct { event, field, value, reason, remove, json } } => {
             commands::correct::execute(&cli, event, field, if *remove { None } else { value.as_deref() }, reason.as_deref(), *json)
         }
-        Command::Translate { sources, json } => commands::translate::execute(&cli, sources.clone(), *json),
+        Command::Translate { command: None, sources, json } => commands::translate::execute(&cli, sources.clone(), *json),
+        Command::Translate { command: Some(command), .. } => commands::translate::exchange(&cli, command),
         Command::Source { command } => match command {
             SourceCommand::List { json } => commands::source::list(&cli, *json),
             SourceCommand::Show { id, json } => commands::source::show(&cli, id, *json),

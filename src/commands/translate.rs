@@ -1,9 +1,11 @@
-//! `cityvibe translate`, and the translation step of `run`.
+//! `cityvibe translate`, and the translation step of `run`; `translate
+//! correct|export|import`, the human side of translation (issue 11.4).
 
 use super::exit;
-use crate::cli::Cli;
+use crate::cli::{Cli, ExchangeOnly, TranslateCommand};
 use crate::config::Config;
 use crate::store::Store;
+use crate::translate::exchange;
 use crate::translate::pipeline::{Options, TranslateStats, engines, translate_pending_with};
 use anyhow::Result;
 use std::time::Instant;
@@ -68,4 +70,136 @@ pub fn execute(cli: &Cli, sources: Vec<String>, json: bool) -> Result<super::Exi
         )?;
     }
     Ok(exit::OK)
+}
+
+/// What an import did with each entry (issue 11.4).
+#[derive(Debug, Default, serde::Serialize)]
+struct ImportReport {
+    lang: String,
+    applied: usize,
+    /// Events whose shown text changed.
+    events: usize,
+    /// Entries still fuzzy or empty: left for review.
+    unreviewed: usize,
+    refused: Vec<Refused>,
+}
+
+#[derive(Debug, serde::Serialize)]
+struct Refused {
+    field: String,
+    original: String,
+    why: &'static str,
+}
+
+/// A human translation must not carry contact data (P5).
+fn holds_personal_data(text: &str) -> bool {
+    crate::parse::pii::scrub(text) != text
+}
+
+/// `translate correct|export|import`.
+pub fn exchange(cli: &Cli, command: &TranslateCommand) -> Result<super::Exit> {
+    let check_lang = |lang: &str| -> Result<()> {
+        if !crate::model::DISPLAY_LANGS.contains(&lang) {
+            crate::bail_usage!("--lang {lang}: use one of {}", crate::model::DISPLAY_LANGS.join(", "));
+        }
+        Ok(())
+    };
+    match command {
+        TranslateCommand::Export { lang, format, sources, only } => {
+            check_lang(lang)?;
+            super::check_source_ids(sources)?;
+            let store = Store::open(&cli.db)?;
+            let texts: Vec<_> = store
+                .exchange_texts(lang, sources)?
+                .into_iter()
+                .filter(|t| match only {
+                    None => true,
+                    Some(ExchangeOnly::Missing) => t.current.is_none(),
+                    Some(ExchangeOnly::Machine) => t.current.as_ref().is_some_and(|(_, o)| o != "human" && o != "publisher"),
+                })
+                .collect();
+            crate::outln!("{}", exchange::write(*format, lang, &texts)?.trim_end())?;
+            Ok(exit::OK)
+        }
+        TranslateCommand::Correct { id, lang, title, description } => {
+            check_lang(lang)?;
+            let Some((source, event_id)) = id.split_once(':') else {
+                crate::bail_usage!("{id}: say which event as SOURCE:ID (see `cityvibe events list`)");
+            };
+            if title.is_none() && description.is_none() {
+                crate::bail_usage!("give --title, --description or both");
+            }
+            let _lock = match super::lock_or_exit(cli)? {
+                Ok(l) => l,
+                Err(code) => return Ok(code),
+            };
+            let mut store = Store::open(&cli.db)?;
+            let Some((own, original_title, original_description)) = store.event_texts(source.trim(), event_id.trim())? else {
+                crate::bail_usage!("no stored event {id}; see `cityvibe events list`");
+            };
+            if own == *lang {
+                crate::bail_usage!("{id} is published in {lang} already: correct the original with `cityvibe events correct`");
+            }
+            for (field, text, original) in [("title", title, &original_title), ("description", description, &original_description)] {
+                let Some(text) = text else { continue };
+                if holds_personal_data(text) {
+                    crate::bail_usage!("the {field} holds an e-mail address or a phone number, which CityVibe never stores (P5)");
+                }
+                if original.trim().is_empty() || text.trim().is_empty() {
+                    crate::bail_usage!("{id} has no {field} to translate, or the translation is empty");
+                }
+                let events = store.save_human_translation(lang, field, original, text.trim())?;
+                crate::outln!("{field} in {lang}: stored, shown on {events} event(s) with the same original")?;
+            }
+            Ok(exit::OK)
+        }
+        TranslateCommand::Import { file, json } => {
+            let content = std::fs::read_to_string(file).map_err(|e| crate::output::usage(format!("reading {}: {e}", file.display())))?;
+            let imported = exchange::read(&content, &file.display().to_string()).map_err(|e| crate::output::usage(format!("{e:#}")))?;
+            check_lang(&imported.lang)?;
+            let _lock = match super::lock_or_exit(cli)? {
+                Ok(l) => l,
+                Err(code) => return Ok(code),
+            };
+            let mut store = Store::open(&cli.db)?;
+            let current: std::collections::HashSet<(String, String)> =
+                store.exchange_texts(&imported.lang, &[])?.into_iter().map(|t| (t.field.to_string(), t.original)).collect();
+            let mut report = ImportReport { lang: imported.lang.clone(), unreviewed: imported.unreviewed, ..Default::default() };
+            for e in imported.entries {
+                let why = if !matches!(e.field.as_str(), "title" | "description") {
+                    Some("unknown field (expected title or description)")
+                } else if !current.contains(&(e.field.clone(), e.original.clone())) {
+                    Some("not a current original text of any active event")
+                } else if holds_personal_data(&e.text) || holds_personal_data(&e.original) {
+                    Some("holds an e-mail address or a phone number (P5)")
+                } else {
+                    None
+                };
+                match why {
+                    Some(why) => report.refused.push(Refused { field: e.field, original: e.original, why }),
+                    None => {
+                        report.events += store.save_human_translation(&imported.lang, &e.field, &e.original, e.text.trim())?;
+                        report.applied += 1;
+                    }
+                }
+            }
+            if *json {
+                super::print_json(&report)?;
+            } else {
+                crate::outln!(
+                    "{}: {} applied ({} events), {} refused, {} left for review",
+                    imported.lang,
+                    report.applied,
+                    report.events,
+                    report.refused.len(),
+                    report.unreviewed
+                )?;
+                for r in &report.refused {
+                    let head: String = r.original.chars().take(60).collect();
+                    crate::outln!("  refused {} {head:?}: {}", r.field, r.why)?;
+                }
+            }
+            Ok(exit::OK)
+        }
+    }
 }

@@ -9,6 +9,7 @@ pub mod corrections;
 pub mod events;
 pub mod fetchlog;
 pub mod ingest;
+pub mod memory;
 pub mod optout;
 pub mod reports;
 pub mod runs;

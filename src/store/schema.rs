@@ -181,4 +181,17 @@ pub const MIGRATIONS: &[&str] = &[
     ALTER TABLE run_sources ADD COLUMN translation_cache_hits INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE run_sources ADD COLUMN translation_pending INTEGER NOT NULL DEFAULT 0;
     "#,
+    // 7: the translation memory: human translations of exact original
+    // texts, which win over any engine (issue 11.4).
+    r#"
+    CREATE TABLE translation_memory (
+        lang TEXT NOT NULL,
+        field TEXT NOT NULL,
+        source_hash TEXT NOT NULL,
+        original TEXT NOT NULL,
+        text TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (lang, field, source_hash)
+    );
+    "#,
 ];

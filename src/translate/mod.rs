@@ -8,6 +8,7 @@
 mod apertium;
 mod apy;
 pub mod engine;
+pub mod exchange;
 pub mod pipeline;
 pub mod protect;
 mod stream;

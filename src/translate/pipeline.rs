@@ -159,6 +159,8 @@ pub fn translate_pending_with<T: Translator + Send>(
     }
     let no_terms = TermBase::default();
     let existing = store.existing_translations()?;
+    let humans = store.human_translations()?;
+    let mut human_rows: Vec<(String, &'static str, String, String)> = Vec::new();
     let failures = store.translation_failures()?;
     let now = crate::store::now_ms();
     // (source lang, target lang) → texts needing an engine.
@@ -179,6 +181,17 @@ pub fn translate_pending_with<T: Translator + Send>(
         let known = Known { venue: t.venue.as_deref(), locality: t.locality.as_deref() };
         for lang in langs {
             if *lang == t.lang {
+                continue;
+            }
+            let here = existing.get(&(t.event_id, lang.clone(), t.field.to_string()));
+            if here.is_some_and(|e| e.origin == "publisher") {
+                continue;
+            }
+            // A human translation of this very text wins over any engine.
+            if let Some(text) = humans.get(&(lang.clone(), t.field.to_string(), hash.clone())) {
+                if !here.is_some_and(|e| e.origin == "human" && e.source_hash == hash) {
+                    human_rows.push((lang.clone(), t.field, t.text.clone(), text.clone()));
+                }
                 continue;
             }
             let base = if t.lang == "es" { terms.get(lang).unwrap_or(&no_terms) } else { &no_terms };
@@ -228,6 +241,11 @@ pub fn translate_pending_with<T: Translator + Send>(
         }
     }
     store.save_translations(&from_cache)?;
+    human_rows.sort();
+    human_rows.dedup();
+    for (lang, field, original, text) in &human_rows {
+        store.save_human_translation(lang, field, original, text)?;
+    }
     let total: u64 = needs.values().map(|v| v.len() as u64).sum();
     let mut done = 0u64;
     let mut by_src: BTreeMap<String, Vec<(String, Vec<Need>)>> = BTreeMap::new();

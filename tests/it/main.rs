@@ -41,5 +41,6 @@ mod surface_honest;
 mod surface_output;
 mod surface_run;
 mod translate_engine;
+mod translate_memory;
 mod translate_pipeline;
 mod translate_quality;

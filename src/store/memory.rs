@@ -1,0 +1,108 @@
+//! The translation memory: human translations of exact original texts
+//! (issue 11.4). A correction is stored once per (language, field, original
+//! text) and wins over any engine for every event whose text is the same,
+//! across runs and engine changes; it stops applying to an event whose
+//! original changes (its hash no longer matches).
+//!
+//! Not for: machine translations or the cache (`translations`), nor reading
+//! exchange files (`translate::exchange`).
+
+use super::events::text_hash;
+use super::{Store, now_ms};
+use anyhow::Result;
+use rusqlite::params;
+use std::collections::HashMap;
+
+/// One original text of active events, with what is shown for it in a language.
+#[derive(Debug, Clone)]
+pub struct ExchangeText {
+    pub field: &'static str,
+    pub original: String,
+    /// `source:id` of the events that carry it.
+    pub events: Vec<String>,
+    /// The current translation into the language and its origin, if any.
+    pub current: Option<(String, String)>,
+}
+
+impl Store {
+    /// Every human translation: (lang, field, original's hash) → text.
+    pub fn human_translations(&self) -> Result<HashMap<(String, String, String), String>> {
+        let mut st = self.conn.prepare("SELECT lang, field, source_hash, text FROM translation_memory")?;
+        let rows = st.query_map([], |r| Ok(((r.get(0)?, r.get(1)?, r.get(2)?), r.get(3)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Stores a human translation of `original` and shows it at once on every
+    /// active event whose `field` is that text; returns how many events.
+    pub fn save_human_translation(&mut self, lang: &str, field: &str, original: &str, text: &str) -> Result<usize> {
+        let hash = text_hash(original);
+        let tx = self.conn.transaction()?;
+        tx.execute(
+            "INSERT INTO translation_memory (lang, field, source_hash, original, text, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+             ON CONFLICT (lang, field, source_hash) DO UPDATE SET text = excluded.text, created_at = excluded.created_at",
+            params![lang, field, hash, original, text, now_ms()],
+        )?;
+        let column = if field == "title" { "title" } else { "description" };
+        let ids: Vec<i64> = {
+            let mut st = tx.prepare(&format!("SELECT id FROM events WHERE status = 'active' AND lang <> ?1 AND {column} = ?2"))?;
+            st.query_map(params![lang, original], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
+        };
+        for id in &ids {
+            tx.execute(
+                "INSERT INTO translations (event_id, lang, field, text, origin, engine, source_hash, cache_key)
+                 VALUES (?1, ?2, ?3, ?4, 'human', NULL, ?5, NULL)
+                 ON CONFLICT (event_id, lang, field) DO UPDATE SET text = excluded.text, origin = 'human', engine = NULL,
+                    source_hash = excluded.source_hash, cache_key = NULL",
+                params![id, lang, field, text, hash],
+            )?;
+        }
+        tx.commit()?;
+        Ok(ids.len())
+    }
+
+    /// An event's language, title and description, by source and id.
+    pub fn event_texts(&self, source: &str, id: &str) -> Result<Option<(String, String, String)>> {
+        use rusqlite::OptionalExtension;
+        Ok(self
+            .conn
+            .query_row("SELECT lang, title, description FROM events WHERE source = ?1 AND source_event_id = ?2", [source, id], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+            .optional()?)
+    }
+
+    /// The distinct original texts of active events not in `lang` (of some
+    /// sources, or all), each with its current translation into `lang`.
+    pub fn exchange_texts(&self, lang: &str, sources: &[String]) -> Result<Vec<ExchangeText>> {
+        let shown = self.translations_into(lang)?;
+        let mut st = self.conn.prepare(
+            "SELECT id, source, source_event_id, title, description FROM events WHERE status = 'active' AND lang <> ?1 ORDER BY id",
+        )?;
+        let rows = st.query_map([lang], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?, r.get::<_, String>(4)?))
+        })?;
+        let mut out: Vec<ExchangeText> = Vec::new();
+        let mut index: HashMap<(&'static str, String), usize> = HashMap::new();
+        for row in rows {
+            let (id, source, event_id, title, description) = row?;
+            if !sources.is_empty() && !sources.contains(&source) {
+                continue;
+            }
+            for (field, original) in [("title", title), ("description", description)] {
+                if original.trim().is_empty() {
+                    continue;
+                }
+                let current = shown.get(&(id, field.to_string())).filter(|t| t.current).map(|t| (t.text.clone(), t.origin.clone()));
+                let at = *index.entry((field, original.clone())).or_insert_with(|| {
+                    out.push(ExchangeText { field, original, events: Vec::new(), current: None });
+                    out.len() - 1
+                });
+                out[at].events.push(format!("{source}:{event_id}"));
+                if out[at].current.is_none() {
+                    out[at].current = current;
+                }
+            }
+        }
+        Ok(out)
+    }
+}

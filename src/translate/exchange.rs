@@ -1,0 +1,219 @@
+//! Translations out to translators' tools and back in (issue 11.4): GNU
+//! gettext PO (through `polib`; Weblate, Pontoon and Poedit read it) and
+//! XLIFF 1.2 (through `quick-xml`). One entry per distinct original text:
+//! the original is the source string, the field its context, the events
+//! carrying it a comment; a machine translation goes out marked fuzzy
+//! (`needs-review-translation` in XLIFF) for a human to review.
+//!
+//! Not for: deciding what an import may change (`commands::translate`
+//! checks every entry against the current originals).
+
+use crate::store::memory::ExchangeText;
+use anyhow::{Context, Result, bail};
+use polib::catalog::Catalog;
+use polib::message::{Message, MessageFlags};
+use polib::metadata::CatalogMetadata;
+use quick_xml::events::Event as XmlEvent;
+
+/// An exchange file format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Po,
+    Xliff,
+}
+
+/// One entry read back from a file: field, original, translation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub field: String,
+    pub original: String,
+    pub text: String,
+}
+
+/// A file read back: its language and its translated, reviewed entries.
+#[derive(Debug, Clone)]
+pub struct Imported {
+    pub lang: String,
+    pub entries: Vec<Entry>,
+    /// Entries left untranslated or still fuzzy: not for import.
+    pub unreviewed: usize,
+}
+
+fn is_machine(origin: &str) -> bool {
+    !matches!(origin, "human" | "publisher")
+}
+
+/// Writes `texts` (translations into `lang`) as `format`.
+pub fn write(format: Format, lang: &str, texts: &[ExchangeText]) -> Result<String> {
+    match format {
+        Format::Po => {
+            let mut meta = CatalogMetadata::new();
+            meta.project_id_version = "cityvibe".into();
+            meta.language = lang.into();
+            meta.mime_version = "1.0".into();
+            meta.content_type = "text/plain; charset=UTF-8".into();
+            meta.content_transfer_encoding = "8bit".into();
+            let mut catalog = Catalog::new(meta);
+            for t in texts {
+                let (text, origin) = t.current.clone().unwrap_or_default();
+                let mut flags = MessageFlags::new();
+                if !text.is_empty() && is_machine(&origin) {
+                    flags.add_flag("fuzzy");
+                }
+                let mut b = Message::build_singular();
+                b.with_msgctxt(t.field.to_string())
+                    .with_msgid(t.original.clone())
+                    .with_msgstr(text)
+                    .with_flags(flags)
+                    .with_extracted_comments(format!(
+                        "{}{}",
+                        t.events.join(" "),
+                        if origin.is_empty() { String::new() } else { format!(" ({origin})") }
+                    ));
+                catalog.append_or_update(b.done());
+            }
+            let mut out = std::io::BufWriter::new(Vec::new());
+            polib::po_file::write(&catalog, &mut out)?;
+            Ok(String::from_utf8(out.into_inner()?)?)
+        }
+        Format::Xliff => {
+            use quick_xml::escape::escape;
+            let mut out = String::from(
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xliff version=\"1.2\" xmlns=\"urn:oasis:names:tc:xliff:document:1.2\">\n",
+            );
+            out.push_str(&format!(
+                "<file original=\"cityvibe\" datatype=\"plaintext\" source-language=\"es\" target-language=\"{}\"><body>\n",
+                escape(lang)
+            ));
+            for (i, t) in texts.iter().enumerate() {
+                let (text, origin) = t.current.clone().unwrap_or_default();
+                out.push_str(&format!("<trans-unit id=\"{}-{i}\" resname=\"{}\">\n", t.field, t.field));
+                out.push_str(&format!("<note>{}</note>\n", escape(t.events.join(" "))));
+                out.push_str(&format!("<source>{}</source>\n", escape(&t.original)));
+                if !text.is_empty() {
+                    let state = if is_machine(&origin) { "needs-review-translation" } else { "translated" };
+                    out.push_str(&format!("<target state=\"{state}\">{}</target>\n", escape(&text)));
+                }
+                out.push_str("</trans-unit>\n");
+            }
+            out.push_str("</body></file>\n</xliff>\n");
+            Ok(out)
+        }
+    }
+}
+
+/// Reads a PO or XLIFF file (told apart by its content).
+pub fn read(content: &str, name: &str) -> Result<Imported> {
+    if content.trim_start().starts_with('<') { read_xliff(content, name) } else { read_po(content, name) }
+}
+
+fn read_po(content: &str, name: &str) -> Result<Imported> {
+    let catalog = polib::po_file::parse_from_reader(content.as_bytes()).map_err(|e| anyhow::anyhow!("{name}: not a PO file: {e}"))?;
+    let lang = catalog.metadata.language.trim().to_string();
+    let mut entries = Vec::new();
+    let mut unreviewed = 0;
+    for m in catalog.messages() {
+        let text = m.msgstr().unwrap_or_default();
+        if !m.is_translated() || m.is_fuzzy() || text.trim().is_empty() {
+            unreviewed += 1;
+            continue;
+        }
+        entries.push(Entry { field: m.msgctxt().unwrap_or("").to_string(), original: m.msgid().to_string(), text: text.to_string() });
+    }
+    Ok(Imported { lang, entries, unreviewed })
+}
+
+fn read_xliff(content: &str, name: &str) -> Result<Imported> {
+    let mut reader = quick_xml::Reader::from_str(content);
+    let mut lang = String::new();
+    let mut entries = Vec::new();
+    let mut unreviewed = 0;
+    let (mut field, mut source, mut target, mut state) = (String::new(), None::<String>, None::<String>, String::new());
+    let mut inside: Option<&'static str> = None;
+    let mut buf = String::new();
+    loop {
+        let event = reader.read_event().with_context(|| format!("{name}: not an XLIFF file"))?;
+        match event {
+            XmlEvent::Start(e) | XmlEvent::Empty(e) => {
+                let attr = |key: &str| crate::parse::xml::attribute(&e, key);
+                match e.local_name().as_ref() {
+                    "file" => lang = attr("target-language"),
+                    "trans-unit" => {
+                        field = attr("resname");
+                        (source, target, state) = (None, None, String::new());
+                    }
+                    "source" => (inside, buf) = (Some("source"), String::new()),
+                    "target" => {
+                        state = attr("state");
+                        (inside, buf) = (Some("target"), String::new());
+                    }
+                    _ => {}
+                }
+            }
+            XmlEvent::Text(t) if inside.is_some() => buf.push_str(&t.xml10_content()),
+            XmlEvent::GeneralRef(r) if inside.is_some() => {
+                buf.push_str(&crate::parse::xml::reference_text(&r));
+            }
+            XmlEvent::CData(t) if inside.is_some() => buf.push_str(&t.xml10_content()),
+            XmlEvent::End(e) => match e.local_name().as_ref() {
+                "source" => (source, inside) = (Some(std::mem::take(&mut buf)), None),
+                "target" => (target, inside) = (Some(std::mem::take(&mut buf)), None),
+                "trans-unit" => match (source.take(), target.take()) {
+                    (Some(original), Some(text)) if !text.trim().is_empty() && !state.starts_with("needs-") && state != "new" => {
+                        entries.push(Entry { field: field.clone(), original, text })
+                    }
+                    _ => unreviewed += 1,
+                },
+                _ => {}
+            },
+            XmlEvent::Eof => break,
+            _ => {}
+        }
+    }
+    if lang.is_empty() {
+        bail!("{name}: the XLIFF <file> names no target-language");
+    }
+    Ok(Imported { lang, entries, unreviewed })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts() -> Vec<ExchangeText> {
+        vec![
+            ExchangeText {
+                field: "title",
+                original: "Club de lectura \"Tres\" & más".into(),
+                events: vec!["madrid:1".into()],
+                current: Some(("Book club \"Three\" & more".into(), "apertium/3.8.3".into())),
+            },
+            ExchangeText {
+                field: "description", original: "Línea uno\nlínea dos".into(), events: vec!["madrid:2".into()], current: None
+            },
+        ]
+    }
+
+    #[test]
+    fn both_formats_round_trip_and_machine_text_needs_review() {
+        for format in [Format::Po, Format::Xliff] {
+            let written = write(format, "en", &texts()).unwrap();
+            let back = read(&written, "t").unwrap();
+            assert_eq!(back.lang, "en", "{format:?}");
+            // The machine translation goes out for review, not as reviewed.
+            assert!(back.entries.is_empty(), "{format:?}: {written}");
+            assert_eq!(back.unreviewed, 2, "{format:?}");
+            let reviewed = written.replace("#, fuzzy\n", "").replace("needs-review-translation", "translated");
+            let back = read(&reviewed, "t").unwrap();
+            assert_eq!(
+                back.entries,
+                [Entry {
+                    field: "title".into(),
+                    original: "Club de lectura \"Tres\" & más".into(),
+                    text: "Book club \"Three\" & more".into()
+                }],
+                "{format:?}: {reviewed}"
+            );
+        }
+    }
+}
