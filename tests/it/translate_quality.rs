@@ -231,3 +231,45 @@ fn issue11_6_a_changed_original_is_never_shown_under_the_old_translations_label(
     let v: Value = serde_json::from_slice(&export.stdout).unwrap();
     check(&v[0], "export");
 }
+
+/// Issue 10.5: a text that makes the engine time out (here an APy server on
+/// loopback that hangs on it) does not keep the others pending: they are
+/// translated in the same run; the poison text waits behind them with a
+/// backoff and is not sent again on the next run.
+#[test]
+fn issue10_5_a_text_that_times_the_engine_out_never_holds_back_the_rest() {
+    use common::server::{Reply, Server};
+    let server = Server::start(|seen, _| {
+        if seen.path.starts_with("/listPairs") {
+            return Reply::ok(r#"{"responseData": [{"sourceLanguage": "spa", "targetLanguage": "eng"}], "responseStatus": 200}"#);
+        }
+        let q: String = url::form_urlencoded::parse(&seen.body).find(|(k, _)| k == "q").map(|(_, v)| v.into_owned()).unwrap_or_default();
+        if q.contains("VENENO") {
+            std::thread::sleep(std::time::Duration::from_secs(4));
+        }
+        Reply::ok(serde_json::json!({"responseData": {"translatedText": q}, "responseStatus": 200}).to_string())
+    });
+    let dir = workdir(&format!(
+        "[settings]\ntranslator = \"apy\"\napy_url = \"{}\"\nlanguages = [\"es\", \"en\"]\ntranslate_timeout_secs = 1\n[sources.madrid]\nenabled = true\n",
+        server.url()
+    ));
+    write_feed(
+        dir.path(),
+        &[
+            record("1", "Concierto de jazz", "", "Sala X"),
+            record("2", "Ruta VENENO", "", "Sala X"),
+            record("3", "Taller de radio", "", "Sala X"),
+        ],
+    );
+    run(dir.path());
+    let en = listed(dir.path(), "en");
+    assert_eq!(en["1"]["lang"], "en", "{}", en["1"]);
+    assert_eq!(en["3"]["lang"], "en", "{}", en["3"]);
+    assert_eq!(en["2"]["lang"], "es", "{}", en["2"]);
+    let poison_requests = || server.requests().iter().filter(|r| String::from_utf8_lossy(&r.body).contains("VENENO")).count();
+    let before = poison_requests();
+    let out = cityvibe(dir.path(), &["translate", "--json"]);
+    let stats: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(stats["translation_pending"], 1, "{stats}");
+    assert_eq!(poison_requests(), before, "the poison text was sent again before its backoff");
+}
