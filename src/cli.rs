@@ -104,6 +104,9 @@ pub enum Command {
         /// Only events that begin on this day or earlier (YYYY-MM-DD).
         #[arg(long, value_name = "DATE")]
         to: Option<String>,
+        /// CSV only: start with a UTF-8 byte-order mark, for spreadsheet programs.
+        #[arg(long)]
+        bom: bool,
     },
     /// Print a shell completion script: `cityvibe completions bash > /etc/bash_completion.d/cityvibe`.
     Completions {
@@ -174,15 +177,21 @@ pub enum ExchangeOnly {
 
 #[derive(Debug, Subcommand)]
 pub enum EventsCommand {
-    /// List active events, soonest first.
+    /// List active events: happening now or next first, by their next occurrence; ended ones with --all.
     List {
+        /// Only this source (repeatable).
         #[arg(long = "source", value_name = "ID")]
         sources: Vec<String>,
+        /// How many events at most (1 or more).
         #[arg(long, default_value_t = 50)]
         limit: usize,
         /// Show titles and descriptions in this language (es, ca, gl, en, fr, it, pt).
         #[arg(long, value_name = "xx")]
         lang: Option<String>,
+        /// Also list events whose every occurrence is over (most recent first, after the rest).
+        #[arg(long)]
+        all: bool,
+        /// Print the events as one JSON array.
         #[arg(long)]
         json: bool,
     },

@@ -21,6 +21,7 @@ pub mod output;
 pub mod parse;
 pub mod records;
 pub mod run;
+pub mod schedule;
 pub mod store;
 pub mod translate;
 pub mod vocab;

@@ -20,8 +20,8 @@ fn main() -> ExitCode {
             &cli,
             commands::run::Args { sources: sources.clone(), json: *json, quiet: *quiet, no_translate: *no_translate, force: *force },
         ),
-        Command::Events { command: EventsCommand::List { sources, limit, lang, json } } => {
-            commands::events::list(&cli, sources.clone(), *limit, lang.as_deref(), *json)
+        Command::Events { command: EventsCommand::List { sources, limit, lang, all, json } } => {
+            commands::events::list(&cli, sources.clone(), *limit, lang.as_deref(), *all, *json)
         }
         Command::Events { command: EventsCommand::Show { id, lang, json } } => commands::events::show(&cli, id, lang.as_deref(), *json),
         Command::Events { command: EventsCommand::Correct { event, field, value, reason, remove, json } } => {
@@ -42,9 +42,16 @@ fn main() -> ExitCode {
         },
         Command::Runs { limit, json } => commands::runs::list(&cli, *limit, *json),
         Command::Holdings { query, json } => commands::holdings::show(&cli, query, *json),
-        Command::Export { format, lang, sources, from, to } => commands::export::execute(
+        Command::Export { format, lang, sources, from, to, bom } => commands::export::execute(
             &cli,
-            commands::export::Args { format: *format, lang: lang.clone(), sources: sources.clone(), from: from.clone(), to: to.clone() },
+            commands::export::Args {
+                format: *format,
+                lang: lang.clone(),
+                sources: sources.clone(),
+                from: from.clone(),
+                to: to.clone(),
+                bom: *bom,
+            },
         ),
         Command::Audit { sources, json, disable_blocked } => commands::audit::execute(
             &cli,

@@ -14,23 +14,31 @@ pub fn in_language(store: &Store, events: &mut [StoredEvent], lang: Option<&str>
     crate::translate::view::show_in(store, events, lang)
 }
 
-pub fn list(cli: &Cli, sources: Vec<String>, limit: usize, lang: Option<&str>, json: bool) -> Result<super::Exit> {
+pub fn list(cli: &Cli, sources: Vec<String>, limit: usize, lang: Option<&str>, all: bool, json: bool) -> Result<super::Exit> {
     super::check_source_ids(&sources)?;
     if limit == 0 {
         crate::bail_usage!("--limit 0 would show nothing: give 1 or more");
     }
     let cite = super::load_citations(cli)?;
     let store = Store::open_existing(&cli.db)?;
-    let mut events = store.list_events(&EventFilter { sources: sources.clone(), limit: Some(limit), ..Default::default() }, &cite)?;
+    let stored = store.list_events(&EventFilter { sources: sources.clone(), ..Default::default() }, &cite)?;
+    // Upcoming and current first, by next occurrence; ended only with --all (issue 13 item 6).
+    let ordered: Vec<_> = crate::schedule::for_reader(stored, all).into_iter().take(limit).collect();
+    let (standings, mut events): (Vec<_>, Vec<_>) = ordered.into_iter().unzip();
     in_language(&store, &mut events, lang)?;
     if json {
         super::print_json(&events)?;
         return Ok(super::exit::OK);
     }
-    for e in &events {
+    for (e, standing) in events.iter().zip(&standings) {
+        let when = match standing {
+            crate::schedule::Standing::Next(s) => crate::schedule::when(e, s),
+            crate::schedule::Standing::Ended(s) => format!("ended {}", crate::schedule::when(e, s)),
+            crate::schedule::Standing::Undated => "no date".to_string(),
+        };
         crate::outln!(
             "{}  {:<9} {}\n      {} · {}\n      {}{}",
-            e.start.as_deref().unwrap_or("?").replace('T', " "),
+            when,
             e.source,
             e.title,
             e.venue.as_deref().unwrap_or("-"),
@@ -45,7 +53,9 @@ pub fn list(cli: &Cli, sources: Vec<String>, limit: usize, lang: Option<&str>, j
         if stored == 0 {
             eprintln!("no events stored yet in {}: run `cityvibe run` (or `make demo`)", cli.db.display());
         } else {
-            eprintln!("no active events of {} among the {stored} stored", sources.join(", "));
+            let whose = if sources.is_empty() { String::new() } else { format!(" of {}", sources.join(", ")) };
+            let more = if all { "" } else { " (events that ended are listed with --all)" };
+            eprintln!("no upcoming or current events{whose} among the {stored} stored{more}");
         }
     }
     Ok(super::exit::OK)

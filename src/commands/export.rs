@@ -15,6 +15,8 @@ pub struct Args {
     pub sources: Vec<String>,
     pub from: Option<String>,
     pub to: Option<String>,
+    /// CSV: a UTF-8 byte-order mark first.
+    pub bom: bool,
 }
 
 /// The events an export holds, shown in `lang` by the one rule
@@ -47,6 +49,9 @@ pub fn collect(store: &Store, args: &Args, cite: &Citations) -> Result<Vec<Expor
 }
 
 pub fn execute(cli: &Cli, args: Args) -> Result<super::Exit> {
+    if args.bom && args.format != ExportFormat::Csv {
+        crate::bail_usage!("--bom is for --format csv only");
+    }
     let cite = super::load_citations(cli)?;
     let store = Store::open_existing(&cli.db)?;
     let events = collect(&store, &args, &cite)?;
@@ -57,7 +62,7 @@ pub fn execute(cli: &Cli, args: Args) -> Result<super::Exit> {
         ExportFormat::Jsonld => writeln!(out, "{}", serde_json::to_string_pretty(&jsonld::document(&events))?),
         ExportFormat::Ics => out.write_all(ics::write(&events, jiff::Timestamp::now()).as_bytes()),
         ExportFormat::Csv => {
-            csv::write(&mut out, &events)?;
+            csv::write(&mut out, &events, args.bom)?;
             Ok(())
         }
     };

@@ -1,9 +1,10 @@
-//! CSV (RFC 4180, UTF-8, a header row): one row per event, each with the
-//! link to the original, the licence and the attribution (P19).
+//! CSV (RFC 4180, UTF-8, a header row, an optional byte-order mark): one
+//! row per event, each with the link to the original, the licence and the
+//! attribution (P19), and every occurrence in one column.
 
 use super::{ExportEvent, strings};
 
-pub const HEADER: [&str; 26] = [
+pub const HEADER: [&str; 27] = [
     "source",
     "source_event_id",
     "title",
@@ -12,6 +13,7 @@ pub const HEADER: [&str; 26] = [
     "text_origin",
     "start",
     "end",
+    "occurrences",
     "all_day",
     "time_zone",
     "venue",
@@ -32,6 +34,19 @@ pub const HEADER: [&str; 26] = [
     "dataset_page",
 ];
 
+/// Every occurrence, `START/END` (or `START`) in the event's civil time,
+/// joined by `; `: a one-row-per-event file loses no date (issue 13 item 14).
+fn occurrences(e: &crate::store::events::StoredEvent) -> String {
+    super::slots(e)
+        .iter()
+        .map(|s| match s.end {
+            Some(end) => format!("{}/{}", s.start, end),
+            None => s.start.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 /// csv's own error hides an I/O error (a closed pipe) from anyhow's chain: unwrap it.
 fn io_error(e: csv::Error) -> anyhow::Error {
     match e.into_kind() {
@@ -40,7 +55,12 @@ fn io_error(e: csv::Error) -> anyhow::Error {
     }
 }
 
-pub fn write<W: std::io::Write>(out: W, events: &[ExportEvent]) -> anyhow::Result<()> {
+/// Write the CSV; with `bom`, a UTF-8 byte-order mark first, so spreadsheet
+/// programs that guess the encoding read accents right.
+pub fn write<W: std::io::Write>(mut out: W, events: &[ExportEvent], bom: bool) -> anyhow::Result<()> {
+    if bom {
+        out.write_all("\u{feff}".as_bytes())?;
+    }
     write_records(out, events).map_err(io_error)
 }
 
@@ -60,6 +80,7 @@ fn write_records<W: std::io::Write>(out: W, events: &[ExportEvent]) -> Result<()
             e.text_origin.clone(),
             s(&e.start),
             s(&e.end),
+            occurrences(e),
             e.all_day.to_string(),
             e.time_zone.clone(),
             s(&e.venue),

@@ -1,7 +1,9 @@
 //! schema.org `Event`s as JSON-LD: one `@graph` under `@context`
 //! https://schema.org, each event with its place, dates (or schedule),
-//! language, the link to the original (`url`, `sameAs`), the dataset it is
-//! based on (`isBasedOn`), its `license` and `creditText` (P19).
+//! language, the link to the original (`url`, `sameAs`), an `Offer` (price 0
+//! in EUR when free), and the dataset it comes from as `subjectOf`, which
+//! carries `license`, `creditText`, `copyrightNotice` and `publisher` (P19):
+//! those are CreativeWork properties, not an Event's (issue 13 item 14).
 
 use super::{ExportEvent, Slot, slots, strings};
 use jiff::civil::DateTime;
@@ -76,8 +78,20 @@ pub fn event(x: &ExportEvent) -> Value {
     if let Some(free) = e.free {
         m.insert("isAccessibleForFree".into(), json!(free));
     }
-    if let Some(price) = e.price.as_deref().filter(|p| !p.trim().is_empty()) {
-        m.insert("offers".into(), json!({ "@type": "Offer", "description": price }));
+    // A free event's offer is a price of zero (Google and schema.org read
+    // `price`, not a description); a price text is kept as the description.
+    let price_text = e.price.as_deref().filter(|p| !p.trim().is_empty());
+    if e.free == Some(true) {
+        let mut offer = json!({ "@type": "Offer", "price": 0, "priceCurrency": "EUR" });
+        if let Some(p) = price_text {
+            offer["description"] = json!(p);
+        }
+        if let Some(url) = &e.url {
+            offer["url"] = json!(url);
+        }
+        m.insert("offers".into(), offer);
+    } else if let Some(price) = price_text {
+        m.insert("offers".into(), json!({ "@type": "Offer", "description": price, "priceCurrency": "EUR" }));
     }
     if let Some(a) = e.audience.as_deref().filter(|a| !a.trim().is_empty()) {
         m.insert("audience".into(), json!({ "@type": "Audience", "audienceType": a }));
@@ -90,19 +104,23 @@ pub fn event(x: &ExportEvent) -> Value {
         m.insert("url".into(), json!(url));
         m.insert("sameAs".into(), json!(url));
     }
-    let mut based_on = Map::new();
-    based_on.insert("@type".into(), json!("Dataset"));
+    // Licence, credit and source are CreativeWork properties, which an Event
+    // (a Thing) does not take: they belong to the dataset the event comes
+    // from, linked with `subjectOf` ("a CreativeWork about this Thing"), so
+    // validators accept the graph and readers still find them (P19).
+    let mut dataset = Map::new();
+    dataset.insert("@type".into(), json!("Dataset"));
     if !x.dataset_page.is_empty() {
-        based_on.insert("url".into(), json!(x.dataset_page));
+        dataset.insert("url".into(), json!(x.dataset_page));
+        dataset.insert("@id".into(), json!(x.dataset_page));
     }
-    based_on.insert("license".into(), json!(e.licence_url));
+    dataset.insert("license".into(), json!(e.licence_url));
+    dataset.insert("creditText".into(), json!(e.attribution));
+    dataset.insert("copyrightNotice".into(), json!(e.licence));
     if !x.publisher.is_empty() {
-        based_on.insert("publisher".into(), json!({ "@type": "Organization", "name": x.publisher }));
+        dataset.insert("publisher".into(), json!({ "@type": "Organization", "name": x.publisher }));
     }
-    m.insert("isBasedOn".into(), Value::Object(based_on));
-    m.insert("license".into(), json!(e.licence_url));
-    m.insert("creditText".into(), json!(e.attribution));
-    m.insert("copyrightNotice".into(), json!(e.licence));
+    m.insert("subjectOf".into(), Value::Object(dataset));
     Value::Object(m)
 }
 

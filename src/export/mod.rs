@@ -31,8 +31,8 @@ impl ExportEvent {
     }
 }
 
-/// One occurrence of an event in local civil time.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// One occurrence of an event in local civil time (ordered by start, then end).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Slot {
     pub start: DateTime,
     pub end: Option<DateTime>,

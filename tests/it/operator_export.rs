@@ -135,9 +135,11 @@ fn jsonld_is_schema_org_events_with_licence_and_original() {
             assert_eq!(g["location"]["geo"]["@type"], "GeoCoordinates");
             assert_eq!(g["location"]["geo"]["latitude"], e["lat"]);
         }
-        assert_eq!(g["license"], e["licence_url"]);
-        assert_eq!(g["creditText"], e["attribution"]);
-        assert_eq!(g["isBasedOn"]["url"], "https://datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos");
+        // Licence and credit on the dataset the event is the subject of (issue 13.14: valid schema.org).
+        assert_eq!(g["subjectOf"]["@type"], "Dataset");
+        assert_eq!(g["subjectOf"]["license"], e["licence_url"]);
+        assert_eq!(g["subjectOf"]["creditText"], e["attribution"]);
+        assert_eq!(g["subjectOf"]["url"], "https://datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos");
         if let Some(url) = e["url"].as_str() {
             assert_eq!(g["url"], url);
             assert_eq!(g["sameAs"], url);
