@@ -13,7 +13,7 @@ use crate::parse::loose_list::LooseList;
 use crate::parse::occurrences::hours_in_text;
 use crate::parse::price::free_from_text;
 use crate::parse::text::{html_to_text, non_empty, one_line};
-use crate::records::json::for_each_record;
+use crate::records::json;
 use jiff::civil::{Time, time};
 use std::io::BufRead;
 use std::time::Duration;
@@ -72,19 +72,8 @@ impl Adapter for Diba {
     }
 
     fn parse(&self, feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
-        // Each element through `Nested`: a `null` or a string among the
-        // elements is one bad record, not a broken feed.
-        for_each_record(body, Some("elements"), sink, |element, sink| {
-            let built = element.parse::<Nested<Acte>>().and_then(|acte| match &acte.0 {
-                Some(acte) => build(acte, feed.lang, element.position),
-                None => Err(RecordError::new(format!("element #{}", element.position), "element is not an object")),
-            });
-            match built {
-                Ok(ev) => sink.event(ev),
-                Err(e) => sink.record_error(e),
-            }
-        })
-        .map_err(|e| FeedError::new(format!("not a readable diba agenda (envelope with \"elements\"): {e}")))?;
+        json::read(body, Some("elements"), sink, |element| map(&element.record()?, feed.lang, element.position))
+            .map_err(|e| FeedError::new(format!("not a readable diba agenda (envelope with \"elements\"): {e}")))?;
         Ok(())
     }
 }
@@ -159,9 +148,10 @@ fn real_time(t: Time) -> Option<Time> {
     (t != Time::midnight() && t != time(23, 59, 0, 0) && t != time(23, 59, 59, 0)).then_some(t)
 }
 
-fn build(a: &Acte, lang: &str, position: usize) -> Result<Event, RecordError> {
+/// One element of the agenda as an event.
+fn map(a: &Acte, lang: &str, position: usize) -> Result<Event, RecordError> {
     let id = a.acte_id.as_str();
-    let err = |reason: String| RecordError { record: if id.is_empty() { format!("element #{position}") } else { id.to_string() }, reason };
+    let err = |reason: String| RecordError::new(if id.is_empty() { format!("element #{position}") } else { id.to_string() }, reason);
     let mut ev = Event::new(id, &one_line(&html_to_text(a.titol.as_str())), lang).map_err(err)?;
 
     let mut description = html_to_text(a.descripcio.as_str());
@@ -230,9 +220,6 @@ fn build(a: &Acte, lang: &str, position: usize) -> Result<Event, RecordError> {
                 ev.categories.push(c);
             }
         }
-    }
-    if ev.categories.is_empty() {
-        ev.categories.push(Category::Other);
     }
     Ok(ev)
 }

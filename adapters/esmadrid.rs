@@ -280,7 +280,7 @@ fn parse_stream(lang: &str, body: &mut dyn BufRead, sink: &mut dyn EventSink) ->
             X::Empty(e) if reading.is_none() && e.local_name().as_ref() == "service" && open.len() == 1 => {
                 position += 1;
                 let id = attribute(&e, "id");
-                sink.record_error(RecordError { record: record_name(&id, position), reason: "empty <service> element".into() });
+                sink.push(Err(RecordError::new(record_name(&id, position), "empty <service> element")));
             }
             X::Empty(e) => {
                 if let Some((slot, _)) = reading {
@@ -312,10 +312,7 @@ fn parse_stream(lang: &str, body: &mut dyn BufRead, sink: &mut dyn EventSink) ->
                 Some(_) => reading = None,
                 None => {
                     if open.pop().as_deref() == Some("service") {
-                        match build(&service, lang, position) {
-                            Ok(ev) => sink.event(ev),
-                            Err(e) => sink.record_error(e),
-                        }
+                        sink.push(build(&service, lang, position));
                         service = Service::default();
                     }
                 }
@@ -436,9 +433,6 @@ fn categories(list: &[Categoria]) -> (Vec<Category>, Vec<String>) {
                 labels.push(l);
             }
         }
-    }
-    if cats.is_empty() {
-        cats.push(Category::Other);
     }
     (cats, labels)
 }

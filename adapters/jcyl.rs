@@ -5,19 +5,19 @@
 //! records either wrapped (`{datasetid, recordid, fields{...}, geometry,
 //! record_timestamp}`) or flat (the `fields` object alone); both are read.
 //! The portal publishes one record per date of a repeated event, all with
-//! the same `id_evento`: they become one event with several occurrences, so
-//! the feed is gathered before events are handed on (it is small).
+//! the same `id_evento`: they become one event with several occurrences
+//! (`records::MergeRepeats` gathers the feed first; it is small).
 
 use crate::adapter::*;
 use crate::model::{Category, Event, Schedule};
 use crate::parse::dates::{parse_date, parse_time};
 use crate::parse::loose::{Loose, Nested};
 use crate::parse::loose_list::LooseList;
-use crate::parse::occurrences::{hours_in_text, merge};
+use crate::parse::occurrences::hours_in_text;
 use crate::parse::price::free_from_text;
 use crate::parse::text::{html_to_text, non_empty, one_line};
-use crate::records::json::for_each_record;
-use std::collections::HashMap;
+use crate::records::MergeRepeats;
+use crate::records::json;
 use std::io::BufRead;
 use std::time::Duration;
 
@@ -65,37 +65,11 @@ impl Adapter for Jcyl {
     }
 
     fn parse(&self, feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
-        // Events in first-seen order; records of one id_evento merged.
-        let mut events: Vec<Event> = Vec::new();
-        let mut by_id: HashMap<String, usize> = HashMap::new();
-        for_each_record(body, None, sink, |element, sink| {
-            let position = element.position;
-            let built = element.parse::<Nested<Fields>>().and_then(|record| match &record.0 {
-                // The portal export wraps the record in `fields`.
-                Some(outer) => match &outer.fields.0 {
-                    Some(inner) => build(inner, outer, feed.lang, position),
-                    None => build(outer, outer, feed.lang, position),
-                },
-                None => Err(RecordError::new(format!("record #{position}"), "record is not an object")),
-            });
-            match built {
-                Ok(ev) => match by_id.get(&ev.source_event_id) {
-                    Some(&i) => {
-                        let first = &mut events[i];
-                        first.schedule = merge(vec![std::mem::take(&mut first.schedule), ev.schedule]);
-                    }
-                    None => {
-                        by_id.insert(ev.source_event_id.clone(), events.len());
-                        events.push(ev);
-                    }
-                },
-                Err(e) => sink.record_error(e),
-            }
-        })
-        .map_err(|e| FeedError::new(format!("not a readable jcyl agenda (a JSON array of records): {e}")))?;
-        for ev in events {
-            sink.event(ev);
-        }
+        // Records of one id_evento become one event with all their dates.
+        let mut merged = MergeRepeats::new(sink);
+        json::read(body, None, &mut merged, |element| map(&element.record()?, feed.lang, element.position))
+            .map_err(|e| FeedError::new(format!("not a readable jcyl agenda (a JSON array of records): {e}")))?;
+        merged.finish();
         Ok(())
     }
 }
@@ -205,9 +179,11 @@ fn coordinates(f: &Fields, outer: &Fields) -> Option<(f64, f64)> {
     }
 }
 
-fn build(f: &Fields, outer: &Fields, lang: &str, position: usize) -> Result<Event, RecordError> {
+/// One record as an event: the portal export wraps it in `fields`.
+fn map(outer: &Fields, lang: &str, position: usize) -> Result<Event, RecordError> {
+    let f = outer.fields.0.as_deref().unwrap_or(outer);
     let id = f.id_evento.as_str();
-    let err = |reason: String| RecordError { record: if id.is_empty() { format!("record #{position}") } else { id.to_string() }, reason };
+    let err = |reason: String| RecordError::new(if id.is_empty() { format!("record #{position}") } else { id.to_string() }, reason);
     let mut ev = Event::new(id, &one_line(&html_to_text(f.titulo.as_str())), lang).map_err(err)?;
     let (html, truncated) = untruncate(f.descripcion.as_str());
     ev.description = html_to_text(&html);
@@ -263,9 +239,6 @@ fn build(f: &Fields, outer: &Fields, lang: &str, position: usize) -> Result<Even
         && !ev.categories.contains(&Category::Family)
     {
         ev.categories.push(Category::Family);
-    }
-    if ev.categories.is_empty() {
-        ev.categories.push(Category::Other);
     }
     Ok(ev)
 }

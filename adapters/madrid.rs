@@ -12,8 +12,7 @@ use crate::model::{Category, Event, Schedule};
 use crate::parse::dates::{parse_date_list, parse_datetime, parse_time, parse_weekdays};
 use crate::parse::loose::{Loose, Nested};
 use crate::parse::text::{decode_entities, html_to_text, non_empty, one_line};
-use crate::records::csv::for_each_row;
-use crate::records::json::for_each_record;
+use crate::records::{csv, json};
 use std::collections::HashMap;
 use std::io::BufRead;
 use std::time::Duration;
@@ -109,7 +108,7 @@ fn last_segment(s: &str) -> &str {
 }
 
 fn build(r: &Record) -> Result<Event, RecordError> {
-    let err = |reason: String| RecordError { record: if r.id.is_empty() { "?".into() } else { r.id.clone() }, reason };
+    let err = |reason: String| RecordError::new(if r.id.is_empty() { "?" } else { &r.id }, reason);
     let mut ev = Event::new(&r.id, &one_line(&html_to_text(&r.title)), "es").map_err(err)?;
     ev.description = html_to_text(&r.description);
     ev.url = non_empty(&r.link);
@@ -174,13 +173,6 @@ fn category_of(label: &str) -> Option<Category> {
         }
         c
     })
-}
-
-fn emit(r: &Record, sink: &mut dyn EventSink) {
-    match build(r) {
-        Ok(ev) => sink.event(ev),
-        Err(e) => sink.record_error(e),
-    }
 }
 
 // --- JSON-LD -------------------------------------------------------------
@@ -260,19 +252,8 @@ struct JsonLocation<'a> {
 }
 
 fn parse_json(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
-    // Raw line breaks inside strings and invalid escapes are the reader's
-    // business (the real feeds have both).
-    for_each_record(body, Some("@graph"), sink, |element, sink| {
-        let built = element.parse::<Nested<JsonRecord>>().and_then(|j| match j.0 {
-            Some(j) => build(&json_record(&j)),
-            None => Err(RecordError::new(format!("#{}", element.position), "not a JSON object")),
-        });
-        match built {
-            Ok(ev) => sink.event(ev),
-            Err(e) => sink.record_error(e),
-        }
-    })
-    .map_err(|e| FeedError::new(format!("not a readable JSON-LD agenda: {e}")))?;
+    json::read(body, Some("@graph"), sink, |element| build(&json_record(&element.record()?)))
+        .map_err(|e| FeedError::new(format!("not a readable JSON-LD agenda: {e}")))?;
     Ok(())
 }
 
@@ -308,13 +289,7 @@ fn json_record(j: &JsonRecord) -> Record {
 // --- CSV (Windows-1252, ';', header with a leading space) ----------------
 
 fn parse_csv(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
-    let mut bytes = Vec::new();
-    body.read_to_end(&mut bytes).map_err(|e| FeedError::new(format!("reading CSV body: {e}")))?;
-    for_each_row(&bytes, b';', &["ID-EVENTO", "TITULO"], |row| {
-        let row = match row {
-            Ok(row) => row,
-            Err(e) => return sink.record_error(e),
-        };
+    csv::read(body, b';', &["ID-EVENTO", "TITULO"], sink, |row| {
         let get = |name: &str| row.get(name).to_string();
         let address = [get("CLASE-VIAL-INSTALACION"), get("NOMBRE-VIA-INSTALACION"), get("NUM-INSTALACION")].join(" ");
         let rec = Record {
@@ -339,9 +314,9 @@ fn parse_csv(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), Fee
             kind: get("TIPO"),
             audience: get("AUDIENCIA"),
         };
-        emit(&rec, sink);
+        build(&rec)
     })
-    .map_err(|e| FeedError::new(format!("not the Madrid agenda's CSV: {}", e.0)))?;
+    .map_err(|e| FeedError::new(format!("not the Madrid agenda's CSV: {e}")))?;
     Ok(())
 }
 
@@ -440,7 +415,7 @@ fn parse_xml(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), Fee
                             kind: get("TIPO"),
                             audience: get("AUDIENCIA"),
                         };
-                        emit(&rec, sink);
+                        sink.push(build(&rec));
                     }
                     _ => {}
                 }

@@ -125,8 +125,18 @@ pub struct RecordError {
 }
 
 impl RecordError {
+    /// `record` may be empty: the record driver then names the record by its
+    /// position in the feed.
     pub fn new(record: impl Into<String>, reason: impl Into<String>) -> RecordError {
         RecordError { record: record.into(), reason: reason.into() }
+    }
+
+    /// This error, named by `name()` when it has no name of its own.
+    pub fn or_name(mut self, name: impl FnOnce() -> String) -> RecordError {
+        if self.record.trim().is_empty() {
+            self.record = name();
+        }
+        self
     }
 }
 
@@ -150,8 +160,9 @@ impl FeedError {
 
 /// Where a parser puts what it finds. The core's sink scrubs and stores.
 pub trait EventSink {
-    fn event(&mut self, event: Event);
-    fn record_error(&mut self, error: RecordError);
+    /// One record's outcome: its event, or why it has none. A bad record
+    /// is counted and reported, never fatal to the feed.
+    fn push(&mut self, record: Result<Event, RecordError>);
     /// Something read leniently or cut (an invalid escape, a field over its
     /// cap): the record is kept, the warning reported, not counted as an
     /// error. The core's sinks report them; a sink that only counts events
@@ -170,11 +181,11 @@ pub struct Collect {
 }
 
 impl EventSink for Collect {
-    fn event(&mut self, event: Event) {
-        self.events.push(event);
-    }
-    fn record_error(&mut self, error: RecordError) {
-        self.errors.push(error);
+    fn push(&mut self, record: Result<Event, RecordError>) {
+        match record {
+            Ok(event) => self.events.push(event),
+            Err(error) => self.errors.push(error),
+        }
     }
     fn warning(&mut self, warning: RecordError) {
         self.warnings.push(warning);

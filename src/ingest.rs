@@ -603,7 +603,22 @@ struct StoreSink<'s, 't> {
 }
 
 impl EventSink for StoreSink<'_, '_> {
-    fn event(&mut self, mut event: Event) {
+    fn push(&mut self, record: Result<Event, RecordError>) {
+        match record {
+            Ok(event) => self.store(event),
+            Err(error) => self.record_error(error),
+        }
+    }
+    fn warning(&mut self, warning: RecordError) {
+        self.warning_count += 1;
+        if self.warnings.len() < 5 {
+            self.warnings.push(warning);
+        }
+    }
+}
+
+impl StoreSink<'_, '_> {
+    fn store(&mut self, mut event: Event) {
         if self.failure.is_some() {
             return;
         }
@@ -626,12 +641,6 @@ impl EventSink for StoreSink<'_, '_> {
             self.errors.push(error);
         }
     }
-    fn warning(&mut self, warning: RecordError) {
-        self.warning_count += 1;
-        if self.warnings.len() < 5 {
-            self.warnings.push(warning);
-        }
-    }
 }
 
 /// Collects a translation feed's texts by source event id.
@@ -642,15 +651,15 @@ struct TranslationSink<'m> {
 }
 
 impl EventSink for TranslationSink<'_> {
-    fn event(&mut self, event: Event) {
-        self.map.entry(event.source_event_id).or_default().push(PublisherTranslation {
-            lang: self.lang.to_string(),
-            title: event.title,
-            description: event.description,
-        });
-    }
-    fn record_error(&mut self, _error: RecordError) {
-        self.errors += 1;
+    fn push(&mut self, record: Result<Event, RecordError>) {
+        match record {
+            Ok(event) => self.map.entry(event.source_event_id).or_default().push(PublisherTranslation {
+                lang: self.lang.to_string(),
+                title: event.title,
+                description: event.description,
+            }),
+            Err(_) => self.errors += 1,
+        }
     }
     fn warning(&mut self, _warning: RecordError) {}
 }

@@ -106,13 +106,13 @@ impl NewAdapter {
     /// The text of `adapters/ID.rs`.
     pub fn adapter_source(&self) -> String {
         let (variant, parser, imports) = match self.format {
-            Format::Json => ("Json", JSON_PARSER, "use crate::parse::loose::{Loose, for_each_in_array};\nuse std::io::BufRead;\n"),
+            Format::Json => ("Json", JSON_PARSER, "use crate::parse::loose::Loose;\nuse crate::records::json;\nuse std::io::BufRead;\n"),
             Format::Xml => (
                 "Xml",
                 XML_PARSER,
                 "use crate::parse::xml::{attribute, reference_text};\nuse quick_xml::events::Event as X;\nuse std::io::BufRead;\n",
             ),
-            Format::Csv => ("Csv", CSV_PARSER, "use std::io::BufRead;\n"),
+            Format::Csv => ("Csv", CSV_PARSER, "use crate::records::csv;\nuse std::io::BufRead;\n"),
         };
         let sample = self.sample_path();
         TEMPLATE
@@ -245,7 +245,7 @@ const TEMPLATE: &str = r#"//! {{HOST}}: TODO the dataset's name and what it hold
 //! - rewrite the sample by hand in the real feed's shape (invented data).
 
 use crate::adapter::*;
-use crate::model::{Category, Event, Schedule};
+use crate::model::{Event, Schedule};
 use crate::parse::dates::{parse_date, parse_time};
 use crate::parse::text::{html_to_text, non_empty, one_line};
 {{IMPORTS}}use std::time::Duration;
@@ -328,9 +328,10 @@ fn date_time(s: &str) -> Option<(jiff::civil::Date, Option<jiff::civil::Time>)> 
     Some((date, time))
 }
 
-fn build(r: &Record, lang: &str) -> Result<Event, RecordError> {
-    let record = if r.id.trim().is_empty() { "?".to_string() } else { r.id.trim().to_string() };
-    let err = |reason: String| RecordError { record: record.clone(), reason };
+/// One record as an event. A record error without an id is named by the
+/// framework by its place in the feed.
+fn map(r: &Record, lang: &str) -> Result<Event, RecordError> {
+    let err = |reason: String| RecordError::new(r.id.trim(), reason);
     let mut ev = Event::new(&r.id, &one_line(&html_to_text(&r.title)), lang).map_err(err)?;
     ev.description = html_to_text(&r.description);
     ev.url = non_empty(&r.url);
@@ -338,16 +339,9 @@ fn build(r: &Record, lang: &str) -> Result<Event, RecordError> {
     let end = if r.end.trim().is_empty() { None } else { Some(date_time(&r.end).ok_or_else(|| err(format!("bad end {:?}", r.end)))?) };
     ev.schedule = Schedule::from_span(first, end.map(|e| e.0), start_time, end.and_then(|e| e.1), Vec::new(), Vec::new());
     ev.venue.name = non_empty(&one_line(&r.venue));
-    // TODO: map the feed's own categories (ev.source_categories) to CityVibe's.
-    ev.categories.push(Category::Other);
+    // TODO: map the feed's own categories (ev.source_categories) to CityVibe's
+    // with `Category::from_label`; an event left without one is filed under Other.
     Ok(ev)
-}
-
-fn emit(r: &Record, feed: &Feed, sink: &mut dyn EventSink) {
-    match build(r, feed.lang) {
-        Ok(ev) => sink.event(ev),
-        Err(e) => sink.record_error(e),
-    }
 }
 {{PARSER}}
 #[cfg(test)]
@@ -398,10 +392,11 @@ struct JsonRecord<'a> {
 }
 
 fn parse_feed(feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
-    let mut json = Vec::new();
-    body.read_to_end(&mut json).map_err(|e| FeedError::new(format!("reading JSON body: {e}")))?;
+    // The framework reads the body leniently (BOMs, raw line breaks, bad
+    // escapes), refuses a cut one, and names records by position.
     // TODO: `None` reads a top-level array; give the key when the records sit under one.
-    for_each_in_array(&json, None, |j: JsonRecord| {
+    json::read(body, None, sink, |element| {
+        let j: JsonRecord = element.record()?;
         let s = |l: &Loose| l.as_str().to_string();
         let r = Record {
             id: s(&j.id),
@@ -412,7 +407,7 @@ fn parse_feed(feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> 
             venue: s(&j.venue),
             url: s(&j.url),
         };
-        emit(&r, feed, sink);
+        map(&r, feed.lang)
     })
     .map_err(|e| FeedError::new(format!("not a JSON array of records: {e}")))?;
     Ok(())
@@ -445,6 +440,8 @@ fn parse_feed(feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> 
     let mut record: Option<Record> = None;
     let mut field: Option<&'static str> = None;
     let mut seen_root = false;
+    // Elements open: a body that ends with any still open was cut.
+    let mut depth = 0usize;
     loop {
         buf.clear();
         let ev = reader
@@ -453,6 +450,7 @@ fn parse_feed(feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> 
         match ev {
             X::Start(e) => {
                 seen_root = true;
+                depth += 1;
                 let name = e.local_name().as_ref().to_string();
                 if name == "event" {
                     record = Some(Record { id: attribute(&e, "id"), ..Record::default() });
@@ -465,6 +463,7 @@ fn parse_feed(feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> 
                                 .read_to_end_into(end.name(), &mut skip)
                                 .map_err(|e| FeedError::new(format!("XML unreadable at byte {}: {e}", reader.error_position())))?;
                             skip.clear();
+                            depth -= 1;
                         }
                     }
                 }
@@ -485,10 +484,11 @@ fn parse_feed(feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> 
                 }
             }
             X::End(e) => {
+                depth = depth.saturating_sub(1);
                 if e.local_name().as_ref() == "event"
                     && let Some(r) = record.take()
                 {
-                    emit(&r, feed, sink);
+                    sink.push(map(&r, feed.lang));
                 }
                 field = None;
             }
@@ -496,8 +496,11 @@ fn parse_feed(feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> 
             _ => {}
         }
     }
-    if record.is_some() || !seen_root {
-        return Err(FeedError::new("XML ends in the middle of a record (truncated body?)"));
+    if !seen_root {
+        return Err(FeedError::new("no XML root element (empty or not XML)"));
+    }
+    if record.is_some() || depth > 0 {
+        return Err(FeedError::new("XML ends before its root element closes: the body was cut"));
     }
     Ok(())
 }
@@ -505,22 +508,12 @@ fn parse_feed(feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> 
 
 const CSV_PARSER: &str = r#"
 fn parse_feed(feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
-    let mut bytes = Vec::new();
-    body.read_to_end(&mut bytes).map_err(|e| FeedError::new(format!("reading CSV body: {e}")))?;
-    let text = crate::parse::encoding::decode(&bytes, None);
+    // The framework decodes (BOM, UTF-8 or Windows-1252), checks the header,
+    // refuses a cut body and names rows by line. Only the record's columns
+    // are deserialized; contact and image columns are never read (P4, P5).
     // TODO: the real feed's delimiter (often ';') and header names.
-    let mut rdr = csv::ReaderBuilder::new().delimiter(b',').flexible(true).trim(csv::Trim::Headers).from_reader(text.as_bytes());
-    let header = rdr.headers().map_err(|e| FeedError::new(format!("CSV header unreadable: {e}")))?;
-    if !header.iter().any(|h| h == "id") || !header.iter().any(|h| h == "title") {
-        return Err(FeedError::new("CSV has no id/title columns: not this feed"));
-    }
-    // Only the record's columns are deserialized; contact and image columns are never read (P4, P5).
-    for (i, row) in rdr.deserialize::<Record>().enumerate() {
-        match row {
-            Ok(r) => emit(&r, feed, sink),
-            Err(e) => sink.record_error(RecordError { record: format!("row {}", i + 2), reason: format!("unreadable CSV row: {e}") }),
-        }
-    }
+    csv::read(body, b',', &["id", "title"], sink, |row| map(&row.record::<Record>()?, feed.lang))
+        .map_err(|e| FeedError::new(format!("not this feed's CSV: {e}")))?;
     Ok(())
 }
 "#;

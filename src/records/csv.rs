@@ -19,18 +19,47 @@
 //! The final row is held back until the end, so a cut row is never handed on.
 //! Not for: mapping rows to events (adapters do that).
 
-use crate::adapter::RecordError;
+use crate::adapter::{EventSink, FeedError, RecordError};
+use crate::model::Event;
 use csv::StringRecord;
+use std::io::BufRead;
+
+/// The CSV record driver: read the body, map each row to an event with
+/// `map`, and push the outcome; a record error without a name gets the row's
+/// line. `required` columns must be in the header.
+pub fn read(
+    body: &mut dyn BufRead,
+    delimiter: u8,
+    required: &[&str],
+    sink: &mut dyn EventSink,
+    mut map: impl FnMut(&Row<'_>) -> Result<Event, RecordError>,
+) -> Result<usize, FeedError> {
+    let mut bytes = Vec::new();
+    body.read_to_end(&mut bytes).map_err(|e| FeedError::new(format!("reading the CSV body: {e}")))?;
+    for_each_row(&bytes, delimiter, required, |row| {
+        sink.push(row.and_then(|row| map(&row).map_err(|e| e.or_name(|| format!("line {}", row.line)))))
+    })
+    .map_err(|Unreadable(why)| FeedError::new(why))
+}
 
 /// One data row, its fields by header name.
 pub struct Row<'r> {
     /// 1-based line of the body where the row starts.
     pub line: u64,
     record: &'r StringRecord,
-    header: &'r [String],
+    header: &'r StringRecord,
 }
 
 impl Row<'_> {
+    /// The row as the typed record `T`, fields matched by (trimmed) header
+    /// name: only the columns `T` names are read (give each
+    /// `#[serde(default)]`: a short row leaves the rest empty).
+    pub fn record<T: serde::de::DeserializeOwned>(&self) -> Result<T, RecordError> {
+        self.record
+            .deserialize(Some(self.header))
+            .map_err(|e| RecordError::new(format!("line {}", self.line), format!("unreadable CSV row: {e}")))
+    }
+
     /// The field under the column `name` (matched trimmed, ignoring ASCII
     /// case), or `""` when there is no such column or the row is short.
     pub fn get(&self, name: &str) -> &str {
@@ -59,9 +88,10 @@ pub fn for_each_row(
         Ok(false) => return Err(Unreadable("empty body: no CSV header".into())),
         Err(e) => return Err(Unreadable(format!("CSV header unreadable: {e}"))),
     }
-    let header: Vec<String> = first.iter().map(|h| h.trim().to_string()).collect();
+    let header: StringRecord = first.iter().map(str::trim).collect();
     if let Some(missing) = required.iter().find(|r| !header.iter().any(|h| h.eq_ignore_ascii_case(r))) {
-        return Err(Unreadable(format!("CSV header has no {missing} column (header: {})", header.join(&(delimiter as char).to_string()))));
+        let names: Vec<&str> = header.iter().collect();
+        return Err(Unreadable(format!("CSV header has no {missing} column (header: {})", names.join(&(delimiter as char).to_string()))));
     }
     // Two buffers: the row read and the one before it, held back.
     let (mut held, mut next) = (StringRecord::new(), StringRecord::new());
@@ -112,7 +142,7 @@ pub fn for_each_row(
     Ok(rows)
 }
 
-fn row<'r>(record: &'r StringRecord, header: &'r [String], lines: &mut Lines) -> Row<'r> {
+fn row<'r>(record: &'r StringRecord, header: &'r StringRecord, lines: &mut Lines) -> Row<'r> {
     Row { line: lines.at(record), record, header }
 }
 

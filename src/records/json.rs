@@ -15,6 +15,7 @@
 //! (adapters do that) or any other JSON in the program.
 
 use crate::adapter::{EventSink, FeedError, RecordError};
+use crate::model::Event;
 use std::io::BufRead;
 
 /// A record (one element of the array) longer than this is refused: no real
@@ -44,6 +45,19 @@ pub enum Item<'a> {
 #[derive(Debug)]
 pub struct Unreadable(pub String);
 
+/// The JSON record driver: read the body, map each element of the array
+/// named `key` (the top-level array when `None`) to an event with `map`, and
+/// push the outcome; a record error without a name gets the element's
+/// position. Oversized elements and lenient readings are reported here.
+pub fn read(
+    body: &mut dyn BufRead,
+    key: Option<&str>,
+    sink: &mut dyn EventSink,
+    mut map: impl FnMut(&Element<'_>) -> Result<Event, RecordError>,
+) -> Result<usize, FeedError> {
+    for_each_record(body, key, sink, |element, sink| sink.push(map(&element).map_err(|e| e.or_name(|| element.name()))))
+}
+
 /// Read a whole body and hand each element of its array (see
 /// [`for_each_element`]) to `record`, with the sink; refused elements and
 /// warnings go to the sink. A body that is not a readable document is a
@@ -58,7 +72,7 @@ pub fn for_each_record(
     body.read_to_end(&mut json).map_err(|e| FeedError::new(format!("reading the JSON body: {e}")))?;
     for_each_element(&json, key, |item| match item {
         Item::Record(element) => record(element, &mut *sink),
-        Item::Refused(e) => sink.record_error(e),
+        Item::Refused(e) => sink.push(Err(e)),
         Item::Warning(w) => sink.warning(w),
     })
     .map_err(|Unreadable(why)| FeedError::new(why))
@@ -69,6 +83,15 @@ impl<'a> Element<'a> {
     /// a record error naming the element when even that fails.
     pub fn parse<T: serde::Deserialize<'a>>(&self) -> Result<T, RecordError> {
         serde_json::from_slice(self.json).map_err(|e| RecordError::new(self.name(), format!("unreadable record: {e}")))
+    }
+
+    /// The element as the typed record `T`: a record error when it is not
+    /// a JSON object (a `null` or a string among the records) or unreadable.
+    pub fn record<T: serde::Deserialize<'a>>(&self) -> Result<T, RecordError> {
+        if self.json.first() != Some(&b'{') {
+            return Err(RecordError::new(self.name(), "record is not an object"));
+        }
+        self.parse()
     }
 
     /// `#position (line N)`, for errors about an element without an id.

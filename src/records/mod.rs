@@ -3,8 +3,9 @@
 //!
 //! [`parse_feed`] is the one way the core hands a body to an adapter: it
 //! skips a UTF-8 byte-order mark (issue 10 item 11), scrubs every event
-//! (P5) and caps every text field at [`FIELD_CAP`] (issue 10 item 5), with a
-//! record warning for each cut. The readers below find records in a body
+//! (P5), files an event no category fits under `Other`, and caps every text
+//! field at [`FIELD_CAP`] (issue 10 item 5), with a record warning for each
+//! cut. The readers below find records in a body
 //! and own lenient reading, positions and truncation (issue 10 items 2, 6,
 //! 13). Not for: mapping a record to an event (each adapter's own).
 
@@ -12,7 +13,9 @@ pub mod csv;
 pub mod json;
 
 use crate::adapter::{Adapter, EventSink, Feed, FeedError, RecordError};
-use crate::model::Event;
+use crate::model::{Category, Event};
+use crate::parse::occurrences::merge;
+use std::collections::HashMap;
 use std::io::BufRead;
 
 /// The most one text field of an event may hold, in bytes. A longer text is
@@ -45,12 +48,20 @@ struct Framed<'s> {
 }
 
 impl EventSink for Framed<'_> {
-    fn event(&mut self, mut event: Event) {
+    fn push(&mut self, record: Result<Event, RecordError>) {
+        let mut event = match record {
+            Ok(event) => event,
+            Err(error) => return self.inner.push(Err(error)),
+        };
         // Scrub before the cut, so that no cut can split an address or a
         // number into a piece the scrubber no longer recognises.
         if let Err(reason) = crate::parse::pii::scrub_event(&mut event) {
             // The id is contact data: the error must not quote it (P5).
-            return self.inner.record_error(RecordError::new("(id withheld)", reason));
+            return self.inner.push(Err(RecordError::new("(id withheld)", reason)));
+        }
+        // An event the adapter could not place in CityVibe's taxonomy.
+        if event.categories.is_empty() {
+            event.categories.push(Category::Other);
         }
         for (field, len) in cap_fields(&mut event) {
             self.inner.warning(RecordError::new(
@@ -58,10 +69,52 @@ impl EventSink for Framed<'_> {
                 format!("{field} was {len} bytes; cut to the {} KB a field may hold", FIELD_CAP >> 10),
             ));
         }
-        self.inner.event(event);
+        self.inner.push(Ok(event));
     }
-    fn record_error(&mut self, error: RecordError) {
-        self.inner.record_error(error);
+    fn warning(&mut self, warning: RecordError) {
+        self.inner.warning(warning);
+    }
+}
+
+/// A sink for publishers that list each date of an event as a record of its
+/// own, all with the event's id: events pushed with an id already seen are
+/// merged into the first (their schedules joined). The feed is gathered, so
+/// use it for small feeds only; [`MergeRepeats::finish`] pushes the events in
+/// first-seen order. Record errors and warnings pass on at once.
+pub struct MergeRepeats<'s> {
+    inner: &'s mut dyn EventSink,
+    events: Vec<Event>,
+    by_id: HashMap<String, usize>,
+}
+
+impl<'s> MergeRepeats<'s> {
+    pub fn new(inner: &'s mut dyn EventSink) -> MergeRepeats<'s> {
+        MergeRepeats { inner, events: Vec::new(), by_id: HashMap::new() }
+    }
+
+    /// Push the merged events on.
+    pub fn finish(self) {
+        for event in self.events {
+            self.inner.push(Ok(event));
+        }
+    }
+}
+
+impl EventSink for MergeRepeats<'_> {
+    fn push(&mut self, record: Result<Event, RecordError>) {
+        match record {
+            Ok(event) => match self.by_id.get(&event.source_event_id) {
+                Some(&i) => {
+                    let first = &mut self.events[i];
+                    first.schedule = merge(vec![std::mem::take(&mut first.schedule), event.schedule]);
+                }
+                None => {
+                    self.by_id.insert(event.source_event_id.clone(), self.events.len());
+                    self.events.push(event);
+                }
+            },
+            Err(error) => self.inner.push(Err(error)),
+        }
     }
     fn warning(&mut self, warning: RecordError) {
         self.inner.warning(warning);

@@ -85,10 +85,9 @@ fn sample_feed_matches_golden() {
 struct Raw(Vec<Event>);
 
 impl EventSink for Raw {
-    fn event(&mut self, event: Event) {
-        self.0.push(event);
+    fn push(&mut self, record: Result<Event, RecordError>) {
+        self.0.extend(record);
     }
-    fn record_error(&mut self, _: RecordError) {}
     fn warning(&mut self, _: RecordError) {}
 }
 
@@ -188,11 +187,11 @@ impl std::io::Read for Counting<'_> {
 struct Progress(std::rc::Rc<std::cell::Cell<usize>>, Vec<usize>);
 
 impl EventSink for Progress {
-    fn event(&mut self, _: Event) {
+    fn push(&mut self, record: Result<Event, RecordError>) {
+        if let Err(e) = record {
+            panic!("{e:?}");
+        }
         self.1.push(self.0.get());
-    }
-    fn record_error(&mut self, e: RecordError) {
-        panic!("{e:?}");
     }
     fn warning(&mut self, w: RecordError) {
         panic!("{w:?}");

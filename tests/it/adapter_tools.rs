@@ -116,11 +116,11 @@ impl Adapter for Leaky {
         &cityvibe::adapters::madrid::MANIFEST
     }
     fn parse(&self, _: &Feed, _: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
-        sink.event(Event::new("taquilla@example.es", "Concierto", "es").unwrap());
+        sink.push(Ok(Event::new("taquilla@example.es", "Concierto", "es").unwrap()));
         let mut ev = Event::new("1", "Concierto", "es").unwrap();
         ev.venue.province = Some("912 345 678".into());
         ev.venue.name = Some("https://img.example.es/cartel.jpg".into());
-        sink.event(ev);
+        sink.push(Ok(ev));
         Ok(())
     }
 }

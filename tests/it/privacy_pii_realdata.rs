@@ -16,10 +16,10 @@ use regex::Regex;
 struct Raw(Vec<Event>);
 
 impl EventSink for Raw {
-    fn event(&mut self, event: Event) {
+    fn push(&mut self, record: Result<Event, RecordError>) {
+        let Ok(event) = record else { return };
         self.0.push(event);
     }
-    fn record_error(&mut self, _: RecordError) {}
 }
 
 /// Every stored text field of an event, by name.
