@@ -1,14 +1,14 @@
 //! www.esmadrid.com, Madrid Destino's tourist agenda (`agenda_v1_es.xml`).
 //!
 //! Reviewed 2026-11-30. One XML feed of about 4.5 MB and 1,100+ `<service>`s,
-//! parsed as a stream: one event is built per `<service>` and handed on at
-//! its end tag, so memory does not grow with the feed.
+//! streamed by the XML record driver: one event is built per `<service>` and
+//! handed on at its end tag, so memory does not grow with the feed.
 //!
-//! The parser reads a whitelist of elements and skips everything else
-//! unread. In particular `<email>`, `<phone>`, `<fax>` (contact data, P5)
-//! and `<multimedia>` (photos, P4) are skipped whole, with their children,
-//! as soon as their start tag is seen: their text is never decoded, copied
-//! or kept in any buffer of ours.
+//! The mapping reads a whitelist of elements and leaves everything else
+//! unread. `<email>`, `<phone>`, `<fax>` (contact data, P5) and
+//! `<multimedia>` (photos, P4) are the driver's `never_read`: skipped whole,
+//! with their children, as soon as their start tag is seen, so their text is
+//! never decoded, copied or kept in any buffer of ours.
 
 use crate::adapter::*;
 use crate::model::{Category, Event, Schedule};
@@ -16,9 +16,8 @@ use crate::parse::dates::{parse_date, parse_weekdays};
 use crate::parse::occurrences::{hours_in_text, merge};
 use crate::parse::price::free_from_text;
 use crate::parse::text::{fold, html_to_text, non_empty, one_line};
-use crate::parse::xml::{attribute, reference_text};
+use crate::records::xml;
 use jiff::civil::Weekday;
-use quick_xml::events::Event as X;
 use std::io::BufRead;
 use std::time::Duration;
 
@@ -55,9 +54,8 @@ pub static MANIFEST: Manifest = Manifest {
     },
 };
 
-/// Elements skipped whole, with their children: contact data (P5) and
-/// photos (P4). Everything else not read below is skipped the same way; the
-/// list exists so that these four stay skipped whatever the whitelist says.
+/// Elements skipped whole by the driver, with their children: contact data
+/// (P5) and photos (P4), whatever the whitelist below says.
 const NEVER_READ: [&str; 4] = ["email", "phone", "fax", "multimedia"];
 
 impl Adapter for Esmadrid {
@@ -176,7 +174,7 @@ enum Action {
     Enter,
     /// An element whose text goes into a slot.
     Read(Slot),
-    /// Anything else: skipped with its children, unread.
+    /// Anything else: left unread.
     Skip,
 }
 
@@ -216,118 +214,41 @@ fn action(parent: &str, name: &str, item_name: impl FnOnce() -> String) -> Actio
     }
 }
 
+/// Where the records are; what is never read.
+const SHAPE: xml::Shape = xml::Shape { root: "serviceList", record: "service", never_read: &NEVER_READ };
+
 fn parse_stream(lang: &str, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
-    let mut reader = quick_xml::Reader::from_reader(body);
-    let mut buf = Vec::new();
-    let mut skip_buf = Vec::new();
-    // Open containers, root first: at most a handful deep.
-    let mut open: Vec<String> = Vec::new();
-    let mut service = Service::default();
-    // The slot being read, and how many tags deep inside it we are (HTML
-    // written as markup instead of CDATA: its tags are kept as text for
-    // `html_to_text`, without their attributes).
-    let mut reading: Option<(Slot, usize)> = None;
-    let mut seen_root = false;
-    let mut position = 0usize;
-    let fail = |reader: &quick_xml::Reader<&mut dyn BufRead>, e: &dyn std::fmt::Display| {
-        FeedError::new(format!("esmadrid XML unreadable at byte {}: {e}", reader.error_position()))
-    };
-    loop {
-        buf.clear();
-        let ev = reader.read_event_into(&mut buf).map_err(|e| fail(&reader, &e))?;
-        match ev {
-            X::Start(e) => {
-                if let Some((slot, depth)) = &mut reading {
-                    *depth += 1;
-                    let tag = format!("<{}>", e.local_name().as_ref());
-                    service.current(*slot).push_str(&tag);
-                    continue;
+    xml::read(body, &SHAPE, sink, |node, position| {
+        if node.children.is_empty() && node.text.trim().is_empty() {
+            return Err(RecordError::new(record_name(node.attribute("id"), position), "empty <service> element"));
+        }
+        let mut service = Service { id: node.attribute("id").to_string(), ..Service::default() };
+        gather(node, &mut service);
+        build(&service, lang, position)
+    })
+    .map_err(|e| FeedError::new(format!("not a readable esmadrid agenda: {e}")))?;
+    Ok(())
+}
+
+/// The text kept of an element's children, by [`action`], in document order.
+fn gather(node: &xml::Node, service: &mut Service) {
+    for child in &node.children {
+        match action(&node.name, &child.name, || child.attribute("name").to_string()) {
+            Action::Enter => {
+                if child.name == "categoria" {
+                    service.categories.push(Categoria::default());
+                } else if child.name == "rango" {
+                    service.ranges.push(Range::default());
                 }
-                let name = e.local_name().as_ref().to_string();
-                let Some(parent) = open.last() else {
-                    if name != "serviceList" {
-                        return Err(FeedError::new(format!("not an esmadrid agenda: root element <{name}>, expected <serviceList>")));
-                    }
-                    seen_root = true;
-                    open.push(name);
-                    continue;
-                };
-                match action(parent, &name, || attribute(&e, "name")) {
-                    Action::Enter => {
-                        if name == "service" {
-                            position += 1;
-                            service = Service { id: attribute(&e, "id"), ..Service::default() };
-                        } else if name == "categoria" {
-                            service.categories.push(Categoria::default());
-                        } else if name == "rango" {
-                            service.ranges.push(Range::default());
-                        }
-                        open.push(name);
-                    }
-                    Action::Read(slot) => {
-                        service.open(slot);
-                        reading = Some((slot, 0));
-                    }
-                    Action::Skip => {
-                        let end = e.to_end().into_owned();
-                        reader.read_to_end_into(end.name(), &mut skip_buf).map_err(|e| fail(&reader, &e))?;
-                        skip_buf.clear();
-                    }
-                }
+                gather(child, service);
             }
-            // `<service id="1"/>` has nothing to build; other empty
-            // elements carry no text.
-            X::Empty(e) if reading.is_none() && e.local_name().as_ref() == "service" && open.len() == 1 => {
-                position += 1;
-                let id = attribute(&e, "id");
-                sink.push(Err(RecordError::new(record_name(&id, position), "empty <service> element")));
+            Action::Read(slot) => {
+                service.open(slot);
+                service.current(slot).push_str(&child.text);
             }
-            X::Empty(e) => {
-                if let Some((slot, _)) = reading {
-                    let tag = format!("<{}/>", e.local_name().as_ref());
-                    service.current(slot).push_str(&tag);
-                }
-            }
-            X::Text(t) => {
-                if let Some((slot, _)) = reading {
-                    service.current(slot).push_str(&t.xml10_content());
-                }
-            }
-            X::CData(t) => {
-                if let Some((slot, _)) = reading {
-                    service.current(slot).push_str(&t.xml10_content());
-                }
-            }
-            X::GeneralRef(r) => {
-                if let Some((slot, _)) = reading {
-                    service.current(slot).push_str(&reference_text(&r));
-                }
-            }
-            X::End(e) => match &mut reading {
-                Some((slot, depth)) if *depth > 0 => {
-                    *depth -= 1;
-                    let tag = format!("</{}>", e.local_name().as_ref());
-                    service.current(*slot).push_str(&tag);
-                }
-                Some(_) => reading = None,
-                None => {
-                    if open.pop().as_deref() == Some("service") {
-                        sink.push(build(&service, lang, position));
-                        service = Service::default();
-                    }
-                }
-            },
-            X::Eof => break,
-            _ => {}
+            Action::Skip => {}
         }
     }
-    if !seen_root {
-        return Err(FeedError::new("esmadrid XML has no <serviceList> (empty or not XML)"));
-    }
-    if !open.is_empty() || reading.is_some() {
-        return Err(FeedError::new(format!("esmadrid XML ends inside <{}> (truncated body?)", open.last().map_or("?", |s| s.as_str()))));
-    }
-    Ok(())
 }
 
 fn record_name(id: &str, position: usize) -> String {

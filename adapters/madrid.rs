@@ -12,7 +12,7 @@ use crate::model::{Category, Event, Schedule};
 use crate::parse::dates::{parse_date_list, parse_datetime, parse_time, parse_weekdays};
 use crate::parse::loose::{Loose, Nested};
 use crate::parse::text::{decode_entities, html_to_text, non_empty, one_line};
-use crate::records::{csv, json};
+use crate::records::{csv, json, xml};
 use std::collections::HashMap;
 use std::io::BufRead;
 use std::time::Duration;
@@ -252,8 +252,11 @@ struct JsonLocation<'a> {
 }
 
 fn parse_json(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
-    json::read(body, Some("@graph"), sink, |element| build(&json_record(&element.record()?)))
-        .map_err(|e| FeedError::new(format!("not a readable JSON-LD agenda: {e}")))?;
+    json::read(body, Some("@graph"), sink, |element| match element.parse::<Nested<JsonRecord>>()?.0 {
+        Some(j) => build(&json_record(&j)),
+        None => Err(RecordError::new(format!("#{}", element.position), "not a JSON object")),
+    })
+    .map_err(|e| FeedError::new(format!("not a readable JSON-LD agenda: {e}")))?;
     Ok(())
 }
 
@@ -337,99 +340,44 @@ fn titlecase(s: &str) -> String {
 // --- XML (<contenido><atributos><atributo nombre="…">) -------------------
 
 fn parse_xml(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
-    use quick_xml::events::Event as X;
-    let mut reader = quick_xml::Reader::from_reader(body);
-    let mut buf = Vec::new();
-    let mut fields: HashMap<String, String> = HashMap::new();
-    let mut names: Vec<String> = Vec::new();
-    let mut in_record = false;
-    let mut seen_root = false;
-    // Elements open: a body that ends with any still open was cut, even
-    // between two records (issue 10 item 2).
-    let mut depth = 0usize;
-    loop {
-        let ev = reader
-            .read_event_into(&mut buf)
-            .map_err(|e| FeedError::new(format!("XML unreadable at byte {}: {e}", reader.buffer_position())))?;
-        match ev {
-            X::Start(e) => {
-                if !seen_root && e.local_name().as_ref() != "Contenidos" {
-                    return Err(FeedError::new(format!(
-                        "XML root is <{}>, not <Contenidos>: not the Madrid agenda",
-                        e.local_name().as_ref()
-                    )));
+    const SHAPE: xml::Shape = xml::Shape { root: "Contenidos", record: "contenido", never_read: &[] };
+    xml::read(body, &SHAPE, sink, |contenido, _| {
+        // Every <atributo nombre="…"> of the record, nested ones included
+        // (LOCALIZACION holds the address), by name.
+        let mut fields: HashMap<&str, String> = HashMap::new();
+        fn gather<'n>(node: &'n xml::Node, fields: &mut HashMap<&'n str, String>) {
+            for child in &node.children {
+                if child.name == "atributo" && child.children.is_empty() {
+                    fields.entry(child.attribute("nombre")).or_default().push_str(&child.text);
                 }
-                seen_root = true;
-                depth += 1;
-                match e.local_name().as_ref() {
-                    "contenido" => {
-                        in_record = true;
-                        fields.clear();
-                    }
-                    "atributo" if in_record => {
-                        names.push(crate::parse::xml::attribute(&e, "nombre"));
-                    }
-                    _ => {}
-                }
+                gather(child, fields);
             }
-            X::Text(t) if in_record && !names.is_empty() => {
-                let text = t.xml10_content();
-                fields.entry(names.last().cloned().unwrap_or_default()).or_default().push_str(&text);
-            }
-            X::GeneralRef(r) if in_record && !names.is_empty() => {
-                let text = crate::parse::xml::reference_text(&r);
-                fields.entry(names.last().cloned().unwrap_or_default()).or_default().push_str(&text);
-            }
-            X::CData(t) if in_record && !names.is_empty() => {
-                let text = t.xml10_content();
-                fields.entry(names.last().cloned().unwrap_or_default()).or_default().push_str(&text);
-            }
-            X::End(e) => {
-                depth = depth.saturating_sub(1);
-                match e.local_name().as_ref() {
-                    "atributo" => {
-                        names.pop();
-                    }
-                    "contenido" => {
-                        in_record = false;
-                        let get = |k: &str| fields.get(k).map(|s| s.trim().to_string()).unwrap_or_default();
-                        let rec = Record {
-                            id: get("ID-EVENTO"),
-                            title: get("TITULO"),
-                            description: get("DESCRIPCION"),
-                            free: get("GRATUITO"),
-                            price: get("PRECIO"),
-                            start: get("FECHA-EVENTO"),
-                            end: get("FECHA-FIN-EVENTO"),
-                            time: get("HORA-EVENTO"),
-                            weekdays: get("DIAS-SEMANA"),
-                            excluded: get("DIAS-EXCLUIDOS-TEXT"),
-                            link: get("CONTENT-URL"),
-                            venue: get("NOMBRE-INSTALACION"),
-                            address: get("DIRECCION-INSTALACION"),
-                            locality: titlecase(&get("LOCALIDAD")),
-                            postal_code: get("CODIGO-POSTAL"),
-                            district: titlecase(&get("DISTRITO")),
-                            lat: get("LATITUD"),
-                            lon: get("LONGITUD"),
-                            kind: get("TIPO"),
-                            audience: get("AUDIENCIA"),
-                        };
-                        sink.push(build(&rec));
-                    }
-                    _ => {}
-                }
-            }
-            X::Eof => break,
-            _ => {}
         }
-        buf.clear();
-    }
-    if !seen_root {
-        return Err(FeedError::new("XML has no <Contenidos> (empty or not XML)"));
-    }
-    if in_record || depth > 0 {
-        return Err(FeedError::new("XML ends before its closing </Contenidos>: the body was cut"));
-    }
+        gather(contenido, &mut fields);
+        let get = |k: &str| fields.get(k).map(|s| s.trim().to_string()).unwrap_or_default();
+        build(&Record {
+            id: get("ID-EVENTO"),
+            title: get("TITULO"),
+            description: get("DESCRIPCION"),
+            free: get("GRATUITO"),
+            price: get("PRECIO"),
+            start: get("FECHA-EVENTO"),
+            end: get("FECHA-FIN-EVENTO"),
+            time: get("HORA-EVENTO"),
+            weekdays: get("DIAS-SEMANA"),
+            excluded: get("DIAS-EXCLUIDOS-TEXT"),
+            link: get("CONTENT-URL"),
+            venue: get("NOMBRE-INSTALACION"),
+            address: get("DIRECCION-INSTALACION"),
+            locality: titlecase(&get("LOCALIDAD")),
+            postal_code: get("CODIGO-POSTAL"),
+            district: titlecase(&get("DISTRITO")),
+            lat: get("LATITUD"),
+            lon: get("LONGITUD"),
+            kind: get("TIPO"),
+            audience: get("AUDIENCIA"),
+        })
+    })
+    .map_err(|e| FeedError::new(format!("not the Madrid agenda's XML: {e}")))?;
     Ok(())
 }

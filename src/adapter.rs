@@ -196,9 +196,9 @@ impl EventSink for Collect {
 pub trait Adapter: Sync {
     fn manifest(&self) -> &'static Manifest;
 
-    /// Parse one feed response body. Each good record goes to `sink.event`,
-    /// each bad one to `sink.record_error`; only a body that cannot be read
-    /// at all is an `Err`.
+    /// Parse one feed response body (through a record driver in
+    /// `crate::records`). Each record's outcome goes to `sink.push`; only a
+    /// body that cannot be read at all is an `Err`.
     fn parse(&self, feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError>;
 }
 

@@ -119,69 +119,6 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Nested<T> {
     }
 }
 
-/// Stream the elements of the top-level array named `key` of a JSON object
-/// (or of a top-level array) to `each`, one at a time, without building the
-/// whole document. Elements are deserialized as `T`: make `T` tolerant
-/// (`Loose` fields, or wrap it in `Nested`) so that one odd element cannot
-/// fail the whole array.
-pub fn for_each_in_array<'de, T, F>(json: &'de [u8], key: Option<&str>, mut each: F) -> Result<usize, serde_json::Error>
-where
-    T: Deserialize<'de>,
-    F: FnMut(T),
-{
-    struct Elements<'f, T, F>(&'f mut F, std::marker::PhantomData<T>, usize);
-    impl<'de, T: Deserialize<'de>, F: FnMut(T)> Visitor<'de> for &mut Elements<'_, T, F> {
-        type Value = ();
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("an array of records")
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<(), A::Error> {
-            while let Some(t) = s.next_element::<T>()? {
-                self.2 += 1;
-                (self.0)(t);
-            }
-            Ok(())
-        }
-    }
-    struct Doc<'k, 'f, T, F>(Option<&'k str>, Elements<'f, T, F>, bool);
-    impl<'de, T: Deserialize<'de>, F: FnMut(T)> Visitor<'de> for &mut Doc<'_, '_, T, F> {
-        type Value = ();
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("a JSON object or array")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<(), A::Error> {
-            while let Some(k) = m.next_key::<Cow<'de, str>>()? {
-                if Some(k.as_ref()) == self.0 {
-                    struct Seed<'x, 'f, T, F>(&'x mut Elements<'f, T, F>);
-                    impl<'de, T: Deserialize<'de>, F: FnMut(T)> de::DeserializeSeed<'de> for Seed<'_, '_, T, F> {
-                        type Value = ();
-                        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-                            d.deserialize_seq(self.0)
-                        }
-                    }
-                    m.next_value_seed(Seed(&mut self.1))?;
-                    self.2 = true;
-                } else {
-                    m.next_value::<IgnoredAny>()?;
-                }
-            }
-            Ok(())
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, s: A) -> Result<(), A::Error> {
-            self.2 = true;
-            (&mut self.1).visit_seq(s)
-        }
-    }
-    let mut doc = Doc(key, Elements(&mut each, std::marker::PhantomData, 0), false);
-    let mut de = serde_json::Deserializer::from_slice(json);
-    de.deserialize_any(&mut doc)?;
-    de.end()?;
-    if !doc.2 {
-        return Err(de::Error::custom(format!("no array named {:?} in the document", key.unwrap_or(""))));
-    }
-    Ok(doc.1.2)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -200,17 +137,9 @@ mod tests {
 
     #[test]
     fn wrong_types_do_not_fail_the_record() {
-        let json = br#"{"x": 1, "@graph": [{"id": 5, "loc": {"lat": 40.1}}, {"id": {"a": 1}, "loc": "none"}, {"id": "a\"b"}]}"#;
-        let mut seen = Vec::new();
-        let n = for_each_in_array(json, Some("@graph"), |r: Rec| seen.push((r.id.as_str().to_string(), r.loc.0.map(|l| l.lat)))).unwrap();
-        assert_eq!(n, 3);
+        let json = br#"[{"id": 5, "loc": {"lat": 40.1}}, {"id": {"a": 1}, "loc": "none"}, {"id": "a\"b"}]"#;
+        let recs: Vec<Rec> = serde_json::from_slice(json).unwrap();
+        let seen: Vec<_> = recs.iter().map(|r| (r.id.as_str().to_string(), r.loc.0.as_ref().map(|l| l.lat))).collect();
         assert_eq!(seen, vec![("5".into(), Some(40.1)), ("".into(), None), ("a\"b".into(), None)]);
-    }
-
-    #[test]
-    fn truncated_document_is_an_error() {
-        let json = br#"{"@graph": [{"id": 5}, {"id": "#;
-        assert!(for_each_in_array(json, Some("@graph"), |_: Rec| {}).is_err());
-        assert!(for_each_in_array(br#"{"other": []}"#, Some("@graph"), |_: Rec| {}).is_err());
     }
 }

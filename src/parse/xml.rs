@@ -19,6 +19,11 @@ pub fn reference_text(r: &BytesRef<'_>) -> String {
     }
 }
 
+/// The value of one attribute, unescaped, or empty.
+pub fn attribute_value(a: &quick_xml::events::attributes::Attribute<'_>) -> String {
+    a.normalized_value(quick_xml::XmlVersion::Implicit1_0).map(|v| v.into_owned()).unwrap_or_default()
+}
+
 /// The value of an attribute, unescaped, or empty.
 pub fn attribute(e: &quick_xml::events::BytesStart<'_>, name: &str) -> String {
     e.try_get_attribute(name)

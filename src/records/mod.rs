@@ -11,6 +11,7 @@
 
 pub mod csv;
 pub mod json;
+pub mod xml;
 
 use crate::adapter::{Adapter, EventSink, Feed, FeedError, RecordError};
 use crate::model::{Category, Event};
