@@ -32,11 +32,20 @@ pub struct Settings {
     /// Display languages every event is shown in.
     #[serde(default = "default_languages")]
     pub languages: Vec<String>,
-    /// `apertium` (default), `apy` or `none`.
+    /// `apertium` (default), `apy`, `libretranslate`, `openai` or `none`.
     #[serde(default)]
     pub translator: crate::vocab::Translator,
     /// Base URL of an Apertium APy server, for `translator = "apy"`.
     pub apy_url: Option<String>,
+    /// Base URL of a LibreTranslate server, for `translator = "libretranslate"`.
+    pub libretranslate_url: Option<String>,
+    /// Base URL of an OpenAI-compatible server (`/v1/chat/completions`), for
+    /// `translator = "openai"`, and the model to ask.
+    pub openai_url: Option<String>,
+    pub openai_model: Option<String>,
+    /// The name of the environment variable holding the translation server's
+    /// API key (never the key itself: this file is not a secret).
+    pub api_key_env: Option<String>,
     /// Seconds a translation engine may take on one text before it is given up.
     #[serde(default = "default_translate_timeout")]
     pub translate_timeout_secs: u64,
@@ -79,6 +88,10 @@ impl Default for Settings {
             languages: default_languages(),
             translator: Default::default(),
             apy_url: None,
+            libretranslate_url: None,
+            openai_url: None,
+            openai_model: None,
+            api_key_env: None,
             translate_timeout_secs: default_translate_timeout(),
             max_wait_secs: default_max_wait(),
             terms_dir: None,
@@ -199,7 +212,14 @@ impl Config {
             bail!("[settings] max_wait_secs = {} is out of bounds: 1 to {MAX_WAIT_SECS}", self.settings.max_wait_secs);
         }
         // An unknown translator is refused while reading (the enum's variants are the list).
-        if self.settings.translator == crate::vocab::Translator::Apy && self.settings.apy_url.is_none() {
+        use crate::vocab::Translator as T;
+        if self.settings.translator == T::Openai && (self.settings.openai_url.is_none() || self.settings.openai_model.is_none()) {
+            bail!("[settings] translator = \"openai\" needs openai_url = \"http://HOST:PORT\" and openai_model = \"NAME\"");
+        }
+        if self.settings.translator == T::Libretranslate && self.settings.libretranslate_url.is_none() {
+            bail!("[settings] translator = \"libretranslate\" needs libretranslate_url = \"http://HOST:PORT\"");
+        }
+        if self.settings.translator == T::Apy && self.settings.apy_url.is_none() {
             bail!("[settings] translator = \"apy\" needs apy_url = \"http://HOST:PORT\"");
         }
         Ok(())

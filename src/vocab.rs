@@ -108,6 +108,10 @@ pub enum Translator {
     Apertium,
     /// An Apertium APy server at `apy_url`.
     Apy,
+    /// A LibreTranslate server at `libretranslate_url`.
+    Libretranslate,
+    /// An OpenAI-compatible chat-completions server at `openai_url`.
+    Openai,
     /// No machine translation: originals and publishers' own translations only.
     None,
 }
@@ -117,6 +121,8 @@ impl Translator {
         match self {
             Translator::Apertium => "apertium",
             Translator::Apy => "apy",
+            Translator::Libretranslate => "libretranslate",
+            Translator::Openai => "openai",
             Translator::None => "none",
         }
     }

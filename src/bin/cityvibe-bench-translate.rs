@@ -7,7 +7,9 @@
 //!   (cold) for each run, driven by `translate_targets_parallel` over the
 //!   texts in batches of 250 (as `translate_pending` sends them; `--batch 0`
 //!   sends all texts in one call). The texts are those `translate_pending`
-//!   sends: scrubbed, the venue's own name kept verbatim, duplicates once.
+//!   sends: scrubbed, duplicates once, prepared per target as production
+//!   does (venue and names kept, the term base applied) and put in house
+//!   style afterwards, all inside the timing.
 //!   Three runs (`--runs`), median wall time.
 //! * **floor**: each pair's own Apertium pipeline (`apertium -f txt -u MODE`)
 //!   fed every text in one stream (a blank line between texts), one process
@@ -27,7 +29,10 @@
 
 use anyhow::{Context, Result, bail};
 use cityvibe::adapters::madrid::{MANIFEST, Madrid};
-use cityvibe::translate::{ApertiumTranslator, KEEP_END, KEEP_START, Translator, keep_verbatim, translate_targets_parallel};
+use cityvibe::translate::protect::{Known, prepare};
+use cityvibe::translate::style::{Field, finish};
+use cityvibe::translate::terms::TermBase;
+use cityvibe::translate::{ApertiumTranslator, Translator, translate_each_target};
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -98,9 +103,9 @@ fn real_main() -> Result<()> {
 
 /// The texts of some events, as `translate_pending` sends them.
 struct Texts {
-    /// Distinct texts, venue names marked to be kept.
-    texts: Vec<String>,
-    /// The same without the keep markers (for the `apertium` front-end).
+    /// Distinct (scrubbed text, venue name) pairs, as the pipeline prepares them.
+    texts: Vec<(String, Option<String>)>,
+    /// The texts alone (for the `apertium` front-end).
     plain: Vec<String>,
     /// Non-empty titles and descriptions before removing duplicates.
     fields: usize,
@@ -123,19 +128,14 @@ fn texts_of(events: &[cityvibe::model::Event]) -> Texts {
                 continue;
             }
             fields += 1;
-            // As translate_pending: scrubbed once more (P5), the venue's own
-            // name kept verbatim.
-            let scrubbed = cityvibe::parse::pii::scrub(text);
-            let text = match e.venue.name.as_deref() {
-                Some(v) if scrubbed.contains(v) => keep_verbatim(&scrubbed, &[v]),
-                _ => scrubbed,
-            };
-            if seen.insert(text.clone()) {
-                texts.push(text);
+            // As translate_pending: scrubbed once more (P5).
+            let item = (cityvibe::parse::pii::scrub(text), e.venue.name.clone());
+            if seen.insert(item.clone()) {
+                texts.push(item);
             }
         }
     }
-    let plain = texts.iter().map(|t| t.chars().filter(|c| *c != KEEP_START && *c != KEEP_END).collect()).collect();
+    let plain = texts.iter().map(|(t, _)| t.clone()).collect();
     Texts { texts, plain, fields, events: events.len() }
 }
 
@@ -329,7 +329,7 @@ impl Translator for Timed {
 /// One cold run of the production path: fresh workers (one per core), the
 /// six targets in parallel, in batches as `translate_pending` sends them.
 /// Wall time (workers' start included) and the time each pair held a worker.
-fn ours(texts: &[String], cores: usize, batch: usize) -> Result<Run> {
+fn ours(texts: &[(String, Option<String>)], cores: usize, batch: usize) -> Result<Run> {
     let held = Arc::new(Mutex::new(BTreeMap::new()));
     reap_orphans();
     let cpu0 = cpu_now();
@@ -337,11 +337,20 @@ fn ours(texts: &[String], cores: usize, batch: usize) -> Result<Run> {
     let mut workers =
         (0..cores).map(|_| Ok(Timed { inner: ApertiumTranslator::system()?, held: Arc::clone(&held) })).collect::<Result<Vec<_>>>()?;
     let batch = if batch == 0 { texts.len().max(1) } else { batch };
+    let terms = TARGETS.iter().map(|t| TermBase::load(None, t)).collect::<Result<Vec<_>>>()?;
     for chunk in texts.chunks(batch) {
-        for r in translate_targets_parallel(&mut workers, "es", &TARGETS, chunk) {
+        let prepared: Vec<Vec<_>> = terms
+            .iter()
+            .map(|b| chunk.iter().map(|(t, v)| prepare(t, Known { venue: v.as_deref(), locality: None }, b)).collect())
+            .collect();
+        let sent: Vec<Vec<String>> = prepared.iter().map(|p| p.iter().map(|x| x.text.clone()).collect()).collect();
+        for (k, r) in translate_each_target(&mut workers, "es", &TARGETS, &sent).into_iter().enumerate() {
             let out = r.texts.with_context(|| format!("es->{}", r.lang))?;
             if out.len() != chunk.len() {
                 bail!("es->{}: {} texts back for {}", r.lang, out.len(), chunk.len());
+            }
+            for (o, p) in out.iter().zip(&prepared[k]) {
+                std::hint::black_box(finish(o, &p.names, p.lead.as_deref(), TARGETS[k], Field::Description));
             }
         }
     }

@@ -9,6 +9,8 @@ mod apertium;
 mod apy;
 pub mod engine;
 pub mod exchange;
+mod libretranslate;
+mod openai;
 pub mod pipeline;
 pub mod protect;
 mod stream;

@@ -437,14 +437,28 @@ pub fn engines(settings: &crate::config::Settings) -> Option<Vec<Box<dyn Transla
                     .map(|t| Box::new(t) as Box<dyn Translator + Send>)
                     .map_err(|e| e.context(format!("the APy server at {url} is not usable")))
             }
+            crate::vocab::Translator::Libretranslate => {
+                let url = settings.libretranslate_url.clone().unwrap_or_default();
+                let key = settings.api_key_env.as_deref().and_then(|name| std::env::var(name).ok());
+                super::libretranslate::LibreTranslator::new(&url, key, timeout)
+                    .map(|t| Box::new(t) as Box<dyn Translator + Send>)
+                    .map_err(|e| e.context(format!("the LibreTranslate server at {url} is not usable")))
+            }
+            crate::vocab::Translator::Openai => {
+                let url = settings.openai_url.clone().unwrap_or_default();
+                let key = settings.api_key_env.as_deref().and_then(|name| std::env::var(name).ok());
+                super::openai::OpenAiTranslator::new(&url, settings.openai_model.as_deref().unwrap_or_default(), key, timeout)
+                    .map(|t| Box::new(t) as Box<dyn Translator + Send>)
+                    .map_err(|e| e.context(format!("the OpenAI-compatible server at {url} is not usable")))
+            }
             crate::vocab::Translator::None => return Box::new(Unavailable("translation is switched off".into())),
         };
         made.unwrap_or_else(|e| Box::new(Unavailable(format!("{e:#}"))))
     };
     match settings.translator {
         crate::vocab::Translator::None => None,
-        // One APy client is enough: the server does the work.
-        crate::vocab::Translator::Apy => Some(vec![make(0)]),
+        // One client is enough: the server does the work.
+        crate::vocab::Translator::Apy | crate::vocab::Translator::Libretranslate | crate::vocab::Translator::Openai => Some(vec![make(0)]),
         crate::vocab::Translator::Apertium => Some((0..workers).map(make).collect()),
     }
 }

@@ -44,5 +44,6 @@ mod surface_output;
 mod surface_run;
 mod translate_engine;
 mod translate_memory;
+mod translate_neural;
 mod translate_pipeline;
 mod translate_quality;

@@ -1,0 +1,155 @@
+//! A LibreTranslate server as the engine (issue 11.5): `POST /translate`
+//! with a JSON body `{q: [texts], source, target, format: "html"}`, as its
+//! API documents. A neural engine honours no stream markup, so a kept span
+//! (a name, a term already in the target language) travels as
+//! `<span translate="no" id="kN">…</span>` and is put back byte for byte
+//! from our own copy; an answer that lost one is an error (the texts stay
+//! pending), never a translated name.
+//!
+//! Only scrubbed texts leave (P5), with the language pair and, when the
+//! operator names one, the API key read from an environment variable.
+//!
+//! Not for: Apertium framing (`stream`, `apy`).
+
+use super::engine::{Translator, check_lang, scrubbed};
+use super::stream::{KEEP_END, KEEP_START};
+use crate::http::USER_AGENT;
+use anyhow::{Context, Result, anyhow, bail};
+use serde_json::{Value, json};
+use std::time::Duration;
+
+pub struct LibreTranslator {
+    base_url: String,
+    agent: ureq::Agent,
+    api_key: Option<String>,
+    engine_id: String,
+}
+
+impl LibreTranslator {
+    /// A client for the server at `base_url`; `api_key` as the server asks.
+    pub fn new(base_url: &str, api_key: Option<String>, timeout: Duration) -> Result<Self> {
+        let config = ureq::Agent::config_builder()
+            .user_agent(USER_AGENT)
+            .timeout_global(Some(timeout))
+            .max_redirects(0)
+            .http_status_as_error(false)
+            .build();
+        let base_url = base_url.trim_end_matches('/').to_string();
+        if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+            bail!("libretranslate_url {base_url:?} is not an http(s) URL");
+        }
+        Ok(LibreTranslator {
+            engine_id: format!("libretranslate@{base_url}"),
+            base_url,
+            agent: ureq::Agent::new_with_config(config),
+            api_key,
+        })
+    }
+}
+
+/// A text as HTML, kept spans as untranslatable spans; the spans, in order.
+pub(crate) fn to_html(text: &str) -> (String, Vec<String>) {
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut kept = Vec::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            KEEP_START => {
+                let span: String = chars.by_ref().take_while(|k| *k != KEEP_END).collect();
+                out.push_str(&format!("<span translate=\"no\" id=\"k{}\">{}</span>", kept.len(), escape(&span)));
+                kept.push(span);
+            }
+            KEEP_END => {}
+            c => out.push_str(&escape(&c.to_string())),
+        }
+    }
+    (out, kept)
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+/// The answer back as plain text, each kept span put back from `kept`.
+pub(crate) fn from_html(html: &str, kept: &[String]) -> Result<String> {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    let mut seen = vec![false; kept.len()];
+    while let Some(at) = rest.find("<span") {
+        out.push_str(&htmlize::unescape(&rest[..at]));
+        let tag_end = rest[at..].find('>').map(|i| at + i + 1).ok_or_else(|| anyhow!("unclosed tag in the answer"))?;
+        let tag = &rest[at..tag_end];
+        let close = rest[tag_end..].find("</span>").map(|i| tag_end + i).ok_or_else(|| anyhow!("unclosed span in the answer"))?;
+        let n = tag.split("id=\"k").nth(1).and_then(|s| s.split('"').next()).and_then(|s| s.parse::<usize>().ok());
+        match n.filter(|&n| n < kept.len()) {
+            Some(n) => {
+                out.push_str(&kept[n]);
+                seen[n] = true;
+            }
+            None => out.push_str(&htmlize::unescape(&rest[tag_end..close])),
+        }
+        rest = &rest[close + "</span>".len()..];
+    }
+    out.push_str(&htmlize::unescape(rest));
+    if let Some(n) = seen.iter().position(|s| !s) {
+        bail!("the answer lost a kept span ({:?})", kept[n]);
+    }
+    // Tags the engine may have added are not ours to publish.
+    Ok(out.replace(['<', '>'], ""))
+}
+
+impl Translator for LibreTranslator {
+    fn engine_id(&self) -> String {
+        self.engine_id.clone()
+    }
+
+    fn translate(&mut self, src: &str, tgt: &str, texts: &[String]) -> Result<Vec<String>> {
+        check_lang(src)?;
+        check_lang(tgt)?;
+        if src == tgt || texts.is_empty() {
+            return Ok(texts.to_vec());
+        }
+        let texts = scrubbed(texts);
+        let (html, kept): (Vec<String>, Vec<Vec<String>>) = texts.iter().map(|t| to_html(t)).unzip();
+        let mut body = json!({"q": html, "source": src, "target": tgt, "format": "html"});
+        if let Some(key) = &self.api_key {
+            body["api_key"] = json!(key);
+        }
+        let url = format!("{}/translate", self.base_url);
+        let mut resp = self
+            .agent
+            .post(&url)
+            .header("Content-Type", "application/json")
+            .send(body.to_string().as_bytes())
+            .with_context(|| format!("POST {url} ({src}->{tgt})"))?;
+        let status = resp.status();
+        let text = resp.body_mut().read_to_string().with_context(|| format!("reading {url}"))?;
+        let answer: Value = serde_json::from_str(&text).with_context(|| format!("POST {url}: {status}, not JSON"))?;
+        if !status.is_success() {
+            bail!("POST {url} ({src}->{tgt}): {status}: {}", answer["error"].as_str().unwrap_or("no explanation"));
+        }
+        let list = answer["translatedText"].as_array().ok_or_else(|| anyhow!("POST {url}: no translatedText list"))?;
+        if list.len() != texts.len() {
+            bail!("POST {url}: sent {} texts, got {} back", texts.len(), list.len());
+        }
+        list.iter().zip(&kept).map(|(t, k)| from_html(t.as_str().unwrap_or_default(), k)).collect()
+    }
+
+    fn supports(&self, src: &str, tgt: &str) -> bool {
+        check_lang(src).is_ok() && check_lang(tgt).is_ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kept_spans_ride_as_untranslatable_spans_and_come_back_byte_for_byte() {
+        let (html, kept) = to_html("Cine de \u{E000}Eloy de la Iglesia\u{E001} & más <b>");
+        assert_eq!(html, "Cine de <span translate=\"no\" id=\"k0\">Eloy de la Iglesia</span> &amp; más &lt;b&gt;");
+        let back = from_html("Films by <span translate=\"no\" id=\"k0\">Eloy of the Church</span> &amp; more", &kept).unwrap();
+        assert_eq!(back, "Films by Eloy de la Iglesia & more");
+        assert!(from_html("Films by Eloy of the Church", &kept).is_err());
+    }
+}

@@ -1,0 +1,147 @@
+//! An OpenAI-compatible chat-completions server as the engine (issue 11.5):
+//! llama.cpp's server, Ollama, vLLM or a hosted one, `POST
+//! /v1/chat/completions` with a model and two messages, one text per
+//! request. The prompt asks for the house style and for kept spans
+//! (`<span translate="no">`, as for LibreTranslate) to stay as they are;
+//! the answer is checked to be a translation of the one text asked, not
+//! chatter: every kept span back, no preamble, no extra paragraphs, a
+//! plausible length. A failed check is an error: the text stays pending.
+//!
+//! Only scrubbed texts leave (P5), with the model's name and, when the
+//! operator names one, the API key from an environment variable.
+//!
+//! Not for: batching (chat endpoints answer one conversation at a time).
+
+use super::engine::{Translator, check_lang, scrubbed};
+use super::libretranslate::{from_html, to_html};
+use crate::http::USER_AGENT;
+use anyhow::{Context, Result, anyhow, bail};
+use serde_json::{Value, json};
+use std::time::Duration;
+
+pub struct OpenAiTranslator {
+    base_url: String,
+    model: String,
+    agent: ureq::Agent,
+    api_key: Option<String>,
+}
+
+fn language_name(code: &str) -> &'static str {
+    match code {
+        "es" => "Spanish",
+        "ca" => "Catalan",
+        "gl" => "Galician",
+        "en" => "British English",
+        "fr" => "French",
+        "it" => "Italian",
+        "pt" => "European Portuguese",
+        _ => "the target language",
+    }
+}
+
+impl OpenAiTranslator {
+    pub fn new(base_url: &str, model: &str, api_key: Option<String>, timeout: Duration) -> Result<Self> {
+        let base_url = base_url.trim_end_matches('/').to_string();
+        if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+            bail!("openai_url {base_url:?} is not an http(s) URL");
+        }
+        let config = ureq::Agent::config_builder()
+            .user_agent(USER_AGENT)
+            .timeout_global(Some(timeout))
+            .max_redirects(0)
+            .http_status_as_error(false)
+            .build();
+        Ok(OpenAiTranslator { base_url, model: model.to_string(), agent: ureq::Agent::new_with_config(config), api_key })
+    }
+
+    fn prompt(src: &str, tgt: &str) -> String {
+        format!(
+            "You translate event listings for a tourism website from {} into {}. Answer with the translation of the user's text \
+             and nothing else: no preamble, no notes, no quotes around it. Keep every <span translate=\"no\" id=\"…\">…</span> \
+             element exactly as it is, in place. Keep line breaks. English titles use title case.",
+            language_name(src),
+            language_name(tgt)
+        )
+    }
+
+    fn one(&self, src: &str, tgt: &str, text: &str) -> Result<String> {
+        let (html, kept) = to_html(text);
+        let body = json!({
+            "model": self.model,
+            "temperature": 0,
+            "messages": [
+                {"role": "system", "content": Self::prompt(src, tgt)},
+                {"role": "user", "content": html},
+            ],
+        });
+        let url = format!("{}/v1/chat/completions", self.base_url);
+        let mut req = self.agent.post(&url);
+        if let Some(key) = &self.api_key {
+            req = req.header("Authorization", &format!("Bearer {key}"));
+        }
+        let mut resp =
+            req.header("Content-Type", "application/json").send(body.to_string().as_bytes()).with_context(|| format!("POST {url}"))?;
+        let status = resp.status();
+        let raw = resp.body_mut().read_to_string().with_context(|| format!("reading {url}"))?;
+        let answer: Value = serde_json::from_str(&raw).with_context(|| format!("POST {url}: {status}, not JSON"))?;
+        if !status.is_success() {
+            bail!("POST {url}: {status}: {}", answer["error"]["message"].as_str().unwrap_or("no explanation"));
+        }
+        let content =
+            answer["choices"][0]["message"]["content"].as_str().ok_or_else(|| anyhow!("POST {url}: no choices[0].message.content"))?;
+        check_is_translation(&html, content.trim())?;
+        from_html(content.trim(), &kept)
+    }
+}
+
+/// Whether `answer` reads as a translation of `asked` and nothing more.
+fn check_is_translation(asked: &str, answer: &str) -> Result<()> {
+    let lower = answer.to_lowercase();
+    const PREAMBLES: &[&str] = &["here is", "here's", "sure", "translation:", "certainly", "i can", "as an ai", "note:"];
+    if answer.is_empty() {
+        bail!("the model answered nothing");
+    }
+    if PREAMBLES.iter().any(|p| lower.starts_with(p)) || lower.contains("\nnote:") {
+        bail!("the model answered with chatter, not only a translation");
+    }
+    let (a, b) = (asked.chars().count().max(1) as f64, answer.chars().count() as f64);
+    if b > a * 3.0 + 40.0 || b < a / 3.0 - 10.0 {
+        bail!("the answer's length ({b}) is no translation of a text of {a} characters");
+    }
+    if answer.matches("\n\n").count() > asked.matches("\n\n").count() {
+        bail!("the answer has more paragraphs than the text asked");
+    }
+    Ok(())
+}
+
+impl Translator for OpenAiTranslator {
+    fn engine_id(&self) -> String {
+        format!("openai:{}@{}", self.model, self.base_url)
+    }
+
+    fn translate(&mut self, src: &str, tgt: &str, texts: &[String]) -> Result<Vec<String>> {
+        check_lang(src)?;
+        check_lang(tgt)?;
+        if src == tgt {
+            return Ok(texts.to_vec());
+        }
+        scrubbed(texts).iter().map(|t| if t.trim().is_empty() { Ok(t.clone()) } else { self.one(src, tgt, t) }).collect()
+    }
+
+    fn supports(&self, src: &str, tgt: &str) -> bool {
+        check_lang(src).is_ok() && check_lang(tgt).is_ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chatter_is_not_a_translation() {
+        assert!(check_is_translation("Concierto de jazz", "Jazz Concert").is_ok());
+        assert!(check_is_translation("Concierto de jazz", "Sure! Here is the translation: Jazz Concert").is_err());
+        assert!(check_is_translation("Concierto", &"Concert ".repeat(40)).is_err());
+        assert!(check_is_translation("Uno", "One\n\nNote: literal").is_err());
+    }
+}
