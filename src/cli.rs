@@ -252,8 +252,12 @@ pub enum SourceCommand {
     Enable { id: String },
     /// The "Fuentes de datos" page: publisher, dataset, licence, attribution, schedule, delay (P19).
     Export {
+        /// md (Markdown), html (a standalone page) or json.
         #[arg(long, value_enum, default_value = "md")]
         format: SourcesFormat,
+        /// The page's language: es, ca, gl, en, fr, it or pt.
+        #[arg(long, value_name = "xx", default_value = "es", value_parser = clap::builder::PossibleValuesParser::new(crate::commands::sources_page::LANGS))]
+        lang: String,
     },
 }
 

@@ -34,7 +34,7 @@ fn main() -> ExitCode {
             SourceCommand::Show { id, json } => commands::source::show(&cli, id, *json),
             SourceCommand::Disable { id, reason, withdraw } => commands::source::switch(&cli, id, false, Some(reason), *withdraw),
             SourceCommand::Enable { id } => commands::source::switch(&cli, id, true, None, false),
-            SourceCommand::Export { format } => commands::sources_export::execute(&cli, *format),
+            SourceCommand::Export { format, lang } => commands::sources_export::execute(&cli, *format, lang),
         },
         Command::Adapter { command } => match command {
             AdapterCommand::Check { id, sample, json, limit } => commands::adapter::check(id, sample, *json, *limit),

@@ -11,6 +11,7 @@ pub mod run;
 pub mod runs;
 pub mod source;
 pub mod sources_export;
+pub mod sources_page;
 pub mod takedown;
 pub mod translate;
 

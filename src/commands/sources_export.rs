@@ -3,6 +3,7 @@
 //! its link), the attribution we show, how often the publisher updates it,
 //! and how gently we fetch it.
 
+use super::sources_page::{Frequency, LANGS, Words, words};
 use super::{exit, print_json};
 use crate::cli::{Cli, SourcesFormat};
 use crate::config::Config;
@@ -22,6 +23,8 @@ pub struct SourceEntry {
     pub licence_url: String,
     pub attribution: String,
     pub update_schedule: String,
+    /// The frequency `update_schedule` names, as the page shows it in every language.
+    pub update_frequency: Frequency,
     /// Seconds between two requests to the host (the adapter's minimum or the operator's slower setting).
     pub delay_secs: f64,
     pub enabled: bool,
@@ -43,6 +46,7 @@ pub fn entries(config: Option<&Config>) -> Vec<SourceEntry> {
                 licence_url: cited.licence_url,
                 attribution: cited.attribution,
                 update_schedule: m.update_schedule.into(),
+                update_frequency: Frequency::of(m.update_schedule),
                 delay_secs: config.map_or(m.min_delay.as_secs_f64(), |c| c.delay_for(*a).as_secs_f64()),
                 enabled: config.is_none_or(|c| c.enabled(m.id)),
             }
@@ -71,22 +75,18 @@ fn secs(s: f64) -> String {
     if s.fract() == 0.0 { format!("{s:.0}") } else { format!("{s}") }
 }
 
-pub fn markdown(list: &[SourceEntry]) -> String {
-    let mut out = String::from("# Fuentes de datos\n\n");
-    out.push_str(
-        "CityVibe muestra eventos culturales publicados como datos abiertos por estas entidades. \
-         Cada evento enlaza a su original y cita su fuente y su licencia.\n\n",
-    );
+pub fn markdown(list: &[SourceEntry], w: &Words) -> String {
+    let mut out = format!("# {}\n\n{}\n\n", w.title, w.intro);
     for s in list {
         out.push_str(&format!("## {} — {}\n\n", md(&s.publisher), md(&s.name)));
-        out.push_str(&format!("- Editor: {}\n", md(&s.publisher)));
-        out.push_str(&format!("- Conjunto de datos: <{}>\n", md_url(&s.dataset_page)));
-        out.push_str(&format!("- Licencia: [{}](<{}>)\n", md(&s.licence), md_url(&s.licence_url)));
-        out.push_str(&format!("- Atribución: {}\n", md(&s.attribution)));
-        out.push_str(&format!("- Actualización: {}\n", md(&s.update_schedule)));
-        out.push_str(&format!("- Pausa entre peticiones a {}: {} s\n", md(&s.host), secs(s.delay_secs)));
+        out.push_str(&format!("- {}: {}\n", w.publisher, md(&s.publisher)));
+        out.push_str(&format!("- {}: <{}>\n", w.dataset, md_url(&s.dataset_page)));
+        out.push_str(&format!("- {}: [{}](<{}>)\n", w.licence, md(&s.licence), md_url(&s.licence_url)));
+        out.push_str(&format!("- {}: {}\n", w.attribution, md(&s.attribution)));
+        out.push_str(&format!("- {}: {}\n", w.updated, w.frequency(s.update_frequency)));
+        out.push_str(&format!("- {} {}: {} s\n", w.pause, md(&s.host), secs(s.delay_secs)));
         if !s.enabled {
-            out.push_str("- Estado: desactivada (no se consulta)\n");
+            out.push_str(&format!("- {}: {}\n", w.status, w.off));
         }
         out.push('\n');
     }
@@ -110,40 +110,52 @@ fn h(s: &str) -> String {
 }
 
 /// A standalone HTML5 page (also well-formed XML).
-pub fn html(list: &[SourceEntry]) -> String {
-    let mut out = String::from(
-        "<!DOCTYPE html>\n<html lang=\"es\">\n<head>\n<meta charset=\"utf-8\" />\n<title>Fuentes de datos — CityVibe</title>\n</head>\n<body>\n<h1>Fuentes de datos</h1>\n",
-    );
-    out.push_str(
-        "<p>CityVibe muestra eventos culturales publicados como datos abiertos por estas entidades. \
-         Cada evento enlaza a su original y cita su fuente y su licencia.</p>\n",
+pub fn html(list: &[SourceEntry], w: &Words) -> String {
+    let mut out = format!(
+        "<!DOCTYPE html>\n<html lang=\"{lang}\">\n<head>\n<meta charset=\"utf-8\" />\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\" />\n\
+         <title>{title} — CityVibe</title>\n<style>{style}</style>\n</head>\n<body>\n<main>\n<h1>{title}</h1>\n<p>{intro}</p>\n",
+        lang = w.lang,
+        title = h(w.title),
+        style = super::sources_page::STYLE,
+        intro = h(w.intro),
     );
     for s in list {
-        out.push_str(&format!("<section id=\"{}\">\n<h2>{} — {}</h2>\n<dl>\n", h(&s.id), h(&s.publisher), h(&s.name)));
+        out.push_str(&format!(
+            "<section id=\"{}\" aria-labelledby=\"{}-title\">\n<h2 id=\"{}-title\">{} — {}</h2>\n<dl>\n",
+            h(&s.id),
+            h(&s.id),
+            h(&s.id),
+            h(&s.publisher),
+            h(&s.name)
+        ));
         let row = |k: &str, v: String| format!("<dt>{k}</dt><dd>{v}</dd>\n");
-        out.push_str(&row("Editor", h(&s.publisher)));
-        out.push_str(&row("Conjunto de datos", format!("<a href=\"{0}\">{0}</a>", h(&s.dataset_page))));
-        out.push_str(&row("Licencia", format!("<a href=\"{}\" rel=\"license\">{}</a>", h(&s.licence_url), h(&s.licence))));
-        out.push_str(&row("Atribución", h(&s.attribution)));
-        out.push_str(&row("Actualización", h(&s.update_schedule)));
-        out.push_str(&row(&format!("Pausa entre peticiones a {}", h(&s.host)), format!("{} s", secs(s.delay_secs))));
+        out.push_str(&row(w.publisher, h(&s.publisher)));
+        out.push_str(&row(w.dataset, format!("<a href=\"{0}\">{0}</a>", h(&s.dataset_page))));
+        out.push_str(&row(w.licence, format!("<a href=\"{}\" rel=\"license\">{}</a>", h(&s.licence_url), h(&s.licence))));
+        out.push_str(&row(w.attribution, h(&s.attribution)));
+        out.push_str(&row(w.updated, h(w.frequency(s.update_frequency))));
+        out.push_str(&row(&format!("{} {}", h(w.pause), h(&s.host)), format!("{} s", secs(s.delay_secs))));
         if !s.enabled {
-            out.push_str(&row("Estado", "desactivada (no se consulta)".into()));
+            out.push_str(&row(w.status, h(w.off)));
         }
         out.push_str("</dl>\n</section>\n");
     }
-    out.push_str("</body>\n</html>\n");
+    out.push_str("</main>\n</body>\n</html>\n");
     out
 }
 
-pub fn execute(cli: &Cli, format: SourcesFormat) -> Result<super::Exit> {
+pub fn execute(cli: &Cli, format: SourcesFormat, lang: &str) -> Result<super::Exit> {
+    let Some(w) = words(lang) else {
+        crate::bail_usage!("--lang {lang}: the page is written in {}", LANGS.join(", "));
+    };
     // The page can be made without a sources.toml: then the adapters' own delays.
     let config = if cli.config.exists() { Some(super::load_config(cli)?) } else { None };
     let list = entries(config.as_ref());
     match format {
         SourcesFormat::Json => print_json(&list)?,
-        SourcesFormat::Md => write!(std::io::stdout().lock(), "{}", markdown(&list))?,
-        SourcesFormat::Html => write!(std::io::stdout().lock(), "{}", html(&list))?,
+        SourcesFormat::Md => write!(std::io::stdout().lock(), "{}", markdown(&list, w))?,
+        SourcesFormat::Html => write!(std::io::stdout().lock(), "{}", html(&list, w))?,
     }
     Ok(exit::OK)
 }

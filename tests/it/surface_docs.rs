@@ -1,4 +1,4 @@
-//! Issue 13 item 15: the README's systemd service treats exit 3 (locked,
+//! Issue 13 item 13: the sources page in seven languages. Issue 13 item 15: the README's systemd service treats exit 3 (locked,
 //! nothing fetched) as success and is hardened; `systemd-analyze security`
 //! rates it 2.0 or better when systemd-analyze is installed.
 
@@ -37,4 +37,74 @@ fn issue13_15_the_readme_service_accepts_exit_3_and_is_hardened() {
         std::process::Command::new("systemd-analyze").args(["security", "--offline=true", "--threshold=20"]).arg(&path).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "exposure above 2.0: {}", text.lines().last().unwrap_or(""));
+}
+
+/// Parse `html` as XML; its root's `lang` and whether a viewport meta and a
+/// stylesheet are in it.
+fn page_facts(html: &str) -> (String, bool, bool) {
+    let mut reader = quick_xml::Reader::from_str(html);
+    let (mut lang, mut viewport, mut style, mut depth) = (String::new(), false, false, 0i32);
+    loop {
+        match reader.read_event().expect("well-formed page") {
+            quick_xml::events::Event::Start(e) => {
+                let name = String::from_utf8_lossy(e.name().as_ref().as_bytes()).into_owned();
+                if name == "html" {
+                    lang = cityvibe::parse::xml::attribute(&e, "lang");
+                }
+                viewport |= name == "meta" && cityvibe::parse::xml::attribute(&e, "name") == "viewport";
+                style |= name == "style";
+                depth += 1;
+            }
+            quick_xml::events::Event::Empty(e) => {
+                let name = String::from_utf8_lossy(e.name().as_ref().as_bytes()).into_owned();
+                viewport |= name == "meta" && cityvibe::parse::xml::attribute(&e, "name") == "viewport";
+            }
+            quick_xml::events::Event::End(_) => depth -= 1,
+            quick_xml::events::Event::Eof => break,
+            _ => {}
+        }
+    }
+    assert_eq!(depth, 0, "unbalanced tags");
+    (lang, viewport, style)
+}
+
+// Issue 13.13 (P19): the public sources page in each of CityVibe's seven
+// languages, styled for a phone, with no English mixed into the others.
+#[test]
+fn issue13_13_the_sources_page_speaks_seven_languages() {
+    let dir = crate::common::workdir("[settings]\ntranslator = \"none\"\n");
+    let d = dir.path();
+    let titles = [
+        ("es", "Fuentes de datos", "diaria"),
+        ("ca", "Fonts de dades", "diària"),
+        ("gl", "Fontes de datos", "diaria"),
+        ("en", "Data sources", "daily"),
+        ("fr", "Sources de données", "quotidienne"),
+        ("it", "Fonti dei dati", "quotidiano"),
+        ("pt", "Fontes de dados", "diária"),
+    ];
+    for (lang, title, daily) in titles {
+        let out = crate::common::cityvibe(d, &["sources", "export", "--format", "html", "--lang", lang]);
+        assert!(out.status.success(), "{lang}: {}", String::from_utf8_lossy(&out.stderr));
+        let html = String::from_utf8(out.stdout).unwrap();
+        let (root_lang, viewport, style) = page_facts(&html);
+        assert_eq!(root_lang, lang);
+        assert!(viewport && style, "{lang}: viewport {viewport}, style {style}");
+        assert!(html.contains(&format!("<h1>{title}</h1>")), "{lang}: {html}");
+        assert!(html.contains(&format!("<dd>{daily}</dd>")), "{lang}: the update frequency in its words");
+        // The manifests' English notes stay out of the page.
+        for a in cityvibe::adapters::ALL {
+            let note = a.manifest().update_schedule;
+            if let Some(paren) = note.find('(') {
+                assert!(!html.contains(&note[paren..]), "{lang}: {note:?} leaked into the page");
+            }
+        }
+        let md = String::from_utf8(crate::common::cityvibe(d, &["sources", "export", "--lang", lang]).stdout).unwrap();
+        assert!(md.starts_with(&format!("# {title}\n")), "{lang}: {md}");
+    }
+    let es = String::from_utf8(crate::common::cityvibe(d, &["sources", "export", "--format", "html"]).stdout).unwrap();
+    for english in ["daily", "regenerated", "the portal", "continuous"] {
+        assert!(!es.contains(english), "English in the Spanish page: {english}");
+    }
+    assert_eq!(crate::common::cityvibe(d, &["sources", "export", "--lang", "de"]).status.code(), Some(2));
 }
