@@ -64,6 +64,9 @@ pub fn run(store: &mut Store, opts: RunOptions<'_>, translate: bool, progress: &
             }
             Err(e) => translation_error = Some(format!("{e:#}")),
         }
+    } else if translate && let Err(e) = store.apply_translation_memory(&settings.languages, &[]) {
+        // No engine: human corrections still reach new events with their text (issue 11.4).
+        translation_error = Some(format!("{e:#}"));
     }
     let exit = if translation_error.is_some() {
         Exit::Internal

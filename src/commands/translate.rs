@@ -13,6 +13,8 @@ use std::time::Instant;
 /// Translate what needs it; a progress bar on a terminal (texts done / total, words/s).
 pub fn step(store: &mut Store, config: &Config, sources: &[String], show_progress: bool) -> Result<Option<TranslateStats>> {
     let Some(mut workers) = engines(&config.settings) else {
+        // No engine: human corrections still reach new events with their text (issue 11.4).
+        store.apply_translation_memory(&config.settings.languages, sources)?;
         return Ok(None);
     };
     let bar = show_progress.then(|| {

@@ -60,6 +60,39 @@ impl Store {
         Ok(ids.len())
     }
 
+    /// Shows each stored human translation on every active event (of some
+    /// sources, or all) whose text it translates and which does not show it
+    /// yet, never over a publisher's own translation; returns how many
+    /// (language, text) pairs were applied. For runs with machine translation
+    /// switched off: the pipeline does the same before any engine, and a
+    /// correction must not wait for an engine to reach a recurring activity.
+    pub fn apply_translation_memory(&mut self, langs: &[String], sources: &[String]) -> Result<usize> {
+        let humans = self.human_translations()?;
+        if humans.is_empty() {
+            return Ok(0);
+        }
+        let existing = self.existing_translations()?;
+        let mut due: Vec<(String, &'static str, String, String)> = Vec::new();
+        for t in self.texts_to_translate(sources)? {
+            let hash = text_hash(&t.text);
+            for lang in langs.iter().filter(|l| **l != t.lang) {
+                let here = existing.get(&(t.event_id, lang.clone(), t.field.to_string()));
+                if here.is_some_and(|e| e.origin == "publisher" || (e.origin == "human" && e.source_hash == hash)) {
+                    continue;
+                }
+                if let Some(text) = humans.get(&(lang.clone(), t.field.to_string(), hash.clone())) {
+                    due.push((lang.clone(), t.field, t.text.clone(), text.clone()));
+                }
+            }
+        }
+        due.sort();
+        due.dedup();
+        for (lang, field, original, text) in &due {
+            self.save_human_translation(lang, field, original, text)?;
+        }
+        Ok(due.len())
+    }
+
     /// An event's language, title and description, by source and id.
     pub fn event_texts(&self, source: &str, id: &str) -> Result<Option<(String, String, String)>> {
         use rusqlite::OptionalExtension;

@@ -44,6 +44,7 @@ mod surface_output;
 mod surface_run;
 mod translate_engine;
 mod translate_memory;
+mod translate_memory_gaps;
 mod translate_neural;
 mod translate_pipeline;
 mod translate_quality;
