@@ -23,7 +23,7 @@ impl Field {
 
 /// Bumped whenever the output of [`finish`] changes for the same engine
 /// output, so cached translations are made again (it is part of cache keys).
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// Words English title case leaves in lower case unless they come first.
 const SMALL_WORDS: &[&str] = &[
@@ -79,10 +79,17 @@ pub fn finish(output: &str, names: &[String], lead: Option<&str>, lang: &str, fi
             *t = tidy_blanks(t);
         }
     }
+    let mut after_name = false;
     for s in &mut segs {
-        if let Segment::Plain(t) = s {
-            *t = contract(t, lang);
-            *t = lower_stray_capitals(t, lang);
+        match s {
+            Segment::Plain(t) => {
+                *t = contract(t, lang);
+                // "Kids Village En Villaverde": a word right after a name
+                // is mid-sentence too.
+                *t = lower_stray_capitals(t, lang, after_name && t.starts_with(' '));
+                after_name = false;
+            }
+            Segment::Name(t) => after_name = t.ends_with(char::is_alphanumeric),
         }
     }
     if lang == "en" && field == Field::Title {
@@ -151,9 +158,15 @@ fn contractions(lang: &str) -> &'static [(&'static str, &'static str, &'static s
             ("di", "gli", "degli"),
             ("in", "gli", "negli"),
         ],
-        "fr" => {
-            &[("de", "le", "du"), ("à", "le", "au"), ("de", "les", "des"), ("à", "les", "aux"), ("en", "le", "au"), ("en", "les", "aux")]
-        }
+        "fr" => &[
+            ("de", "le", "du"),
+            ("à", "le", "au"),
+            ("de", "les", "des"),
+            ("à", "les", "aux"),
+            ("en", "le", "au"),
+            ("en", "les", "aux"),
+            ("en", "la", "dans la"),
+        ],
         "pt" => &[
             ("em", "o", "no"),
             ("em", "a", "na"),
@@ -180,10 +193,13 @@ fn contract(text: &str, lang: &str) -> String {
     let mut i = 0;
     while i < tokens.len() {
         if i + 1 < tokens.len() {
-            let (a, b) = (tokens[i].to_lowercase(), tokens[i + 1].to_lowercase());
+            // An opening bracket or quote before the preposition stays.
+            let word = tokens[i].trim_start_matches(|c: char| !c.is_alphanumeric());
+            let lead = &tokens[i][..tokens[i].len() - word.len()];
+            let (a, b) = (word.to_lowercase(), tokens[i + 1].to_lowercase());
             if let Some((_, _, joined)) = table.iter().find(|(p, q, _)| *p == a && *q == b) {
-                let capital = tokens[i].chars().next().is_some_and(char::is_uppercase);
-                out.push(if capital { super::terms::capitalize(joined) } else { joined.to_string() });
+                let capital = word.chars().next().is_some_and(char::is_uppercase) && lead.is_empty();
+                out.push(format!("{lead}{}", if capital { super::terms::capitalize(joined) } else { joined.to_string() }));
                 i += 2;
                 continue;
             }
@@ -216,13 +232,13 @@ fn function_words(lang: &str) -> &'static [&'static str] {
     }
 }
 
-fn lower_stray_capitals(text: &str, lang: &str) -> String {
+fn lower_stray_capitals(text: &str, lang: &str, after_word: bool) -> String {
     let words = function_words(lang);
     if words.is_empty() {
         return text.to_string();
     }
     let mut out = String::with_capacity(text.len());
-    let mut after_word = false;
+    let mut after_word = after_word;
     for (i, token) in text.split(' ').enumerate() {
         if i > 0 {
             out.push(' ');
@@ -341,6 +357,9 @@ mod tests {
         assert_eq!(finish("Activités Dans le centre. Le soir", &[], None, "fr", Field::Title), "Activités dans le centre. Le soir");
         assert_eq!(finish("Visite de le Centro Cultural", &kept, None, "fr", Field::Title), "Visite du Centro Cultural");
         assert_eq!(finish("In il parco", &[], None, "it", Field::Title), "Nel parco");
+        let kept = names(&["Kids Village", "Villaverde"]);
+        assert_eq!(finish("Kids Village En Villaverde", &kept, None, "fr", Field::Title), "Kids Village en Villaverde");
+        assert_eq!(finish("Atelier (En la rue Mayor)", &[], None, "fr", Field::Title), "Atelier (dans la rue Mayor)");
     }
 
     #[test]
