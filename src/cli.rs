@@ -1,5 +1,6 @@
 //! The command line, in one place (clap derive).
 
+use clap::builder::{PossibleValue, TypedValueParser};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -20,6 +21,10 @@ pub struct Cli {
     /// database [default: $XDG_STATE_HOME/cityvibe, else ~/.local/state/cityvibe].
     #[arg(long, global = true, value_name = "DIR", env = "CITYVIBE_STATE_DIR")]
     pub state_dir: Option<PathBuf>,
+    /// Say more on stderr: -v one line per request sent (time, host, URL,
+    /// status, bytes, ms); also CITYVIBE_LOG=info|debug.
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -29,7 +34,7 @@ pub enum Command {
     /// Fetch, parse and store every enabled source (what cron runs).
     Run {
         /// Only this source (repeatable).
-        #[arg(long = "source", value_name = "ID")]
+        #[arg(long = "source", value_name = "ID", value_parser = Known::sources())]
         sources: Vec<String>,
         /// Print the report as one JSON object.
         #[arg(long)]
@@ -44,6 +49,10 @@ pub enum Command {
         /// (every delay, window and cap still holds).
         #[arg(long)]
         force: bool,
+        /// Say what would be fetched (sources, feed URLs, delays) and what would
+        /// not and why; send no request, write nothing.
+        #[arg(long)]
+        dry_run: bool,
     },
     /// Translate what changed into the display languages (what `run` does after storing);
     /// correct a translation, or exchange translations with translators' tools.
@@ -51,8 +60,9 @@ pub enum Command {
         #[command(subcommand)]
         command: Option<TranslateCommand>,
         /// Only events of this source (repeatable).
-        #[arg(long = "source", value_name = "ID")]
+        #[arg(long = "source", value_name = "ID", value_parser = Known::sources())]
         sources: Vec<String>,
+        /// Print the result as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -77,6 +87,7 @@ pub enum Command {
         /// How many runs, newest first.
         #[arg(long, default_value_t = 10)]
         limit: usize,
+        /// Print the result as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -85,18 +96,20 @@ pub enum Command {
         /// A source id, a host (e.g. datos.madrid.es) or a URL on it.
         #[arg(value_name = "HOST|SOURCE_ID")]
         query: String,
+        /// Print the result as JSON.
         #[arg(long)]
         json: bool,
     },
     /// Active events as json, csv, ics (RFC 5545) or jsonld (schema.org), with licence and attribution (P19).
     Export {
+        /// json, csv, ics (RFC 5545) or jsonld (schema.org).
         #[arg(long, value_enum)]
         format: ExportFormat,
         /// Show titles and descriptions in this language where a translation is stored.
-        #[arg(long, value_name = "xx")]
+        #[arg(long, value_name = "xx", value_parser = Known::langs())]
         lang: Option<String>,
         /// Only these sources (repeatable).
-        #[arg(long = "source", value_name = "ID")]
+        #[arg(long = "source", value_name = "ID", value_parser = Known::sources())]
         sources: Vec<String>,
         /// Only events that last until this day or later (YYYY-MM-DD).
         #[arg(long, value_name = "DATE")]
@@ -110,6 +123,7 @@ pub enum Command {
     },
     /// Print a shell completion script: `cityvibe completions bash > /etc/bash_completion.d/cityvibe`.
     Completions {
+        /// The shell to write the script for.
         #[arg(value_enum)]
         shell: CompletionShell,
     },
@@ -117,14 +131,18 @@ pub enum Command {
     /// politely and report what no longer matches the adapter's review.
     Audit {
         /// Only this source (repeatable); a named source is audited even when switched off.
-        #[arg(long = "source", value_name = "ID")]
+        #[arg(long = "source", value_name = "ID", value_parser = Known::sources())]
         sources: Vec<String>,
+        /// Print the result as JSON.
         #[arg(long)]
         json: bool,
         /// Switch off (in sources.toml) every source now disallowed or reserved.
         #[arg(long)]
         disable_blocked: bool,
     },
+    /// Check what a run needs: config, database, run lock, translation engine
+    /// and pairs, host ledger. Fetches nothing, creates nothing.
+    Doctor,
     /// Take an event down at once and keep it from coming back (P18).
     Takedown {
         #[command(subcommand)]
@@ -139,22 +157,27 @@ pub enum TranslateCommand {
     Correct {
         /// SOURCE:ID of the event.
         id: String,
-        #[arg(long)]
+        /// The language of the translation (ca, gl, en, fr, it, pt).
+        #[arg(long, value_parser = Known::langs())]
         lang: String,
+        /// The translated title.
         #[arg(long)]
         title: Option<String>,
+        /// The translated description.
         #[arg(long)]
         description: Option<String>,
     },
     /// Write the current originals and their translations into one language
     /// as a PO or XLIFF file, for Weblate, Pontoon or Poedit.
     Export {
-        #[arg(long)]
+        /// The language to write (ca, gl, en, fr, it, pt).
+        #[arg(long, value_parser = Known::langs())]
         lang: String,
+        /// po or xliff.
         #[arg(long, value_enum)]
         format: crate::translate::exchange::Format,
         /// Only events of this source (repeatable).
-        #[arg(long = "source", value_name = "ID")]
+        #[arg(long = "source", value_name = "ID", value_parser = Known::sources())]
         sources: Vec<String>,
         /// Only texts whose translation is a machine's, or is missing.
         #[arg(long, value_enum)]
@@ -162,7 +185,9 @@ pub enum TranslateCommand {
     },
     /// Read reviewed translations back from a PO or XLIFF file into the memory.
     Import {
+        /// The reviewed PO or XLIFF file.
         file: std::path::PathBuf,
+        /// Print the result as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -180,13 +205,13 @@ pub enum EventsCommand {
     /// List active events: happening now or next first, by their next occurrence; ended ones with --all.
     List {
         /// Only this source (repeatable).
-        #[arg(long = "source", value_name = "ID")]
+        #[arg(long = "source", value_name = "ID", value_parser = Known::sources())]
         sources: Vec<String>,
         /// How many events at most (1 or more).
         #[arg(long, default_value_t = 50)]
         limit: usize,
         /// Show titles and descriptions in this language (es, ca, gl, en, fr, it, pt).
-        #[arg(long, value_name = "xx")]
+        #[arg(long, value_name = "xx", value_parser = Known::langs())]
         lang: Option<String>,
         /// Also list events whose every occurrence is over (most recent first, after the rest).
         #[arg(long)]
@@ -212,14 +237,18 @@ pub enum EventsCommand {
         /// Lift the correction of FIELD: the feed's value shows again.
         #[arg(long)]
         remove: bool,
+        /// Print the result as JSON.
         #[arg(long)]
         json: bool,
     },
     /// One event, whole: SOURCE:ID, or an id that is unique.
     Show {
+        /// The event: SOURCE:ID, or a bare id that only one event has.
         id: String,
-        #[arg(long, value_name = "xx")]
+        /// Show titles and descriptions in this language (es, ca, gl, en, fr, it, pt).
+        #[arg(long, value_name = "xx", value_parser = Known::langs())]
         lang: Option<String>,
+        /// Print the result as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -229,18 +258,25 @@ pub enum EventsCommand {
 pub enum SourceCommand {
     /// Every source, with its switch, host, delay and last status.
     List {
+        /// Print the result as JSON.
         #[arg(long)]
         json: bool,
     },
     /// One source, with what the fetch log proves of our manners (P17).
     Show {
+        /// The source id (see `source list`).
+        #[arg(value_parser = Known::sources())]
         id: String,
+        /// Print the result as JSON.
         #[arg(long)]
         json: bool,
     },
     /// Switch a source off in sources.toml (P16).
     Disable {
+        /// The source id (see `source list`).
+        #[arg(value_parser = Known::sources())]
         id: String,
+        /// Why (written down with the change).
         #[arg(long)]
         reason: String,
         /// Also withhold its stored events from every list and export (kept
@@ -249,7 +285,11 @@ pub enum SourceCommand {
         withdraw: bool,
     },
     /// Switch a source back on (and show again the events `disable --withdraw` withheld).
-    Enable { id: String },
+    Enable {
+        /// The source id (see `source list`).
+        #[arg(value_parser = Known::sources())]
+        id: String,
+    },
     /// The "Fuentes de datos" page: publisher, dataset, licence, attribution, schedule, delay (P19).
     Export {
         /// md (Markdown), html (a standalone page) or json.
@@ -274,16 +314,21 @@ pub enum TakedownCommand {
         /// Record SOURCE:ID even though it names no stored event and does not look like that source's ids.
         #[arg(long)]
         force: bool,
+        /// Print the result as JSON.
         #[arg(long)]
         json: bool,
     },
     /// Every takedown.
     List {
+        /// Print the result as JSON.
         #[arg(long)]
         json: bool,
     },
     /// Lift a takedown (the event may come back when its feed next changes).
-    Remove { id: i64 },
+    Remove {
+        /// The takedown's number (see `takedown list`).
+        id: i64,
+    },
 }
 
 /// What `export` writes.
@@ -315,10 +360,13 @@ pub enum CompletionShell {
 pub enum AdapterCommand {
     /// Parse a sample file offline and report events, errors, field coverage and PII.
     Check {
+        /// The adapter id (see `source list`).
+        #[arg(value_parser = Known::sources())]
         id: String,
         /// The sample file (the feed whose format matches its extension is used, else the first).
         #[arg(long, value_name = "FILE")]
         sample: PathBuf,
+        /// Print the result as JSON.
         #[arg(long)]
         json: bool,
         /// How many events to print.
@@ -327,6 +375,7 @@ pub enum AdapterCommand {
     },
     /// Write adapters/ID.rs, its registry entry, a disabled sources.toml row and a sample.
     New {
+        /// The new adapter's id: lower case letters, digits and `_`.
         id: String,
         /// The host the feeds live on, e.g. datos.example.es.
         #[arg(long)]
@@ -337,7 +386,37 @@ pub enum AdapterCommand {
         /// The crate to write into.
         #[arg(long, default_value = ".", value_name = "DIR")]
         root: PathBuf,
+        /// Print the result as JSON.
         #[arg(long)]
         json: bool,
     },
+}
+
+/// A word from a known list, offered by shell completion and `--help`
+/// (issue 13 item 11) but checked by the command itself, so a mistyped
+/// source id gets the one "unknown source" message that names the known ones.
+#[derive(Clone)]
+pub struct Known(fn() -> Vec<&'static str>);
+
+impl Known {
+    /// The adapters' ids.
+    pub fn sources() -> Known {
+        Known(crate::adapters::ids)
+    }
+    /// The display languages.
+    pub fn langs() -> Known {
+        Known(|| crate::model::DISPLAY_LANGS.to_vec())
+    }
+}
+
+impl TypedValueParser for Known {
+    type Value = String;
+
+    fn parse_ref(&self, cmd: &clap::Command, arg: Option<&clap::Arg>, value: &std::ffi::OsStr) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new((self.0)().into_iter().map(PossibleValue::new)))
+    }
 }

@@ -15,11 +15,14 @@ fn main() -> ExitCode {
             return code.into();
         }
     };
+    output::set_verbosity(cli.verbose);
     let result = match &cli.command {
-        Command::Run { sources, json, quiet, no_translate, force } => commands::run::execute(
+        Command::Run { sources, dry_run: true, .. } => commands::run::dry_run(&cli, sources),
+        Command::Run { sources, json, quiet, no_translate, force, dry_run: false } => commands::run::execute(
             &cli,
             commands::run::Args { sources: sources.clone(), json: *json, quiet: *quiet, no_translate: *no_translate, force: *force },
         ),
+        Command::Doctor => commands::doctor::execute(&cli),
         Command::Events { command: EventsCommand::List { sources, limit, lang, all, json } } => {
             commands::events::list(&cli, sources.clone(), *limit, lang.as_deref(), *all, *json)
         }

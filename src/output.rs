@@ -17,9 +17,48 @@
 //!   [`rfc3339_opt`]) in JSON: RFC 3339 with its offset, never epoch ms.
 //!
 //! `main` turns the result into a process exit code in one place, [`finish`].
+//!
+//! Verbosity (`-v`, or `CITYVIBE_LOG=info|debug`) is set once by `main` with
+//! [`set_verbosity`]; at 1 or more every request sent is told on stderr by
+//! [`request_line`] (time, host, URL, status, bytes, ms: no contact data).
 
 use serde::Serializer;
 use std::io::Write;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+static VERBOSITY: AtomicU8 = AtomicU8::new(0);
+
+/// 0 quiet (cron), 1 one line per request, 2 more. `CITYVIBE_LOG` (`info`
+/// = 1, `debug` = 2) counts when no `-v` was given.
+pub fn set_verbosity(flags: u8) {
+    let env = match std::env::var("CITYVIBE_LOG").unwrap_or_default().to_ascii_lowercase().as_str() {
+        "debug" | "trace" => 2,
+        "info" => 1,
+        _ => 0,
+    };
+    VERBOSITY.store(flags.max(env), Ordering::Relaxed);
+}
+
+pub fn verbosity() -> u8 {
+    VERBOSITY.load(Ordering::Relaxed)
+}
+
+/// At `-v`: one stderr line per request sent, as a crawler's log has it.
+pub fn request_line(r: &crate::store::fetchlog::FetchRecord) {
+    if verbosity() == 0 {
+        return;
+    }
+    eprintln!(
+        "{} {} GET {} {} {} bytes {} ms{}",
+        rfc3339_string(r.started_ms),
+        r.host,
+        r.url,
+        r.status.map_or("-".to_string(), |s| s.to_string()),
+        r.bytes,
+        r.duration_ms,
+        if r.conditional { " (conditional)" } else { "" }
+    );
+}
 
 /// What a command's exit status means: one meaning per code (README's table).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

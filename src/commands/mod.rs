@@ -4,6 +4,7 @@ pub mod adapter;
 pub mod audit;
 pub mod completions;
 pub mod correct;
+pub mod doctor;
 pub mod events;
 pub mod export;
 pub mod holdings;

@@ -139,3 +139,36 @@ pub fn execute(cli: &Cli, args: Args) -> Result<Exit> {
     }
     Ok(outcome.exit)
 }
+
+/// `run --dry-run`: what a run would fetch now and what it would not, and
+/// why; no request, no lock, no database, no ledger (issue 13 item 12).
+pub fn dry_run(cli: &Cli, only: &[String]) -> Result<Exit> {
+    let config = super::load_config(cli)?;
+    super::check_source_ids(only)?;
+    let mut t = crate::output::Table::new(&["source", "would", "delay", "feeds or why not"]);
+    for a in crate::adapters::ALL {
+        let m = a.manifest();
+        if !only.is_empty() && !only.iter().any(|o| o == m.id) {
+            continue;
+        }
+        let todo = crate::adapter_tools::todo_fields(m);
+        let hours = config.sources.get(m.id).and_then(|r| r.hours.clone());
+        let outside = hours
+            .as_deref()
+            .and_then(|h| crate::config::parse_hours(h).ok())
+            .is_some_and(|w| !crate::config::in_window(w, crate::config::madrid_minute_now()));
+        let (would, what) = if !config.enabled(m.id) {
+            ("skip", config.why_off(m.id))
+        } else if !todo.is_empty() {
+            ("refuse", format!("manifest still says TODO in {} (P3)", todo.join(", ")))
+        } else if outside {
+            ("skip", format!("outside its hours {} (Europe/Madrid)", hours.unwrap_or_default()))
+        } else {
+            ("fetch", m.feeds.iter().map(|f| f.url).collect::<Vec<_>>().join("\n"))
+        };
+        t.row([m.id.to_string(), would.to_string(), format!("{} s", config.delay_for(*a).as_secs_f64()), what]);
+    }
+    t.print()?;
+    crate::outln!("(a dry run: nothing was requested; a real run also keeps each source's period, P7, and each host's ledger)")?;
+    Ok(Exit::Ok)
+}

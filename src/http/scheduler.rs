@@ -409,6 +409,7 @@ impl<'c> Scheduler<'c> {
             }
         };
         log.outcome = outcome_text;
+        crate::output::request_line(&log);
         if let Err(e) = store.log_fetch(&log) {
             eprintln!("cityvibe: could not write the fetch log: {e:#}");
         }

@@ -42,6 +42,7 @@ mod surface_honest;
 mod surface_lists;
 mod surface_output;
 mod surface_run;
+mod surface_tools;
 mod translate_engine;
 mod translate_memory;
 mod translate_memory_gaps;
