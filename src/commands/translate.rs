@@ -98,6 +98,18 @@ fn holds_personal_data(text: &str) -> bool {
     crate::parse::pii::scrub(text) != text
 }
 
+/// Exchange files carry Spanish originals: Spanish is no target for them.
+fn check_not_source(lang: &str) -> Result<()> {
+    use crate::store::memory::EXCHANGE_SOURCE_LANG;
+    if lang == EXCHANGE_SOURCE_LANG {
+        crate::bail_usage!(
+            "--lang {lang}: exchange files carry the {EXCHANGE_SOURCE_LANG} originals; choose a language to translate them into \
+             (correct one event's text into {lang} with `translate correct`)"
+        );
+    }
+    Ok(())
+}
+
 /// `translate correct|export|import`.
 pub fn exchange(cli: &Cli, command: &TranslateCommand) -> Result<super::Exit> {
     let check_lang = |lang: &str| -> Result<()> {
@@ -109,6 +121,7 @@ pub fn exchange(cli: &Cli, command: &TranslateCommand) -> Result<super::Exit> {
     match command {
         TranslateCommand::Export { lang, format, sources, only } => {
             check_lang(lang)?;
+            check_not_source(lang)?;
             super::check_source_ids(sources)?;
             let store = Store::open(&cli.db)?;
             let texts: Vec<_> = store
@@ -159,6 +172,7 @@ pub fn exchange(cli: &Cli, command: &TranslateCommand) -> Result<super::Exit> {
             let content = std::fs::read_to_string(file).map_err(|e| crate::output::usage(format!("reading {}: {e}", file.display())))?;
             let imported = exchange::read(&content, &file.display().to_string()).map_err(|e| crate::output::usage(format!("{e:#}")))?;
             check_lang(&imported.lang)?;
+            check_not_source(&imported.lang)?;
             let _lock = match super::lock_or_exit(cli)? {
                 Ok(l) => l,
                 Err(code) => return Ok(code),

@@ -13,6 +13,9 @@ use anyhow::Result;
 use rusqlite::params;
 use std::collections::HashMap;
 
+/// The language of the source strings in exchange (PO, XLIFF) files.
+pub const EXCHANGE_SOURCE_LANG: &str = "es";
+
 /// One original text of active events, with what is shown for it in a language.
 #[derive(Debug, Clone)]
 pub struct ExchangeText {
@@ -104,14 +107,17 @@ impl Store {
             .optional()?)
     }
 
-    /// The distinct original texts of active events not in `lang` (of some
+    /// The distinct Spanish original texts of active events (of some
     /// sources, or all), each with its current translation into `lang`.
+    /// Only Spanish ([`EXCHANGE_SOURCE_LANG`]): an exchange file has one
+    /// source language, and another language's originals labelled Spanish
+    /// would mislead the translator (issue 11.6).
     pub fn exchange_texts(&self, lang: &str, sources: &[String]) -> Result<Vec<ExchangeText>> {
         let shown = self.translations_into(lang)?;
         let mut st = self.conn.prepare(
-            "SELECT id, source, source_event_id, title, description FROM events WHERE status = 'active' AND lang <> ?1 ORDER BY id",
+            "SELECT id, source, source_event_id, title, description FROM events WHERE status = 'active' AND lang = ?1 AND lang <> ?2 ORDER BY id",
         )?;
-        let rows = st.query_map([lang], |r| {
+        let rows = st.query_map([EXCHANGE_SOURCE_LANG, lang], |r| {
             Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?, r.get::<_, String>(4)?))
         })?;
         let mut out: Vec<ExchangeText> = Vec::new();

@@ -82,7 +82,8 @@ pub fn write(format: Format, lang: &str, texts: &[ExchangeText]) -> Result<Strin
                 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xliff version=\"1.2\" xmlns=\"urn:oasis:names:tc:xliff:document:1.2\">\n",
             );
             out.push_str(&format!(
-                "<file original=\"cityvibe\" datatype=\"plaintext\" source-language=\"es\" target-language=\"{}\"><body>\n",
+                "<file original=\"cityvibe\" datatype=\"plaintext\" source-language=\"{}\" target-language=\"{}\"><body>\n",
+                crate::store::memory::EXCHANGE_SOURCE_LANG,
                 escape(lang)
             ));
             for (i, t) in texts.iter().enumerate() {

@@ -125,3 +125,39 @@ fn issue11_4_import_refuses_a_stale_original_and_an_email() {
     let db = std::fs::read(dir.path().join("data/cityvibe.db")).unwrap();
     assert!(!String::from_utf8_lossy(&db).contains("info@taller.example"), "the e-mail reached the database (P5)");
 }
+
+/// An exchange file says its source strings are Spanish (XLIFF's
+/// `source-language="es"`, the PO a translator opens as a Spanish project):
+/// diba's Catalan originals are not put in it under that label, and an
+/// entry carrying one is refused on import; `--lang es` has no Spanish
+/// originals to offer and is a usage error (issues 11.4, 11.6).
+#[test]
+fn issue11_4_exchange_files_carry_only_spanish_originals() {
+    if !apertium() {
+        return;
+    }
+    let dir = workdir(&format!("{CONFIG}[sources.diba]\nenabled = true\n"));
+    write_feed(dir.path(), &[record("1", "Concierto de jazz", "", "Sala X")]);
+    run(dir.path());
+    let samples = common::sample("");
+    let out = cityvibe(dir.path(), &["--mirror", samples.to_str().unwrap(), "run", "--source", "diba", "--no-translate"]);
+    ok(out);
+    let catalan = "Fira de Nadal i del Pessebre de Vic";
+    assert!(listed(dir.path(), "ca").values().any(|e| e["title"] == catalan), "the diba sample is stored in Catalan");
+
+    for format in ["po", "xliff"] {
+        let file = ok(cityvibe(dir.path(), &["translate", "export", "--lang", "en", "--format", format]));
+        assert!(file.contains("Concierto de jazz"), "{file}");
+        assert!(!file.contains(catalan), "a Catalan original exported as Spanish ({format}): {file}");
+    }
+    let reviewed = format!(
+        "msgid \"\"\nmsgstr \"\"\n\"Language: en\\n\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n\n\
+         msgctxt \"title\"\nmsgid \"{catalan}\"\nmsgstr \"Vic Christmas Fair\"\n"
+    );
+    std::fs::write(dir.path().join("en.po"), reviewed).unwrap();
+    let report: Value = serde_json::from_str(&ok(cityvibe(dir.path(), &["translate", "import", "en.po", "--json"]))).unwrap();
+    assert_eq!(report["applied"], 0, "{report}");
+    assert_eq!(report["refused"].as_array().unwrap().len(), 1, "{report}");
+    let out = cityvibe(dir.path(), &["translate", "export", "--lang", "es", "--format", "po"]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stdout));
+}
