@@ -78,13 +78,13 @@ scaffold-check:
 	if [ -n "$$warn" ]; then echo "$$warn" >&2; echo "scaffold-check: clippy warns on the scaffolded adapters" >&2; exit 1; fi; \
 	echo "scaffold-check: json, xml and csv scaffolds compile, pass their tests and the conformance suite; a TODO manifest is neither switched on nor fetched (P3)"
 
-## Throughput and memory figures (not a pass/fail test).
+## Throughput and memory figures (not a pass/fail test): the translation
+## scores, then the three benchmarks in benches/ (cargo builds them and the
+## release binary they run, in release). `make test` only compiles them.
 bench: build mt-score
-	$(CARGO) build --release --bin cityvibe-bench
-	./target/release/cityvibe-bench
-	$(CARGO) build --release --bin cityvibe-bench-esmadrid --bin cityvibe-bench-translate
-	$(or $(CARGO_TARGET_DIR),target)/release/cityvibe-bench-esmadrid
-	$(or $(CARGO_TARGET_DIR),target)/release/cityvibe-bench-translate
+	$(CARGO) bench --bench ingest
+	$(CARGO) bench --bench esmadrid
+	$(CARGO) bench --bench translate
 
 ## Translation quality: chrF++ per language on ../shared/mt-dev's dev set,
 ## beside the floor of copying the Spanish (needs `pip install sacrebleu`).

@@ -1,7 +1,10 @@
-//! `cityvibe-bench-esmadrid` (issue 4): throughput and peak RSS of the
-//! esmadrid adapter on generated feeds of 5, 50 and 200 MB in the real
-//! feed's shape. Target: peak RSS flat, under 64 MB whatever the feed size
-//! (the body is spooled to a temporary file while hashed, then stream-parsed).
+//! The esmadrid benchmark (issue 4; `cargo bench --bench esmadrid`, part of
+//! `make bench`): throughput and peak RSS of the esmadrid adapter on
+//! generated feeds of 5, 50 and 200 MB in the real feed's shape. It prints
+//! figures: it is not a pass/fail test, not a check of what is parsed (the
+//! tests are), and not shipped (under `cargo test` it only says how to run
+//! it). Target: peak RSS flat, under 64 MB whatever the feed size (the body
+//! is spooled to a temporary file while hashed, then stream-parsed).
 //!
 //! Each feed is written into a temporary mirror
 //! (`DIR/www.esmadrid.com/opendata/agenda_v1_es.xml`) and taken in by the
@@ -10,10 +13,11 @@
 //!
 //! `cityvibe --db TMP/db --config TMP/sources.toml --mirror DIR run --source esmadrid --no-translate --json`
 //!
-//! Beside it, to tell the parser's memory from the store's, this binary again
-//! as a child (`--parse-only FEED`): the same spool (`Body::spool`, hashing
-//! into an anonymous temporary file), the same adapter and the same PII
-//! scrub, with a sink that only counts (no database).
+//! Beside it, to tell the parser's memory from the store's, this benchmark's
+//! executable again as a child (`--parse-only FEED`): the same spool
+//! (`Body::spool`, hashing into an anonymous temporary file), the same
+//! adapter and the same PII scrub, with a sink that only counts (no
+//! database).
 //!
 //! Finding (2026-11-30): the adapter alone stays flat (about 7 MB at any
 //! size); the first run of a large feed does not, because
@@ -23,8 +27,8 @@
 //! with the number of events instead (`SourceIngest::existing` and `seen`,
 //! about 0.3 KB per event), well under the cap.
 //!
-//! `cityvibe-bench-esmadrid [--sizes 5,50,200] [--no-parse-only] [--keep] [--tmp DIR]`
-//! `cityvibe-bench-esmadrid --generate FILE --mb N` writes a feed and stops.
+//! `cargo bench --bench esmadrid -- [--sizes 5,50,200] [--no-parse-only] [--keep] [--tmp DIR]`
+//! `cargo bench --bench esmadrid -- --generate FILE --mb N` writes a feed and stops.
 
 use anyhow::{Context, Result, bail};
 use cityvibe::adapter::{Adapter, EventSink, RecordError};
@@ -33,7 +37,6 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
-#[path = "../../benches/support.rs"]
 mod support;
 use support::{Measure, count_rows, fresh_dir, run_measured};
 
@@ -66,6 +69,7 @@ fn real_main() -> Result<()> {
         println!("{events} {errors}");
         return Ok(());
     }
+    let Some(args) = support::bench_args("esmadrid", args) else { return Ok(()) };
     let mut o = Options { sizes_mb: vec![5, 50, 200], parse_only: true, keep: false, tmp: None };
     let mut generate_only: Option<PathBuf> = None;
     let mut mb = 5u64;
@@ -84,7 +88,7 @@ fn real_main() -> Result<()> {
             "--mb" => mb = value("--mb")?.parse().context("--mb N")?,
             "-h" | "--help" => {
                 println!(
-                    "cityvibe-bench-esmadrid [--sizes 5,50,200] [--no-parse-only] [--keep] [--tmp DIR]\ncityvibe-bench-esmadrid --generate FILE --mb N"
+                    "cargo bench --bench esmadrid -- [--sizes 5,50,200] [--no-parse-only] [--keep] [--tmp DIR]\ncargo bench --bench esmadrid -- --generate FILE --mb N"
                 );
                 return Ok(());
             }
@@ -126,11 +130,8 @@ impl Row {
 
 fn bench(o: Options) -> Result<()> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let me = std::env::current_exe().context("locating this binary")?;
-    let cityvibe = me.with_file_name("cityvibe");
-    if !cityvibe.is_file() {
-        bail!("{} not found: build it first (`cargo build --release`, or `make bench`)", cityvibe.display());
-    }
+    let me = std::env::current_exe().context("locating this benchmark's executable")?;
+    let cityvibe = support::cityvibe_binary()?;
     let mut b = tempfile::Builder::new();
     b.prefix("cityvibe-bench-esmadrid-");
     let tmp = match &o.tmp {

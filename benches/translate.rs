@@ -1,7 +1,10 @@
-//! `cityvibe-bench-translate` (issue 5): every text of the real Madrid feed
+//! The translation benchmark (issue 5; `cargo bench --bench translate`,
+//! part of `make bench`): how fast every text of the real Madrid feed is
 //! (October 2025, read in place from `../shared/realdata`) translated from
 //! Spanish into the six targets with the system's Apertium, as production
-//! does it, beside two references.
+//! does it, beside two references. It prints figures: it is not a pass/fail
+//! test, not a measure of translation quality (`make mt-score` is), and not
+//! shipped (under `cargo test` it only says how to run it).
 //!
 //! * **ours**: `ApertiumTranslator::system()` workers, one per core, fresh
 //!   (cold) for each run, driven by `translate_targets_parallel` over the
@@ -25,7 +28,7 @@
 //! Targets: median of the runs under 20 s; at least 10× faster than one
 //! Apertium process per text. Prints words/s per pair.
 //!
-//! `cityvibe-bench-translate [--runs 3] [--batch 250] [--events 50] [--per-process-pairs ca,gl,en,fr,it,pt] [--no-floor] [--no-per-process]`
+//! `cargo bench --bench translate -- [--runs 3] [--batch 250] [--events 50] [--per-process-pairs ca,gl,en,fr,it,pt] [--no-floor] [--no-per-process]`
 
 use anyhow::{Context, Result, bail};
 use cityvibe::adapters::madrid::{MANIFEST, Madrid};
@@ -35,11 +38,13 @@ use cityvibe::translate::terms::TermBase;
 use cityvibe::translate::{ApertiumTranslator, Translator, translate_each_target};
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+mod support;
+use support::{Measure, become_subreaper, cpu_now, load_average, reap_orphans, run_measured_quiet};
 
 const REAL_FEED: &str = "../shared/realdata/madrid_300107/300107-0-agenda-actividades-eventos_2025-10.json";
 const TARGETS: [&str; 6] = ["ca", "gl", "en", "fr", "it", "pt"];
@@ -73,7 +78,8 @@ fn real_main() -> Result<()> {
         floor: true,
         per_process: true,
     };
-    let mut it = std::env::args().skip(1);
+    let Some(args) = support::bench_args("translate", std::env::args().skip(1).collect()) else { return Ok(()) };
+    let mut it = args.into_iter();
     while let Some(a) = it.next() {
         let mut value = |name: &str| it.next().with_context(|| format!("{name} needs a value"));
         match a.as_str() {
@@ -91,7 +97,7 @@ fn real_main() -> Result<()> {
             "--no-per-process" => o.per_process = false,
             "-h" | "--help" => {
                 println!(
-                    "cityvibe-bench-translate [--runs 3] [--batch 250] [--events 50] [--per-process-pairs ca,gl,en,fr,it,pt] [--no-floor] [--no-per-process]"
+                    "cargo bench --bench translate -- [--runs 3] [--batch 250] [--events 50] [--per-process-pairs ca,gl,en,fr,it,pt] [--no-floor] [--no-per-process]"
                 );
                 return Ok(());
             }
@@ -161,7 +167,7 @@ fn bench(o: Options) -> Result<()> {
         all.texts.len(),
         probe.engine_id()
     );
-    println!("cityvibe-bench-translate: load average at start {}", loadavg());
+    println!("cityvibe-bench-translate: load average at start {}", load_average());
     println!("cityvibe-bench-translate: pairs {}", modes.iter().map(|(t, m)| format!("es->{t} = {m}")).collect::<Vec<_>>().join(", "));
 
     // --- the floor: each pair's pipeline, all texts in one stream ----------
@@ -173,7 +179,7 @@ fn bench(o: Options) -> Result<()> {
         for (tgt, mode) in &modes {
             let mut cmd = Command::new("apertium");
             cmd.args(["-f", "txt", "-u", mode]);
-            let m = run_measured(cmd, Some(&input)).with_context(|| format!("apertium {mode} (floor)"))?;
+            let m = run_measured_quiet(cmd, Some(&input)).with_context(|| format!("apertium {mode} (floor)"))?;
             floor.insert(tgt, m);
         }
     }
@@ -283,7 +289,7 @@ fn bench(o: Options) -> Result<()> {
         speedup = Some(pp_six / ours_wall.as_secs_f64());
     }
 
-    println!("\nload average at the end {} (other work on the machine slows wall times, not CPU times)", loadavg());
+    println!("\nload average at the end {} (other work on the machine slows wall times, not CPU times)", load_average());
     println!("\ntargets (issue 5):");
     let verdict = |ok: bool| if ok { "PASS" } else { "MISS" };
     println!(
@@ -422,155 +428,4 @@ fn one_process(mode: &str, text: &str) -> Result<String> {
         bail!("apertium {mode}: {}", out.status);
     }
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Measure {
-    wall: Duration,
-    /// User + system time of the child and every descendant it waited for.
-    cpu: Duration,
-}
-
-/// Run a child to its end with stdin from `input` and stdout discarded.
-fn run_measured(mut cmd: Command, input: Option<&Path>) -> Result<Measure> {
-    match input {
-        Some(p) => cmd.stdin(std::fs::File::open(p)?),
-        None => cmd.stdin(Stdio::null()),
-    };
-    cmd.stdout(Stdio::null()).stderr(Stdio::piped());
-    let start = Instant::now();
-    let mut child = cmd.spawn().context("starting")?;
-    let mut stderr = child.stderr.take().expect("piped");
-    let tail = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = std::io::Read::read_to_string(&mut stderr, &mut s);
-        s
-    });
-    let (code, cpu) = wait_rusage(child)?;
-    let wall = start.elapsed();
-    let stderr = tail.join().unwrap_or_default();
-    if code != Some(0) {
-        bail!("exited with {code:?}: {}", stderr.trim());
-    }
-    Ok(Measure { wall, cpu })
-}
-
-#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
-mod sys {
-    //! `wait4(2)` without the libc crate: std links libc already.
-    #[repr(C)]
-    pub struct Timeval {
-        pub sec: i64,
-        pub usec: i64,
-    }
-    /// `struct rusage` on 64-bit Linux: two timevals then fourteen longs.
-    #[repr(C)]
-    pub struct Rusage {
-        pub utime: Timeval,
-        pub stime: Timeval,
-        pub maxrss: i64,
-        pub rest: [i64; 13],
-    }
-    unsafe extern "C" {
-        pub fn wait4(pid: i32, status: *mut i32, options: i32, rusage: *mut Rusage) -> i32;
-        pub fn getrusage(who: i32, rusage: *mut Rusage) -> i32;
-        pub fn prctl(option: i32, arg2: u64, arg3: u64, arg4: u64, arg5: u64) -> i32;
-    }
-    pub const RUSAGE_SELF: i32 = 0;
-    pub const RUSAGE_CHILDREN: i32 = -1;
-    pub const PR_SET_CHILD_SUBREAPER: i32 = 36;
-
-    pub fn zero() -> Rusage {
-        Rusage { utime: Timeval { sec: 0, usec: 0 }, stime: Timeval { sec: 0, usec: 0 }, maxrss: 0, rest: [0; 13] }
-    }
-}
-
-/// CPU time (user + system) of this process, and of every descendant reaped so far.
-#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
-fn cpu_now() -> (Duration, Duration) {
-    let tv = |t: &sys::Timeval| Duration::from_secs(t.sec as u64) + Duration::from_micros(t.usec as u64);
-    let mut me = sys::zero();
-    let mut kids = sys::zero();
-    // SAFETY: out-pointers to live locals of the right layout.
-    unsafe {
-        sys::getrusage(sys::RUSAGE_SELF, &mut me);
-        sys::getrusage(sys::RUSAGE_CHILDREN, &mut kids);
-    }
-    (tv(&me.utime) + tv(&me.stime), tv(&kids.utime) + tv(&kids.stime))
-}
-
-/// Become the reaper of orphaned descendants: the stages of a killed engine
-/// pipeline then come back to this process, which reaps them (and so
-/// counts their CPU time) in [`reap_orphans`].
-#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
-fn become_subreaper() -> bool {
-    // SAFETY: prctl with integer arguments only.
-    unsafe { sys::prctl(sys::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 }
-}
-
-/// Reap every child left (only called when no std `Child` is in flight).
-#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
-fn reap_orphans() {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let mut status = 0i32;
-        let mut ru = sys::zero();
-        // SAFETY: out-pointers to live locals of the right layout.
-        let r = unsafe { sys::wait4(-1, &mut status, 0, &mut ru) };
-        if r > 0 {
-            continue;
-        }
-        let e = std::io::Error::last_os_error();
-        if e.kind() == std::io::ErrorKind::Interrupted && Instant::now() < deadline {
-            continue;
-        }
-        break; // ECHILD: none left
-    }
-}
-
-#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
-fn cpu_now() -> (Duration, Duration) {
-    (Duration::ZERO, Duration::ZERO)
-}
-#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
-fn become_subreaper() -> bool {
-    false
-}
-#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
-fn reap_orphans() {}
-
-/// Exit code and user+sys CPU of the child and its waited-for descendants.
-#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
-fn wait_rusage(child: std::process::Child) -> Result<(Option<i32>, Duration)> {
-    let pid = child.id() as i32;
-    let mut status = 0i32;
-    let mut ru = sys::Rusage { utime: sys::Timeval { sec: 0, usec: 0 }, stime: sys::Timeval { sec: 0, usec: 0 }, maxrss: 0, rest: [0; 13] };
-    loop {
-        // SAFETY: plain out-pointers to live locals of the right layout.
-        let r = unsafe { sys::wait4(pid, &mut status, 0, &mut ru) };
-        if r == pid {
-            break;
-        }
-        let e = std::io::Error::last_os_error();
-        if e.kind() != std::io::ErrorKind::Interrupted {
-            return Err(anyhow::Error::new(e).context("wait4"));
-        }
-    }
-    drop(child); // already reaped
-    let code = if status & 0x7f == 0 { Some((status >> 8) & 0xff) } else { None };
-    let tv = |t: &sys::Timeval| Duration::from_secs(t.sec as u64) + Duration::from_micros(t.usec as u64);
-    Ok((code, tv(&ru.utime) + tv(&ru.stime)))
-}
-
-#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
-fn wait_rusage(mut child: std::process::Child) -> Result<(Option<i32>, Duration)> {
-    let st = child.wait()?;
-    Ok((st.code(), Duration::ZERO))
-}
-
-/// The 1, 5 and 15 minute load averages, as /proc/loadavg gives them.
-fn loadavg() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|_| "?".into())
 }

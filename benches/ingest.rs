@@ -1,5 +1,8 @@
-//! `cityvibe-bench` (issue 2): throughput and peak memory of the real ingest
-//! pipeline, beside two references. Prints figures; it is not a pass/fail test.
+//! The ingest benchmark (issue 2; `cargo bench --bench ingest`, part of
+//! `make bench`): throughput, CPU time and peak memory of the real ingest
+//! pipeline, beside two references. It prints figures: it is not a pass/fail
+//! test, not a check of what is stored (the tests are), and not shipped
+//! (under `cargo test` it only says how to run it).
 //!
 //! For the real Madrid JSON (read in place from `../shared/realdata`) and for
 //! a generated feed in the same JSON-LD schema (100 000 events, about 180 MB,
@@ -8,7 +11,7 @@
 //!
 //! * **cityvibe**: the release binary, `run --source madrid --mirror DIR` on a
 //!   fresh database: spool, parse, normalize, scrub, store, as cron runs it;
-//! * **floor**: this binary again (`--floor FEED DB`): a bare typed serde parse
+//! * **floor**: this benchmark's executable again (`--floor FEED DB`): a bare typed serde parse
 //!   with borrowed strings and one prepared insert per event into a single
 //!   table, in one transaction;
 //! * **python**: `benches/python_floor.py`, the same minimal job in plain
@@ -19,8 +22,8 @@
 //! Each job runs `--repeat` rounds (default 3), interleaved, and keeps its
 //! fastest: on a shared machine, load elsewhere only ever slows a run down.
 //!
-//! `cityvibe-bench [--events N] [--repeat R] [--no-python] [--keep] [--tmp DIR]`
-//! `cityvibe-bench --generate FILE [--events N]` writes a feed and stops.
+//! `cargo bench --bench ingest -- [--events N] [--repeat R] [--no-python] [--keep] [--tmp DIR]`
+//! `cargo bench --bench ingest -- --generate FILE [--events N]` writes a feed and stops.
 
 use anyhow::{Context, Result, bail};
 use std::borrow::Cow;
@@ -28,9 +31,8 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
-#[path = "../../benches/support.rs"]
 mod support;
-use support::{Measure, count_rows, fresh_dir, run_measured};
+use support::{Measure, count_rows, fresh_dir, load_average, run_measured};
 
 const REAL_FEED: &str = "../shared/realdata/madrid_300107/300107-0-agenda-actividades-eventos_2025-10.json";
 const MIRROR_PATH: &str = "datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json";
@@ -61,6 +63,7 @@ fn real_main() -> Result<()> {
         return Ok(());
     }
     let mut o = Options { events: 100_000, repeat: 3, python: true, keep: false, tmp: None };
+    let Some(args) = support::bench_args("ingest", args) else { return Ok(()) };
     let mut generate_only: Option<PathBuf> = None;
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
@@ -74,7 +77,7 @@ fn real_main() -> Result<()> {
             "--generate" => generate_only = Some(PathBuf::from(value("--generate")?)),
             "-h" | "--help" => {
                 println!(
-                    "cityvibe-bench [--events N] [--repeat R] [--no-python] [--keep] [--tmp DIR]\ncityvibe-bench --generate FILE [--events N]"
+                    "cargo bench --bench ingest -- [--events N] [--repeat R] [--no-python] [--keep] [--tmp DIR]\ncargo bench --bench ingest -- --generate FILE [--events N]"
                 );
                 return Ok(());
             }
@@ -118,11 +121,8 @@ struct Tools {
 
 fn bench(o: Options) -> Result<()> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let me = std::env::current_exe().context("locating this binary")?;
-    let cityvibe = me.with_file_name("cityvibe");
-    if !cityvibe.is_file() {
-        bail!("{} not found: build it first (`cargo build --release`, or `make bench`)", cityvibe.display());
-    }
+    let me = std::env::current_exe().context("locating this benchmark's executable")?;
+    let cityvibe = support::cityvibe_binary()?;
     let python = if o.python { find_python() } else { None };
     if o.python && python.is_none() {
         eprintln!("cityvibe-bench: python3 not found; the Python row is skipped");
@@ -262,13 +262,6 @@ fn check_count(job: &str, feed: &str, stored: u64, expected: u64, stdout: &str) 
         bail!("{job} on {feed}: stored {stored} events, expected {expected}; its output:\n{stdout}");
     }
     Ok(())
-}
-
-/// The 1, 5 and 15 minute load averages.
-fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|_| "unknown".into())
 }
 
 /// The real interpreter behind `python3` (not a pyenv shim, whose start-up would be timed).
