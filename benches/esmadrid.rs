@@ -64,7 +64,7 @@ fn real_main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     // Hidden: the adapter alone, run as a child so that its RSS is its own.
     if args.first().map(String::as_str) == Some("--parse-only") {
-        let [_, feed] = args.as_slice() else { bail!("usage: cityvibe-bench-esmadrid --parse-only FEED") };
+        let [_, feed] = args.as_slice() else { bail!("usage: --parse-only FEED (the esmadrid benchmark runs itself so)") };
         let (events, errors) = parse_only(Path::new(feed))?;
         println!("{events} {errors}");
         return Ok(());

@@ -57,7 +57,7 @@ fn real_main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     // Hidden: the floor, run as a child so its RSS is its own.
     if args.first().map(String::as_str) == Some("--floor") {
-        let [_, feed, db] = args.as_slice() else { bail!("usage: cityvibe-bench --floor FEED DB") };
+        let [_, feed, db] = args.as_slice() else { bail!("usage: --floor FEED DB (the ingest benchmark runs itself so)") };
         let n = floor(Path::new(feed), Path::new(db))?;
         println!("{n}");
         return Ok(());
