@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Python reference for the ingest benchmark (issue 2, benches/ingest.rs):
+"""The Python reference for the ingest benchmark (issue 2, benches/ingest/):
 the same minimal job as the bench's Rust floor, done the plain way.
 
     python3 benches/python_floor.py FEED.json OUT.db
@@ -16,7 +16,7 @@ import json
 import sqlite3
 import sys
 
-# Same table and pragmas as the Rust floor (benches/ingest.rs).
+# Same table and pragmas as the Rust floor (benches/ingest/main.rs).
 CREATE = """CREATE TABLE events (
     id TEXT, title TEXT, description TEXT, free INTEGER, price TEXT,
     dtstart TEXT, dtend TEXT, time TEXT, excluded TEXT, days TEXT,

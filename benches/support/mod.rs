@@ -1,10 +1,11 @@
-//! The measuring helper shared by the three benchmarks (`benches/ingest.rs`,
-//! `benches/esmadrid.rs`, `benches/translate.rs`, each `mod support;`): run a
-//! child process to its end and measure its wall time, CPU time and peak RSS
-//! (`wait4`), count this process's and its reaped descendants' CPU
-//! (`getrusage`), adopt orphaned grandchildren (`PR_SET_CHILD_SUBREAPER`), all
-//! through the `libc` crate; plus the `cargo bench` gate and small file
-//! helpers. Not a timing library and not for the shipped binary.
+//! The measuring helper shared by the three benchmarks
+//! (`benches/ingest/main.rs`, `benches/esmadrid.rs`, `benches/translate.rs`,
+//! each as `mod support`): run a child process to its end and measure its
+//! wall time, CPU time and peak RSS (`wait4`), count this process's and its
+//! reaped descendants' CPU (`getrusage`), adopt orphaned grandchildren
+//! (`PR_SET_CHILD_SUBREAPER`), all through the `libc` crate; plus the
+//! `cargo bench` gate and small file helpers. Not a timing library and not
+//! for the shipped binary.
 #![allow(dead_code)]
 
 use anyhow::{Context, Result, bail};
