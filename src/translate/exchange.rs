@@ -86,9 +86,13 @@ pub fn write(format: Format, lang: &str, texts: &[ExchangeText]) -> Result<Strin
                 crate::store::memory::EXCHANGE_SOURCE_LANG,
                 escape(lang)
             ));
-            for (i, t) in texts.iter().enumerate() {
+            for t in texts {
                 let (text, origin) = t.current.clone().unwrap_or_default();
-                out.push_str(&format!("<trans-unit id=\"{}-{i}\" resname=\"{}\">\n", t.field, t.field));
+                // The id names the field and the original, not a position: a
+                // translation tool keys units by id, so the same text keeps
+                // its id from one export to the next whatever else changed.
+                let id = format!("{}-{}", t.field, crate::store::events::text_hash(&t.original));
+                out.push_str(&format!("<trans-unit id=\"{id}\" resname=\"{}\">\n", t.field));
                 out.push_str(&format!("<note>{}</note>\n", escape(t.events.join(" "))));
                 out.push_str(&format!("<source>{}</source>\n", escape(&t.original)));
                 if !text.is_empty() {

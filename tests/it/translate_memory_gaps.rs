@@ -161,3 +161,30 @@ fn issue11_4_exchange_files_carry_only_spanish_originals() {
     let out = cityvibe(dir.path(), &["translate", "export", "--lang", "es", "--format", "po"]);
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stdout));
 }
+
+/// A translation tool (Weblate, Pontoon) keys XLIFF units by id: a text
+/// keeps its unit id from one export to the next when other events come
+/// and go, so the tool never pairs a translation with another original.
+#[test]
+fn issue11_4_xliff_unit_ids_stay_with_their_text_across_exports() {
+    if !apertium() {
+        return;
+    }
+    let dir = workdir(CONFIG);
+    let taller = record("2", "Taller de radio", "", "Sala X");
+    write_feed(dir.path(), &[record("1", "Concierto de jazz", "", "Sala X"), taller.clone()]);
+    run(dir.path());
+    let unit_id = |xliff: &str| {
+        let at = xliff.find("<source>Taller de radio</source>").expect("the unit is exported");
+        let open = xliff[..at].rfind("<trans-unit id=\"").unwrap() + "<trans-unit id=\"".len();
+        xliff[open..open + xliff[open..].find('"').unwrap()].to_string()
+    };
+    let export = || ok(cityvibe(dir.path(), &["translate", "export", "--lang", "en", "--format", "xliff"]));
+    let before = unit_id(&export());
+    // Event 1 leaves the feed (withdrawn); event 2 is unchanged.
+    write_feed(dir.path(), &[taller]);
+    ok(forced_run(dir.path()));
+    let after = export();
+    assert!(!after.contains("Concierto de jazz"), "{after}");
+    assert_eq!(unit_id(&after), before, "{after}");
+}
