@@ -43,6 +43,20 @@ pub fn verbosity() -> u8 {
     VERBOSITY.load(Ordering::Relaxed)
 }
 
+static WAITING_FOR: std::sync::Mutex<(String, i64)> = std::sync::Mutex::new((String::new(), 0));
+
+/// The scheduler says which host the run waits for next and for how long (ms).
+pub fn set_waiting_for(host: &str, ms: i64) {
+    if let Ok(mut w) = WAITING_FOR.lock() {
+        *w = (host.to_string(), ms);
+    }
+}
+
+/// What a progress spinner shows: the host the run waits for, and for how long.
+pub fn waiting_for() -> Option<(String, i64)> {
+    WAITING_FOR.lock().ok().map(|w| w.clone()).filter(|(h, _)| !h.is_empty())
+}
+
 /// At `-v`: one stderr line per request sent, as a crawler's log has it.
 pub fn request_line(r: &crate::store::fetchlog::FetchRecord) {
     if verbosity() == 0 {

@@ -29,6 +29,24 @@ impl Bars {
         let pb = indicatif::ProgressBar::new_spinner();
         pb.set_message("fetching sources politely (each host's delay is kept)…");
         pb.enable_steady_tick(std::time::Duration::from_millis(120));
+        // Name the host the scheduler waits for, refreshed while the spinner lives.
+        let watched = pb.downgrade();
+        std::thread::spawn(move || {
+            while let Some(pb) = watched.upgrade() {
+                if pb.is_finished() {
+                    break;
+                }
+                if let Some((host, ms)) = crate::output::waiting_for() {
+                    pb.set_message(if ms > 0 {
+                        format!("waiting {:.0} s for {host} (its delay is kept)…", ms as f64 / 1000.0)
+                    } else {
+                        format!("fetching from {host}…")
+                    });
+                }
+                drop(pb);
+                std::thread::sleep(std::time::Duration::from_millis(250));
+            }
+        });
         Bars { spinner: Some(pb), bar: None, started: std::time::Instant::now() }
     }
 }

@@ -233,6 +233,10 @@ impl<'c> Scheduler<'c> {
             }
             let Some((i, ready)) = best else { continue };
             let wait = ready - now_ms();
+            if let Some(t) = &tasks[i] {
+                // For the run's spinner: which host, and how long it asked us to wait.
+                crate::output::set_waiting_for(t.current.host_str().unwrap_or(""), wait.max(0));
+            }
             if wait > 0 {
                 // Never past the task's time, and in short steps: the ledger is
                 // read again after each, so a request another process had in
