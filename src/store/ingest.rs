@@ -182,225 +182,31 @@ impl Store {
 
 /// A stable digest of everything stored about an event.
 pub fn content_hash(ev: &Event) -> String {
-    let mut buf = Vec::new();
-    write_event_json(&mut buf, ev);
-    hex::encode(Sha256::digest(&buf))
+    hex::encode(Sha256::digest(serde_json::to_vec(ev).expect("an event always serializes")))
 }
 
-/// Where the arrays stored in columns of their own lie in an event's JSON.
+/// The JSON arrays of an event stored in columns of their own, as
+/// serde_json writes them.
 #[derive(Debug, Default, Clone)]
 struct JsonParts {
-    weekdays: std::ops::Range<usize>,
-    excluded: std::ops::Range<usize>,
-    occurrences: std::ops::Range<usize>,
-    categories: std::ops::Range<usize>,
-    source_categories: std::ops::Range<usize>,
+    weekdays: String,
+    excluded: String,
+    occurrences: String,
+    categories: String,
+    source_categories: String,
 }
 
-fn two(out: &mut Vec<u8>, n: i8) {
-    out.extend_from_slice(&[b'0' + (n / 10) as u8, b'0' + (n % 10) as u8]);
-}
-
-fn date_digits(out: &mut Vec<u8>, d: jiff::civil::Date) {
-    let y = d.year();
-    out.extend_from_slice(&[b'0' + (y / 1000) as u8, b'0' + (y / 100 % 10) as u8, b'0' + (y / 10 % 10) as u8, b'0' + (y % 10) as u8, b'-']);
-    two(out, d.month());
-    out.push(b'-');
-    two(out, d.day());
-}
-
-/// Append `dt` as jiff displays it (`2025-10-25T19:00:00`), quoted or not,
-/// when that is the plain case: a year 0–9999 and no fraction of a second.
-/// `false` (nothing appended) otherwise.
-fn push_datetime_text(out: &mut Vec<u8>, dt: &jiff::civil::DateTime, quoted: bool) -> bool {
-    if dt.year() < 0 || dt.subsec_nanosecond() != 0 {
-        return false;
+impl JsonParts {
+    fn of(ev: &Event) -> serde_json::Result<JsonParts> {
+        let s = &ev.schedule;
+        Ok(JsonParts {
+            weekdays: serde_json::to_string(&s.weekdays.iter().map(|d| weekday_code(*d)).collect::<Vec<_>>())?,
+            excluded: serde_json::to_string(&s.excluded)?,
+            occurrences: serde_json::to_string(&s.occurrences)?,
+            categories: serde_json::to_string(&ev.categories)?,
+            source_categories: serde_json::to_string(&ev.source_categories)?,
+        })
     }
-    if quoted {
-        out.push(b'"');
-    }
-    date_digits(out, dt.date());
-    out.push(b'T');
-    two(out, dt.hour());
-    out.push(b':');
-    two(out, dt.minute());
-    out.push(b':');
-    two(out, dt.second());
-    if quoted {
-        out.push(b'"');
-    }
-    true
-}
-
-/// `dt.to_string()`, without the formatting machinery in the plain case.
-fn datetime_text(dt: jiff::civil::DateTime) -> String {
-    let mut out = Vec::with_capacity(19);
-    if push_datetime_text(&mut out, &dt, false) { String::from_utf8(out).expect("ASCII digits") } else { dt.to_string() }
-}
-
-/// Append an event's JSON to `out`: byte for byte what `serde_json::to_vec(ev)`
-/// writes (compact, fields in declaration order; strings, numbers and the
-/// rarer dates through serde_json itself), without serde's per-field
-/// machinery, and telling where the column arrays lie. The structs are
-/// destructured without `..`, so a new field fails to compile here; a debug
-/// assertion in [`SourceIngest::upsert`] compares with serde_json every time.
-fn write_event_json(out: &mut Vec<u8>, ev: &Event) -> JsonParts {
-    fn raw(out: &mut Vec<u8>, s: &str) {
-        out.extend_from_slice(s.as_bytes());
-    }
-    fn value<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) {
-        // Writing to a Vec cannot fail, and these types always serialize.
-        serde_json::to_writer(&mut *out, v).expect("JSON of a plain value");
-    }
-    // serde_json escapes only control bytes, '"' and '\\': a string with
-    // none of them (nearly every one) is copied between quotes in one go.
-    fn string(out: &mut Vec<u8>, s: &str) {
-        let b = s.as_bytes();
-        if b.iter().fold(false, |any, &c| any | (c < 0x20) | (c == b'"') | (c == b'\\')) {
-            value(out, s);
-        } else {
-            out.reserve(b.len() + 2);
-            out.push(b'"');
-            out.extend_from_slice(b);
-            out.push(b'"');
-        }
-    }
-    fn opt_str(out: &mut Vec<u8>, v: &Option<String>) {
-        match v {
-            Some(s) => string(out, s),
-            None => raw(out, "null"),
-        }
-    }
-
-    // jiff prints years 0–9999 as four digits and seconds always, a fraction
-    // only when there is one; anything else goes through jiff itself.
-    fn date(out: &mut Vec<u8>, d: &jiff::civil::Date) {
-        if d.year() >= 0 {
-            out.push(b'"');
-            date_digits(out, *d);
-            out.push(b'"');
-        } else {
-            value(out, d);
-        }
-    }
-    fn datetime(out: &mut Vec<u8>, dt: &jiff::civil::DateTime) {
-        if !push_datetime_text(out, dt, true) {
-            value(out, dt);
-        }
-    }
-    fn opt_datetime(out: &mut Vec<u8>, dt: &Option<jiff::civil::DateTime>) {
-        match dt {
-            Some(dt) => datetime(out, dt),
-            None => raw(out, "null"),
-        }
-    }
-    fn list<T>(out: &mut Vec<u8>, items: &[T], mut each: impl FnMut(&mut Vec<u8>, &T)) -> std::ops::Range<usize> {
-        let start = out.len();
-        out.push(b'[');
-        for (i, item) in items.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            each(out, item);
-        }
-        out.push(b']');
-        start..out.len()
-    }
-
-    let Event {
-        source_event_id,
-        title,
-        description,
-        url,
-        schedule,
-        free,
-        price,
-        audience,
-        venue,
-        categories,
-        source_categories,
-        lang,
-        translations,
-    } = ev;
-    let crate::model::Schedule { start, end, all_day, weekdays, excluded, occurrences } = schedule;
-    let crate::model::Venue { name, address, postal_code, locality, province, district, lat, lon } = venue;
-    raw(out, "{\"source_event_id\":");
-    string(out, source_event_id);
-    raw(out, ",\"title\":");
-    string(out, title);
-    raw(out, ",\"description\":");
-    string(out, description);
-    raw(out, ",\"url\":");
-    opt_str(out, url);
-    raw(out, ",\"schedule\":{\"start\":");
-    opt_datetime(out, start);
-    raw(out, ",\"end\":");
-    opt_datetime(out, end);
-    raw(out, if *all_day { ",\"all_day\":true,\"weekdays\":" } else { ",\"all_day\":false,\"weekdays\":" });
-    let weekdays = list(out, weekdays, |out, d| {
-        out.push(b'"');
-        raw(out, weekday_code(*d));
-        out.push(b'"');
-    });
-    raw(out, ",\"excluded\":");
-    let excluded = list(out, excluded, date);
-    raw(out, ",\"occurrences\":");
-    let occurrences = list(out, occurrences, |out, o| {
-        let crate::model::Occurrence { start, end } = o;
-        raw(out, "{\"start\":");
-        datetime(out, start);
-        raw(out, ",\"end\":");
-        opt_datetime(out, end);
-        out.push(b'}');
-    });
-    raw(out, "},\"free\":");
-    raw(
-        out,
-        match free {
-            Some(true) => "true",
-            Some(false) => "false",
-            None => "null",
-        },
-    );
-    raw(out, ",\"price\":");
-    opt_str(out, price);
-    raw(out, ",\"audience\":");
-    opt_str(out, audience);
-    raw(out, ",\"venue\":{\"name\":");
-    opt_str(out, name);
-    raw(out, ",\"address\":");
-    opt_str(out, address);
-    raw(out, ",\"postal_code\":");
-    opt_str(out, postal_code);
-    raw(out, ",\"locality\":");
-    opt_str(out, locality);
-    raw(out, ",\"province\":");
-    opt_str(out, province);
-    raw(out, ",\"district\":");
-    opt_str(out, district);
-    raw(out, ",\"lat\":");
-    value(out, lat);
-    raw(out, ",\"lon\":");
-    value(out, lon);
-    raw(out, "},\"categories\":");
-    let categories = list(out, categories, value);
-    raw(out, ",\"source_categories\":");
-    let source_categories = list(out, source_categories, |out, c| string(out, c));
-    raw(out, ",\"lang\":");
-    string(out, lang);
-    raw(out, ",\"translations\":");
-    list(out, translations, |out, t| {
-        let crate::model::PublisherTranslation { lang, title, description } = t;
-        raw(out, "{\"lang\":");
-        string(out, lang);
-        raw(out, ",\"title\":");
-        string(out, title);
-        raw(out, ",\"description\":");
-        string(out, description);
-        out.push(b'}');
-    });
-    out.push(b'}');
-    JsonParts { weekdays, excluded, occurrences, categories, source_categories }
 }
 
 impl<'a> SourceIngest<'a> {
@@ -423,12 +229,8 @@ impl<'a> SourceIngest<'a> {
             return Ok(());
         }
         self.json.clear();
-        self.parts = write_event_json(&mut self.json, ev);
-        debug_assert_eq!(
-            String::from_utf8_lossy(&self.json),
-            String::from_utf8_lossy(&serde_json::to_vec(ev)?),
-            "write_event_json must write what serde_json writes"
-        );
+        serde_json::to_writer(&mut self.json, ev)?;
+        self.parts = JsonParts::of(ev)?;
         let hash = hex::encode(Sha256::digest(&self.json));
         let row_id = match self.existing.get(&ev.source_event_id) {
             Some((_, h, true)) if *h == hash => {
@@ -464,18 +266,13 @@ impl<'a> SourceIngest<'a> {
     fn write(&mut self, ev: &Event, hash: &str, row: Option<i64>) -> Result<i64> {
         let m = self.manifest;
         let s = &ev.schedule;
-        // The JSON arrays stored in their own columns: cut from the event's
-        // JSON just written for its hash (the same bytes serde_json gives).
-        let part = |r: &std::ops::Range<usize>| std::str::from_utf8(&self.json[r.clone()]);
-        let (occurrences, weekdays, excluded) = (part(&self.parts.occurrences)?, part(&self.parts.weekdays)?, part(&self.parts.excluded)?);
-        let (categories, source_categories) = (part(&self.parts.categories)?, part(&self.parts.source_categories)?);
-        debug_assert_eq!(occurrences, serde_json::to_string(&s.occurrences)?);
-        debug_assert_eq!(weekdays, serde_json::to_string(&s.weekdays.iter().map(|d| weekday_code(*d)).collect::<Vec<_>>())?);
-        debug_assert_eq!(excluded, serde_json::to_string(&s.excluded)?);
-        debug_assert_eq!(categories, serde_json::to_string(&ev.categories)?);
-        debug_assert_eq!(source_categories, serde_json::to_string(&ev.source_categories)?);
-        let first_start = s.occurrences.first().map(|o| datetime_text(o.start)).or_else(|| s.start.map(datetime_text));
-        let last_end = s.occurrences.iter().map(|o| o.end.unwrap_or(o.start)).max().map(datetime_text).or_else(|| s.end.map(datetime_text));
+        // The JSON arrays stored in their own columns, written with the hash.
+        let p = &self.parts;
+        let (occurrences, weekdays, excluded) = (p.occurrences.as_str(), p.weekdays.as_str(), p.excluded.as_str());
+        let (categories, source_categories) = (p.categories.as_str(), p.source_categories.as_str());
+        let first_start = s.occurrences.first().map(|o| o.start.to_string()).or_else(|| s.start.map(|d| d.to_string()));
+        let last_end =
+            s.occurrences.iter().map(|o| o.end.unwrap_or(o.start)).max().map(|d| d.to_string()).or_else(|| s.end.map(|d| d.to_string()));
         let v = &ev.venue;
         let values = params![
             m.id,
@@ -485,8 +282,8 @@ impl<'a> SourceIngest<'a> {
             ev.url,
             ev.lang,
             ev.time_zone(),
-            s.start.map(datetime_text),
-            s.end.map(datetime_text),
+            s.start.map(|d| d.to_string()),
+            s.end.map(|d| d.to_string()),
             s.all_day,
             first_start,
             last_end,
@@ -716,33 +513,5 @@ mod tests {
         let ingest = store.begin_ingest(&crate::adapters::madrid::MANIFEST).unwrap();
         ingest.rollback().unwrap();
         assert_eq!(size(&store), before);
-    }
-
-    // The hash must not change with the faster writer: same bytes as serde_json.
-    #[test]
-    fn event_json_is_what_serde_json_writes() {
-        for ev in events() {
-            let mut buf = b"prefix".to_vec();
-            buf.clear();
-            let parts = write_event_json(&mut buf, &ev);
-            assert_eq!(String::from_utf8(buf.clone()).unwrap(), serde_json::to_string(&ev).unwrap());
-            let part = |r: std::ops::Range<usize>| String::from_utf8(buf[r].to_vec()).unwrap();
-            let s = &ev.schedule;
-            assert_eq!(part(parts.occurrences), serde_json::to_string(&s.occurrences).unwrap());
-            assert_eq!(
-                part(parts.weekdays),
-                serde_json::to_string(&s.weekdays.iter().map(|d| weekday_code(*d)).collect::<Vec<_>>()).unwrap()
-            );
-            assert_eq!(part(parts.excluded), serde_json::to_string(&s.excluded).unwrap());
-            assert_eq!(part(parts.categories), serde_json::to_string(&ev.categories).unwrap());
-            assert_eq!(part(parts.source_categories), serde_json::to_string(&ev.source_categories).unwrap());
-            assert_eq!(content_hash(&ev), hex::encode(Sha256::digest(serde_json::to_vec(&ev).unwrap())));
-        }
-        for ev in events() {
-            let s = &ev.schedule;
-            for dt in s.occurrences.iter().flat_map(|o| [Some(o.start), o.end]).chain([s.start, s.end]).flatten() {
-                assert_eq!(datetime_text(dt), dt.to_string());
-            }
-        }
     }
 }
