@@ -89,6 +89,14 @@ impl Ledger {
     pub fn open(dir: &Path) -> Result<Ledger> {
         let fail = || format!("opening the host ledger in {} (set --state-dir or CITYVIBE_STATE_DIR to a writable folder)", dir.display());
         std::fs::create_dir_all(dir.join("hosts")).with_context(fail)?;
+        // Setting WAL and creating the tables take write locks that SQLite
+        // does not wait for (a lock upgrade answers "database is locked" at
+        // once): two processes opening a new ledger together would fail one.
+        // So the set-up itself is done one process at a time, under a lock
+        // the OS releases if the process dies.
+        let setup =
+            File::options().create(true).truncate(false).write(true).open(dir.join("hosts").join(".setup.lock")).with_context(fail)?;
+        setup.lock().with_context(fail)?;
         let conn = Connection::open(dir.join("hosts.db")).with_context(fail)?;
         conn.busy_timeout(Duration::from_secs(10)).with_context(fail)?;
         conn.pragma_update(None, "journal_mode", "WAL").with_context(fail)?;
@@ -111,6 +119,7 @@ impl Ledger {
              CREATE INDEX IF NOT EXISTS requests_host ON requests (host, at_ms);",
         )
         .with_context(fail)?;
+        drop(setup);
         Ok(Ledger { conn, dir: dir.to_path_buf() })
     }
 
@@ -244,6 +253,24 @@ impl Ledger {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // Two runs starting together on a new state folder both get the ledger
+    // (seen failing: "database is locked" for one of two processes, P8).
+    #[test]
+    fn a_new_ledger_opened_by_many_at_once_opens_for_all() {
+        for _ in 0..10 {
+            let dir = tempfile::tempdir().unwrap();
+            let opened: Vec<_> = (0..6)
+                .map(|_| {
+                    let d = dir.path().to_path_buf();
+                    std::thread::spawn(move || Ledger::open(&d).map(|_| ()).map_err(|e| format!("{e:#}")))
+                })
+                .collect();
+            for t in opened {
+                t.join().unwrap().unwrap();
+            }
+        }
+    }
 
     // P8: a slot is taken once; the delay counts from the reservation and
     // from the exchange's end, whichever is later.
