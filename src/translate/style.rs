@@ -3,8 +3,10 @@
 //! case), no doubled spaces or a blank before a comma or full stop left by a
 //! dropped unknown word, prepositions and articles contracted where an engine
 //! left them apart before a kept span ("in il" → "nel"), and function words
-//! an engine capitalised after one put back in lower case. A kept name comes
-//! back byte for byte: style never touches it.
+//! an engine capitalised after one put back in lower case, and Apertium's
+//! steady slips mended (Italian "partorisca" for "para", French "Xv" for
+//! "XV", a word or stop it moved before a kept span put back after it). A
+//! kept name comes back byte for byte: style never touches it.
 //!
 //! Not for: deciding what is a name (`protect`) or engine framing.
 
@@ -23,7 +25,7 @@ impl Field {
 
 /// Bumped whenever the output of [`finish`] changes for the same engine
 /// output, so cached translations are made again (it is part of cache keys).
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
 /// Words English title case leaves in lower case unless they come first.
 const SMALL_WORDS: &[&str] = &[
@@ -79,11 +81,12 @@ pub fn finish(output: &str, names: &[String], lead: Option<&str>, lang: &str, fi
             *t = tidy_blanks(t);
         }
     }
+    mend_around_names(&mut segs, lang);
     let mut after_name = false;
     for s in &mut segs {
         match s {
             Segment::Plain(t) => {
-                *t = contract(t, lang);
+                *t = mend_words(&contract(t, lang), lang);
                 // "Kids Village En Villaverde": a word right after a name
                 // is mid-sentence too.
                 *t = lower_stray_capitals(t, lang, after_name && t.starts_with(' '));
@@ -206,6 +209,82 @@ fn contract(text: &str, lang: &str) -> String {
         }
         out.push(tokens[i].to_string());
         i += 1;
+    }
+    out.join(" ")
+}
+
+/// Apertium moves a short word or stop that followed a kept span to before
+/// it: French "Concierto de [X] en [Y]" comes back "Concert d'en X Y",
+/// Catalan "del [Espronceda]. Sombras" comes back "del. Espronceda Ombres"
+/// (and "del. Campo del Moro" with no stop at all). The word or stop goes
+/// back after the span.
+fn mend_around_names(segs: &mut [Segment], lang: &str) {
+    if lang != "fr" && lang != "ca" {
+        return;
+    }
+    for i in 0..segs.len().saturating_sub(1) {
+        let (Segment::Plain(before), Segment::Name(name)) = (&segs[i], &segs[i + 1]) else {
+            continue;
+        };
+        let after = match segs.get(i + 2) {
+            Some(Segment::Plain(a)) => a.clone(),
+            Some(Segment::Name(_)) => continue,
+            None => String::new(),
+        };
+        if !after.is_empty() && !after.starts_with(' ') {
+            continue;
+        }
+        let cut = before.trim_end_matches(' ');
+        if cut.len() == before.len() {
+            continue;
+        }
+        let head = &cut[..cut.rfind(' ').map_or(0, |p| p + 1)];
+        let word = &cut[head.len()..];
+        let mended = match (lang, word.to_lowercase().as_str()) {
+            ("fr", w @ ("d'en" | "d'et")) if !after.is_empty() => {
+                let de = if name.starts_with(|c: char| "AEIOUÁÉÍÓÚaeiouh".contains(c)) { "d'" } else { "de " };
+                let de = if word.starts_with('D') && head.trim().is_empty() { super::terms::capitalize(de) } else { de.to_string() };
+                Some((format!("{head}{de}"), format!(" {}{after}", &w[2..])))
+            }
+            ("ca", "del." | "pel." | "al." | "dels." | "pels." | "als.") => {
+                let new_sentence = after.chars().nth(1).is_some_and(char::is_uppercase);
+                Some((format!("{head}{} ", word.trim_end_matches('.')), if new_sentence { format!(".{after}") } else { after }))
+            }
+            _ => None,
+        };
+        if let Some((b, a)) = mended {
+            segs[i] = Segment::Plain(b);
+            if i + 2 < segs.len() {
+                segs[i + 2] = Segment::Plain(a);
+            }
+        }
+    }
+}
+
+/// Words an engine gets wrong the same way every time, put right: Apertium's
+/// Italian takes "para" for a form of "parir" ("Ali partorisca volare" →
+/// "Ali per volare"), and its French writes a leading Roman numeral as a
+/// word ("XV Mercado" → "Xv"; "Vii Journée").
+fn mend_words(text: &str, lang: &str) -> String {
+    if lang != "it" && lang != "fr" {
+        return text.to_string();
+    }
+    let mut out: Vec<String> = Vec::new();
+    for token in text.split(' ') {
+        let word = token.trim_matches(|c: char| !c.is_alphanumeric());
+        let at = token.find(word).unwrap_or(0);
+        let fixed = match (lang, word) {
+            ("it", "partorisca") => Some("per".to_string()),
+            ("it", "Partorisca") => Some("Per".to_string()),
+            ("fr", w) if w.len() >= 2 && w.starts_with(['I', 'V', 'X']) && w[1..].chars().all(|c| matches!(c, 'i' | 'v' | 'x')) => {
+                Some(w.to_uppercase())
+            }
+            _ => None,
+        };
+        match fixed {
+            Some(f) if !word.is_empty() => out.push(format!("{}{f}{}", &token[..at], &token[at + word.len()..])),
+            _ => out.push(token.to_string()),
+        }
     }
     out.join(" ")
 }
@@ -369,6 +448,43 @@ mod tests {
         assert_eq!(finish(out, &kept, Some("Apprenez à"), "fr", Field::Title), "Apprenez à identifier les papillons de Madrid");
         assert_eq!(finish("Exposition Picasso", &names(&["Picasso"]), Some("Exposition"), "fr", Field::Title), "Exposition Picasso");
         assert_eq!(finish(out, &kept, None, "fr", Field::Title), out);
+    }
+
+    #[test]
+    fn words_an_engine_always_gets_wrong_are_mended() {
+        assert_eq!(finish("Ali partorisca volare", &[], None, "it", Field::Title), "Ali per volare");
+        assert_eq!(finish("Partorisca tutti", &[], None, "it", Field::Description), "Per tutti");
+        assert_eq!(finish("Xv Mercado de la Flor", &names(&["Mercado de la Flor"]), None, "fr", Field::Title), "XV Mercado de la Flor");
+        assert_eq!(finish("Vii Journée européenne (Iii)", &[], None, "fr", Field::Title), "VII Journée européenne (III)");
+        assert_eq!(finish("Vi sono corsi", &[], None, "it", Field::Title), "Vi sono corsi");
+        assert_eq!(finish("Ivre de joie", &[], None, "fr", Field::Title), "Ivre de joie");
+    }
+
+    #[test]
+    fn a_word_moved_before_a_kept_span_goes_back_after_it() {
+        let kept = names(&["Marta Mansilla", "Arganzuela"]);
+        assert_eq!(
+            finish("Concert D'en Marta Mansilla Arganzuela", &kept, None, "fr", Field::Title),
+            "Concert de Marta Mansilla en Arganzuela"
+        );
+        let kept = names(&["Pirograbados", "ASPIRAL"]);
+        assert_eq!(
+            finish("Exposition d'en Pirograbados bois par ASPIRAL", &kept, None, "fr", Field::Title),
+            "Exposition de Pirograbados en bois par ASPIRAL"
+        );
+        assert_eq!(
+            finish("Festival D'en Arte Villaverde", &names(&["Arte", "Villaverde"]), None, "fr", Field::Title),
+            "Festival d'Arte en Villaverde"
+        );
+        assert_eq!(finish("Le goût d'en haut", &[], None, "fr", Field::Title), "Le goût d'en haut");
+        let kept = names(&["Espronceda"]);
+        assert_eq!(
+            finish("Clàssics del. Espronceda Ombres acusadores", &kept, None, "ca", Field::Title),
+            "Clàssics del Espronceda. Ombres acusadores"
+        );
+        let kept = names(&["Campo del Moro"]);
+        assert_eq!(finish("Jardins del. Campo del Moro", &kept, None, "ca", Field::Title), "Jardins del Campo del Moro");
+        assert_eq!(finish("Visita pel. Campo del Moro amb guia", &kept, None, "ca", Field::Title), "Visita pel Campo del Moro amb guia");
     }
 
     #[test]
