@@ -38,7 +38,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 mod support;
-use support::{Measure, count_rows, fresh_dir, run_measured};
+use support::{Measure, Rng, count_rows, fresh_dir, run_measured};
 
 const MIRROR_PATH: &str = "www.esmadrid.com/opendata/agenda_v1_es.xml";
 const SAMPLE: &str = "data/samples/www.esmadrid.com/opendata/agenda_v1_es.xml";
@@ -337,28 +337,6 @@ fn print_targets(rows: &[Row]) {
 }
 
 // --- the generated feed --------------------------------------------------------
-
-/// SplitMix64: a fixed seed gives the same feed every time.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pct(&mut self, p: u64) -> bool {
-        self.next() % 100 < p
-    }
-    fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
-        &xs[self.below(xs.len())]
-    }
-}
 
 /// (venue, address, zip code, lat, lon): venue names with HTML entities, as published.
 const VENUES: &[(&str, &str, &str, f64, f64)] = &[

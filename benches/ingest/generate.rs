@@ -3,36 +3,10 @@
 //! real feed's typography, recurrences and planted contact data, written at
 //! bench time. For measuring only: not a fixture and not a test of parsing.
 
+use crate::support::Rng;
 use anyhow::{Context, Result};
 use std::io::{BufWriter, Write};
 use std::path::Path;
-
-/// splitmix64: deterministic, so every bench run sees the same feed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// 0..n
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    /// True with probability `p` percent.
-    fn pct(&mut self, p: u64) -> bool {
-        self.next() % 100 < p
-    }
-    fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
-        &xs[self.below(xs.len())]
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
 
 const CONTEXT: &str = r#"{
 	"@context": {
