@@ -25,7 +25,7 @@ impl Field {
 
 /// Bumped whenever the output of [`finish`] changes for the same engine
 /// output, so cached translations are made again (it is part of cache keys).
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 
 /// Words English title case leaves in lower case unless they come first.
 const SMALL_WORDS: &[&str] = &[
@@ -245,6 +245,18 @@ fn mend_around_names(segs: &mut [Segment], lang: &str) {
                 let de = if name.starts_with(|c: char| "AEIOUÁÉÍÓÚaeiouh".contains(c)) { "d'" } else { "de " };
                 let de = if word.starts_with('D') && head.trim().is_empty() { super::terms::capitalize(de) } else { de.to_string() };
                 Some((format!("{head}{de}"), format!(" {}{after}", &w[2..])))
+            }
+            ("fr", w @ ("l'en" | "l'et")) if !after.is_empty() => {
+                // The elided article belongs to the kept name: "L'en Dehesa guerre" → "La Dehesa en guerre".
+                let art = if name.starts_with(|c: char| "AEIOUÁÉÍÓÚaeiouh".contains(c)) {
+                    "l'"
+                } else if name.split(' ').next().is_some_and(|f| f.ends_with('a')) {
+                    "la "
+                } else {
+                    "le "
+                };
+                let art = if word.starts_with('L') && head.trim().is_empty() { super::terms::capitalize(art) } else { art.to_string() };
+                Some((format!("{head}{art}"), format!(" {}{after}", &w[2..])))
             }
             ("ca", "del." | "pel." | "al." | "dels." | "pels." | "als.") => {
                 let new_sentence = after.chars().nth(1).is_some_and(char::is_uppercase);
@@ -476,6 +488,9 @@ mod tests {
             finish("Festival D'en Arte Villaverde", &names(&["Arte", "Villaverde"]), None, "fr", Field::Title),
             "Festival d'Arte en Villaverde"
         );
+        assert_eq!(finish("L'en Dehesa guerre", &names(&["Dehesa"]), None, "fr", Field::Title), "La Dehesa en guerre");
+        assert_eq!(finish("Visite de l'et Prado Retiro", &names(&["Prado"]), None, "fr", Field::Title), "Visite du Prado et Retiro");
+        assert_eq!(finish("L'en Alcázar Segovia", &names(&["Alcázar"]), None, "fr", Field::Title), "L'Alcázar en Segovia");
         assert_eq!(finish("Le goût d'en haut", &[], None, "fr", Field::Title), "Le goût d'en haut");
         let kept = names(&["Espronceda"]);
         assert_eq!(
