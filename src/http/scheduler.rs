@@ -138,6 +138,20 @@ struct Task {
     not_before_ms: i64,
 }
 
+impl Task {
+    /// End the task: its driver gets the outcome with what the task counted.
+    fn finish(self, store: &mut Store, drivers: &mut [&mut dyn FetchDriver], outcome: FetchOutcome) {
+        let r = FetchResult {
+            outcome,
+            requests: self.requests,
+            not_modified: self.not_modified,
+            status: self.status,
+            elapsed_ms: self.elapsed_ms,
+        };
+        drivers[self.driver].fetched(store, self.req, r);
+    }
+}
+
 #[derive(Default)]
 struct HostState {
     delay_ms: i64,
@@ -215,19 +229,7 @@ impl<'c> Scheduler<'c> {
                         }
                     }
                     Ready::End(outcome) => {
-                        let t = slot.take().expect("task");
-                        let idx = t.driver;
-                        drivers[idx].fetched(
-                            store,
-                            t.req,
-                            FetchResult {
-                                outcome,
-                                requests: t.requests,
-                                not_modified: t.not_modified,
-                                status: t.status,
-                                elapsed_ms: t.elapsed_ms,
-                            },
-                        );
+                        slot.take().expect("task").finish(store, drivers, outcome);
                     }
                 }
             }
@@ -251,14 +253,7 @@ impl<'c> Scheduler<'c> {
             // Checked before every request, retries and hops included (P9, P16).
             match drivers[driver].gate(&t.req) {
                 Gate::Stop(outcome) => {
-                    let r = FetchResult {
-                        outcome,
-                        requests: t.requests,
-                        not_modified: t.not_modified,
-                        status: t.status,
-                        elapsed_ms: t.elapsed_ms,
-                    };
-                    drivers[driver].fetched(store, t.req, r);
+                    t.finish(store, drivers, outcome);
                     continue;
                 }
                 Gate::Go { delay } => {
@@ -275,16 +270,7 @@ impl<'c> Scheduler<'c> {
             }
             match self.step(store, &mut t) {
                 Step::Again => tasks[i] = Some(t),
-                Step::Done(outcome) => {
-                    let r = FetchResult {
-                        outcome,
-                        requests: t.requests,
-                        not_modified: t.not_modified,
-                        status: t.status,
-                        elapsed_ms: t.elapsed_ms,
-                    };
-                    drivers[driver].fetched(store, t.req, r);
-                }
+                Step::Done(outcome) => t.finish(store, drivers, outcome),
             }
         }
     }
