@@ -192,7 +192,8 @@ pub struct Prepared {
 pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     let text: String = text.chars().filter(|c| !matches!(*c, KEEP_START | KEEP_END)).collect();
     let mut names: Vec<(usize, usize)> = Vec::new();
-    for phrase in [known.venue, known.locality].into_iter().flatten().map(str::trim).filter(|p| p.chars().count() > 2) {
+    let given: Vec<&str> = [known.venue, known.locality].into_iter().flatten().map(str::trim).filter(|p| p.chars().count() > 2).collect();
+    for phrase in &given {
         for (at, _) in text.match_indices(phrase) {
             let end = at + phrase.len();
             if whole_word(&text, at, end) && names.iter().all(|&(a, b)| end <= a || at >= b) {
@@ -216,6 +217,17 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
             names.push(span);
         }
     }
+    // A feed that writes its venue or locality in capitals ("MADRID") names
+    // the same place a title writes "Madrid", where no other span holds it.
+    for phrase in given.iter().map(|p| title_cased(p)).filter(|p| !p.is_empty()) {
+        for (at, _) in text.match_indices(phrase.as_str()) {
+            let end = at + phrase.len();
+            let free = names.iter().chain(&taken).all(|&(a, b)| end <= a || at >= b);
+            if whole_word(&text, at, end) && free {
+                names.push((at, end));
+            }
+        }
+    }
     let mut spans: Vec<(usize, usize, Option<String>)> = names.into_iter().map(|(a, b)| (a, b, None)).collect();
     let mut terms_used = Vec::new();
     for f in &found {
@@ -227,12 +239,27 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     terms_used.dedup();
     spans.sort_by_key(|s| s.0);
     let mut kept = Vec::new();
+    // The kept spans the text starts with, one after another ("XXI" "Premio
+    // Internacional"), when a lower-case word follows the last of them.
     let mut lead = None;
-    if let Some((a, b, target)) = spans.first()
-        && !text[..*a].chars().any(char::is_alphanumeric)
-        && text[*b..].trim_start().starts_with(char::is_lowercase)
+    if let Some(&(first, _, _)) = spans.first()
+        && !text[..first].chars().any(char::is_alphanumeric)
     {
-        lead = Some(target.clone().unwrap_or_else(|| text[*a..*b].to_string()));
+        let mut run = String::new();
+        let mut end = first;
+        for (a, b, target) in &spans {
+            let gap = &text[end..*a];
+            if !gap.chars().all(char::is_whitespace) {
+                break;
+            }
+            run.push_str(gap);
+            run.push_str(target.as_deref().unwrap_or(&text[*a..*b]));
+            end = *b;
+            if text[end..].trim_start().starts_with(char::is_lowercase) {
+                lead = Some(run);
+                break;
+            }
+        }
     }
     let mut out = String::with_capacity(text.len() + spans.len() * 8);
     let mut last = 0;
@@ -253,6 +280,25 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     kept.sort();
     kept.dedup();
     Prepared { text: out, names: kept, terms_used, lead }
+}
+
+/// A phrase in capitals as a title writes it ("SAN SEBASTIÁN" → "San
+/// Sebastián"); empty when it is not in capitals.
+fn title_cased(phrase: &str) -> String {
+    if phrase.chars().any(char::is_lowercase) {
+        return String::new();
+    }
+    let mut out = String::with_capacity(phrase.len());
+    let mut start = true;
+    for c in phrase.chars() {
+        if start {
+            out.push(c);
+        } else {
+            out.extend(c.to_lowercase());
+        }
+        start = !c.is_alphanumeric();
+    }
+    out
 }
 
 /// Drops every kept-span mark, leaving the text.
@@ -299,7 +345,15 @@ pub fn sentence_case_names(text: &str) -> Vec<(usize, usize)> {
         .collect();
     // Title case capitalises function words too ("Concierto De La Banda"):
     // sentence case never does, except in a name's first word.
-    let function_caps = info.iter().filter(|w| !w.initial && w.capital && !w.caps && FUNCTION_WORDS.contains(&w.lower.as_str())).count();
+    // "And" between two words in capitals joins a name ("MARGARITO Y CIA.").
+    let in_caps =
+        |i: usize| matches!(info[i].lower.as_str(), "y" | "e") && i > 0 && info[i - 1].caps && info.get(i + 1).is_some_and(|n| n.caps);
+    let function_caps = (0..info.len())
+        .filter(|&i| {
+            let w = &info[i];
+            !w.initial && w.capital && !w.caps && FUNCTION_WORDS.contains(&w.lower.as_str()) && !in_caps(i)
+        })
+        .count();
     let lower_content = info.iter().filter(|w| !w.capital && w.lower.chars().count() >= 4).count();
     if function_caps >= 2 || (function_caps == 1 && lower_content == 0) {
         return Vec::new();
@@ -313,6 +367,8 @@ pub fn sentence_case_names(text: &str) -> Vec<(usize, usize)> {
     while i < info.len() {
         let w = &info[i];
         let starts = (w.caps && !shouting && !is_numeral(&w.lower))
+            // A leading ordinal ("VI Feria"): engines read it as a word ("I saw").
+            || (w.caps && !shouting && w.initial && is_numeral(&w.lower) && info.get(i + 1).is_some_and(|n| n.capital))
             || w.odd
             || (w.capital
                 && GIVEN_NAMES.contains(&w.lower.as_str())
@@ -323,6 +379,12 @@ pub fn sentence_case_names(text: &str) -> Vec<(usize, usize)> {
                 && !FUNCTION_WORDS.contains(&w.lower.as_str())
                 && !NOT_NAME_STARTS.contains(&w.lower.as_str()));
         if !starts {
+            i += 1;
+            continue;
+        }
+        if is_numeral(&w.lower) {
+            // An ordinal on its own: what follows is looked at afresh.
+            spans.push((w.a, w.b));
             i += 1;
             continue;
         }
@@ -400,6 +462,39 @@ mod tests {
         assert!(names("Concierto De La Banda Municipal De Música").is_empty());
         assert_eq!(names("Carlos III y Urraca I"), ["Carlos III y Urraca I"]);
         assert_eq!(names("Visita a Carlos III"), ["Carlos III"]);
+    }
+
+    /// Issue 11: a company in capitals keeps its "Y"; a leading ordinal is
+    /// kept on its own ("VI Feria" was English "I saw Feria").
+    #[test]
+    fn issue11_capitals_and_ordinals() {
+        assert_eq!(names("'Clowntalent' (MARGARITO Y CIA.)"), ["MARGARITO Y CIA"]);
+        assert_eq!(names("VI Feria de Enoturismo"), ["VI", "Feria de Enoturismo"]);
+        assert_eq!(names("XXV Semana de la Ciencia"), ["XXV", "Ciencia"]);
+        assert!(names("`VIAJE A LO INHUMANO´").is_empty());
+        assert!(names("Siglo XIX").is_empty());
+    }
+
+    /// Issue 11: a locality the feed writes in capitals ("MADRID") is kept
+    /// where a title writes it "Madrid", also first ("Madrid" → Portuguese
+    /// "Madri"), but never cuts a longer name.
+    #[test]
+    fn issue11_a_locality_in_capitals_is_kept_as_a_title_writes_it() {
+        let known = Known { venue: None, locality: Some("MADRID") };
+        let p = prepare("Madrid Design Festival", known, &TermBase::default());
+        assert_eq!(p.names, ["Design Festival", "Madrid"]);
+        let p = prepare("Ballet Ara de Madrid", known, &TermBase::default());
+        assert_eq!(p.names, ["Ara de Madrid"]);
+    }
+
+    /// Issue 11: the lead is every kept span the text starts with, so that
+    /// the word an engine capitalises after them is put back in lower case.
+    #[test]
+    fn issue11_the_lead_runs_over_leading_spans() {
+        let p = prepare("XXI Premio Internacional de fotografía", Known::default(), &TermBase::default());
+        assert_eq!(p.lead.as_deref(), Some("XXI Premio Internacional"));
+        let p = prepare("XXI Premio Internacional. Fotografía", Known::default(), &TermBase::default());
+        assert_eq!(p.lead, None);
     }
 
     #[test]

@@ -10,6 +10,8 @@
 //!
 //! Not for: deciding what is a name (`protect`) or engine framing.
 
+mod places;
+
 /// Which field a text is: titles get title case in English.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Field {
@@ -25,7 +27,7 @@ impl Field {
 
 /// Bumped whenever the output of [`finish`] changes for the same engine
 /// output, so cached translations are made again (it is part of cache keys).
-pub const VERSION: u32 = 5;
+pub const VERSION: u32 = 6;
 
 /// Words English title case leaves in lower case unless they come first.
 const SMALL_WORDS: &[&str] = &[
@@ -95,6 +97,10 @@ pub fn finish(output: &str, names: &[String], lead: Option<&str>, lang: &str, fi
             Segment::Name(t) => after_name = t.ends_with(char::is_alphanumeric),
         }
     }
+    places::prepositions(&mut segs, lang);
+    if lang == "fr" {
+        places::elide(&mut segs);
+    }
     if lang == "en" && field == Field::Title {
         title_case(&mut segs);
     }
@@ -127,7 +133,8 @@ fn lower_after_lead(output: &str, lead: &str, names: &[String]) -> Option<String
         return None;
     }
     let c = after.chars().next()?;
-    let word: Vec<char> = after.chars().take_while(|c| c.is_alphabetic()).collect();
+    // "D'humanitaire": an elided word is a word too.
+    let word: Vec<char> = after.chars().take_while(|c| c.is_alphabetic() || *c == '\'').collect();
     if !c.is_uppercase() || word.len() < 2 || word[1..].iter().any(|c| c.is_uppercase()) {
         return None;
     }
@@ -336,8 +343,12 @@ fn lower_stray_capitals(text: &str, lang: &str, after_word: bool) -> String {
         }
         let lower = token.to_lowercase();
         let capital = token.chars().next().is_some_and(char::is_uppercase) && token.chars().skip(1).all(|c| !c.is_uppercase());
+        // "Concert D'élèves": an elided function word, lower case like the rest.
+        let elided = lang == "fr" && ["d'", "l'", "qu'"].iter().any(|e| lower.starts_with(e) && lower.len() > e.len());
         if after_word && capital && words.contains(&lower.as_str()) {
             out.push_str(&lower);
+        } else if after_word && capital && elided {
+            out.push_str(&super::terms::capitalize_not(token));
         } else {
             out.push_str(token);
         }
@@ -392,10 +403,15 @@ fn title_case(segs: &mut [Segment]) {
                     let letters: String = word.chars().skip_while(|c| !c.is_alphanumeric()).collect();
                     let lead = &word[..word.len() - letters.len()];
                     let bare = letters.trim_end_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
-                    let small = SMALL_WORDS.contains(&bare.as_str()) && !*first;
+                    // A quoted or bracketed title starts afresh: "'The Coop'".
+                    let opens = lead.contains(['\'', '"', '«', '(', '`', '‘', '“', '¿', '¡', '[']);
+                    let small = SMALL_WORDS.contains(&bare.as_str()) && !*first && !opens;
                     if !small && !letters.is_empty() {
                         out.push_str(lead);
                         out.push_str(&super::terms::capitalize(&letters));
+                    } else if small && letters.chars().skip(1).all(|c| !c.is_uppercase()) {
+                        // An engine capitalises the first word it translated after a kept span ("Of").
+                        out.push_str(&word.to_lowercase());
                     } else {
                         out.push_str(word);
                     }
@@ -449,7 +465,7 @@ mod tests {
         assert_eq!(finish("Visite de le Centro Cultural", &kept, None, "fr", Field::Title), "Visite du Centro Cultural");
         assert_eq!(finish("In il parco", &[], None, "it", Field::Title), "Nel parco");
         let kept = names(&["Kids Village", "Villaverde"]);
-        assert_eq!(finish("Kids Village En Villaverde", &kept, None, "fr", Field::Title), "Kids Village en Villaverde");
+        assert_eq!(finish("Kids Village En Villaverde", &kept, None, "fr", Field::Title), "Kids Village à Villaverde");
         assert_eq!(finish("Atelier (En la rue Mayor)", &[], None, "fr", Field::Title), "Atelier (dans la rue Mayor)");
     }
 
@@ -477,7 +493,7 @@ mod tests {
         let kept = names(&["Marta Mansilla", "Arganzuela"]);
         assert_eq!(
             finish("Concert D'en Marta Mansilla Arganzuela", &kept, None, "fr", Field::Title),
-            "Concert de Marta Mansilla en Arganzuela"
+            "Concert de Marta Mansilla à Arganzuela"
         );
         let kept = names(&["Pirograbados", "ASPIRAL"]);
         assert_eq!(
@@ -486,7 +502,7 @@ mod tests {
         );
         assert_eq!(
             finish("Festival D'en Arte Villaverde", &names(&["Arte", "Villaverde"]), None, "fr", Field::Title),
-            "Festival d'Arte en Villaverde"
+            "Festival d'Arte à Villaverde"
         );
         assert_eq!(finish("L'en Dehesa guerre", &names(&["Dehesa"]), None, "fr", Field::Title), "La Dehesa en guerre");
         assert_eq!(finish("Visite de l'et Prado Retiro", &names(&["Prado"]), None, "fr", Field::Title), "Visite du Prado et Retiro");
@@ -500,6 +516,22 @@ mod tests {
         let kept = names(&["Campo del Moro"]);
         assert_eq!(finish("Jardins del. Campo del Moro", &kept, None, "ca", Field::Title), "Jardins del Campo del Moro");
         assert_eq!(finish("Visita pel. Campo del Moro amb guia", &kept, None, "ca", Field::Title), "Visita pel Campo del Moro amb guia");
+    }
+
+    /// Issue 11: a small word the engine capitalised after a kept span goes
+    /// back to lower case in English title case; a quoted title starts
+    /// afresh; a French elided word is lower case mid-sentence.
+    #[test]
+    fn issue11_capitals_an_engine_put_after_a_kept_span() {
+        let kept = names(&["XXI", "Premio Internacional"]);
+        assert_eq!(
+            finish("XXI Premio Internacional Of Photography", &kept, None, "en", Field::Title),
+            "XXI Premio Internacional of Photography"
+        );
+        assert_eq!(finish("Battle of rap 'the coop of Vallekas'", &[], None, "en", Field::Title), "Battle of Rap 'The Coop of Vallekas'");
+        assert_eq!(finish("Concert D'élèves de piano", &[], None, "fr", Field::Title), "Concert d'élèves de piano");
+        let kept = names(&["XXI Premio"]);
+        assert_eq!(finish("XXI Premio D'humanitaire", &kept, Some("XXI Premio"), "fr", Field::Title), "XXI Premio d'humanitaire");
     }
 
     #[test]

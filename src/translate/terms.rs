@@ -209,6 +209,14 @@ impl TermBase {
         if n > 1 && next_capital && capital(i + n - 1) {
             return false;
         }
+        // "(TÍTERES TRAGALUZ)": a bracket in capitals names a company.
+        let open = text[..ws[i].0].rfind('(').filter(|&o| !text[o..ws[i].0].contains(')'));
+        if let Some(o) = open {
+            let inside = &text[o + 1..text[o..].find(')').map_or(text.len(), |c| o + c)];
+            if inside.chars().filter(|c| c.is_alphabetic()).count() >= 4 && !inside.chars().any(char::is_lowercase) {
+                return false;
+            }
+        }
         let initial = i == 0 || opens_sentence(&text[ws[i - 1].1..ws[i].0]);
         if capital(i) && !initial {
             let prev_capital = adjacent(i - 1, i) && capital(i - 1);
@@ -271,6 +279,15 @@ pub fn capitalize(text: &str) -> String {
     }
 }
 
+/// `text` with its first letter lower case.
+pub fn capitalize_not(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) if c.is_uppercase() => c.to_lowercase().chain(chars).collect(),
+        _ => text.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -320,6 +337,16 @@ mod tests {
         let b = TermBase::parse("en la biblioteca\tat the library\n", "t").unwrap();
         assert!(b.find("Cine en la Biblioteca Gloria Fuertes", &[]).is_empty());
         assert_eq!(b.find("Cine en la biblioteca Gloria Fuertes", &[]).len(), 1);
+    }
+
+    /// Issue 11: "(TÍTERES TRAGALUZ)" is a company's name, not puppets.
+    #[test]
+    fn issue11_no_term_inside_a_bracket_in_capitals() {
+        let b = TermBase::parse("títeres\tpuppets\ncirco\tcircus\n", "t").unwrap();
+        assert!(b.find("'Historia de Janco' (TÍTERES TRAGALUZ)", &[]).is_empty());
+        assert!(b.find("(ALAS CIRCO TEATRO)", &[]).is_empty());
+        assert_eq!(b.find("Títeres (para todos)", &[]).len(), 1);
+        assert_eq!(b.find("TÍTERES: (Y MÁS)", &[]).len(), 1);
     }
 
     #[test]

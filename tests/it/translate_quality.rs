@@ -135,6 +135,39 @@ fn issue11_house_style_title_case_and_no_gaps() {
     assert!(description.chars().filter(|c| c.is_uppercase()).count() <= 2, "descriptions keep sentence case: {description}");
 }
 
+/// Issue 11 (title scores): what Apertium cannot see around a kept span is
+/// put right: French "en" before a place or venue ("à", "au"), a leading
+/// ordinal ("VI" is not English "I saw"), a company in capitals left whole,
+/// and a locality the feed writes "MADRID" kept where a title says "Madrid".
+#[test]
+fn issue11_words_around_kept_spans_read_right() {
+    if !has_apertium() {
+        return;
+    }
+    let dir = workdir(CONFIG);
+    let venue = "Centro Cultural Sara Montiel";
+    write_feed(
+        dir.path(),
+        &[
+            record("1", "Ludoteca en Centro Cultural Sara Montiel", "", venue),
+            record("2", "Concierto de Marta Mansilla en Arganzuela", "", venue),
+            record("3", "VI Feria de Enoturismo", "", venue),
+            record("4", "'Historia de Janco' (TÍTERES TRAGALUZ)", "", venue),
+            record("5", "Madrid Design Festival 2026", "", venue),
+        ],
+    );
+    run(dir.path());
+    let title = |lang: &str, id: &str| listed(dir.path(), lang)[id]["title"].as_str().unwrap().to_string();
+    assert!(title("fr", "1").ends_with(" au Centro Cultural Sara Montiel"), "{}", title("fr", "1"));
+    assert!(title("fr", "2").ends_with(" à Arganzuela"), "{}", title("fr", "2"));
+    assert!(title("en", "3").starts_with("VI Feria"), "{}", title("en", "3"));
+    assert!(title("en", "1").ends_with(" at Centro Cultural Sara Montiel"), "{}", title("en", "1"));
+    for lang in ["en", "fr", "it", "pt", "ca", "gl"] {
+        assert!(title(lang, "4").ends_with("(TÍTERES TRAGALUZ)"), "{lang}: {}", title(lang, "4"));
+        assert!(title(lang, "5").starts_with("Madrid "), "{lang}: {}", title(lang, "5"));
+    }
+}
+
 /// Issue 11.2: an operator's term base applies, and changing one entry
 /// re-translates only the texts it matches, not the rest.
 #[test]

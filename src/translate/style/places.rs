@@ -1,0 +1,309 @@
+//! Prepositions and elision at the edge of a kept span, where an engine
+//! cannot see the word it stands before: French "en Tetuán" is "à Tetuán",
+//! "en Centro Cultural X" is "au Centro Cultural X", "dans la Biblioteca X"
+//! is "à la Biblioteca X", "de Alto Vuelo" is "d'Alto Vuelo" and "à la
+//! exposition" (a term put back) is "à l'exposition"; English "in Centro
+//! Cultural X" is "at Centro Cultural X".
+//!
+//! Not for: deciding what is kept (`protect`) or contractions an engine
+//! leaves inside its own words (`style::contract`).
+
+use super::Segment;
+use crate::translate::terms::capitalize;
+
+/// Spanish words that head a venue's name, with their gender: "au Centro
+/// Cultural", "à la Biblioteca". A kept span that starts with none of them
+/// is a place or a person ("à Tetuán", "à Ana María Matute").
+const VENUE_HEADS: &[(&str, Gender)] = &[
+    ("academia", Gender::Feminine),
+    ("archivo", Gender::Masculine),
+    ("asociación", Gender::Feminine),
+    ("ateneo", Gender::Masculine),
+    ("auditorio", Gender::Masculine),
+    ("aula", Gender::Feminine),
+    ("biblioteca", Gender::Feminine),
+    ("capilla", Gender::Feminine),
+    ("casa", Gender::Feminine),
+    ("casino", Gender::Masculine),
+    ("castillo", Gender::Masculine),
+    ("catedral", Gender::Feminine),
+    ("centro", Gender::Masculine),
+    ("cine", Gender::Masculine),
+    ("cineteca", Gender::Feminine),
+    ("círculo", Gender::Masculine),
+    ("colegio", Gender::Masculine),
+    ("conservatorio", Gender::Masculine),
+    ("convento", Gender::Masculine),
+    ("ermita", Gender::Feminine),
+    ("escuela", Gender::Feminine),
+    ("espacio", Gender::Masculine),
+    ("estadio", Gender::Masculine),
+    ("filmoteca", Gender::Feminine),
+    ("finca", Gender::Feminine),
+    ("fundación", Gender::Feminine),
+    ("galería", Gender::Feminine),
+    ("iglesia", Gender::Feminine),
+    ("instituto", Gender::Masculine),
+    ("jardín", Gender::Masculine),
+    ("junta", Gender::Feminine),
+    ("librería", Gender::Feminine),
+    ("matadero", Gender::Masculine),
+    ("mercado", Gender::Masculine),
+    ("monasterio", Gender::Masculine),
+    ("museo", Gender::Masculine),
+    ("nave", Gender::Feminine),
+    ("pabellón", Gender::Masculine),
+    ("palacio", Gender::Masculine),
+    ("parque", Gender::Masculine),
+    ("planetario", Gender::Masculine),
+    ("plaza", Gender::Feminine),
+    ("polideportivo", Gender::Masculine),
+    ("quinta", Gender::Feminine),
+    ("real", Gender::Masculine),
+    ("residencia", Gender::Feminine),
+    ("sala", Gender::Feminine),
+    ("salón", Gender::Masculine),
+    ("teatro", Gender::Masculine),
+    ("templo", Gender::Masculine),
+    ("torre", Gender::Feminine),
+    ("universidad", Gender::Feminine),
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Gender {
+    Masculine,
+    Feminine,
+}
+
+/// The gender of the venue word a kept span starts with, if it starts with one.
+fn venue_head(name: &str) -> Option<Gender> {
+    let first = name.split(|c: char| !c.is_alphanumeric()).next()?.to_lowercase();
+    VENUE_HEADS.iter().find(|(w, _)| *w == first).map(|&(_, g)| g)
+}
+
+fn starts_with_vowel(text: &str) -> bool {
+    text.chars().next().is_some_and(|c| "aeiouáéíóúàèìòùâêîôûAEIOUÁÉÍÓÚÀÈÌÒÙÂÊÎÔÛ".contains(c))
+}
+
+/// The plain text before a kept span, cut into what stays and its last
+/// words (those right before the span, separated by single blanks).
+fn tail_words(plain: &str, n: usize) -> Option<(&str, Vec<&str>)> {
+    let body = plain.strip_suffix(' ')?;
+    let mut words = Vec::new();
+    let mut rest = body;
+    for _ in 0..n {
+        let at = rest.rfind(' ').map_or(0, |p| p + 1);
+        let word = &rest[at..];
+        if word.is_empty() || !word.chars().all(|c| c.is_alphabetic() || c == '\'') {
+            return None;
+        }
+        words.insert(0, word);
+        rest = &rest[..at];
+        if words.len() < n {
+            rest = rest.strip_suffix(' ')?;
+        }
+    }
+    Some((rest, words))
+}
+
+/// The French preposition for "in" before a kept span: a venue takes its
+/// article ("au", "à la", "à l'"), a place or a person none ("à").
+fn french_at(name: &str) -> &'static str {
+    match venue_head(name) {
+        Some(_) if starts_with_vowel(name) => "à l'",
+        Some(Gender::Masculine) => "au ",
+        Some(Gender::Feminine) => "à la ",
+        None => "à ",
+    }
+}
+
+/// Puts the preposition before each kept span right for `lang`.
+pub(super) fn prepositions(segs: &mut [Segment], lang: &str) {
+    for i in 0..segs.len().saturating_sub(1) {
+        let (Segment::Plain(before), Segment::Name(name)) = (&segs[i], &segs[i + 1]) else {
+            continue;
+        };
+        let mended = match lang {
+            "fr" => french_before(before, name),
+            "en" => english_before(before, name),
+            _ => None,
+        };
+        if let Some(m) = mended {
+            segs[i] = Segment::Plain(m);
+        }
+    }
+}
+
+/// "de [Magie] en [Escena]" comes back from Apertium as "d'en Magie
+/// Escena": the "en" goes back before the kept span.
+fn french_moved_en(before: &str) -> Option<String> {
+    let body = before.strip_suffix(' ')?;
+    let at = body.rfind("d'en ").or_else(|| body.rfind("D'en "))?;
+    if at > 0 && !body[..at].ends_with(' ') {
+        return None;
+    }
+    let moved = &body[at + 5..];
+    let words = moved.split(' ').count();
+    if moved.is_empty() || words > 3 || !moved.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '-') {
+        return None;
+    }
+    let de = if body[at..].starts_with('D') { "De" } else { "de" };
+    Some(format!("{}{de} {moved} en ", &body[..at]))
+}
+
+/// "en X" → "à X" / "au X"; "dans la X", "dans le X", "dans l'X" before a venue → "à la X"…
+fn french_before(before: &str, name: &str) -> Option<String> {
+    if let Some(mended) = french_moved_en(before) {
+        return french_before(&mended, name).or(Some(mended));
+    }
+    let capital = |head: &str, word: &str, p: &str| {
+        if word.starts_with(char::is_uppercase) && head.trim().is_empty() { capitalize(p) } else { p.to_string() }
+    };
+    if let Some((head, w)) = tail_words(before, 1)
+        && w[0].eq_ignore_ascii_case("en")
+    {
+        let p = french_at(name);
+        let p = capital(head, w[0], p);
+        // "à l'" joins the span; the others keep their blank.
+        return Some(if p.ends_with('\'') { format!("{head}{p}") } else { format!("{head}{}", p.trim_end()) + " " });
+    }
+    if venue_head(name).is_some()
+        && let Some((head, w)) = tail_words(before, 2)
+        && w[0].eq_ignore_ascii_case("dans")
+        && matches!(w[1], "la" | "le")
+    {
+        let p = capital(head, w[0], french_at(name));
+        return Some(if p.ends_with('\'') { format!("{head}{p}") } else { format!("{head}{}", p.trim_end()) + " " });
+    }
+    None
+}
+
+/// "in Centro Cultural X" → "at Centro Cultural X": one is at a venue.
+fn english_before(before: &str, name: &str) -> Option<String> {
+    venue_head(name)?;
+    let (head, w) = tail_words(before, 1).filter(|(_, w)| w[0].eq_ignore_ascii_case("in")).or_else(|| {
+        tail_words(before, 2).filter(|(_, w)| w[0].eq_ignore_ascii_case("in") && w[1] == "the").map(|(h, w)| (h, vec![w[0]]))
+    })?;
+    let at = if w[0].starts_with('I') { "At" } else { "at" };
+    let rest = &before[head.len() + w[0].len()..];
+    Some(format!("{head}{at}{rest}"))
+}
+
+/// French elision where an engine could not see the next word: "de Alto
+/// Vuelo" → "d'Alto Vuelo", "à la exposition" → "à l'exposition", "du
+/// Ayuntamiento" → "de l'Ayuntamiento". Only words in plain text elide;
+/// a kept span is never touched.
+pub(super) fn elide(segs: &mut [Segment]) {
+    for i in 0..segs.len() {
+        let Segment::Plain(text) = &segs[i] else {
+            continue;
+        };
+        let next_name = match segs.get(i + 1) {
+            Some(Segment::Name(n)) => Some(n.as_str()),
+            _ => None,
+        };
+        let tokens: Vec<&str> = text.split(' ').collect();
+        let mut out = String::with_capacity(text.len());
+        for (k, token) in tokens.iter().enumerate() {
+            let next = match tokens.get(k + 1) {
+                Some(t) if !t.is_empty() => Some(*t),
+                Some(_) if k + 2 == tokens.len() => next_name,
+                _ => None,
+            };
+            let before_name = k + 2 == tokens.len() && next_name.is_some();
+            let elided = next.filter(|n| starts_with_vowel(n)).and_then(|_| elision(token, before_name));
+            match elided {
+                Some(e) => out.push_str(&e),
+                None => {
+                    out.push_str(token);
+                    if k + 1 < tokens.len() {
+                        out.push(' ');
+                    }
+                }
+            }
+        }
+        segs[i] = Segment::Plain(out);
+    }
+}
+
+/// The elided form of a French function word before a vowel, if it has
+/// one; "du" and "au" only before a kept span, as an engine contracts its
+/// own words right ("aux échecs", not "à l'échecs").
+fn elision(word: &str, before_name: bool) -> Option<String> {
+    let lower = word.to_lowercase();
+    let short = match lower.as_str() {
+        "le" | "la" => "l'",
+        "de" => "d'",
+        "que" => "qu'",
+        "ne" => "n'",
+        "je" => "j'",
+        "me" => "m'",
+        "te" => "t'",
+        "se" => "s'",
+        "du" if before_name => "de l'",
+        "au" if before_name => "à l'",
+        _ => return None,
+    };
+    Some(if word.starts_with(char::is_uppercase) { capitalize(short) } else { short.to_string() })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::translate::style::{Field, finish};
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// Issue 11: French "en" before a kept place or venue is "à", "au", "à la", "à l'".
+    #[test]
+    fn issue11_french_en_before_a_kept_place_or_venue() {
+        let fr = |out: &str, kept: &[&str]| finish(out, &names(kept), None, "fr", Field::Title);
+        assert_eq!(fr("Kairo en Tetuán", &["Kairo", "Tetuán"]), "Kairo à Tetuán");
+        assert_eq!(
+            fr("Ludothèque en Centro Cultural Sara Montiel", &["Centro Cultural Sara Montiel"]),
+            "Ludothèque au Centro Cultural Sara Montiel"
+        );
+        assert_eq!(fr("Conte en Biblioteca Gloria Fuertes", &["Biblioteca Gloria Fuertes"]), "Conte à la Biblioteca Gloria Fuertes");
+        assert_eq!(fr("Club de lecture en Espacio de Igualdad", &["Espacio de Igualdad"]), "Club de lecture à l'Espacio de Igualdad");
+        assert_eq!(fr("Conte dans la Biblioteca Aluche", &["Biblioteca Aluche"]), "Conte à la Biblioteca Aluche");
+        assert_eq!(fr("En Madrid, la nuit", &["Madrid"]), "À Madrid, la nuit");
+        // Not before a kept span: Apertium's own "en" is left as it is.
+        assert_eq!(fr("Femmes en danse", &[]), "Femmes en danse");
+        assert_eq!(fr("Visite dans la rue Mayor", &["Mayor"]), "Visite dans la rue Mayor");
+        // "de [Cirque] en [Villaverde]" comes back "d'en Cirque Villaverde".
+        assert_eq!(fr("Festival d'en Cirque Villaverde 2025", &["Villaverde"]), "Festival de Cirque à Villaverde 2025");
+        assert_eq!(fr("Le goût d'en haut", &[]), "Le goût d'en haut");
+    }
+
+    /// Issue 11: English "in" before a kept venue is "at".
+    #[test]
+    fn issue11_english_in_before_a_kept_venue() {
+        let en = |out: &str, kept: &[&str]| finish(out, &names(kept), None, "en", Field::Title);
+        assert_eq!(
+            en("Play Centre in Centro Cultural Sara Montiel", &["Centro Cultural Sara Montiel"]),
+            "Play Centre at Centro Cultural Sara Montiel"
+        );
+        assert_eq!(
+            en("Story Time in the Biblioteca Gloria Fuertes", &["Biblioteca Gloria Fuertes"]),
+            "Story Time at the Biblioteca Gloria Fuertes"
+        );
+        assert_eq!(en("Concert in Tetuán", &["Tetuán"]), "Concert in Tetuán");
+    }
+
+    /// Issue 11: French elision where the engine could not see the next word.
+    #[test]
+    fn issue11_french_elides_before_a_vowel_it_could_not_see() {
+        let fr = |out: &str, kept: &[&str]| finish(out, &names(kept), None, "fr", Field::Title);
+        assert_eq!(fr("Espoir de Alto Vuelo", &["Alto Vuelo"]), "Espoir d'Alto Vuelo");
+        assert_eq!(fr("Visites guidées à la exposition", &[]), "Visites guidées à l'exposition");
+        assert_eq!(fr("Danse du Ayuntamiento de Madrid", &["Ayuntamiento de Madrid"]), "Danse de l'Ayuntamiento de Madrid");
+        assert_eq!(fr("Hommage au Arrebato", &["Arrebato"]), "Hommage à l'Arrebato");
+        assert_eq!(fr("Le Arca", &["Arca"]), "L'Arca");
+        // An engine's own contraction stays: "au échecs" is not "à l'échecs".
+        assert_eq!(fr("Initiation au échecs", &[]), "Initiation au échecs");
+        assert_eq!(fr("Le héros de Hortaleza", &["Hortaleza"]), "Le héros de Hortaleza");
+        // A kept name is never touched.
+        assert_eq!(fr("Atelier Le Arca de Ana", &["Le Arca de Ana"]), "Atelier Le Arca de Ana");
+    }
+}
