@@ -5,6 +5,10 @@ CARGO ?= cargo
 DEMO_DB ?= data/demo.db
 # The demo keeps its own host ledger, apart from the machine's (P8).
 DEMO_STATE ?= data/demo-state
+# The moment the demo lists the samples at (`events list --at`): their events
+# run from 2026-11-30 into 2027-01, so on any later day the demo still shows
+# them as a reader saw them then. `make demo DEMO_AT=` lists as of now.
+DEMO_AT ?= 2026-11-30
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 CITYVIBE := $(TARGET_DIR)/release/cityvibe
 
@@ -25,8 +29,8 @@ demo: deps build
 	@rm -rf $(DEMO_STATE)
 	$(CITYVIBE) --state-dir $(DEMO_STATE) --db $(DEMO_DB) --mirror data/samples run
 	$(CITYVIBE) --state-dir $(DEMO_STATE) --db $(DEMO_DB) source list
-	$(CITYVIBE) --state-dir $(DEMO_STATE) --db $(DEMO_DB) events list --limit 4
-	$(CITYVIBE) --state-dir $(DEMO_STATE) --db $(DEMO_DB) events list --limit 4 --lang en
+	$(CITYVIBE) --state-dir $(DEMO_STATE) --db $(DEMO_DB) events list --limit 4 $(if $(DEMO_AT),--at $(DEMO_AT))
+	$(CITYVIBE) --state-dir $(DEMO_STATE) --db $(DEMO_DB) events list --limit 4 --lang en $(if $(DEMO_AT),--at $(DEMO_AT))
 
 ## Every test: unit, integration, real data, loopback HTTP, real Apertium.
 test: deps

@@ -216,6 +216,10 @@ pub enum EventsCommand {
         /// Also list events whose every occurrence is over (most recent first, after the rest).
         #[arg(long)]
         all: bool,
+        /// List as a reader would see it at that moment (default: now): YYYY-MM-DD
+        /// (start of that day) or YYYY-MM-DDTHH:MM in Europe/Madrid, or RFC 3339 with offset.
+        #[arg(long, value_name = "DATE|DATETIME")]
+        at: Option<String>,
         /// Print the events as one JSON array.
         #[arg(long)]
         json: bool,

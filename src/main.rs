@@ -23,9 +23,17 @@ fn main() -> ExitCode {
             commands::run::Args { sources: sources.clone(), json: *json, quiet: *quiet, no_translate: *no_translate, force: *force },
         ),
         Command::Doctor => commands::doctor::execute(&cli),
-        Command::Events { command: EventsCommand::List { sources, limit, lang, all, json } } => {
-            commands::events::list(&cli, sources.clone(), *limit, lang.as_deref(), *all, *json)
-        }
+        Command::Events { command: EventsCommand::List { sources, limit, lang, all, at, json } } => commands::events::list(
+            &cli,
+            commands::events::ListArgs {
+                sources: sources.clone(),
+                limit: *limit,
+                lang: lang.as_deref(),
+                all: *all,
+                at: at.as_deref(),
+                json: *json,
+            },
+        ),
         Command::Events { command: EventsCommand::Show { id, lang, json } } => commands::events::show(&cli, id, lang.as_deref(), *json),
         Command::Events { command: EventsCommand::Correct { event, field, value, reason, remove, json } } => {
             commands::correct::execute(&cli, event, field, if *remove { None } else { value.as_deref() }, reason.as_deref(), *json)

@@ -14,8 +14,22 @@ pub fn in_language(store: &Store, events: &mut [StoredEvent], lang: Option<&str>
     crate::translate::view::show_in(store, events, lang)
 }
 
-pub fn list(cli: &Cli, sources: Vec<String>, limit: usize, lang: Option<&str>, all: bool, json: bool) -> Result<super::Exit> {
+/// What `events list` is asked.
+pub struct ListArgs<'a> {
+    pub sources: Vec<String>,
+    pub limit: usize,
+    pub lang: Option<&'a str>,
+    pub all: bool,
+    /// The moment to read the list at (`--at`), else now.
+    pub at: Option<&'a str>,
+    pub json: bool,
+}
+
+pub fn list(cli: &Cli, args: ListArgs) -> Result<super::Exit> {
+    let ListArgs { sources, limit, lang, all, at, json } = args;
     super::check_source_ids(&sources)?;
+    // The reader's moment: checked before anything is opened (exit 2).
+    let moment = at.map(crate::schedule::parse_moment).transpose()?.unwrap_or_else(jiff::Timestamp::now);
     if limit == 0 {
         crate::bail_usage!("--limit 0 would show nothing: give 1 or more");
     }
@@ -23,7 +37,7 @@ pub fn list(cli: &Cli, sources: Vec<String>, limit: usize, lang: Option<&str>, a
     let store = Store::open_existing(&cli.db)?;
     let stored = store.list_events(&EventFilter { sources: sources.clone(), ..Default::default() }, &cite)?;
     // Upcoming and current first, by next occurrence; ended only with --all (issue 13 item 6).
-    let ordered: Vec<_> = crate::schedule::for_reader(stored, all).into_iter().take(limit).collect();
+    let ordered: Vec<_> = crate::schedule::for_reader(stored, all, moment).into_iter().take(limit).collect();
     let (standings, mut events): (Vec<_>, Vec<_>) = ordered.into_iter().unzip();
     in_language(&store, &mut events, lang)?;
     if json {
@@ -55,7 +69,8 @@ pub fn list(cli: &Cli, sources: Vec<String>, limit: usize, lang: Option<&str>, a
         } else {
             let whose = if sources.is_empty() { String::new() } else { format!(" of {}", sources.join(", ")) };
             let more = if all { "" } else { " (events that ended are listed with --all)" };
-            eprintln!("no upcoming or current events{whose} among the {stored} stored{more}");
+            let when = at.map(|a| format!(" at {a}")).unwrap_or_default();
+            eprintln!("no upcoming or current events{whose}{when} among the {stored} stored{more}");
         }
     }
     Ok(super::exit::OK)

@@ -27,6 +27,12 @@ pub fn sample(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/samples").join(rel)
 }
 
+/// The moment tests read lists of the project's samples at (`events list
+/// --at`): every sample event is then on or still to come, so what a list
+/// shows, and in which order, stays the same as the calendar moves past the
+/// samples' dates (they end between 2026-11-30 and 2027-01).
+pub const SAMPLES_AT: &str = "2026-11-30";
+
 /// Run the `cityvibe` binary in `dir` with a clean environment and the
 /// test's own host ledger (`dir/state`).
 pub fn cityvibe(dir: &Path, args: &[&str]) -> Output {

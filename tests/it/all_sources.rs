@@ -27,7 +27,7 @@ fn every_source_from_the_samples_is_ok() {
         assert!(s["added"].as_u64().unwrap() > 0, "{s}");
     }
     assert_eq!(v["sources"][2]["requests"], 3, "diba fetches its three language feeds");
-    let out = cityvibe(dir.path(), &["events", "list", "--json", "--limit", "1000"]);
+    let out = cityvibe(dir.path(), &["events", "list", "--json", "--limit", "1000", "--at", common::SAMPLES_AT]);
     let events: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
     for id in ["madrid", "esmadrid", "diba", "jcyl"] {
         assert!(events.iter().any(|e| e["source"] == id), "no {id} event listed");
@@ -83,7 +83,7 @@ fn contact_data_and_images_never_reach_the_database() {
     for n in &needles {
         assert!(!texts.contains(n.as_str()), "the database holds {n:?}");
     }
-    let out = cityvibe(dir.path(), &["events", "list", "--json", "--limit", "1000"]);
+    let out = cityvibe(dir.path(), &["events", "list", "--json", "--limit", "1000", "--at", common::SAMPLES_AT]);
     let listed = String::from_utf8_lossy(&out.stdout);
     for n in &needles {
         assert!(!listed.contains(n.as_str()), "events list shows {n:?}");

@@ -27,7 +27,7 @@ fn run_json(dir: &Path, mirror: &str) -> (i32, serde_json::Value) {
 }
 
 fn events(dir: &Path) -> Vec<serde_json::Value> {
-    let out = cityvibe(dir, &["events", "list", "--json", "--limit", "100000"]);
+    let out = cityvibe(dir, &["events", "list", "--json", "--limit", "100000", "--at", common::SAMPLES_AT]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).unwrap()
 }

@@ -30,8 +30,8 @@ fn everywhere(dir: &Path) -> Vec<(String, String)> {
         out.push((format!("export {format}"), ok(&cityvibe(dir, &["export", "--format", format]))));
     }
     out.push(("export ics".into(), ics_text(&ok(&cityvibe(dir, &["export", "--format", "ics"])))));
-    out.push(("events list".into(), ok(&cityvibe(dir, &["events", "list"]))));
-    out.push(("events list --json".into(), ok(&cityvibe(dir, &["events", "list", "--json"]))));
+    out.push(("events list".into(), ok(&cityvibe(dir, &["events", "list", "--at", common::SAMPLES_AT]))));
+    out.push(("events list --json".into(), ok(&cityvibe(dir, &["events", "list", "--json", "--at", common::SAMPLES_AT]))));
     let list: Vec<serde_json::Value> = serde_json::from_str(&out.last().unwrap().1).unwrap();
     let id = format!("madrid:{}", list[0]["source_event_id"].as_str().unwrap());
     out.push(("events show".into(), ok(&cityvibe(dir, &["events", "show", &id]))));

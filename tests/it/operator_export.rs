@@ -24,7 +24,8 @@ fn setup() -> (tempfile::TempDir, Vec<serde_json::Value>) {
     let conn = rusqlite::Connection::open(dir.path().join("data/cityvibe.db")).unwrap();
     conn.execute("UPDATE events SET title = ?1 WHERE source_event_id = (SELECT min(source_event_id) FROM events)", [TRICKY]).unwrap();
     let evs: Vec<serde_json::Value> =
-        serde_json::from_str(&ok(&cityvibe(dir.path(), &["events", "list", "--json", "--limit", "1000"]))).unwrap();
+        serde_json::from_str(&ok(&cityvibe(dir.path(), &["events", "list", "--json", "--limit", "1000", "--at", common::SAMPLES_AT])))
+            .unwrap();
     assert_eq!(evs.len(), 8);
     (dir, evs)
 }

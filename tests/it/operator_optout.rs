@@ -23,7 +23,8 @@ fn samples_server() -> Server {
 }
 
 fn events_in(dir: &Path, lang: &str) -> Vec<serde_json::Value> {
-    serde_json::from_str(&ok(&cityvibe(dir, &["events", "list", "--json", "--limit", "1000", "--lang", lang]))).unwrap()
+    serde_json::from_str(&ok(&cityvibe(dir, &["events", "list", "--json", "--limit", "1000", "--lang", lang, "--at", common::SAMPLES_AT])))
+        .unwrap()
 }
 
 /// P16, issue 12 item 7: diba without its English feed. The English feed is

@@ -31,7 +31,7 @@ fn run(dir: &Path, mirror: &str) -> serde_json::Value {
 }
 
 fn events(dir: &Path) -> Vec<serde_json::Value> {
-    serde_json::from_str(&ok(&cityvibe(dir, &["events", "list", "--json", "--limit", "100000"]))).unwrap()
+    serde_json::from_str(&ok(&cityvibe(dir, &["events", "list", "--json", "--limit", "100000", "--at", common::SAMPLES_AT]))).unwrap()
 }
 
 fn keys(evs: &[serde_json::Value]) -> Vec<String> {

@@ -30,7 +30,8 @@ fn stored_madrid() -> tempfile::TempDir {
 }
 
 fn ids(d: &Path) -> Vec<String> {
-    let evs: Vec<serde_json::Value> = serde_json::from_str(&ok(&cityvibe(d, &["events", "list", "--json", "--limit", "100000"]))).unwrap();
+    let evs: Vec<serde_json::Value> =
+        serde_json::from_str(&ok(&cityvibe(d, &["events", "list", "--json", "--limit", "100000", "--at", common::SAMPLES_AT]))).unwrap();
     evs.iter().map(|e| e["source_event_id"].as_str().unwrap().to_string()).collect()
 }
 
@@ -99,7 +100,8 @@ fn the_same_event_is_not_taken_down_twice_p18_issue13() {
 fn a_url_already_taken_down_is_not_recorded_twice_p18_issue13() {
     let dir = stored_madrid();
     let d = dir.path();
-    let evs: Vec<serde_json::Value> = serde_json::from_str(&ok(&cityvibe(d, &["events", "list", "--json", "--limit", "100000"]))).unwrap();
+    let evs: Vec<serde_json::Value> =
+        serde_json::from_str(&ok(&cityvibe(d, &["events", "list", "--json", "--limit", "100000", "--at", common::SAMPLES_AT]))).unwrap();
     let url = evs.iter().find_map(|e| e["url"].as_str().map(String::from)).expect("an event with a URL");
     ok(&cityvibe(d, &["takedown", "add", &url, "--reason", "first"]));
     let out = cityvibe(d, &["takedown", "add", &url.replacen("http://", "https://", 1), "--reason", "again"]);

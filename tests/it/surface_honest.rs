@@ -153,7 +153,8 @@ fn issue13_10_holdings_answers_for_hosts_our_events_link_to() {
     let dir = stocked();
     let d = dir.path();
     let events: serde_json::Value =
-        serde_json::from_str(&String::from_utf8_lossy(&cityvibe(d, &["events", "list", "--json"]).stdout)).unwrap();
+        serde_json::from_str(&String::from_utf8_lossy(&cityvibe(d, &["events", "list", "--json", "--at", common::SAMPLES_AT]).stdout))
+            .unwrap();
     let link = events[0]["url"].as_str().unwrap().to_string();
     let host = url::Url::parse(&link).unwrap().host_str().unwrap().to_string();
     assert_ne!(host, "datos.madrid.es", "the sample's events link off the feed's host");

@@ -43,22 +43,60 @@ fn ids(d: &Path, args: &[&str]) -> Vec<String> {
     v.as_array().unwrap().iter().map(|e| e["source_event_id"].as_str().unwrap().to_string()).collect()
 }
 
+/// The moment the agenda is read at: event 1 over, 2 running, 3 and 4 to come.
+const AT: &str = "2026-11-30T12:00";
+
 // Issue 13.6: current and upcoming by next occurrence; ended only with --all.
 #[test]
 fn issue13_6_events_list_shows_what_is_on_now_or_next_first() {
     let dir = agenda();
     let d = dir.path();
-    assert_eq!(ids(d, &["events", "list", "--json"]), ["2", "3", "4"]);
-    assert_eq!(ids(d, &["events", "list", "--json", "--all"]), ["2", "3", "4", "1"]);
-    assert_eq!(ids(d, &["events", "list", "--json", "--limit", "1"]), ["2"]);
-    let text = String::from_utf8_lossy(&cityvibe(d, &["events", "list"]).stdout).into_owned();
+    assert_eq!(ids(d, &["events", "list", "--json", "--at", AT]), ["2", "3", "4"]);
+    assert_eq!(ids(d, &["events", "list", "--json", "--all", "--at", AT]), ["2", "3", "4", "1"]);
+    assert_eq!(ids(d, &["events", "list", "--json", "--limit", "1", "--at", AT]), ["2"]);
+    let text = String::from_utf8_lossy(&cityvibe(d, &["events", "list", "--at", AT]).stdout).into_owned();
     // The all-day fair is a date, the play a date and a time.
     assert!(text.contains("2029-06-01  madrid") || text.contains("2029-06-01 "), "{text}");
     assert!(!text.contains("2029-06-01 00:00"), "an all-day event shown at midnight: {text}");
     assert!(text.contains("2030-02-01 20:00"), "{text}");
     assert!(!text.contains("Concierto pasado"), "an ended event listed without --all: {text}");
-    let all = String::from_utf8_lossy(&cityvibe(d, &["events", "list", "--all"]).stdout).into_owned();
+    let all = String::from_utf8_lossy(&cityvibe(d, &["events", "list", "--all", "--at", AT]).stdout).into_owned();
     assert!(all.contains("Concierto pasado") && all.contains("ended 2020-01-10"), "{all}");
+}
+
+// Issue 13.6 with `--at`: the list as a reader sees it at that moment (a
+// Madrid date or wall-clock time, or RFC 3339), so tests and the demo need
+// not depend on today's date; without it, the moment is now.
+#[test]
+fn issue13_6_events_list_at_reads_the_list_at_that_moment() {
+    let dir = agenda();
+    let d = dir.path();
+    let list = |at: &str| ids(d, &["events", "list", "--json", "--at", at]);
+    // During the concert (19:00–21:00 Madrid) it is on, and first.
+    assert_eq!(list("2020-01-10T20:00"), ["1", "2", "3", "4"]);
+    assert_eq!(list("2020-01-10T19:00:00Z"), ["1", "2", "3", "4"], "20:00 in Madrid");
+    // Half an hour after it ended it is gone.
+    assert_eq!(list("2020-01-10T21:30"), ["2", "3", "4"]);
+    assert_eq!(list("2020-01-10T21:30:00+01:00"), ["2", "3", "4"]);
+    // The all-day fair lasts its whole day and is over the next.
+    assert_eq!(list("2029-06-01T23:30"), ["2", "3", "4"]);
+    assert_eq!(list("2029-06-02"), ["2", "4"]);
+    assert_eq!(ids(d, &["events", "list", "--json", "--all", "--at", "2029-06-02"]), ["2", "4", "3", "1"]);
+    // After everything, nothing but with --all, and the reader is told why.
+    assert_eq!(list("2031-01-01"), Vec::<String>::new());
+    let out = cityvibe(d, &["events", "list", "--at", "2031-01-01"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && err.contains("at 2031-01-01") && err.contains("--all"), "{err}");
+    // No --at is now: the same list as --at with this moment.
+    let now = jiff::Timestamp::now().to_string();
+    assert_eq!(ids(d, &["events", "list", "--json"]), list(&now));
+    // A bad moment is a usage error (exit 2) that names the option and the forms.
+    for bad in ["tomorrow", "2029-13-01", "2029-06-01T25:00", "01/06/2029", "2029-06-01+02:00", ""] {
+        let out = cityvibe(d, &["events", "list", "--at", bad]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "--at {bad:?}: {err}");
+        assert!(err.contains("--at") && err.contains("YYYY-MM-DD"), "--at {bad:?}: {err}");
+    }
 }
 
 /// Properties schema.org gives an Event (its own and those of Thing), as

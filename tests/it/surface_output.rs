@@ -23,7 +23,8 @@ pub fn stocked() -> tempfile::TempDir {
 
 /// Take the first stored event down (so `takedown list` has a row).
 pub fn take_one_down(d: &Path) {
-    let events: serde_json::Value = serde_json::from_str(&stdout(&cityvibe(d, &["events", "list", "--json"]))).unwrap();
+    let events: serde_json::Value =
+        serde_json::from_str(&stdout(&cityvibe(d, &["events", "list", "--json", "--at", common::SAMPLES_AT]))).unwrap();
     let id = format!("madrid:{}", events[0]["source_event_id"].as_str().unwrap());
     let out = cityvibe(d, &["takedown", "add", &id, "--reason", "test"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
@@ -62,8 +63,8 @@ fn issue13_1_closed_stdout_ends_every_command_quietly_with_exit_0() {
     let d = dir.path();
     take_one_down(d);
     for args in [
-        &["events", "list"][..],
-        &["events", "list", "--json"],
+        &["events", "list", "--at", common::SAMPLES_AT][..],
+        &["events", "list", "--json", "--at", common::SAMPLES_AT],
         &["runs"],
         &["runs", "--json"],
         &["holdings", "madrid"],

@@ -207,7 +207,7 @@ fn run_reports_translations_and_show_names_the_engine() {
     assert_eq!(v["translation_pending"], 0);
     let jcyl = v["sources"].as_array().unwrap().iter().find(|s| s["id"] == "jcyl").unwrap();
     assert_eq!(jcyl["translated"], v["translated"]);
-    let list = common::cityvibe(dir.path(), &["events", "list", "--json", "--limit", "1"]);
+    let list = common::cityvibe(dir.path(), &["events", "list", "--json", "--limit", "1", "--at", common::SAMPLES_AT]);
     let events: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
     let id = format!("jcyl:{}", events[0]["source_event_id"].as_str().unwrap());
     let show = common::cityvibe(dir.path(), &["events", "show", &id, "--lang", "fr", "--json"]);

@@ -38,7 +38,7 @@ pub fn run(dir: &Path) -> String {
 
 /// The listed events in `lang`, by source event id.
 pub fn listed(dir: &Path, lang: &str) -> std::collections::BTreeMap<String, Value> {
-    let out = cityvibe(dir, &["events", "list", "--lang", lang, "--json", "--limit", "1000"]);
+    let out = cityvibe(dir, &["events", "list", "--lang", lang, "--json", "--limit", "1000", "--at", common::SAMPLES_AT]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     v.as_array().unwrap().iter().map(|e| (e["source_event_id"].as_str().unwrap().to_string(), e.clone())).collect()
