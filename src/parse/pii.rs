@@ -1,7 +1,8 @@
 //! The one scrubber of e-mail addresses and phone numbers (POLICY P5, second
 //! line of defence: adapters never read contact fields at all). Every event
-//! passes through [`scrub_event`] in the core's sinks before it is stored,
-//! translated, logged or exported; every stored text field of it is scrubbed,
+//! passes through [`scrub_event`] in the record framework
+//! (`records::parse_feed`) before it is stored, translated, logged or
+//! exported; every stored text field of it is scrubbed,
 //! the postal code is five digits or nothing, and an event whose id looks
 //! like contact data is refused (issue 10 items 3 and 4).
 //!
@@ -199,10 +200,12 @@ pub fn scrub(text: &str) -> String {
 }
 
 /// [`scrub`], borrowing when there is nothing to remove. Repeats until
-/// stable, so that no cut ever joins two halves into something to remove.
+/// stable, so that no cut ever joins two halves into something to remove:
+/// at most eight rounds, as many as when every event was scrubbed twice
+/// (once by the record framework, once by the store's sink).
 fn scrub_cow(text: &str) -> Cow<'_, str> {
     let mut cur: Cow<str> = Cow::Borrowed(text);
-    for _ in 0..4 {
+    for _ in 0..8 {
         let view = View::of(&cur);
         let found = findings(&view.text);
         if found.is_empty() {

@@ -64,11 +64,19 @@ impl EventSink for Framed<'_> {
         if event.categories.is_empty() {
             event.categories.push(Category::Other);
         }
-        for (field, len) in cap_fields(&mut event) {
+        let cut = cap_fields(&mut event);
+        for (field, len) in &cut {
             self.inner.warning(RecordError::new(
                 event.source_event_id.clone(),
                 format!("{field} was {len} bytes; cut to the {} KB a field may hold", FIELD_CAP >> 10),
             ));
+        }
+        // A cut may make contact data of what was not (ten digits cut to
+        // nine, a link cut before its end): scrub what was cut once more.
+        if !cut.is_empty()
+            && let Err(reason) = crate::parse::pii::scrub_event(&mut event)
+        {
+            return self.inner.push(Err(RecordError::new("(id withheld)", reason)));
         }
         self.inner.push(Ok(event));
     }
@@ -174,5 +182,30 @@ mod tests {
         assert_eq!(ev.description.len(), FIELD_CAP);
         assert!(ev.description.chars().all(|c| c == 'é'));
         assert_eq!(ev.venue.name.as_deref().map(str::len), Some(FIELD_CAP));
+    }
+
+    /// Keeps what it is given.
+    #[derive(Default)]
+    struct Kept(Vec<Result<Event, RecordError>>, usize);
+
+    impl EventSink for Kept {
+        fn push(&mut self, record: Result<Event, RecordError>) {
+            self.0.push(record);
+        }
+        fn warning(&mut self, _: RecordError) {
+            self.1 += 1;
+        }
+    }
+
+    #[test]
+    fn a_cut_that_leaves_contact_data_is_scrubbed_again_p5() {
+        // Ten digits are no phone number; cut to nine by the field cap, they are.
+        let mut ev = Event::new("1", "t", "es").unwrap();
+        ev.description = format!("{} 9123456780", "x".repeat(FIELD_CAP - 10));
+        let mut kept = Kept::default();
+        Framed { inner: &mut kept }.push(Ok(ev));
+        let ev = kept.0.pop().unwrap().unwrap();
+        assert_eq!(kept.1, 1, "one warning for the cut");
+        assert!(ev.description.ends_with(&format!(" {}", crate::parse::pii::REDACTED)), "{}", &ev.description[FIELD_CAP - 20..]);
     }
 }
