@@ -149,30 +149,13 @@ fn build(r: &Record) -> Result<Event, RecordError> {
     if !kind.is_empty() {
         ev.source_categories.push(kind.to_string());
     }
-    ev.categories.push(category_of(kind).unwrap_or(Category::Other));
-    if ev.audience.as_deref().is_some_and(|a| category_of(a) == Some(Category::Family)) && !ev.categories.contains(&Category::Family) {
+    ev.categories.push(Category::from_label(kind).unwrap_or(Category::Other));
+    if ev.audience.as_deref().is_some_and(|a| Category::from_label(a) == Some(Category::Family))
+        && !ev.categories.contains(&Category::Family)
+    {
         ev.categories.push(Category::Family);
     }
     Ok(ev)
-}
-
-/// [`Category::from_label`], remembered: a feed repeats a few dozen labels
-/// over thousands of records.
-fn category_of(label: &str) -> Option<Category> {
-    thread_local! {
-        static KNOWN: std::cell::RefCell<HashMap<String, Option<Category>>> = std::cell::RefCell::new(HashMap::new());
-    }
-    KNOWN.with(|known| {
-        let mut known = known.borrow_mut();
-        if let Some(c) = known.get(label) {
-            return *c;
-        }
-        let c = Category::from_label(label);
-        if known.len() < 4096 {
-            known.insert(label.to_string(), c);
-        }
-        c
-    })
 }
 
 // --- JSON-LD -------------------------------------------------------------

@@ -82,92 +82,24 @@ pub fn html_to_text(html: &str) -> String {
 
 /// Collapse runs of spaces, keep at most one blank line, trim.
 pub fn tidy(s: &str) -> String {
-    // One pass, one allocation: lines split at \r\n, \r or \n; within a line
-    // every whitespace run becomes one space; blank lines before the first
-    // and after the last line vanish, runs of them become one.
     let s = nfc_cow(s);
-    let mut out = String::with_capacity(s.len());
-    let mut blank_pending = false;
-    for_each_line(&s, |line| {
-        let mut first = true;
-        for_each_word(line, |w| {
-            if first {
-                if !out.is_empty() {
-                    out.push('\n');
-                    if blank_pending {
-                        out.push('\n');
-                    }
-                }
-                blank_pending = false;
-                first = false;
-            } else {
-                out.push(' ');
-            }
-            out.push_str(w);
-        });
-        if first {
-            blank_pending = !out.is_empty();
+    let mut lines: Vec<String> = Vec::new();
+    for line in s.replace("\r\n", "\n").replace('\r', "\n").split('\n') {
+        let joined = line.split_whitespace().collect::<Vec<_>>().join(" ");
+        if joined.is_empty() && lines.last().is_none_or(|l| l.is_empty()) {
+            continue;
         }
-    });
-    out
-}
-
-/// `s.split_whitespace().for_each(f)`; a text that is already single-spaced
-/// (the usual case) is handed over whole, as its words joined by one space.
-fn for_each_word(s: &str, mut f: impl FnMut(&str)) {
-    if is_single_spaced(s.as_bytes()) {
-        if !s.is_empty() {
-            f(s);
-        }
-    } else {
-        s.split_whitespace().for_each(f);
+        lines.push(joined);
     }
-}
-
-/// Whether `split_whitespace` would find the words of `b` separated by single
-/// ASCII spaces, with none before or after. Errs only towards `false`: a
-/// byte pair that may start a non-ASCII whitespace character (U+0085,
-/// U+00A0, U+1680, U+2000–U+205F, U+3000) counts as whitespace.
-fn is_single_spaced(b: &[u8]) -> bool {
-    if b.first() == Some(&b' ') || b.last() == Some(&b' ') {
-        return false;
+    while lines.last().is_some_and(|l| l.is_empty()) {
+        lines.pop();
     }
-    let other_ascii_space = b.iter().fold(false, |any, &c| any | (b'\t'..=b'\r').contains(&c));
-    let pair = b.iter().zip(&b[1.min(b.len())..]).fold(false, |any, (&x, &y)| {
-        any | (x == b' ') & (y == b' ')
-            | (x == 0xc2) & ((y == 0x85) | (y == 0xa0))
-            | (x == 0xe1) & (y == 0x9a)
-            | (x == 0xe2) & ((y == 0x80) | (y == 0x81))
-            | (x == 0xe3) & (y == 0x80)
-    });
-    !other_ascii_space && !pair
-}
-
-/// Call `f` on every line of `s`; a line ends at `\r\n`, `\r` or `\n`.
-fn for_each_line(s: &str, mut f: impl FnMut(&str)) {
-    let b = s.as_bytes();
-    let mut start = 0;
-    while let Some(k) = b[start..].iter().position(|&c| c == b'\n' || c == b'\r') {
-        let end = start + k;
-        f(&s[start..end]);
-        start = end + if b[end] == b'\r' && b.get(end + 1) == Some(&b'\n') { 2 } else { 1 };
-    }
-    f(&s[start..]);
+    lines.join("\n")
 }
 
 /// One line: every whitespace run becomes a single space.
 pub fn one_line(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for_each_word(s, |w| {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(w);
-    });
-    match nfc_cow(&out) {
-        Cow::Borrowed(_) => out,
-        Cow::Owned(n) => n,
-    }
+    nfc(&s.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 /// Unicode NFC: feeds mix decomposed accents (`e` + U+0301) with composed ones.
@@ -178,11 +110,6 @@ pub fn nfc(s: &str) -> String {
 /// [`nfc`], borrowing when the text is already in NFC (nearly always).
 fn nfc_cow(s: &str) -> Cow<'_, str> {
     use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
-    // Below U+0300 every character is a starter that NFC leaves alone (see
-    // the test `below_u0300_is_nfc`); in UTF-8 such text has no byte ≥ 0xCC.
-    if !s.as_bytes().iter().fold(false, |any, &b| any | (b >= 0xCC)) {
-        return Cow::Borrowed(s);
-    }
     match is_nfc_quick(s.chars()) {
         IsNormalized::Yes => Cow::Borrowed(s),
         _ => Cow::Owned(s.nfc().collect()),
@@ -258,155 +185,5 @@ mod tests {
         assert_eq!(drop_image_urls("foto: https://x.es/a.JPG y más"), "foto: y más");
         assert!(is_image_url("https://cdn.x.es/i.png?w=300"));
         assert!(!is_image_url("https://www.madrid.es/evento"));
-    }
-
-    #[test]
-    fn below_u0300_is_nfc() {
-        // The fast path of `nfc_cow` relies on this, for this crate's tables.
-        use unicode_normalization::char::canonical_combining_class;
-        use unicode_normalization::{IsNormalized, is_nfc_quick};
-        for c in (0u32..0x300).filter_map(char::from_u32) {
-            assert_eq!(canonical_combining_class(c), 0, "{c:?}");
-            assert_eq!(is_nfc_quick(std::iter::once(c)), IsNormalized::Yes, "{c:?}");
-        }
-    }
-
-    /// The implementations before the single-pass rewrite (performance only),
-    /// kept to prove that it changes no output.
-    mod reference {
-        use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
-
-        pub fn nfc(s: &str) -> String {
-            match is_nfc_quick(s.chars()) {
-                IsNormalized::Yes => s.to_string(),
-                _ => s.nfc().collect(),
-            }
-        }
-
-        pub fn tidy(s: &str) -> String {
-            let s = nfc(s);
-            let mut lines: Vec<String> = Vec::new();
-            for line in s.replace("\r\n", "\n").replace('\r', "\n").split('\n') {
-                let words: Vec<&str> = line.split(|c: char| c.is_whitespace()).filter(|w| !w.is_empty()).collect();
-                let joined = words.join(" ");
-                if joined.is_empty() && lines.last().is_none_or(|l| l.is_empty()) {
-                    continue;
-                }
-                lines.push(joined);
-            }
-            while lines.last().is_some_and(|l| l.is_empty()) {
-                lines.pop();
-            }
-            lines.join("\n")
-        }
-
-        pub fn one_line(s: &str) -> String {
-            nfc(&s.split_whitespace().collect::<Vec<_>>().join(" "))
-        }
-
-        pub fn drop_image_urls(s: &str) -> String {
-            if !s.contains("://") {
-                return s.to_string();
-            }
-            s.split_inclusive(char::is_whitespace).filter(|w| !super::is_image_url(w.trim())).collect()
-        }
-    }
-
-    /// Random texts from pieces that exercise every branch: whitespace of all
-    /// kinds, line breaks, decomposed accents, tags, entities, image URLs.
-    fn random_texts(n: usize) -> Vec<String> {
-        const PIECES: &[&str] = &[
-            " ",
-            "  ",
-            "\t",
-            "\n",
-            "\r",
-            "\r\n",
-            "\n\n",
-            "\u{a0}",
-            "\u{2000}",
-            "\u{2028}",
-            "\u{3000}",
-            "\u{b}",
-            "\u{c}",
-            "\u{1c}",
-            "\u{85}",
-            "\u{1680}",
-            "\u{202f}",
-            "\u{205f}",
-            "\u{200b}",
-            "\u{feff}",
-            "¿",
-            "«»",
-            "\u{2029}",
-            "\u{200a}",
-            "‘’",
-            "\u{e1}",
-            "e\u{301}",
-            "é",
-            "Ñ",
-            "n\u{303}",
-            "\u{212b}",
-            "\u{340}",
-            "a",
-            "Madrid",
-            "91 376 91 97",
-            "<p>",
-            "</p>",
-            "<br/>",
-            "<BR>",
-            "<td>",
-            "<img src=\"x.png\">",
-            "<script>var a = 1;</script>",
-            "<!-- c -->",
-            "&amp;",
-            "&lt;p&gt;",
-            "&amp;Ntilde;",
-            "&nbsp;",
-            "&bogus;",
-            "&",
-            "3 < 5",
-            ">",
-            "<",
-            "https://x.es/a.jpg",
-            "http://x.es/p",
-            "://",
-            "(https://x.es/b.PNG).",
-            "€",
-            "ß",
-            "ﬁ",
-            "😀",
-            "\u{0}",
-        ];
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        (0..n)
-            .map(|_| {
-                let len = (next() % 24) as usize;
-                (0..len).map(|_| PIECES[(next() % PIECES.len() as u64) as usize]).collect()
-            })
-            .collect()
-    }
-
-    #[test]
-    fn single_pass_rewrite_changes_no_output() {
-        for t in random_texts(20_000) {
-            assert_eq!(tidy(&t), reference::tidy(&t), "tidy {t:?}");
-            assert_eq!(one_line(&t), reference::one_line(&t), "one_line {t:?}");
-            assert_eq!(nfc(&t), reference::nfc(&t), "nfc {t:?}");
-            assert_eq!(drop_image_urls(&t), reference::drop_image_urls(&t), "drop_image_urls {t:?}");
-            // html_to_text as it was: strip tags, drop image URLs, tidy.
-            let html = html_to_text(&t);
-            let decoded = decode_entities(&t);
-            let plain_before = if decoded.contains('<') { None } else { Some(reference::tidy(&reference::drop_image_urls(&decoded))) };
-            if let Some(p) = plain_before {
-                assert_eq!(html, p, "html_to_text {t:?}");
-            }
-        }
     }
 }
