@@ -13,6 +13,7 @@ use crate::parse::dates::{parse_date_list, parse_datetime, parse_time, parse_wee
 use crate::parse::loose::{Loose, Nested};
 use crate::parse::text::{decode_entities, html_to_text, non_empty, one_line};
 use crate::records::{csv, json, xml};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::BufRead;
 use std::time::Duration;
@@ -78,36 +79,37 @@ impl Adapter for Madrid {
     }
 }
 
-/// The fields of one record, whatever format it came in.
+/// The fields of one record, whatever format it came in, borrowed from
+/// the record where they can be.
 #[derive(Debug, Default)]
-struct Record {
-    id: String,
-    title: String,
-    description: String,
-    free: String,
-    price: String,
-    start: String,
-    end: String,
-    time: String,
-    weekdays: String,
-    excluded: String,
-    link: String,
-    venue: String,
-    address: String,
-    locality: String,
-    postal_code: String,
-    district: String,
-    lat: String,
-    lon: String,
-    kind: String,
-    audience: String,
+struct Record<'a> {
+    id: Cow<'a, str>,
+    title: Cow<'a, str>,
+    description: Cow<'a, str>,
+    free: Cow<'a, str>,
+    price: Cow<'a, str>,
+    start: Cow<'a, str>,
+    end: Cow<'a, str>,
+    time: Cow<'a, str>,
+    weekdays: Cow<'a, str>,
+    excluded: Cow<'a, str>,
+    link: Cow<'a, str>,
+    venue: Cow<'a, str>,
+    address: Cow<'a, str>,
+    locality: Cow<'a, str>,
+    postal_code: Cow<'a, str>,
+    district: Cow<'a, str>,
+    lat: Cow<'a, str>,
+    lon: Cow<'a, str>,
+    kind: Cow<'a, str>,
+    audience: Cow<'a, str>,
 }
 
 fn last_segment(s: &str) -> &str {
     s.trim().trim_end_matches('/').rsplit('/').next().unwrap_or("")
 }
 
-fn build(r: &Record) -> Result<Event, RecordError> {
+fn build(r: &Record<'_>) -> Result<Event, RecordError> {
     let err = |reason: String| RecordError::new(if r.id.is_empty() { "?" } else { &r.id }, reason);
     let mut ev = Event::new(&r.id, &one_line(&html_to_text(&r.title)), "es").map_err(err)?;
     ev.description = html_to_text(&r.description);
@@ -244,8 +246,8 @@ fn parse_json(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), Fe
 }
 
 /// The fields of one JSON-LD record.
-fn json_record(j: &JsonRecord) -> Record {
-    let s = |l: &Loose| l.as_str().to_string();
+fn json_record<'j>(j: &'j JsonRecord<'_>) -> Record<'j> {
+    let s = |l: &'j Loose<'_>| Cow::Borrowed(l.as_str());
     let addr = j.address.0.as_ref();
     let area = addr.and_then(|a| a.area.0.as_ref());
     Record {
@@ -276,8 +278,8 @@ fn json_record(j: &JsonRecord) -> Record {
 
 fn parse_csv(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
     csv::read(body, b';', &["ID-EVENTO", "TITULO"], sink, |row| {
-        let get = |name: &str| row.get(name).to_string();
-        let address = [get("CLASE-VIAL-INSTALACION"), get("NOMBRE-VIA-INSTALACION"), get("NUM-INSTALACION")].join(" ");
+        let get = |name: &str| Cow::Borrowed(row.get(name));
+        let address = [get("CLASE-VIAL-INSTALACION"), get("NOMBRE-VIA-INSTALACION"), get("NUM-INSTALACION")].join(" ").into();
         let rec = Record {
             id: get("ID-EVENTO"),
             title: get("TITULO"),
@@ -292,9 +294,9 @@ fn parse_csv(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), Fee
             link: get("CONTENT-URL"),
             venue: get("NOMBRE-INSTALACION"),
             address,
-            locality: String::new(),
+            locality: Cow::Borrowed(""),
             postal_code: get("CODIGO-POSTAL-INSTALACION"),
-            district: titlecase(&get("DISTRITO-INSTALACION")),
+            district: titlecase(&get("DISTRITO-INSTALACION")).into(),
             lat: get("LATITUD"),
             lon: get("LONGITUD"),
             kind: get("TIPO"),
@@ -337,7 +339,7 @@ fn parse_xml(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), Fee
             }
         }
         gather(contenido, &mut fields);
-        let get = |k: &str| fields.get(k).map(|s| s.trim().to_string()).unwrap_or_default();
+        let get = |k: &str| Cow::Borrowed(fields.get(k).map_or("", |s| s.trim()));
         build(&Record {
             id: get("ID-EVENTO"),
             title: get("TITULO"),
@@ -352,9 +354,9 @@ fn parse_xml(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), Fee
             link: get("CONTENT-URL"),
             venue: get("NOMBRE-INSTALACION"),
             address: get("DIRECCION-INSTALACION"),
-            locality: titlecase(&get("LOCALIDAD")),
+            locality: titlecase(&get("LOCALIDAD")).into(),
             postal_code: get("CODIGO-POSTAL"),
-            district: titlecase(&get("DISTRITO")),
+            district: titlecase(&get("DISTRITO")).into(),
             lat: get("LATITUD"),
             lon: get("LONGITUD"),
             kind: get("TIPO"),
