@@ -108,7 +108,7 @@ impl<'a> Element<'a> {
 /// elements there were.
 pub fn for_each_element(body: &[u8], key: Option<&str>, mut each: impl FnMut(Item<'_>)) -> Result<usize, Unreadable> {
     let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
-    let mut s = Scanner { b: body, i: 0, line: 1, line_at: 0 };
+    let mut s = Scanner { b: body, i: 0, line: 1, line_at: 0, needs_repair: false };
     let mut fix = Vec::new();
     let mut count = 0;
     let mut found = false;
@@ -171,6 +171,12 @@ struct Scanner<'b> {
     /// Line of `line_at` (lines counted lazily, once over the body).
     line: usize,
     line_at: usize,
+    /// Whether the value being walked holds what [`repair`] fixes: a raw
+    /// control character or an invalid escape inside a string (or a stray
+    /// quote in a scalar, which would make the two disagree on strings).
+    /// The walk that finds an element's end sees every byte of its strings
+    /// anyway, so a clean element (nearly all) is not read once more.
+    needs_repair: bool,
 }
 
 impl<'b> Scanner<'b> {
@@ -199,20 +205,28 @@ impl<'b> Scanner<'b> {
     }
 
     /// A string starting at `i`: its span, quotes included. Raw control
-    /// characters and any escape are accepted here; `repair` fixes them.
+    /// characters and any escape are accepted here (and noted in
+    /// `needs_repair`); `repair` fixes them.
     fn string(&mut self) -> Result<(usize, usize), Unreadable> {
         let start = self.i;
         self.i += 1;
         loop {
-            match memchr2(b'"', b'\\', &self.b[self.i..]) {
+            let rest = self.b.get(self.i..).unwrap_or_default();
+            match rest.iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20) {
                 None => {
                     self.i = self.b.len();
                     return Err(self.error("a string is left open"));
                 }
-                Some(k) if self.b[self.i + k] == b'\\' => self.i += k + 2,
                 Some(k) => {
                     self.i += k + 1;
-                    return Ok((start, self.i));
+                    match rest[k] {
+                        b'"' => return Ok((start, self.i)),
+                        b'\\' => {
+                            self.needs_repair |= !valid_escape(&rest[k..]);
+                            self.i += 1;
+                        }
+                        _ => self.needs_repair = true,
+                    }
                 }
             }
         }
@@ -244,6 +258,7 @@ impl<'b> Scanner<'b> {
                     // A scalar: up to the next delimiter.
                     let rest = &self.b[self.i..];
                     let n = rest.iter().position(|c| matches!(c, b',' | b'}' | b']' | b':' | b' ' | b'\t' | b'\n' | b'\r'));
+                    self.needs_repair |= rest[..n.unwrap_or(rest.len())].contains(&b'"');
                     self.i += n.unwrap_or(rest.len());
                     if n.is_none() && depth == 0 {
                         // A document that is one bare scalar, or one cut mid-number.
@@ -275,6 +290,7 @@ impl<'b> Scanner<'b> {
                 Some(_) => {}
             }
             let start = self.i;
+            self.needs_repair = false;
             self.value()?;
             *count += 1;
             let position = *count;
@@ -288,20 +304,19 @@ impl<'b> Scanner<'b> {
                 )));
                 continue;
             }
-            let json = match repair(span, fix, |escape| {
-                each(Item::Warning(RecordError::new(name(), format!("invalid escape `{escape}` read as the characters it shows"))))
-            }) {
-                Repaired::AsWas(j) => j,
-                Repaired::InFix => &fix[..],
+            let json = if !self.needs_repair {
+                span
+            } else {
+                match repair(span, fix, |escape| {
+                    each(Item::Warning(RecordError::new(name(), format!("invalid escape `{escape}` read as the characters it shows"))))
+                }) {
+                    Repaired::AsWas(j) => j,
+                    Repaired::InFix => &fix[..],
+                }
             };
             each(Item::Record(Element { position, line, json }));
         }
     }
-}
-
-/// The first `a` or `b` in `hay`.
-fn memchr2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
-    hay.iter().position(|&c| c == a || c == b)
 }
 
 /// `span` as strict JSON: borrowed when it already is; else written into
@@ -421,6 +436,46 @@ mod tests {
         assert!(records(b"[1, 2]", None).is_ok());
         assert!(records(b"{\"other\": []}", Some("elements")).is_err());
         assert!(records(b"<html>", None).is_err());
+    }
+
+    /// An element the walk found clean is handed on as it was; every other
+    /// one as `repair` makes it: the same bytes and warnings as when every
+    /// element went through `repair` (issue 14 item 5).
+    #[test]
+    fn only_elements_that_need_it_are_repaired_and_alike() {
+        const PIECES: &[&str] =
+            &["a", "é", " ", "\\n", "\n", "\r\n", "\t", "\x01", "\\P", "\\u00e9", "\\uZZ", "\\\"", "\\\\", "]", "}", ","];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut elements: Vec<String> = (0..2000)
+            .map(|_| {
+                let text: String = (0..next() % 6).map(|_| PIECES[(next() % PIECES.len() as u64) as usize]).collect();
+                format!("{{\"t\": \"{text}\", \"n\": [1, {{\"k\": \"{text}\"}}], \"m\": null}}")
+            })
+            .collect();
+        elements.extend(["1\"2".to_string(), "{\"a\": 1\"x\", \"b\": \"\n\"}".to_string()]);
+        for element in &elements {
+            let body = format!("[{element}]");
+            let (mut got, mut notes) = (Vec::new(), 0);
+            for_each_element(body.as_bytes(), None, |item| match item {
+                Item::Record(e) => got.push(e.json.to_vec()),
+                Item::Warning(_) => notes += 1,
+                Item::Refused(_) => unreachable!(),
+            })
+            .unwrap_or_else(|e| panic!("{element:?}: {}", e.0));
+            let (mut fix, mut expected_notes) = (Vec::new(), 0);
+            let expected = match repair(element.as_bytes(), &mut fix, |_| expected_notes += 1) {
+                Repaired::AsWas(j) => j.to_vec(),
+                Repaired::InFix => fix.clone(),
+            };
+            assert_eq!(got, [expected], "{element:?}");
+            assert_eq!(notes, expected_notes, "{element:?}");
+        }
     }
 
     #[test]
