@@ -1,8 +1,8 @@
 //! Typed vocabularies shared by the run, the store and the commands (issue
-//! 14 item 3): a source's status in a run, and the translator the operator
-//! chose. Each word has one spelling, kept here: the same text is stored in
-//! SQLite, written in JSON and read back from sources.toml. Not for the
-//! fetch log's outcomes (store/fetchlog.rs) or audit verdicts (audit/).
+//! 14 item 3): a source's status in a run, what came of one request (the
+//! fetch log's `outcome`), and the translator the operator chose. Each word
+//! has one spelling, kept here: the same text is stored in SQLite, written
+//! in JSON and read back from sources.toml. Not for audit verdicts (audit/).
 
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 use serde::{Deserialize, Serialize};
@@ -99,6 +99,136 @@ impl FromSql for SourceStatus {
     }
 }
 
+/// What came of one request, as its fetch-log row keeps it (P17): the
+/// `outcome` column. Stored as text through `Display` and read back by
+/// `FromStr`; the spellings are those the fetch log has always held, so
+/// rows written before this type read back unchanged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RequestOutcome {
+    /// A new body, handed on to be parsed: `ok`.
+    Ok,
+    /// 304 (P12): `not_modified`.
+    NotModified,
+    /// A 2xx whose body is the one stored last time: `unchanged`.
+    Unchanged,
+    /// A 2xx with no body: `error: no body`.
+    NoBody,
+    /// A redirect hop checked and taken (P13): `redirect 301`.
+    Redirect(u16),
+    /// A redirect to a host or path the adapter does not allow (P13): `redirect refused`.
+    RedirectRefused,
+    /// A redirect that loops, goes past the maximum or cannot be read: `redirect failed`.
+    RedirectFailed,
+    /// A redirect without `Location`: `error: redirect`.
+    RedirectWithoutLocation,
+    /// 429/503, the host paused before the next try (P10): `backoff 2000 ms`.
+    Backoff { wait_ms: i64 },
+    /// 429/503 too many times in a row (P10, P11): `backoff: gave up after 4 tries`.
+    BackoffGaveUp { tries: u32 },
+    /// 429/503 asking a wait longer than a run waits: `backoff: wait over cap`.
+    BackoffOverCap,
+    /// The host ledger could not record the wait (fail closed): `backoff: ledger failed`.
+    BackoffLedgerFailed,
+    /// 401, 403 or 451: the host said no (P11): `refused`.
+    Refused,
+    /// A rights reservation on the response (P15): `refused: reservation`.
+    RefusedReservation,
+    /// Any other HTTP status: `http 404`.
+    Http(u16),
+    /// No HTTP answer (connection, timeout, size cap), with why: `error: …`.
+    Error(String),
+}
+
+impl RequestOutcome {
+    /// The words with no value in them.
+    const FIXED: [RequestOutcome; 11] = [
+        RequestOutcome::Ok,
+        RequestOutcome::NotModified,
+        RequestOutcome::Unchanged,
+        RequestOutcome::NoBody,
+        RequestOutcome::RedirectRefused,
+        RequestOutcome::RedirectFailed,
+        RequestOutcome::RedirectWithoutLocation,
+        RequestOutcome::BackoffOverCap,
+        RequestOutcome::BackoffLedgerFailed,
+        RequestOutcome::Refused,
+        RequestOutcome::RefusedReservation,
+    ];
+
+    /// The one spelling of a word with no value in it.
+    fn fixed(&self) -> Option<&'static str> {
+        Some(match self {
+            RequestOutcome::Ok => "ok",
+            RequestOutcome::NotModified => "not_modified",
+            RequestOutcome::Unchanged => "unchanged",
+            RequestOutcome::NoBody => "error: no body",
+            RequestOutcome::RedirectRefused => "redirect refused",
+            RequestOutcome::RedirectFailed => "redirect failed",
+            RequestOutcome::RedirectWithoutLocation => "error: redirect",
+            RequestOutcome::BackoffOverCap => "backoff: wait over cap",
+            RequestOutcome::BackoffLedgerFailed => "backoff: ledger failed",
+            RequestOutcome::Refused => "refused",
+            RequestOutcome::RefusedReservation => "refused: reservation",
+            RequestOutcome::Redirect(_)
+            | RequestOutcome::Backoff { .. }
+            | RequestOutcome::BackoffGaveUp { .. }
+            | RequestOutcome::Http(_)
+            | RequestOutcome::Error(_) => return None,
+        })
+    }
+}
+
+impl std::fmt::Display for RequestOutcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(word) = self.fixed() {
+            return f.write_str(word);
+        }
+        match self {
+            RequestOutcome::Redirect(status) => write!(f, "redirect {status}"),
+            RequestOutcome::Backoff { wait_ms } => write!(f, "backoff {wait_ms} ms"),
+            RequestOutcome::BackoffGaveUp { tries } => write!(f, "backoff: gave up after {tries} tries"),
+            RequestOutcome::Http(status) => write!(f, "http {status}"),
+            RequestOutcome::Error(why) => write!(f, "error: {why}"),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl std::str::FromStr for RequestOutcome {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        // Fixed words first: "error: no body" is not an `Error` with that text.
+        if let Some(word) = RequestOutcome::FIXED.into_iter().find(|o| o.fixed() == Some(s)) {
+            return Ok(word);
+        }
+        let status = s.strip_prefix("redirect ").or_else(|| s.strip_prefix("http ")).and_then(|n| n.parse::<u16>().ok());
+        let parsed = if let Some(status) = status {
+            Some(if s.starts_with("redirect ") { RequestOutcome::Redirect(status) } else { RequestOutcome::Http(status) })
+        } else if let Some(wait_ms) = s.strip_prefix("backoff ").and_then(|r| r.strip_suffix(" ms")).and_then(|n| n.parse().ok()) {
+            Some(RequestOutcome::Backoff { wait_ms })
+        } else if let Some(tries) =
+            s.strip_prefix("backoff: gave up after ").and_then(|r| r.strip_suffix(" tries")).and_then(|n| n.parse().ok())
+        {
+            Some(RequestOutcome::BackoffGaveUp { tries })
+        } else {
+            s.strip_prefix("error: ").map(|why| RequestOutcome::Error(why.to_string()))
+        };
+        parsed.ok_or_else(|| format!("unknown fetch-log outcome {s:?}"))
+    }
+}
+
+impl ToSql for RequestOutcome {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::from(self.to_string()))
+    }
+}
+
+impl FromSql for RequestOutcome {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        value.as_str()?.parse().map_err(|e: String| FromSqlError::Other(e.into()))
+    }
+}
+
 /// The translation engine `[settings] translator` names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
@@ -145,6 +275,50 @@ mod tests {
             assert_eq!(serde_json::to_value(s).unwrap(), s.as_str());
         }
         assert_eq!(serde_json::to_value(Translator::Apy).unwrap(), "apy");
+        for o in [
+            RequestOutcome::Redirect(301),
+            RequestOutcome::Backoff { wait_ms: 2000 },
+            RequestOutcome::BackoffGaveUp { tries: 4 },
+            RequestOutcome::Refused,
+            RequestOutcome::Http(404),
+            RequestOutcome::Error("io: Connection refused".into()),
+        ]
+        .into_iter()
+        .chain(RequestOutcome::FIXED)
+        {
+            assert_eq!(o.to_string().parse::<RequestOutcome>(), Ok(o.clone()), "{o:?}");
+        }
+    }
+
+    /// Every spelling the fetch log has ever held reads back as its word
+    /// (issue 14 item 3), and text that is none of them is refused.
+    #[test]
+    fn fetch_log_outcomes_written_before_the_type_read_back() {
+        use RequestOutcome as O;
+        for (text, word) in [
+            ("ok", O::Ok),
+            ("not_modified", O::NotModified),
+            ("unchanged", O::Unchanged),
+            ("error: no body", O::NoBody),
+            ("redirect 302", O::Redirect(302)),
+            ("redirect refused", O::RedirectRefused),
+            ("redirect failed", O::RedirectFailed),
+            ("error: redirect", O::RedirectWithoutLocation),
+            ("backoff 10000 ms", O::Backoff { wait_ms: 10000 }),
+            ("backoff: gave up after 4 tries", O::BackoffGaveUp { tries: 4 }),
+            ("backoff: wait over cap", O::BackoffOverCap),
+            ("backoff: ledger failed", O::BackoffLedgerFailed),
+            ("refused", O::Refused),
+            ("refused: reservation", O::RefusedReservation),
+            ("http 500", O::Http(500)),
+            ("error: timeout: global", O::Error("timeout: global".into())),
+        ] {
+            assert_eq!(text.parse::<O>(), Ok(word.clone()), "{text}");
+            assert_eq!(word.to_string(), text);
+        }
+        for bad in ["", "skipped", "redirect", "http", "backoff soon", "OK"] {
+            assert!(bad.parse::<O>().is_err(), "{bad:?}");
+        }
         assert!(toml::from_str::<std::collections::HashMap<String, Translator>>("t = \"deepl\"").is_err());
     }
 }

@@ -11,6 +11,7 @@ use super::headers::{RetryAfter, parse_retry_after, reservation};
 use super::ledger::{Ledger, Reservation};
 use crate::store::fetchlog::{FetchRecord, Validators};
 use crate::store::{Store, now_ms};
+use crate::vocab::RequestOutcome;
 use std::collections::HashMap;
 use std::time::{Duration, SystemTime};
 use url::Url;
@@ -383,13 +384,13 @@ impl<'c> Scheduler<'c> {
             status: None,
             bytes: 0,
             conditional,
-            outcome: String::new(),
+            outcome: RequestOutcome::Ok,
         };
-        let (step, outcome_text) = match result {
+        let (step, outcome) = match result {
             Err(e) => {
                 let text = format!("{}: {e}", t.current);
                 let step = Step::Done(FetchOutcome::Failed(text.clone()));
-                (step, format!("error: {e}"))
+                (step, RequestOutcome::Error(e.to_string()))
             }
             Ok(ex) => {
                 log.status = Some(ex.status);
@@ -398,7 +399,7 @@ impl<'c> Scheduler<'c> {
                 self.on_response(store, t, ex, delay_ms, &validators)
             }
         };
-        log.outcome = outcome_text;
+        log.outcome = outcome;
         crate::output::request_line(&log);
         if let Err(e) = store.log_fetch(&log) {
             eprintln!("cityvibe: could not write the fetch log: {e:#}");
@@ -406,7 +407,7 @@ impl<'c> Scheduler<'c> {
         step
     }
 
-    fn on_response(&mut self, store: &mut Store, t: &mut Task, ex: Exchange, delay_ms: i64, old: &Validators) -> (Step, String) {
+    fn on_response(&mut self, store: &mut Store, t: &mut Task, ex: Exchange, delay_ms: i64, old: &Validators) -> (Step, RequestOutcome) {
         let host = t.current.host_str().unwrap_or("").to_string();
         let status = ex.status;
         let url = t.current.clone();
@@ -423,18 +424,18 @@ impl<'c> Scheduler<'c> {
                 if (&v.etag, &v.last_modified) != (&old.etag, &old.last_modified) {
                     keep_validators(store, t.req.url.as_str(), &v);
                 }
-                (Step::Done(FetchOutcome::NotModified), "not_modified".into())
+                (Step::Done(FetchOutcome::NotModified), RequestOutcome::NotModified)
             }
             200..=299 => {
                 if let Some(why) = reservation(&ex.tdm_reservation, &ex.x_robots_tag) {
                     self.hosts.entry(host).or_default().blocked = Some(why.clone());
                     return (
                         Step::Done(FetchOutcome::Refused(format!("{url}: {why} (P15); nothing of it was kept"))),
-                        "refused: reservation".into(),
+                        RequestOutcome::RefusedReservation,
                     );
                 }
                 let Some(body) = ex.body else {
-                    return (Step::Done(FetchOutcome::Failed(format!("{url}: empty response"))), "error: no body".into());
+                    return (Step::Done(FetchOutcome::Failed(format!("{url}: empty response"))), RequestOutcome::NoBody);
                 };
                 let v =
                     Validators { etag: ex.etag.clone(), last_modified: ex.last_modified.clone(), body_sha256: Some(body.sha256.clone()) };
@@ -442,28 +443,28 @@ impl<'c> Scheduler<'c> {
                     if v != *old {
                         keep_validators(store, t.req.url.as_str(), &v);
                     }
-                    return (Step::Done(FetchOutcome::Unchanged), "unchanged".into());
+                    return (Step::Done(FetchOutcome::Unchanged), RequestOutcome::Unchanged);
                 }
                 // Validators are stored by the driver once the body was taken in,
                 // so a body that fails to parse is fetched again next run.
                 let outcome =
                     FetchOutcome::Body { body: Box::new(body), final_url: url, content_type: ex.content_type.clone(), validators: v };
-                (Step::Done(outcome), "ok".into())
+                (Step::Done(outcome), RequestOutcome::Ok)
             }
             301 | 302 | 303 | 307 | 308 => {
                 let Some(loc) = ex.location else {
                     return (
                         Step::Done(FetchOutcome::Failed(format!("{url}: redirect {status} without Location"))),
-                        "error: redirect".into(),
+                        RequestOutcome::RedirectWithoutLocation,
                     );
                 };
                 match self.next_hop(t, &loc) {
                     Ok(next) => {
                         t.current = next;
-                        (Step::Again, format!("redirect {status}"))
+                        (Step::Again, RequestOutcome::Redirect(status))
                     }
-                    Err(Hop::Refused(why)) => (Step::Done(FetchOutcome::Refused(why)), "redirect refused".into()),
-                    Err(Hop::Failed(why)) => (Step::Done(FetchOutcome::Failed(why)), "redirect failed".into()),
+                    Err(Hop::Refused(why)) => (Step::Done(FetchOutcome::Refused(why)), RequestOutcome::RedirectRefused),
+                    Err(Hop::Failed(why)) => (Step::Done(FetchOutcome::Failed(why)), RequestOutcome::RedirectFailed),
                 }
             }
             429 | 503 => {
@@ -474,7 +475,7 @@ impl<'c> Scheduler<'c> {
                     // A 429/503 that persists is a "no" (P11): neither this source's
                     // next feed nor another source asks that host again in this run.
                     self.hosts.entry(host).or_default().gave_up = Some(why.clone());
-                    return (Step::Done(FetchOutcome::Failed(why)), format!("backoff: gave up after {max} tries"));
+                    return (Step::Done(FetchOutcome::Failed(why)), RequestOutcome::BackoffGaveUp { tries: max });
                 }
                 let base = delay_ms.max(1000.min(delay_ms.max(1)));
                 let backoff = base.saturating_mul(1i64 << (t.tries - 1).min(20));
@@ -492,7 +493,7 @@ impl<'c> Scheduler<'c> {
                 // Every process on the machine waits it out too; a week at most.
                 let until = match self.ledger.set_not_before(&host, now.saturating_add(wait), now, &format!("HTTP {status}, {said}")) {
                     Ok(until) => until,
-                    Err(e) => return (Step::Done(self.close(&host, &e)), "backoff: ledger failed".into()),
+                    Err(e) => return (Step::Done(self.close(&host, &e)), RequestOutcome::BackoffLedgerFailed),
                 };
                 if wait > self.client.limits.max_wait.as_millis() as i64 {
                     let why = format!(
@@ -502,20 +503,20 @@ impl<'c> Scheduler<'c> {
                         utc(until)
                     );
                     self.hosts.entry(host).or_default().skipped = Some((Some(until), why.clone()));
-                    return (Step::Done(skipped(Some(until), why)), "backoff: wait over cap".into());
+                    return (Step::Done(skipped(Some(until), why)), RequestOutcome::BackoffOverCap);
                 }
                 // The whole host pauses, not only this URL.
                 let st = self.hosts.entry(host).or_default();
                 st.next_ms = st.next_ms.max(now + wait);
                 t.not_before_ms = now + wait;
-                (Step::Again, format!("backoff {wait} ms"))
+                (Step::Again, RequestOutcome::Backoff { wait_ms: wait })
             }
             401 | 403 | 451 => {
                 let why = format!("{url}: HTTP {status}: the host said no (P11)");
                 self.hosts.entry(host).or_default().blocked = Some(format!("HTTP {status}"));
-                (Step::Done(FetchOutcome::Refused(why)), "refused".into())
+                (Step::Done(FetchOutcome::Refused(why)), RequestOutcome::Refused)
             }
-            _ => (Step::Done(FetchOutcome::Failed(format!("{url}: HTTP {status}"))), format!("http {status}")),
+            _ => (Step::Done(FetchOutcome::Failed(format!("{url}: HTTP {status}"))), RequestOutcome::Http(status)),
         }
     }
 

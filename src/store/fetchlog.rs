@@ -3,7 +3,8 @@
 //! (http::ledger), not here: a database is one of several on a machine.
 
 use super::{Store, now_ms};
-use anyhow::Result;
+use crate::vocab::RequestOutcome;
+use anyhow::{Context, Result};
 use rusqlite::{OptionalExtension, params};
 
 /// One request as it went on the wire.
@@ -18,8 +19,8 @@ pub struct FetchRecord {
     pub status: Option<u16>,
     pub bytes: u64,
     pub conditional: bool,
-    /// What came of it: `ok`, `not_modified`, `redirect`, `backoff`, `refused`, `error: …`.
-    pub outcome: String,
+    /// What came of it (its one spelling in the `outcome` column: `vocab`).
+    pub outcome: RequestOutcome,
 }
 
 /// Stored validators of one URL.
@@ -38,6 +39,30 @@ impl Store {
             params![r.run_id, r.source, r.host, r.url, r.started_ms, r.duration_ms, r.status, r.bytes as i64, r.conditional, r.outcome],
         )?;
         Ok(())
+    }
+
+    /// The requests sent to `host` since `since_ms`, oldest first, each read
+    /// back through the same mapping it was written with.
+    pub fn fetch_log(&self, host: &str, since_ms: i64) -> Result<Vec<FetchRecord>> {
+        let mut st = self.conn.prepare(
+            "SELECT run_id, source, host, url, started_ms, duration_ms, status, bytes, conditional, outcome
+             FROM fetch_log WHERE host = ?1 AND started_ms >= ?2 ORDER BY started_ms, id",
+        )?;
+        let rows = st.query_map(params![host, since_ms], |r| {
+            Ok(FetchRecord {
+                run_id: r.get(0)?,
+                source: r.get(1)?,
+                host: r.get(2)?,
+                url: r.get(3)?,
+                started_ms: r.get(4)?,
+                duration_ms: r.get(5)?,
+                status: r.get(6)?,
+                bytes: r.get::<_, i64>(7)?.max(0) as u64,
+                conditional: r.get(8)?,
+                outcome: r.get(9)?,
+            })
+        })?;
+        rows.collect::<rusqlite::Result<_>>().with_context(|| format!("reading the fetch log of {host}"))
     }
 
     /// When a run last sent a request for `source` (its period counts from
@@ -94,20 +119,15 @@ impl Store {
     /// after the exchange), so all of them count; the old `outcome NOT LIKE
     /// 'skipped%'` filter matched nothing ever written (issue 14 item 3).
     pub fn host_stats(&self, host: &str, since_ms: i64) -> Result<HostStats> {
-        let mut st = self.conn.prepare(
-            "SELECT started_ms, status, bytes FROM fetch_log WHERE host = ?1 AND started_ms >= ?2 
-             ORDER BY started_ms",
-        )?;
-        let rows: Vec<(i64, Option<u16>, i64)> =
-            st.query_map(params![host, since_ms], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?;
+        let rows = self.fetch_log(host, since_ms)?;
         let mut s = HostStats { host: host.to_string(), ..Default::default() };
         let mut per_day: std::collections::BTreeMap<String, u64> = Default::default();
         let mut statuses: std::collections::BTreeMap<String, u64> = Default::default();
         let mut prev: Option<i64> = None;
         let mut not_modified = 0u64;
-        for (start, status, bytes) in &rows {
+        for FetchRecord { started_ms: start, status, bytes, .. } in &rows {
             s.requests += 1;
-            s.bytes += *bytes as u64;
+            s.bytes += *bytes;
             let day = jiff::Timestamp::from_millisecond(*start)
                 .ok()
                 .and_then(|t| t.in_tz(crate::model::TZ_MADRID).ok())
@@ -124,8 +144,8 @@ impl Store {
             }
             prev = Some(*start);
         }
-        s.first_ms = rows.first().map(|r| r.0);
-        s.last_ms = rows.last().map(|r| r.0);
+        s.first_ms = rows.first().map(|r| r.started_ms);
+        s.last_ms = rows.last().map(|r| r.started_ms);
         s.requests_per_day = per_day.into_iter().collect();
         s.statuses = statuses.into_iter().collect();
         s.not_modified_share = if s.requests > 0 { not_modified as f64 / s.requests as f64 } else { 0.0 };

@@ -103,3 +103,58 @@ fn holdings_agree_with_the_servers_own_log_p17() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("datos.madrid.es"));
 }
+
+/// Issue 14 item 3: the fetch log's outcome is one typed word
+/// (`vocab::RequestOutcome`). A database holding rows in every spelling
+/// written before that type still answers `holdings` and `source show`,
+/// each row read back and counted (P17).
+#[test]
+fn fetch_log_rows_in_the_old_spellings_still_read_back_p17_issue14() {
+    let dir = workdir(MADRID_ONLY);
+    let d = dir.path();
+    let samples = sample("");
+    ok(&cityvibe(d, &["--mirror", samples.to_str().unwrap(), "run", "--source", "madrid", "--json"]));
+    let conn = rusqlite::Connection::open(d.join("data/cityvibe.db")).unwrap();
+    let (ours, last): (i64, i64) = conn
+        .query_row("SELECT count(*), max(started_ms) FROM fetch_log WHERE host = 'datos.madrid.es'", [], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap();
+    assert!(ours >= 1);
+    let old: [(&str, Option<u16>); 16] = [
+        ("ok", Some(200)),
+        ("not_modified", Some(304)),
+        ("unchanged", Some(200)),
+        ("error: no body", Some(204)),
+        ("redirect 301", Some(301)),
+        ("redirect refused", Some(302)),
+        ("redirect failed", Some(302)),
+        ("error: redirect", Some(302)),
+        ("backoff 2000 ms", Some(429)),
+        ("backoff: gave up after 4 tries", Some(503)),
+        ("backoff: wait over cap", Some(429)),
+        ("backoff: ledger failed", Some(503)),
+        ("refused", Some(403)),
+        ("refused: reservation", Some(200)),
+        ("http 500", Some(500)),
+        ("error: io: Connection refused", None),
+    ];
+    for (i, (outcome, status)) in old.iter().enumerate() {
+        conn.execute(
+            "INSERT INTO fetch_log (run_id, source, host, url, started_ms, duration_ms, status, bytes, conditional, outcome)
+             VALUES (NULL, 'madrid', 'datos.madrid.es', 'https://datos.madrid.es/egob/old.json', ?1, 5, ?2, 10, 0, ?3)",
+            rusqlite::params![last + 1000 * (i as i64 + 1), status, outcome],
+        )
+        .unwrap();
+    }
+    drop(conn);
+    let want = ours as u64 + old.len() as u64;
+    let holdings: serde_json::Value = serde_json::from_str(&ok(&cityvibe(d, &["holdings", "datos.madrid.es", "--json"]))).unwrap();
+    let f = &holdings["fetch_log_30_days"][0];
+    assert_eq!(f["requests"], want, "{f}");
+    let statuses: std::collections::BTreeMap<String, u64> =
+        f["statuses"].as_array().unwrap().iter().map(|p| (p[0].as_str().unwrap().to_string(), p[1].as_u64().unwrap())).collect();
+    for (status, n) in [("301", 1), ("302", 3), ("403", 1), ("429", 2), ("500", 1), ("503", 2), ("error", 1)] {
+        assert_eq!(statuses.get(status), Some(&n), "{status}: {statuses:?}");
+    }
+    let show: serde_json::Value = serde_json::from_str(&ok(&cityvibe(d, &["source", "show", "madrid", "--json"]))).unwrap();
+    assert_eq!(show["fetch_log_30_days"]["requests"], want, "{show}");
+}
