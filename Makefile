@@ -94,8 +94,10 @@ bench: build mt-score
 ## beside the floor of copying the Spanish (needs `pip install sacrebleu`).
 MT_DEV ?= ../shared/mt-dev
 
+## A host ledger of its own: the runs read a local mirror, and the machine's
+## ledger caps 24 requests a day per host (a day of scoring skips a source).
 mt-score: build
-	python3 $(MT_DEV)/score.py .
+	state=$$(mktemp -d) && CITYVIBE_STATE_DIR=$$state python3 $(MT_DEV)/score.py .; rc=$$?; rm -rf $$state; exit $$rc
 
 clean:
 	$(CARGO) clean

@@ -212,8 +212,21 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
         rest[a..b].fill(b'x');
     }
     let rest = String::from_utf8(rest).unwrap_or_default();
-    for span in sentence_case_names(&rest) {
+    let ws = words(&text);
+    for mut span in sentence_case_names(&rest) {
         if taken.iter().all(|&(a, b)| span.1 <= a || span.0 >= b) {
+            // "Aula Deportiva Municipal de Escalada": a text's first word that
+            // no term translates heads the name right after it, instead of
+            // coming back half translated ("Salle de cours Deportiva").
+            if let [first, second, ..] = ws[..]
+                && second.0 == span.0
+                && &text[first.1..second.0] == " "
+                && !text[..first.0].chars().any(char::is_alphanumeric)
+                && heads_a_name(&text[first.0..first.1])
+                && taken.iter().all(|&(a, b)| first.1 <= a || first.0 >= b)
+            {
+                span.0 = first.0;
+            }
             names.push(span);
         }
     }
@@ -255,7 +268,7 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
             run.push_str(gap);
             run.push_str(target.as_deref().unwrap_or(&text[*a..*b]));
             end = *b;
-            if text[end..].trim_start().starts_with(char::is_lowercase) {
+            if text[end..].trim_start_matches(super::style::after_lead).starts_with(char::is_lowercase) {
                 lead = Some(run);
                 break;
             }
@@ -280,6 +293,16 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     kept.sort();
     kept.dedup();
     Prepared { text: out, names: kept, terms_used, lead }
+}
+
+/// Whether a text's first word may head the name that follows it: a
+/// capitalised word, not in capitals, not a function word.
+fn heads_a_name(word: &str) -> bool {
+    let lower = word.to_lowercase();
+    word.starts_with(char::is_uppercase)
+        && word.chars().any(char::is_lowercase)
+        && !FUNCTION_WORDS.contains(&lower.as_str())
+        && !NOT_NAME_STARTS.contains(&lower.as_str())
 }
 
 /// A phrase in capitals as a title writes it ("SAN SEBASTIÁN" → "San
@@ -481,10 +504,26 @@ mod tests {
     #[test]
     fn issue11_a_locality_in_capitals_is_kept_as_a_title_writes_it() {
         let known = Known { venue: None, locality: Some("MADRID") };
-        let p = prepare("Madrid Design Festival", known, &TermBase::default());
-        assert_eq!(p.names, ["Design Festival", "Madrid"]);
-        let p = prepare("Ballet Ara de Madrid", known, &TermBase::default());
+        let p = prepare("Madrid, villa y corte", known, &TermBase::default());
+        assert_eq!(p.names, ["Madrid"]);
+        let p = prepare("Ballet Ara de Madrid", known, &TermBase::parse("ballet\tballet\n", "t").unwrap());
         assert_eq!(p.names, ["Ara de Madrid"]);
+    }
+
+    /// Issue 11: a text's first word that no term translates heads the name
+    /// after it ("Aula Deportiva Municipal" came back "Salle de cours
+    /// Deportiva Municipal"); a term's word does not.
+    #[test]
+    fn issue11_a_first_word_heads_the_name_after_it() {
+        let terms = TermBase::parse("danza\tdance\n", "t").unwrap();
+        let p = prepare("Aula Deportiva Municipal de Escalada", Known::default(), &terms);
+        assert_eq!(p.names, ["Aula Deportiva Municipal de Escalada"]);
+        let p = prepare("Danza Barroca", Known::default(), &terms);
+        assert_eq!(p.names, ["Barroca"]);
+        let p = prepare("El Retiro", Known::default(), &terms);
+        assert_eq!(p.names, ["Retiro"]);
+        let p = prepare("Visita a Carlos III", Known::default(), &terms);
+        assert_eq!(p.names, ["Carlos III"]);
     }
 
     /// Issue 11: the lead is every kept span the text starts with, so that
@@ -495,6 +534,8 @@ mod tests {
         assert_eq!(p.lead.as_deref(), Some("XXI Premio Internacional"));
         let p = prepare("XXI Premio Internacional. Fotografía", Known::default(), &TermBase::default());
         assert_eq!(p.lead, None);
+        let p = prepare("Joel Blanco, con Philippe", Known::default(), &TermBase::default());
+        assert_eq!(p.lead.as_deref(), Some("Joel Blanco"));
     }
 
     #[test]

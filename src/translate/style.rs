@@ -27,7 +27,7 @@ impl Field {
 
 /// Bumped whenever the output of [`finish`] changes for the same engine
 /// output, so cached translations are made again (it is part of cache keys).
-pub const VERSION: u32 = 6;
+pub const VERSION: u32 = 7;
 
 /// Words English title case leaves in lower case unless they come first.
 const SMALL_WORDS: &[&str] = &[
@@ -124,7 +124,7 @@ pub fn finish(output: &str, names: &[String], lead: Option<&str>, lang: &str, fi
 /// with that word's capital undone, when it was not a name.
 fn lower_after_lead(output: &str, lead: &str, names: &[String]) -> Option<String> {
     let rest = output.trim_start().strip_prefix(lead.trim())?;
-    let word_start = output.len() - rest.trim_start().len();
+    let word_start = output.len() - rest.trim_start_matches(after_lead).len();
     if word_start == output.len() - rest.len() {
         return None;
     }
@@ -139,6 +139,12 @@ fn lower_after_lead(output: &str, lead: &str, names: &[String]) -> Option<String
         return None;
     }
     Some(format!("{}{}{}", &output[..word_start], c.to_lowercase(), &after[c.len_utf8()..]))
+}
+
+/// What may stand between a leading kept span and the lower-case word
+/// after it ("Marco Mezquida Piano+IA, con …").
+pub(crate) fn after_lead(c: char) -> bool {
+    c.is_whitespace() || matches!(c, ',' | ';' | ':')
 }
 
 /// Preposition + article pairs an engine leaves apart when the noun after
@@ -532,6 +538,8 @@ mod tests {
         assert_eq!(finish("Concert D'élèves de piano", &[], None, "fr", Field::Title), "Concert d'élèves de piano");
         let kept = names(&["XXI Premio"]);
         assert_eq!(finish("XXI Premio D'humanitaire", &kept, Some("XXI Premio"), "fr", Field::Title), "XXI Premio d'humanitaire");
+        let kept = names(&["Piano+IA", "Philippe"]);
+        assert_eq!(finish("Piano+IA, Avec Philippe", &kept, Some("Piano+IA"), "fr", Field::Title), "Piano+IA, avec Philippe");
     }
 
     #[test]

@@ -218,6 +218,15 @@ impl TermBase {
             }
         }
         let initial = i == 0 || opens_sentence(&text[ws[i - 1].1..ws[i].0]);
+        // "Centro Municipal de Mayores": a capital after a name's connector.
+        let lower = |k: usize| text[ws[k].0..ws[k].1].to_lowercase();
+        if capital(i) && !initial && i >= 2 && adjacent(i - 2, i - 1) && adjacent(i - 1, i) {
+            let joined = matches!(lower(i - 1).as_str(), "de" | "del" | "y");
+            let named = capital(i - 2) && !(i == 2 || opens_sentence(&text[ws[i - 3].1..ws[i - 2].0]));
+            if joined && named {
+                return false;
+            }
+        }
         if capital(i) && !initial {
             let prev_capital = adjacent(i - 1, i) && capital(i - 1);
             if next_capital || prev_capital {
@@ -337,6 +346,16 @@ mod tests {
         let b = TermBase::parse("en la biblioteca\tat the library\n", "t").unwrap();
         assert!(b.find("Cine en la Biblioteca Gloria Fuertes", &[]).is_empty());
         assert_eq!(b.find("Cine en la biblioteca Gloria Fuertes", &[]).len(), 1);
+    }
+
+    /// Issue 11: "Centro Municipal de Mayores" is a name, not seniors; a
+    /// text's first word does not make a name of what follows.
+    #[test]
+    fn issue11_no_term_after_a_names_connector() {
+        let b = TermBase::parse("mayores\tseniors\n", "t").unwrap();
+        assert!(b.find("Teatro del Centro Municipal de Mayores", &[]).is_empty());
+        assert_eq!(b.find("Grupo de Mayores", &[]).len(), 1);
+        assert_eq!(b.find("Actividades de mayores", &[]).len(), 1);
     }
 
     /// Issue 11: "(TÍTERES TRAGALUZ)" is a company's name, not puppets.

@@ -168,6 +168,38 @@ fn issue11_words_around_kept_spans_read_right() {
     }
 }
 
+/// Issue 11 (title scores): a first word no term translates heads the name
+/// after it ("Aula Deportiva Municipal" came back French "Salle de cours
+/// Deportiva Municipal"), and event words Apertium gets wrong come from the
+/// term base (flamenco was "Flemish" and "flamand", coro "Coeur", distrito
+/// "arrondisement").
+#[test]
+fn issue11_a_name_is_kept_whole_and_event_words_are_right() {
+    if !has_apertium() {
+        return;
+    }
+    let dir = workdir(CONFIG);
+    write_feed(
+        dir.path(),
+        &[
+            record("1", "Aula Deportiva Municipal de Escalada", "", "Sala X"),
+            record("2", "Taller de baile flamenco", "", "Sala X"),
+            record("3", "Coro de castañuelas", "", "Sala X"),
+            record("4", "Exposiciones en el distrito de Tetuán", "", "Sala X"),
+        ],
+    );
+    run(dir.path());
+    let title = |lang: &str, id: &str| listed(dir.path(), lang)[id]["title"].as_str().unwrap().to_string();
+    for lang in ["en", "fr", "it", "pt", "ca", "gl"] {
+        assert_eq!(title(lang, "1"), "Aula Deportiva Municipal de Escalada", "{lang}");
+    }
+    assert!(title("en", "2").contains("Flamenco"), "{}", title("en", "2"));
+    assert!(title("fr", "2").contains("flamenco"), "{}", title("fr", "2"));
+    assert!(title("fr", "3").starts_with("Chœur"), "{}", title("fr", "3"));
+    assert!(title("en", "3").starts_with("Choir"), "{}", title("en", "3"));
+    assert!(title("fr", "4").contains("l'arrondissement de Tetuán"), "{}", title("fr", "4"));
+}
+
 /// Issue 11.2: an operator's term base applies, and changing one entry
 /// re-translates only the texts it matches, not the rest.
 #[test]

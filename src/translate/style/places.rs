@@ -210,8 +210,7 @@ pub(super) fn elide(segs: &mut [Segment]) {
                 Some(_) if k + 2 == tokens.len() => next_name,
                 _ => None,
             };
-            let before_name = k + 2 == tokens.len() && next_name.is_some();
-            let elided = next.filter(|n| starts_with_vowel(n)).and_then(|_| elision(token, before_name));
+            let elided = next.filter(|n| starts_with_vowel(n)).and_then(|_| elision(token));
             match elided {
                 Some(e) => out.push_str(&e),
                 None => {
@@ -226,10 +225,8 @@ pub(super) fn elide(segs: &mut [Segment]) {
     }
 }
 
-/// The elided form of a French function word before a vowel, if it has
-/// one; "du" and "au" only before a kept span, as an engine contracts its
-/// own words right ("aux échecs", not "à l'échecs").
-fn elision(word: &str, before_name: bool) -> Option<String> {
+/// The elided form of a French function word before a vowel, if it has one.
+fn elision(word: &str) -> Option<String> {
     let lower = word.to_lowercase();
     let short = match lower.as_str() {
         "le" | "la" => "l'",
@@ -240,8 +237,8 @@ fn elision(word: &str, before_name: bool) -> Option<String> {
         "me" => "m'",
         "te" => "t'",
         "se" => "s'",
-        "du" if before_name => "de l'",
-        "au" if before_name => "à l'",
+        "du" => "de l'",
+        "au" => "à l'",
         _ => return None,
     };
     Some(if word.starts_with(char::is_uppercase) { capitalize(short) } else { short.to_string() })
@@ -300,8 +297,8 @@ mod tests {
         assert_eq!(fr("Danse du Ayuntamiento de Madrid", &["Ayuntamiento de Madrid"]), "Danse de l'Ayuntamiento de Madrid");
         assert_eq!(fr("Hommage au Arrebato", &["Arrebato"]), "Hommage à l'Arrebato");
         assert_eq!(fr("Le Arca", &["Arca"]), "L'Arca");
-        // An engine's own contraction stays: "au échecs" is not "à l'échecs".
-        assert_eq!(fr("Initiation au échecs", &[]), "Initiation au échecs");
+        // A term the engine could not see: "en el [arrondissement]".
+        assert_eq!(fr("Expositions au arrondissement de Tetuán", &["Tetuán"]), "Expositions à l'arrondissement de Tetuán");
         assert_eq!(fr("Le héros de Hortaleza", &["Hortaleza"]), "Le héros de Hortaleza");
         // A kept name is never touched.
         assert_eq!(fr("Atelier Le Arca de Ana", &["Le Arca de Ana"]), "Atelier Le Arca de Ana");
