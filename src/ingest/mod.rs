@@ -2,13 +2,13 @@
 //! all hosts interleaved), parse, scrub, and store in one transaction per
 //! source; then report. A failure of one source never stops the others.
 
-use crate::adapter::{Adapter, EventSink, Feed, FeedError, FeedRole, FetchPlan, RecordError};
+use crate::adapter::{Adapter, Feed, FeedError, FeedRole, FetchPlan};
 use crate::config::{Config, in_window, madrid_minute_now, parse_hours};
 use crate::http::{Allowed, Body, Client, FetchDriver, FetchOutcome, FetchRequest, FetchResult, Gate, Ledger, Scheduler};
-use crate::model::{Event, PublisherTranslation};
+use crate::model::PublisherTranslation;
 use crate::records::parse_feed;
 use crate::store::fetchlog::Validators;
-use crate::store::ingest::{SourceIngest, Verdict, WithdrawGuard};
+use crate::store::ingest::{Verdict, WithdrawGuard};
 use crate::store::runs::SourceReport;
 use crate::store::{Store, now_ms};
 use crate::vocab::SourceStatus;
@@ -18,7 +18,9 @@ use std::path::PathBuf;
 use url::Url;
 
 mod lock;
+mod sinks;
 pub use lock::{Locked, RunLock};
+use sinks::{StoreSink, TranslationSink};
 
 /// What `run` was asked to do.
 pub struct RunOptions<'a> {
@@ -528,78 +530,4 @@ impl SourceDriver {
             }
         }
     }
-}
-
-/// Attaches the publisher's translations to each event (both already
-/// scrubbed by the record framework, P5) and stores it.
-struct StoreSink<'s, 't> {
-    ingest: SourceIngest<'s>,
-    translations: &'t HashMap<String, Vec<PublisherTranslation>>,
-    parsed: u64,
-    errors: Vec<RecordError>,
-    error_count: u64,
-    /// Records kept but read leniently or cut (issue 10 items 5, 13).
-    warnings: Vec<RecordError>,
-    warning_count: u64,
-    failure: Option<anyhow::Error>,
-}
-
-impl EventSink for StoreSink<'_, '_> {
-    fn push(&mut self, record: Result<Event, RecordError>) {
-        match record {
-            Ok(event) => self.store(event),
-            Err(error) => self.record_error(error),
-        }
-    }
-    fn warning(&mut self, warning: RecordError) {
-        self.warning_count += 1;
-        if self.warnings.len() < 5 {
-            self.warnings.push(warning);
-        }
-    }
-}
-
-impl StoreSink<'_, '_> {
-    fn store(&mut self, mut event: Event) {
-        if self.failure.is_some() {
-            return;
-        }
-        // Event and translations alike come out of `records::parse_feed`,
-        // which scrubbed them (P5): scrubbing them here again changed nothing
-        // and cost a third of the ingest's CPU time (issue 14 item 5).
-        if let Some(ts) = self.translations.get(&event.source_event_id) {
-            event.translations.extend(ts.iter().cloned());
-        }
-        self.parsed += 1;
-        if let Err(e) = self.ingest.upsert(&event) {
-            self.failure = Some(e);
-        }
-    }
-    fn record_error(&mut self, error: RecordError) {
-        self.error_count += 1;
-        if self.errors.len() < 5 {
-            self.errors.push(error);
-        }
-    }
-}
-
-/// Collects a translation feed's texts by source event id.
-struct TranslationSink<'m> {
-    lang: &'static str,
-    map: &'m mut HashMap<String, Vec<PublisherTranslation>>,
-    errors: u64,
-}
-
-impl EventSink for TranslationSink<'_> {
-    fn push(&mut self, record: Result<Event, RecordError>) {
-        match record {
-            Ok(event) => self.map.entry(event.source_event_id).or_default().push(PublisherTranslation {
-                lang: self.lang.to_string(),
-                title: event.title,
-                description: event.description,
-            }),
-            Err(_) => self.errors += 1,
-        }
-    }
-    fn warning(&mut self, _warning: RecordError) {}
 }
