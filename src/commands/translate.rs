@@ -163,7 +163,7 @@ pub fn exchange(cli: &Cli, command: &TranslateCommand) -> Result<super::Exit> {
                 if original.trim().is_empty() || text.trim().is_empty() {
                     crate::bail_usage!("{id} has no {field} to translate, or the translation is empty");
                 }
-                let events = store.save_human_translation(lang, field, original, text.trim())?;
+                let events = store.save_human_translation(&own, lang, field, original, text.trim())?;
                 crate::outln!("{field} in {lang}: stored, shown on {events} event(s) with the same original")?;
             }
             Ok(exit::OK)
@@ -194,7 +194,13 @@ pub fn exchange(cli: &Cli, command: &TranslateCommand) -> Result<super::Exit> {
                 match why {
                     Some(why) => report.refused.push(Refused { field: e.field, original: e.original, why }),
                     None => {
-                        report.events += store.save_human_translation(&imported.lang, &e.field, &e.original, e.text.trim())?;
+                        report.events += store.save_human_translation(
+                            crate::store::memory::EXCHANGE_SOURCE_LANG,
+                            &imported.lang,
+                            &e.field,
+                            &e.original,
+                            e.text.trim(),
+                        )?;
                         report.applied += 1;
                     }
                 }

@@ -1,6 +1,8 @@
 //! The translation memory: human translations of exact original texts
-//! (issue 11.4). A correction is stored once per (language, field, original
-//! text) and wins over any engine for every event whose text is the same,
+//! (issue 11.4). A correction is stored once per (original's language,
+//! language, field, original text) and wins over any engine for every event
+//! whose text is the same in the same language (the same bytes in Catalan
+//! and Spanish are two texts),
 //! across runs and engine changes; it stops applying to an event whose
 //! original changes (its hash no longer matches).
 //!
@@ -16,6 +18,9 @@ use std::collections::HashMap;
 /// The language of the source strings in exchange (PO, XLIFF) files.
 pub const EXCHANGE_SOURCE_LANG: &str = "es";
 
+/// A translation memory entry's key: (original's language, language, field, original's hash).
+pub type MemoryKey = (String, String, String, String);
+
 /// One original text of active events, with what is shown for it in a language.
 #[derive(Debug, Clone)]
 pub struct ExchangeText {
@@ -28,27 +33,30 @@ pub struct ExchangeText {
 }
 
 impl Store {
-    /// Every human translation: (lang, field, original's hash) → text.
-    pub fn human_translations(&self) -> Result<HashMap<(String, String, String), String>> {
-        let mut st = self.conn.prepare("SELECT lang, field, source_hash, text FROM translation_memory")?;
-        let rows = st.query_map([], |r| Ok(((r.get(0)?, r.get(1)?, r.get(2)?), r.get(3)?)))?;
+    /// Every human translation: (original's language, lang, field, original's hash) → text.
+    pub fn human_translations(&self) -> Result<HashMap<MemoryKey, String>> {
+        let mut st = self.conn.prepare("SELECT source_lang, lang, field, source_hash, text FROM translation_memory")?;
+        let rows = st.query_map([], |r| Ok(((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?), r.get(4)?)))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    /// Stores a human translation of `original` and shows it at once on every
-    /// active event whose `field` is that text; returns how many events.
-    pub fn save_human_translation(&mut self, lang: &str, field: &str, original: &str, text: &str) -> Result<usize> {
+    /// Stores a human translation into `lang` of `original` (a text in
+    /// `source_lang`) and shows it at once on every active event in
+    /// `source_lang` whose `field` is that text; returns how many events.
+    pub fn save_human_translation(&mut self, source_lang: &str, lang: &str, field: &str, original: &str, text: &str) -> Result<usize> {
         let hash = text_hash(original);
         let tx = self.conn.transaction()?;
         tx.execute(
-            "INSERT INTO translation_memory (lang, field, source_hash, original, text, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-             ON CONFLICT (lang, field, source_hash) DO UPDATE SET text = excluded.text, created_at = excluded.created_at",
-            params![lang, field, hash, original, text, now_ms()],
+            "INSERT INTO translation_memory (source_lang, lang, field, source_hash, original, text, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+             ON CONFLICT (source_lang, lang, field, source_hash) DO UPDATE SET text = excluded.text, created_at = excluded.created_at",
+            params![source_lang, lang, field, hash, original, text, now_ms()],
         )?;
         let column = if field == "title" { "title" } else { "description" };
         let ids: Vec<i64> = {
-            let mut st = tx.prepare(&format!("SELECT id FROM events WHERE status = 'active' AND lang <> ?1 AND {column} = ?2"))?;
-            st.query_map(params![lang, original], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
+            let mut st =
+                tx.prepare(&format!("SELECT id FROM events WHERE status = 'active' AND lang = ?1 AND lang <> ?2 AND {column} = ?3"))?;
+            st.query_map(params![source_lang, lang, original], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
         };
         for id in &ids {
             tx.execute(
@@ -75,7 +83,7 @@ impl Store {
             return Ok(0);
         }
         let existing = self.existing_translations()?;
-        let mut due: Vec<(String, &'static str, String, String)> = Vec::new();
+        let mut due: Vec<(String, String, &'static str, String, String)> = Vec::new();
         for t in self.texts_to_translate(sources)? {
             let hash = text_hash(&t.text);
             for lang in langs.iter().filter(|l| **l != t.lang) {
@@ -83,15 +91,15 @@ impl Store {
                 if here.is_some_and(|e| e.origin == "publisher" || (e.origin == "human" && e.source_hash == hash)) {
                     continue;
                 }
-                if let Some(text) = humans.get(&(lang.clone(), t.field.to_string(), hash.clone())) {
-                    due.push((lang.clone(), t.field, t.text.clone(), text.clone()));
+                if let Some(text) = humans.get(&(t.lang.clone(), lang.clone(), t.field.to_string(), hash.clone())) {
+                    due.push((t.lang.clone(), lang.clone(), t.field, t.text.clone(), text.clone()));
                 }
             }
         }
         due.sort();
         due.dedup();
-        for (lang, field, original, text) in &due {
-            self.save_human_translation(lang, field, original, text)?;
+        for (source_lang, lang, field, original, text) in &due {
+            self.save_human_translation(source_lang, lang, field, original, text)?;
         }
         Ok(due.len())
     }

@@ -194,4 +194,30 @@ pub const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (lang, field, source_hash)
     );
     "#,
+    // 8: the translation memory is keyed by the original's language too: the
+    // same bytes in Catalan and in Spanish are two texts ("Nadal" is
+    // Christmas in Catalan, a surname in Spanish), and a correction of one
+    // must not reach the other (issue 11.4). A row stored before takes the
+    // language of the events carrying its original, Spanish first, and
+    // Spanish when none does (imports only ever took Spanish originals).
+    r#"
+    CREATE TABLE translation_memory_8 (
+        source_lang TEXT NOT NULL,
+        lang TEXT NOT NULL,
+        field TEXT NOT NULL,
+        source_hash TEXT NOT NULL,
+        original TEXT NOT NULL,
+        text TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (source_lang, lang, field, source_hash)
+    );
+    INSERT INTO translation_memory_8 (source_lang, lang, field, source_hash, original, text, created_at)
+        SELECT COALESCE((SELECT e.lang FROM events e
+                         WHERE e.lang <> m.lang AND (CASE m.field WHEN 'title' THEN e.title ELSE e.description END) = m.original
+                         ORDER BY e.lang = 'es' DESC, e.lang LIMIT 1), 'es'),
+               m.lang, m.field, m.source_hash, m.original, m.text, m.created_at
+        FROM translation_memory m;
+    DROP TABLE translation_memory;
+    ALTER TABLE translation_memory_8 RENAME TO translation_memory;
+    "#,
 ];

@@ -160,7 +160,7 @@ pub fn translate_pending_with<T: Translator + Send>(
     let no_terms = TermBase::default();
     let existing = store.existing_translations()?;
     let humans = store.human_translations()?;
-    let mut human_rows: Vec<(String, &'static str, String, String)> = Vec::new();
+    let mut human_rows: Vec<(String, String, &'static str, String, String)> = Vec::new();
     let failures = store.translation_failures()?;
     let now = crate::store::now_ms();
     // (source lang, target lang) → texts needing an engine.
@@ -188,9 +188,9 @@ pub fn translate_pending_with<T: Translator + Send>(
                 continue;
             }
             // A human translation of this very text wins over any engine.
-            if let Some(text) = humans.get(&(lang.clone(), t.field.to_string(), hash.clone())) {
+            if let Some(text) = humans.get(&(t.lang.clone(), lang.clone(), t.field.to_string(), hash.clone())) {
                 if !here.is_some_and(|e| e.origin == "human" && e.source_hash == hash) {
-                    human_rows.push((lang.clone(), t.field, t.text.clone(), text.clone()));
+                    human_rows.push((t.lang.clone(), lang.clone(), t.field, t.text.clone(), text.clone()));
                 }
                 continue;
             }
@@ -243,8 +243,8 @@ pub fn translate_pending_with<T: Translator + Send>(
     store.save_translations(&from_cache)?;
     human_rows.sort();
     human_rows.dedup();
-    for (lang, field, original, text) in &human_rows {
-        store.save_human_translation(lang, field, original, text)?;
+    for (source_lang, lang, field, original, text) in &human_rows {
+        store.save_human_translation(source_lang, lang, field, original, text)?;
     }
     let total: u64 = needs.values().map(|v| v.len() as u64).sum();
     let mut done = 0u64;

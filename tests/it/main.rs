@@ -46,6 +46,7 @@ mod surface_tools;
 mod translate_engine;
 mod translate_memory;
 mod translate_memory_gaps;
+mod translate_memory_lang;
 mod translate_neural;
 mod translate_pipeline;
 mod translate_quality;
