@@ -43,6 +43,11 @@ pub struct Settings {
     /// `translator = "openai"`, and the model to ask.
     pub openai_url: Option<String>,
     pub openai_model: Option<String>,
+    /// `"apertium"`: when the server of `translator` fails (down, an error,
+    /// a timeout, an answer that is no translation), its texts are
+    /// translated by the local Apertium instead of staying pending, and asked
+    /// of the server again on the next run (issue 11.5).
+    pub fallback: Option<crate::vocab::Fallback>,
     /// The name of the environment variable holding the translation server's
     /// API key (never the key itself: this file is not a secret).
     pub api_key_env: Option<String>,
@@ -91,6 +96,7 @@ impl Default for Settings {
             libretranslate_url: None,
             openai_url: None,
             openai_model: None,
+            fallback: None,
             api_key_env: None,
             translate_timeout_secs: default_translate_timeout(),
             max_wait_secs: default_max_wait(),
@@ -221,6 +227,14 @@ impl Config {
         }
         if self.settings.translator == T::Apy && self.settings.apy_url.is_none() {
             bail!("[settings] translator = \"apy\" needs apy_url = \"http://HOST:PORT\"");
+        }
+        if let Some(fallback) = self.settings.fallback
+            && matches!(self.settings.translator, T::Apertium | T::None)
+        {
+            bail!(
+                "[settings] fallback = \"{fallback}\" stands in for a translation server: it needs translator = \"apy\", \"libretranslate\" or \"openai\" (translator is \"{}\")",
+                self.settings.translator
+            );
         }
         Ok(())
     }

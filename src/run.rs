@@ -11,7 +11,7 @@
 use crate::ingest::{RunOptions, RunReport};
 use crate::output::Exit;
 use crate::store::Store;
-use crate::translate::pipeline::{Options, TranslateStats, engines, translate_pending_with};
+use crate::translate::pipeline::{Options, TranslateStats, engines};
 use anyhow::Result;
 use serde::Serialize;
 
@@ -49,11 +49,11 @@ pub fn run(store: &mut Store, opts: RunOptions<'_>, translate: bool, progress: &
     progress.fetched();
     let mut translation = None;
     let mut translation_error = None;
-    if translate && let Some(mut workers) = engines(&settings) {
+    if translate && let Some(mut engines) = engines(&settings) {
         // Translate after storing: a missing or failing engine leaves events
         // stored untranslated, counted as pending and retried next run.
         let options = Options::from_settings(&settings);
-        match translate_pending_with(store, &mut workers, &settings.languages, &[], &options, |d, t, w| progress.translating(d, t, w)) {
+        match engines.translate(store, &settings.languages, &[], &options, |d, t, w| progress.translating(d, t, w)) {
             Ok(stats) => {
                 for s in report.sources.iter_mut() {
                     if let Some((t, hits, pending)) = stats.per_source.get(&s.id) {

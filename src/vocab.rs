@@ -1,8 +1,9 @@
 //! Typed vocabularies shared by the run, the store and the commands (issue
 //! 14 item 3): a source's status in a run, what came of one request (the
-//! fetch log's `outcome`), and the translator the operator chose. Each word
-//! has one spelling, kept here: the same text is stored in SQLite, written
-//! in JSON and read back from sources.toml. Not for audit verdicts (audit/).
+//! fetch log's `outcome`), and the translator (and its fallback) the
+//! operator chose. Each word has one spelling, kept here: the same text is
+//! stored in SQLite, written in JSON and read back from sources.toml. Not
+//! for audit verdicts (audit/).
 
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 use serde::{Deserialize, Serialize};
@@ -261,6 +262,23 @@ impl Translator {
 impl std::fmt::Display for Translator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+/// The engine `[settings] fallback` names: it translates what the
+/// configured server failed on. Only the local Apertium: a fallback that is
+/// itself a server could fail the same way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Fallback {
+    Apertium,
+}
+
+impl std::fmt::Display for Fallback {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Fallback::Apertium => "apertium",
+        })
     }
 }
 

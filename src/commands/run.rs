@@ -122,13 +122,8 @@ pub fn execute(cli: &Cli, args: Args) -> Result<Exit> {
             eprintln!("cityvibe: {}: {}: {}", s.id, s.status, s.message);
         }
     }
-    if let Some(stats) = &outcome.translation
-        && let Some(why) = &stats.error
-    {
-        eprintln!("cityvibe: {} translations pending, retried next run: {why}", stats.pending);
-    }
-    if let Some(stats) = outcome.translation.as_ref().filter(|s| s.skipped > 0) {
-        eprintln!("cityvibe: {} texts skipped: the engine failed on each of them repeatedly (retried when they change)", stats.skipped);
+    for line in outcome.translation.iter().flat_map(|stats| stats.problems()) {
+        eprintln!("cityvibe: {line}");
     }
     if let Some(why) = &outcome.translation_error {
         eprintln!("cityvibe: the translation step failed; events are stored and texts stay pending: {why}");

@@ -6,13 +6,13 @@ use crate::cli::{Cli, ExchangeOnly, TranslateCommand};
 use crate::config::Config;
 use crate::store::Store;
 use crate::translate::exchange;
-use crate::translate::pipeline::{Options, TranslateStats, engines, translate_pending_with};
+use crate::translate::pipeline::{Options, TranslateStats, engines};
 use anyhow::Result;
 use std::time::Instant;
 
 /// Translate what needs it; a progress bar on a terminal (texts done / total, words/s).
 pub fn step(store: &mut Store, config: &Config, sources: &[String], show_progress: bool) -> Result<Option<TranslateStats>> {
-    let Some(mut workers) = engines(&config.settings) else {
+    let Some(mut engines) = engines(&config.settings) else {
         // No engine: human corrections still reach new events with their text (issue 11.4).
         store.apply_translation_memory(&config.settings.languages, sources)?;
         return Ok(None);
@@ -27,7 +27,7 @@ pub fn step(store: &mut Store, config: &Config, sources: &[String], show_progres
     });
     let started = Instant::now();
     let options = Options::from_settings(&config.settings);
-    let stats = translate_pending_with(store, &mut workers, &config.settings.languages, sources, &options, |done, total, words| {
+    let stats = engines.translate(store, &config.settings.languages, sources, &options, |done, total, words| {
         if let Some(pb) = &bar {
             pb.set_length(total);
             pb.set_position(done);
@@ -53,11 +53,8 @@ pub fn execute(cli: &Cli, sources: Vec<String>, json: bool) -> Result<super::Exi
         eprintln!("translation is switched off in {} ([settings] translator = \"none\")", cli.config.display());
         return Ok(exit::OK);
     };
-    if let Some(why) = &stats.error {
-        eprintln!("cityvibe: {} translations pending, retried next run: {why}", stats.pending);
-    }
-    if stats.skipped > 0 {
-        eprintln!("cityvibe: {} texts skipped: the engine failed on each of them repeatedly (retried when they change)", stats.skipped);
+    for line in stats.problems() {
+        eprintln!("cityvibe: {line}");
     }
     if json {
         super::print_json(&stats)?;

@@ -9,6 +9,7 @@ mod apertium;
 mod apy;
 pub mod engine;
 pub mod exchange;
+mod fallback;
 mod libretranslate;
 mod openai;
 pub mod pipeline;

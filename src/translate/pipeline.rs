@@ -10,7 +10,9 @@
 //! touches. A text over the size limit is cut at a sentence end before it
 //! is sent; a text an engine fails on while others pass is sent alone, after
 //! the others, with a growing wait, and skipped after [`MAX_FAILURES`]
-//! (issue 10.5): one text never holds back the rest.
+//! (issue 10.5): one text never holds back the rest. What the engine
+//! fails on goes to the fallback engine when the operator names one
+//! (`fallback`, issue 11.5).
 
 use super::engine::{Translator, translate_each_target};
 use super::protect::{Known, Prepared, prepare};
@@ -74,12 +76,39 @@ pub struct TranslateStats {
     pub shortened: u64,
     /// Texts an engine failed on repeatedly: not sent again until they change.
     pub skipped: u64,
+    /// Texts the fallback engine translated because the configured one
+    /// failed on them (counted in `translated` too).
+    #[serde(rename = "translated_by_fallback")]
+    pub fallback: u64,
     /// Words sent to the engine.
     pub words: u64,
     #[serde(skip)]
     pub per_source: BTreeMap<String, (u64, u64, u64)>,
     /// The first engine error, for the report.
     pub error: Option<String>,
+    /// The fallback engine's name, when it translated something.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fallback_engine: Option<String>,
+}
+
+impl TranslateStats {
+    /// The lines the operator is told on stderr after a translation step.
+    pub fn problems(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        if let (Some(engine), Some(why)) = (&self.fallback_engine, &self.error) {
+            lines.push(format!(
+                "{} texts translated by the fallback ({engine}) instead, asked of the configured engine again next run: {why}",
+                self.fallback
+            ));
+        }
+        if let Some(why) = self.error.as_ref().filter(|_| self.pending > 0 || self.fallback == 0) {
+            lines.push(format!("{} translations pending, retried next run: {why}", self.pending));
+        }
+        if self.skipped > 0 {
+            lines.push(format!("{} texts skipped: the engine failed on each of them repeatedly (retried when they change)", self.skipped));
+        }
+        lines
+    }
 }
 
 /// The cache key: a hash of (text, source language, target language, engine and version).
@@ -94,21 +123,39 @@ pub fn cache_key(text: &str, src: &str, tgt: &str, engine: &str) -> String {
 
 /// The cache key of a prepared text: its marked text (names, term targets),
 /// engine, house style and the term entries that matched it.
-fn prepared_key(p: &Prepared, field: &str, src: &str, tgt: &str, engine: &str) -> String {
+pub(super) fn prepared_key(p: &Prepared, field: &str, src: &str, tgt: &str, engine: &str) -> String {
     let engine = format!("{engine}\0style/{}\0{field}\0{}", style::VERSION, p.terms_used.join("\n"));
     cache_key(&p.text, src, tgt, &engine)
 }
 
-struct Need {
-    event_id: i64,
-    source: String,
-    field: &'static str,
-    prepared: Prepared,
-    key: String,
-    hash: String,
-    words: u64,
+#[derive(Clone)]
+pub(super) struct Need {
+    pub(super) event_id: i64,
+    pub(super) source: String,
+    pub(super) field: &'static str,
+    pub(super) prepared: Prepared,
+    pub(super) key: String,
+    pub(super) hash: String,
+    pub(super) words: u64,
     /// Cut at the size limit: the translation ends with a mark saying so.
-    shortened: bool,
+    pub(super) shortened: bool,
+}
+
+impl Need {
+    /// The field as the cache key names it: a cut text is another text.
+    pub(super) fn field_key(&self) -> String {
+        if self.shortened { format!("{}/cut", self.field) } else { self.field.to_string() }
+    }
+
+    /// An engine's answer for this text, in house style, marked if cut.
+    pub(super) fn finish(&self, answer: &str, tgt: &str) -> String {
+        let p = &self.prepared;
+        let mut text = style::finish(answer, &p.names, p.lead.as_deref(), tgt, Field::from_name(self.field));
+        if self.shortened {
+            text.push_str(" […]");
+        }
+        text
+    }
 }
 
 /// Translate every active event's title and description into `langs` where
@@ -147,9 +194,30 @@ pub fn translate_pending_with<T: Translator + Send>(
     langs: &[String],
     sources: &[String],
     options: &Options,
+    progress: impl FnMut(u64, u64, u64),
+) -> Result<TranslateStats> {
+    translate_pending_falling_back(store, workers, None, langs, sources, options, progress)
+}
+
+/// As [`translate_pending_with`]; what `workers` fail on, or are not asked
+/// this run (a text waiting after failures, or skipped), goes to `fallback`
+/// when there is one (`[settings] fallback`, issue 11.5). Its texts are
+/// stored under its own name and cache key, so the next run asks `workers`
+/// again: a fallback text is a lesser engine's, kept only until the
+/// configured one answers.
+pub fn translate_pending_falling_back<T: Translator + Send>(
+    store: &mut Store,
+    workers: &mut [T],
+    fallback: Option<&mut [Workers]>,
+    langs: &[String],
+    sources: &[String],
+    options: &Options,
     mut progress: impl FnMut(u64, u64, u64),
 ) -> Result<TranslateStats> {
     let mut stats = TranslateStats::default();
+    // (source lang, target lang) → texts for the fallback, each with
+    // whether it was skipped (rather than pending) for the configured engine.
+    let mut fallen: Fallen = BTreeMap::new();
     let Some(engine) = workers.first().map(|w| w.engine_id()) else {
         return Ok(stats);
     };
@@ -176,7 +244,6 @@ pub fn translate_pending_with<T: Translator + Send>(
             }
             None => (scrubbed, false),
         };
-        let field_key = if shortened { format!("{}/cut", t.field) } else { t.field.to_string() };
         let hash = text_hash(&t.text);
         let known = Known { venue: t.venue.as_deref(), locality: t.locality.as_deref() };
         for lang in langs {
@@ -196,6 +263,7 @@ pub fn translate_pending_with<T: Translator + Send>(
             }
             let base = if t.lang == "es" { terms.get(lang).unwrap_or(&no_terms) } else { &no_terms };
             let prepared = prepare(&sent, known, base);
+            let field_key = if shortened { format!("{}/cut", t.field) } else { t.field.to_string() };
             let key = prepared_key(&prepared, &field_key, &t.lang, lang, &engine);
             match existing.get(&(t.event_id, lang.clone(), t.field.to_string())) {
                 Some(e) if e.origin == "publisher" => continue,
@@ -216,19 +284,7 @@ pub fn translate_pending_with<T: Translator + Send>(
                 });
                 continue;
             }
-            match failures.get(&key) {
-                Some(f) if f.failures >= MAX_FAILURES => {
-                    stats.skipped += 1;
-                    continue;
-                }
-                Some(f) if f.next_try_ms > now => {
-                    stats.pending += 1;
-                    stats.per_source.entry(t.source.clone()).or_default().2 += 1;
-                    continue;
-                }
-                _ => {}
-            }
-            needs.entry((t.lang.clone(), lang.clone())).or_default().push(Need {
+            let need = Need {
                 event_id: t.event_id,
                 source: t.source.clone(),
                 field: t.field,
@@ -237,7 +293,28 @@ pub fn translate_pending_with<T: Translator + Send>(
                 prepared,
                 key,
                 hash: hash.clone(),
-            });
+            };
+            let pair = (t.lang.clone(), lang.clone());
+            match failures.get(&need.key) {
+                Some(f) if f.failures >= MAX_FAILURES => {
+                    stats.skipped += 1;
+                    if fallback.is_some() {
+                        fallen.entry(pair).or_default().push((need, true));
+                    }
+                    continue;
+                }
+                Some(f) if f.next_try_ms > now => {
+                    if fallback.is_some() {
+                        fallen.entry(pair).or_default().push((need, false));
+                    } else {
+                        stats.pending += 1;
+                        stats.per_source.entry(t.source.clone()).or_default().2 += 1;
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            needs.entry(pair).or_default().push(need);
         }
     }
     store.save_translations(&from_cache)?;
@@ -283,12 +360,10 @@ pub fn translate_pending_with<T: Translator + Send>(
                     match answer {
                         Ok(text) => {
                             succeeded[t] = true;
-                            let first = waiting.clone().next();
-                            let field = first.map_or(Field::Description, |n| Field::from_name(n.field));
-                            let mut text = style::finish(&text, &prepared.names, prepared.lead.as_deref(), tgt, field);
-                            if first.is_some_and(|n| n.shortened) {
-                                text.push_str(" […]");
-                            }
+                            let text = match waiting.clone().next() {
+                                Some(first) => first.finish(&text, tgt),
+                                None => style::finish(&text, &prepared.names, prepared.lead.as_deref(), tgt, Field::Description),
+                            };
                             if failures.contains_key(key) {
                                 store.clear_translation_failure(key)?;
                             }
@@ -311,8 +386,12 @@ pub fn translate_pending_with<T: Translator + Send>(
                             stats.error.get_or_insert_with(|| format!("{src}→{tgt}: {e:#}"));
                             suspects[t].push((i, format!("{e:#}")));
                             for n in waiting {
-                                stats.pending += 1;
-                                stats.per_source.entry(n.source.clone()).or_default().2 += 1;
+                                if fallback.is_some() {
+                                    fallen.entry((src.clone(), tgt.clone())).or_default().push((n.clone(), false));
+                                } else {
+                                    stats.pending += 1;
+                                    stats.per_source.entry(n.source.clone()).or_default().2 += 1;
+                                }
                             }
                         }
                     }
@@ -335,6 +414,11 @@ pub fn translate_pending_with<T: Translator + Send>(
                 store.record_translation_failure(key, error, backoff)?;
             }
         }
+    }
+    if let Some(fallback) = fallback
+        && !fallen.is_empty()
+    {
+        super::fallback::translate(store, fallback, fallen, &mut stats)?;
     }
     Ok(stats)
 }
@@ -404,6 +488,34 @@ fn one_by_one<T: Translator + Send>(
     out
 }
 
+/// Texts for the fallback: (source, target) → each text, with whether the
+/// configured engine skipped it (rather than left it pending).
+pub(super) type Fallen = BTreeMap<(String, String), Vec<(Need, bool)>>;
+
+/// Engine instances of any kind, one per worker.
+pub type Workers = Box<dyn Translator + Send>;
+
+/// The engines the settings ask for: the configured one's workers, and the
+/// fallback's when `[settings] fallback` names one.
+pub struct Engines {
+    pub workers: Vec<Workers>,
+    pub fallback: Option<Vec<Workers>>,
+}
+
+impl Engines {
+    /// [`translate_pending_falling_back`] with these engines.
+    pub fn translate(
+        &mut self,
+        store: &mut Store,
+        langs: &[String],
+        sources: &[String],
+        options: &Options,
+        progress: impl FnMut(u64, u64, u64),
+    ) -> Result<TranslateStats> {
+        translate_pending_falling_back(store, &mut self.workers, self.fallback.as_deref_mut(), langs, sources, options, progress)
+    }
+}
+
 /// A translator that is not there: every request fails with the reason, so
 /// the texts are counted as pending and retried next run.
 pub struct Unavailable(pub String);
@@ -420,17 +532,22 @@ impl Translator for Unavailable {
     }
 }
 
-/// The engines the settings ask for, one per core; `None` when translation
-/// is switched off. An engine that cannot start gives [`Unavailable`], so the
-/// run still stores every event and counts what is pending.
-pub fn engines(settings: &crate::config::Settings) -> Option<Vec<Box<dyn Translator + Send>>> {
+/// The engines the settings ask for, one per core (and the fallback's);
+/// `None` when translation is switched off. An engine that cannot start
+/// gives [`Unavailable`], so the run still stores every event and counts
+/// what is pending.
+pub fn engines(settings: &crate::config::Settings) -> Option<Engines> {
     let timeout = std::time::Duration::from_secs(settings.translate_timeout_secs.max(1));
-    let workers = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).clamp(1, 4);
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).clamp(1, 4);
+    let apertium = || -> Workers {
+        super::ApertiumTranslator::system()
+            .map(|t| Box::new(t.with_timeout(timeout)) as Workers)
+            .map_err(|e| e.context("Apertium is not usable (install it with `make deps`)"))
+            .unwrap_or_else(|e| Box::new(Unavailable(format!("{e:#}"))))
+    };
     let make = |_: usize| -> Box<dyn Translator + Send> {
         let made: Result<Box<dyn Translator + Send>> = match settings.translator {
-            crate::vocab::Translator::Apertium => super::ApertiumTranslator::system()
-                .map(|t| Box::new(t.with_timeout(timeout)) as Box<dyn Translator + Send>)
-                .map_err(|e| e.context("Apertium is not usable (install it with `make deps`)")),
+            crate::vocab::Translator::Apertium => return apertium(),
             crate::vocab::Translator::Apy => {
                 let url = settings.apy_url.clone().unwrap_or_default();
                 super::ApyTranslator::with_timeout(&url, timeout)
@@ -455,10 +572,12 @@ pub fn engines(settings: &crate::config::Settings) -> Option<Vec<Box<dyn Transla
         };
         made.unwrap_or_else(|e| Box::new(Unavailable(format!("{e:#}"))))
     };
-    match settings.translator {
-        crate::vocab::Translator::None => None,
+    let workers = match settings.translator {
+        crate::vocab::Translator::None => return None,
         // One client is enough: the server does the work.
-        crate::vocab::Translator::Apy | crate::vocab::Translator::Libretranslate | crate::vocab::Translator::Openai => Some(vec![make(0)]),
-        crate::vocab::Translator::Apertium => Some((0..workers).map(make).collect()),
-    }
+        crate::vocab::Translator::Apy | crate::vocab::Translator::Libretranslate | crate::vocab::Translator::Openai => vec![make(0)],
+        crate::vocab::Translator::Apertium => (0..cores).map(make).collect(),
+    };
+    let fallback = settings.fallback.map(|crate::vocab::Fallback::Apertium| (0..cores).map(|_| apertium()).collect());
+    Some(Engines { workers, fallback })
 }
