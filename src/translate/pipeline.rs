@@ -403,8 +403,13 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
         }
         // A text counts as poison only when the engine translated others into
         // the same language meanwhile: a dead engine is not the texts' fault.
+        // When the only texts sent were ones it had failed on before (a
+        // steady feed), a short text that is no one's data asks whether the
+        // engine is alive.
         for (t, list) in suspects.iter().enumerate() {
-            if !succeeded[t] {
+            let only_suspects = !list.is_empty() && list.iter().all(|(i, _)| failures.contains_key(&plans[t].keys[*i].0));
+            let alive = succeeded[t] || (only_suspects && engine_answers(&mut workers[0], &src, &targets[t].0));
+            if !alive {
                 continue;
             }
             for (i, error) in list {
@@ -421,6 +426,11 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
         super::fallback::translate(store, fallback, fallen, &mut stats)?;
     }
     Ok(stats)
+}
+
+/// Whether the engine translates a short, harmless text from `src` into `tgt`.
+fn engine_answers<T: Translator>(worker: &mut T, src: &str, tgt: &str) -> bool {
+    worker.translate(src, tgt, &["Hola.".to_string()]).is_ok_and(|t| t.len() == 1)
 }
 
 /// The order in which one target's distinct texts go to the engine.

@@ -49,5 +49,6 @@ mod translate_memory_gaps;
 mod translate_memory_lang;
 mod translate_neural;
 mod translate_neural_fallback;
+mod translate_neural_poison;
 mod translate_pipeline;
 mod translate_quality;
