@@ -80,26 +80,46 @@ pub fn html_to_text(html: &str) -> String {
     tidy(&drop_image_urls_cow(&out))
 }
 
-/// Collapse runs of spaces, keep at most one blank line, trim.
+/// Collapse runs of spaces, keep at most one blank line, trim. A line ends
+/// at `\r\n`, `\r` or `\n`.
 pub fn tidy(s: &str) -> String {
     let s = nfc_cow(s);
-    let mut lines: Vec<String> = Vec::new();
-    for line in s.replace("\r\n", "\n").replace('\r', "\n").split('\n') {
-        let joined = line.split_whitespace().collect::<Vec<_>>().join(" ");
-        if joined.is_empty() && lines.last().is_none_or(|l| l.is_empty()) {
+    let s = if s.contains('\r') { Cow::Owned(s.replace("\r\n", "\n")) } else { s };
+    let mut out = String::with_capacity(s.len());
+    let mut blank = false;
+    for line in s.split(['\n', '\r']) {
+        let mut words = line.split_whitespace().peekable();
+        if words.peek().is_none() {
+            blank = !out.is_empty();
             continue;
         }
-        lines.push(joined);
+        if !out.is_empty() {
+            out.push_str(if blank { "\n\n" } else { "\n" });
+        }
+        blank = false;
+        push_words(&mut out, words);
     }
-    while lines.last().is_some_and(|l| l.is_empty()) {
-        lines.pop();
-    }
-    lines.join("\n")
+    out
 }
 
 /// One line: every whitespace run becomes a single space.
 pub fn one_line(s: &str) -> String {
-    nfc(&s.split_whitespace().collect::<Vec<_>>().join(" "))
+    let mut out = String::with_capacity(s.len());
+    push_words(&mut out, s.split_whitespace());
+    match nfc_cow(&out) {
+        Cow::Borrowed(_) => out,
+        Cow::Owned(n) => n,
+    }
+}
+
+/// Append `words` to `out`, one space between them.
+fn push_words<'w>(out: &mut String, words: impl Iterator<Item = &'w str>) {
+    for (i, w) in words.enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
 }
 
 /// Unicode NFC: feeds mix decomposed accents (`e` + U+0301) with composed ones.
@@ -185,5 +205,118 @@ mod tests {
         assert_eq!(drop_image_urls("foto: https://x.es/a.JPG y más"), "foto: y más");
         assert!(is_image_url("https://cdn.x.es/i.png?w=300"));
         assert!(!is_image_url("https://www.madrid.es/evento"));
+    }
+
+    /// tidy and one_line as first written: lines split after line ends
+    /// were made `\n`, words collected and joined.
+    mod plain {
+        pub fn tidy(s: &str) -> String {
+            let s = super::nfc(s);
+            let mut lines: Vec<String> = Vec::new();
+            for line in s.replace("\r\n", "\n").replace('\r', "\n").split('\n') {
+                let joined = line.split_whitespace().collect::<Vec<_>>().join(" ");
+                if joined.is_empty() && lines.last().is_none_or(|l| l.is_empty()) {
+                    continue;
+                }
+                lines.push(joined);
+            }
+            while lines.last().is_some_and(|l| l.is_empty()) {
+                lines.pop();
+            }
+            lines.join("\n")
+        }
+
+        pub fn one_line(s: &str) -> String {
+            super::nfc(&s.split_whitespace().collect::<Vec<_>>().join(" "))
+        }
+    }
+
+    /// Random texts from pieces that exercise every branch: whitespace of all
+    /// kinds, line breaks, decomposed accents, tags, entities, image URLs.
+    fn random_texts(n: usize) -> Vec<String> {
+        const PIECES: &[&str] = &[
+            " ",
+            "  ",
+            "\t",
+            "\n",
+            "\r",
+            "\r\n",
+            "\n\n",
+            "\u{a0}",
+            "\u{2000}",
+            "\u{2028}",
+            "\u{3000}",
+            "\u{b}",
+            "\u{c}",
+            "\u{1c}",
+            "\u{85}",
+            "\u{1680}",
+            "\u{202f}",
+            "\u{205f}",
+            "\u{200b}",
+            "\u{feff}",
+            "¿",
+            "«»",
+            "\u{2029}",
+            "\u{200a}",
+            "‘’",
+            "\u{e1}",
+            "e\u{301}",
+            "é",
+            "Ñ",
+            "n\u{303}",
+            "\u{212b}",
+            "\u{340}",
+            "a",
+            "Madrid",
+            "91 376 91 97",
+            "<p>",
+            "</p>",
+            "<br/>",
+            "<BR>",
+            "<td>",
+            "<img src=\"x.png\">",
+            "<script>var a = 1;</script>",
+            "<!-- c -->",
+            "&amp;",
+            "&lt;p&gt;",
+            "&amp;Ntilde;",
+            "&nbsp;",
+            "&bogus;",
+            "&",
+            "3 < 5",
+            ">",
+            "<",
+            "https://x.es/a.jpg",
+            "http://x.es/p",
+            "://",
+            "(https://x.es/b.PNG).",
+            "€",
+            "ß",
+            "ﬁ",
+            "😀",
+            "\u{0}",
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        (0..n)
+            .map(|_| {
+                let len = (next() % 24) as usize;
+                (0..len).map(|_| PIECES[(next() % PIECES.len() as u64) as usize]).collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn one_pass_tidy_and_one_line_change_no_output() {
+        for t in random_texts(20_000) {
+            assert_eq!(tidy(&t), plain::tidy(&t), "tidy {t:?}");
+            assert_eq!(one_line(&t), plain::one_line(&t), "one_line {t:?}");
+        }
     }
 }
