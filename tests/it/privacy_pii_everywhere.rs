@@ -150,3 +150,30 @@ fn adapter_check_never_prints_contact_data_from_a_bad_record_p5_issue10() {
         assert!(!text.contains(needle), "{needle} printed: {text}");
     }
 }
+
+/// Issue 14 item 5: the scrubber's windows (patterns tried only near `@`
+/// and digit clusters) let through a number split over lines and the head
+/// of an address with a long local part; neither may be stored (P5).
+#[test]
+fn a_number_over_lines_and_a_long_address_never_reach_the_database_p5_issue14() {
+    let dir = workdir("[settings]\ntranslator = \"none\"\n\n[sources.madrid]\n");
+    let d = dir.path();
+    let long = format!("Escribe a {}@example.es hoy", "nombre.apellido".repeat(8));
+    let graph: Vec<serde_json::Value> = [("1", "Reservas: 912\n345\n678."), ("2", long.as_str())]
+        .iter()
+        .map(|(id, description)| {
+            serde_json::json!({"id": id, "title": "Taller", "description": description,
+                "dtstart": "2025-12-02 09:00:00.0", "dtend": "2025-12-02 23:59:00.0"})
+        })
+        .collect();
+    let mirror = d.join("mirror");
+    let feed = mirror.join("datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json");
+    std::fs::create_dir_all(feed.parent().unwrap()).unwrap();
+    std::fs::write(&feed, serde_json::json!({ "@graph": graph }).to_string()).unwrap();
+    let out = cityvibe(d, &["--mirror", mirror.to_str().unwrap(), "run", "--json", "--no-translate"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let db = rusqlite::Connection::open(d.join("data/cityvibe.db")).unwrap();
+    let mut st = db.prepare("SELECT description FROM events ORDER BY source_event_id").unwrap();
+    let stored: Vec<String> = st.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+    assert_eq!(stored, ["Reservas: […].", "Escribe a […] hoy"]);
+}

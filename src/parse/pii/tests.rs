@@ -63,6 +63,19 @@ fn every_form_is_removed_p5_issue10() {
     }
 }
 
+/// Forms the windows the patterns once ran in let through (issue 14 item
+/// 5): a number split over lines, and an address whose local part is longer
+/// than the 96 bytes a window reached back (its head stayed).
+#[test]
+fn a_number_over_lines_and_a_long_local_part_are_removed_whole_p5() {
+    let long = format!("{}@example.es", "nombre.apellido".repeat(8));
+    for (text, piece) in [("Reservas: 912\n345\n678.", "345"), ("Reservas: 91 234\r\n56 78.", "234"), (long.as_str(), "nombre")] {
+        let out = scrub(text);
+        assert!(!out.contains(piece), "{text:?} came out as {out:?}");
+        assert!(contains_pii(text), "{text:?}");
+    }
+}
+
 #[test]
 fn scrubbing_is_idempotent_and_keeps_the_rest() {
     let text = "Concierto «Jazz» el 12/12/2025 a las 19:30. Tel. (91) 234 56 78 o nombre at example dot es. Entrada: 12,50 €.";
