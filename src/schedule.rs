@@ -86,7 +86,9 @@ pub fn for_reader(events: Vec<StoredEvent>, all: bool, at: Timestamp) -> Vec<(St
             .cmp(&rank(b))
             .then_with(|| match (a, b) {
                 (Standing::Next(p), Standing::Next(q)) => p.cmp(q),
-                (Standing::Ended(p), Standing::Ended(q)) => q.cmp(p),
+                // Most recently over first: by when the last occurrence ended,
+                // not when it began (a long run that just closed comes first).
+                (Standing::Ended(p), Standing::Ended(q)) => (over_at(q), q).cmp(&(over_at(p), p)),
                 _ => std::cmp::Ordering::Equal,
             })
             .then_with(|| (&x.source, &x.source_event_id).cmp(&(&y.source, &y.source_event_id)))

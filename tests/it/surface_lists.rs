@@ -82,8 +82,11 @@ fn issue13_6_events_list_at_reads_the_list_at_that_moment() {
     assert_eq!(list("2029-06-01T23:30"), ["2", "3", "4"]);
     assert_eq!(list("2029-06-02"), ["2", "4"]);
     assert_eq!(ids(d, &["events", "list", "--json", "--all", "--at", "2029-06-02"]), ["2", "4", "3", "1"]);
-    // After everything, nothing but with --all, and the reader is told why.
+    // After everything, nothing but with --all, and the reader is told why;
+    // --all lists them by when they ended, the long exhibition (to
+    // 2030-12-31) first though it began first.
     assert_eq!(list("2031-01-01"), Vec::<String>::new());
+    assert_eq!(ids(d, &["events", "list", "--json", "--all", "--at", "2031-01-01"]), ["2", "4", "3", "1"]);
     let out = cityvibe(d, &["events", "list", "--at", "2031-01-01"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success() && err.contains("at 2031-01-01") && err.contains("--all"), "{err}");
