@@ -374,4 +374,17 @@ mod tests {
         let f = b.find("un taller", &[]);
         assert_eq!(b.rendering("un taller", &f[0]), "lab");
     }
+
+    /// The shipped files say each phrase once: a repeat there is an edit
+    /// that lost track of an earlier line, and only the later one works.
+    #[test]
+    fn the_shipped_files_say_each_phrase_once() {
+        for (lang, content) in SHIPPED {
+            let mut seen = std::collections::HashSet::new();
+            for line in content.lines().filter(|l| l.contains('\t') && !l.starts_with('#')) {
+                let phrase = line.split('\t').next().unwrap_or_default().to_lowercase();
+                assert!(seen.insert(phrase.clone()), "es-{lang}.tsv says {phrase:?} twice");
+            }
+        }
+    }
 }
