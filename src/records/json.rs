@@ -8,7 +8,10 @@
 //! for 100 MB of control bytes, issue 10 item 6), the body is scanned once
 //! for the array's elements, with constant bookkeeping; each element is
 //! repaired on its own into one reused buffer, at most a small multiple of
-//! the largest record, and a record over [`RECORD_CAP`] is refused.
+//! the largest record, and a record over [`RECORD_CAP`] is refused. The
+//! walk that finds an element's end notes whether it needs repair at all,
+//! so the nearly all that do not are not read a second time (issue 14 item
+//! 5: 5 % of the CPU time on the generated 100k-event Madrid feed).
 //!
 //! A body that ends before its closing brackets is a failed feed (issue 10
 //! item 2): nothing of it may be stored. Not for: mapping records to events
