@@ -195,7 +195,9 @@ impl TermBase {
     /// Whether term `t`, matched at words `i..i + n`, stands where it may.
     fn fits(&self, t: usize, text: &str, ws: &[(usize, usize)], i: usize, n: usize) -> bool {
         let term = &self.terms[t];
-        let at_start = !text[..ws[i].0].chars().any(char::is_alphanumeric);
+        // A title's start, or a sentence's within it ("Taller: descubre la
+        // ciencia"): there a verb like Descubre is an imperative.
+        let at_start = !text[..ws[i].0].chars().any(char::is_alphanumeric) || opens_sentence(&text[ws[i - 1].1..ws[i].0]);
         if term.initial_only && !at_start {
             return false;
         }
@@ -339,6 +341,8 @@ mod tests {
         let b = TermBase::parse("descubre\tdiscover\ttitle-initial\nteatro\ttheatre\tname-head\nsala\troom\n", "t").unwrap();
         assert_eq!(b.find("Descubre las aves", &[]).len(), 1);
         assert!(b.find("El niño descubre", &[]).is_empty());
+        // Issue 11: an imperative after a colon starts a sentence too.
+        assert_eq!(b.find("Taller de biotecnología: descubre la ciencia", &[]).len(), 1);
         assert!(b.find("Teatro Circo Price", &[]).is_empty());
         assert_eq!(b.find("Teatro de calle", &[]).len(), 1);
         assert!(b.find("en la Gran Sala Roja", &[]).is_empty());

@@ -200,6 +200,33 @@ fn issue11_a_name_is_kept_whole_and_event_words_are_right() {
     assert!(title("fr", "4").contains("l'arrondissement de Tetuán"), "{}", title("fr", "4"));
 }
 
+/// Issue 11 (title scores): an imperative opening a sentence inside a title
+/// is an imperative ("Taller: descubre…" was "It Discovers", "il
+/// découvre"), and a season's concert reads as one ("Concert of Primavera").
+#[test]
+fn issue11_sentence_initial_imperatives_and_seasonal_concerts() {
+    if !has_apertium() {
+        return;
+    }
+    let dir = workdir(CONFIG);
+    write_feed(
+        dir.path(),
+        &[
+            record("1", "Taller de biotecnología: descubre la ciencia invisible", "", "Sala X"),
+            record("2", "Concierto de Primavera", "", "Sala X"),
+            record("3", "Visita guiada al Senado", "", "Sala X"),
+        ],
+    );
+    run(dir.path());
+    let title = |lang: &str, id: &str| listed(dir.path(), lang)[id]["title"].as_str().unwrap().to_string();
+    assert!(title("en", "1").contains(": Discover the"), "{}", title("en", "1"));
+    assert!(title("fr", "1").contains(": découvrez la"), "{}", title("fr", "1"));
+    assert_eq!(title("en", "2"), "Spring Concert");
+    assert_eq!(title("fr", "2"), "Concert de printemps");
+    assert_eq!(title("en", "3"), "Guided Tour of the Senado");
+    assert_eq!(title("fr", "3"), "Visite guidée du Senado");
+}
+
 /// Issue 11.2: an operator's term base applies, and changing one entry
 /// re-translates only the texts it matches, not the rest.
 #[test]
