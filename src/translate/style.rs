@@ -27,7 +27,7 @@ impl Field {
 
 /// Bumped whenever the output of [`finish`] changes for the same engine
 /// output, so cached translations are made again (it is part of cache keys).
-pub const VERSION: u32 = 7;
+pub const VERSION: u32 = 8;
 
 /// Words English title case leaves in lower case unless they come first.
 const SMALL_WORDS: &[&str] = &[
@@ -100,6 +100,7 @@ pub fn finish(output: &str, names: &[String], lead: Option<&str>, lang: &str, fi
     places::prepositions(&mut segs, lang);
     if lang == "fr" {
         places::elide(&mut segs);
+        places::vous_after_imperative(&mut segs);
     }
     if lang == "en" && field == Field::Title {
         title_case(&mut segs);

@@ -227,6 +227,27 @@ fn issue11_sentence_initial_imperatives_and_seasonal_concerts() {
     assert_eq!(title("fr", "3"), "Visite guidée du Senado");
 }
 
+/// Issue 11 (title scores): a title that opens with an imperative reads as
+/// one ("Mejora tu inglés" was "It Improves Your English", "Il améliore ton
+/// anglais"), and French keeps to "vous" after it ("Découvrez tes" mixed).
+#[test]
+fn issue11_imperatives_address_the_reader_one_way() {
+    if !has_apertium() {
+        return;
+    }
+    let dir = workdir(CONFIG);
+    write_feed(
+        dir.path(),
+        &[record("1", "Mejora tu inglés con películas", "", "Sala X"), record("2", "Descubre tus superpoderes digitales", "", "Sala X")],
+    );
+    run(dir.path());
+    let title = |lang: &str, id: &str| listed(dir.path(), lang)[id]["title"].as_str().unwrap().to_string();
+    assert!(title("en", "1").starts_with("Improve Your English"), "{}", title("en", "1"));
+    assert!(title("fr", "1").starts_with("Améliorez votre anglais"), "{}", title("fr", "1"));
+    assert!(title("fr", "2").starts_with("Découvrez vos "), "{}", title("fr", "2"));
+    assert!(title("it", "1").starts_with("Migliora il tuo inglese"), "{}", title("it", "1"));
+}
+
 /// Issue 11.2: an operator's term base applies, and changing one entry
 /// re-translates only the texts it matches, not the rest.
 #[test]

@@ -189,6 +189,33 @@ fn english_before(before: &str, name: &str) -> Option<String> {
     Some(format!("{head}{at}{rest}"))
 }
 
+/// A French title that opens with an imperative addresses its reader as
+/// "vous" (the term base's "Découvrez", "Améliorez"), so the engine's "tu"
+/// possessives follow: "Améliorez ton anglais" → "Améliorez votre anglais".
+pub(super) fn vous_after_imperative(segs: &mut [Segment]) {
+    let Some(Segment::Plain(first)) = segs.first() else {
+        return;
+    };
+    let opening = first.trim_start_matches(|c: char| !c.is_alphanumeric()).split([' ', ',']).next().unwrap_or("");
+    if !(opening.starts_with(char::is_uppercase) && opening.ends_with("ez") && opening.chars().count() > 4) {
+        return;
+    }
+    for s in segs.iter_mut() {
+        if let Segment::Plain(t) = s {
+            let words: Vec<String> = t
+                .split(' ')
+                .map(|w| match w {
+                    "ton" | "ta" => "votre".to_string(),
+                    "tes" => "vos".to_string(),
+                    "toi" => "vous".to_string(),
+                    _ => w.to_string(),
+                })
+                .collect();
+            *t = words.join(" ");
+        }
+    }
+}
+
 /// French elision where an engine could not see the next word: "de Alto
 /// Vuelo" → "d'Alto Vuelo", "à la exposition" → "à l'exposition", "du
 /// Ayuntamiento" → "de l'Ayuntamiento". Only words in plain text elide;
@@ -271,6 +298,16 @@ mod tests {
         // "de [Cirque] en [Villaverde]" comes back "d'en Cirque Villaverde".
         assert_eq!(fr("Festival d'en Cirque Villaverde 2025", &["Villaverde"]), "Festival de Cirque à Villaverde 2025");
         assert_eq!(fr("Le goût d'en haut", &[]), "Le goût d'en haut");
+    }
+
+    /// Issue 11: after a "vous" imperative, "tu" possessives are "vous" ones.
+    #[test]
+    fn issue11_french_vous_after_an_imperative() {
+        let fr = |out: &str| finish(out, &[], None, "fr", Field::Title);
+        assert_eq!(fr("Améliorez ton anglais avec tes amis"), "Améliorez votre anglais avec vos amis");
+        assert_eq!(fr("Prenez soin de ta santé"), "Prenez soin de votre santé");
+        assert_eq!(fr("Il améliore ton anglais"), "Il améliore ton anglais");
+        assert_eq!(fr("Chez ta grand-mère"), "Chez ta grand-mère");
     }
 
     /// Issue 11: English "in" before a kept venue is "at".
