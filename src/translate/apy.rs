@@ -17,10 +17,9 @@
 //! source; it still gets CityVibe's one User-Agent (P1) and only scrubbed text.
 
 use super::engine::{PIVOT, PivotMemo, Translator, check_lang, engine_codes, route, scrubbed};
+use super::server;
 use super::stream::{self, KEEP_END, KEEP_START};
-use crate::http::USER_AGENT;
 use anyhow::{Context, Result, anyhow, bail};
-use serde_json::Value;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
@@ -50,15 +49,9 @@ impl ApyTranslator {
 
     /// As [`ApyTranslator::new`], with a cap on each request.
     pub fn with_timeout(base_url: &str, timeout: Duration) -> Result<Self> {
-        let config = ureq::Agent::config_builder()
-            .user_agent(USER_AGENT)
-            .timeout_global(Some(timeout))
-            .max_redirects(0)
-            .http_status_as_error(false)
-            .build();
         let mut apy = ApyTranslator {
-            base_url: base_url.trim_end_matches('/').to_string(),
-            agent: ureq::Agent::new_with_config(config),
+            base_url: server::base_url(base_url, "apy_url")?,
+            agent: server::agent(timeout),
             pairs: BTreeSet::new(),
             engine_id: "apertium-apy".to_string(),
             pivot_memo: PivotMemo::default(),
@@ -76,12 +69,11 @@ impl ApyTranslator {
 
     fn list_pairs(&self) -> Result<BTreeSet<(String, String)>> {
         let url = format!("{}/listPairs", self.base_url);
-        let mut resp = self.agent.get(&url).call().with_context(|| format!("GET {url}"))?;
-        let body = resp.body_mut().read_to_string().with_context(|| format!("reading {url}"))?;
-        if !resp.status().is_success() {
-            bail!("GET {url}: {}", resp.status());
+        let resp = self.agent.get(&url).call().with_context(|| format!("GET {url}"))?;
+        let (status, json) = server::json_answer(resp, &format!("GET {url}"))?;
+        if !status.is_success() {
+            bail!("GET {url}: {status}");
         }
-        let json: Value = serde_json::from_str(&body).with_context(|| format!("parsing {url}"))?;
         let list = json["responseData"].as_array().ok_or_else(|| anyhow!("{url}: no responseData list"))?;
         Ok(list
             .iter()
@@ -142,10 +134,8 @@ impl ApyTranslator {
         // markUnknown=no would strip a `*` with a regex that also eats the
         // literal ones riding in comments; marks are stripped here instead.
         let form = [("langpair", langpair), ("q", q), ("markUnknown", "yes")];
-        let mut resp = self.agent.post(&url).send_form(form).with_context(|| format!("POST {url} ({langpair})"))?;
-        let status = resp.status();
-        let body = resp.body_mut().read_to_string().with_context(|| format!("reading {url}"))?;
-        let json: Value = serde_json::from_str(&body).with_context(|| format!("POST {url} ({langpair}): {status}, not JSON"))?;
+        let resp = self.agent.post(&url).send_form(form).with_context(|| format!("POST {url} ({langpair})"))?;
+        let (status, json) = server::json_answer(resp, &format!("POST {url} ({langpair})"))?;
         match json["responseData"]["translatedText"].as_str() {
             Some(text) if status.is_success() => Ok(text.to_string()),
             _ => {

@@ -77,19 +77,8 @@ pub(super) fn translate(store: &mut Store, workers: &mut [Workers], fallen: Fall
                     }
                     continue;
                 };
-                stats.translated += 1;
                 stats.fallback += 1;
-                stats.words += n.words;
-                stats.per_source.entry(n.source.clone()).or_default().0 += 1;
-                out.push(MachineTranslation {
-                    event_id: n.event_id,
-                    lang: tgt.to_string(),
-                    field: n.field,
-                    text: text.clone(),
-                    engine: engine.clone(),
-                    source_hash: n.hash.clone(),
-                    cache_key: key.clone(),
-                });
+                out.push(n.translated(tgt, text, &engine, key, stats));
             }
         }
         store.save_translations(&out)?;

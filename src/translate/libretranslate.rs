@@ -12,10 +12,10 @@
 //! Not for: Apertium framing (`stream`, `apy`).
 
 use super::engine::{Translator, check_lang, scrubbed};
+use super::server;
 use super::stream::{KEEP_END, KEEP_START};
-use crate::http::USER_AGENT;
 use anyhow::{Context, Result, anyhow, bail};
-use serde_json::{Value, json};
+use serde_json::json;
 use std::time::Duration;
 
 pub struct LibreTranslator {
@@ -28,22 +28,8 @@ pub struct LibreTranslator {
 impl LibreTranslator {
     /// A client for the server at `base_url`; `api_key` as the server asks.
     pub fn new(base_url: &str, api_key: Option<String>, timeout: Duration) -> Result<Self> {
-        let config = ureq::Agent::config_builder()
-            .user_agent(USER_AGENT)
-            .timeout_global(Some(timeout))
-            .max_redirects(0)
-            .http_status_as_error(false)
-            .build();
-        let base_url = base_url.trim_end_matches('/').to_string();
-        if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
-            bail!("libretranslate_url {base_url:?} is not an http(s) URL");
-        }
-        Ok(LibreTranslator {
-            engine_id: format!("libretranslate@{base_url}"),
-            base_url,
-            agent: ureq::Agent::new_with_config(config),
-            api_key,
-        })
+        let base_url = server::base_url(base_url, "libretranslate_url")?;
+        Ok(LibreTranslator { engine_id: format!("libretranslate@{base_url}"), base_url, agent: server::agent(timeout), api_key })
     }
 }
 
@@ -116,15 +102,13 @@ impl Translator for LibreTranslator {
             body["api_key"] = json!(key);
         }
         let url = format!("{}/translate", self.base_url);
-        let mut resp = self
+        let resp = self
             .agent
             .post(&url)
             .header("Content-Type", "application/json")
             .send(body.to_string().as_bytes())
             .with_context(|| format!("POST {url} ({src}->{tgt})"))?;
-        let status = resp.status();
-        let text = resp.body_mut().read_to_string().with_context(|| format!("reading {url}"))?;
-        let answer: Value = serde_json::from_str(&text).with_context(|| format!("POST {url}: {status}, not JSON"))?;
+        let (status, answer) = server::json_answer(resp, &format!("POST {url}"))?;
         if !status.is_success() {
             bail!("POST {url} ({src}->{tgt}): {status}: {}", answer["error"].as_str().unwrap_or("no explanation"));
         }

@@ -14,6 +14,7 @@ mod libretranslate;
 mod openai;
 pub mod pipeline;
 pub mod protect;
+mod server;
 mod stream;
 pub mod style;
 pub mod terms;

@@ -14,9 +14,9 @@
 
 use super::engine::{Translator, check_lang, scrubbed};
 use super::libretranslate::{from_html, to_html};
-use crate::http::USER_AGENT;
+use super::server;
 use anyhow::{Context, Result, anyhow, bail};
-use serde_json::{Value, json};
+use serde_json::json;
 use std::time::Duration;
 
 pub struct OpenAiTranslator {
@@ -41,17 +41,12 @@ fn language_name(code: &str) -> &'static str {
 
 impl OpenAiTranslator {
     pub fn new(base_url: &str, model: &str, api_key: Option<String>, timeout: Duration) -> Result<Self> {
-        let base_url = base_url.trim_end_matches('/').to_string();
-        if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
-            bail!("openai_url {base_url:?} is not an http(s) URL");
-        }
-        let config = ureq::Agent::config_builder()
-            .user_agent(USER_AGENT)
-            .timeout_global(Some(timeout))
-            .max_redirects(0)
-            .http_status_as_error(false)
-            .build();
-        Ok(OpenAiTranslator { base_url, model: model.to_string(), agent: ureq::Agent::new_with_config(config), api_key })
+        Ok(OpenAiTranslator {
+            base_url: server::base_url(base_url, "openai_url")?,
+            model: model.to_string(),
+            agent: server::agent(timeout),
+            api_key,
+        })
     }
 
     fn prompt(src: &str, tgt: &str) -> String {
@@ -79,11 +74,9 @@ impl OpenAiTranslator {
         if let Some(key) = &self.api_key {
             req = req.header("Authorization", &format!("Bearer {key}"));
         }
-        let mut resp =
+        let resp =
             req.header("Content-Type", "application/json").send(body.to_string().as_bytes()).with_context(|| format!("POST {url}"))?;
-        let status = resp.status();
-        let raw = resp.body_mut().read_to_string().with_context(|| format!("reading {url}"))?;
-        let answer: Value = serde_json::from_str(&raw).with_context(|| format!("POST {url}: {status}, not JSON"))?;
+        let (status, answer) = server::json_answer(resp, &format!("POST {url}"))?;
         if !status.is_success() {
             bail!("POST {url}: {status}: {}", answer["error"]["message"].as_str().unwrap_or("no explanation"));
         }

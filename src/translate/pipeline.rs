@@ -147,6 +147,23 @@ impl Need {
         if self.shortened { format!("{}/cut", self.field) } else { self.field.to_string() }
     }
 
+    /// The row storing `text` as this text's translation into `tgt` by
+    /// `engine` under `key`, counted in `stats`.
+    pub(super) fn translated(&self, tgt: &str, text: &str, engine: &str, key: &str, stats: &mut TranslateStats) -> MachineTranslation {
+        stats.translated += 1;
+        stats.words += self.words;
+        stats.per_source.entry(self.source.clone()).or_default().0 += 1;
+        MachineTranslation {
+            event_id: self.event_id,
+            lang: tgt.to_string(),
+            field: self.field,
+            text: text.to_string(),
+            engine: engine.to_string(),
+            source_hash: self.hash.clone(),
+            cache_key: key.to_string(),
+        }
+    }
+
     /// An engine's answer for this text, in house style, marked if cut.
     pub(super) fn finish(&self, answer: &str, tgt: &str) -> String {
         let p = &self.prepared;
@@ -368,18 +385,7 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
                                 store.clear_translation_failure(key)?;
                             }
                             for n in waiting {
-                                stats.translated += 1;
-                                stats.words += n.words;
-                                stats.per_source.entry(n.source.clone()).or_default().0 += 1;
-                                out.push(MachineTranslation {
-                                    event_id: n.event_id,
-                                    lang: tgt.clone(),
-                                    field: n.field,
-                                    text: text.clone(),
-                                    engine: engine.clone(),
-                                    source_hash: n.hash.clone(),
-                                    cache_key: key.clone(),
-                                });
+                                out.push(n.translated(tgt, &text, &engine, key, &mut stats));
                             }
                         }
                         Err(e) => {

@@ -7,7 +7,7 @@
 //! with the server back replaces them with the server's; without the
 //! setting they stay pending. Only scrubbed texts ever leave (P5).
 use crate::common;
-use crate::translate_quality::{listed, record, write_feed};
+use crate::translate_quality::{has_apertium as apertium, listed, record, write_feed};
 
 use common::server::{Reply, Server};
 use common::{cityvibe, workdir};
@@ -15,17 +15,6 @@ use serde_json::Value;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-
-fn apertium() -> bool {
-    match cityvibe::translate::ApertiumTranslator::system() {
-        Ok(_) => true,
-        Err(e) if std::env::var("CI").as_deref() != Ok("true") => {
-            eprintln!("notice: skipping, no Apertium ({e:#})");
-            false
-        }
-        Err(e) => panic!("Apertium missing under CI: {e:#}"),
-    }
-}
 
 /// A LibreTranslate server that answers 503 while `down` holds, else
 /// "translates" by putting `EN:` before each text.

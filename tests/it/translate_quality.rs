@@ -44,7 +44,8 @@ pub fn listed(dir: &Path, lang: &str) -> std::collections::BTreeMap<String, Valu
     v.as_array().unwrap().iter().map(|e| (e["source_event_id"].as_str().unwrap().to_string(), e.clone())).collect()
 }
 
-fn has_apertium() -> bool {
+/// Whether real Apertium is here; outside CI its absence skips with a notice.
+pub fn has_apertium() -> bool {
     match cityvibe::translate::ApertiumTranslator::system() {
         Ok(_) => true,
         Err(e) if std::env::var("CI").as_deref() != Ok("true") => {
