@@ -354,22 +354,38 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
         let rounds = plans.iter().map(|p| p.batches.len()).max().unwrap_or(0);
         let mut succeeded = vec![false; targets.len()];
         let mut suspects: Vec<Vec<(usize, String)>> = vec![Vec::new(); targets.len()];
+        // A target whose engine failed a whole batch, text by text, before
+        // translating anything is down for this run: its later batches are
+        // not sent (against a hanging server each would cost timeouts).
+        let mut down: Vec<Option<String>> = vec![None; targets.len()];
         for round in 0..rounds {
             let batches: Vec<Vec<String>> = plans
                 .iter()
-                .map(|p| p.batches.get(round).map(|b| b.iter().map(|&i| p.keys[i].1.text.clone()).collect()).unwrap_or_default())
+                .zip(&down)
+                .map(|(p, down)| match p.batches.get(round) {
+                    Some(b) if down.is_none() => b.iter().map(|&i| p.keys[i].1.text.clone()).collect(),
+                    _ => Vec::new(),
+                })
                 .collect();
             let results = translate_each_target(workers, &src, &tgt_names, &batches);
             let mut out = Vec::new();
             for (t, result) in results.into_iter().enumerate() {
                 let Some(batch) = plans[t].batches.get(round) else { continue };
                 let (tgt, list) = &targets[t];
-                let answers: Vec<(usize, Result<String>)> = match result.texts {
-                    Ok(translated) => batch.iter().copied().zip(translated.into_iter().map(Ok)).collect(),
+                let answers: Vec<(usize, Result<String>)> = match (result.texts, &down[t]) {
+                    (_, Some(why)) => batch.iter().map(|&i| (i, Err(anyhow::anyhow!("not sent, the engine is down: {why}")))).collect(),
+                    (Ok(translated), None) => batch.iter().copied().zip(translated.into_iter().map(Ok)).collect(),
                     // A failed batch of several is sent again text by text, so
                     // that one poison text does not sink the others.
-                    Err(e) if batch.len() > 1 => one_by_one(workers, &src, tgt, batch, &plans[t], e),
-                    Err(e) => vec![(batch[0], Err(e))],
+                    (Err(e), None) if batch.len() > 1 => {
+                        let why = format!("{e:#}");
+                        let answers = one_by_one(workers, &src, tgt, batch, &plans[t], e);
+                        if !succeeded[t] && answers.iter().all(|(_, a)| a.is_err()) {
+                            down[t] = Some(why);
+                        }
+                        answers
+                    }
+                    (Err(e), None) => vec![(batch[0], Err(e))],
                 };
                 for (i, answer) in answers {
                     let (key, prepared) = &plans[t].keys[i];
