@@ -119,10 +119,23 @@ fn french_at(name: &str) -> &'static str {
 
 /// Puts the preposition before each kept span right for `lang`.
 pub(super) fn prepositions(segs: &mut [Segment], lang: &str) {
+    // "Madrid Distrito en Corto en Hortaleza": where a bare "en" joins two
+    // kept spans and another "en" + span follows, the first is inside a
+    // name; the place is the last.
+    let en_before_name = |i: usize| {
+        matches!((&segs[i], segs.get(i + 1)), (Segment::Plain(p), Some(Segment::Name(_)))
+            if tail_words(p, 1).is_some_and(|(_, w)| w[0].eq_ignore_ascii_case("en"))
+                || tail_words(p, 2).is_some_and(|(_, w)| w[0] == "dans" && matches!(w[1], "la" | "le")))
+    };
+    let last_en = (0..segs.len()).rev().find(|&i| en_before_name(i));
     for i in 0..segs.len().saturating_sub(1) {
         let (Segment::Plain(before), Segment::Name(name)) = (&segs[i], &segs[i + 1]) else {
             continue;
         };
+        let inside_a_name = i > 0 && before == " en " && matches!(segs[i - 1], Segment::Name(_)) && last_en.is_some_and(|l| l > i);
+        if lang == "fr" && inside_a_name {
+            continue;
+        }
         let mended = match lang {
             "fr" => french_before(before, name),
             "en" => english_before(before, name),
@@ -284,6 +297,14 @@ mod tests {
     fn issue11_french_en_before_a_kept_place_or_venue() {
         let fr = |out: &str, kept: &[&str]| finish(out, &names(kept), None, "fr", Field::Title);
         assert_eq!(fr("Kairo en Tetuán", &["Kairo", "Tetuán"]), "Kairo à Tetuán");
+        assert_eq!(
+            fr("Madrid Distrito en Corto en Hortaleza", &["Madrid Distrito", "Corto", "Hortaleza"]),
+            "Madrid Distrito en Corto à Hortaleza"
+        );
+        assert_eq!(
+            fr("Madrid Distrito en Corto dans la Biblioteca Gloria Fuertes", &["Madrid Distrito", "Corto", "Biblioteca Gloria Fuertes"]),
+            "Madrid Distrito en Corto à la Biblioteca Gloria Fuertes"
+        );
         assert_eq!(
             fr("Ludothèque en Centro Cultural Sara Montiel", &["Centro Cultural Sara Montiel"]),
             "Ludothèque au Centro Cultural Sara Montiel"
