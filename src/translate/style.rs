@@ -27,7 +27,7 @@ impl Field {
 
 /// Bumped whenever the output of [`finish`] changes for the same engine
 /// output, so cached translations are made again (it is part of cache keys).
-pub const VERSION: u32 = 9;
+pub const VERSION: u32 = 10;
 
 /// Words English title case leaves in lower case unless they come first.
 const SMALL_WORDS: &[&str] = &[
@@ -289,8 +289,9 @@ fn mend_around_names(segs: &mut [Segment], lang: &str) {
 
 /// Words an engine gets wrong the same way every time, put right: Apertium's
 /// Italian takes "para" for a form of "parir" ("Ali partorisca volare" →
-/// "Ali per volare"), and its French writes a leading Roman numeral as a
-/// word ("XV Mercado" → "Xv"; "Vii Journée").
+/// "Ali per volare"), its French writes a leading Roman numeral as a
+/// word ("XV Mercado" → "Xv"; "Vii Journée") and elides before "yoga"
+/// ("d'yoga").
 fn mend_words(text: &str, lang: &str) -> String {
     if lang != "it" && lang != "fr" {
         return text.to_string();
@@ -304,6 +305,10 @@ fn mend_words(text: &str, lang: &str) -> String {
             ("it", "Partorisca") => Some("Per".to_string()),
             ("fr", w) if w.len() >= 2 && w.starts_with(['I', 'V', 'X']) && w[1..].chars().all(|c| matches!(c, 'i' | 'v' | 'x')) => {
                 Some(w.to_uppercase())
+            }
+            // "Atelier d'yoga": French does not elide before "yo", "ya"…
+            ("fr", w) if (w.starts_with("d'y") || w.starts_with("D'y")) && w[3..].starts_with(['a', 'e', 'i', 'o', 'u']) => {
+                Some(format!("{}e {}", &w[..1], &w[2..]))
             }
             _ => None,
         };
@@ -493,6 +498,9 @@ mod tests {
         assert_eq!(finish("Vii Journée européenne (Iii)", &[], None, "fr", Field::Title), "VII Journée européenne (III)");
         assert_eq!(finish("Vi sono corsi", &[], None, "it", Field::Title), "Vi sono corsi");
         assert_eq!(finish("Ivre de joie", &[], None, "fr", Field::Title), "Ivre de joie");
+        // Issue 11: no elision before "yo".
+        assert_eq!(finish("Atelier d'yoga", &[], None, "fr", Field::Title), "Atelier de yoga");
+        assert_eq!(finish("Il n'y a pas d'ypérite", &[], None, "fr", Field::Title), "Il n'y a pas d'ypérite");
     }
 
     #[test]
