@@ -7,6 +7,7 @@
 
 mod apertium;
 mod apy;
+mod batches;
 pub mod engine;
 pub mod exchange;
 mod fallback;

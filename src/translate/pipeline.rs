@@ -8,32 +8,25 @@
 //! prepared text, the engine, the house style's version and the term entries
 //! that matched, so a changed term base re-translates only the texts it
 //! touches. A text over the size limit is cut at a sentence end before it
-//! is sent; a text an engine fails on while others pass is sent alone, after
-//! the others, with a growing wait, and skipped after [`MAX_FAILURES`]
-//! (issue 10.5): one text never holds back the rest. What the engine
-//! fails on goes to the fallback engine when the operator names one
-//! (`fallback`, issue 11.5).
+//! is sent. Texts go out batch by batch (`batches`): a text an engine fails
+//! on while others pass is sent alone, after the others, with a growing
+//! wait, and skipped after [`MAX_FAILURES`] (issue 10.5), so one text never
+//! holds back the rest. What the engine fails on goes to the fallback
+//! engine when the operator names one (`fallback`, issue 11.5).
 
-use super::engine::{Translator, translate_each_target};
+use super::engine::Translator;
 use super::protect::{Known, Prepared, prepare};
 use super::style::{self, Field};
 use super::terms::TermBase;
 use crate::store::Store;
 use crate::store::events::text_hash;
-use crate::store::translations::{Failure, MachineTranslation};
+use crate::store::translations::MachineTranslation;
 use anyhow::Result;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
-/// Texts per engine batch: small enough to save progress often.
-const BATCH: usize = 250;
-
-/// Failures after which a text is no longer sent (until it changes).
-pub const MAX_FAILURES: u32 = 3;
-
-/// The first wait after a failure; it doubles with each further one.
-const FIRST_BACKOFF_MS: i64 = 10 * 60 * 1000;
+pub use super::batches::MAX_FAILURES;
 
 /// How texts are prepared and guarded.
 #[derive(Debug, Clone)]
@@ -232,8 +225,7 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
     mut progress: impl FnMut(u64, u64, u64),
 ) -> Result<TranslateStats> {
     let mut stats = TranslateStats::default();
-    // (source lang, target lang) → texts for the fallback, each with
-    // whether it was skipped (rather than pending) for the configured engine.
+    // (source lang, target lang) → texts for the fallback.
     let mut fallen: Fallen = BTreeMap::new();
     let Some(engine) = workers.first().map(|w| w.engine_id()) else {
         return Ok(stats);
@@ -316,13 +308,13 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
                 Some(f) if f.failures >= MAX_FAILURES => {
                     stats.skipped += 1;
                     if fallback.is_some() {
-                        fallen.entry(pair).or_default().push((need, true));
+                        fallen.entry(pair).or_default().push(need);
                     }
                     continue;
                 }
                 Some(f) if f.next_try_ms > now => {
                     if fallback.is_some() {
-                        fallen.entry(pair).or_default().push((need, false));
+                        fallen.entry(pair).or_default().push(need);
                     } else {
                         stats.pending += 1;
                         stats.per_source.entry(t.source.clone()).or_default().2 += 1;
@@ -340,189 +332,18 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
     for (source_lang, lang, field, original, text) in &human_rows {
         store.save_human_translation(source_lang, lang, field, original, text)?;
     }
-    let total: u64 = needs.values().map(|v| v.len() as u64).sum();
-    let mut done = 0u64;
-    let mut by_src: BTreeMap<String, Vec<(String, Vec<Need>)>> = BTreeMap::new();
-    for ((src, tgt), list) in needs {
-        by_src.entry(src).or_default().push((tgt, list));
-    }
-    for (src, targets) in by_src {
-        // Per target: its distinct prepared texts, those an engine failed on
-        // before last and each in a batch of its own.
-        let plans: Vec<Plan> = targets.iter().map(|(_, list)| Plan::new(list, &failures)).collect();
-        let tgt_names: Vec<&str> = targets.iter().map(|(t, _)| t.as_str()).collect();
-        let rounds = plans.iter().map(|p| p.batches.len()).max().unwrap_or(0);
-        let mut succeeded = vec![false; targets.len()];
-        let mut suspects: Vec<Vec<(usize, String)>> = vec![Vec::new(); targets.len()];
-        // A target whose engine failed a whole batch, text by text, before
-        // translating anything is down for this run: its later batches are
-        // not sent (against a hanging server each would cost timeouts).
-        let mut down: Vec<Option<String>> = vec![None; targets.len()];
-        for round in 0..rounds {
-            let batches: Vec<Vec<String>> = plans
-                .iter()
-                .zip(&down)
-                .map(|(p, down)| match p.batches.get(round) {
-                    Some(b) if down.is_none() => b.iter().map(|&i| p.keys[i].1.text.clone()).collect(),
-                    _ => Vec::new(),
-                })
-                .collect();
-            let results = translate_each_target(workers, &src, &tgt_names, &batches);
-            let mut out = Vec::new();
-            for (t, result) in results.into_iter().enumerate() {
-                let Some(batch) = plans[t].batches.get(round) else { continue };
-                let (tgt, list) = &targets[t];
-                let answers: Vec<(usize, Result<String>)> = match (result.texts, &down[t]) {
-                    (_, Some(why)) => batch.iter().map(|&i| (i, Err(anyhow::anyhow!("not sent, the engine is down: {why}")))).collect(),
-                    (Ok(translated), None) => batch.iter().copied().zip(translated.into_iter().map(Ok)).collect(),
-                    // A failed batch of several is sent again text by text, so
-                    // that one poison text does not sink the others.
-                    (Err(e), None) if batch.len() > 1 => {
-                        let why = format!("{e:#}");
-                        let answers = one_by_one(workers, &src, tgt, batch, &plans[t], e);
-                        if !succeeded[t] && answers.iter().all(|(_, a)| a.is_err()) {
-                            down[t] = Some(why);
-                        }
-                        answers
-                    }
-                    (Err(e), None) => vec![(batch[0], Err(e))],
-                };
-                for (i, answer) in answers {
-                    let (key, prepared) = &plans[t].keys[i];
-                    let waiting = list.iter().filter(|n| &n.key == key);
-                    match answer {
-                        Ok(text) => {
-                            succeeded[t] = true;
-                            let text = match waiting.clone().next() {
-                                Some(first) => first.finish(&text, tgt),
-                                None => style::finish(&text, &prepared.names, prepared.lead.as_deref(), tgt, Field::Description),
-                            };
-                            if failures.contains_key(key) {
-                                store.clear_translation_failure(key)?;
-                            }
-                            for n in waiting {
-                                out.push(n.translated(tgt, &text, &engine, key, &mut stats));
-                            }
-                        }
-                        Err(e) => {
-                            stats.error.get_or_insert_with(|| format!("{src}→{tgt}: {e:#}"));
-                            suspects[t].push((i, format!("{e:#}")));
-                            for n in waiting {
-                                if fallback.is_some() {
-                                    fallen.entry((src.clone(), tgt.clone())).or_default().push((n.clone(), false));
-                                } else {
-                                    stats.pending += 1;
-                                    stats.per_source.entry(n.source.clone()).or_default().2 += 1;
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            done += out.len() as u64;
-            store.save_translations(&out)?;
-            progress(done, total, stats.words);
-        }
-        // A text counts as poison only when the engine translated others into
-        // the same language meanwhile: a dead engine is not the texts' fault.
-        // When the only texts sent were ones it had failed on before (a
-        // steady feed), a short text that is no one's data asks whether the
-        // engine is alive.
-        for (t, list) in suspects.iter().enumerate() {
-            let only_suspects = !list.is_empty() && list.iter().all(|(i, _)| failures.contains_key(&plans[t].keys[*i].0));
-            let alive = succeeded[t] || (only_suspects && engine_answers(&mut workers[0], &src, &targets[t].0));
-            if !alive {
-                continue;
-            }
-            for (i, error) in list {
-                let key = &plans[t].keys[*i].0;
-                let before = failures.get(key).map_or(0, |f| f.failures);
-                let backoff = FIRST_BACKOFF_MS.saturating_mul(1 << before.min(10));
-                store.record_translation_failure(key, error, backoff)?;
-            }
-        }
-    }
+    let fallen_into = if fallback.is_some() { Some(&mut fallen) } else { None };
+    super::batches::send(store, workers, &engine, needs, &failures, &mut stats, fallen_into, &mut progress)?;
     if let Some(fallback) = fallback
         && !fallen.is_empty()
     {
-        super::fallback::translate(store, fallback, fallen, &mut stats)?;
+        super::fallback::translate(store, fallback, fallen, &failures, &mut stats, &mut progress)?;
     }
     Ok(stats)
 }
 
-/// Whether the engine translates a short, harmless text from `src` into `tgt`.
-fn engine_answers<T: Translator>(worker: &mut T, src: &str, tgt: &str) -> bool {
-    worker.translate(src, tgt, &["Hola.".to_string()]).is_ok_and(|t| t.len() == 1)
-}
-
-/// The order in which one target's distinct texts go to the engine.
-struct Plan {
-    /// Distinct (cache key, prepared text).
-    keys: Vec<(String, Prepared)>,
-    /// Indexes into `keys`, batch by batch: texts an engine failed on come
-    /// last, each alone.
-    batches: Vec<Vec<usize>>,
-}
-
-impl Plan {
-    fn new(list: &[Need], failures: &HashMap<String, Failure>) -> Plan {
-        let mut keys: Vec<(String, Prepared)> = Vec::new();
-        let mut seen: HashMap<&str, usize> = HashMap::new();
-        for n in list {
-            if !seen.contains_key(n.key.as_str()) {
-                seen.insert(&n.key, keys.len());
-                keys.push((n.key.clone(), n.prepared.clone()));
-            }
-        }
-        let (suspect, clean): (Vec<usize>, Vec<usize>) = (0..keys.len()).partition(|&i| failures.contains_key(&keys[i].0));
-        let mut batches: Vec<Vec<usize>> = clean.chunks(BATCH).map(<[usize]>::to_vec).collect();
-        batches.extend(suspect.into_iter().map(|i| vec![i]));
-        Plan { keys, batches }
-    }
-}
-
-/// Sends the texts of a failed batch one at a time; after three failures in
-/// a row with no success the engine itself is taken to be down and the rest
-/// are not tried.
-fn one_by_one<T: Translator + Send>(
-    workers: &mut [T],
-    src: &str,
-    tgt: &str,
-    batch: &[usize],
-    plan: &Plan,
-    first_error: anyhow::Error,
-) -> Vec<(usize, Result<String>)> {
-    let worker = &mut workers[0];
-    let mut out = Vec::new();
-    let mut failed_in_a_row = 0;
-    let mut any_ok = false;
-    let mut first_error = Some(first_error);
-    for &i in batch {
-        if failed_in_a_row >= 3 && !any_ok {
-            let e = first_error.take().unwrap_or_else(|| anyhow::anyhow!("engine down"));
-            out.push((i, Err(e)));
-            continue;
-        }
-        let text = std::slice::from_ref(&plan.keys[i].1.text);
-        match worker.translate(src, tgt, text) {
-            Ok(mut t) if t.len() == 1 => {
-                any_ok = true;
-                failed_in_a_row = 0;
-                out.push((i, Ok(t.remove(0))));
-            }
-            Ok(_) => out.push((i, Err(anyhow::anyhow!("the engine answered a different number of texts")))),
-            Err(e) => {
-                failed_in_a_row += 1;
-                out.push((i, Err(e)));
-            }
-        }
-    }
-    out
-}
-
-/// Texts for the fallback: (source, target) → each text, with whether the
-/// configured engine skipped it (rather than left it pending).
-pub(super) type Fallen = BTreeMap<(String, String), Vec<(Need, bool)>>;
+/// Texts for the fallback: (source, target) → texts.
+pub(super) type Fallen = BTreeMap<(String, String), Vec<Need>>;
 
 /// Engine instances of any kind, one per worker.
 pub type Workers = Box<dyn Translator + Send>;

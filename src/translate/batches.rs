@@ -1,0 +1,217 @@
+//! Sending texts to an engine, batch by batch (issue 10.5): each target's
+//! distinct texts go in batches of [`BATCH`], those the engine failed on
+//! before last and each alone; a failed batch is sent again text by text so
+//! that one poison text does not sink the others; a text the engine fails
+//! on while it is alive waits a doubling time and is skipped after
+//! [`MAX_FAILURES`]; an engine that translates nothing of a failed batch is
+//! down for the rest of the run for that language.
+//!
+//! Not for: deciding what needs translating or the cache (`pipeline`).
+
+use super::engine::{Translator, translate_each_target};
+use super::pipeline::{Fallen, Need, TranslateStats};
+use super::protect::Prepared;
+use super::style::{self, Field};
+use crate::store::Store;
+use crate::store::translations::Failure;
+use anyhow::Result;
+use std::collections::{BTreeMap, HashMap};
+
+/// Texts per engine batch: small enough to save progress often.
+const BATCH: usize = 250;
+
+/// Failures after which a text is no longer sent (until it changes).
+pub const MAX_FAILURES: u32 = 3;
+
+/// The first wait after a failure; it doubles with each further one.
+const FIRST_BACKOFF_MS: i64 = 10 * 60 * 1000;
+
+/// Sends `needs` ((source, target) → texts) to `workers`, named `engine`
+/// in what is stored, and stores what they answer. What they fail on goes
+/// into `fallen` when there is a fallback, and counts as pending otherwise;
+/// `progress` is told (done, total, words) as batches complete.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn send<T: Translator + Send>(
+    store: &mut Store,
+    workers: &mut [T],
+    engine: &str,
+    needs: BTreeMap<(String, String), Vec<Need>>,
+    failures: &HashMap<String, Failure>,
+    stats: &mut TranslateStats,
+    mut fallen: Option<&mut Fallen>,
+    progress: &mut dyn FnMut(u64, u64, u64),
+) -> Result<()> {
+    let total: u64 = needs.values().map(|v| v.len() as u64).sum();
+    let mut done = 0u64;
+    let mut by_src: BTreeMap<String, Vec<(String, Vec<Need>)>> = BTreeMap::new();
+    for ((src, tgt), list) in needs {
+        by_src.entry(src).or_default().push((tgt, list));
+    }
+    for (src, targets) in by_src {
+        // Per target: its distinct prepared texts, those an engine failed on
+        // before last and each in a batch of its own.
+        let plans: Vec<Plan> = targets.iter().map(|(_, list)| Plan::new(list, failures)).collect();
+        let tgt_names: Vec<&str> = targets.iter().map(|(t, _)| t.as_str()).collect();
+        let rounds = plans.iter().map(|p| p.batches.len()).max().unwrap_or(0);
+        let mut succeeded = vec![false; targets.len()];
+        let mut suspects: Vec<Vec<(usize, String)>> = vec![Vec::new(); targets.len()];
+        // A target whose engine failed a whole batch, text by text, before
+        // translating anything is down for this run: its later batches are
+        // not sent (against a hanging server each would cost timeouts).
+        let mut down: Vec<Option<String>> = vec![None; targets.len()];
+        for round in 0..rounds {
+            let batches: Vec<Vec<String>> = plans
+                .iter()
+                .zip(&down)
+                .map(|(p, down)| match p.batches.get(round) {
+                    Some(b) if down.is_none() => b.iter().map(|&i| p.keys[i].1.text.clone()).collect(),
+                    _ => Vec::new(),
+                })
+                .collect();
+            let results = translate_each_target(workers, &src, &tgt_names, &batches);
+            let mut out = Vec::new();
+            for (t, result) in results.into_iter().enumerate() {
+                let Some(batch) = plans[t].batches.get(round) else { continue };
+                let (tgt, list) = &targets[t];
+                let answers: Vec<(usize, Result<String>)> = match (result.texts, &down[t]) {
+                    (_, Some(why)) => batch.iter().map(|&i| (i, Err(anyhow::anyhow!("not sent, the engine is down: {why}")))).collect(),
+                    (Ok(translated), None) => batch.iter().copied().zip(translated.into_iter().map(Ok)).collect(),
+                    // A failed batch of several is sent again text by text, so
+                    // that one poison text does not sink the others.
+                    (Err(e), None) if batch.len() > 1 => {
+                        let why = format!("{e:#}");
+                        let answers = one_by_one(workers, &src, tgt, batch, &plans[t], e);
+                        if !succeeded[t] && answers.iter().all(|(_, a)| a.is_err()) {
+                            down[t] = Some(why);
+                        }
+                        answers
+                    }
+                    (Err(e), None) => vec![(batch[0], Err(e))],
+                };
+                for (i, answer) in answers {
+                    let (key, prepared) = &plans[t].keys[i];
+                    let waiting = list.iter().filter(|n| &n.key == key);
+                    match answer {
+                        Ok(text) => {
+                            succeeded[t] = true;
+                            let text = match waiting.clone().next() {
+                                Some(first) => first.finish(&text, tgt),
+                                None => style::finish(&text, &prepared.names, prepared.lead.as_deref(), tgt, Field::Description),
+                            };
+                            if failures.contains_key(key) {
+                                store.clear_translation_failure(key)?;
+                            }
+                            for n in waiting {
+                                out.push(n.translated(tgt, &text, engine, key, stats));
+                            }
+                        }
+                        Err(e) => {
+                            stats.error.get_or_insert_with(|| format!("{src}→{tgt}: {e:#}"));
+                            suspects[t].push((i, format!("{e:#}")));
+                            for n in waiting {
+                                if let Some(fallen) = fallen.as_deref_mut() {
+                                    fallen.entry((src.clone(), tgt.clone())).or_default().push(n.clone());
+                                } else {
+                                    stats.pending += 1;
+                                    stats.per_source.entry(n.source.clone()).or_default().2 += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            done += out.len() as u64;
+            store.save_translations(&out)?;
+            progress(done, total, stats.words);
+        }
+        // A text counts as poison only when the engine translated others into
+        // the same language meanwhile: a dead engine is not the texts' fault.
+        // When the only texts sent were ones it had failed on before (a
+        // steady feed), a short text that is no one's data asks whether the
+        // engine is alive.
+        for (t, list) in suspects.iter().enumerate() {
+            let only_suspects = !list.is_empty() && list.iter().all(|(i, _)| failures.contains_key(&plans[t].keys[*i].0));
+            let alive = succeeded[t] || (only_suspects && engine_answers(&mut workers[0], &src, &targets[t].0));
+            if !alive {
+                continue;
+            }
+            for (i, error) in list {
+                let key = &plans[t].keys[*i].0;
+                let before = failures.get(key).map_or(0, |f| f.failures);
+                let backoff = FIRST_BACKOFF_MS.saturating_mul(1 << before.min(10));
+                store.record_translation_failure(key, error, backoff)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether the engine translates a short, harmless text from `src` into `tgt`.
+fn engine_answers<T: Translator>(worker: &mut T, src: &str, tgt: &str) -> bool {
+    worker.translate(src, tgt, &["Hola.".to_string()]).is_ok_and(|t| t.len() == 1)
+}
+
+/// The order in which one target's distinct texts go to the engine.
+struct Plan {
+    /// Distinct (cache key, prepared text).
+    keys: Vec<(String, Prepared)>,
+    /// Indexes into `keys`, batch by batch: texts an engine failed on come
+    /// last, each alone.
+    batches: Vec<Vec<usize>>,
+}
+
+impl Plan {
+    fn new(list: &[Need], failures: &HashMap<String, Failure>) -> Plan {
+        let mut keys: Vec<(String, Prepared)> = Vec::new();
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        for n in list {
+            if !seen.contains_key(n.key.as_str()) {
+                seen.insert(&n.key, keys.len());
+                keys.push((n.key.clone(), n.prepared.clone()));
+            }
+        }
+        let (suspect, clean): (Vec<usize>, Vec<usize>) = (0..keys.len()).partition(|&i| failures.contains_key(&keys[i].0));
+        let mut batches: Vec<Vec<usize>> = clean.chunks(BATCH).map(<[usize]>::to_vec).collect();
+        batches.extend(suspect.into_iter().map(|i| vec![i]));
+        Plan { keys, batches }
+    }
+}
+
+/// Sends the texts of a failed batch one at a time; after three failures in
+/// a row with no success the engine itself is taken to be down and the rest
+/// are not tried.
+fn one_by_one<T: Translator + Send>(
+    workers: &mut [T],
+    src: &str,
+    tgt: &str,
+    batch: &[usize],
+    plan: &Plan,
+    first_error: anyhow::Error,
+) -> Vec<(usize, Result<String>)> {
+    let worker = &mut workers[0];
+    let mut out = Vec::new();
+    let mut failed_in_a_row = 0;
+    let mut any_ok = false;
+    let mut first_error = Some(first_error);
+    for &i in batch {
+        if failed_in_a_row >= 3 && !any_ok {
+            let e = first_error.take().unwrap_or_else(|| anyhow::anyhow!("engine down"));
+            out.push((i, Err(e)));
+            continue;
+        }
+        let text = std::slice::from_ref(&plan.keys[i].1.text);
+        match worker.translate(src, tgt, text) {
+            Ok(mut t) if t.len() == 1 => {
+                any_ok = true;
+                failed_in_a_row = 0;
+                out.push((i, Ok(t.remove(0))));
+            }
+            Ok(_) => out.push((i, Err(anyhow::anyhow!("the engine answered a different number of texts")))),
+            Err(e) => {
+                failed_in_a_row += 1;
+                out.push((i, Err(e)));
+            }
+        }
+    }
+    out
+}
