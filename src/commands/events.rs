@@ -105,7 +105,8 @@ pub fn show(cli: &Cli, id: &str, lang: Option<&str>, json: bool) -> Result<super
     crate::outln!("{} ({}:{}, {})", e.title, e.source, e.source_event_id, e.status)?;
     crate::outln!("text: {} [{}]", e.lang, e.text_origin)?;
     crate::outln!("when: {} → {} ({})", e.start.as_deref().unwrap_or("?"), e.end.as_deref().unwrap_or("no end given"), e.time_zone)?;
-    crate::outln!("where: {} {}", e.venue.as_deref().unwrap_or("-"), e.address.as_deref().unwrap_or(""))?;
+    // Venue, street, postcode and locality, comma-separated as every export has them.
+    crate::outln!("where: {}", crate::export::location_line(e).as_deref().unwrap_or("-"))?;
     if let Some(p) = &e.price {
         crate::outln!("price: {p}")?;
     }

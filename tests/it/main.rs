@@ -43,6 +43,7 @@ mod surface_lists;
 mod surface_output;
 mod surface_run;
 mod surface_tools;
+mod surface_walk;
 mod translate_engine;
 mod translate_memory;
 mod translate_memory_gaps;

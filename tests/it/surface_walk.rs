@@ -1,0 +1,34 @@
+//! A new user's and an operator's walk through the README's commands, the
+//! defects it found pinned through the binary: an error names the option or
+//! the file it is about, a read command never makes a database, a table line
+//! reads as one. Not for the commands' main behaviour (their own modules).
+use crate::common;
+use crate::translate_quality::{record, run, write_feed};
+
+use common::{cityvibe, workdir};
+
+const CONFIG: &str = "[settings]\ntranslator = \"none\"\n\n[sources.madrid]\nenabled = true\n";
+
+/// One run over a madrid feed of one event at "Sala A", CALLE MAYOR 1.
+fn one_run() -> tempfile::TempDir {
+    let dir = workdir(CONFIG);
+    write_feed(dir.path(), &[record("1", "Concierto", "Un concierto.", "Sala A")]);
+    run(dir.path());
+    dir
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+// `events show` printed "where: Sala A CALLE MAYOR 1": venue and street run
+// together as one name (and a trailing blank with no street).
+#[test]
+fn events_show_separates_venue_and_street() {
+    let dir = one_run();
+    let out = cityvibe(dir.path(), &["events", "show", "madrid:1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let line = text.lines().find(|l| l.starts_with("where:")).unwrap_or_else(|| panic!("no where line: {text}"));
+    assert_eq!(line, "where: Sala A, CALLE MAYOR 1, 28001 MADRID");
+}
