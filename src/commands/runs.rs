@@ -7,6 +7,9 @@ use crate::store::Store;
 use anyhow::Result;
 
 pub fn list(cli: &Cli, limit: usize, as_json: bool) -> Result<Exit> {
+    if limit == 0 {
+        crate::bail_usage!("--limit 0 would show nothing: give 1 or more");
+    }
     let store = Store::open_existing(&cli.db)?;
     let runs = store.list_runs(limit)?;
     if as_json {

@@ -32,3 +32,14 @@ fn events_show_separates_venue_and_street() {
     let line = text.lines().find(|l| l.starts_with("where:")).unwrap_or_else(|| panic!("no where line: {text}"));
     assert_eq!(line, "where: Sala A, CALLE MAYOR 1, 28001 MADRID");
 }
+
+// `runs --limit 0` said "no runs yet: run `cityvibe run`" (exit 0) after a
+// run: a usage mistake, as `events list --limit 0` is (exit 2).
+#[test]
+fn runs_limit_zero_is_a_usage_error_not_no_runs() {
+    let dir = one_run();
+    let out = cityvibe(dir.path(), &["runs", "--limit", "0"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--limit"), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("no runs yet"), "{}", stderr(&out));
+}
