@@ -23,8 +23,8 @@ pub struct Args {
 /// (`translate::view`), each cited as `cite` says (P19).
 pub fn collect(store: &Store, args: &Args, cite: &Citations) -> Result<Vec<ExportEvent>> {
     crate::commands::check_source_ids(&args.sources)?;
-    let from = args.from.as_deref().map(parse_date).transpose()?;
-    let to = args.to.as_deref().map(parse_date).transpose()?;
+    let from = args.from.as_deref().map(|d| parse_date("--from", d)).transpose()?;
+    let to = args.to.as_deref().map(|d| parse_date("--to", d)).transpose()?;
     if let (Some(f), Some(t)) = (from, to)
         && f > t
     {

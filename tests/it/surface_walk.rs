@@ -43,3 +43,15 @@ fn runs_limit_zero_is_a_usage_error_not_no_runs() {
     assert!(stderr(&out).contains("--limit"), "{}", stderr(&out));
     assert!(!stderr(&out).contains("no runs yet"), "{}", stderr(&out));
 }
+
+// `export --from 2026-12-40` said only "\"2026-12-40\" is not a date": which
+// of --from and --to was wrong went unsaid.
+#[test]
+fn export_bad_date_names_its_option() {
+    let dir = one_run();
+    for option in ["--from", "--to"] {
+        let out = cityvibe(dir.path(), &["export", "--format", "json", option, "2026-12-40"]);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(stderr(&out).contains(&format!("{option} \"2026-12-40\"")), "{}", stderr(&out));
+    }
+}
