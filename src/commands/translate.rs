@@ -120,7 +120,8 @@ pub fn exchange(cli: &Cli, command: &TranslateCommand) -> Result<super::Exit> {
             check_lang(lang)?;
             check_not_source(lang)?;
             super::check_source_ids(sources)?;
-            let store = Store::open(&cli.db)?;
+            // A read command: a mistyped --db is said, not made into an empty file.
+            let store = Store::open_existing(&cli.db)?;
             let texts: Vec<_> = store
                 .exchange_texts(lang, sources)?
                 .into_iter()

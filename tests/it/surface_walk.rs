@@ -55,3 +55,14 @@ fn export_bad_date_names_its_option() {
         assert!(stderr(&out).contains(&format!("{option} \"2026-12-40\"")), "{}", stderr(&out));
     }
 }
+
+// `translate export` with no database at --db made an empty one and printed
+// an empty PO file (exit 0), where every other read command stops (exit 2).
+#[test]
+fn translate_export_never_creates_a_database() {
+    let dir = workdir(CONFIG);
+    let out = cityvibe(dir.path(), &["--db", "typo.db", "translate", "export", "--lang", "en", "--format", "po"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("no database at typo.db"), "{}", stderr(&out));
+    assert!(!dir.path().join("typo.db").exists(), "a read command created the database");
+}
