@@ -169,8 +169,23 @@ pub fn exchange(cli: &Cli, command: &TranslateCommand) -> Result<super::Exit> {
         TranslateCommand::Import { file, json } => {
             let content = std::fs::read_to_string(file).map_err(|e| crate::output::usage(format!("reading {}: {e}", file.display())))?;
             let imported = exchange::read(&content, &file.display().to_string()).map_err(|e| crate::output::usage(format!("{e:#}")))?;
-            check_lang(&imported.lang)?;
-            check_not_source(&imported.lang)?;
+            // The file's own language, not a --lang option: the message names the file.
+            let lang = imported.lang.as_str();
+            let name = file.display();
+            if !crate::model::DISPLAY_LANGS.contains(&lang) || lang == crate::store::memory::EXCHANGE_SOURCE_LANG {
+                let said = if lang.is_empty() { "names no language".to_string() } else { format!("is in {lang:?}") };
+                crate::bail_usage!(
+                    "{name} {said}: set its `Language:` header (PO) or target-language (XLIFF) to the language it translates \
+                     the {} originals into: one of {}",
+                    crate::store::memory::EXCHANGE_SOURCE_LANG,
+                    crate::model::DISPLAY_LANGS
+                        .iter()
+                        .filter(|l| **l != crate::store::memory::EXCHANGE_SOURCE_LANG)
+                        .copied()
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+            }
             let _lock = match super::lock_or_exit(cli)? {
                 Ok(l) => l,
                 Err(code) => return Ok(code),

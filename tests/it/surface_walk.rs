@@ -6,6 +6,7 @@ use crate::common;
 use crate::translate_quality::{record, run, write_feed};
 
 use common::{cityvibe, workdir};
+use std::path::Path;
 
 const CONFIG: &str = "[settings]\ntranslator = \"none\"\n\n[sources.madrid]\nenabled = true\n";
 
@@ -65,4 +66,45 @@ fn translate_export_never_creates_a_database() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("no database at typo.db"), "{}", stderr(&out));
     assert!(!dir.path().join("typo.db").exists(), "a read command created the database");
+}
+
+fn import(dir: &Path, name: &str, content: &str) -> std::process::Output {
+    std::fs::write(dir.join(name), content).unwrap();
+    cityvibe(dir, &["translate", "import", name])
+}
+
+// `translate import FILE` whose file names no language, or one CityVibe does
+// not publish, said "--lang : use one of …" or "--lang de: …": an option the
+// command has not, and not the file.
+#[test]
+fn translate_import_names_the_file_whose_language_is_wrong() {
+    let dir = one_run();
+    let d = dir.path();
+    let po = |lang: &str| {
+        format!(
+            "msgid \"\"\nmsgstr \"\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n{lang}\n\nmsgctxt \"title\"\nmsgid \"Concierto\"\nmsgstr \"Concert\"\n"
+        )
+    };
+    let xliff = |lang: &str| {
+        format!(
+            "<?xml version=\"1.0\"?><xliff version=\"1.2\"><file source-language=\"es\" target-language=\"{lang}\"><body>\
+             <trans-unit id=\"t\" resname=\"title\"><source>Concierto</source><target>Concert</target></trans-unit></body></file></xliff>"
+        )
+    };
+    for (name, content, said) in [
+        ("none.po", po(""), "names no language"),
+        ("german.po", po("\"Language: de\\n\""), "\"de\""),
+        ("spanish.po", po("\"Language: es\\n\""), "\"es\""),
+        ("german.xlf", xliff("de"), "\"de\""),
+    ] {
+        let out = import(d, name, &content);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(name) && err.contains(said), "{name}: {err}");
+        assert!(!err.contains("--lang"), "{name}: names an option import has not: {err}");
+    }
+    // The same file in a published language applies.
+    let out = import(d, "english.po", &po("\"Language: en\\n\""));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("en: 1 applied"), "{}", String::from_utf8_lossy(&out.stdout));
 }
