@@ -10,6 +10,7 @@
 //!
 //! Not for: deciding what is a name (`protect`) or engine framing.
 
+mod articles;
 mod places;
 
 /// Which field a text is: titles get title case in English.
@@ -27,7 +28,7 @@ impl Field {
 
 /// Bumped whenever the output of [`finish`] changes for the same engine
 /// output, so cached translations are made again (it is part of cache keys).
-pub const VERSION: u32 = 10;
+pub const VERSION: u32 = 11;
 
 /// Words English title case leaves in lower case unless they come first.
 const SMALL_WORDS: &[&str] = &[
@@ -89,6 +90,11 @@ pub fn finish(output: &str, names: &[String], lead: Option<&str>, lang: &str, fi
         match s {
             Segment::Plain(t) => {
                 *t = mend_words(&contract(t, lang), lang);
+                // Only Spanish (and, optionally, Galician and Catalan) opens
+                // a question or exclamation with ¿ ¡; es-it Apertium keeps them.
+                if matches!(lang, "en" | "fr" | "it" | "pt") && t.contains(['¿', '¡']) {
+                    t.retain(|c| c != '¿' && c != '¡');
+                }
                 // "Kids Village En Villaverde": a word right after a name
                 // is mid-sentence too.
                 *t = lower_stray_capitals(t, lang, after_name && t.starts_with(' '));
@@ -101,6 +107,9 @@ pub fn finish(output: &str, names: &[String], lead: Option<&str>, lang: &str, fi
     if lang == "fr" {
         places::elide(&mut segs);
         places::vous_after_imperative(&mut segs);
+    }
+    if lang == "en" {
+        articles::general_nouns(&mut segs);
     }
     if lang == "en" && field == Field::Title {
         title_case(&mut segs);
@@ -560,5 +569,15 @@ mod tests {
         assert_eq!(finish("a  b", &[], None, "fr", Field::Description), "a b");
         assert_eq!(finish("Quoi ? Rien !", &[], None, "fr", Field::Description), "Quoi ? Rien !");
         assert_eq!(finish("at  Teatro  X", &names(&["Teatro  X"]), None, "en", Field::Description), "at Teatro  X");
+    }
+
+    #[test]
+    fn issue11_no_spanish_opening_marks_outside_iberian_languages() {
+        let out = "L'intelligenza artificiale: ¿progresso o pericolo? ¡Venite!";
+        assert_eq!(finish(out, &[], None, "it", Field::Title), "L'intelligenza artificiale: progresso o pericolo? Venite!");
+        assert_eq!(finish("¿Qué tal?", &[], None, "gl", Field::Title), "¿Qué tal?");
+        // A kept name keeps its marks byte for byte.
+        let kept = names(&["¡Ay, Carmela!"]);
+        assert_eq!(finish("Teatro: ¡Ay, Carmela!", &kept, None, "it", Field::Title), "Teatro: ¡Ay, Carmela!");
     }
 }
