@@ -168,3 +168,18 @@ fn an_id_that_is_contact_data_is_refused_without_quoting_it() {
         scrub_event(&mut Event::new(id, "Título", "es").unwrap()).unwrap();
     }
 }
+
+/// Matching the address classes without `(?i)` (issue 14 item 5) finds
+/// exactly what it found with it: every case variant of a member is a
+/// member. (`\p{L}` alone is not so: U+0345, a mark, folds to a letter, so
+/// the top-level domain stays case-insensitive.)
+#[test]
+fn the_address_classes_hold_their_case_variants() {
+    let every_char: String = (0..=char::MAX as u32).filter_map(char::from_u32).collect();
+    for class in [LOCAL_CHAR, LABEL_CHAR] {
+        let count = |pattern: &str| Regex::new(pattern).unwrap().find_iter(&every_char).count();
+        let (as_written, folded) = (count(class), count(&format!("(?i){class}").replace("(?-i:", "(?:")));
+        assert!(as_written > 100_000, "{class}: {as_written}");
+        assert_eq!(as_written, folded, "{class}");
+    }
+}
