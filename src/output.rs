@@ -225,6 +225,12 @@ impl Table {
     pub fn new(header: &[&str]) -> Table {
         let mut inner = comfy_table::Table::new();
         inner.load_style(comfy_table::presets::NOTHING).set_content_arrangement(comfy_table::ContentArrangement::Dynamic);
+        // A terminal that reports no width (a pty nobody sized: `script`,
+        // `expect`, some CI runners) would wrap every cell to one character
+        // a line: line up the columns as for a pipe instead.
+        if inner.width() == Some(0) {
+            inner.force_no_tty();
+        }
         inner.set_header(header.iter().copied());
         // Two spaces between columns and none before the first.
         for c in inner.column_iter_mut() {

@@ -1,7 +1,8 @@
 //! A new user's and an operator's walk through the README's commands, the
 //! defects it found pinned through the binary: an error names the option or
 //! the file it is about, a read command never makes a database, a table line
-//! reads as one. Not for the commands' main behaviour (their own modules).
+//! reads as one, on any terminal. Not for the commands' main behaviour
+//! (their own modules).
 use crate::common;
 use crate::translate_quality::{record, run, write_feed};
 
@@ -107,4 +108,45 @@ fn translate_import_names_the_file_whose_language_is_wrong() {
     let out = import(d, "english.po", &po("\"Language: en\\n\""));
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(String::from_utf8_lossy(&out.stdout).contains("en: 1 applied"), "{}", String::from_utf8_lossy(&out.stdout));
+}
+
+/// `cityvibe ARGS` with stdout on a fresh pseudo-terminal that nobody sized
+/// (0 columns) and no controlling terminal; what it wrote there.
+fn on_unsized_terminal(dir: &Path, args: &[&str]) -> String {
+    use std::io::Read;
+    use std::os::fd::{FromRawFd, OwnedFd};
+    use std::os::unix::process::CommandExt;
+    let (mut master, mut slave) = (0, 0);
+    // SAFETY: openpty writes two new descriptors into the two ints; a null
+    // name, termios and winsize leave the size at 0x0.
+    let rc = unsafe { libc::openpty(&mut master, &mut slave, std::ptr::null_mut(), std::ptr::null(), std::ptr::null()) };
+    assert_eq!(rc, 0, "openpty: {}", std::io::Error::last_os_error());
+    // SAFETY: both descriptors are fresh and owned here alone.
+    let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+    let mut cmd = common::command(dir);
+    cmd.args(args).stdout(slave.try_clone().unwrap()).stderr(std::process::Stdio::null());
+    // SAFETY: setsid is async-signal-safe; a new session has no controlling
+    // terminal, so the width can only come from the unsized stdout.
+    unsafe {
+        cmd.pre_exec(|| if libc::setsid() < 0 { Err(std::io::Error::last_os_error()) } else { Ok(()) });
+    }
+    let status = cmd.status().unwrap();
+    assert!(status.success());
+    // Every copy of the terminal's side closed (the command holds one), so
+    // the read below ends.
+    drop((cmd, slave));
+    let mut text = Vec::new();
+    // Reading the master ends in EIO once the child's side is closed.
+    let _ = std::fs::File::from(master).read_to_end(&mut text);
+    String::from_utf8_lossy(&text).replace('\r', "")
+}
+
+// On a terminal that reports 0 columns every table cell wrapped to one
+// character a line (`source list`, `runs`, `run`'s report): unreadable.
+#[test]
+fn tables_on_a_terminal_of_no_width_keep_each_row_on_one_line() {
+    let dir = one_run();
+    let text = on_unsized_terminal(dir.path(), &["source", "list"]);
+    assert!(text.lines().any(|l| l.starts_with("madrid ") && l.contains("datos.madrid.es")), "{text}");
+    assert!(text.lines().count() <= 6, "rows wrapped: {text}");
 }
