@@ -151,16 +151,20 @@ impl NewAdapter {
         let sources = root.join("sources.toml");
         let sample = root.join(self.sample_path());
         let pii_fixture = root.join("data/samples/fixtures/pii").join(format!("{}.{}", self.id, self.ext()));
+        // Mistakes in how the command was called are usage errors (exit 2),
+        // not the tool's own failures.
         if adapter.exists() {
-            bail!("{} already exists", adapter.display());
+            crate::bail_usage!("{} already exists: pick another id, or edit that adapter", adapter.display());
         }
-        let mod_text =
-            std::fs::read_to_string(&registry).with_context(|| format!("reading {} (run from the crate root)", registry.display()))?;
+        if !registry.is_file() {
+            crate::bail_usage!("there is no {} here: run `cityvibe adapter new` from the crate root", registry.display());
+        }
+        let mod_text = std::fs::read_to_string(&registry).with_context(|| format!("reading {}", registry.display()))?;
         let new_mod = register(&mod_text, &self.id, &type_name(&self.id))?;
         let sources_text = std::fs::read_to_string(&sources).with_context(|| format!("reading {}", sources.display()))?;
         let doc: toml_edit::DocumentMut = sources_text.parse().with_context(|| format!("{} is not valid TOML", sources.display()))?;
         if doc.get("sources").and_then(|s| s.get(&self.id)).is_some() {
-            bail!("{} already has a [sources.{}] row", sources.display(), self.id);
+            crate::bail_usage!("{} already has a [sources.{}] row: pick another id", sources.display(), self.id);
         }
         let mut new_sources = sources_text.clone();
         if !new_sources.ends_with('\n') {

@@ -56,7 +56,14 @@ impl Store {
             conn.pragma_update(None, "synchronous", "NORMAL")?;
             conn.pragma_update(None, "foreign_keys", "ON")
         };
-        setup(&conn).with_context(|| format!("opening the database {}", path.display()))?;
+        setup(&conn).map_err(|e| match e.sqlite_error_code() {
+            // A mistyped --db that names some other file: the caller's to fix (exit 2).
+            Some(rusqlite::ErrorCode::NotADatabase) => crate::output::usage(format!(
+                "{} is not a cityvibe database (SQLite says: file is not a database): check --db or CITYVIBE_DB",
+                path.display()
+            )),
+            _ => anyhow::Error::new(e).context(format!("opening the database {}", path.display())),
+        })?;
         let mut store = Store { conn, path: path.to_path_buf() };
         store.migrate().with_context(|| format!("migrating the database {}", path.display()))?;
         Ok(store)

@@ -188,10 +188,25 @@ fn new_writes_the_adapter_its_registry_entry_a_disabled_row_and_a_sample() {
     let sample = std::fs::read_to_string(dir.path().join("data/samples/www.bilbao.eus/TODO/bilbao.xml")).unwrap();
     assert!(sample.contains("<event id=\"bilbao-0001\">"));
 
-    // Twice is refused, and nothing is overwritten.
+    // Twice is refused as a usage mistake (exit 2, as issue 13 item 1's
+    // table says), naming the file, and nothing is overwritten.
     let again = cityvibe(dir.path(), &["adapter", "new", "bilbao", "--host", "www.bilbao.eus", "--root", root]);
-    assert_ne!(again.status.code(), Some(0));
+    assert_eq!(again.status.code(), Some(2), "{}", String::from_utf8_lossy(&again.stderr));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("bilbao.rs already exists"));
     assert_eq!(std::fs::read_to_string(dir.path().join("adapters/bilbao.rs")).unwrap(), src);
+}
+
+/// Run outside the crate root, `adapter new` says where to run it, with
+/// the usage exit (2), not the exit of an internal failure (4); issue 13.1.
+#[test]
+fn new_outside_the_crate_root_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_str().unwrap();
+    let out = cityvibe(dir.path(), &["adapter", "new", "bilbao", "--host", "www.bilbao.eus", "--root", root]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("from the crate root"), "{err}");
+    assert!(!dir.path().join("adapters").exists(), "nothing written");
 }
 
 #[test]
