@@ -57,11 +57,12 @@ impl Store {
             conn.pragma_update(None, "foreign_keys", "ON")
         };
         setup(&conn).map_err(|e| match e.sqlite_error_code() {
-            // A mistyped --db that names some other file: the caller's to fix (exit 2).
-            Some(rusqlite::ErrorCode::NotADatabase) => crate::output::usage(format!(
-                "{} is not a cityvibe database (SQLite says: file is not a database): check --db or CITYVIBE_DB",
+            // Said once (SQLite's own text repeats itself), with what to check;
+            // still a database failure (exit 4): a damaged database looks the same.
+            Some(rusqlite::ErrorCode::NotADatabase) => anyhow::anyhow!(
+                "{} is not a database, or is damaged: check --db (or CITYVIBE_DB) names your cityvibe database",
                 path.display()
-            )),
+            ),
             _ => anyhow::Error::new(e).context(format!("opening the database {}", path.display())),
         })?;
         let mut store = Store { conn, path: path.to_path_buf() };
