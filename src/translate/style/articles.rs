@@ -86,7 +86,7 @@ fn bare(word: &str) -> (String, bool) {
 /// intelligence", "the contemporary art", "the urban music"), by ending.
 fn adjective(word: &str) -> bool {
     word.chars().all(char::is_lowercase)
-        && ["al", "ic", "ary", "ous", "ive", "an", "ish", "ese", "ar", "ern", "ical"].iter().any(|e| word.ends_with(e))
+        && ["al", "ic", "ary", "ous", "ive", "an", "ish", "ese", "ar", "ern"].iter().any(|e| word.ends_with(e))
 }
 
 /// Drops "the" before a general noun in the plain text of English output.
