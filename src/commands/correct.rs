@@ -18,7 +18,7 @@ pub fn execute(cli: &Cli, event: &str, field: &str, value: Option<&str>, reason:
     let f = Field::parse(field).map_err(crate::output::as_usage)?;
     // What the event's data refuses is the operator's to fix (exit 2).
     let refused = |e: anyhow::Error| if e.is::<Refused>() { crate::output::as_usage(e) } else { e };
-    let mut store = Store::open(&cli.db)?;
+    let mut store = Store::open_existing(&cli.db)?;
     let Some(raw) = value else {
         if !store.lift_correction(source, id, f)? {
             crate::bail_usage!("{source}:{id} has no correction of {field} in force; see `cityvibe events show {source}:{id}`");

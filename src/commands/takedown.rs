@@ -11,8 +11,19 @@ pub fn add(cli: &Cli, what: &str, reason: &str, force: bool, as_json: bool) -> R
     if let Target::Event { source, .. } = &target {
         crate::adapters::require(source)?;
     }
+    // A takedown may come before the first run (it then keeps the event out
+    // from the start), but one written to a mistyped --db protects nothing:
+    // say where it went when that database is new.
+    let new_db = !cli.db.is_file();
     let mut store = Store::open(&cli.db)?;
     let outcome = store.add_takedown(&target, reason, force)?;
+    if new_db && !matches!(outcome, TakedownOutcome::Unconfirmed { .. }) {
+        eprintln!(
+            "cityvibe: note: there was no database at {}; it was created to hold this takedown. \
+             If cron runs with another database, add the takedown there (--db or CITYVIBE_DB)",
+            cli.db.display()
+        );
+    }
     if let TakedownOutcome::Unconfirmed { source, id, examples } = &outcome {
         // Issue 10 item 12: a tombstone for a mistyped id would protect nothing.
         let like = if examples.is_empty() {

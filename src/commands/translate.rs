@@ -44,6 +44,7 @@ pub fn step(store: &mut Store, config: &Config, sources: &[String], show_progres
 pub fn execute(cli: &Cli, sources: Vec<String>, json: bool) -> Result<super::Exit> {
     let config = super::load_config(cli)?;
     super::check_source_ids(&sources)?;
+    Store::require(&cli.db)?;
     let _lock = match super::lock_or_exit(cli)? {
         Ok(l) => l,
         Err(code) => return Ok(code),
@@ -142,6 +143,7 @@ pub fn exchange(cli: &Cli, command: &TranslateCommand) -> Result<super::Exit> {
             if title.is_none() && description.is_none() {
                 crate::bail_usage!("give --title, --description or both");
             }
+            Store::require(&cli.db)?;
             let _lock = match super::lock_or_exit(cli)? {
                 Ok(l) => l,
                 Err(code) => return Ok(code),
@@ -186,6 +188,7 @@ pub fn exchange(cli: &Cli, command: &TranslateCommand) -> Result<super::Exit> {
                         .join(", ")
                 );
             }
+            Store::require(&cli.db)?;
             let _lock = match super::lock_or_exit(cli)? {
                 Ok(l) => l,
                 Err(code) => return Ok(code),

@@ -74,13 +74,21 @@ impl Store {
     /// `runs`, `export`, `holdings`…): a missing file is a usage error naming
     /// the path, never a new empty database in the wrong folder (issue 13 item 4).
     pub fn open_existing(path: &Path) -> Result<Store> {
+        Store::require(path)?;
+        Store::open(path)
+    }
+
+    /// A usage error unless a database file is at `path`: for commands that
+    /// need stored events, checked before anything (the run lock included)
+    /// creates a file there.
+    pub fn require(path: &Path) -> Result<()> {
         if !path.is_file() {
             return Err(crate::output::usage(format!(
                 "no database at {}: run `cityvibe run` first or pass --db (or set CITYVIBE_DB)",
                 path.display()
             )));
         }
-        Store::open(path)
+        Ok(())
     }
 
     pub fn path(&self) -> &Path {

@@ -109,6 +109,50 @@ fn issue13_4_read_commands_never_create_a_database() {
     assert!(stderr(&out).contains("--db"), "{}", stderr(&out));
 }
 
+// Commands that change what is stored about events (a correction, a
+// translation, an import) need the events: with a mistyped --db they
+// create nothing and say where they looked (exit 2), like the read commands.
+#[test]
+fn commands_on_stored_events_never_create_a_database() {
+    let dir = workdir(MADRID_ONLY);
+    let d = dir.path();
+    std::fs::write(
+        d.join("en.po"),
+        "msgid \"\"\nmsgstr \"\"\n\"Language: en\\n\"\n\nmsgctxt \"title\"\nmsgid \"Hola\"\nmsgstr \"Hello\"\n",
+    )
+    .unwrap();
+    for args in [
+        &["--db", "typo.db", "events", "correct", "madrid:1", "title", "Otro título", "--reason", "typo in the feed"][..],
+        &["--db", "typo.db", "translate"],
+        &["--db", "typo.db", "translate", "correct", "madrid:1", "--lang", "en", "--title", "Hello"],
+        &["--db", "typo.db", "translate", "import", "en.po"],
+    ] {
+        let out = cityvibe(d, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("no database at") && stderr(&out).contains("typo.db"), "{args:?}: {}", stderr(&out));
+        assert!(!d.join("typo.db").exists(), "{args:?} created typo.db");
+    }
+}
+
+// P18: a takedown may come before the first run, so `takedown add` makes
+// the database it is given; when it had to, it says where the takedown
+// went, since one recorded in a mistyped --db protects nothing.
+#[test]
+fn p18_a_takedown_into_a_new_database_says_where_it_went() {
+    let dir = workdir(MADRID_ONLY);
+    let d = dir.path();
+    let url = "https://www.madrid.es/sites/v/index.jsp?vgnextoid=abc";
+    let out = cityvibe(d, &["--db", "new.db", "takedown", "add", url, "--reason", "asked by the venue"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("no database at new.db") && stderr(&out).contains("--db"), "{}", stderr(&out));
+    // The second takedown into the same database says nothing of the kind.
+    let out = cityvibe(d, &["--db", "new.db", "takedown", "add", &format!("{url}2"), "--reason", "asked by the venue"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("no database at"), "{}", stderr(&out));
+    let out = cityvibe(d, &["--db", "new.db", "takedown", "list"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains(url), "{}", String::from_utf8_lossy(&out.stdout));
+}
+
 // Issue 13.9: the hint on a failure is a command that works as written.
 #[test]
 fn issue13_9_the_failure_hint_is_a_working_command() {

@@ -125,6 +125,8 @@ fn issue13_7_json_times_are_rfc3339_everywhere() {
     rfc3339(&h["fetch_log_30_days"][0]["last_request_at"], "holdings last request");
     // One name for translations still to do.
     let dir = workdir("[settings]\ntranslator = \"apertium\"\n\n[sources.madrid]\nenabled = true\n");
+    // `translate` needs a database (it never makes one); an empty one will do.
+    cityvibe::store::Store::open(&dir.path().join("data/cityvibe.db")).unwrap();
     let tr: serde_json::Value = serde_json::from_str(&stdout(&cityvibe(dir.path(), &["translate", "--json"]))).unwrap();
     assert!(tr.get("translation_pending").is_some() && tr.get("pending").is_none(), "{tr}");
 }
