@@ -63,17 +63,42 @@ pub fn list(cli: &Cli, args: ListArgs) -> Result<super::Exit> {
     }
     if events.is_empty() {
         // Say which: nothing stored at all, or nothing of the sources asked for.
-        let stored = store.count_all_events()?;
-        if stored == 0 {
+        let whose = if sources.is_empty() { String::new() } else { format!(" of {}", sources.join(", ")) };
+        let counts = store.count_by_status(&sources)?;
+        if store.count_all_events()? == 0 {
             eprintln!("no events stored yet in {}: run `cityvibe run` (or `make demo`)", cli.db.display());
+        } else if counts.active == 0 {
+            eprintln!("no events{whose} to list: {}", unlisted(&store, &sources, counts)?);
         } else {
-            let whose = if sources.is_empty() { String::new() } else { format!(" of {}", sources.join(", ")) };
             let more = if all { "" } else { " (events that ended are listed with --all)" };
             let when = at.map(|a| format!(" at {a}")).unwrap_or_default();
-            eprintln!("no upcoming or current events{whose}{when} among the {stored} stored{more}");
+            eprintln!("no upcoming or current events{whose}{when} among the {} listed{more}", counts.active);
         }
     }
     Ok(super::exit::OK)
+}
+
+/// Why no stored event of `sources` is listed: withheld by the operator
+/// (and how to bring them back), gone from their feeds, or none stored.
+pub(super) fn unlisted(store: &Store, sources: &[String], counts: crate::store::events::StatusCounts) -> Result<String> {
+    let mut why = Vec::new();
+    if counts.withheld > 0 {
+        let ids: Vec<&str> = crate::adapters::ids()
+            .into_iter()
+            .filter(|id| sources.is_empty() || sources.iter().any(|s| s == id))
+            .filter(|id| store.count_withheld(id).is_ok_and(|n| n > 0))
+            .collect();
+        let enable: Vec<String> = ids.iter().map(|id| format!("`cityvibe source enable {id}`")).collect();
+        why.push(format!("{} withheld by the operator ({} brings them back)", counts.withheld, enable.join(", ")));
+    }
+    if counts.withdrawn > 0 {
+        why.push(format!("{} gone from their feeds", counts.withdrawn));
+    }
+    Ok(if why.is_empty() {
+        format!("none of {} is stored; `cityvibe source list` shows what each source holds", sources.join(", "))
+    } else {
+        why.join("; ")
+    })
 }
 
 pub fn show(cli: &Cli, id: &str, lang: Option<&str>, json: bool) -> Result<super::Exit> {

@@ -70,7 +70,12 @@ pub fn execute(cli: &Cli, args: Args) -> Result<super::Exit> {
     written?;
     out.flush()?;
     if events.is_empty() {
-        eprintln!("no active events match: run `cityvibe run`, or widen --source/--from/--to");
+        let counts = store.count_by_status(&args.sources)?;
+        if counts.active == 0 && store.count_all_events()? > 0 {
+            eprintln!("no events to export: {}", super::events::unlisted(&store, &args.sources, counts)?);
+        } else {
+            eprintln!("no active events match: run `cityvibe run`, or widen --source/--from/--to");
+        }
     }
     Ok(exit::OK)
 }

@@ -111,6 +111,17 @@ fn from_row(r: &Row) -> rusqlite::Result<StoredEvent> {
     })
 }
 
+/// Stored events by status (see [`Store::count_by_status`]).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct StatusCounts {
+    /// Listed and exported.
+    pub active: u64,
+    /// Gone from their feed.
+    pub withdrawn: u64,
+    /// Kept out of every list by the operator (`source disable --withdraw`).
+    pub withheld: u64,
+}
+
 impl Store {
     /// Events matching the filter, soonest first, each cited as its source
     /// is cited now (P19: the row keeps only the source's id).
@@ -150,7 +161,26 @@ impl Store {
         Ok(events)
     }
 
-    /// Active events per source.
+    /// The stored events of `sources` (every source when empty) by status:
+    /// why a list that shows none shows none.
+    pub fn count_by_status(&self, sources: &[String]) -> Result<StatusCounts> {
+        let mut counts = StatusCounts::default();
+        let mut st = self.conn.prepare_cached("SELECT source, status, count(*) FROM events GROUP BY source, status")?;
+        let rows = st.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)? as u64)))?;
+        for row in rows {
+            let (source, status, n) = row?;
+            if !sources.is_empty() && !sources.contains(&source) {
+                continue;
+            }
+            match status.as_str() {
+                "active" => counts.active += n,
+                super::optout::WITHHELD => counts.withheld += n,
+                _ => counts.withdrawn += n,
+            }
+        }
+        Ok(counts)
+    }
+
     /// Every stored event, of any source and status.
     pub fn count_all_events(&self) -> Result<u64> {
         Ok(self.conn.query_row("SELECT count(*) FROM events", [], |r| r.get::<_, i64>(0))? as u64)

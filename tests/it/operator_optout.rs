@@ -212,3 +212,25 @@ fn disable_withdraw_withholds_stored_events_until_enabled() {
     let held: serde_json::Value = serde_json::from_str(&ok(&cityvibe(d, &["holdings", "madrid", "--json"]))).unwrap();
     assert_eq!(held["sources"][0]["events_withheld"], 0);
 }
+
+/// P16: with a source withheld, an empty list or export says why (the
+/// operator withheld its events, and how to bring them back), not that they
+/// ended or that a run is needed; and it counts only the sources asked for.
+#[test]
+fn p16_an_empty_list_says_the_events_are_withheld() {
+    let dir = workdir("[settings]\ntranslator = \"none\"\n[sources.madrid]\nenabled = true\n");
+    let d = dir.path();
+    ok(&cityvibe(d, &["--mirror", sample("").to_str().unwrap(), "run", "--source", "madrid", "--json"]));
+    ok(&cityvibe(d, &["source", "disable", "madrid", "--reason", "el webmaster lo pidió", "--withdraw"]));
+    for args in [&["events", "list"][..], &["events", "list", "--source", "madrid", "--all"], &["export", "--format", "csv"]] {
+        let out = cityvibe(d, args);
+        ok(&out);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("8 withheld by the operator") && err.contains("`cityvibe source enable madrid`"), "{args:?}: {err}");
+        assert!(!err.contains("ended") && !err.contains("cityvibe run"), "{args:?}: {err}");
+    }
+    // A source with nothing stored is not said to hold madrid's events.
+    let out = cityvibe(d, &["events", "list", "--source", "jcyl"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("none of jcyl is stored") && !err.contains('8'), "{err}");
+}
