@@ -41,7 +41,25 @@ pub fn list(cli: &Cli, args: ListArgs) -> Result<super::Exit> {
     let (standings, mut events): (Vec<_>, Vec<_>) = ordered.into_iter().unzip();
     in_language(&store, &mut events, lang)?;
     if json {
-        super::print_json(&events)?;
+        // Listed in the table's order, with the occurrence that order is by:
+        // `next` (now or next) or `ended` (the last), as the table's first column.
+        #[derive(serde::Serialize)]
+        struct Listed<'a> {
+            #[serde(flatten)]
+            event: &'a StoredEvent,
+            next: Option<crate::export::Slot>,
+            ended: Option<crate::export::Slot>,
+        }
+        let listed: Vec<Listed> = events
+            .iter()
+            .zip(&standings)
+            .map(|(event, standing)| match *standing {
+                crate::schedule::Standing::Next(s) => Listed { event, next: Some(s), ended: None },
+                crate::schedule::Standing::Ended(s) => Listed { event, next: None, ended: Some(s) },
+                crate::schedule::Standing::Undated => Listed { event, next: None, ended: None },
+            })
+            .collect();
+        super::print_json(&listed)?;
         return Ok(super::exit::OK);
     }
     for (e, standing) in events.iter().zip(&standings) {

@@ -32,7 +32,7 @@ impl ExportEvent {
 }
 
 /// One occurrence of an event in local civil time (ordered by start, then end).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 pub struct Slot {
     pub start: DateTime,
     pub end: Option<DateTime>,

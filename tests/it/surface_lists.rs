@@ -102,6 +102,26 @@ fn issue13_6_events_list_at_reads_the_list_at_that_moment() {
     }
 }
 
+// The JSON list says which occurrence it is ordered by, as the table's first
+// column does: `next` is the one on now or next (the long exhibition's one
+// span, on now; the play's), `ended` an ended event's last one.
+#[test]
+fn events_list_json_names_the_occurrence_it_is_ordered_by() {
+    let dir = agenda();
+    let out = cityvibe(dir.path(), &["events", "list", "--json", "--all", "--at", AT]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let by_id = |id: &str| v.as_array().unwrap().iter().find(|e| e["source_event_id"] == id).unwrap().clone();
+    let long = by_id("2");
+    assert_eq!((long["next"]["start"].as_str(), long["next"]["end"].as_str()), (Some("2022-03-01T00:00:00"), Some("2030-12-31T23:59:59")));
+    assert!(long["ended"].is_null(), "{long}");
+    let play = by_id("4");
+    assert_eq!((play["next"]["start"].as_str(), play["next"]["end"].as_str()), (Some("2030-02-01T20:00:00"), Some("2030-02-01T22:00:00")));
+    let past = by_id("1");
+    assert!(past["next"].is_null(), "{past}");
+    assert_eq!(past["ended"]["start"], "2020-01-10T19:00:00", "{past}");
+}
+
 /// Properties schema.org gives an Event (its own and those of Thing), as
 /// listed on https://schema.org/Event; CreativeWork's are not among them.
 const EVENT_PROPERTIES: &[&str] = &[
