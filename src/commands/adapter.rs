@@ -44,8 +44,11 @@ pub fn check(id: &str, sample: &Path, json: bool, limit: usize) -> Result<super:
         let _ = write!(std::io::stdout().lock(), "{text}");
     }
     if report.failed() {
-        if let Some(e) = &report.parse_failure {
-            eprintln!("cityvibe: {id}: the sample does not parse: {e}");
+        // The text report on stdout gives the reason already: said once.
+        match &report.parse_failure {
+            Some(e) if json => eprintln!("cityvibe: {id}: the sample does not parse: {e}"),
+            Some(_) => eprintln!("cityvibe: {id}: the sample does not parse (the report above says why)"),
+            None => {}
         }
         if !report.findings.is_empty() {
             eprintln!("cityvibe: {id}: {} e-mail/phone- or image-shaped value(s) survived parsing (P4, P5)", report.findings.len());

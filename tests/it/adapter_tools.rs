@@ -84,6 +84,19 @@ fn check_fails_on_a_body_that_does_not_parse() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("does not parse"));
 }
 
+// Without --json the reason is said once (in the report on stdout), and
+// stderr says the sample failed: it used to print the reason twice.
+#[test]
+fn check_says_a_parse_failure_once() {
+    let file = sample("fixtures/bad/madrid_truncated.json");
+    let out = cityvibe(here(), &["adapter", "check", "madrid", "--sample", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let reason = "a string is left open";
+    assert_eq!(stdout.matches(reason).count() + stderr.matches(reason).count(), 1, "stdout: {stdout}\nstderr: {stderr}");
+    assert!(stdout.contains("PARSE FAILURE") && stderr.contains("madrid: the sample does not parse"), "{stdout}\n{stderr}");
+}
+
 #[test]
 fn check_lists_per_record_errors() {
     // One good service, one with 31/02/2026, one with a fin of 31/02/2027.
