@@ -84,22 +84,29 @@ pub fn html_to_text(html: &str) -> String {
 /// at `\r\n`, `\r` or `\n`.
 pub fn tidy(s: &str) -> String {
     let s = nfc_cow(s);
-    let s = if s.contains('\r') { Cow::Owned(s.replace("\r\n", "\n")) } else { s };
     let mut out = String::with_capacity(s.len());
-    let mut blank = false;
-    for line in s.split(['\n', '\r']) {
-        let mut words = line.split_whitespace().peekable();
-        if words.peek().is_none() {
-            blank = !out.is_empty();
-            continue;
-        }
+    // One walk over the words; what separates two of them follows from the
+    // line ends in the whitespace between them.
+    let mut last_end = 0;
+    for word in s.split_whitespace() {
+        let start = word.as_ptr().addr() - s.as_ptr().addr();
         if !out.is_empty() {
-            out.push_str(if blank { "\n\n" } else { "\n" });
+            out.push_str(match line_ends(&s[last_end..start]) {
+                0 => " ",
+                1 => "\n",
+                _ => "\n\n",
+            });
         }
-        blank = false;
-        push_words(&mut out, words);
+        out.push_str(word);
+        last_end = start + word.len();
     }
     out
+}
+
+/// How many lines end in `gap`: `\n`, and `\r` unless a `\n` follows it.
+fn line_ends(gap: &str) -> usize {
+    let gap = gap.as_bytes();
+    (0..gap.len()).filter(|&i| gap[i] == b'\n' || (gap[i] == b'\r' && gap.get(i + 1) != Some(&b'\n'))).count()
 }
 
 /// One line: every whitespace run becomes a single space.
