@@ -5,20 +5,18 @@
 
 use crate::model::Category;
 use crate::parse::text::fold;
+use regex::RegexSet;
+use std::sync::LazyLock;
 
-impl Category {
-    /// Map a publisher's label (any of the feeds' languages) to the taxonomy
-    /// by keywords. Adapters call this on their own category strings.
-    pub fn from_label(label: &str) -> Option<Category> {
-        let l = fold(label);
-        let has = |words: &[&str]| words.iter().any(|w| l.contains(w));
-        let cat = if has(&["infantil", "familia", "ninos", "infants", "children", "familiar", "familie"]) {
-            Category::Family
-        } else if has(&["music", "musica", "concierto", "concert", "opera", "zarzuela", "jazz", "flamenco", "coral"]) {
-            Category::Music
-        } else if has(&["danza", "dansa", "dance", "ballet", "baile"]) {
-            Category::Dance
-        } else if has(&[
+/// Each category's keywords, searched in folded labels (lower case, no
+/// accents); the first category with a keyword in the label wins.
+const KEYWORDS: &[(Category, &[&str])] = &[
+    (Category::Family, &["infantil", "familia", "ninos", "infants", "children", "familiar", "familie"]),
+    (Category::Music, &["music", "musica", "concierto", "concert", "opera", "zarzuela", "jazz", "flamenco", "coral"]),
+    (Category::Dance, &["danza", "dansa", "dance", "ballet", "baile"]),
+    (
+        Category::Theatre,
+        &[
             "teatro",
             "teatre",
             "theatre",
@@ -34,28 +32,31 @@ impl Category {
             "show",
             "drama",
             "comedia",
-        ]) {
-            Category::Theatre
-        } else if has(&["cine", "cinema", "film", "audiovisual", "pelicula"]) {
-            Category::Film
-        } else if has(&["exposic", "exhibit", "exposi", "muestra", "museo", "museu", "arte", "art"]) {
-            Category::Exhibition
-        } else if has(&["libro", "llibre", "lectura", "literat", "poesia", "cuentacuentos", "book", "biblioteca"]) {
-            Category::Literature
-        } else if has(&["taller", "curso", "curs", "workshop", "formacion"]) {
-            Category::Workshop
-        } else if has(&["conferencia", "conferenc", "charla", "coloquio", "talk", "jornada", "congres", "debate", "mesa redonda"]) {
-            Category::Talk
-        } else if has(&["fiesta", "festa", "festival", "feria", "fira", "fair", "carnaval", "navidad", "nadal", "tradicion"]) {
-            Category::Festival
-        } else if has(&["deport", "esport", "sport", "carrera", "cursa"]) {
-            Category::Sport
-        } else if has(&["visita", "ruta", "paseo", "excursion", "itinerari", "tour", "patrimoni", "turism"]) {
-            Category::Tour
-        } else {
-            return None;
-        };
-        Some(cat)
+        ],
+    ),
+    (Category::Film, &["cine", "cinema", "film", "audiovisual", "pelicula"]),
+    (Category::Exhibition, &["exposic", "exhibit", "exposi", "muestra", "museo", "museu", "arte", "art"]),
+    (Category::Literature, &["libro", "llibre", "lectura", "literat", "poesia", "cuentacuentos", "book", "biblioteca"]),
+    (Category::Workshop, &["taller", "curso", "curs", "workshop", "formacion"]),
+    (Category::Talk, &["conferencia", "conferenc", "charla", "coloquio", "talk", "jornada", "congres", "debate", "mesa redonda"]),
+    (Category::Festival, &["fiesta", "festa", "festival", "feria", "fira", "fair", "carnaval", "navidad", "nadal", "tradicion"]),
+    (Category::Sport, &["deport", "esport", "sport", "carrera", "cursa"]),
+    (Category::Tour, &["visita", "ruta", "paseo", "excursion", "itinerari", "tour", "patrimoni", "turism"]),
+];
+
+/// One pattern per category (its keywords as alternatives), in
+/// [`KEYWORDS`]' order: one search over a label finds every category it
+/// names, instead of one substring search per keyword.
+static CATEGORIES: LazyLock<RegexSet> = LazyLock::new(|| {
+    RegexSet::new(KEYWORDS.iter().map(|(_, words)| words.iter().map(|w| regex::escape(w)).collect::<Vec<_>>().join("|")))
+        .expect("category keywords")
+});
+
+impl Category {
+    /// Map a publisher's label (any of the feeds' languages) to the taxonomy
+    /// by keywords. Adapters call this on their own category strings.
+    pub fn from_label(label: &str) -> Option<Category> {
+        CATEGORIES.matches(&fold(label)).iter().next().map(|i| KEYWORDS[i].0)
     }
 }
 
@@ -67,5 +68,42 @@ mod tests {
     fn publisher_labels_map_to_the_taxonomy() {
         assert_eq!(Category::from_label("CineActividadesAudiovisuales"), Some(Category::Film));
         assert_eq!(Category::from_label("Música"), Some(Category::Music));
+    }
+
+    /// The keyword search as first written: one `contains` per keyword, the
+    /// categories tried in order.
+    fn one_by_one(label: &str) -> Option<Category> {
+        let l = crate::parse::text::fold(label);
+        super::KEYWORDS.iter().find(|(_, words)| words.iter().any(|w| l.contains(w))).map(|(c, _)| *c)
+    }
+
+    /// Labels made of keywords, pieces of keywords, accents, case and
+    /// separators: one search over the label decides as one search per
+    /// keyword did.
+    #[test]
+    fn one_search_finds_the_category_the_keywords_one_by_one_do() {
+        let mut pieces: Vec<String> = super::KEYWORDS.iter().flat_map(|(_, words)| words.iter()).map(|w| w.to_string()).collect();
+        for w in pieces.clone() {
+            pieces.push(w[..w.len() / 2].to_string());
+            pieces.push(w[w.len() / 2..].to_string());
+            pieces.push(w.to_uppercase());
+        }
+        pieces.extend(
+            ["Música", "Niños", "TÍTERES", "Exposición", " ", "/", ",", "-", "ü", "ç", "e\u{301}", "x", "Danza Baile"].map(String::from),
+        );
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state as usize
+        };
+        for _ in 0..20_000 {
+            let label: String = (0..next() % 4).map(|_| pieces[next() % pieces.len()].as_str()).collect();
+            assert_eq!(Category::from_label(&label), one_by_one(&label), "{label:?}");
+        }
+        for label in ["CineActividadesAudiovisuales", "DanzaBaile", "TeatroPerformance", "Jovenes,Familias,Mayores", "", "Mesa redonda"] {
+            assert_eq!(Category::from_label(label), one_by_one(label), "{label:?}");
+        }
     }
 }
