@@ -12,7 +12,7 @@ use crate::parse::loose::{Loose, Nested};
 use crate::parse::loose_list::LooseList;
 use crate::parse::occurrences::hours_in_text;
 use crate::parse::price::free_from_text;
-use crate::parse::text::{html_to_text, non_empty, one_line};
+use crate::parse::text::{html_to_line, html_to_text, non_empty, one_line};
 use crate::records::json;
 use jiff::civil::{Time, time};
 use std::io::BufRead;
@@ -152,7 +152,7 @@ fn real_time(t: Time) -> Option<Time> {
 fn map(a: &Acte, lang: &str, position: usize) -> Result<Event, RecordError> {
     let id = a.acte_id.as_str();
     let err = |reason: String| RecordError::new(if id.is_empty() { format!("element #{position}") } else { id.to_string() }, reason);
-    let mut ev = Event::new(id, &one_line(&html_to_text(a.titol.as_str())), lang).map_err(err)?;
+    let mut ev = Event::new(id, &html_to_line(a.titol.as_str()), lang).map_err(err)?;
 
     let mut description = html_to_text(a.descripcio.as_str());
     let notes = html_to_text(a.observacions.as_str());
@@ -184,12 +184,12 @@ fn map(a: &Acte, lang: &str, position: usize) -> Result<Event, RecordError> {
     };
     ev.schedule = Schedule::from_span(start.date(), end.map(|e| e.date()), start_time, end_time, vec![], vec![]);
 
-    ev.price = non_empty(&one_line(&html_to_text(a.preu.as_str())));
+    ev.price = non_empty(&html_to_line(a.preu.as_str()));
     ev.free = ev.price.as_deref().and_then(free_from_text);
 
     if let Some(ad) = &a.grup_adreca.0 {
         let v = &mut ev.venue;
-        v.name = non_empty(&one_line(&html_to_text(ad.adreca_nom.as_str())));
+        v.name = non_empty(&html_to_line(ad.adreca_nom.as_str()));
         v.address = non_empty(&one_line(ad.adreca.as_str()));
         v.postal_code = non_empty(ad.codi_postal.as_str());
         v.locality = non_empty(ad.municipi.as_str()).or_else(|| non_empty(ad.municipi_nom.as_str()));

@@ -15,7 +15,7 @@ use crate::model::{Category, Event, Schedule};
 use crate::parse::dates::{parse_date, parse_weekdays};
 use crate::parse::occurrences::{hours_in_text, merge};
 use crate::parse::price::free_from_text;
-use crate::parse::text::{fold, html_to_text, non_empty, one_line};
+use crate::parse::text::{fold, html_to_line, html_to_text, non_empty};
 use crate::records::xml;
 use jiff::civil::Weekday;
 use std::io::BufRead;
@@ -282,7 +282,7 @@ fn build(s: &Service, lang: &str, position: usize) -> Result<Event, RecordError>
         return Err(err("service has no id attribute".into()));
     }
     let title = if s.name.trim().is_empty() { &s.title } else { &s.name };
-    let mut ev = Event::new(&s.id, &one_line(&html_to_text(title)), lang).map_err(err)?;
+    let mut ev = Event::new(&s.id, &html_to_line(title), lang).map_err(err)?;
     ev.description = html_to_text(&s.body);
     ev.url = non_empty(&s.web);
 
@@ -308,15 +308,15 @@ fn build(s: &Service, lang: &str, position: usize) -> Result<Event, RecordError>
     }
     ev.schedule = merge(parts);
 
-    ev.price = non_empty(&one_line(&html_to_text(&s.price)));
+    ev.price = non_empty(&html_to_line(&s.price));
     ev.free = ev.price.as_deref().and_then(free_from_text);
 
     let v = &mut ev.venue;
-    v.name = non_empty(&one_line(&html_to_text(&s.venue)));
-    v.address = non_empty(&one_line(&html_to_text(&s.address)));
+    v.name = non_empty(&html_to_line(&s.venue));
+    v.address = non_empty(&html_to_line(&s.address));
     v.postal_code = non_empty(&s.zipcode);
-    v.locality = non_empty(&one_line(&html_to_text(&s.locality)));
-    v.province = non_empty(&one_line(&html_to_text(&s.area))).or_else(|| Some("Madrid".into()));
+    v.locality = non_empty(&html_to_line(&s.locality));
+    v.province = non_empty(&html_to_line(&s.area)).or_else(|| Some("Madrid".into()));
     let coord = |c: &str| c.trim().replace(',', ".").parse::<f64>().ok();
     if let (Some(lat), Some(lon)) = (coord(&s.lat), coord(&s.lon)) {
         v.set_coordinates(lat, lon);
@@ -332,12 +332,11 @@ fn build(s: &Service, lang: &str, position: usize) -> Result<Event, RecordError>
 /// genre); the category's otherwise, where a label naming two things
 /// ("Teatro y danza") gives both.
 fn categories(list: &[Categoria]) -> (Vec<Category>, Vec<String>) {
-    let clean = |l: &str| one_line(&html_to_text(l));
     let mut cats: Vec<Category> = Vec::new();
     let mut labels: Vec<String> = Vec::new();
     for c in list {
-        let label = clean(&c.label);
-        let subs: Vec<String> = c.subs.iter().map(|l| clean(l)).filter(|l| !l.is_empty()).collect();
+        let label = html_to_line(&c.label);
+        let subs: Vec<String> = c.subs.iter().map(|l| html_to_line(l)).filter(|l| !l.is_empty()).collect();
         let sub_cats: Vec<Category> = subs.iter().filter_map(|l| map_label(l)).collect();
         let mut found = Vec::new();
         if sub_cats.iter().all(|c| *c == Category::Family) {

@@ -15,7 +15,7 @@ use crate::parse::loose::{Loose, Nested};
 use crate::parse::loose_list::LooseList;
 use crate::parse::occurrences::hours_in_text;
 use crate::parse::price::free_from_text;
-use crate::parse::text::{html_to_text, non_empty, one_line};
+use crate::parse::text::{html_to_line, html_to_text, non_empty, one_line};
 use crate::records::MergeRepeats;
 use crate::records::json;
 use std::io::BufRead;
@@ -184,7 +184,7 @@ fn map(outer: &Fields, lang: &str, position: usize) -> Result<Event, RecordError
     let f = outer.fields.0.as_deref().unwrap_or(outer);
     let id = f.id_evento.as_str();
     let err = |reason: String| RecordError::new(if id.is_empty() { format!("record #{position}") } else { id.to_string() }, reason);
-    let mut ev = Event::new(id, &one_line(&html_to_text(f.titulo.as_str())), lang).map_err(err)?;
+    let mut ev = Event::new(id, &html_to_line(f.titulo.as_str()), lang).map_err(err)?;
     let (html, truncated) = untruncate(f.descripcion.as_str());
     ev.description = html_to_text(&html);
     if truncated {
@@ -211,7 +211,7 @@ fn map(outer: &Fields, lang: &str, position: usize) -> Result<Event, RecordError
     let end_time = parse_time(f.hora_fin.as_str()).or(text_end).filter(|e| start_time.is_some_and(|s| *e > s));
     ev.schedule = Schedule::from_span(first, last, start_time, end_time, vec![], vec![]);
 
-    ev.price = non_empty(&one_line(&html_to_text(f.precio.as_str())));
+    ev.price = non_empty(&html_to_line(f.precio.as_str()));
     ev.free = ev.price.as_deref().and_then(free_from_text);
     ev.audience = non_empty(&one_line(f.destinatarios.as_str()));
 

@@ -11,7 +11,7 @@ use crate::adapter::*;
 use crate::model::{Category, Event, Schedule};
 use crate::parse::dates::{parse_date_list, parse_datetime, parse_time, parse_weekdays};
 use crate::parse::loose::{Loose, Nested};
-use crate::parse::text::{decode_entities, html_to_text, non_empty, one_line};
+use crate::parse::text::{decode_entities, html_to_line, html_to_text, non_empty, one_line};
 use crate::records::{csv, json, xml};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -111,7 +111,7 @@ fn last_segment(s: &str) -> &str {
 
 fn build(r: &Record<'_>) -> Result<Event, RecordError> {
     let err = |reason: String| RecordError::new(if r.id.is_empty() { "?" } else { &r.id }, reason);
-    let mut ev = Event::new(&r.id, &one_line(&html_to_text(&r.title)), "es").map_err(err)?;
+    let mut ev = Event::new(&r.id, &html_to_line(&r.title), "es").map_err(err)?;
     ev.description = html_to_text(&r.description);
     ev.url = non_empty(&r.link);
     let start = parse_datetime(&r.start).ok_or_else(|| err(format!("bad start date {:?}", r.start)))?;
@@ -134,10 +134,11 @@ fn build(r: &Record<'_>) -> Result<Event, RecordError> {
         "0" | "false" => Some(false),
         _ => None,
     };
-    ev.price = non_empty(&one_line(&html_to_text(&r.price)));
+    ev.price = non_empty(&html_to_line(&r.price));
     ev.audience = non_empty(&decode_entities(last_segment(&r.audience)));
     let v = &mut ev.venue;
-    let plain = |s: &str| non_empty(&one_line(&decode_entities(s)));
+    // One line is trimmed already: kept as it is unless empty.
+    let plain = |s: &str| Some(one_line(&decode_entities(s))).filter(|l| !l.is_empty());
     v.name = plain(&r.venue);
     v.address = plain(&r.address);
     v.locality = plain(&r.locality).or_else(|| Some("Madrid".into()));

@@ -247,7 +247,7 @@ const TEMPLATE: &str = r#"//! {{HOST}}: TODO the dataset's name and what it hold
 use crate::adapter::*;
 use crate::model::{Event, Schedule};
 use crate::parse::dates::{parse_date, parse_time};
-use crate::parse::text::{html_to_text, non_empty, one_line};
+use crate::parse::text::{html_to_line, html_to_text, non_empty, one_line};
 {{IMPORTS}}use std::time::Duration;
 
 pub struct {{TYPE}};
@@ -332,7 +332,7 @@ fn date_time(s: &str) -> Option<(jiff::civil::Date, Option<jiff::civil::Time>)> 
 /// framework by its place in the feed.
 fn map(r: &Record, lang: &str) -> Result<Event, RecordError> {
     let err = |reason: String| RecordError::new(r.id.trim(), reason);
-    let mut ev = Event::new(&r.id, &one_line(&html_to_text(&r.title)), lang).map_err(err)?;
+    let mut ev = Event::new(&r.id, &html_to_line(&r.title), lang).map_err(err)?;
     ev.description = html_to_text(&r.description);
     ev.url = non_empty(&r.url);
     let (first, start_time) = date_time(&r.start).ok_or_else(|| err(format!("bad start {:?}", r.start)))?;

@@ -4,13 +4,9 @@
 
 use std::borrow::Cow;
 
-/// Decode HTML entities, repeatedly, so `&amp;Ntilde;` becomes `Ñ`.
-pub fn decode_entities(s: &str) -> String {
-    decode_entities_cow(s).into_owned()
-}
-
-/// [`decode_entities`], borrowing when there is nothing to decode.
-fn decode_entities_cow(s: &str) -> Cow<'_, str> {
+/// Decode HTML entities, repeatedly, so `&amp;Ntilde;` becomes `Ñ`;
+/// borrowed when there is nothing to decode.
+pub fn decode_entities(s: &str) -> Cow<'_, str> {
     let mut cur: Cow<str> = Cow::Borrowed(s);
     for _ in 0..3 {
         if !cur.contains('&') {
@@ -29,11 +25,23 @@ fn decode_entities_cow(s: &str) -> Cow<'_, str> {
 /// block tags become line breaks, `<img>` and scripts vanish, links keep
 /// their text only, entities are decoded, whitespace is tidied.
 pub fn html_to_text(html: &str) -> String {
+    tidy(&untagged(html))
+}
+
+/// [`html_to_text`] as one line (titles, prices): the text's whitespace is
+/// made single spaces once, not tidied into lines first.
+pub fn html_to_line(html: &str) -> String {
+    one_line(&untagged(html))
+}
+
+/// The text of an HTML fragment before its whitespace is tidied: entities
+/// decoded, tags gone (block tags as line breaks), image URLs dropped.
+fn untagged(html: &str) -> Cow<'_, str> {
     // Entities first, so an escaped tag (`&lt;p&gt;`) is treated as a tag.
-    let decoded = decode_entities_cow(html);
+    let decoded = decode_entities(html);
     if !decoded.contains('<') {
         // Plain text (most feed fields): nothing to strip, no copy.
-        return tidy(&drop_image_urls_cow(&decoded));
+        return without_image_urls(decoded);
     }
     let mut out = String::with_capacity(decoded.len());
     let mut rest = decoded.as_ref();
@@ -77,7 +85,7 @@ pub fn html_to_text(html: &str) -> String {
         }
     }
     out.push_str(rest);
-    tidy(&drop_image_urls_cow(&out))
+    without_image_urls(Cow::Owned(out))
 }
 
 /// Collapse runs of spaces, keep at most one blank line, trim. A line ends
@@ -145,13 +153,13 @@ fn nfc_cow(s: &str) -> Cow<'_, str> {
 
 /// Remove URLs that point at images (POLICY P4: never stored, never hot-linked).
 pub fn drop_image_urls(s: &str) -> String {
-    drop_image_urls_cow(s).into_owned()
+    without_image_urls(Cow::Borrowed(s)).into_owned()
 }
 
-/// [`drop_image_urls`], borrowing when there is no URL at all.
-fn drop_image_urls_cow(s: &str) -> Cow<'_, str> {
+/// [`drop_image_urls`], keeping the text as it is when it holds no URL at all.
+fn without_image_urls(s: Cow<'_, str>) -> Cow<'_, str> {
     if !s.contains("://") {
-        return Cow::Borrowed(s);
+        return s;
     }
     Cow::Owned(s.split_inclusive(char::is_whitespace).filter(|w| !is_image_url(w.trim())).collect())
 }
@@ -324,6 +332,7 @@ mod tests {
         for t in random_texts(20_000) {
             assert_eq!(tidy(&t), plain::tidy(&t), "tidy {t:?}");
             assert_eq!(one_line(&t), plain::one_line(&t), "one_line {t:?}");
+            assert_eq!(html_to_line(&t), plain::one_line(&html_to_text(&t)), "html_to_line {t:?}");
         }
     }
 }
