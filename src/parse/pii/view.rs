@@ -11,91 +11,101 @@
 use std::borrow::Cow;
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 
-/// The normalised text and, per character of it, where it came from.
+/// The normalised text and, piece by piece, where it came from.
 pub struct View<'a> {
     pub text: Cow<'a, str>,
-    /// `(view byte offset, original start, original end)` per view
-    /// character; empty when the view is the original itself.
-    map: Vec<(usize, usize, usize)>,
+    /// In the order of the text; empty when the view is the original itself.
+    pieces: Vec<Piece>,
+}
+
+/// A piece of the view: its first byte in the view, and the original bytes
+/// `from..to` it stands for, either copied as they are (byte for byte) or
+/// replaced as a whole (a decoded entity, an NFKC form).
+struct Piece {
+    at: usize,
+    from: usize,
+    to: usize,
+    copied: bool,
 }
 
 impl<'a> View<'a> {
     /// The view of `original`; borrowed (no copy) for text without
-    /// entities, tags, percent-escapes or invisible characters that NFKC
-    /// leaves as it is, which is nearly all text.
+    /// entities, tags, percent-escapes or invisible characters, whose every
+    /// character NFKC leaves as it is: nearly all text.
     pub fn of(original: &'a str) -> View<'a> {
-        // `&`, `<` and `%` are common in links and prices; only an entity, a
-        // tag or an escape of interest makes the view differ.
-        let plain = !original.bytes().enumerate().any(|(i, b)| match b {
-            b'&' => entity(&original[i..]).is_some(),
-            b'<' => tag(&original[i..]).is_some(),
-            b'%' => percent(&original[i..]).is_some(),
-            _ => false,
-        });
-        if plain && (original.is_ascii() || (!original.chars().any(is_invisible) && is_nfkc_quick(original.chars()) == IsNormalized::Yes)) {
-            return View { text: Cow::Borrowed(original), map: Vec::new() };
+        let mut changes = changes(original).peekable();
+        if changes.peek().is_none() {
+            return View { text: Cow::Borrowed(original), pieces: Vec::new() };
         }
         let mut text = String::with_capacity(original.len());
-        let mut map = Vec::with_capacity(original.len());
-        let mut push = |text: &mut String, s: &str, from: usize, to: usize| {
-            for c in s.chars() {
-                map.push((text.len(), from, to));
-                text.push(c);
+        let mut pieces = Vec::new();
+        let mut push = |seen: &str, from: usize, to: usize, copied: bool| {
+            if !seen.is_empty() {
+                pieces.push(Piece { at: text.len(), from, to, copied });
+                text.push_str(seen);
             }
         };
-        let mut i = 0;
-        while i < original.len() {
-            let rest = &original[i..];
-            let c = rest.chars().next().expect("i is on a char boundary");
-            if c == '&'
-                && let Some((decoded, len)) = entity(rest)
-            {
-                push(&mut text, &decoded, i, i + len);
-                i += len;
-                continue;
-            }
-            if c == '<'
-                && let Some((len, block)) = tag(rest)
-            {
-                // Block tags part words; inline ones (`<span>`) join them.
-                if block {
-                    push(&mut text, " ", i, i + len);
-                }
-                i += len;
-                continue;
-            }
-            if c == '%'
-                && let Some(decoded) = percent(rest)
-            {
-                push(&mut text, decoded, i, i + 3);
-                i += 3;
-                continue;
-            }
-            let end = i + c.len_utf8();
-            if is_invisible(c) {
-            } else if c.is_ascii() || is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes {
-                push(&mut text, &original[i..end], i, end);
-            } else {
-                let n: String = std::iter::once(c).nfkc().collect();
-                push(&mut text, &n, i, end);
-            }
-            i = end;
+        let mut done = 0;
+        for (at, seen, len) in changes {
+            push(&original[done..at], done, at, true);
+            push(&seen, at, at + len, false);
+            done = at + len;
         }
-        View { text: Cow::Owned(text), map }
+        push(&original[done..], done, original.len(), true);
+        View { text: Cow::Owned(text), pieces }
     }
 
-    /// The original byte range behind the view's bytes `start..end`.
+    /// The original byte range behind the view's bytes `start..end` (both
+    /// on character boundaries): a match that reaches into a replaced piece
+    /// takes all of it.
     pub fn original_range(&self, start: usize, end: usize) -> (usize, usize) {
-        if self.map.is_empty() {
+        if self.pieces.is_empty() {
             return (start, end);
         }
-        let at = |pos: usize| match self.map.binary_search_by_key(&pos, |m| m.0) {
-            Ok(k) => k,
-            Err(k) => k.saturating_sub(1),
-        };
-        let first = self.map[at(start)];
-        let last = self.map[at(end.saturating_sub(1).max(start))];
-        (first.1, last.2)
+        let piece = |pos: usize| &self.pieces[self.pieces.partition_point(|p| p.at <= pos).saturating_sub(1)];
+        let first = piece(start);
+        let last = piece(end.saturating_sub(1).max(start));
+        let from = if first.copied { first.from + (start - first.at) } else { first.from };
+        let to = if last.copied { last.from + (end - last.at) } else { last.to };
+        (from, to)
+    }
+}
+
+/// The places where the view differs from `original`, in order: where each
+/// starts, what the view holds instead, and how many bytes it replaces.
+fn changes(original: &str) -> impl Iterator<Item = (usize, Cow<'_, str>, usize)> {
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        loop {
+            // Only these bytes can start a change: other ASCII stays as it is.
+            let at = from + original.as_bytes()[from..].iter().position(|&b| matches!(b, b'&' | b'<' | b'%') || !b.is_ascii())?;
+            let c = original[at..].chars().next().expect("a change starts on a char boundary");
+            match change(original, at, c) {
+                Some((seen, len)) => {
+                    from = at + len;
+                    return Some((at, seen, len));
+                }
+                None => from = at + c.len_utf8(),
+            }
+        }
+    })
+}
+
+/// What the view holds instead of the text at byte `at` of `original`,
+/// whose first character is `c`, and how many bytes of it that replaces;
+/// `None` when the view keeps that character as it is.
+#[inline]
+fn change(original: &str, at: usize, c: char) -> Option<(Cow<'_, str>, usize)> {
+    let rest = || &original[at..];
+    match c {
+        '&' => entity(rest()).map(|(decoded, len)| (Cow::Owned(decoded), len)),
+        // Block tags part words; inline ones (`<span>`) join them.
+        '<' => tag(rest()).map(|(len, block)| (Cow::Borrowed(if block { " " } else { "" }), len)),
+        '%' => percent(rest()).map(|decoded| (Cow::Borrowed(decoded), 3)),
+        _ if c.is_ascii() => None,
+        _ if is_invisible(c) => Some((Cow::Borrowed(""), c.len_utf8())),
+        _ if is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes => None,
+        _ => Some((Cow::Owned(std::iter::once(c).nfkc().collect()), c.len_utf8())),
     }
 }
 
@@ -160,7 +170,7 @@ fn percent(s: &str) -> Option<&'static str> {
 
 #[cfg(test)]
 mod tests {
-    use super::View;
+    use super::*;
 
     #[test]
     fn view_decodes_and_maps_back() {
@@ -179,6 +189,85 @@ mod tests {
     fn lone_marks_are_text() {
         for s in ["a < b y c > d", "50 % de 20", "R&D; AT&T", "<3 <>"] {
             assert_eq!(View::of(s).text, s);
+        }
+    }
+
+    /// The view as it was built before issue 14 item 5, one map entry per
+    /// character of it, kept as the oracle of the pieces.
+    fn per_character(original: &str) -> (String, Vec<(usize, usize, usize)>) {
+        let (mut text, mut map) = (String::new(), Vec::new());
+        let mut push = |text: &mut String, s: &str, from: usize, to: usize| {
+            for c in s.chars() {
+                map.push((text.len(), from, to));
+                text.push(c);
+            }
+        };
+        let mut i = 0;
+        while i < original.len() {
+            let rest = &original[i..];
+            let c = rest.chars().next().unwrap();
+            let end = i + c.len_utf8();
+            if c == '&'
+                && let Some((decoded, len)) = entity(rest)
+            {
+                push(&mut text, &decoded, i, i + len);
+                i += len;
+            } else if c == '<'
+                && let Some((len, block)) = tag(rest)
+            {
+                push(&mut text, if block { " " } else { "" }, i, i + len);
+                i += len;
+            } else if c == '%'
+                && let Some(decoded) = percent(rest)
+            {
+                push(&mut text, decoded, i, i + 3);
+                i += 3;
+            } else {
+                if is_invisible(c) {
+                } else if c.is_ascii() || is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes {
+                    push(&mut text, &original[i..end], i, end);
+                } else {
+                    push(&mut text, &std::iter::once(c).nfkc().collect::<String>(), i, end);
+                }
+                i = end;
+            }
+        }
+        (text, map)
+    }
+
+    #[test]
+    fn pieces_map_back_as_one_entry_per_character_did() {
+        let fixtures = [
+            include_str!("../../../data/samples/fixtures/pii/madrid_forms.json"),
+            include_str!("../../../data/samples/fixtures/pii/esmadrid_forms.xml"),
+            include_str!("../../../data/samples/fixtures/pii/diba_forms.json"),
+            include_str!("../../../data/samples/fixtures/pii/jcyl_forms.json"),
+        ];
+        let odd = [
+            "e\u{301}te",
+            "a…b",
+            "ﬁn ½ ① ｔｅｌ\u{A0}９",
+            "x\u{200B}\u{AD}y",
+            "<span></span>@<b>x</b>",
+            "&amp;amp;&#64;&zz;",
+            "%2e%2E%zz%4",
+            "<p><br/>q",
+        ];
+        let texts = fixtures.iter().chain(super::super::tests::FORMS).chain(super::super::tests::KEEP).chain(&odd);
+        for original in texts {
+            let view = View::of(original);
+            let (text, map) = per_character(original);
+            assert!(view.text == text, "{original:?}");
+            let old_range = |start: usize, end: usize| {
+                let at = |pos: usize| map.binary_search_by_key(&pos, |m| m.0).unwrap_or_else(|k| k.saturating_sub(1));
+                (map[at(start)].1, map[at(end.saturating_sub(1).max(start))].2)
+            };
+            let bounds: Vec<usize> = text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
+            for (k, &start) in bounds.iter().enumerate() {
+                for &end in bounds[k + 1..].iter().take(16) {
+                    assert_eq!(view.original_range(start, end), old_range(start, end), "{:?}", &text[start..end]);
+                }
+            }
         }
     }
 }
