@@ -2,12 +2,13 @@
 //! withdraw what vanished (P20), unless the feed looks broken — then nothing
 //! of the source changes (the transaction is rolled back).
 
+use super::row::{self, Columns};
 use super::{Store, now_ms};
 use crate::adapter::Manifest;
-use crate::model::{Event, weekday_code};
+use crate::model::Event;
 use anyhow::Result;
+use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{Connection, Transaction, params};
-use sha2::{Digest, Sha256};
 use std::collections::{HashMap, HashSet};
 
 /// What an ingest changed.
@@ -83,10 +84,6 @@ pub struct SourceIngest<'a> {
     tomb_urls: HashSet<String>,
     counts: IngestCounts,
     now: i64,
-    /// Reused for every event: its JSON (hashed), and where the JSON arrays
-    /// stored in columns of their own lie in it.
-    json: Vec<u8>,
-    parts: JsonParts,
     /// The highest event id any translation pointed at when the ingest began.
     max_translated: Option<i64>,
     /// The connection's page cache size, to restore after a larger one for the ingest.
@@ -172,39 +169,8 @@ impl Store {
             tomb_urls,
             counts: IngestCounts::default(),
             now,
-            json: Vec::with_capacity(16 * 1024),
-            parts: JsonParts::default(),
             max_translated,
             cache_size,
-        })
-    }
-}
-
-/// A stable digest of everything stored about an event.
-pub fn content_hash(ev: &Event) -> String {
-    hex::encode(Sha256::digest(serde_json::to_vec(ev).expect("an event always serializes")))
-}
-
-/// The JSON arrays of an event stored in columns of their own, as
-/// serde_json writes them.
-#[derive(Debug, Default, Clone)]
-struct JsonParts {
-    weekdays: String,
-    excluded: String,
-    occurrences: String,
-    categories: String,
-    source_categories: String,
-}
-
-impl JsonParts {
-    fn of(ev: &Event) -> serde_json::Result<JsonParts> {
-        let s = &ev.schedule;
-        Ok(JsonParts {
-            weekdays: serde_json::to_string(&s.weekdays.iter().map(|d| weekday_code(*d)).collect::<Vec<_>>())?,
-            excluded: serde_json::to_string(&s.excluded)?,
-            occurrences: serde_json::to_string(&s.occurrences)?,
-            categories: serde_json::to_string(&ev.categories)?,
-            source_categories: serde_json::to_string(&ev.source_categories)?,
         })
     }
 }
@@ -228,24 +194,29 @@ impl<'a> SourceIngest<'a> {
             // The feed lists the same id twice: the first one wins.
             return Ok(());
         }
-        self.json.clear();
-        serde_json::to_writer(&mut self.json, ev)?;
-        self.parts = JsonParts::of(ev)?;
-        let hash = hex::encode(Sha256::digest(&self.json));
+        let columns = Columns::of(ev)?;
+        let values = columns.values(ev);
+        let hash = row::content_hash(&values, &ev.translations);
         let row_id = match self.existing.get(&ev.source_event_id) {
             Some((_, h, true)) if *h == hash => {
                 self.counts.unchanged += 1;
                 return Ok(());
             }
+            Some((id, h, true)) if row::legacy_hash_matches(h, ev) => {
+                // Unchanged since a run before the hash's form changed: only the hash is new.
+                self.tx.prepare_cached("UPDATE events SET content_hash = ?2 WHERE id = ?1")?.execute(params![id, hash])?;
+                self.counts.unchanged += 1;
+                return Ok(());
+            }
             Some((id, _, _)) => {
                 let id = *id;
-                self.write(ev, &hash, Some(id))?;
+                self.write(&values, &hash, Some(id))?;
                 self.counts.corrections_lapsed += self.corrections.after_write(&self.tx, id)?;
                 self.counts.updated += 1;
                 id
             }
             None => {
-                let id = self.write(ev, &hash, None)?;
+                let id = self.write(&values, &hash, None)?;
                 self.counts.added += 1;
                 // A row id above every id translations pointed at when the
                 // ingest began has none: only this ingest writes them, each
@@ -263,55 +234,15 @@ impl<'a> SourceIngest<'a> {
         Ok(())
     }
 
-    fn write(&mut self, ev: &Event, hash: &str, row: Option<i64>) -> Result<i64> {
-        let m = self.manifest;
-        let s = &ev.schedule;
-        // The JSON arrays stored in their own columns, written with the hash.
-        let p = &self.parts;
-        let (occurrences, weekdays, excluded) = (p.occurrences.as_str(), p.weekdays.as_str(), p.excluded.as_str());
-        let (categories, source_categories) = (p.categories.as_str(), p.source_categories.as_str());
-        let first_start = s.occurrences.first().map(|o| o.start.to_string()).or_else(|| s.start.map(|d| d.to_string()));
-        let last_end =
-            s.occurrences.iter().map(|o| o.end.unwrap_or(o.start)).max().map(|d| d.to_string()).or_else(|| s.end.map(|d| d.to_string()));
-        let v = &ev.venue;
-        let values = params![
-            m.id,
-            ev.source_event_id,
-            ev.title,
-            ev.description,
-            ev.url,
-            ev.lang,
-            ev.time_zone(),
-            s.start.map(|d| d.to_string()),
-            s.end.map(|d| d.to_string()),
-            s.all_day,
-            first_start,
-            last_end,
-            occurrences,
-            weekdays,
-            excluded,
-            ev.free,
-            ev.price,
-            ev.audience,
-            v.name,
-            v.address,
-            v.postal_code,
-            v.locality,
-            v.province,
-            v.district,
-            v.lat,
-            v.lon,
-            categories,
-            source_categories,
-            hash,
-            self.now,
-        ];
+    /// Write the row: a new one, or over the row `row` (parameters 2 to 28 are `values`).
+    fn write(&mut self, values: &[ValueRef<'_>; row::VALUES], hash: &str, row: Option<i64>) -> Result<i64> {
         match row {
             None => {
-                // Parameters 1 and 30 were bound by `begin_ingest`.
-                for (i, value) in values.iter().enumerate().filter(|(i, _)| ![0, 29].contains(i)) {
-                    self.insert.raw_bind_parameter(i + 1, value)?;
+                // Parameters 1 (source) and 30 (now) were bound by `begin_ingest`.
+                for (i, value) in values.iter().enumerate() {
+                    self.insert.raw_bind_parameter(i + 2, ToSqlOutput::Borrowed(*value))?;
                 }
+                self.insert.raw_bind_parameter(29, hash)?;
                 self.insert.raw_execute()?;
                 Ok(self.tx.last_insert_rowid())
             }
@@ -325,9 +256,10 @@ impl<'a> SourceIngest<'a> {
                         content_hash = ?29, last_changed = ?30, status = 'active', withdrawn_at = NULL
                      WHERE id = ?31",
                 )?;
-                let mut all: Vec<&dyn rusqlite::ToSql> = values.to_vec();
-                all.push(&id);
-                st.execute(all.as_slice())?;
+                let values = values.iter().map(|v| ToSqlOutput::Borrowed(*v));
+                let all: Vec<ToSqlOutput<'_>> =
+                    std::iter::once(self.manifest.id.into()).chain(values).chain([hash.into(), self.now.into(), id.into()]).collect();
+                st.execute(rusqlite::params_from_iter(all))?;
                 Ok(id)
             }
         }
@@ -438,6 +370,7 @@ mod tests {
     use super::*;
     use crate::model::{Category, Occurrence, PublisherTranslation, Schedule};
     use jiff::civil::{date, time};
+    use sha2::{Digest, Sha256};
 
     fn events() -> Vec<Event> {
         let mut plain = Event::new("1", "Concierto", "es").unwrap();
@@ -513,5 +446,118 @@ mod tests {
         let ingest = store.begin_ingest(&crate::adapters::madrid::MANIFEST).unwrap();
         ingest.rollback().unwrap();
         assert_eq!(size(&store), before);
+    }
+
+    /// [`events`] with one id each (two of them share one there).
+    fn distinct_events() -> Vec<Event> {
+        let mut events = events();
+        events[2].source_event_id = "odd".into();
+        events
+    }
+
+    fn ingest_all(store: &mut Store, events: &[Event]) -> IngestCounts {
+        let mut ingest = store.begin_ingest(&crate::adapters::madrid::MANIFEST).unwrap();
+        for ev in events {
+            ingest.upsert(ev).unwrap();
+        }
+        match ingest.finish(events.len() as u64, 0).unwrap() {
+            Verdict::Committed(counts) => counts,
+            Verdict::Anomaly(why) => panic!("{why}"),
+        }
+    }
+
+    fn stored_hashes(store: &Store) -> Vec<(String, String, i64)> {
+        let mut st = store.connection().prepare("SELECT source_event_id, content_hash, last_changed FROM events ORDER BY id").unwrap();
+        st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect()
+    }
+
+    /// Issue 14 item 5: rows written before the content hash changed form
+    /// hold the hex SHA-256 of the event's JSON. An upgrade must show none of
+    /// those events as changed (an update rewrites the row and may lapse an
+    /// operator's correction): they stay unchanged and take the new hash.
+    #[test]
+    fn events_stored_with_the_old_hash_stay_unchanged_across_the_upgrade() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(&dir.path().join("t.db")).unwrap();
+        let events = distinct_events();
+        assert_eq!(ingest_all(&mut store, &events).added, 4);
+        let new_form = stored_hashes(&store);
+        for ev in &events {
+            let old = hex::encode(Sha256::digest(serde_json::to_vec(ev).unwrap()));
+            store
+                .connection()
+                .execute(
+                    "UPDATE events SET content_hash = ?1, last_changed = 7 WHERE source_event_id = ?2",
+                    params![old, ev.source_event_id],
+                )
+                .unwrap();
+        }
+        let counts = ingest_all(&mut store, &events);
+        assert_eq!((counts.unchanged, counts.updated, counts.added), (4, 0, 0), "{counts:?}");
+        let after = stored_hashes(&store);
+        assert!(after.iter().all(|(_, hash, last_changed)| hash.len() == 32 && *last_changed == 7), "{after:?}");
+        assert_eq!(after.iter().map(|r| &r.1).collect::<Vec<_>>(), new_form.iter().map(|r| &r.1).collect::<Vec<_>>());
+        let again = ingest_all(&mut store, &events);
+        assert_eq!((again.unchanged, again.updated), (4, 0), "{again:?}");
+    }
+
+    /// The old hash of an event that changed since is no match: it is updated.
+    #[test]
+    fn an_event_changed_since_its_old_hash_is_updated() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(&dir.path().join("t.db")).unwrap();
+        let mut events = distinct_events();
+        ingest_all(&mut store, &events);
+        for ev in &events {
+            let old = hex::encode(Sha256::digest(serde_json::to_vec(ev).unwrap()));
+            store
+                .connection()
+                .execute("UPDATE events SET content_hash = ?1 WHERE source_event_id = ?2", params![old, ev.source_event_id])
+                .unwrap();
+        }
+        events[1].venue.locality = Some("Getafe".into());
+        let counts = ingest_all(&mut store, &events);
+        assert_eq!((counts.unchanged, counts.updated), (3, 1), "{counts:?}");
+    }
+
+    /// Every difference in what is stored of an event changes its hash, and
+    /// only those: a value that moves to the next column or becomes NULL
+    /// instead of empty is a change too.
+    #[test]
+    fn the_content_hash_tells_every_stored_difference() {
+        let hash = |ev: &Event| {
+            let columns = Columns::of(ev).unwrap();
+            row::content_hash(&columns.values(ev), &ev.translations)
+        };
+        let base = events().swap_remove(1);
+        assert_eq!(hash(&base), hash(&base.clone()));
+        let changes: Vec<fn(&mut Event)> = vec![
+            |e| e.title.push('x'),
+            |e| e.url = None,
+            |e| e.venue.address = None,
+            |e| e.price = Some(String::new()),
+            |e| {
+                // The same bytes, split at another column.
+                e.description = format!("{}{}", e.title, e.description);
+                e.title.clear();
+            },
+            |e| e.free = Some(true),
+            |e| e.free = None,
+            |e| e.venue.lat = Some(40.42497215169421),
+            |e| e.schedule.all_day = false,
+            |e| e.schedule.occurrences.pop().map(drop).unwrap_or_default(),
+            |e| e.schedule.excluded.clear(),
+            |e| e.categories.reverse(),
+            |e| e.source_categories.push(String::new()),
+            |e| e.translations[0].description.push('!'),
+            |e| e.translations[0].lang = "fr".into(),
+            |e| e.translations.clear(),
+        ];
+        let mut seen = HashSet::from([hash(&base)]);
+        for (i, change) in changes.iter().enumerate() {
+            let mut ev = base.clone();
+            change(&mut ev);
+            assert!(seen.insert(hash(&ev)), "change {i} left the hash as another event's");
+        }
     }
 }

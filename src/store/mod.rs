@@ -12,6 +12,7 @@ pub mod ingest;
 pub mod memory;
 pub mod optout;
 pub mod reports;
+mod row;
 pub mod runs;
 mod schema;
 pub mod takedowns;
