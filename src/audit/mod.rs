@@ -17,11 +17,12 @@
 
 use crate::adapter::Adapter;
 use crate::config::Config;
-use crate::http::{Allowed, Client, FetchDriver, FetchOutcome, FetchRequest, FetchResult, Ledger, Scheduler};
+use crate::http::{Allowed, Body, Client, FetchDriver, FetchOutcome, FetchRequest, FetchResult, Ledger, Scheduler};
 use crate::store::Store;
 use anyhow::Result;
 use serde::Serialize;
-use std::io::Read;
+use sha2::{Digest, Sha256};
+use std::io::{BufRead, Read};
 use std::time::Duration;
 use url::Url;
 
@@ -148,6 +149,28 @@ impl HostDriver {
     }
 }
 
+/// A body's first `max` bytes, and the SHA-256 of all of it: the digest a
+/// reviewer records of robots.txt (`sha256sum`), which the run's own body
+/// digest is not.
+fn read_capped(body: &mut Body, max: u64) -> std::io::Result<(Vec<u8>, String)> {
+    let mut reader = body.reader()?;
+    let mut bytes = Vec::new();
+    reader.by_ref().take(max).read_to_end(&mut bytes)?;
+    let mut sha256 = Sha256::new();
+    sha256.update(&bytes);
+    // Past the cap: digested, not kept.
+    loop {
+        let rest = reader.fill_buf()?;
+        if rest.is_empty() {
+            break;
+        }
+        sha256.update(rest);
+        let n = rest.len();
+        reader.consume(n);
+    }
+    Ok((bytes, hex::encode(sha256.finalize())))
+}
+
 impl FetchDriver for HostDriver {
     fn next_fetch(&mut self, _store: &mut Store) -> Option<FetchRequest> {
         let url = self.urls.get(self.next)?.clone();
@@ -168,14 +191,10 @@ impl FetchDriver for HostDriver {
         let status: Option<u16> = result.status;
         let max = if req.url.path() == "/robots.txt" { ROBOTS_MAX } else { OTHER_MAX };
         let got = match result.outcome {
-            FetchOutcome::Body { mut body, .. } => {
-                let mut bytes = Vec::new();
-                let read = body.reader().and_then(|r| r.take(max).read_to_end(&mut bytes));
-                match read {
-                    Ok(_) => Got::Body { status: status.unwrap_or(200), bytes, sha256: body.sha256.clone() },
-                    Err(e) => Got::Nothing { message: format!("{}: reading the spooled body: {e}", req.url) },
-                }
-            }
+            FetchOutcome::Body { mut body, .. } => match read_capped(&mut body, max) {
+                Ok((bytes, sha256)) => Got::Body { status: status.unwrap_or(200), bytes, sha256 },
+                Err(e) => Got::Nothing { message: format!("{}: reading the spooled body: {e}", req.url) },
+            },
             FetchOutcome::NotModified | FetchOutcome::Unchanged => Got::Nothing { message: format!("{}: no body came back", req.url) },
             FetchOutcome::Refused(m)
             | FetchOutcome::Failed(m)

@@ -3,14 +3,14 @@
 //! Exact User-Agent (P1), GET only, no cookie store, no Authorization (P2),
 //! conditional headers (P12), ureq's own redirect following off (P13), and
 //! a cap on time and body size. Bodies are spooled to an anonymous
-//! temporary file while hashed, so memory does not grow with a feed.
+//! temporary file while digested, so memory does not grow with a feed.
 
 use super::mirror::{Mirror, Target};
-use sha2::{Digest, Sha256};
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, Write};
 use std::time::Duration;
 use url::Url;
+use xxhash_rust::xxh3::Xxh3Default;
 
 /// The one User-Agent every request carries (P1).
 pub const USER_AGENT: &str = "CityVibeBot/1.0 (+https://cityvibe.guide/bot-info)";
@@ -47,12 +47,15 @@ impl Default for Limits {
     }
 }
 
-/// A response body, spooled and hashed.
+/// A response body, spooled and digested.
 #[derive(Debug)]
 pub struct Body {
     file: File,
     pub len: u64,
-    pub sha256: String,
+    /// XXH3-128 of the body in hex: tells the body taken in last time
+    /// (P12). It signs nothing; whoever needs a SHA-256 (the audit's
+    /// robots.txt) computes it from the body.
+    pub digest: String,
 }
 
 impl Body {
@@ -65,7 +68,7 @@ impl Body {
     /// Spool a reader into a body, stopping with an error past `max` bytes.
     pub fn spool(mut from: impl Read, max: u64) -> io::Result<Body> {
         let mut file = tempfile::tempfile()?;
-        let mut hasher = Sha256::new();
+        let mut hasher = Xxh3Default::new();
         let mut buf = vec![0u8; 64 * 1024];
         let mut len = 0u64;
         loop {
@@ -80,8 +83,8 @@ impl Body {
             hasher.update(&buf[..n]);
             file.write_all(&buf[..n])?;
         }
-        let sha256 = hex::encode(hasher.finalize());
-        Ok(Body { file, len, sha256 })
+        let digest = format!("{:032x}", hasher.digest128());
+        Ok(Body { file, len, digest })
     }
 }
 

@@ -418,7 +418,7 @@ impl<'c> Scheduler<'c> {
                 let v = Validators {
                     etag: ex.etag.or_else(|| old.etag.clone()),
                     last_modified: ex.last_modified.or_else(|| old.last_modified.clone()),
-                    body_sha256: None,
+                    body_digest: None,
                 };
                 // A 304 run writes nothing else: validators only when they changed.
                 if (&v.etag, &v.last_modified) != (&old.etag, &old.last_modified) {
@@ -438,8 +438,8 @@ impl<'c> Scheduler<'c> {
                     return (Step::Done(FetchOutcome::Failed(format!("{url}: empty response"))), RequestOutcome::NoBody);
                 };
                 let v =
-                    Validators { etag: ex.etag.clone(), last_modified: ex.last_modified.clone(), body_sha256: Some(body.sha256.clone()) };
-                if old.body_sha256.as_deref() == Some(body.sha256.as_str()) {
+                    Validators { etag: ex.etag.clone(), last_modified: ex.last_modified.clone(), body_digest: Some(body.digest.clone()) };
+                if old.body_digest.as_deref() == Some(body.digest.as_str()) {
                     if v != *old {
                         keep_validators(store, t.req.url.as_str(), &v);
                     }

@@ -342,7 +342,7 @@ impl SourceDriver {
         // taken in last time, nothing to do.
         if bodies
             .iter()
-            .all(|(i, b, _)| store.validators(m.feeds[*i].url).ok().and_then(|v| v.body_sha256).as_deref() == Some(b.sha256.as_str()))
+            .all(|(i, b, _)| store.validators(m.feeds[*i].url).ok().and_then(|v| v.body_digest).as_deref() == Some(b.digest.as_str()))
         {
             self.end(SourceStatus::Unchanged, "every feed holds the same body as last time".into());
             return;

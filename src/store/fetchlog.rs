@@ -28,7 +28,8 @@ pub struct FetchRecord {
 pub struct Validators {
     pub etag: Option<String>,
     pub last_modified: Option<String>,
-    pub body_sha256: Option<String>,
+    /// The body taken in last time ([`crate::http::client::Body::digest`]).
+    pub body_digest: Option<String>,
 }
 
 impl Store {
@@ -74,8 +75,8 @@ impl Store {
     pub fn validators(&self, url: &str) -> Result<Validators> {
         Ok(self
             .conn
-            .query_row("SELECT etag, last_modified, body_sha256 FROM validators WHERE url = ?1", [url], |r| {
-                Ok(Validators { etag: r.get(0)?, last_modified: r.get(1)?, body_sha256: r.get(2)? })
+            .query_row("SELECT etag, last_modified, body_digest FROM validators WHERE url = ?1", [url], |r| {
+                Ok(Validators { etag: r.get(0)?, last_modified: r.get(1)?, body_digest: r.get(2)? })
             })
             .optional()?
             .unwrap_or_default())
@@ -84,10 +85,10 @@ impl Store {
     /// Store validators after a body was taken in, or refreshed by a 304.
     pub fn set_validators(&self, url: &str, v: &Validators) -> Result<()> {
         self.conn.execute(
-            "INSERT INTO validators (url, etag, last_modified, body_sha256, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
+            "INSERT INTO validators (url, etag, last_modified, body_digest, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
              ON CONFLICT (url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
-                 body_sha256 = coalesce(excluded.body_sha256, validators.body_sha256), updated_at = excluded.updated_at",
-            params![url, v.etag, v.last_modified, v.body_sha256, now_ms()],
+                 body_digest = coalesce(excluded.body_digest, validators.body_digest), updated_at = excluded.updated_at",
+            params![url, v.etag, v.last_modified, v.body_digest, now_ms()],
         )?;
         Ok(())
     }
@@ -150,5 +151,40 @@ impl Store {
         s.statuses = statuses.into_iter().collect();
         s.not_modified_share = if s.requests > 0 { not_modified as f64 / s.requests as f64 } else { 0.0 };
         Ok(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 14 item 5: a database from before bodies were told apart by
+    /// their XXH3-128 keeps each URL's ETag and Last-Modified (P12); the
+    /// SHA-256 it held stays as it was and matches no new digest, so each
+    /// feed is taken in once more.
+    #[test]
+    fn validators_stored_before_the_body_digest_keep_their_etag() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.db");
+        let sha256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+        {
+            let conn = rusqlite::Connection::open(&path).unwrap();
+            for sql in &super::super::schema::MIGRATIONS[..8] {
+                conn.execute_batch(sql).unwrap();
+            }
+            conn.pragma_update(None, "user_version", 8).unwrap();
+            conn.execute(
+                "INSERT INTO validators (url, etag, last_modified, body_sha256, updated_at) VALUES ('https://x.es/f.json', '\"e1\"', 'Mon, 30 Nov 2026 10:00:00 GMT', ?1, 1)",
+                [sha256],
+            )
+            .unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        let v = store.validators("https://x.es/f.json").unwrap();
+        assert_eq!(v.etag.as_deref(), Some("\"e1\""));
+        assert_eq!(v.last_modified.as_deref(), Some("Mon, 30 Nov 2026 10:00:00 GMT"));
+        assert_eq!(v.body_digest.as_deref(), Some(sha256));
+        let empty = crate::http::Body::spool(&b""[..], 10).unwrap();
+        assert_ne!(v.body_digest.as_deref(), Some(empty.digest.as_str()));
     }
 }

@@ -220,4 +220,10 @@ pub const MIGRATIONS: &[&str] = &[
     DROP TABLE translation_memory;
     ALTER TABLE translation_memory_8 RENAME TO translation_memory;
     "#,
+    // 9: a body is told from the last one taken in by its XXH3-128, no
+    // longer its SHA-256 (issue 14 item 5). A SHA-256 stored before matches
+    // no new digest: each feed is taken in once more, and changes nothing.
+    r#"
+    ALTER TABLE validators RENAME COLUMN body_sha256 TO body_digest;
+    "#,
 ];
