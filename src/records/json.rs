@@ -5,13 +5,13 @@
 //! inside strings, and its 2018 snapshot carries an invalid escape
 //! (`Usera\Pte de Vallecas`, issue 10 item 13). Rather than repairing the
 //! whole body before a strict parser sees it (which took 16 times the body
-//! for 100 MB of control bytes, issue 10 item 6), the body is scanned once
-//! for the array's elements, with constant bookkeeping; each element is
-//! repaired on its own into one reused buffer, at most a small multiple of
-//! the largest record, and a record over [`RECORD_CAP`] is refused. The
-//! walk that finds an element's end notes whether it needs repair at all,
-//! so the nearly all that do not are not read a second time (issue 14 item
-//! 5: 5 % of the CPU time on the generated 100k-event Madrid feed).
+//! for 100 MB of control bytes, issue 10 item 6), each record is read by
+//! the strict parser straight from the body, which finds where it ends:
+//! nearly all are read once. Only a record the strict parser cannot read is
+//! walked leniently to find its end, repaired on its own into one reused
+//! buffer (at most a small multiple of the largest record) and read again;
+//! a record over [`RECORD_CAP`] is refused. The rest of the body (the
+//! array's brackets, other keys) is walked with constant bookkeeping.
 //!
 //! A body that ends before its closing brackets is a failed feed (issue 10
 //! item 2): nothing of it may be stored. Not for: mapping records to events
@@ -19,6 +19,7 @@
 
 use crate::adapter::{EventSink, FeedError, RecordError};
 use crate::model::Event;
+use std::cell::Cell;
 use std::io::BufRead;
 
 /// A record (one element of the array) longer than this is refused: no real
@@ -28,18 +29,26 @@ use std::io::BufRead;
 /// several MB still arrives, cut, rather than sinking its record.
 pub const RECORD_CAP: usize = 32 * 1024 * 1024;
 
-/// One element of the array, as strict JSON.
+/// One element of the array, for the mapping to read as its typed record.
 pub struct Element<'a> {
     /// 1-based position in the array.
     pub position: usize,
     /// 1-based line of the body where the element starts.
     pub line: usize,
-    pub json: &'a [u8],
+    /// The element as strict JSON; or, for an object read straight from the
+    /// body, the body from the element on (a parse stops at the element's end).
+    json: &'a [u8],
+    /// Whether `json` runs on past the element.
+    open: bool,
+    /// How long the element turned out to be, once a parse of an open one
+    /// has read it whole.
+    len: Cell<Option<usize>>,
 }
 
 /// What the reader finds, in feed order.
-pub enum Item<'a> {
-    Record(Element<'a>),
+pub enum Item<R> {
+    /// What the element read as.
+    Record(R),
     /// An element that cannot be read (too large): a record error.
     Refused(RecordError),
     /// Something read leniently (an invalid escape taken as the characters
@@ -54,41 +63,56 @@ pub struct Unreadable(pub String);
 /// The JSON record driver: read the body, map each element of the array
 /// named `key` (the top-level array when `None`) to an event with `map`, and
 /// push the outcome; a record error without a name gets the element's
-/// position. Oversized elements and lenient readings are reported here.
+/// position. Oversized elements and lenient readings are reported here, and
+/// a body that is not a readable document is a [`FeedError`] naming what is
+/// wrong and where.
+///
+/// `map` runs twice on an element that is not strict JSON (once on it as
+/// written, once on its repair; only the second outcome is pushed), so it
+/// keeps no state: it is a `Fn`.
 pub fn read(
     body: &mut dyn BufRead,
     key: Option<&str>,
     sink: &mut dyn EventSink,
-    mut map: impl FnMut(&Element<'_>) -> Result<Event, RecordError>,
-) -> Result<usize, FeedError> {
-    for_each_record(body, key, sink, |element, sink| sink.push(map(&element).map_err(|e| e.or_name(|| element.name()))))
-}
-
-/// Read a whole body and hand each element of its array (see
-/// [`for_each_element`]) to `record`, with the sink; refused elements and
-/// warnings go to the sink. A body that is not a readable document is a
-/// [`FeedError`] naming what is wrong and where.
-pub fn for_each_record(
-    body: &mut dyn BufRead,
-    key: Option<&str>,
-    sink: &mut dyn EventSink,
-    mut record: impl FnMut(Element<'_>, &mut dyn EventSink),
+    map: impl Fn(&Element<'_>) -> Result<Event, RecordError>,
 ) -> Result<usize, FeedError> {
     let mut json = Vec::new();
     body.read_to_end(&mut json).map_err(|e| FeedError::new(format!("reading the JSON body: {e}")))?;
-    for_each_element(&json, key, |item| match item {
-        Item::Record(element) => record(element, &mut *sink),
-        Item::Refused(e) => sink.push(Err(e)),
-        Item::Warning(w) => sink.warning(w),
-    })
+    for_each_element(
+        &json,
+        key,
+        |element| map(element).map_err(|e| e.or_name(|| element.name())),
+        |item| match item {
+            Item::Record(record) => sink.push(record),
+            Item::Refused(e) => sink.push(Err(e)),
+            Item::Warning(w) => sink.warning(w),
+        },
+    )
     .map_err(|Unreadable(why)| FeedError::new(why))
 }
 
 impl<'a> Element<'a> {
+    /// An element known whole: `json` is strict JSON, the element alone.
+    fn whole(position: usize, line: usize, json: &'a [u8]) -> Element<'a> {
+        Element { position, line, json, open: false, len: Cell::new(None) }
+    }
+
+    /// An element read straight from the body (`rest` starts with it).
+    fn open(position: usize, line: usize, rest: &'a [u8]) -> Element<'a> {
+        Element { position, line, json: rest, open: true, len: Cell::new(None) }
+    }
+
     /// The element as `T` (make `T` tolerant: `Loose` fields, `Nested`);
     /// a record error naming the element when even that fails.
     pub fn parse<T: serde::Deserialize<'a>>(&self) -> Result<T, RecordError> {
-        serde_json::from_slice(self.json).map_err(|e| RecordError::new(self.name(), format!("unreadable record: {e}")))
+        let parsed = if self.open {
+            let mut values = serde_json::Deserializer::from_slice(self.json).into_iter::<T>();
+            let first = values.next().unwrap_or_else(|| Err(serde::de::Error::custom("no JSON value")));
+            first.inspect(|_| self.len.set(Some(values.byte_offset())))
+        } else {
+            serde_json::from_slice(self.json)
+        };
+        parsed.map_err(|e| RecordError::new(self.name(), format!("unreadable record: {e}")))
     }
 
     /// The element as the typed record `T`: a record error when it is not
@@ -107,9 +131,15 @@ impl<'a> Element<'a> {
 }
 
 /// Walk the elements of the array named `key` in the top-level object (or of
-/// the top-level array when `key` is `None`), in order. Returns how many
-/// elements there were.
-pub fn for_each_element(body: &[u8], key: Option<&str>, mut each: impl FnMut(Item<'_>)) -> Result<usize, Unreadable> {
+/// the top-level array when `key` is `None`), in order: each one is `read`
+/// (see [`Element`]) and what it read as handed to `each`, with refusals and
+/// warnings. Returns how many elements there were.
+pub fn for_each_element<R>(
+    body: &[u8],
+    key: Option<&str>,
+    mut read: impl FnMut(&Element<'_>) -> R,
+    mut each: impl FnMut(Item<R>),
+) -> Result<usize, Unreadable> {
     let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
     let mut s = Scanner { b: body, i: 0, line: 1, line_at: 0, needs_repair: false };
     let mut fix = Vec::new();
@@ -119,7 +149,7 @@ pub fn for_each_element(body: &[u8], key: Option<&str>, mut each: impl FnMut(Ite
     match (s.peek(), key) {
         (Some(b'['), None) => {
             found = true;
-            s.array(&mut fix, &mut count, &mut each)?;
+            s.array(&mut fix, &mut count, &mut read, &mut each)?;
         }
         (Some(b'{'), Some(key)) => {
             s.i += 1;
@@ -146,7 +176,7 @@ pub fn for_each_element(body: &[u8], key: Option<&str>, mut each: impl FnMut(Ite
                 s.ws();
                 if &body[start + 1..end - 1] == key.as_bytes() && s.peek() == Some(b'[') {
                     found = true;
-                    s.array(&mut fix, &mut count, &mut each)?;
+                    s.array(&mut fix, &mut count, &mut read, &mut each)?;
                 } else {
                     s.value()?;
                 }
@@ -275,8 +305,14 @@ impl<'b> Scanner<'b> {
         }
     }
 
-    /// The array starting at `i`: each element handed on, repaired.
-    fn array(&mut self, fix: &mut Vec<u8>, count: &mut usize, each: &mut impl FnMut(Item<'_>)) -> Result<(), Unreadable> {
+    /// The array starting at `i`: each element read and handed on.
+    fn array<R>(
+        &mut self,
+        fix: &mut Vec<u8>,
+        count: &mut usize,
+        read: &mut impl FnMut(&Element<'_>) -> R,
+        each: &mut impl FnMut(Item<R>),
+    ) -> Result<(), Unreadable> {
         self.i += 1;
         loop {
             self.ws();
@@ -293,18 +329,31 @@ impl<'b> Scanner<'b> {
                 Some(_) => {}
             }
             let start = self.i;
-            self.needs_repair = false;
-            self.value()?;
             *count += 1;
             let position = *count;
             let line = self.line_of(start);
-            let span = &self.b[start..self.i];
             let name = || format!("#{position} (line {line})");
+            let too_large = |len: usize| {
+                RecordError::new(name(), format!("record is {len} bytes, over the {} MB a record may take; not read", RECORD_CAP >> 20))
+            };
+            // An object (a record) is read straight from the body, and the
+            // parse finds where it ends. Only when it cannot read the record
+            // whole is the record walked leniently below and read again.
+            if self.peek() == Some(b'{') {
+                let element = Element::open(position, line, &self.b[start..]);
+                let record = read(&element);
+                if let Some(len) = element.len.get() {
+                    self.i = start + len;
+                    // Read already, but refused as when the walk finds it too long.
+                    each(if len > RECORD_CAP { Item::Refused(too_large(len)) } else { Item::Record(record) });
+                    continue;
+                }
+            }
+            self.needs_repair = false;
+            self.value()?;
+            let span = &self.b[start..self.i];
             if span.len() > RECORD_CAP {
-                each(Item::Refused(RecordError::new(
-                    name(),
-                    format!("record is {} bytes, over the {} MB a record may take; not read", span.len(), RECORD_CAP >> 20),
-                )));
+                each(Item::Refused(too_large(span.len())));
                 continue;
             }
             let json = if !self.needs_repair {
@@ -317,7 +366,7 @@ impl<'b> Scanner<'b> {
                     Repaired::InFix => &fix[..],
                 }
             };
-            each(Item::Record(Element { position, line, json }));
+            each(Item::Record(read(&Element::whole(position, line, json))));
         }
     }
 }
@@ -404,10 +453,15 @@ mod tests {
     fn records(body: &[u8], key: Option<&str>) -> Result<(Vec<serde_json::Value>, Vec<String>), Unreadable> {
         let mut out = Vec::new();
         let mut notes = Vec::new();
-        for_each_element(body, key, |item| match item {
-            Item::Record(e) => out.push(serde_json::from_slice(e.json).unwrap_or_else(|e| panic!("{e}"))),
-            Item::Refused(e) | Item::Warning(e) => notes.push(format!("{}: {}", e.record, e.reason)),
-        })?;
+        for_each_element(
+            body,
+            key,
+            |e| e.parse::<serde_json::Value>(),
+            |item| match item {
+                Item::Record(r) => out.push(r.unwrap_or_else(|e| panic!("{}: {}", e.record, e.reason))),
+                Item::Refused(e) | Item::Warning(e) => notes.push(format!("{}: {}", e.record, e.reason)),
+            },
+        )?;
         Ok((out, notes))
     }
 
@@ -441,9 +495,17 @@ mod tests {
         assert!(records(b"<html>", None).is_err());
     }
 
-    /// An element the walk found clean is handed on as it was; every other
+    /// The bytes an element was read from: itself when the strict read
+    /// found its end or when it was handed on whole (repaired or not).
+    fn read_bytes(e: &Element<'_>) -> Vec<u8> {
+        let _ = e.parse::<serde_json::Value>();
+        e.json[..e.len.get().unwrap_or(e.json.len())].to_vec()
+    }
+
+    /// An element the strict read could read is read as it was; every other
     /// one as `repair` makes it: the same bytes and warnings as when every
-    /// element went through `repair` (issue 14 item 5).
+    /// element went through `repair` (issue 14 item 5), alone or all in one
+    /// array.
     #[test]
     fn only_elements_that_need_it_are_repaired_and_alike() {
         const PIECES: &[&str] =
@@ -461,24 +523,61 @@ mod tests {
                 format!("{{\"t\": \"{text}\", \"n\": [1, {{\"k\": \"{text}\"}}], \"m\": null}}")
             })
             .collect();
-        elements.extend(["1\"2".to_string(), "{\"a\": 1\"x\", \"b\": \"\n\"}".to_string()]);
+        elements.extend(["1\"2".to_string(), "{\"a\": 1\"x\", \"b\": \"\n\"}".to_string(), "{\"a\": 1} ".to_string()]);
+        let (mut all_expected, mut all_expected_notes) = (Vec::new(), 0);
         for element in &elements {
             let body = format!("[{element}]");
             let (mut got, mut notes) = (Vec::new(), 0);
-            for_each_element(body.as_bytes(), None, |item| match item {
-                Item::Record(e) => got.push(e.json.to_vec()),
+            for_each_element(body.as_bytes(), None, read_bytes, |item| match item {
+                Item::Record(bytes) => got.push(bytes),
                 Item::Warning(_) => notes += 1,
                 Item::Refused(_) => unreachable!(),
             })
             .unwrap_or_else(|e| panic!("{element:?}: {}", e.0));
             let (mut fix, mut expected_notes) = (Vec::new(), 0);
-            let expected = match repair(element.as_bytes(), &mut fix, |_| expected_notes += 1) {
+            let expected = match repair(element.trim_end().as_bytes(), &mut fix, |_| expected_notes += 1) {
                 Repaired::AsWas(j) => j.to_vec(),
                 Repaired::InFix => fix.clone(),
             };
-            assert_eq!(got, [expected], "{element:?}");
+            assert_eq!(got, std::slice::from_ref(&expected), "{element:?}");
             assert_eq!(notes, expected_notes, "{element:?}");
+            all_expected.push(expected);
+            all_expected_notes += expected_notes;
         }
+        let body = format!("[{}]", elements.join(",\n "));
+        let (mut got, mut notes) = (Vec::new(), 0);
+        let count = for_each_element(body.as_bytes(), None, read_bytes, |item| match item {
+            Item::Record(bytes) => got.push(bytes),
+            Item::Warning(_) => notes += 1,
+            Item::Refused(_) => unreachable!(),
+        })
+        .unwrap();
+        assert_eq!((count, notes), (elements.len(), all_expected_notes));
+        assert!(got == all_expected, "the elements of one array read as each one alone");
+    }
+
+    /// A record the strict read can read is read once; one it cannot is read
+    /// again after its repair, and only that outcome is handed on.
+    #[test]
+    fn a_strict_record_is_read_once_a_repaired_one_twice() {
+        let body = b"[{\"t\": \"a\"}, {\"t\": \"line\nbreak\"}, {\"t\": \"c\"}]";
+        let reads = Cell::new(0);
+        let mut handed = Vec::new();
+        for_each_element(
+            body,
+            None,
+            |e| {
+                reads.set(reads.get() + 1);
+                e.parse::<serde_json::Value>().map(|v| v["t"].as_str().unwrap_or_default().to_string()).map_err(|_| e.open)
+            },
+            |item| match item {
+                Item::Record(r) => handed.push(r),
+                _ => unreachable!(),
+            },
+        )
+        .unwrap();
+        assert_eq!(handed, [Ok("a".to_string()), Ok("line\nbreak".to_string()), Ok("c".to_string())]);
+        assert_eq!(reads.get(), 4);
     }
 
     #[test]
