@@ -224,7 +224,7 @@ impl<'b> Scanner<'b> {
     }
 
     fn line_of(&mut self, at: usize) -> usize {
-        self.line += self.b[self.line_at..at].iter().filter(|&&c| c == b'\n').count();
+        self.line += memchr::memchr_iter(b'\n', &self.b[self.line_at..at]).count();
         self.line_at = at;
         self.line
     }
