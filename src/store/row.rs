@@ -82,9 +82,10 @@ impl Columns {
     }
 }
 
-/// The content hash: a digest of everything stored of an event, its row's
-/// values and its publisher's translations, so that an unchanged event is
-/// neither rewritten nor counted as updated. Each value goes in with its kind
+/// The content hash: a digest of everything the feed gives of an event for
+/// its row (before any operator correction) and of its publisher's
+/// translations, so that an unchanged event is neither rewritten nor
+/// counted as updated. Each value goes in with its kind
 /// and length: NULL and "" differ, and no text can slide into the next column.
 /// XXH3-128 (32 hex digits) tells a change, it signs nothing: a publisher
 /// able to craft a collision could only hide a change of its own feed.
