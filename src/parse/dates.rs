@@ -19,13 +19,13 @@ pub fn parse_datetime(s: &str) -> Option<DateTime> {
 
 /// `YYYY-MM-DD`, `DD/MM/YYYY` or `D/M/YYYY`; invalid days such as 31/02 are `None`.
 pub fn parse_date(s: &str) -> Option<Date> {
-    let s = s.trim();
-    let nums: Vec<&str> = s.split(['-', '/']).collect();
-    if nums.len() != 3 {
+    let mut nums = s.trim().split(['-', '/']);
+    let (first, second, third) = (nums.next()?, nums.next()?, nums.next()?);
+    if nums.next().is_some() {
         return None;
     }
     let n = |x: &str| x.trim().parse::<i32>().ok();
-    let (y, m, d) = if nums[0].len() == 4 { (n(nums[0])?, n(nums[1])?, n(nums[2])?) } else { (n(nums[2])?, n(nums[1])?, n(nums[0])?) };
+    let (y, m, d) = if first.len() == 4 { (n(first)?, n(second)?, n(third)?) } else { (n(third)?, n(second)?, n(first)?) };
     Date::new(i16::try_from(y).ok()?, i8::try_from(m).ok()?, i8::try_from(d).ok()?).ok()
 }
 
@@ -77,6 +77,10 @@ mod tests {
         assert_eq!(parse_datetime("2025-10-25 19:00:00.0"), Some(date(2025, 10, 25).to_datetime(time(19, 0, 0, 0))));
         assert_eq!(parse_date("23/9/2025"), Some(date(2025, 9, 23)));
         assert_eq!(parse_date("31/02/2026"), None);
+        // Three numbers exactly.
+        assert_eq!(parse_date("2025-09"), None);
+        assert_eq!(parse_date("23/9/2025/1"), None);
+        assert_eq!(parse_date(" 2025-09-23 "), Some(date(2025, 9, 23)));
         assert_eq!(parse_time("20:30 h."), Some(time(20, 30, 0, 0)));
         assert_eq!(parse_time("a partir de las 8"), None);
         assert_eq!(parse_weekdays("L,M,X"), vec![Weekday::Monday, Weekday::Tuesday, Weekday::Wednesday]);
