@@ -10,7 +10,7 @@
 use crate::adapter::*;
 use crate::model::{Category, Event, Schedule};
 use crate::parse::dates::{parse_date_list, parse_datetime, parse_time, parse_weekdays};
-use crate::parse::loose::{Loose, Nested};
+use crate::parse::loose::{Loose, LooseNumber, Nested};
 use crate::parse::text::{decode_entities, html_to_line, html_to_text, non_empty, one_line};
 use crate::records::{csv, json, xml};
 use std::borrow::Cow;
@@ -99,10 +99,15 @@ struct Record<'a> {
     locality: Cow<'a, str>,
     postal_code: Cow<'a, str>,
     district: Cow<'a, str>,
-    lat: Cow<'a, str>,
-    lon: Cow<'a, str>,
+    lat: Option<f64>,
+    lon: Option<f64>,
     kind: Cow<'a, str>,
     audience: Cow<'a, str>,
+}
+
+/// A number written as text (the CSV's and XML's coordinates).
+fn number(s: &str) -> Option<f64> {
+    s.trim().parse().ok()
 }
 
 fn last_segment(s: &str) -> &str {
@@ -145,7 +150,7 @@ fn build(r: &Record<'_>) -> Result<Event, RecordError> {
     v.province = Some("Madrid".into());
     v.postal_code = plain(&r.postal_code);
     v.district = plain(last_segment(&r.district));
-    if let (Ok(lat), Ok(lon)) = (r.lat.trim().parse::<f64>(), r.lon.trim().parse::<f64>()) {
+    if let (Some(lat), Some(lon)) = (r.lat, r.lon) {
         v.set_coordinates(lat, lon);
     }
     let kind = last_segment(&r.kind);
@@ -192,7 +197,7 @@ struct JsonRecord<'a> {
     #[serde(borrow, default)]
     address: Nested<JsonAddress<'a>>,
     #[serde(default)]
-    location: Nested<JsonLocation<'a>>,
+    location: Nested<JsonLocation>,
     #[serde(borrow, default, rename = "@type")]
     kind: Loose<'a>,
     #[serde(borrow, default)]
@@ -229,12 +234,13 @@ struct JsonArea<'a> {
     street_address: Loose<'a>,
 }
 
+/// Numbers in the feed, read as numbers (text holding one is read too).
 #[derive(serde::Deserialize)]
-struct JsonLocation<'a> {
-    #[serde(borrow, default)]
-    latitude: Loose<'a>,
-    #[serde(borrow, default)]
-    longitude: Loose<'a>,
+struct JsonLocation {
+    #[serde(default)]
+    latitude: LooseNumber,
+    #[serde(default)]
+    longitude: LooseNumber,
 }
 
 fn parse_json(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
@@ -268,8 +274,8 @@ fn json_record<'j>(j: &'j JsonRecord<'_>) -> Record<'j> {
         locality: area.map(|a| s(&a.locality)).unwrap_or_default(),
         postal_code: area.map(|a| s(&a.postal_code)).unwrap_or_default(),
         district: addr.and_then(|a| a.district.0.as_ref()).map(|d| s(&d.id)).unwrap_or_default(),
-        lat: j.location.0.as_ref().map(|l| s(&l.latitude)).unwrap_or_default(),
-        lon: j.location.0.as_ref().map(|l| s(&l.longitude)).unwrap_or_default(),
+        lat: j.location.0.as_ref().and_then(|l| l.latitude.0),
+        lon: j.location.0.as_ref().and_then(|l| l.longitude.0),
         kind: s(&j.kind),
         audience: s(&j.audience),
     }
@@ -298,8 +304,8 @@ fn parse_csv(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), Fee
             locality: Cow::Borrowed(""),
             postal_code: get("CODIGO-POSTAL-INSTALACION"),
             district: titlecase(&get("DISTRITO-INSTALACION")).into(),
-            lat: get("LATITUD"),
-            lon: get("LONGITUD"),
+            lat: number(&get("LATITUD")),
+            lon: number(&get("LONGITUD")),
             kind: get("TIPO"),
             audience: get("AUDIENCIA"),
         };
@@ -358,8 +364,8 @@ fn parse_xml(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), Fee
             locality: titlecase(&get("LOCALIDAD")).into(),
             postal_code: get("CODIGO-POSTAL"),
             district: titlecase(&get("DISTRITO")).into(),
-            lat: get("LATITUD"),
-            lon: get("LONGITUD"),
+            lat: number(&get("LATITUD")),
+            lon: number(&get("LONGITUD")),
             kind: get("TIPO"),
             audience: get("AUDIENCIA"),
         })

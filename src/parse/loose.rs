@@ -65,6 +65,55 @@ impl<'de: 'a, 'a> Deserialize<'de> for Loose<'a> {
     }
 }
 
+/// A number, or text holding one (`"40.4"`), as `f64`; anything else `None`.
+/// What [`Loose`] would give as text and the adapter parse, read straight
+/// from a JSON number instead of through its text (coordinates).
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+pub struct LooseNumber(pub Option<f64>);
+
+impl<'de> Deserialize<'de> for LooseNumber {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = LooseNumber;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any value")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(LooseNumber(v.trim().parse().ok()))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+                Ok(LooseNumber(Some(v as f64)))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+                Ok(LooseNumber(Some(v as f64)))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+                Ok(LooseNumber(Some(v)))
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+                // As `Loose` reads it: "1" or "0".
+                Ok(LooseNumber(Some(if v { 1.0 } else { 0.0 })))
+            }
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(LooseNumber(None))
+            }
+            fn visit_none<E>(self) -> Result<Self::Value, E> {
+                Ok(LooseNumber(None))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
+                while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(LooseNumber(None))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Self::Value, A::Error> {
+                while s.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(LooseNumber(None))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
 /// A nested object that may be absent or of the wrong type: `None` then.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Nested<T>(pub Option<T>);
@@ -141,5 +190,36 @@ mod tests {
         let recs: Vec<Rec> = serde_json::from_slice(json).unwrap();
         let seen: Vec<_> = recs.iter().map(|r| (r.id.as_str().to_string(), r.loc.0.as_ref().map(|l| l.lat))).collect();
         assert_eq!(seen, vec![("5".into(), Some(40.1)), ("".into(), None), ("a\"b".into(), None)]);
+    }
+
+    /// A number read as one is the number its text, as `Loose` gives it,
+    /// parses to: floats, integers, text, booleans and the rest alike.
+    #[test]
+    fn a_loose_number_is_what_its_loose_text_parses_to() {
+        let values = [
+            "40.42466486387238",
+            "-3.7000638117797795",
+            "-0.0",
+            "1e300",
+            "5e-324",
+            "123456789012345678901",
+            "9007199254740993",
+            "-9007199254740993",
+            "18446744073709551615",
+            "0",
+            "\" 40.4 \"",
+            "\"40,4\"",
+            "\"\"",
+            "true",
+            "false",
+            "null",
+            "{\"a\": 1}",
+            "[1, 2]",
+        ];
+        for v in values {
+            let number: LooseNumber = serde_json::from_str(v).unwrap();
+            let text: Loose = serde_json::from_str(v).unwrap();
+            assert_eq!(number.0.map(f64::to_bits), text.as_str().trim().parse::<f64>().ok().map(f64::to_bits), "{v}");
+        }
     }
 }
