@@ -208,7 +208,8 @@ struct Scanner<'b> {
     /// control character or an invalid escape inside a string (or a stray
     /// quote in a scalar, which would make the two disagree on strings).
     /// The walk that finds an element's end sees every byte of its strings
-    /// anyway, so a clean element (nearly all) is not read once more.
+    /// anyway, so an element walked for another reason (serde refused its
+    /// types) is not read once more to find it needs no repair.
     needs_repair: bool,
 }
 
