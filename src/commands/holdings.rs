@@ -1,5 +1,6 @@
-//! `cityvibe holdings HOST|SOURCE_ID` (P17): what CityVibe holds of a
-//! publisher's, and how it was fetched, from the database and the fetch log.
+//! `cityvibe holdings HOST|SOURCE_ID|URL` (P17): what CityVibe holds of a
+//! publisher's, and how it was fetched, from the database and the fetch log;
+//! for a page's URL, also the stored events whose original it is.
 
 use super::{exit, print_json};
 use crate::adapter::Adapter;
@@ -26,6 +27,16 @@ fn host_of(q: &str) -> String {
         .and_then(|u| u.host_str().map(str::to_string))
         .unwrap_or_else(|| q.trim().trim_end_matches('/').to_string())
         .to_ascii_lowercase()
+}
+
+/// The page a query names, when it is a URL with a path or a query beyond
+/// the host's root: its host (without `www.`), path and query, lower-case
+/// host, scheme and fragment aside (a webmaster pastes `https://` for a
+/// link the feed gave as `http://`).
+fn page_of(q: &str) -> Option<(String, String, Option<String>)> {
+    let u = url::Url::parse(q.trim()).ok()?;
+    let host = bare(&u.host_str()?.to_ascii_lowercase());
+    (u.path() != "/" || u.query().is_some()).then(|| (host, u.path().to_string(), u.query().map(str::to_string)))
 }
 
 fn bare(h: &str) -> String {
@@ -93,14 +104,40 @@ pub fn show(cli: &Cli, query: &str, as_json: bool) -> Result<super::Exit> {
             "last_changed": held.last_changed.map(crate::output::rfc3339_string),
         }));
     }
+    // A page's webmaster asks about that page: which stored events have it
+    // as their original (P17), so that they can be taken down by it (P18).
+    let page = page_of(query);
+    let page_events = match &page {
+        Some(p) => store.events_linking_to_page(&p.0, |u| page_of(u).as_ref() == Some(p))?,
+        None => Vec::new(),
+    };
     let linked_json: Vec<_> = linked.iter().map(|(id, n)| json!({ "source": id, "events": n })).collect();
-    let v = json!({ "query": query, "sources": sources, "linked_from_events": linked_json, "fetch_log_30_days": fetched });
+    let v = json!({
+        "query": query,
+        "sources": sources,
+        "linked_from_events": linked_json,
+        "page_events": page.is_some().then_some(&page_events),
+        "fetch_log_30_days": fetched,
+    });
     if as_json {
         print_json(&v)?;
         return Ok(exit::OK);
     }
     // One label column, wide enough for the longest label.
     let line = |label: &str, value: String| crate::outln!("  {label:<13}{value}");
+    if page.is_some() {
+        match page_events.len() {
+            0 => crate::outln!("no stored event has this page as its original")?,
+            n => crate::outln!("{n} stored event(s) have this page as their original:")?,
+        }
+        for e in &page_events {
+            crate::outln!("  {}:{}  {} ({})", e.source, e.id, e.title, e.status)?;
+        }
+        // By id: the stored link may differ from the query in its scheme.
+        if let Some(e) = page_events.first() {
+            crate::outln!("  `cityvibe takedown add {}:{} --reason \"…\"` deletes one and keeps it out (P18)", e.source, e.id)?;
+        }
+    }
     for (id, n) in &linked {
         crate::outln!("{} is not fetched by CityVibe; {n} stored events of {id} link to it (their original pages)", host_of(query))?;
     }

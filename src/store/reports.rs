@@ -57,6 +57,26 @@ impl Store {
         Ok(counts.into_iter().collect())
     }
 
+    /// The stored events whose original (their link) is the page `is_page`
+    /// accepts, looked for among those whose link holds `host`; by source and id.
+    pub fn events_linking_to_page(&self, host: &str, is_page: impl Fn(&str) -> bool) -> Result<Vec<PageEvent>> {
+        let needle = host.strip_prefix("www.").unwrap_or(host);
+        let mut st = self.conn.prepare(
+            "SELECT source, source_event_id, title, status, url FROM events WHERE url LIKE '%' || ?1 || '%' ORDER BY source, source_event_id",
+        )?;
+        let rows = st.query_map([needle], |r| {
+            Ok((PageEvent { source: r.get(0)?, id: r.get(1)?, title: r.get(2)?, status: r.get(3)? }, r.get::<_, String>(4)?))
+        })?;
+        let mut found = Vec::new();
+        for row in rows {
+            let (event, url) = row?;
+            if is_page(&url) {
+                found.push(event);
+            }
+        }
+        Ok(found)
+    }
+
     /// The last `limit` runs, newest first, each with its sources.
     pub fn list_runs(&self, limit: usize) -> Result<Vec<RunRow>> {
         let mut st = self.conn.prepare("SELECT id, started_at, finished_at, exit_code FROM runs ORDER BY id DESC LIMIT ?1")?;
@@ -172,4 +192,14 @@ impl Store {
         }
         Ok(out)
     }
+}
+
+/// A stored event whose original is a given page (`holdings URL`).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct PageEvent {
+    pub source: String,
+    pub id: String,
+    pub title: String,
+    /// `active`, `withdrawn` (gone from the feed) or `withheld` (by the operator).
+    pub status: String,
 }

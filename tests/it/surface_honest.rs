@@ -219,3 +219,34 @@ fn issue13_10_holdings_answers_for_hosts_our_events_link_to() {
     // A host nothing links to stays a usage error.
     assert_eq!(cityvibe(d, &["holdings", "example.org"]).status.code(), Some(2));
 }
+
+// P17: a webmaster who asks about one page (a URL with a path) is told which
+// stored events have it as their original, whatever the scheme they paste,
+// and how to take one down (P18); a page none links to is said to be so.
+#[test]
+fn p17_holdings_for_a_page_names_the_events_it_is_the_original_of() {
+    let dir = stocked();
+    let d = dir.path();
+    let events: serde_json::Value =
+        serde_json::from_str(&String::from_utf8_lossy(&cityvibe(d, &["events", "list", "--json", "--at", common::SAMPLES_AT]).stdout))
+            .unwrap();
+    let (link, id) = (events[0]["url"].as_str().unwrap().to_string(), events[0]["source_event_id"].as_str().unwrap().to_string());
+    let same_page = |url: &str| events.as_array().unwrap().iter().filter(|e| e["url"] == url).count();
+    let pasted = link.replacen("http://", "https://", 1);
+    for q in [link.as_str(), pasted.as_str()] {
+        let out = cityvibe(d, &["holdings", q, "--json"]);
+        assert_eq!(out.status.code(), Some(0), "{q}: {}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let page = v["page_events"].as_array().unwrap();
+        assert_eq!(page.len(), same_page(&link), "{q}: {v}");
+        assert!(page.iter().any(|e| e["source"] == "madrid" && e["id"] == id.as_str() && e["status"] == "active"), "{q}: {v}");
+    }
+    let text = String::from_utf8_lossy(&cityvibe(d, &["holdings", &pasted]).stdout).into_owned();
+    assert!(text.contains(&format!("madrid:{id}")) && text.contains("takedown add madrid:"), "{text}");
+    // Another page of the same host: none, said so; a bare host is no page.
+    let host = url::Url::parse(&link).unwrap().host_str().unwrap().to_string();
+    let text = String::from_utf8_lossy(&cityvibe(d, &["holdings", &format!("https://{host}/no-such-page")]).stdout).into_owned();
+    assert!(text.contains("no stored event has this page as its original"), "{text}");
+    let v: serde_json::Value = serde_json::from_slice(&cityvibe(d, &["holdings", &host, "--json"]).stdout).unwrap();
+    assert!(v["page_events"].is_null(), "{v}");
+}
