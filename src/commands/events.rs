@@ -86,7 +86,7 @@ pub fn list(cli: &Cli, args: ListArgs) -> Result<super::Exit> {
         if store.count_all_events()? == 0 {
             eprintln!("no events stored yet in {}: run `cityvibe run` (or `make demo`)", cli.db.display());
         } else if counts.active == 0 {
-            eprintln!("no events{whose} to list: {}", unlisted(&store, &sources, counts)?);
+            eprintln!("no events{whose} to list: {}", unlisted(&sources, &counts));
         } else {
             let more = if all { "" } else { " (events that ended are listed with --all)" };
             let when = at.map(|a| format!(" at {a}")).unwrap_or_default();
@@ -98,25 +98,20 @@ pub fn list(cli: &Cli, args: ListArgs) -> Result<super::Exit> {
 
 /// Why no stored event of `sources` is listed: withheld by the operator
 /// (and how to bring them back), gone from their feeds, or none stored.
-pub(super) fn unlisted(store: &Store, sources: &[String], counts: crate::store::events::StatusCounts) -> Result<String> {
+pub(super) fn unlisted(sources: &[String], counts: &crate::store::events::StatusCounts) -> String {
     let mut why = Vec::new();
     if counts.withheld > 0 {
-        let ids: Vec<&str> = crate::adapters::ids()
-            .into_iter()
-            .filter(|id| sources.is_empty() || sources.iter().any(|s| s == id))
-            .filter(|id| store.count_withheld(id).is_ok_and(|n| n > 0))
-            .collect();
-        let enable: Vec<String> = ids.iter().map(|id| format!("`cityvibe source enable {id}`")).collect();
+        let enable: Vec<String> = counts.withheld_sources.iter().map(|id| format!("`cityvibe source enable {id}`")).collect();
         why.push(format!("{} withheld by the operator ({} brings them back)", counts.withheld, enable.join(", ")));
     }
     if counts.withdrawn > 0 {
         why.push(format!("{} gone from their feeds", counts.withdrawn));
     }
-    Ok(if why.is_empty() {
+    if why.is_empty() {
         format!("none of {} is stored; `cityvibe source list` shows what each source holds", sources.join(", "))
     } else {
         why.join("; ")
-    })
+    }
 }
 
 pub fn show(cli: &Cli, id: &str, lang: Option<&str>, json: bool) -> Result<super::Exit> {

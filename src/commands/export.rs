@@ -72,7 +72,7 @@ pub fn execute(cli: &Cli, args: Args) -> Result<super::Exit> {
     if events.is_empty() {
         let counts = store.count_by_status(&args.sources)?;
         if counts.active == 0 && store.count_all_events()? > 0 {
-            eprintln!("no events to export: {}", super::events::unlisted(&store, &args.sources, counts)?);
+            eprintln!("no events to export: {}", super::events::unlisted(&args.sources, &counts));
         } else {
             eprintln!("no active events match: run `cityvibe run`, or widen --source/--from/--to");
         }

@@ -53,9 +53,16 @@ pub fn show(cli: &Cli, query: &str, as_json: bool) -> Result<super::Exit> {
         if cli.db.is_file() {
             let store = Store::open(&cli.db)?;
             let host = host_of(query);
-            linked = store.sources_linking_to(&host, |u| {
+            let on_host = store.events_linking_to(&host, |u| {
                 url::Url::parse(u).ok().and_then(|u| u.host_str().map(|h| bare(&h.to_ascii_lowercase()))) == Some(bare(&host))
             })?;
+            // Per source, how many (the events come ordered by source).
+            for e in on_host {
+                match linked.last_mut() {
+                    Some((source, n)) if *source == e.source => *n += 1,
+                    _ => linked.push((e.source, 1)),
+                }
+            }
             adapters = linked.iter().filter_map(|(id, _)| crate::adapters::by_id(id)).collect();
         }
         if adapters.is_empty() {
@@ -108,7 +115,7 @@ pub fn show(cli: &Cli, query: &str, as_json: bool) -> Result<super::Exit> {
     // as their original (P17), so that they can be taken down by it (P18).
     let page = page_of(query);
     let page_events = match &page {
-        Some(p) => store.events_linking_to_page(&p.0, |u| page_of(u).as_ref() == Some(p))?,
+        Some(p) => store.events_linking_to(&p.0, |u| page_of(u).as_ref() == Some(p))?,
         None => Vec::new(),
     };
     let linked_json: Vec<_> = linked.iter().map(|(id, n)| json!({ "source": id, "events": n })).collect();

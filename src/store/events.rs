@@ -112,7 +112,7 @@ fn from_row(r: &Row) -> rusqlite::Result<StoredEvent> {
 }
 
 /// Stored events by status (see [`Store::count_by_status`]).
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct StatusCounts {
     /// Listed and exported.
     pub active: u64,
@@ -120,6 +120,8 @@ pub struct StatusCounts {
     pub withdrawn: u64,
     /// Kept out of every list by the operator (`source disable --withdraw`).
     pub withheld: u64,
+    /// The sources whose events those withheld are, in id order.
+    pub withheld_sources: Vec<String>,
 }
 
 impl Store {
@@ -165,7 +167,7 @@ impl Store {
     /// why a list that shows none shows none.
     pub fn count_by_status(&self, sources: &[String]) -> Result<StatusCounts> {
         let mut counts = StatusCounts::default();
-        let mut st = self.conn.prepare_cached("SELECT source, status, count(*) FROM events GROUP BY source, status")?;
+        let mut st = self.conn.prepare_cached("SELECT source, status, count(*) FROM events GROUP BY source, status ORDER BY source")?;
         let rows = st.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)? as u64)))?;
         for row in rows {
             let (source, status, n) = row?;
@@ -174,7 +176,10 @@ impl Store {
             }
             match status.as_str() {
                 "active" => counts.active += n,
-                super::optout::WITHHELD => counts.withheld += n,
+                super::optout::WITHHELD => {
+                    counts.withheld += n;
+                    counts.withheld_sources.push(source);
+                }
                 _ => counts.withdrawn += n,
             }
         }

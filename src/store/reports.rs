@@ -41,36 +41,21 @@ pub struct Holdings {
 const INTERNAL: &[&str] = &["id", "content_hash", "status", "first_seen", "last_changed", "withdrawn_at"];
 
 impl Store {
-    /// Sources whose stored events' links (`url`) satisfy `on_host`, with
-    /// how many events each; the text match only narrows, `on_host` decides.
-    pub fn sources_linking_to(&self, host: &str, on_host: impl Fn(&str) -> bool) -> Result<Vec<(String, u64)>> {
-        let needle = host.strip_prefix("www.").unwrap_or(host);
-        let mut st = self.conn.prepare("SELECT source, url FROM events WHERE url LIKE '%' || ?1 || '%'")?;
-        let mut counts: std::collections::BTreeMap<String, u64> = Default::default();
-        let rows = st.query_map([needle], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
-        for row in rows {
-            let (source, url) = row?;
-            if on_host(&url) {
-                *counts.entry(source).or_default() += 1;
-            }
-        }
-        Ok(counts.into_iter().collect())
-    }
-
-    /// The stored events whose original (their link) is the page `is_page`
-    /// accepts, looked for among those whose link holds `host`; by source and id.
-    pub fn events_linking_to_page(&self, host: &str, is_page: impl Fn(&str) -> bool) -> Result<Vec<PageEvent>> {
+    /// The stored events whose link (`url`) `is_link` accepts, by source
+    /// and id; only links holding `host` (without `www.`) are looked at: the
+    /// text match narrows, `is_link` decides.
+    pub fn events_linking_to(&self, host: &str, is_link: impl Fn(&str) -> bool) -> Result<Vec<LinkingEvent>> {
         let needle = host.strip_prefix("www.").unwrap_or(host);
         let mut st = self.conn.prepare(
             "SELECT source, source_event_id, title, status, url FROM events WHERE url LIKE '%' || ?1 || '%' ORDER BY source, source_event_id",
         )?;
         let rows = st.query_map([needle], |r| {
-            Ok((PageEvent { source: r.get(0)?, id: r.get(1)?, title: r.get(2)?, status: r.get(3)? }, r.get::<_, String>(4)?))
+            Ok((LinkingEvent { source: r.get(0)?, id: r.get(1)?, title: r.get(2)?, status: r.get(3)? }, r.get::<_, String>(4)?))
         })?;
         let mut found = Vec::new();
         for row in rows {
             let (event, url) = row?;
-            if is_page(&url) {
+            if is_link(&url) {
                 found.push(event);
             }
         }
@@ -194,9 +179,9 @@ impl Store {
     }
 }
 
-/// A stored event whose original is a given page (`holdings URL`).
+/// A stored event found by its link (`holdings`).
 #[derive(Debug, Clone, serde::Serialize)]
-pub struct PageEvent {
+pub struct LinkingEvent {
     pub source: String,
     pub id: String,
     pub title: String,
