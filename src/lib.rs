@@ -15,6 +15,7 @@ pub mod config;
 pub mod correction;
 pub mod export;
 pub mod http;
+pub mod i18n;
 pub mod ingest;
 pub mod model;
 pub mod output;
