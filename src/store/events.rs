@@ -50,6 +50,16 @@ pub struct StoredEvent {
     /// Who produced the shown text: `original`, `publisher`, or the MT engine.
     pub text_origin: String,
     pub status: String,
+    /// The categories' labels in the language shown (`--lang`, else the event's own).
+    pub category_labels: Vec<String>,
+    /// The publisher's own wording of each field shown in the reader's
+    /// language instead (price, audience, attribution, licence).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub original_fields: std::collections::BTreeMap<String, String>,
+    /// Fields shown as published, in the original's language, because no
+    /// set phrase says them in the reader's (`data/lang/LANG/phrases.tsv`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub untranslated_fields: Vec<String>,
 }
 
 /// Which events to list.
@@ -108,6 +118,9 @@ fn from_row(r: &Row) -> rusqlite::Result<StoredEvent> {
         lang: r.get(26)?,
         text_origin: "original".into(),
         status: r.get(27)?,
+        category_labels: Vec::new(),
+        original_fields: Default::default(),
+        untranslated_fields: Vec::new(),
     })
 }
 
@@ -159,6 +172,8 @@ impl Store {
         for e in &mut events {
             let c = cite.get(&e.source);
             (e.licence, e.licence_url, e.attribution) = (c.licence, c.licence_url, c.attribution);
+            let ids = crate::export::strings(&e.categories);
+            e.category_labels = crate::model::Category::labels(ids.iter().map(String::as_str), &e.lang);
         }
         Ok(events)
     }

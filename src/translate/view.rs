@@ -5,14 +5,29 @@
 //! description has no such translation is shown as its original, labelled
 //! with its true language, never half translated under the wrong label.
 //!
+//! The fields around the text (price, audience, categories, attribution,
+//! licence) are said in the reader's language in any case (`fields`): they
+//! are the reader's, whatever language the text could be shown in.
+//!
 //! Not for: making translations (`pipeline`) or choosing which to store.
 
 use crate::store::Store;
 use crate::store::events::StoredEvent;
 use anyhow::Result;
 
-/// Shows each of `events` in `lang` where it can be, by the rule above.
+/// Shows each of `events` in `lang` where it can be, by the rule above,
+/// and the fields around their texts in `lang`.
 pub fn show_in(store: &Store, events: &mut [StoredEvent], lang: &str) -> Result<()> {
+    let originals: Vec<String> = events.iter().map(|e| e.lang.clone()).collect();
+    show_texts_in(store, events, lang)?;
+    for (e, from) in events.iter_mut().zip(&originals) {
+        super::fields::localize(e, from, lang);
+    }
+    Ok(())
+}
+
+/// Titles and descriptions in `lang`, by the rule above.
+fn show_texts_in(store: &Store, events: &mut [StoredEvent], lang: &str) -> Result<()> {
     if events.iter().all(|e| e.lang == lang) {
         return Ok(());
     }

@@ -1,0 +1,215 @@
+//! Issue 20 items 3 and 4: every field a reader sees speaks the reader's
+//! language (price, audience, category labels, the attribution's label,
+//! licence names, the iCalendar and JSON-LD lines that carry them), with
+//! the publisher's own wording kept beside it.
+//!
+//! Not for: the texts' translation quality (`translate_quality`).
+use crate::common;
+use crate::translate_quality::has_apertium;
+
+use common::{cityvibe, sample, workdir};
+use serde_json::Value;
+
+const MADRID_FEED: &str = "datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json";
+
+fn ok(out: std::process::Output) -> String {
+    assert!(out.status.success(), "exit {:?}: {}", out.status.code(), String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn config(translator: &str, sources: &[&str]) -> String {
+    let mut c = format!("[settings]\ntranslator = \"{translator}\"\nlanguages = [\"es\", \"en\", \"fr\", \"it\"]\n");
+    for s in sources {
+        c.push_str(&format!("[sources.{s}]\nenabled = true\n"));
+    }
+    c
+}
+
+/// The Spanish a reader of another language must not meet: the samples'
+/// price texts, audiences, the attribution's label and licence names.
+const SPANISH: &[&str] = &[
+    "Entrada libre hasta completar aforo",
+    "Actividad gratuita",
+    "Venta anticipada",
+    "materiales incluidos",
+    "Se celebrará",
+    "Gratuït",
+    "Niños",
+    "Jovenes",
+    "Mayores",
+    "Público familiar",
+    "Todos los públicos",
+    "Adultos",
+    "Fuente:",
+    "Aviso legal",
+    "Condiciones de uso",
+    "Licencia",
+];
+
+/// What a reader of `lang` sees of each field, per madrid's free sample event.
+fn until_full(lang: &str) -> &'static str {
+    match lang {
+        "en" => "Free admission until full",
+        "fr" => "Entrée libre dans la limite des places disponibles",
+        "it" => "Ingresso libero fino a esaurimento posti",
+        _ => unreachable!(),
+    }
+}
+
+/// Every field but the texts (which an engine translates, or not).
+fn fields_of(e: &Value) -> String {
+    ["price", "audience", "attribution", "licence"]
+        .iter()
+        .filter_map(|f| e[*f].as_str())
+        .chain(e["category_labels"].as_array().into_iter().flatten().filter_map(Value::as_str))
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+/// Issue 20 item 3: `events show --lang en|fr|it` on every sample event
+/// showed `price: Entrada libre hasta completar aforo`, `Fuente: …` and the
+/// licence in Spanish; now no field speaks Spanish, each keeps the
+/// publisher's words beside it, and the Spanish view shows them as published.
+#[test]
+fn issue20_3_events_show_speaks_the_readers_language_in_every_field() {
+    let translator = if has_apertium() { "apertium" } else { "none" };
+    let dir = workdir(&config(translator, &["madrid", "esmadrid", "diba", "jcyl"]));
+    let d = dir.path();
+    ok(cityvibe(d, &["--mirror", sample("").to_str().unwrap(), "run"]));
+    let list: Vec<Value> = serde_json::from_str(&ok(cityvibe(d, &["events", "list", "--json", "--limit", "100", "--at", common::SAMPLES_AT]))).unwrap();
+    assert!(list.len() >= 20, "{}", list.len());
+    let mut prices = 0;
+    for lang in ["en", "fr", "it"] {
+        for e in &list {
+            let id = format!("{}:{}", e["source"].as_str().unwrap(), e["source_event_id"].as_str().unwrap());
+            let shown: Value = serde_json::from_str(&ok(cityvibe(d, &["events", "show", &id, "--lang", lang, "--json"]))).unwrap();
+            let fields = fields_of(&shown);
+            for spanish in SPANISH {
+                assert!(!fields.contains(spanish), "{id} --lang {lang} shows {spanish:?}: {fields}");
+            }
+            assert_eq!(shown["untranslated_fields"], Value::Null, "{id} --lang {lang}: {shown}");
+            if let Some(price) = e["price"].as_str() {
+                prices += 1;
+                // The publisher's words beside ours, unless they are the same ("10 €" in French).
+                if shown["price"] != price {
+                    assert_eq!(shown["original_fields"]["price"], price, "{id} --lang {lang}: the publisher's words beside ours");
+                }
+            }
+            let text = ok(cityvibe(d, &["events", "show", &id, "--lang", lang]));
+            let labels = text.lines().filter(|l| l.starts_with("price:") || l.starts_with("audience:") || l.contains("— licence:"));
+            for line in labels {
+                let ours = line.split(" (as published:").next().unwrap();
+                for spanish in SPANISH {
+                    assert!(!ours.contains(spanish), "{id} --lang {lang}: {line}");
+                }
+            }
+        }
+    }
+    assert!(prices >= 3 * 10, "{prices} prices checked");
+    let free = list.iter().find(|e| e["price"] == "Entrada libre hasta completar aforo").expect("the madrid sample's free event");
+    let id = format!("madrid:{}", free["source_event_id"].as_str().unwrap());
+    for lang in ["en", "fr", "it"] {
+        let text = ok(cityvibe(d, &["events", "show", &id, "--lang", lang]));
+        assert!(text.contains(&format!("price: {} (as published: Entrada libre hasta completar aforo)", until_full(lang))), "{text}");
+    }
+    // The Spanish view shows the publisher's own words.
+    let text = ok(cityvibe(d, &["events", "show", &id, "--lang", "es"]));
+    assert!(text.contains("price: Entrada libre hasta completar aforo\n"), "{text}");
+    assert!(text.contains("Fuente: Ayuntamiento de Madrid, datos.madrid.es — licence: Aviso legal de datos.madrid.es"), "{text}");
+}
+
+/// Issue 20 item 3: every export in English, French and Italian carried the
+/// Spanish price (JSON-LD's `Offer.description` under `inLanguage: en`),
+/// `Fuente: …`, the Spanish licence and the ICS line `Licencia / licence:`.
+#[test]
+fn issue20_3_every_export_carries_the_translated_price_and_labels() {
+    let dir = workdir(&config("none", &["madrid"]));
+    let d = dir.path();
+    ok(cityvibe(d, &["--mirror", sample("").to_str().unwrap(), "run", "--source", "madrid"]));
+    for lang in ["en", "fr", "it"] {
+        let export = |format: &str| ok(cityvibe(d, &["export", "--format", format, "--lang", lang]));
+        let json: Vec<Value> = serde_json::from_str(&export("json")).unwrap();
+        let free = json.iter().find(|e| e["original_fields"]["price"] == "Entrada libre hasta completar aforo").expect("the free event");
+        assert_eq!(free["price"], until_full(lang));
+        let id = free["source_event_id"].as_str().unwrap().to_string();
+        for e in &json {
+            let fields = fields_of(e);
+            for spanish in SPANISH {
+                assert!(!fields.contains(spanish), "export json --lang {lang}: {fields}");
+            }
+        }
+
+        let csv_text = export("csv");
+        let mut csv = csv::Reader::from_reader(csv_text.as_bytes());
+        let header = csv.headers().unwrap().clone();
+        let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+        let row = csv.records().map(Result::unwrap).find(|r| r[col("source_event_id")] == id).unwrap();
+        assert_eq!(&row[col("price")], until_full(lang));
+        assert!(!row[col("attribution")].contains("Fuente"), "{:?}", &row[col("attribution")]);
+        assert!(!row[col("licence")].contains("Aviso legal"), "{:?}", &row[col("licence")]);
+        assert!(!row[col("category_labels")].is_empty());
+
+        let ics = export("ics").replace("\r\n ", "").replace("\\n", "\n").replace("\\,", ",").replace("\\;", ";");
+        assert!(!ics.contains("Licencia / licence"), "{ics}");
+        assert!(!ics.contains("Fuente:"), "{ics}");
+        let price_label = match lang {
+            "en" => "Price: ",
+            "fr" => "Prix : ",
+            _ => "Prezzo: ",
+        };
+        assert!(ics.contains(&format!("{price_label}{}", until_full(lang))), "{ics}");
+
+        let jsonld: Value = serde_json::from_str(&export("jsonld")).unwrap();
+        let graph = jsonld["@graph"].as_array().unwrap();
+        let event = graph.iter().find(|e| e["identifier"] == format!("madrid:{id}")).unwrap();
+        assert_eq!(event["offers"]["description"], until_full(lang), "{event}");
+        for e in graph {
+            let cited = format!("{} {} {}", e["subjectOf"]["creditText"], e["subjectOf"]["copyrightNotice"], e["keywords"]);
+            for spanish in SPANISH {
+                assert!(!cited.contains(spanish), "jsonld --lang {lang}: {cited}");
+            }
+        }
+    }
+}
+
+/// Issue 20 item 3: the sources page in English named the licences in
+/// Spanish and kept `Fuente:`; its JSON keeps the sources' own words.
+#[test]
+fn issue20_3_the_sources_page_names_licences_in_its_language() {
+    let dir = workdir(&config("none", &["madrid"]));
+    let page = ok(cityvibe(dir.path(), &["sources", "export", "--format", "md", "--lang", "en"]));
+    assert!(page.contains("datos.madrid.es legal notice"), "{page}");
+    assert!(page.contains("Source: Ayuntamiento de Madrid"), "{page}");
+    assert!(!page.contains("Aviso legal") && !page.contains("Fuente:"), "{page}");
+    let page = ok(cityvibe(dir.path(), &["sources", "export", "--format", "md", "--lang", "it"]));
+    assert!(page.contains("Creative Commons Attribuzione 4.0"), "{page}");
+    let json = ok(cityvibe(dir.path(), &["sources", "export", "--format", "json", "--lang", "en"]));
+    assert!(json.contains("Aviso legal de datos.madrid.es"), "{json}");
+}
+
+/// Issue 20 item 3, on the real Madrid feed (October 2025): its price
+/// "Entrada libre hasta completar aforo" and its audiences read in
+/// English, French and Italian. The fields need no engine: set phrases.
+#[test]
+fn issue20_3_the_real_madrid_feed_prices_read_in_english_french_italian() {
+    let Some(real) = common::realdata("madrid_300107/300107-0-agenda-actividades-eventos_2025-10.json") else { return };
+    let dir = workdir(&config("none", &["madrid"]));
+    let d = dir.path();
+    let feed = d.join("mirror").join(MADRID_FEED);
+    std::fs::create_dir_all(feed.parent().unwrap()).unwrap();
+    std::fs::copy(real, &feed).unwrap();
+    ok(cityvibe(d, &["--mirror", "mirror", "run", "--source", "madrid"]));
+    for lang in ["en", "fr", "it"] {
+        let json: Vec<Value> = serde_json::from_str(&ok(cityvibe(d, &["export", "--format", "json", "--lang", lang]))).unwrap();
+        let free: Vec<&Value> = json.iter().filter(|e| e["original_fields"]["price"] == "Entrada libre hasta completar aforo").collect();
+        assert!(free.len() >= 10, "--lang {lang}: {} events", free.len());
+        assert!(free.iter().all(|e| e["price"] == until_full(lang)));
+        assert!(json.iter().all(|e| e["price"] != "Entrada libre hasta completar aforo"), "--lang {lang}");
+        let children = json.iter().filter(|e| e["original_fields"]["audience"] == "Niños").count();
+        assert!(children >= 10, "--lang {lang}: {children}");
+        assert!(json.iter().all(|e| e["audience"].as_str().is_none_or(|a| !a.contains("Niños"))), "--lang {lang}");
+        let translated = json.iter().filter(|e| e["price"].is_string() && e["untranslated_fields"].is_null()).count();
+        let priced = json.iter().filter(|e| e["price"].is_string()).count();
+        eprintln!("--lang {lang}: {translated} of {priced} prices said by set phrases");
+    }
+}
