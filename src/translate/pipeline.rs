@@ -13,6 +13,13 @@
 //! wait, and skipped after [`MAX_FAILURES`] (issue 10.5), so one text never
 //! holds back the rest. What the engine fails on goes to the fallback
 //! engine when the operator names one (`fallback`, issue 11.5).
+//!
+//! Where a publisher gives its own Spanish beside an original in another
+//! language (diba: Catalan and Spanish), each language it does not give is
+//! translated from that Spanish, not from the original, and says so in its
+//! engine's name (`apertium/3.8 via es`, shown as `text_origin`; issue 20
+//! item 4): Spanish is every engine's best-served language, and the
+//! publisher's Spanish is a human's.
 
 use super::engine::Translator;
 use super::protect::{Known, Prepared, prepare};
@@ -132,6 +139,9 @@ pub(super) struct Need {
     pub(super) words: u64,
     /// Cut at the size limit: the translation ends with a mark saying so.
     pub(super) shortened: bool,
+    /// The publisher's language the text is translated from instead of the
+    /// original's (`es`: its own Spanish beside a Catalan original).
+    pub(super) via: Option<&'static str>,
 }
 
 impl Need {
@@ -151,7 +161,7 @@ impl Need {
             lang: tgt.to_string(),
             field: self.field,
             text: text.to_string(),
-            engine: engine.to_string(),
+            engine: engine_via(engine, self.via),
             source_hash: self.hash.clone(),
             cache_key: key.to_string(),
         }
@@ -166,6 +176,38 @@ impl Need {
         }
         text
     }
+}
+
+/// The engine as a translation names it: `apertium/3.8 via es` when the
+/// text was translated from the publisher's Spanish, not the original.
+fn engine_via(engine: &str, via: Option<&str>) -> String {
+    match via {
+        Some(lang) => format!("{engine} via {lang}"),
+        None => engine.to_string(),
+    }
+}
+
+/// A text as an engine gets it: scrubbed (P5, belt and braces: only
+/// scrubbed text ever reaches an engine) and cut at `max` characters; true
+/// when cut.
+fn sendable(text: &str, max: usize) -> (String, bool) {
+    let scrubbed = crate::parse::pii::scrub(text);
+    match shorten(&scrubbed, max) {
+        Some(cut) => (cut.to_string(), true),
+        None => (scrubbed, false),
+    }
+}
+
+/// The publisher's own current Spanish of texts whose original is in
+/// another language, by (event, field): the pivot every language the
+/// publisher does not give is translated from (issue 20 item 4).
+fn publisher_spanish(store: &Store) -> Result<HashMap<(i64, String), String>> {
+    Ok(store
+        .translations_into("es")?
+        .into_iter()
+        .filter(|(_, t)| t.origin == "publisher" && t.current && !t.text.trim().is_empty())
+        .map(|(key, t)| (key, t.text))
+        .collect())
 }
 
 /// Translate every active event's title and description into `langs` where
@@ -243,16 +285,17 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
     // (source lang, target lang) → texts needing an engine.
     let mut needs: BTreeMap<(String, String), Vec<Need>> = BTreeMap::new();
     let mut from_cache: Vec<MachineTranslation> = Vec::new();
+    let spanish = publisher_spanish(store)?;
     for t in store.texts_to_translate(sources)? {
-        // Belt and braces (P5): only scrubbed text ever reaches an engine.
-        let scrubbed = crate::parse::pii::scrub(&t.text);
-        let (sent, shortened) = match shorten(&scrubbed, options.max_chars) {
-            Some(cut) => {
-                stats.shortened += 1;
-                (cut.to_string(), true)
-            }
-            None => (scrubbed, false),
-        };
+        let (original, original_cut) = sendable(&t.text, options.max_chars);
+        stats.shortened += u64::from(original_cut);
+        // Where the publisher gives Spanish beside its original, the
+        // languages it does not give are translated from that Spanish: a
+        // human's text, and Apertium's best pairs (issue 20 item 4).
+        let pivot = (t.lang != "es")
+            .then(|| spanish.get(&(t.event_id, t.field.to_string())))
+            .flatten()
+            .map(|text| sendable(text, options.max_chars));
         let hash = text_hash(&t.text);
         let known = Known { venue: t.venue.as_deref(), locality: t.locality.as_deref() };
         for lang in langs {
@@ -270,10 +313,14 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
                 }
                 continue;
             }
-            let base = if t.lang == "es" { terms.get(lang).unwrap_or(&no_terms) } else { &no_terms };
-            let prepared = prepare(&sent, known, base);
+            let (src, sent, shortened, via) = match &pivot {
+                Some((text, cut)) => ("es", text, *cut, Some("es")),
+                None => (t.lang.as_str(), &original, original_cut, None),
+            };
+            let base = if src == "es" { terms.get(lang).unwrap_or(&no_terms) } else { &no_terms };
+            let prepared = prepare(sent, known, base);
             let field_key = if shortened { format!("{}/cut", t.field) } else { t.field.to_string() };
-            let key = prepared_key(&prepared, &field_key, &t.lang, lang, &engine);
+            let key = prepared_key(&prepared, &field_key, src, lang, &engine);
             match existing.get(&(t.event_id, lang.clone(), t.field.to_string())) {
                 Some(e) if e.origin == "publisher" => continue,
                 Some(e) if e.source_hash == hash && e.cache_key.as_deref() == Some(key.as_str()) => continue,
@@ -287,7 +334,7 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
                     lang: lang.clone(),
                     field: t.field,
                     text: cached,
-                    engine: engine.clone(),
+                    engine: engine_via(&engine, via),
                     source_hash: hash.clone(),
                     cache_key: key,
                 });
@@ -299,11 +346,12 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
                 field: t.field,
                 words: sent.split_whitespace().count() as u64,
                 shortened,
+                via,
                 prepared,
                 key,
                 hash: hash.clone(),
             };
-            let pair = (t.lang.clone(), lang.clone());
+            let pair = (src.to_string(), lang.clone());
             match failures.get(&need.key) {
                 Some(f) if f.failures >= MAX_FAILURES => {
                     stats.skipped += 1;

@@ -1,7 +1,8 @@
 //! Issue 20 items 3 and 4: every field a reader sees speaks the reader's
 //! language (price, audience, category labels, the attribution's label,
 //! licence names, the iCalendar and JSON-LD lines that carry them), with
-//! the publisher's own wording kept beside it.
+//! the publisher's own wording kept beside it; and diba's languages it does
+//! not publish are translated from its own Spanish, not its Catalan.
 //!
 //! Not for: the texts' translation quality (`translate_quality`).
 use crate::common;
@@ -9,6 +10,7 @@ use crate::translate_quality::has_apertium;
 
 use common::{cityvibe, sample, workdir};
 use serde_json::Value;
+use std::path::Path;
 
 const MADRID_FEED: &str = "datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json";
 
@@ -212,4 +214,37 @@ fn issue20_3_the_real_madrid_feed_prices_read_in_english_french_italian() {
         let priced = json.iter().filter(|e| e["price"].is_string()).count();
         eprintln!("--lang {lang}: {translated} of {priced} prices said by set phrases");
     }
+}
+
+fn write_diba(dir: &Path) {
+    for lang in ["ca", "es", "en"] {
+        let rel = format!("do.diba.cat/api/dataset/actesturisme_{lang}/format/json/pag-ini/1/pag-fi/1000");
+        let path = dir.join("mirror").join(&rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::copy(sample(&rel), path).unwrap();
+    }
+}
+
+/// Issue 20 item 4: diba publishes Catalan and Spanish; its French came from
+/// the Catalan ("Foire de Nadal i du Pessebre de Vich"). Now every language
+/// it does not publish is translated from its Spanish ("Feria de Navidad y
+/// del Belén de Vic"), and `text_origin` says so.
+#[test]
+fn issue20_4_diba_french_is_translated_from_the_publishers_spanish() {
+    if !has_apertium() {
+        return;
+    }
+    let dir = workdir(&config("apertium", &["diba"]));
+    let d = dir.path();
+    write_diba(d);
+    ok(cityvibe(d, &["--mirror", "mirror", "run", "--source", "diba"]));
+    let fr = crate::translate_quality::listed(d, "fr");
+    let fair = &fr["agendaturisme41201"];
+    let title = fair["title"].as_str().unwrap();
+    assert!(title.contains("Noël"), "{fair}");
+    assert!(!title.contains("Nadal"), "{fair}");
+    assert!(fair["text_origin"].as_str().unwrap().ends_with(" via es"), "{fair}");
+    // The publisher's own English stays the publisher's.
+    let en = crate::translate_quality::listed(d, "en");
+    assert_eq!(en["agendaturisme41201"]["text_origin"], "publisher");
 }
