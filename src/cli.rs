@@ -183,6 +183,13 @@ pub enum TranslateCommand {
         #[arg(long, value_enum)]
         only: Option<ExchangeOnly>,
     },
+    /// Per display language: texts given by the publisher, by a human, by
+    /// an engine, still pending; texts set aside; the engine and data version.
+    Status {
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Read reviewed translations back from a PO or XLIFF file into the memory.
     Import {
         /// The reviewed PO or XLIFF file.

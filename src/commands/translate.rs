@@ -168,6 +168,7 @@ pub fn exchange(cli: &Cli, command: &TranslateCommand) -> Result<super::Exit> {
             }
             Ok(exit::OK)
         }
+        TranslateCommand::Status { json } => status(cli, *json),
         TranslateCommand::Import { file, json } => {
             let content = std::fs::read_to_string(file).map_err(|e| crate::output::usage(format!("reading {}: {e}", file.display())))?;
             let imported = exchange::read(&content, &file.display().to_string()).map_err(|e| crate::output::usage(format!("{e:#}")))?;
@@ -240,4 +241,26 @@ pub fn exchange(cli: &Cli, command: &TranslateCommand) -> Result<super::Exit> {
             Ok(exit::OK)
         }
     }
+}
+
+/// `translate status`: per language, the texts by who translated them, what
+/// is pending, what is set aside, the engine and the data (issue 20 item 6).
+fn status(cli: &Cli, json: bool) -> Result<super::Exit> {
+    let config = super::load_config(cli)?;
+    let store = Store::open_existing(&cli.db)?;
+    let engine = engines(&config.settings)
+        .and_then(|e| e.workers.first().map(|w| w.engine_id()))
+        .unwrap_or_else(|| "none".to_string());
+    let report = crate::translate::status::of(&store, &config.settings.languages, &Options::from_settings(&config.settings), &engine)?;
+    if json {
+        return super::print_json(&report).map(|_| exit::OK);
+    }
+    crate::outln!("engine: {}; {} texts set aside after repeated failures", report.engine, report.failed)?;
+    let mut table = crate::output::Table::new(&["lang", "texts", "publisher", "human", "machine", "pending", "data"]).right(&[1, 2, 3, 4, 5]);
+    for l in &report.languages {
+        let n = |v: u64| v.to_string();
+        table.row([l.lang.clone(), n(l.texts), n(l.publisher), n(l.human), n(l.machine), n(l.pending), l.data_version.clone()]);
+    }
+    table.print()?;
+    Ok(exit::OK)
 }

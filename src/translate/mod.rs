@@ -18,6 +18,7 @@ pub mod phrases;
 pub mod pipeline;
 pub mod protect;
 mod server;
+pub mod status;
 mod stream;
 pub mod style;
 pub mod terms;

@@ -54,3 +54,4 @@ mod translate_neural_fallback;
 mod translate_neural_poison;
 mod translate_pipeline;
 mod translate_quality;
+mod translate_status;

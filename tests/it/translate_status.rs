@@ -1,0 +1,71 @@
+//! Issue 20 item 6: `cityvibe translate status [--json]` says per display
+//! language how many texts the publisher, a human and an engine gave, how
+//! many are pending, how many are set aside, the engine and the data version.
+use crate::common;
+use crate::translate_quality::has_apertium;
+
+use common::{cityvibe, sample, workdir};
+use serde_json::Value;
+
+fn ok(out: std::process::Output) -> String {
+    assert!(out.status.success(), "exit {:?}: {}", out.status.code(), String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn config(translator: &str, source: &str) -> String {
+    format!("[settings]\ntranslator = \"{translator}\"\nlanguages = [\"es\", \"en\", \"fr\"]\n[sources.{source}]\nenabled = true\n")
+}
+
+fn status(d: &std::path::Path) -> Value {
+    serde_json::from_str(&ok(cityvibe(d, &["translate", "status", "--json"]))).unwrap()
+}
+
+fn lang<'a>(s: &'a Value, lang: &str) -> &'a Value {
+    s["languages"].as_array().unwrap().iter().find(|l| l["lang"] == lang).unwrap()
+}
+
+/// Issue 20 item 6: there was no way to see, per language, what a reader
+/// gets in it; diba's publisher gives Spanish and English, nobody French.
+#[test]
+fn issue20_6_translate_status_counts_texts_by_origin_per_language() {
+    let dir = workdir(&config("none", "diba"));
+    let d = dir.path();
+    ok(cityvibe(d, &["--mirror", sample("").to_str().unwrap(), "run", "--source", "diba"]));
+    let s = status(d);
+    assert_eq!(s["engine"], "none");
+    assert_eq!(s["failed"], 0);
+    let (en, fr) = (lang(&s, "en"), lang(&s, "fr"));
+    let n = |v: &Value, k: &str| v[k].as_u64().unwrap();
+    assert!(n(en, "texts") >= 10, "{en}");
+    assert!(n(en, "publisher") >= 10, "{en}");
+    assert_eq!(n(en, "publisher") + n(en, "pending"), n(en, "texts"), "{en}");
+    assert_eq!((n(fr, "publisher"), n(fr, "machine"), n(fr, "pending")), (0, 0, n(fr, "texts")), "{fr}");
+    assert!(fr["data_version"].as_str().unwrap().starts_with("style "), "{fr}");
+
+    // A human's French of one event: two texts.
+    ok(cityvibe(d, &["translate", "correct", "diba:agendaturisme41201", "--lang", "fr", "--title", "Foire de Noël", "--description", "Foire."]));
+    let fr2 = lang(&status(d), "fr").clone();
+    assert_eq!((n(&fr2, "human"), n(&fr2, "pending")), (2, n(fr, "pending") - 2), "{fr2}");
+
+    let table = ok(cityvibe(d, &["translate", "status"]));
+    assert!(table.contains("engine: none"), "{table}");
+    assert!(table.lines().any(|l| l.contains("fr") && l.contains("style")), "{table}");
+}
+
+/// With real Apertium every text of the Madrid samples is the engine's in English.
+#[test]
+fn issue20_6_translate_status_names_the_engine_and_its_texts() {
+    if !has_apertium() {
+        return;
+    }
+    let dir = workdir(&config("apertium", "madrid"));
+    let d = dir.path();
+    ok(cityvibe(d, &["--mirror", sample("").to_str().unwrap(), "run", "--source", "madrid"]));
+    let s = status(d);
+    assert!(s["engine"].as_str().unwrap().starts_with("apertium"), "{s}");
+    let en = lang(&s, "en");
+    assert!(en["texts"].as_u64().unwrap() > 0);
+    assert_eq!(en["machine"], en["texts"], "{en}");
+    assert_eq!(en["pending"], 0, "{en}");
+    assert_eq!(lang(&s, "es")["texts"], 0, "the originals are Spanish");
+}
