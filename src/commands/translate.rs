@@ -248,18 +248,18 @@ pub fn exchange(cli: &Cli, command: &TranslateCommand) -> Result<super::Exit> {
 fn status(cli: &Cli, json: bool) -> Result<super::Exit> {
     let config = super::load_config(cli)?;
     let store = Store::open_existing(&cli.db)?;
-    let engine = engines(&config.settings)
-        .and_then(|e| e.workers.first().map(|w| w.engine_id()))
-        .unwrap_or_else(|| "none".to_string());
-    let report = crate::translate::status::of(&store, &config.settings.languages, &Options::from_settings(&config.settings), &engine)?;
+    let engine = engines(&config.settings).and_then(|e| e.workers.first().map(|w| w.engine_id()));
+    let options = Options::from_settings(&config.settings);
+    let report = crate::translate::status::of(&store, &config.settings.languages, &options, engine.as_deref())?;
     if json {
         return super::print_json(&report).map(|_| exit::OK);
     }
-    crate::outln!("engine: {}; {} texts set aside after repeated failures", report.engine, report.failed)?;
-    let mut table = crate::output::Table::new(&["lang", "texts", "publisher", "human", "machine", "pending", "data"]).right(&[1, 2, 3, 4, 5]);
+    crate::outln!("engine: {}", report.engine)?;
+    let mut table =
+        crate::output::Table::new(&["lang", "texts", "publisher", "human", "machine", "pending", "failed", "data"]).right(&[1, 2, 3, 4, 5, 6]);
     for l in &report.languages {
         let n = |v: u64| v.to_string();
-        table.row([l.lang.clone(), n(l.texts), n(l.publisher), n(l.human), n(l.machine), n(l.pending), l.data_version.clone()]);
+        table.row([l.lang.clone(), n(l.texts), n(l.publisher), n(l.human), n(l.machine), n(l.pending), n(l.failed), l.data_version.clone()]);
     }
     table.print()?;
     Ok(exit::OK)

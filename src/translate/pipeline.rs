@@ -267,11 +267,59 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
     mut progress: impl FnMut(u64, u64, u64),
 ) -> Result<TranslateStats> {
     let mut stats = TranslateStats::default();
-    // (source lang, target lang) → texts for the fallback.
-    let mut fallen: Fallen = BTreeMap::new();
     let Some(engine) = workers.first().map(|w| w.engine_id()) else {
         return Ok(stats);
     };
+    let Plan { needs, from_cache, mut human_rows, mut fallen, failures, .. } =
+        plan(store, &engine, langs, sources, options, fallback.is_some(), &mut stats)?;
+    store.save_translations(&from_cache)?;
+    human_rows.sort();
+    human_rows.dedup();
+    for (source_lang, lang, field, original, text) in &human_rows {
+        store.save_human_translation(source_lang, lang, field, original, text)?;
+    }
+    let fallen_into = if fallback.is_some() { Some(&mut fallen) } else { None };
+    super::batches::send(store, workers, &engine, needs, &failures, &mut stats, fallen_into, &mut progress)?;
+    if let Some(fallback) = fallback
+        && !fallen.is_empty()
+    {
+        super::fallback::translate(store, fallback, fallen, &failures, &mut stats, &mut progress)?;
+    }
+    Ok(stats)
+}
+
+/// What the plan step found: the texts an engine must translate now, those
+/// the cache or a human answers, those set aside. Nothing of it is stored yet.
+pub(super) struct Plan {
+    /// (source lang, target lang) → texts needing an engine.
+    pub(super) needs: BTreeMap<(String, String), Vec<Need>>,
+    pub(super) from_cache: Vec<MachineTranslation>,
+    /// Human translations of these very texts: (source lang, lang, field, original, text).
+    pub(super) human_rows: Vec<(String, String, &'static str, String, String)>,
+    /// (source lang, target lang) → texts for the fallback, when there is one.
+    pub(super) fallen: Fallen,
+    /// Target language → texts set aside after [`MAX_FAILURES`] failures.
+    pub(super) set_aside: BTreeMap<String, u64>,
+    pub(super) failures: HashMap<String, crate::store::translations::Failure>,
+}
+
+/// The plan step: for each text of `sources`' active events and each of
+/// `langs`, who answers it (the publisher, a human, the cache, `engine`) and
+/// from which text (the original, or the publisher's Spanish); counted in
+/// `stats`. Reads only, so `translate status` asks it too.
+pub(super) fn plan(
+    store: &Store,
+    engine: &str,
+    langs: &[String],
+    sources: &[String],
+    options: &Options,
+    has_fallback: bool,
+    stats: &mut TranslateStats,
+) -> Result<Plan> {
+    let engine = engine.to_string();
+    // (source lang, target lang) → texts for the fallback.
+    let mut fallen: Fallen = BTreeMap::new();
+    let mut set_aside: BTreeMap<String, u64> = BTreeMap::new();
     let mut terms: HashMap<String, TermBase> = HashMap::new();
     for lang in langs {
         terms.insert(lang.clone(), TermBase::load(options.terms_dir.as_deref(), lang)?);
@@ -355,13 +403,14 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
             match failures.get(&need.key) {
                 Some(f) if f.failures >= MAX_FAILURES => {
                     stats.skipped += 1;
-                    if fallback.is_some() {
+                    *set_aside.entry(lang.clone()).or_default() += 1;
+                    if has_fallback {
                         fallen.entry(pair).or_default().push(need);
                     }
                     continue;
                 }
                 Some(f) if f.next_try_ms > now => {
-                    if fallback.is_some() {
+                    if has_fallback {
                         fallen.entry(pair).or_default().push(need);
                     } else {
                         stats.pending += 1;
@@ -374,20 +423,7 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
             needs.entry(pair).or_default().push(need);
         }
     }
-    store.save_translations(&from_cache)?;
-    human_rows.sort();
-    human_rows.dedup();
-    for (source_lang, lang, field, original, text) in &human_rows {
-        store.save_human_translation(source_lang, lang, field, original, text)?;
-    }
-    let fallen_into = if fallback.is_some() { Some(&mut fallen) } else { None };
-    super::batches::send(store, workers, &engine, needs, &failures, &mut stats, fallen_into, &mut progress)?;
-    if let Some(fallback) = fallback
-        && !fallen.is_empty()
-    {
-        super::fallback::translate(store, fallback, fallen, &failures, &mut stats, &mut progress)?;
-    }
-    Ok(stats)
+    Ok(Plan { needs, from_cache, human_rows, fallen, set_aside, failures })
 }
 
 /// Texts for the fallback: (source, target) → texts.

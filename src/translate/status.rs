@@ -5,7 +5,7 @@
 //!
 //! Not for: translating (`pipeline`) or showing texts (`view`).
 
-use super::pipeline::{MAX_FAILURES, Options};
+use super::pipeline::Options;
 use super::terms::TermBase;
 use crate::store::Store;
 use crate::store::events::text_hash;
@@ -25,6 +25,9 @@ pub struct LangStatus {
     pub machine: u64,
     /// No current translation: shown in the original until one is made.
     pub pending: u64,
+    /// Texts the engine failed on [`super::pipeline::MAX_FAILURES`] times: set aside, not
+    /// sent again until they change (their event is shown in the original).
+    pub failed: u64,
     /// The house style's version and a digest of the term base the
     /// translations into this language are made with.
     pub data_version: String,
@@ -35,20 +38,22 @@ pub struct LangStatus {
 pub struct Status {
     /// The engine `[settings] translator` names (with its version when it says one), or `none`.
     pub engine: String,
-    /// Texts set aside after an engine failed on them [`MAX_FAILURES`]
-    /// times, in every language (a failure is kept by the text's cache
-    /// key, which names no language); sent again when they change.
-    pub failed: u64,
     pub languages: Vec<LangStatus>,
 }
 
 /// The status of every language of `langs` in `store`.
-pub fn of(store: &Store, langs: &[String], options: &Options, engine: &str) -> Result<Status> {
+pub fn of(store: &Store, langs: &[String], options: &Options, engine: Option<&str>) -> Result<Status> {
+    // The plan step, as the next run would take it, tells which texts it sets aside.
+    let set_aside = match engine {
+        Some(engine) => super::pipeline::plan(store, engine, langs, &[], options, false, &mut Default::default())?.set_aside,
+        None => Default::default(),
+    };
     let texts = store.texts_to_translate(&[])?;
     let existing = store.existing_translations()?;
     let mut languages = Vec::new();
     for lang in langs {
-        let mut s = LangStatus { lang: lang.clone(), data_version: data_version(options, lang)?, ..Default::default() };
+        let failed = set_aside.get(lang).copied().unwrap_or(0);
+        let mut s = LangStatus { lang: lang.clone(), failed, data_version: data_version(options, lang)?, ..Default::default() };
         for t in texts.iter().filter(|t| &t.lang != lang) {
             s.texts += 1;
             let hash = text_hash(&t.text);
@@ -61,8 +66,7 @@ pub fn of(store: &Store, langs: &[String], options: &Options, engine: &str) -> R
         }
         languages.push(s);
     }
-    let failed = store.translation_failures()?.values().filter(|f| f.failures >= MAX_FAILURES).count() as u64;
-    Ok(Status { engine: engine.to_string(), failed, languages })
+    Ok(Status { engine: engine.unwrap_or("none").to_string(), languages })
 }
 
 /// `style N, terms DIGEST (K entries)`: what a translation into `lang` is made with.
