@@ -170,7 +170,9 @@ pub fn show(cli: &Cli, id: &str, lang: Option<&str>, json: bool) -> Result<super
 /// How `events show` marks a field not said as the publisher said it: its
 /// publisher's words, or that no set phrase says it in the reader's language.
 fn as_published(e: &StoredEvent, field: &str) -> String {
-    if let Some(original) = e.original_fields.get(field) {
+    if let (Some(engine), Some(original)) = (e.machine_fields.get(field), e.original_fields.get(field)) {
+        format!(" (machine translation, {engine}; as published: {original})")
+    } else if let Some(original) = e.original_fields.get(field) {
         format!(" (as published: {original})")
     } else if e.untranslated_fields.iter().any(|f| f == field) {
         " (as published; no set phrase says it in this language)".to_string()

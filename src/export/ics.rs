@@ -292,6 +292,7 @@ mod zone_tests {
             category_labels: Vec::new(),
             original_fields: Default::default(),
             untranslated_fields: Vec::new(),
+            machine_fields: Default::default(),
         })
     }
 

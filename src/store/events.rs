@@ -60,6 +60,10 @@ pub struct StoredEvent {
     /// set phrase says them in the reader's (`data/lang/LANG/phrases.tsv`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub untranslated_fields: Vec<String>,
+    /// Fields a translation engine said in the reader's language, no set
+    /// phrase covering them: field → engine.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub machine_fields: std::collections::BTreeMap<String, String>,
 }
 
 /// Which events to list.
@@ -121,6 +125,7 @@ fn from_row(r: &Row) -> rusqlite::Result<StoredEvent> {
         category_labels: Vec::new(),
         original_fields: Default::default(),
         untranslated_fields: Vec::new(),
+        machine_fields: Default::default(),
     })
 }
 

@@ -6,8 +6,10 @@
 //!
 //! The publisher's own wording of each field shown otherwise is kept beside
 //! it (`original_fields`), for the reader who needs the original (at a box
-//! office, in a dispute); a price no phrase says in the reader's language is
-//! shown as published and named in `untranslated_fields`, never half said.
+//! office, in a dispute). A price no phrase says in the reader's language is
+//! said by a translation engine where one has translated it (named in
+//! `machine_fields`), else shown as published and named in
+//! `untranslated_fields`, never half said.
 //!
 //! Not for: titles and descriptions (`view`, `pipeline`).
 
@@ -17,14 +19,20 @@ use crate::store::events::StoredEvent;
 use std::sync::OnceLock;
 
 /// Shows the fields around `e`'s text in `lang`; `from` is the language the
-/// publisher wrote them in (the event's original language).
-pub fn localize(e: &mut StoredEvent, from: &str, lang: &str) {
+/// publisher wrote them in (the event's original language). `machine_price`
+/// is an engine's current translation of the price and the engine's name:
+/// shown, and said to be an engine's, where no set phrase says the price.
+pub fn localize(e: &mut StoredEvent, from: &str, lang: &str, machine_price: Option<(&str, &str)>) {
     let phrases = phrases::into(lang);
     if let Some(price) = e.price.clone().filter(|p| !p.trim().is_empty()) {
-        match phrases.price(&price, from) {
-            Some(ours) => e.price = Some(keep_original(e, "price", &price, ours)),
-            None if from != lang => e.untranslated_fields.push("price".into()),
-            None => {}
+        match (phrases.price(&price, from), machine_price) {
+            (Some(ours), _) => e.price = Some(keep_original(e, "price", &price, ours)),
+            (None, _) if from == lang => {}
+            (None, Some((text, engine))) => {
+                e.price = Some(keep_original(e, "price", &price, text.to_string()));
+                e.machine_fields.insert("price".into(), engine.to_string());
+            }
+            (None, None) => e.untranslated_fields.push("price".into()),
         }
     }
     if let Some(audience) = e.audience.clone().filter(|a| !a.trim().is_empty()) {

@@ -14,6 +14,10 @@
 //! holds back the rest. What the engine fails on goes to the fallback
 //! engine when the operator names one (`fallback`, issue 11.5).
 //!
+//! A price no set phrase says in a language (`phrases`) is a third text to
+//! translate into it (issue 20 item 3); one a phrase says never reaches an
+//! engine.
+//!
 //! Where a publisher gives its own Spanish beside an original in another
 //! language (diba: Catalan and Spanish), each language it does not give is
 //! translated from that Spanish, not from the original, and says so in its
@@ -27,7 +31,7 @@ use super::style::{self, Field};
 use super::terms::TermBase;
 use crate::store::Store;
 use crate::store::events::text_hash;
-use crate::store::translations::MachineTranslation;
+use crate::store::translations::{MachineTranslation, SourceText};
 use anyhow::Result;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
@@ -198,6 +202,20 @@ fn sendable(text: &str, max: usize) -> (String, bool) {
     }
 }
 
+/// Every text of `sources`' active events an engine may translate: titles,
+/// descriptions, and prices where no set phrase says them (issue 20 item 3).
+pub(super) fn texts_for_engines(store: &Store, sources: &[String]) -> Result<Vec<SourceText>> {
+    let mut texts = store.texts_to_translate(sources)?;
+    texts.extend(store.prices_to_translate(sources)?);
+    Ok(texts)
+}
+
+/// Whether `t` into `lang` is an engine's work: a price only when no set
+/// phrase of `lang` says it (`phrases`); a title or a description always.
+pub(super) fn needs_engine(t: &SourceText, lang: &str) -> bool {
+    t.field != "price" || super::phrases::into(lang).price(&t.text, &t.lang).is_none()
+}
+
 /// The publisher's own current Spanish of texts whose original is in
 /// another language, by (event, field): the pivot every language the
 /// publisher does not give is translated from (issue 20 item 4).
@@ -334,7 +352,7 @@ pub(super) fn plan(
     let mut needs: BTreeMap<(String, String), Vec<Need>> = BTreeMap::new();
     let mut from_cache: Vec<MachineTranslation> = Vec::new();
     let spanish = publisher_spanish(store)?;
-    for t in store.texts_to_translate(sources)? {
+    for t in texts_for_engines(store, sources)? {
         let (original, original_cut) = sendable(&t.text, options.max_chars);
         stats.shortened += u64::from(original_cut);
         // Where the publisher gives Spanish beside its original, the
@@ -347,7 +365,7 @@ pub(super) fn plan(
         let hash = text_hash(&t.text);
         let known = Known { venue: t.venue.as_deref(), locality: t.locality.as_deref() };
         for lang in langs {
-            if *lang == t.lang {
+            if *lang == t.lang || !needs_engine(&t, lang) {
                 continue;
             }
             let here = existing.get(&(t.event_id, lang.clone(), t.field.to_string()));

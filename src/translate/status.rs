@@ -13,8 +13,8 @@ use anyhow::Result;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-/// One display language's texts (titles and descriptions of active events
-/// whose original is in another language).
+/// One display language's texts: titles, descriptions and prices no set
+/// phrase says, of active events whose original is in another language.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct LangStatus {
     pub lang: String,
@@ -48,13 +48,13 @@ pub fn of(store: &Store, langs: &[String], options: &Options, engine: Option<&st
         Some(engine) => super::pipeline::plan(store, engine, langs, &[], options, false, &mut Default::default())?.set_aside,
         None => Default::default(),
     };
-    let texts = store.texts_to_translate(&[])?;
+    let texts = super::pipeline::texts_for_engines(store, &[])?;
     let existing = store.existing_translations()?;
     let mut languages = Vec::new();
     for lang in langs {
         let failed = set_aside.get(lang).copied().unwrap_or(0);
         let mut s = LangStatus { lang: lang.clone(), failed, data_version: data_version(options, lang)?, ..Default::default() };
-        for t in texts.iter().filter(|t| &t.lang != lang) {
+        for t in texts.iter().filter(|t| &t.lang != lang && super::pipeline::needs_engine(t, lang)) {
             s.texts += 1;
             let hash = text_hash(&t.text);
             match existing.get(&(t.event_id, lang.clone(), t.field.to_string())).filter(|e| e.source_hash == hash) {

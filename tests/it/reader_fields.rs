@@ -6,7 +6,7 @@
 //!
 //! Not for: the texts' translation quality (`translate_quality`).
 use crate::common;
-use crate::translate_quality::has_apertium;
+use crate::translate_quality::{has_apertium, listed, record, write_feed};
 
 use common::{cityvibe, sample, workdir};
 use serde_json::Value;
@@ -214,6 +214,50 @@ fn issue20_3_the_real_madrid_feed_prices_read_in_english_french_italian() {
         let priced = json.iter().filter(|e| e["price"].is_string()).count();
         eprintln!("--lang {lang}: {translated} of {priced} prices said by set phrases");
     }
+}
+
+/// Issue 20 item 3: a price no set phrase says stayed Spanish in every
+/// language. Now an engine translates it (real Apertium), `machine_fields`
+/// says so and the publisher's words stay beside it; a price a phrase says
+/// never reaches the engine; with no engine it is shown as published and
+/// `untranslated_fields` names it.
+#[test]
+fn issue20_3_a_price_no_phrase_says_is_an_engines_else_shown_as_published() {
+    const LIST: &str = "Matrícula: 55 euros al mes. Sólo se devolverá el importe si la organización cancela la actividad.";
+    let feed = |d: &Path| {
+        let mut listed_price = record("1", "Concierto de jazz", "", "Sala X");
+        listed_price["price"] = LIST.into();
+        let mut phrase = record("2", "Taller de radio", "", "Sala Y");
+        phrase["price"] = "Entrada libre hasta completar aforo".into();
+        write_feed(d, &[listed_price, phrase]);
+        ok(cityvibe(d, &["--mirror", "mirror", "run", "--source", "madrid"]));
+    };
+    let dir = workdir(&config("none", &["madrid"]));
+    feed(dir.path());
+    let en = listed(dir.path(), "en");
+    assert_eq!((en["1"]["price"].as_str(), &en["1"]["untranslated_fields"]), (Some(LIST), &serde_json::json!(["price"])), "{}", en["1"]);
+
+    if !has_apertium() {
+        return;
+    }
+    let dir = workdir(&config("apertium", &["madrid"]));
+    let d = dir.path();
+    feed(d);
+    for lang in ["en", "fr", "it"] {
+        let shown = listed(d, lang);
+        let e = &shown["1"];
+        let price = e["price"].as_str().unwrap();
+        assert!(price.contains("55") && !price.contains("Sólo se devolverá"), "--lang {lang}: {e}");
+        assert!(e["machine_fields"]["price"].as_str().unwrap().starts_with("apertium"), "--lang {lang}: {e}");
+        assert_eq!((&e["original_fields"]["price"], &e["untranslated_fields"]), (&LIST.into(), &Value::Null), "--lang {lang}: {e}");
+        assert_eq!((&shown["2"]["price"], &shown["2"]["machine_fields"]), (&until_full(lang).into(), &Value::Null), "--lang {lang}");
+    }
+    let text = ok(cityvibe(d, &["events", "show", "madrid:1", "--lang", "en"]));
+    assert!(text.contains("(machine translation, apertium"), "{text}");
+    // Two titles and the one price no phrase says: all the engine's.
+    let status: Value = serde_json::from_str(&ok(cityvibe(d, &["translate", "status", "--json"]))).unwrap();
+    let en = status["languages"].as_array().unwrap().iter().find(|l| l["lang"] == "en").unwrap();
+    assert_eq!((&en["texts"], &en["machine"]), (&3.into(), &3.into()), "{en}");
 }
 
 fn write_diba(dir: &Path) {
