@@ -335,9 +335,14 @@ pub(super) fn plan(
     stats: &mut TranslateStats,
 ) -> Result<Plan> {
     let engine = engine.to_string();
-    // (source lang, target lang) → texts for the fallback.
-    let mut fallen: Fallen = BTreeMap::new();
-    let mut set_aside: BTreeMap<String, u64> = BTreeMap::new();
+    let mut plan = Plan {
+        needs: BTreeMap::new(),
+        from_cache: Vec::new(),
+        human_rows: Vec::new(),
+        fallen: BTreeMap::new(),
+        set_aside: BTreeMap::new(),
+        failures: store.translation_failures()?,
+    };
     let mut terms: HashMap<String, TermBase> = HashMap::new();
     for lang in langs {
         terms.insert(lang.clone(), TermBase::load(options.terms_dir.as_deref(), lang)?);
@@ -345,12 +350,7 @@ pub(super) fn plan(
     let no_terms = TermBase::default();
     let existing = store.existing_translations()?;
     let humans = store.human_translations()?;
-    let mut human_rows: Vec<(String, String, &'static str, String, String)> = Vec::new();
-    let failures = store.translation_failures()?;
     let now = crate::store::now_ms();
-    // (source lang, target lang) → texts needing an engine.
-    let mut needs: BTreeMap<(String, String), Vec<Need>> = BTreeMap::new();
-    let mut from_cache: Vec<MachineTranslation> = Vec::new();
     let spanish = publisher_spanish(store)?;
     for t in texts_for_engines(store, sources)? {
         let (original, original_cut) = sendable(&t.text, options.max_chars);
@@ -375,7 +375,7 @@ pub(super) fn plan(
             // A human translation of this very text wins over any engine.
             if let Some(text) = humans.get(&(t.lang.clone(), lang.clone(), t.field.to_string(), hash.clone())) {
                 if !here.is_some_and(|e| e.origin == "human" && e.source_hash == hash) {
-                    human_rows.push((t.lang.clone(), lang.clone(), t.field, t.text.clone(), text.clone()));
+                    plan.human_rows.push((t.lang.clone(), lang.clone(), t.field, t.text.clone(), text.clone()));
                 }
                 continue;
             }
@@ -395,7 +395,7 @@ pub(super) fn plan(
             if let Some(cached) = store.cached_translation(&key)? {
                 stats.cache_hits += 1;
                 stats.per_source.entry(t.source.clone()).or_default().1 += 1;
-                from_cache.push(MachineTranslation {
+                plan.from_cache.push(MachineTranslation {
                     event_id: t.event_id,
                     lang: lang.clone(),
                     field: t.field,
@@ -417,31 +417,36 @@ pub(super) fn plan(
                 key,
                 hash: hash.clone(),
             };
-            let pair = (src.to_string(), lang.clone());
-            match failures.get(&need.key) {
-                Some(f) if f.failures >= MAX_FAILURES => {
-                    stats.skipped += 1;
-                    *set_aside.entry(lang.clone()).or_default() += 1;
-                    if has_fallback {
-                        fallen.entry(pair).or_default().push(need);
-                    }
-                    continue;
-                }
-                Some(f) if f.next_try_ms > now => {
-                    if has_fallback {
-                        fallen.entry(pair).or_default().push(need);
-                    } else {
-                        stats.pending += 1;
-                        stats.per_source.entry(t.source.clone()).or_default().2 += 1;
-                    }
-                    continue;
-                }
-                _ => {}
-            }
-            needs.entry(pair).or_default().push(need);
+            plan.file(need, (src.to_string(), lang.clone()), now, has_fallback, stats);
         }
     }
-    Ok(Plan { needs, from_cache, human_rows, fallen, set_aside, failures })
+    Ok(plan)
+}
+
+impl Plan {
+    /// Files a text an engine must translate from and into `pair`: for the
+    /// engine now, or, after failures, waiting or set aside (for the
+    /// fallback when there is one).
+    fn file(&mut self, need: Need, pair: (String, String), now: i64, has_fallback: bool, stats: &mut TranslateStats) {
+        match self.failures.get(&need.key) {
+            Some(f) if f.failures >= MAX_FAILURES => {
+                stats.skipped += 1;
+                *self.set_aside.entry(pair.1.clone()).or_default() += 1;
+                if has_fallback {
+                    self.fallen.entry(pair).or_default().push(need);
+                }
+            }
+            Some(f) if f.next_try_ms > now => {
+                if has_fallback {
+                    self.fallen.entry(pair).or_default().push(need);
+                } else {
+                    stats.pending += 1;
+                    stats.per_source.entry(need.source.clone()).or_default().2 += 1;
+                }
+            }
+            _ => self.needs.entry(pair).or_default().push(need),
+        }
+    }
 }
 
 /// Texts for the fallback: (source, target) → texts.
