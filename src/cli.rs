@@ -294,6 +294,12 @@ pub enum SourceCommand {
         #[arg(value_parser = Known::sources())]
         id: String,
     },
+    /// Lift a source's host's hold in the host ledger (a Retry-After of over
+    /// a year, P10), or bring times ahead of the clock back to now.
+    Release {
+        /// The source id, or its host (`folder:HOST` for a folder mirror's books).
+        target: String,
+    },
     /// The "Fuentes de datos" page: publisher, dataset, licence, attribution, schedule, delay (P19).
     Export {
         /// md (Markdown), html (a standalone page) or json.

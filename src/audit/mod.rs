@@ -171,6 +171,17 @@ fn read_capped(body: &mut Body, max: u64) -> std::io::Result<(Vec<u8>, String)> 
     Ok((bytes, hex::encode(sha256.finalize())))
 }
 
+impl HostDriver {
+    /// The Crawl-delay just read paces this audit's next requests, not only
+    /// later commands (the slowest word wins, rule 2; issue 19 item 12).
+    fn obey_crawl_delay(&mut self, robots_txt: &[u8]) {
+        let asked = texting_robots::Robot::new(crate::http::headers::AGENT_TOKEN, robots_txt).ok().and_then(|r| r.delay);
+        if let Some(secs) = asked.map(f64::from).filter(|s| s.is_finite() && *s > 0.0) {
+            self.delay = self.delay.max(Duration::from_secs_f64(secs.min(7.0 * 86400.0)));
+        }
+    }
+}
+
 impl FetchDriver for HostDriver {
     fn next_fetch(&mut self, _store: &mut Store) -> Option<FetchRequest> {
         let url = self.urls.get(self.next)?.clone();
@@ -192,7 +203,12 @@ impl FetchDriver for HostDriver {
         let max = if req.url.path() == "/robots.txt" { ROBOTS_MAX } else { OTHER_MAX };
         let got = match result.outcome {
             FetchOutcome::Body { mut body, .. } => match read_capped(&mut body, max) {
-                Ok((bytes, sha256)) => Got::Body { status: status.unwrap_or(200), bytes, sha256 },
+                Ok((bytes, sha256)) => {
+                    if req.url.path() == "/robots.txt" {
+                        self.obey_crawl_delay(&bytes);
+                    }
+                    Got::Body { status: status.unwrap_or(200), bytes, sha256 }
+                }
                 Err(e) => Got::Nothing { message: format!("{}: reading the spooled body: {e}", req.url) },
             },
             FetchOutcome::NotModified | FetchOutcome::Unchanged => Got::Nothing { message: format!("{}: no body came back", req.url) },

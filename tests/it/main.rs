@@ -31,6 +31,7 @@ mod operator_takedown;
 mod polite_cli;
 mod polite_client;
 mod polite_ledger;
+mod polite_ledger_faults;
 mod polite_promises;
 mod privacy_pii_everywhere;
 mod privacy_pii_realdata;
