@@ -28,6 +28,7 @@ mod operator_runs;
 mod operator_sources_export;
 mod operator_switch;
 mod operator_takedown;
+mod polite_books;
 mod polite_cli;
 mod polite_client;
 mod polite_ledger;
