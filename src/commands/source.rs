@@ -199,7 +199,11 @@ pub fn release(cli: &Cli, target: &str) -> Result<super::Exit> {
     let host = match crate::adapters::require(target) {
         Ok(a) => a.manifest().host.to_string(),
         Err(_) if hosts.iter().any(|h| *h == target.strip_prefix("folder:").unwrap_or(target)) => target.to_string(),
-        Err(e) => return Err(crate::output::as_usage(e.context(format!("{target}: neither a source id nor a source's host ({})", hosts.join(", "))))),
+        Err(e) => {
+            return Err(crate::output::as_usage(
+                e.context(format!("{target}: neither a source id nor a source's host ({})", hosts.join(", "))),
+            ));
+        }
     };
     let ledger = crate::http::Ledger::open(&super::state_dir(cli)?)?;
     let done = ledger.release(&host, now_ms())?;

@@ -3,9 +3,11 @@
 //! `audit` last read) shared by every cityvibe process on the machine,
 //! whatever database it stores into (P7, P8, P10, P14).
 //!
-//! It lives in a state directory (`--state-dir`, `CITYVIBE_STATE_DIR`, else
-//! `$XDG_STATE_HOME/cityvibe`, else `~/.local/state/cityvibe`), not beside a
-//! database: two databases still talk to one host. A request's moment is
+//! Requests to real hosts are booked in the system ledger, in one fixed
+//! folder per machine ([`SYSTEM_STATE_DIR`]), whatever HOME, XDG_STATE_HOME
+//! or `--state-dir` say; a private ledger (`--state-dir`, else the XDG
+//! state folder) serves `--mirror` runs only: tests, demos, staging (issue
+//! 19 item 5). Not beside a database: two databases still talk to one host. A request's moment is
 //! reserved here, durably, BEFORE it is sent, in one `BEGIN IMMEDIATE`
 //! transaction that re-checks the delay, the not-before time and the daily
 //! cap: two processes cannot both take the same slot, and a process killed
@@ -50,20 +52,53 @@ pub const CLOCK_SLACK_MS: i64 = 10 * 60 * 1000;
 /// The witness file, in `hosts/`, naming the ledger this folder keeps.
 const WITNESS: &str = "ledger-id";
 
-/// The state directory: `--state-dir`/`CITYVIBE_STATE_DIR` (given), else
+/// The system ledger's folder: one fixed place per machine, which no HOME,
+/// `XDG_STATE_HOME` or `--state-dir` moves (P8, issue 19 item 5). Every
+/// request to a real host, from any user or process, is booked here.
+pub const SYSTEM_STATE_DIR: &str = "/var/lib/cityvibe";
+
+/// Where a command's host ledger lives, and whose it is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LedgerPlace {
+    pub dir: PathBuf,
+    /// The system ledger ([`SYSTEM_STATE_DIR`]), shared machine-wide; else
+    /// a private one, for `--mirror` runs (tests, demos, staging).
+    pub system: bool,
+}
+
+/// The ledger a command uses. Requests to real hosts (no `--mirror`) are
+/// booked in the system ledger only: a `--state-dir` (or
+/// `CITYVIBE_STATE_DIR`) naming another folder is refused for a command that
+/// `sends`, so no second schedule can exist for one host (issue 19 item 5);
+/// a command that only reads may look into the private ledger it names. A
+/// `--mirror` command keeps a private ledger: `--state-dir`, else
 /// `$XDG_STATE_HOME/cityvibe`, else `$HOME/.local/state/cityvibe`.
-pub fn state_dir(given: Option<&Path>) -> Result<PathBuf> {
-    if let Some(dir) = given {
-        return Ok(dir.to_path_buf());
+pub fn place(given: Option<&Path>, mirror: bool, sends: bool) -> Result<LedgerPlace> {
+    let system = PathBuf::from(SYSTEM_STATE_DIR);
+    let is_system = |d: &Path| d.components().eq(system.components()) || std::fs::canonicalize(d).is_ok_and(|c| c == system);
+    match given {
+        Some(dir) if is_system(dir) => Ok(LedgerPlace { dir: system, system: true }),
+        Some(dir) if mirror || !sends => Ok(LedgerPlace { dir: dir.to_path_buf(), system: false }),
+        Some(dir) => Err(crate::output::usage(format!(
+            "--state-dir (or CITYVIBE_STATE_DIR) {} names a private host ledger, which only --mirror runs use: requests \
+             to real hosts are booked in the system ledger {SYSTEM_STATE_DIR}, shared by every user and process on this \
+             machine, so that two never keep two schedules for one host (P8). Drop --state-dir and CITYVIBE_STATE_DIR, \
+             or add --mirror",
+            dir.display()
+        ))),
+        None if !mirror => Ok(LedgerPlace { dir: system, system: true }),
+        None => {
+            let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+            let dir = match (env("XDG_STATE_HOME"), env("HOME")) {
+                (Some(xdg), _) => xdg.join("cityvibe"),
+                (None, Some(home)) => home.join(".local/state/cityvibe"),
+                (None, None) => anyhow::bail!(
+                    "no state directory for the --mirror run's private host ledger: pass --state-dir DIR or set CITYVIBE_STATE_DIR (or HOME)"
+                ),
+            };
+            Ok(LedgerPlace { dir, system: false })
+        }
     }
-    let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-    if let Some(xdg) = env("XDG_STATE_HOME") {
-        return Ok(xdg.join("cityvibe"));
-    }
-    if let Some(home) = env("HOME") {
-        return Ok(home.join(".local/state/cityvibe"));
-    }
-    anyhow::bail!("no state directory for the host ledger: pass --state-dir DIR or set CITYVIBE_STATE_DIR (or HOME)")
 }
 
 /// What the ledger knows of one host.
@@ -111,7 +146,7 @@ impl Ledger {
     /// (its witness says so) that is gone, emptied or replaced is refused,
     /// saying what to do (issue 19 item 4).
     pub fn open(dir: &Path) -> Result<Ledger> {
-        let fail = || format!("opening the host ledger in {} (set --state-dir or CITYVIBE_STATE_DIR to a writable folder)", dir.display());
+        let fail = || format!("opening the host ledger in {}", dir.display());
         std::fs::create_dir_all(dir.join("hosts")).with_context(fail)?;
         // Setting WAL and creating the tables take write locks that SQLite
         // does not wait for (a lock upgrade answers "database is locked" at
@@ -398,8 +433,8 @@ impl Ledger {
         if n > 0 {
             done.push(format!("set its last request, recorded ahead of the clock, to now ({})", super::scheduler::utc(now_ms)));
         }
-        let n = tx.execute("UPDATE requests SET at_ms = ?2 WHERE host = ?1 AND at_ms > ?3", params![host, now_ms, ahead])
-            .with_context(ctx)?;
+        let n =
+            tx.execute("UPDATE requests SET at_ms = ?2 WHERE host = ?1 AND at_ms > ?3", params![host, now_ms, ahead]).with_context(ctx)?;
         if n > 0 {
             done.push(format!("counted {n} request(s) recorded ahead of the clock as made now (the daily cap still counts them)"));
         }

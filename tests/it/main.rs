@@ -33,6 +33,7 @@ mod polite_cli;
 mod polite_client;
 mod polite_ledger;
 mod polite_ledger_faults;
+mod polite_one_ledger;
 mod polite_promises;
 mod privacy_pii_everywhere;
 mod privacy_pii_realdata;

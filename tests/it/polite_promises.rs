@@ -28,7 +28,7 @@ fn secs_from_now(rfc3339: &serde_json::Value) -> i64 {
 }
 
 /// `HH:MM-HH:MM` (Europe/Madrid) two to three hours from now: a window we are outside of.
-fn window_outside_now() -> String {
+pub fn window_outside_now() -> String {
     let now = jiff::Timestamp::now().in_tz("Europe/Madrid").unwrap();
     let minute = now.hour() as i32 * 60 + now.minute() as i32;
     let hhmm = |m: i32| {
