@@ -18,7 +18,8 @@ use std::time::{Duration, Instant};
 fn audit_is_paced_by_the_crawl_delay_it_reads_p8_p14_issue19_item12() {
     for (secs, sent) in [(3u64, 3usize), (600, 1)] {
         let robots = format!("User-agent: *\nCrawl-delay: {secs}\n");
-        let server = Server::start(move |seen, _| if seen.path.ends_with("/robots.txt") { Reply::ok(robots.clone()) } else { Reply::new(404) });
+        let server =
+            Server::start(move |seen, _| if seen.path.ends_with("/robots.txt") { Reply::ok(robots.clone()) } else { Reply::new(404) });
         let dir = workdir("[sources.madrid]\n");
         let mirror = server.url();
         let started = Instant::now();

@@ -101,7 +101,9 @@ fn times_ahead_of_the_clock_fail_closed_with_what_to_do_issue19_item11() {
         ("a not-before time in 2100", format!("UPDATE hosts SET not_before_ms = {y2100}, not_before_why = 'HTTP 429, Retry-After: 1'")),
         (
             "a daily cap full of requests in 2100",
-            format!("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60) INSERT INTO requests SELECT 'datos.madrid.es', {y2100} + i FROM n"),
+            format!(
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60) INSERT INTO requests SELECT 'datos.madrid.es', {y2100} + i FROM n"
+            ),
         ),
     ] {
         ledger.execute_batch(&sql).unwrap();
