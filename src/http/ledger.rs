@@ -195,6 +195,7 @@ impl Ledger {
         )
         .with_context(fail)?;
         let id: Option<String> = conn.query_row("SELECT id FROM ledger", [], |r| r.get(0)).optional().with_context(fail)?;
+        let kept = witness.clone();
         let id = match (id, witness) {
             (Some(id), Some(w)) if id != w => anyhow::bail!(
                 "the host ledger {} was replaced: it is ledger {id}, this state folder kept ledger {w} ({}); nothing is sent \
@@ -219,7 +220,10 @@ impl Ledger {
                 id
             }
         };
-        std::fs::write(&witness_path, format!("{id}\n")).with_context(fail)?;
+        // Written when new (or lost): a command that only reads writes nothing.
+        if kept.as_deref() != Some(id.as_str()) {
+            std::fs::write(&witness_path, format!("{id}\n")).with_context(fail)?;
+        }
         let identity = file_identity(&path).with_context(fail)?;
         drop(setup);
         Ok(Ledger { conn, dir: dir.to_path_buf(), identity })
