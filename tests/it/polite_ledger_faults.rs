@@ -157,6 +157,25 @@ fn a_backoff_given_up_is_remembered_by_the_next_command_p10_issue19_item13() {
     assert!((10..=17).contains(&left), "not before in {left} s");
 }
 
+/// Issue 19 item 13 (P10), the audit's side: robots.txt answering 503
+/// until the audit gives up leaves the host's next backoff step in the
+/// ledger; a run right after sends nothing to the host and says until when.
+#[test]
+fn an_audit_that_gave_up_on_robots_txt_holds_back_the_next_run_p10_issue19_item13() {
+    let server = Server::start(|seen, _| if seen.path.ends_with("/robots.txt") { Reply::new(503) } else { Reply::ok(madrid_body()) });
+    let dir = workdir("[settings]\nmax_wait_secs = 10\n\n[sources.madrid]\n");
+    let mirror = server.url();
+    let audit = cityvibe(dir.path(), &["--db", "cityvibe.db", "--mirror", &mirror, "audit", "--source", "madrid", "--json"]);
+    assert_eq!(server.requests().len(), 4, "{}", stderr(&audit));
+    let run = cityvibe(dir.path(), &run_args(&mirror, "cityvibe.db", &[]));
+    std::thread::sleep(Duration::from_millis(200));
+    let paths: Vec<String> = server.requests().iter().map(|s| s.path.clone()).collect();
+    assert_eq!(paths.len(), 4, "the run asked right after the audit gave up: {paths:?}");
+    let s = &json_of(&run)["sources"][0];
+    assert_eq!(s["status"], "skipped", "{s}");
+    assert!(stderr(&run).contains("our backoff"), "{}", stderr(&run));
+}
+
 /// Issue 19 item 15 (P10): a Retry-After beyond a year holds the host until
 /// the operator acts: every run says so, with the command that lifts it,
 /// and exits non-zero; after `source release`, the host is asked again.
