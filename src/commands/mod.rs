@@ -42,8 +42,15 @@ pub fn check_source_ids(ids: &[String]) -> anyhow::Result<()> {
 /// Take the run lock beside the database; when another run holds it, say so
 /// on stderr and give the exit code to stop with (nothing was done).
 pub fn lock_or_exit(cli: &Cli) -> anyhow::Result<Result<crate::ingest::RunLock, Exit>> {
-    // The database's identity is locked in the state folder too, when there is one (issue 10 item 10).
-    match crate::ingest::RunLock::acquire(&cli.db, state_dir(cli).ok().as_deref()) {
+    // The database's identity is locked in the state folder too, when there is one (issue 10 item 10):
+    // the ledger's, so machine-wide for real runs (issue 19 item 5). A command that sends nothing
+    // (`translate`) on a machine with no system ledger yet uses the private folder instead of
+    // failing: whoever runs cityvibe for real makes the system folder before its first lock.
+    let folder = match crate::http::ledger::place(cli.state_dir.as_deref(), cli.mirror.is_some(), false) {
+        Ok(p) if p.system && !p.dir.exists() => crate::http::ledger::place(None, true, false).ok().map(|p| p.dir),
+        other => other.ok().map(|p| p.dir),
+    };
+    match crate::ingest::RunLock::acquire(&cli.db, folder.as_deref()) {
         Ok(l) => Ok(Ok(l)),
         Err(e) if e.downcast_ref::<crate::ingest::Locked>().is_some() => {
             eprintln!("cityvibe: {e}");
