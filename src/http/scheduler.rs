@@ -329,8 +329,9 @@ impl<'c> Scheduler<'c> {
             let when = utc(at);
             let why = if not_before == at {
                 let asked = entry.not_before_why.unwrap_or_default();
-                // Our own backoff is not the host's word: say whose it is.
-                let whose = if asked.contains("our backoff") { "is backed off from" } else { "asked us not to come back" };
+                // Only a Retry-After is the host's word; our backoff, or a
+                // robots.txt we could not read, is ours: say whose it is.
+                let whose = if asked.contains("Retry-After") { "asked us not to come back" } else { "is left alone" };
                 format!("{host} {whose} before {when} ({asked}); skipped until then (P10)")
             } else {
                 format!(

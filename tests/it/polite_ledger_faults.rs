@@ -173,7 +173,38 @@ fn an_audit_that_gave_up_on_robots_txt_holds_back_the_next_run_p10_issue19_item1
     assert_eq!(paths.len(), 4, "the run asked right after the audit gave up: {paths:?}");
     let s = &json_of(&run)["sources"][0];
     assert_eq!(s["status"], "skipped", "{s}");
-    assert!(stderr(&run).contains("our backoff"), "{}", stderr(&run));
+    // The later of the two pauses recorded: the backoff's next step, and
+    // the pause for a robots.txt that could not be read.
+    let said = stderr(&run);
+    assert!(said.contains("robots.txt unreadable in the last audit (HTTP 503)") && !said.contains("asked us"), "{said}");
+}
+
+/// Issue 19 item 13 (P10): a robots.txt the audit could not read (here a
+/// redirect off the host, refused before any request to it) leaves the
+/// host alone for 16 times its delay: a run right after sends nothing to
+/// it and says why and until when.
+#[test]
+fn an_unreadable_robots_txt_holds_back_the_next_run_p10_issue19_item13() {
+    let server = Server::start(|seen, _| {
+        if seen.path.ends_with("/robots.txt") {
+            Reply::new(301).header("Location", "https://elsewhere.example/robots.txt")
+        } else {
+            Reply::new(404)
+        }
+    });
+    let dir = workdir("[settings]\nmax_wait_secs = 10\n\n[sources.madrid]\n");
+    let mirror = server.url();
+    let audit = cityvibe(dir.path(), &["--db", "cityvibe.db", "--mirror", &mirror, "audit", "--source", "madrid", "--json"]);
+    let asked = server.requests().len();
+    assert!(String::from_utf8_lossy(&audit.stdout).contains("unreachable"), "{}", stderr(&audit));
+    let run = cityvibe(dir.path(), &run_args(&mirror, "cityvibe.db", &[]));
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(server.requests().len(), asked, "the run asked right after robots.txt could not be read");
+    let s = &json_of(&run)["sources"][0];
+    assert_eq!(s["status"], "skipped", "{s}");
+    let said = stderr(&run);
+    assert!(said.contains("robots.txt unreadable") && said.contains(s["not_before"].as_str().unwrap()), "{said}");
+    assert!(!said.contains("asked us"), "our own pause passed off as the host's word: {said}");
 }
 
 /// Issue 19 item 15 (P10): a Retry-After beyond a year holds the host until
