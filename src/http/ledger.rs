@@ -7,8 +7,8 @@
 //! folder per machine ([`SYSTEM_STATE_DIR`]), whatever HOME, XDG_STATE_HOME
 //! or `--state-dir` say; a private ledger (`--state-dir`, else the XDG
 //! state folder) serves `--mirror` runs only: tests, demos, staging (issue
-//! 19 item 5). Not beside a database: two databases still talk to one host. A request's moment is
-//! reserved here, durably, BEFORE it is sent, in one `BEGIN IMMEDIATE`
+//! 19 item 5). Not beside a database: two databases still talk to one host.
+//! A request's moment is reserved here, durably, BEFORE it is sent, in one `BEGIN IMMEDIATE`
 //! transaction that re-checks the delay, the not-before time and the daily
 //! cap: two processes cannot both take the same slot, and a process killed
 //! mid-request leaves its reservation behind, so the next waits the full

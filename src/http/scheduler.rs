@@ -444,10 +444,16 @@ impl<'c> Scheduler<'c> {
         log.outcome = outcome;
         crate::output::request_line(&log);
         if let Err(e) = store.log_fetch(&log) {
-            // This request went unrecorded; no further one goes.
+            // This request went unrecorded; no further one goes, and the run
+            // says so now even when this fetch is otherwise done.
             let outcome = self.no_fetch_log(&e);
-            if let Step::Again = step {
-                return Step::Done(outcome);
+            match step {
+                Step::Again => return Step::Done(outcome),
+                Step::Done(_) => {
+                    if let FetchOutcome::Failed(why) = &outcome {
+                        eprintln!("cityvibe: {}: {why}", t.req.source);
+                    }
+                }
             }
         }
         step
