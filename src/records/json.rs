@@ -29,6 +29,13 @@ use std::io::BufRead;
 /// several MB still arrives, cut, rather than sinking its record.
 pub const RECORD_CAP: usize = 32 * 1024 * 1024;
 
+/// A record nesting deeper than this (objects and arrays in one another) is
+/// refused: serde_json's own default recursion limit, so the strict read and
+/// the lenient walk refuse alike, and far above any real record (the real
+/// feeds nest at most 5 levels; see the fuzz tests). The same bound holds in
+/// the XML driver.
+pub const MAX_DEPTH: usize = 128;
+
 /// One element of the array, for the mapping to read as its typed record.
 pub struct Element<'a> {
     /// 1-based position in the array.
@@ -141,7 +148,7 @@ pub fn for_each_element<R>(
     mut each: impl FnMut(Item<R>),
 ) -> Result<usize, Unreadable> {
     let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
-    let mut s = Scanner { b: body, i: 0, line: 1, line_at: 0, needs_repair: false };
+    let mut s = Scanner { b: body, i: 0, line: 1, line_at: 0, needs_repair: false, open: Vec::new(), too_deep: false };
     let mut fix = Vec::new();
     let mut count = 0;
     let mut found = false;
@@ -211,6 +218,11 @@ struct Scanner<'b> {
     /// anyway, so an element walked for another reason (serde refused its
     /// types) is not read once more to find it needs no repair.
     needs_repair: bool,
+    /// The closing brackets the value being walked waits for, innermost
+    /// last (reused from value to value).
+    open: Vec<u8>,
+    /// Whether the value being walked nests deeper than [`MAX_DEPTH`].
+    too_deep: bool,
 }
 
 impl<'b> Scanner<'b> {
@@ -266,9 +278,15 @@ impl<'b> Scanner<'b> {
         }
     }
 
-    /// Skip one value of any kind.
+    /// Skip one value of any kind, leniently: a closing bracket that closes
+    /// nothing open in the value (`{"a": ]"x"}`) is passed over as garbage,
+    /// and a stray delimiter where a value should start (`:`) is taken as a
+    /// one-byte value, so the walk always moves on (issue 19 item 1: it
+    /// stood still on such a record, for ever). Brackets deeper than
+    /// [`MAX_DEPTH`] set `too_deep`; the walk still finds the value's end, in
+    /// one pass with a stack of one byte per open bracket.
     fn value(&mut self) -> Result<(), Unreadable> {
-        let mut depth = 0usize;
+        self.open.clear();
         loop {
             self.ws();
             match self.peek() {
@@ -276,31 +294,39 @@ impl<'b> Scanner<'b> {
                 Some(b'"') => {
                     self.string()?;
                 }
-                Some(b'{' | b'[') => {
-                    depth += 1;
+                Some(c @ (b'{' | b'[')) => {
+                    self.open.push(if c == b'{' { b'}' } else { b']' });
+                    self.too_deep |= self.open.len() > MAX_DEPTH;
                     self.i += 1;
                 }
-                Some(b'}' | b']') => {
-                    if depth == 0 {
+                Some(c @ (b'}' | b']')) => {
+                    if self.open.is_empty() {
                         return Err(self.error("a closing bracket where a value was expected"));
                     }
-                    depth -= 1;
+                    // Closes the innermost bracket of its kind; one that
+                    // closes nothing open is garbage inside the value.
+                    if let Some(at) = self.open.iter().rposition(|&close| close == c) {
+                        self.open.truncate(at);
+                    } else {
+                        self.needs_repair = true;
+                    }
                     self.i += 1;
                 }
-                Some(b',' | b':') if depth > 0 => self.i += 1,
+                Some(b',' | b':') if !self.open.is_empty() => self.i += 1,
                 Some(_) => {
-                    // A scalar: up to the next delimiter.
+                    // A scalar: up to the next delimiter, at least one byte.
                     let rest = &self.b[self.i..];
                     let n = rest.iter().position(|c| matches!(c, b',' | b'}' | b']' | b':' | b' ' | b'\t' | b'\n' | b'\r'));
+                    let n = n.map(|n| n.max(1));
                     self.needs_repair |= rest[..n.unwrap_or(rest.len())].contains(&b'"');
                     self.i += n.unwrap_or(rest.len());
-                    if n.is_none() && depth == 0 {
+                    if n.is_none() && self.open.is_empty() {
                         // A document that is one bare scalar, or one cut mid-number.
                         return Err(self.error("a value is left open"));
                     }
                 }
             }
-            if depth == 0 {
+            if self.open.is_empty() {
                 return Ok(());
             }
         }
@@ -337,6 +363,7 @@ impl<'b> Scanner<'b> {
             let too_large = |len: usize| {
                 RecordError::new(name(), format!("record is {len} bytes, over the {} MB a record may take; not read", RECORD_CAP >> 20))
             };
+            let too_deep = || RecordError::new(name(), format!("record nests deeper than {MAX_DEPTH} levels; not read"));
             // An object (a record) is read straight from the body, and the
             // parse finds where it ends. Only when it cannot read the record
             // whole is the record walked leniently below and read again.
@@ -345,16 +372,29 @@ impl<'b> Scanner<'b> {
                 let record = read(&element);
                 if let Some(len) = element.len.get() {
                     self.i = start + len;
-                    // Read already, but refused as when the walk finds it too long.
-                    each(if len > RECORD_CAP { Item::Refused(too_large(len)) } else { Item::Record(record) });
+                    // Read already, but refused as when the walk finds it too
+                    // long or too deep (serde_json skips an unknown field of
+                    // any depth, so its own limit does not see it).
+                    each(if len > RECORD_CAP {
+                        Item::Refused(too_large(len))
+                    } else if nests_deeper(&self.b[start..self.i], MAX_DEPTH) {
+                        Item::Refused(too_deep())
+                    } else {
+                        Item::Record(record)
+                    });
                     continue;
                 }
             }
             self.needs_repair = false;
+            self.too_deep = false;
             self.value()?;
             let span = &self.b[start..self.i];
             if span.len() > RECORD_CAP {
                 each(Item::Refused(too_large(span.len())));
+                continue;
+            }
+            if self.too_deep {
+                each(Item::Refused(too_deep()));
                 continue;
             }
             let json = if !self.needs_repair {
@@ -436,6 +476,45 @@ enum Repaired<'s> {
     AsWas(&'s [u8]),
     /// Written into the fix buffer.
     InFix,
+}
+
+/// Whether `json` (one element, strict JSON) nests objects and arrays
+/// deeper than `limit`: one pass, strings skipped with memchr.
+fn nests_deeper(json: &[u8], limit: usize) -> bool {
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < json.len() {
+        match json[i] {
+            b'"' => {
+                // To the closing quote, past escapes.
+                i += 1;
+                loop {
+                    match memchr::memchr2(b'"', b'\\', &json[i..]) {
+                        None => return false,
+                        Some(k) if json[i + k] == b'"' => {
+                            i += k + 1;
+                            break;
+                        }
+                        Some(k) => i += k + 2,
+                    }
+                    if i >= json.len() {
+                        return false;
+                    }
+                }
+                continue;
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                if depth > limit {
+                    return true;
+                }
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    false
 }
 
 /// Whether `s` (starting with a backslash) begins with an escape JSON allows.
@@ -579,6 +658,61 @@ mod tests {
         .unwrap();
         assert_eq!(handed, [Ok("a".to_string()), Ok("line\nbreak".to_string()), Ok("c".to_string())]);
         assert_eq!(reads.get(), 4);
+    }
+
+    /// Every element's outcome, in order: `ok`, or the record error.
+    fn outcomes(body: &[u8]) -> Vec<String> {
+        let mut out = Vec::new();
+        for_each_element(
+            body,
+            None,
+            |e| e.record::<serde_json::Value>(),
+            |item| match item {
+                Item::Record(Ok(_)) => out.push("ok".to_string()),
+                Item::Record(Err(e)) | Item::Refused(e) => out.push(format!("{}: {}", e.record, e.reason)),
+                Item::Warning(_) => {}
+            },
+        )
+        .unwrap_or_else(|e| panic!("{}", e.0));
+        out
+    }
+
+    /// Issue 19 item 1: a closing bracket that closes nothing open made the
+    /// walk stand still on the next element, for ever. The broken record is
+    /// one record error; the records around it are read.
+    #[test]
+    fn a_stray_closing_bracket_is_one_record_error() {
+        let got = outcomes(br#"[{"a": 1}, {"a": ]"x", "b": 1}, {"a": 2}]"#);
+        assert_eq!(got.len(), 3, "{got:?}");
+        assert_eq!((got[0].as_str(), got[2].as_str()), ("ok", "ok"), "{got:?}");
+        assert!(got[1].starts_with("#2 (line 1): unreadable record"), "{got:?}");
+        // A stray delimiter where an element should start moves the walk on too.
+        let got = outcomes(br#"[{"a": 1} : {"a": 2}, ]"#);
+        assert_eq!(got, ["ok", "#2 (line 1): record is not an object", "ok"]);
+    }
+
+    /// Issue 19 item 2: a record nested deeper than [`MAX_DEPTH`] is refused
+    /// alone, in time linear in its size.
+    #[test]
+    fn a_record_nested_too_deep_is_refused_alone() {
+        let deep = 200_000;
+        let body = format!("[{{\"a\": 1}}, {{\"d\": {}{}}}, {{\"a\": 2}}]", "[".repeat(deep), "]".repeat(deep));
+        let started = std::time::Instant::now();
+        let got = outcomes(body.as_bytes());
+        assert!(started.elapsed() < std::time::Duration::from_secs(2), "{:?}", started.elapsed());
+        assert_eq!(got, ["ok", "#2 (line 1): record nests deeper than 128 levels; not read", "ok"]);
+        let fine = format!("[{{\"d\": {}{}}}]", "[".repeat(100), "]".repeat(100));
+        assert_eq!(outcomes(fine.as_bytes()), ["ok"]);
+        // A mapping that skips the deep field reads it without a limit of
+        // its own: the record is refused all the same.
+        let mut refused = Vec::new();
+        for_each_element(body.as_bytes(), None, |e| e.record::<serde::de::IgnoredAny>().is_ok(), |item| match item {
+            Item::Refused(e) => refused.push(e.record),
+            Item::Record(ok) => assert!(ok),
+            Item::Warning(_) => {}
+        })
+        .unwrap();
+        assert_eq!(refused, ["#2 (line 1)"]);
     }
 
     #[test]
