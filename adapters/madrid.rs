@@ -340,7 +340,7 @@ fn parse_xml(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), Fee
         fn gather<'n>(node: &'n xml::Node, fields: &mut HashMap<&'n str, String>) {
             for child in &node.children {
                 if child.name == "atributo" && child.children.is_empty() {
-                    fields.entry(child.attribute("nombre")).or_default().push_str(&child.text);
+                    fields.entry(child.attribute("nombre")).or_default().push_str(child.text());
                 }
                 gather(child, fields);
             }
