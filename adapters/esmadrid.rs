@@ -277,7 +277,7 @@ fn weekdays(days: &str) -> Vec<Weekday> {
 }
 
 fn build(s: &Service, lang: &str, position: usize) -> Result<Event, RecordError> {
-    let err = |reason: String| RecordError { record: record_name(&s.id, position), reason };
+    let err = |reason: String| RecordError::new(record_name(&s.id, position), reason).with_id(Some(&s.id));
     if s.id.trim().is_empty() {
         return Err(err("service has no id attribute".into()));
     }

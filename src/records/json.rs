@@ -131,6 +131,40 @@ impl<'a> Element<'a> {
         self.parse()
     }
 
+    /// [`Element::parse`]; when the element cannot be read, the error
+    /// carries the event id still found under `id_key` (see
+    /// [`Element::id_at`]), so that its stored event is kept (issue 19
+    /// item 17).
+    pub fn parse_keyed<T: serde::Deserialize<'a>>(&self, id_key: &str) -> Result<T, RecordError> {
+        self.parse().map_err(|e| e.with_id(self.id_at(id_key)))
+    }
+
+    /// [`Element::record`], with the id as [`Element::parse_keyed`] finds it.
+    pub fn record_keyed<T: serde::Deserialize<'a>>(&self, id_key: &str) -> Result<T, RecordError> {
+        self.record().map_err(|e| e.with_id(self.id_at(id_key)))
+    }
+
+    /// The value of the first `"key": value` in the element, read leniently
+    /// from its bytes (a string without escapes, or a bare number or word),
+    /// when the element as a whole is unreadable. `None` when the value
+    /// after the key is anything else: an id is never guessed. Only for an
+    /// element known whole (one walked to its end), never one still open on
+    /// the rest of the body.
+    pub fn id_at(&self, key: &str) -> Option<&'a str> {
+        if self.open && self.len.get().is_none() {
+            return None;
+        }
+        let json = &self.json[..self.len.get().unwrap_or(self.json.len())];
+        let quoted = format!("\"{key}\"");
+        let after = memchr::memmem::find(json, quoted.as_bytes())? + quoted.len();
+        let rest = json[after..].trim_ascii_start().strip_prefix(b":")?.trim_ascii_start();
+        let value = match rest.strip_prefix(b"\"") {
+            Some(inner) => &inner[..memchr::memchr2(b'"', b'\\', inner).filter(|&k| inner[k] == b'"')?],
+            None => &rest[..rest.iter().position(|c| !c.is_ascii_alphanumeric() && !b"-_.".contains(c)).unwrap_or(rest.len())],
+        };
+        std::str::from_utf8(value).ok().filter(|v| !v.trim().is_empty() && !v.contains(|c: char| c.is_control()))
+    }
+
     /// `#position (line N)`, for errors about an element without an id.
     pub fn name(&self) -> String {
         format!("#{} (line {})", self.position, self.line)

@@ -247,3 +247,38 @@ fn issue19_item2_deep_nesting_is_refused_alone_in_linear_time_and_memory() {
         assert!(ended.peak_kib < 200 * 1024, "{rel}: peak RSS {} KiB", ended.peak_kib);
     }
 }
+
+/// Issue 19 item 17: a record that cannot be read but whose id can (broken
+/// JSON after its id; a date no one can read) withdrew its event, although
+/// the feed still lists it. Its stored event is kept as it was: active, not
+/// updated.
+#[test]
+fn issue19_item17_an_unreadable_record_with_a_readable_id_keeps_its_event() {
+    let dir = workdir(&toml(&["jcyl"], ""));
+    let first = serve(jcyl_feed(20, &[]));
+    let ended = bounded(run_cmd(dir.path(), &first.url(), &[]), 1024 * MIB, Duration::from_secs(60));
+    assert!(ended.status.success(), "{}", ended.stderr);
+    assert_eq!(sources(&ended.stdout)["jcyl"]["added"], 20);
+    // The same feed, with record 9003 broken after its id, record 9007's
+    // date unreadable, and both retitled: neither can be taken in.
+    let broken = r#"{"id_evento": 9003, "titulo": ]"Retitulado", "fecha_inicio": "2026-12-20"}"#;
+    let undated = jcyl_record(7, "Retitulado").replace("2026-12-20", "nunca");
+    let second = serve(jcyl_feed(20, &[(3, broken), (7, &undated)]));
+    let ended = bounded(run_cmd(dir.path(), &second.url(), &[]), 1024 * MIB, Duration::from_secs(60));
+    assert!(ended.status.success(), "{}", ended.stderr);
+    let jcyl = &sources(&ended.stdout)["jcyl"];
+    assert_eq!((jcyl["record_errors"].as_u64(), jcyl["withdrawn"].as_u64()), (Some(2), Some(0)), "{jcyl}");
+    for id in ["9003", "9007"] {
+        let (status, title): (String, String) = db(dir.path())
+            .query_row("SELECT status, title FROM events WHERE source = 'jcyl' AND source_event_id = ?1", [id], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .unwrap();
+        assert_eq!(status, "active", "{id}");
+        assert!(title.starts_with("Concierto"), "{id} not updated: {title}");
+    }
+    // A record whose id cannot be read still lets its event go, as before.
+    let third = serve(jcyl_feed(20, &[(3, STRAY_BRACKET)]));
+    let ended = bounded(run_cmd(dir.path(), &third.url(), &[]), 1024 * MIB, Duration::from_secs(60));
+    assert_eq!(sources(&ended.stdout)["jcyl"]["withdrawn"], 1, "{}", ended.stdout);
+}
