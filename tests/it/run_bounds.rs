@@ -282,3 +282,81 @@ fn issue19_item17_an_unreadable_record_with_a_readable_id_keeps_its_event() {
     let ended = bounded(run_cmd(dir.path(), &third.url(), &[]), 1024 * MIB, Duration::from_secs(60));
     assert_eq!(sources(&ended.stdout)["jcyl"]["withdrawn"], 1, "{}", ended.stdout);
 }
+
+/// A server whose feed answers take `slow` each; robots.txt: none.
+fn slow_server(slow: Duration) -> Server {
+    let body = std::fs::read(sample(MADRID_JSON)).unwrap();
+    Server::start(move |seen, _| {
+        if seen.path.ends_with("robots.txt") {
+            return Reply::new(404);
+        }
+        std::thread::sleep(slow);
+        // Not JSON: madrid moves on to its next feed, if the run lets it.
+        if seen.path.ends_with(".json") { Reply::ok("<html>busy</html>") } else { Reply::ok(body.clone()) }
+    })
+}
+
+/// `runs --json`: the newest run.
+fn last_run(dir: &Path) -> serde_json::Value {
+    let out = common::cityvibe(dir, &["runs", "--json"]);
+    let runs: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    runs[0].clone()
+}
+
+/// Issue 19, "a run has a deadline below the period": past
+/// `run_deadline_secs` the run sends nothing more, ends `interrupted` (exit
+/// 5, `runs` says so) and frees its lock. The setting is checked on load.
+#[test]
+fn issue19_a_run_past_its_deadline_stops_records_itself_interrupted_and_frees_the_lock() {
+    let server = slow_server(Duration::from_millis(2500));
+    let dir = workdir(&toml(&["madrid"], "run_deadline_secs = 1\n"));
+    let ended = bounded(run_cmd(dir.path(), &server.url(), &[]), 1024 * MIB, Duration::from_secs(60));
+    assert_eq!(ended.status.code(), Some(5), "{}", ended.stderr);
+    assert!(ended.stderr.contains("deadline passed"), "{}", ended.stderr);
+    let madrid = &sources(&ended.stdout)["madrid"];
+    assert_eq!(madrid["status"], "skipped", "{madrid}");
+    assert!(madrid["message"].as_str().unwrap().contains("run_deadline_secs = 1"), "{madrid}");
+    let feeds: Vec<String> = server.requests().iter().map(|r| r.path.clone()).filter(|p| !p.ends_with("robots.txt")).collect();
+    assert_eq!(feeds.len(), 1, "nothing is asked past the deadline: {feeds:?}");
+    let run = last_run(dir.path());
+    assert_eq!((run["status"].as_str(), run["exit_code"].as_i64()), (Some("interrupted"), Some(5)), "{run}");
+    let table = common::cityvibe(dir.path(), &["runs"]);
+    assert!(String::from_utf8_lossy(&table.stdout).contains("interrupted"), "{}", String::from_utf8_lossy(&table.stdout));
+    // The lock is free: the next run is not refused with exit 3.
+    let again = bounded(run_cmd(dir.path(), &server.url(), &[]), 1024 * MIB, Duration::from_secs(60));
+    assert_eq!(again.status.code(), Some(5), "{}", again.stderr);
+    // Validated when loaded: 0, or not below the period, is refused.
+    for bad in ["0", "10800"] {
+        let d = workdir(&toml(&["madrid"], &format!("run_deadline_secs = {bad}\n")));
+        let out = common::cityvibe(d.path(), &["--mirror", &server.url(), "run"]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("run_deadline_secs"), "{bad}");
+    }
+}
+
+/// Issue 19 and issue 21 item 4: a run stopped by SIGTERM (systemd's stop)
+/// or SIGINT (Ctrl-C) stayed in `runs` with exit `-`. Now it ends its
+/// request in flight, sends nothing more, and is recorded as interrupted.
+#[test]
+fn issue19_a_run_stopped_by_a_signal_is_recorded_as_interrupted() {
+    for signal in [libc::SIGTERM, libc::SIGINT] {
+        let server = slow_server(Duration::from_millis(1500));
+        let dir = workdir(&toml(&["madrid"], ""));
+        let child = start(run_cmd(dir.path(), &server.url(), &[]), 1024 * MIB);
+        // Once the first feed is asked for, the signal comes mid-request.
+        let started = Instant::now();
+        while !server.requests().iter().any(|r| r.path.ends_with(".json")) {
+            assert!(started.elapsed() < Duration::from_secs(30), "no feed request");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        // SAFETY: a signal to the run we started.
+        assert_eq!(unsafe { libc::kill(child.pid, signal) }, 0);
+        let ended = child.wait(Duration::from_secs(60));
+        assert_eq!(ended.status.code(), Some(5), "signal {signal}: {}", ended.stderr);
+        assert!(ended.stderr.contains("asked to stop"), "{}", ended.stderr);
+        let run = last_run(dir.path());
+        assert_eq!(run["status"], "interrupted", "signal {signal}: {run}");
+        let feeds = server.requests().iter().filter(|r| !r.path.ends_with("robots.txt")).count();
+        assert_eq!(feeds, 1, "signal {signal}: nothing is asked after the signal");
+    }
+}
