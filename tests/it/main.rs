@@ -16,6 +16,7 @@ mod conformance;
 mod crash_safety;
 mod feed_reading;
 mod fetch_plan_all;
+mod fuzz_drivers;
 mod madrid_realdata;
 mod operator_audit;
 mod operator_citation;
