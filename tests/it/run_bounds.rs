@@ -200,6 +200,34 @@ fn issue19_item1_adapter_check_on_hostile_samples_ends_within_bounds() {
     }
 }
 
+/// Issue 19 item 5: `adapter check` kept every record error of a sample:
+/// millions of one-byte garbage records took many times the sample's size.
+/// It keeps the first 100 and counts the rest, within the run's bounds; and
+/// a sample over the run's body cap is refused before it is read.
+#[test]
+fn issue19_item5_adapter_check_keeps_its_memory_on_a_sample_of_garbage_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 1_000_000;
+    let path = dir.path().join("garbage.json");
+    std::fs::write(&path, format!("[{}{}]", "1,".repeat(n), jcyl_record(1, "Concierto"))).unwrap();
+    let mut cmd = common::command(dir.path());
+    cmd.args(["adapter", "check", "jcyl", "--sample", path.to_str().unwrap(), "--json", "--limit", "1"]);
+    let ended = bounded(cmd, 1024 * MIB, Duration::from_secs(120));
+    let report: serde_json::Value = serde_json::from_str(&ended.stdout).unwrap_or_else(|e| panic!("{e}: {}", ended.stderr));
+    assert_eq!((report["event_count"].as_u64(), report["error_count"].as_u64()), (Some(1), Some(n as u64)));
+    assert_eq!(report["errors"].as_array().unwrap().len(), 100);
+    eprintln!("{n} garbage records: {:?}, peak RSS {} KiB", ended.took, ended.peak_kib);
+    assert!(ended.peak_kib < 200 * 1024, "peak RSS {} KiB", ended.peak_kib);
+    // Over the 512 MB a run takes of a body (a sparse file: no disk used).
+    let huge = dir.path().join("huge.json");
+    std::fs::File::create(&huge).unwrap().set_len((512 << 20) + 1).unwrap();
+    let mut cmd = common::command(dir.path());
+    cmd.args(["adapter", "check", "jcyl", "--sample", huge.to_str().unwrap()]);
+    let ended = bounded(cmd, 256 * MIB, Duration::from_secs(60));
+    assert_eq!(ended.status.code(), Some(2), "{}", ended.stderr);
+    assert!(ended.stderr.contains("over the 512 MB"), "{}", ended.stderr);
+}
+
 /// `body` with `insert` put right after the `n`-th (1-based) `marker`.
 fn insert_after(body: &str, marker: &str, n: usize, insert: &str) -> String {
     let at = body.match_indices(marker).nth(n - 1).map(|(i, _)| i + marker.len()).expect("marker");
