@@ -66,7 +66,7 @@ SCAFFOLD_TARGET_DIR ?= $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)/scaffold-check
 scaffold-check:
 	@set -e; tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/cityvibe-scaffold.XXXXXX"); \
 	trap 'rm -rf "$$tmp"' EXIT; \
-	tar --exclude=./target --exclude=./.git --exclude='./data/*.db*' -cf - . | tar -C "$$tmp" -xf -; \
+	tar --exclude=./target --exclude=./.git --exclude='./data/*.db*' --exclude=./fuzz/target --exclude=./fuzz/corpus --exclude=./fuzz/artifacts -cf - . | tar -C "$$tmp" -xf -; \
 	export CARGO_TARGET_DIR="$(SCAFFOLD_TARGET_DIR)"; \
 	cd "$$tmp"; \
 	for f in json xml csv; do \
