@@ -12,7 +12,7 @@ DEMO_AT ?= 2026-11-30
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 CITYVIBE := $(TARGET_DIR)/release/cityvibe
 
-.PHONY: build release demo test lint scaffold-check bench mt-score deps clean
+.PHONY: build release demo test fuzz lint scaffold-check bench mt-score deps clean
 
 build:
 	$(CARGO) build --release
@@ -35,6 +35,12 @@ demo: deps build
 ## Every test: unit, integration, real data, loopback HTTP, real Apertium.
 test: deps
 	$(CARGO) test --all-targets --no-fail-fast
+
+## A longer fuzzing run of the record drivers (issue 19): N cases per
+## property instead of make test's few (`make fuzz CASES=20000`).
+CASES ?= 2000
+fuzz: deps
+	PROPTEST_CASES=$(CASES) $(CARGO) test --test it fuzz_drivers -- --nocapture
 
 ## Adapters never do I/O (DESIGN.md): no network, file, database or process
 ## API in adapters/ (comment lines aside), then clippy with warnings as errors
@@ -60,7 +66,7 @@ SCAFFOLD_TARGET_DIR ?= $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)/scaffold-check
 scaffold-check:
 	@set -e; tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/cityvibe-scaffold.XXXXXX"); \
 	trap 'rm -rf "$$tmp"' EXIT; \
-	tar --exclude=./target --exclude=./.git --exclude='./data/*.db*' -cf - . | tar -C "$$tmp" -xf -; \
+	tar --exclude=./target --exclude=./.git --exclude='./data/*.db*' --exclude=./fuzz/target --exclude=./fuzz/corpus --exclude=./fuzz/artifacts -cf - . | tar -C "$$tmp" -xf -; \
 	export CARGO_TARGET_DIR="$(SCAFFOLD_TARGET_DIR)"; \
 	cd "$$tmp"; \
 	for f in json xml csv; do \

@@ -72,7 +72,7 @@ impl Adapter for Diba {
     }
 
     fn parse(&self, feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
-        json::read(body, Some("elements"), sink, |element| map(&element.record()?, feed.lang, element.position))
+        json::read(body, Some("elements"), sink, |element| map(&element.record_keyed("acte_id")?, feed.lang, element.position))
             .map_err(|e| FeedError::new(format!("not a readable diba agenda (envelope with \"elements\"): {e}")))?;
         Ok(())
     }
@@ -151,7 +151,9 @@ fn real_time(t: Time) -> Option<Time> {
 /// One element of the agenda as an event.
 fn map(a: &Acte, lang: &str, position: usize) -> Result<Event, RecordError> {
     let id = a.acte_id.as_str();
-    let err = |reason: String| RecordError::new(if id.is_empty() { format!("element #{position}") } else { id.to_string() }, reason);
+    let err = |reason: String| {
+        RecordError::new(if id.is_empty() { format!("element #{position}") } else { id.to_string() }, reason).with_id(Some(id))
+    };
     let mut ev = Event::new(id, &html_to_line(a.titol.as_str()), lang).map_err(err)?;
 
     let mut description = html_to_text(a.descripcio.as_str());

@@ -219,7 +219,7 @@ const SHAPE: xml::Shape = xml::Shape { root: "serviceList", record: "service", n
 
 fn parse_stream(lang: &str, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
     xml::read(body, &SHAPE, sink, |node, position| {
-        if node.children.is_empty() && node.text.trim().is_empty() {
+        if node.children.is_empty() && node.text().trim().is_empty() {
             return Err(RecordError::new(record_name(node.attribute("id"), position), "empty <service> element"));
         }
         let mut service = Service { id: node.attribute("id").to_string(), ..Service::default() };
@@ -244,7 +244,7 @@ fn gather(node: &xml::Node, service: &mut Service) {
             }
             Action::Read(slot) => {
                 service.open(slot);
-                service.current(slot).push_str(&child.text);
+                service.current(slot).push_str(child.text());
             }
             Action::Skip => {}
         }
@@ -277,7 +277,7 @@ fn weekdays(days: &str) -> Vec<Weekday> {
 }
 
 fn build(s: &Service, lang: &str, position: usize) -> Result<Event, RecordError> {
-    let err = |reason: String| RecordError { record: record_name(&s.id, position), reason };
+    let err = |reason: String| RecordError::new(record_name(&s.id, position), reason).with_id(Some(&s.id));
     if s.id.trim().is_empty() {
         return Err(err("service has no id attribute".into()));
     }

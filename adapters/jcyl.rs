@@ -67,7 +67,7 @@ impl Adapter for Jcyl {
     fn parse(&self, feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
         // Records of one id_evento become one event with all their dates.
         let mut merged = MergeRepeats::new(sink);
-        json::read(body, None, &mut merged, |element| map(&element.record()?, feed.lang, element.position))
+        json::read(body, None, &mut merged, |element| map(&element.record_keyed("id_evento")?, feed.lang, element.position))
             .map_err(|e| FeedError::new(format!("not a readable jcyl agenda (a JSON array of records): {e}")))?;
         merged.finish();
         Ok(())
@@ -183,7 +183,9 @@ fn coordinates(f: &Fields, outer: &Fields) -> Option<(f64, f64)> {
 fn map(outer: &Fields, lang: &str, position: usize) -> Result<Event, RecordError> {
     let f = outer.fields.0.as_deref().unwrap_or(outer);
     let id = f.id_evento.as_str();
-    let err = |reason: String| RecordError::new(if id.is_empty() { format!("record #{position}") } else { id.to_string() }, reason);
+    let err = |reason: String| {
+        RecordError::new(if id.is_empty() { format!("record #{position}") } else { id.to_string() }, reason).with_id(Some(id))
+    };
     let mut ev = Event::new(id, &html_to_line(f.titulo.as_str()), lang).map_err(err)?;
     let (html, truncated) = untruncate(f.descripcion.as_str());
     ev.description = html_to_text(&html);

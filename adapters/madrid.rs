@@ -115,7 +115,7 @@ fn last_segment(s: &str) -> &str {
 }
 
 fn build(r: &Record<'_>) -> Result<Event, RecordError> {
-    let err = |reason: String| RecordError::new(if r.id.is_empty() { "?" } else { &r.id }, reason);
+    let err = |reason: String| RecordError::new(if r.id.is_empty() { "?" } else { &r.id }, reason).with_id(Some(&r.id));
     let mut ev = Event::new(&r.id, &html_to_line(&r.title), "es").map_err(err)?;
     ev.description = html_to_text(&r.description);
     ev.url = non_empty(&r.link);
@@ -244,7 +244,7 @@ struct JsonLocation {
 }
 
 fn parse_json(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
-    json::read(body, Some("@graph"), sink, |element| match element.parse::<Nested<JsonRecord>>()?.0 {
+    json::read(body, Some("@graph"), sink, |element| match element.parse_keyed::<Nested<JsonRecord>>("id")?.0 {
         Some(j) => build(&json_record(&j)),
         None => Err(RecordError::new(format!("#{}", element.position), "not a JSON object")),
     })
@@ -340,7 +340,7 @@ fn parse_xml(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), Fee
         fn gather<'n>(node: &'n xml::Node, fields: &mut HashMap<&'n str, String>) {
             for child in &node.children {
                 if child.name == "atributo" && child.children.is_empty() {
-                    fields.entry(child.attribute("nombre")).or_default().push_str(&child.text);
+                    fields.entry(child.attribute("nombre")).or_default().push_str(child.text());
                 }
                 gather(child, fields);
             }

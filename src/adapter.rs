@@ -122,13 +122,24 @@ pub struct RecordError {
     /// The record's id when known, else its position in the feed.
     pub record: String,
     pub reason: String,
+    /// The source's id of the event, when it could be read from the record
+    /// that failed: its stored event is kept as it is, neither updated nor
+    /// withdrawn, since the feed still lists it (issue 19 item 17).
+    pub id: Option<String>,
 }
 
 impl RecordError {
     /// `record` may be empty: the record driver then names the record by its
     /// position in the feed.
     pub fn new(record: impl Into<String>, reason: impl Into<String>) -> RecordError {
-        RecordError { record: record.into(), reason: reason.into() }
+        RecordError { record: record.into(), reason: reason.into(), id: None }
+    }
+
+    /// This error, of a record whose event id `id` could be read (none when
+    /// `id` is blank).
+    pub fn with_id(mut self, id: Option<&str>) -> RecordError {
+        self.id = id.map(str::trim).filter(|id| !id.is_empty()).map(str::to_string);
+        self
     }
 
     /// This error, named by `name()` when it has no name of its own.

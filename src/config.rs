@@ -65,6 +65,11 @@ pub struct Settings {
     /// at a sentence end first (issue 10.5).
     #[serde(default = "default_translate_max_chars")]
     pub translate_max_chars: usize,
+    /// The longest a run may go on, in seconds (default 2 h, below the 3 h
+    /// period): past it the run stops between two requests or steps,
+    /// records itself as interrupted and frees its lock (issue 19).
+    #[serde(default = "default_run_deadline")]
+    pub run_deadline_secs: u64,
 }
 
 fn default_languages() -> Vec<String> {
@@ -76,6 +81,9 @@ fn default_translate_timeout() -> u64 {
 fn default_max_wait() -> u64 {
     300
 }
+fn default_run_deadline() -> u64 {
+    2 * 3600
+}
 
 /// A source is fetched at most once per period (P7); a row may lengthen it.
 pub const DEFAULT_PERIOD: Duration = Duration::from_secs(3 * 3600);
@@ -83,6 +91,9 @@ pub const DEFAULT_PERIOD: Duration = Duration::from_secs(3 * 3600);
 pub const MAX_DELAY_SECS: f64 = 24.0 * 3600.0;
 pub const MAX_PERIOD_HOURS: f64 = 7.0 * 24.0;
 pub const MAX_WAIT_SECS: u64 = 3600;
+/// A run ends before the next one is due: the shortest period less cron's
+/// jitter tolerance (`ingest::PERIOD_TOLERANCE_MS`).
+pub const MAX_RUN_DEADLINE_SECS: u64 = DEFAULT_PERIOD.as_secs() - 600;
 fn default_translate_max_chars() -> usize {
     crate::translate::pipeline::DEFAULT_MAX_CHARS
 }
@@ -102,6 +113,7 @@ impl Default for Settings {
             max_wait_secs: default_max_wait(),
             terms_dir: None,
             translate_max_chars: default_translate_max_chars(),
+            run_deadline_secs: default_run_deadline(),
         }
     }
 }
@@ -216,6 +228,12 @@ impl Config {
         }
         if !(1..=MAX_WAIT_SECS).contains(&self.settings.max_wait_secs) {
             bail!("[settings] max_wait_secs = {} is out of bounds: 1 to {MAX_WAIT_SECS}", self.settings.max_wait_secs);
+        }
+        if !(1..=MAX_RUN_DEADLINE_SECS).contains(&self.settings.run_deadline_secs) {
+            bail!(
+                "[settings] run_deadline_secs = {} is out of bounds: 1 to {MAX_RUN_DEADLINE_SECS} (a run must end before the next is due, 3 h after it)",
+                self.settings.run_deadline_secs
+            );
         }
         // An unknown translator is refused while reading (the enum's variants are the list).
         use crate::vocab::Translator as T;

@@ -87,6 +87,9 @@ pub enum Exit {
     Locked,
     /// An internal, database or I/O failure (a bug, a full disk, a broken file).
     Internal,
+    /// A run stopped before its end: its deadline passed, or a signal asked
+    /// it to stop (issue 19). What it stored is kept.
+    Interrupted,
 }
 
 impl Exit {
@@ -97,6 +100,7 @@ impl Exit {
             Exit::Usage => 2,
             Exit::Locked => 3,
             Exit::Internal => 4,
+            Exit::Interrupted => 5,
         }
     }
 }

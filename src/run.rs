@@ -8,7 +8,7 @@
 //! Not for the politeness rules (`http`), the storing rules (`store`) or
 //! the translation rules (`translate`).
 
-use crate::ingest::{RunOptions, RunReport};
+use crate::ingest::{RunBounds, RunOptions, RunReport};
 use crate::output::Exit;
 use crate::store::Store;
 use crate::translate::pipeline::{Options, TranslateStats, engines};
@@ -38,6 +38,9 @@ pub struct RunOutcome {
     /// The translation step itself failed (not an engine: the database):
     /// events are stored and texts stay pending.
     pub translation_error: Option<String>,
+    /// Why the run stopped before its end (its deadline, a signal): the
+    /// sources not done are `skipped` and texts stay pending (issue 19).
+    pub interrupted: Option<String>,
     #[serde(skip)]
     pub exit: Exit,
 }
@@ -45,10 +48,14 @@ pub struct RunOutcome {
 /// Run once: fetch, store, translate (unless `translate` is false), record, finish.
 pub fn run(store: &mut Store, opts: RunOptions<'_>, translate: bool, progress: &mut dyn RunProgress) -> Result<RunOutcome> {
     let settings = opts.config.settings.clone();
-    let mut report = crate::ingest::run(store, opts)?;
+    let bounds = RunBounds::starting_now(std::time::Duration::from_secs(settings.run_deadline_secs));
+    let mut report = crate::ingest::run_within(store, opts, bounds)?;
     progress.fetched();
     let mut translation = None;
     let mut translation_error = None;
+    // Checked between the steps too: past the deadline, texts wait for the next run.
+    let interrupted = bounds.why_stop();
+    let translate = translate && interrupted.is_none();
     if translate && let Some(mut engines) = engines(&settings) {
         // Translate after storing: a missing or failing engine leaves events
         // stored untranslated, counted as pending and retried next run.
@@ -70,6 +77,8 @@ pub fn run(store: &mut Store, opts: RunOptions<'_>, translate: bool, progress: &
     }
     let exit = if translation_error.is_some() {
         Exit::Internal
+    } else if interrupted.is_some() {
+        Exit::Interrupted
     } else if report.any_problem() {
         Exit::SourceProblem
     } else {
@@ -79,5 +88,5 @@ pub fn run(store: &mut Store, opts: RunOptions<'_>, translate: bool, progress: &
     let recorded = report.sources.iter().try_for_each(|s| store.record_source_translation(report.run_id, s));
     store.finish_run(report.run_id, exit.code() as i32)?;
     recorded?;
-    Ok(RunOutcome { report, translation, translation_error, exit })
+    Ok(RunOutcome { report, translation, translation_error, interrupted, exit })
 }

@@ -18,6 +18,17 @@ pub fn check(id: &str, sample: &Path, json: bool, limit: usize) -> Result<super:
         eprintln!("cityvibe: no adapter {id:?}; known: {}", crate::adapters::ids().join(", "));
         return Ok(exit::USAGE);
     };
+    // A run refuses a body over this before parsing it: so does the check
+    // (issue 19 item 5), rather than reading any file whole.
+    let cap = crate::http::Limits::default().max_body_bytes;
+    let size = std::fs::metadata(sample).map(|m| m.len()).unwrap_or(0);
+    if size > cap {
+        crate::bail_usage!(
+            "the sample {} is {size} bytes, over the {} MB a run takes of a feed's body; check a part of it",
+            sample.display(),
+            cap >> 20
+        );
+    }
     let bytes =
         std::fs::read(sample).with_context(|| format!("reading the sample {}", sample.display())).map_err(crate::output::as_usage)?;
     let feed = feed_for_sample(adapter, sample);

@@ -96,6 +96,9 @@ pub fn execute(cli: &Cli, args: Args) -> Result<Exit> {
         Err(code) => return Ok(code),
     };
     let mut store = Store::open(&cli.db)?;
+    // Ctrl-C or SIGTERM stops the run at its next check, recorded as
+    // interrupted, instead of killing it mid-way (issue 19, issue 21 item 4).
+    crate::ingest::listen_for_stop()?;
     let limits = Limits { max_wait: std::time::Duration::from_secs(config.settings.max_wait_secs), ..Limits::default() };
     let client = Client::new(mirror, limits);
     let opts = RunOptions {
@@ -124,6 +127,9 @@ pub fn execute(cli: &Cli, args: Args) -> Result<Exit> {
     }
     for line in outcome.translation.iter().flat_map(|stats| stats.problems()) {
         eprintln!("cityvibe: {line}");
+    }
+    if let Some(why) = &outcome.interrupted {
+        eprintln!("cityvibe: the run stopped before its end: {why}; what it stored is kept, the rest comes next run");
     }
     if let Some(why) = &outcome.translation_error {
         eprintln!("cityvibe: the translation step failed; events are stored and texts stay pending: {why}");

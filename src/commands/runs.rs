@@ -37,7 +37,11 @@ pub fn list(cli: &Cli, limit: usize, as_json: bool) -> Result<Exit> {
     ])
     .right(&[0, 2, 5, 6, 7, 8, 9, 10, 11]);
     for r in &runs {
-        let exit_code = r.exit_code.map_or("-".to_string(), |c| c.to_string());
+        let exit_code = match (r.exit_code, r.status) {
+            (Some(c), "interrupted") => format!("{c} interrupted"),
+            (Some(c), _) => c.to_string(),
+            (None, _) => "-".to_string(),
+        };
         if r.sources.is_empty() {
             t.row([r.run_id.to_string(), local_time(Some(r.started_at)), exit_code.clone(), "(no source)".into()]);
         }

@@ -17,8 +17,10 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use url::Url;
 
+mod bounds;
 mod lock;
 mod sinks;
+pub use bounds::{RunBounds, listen_for_stop};
 pub use lock::{Locked, RunLock};
 use sinks::{StoreSink, TranslationSink};
 
@@ -52,8 +54,15 @@ impl RunReport {
     }
 }
 
-/// Run the selected sources once.
+/// Run the selected sources once, within the deadline of the settings.
 pub fn run(store: &mut Store, opts: RunOptions<'_>) -> Result<RunReport> {
+    let bounds = RunBounds::starting_now(std::time::Duration::from_secs(opts.config.settings.run_deadline_secs));
+    run_within(store, opts, bounds)
+}
+
+/// Run the selected sources once; past `bounds` no further request is sent
+/// and the sources not done end `skipped`, saying why (issue 19).
+pub fn run_within(store: &mut Store, opts: RunOptions<'_>, bounds: RunBounds) -> Result<RunReport> {
     let run_id = store.begin_run()?;
     let mut reports: Vec<SourceReport> = Vec::new();
     let mut drivers: Vec<SourceDriver> = Vec::new();
@@ -108,7 +117,7 @@ pub fn run(store: &mut Store, opts: RunOptions<'_>) -> Result<RunReport> {
         // came from them is not shown any more (their language falls to the engine).
         let off: Vec<&Feed> = adapter.manifest().feeds.iter().filter(|f| !opts.config.feed_on(id, f)).collect();
         store.forget_feeds(id, &off)?;
-        drivers.push(SourceDriver::new(adapter, &opts.config, opts.config_path.clone()));
+        drivers.push(SourceDriver::new(adapter, &opts.config, opts.config_path.clone(), bounds));
     }
     {
         let mut refs: Vec<&mut dyn FetchDriver> = drivers.iter_mut().map(|d| d as &mut dyn FetchDriver).collect();
@@ -175,10 +184,12 @@ struct SourceDriver {
     /// Whether a feed of this source looked broken (P20): when no later one
     /// is taken in, the source reports `anomaly`, not a plain failure.
     saw_anomaly: bool,
+    /// The run's deadline and stop signal, checked before every request.
+    bounds: RunBounds,
 }
 
 impl SourceDriver {
-    fn new(adapter: &'static dyn Adapter, config: &Config, config_path: Option<PathBuf>) -> SourceDriver {
+    fn new(adapter: &'static dyn Adapter, config: &Config, config_path: Option<PathBuf>, bounds: RunBounds) -> SourceDriver {
         let m = adapter.manifest();
         let mut rules: Vec<(String, String)> = m.redirects.iter().map(|r| (r.host.to_string(), r.path_prefix.to_string())).collect();
         rules.extend(
@@ -207,6 +218,7 @@ impl SourceDriver {
             busy_ms: 0,
             notes: Vec::new(),
             saw_anomaly: false,
+            bounds,
         };
         driver.skip_feeds_off();
         driver
@@ -442,6 +454,11 @@ impl FetchDriver for SourceDriver {
 
     fn gate(&mut self, req: &FetchRequest) -> Gate {
         let id = self.adapter.manifest().id;
+        // Past the run's deadline, or asked to stop: nothing more is sent,
+        // and stored events are kept (issue 19).
+        if let Some(why) = self.bounds.why_stop() {
+            return Gate::Stop(FetchOutcome::Skipped(format!("{}: not requested: {why}; the next run fetches it", req.url)));
+        }
         // Re-read before every request, so `source disable`, a slower delay or
         // narrower hours take effect mid-run (P9, P16); an unreadable file
         // keeps the config the run started with.

@@ -56,6 +56,10 @@ impl StoreSink<'_, '_> {
         }
     }
     fn record_error(&mut self, error: RecordError) {
+        if let Some(id) = &error.id {
+            // Still in the feed, only unreadable: not withdrawn (issue 19 item 17).
+            self.ingest.keep(id);
+        }
         self.error_count += 1;
         if self.errors.len() < 5 {
             self.errors.push(error);

@@ -43,39 +43,45 @@ fn untagged(html: &str) -> Cow<'_, str> {
         // Plain text (most feed fields): nothing to strip, no copy.
         return without_image_urls(decoded);
     }
-    let mut out = String::with_capacity(decoded.len());
-    let mut rest = decoded.as_ref();
-    while let Some(lt) = rest.find('<') {
-        out.push_str(&rest[..lt]);
-        let after = &rest[lt..];
-        let Some(gt) = after.find('>') else {
+    // One walk, linear in the text (issue 19 item 2): `at` is where the rest
+    // starts, and the next `>` is looked for once however many `<` come
+    // before it (`< < < … >` looked for it again from every `<`).
+    let s = decoded.as_ref();
+    let mut out = String::with_capacity(s.len());
+    let mut at = 0;
+    let mut next_gt: Option<Option<usize>> = None;
+    while let Some(lt) = memchr::memchr(b'<', &s.as_bytes()[at..]).map(|k| at + k) {
+        out.push_str(&s[at..lt]);
+        let gt = match next_gt {
+            Some(known) if known.is_none_or(|g| g > lt) => known,
+            _ => {
+                let found = memchr::memchr(b'>', &s.as_bytes()[lt..]).map(|k| lt + k);
+                next_gt = Some(found);
+                found
+            }
+        };
+        let Some(gt) = gt else {
             // A lone '<' is text.
-            out.push_str(after);
-            rest = "";
+            out.push_str(&s[lt..]);
+            at = s.len();
             break;
         };
-        let tag = &after[1..gt];
+        let tag = &s[lt + 1..gt];
         let name: String =
             tag.trim_start_matches('/').chars().take_while(|c| c.is_ascii_alphanumeric()).collect::<String>().to_ascii_lowercase();
         if name.is_empty() && !tag.starts_with('/') && !tag.starts_with('!') {
             // "a < b > c": not a tag.
             out.push('<');
-            rest = &after[1..];
+            at = lt + 1;
             continue;
         }
-        rest = &after[gt + 1..];
+        at = gt + 1;
         match name.as_str() {
             "script" | "style" if !tag.starts_with('/') => {
-                let close = format!("</{name}");
-                match rest.to_ascii_lowercase().find(&close) {
-                    Some(i) => {
-                        rest = &rest[i..];
-                        if let Some(g) = rest.find('>') {
-                            rest = &rest[g + 1..];
-                        }
-                    }
-                    None => rest = "",
-                }
+                at = match closing_tag(&s[at..], &name) {
+                    Some(i) => memchr::memchr(b'>', &s.as_bytes()[at + i..]).map_or(s.len(), |g| at + i + g + 1),
+                    None => s.len(),
+                };
             }
             "br" | "p" | "div" | "li" | "ul" | "ol" | "tr" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "blockquote" | "table" => {
                 out.push('\n')
@@ -84,8 +90,15 @@ fn untagged(html: &str) -> Cow<'_, str> {
             _ => {}
         }
     }
-    out.push_str(rest);
+    out.push_str(&s[at..]);
     without_image_urls(Cow::Owned(out))
+}
+
+/// Where `</name` starts in `s`, in any case, without a lower-case copy of
+/// `s` (one per `<script>` made a text of many scripts quadratic).
+fn closing_tag(s: &str, name: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    memchr::memmem::find_iter(b, b"</").find(|&i| b.get(i + 2..i + 2 + name.len()).is_some_and(|n| n.eq_ignore_ascii_case(name.as_bytes())))
 }
 
 /// Collapse runs of spaces, keep at most one blank line, trim. A line ends
@@ -213,6 +226,24 @@ mod tests {
         assert_eq!(html_to_text(html), "Hola mundo\n\nVer web y más");
         assert_eq!(html_to_text("&lt;p&gt;Texto&lt;/p&gt;"), "Texto");
         assert_eq!(html_to_text("3 < 5 y 7 > 2"), "3 < 5 y 7 > 2");
+    }
+
+    /// Issue 19 item 2: markup that made the walk quadratic (many scripts,
+    /// many `<` before one `>`, deep nesting) takes time linear in its size.
+    #[test]
+    fn hostile_markup_is_read_in_linear_time() {
+        let n = 200_000;
+        for (html, want) in [
+            ("<script>x</SCRIPT>".repeat(n), String::new()),
+            (format!("{}>", "a < ".repeat(n)), format!("{}>", "a < ".repeat(n)).trim().replace("  ", " ")),
+            (format!("{}t{}", "<a>".repeat(n), "</a>".repeat(n)), "t".to_string()),
+        ] {
+            let started = std::time::Instant::now();
+            let got = html_to_line(&html);
+            assert!(started.elapsed() < std::time::Duration::from_secs(2), "{:?} for {}", started.elapsed(), &html[..20]);
+            assert_eq!(got, want, "{}", &html[..20]);
+        }
+        assert_eq!(html_to_line("a <script>b</scr</script> c <style>d"), "a c");
     }
 
     #[test]

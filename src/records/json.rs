@@ -29,6 +29,13 @@ use std::io::BufRead;
 /// several MB still arrives, cut, rather than sinking its record.
 pub const RECORD_CAP: usize = 32 * 1024 * 1024;
 
+/// A record nesting deeper than this (objects and arrays in one another) is
+/// refused: serde_json's own default recursion limit, so the strict read and
+/// the lenient walk refuse alike, and far above any real record (the real
+/// feeds nest at most 5 levels; see the fuzz tests). The same bound holds in
+/// the XML driver.
+pub const MAX_DEPTH: usize = 128;
+
 /// One element of the array, for the mapping to read as its typed record.
 pub struct Element<'a> {
     /// 1-based position in the array.
@@ -124,6 +131,40 @@ impl<'a> Element<'a> {
         self.parse()
     }
 
+    /// [`Element::parse`]; when the element cannot be read, the error
+    /// carries the event id still found under `id_key` (see
+    /// [`Element::id_at`]), so that its stored event is kept (issue 19
+    /// item 17).
+    pub fn parse_keyed<T: serde::Deserialize<'a>>(&self, id_key: &str) -> Result<T, RecordError> {
+        self.parse().map_err(|e| e.with_id(self.id_at(id_key)))
+    }
+
+    /// [`Element::record`], with the id as [`Element::parse_keyed`] finds it.
+    pub fn record_keyed<T: serde::Deserialize<'a>>(&self, id_key: &str) -> Result<T, RecordError> {
+        self.record().map_err(|e| e.with_id(self.id_at(id_key)))
+    }
+
+    /// The value of the first `"key": value` in the element, read leniently
+    /// from its bytes (a string without escapes, or a bare number or word),
+    /// when the element as a whole is unreadable. `None` when the value
+    /// after the key is anything else: an id is never guessed. Only for an
+    /// element known whole (one walked to its end), never one still open on
+    /// the rest of the body.
+    pub fn id_at(&self, key: &str) -> Option<&'a str> {
+        if self.open && self.len.get().is_none() {
+            return None;
+        }
+        let json = &self.json[..self.len.get().unwrap_or(self.json.len())];
+        let quoted = format!("\"{key}\"");
+        let after = memchr::memmem::find(json, quoted.as_bytes())? + quoted.len();
+        let rest = json[after..].trim_ascii_start().strip_prefix(b":")?.trim_ascii_start();
+        let value = match rest.strip_prefix(b"\"") {
+            Some(inner) => &inner[..memchr::memchr2(b'"', b'\\', inner).filter(|&k| inner[k] == b'"')?],
+            None => &rest[..rest.iter().position(|c| !c.is_ascii_alphanumeric() && !b"-_.".contains(c)).unwrap_or(rest.len())],
+        };
+        std::str::from_utf8(value).ok().filter(|v| !v.trim().is_empty() && !v.contains(|c: char| c.is_control()))
+    }
+
     /// `#position (line N)`, for errors about an element without an id.
     pub fn name(&self) -> String {
         format!("#{} (line {})", self.position, self.line)
@@ -141,7 +182,7 @@ pub fn for_each_element<R>(
     mut each: impl FnMut(Item<R>),
 ) -> Result<usize, Unreadable> {
     let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
-    let mut s = Scanner { b: body, i: 0, line: 1, line_at: 0, needs_repair: false };
+    let mut s = Scanner { b: body, i: 0, line: 1, line_at: 0, needs_repair: false, open: Vec::new(), too_deep: false };
     let mut fix = Vec::new();
     let mut count = 0;
     let mut found = false;
@@ -211,6 +252,11 @@ struct Scanner<'b> {
     /// anyway, so an element walked for another reason (serde refused its
     /// types) is not read once more to find it needs no repair.
     needs_repair: bool,
+    /// The closing brackets the value being walked waits for, innermost
+    /// last (reused from value to value).
+    open: Vec<u8>,
+    /// Whether the value being walked nests deeper than [`MAX_DEPTH`].
+    too_deep: bool,
 }
 
 impl<'b> Scanner<'b> {
@@ -266,9 +312,15 @@ impl<'b> Scanner<'b> {
         }
     }
 
-    /// Skip one value of any kind.
+    /// Skip one value of any kind, leniently: a closing bracket that closes
+    /// nothing open in the value (`{"a": ]"x"}`) is passed over as garbage,
+    /// and a stray delimiter where a value should start (`:`) is taken as a
+    /// one-byte value, so the walk always moves on (issue 19 item 1: it
+    /// stood still on such a record, for ever). Brackets deeper than
+    /// [`MAX_DEPTH`] set `too_deep`; the walk still finds the value's end, in
+    /// one pass with a stack of one byte per open bracket.
     fn value(&mut self) -> Result<(), Unreadable> {
-        let mut depth = 0usize;
+        self.open.clear();
         loop {
             self.ws();
             match self.peek() {
@@ -276,31 +328,39 @@ impl<'b> Scanner<'b> {
                 Some(b'"') => {
                     self.string()?;
                 }
-                Some(b'{' | b'[') => {
-                    depth += 1;
+                Some(c @ (b'{' | b'[')) => {
+                    self.open.push(if c == b'{' { b'}' } else { b']' });
+                    self.too_deep |= self.open.len() > MAX_DEPTH;
                     self.i += 1;
                 }
-                Some(b'}' | b']') => {
-                    if depth == 0 {
+                Some(c @ (b'}' | b']')) => {
+                    if self.open.is_empty() {
                         return Err(self.error("a closing bracket where a value was expected"));
                     }
-                    depth -= 1;
+                    // Closes the innermost bracket of its kind; one that
+                    // closes nothing open is garbage inside the value.
+                    if let Some(at) = self.open.iter().rposition(|&close| close == c) {
+                        self.open.truncate(at);
+                    } else {
+                        self.needs_repair = true;
+                    }
                     self.i += 1;
                 }
-                Some(b',' | b':') if depth > 0 => self.i += 1,
+                Some(b',' | b':') if !self.open.is_empty() => self.i += 1,
                 Some(_) => {
-                    // A scalar: up to the next delimiter.
+                    // A scalar: up to the next delimiter, at least one byte.
                     let rest = &self.b[self.i..];
                     let n = rest.iter().position(|c| matches!(c, b',' | b'}' | b']' | b':' | b' ' | b'\t' | b'\n' | b'\r'));
+                    let n = n.map(|n| n.max(1));
                     self.needs_repair |= rest[..n.unwrap_or(rest.len())].contains(&b'"');
                     self.i += n.unwrap_or(rest.len());
-                    if n.is_none() && depth == 0 {
+                    if n.is_none() && self.open.is_empty() {
                         // A document that is one bare scalar, or one cut mid-number.
                         return Err(self.error("a value is left open"));
                     }
                 }
             }
-            if depth == 0 {
+            if self.open.is_empty() {
                 return Ok(());
             }
         }
@@ -337,6 +397,7 @@ impl<'b> Scanner<'b> {
             let too_large = |len: usize| {
                 RecordError::new(name(), format!("record is {len} bytes, over the {} MB a record may take; not read", RECORD_CAP >> 20))
             };
+            let too_deep = || RecordError::new(name(), format!("record nests deeper than {MAX_DEPTH} levels; not read"));
             // An object (a record) is read straight from the body, and the
             // parse finds where it ends. Only when it cannot read the record
             // whole is the record walked leniently below and read again.
@@ -345,16 +406,29 @@ impl<'b> Scanner<'b> {
                 let record = read(&element);
                 if let Some(len) = element.len.get() {
                     self.i = start + len;
-                    // Read already, but refused as when the walk finds it too long.
-                    each(if len > RECORD_CAP { Item::Refused(too_large(len)) } else { Item::Record(record) });
+                    // Read already, but refused as when the walk finds it too
+                    // long or too deep (serde_json skips an unknown field of
+                    // any depth, so its own limit does not see it).
+                    each(if len > RECORD_CAP {
+                        Item::Refused(too_large(len))
+                    } else if nests_deeper(&self.b[start..self.i], MAX_DEPTH) {
+                        Item::Refused(too_deep())
+                    } else {
+                        Item::Record(record)
+                    });
                     continue;
                 }
             }
             self.needs_repair = false;
+            self.too_deep = false;
             self.value()?;
             let span = &self.b[start..self.i];
             if span.len() > RECORD_CAP {
                 each(Item::Refused(too_large(span.len())));
+                continue;
+            }
+            if self.too_deep {
+                each(Item::Refused(too_deep()));
                 continue;
             }
             let json = if !self.needs_repair {
@@ -438,6 +512,45 @@ enum Repaired<'s> {
     InFix,
 }
 
+/// Whether `json` (one element, strict JSON) nests objects and arrays
+/// deeper than `limit`: one pass, strings skipped with memchr.
+fn nests_deeper(json: &[u8], limit: usize) -> bool {
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < json.len() {
+        match json[i] {
+            b'"' => {
+                // To the closing quote, past escapes.
+                i += 1;
+                loop {
+                    match memchr::memchr2(b'"', b'\\', &json[i..]) {
+                        None => return false,
+                        Some(k) if json[i + k] == b'"' => {
+                            i += k + 1;
+                            break;
+                        }
+                        Some(k) => i += k + 2,
+                    }
+                    if i >= json.len() {
+                        return false;
+                    }
+                }
+                continue;
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                if depth > limit {
+                    return true;
+                }
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
 /// Whether `s` (starting with a backslash) begins with an escape JSON allows.
 fn valid_escape(s: &[u8]) -> bool {
     match s.get(1) {
@@ -448,146 +561,5 @@ fn valid_escape(s: &[u8]) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn records(body: &[u8], key: Option<&str>) -> Result<(Vec<serde_json::Value>, Vec<String>), Unreadable> {
-        let mut out = Vec::new();
-        let mut notes = Vec::new();
-        for_each_element(
-            body,
-            key,
-            |e| e.parse::<serde_json::Value>(),
-            |item| match item {
-                Item::Record(r) => out.push(r.unwrap_or_else(|e| panic!("{}: {}", e.record, e.reason))),
-                Item::Refused(e) | Item::Warning(e) => notes.push(format!("{}: {}", e.record, e.reason)),
-            },
-        )?;
-        Ok((out, notes))
-    }
-
-    #[test]
-    fn raw_controls_and_bad_escapes_are_read_as_shown() {
-        let body = b"\xEF\xBB\xBF{\"@context\": {\"a\": [1, {\"b\": \"]\"}]}, \"@graph\": [\n{\"t\": \"line one\nline two\", \"n\": 1},\n{\"t\": \"Usera\\Pte \\u00e9 \\uZZ \\\" \x01\"}]}\n";
-        let (recs, notes) = records(body, Some("@graph")).unwrap();
-        assert_eq!(recs[0]["t"], "line one\nline two");
-        assert_eq!(recs[0]["n"], 1);
-        assert_eq!(recs[1]["t"], "Usera\\Pte \u{e9} \\uZZ \" \u{1}");
-        assert_eq!(
-            notes,
-            [
-                "#2 (line 4): invalid escape `\\P` read as the characters it shows",
-                "#2 (line 4): invalid escape `\\u` read as the characters it shows"
-            ]
-        );
-    }
-
-    #[test]
-    fn a_body_cut_anywhere_is_unreadable() {
-        let whole = br#"{"x": [1, 2], "elements": [{"id": "a", "v": [1, {"w": "x"}]}, {"id": "b"}], "n": 3}"#;
-        assert_eq!(records(whole, Some("elements")).unwrap().0.len(), 2);
-        for cut in 1..whole.len() - 1 {
-            let r = records(&whole[..cut], Some("elements"));
-            assert!(r.is_err(), "cut at {cut}: {:?}", String::from_utf8_lossy(&whole[..cut]));
-        }
-        assert!(records(b"[{\"a\": 1}, {\"a\": 2}", None).is_err());
-        assert!(records(b"[1, 2]", None).is_ok());
-        assert!(records(b"{\"other\": []}", Some("elements")).is_err());
-        assert!(records(b"<html>", None).is_err());
-    }
-
-    /// The bytes an element was read from: itself when the strict read
-    /// found its end or when it was handed on whole (repaired or not).
-    fn read_bytes(e: &Element<'_>) -> Vec<u8> {
-        let _ = e.parse::<serde_json::Value>();
-        e.json[..e.len.get().unwrap_or(e.json.len())].to_vec()
-    }
-
-    /// An element the strict read could read is read as it was; every other
-    /// one as `repair` makes it: the same bytes and warnings as when every
-    /// element went through `repair` (issue 14 item 5), alone or all in one
-    /// array.
-    #[test]
-    fn only_elements_that_need_it_are_repaired_and_alike() {
-        const PIECES: &[&str] =
-            &["a", "é", " ", "\\n", "\n", "\r\n", "\t", "\x01", "\\P", "\\u00e9", "\\uZZ", "\\\"", "\\\\", "]", "}", ","];
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        let mut elements: Vec<String> = (0..2000)
-            .map(|_| {
-                let text: String = (0..next() % 6).map(|_| PIECES[(next() % PIECES.len() as u64) as usize]).collect();
-                format!("{{\"t\": \"{text}\", \"n\": [1, {{\"k\": \"{text}\"}}], \"m\": null}}")
-            })
-            .collect();
-        elements.extend(["1\"2".to_string(), "{\"a\": 1\"x\", \"b\": \"\n\"}".to_string(), "{\"a\": 1} ".to_string()]);
-        let (mut all_expected, mut all_expected_notes) = (Vec::new(), 0);
-        for element in &elements {
-            let body = format!("[{element}]");
-            let (mut got, mut notes) = (Vec::new(), 0);
-            for_each_element(body.as_bytes(), None, read_bytes, |item| match item {
-                Item::Record(bytes) => got.push(bytes),
-                Item::Warning(_) => notes += 1,
-                Item::Refused(_) => unreachable!(),
-            })
-            .unwrap_or_else(|e| panic!("{element:?}: {}", e.0));
-            let (mut fix, mut expected_notes) = (Vec::new(), 0);
-            let expected = match repair(element.trim_end().as_bytes(), &mut fix, |_| expected_notes += 1) {
-                Repaired::AsWas(j) => j.to_vec(),
-                Repaired::InFix => fix.clone(),
-            };
-            assert_eq!(got, std::slice::from_ref(&expected), "{element:?}");
-            assert_eq!(notes, expected_notes, "{element:?}");
-            all_expected.push(expected);
-            all_expected_notes += expected_notes;
-        }
-        let body = format!("[{}]", elements.join(",\n "));
-        let (mut got, mut notes) = (Vec::new(), 0);
-        let count = for_each_element(body.as_bytes(), None, read_bytes, |item| match item {
-            Item::Record(bytes) => got.push(bytes),
-            Item::Warning(_) => notes += 1,
-            Item::Refused(_) => unreachable!(),
-        })
-        .unwrap();
-        assert_eq!((count, notes), (elements.len(), all_expected_notes));
-        assert!(got == all_expected, "the elements of one array read as each one alone");
-    }
-
-    /// A record the strict read can read is read once; one it cannot is read
-    /// again after its repair, and only that outcome is handed on.
-    #[test]
-    fn a_strict_record_is_read_once_a_repaired_one_twice() {
-        let body = b"[{\"t\": \"a\"}, {\"t\": \"line\nbreak\"}, {\"t\": \"c\"}]";
-        let reads = Cell::new(0);
-        let mut handed = Vec::new();
-        for_each_element(
-            body,
-            None,
-            |e| {
-                reads.set(reads.get() + 1);
-                e.parse::<serde_json::Value>().map(|v| v["t"].as_str().unwrap_or_default().to_string()).map_err(|_| e.open)
-            },
-            |item| match item {
-                Item::Record(r) => handed.push(r),
-                _ => unreachable!(),
-            },
-        )
-        .unwrap();
-        assert_eq!(handed, [Ok("a".to_string()), Ok("line\nbreak".to_string()), Ok("c".to_string())]);
-        assert_eq!(reads.get(), 4);
-    }
-
-    #[test]
-    fn an_oversized_record_is_refused_alone() {
-        let mut body = b"[{\"a\": \"".to_vec();
-        body.extend(std::iter::repeat_n(b'\x01', RECORD_CAP));
-        body.extend_from_slice(b"\"}, {\"a\": \"ok\"}]");
-        let (recs, notes) = records(&body, None).unwrap();
-        assert_eq!(recs.len(), 1);
-        assert!(notes[0].contains("over the 32 MB"), "{notes:?}");
-    }
-}
+#[path = "json_tests.rs"]
+mod tests;

@@ -6,7 +6,9 @@
 //! named in [`Shape::never_read`] (contact data, images) skipped whole with
 //! their children the moment their start tag is seen (their text is never
 //! decoded, copied or kept), entity references, positions, a record over
-//! [`RECORD_CAP`] refused alone, and a body that ends before its root closes
+//! [`RECORD_CAP`] or nesting deeper than [`MAX_DEPTH`] refused alone (in time
+//! and memory linear in the record: its elements share one text, issue 19
+//! item 2), and a body that ends before its root closes
 //! refused as cut, even right after a whole record (issue 10 item 2).
 //! Not for: what a record means (the adapter's mapping).
 
@@ -15,9 +17,15 @@ use crate::model::Event;
 use crate::parse::xml::{attribute_value, reference_text};
 use quick_xml::events::Event as X;
 use std::io::BufRead;
+use std::sync::Arc;
 
 /// A record's text (all its elements' together) longer than this is refused.
 pub const RECORD_CAP: usize = crate::records::json::RECORD_CAP;
+
+/// A record nesting deeper than this many elements (itself included) is
+/// refused as a record error: the JSON driver's bound (see there); the real
+/// XML feeds nest at most 5 elements deep.
+pub const MAX_DEPTH: usize = crate::records::json::MAX_DEPTH;
 
 /// Where the records of a feed are.
 #[derive(Debug, Clone, Copy)]
@@ -35,14 +43,24 @@ pub struct Shape {
 pub struct Node {
     pub name: String,
     attributes: Vec<(String, String)>,
-    /// Its content as text: text, CDATA and entity references, with its
-    /// children's tags written back without their attributes (HTML written
-    /// as markup instead of CDATA stays markup for `html_to_text`).
-    pub text: String,
+    /// Where its content lies in `record_text`.
+    start: usize,
+    end: usize,
+    /// The whole record's text, shared by all its elements: each element's
+    /// content is a span of it, not a copy of its own (issue 19 item 2: a
+    /// copy per open element was quadratic in the nesting).
+    record_text: Arc<str>,
     pub children: Vec<Node>,
 }
 
 impl Node {
+    /// Its content as text: text, CDATA and entity references, with its
+    /// children's tags written back without their attributes (HTML written
+    /// as markup instead of CDATA stays markup for `html_to_text`).
+    pub fn text(&self) -> &str {
+        &self.record_text[self.start..self.end]
+    }
+
     /// The value of an attribute, or `""`.
     pub fn attribute(&self, name: &str) -> &str {
         self.attributes.iter().find(|(k, _)| k == name).map_or("", |(_, v)| v)
@@ -60,7 +78,7 @@ impl Node {
 
     /// The text of the first child so named, or `""`.
     pub fn text_of(&self, name: &str) -> &str {
-        self.child(name).map_or("", |c| c.text.as_str())
+        self.child(name).map_or("", |c| c.text())
     }
 }
 
@@ -77,9 +95,7 @@ pub fn read(
     let mut reader = quick_xml::Reader::from_reader(body);
     let mut buf = Vec::new();
     let mut skip = Vec::new();
-    // The record being read, outermost first; its size so far.
-    let mut open: Vec<Node> = Vec::new();
-    let mut size = 0usize;
+    let mut record = Building::default();
     // Elements open outside a record (the root and any wrappers).
     let mut depth = 0usize;
     let mut seen_root = false;
@@ -87,10 +103,13 @@ pub fn read(
     let unreadable = |reader: &quick_xml::Reader<&mut dyn BufRead>, e: &dyn std::fmt::Display| {
         FeedError::new(format!("XML unreadable at byte {}: {e}", reader.error_position()))
     };
-    let mut finish = |node: Node, size: usize, position: usize, sink: &mut dyn EventSink| {
+    let mut finish = |record: &mut Building, node: Node, position: usize, sink: &mut dyn EventSink| {
+        let (size, too_deep, node) = record.finish(node);
         let name = || format!("<{}> #{position}", node.name);
         let outcome = if size > RECORD_CAP {
             Err(RecordError::new(name(), format!("record is over the {} MB a record may take; not read", RECORD_CAP >> 20)))
+        } else if too_deep {
+            Err(RecordError::new(name(), format!("record nests deeper than {MAX_DEPTH} elements; not read")))
         } else {
             map(&node, position).map_err(|e| e.or_name(name))
         };
@@ -122,43 +141,28 @@ pub fn read(
                 depth += usize::from(!empty);
                 continue;
             }
-            if open.is_empty() && !(depth == 1 && name == shape.record) {
+            if record.open.is_empty() && !(depth == 1 && name == shape.record) {
                 depth += usize::from(!empty);
                 continue;
             }
-            let attributes = e.attributes().flatten().map(|a| (a.key.local_name().as_ref().to_string(), attribute_value(&a))).collect();
-            let tag = if empty { format!("<{name}/>") } else { format!("<{name}>") };
-            append(&mut open, &mut size, &tag);
-            if open.is_empty() {
+            if record.open.is_empty() {
                 position += 1;
-                size = 0;
             }
-            let node = Node { name, attributes, ..Node::default() };
-            match (empty, open.last_mut()) {
-                (false, _) => open.push(node),
-                (true, Some(parent)) => parent.children.push(node),
-                (true, None) => finish(node, 0, position, sink),
+            if let Some(node) = record.enter(e, name, empty) {
+                finish(&mut record, node, position, sink);
             }
             continue;
         }
         match event {
+            X::End(_) if record.open.is_empty() => depth = depth.saturating_sub(1),
             X::End(e) => {
-                let Some(node) = open.pop() else {
-                    depth = depth.saturating_sub(1);
-                    continue;
-                };
-                match open.last_mut() {
-                    Some(parent) => {
-                        parent.children.push(node);
-                        let tag = format!("</{}>", e.local_name().as_ref());
-                        append(&mut open, &mut size, &tag);
-                    }
-                    None => finish(node, size, position, sink),
+                if let Some(node) = record.leave(e.local_name().as_ref()) {
+                    finish(&mut record, node, position, sink);
                 }
             }
-            X::Text(t) if !open.is_empty() => append(&mut open, &mut size, &t.xml10_content()),
-            X::CData(t) if !open.is_empty() => append(&mut open, &mut size, &t.xml10_content()),
-            X::GeneralRef(r) if !open.is_empty() => append(&mut open, &mut size, &reference_text(&r)),
+            X::Text(t) if !record.open.is_empty() => record.append(&t.xml10_content()),
+            X::CData(t) if !record.open.is_empty() => record.append(&t.xml10_content()),
+            X::GeneralRef(r) if !record.open.is_empty() => record.append(&reference_text(&r)),
             X::Eof => break,
             _ => {}
         }
@@ -166,21 +170,90 @@ pub fn read(
     if !seen_root {
         return Err(FeedError::new(format!("no <{}> root element (empty or not XML)", shape.root)));
     }
-    if depth > 0 || !open.is_empty() {
+    if depth > 0 || !record.open.is_empty() {
         return Err(FeedError::new(format!("XML ends before its closing </{}>: the body was cut", shape.root)));
     }
     Ok(position)
 }
 
-/// Add `text` to every open element of the record (each holds its whole
-/// content as text), unless the record is already over its cap.
-fn append(open: &mut [Node], size: &mut usize, text: &str) {
-    *size += text.len();
-    if *size > RECORD_CAP {
-        return;
+/// The record being read: its open elements (outermost first) and its text,
+/// in which each element's content is a span. Memory and time follow the
+/// record's size once, whatever its nesting; past [`MAX_DEPTH`] elements
+/// are only counted, to find the record's end.
+#[derive(Default)]
+struct Building {
+    open: Vec<Node>,
+    text: String,
+    /// The record's text so far, counted on past [`RECORD_CAP`] (where
+    /// `text` stops growing).
+    size: usize,
+    /// Elements open beyond [`MAX_DEPTH`], not built.
+    beyond: usize,
+    too_deep: bool,
+}
+
+impl Building {
+    /// A start tag inside the record (or the record's own); the element
+    /// when it is the record and empty (`<item/>`): whole already.
+    fn enter(&mut self, e: &quick_xml::events::BytesStart<'_>, name: String, empty: bool) -> Option<Node> {
+        if self.beyond > 0 || self.open.len() >= MAX_DEPTH {
+            self.too_deep = true;
+            self.beyond += usize::from(!empty);
+            return None;
+        }
+        if !self.open.is_empty() {
+            self.append(&if empty { format!("<{name}/>") } else { format!("<{name}>") });
+        }
+        let attributes = e.attributes().flatten().map(|a| (a.key.local_name().as_ref().to_string(), attribute_value(&a))).collect();
+        let at = self.text.len();
+        let node = Node { name, attributes, start: at, end: at, ..Node::default() };
+        match (empty, self.open.last_mut()) {
+            (false, _) => self.open.push(node),
+            (true, Some(parent)) => parent.children.push(node),
+            (true, None) => return Some(node),
+        }
+        None
     }
-    for node in open {
-        node.text.push_str(text);
+
+    /// An end tag inside the record: the record's element when it closes.
+    fn leave(&mut self, name: &str) -> Option<Node> {
+        if self.beyond > 0 {
+            self.beyond -= 1;
+            return None;
+        }
+        let mut node = self.open.pop()?;
+        node.end = self.text.len();
+        match self.open.last_mut() {
+            Some(parent) => {
+                parent.children.push(node);
+                self.append(&format!("</{name}>"));
+                None
+            }
+            None => Some(node),
+        }
+    }
+
+    /// Add `text` to the record, unless it is already over its cap or
+    /// refused as too deep.
+    fn append(&mut self, text: &str) {
+        self.size += text.len();
+        if self.size <= RECORD_CAP && !self.too_deep {
+            self.text.push_str(text);
+        }
+    }
+
+    /// The record whole: its size, whether it nests too deep, and its
+    /// element with every element sharing its text. Ready for the next.
+    fn finish(&mut self, mut node: Node) -> (usize, bool, Node) {
+        let text: Arc<str> = Arc::from(std::mem::take(&mut self.text));
+        let mut stack = vec![&mut node];
+        while let Some(n) = stack.pop() {
+            n.record_text = Arc::clone(&text);
+            stack.extend(n.children.iter_mut());
+        }
+        let done = (self.size, self.too_deep, node);
+        *self = Building::default();
+        done
     }
 }
 
@@ -195,7 +268,7 @@ mod tests {
         let mut sink = Collect::default();
         let mut body = xml.as_bytes();
         read(&mut body, &SHAPE, &mut sink, |node, position| {
-            let title = format!("{position}|{}|{}|{}", node.attribute("id"), node.text_of("t"), node.text.trim());
+            let title = format!("{position}|{}|{}|{}", node.attribute("id"), node.text_of("t"), node.text().trim());
             let mut ev = Event::new(node.attribute("id"), &title, "es").map_err(|e| RecordError::new("", e))?;
             ev.description = node.children.iter().map(|c| c.name.clone()).collect::<Vec<_>>().join(",");
             Ok(ev)

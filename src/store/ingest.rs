@@ -78,6 +78,9 @@ pub struct SourceIngest<'a> {
     /// Ids of the feed skipped because a takedown names them: in the feed all
     /// the same, so they count among its distinct ids.
     taken_down_ids: HashSet<String>,
+    /// Ids of records the feed lists but that could not be read: their
+    /// stored events stay as they are (issue 19 item 17).
+    kept: HashSet<String>,
     /// The most of the source's active events one ingest may withdraw (P20).
     withdraw_guard: WithdrawGuard,
     tomb_ids: HashSet<String>,
@@ -164,6 +167,7 @@ impl Store {
             existing,
             seen: HashSet::new(),
             taken_down_ids: HashSet::new(),
+            kept: HashSet::new(),
             withdraw_guard: WithdrawGuard::default(),
             tomb_ids,
             tomb_urls,
@@ -286,6 +290,14 @@ impl<'a> SourceIngest<'a> {
         Ok(())
     }
 
+    /// A record the feed lists under `id` could not be read: its stored
+    /// event, if any, is neither updated nor withdrawn (issue 19 item 17).
+    pub fn keep(&mut self, id: &str) {
+        if !self.kept.contains(id) {
+            self.kept.insert(id.to_string());
+        }
+    }
+
     /// Set the most this ingest may withdraw at once (default: [`WithdrawGuard::default`]).
     pub fn set_withdraw_guard(&mut self, guard: WithdrawGuard) {
         self.withdraw_guard = guard;
@@ -314,8 +326,12 @@ impl<'a> SourceIngest<'a> {
                 "{source}: the feed yields {distinct} distinct events{repeats}, fewer than half of the {before} stored; the stored events are kept"
             ));
         }
-        let vanished: Vec<i64> =
-            self.existing.iter().filter(|(id, (_, _, active))| *active && !self.seen.contains(*id)).map(|(_, (row, _, _))| *row).collect();
+        let vanished: Vec<i64> = self
+            .existing
+            .iter()
+            .filter(|(id, (_, _, active))| *active && !self.seen.contains(*id) && !self.kept.contains(*id))
+            .map(|(_, (row, _, _))| *row)
+            .collect();
         let gone = vanished.len() as u64;
         if self.withdraw_guard.refuses(gone, before) {
             let share = self.withdraw_guard.max_share;

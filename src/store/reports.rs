@@ -15,7 +15,20 @@ pub struct RunRow {
     #[serde(serialize_with = "crate::output::rfc3339_opt")]
     pub finished_at: Option<i64>,
     pub exit_code: Option<i32>,
+    /// `finished`, `interrupted` (its deadline passed or a signal stopped
+    /// it, exit 5, issue 19) or `unfinished` (still running, or killed
+    /// outright).
+    pub status: &'static str,
     pub sources: Vec<super::runs::SourceReport>,
+}
+
+/// What a run's row says of its end.
+fn run_status(exit_code: Option<i32>) -> &'static str {
+    match exit_code {
+        None => "unfinished",
+        Some(code) if code == i32::from(crate::output::Exit::Interrupted.code()) => "interrupted",
+        Some(_) => "finished",
+    }
 }
 
 /// What we hold of one source (P17).
@@ -67,7 +80,15 @@ impl Store {
         let mut st = self.conn.prepare("SELECT id, started_at, finished_at, exit_code FROM runs ORDER BY id DESC LIMIT ?1")?;
         let mut runs: Vec<RunRow> = st
             .query_map([limit as i64], |r| {
-                Ok(RunRow { run_id: r.get(0)?, started_at: r.get(1)?, finished_at: r.get(2)?, exit_code: r.get(3)?, sources: vec![] })
+                let exit_code = r.get(3)?;
+                Ok(RunRow {
+                    run_id: r.get(0)?,
+                    started_at: r.get(1)?,
+                    finished_at: r.get(2)?,
+                    exit_code,
+                    status: run_status(exit_code),
+                    sources: vec![],
+                })
             })?
             .collect::<rusqlite::Result<_>>()?;
         let mut st = self.conn.prepare(

@@ -1,0 +1,62 @@
+//! How long a run may go on: its deadline (`[settings] run_deadline_secs`,
+//! below the period) and a stop asked by a signal (SIGINT from Ctrl-C,
+//! SIGTERM from `systemctl stop` or `kill`). Both are checked between two
+//! requests and between the run's steps, never in the middle of a request
+//! or of a source's transaction; the run then sends nothing more, records
+//! itself as interrupted (exit 5) and frees its lock (issue 19: a hung run
+//! held the lock, and every later cron run exited 3).
+//!
+//! Not for: the bounds on what a body may hold (`records`), nor the waits
+//! for a host (`http`).
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, LazyLock};
+use std::time::{Duration, Instant};
+
+/// Whether a stop signal came, and which (0: none); set by the handler.
+static ASKED: LazyLock<Arc<AtomicUsize>> = LazyLock::new(|| Arc::new(AtomicUsize::new(0)));
+
+/// Listen for SIGINT and SIGTERM for the rest of the process: the first
+/// one asks the run to stop at its next check; a second one ends the
+/// process at once, as it would without this (an operator who will not wait
+/// for a request to end).
+pub fn listen_for_stop() -> std::io::Result<()> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let armed = Arc::new(AtomicBool::new(false));
+    for signal in [SIGINT, SIGTERM] {
+        // The default action must be registered before the flag, so that
+        // the first signal finds it unarmed (signal-hook's double Ctrl-C).
+        signal_hook::flag::register_conditional_default(signal, Arc::clone(&armed))?;
+        signal_hook::flag::register(signal, Arc::clone(&armed))?;
+        signal_hook::flag::register_usize(signal, Arc::clone(&ASKED), signal as usize)?;
+    }
+    Ok(())
+}
+
+/// One run's bounds in time, from its start.
+#[derive(Debug, Clone, Copy)]
+pub struct RunBounds {
+    started: Instant,
+    deadline: Duration,
+}
+
+impl RunBounds {
+    /// A run starting now that must end within `deadline`.
+    pub fn starting_now(deadline: Duration) -> RunBounds {
+        RunBounds { started: Instant::now(), deadline }
+    }
+
+    /// Why the run must stop now, if it must: its deadline has passed, or a
+    /// signal asked it to stop.
+    pub fn why_stop(&self) -> Option<String> {
+        match ASKED.load(Ordering::SeqCst) {
+            0 => {}
+            n => {
+                let name = if n as i32 == signal_hook::consts::SIGINT { "SIGINT" } else { "SIGTERM" };
+                return Some(format!("the run was asked to stop ({name})"));
+            }
+        }
+        (self.started.elapsed() >= self.deadline)
+            .then(|| format!("the run's deadline passed (run_deadline_secs = {} in sources.toml)", self.deadline.as_secs()))
+    }
+}
