@@ -37,6 +37,7 @@ mod privacy_pii_realdata;
 mod privacy_takedown;
 mod privacy_withdraw_guard;
 mod safety_engine_answers;
+mod safety_operator_input;
 mod store_ingest;
 mod surface_docs;
 mod surface_honest;
