@@ -6,7 +6,7 @@
 //! non-zero for them; term files fail one line at a time; a time put on an
 //! all-day event makes it timed in every output.
 use crate::common;
-use crate::translate_quality::{listed, record, write_feed};
+use crate::translate_quality::{has_apertium, listed, record, write_feed};
 
 use common::server::{Reply, Server};
 use common::{cityvibe, workdir};
@@ -197,6 +197,44 @@ fn issue19_7_corrections_are_held_to_the_feeds_rules() {
         assert_eq!(out.status.code(), Some(2), "{url:?} accepted: {}", stderr(&out));
     }
     assert!(!db_bytes(d).contains("Set-Cookie"));
+}
+
+// Issue 19 item 8: one malformed line in the operator's term file is
+// reported with file and line and skipped; translation goes on. `doctor`
+// warns of it, and fails on a terms_dir that is not there.
+#[test]
+fn issue19_8_a_malformed_term_line_is_skipped_and_named_not_fatal() {
+    if !has_apertium() {
+        return;
+    }
+    let config = |terms: &str| {
+        format!(
+            "[settings]\ntranslator = \"apertium\"\nterms_dir = \"{terms}\"\nlanguages = [\"es\", \"en\"]\n[sources.madrid]\nenabled = true\n"
+        )
+    };
+    let dir = workdir(&config("terms"));
+    let d = dir.path();
+    std::fs::create_dir(d.join("terms")).unwrap();
+    std::fs::write(d.join("terms/es-en.tsv"), "taller\tworkshop\nuna línea sin tabulador\ncine\tpictures\n").unwrap();
+    write_feed(d, &[record("1", "Taller de cine", "", "Sala X")]);
+    let out = run(d);
+    assert!(out.status.success(), "exit {:?}: {}", out.status.code(), stderr(&out));
+    assert!(stderr(&out).contains("es-en.tsv line 2") && stderr(&out).contains("skipped"), "{}", stderr(&out));
+    let en = listed(d, "en");
+    assert_eq!(en["1"]["lang"], "en", "translation went on: {}", en["1"]);
+    assert!(en["1"]["title"].as_str().unwrap().to_lowercase().contains("pictures"), "the other lines apply: {}", en["1"]);
+
+    let doctor = cityvibe(d, &["doctor"]);
+    let said = String::from_utf8_lossy(&doctor.stdout).to_string();
+    assert!(said.contains("term files") && said.contains("WARN") && said.contains("line 2"), "{said}");
+
+    std::fs::write(d.join("sources.toml"), config("no-such-folder")).unwrap();
+    let doctor = cityvibe(d, &["doctor"]);
+    let said = String::from_utf8_lossy(&doctor.stdout).to_string();
+    assert!(said.contains("FAIL") && said.contains("no-such-folder"), "{said}");
+    assert_ne!(doctor.status.code(), Some(0));
+    let out = cityvibe(d, &["translate"]);
+    assert!(stderr(&out).contains("no-such-folder"), "a missing terms_dir is said: {}", stderr(&out));
 }
 
 // Issue 19 item 18: a start time put on an all-day event makes it timed in
