@@ -30,7 +30,13 @@ fn libretranslate(answer: impl Fn(Vec<String>) -> Vec<String> + Send + Sync + 's
 
 /// A careful engine's translation of the test titles, markup left alone.
 fn translate(q: &str) -> String {
-    q.replace("Concierto", "Concert").replace("Taller", "Workshop").replace("Cine", "Cinema").replace(" de ", " of ")
+    q.replace("Concierto", "Concert")
+        .replace("Taller", "Workshop")
+        .replace("Cine", "Cinema")
+        .replace(" de ", " of ")
+        .replace("otoño", "autumn")
+        .replace("primavera", "spring")
+        .replace("invierno", "winter")
 }
 
 fn lt_config(url: &str, extra: &str) -> String {
@@ -188,9 +194,9 @@ fn issue19_10_a_batch_shifted_by_one_stores_nothing_against_the_wrong_event() {
     write_feed(
         dir.path(),
         &[
-            record("1", "Concierto de jazz", "", "Sala X"),
-            record("2", "Taller de radio", "", "Sala X"),
-            record("3", "Cine de verano", "", "Sala X"),
+            record("1", "Velada de otoño", "", "Sala X"),
+            record("2", "Velada de primavera", "", "Sala X"),
+            record("3", "Velada de invierno", "", "Sala X"),
         ],
     );
     let out = run(dir.path());
@@ -199,9 +205,12 @@ fn issue19_10_a_batch_shifted_by_one_stores_nothing_against_the_wrong_event() {
         server.requests().iter().map(|r| serde_json::from_slice::<Value>(&r.body).unwrap()["q"].as_array().map_or(0, Vec::len)).collect();
     assert!(sizes.iter().any(|n| *n > 1), "the texts went as one batch first: {sizes:?}");
     let en = listed(dir.path(), "en");
-    for (id, word) in [("1", "Concert"), ("2", "Workshop"), ("3", "Cinema")] {
+    // No term nor name in these titles: a kept span comes back from our own
+    // copy whatever the answer, and would hide the shift.
+    for (id, word) in [("1", "autumn"), ("2", "spring"), ("3", "winter")] {
         let title = en[id]["title"].as_str().unwrap();
-        assert!(title.contains(word), "event {id} shows {title:?}, another event's translation");
+        assert_eq!(en[id]["lang"], "en", "{}", en[id]);
+        assert!(title.to_lowercase().contains(word), "event {id} shows {title:?}, another event's translation");
     }
 }
 
