@@ -188,76 +188,80 @@ pub fn exchange(cli: &Cli, command: &TranslateCommand) -> Result<super::Exit> {
             }
             Ok(exit::OK)
         }
-        TranslateCommand::Import { file, json } => {
-            let content = std::fs::read_to_string(file).map_err(|e| crate::output::usage(format!("reading {}: {e}", file.display())))?;
-            let imported = exchange::read(&content, &file.display().to_string()).map_err(|e| crate::output::usage(format!("{e:#}")))?;
-            // The file's own language, not a --lang option: the message names the file.
-            let lang = imported.lang.as_str();
-            let name = file.display();
-            if !crate::model::DISPLAY_LANGS.contains(&lang) || lang == crate::store::memory::EXCHANGE_SOURCE_LANG {
-                let said = if lang.is_empty() { "names no language".to_string() } else { format!("is in {lang:?}") };
-                crate::bail_usage!(
-                    "{name} {said}: set its `Language:` header (PO) or target-language (XLIFF) to the language it translates \
-                     the {} originals into: one of {}",
-                    crate::store::memory::EXCHANGE_SOURCE_LANG,
-                    crate::model::DISPLAY_LANGS
-                        .iter()
-                        .filter(|l| **l != crate::store::memory::EXCHANGE_SOURCE_LANG)
-                        .copied()
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                );
-            }
-            Store::require(&cli.db)?;
-            let _lock = match super::lock_or_exit(cli)? {
-                Ok(l) => l,
-                Err(code) => return Ok(code),
-            };
-            let mut store = Store::open(&cli.db)?;
-            let current: std::collections::HashSet<(String, String)> =
-                store.exchange_texts(&imported.lang, &[])?.into_iter().map(|t| (t.field.to_string(), t.original)).collect();
-            let mut report = ImportReport { lang: imported.lang.clone(), unreviewed: imported.unreviewed, ..Default::default() };
-            // An original twice in the file is refused every time, not applied
-            // last-one-wins: which translation was meant is the translator's call.
-            let mut apply: Vec<(String, String, String)> = Vec::new();
-            for e in &imported.entries {
-                match refusal(e, &current, imported.times(&e.field, &e.original)) {
-                    Some(why) => report.refused.push(Refused {
-                        field: crate::parse::stored::message(&e.field, &[]),
-                        original: crate::parse::stored::message(&e.original, &[]),
-                        why,
-                    }),
-                    None => apply.push((e.field.clone(), e.original.clone(), human_text(&e.field, &e.text))),
-                }
-            }
-            let entries: Vec<(&str, &str, &str)> = apply.iter().map(|(f, o, t)| (f.as_str(), o.as_str(), t.as_str())).collect();
-            report.events = store.save_human_translations(crate::store::memory::EXCHANGE_SOURCE_LANG, &imported.lang, &entries)?;
-            report.applied = entries.len();
-            if *json {
-                super::print_json(&report)?;
-            } else {
-                crate::outln!(
-                    "{}: {} applied ({} events), {} refused, {} left for review",
-                    imported.lang,
-                    report.applied,
-                    report.events,
-                    report.refused.len(),
-                    report.unreviewed
-                )?;
-                for r in &report.refused {
-                    let head: String = r.original.chars().take(60).collect();
-                    crate::outln!("  refused {} {head:?}: {}", r.field, r.why)?;
-                }
-            }
-            if !report.refused.is_empty() {
-                eprintln!(
-                    "cityvibe: {name}: {} entries refused (listed above), the other {} applied; fix them in the file and import it again",
-                    report.refused.len(),
-                    report.applied
-                );
-                return Ok(exit::USAGE);
-            }
-            Ok(exit::OK)
+        TranslateCommand::Import { file, json } => import(cli, file, *json),
+    }
+}
+
+/// `translate import FILE`: each entry checked, the accepted ones applied in
+/// one transaction, every refusal reported (exit 2 when there is one).
+fn import(cli: &Cli, file: &std::path::Path, json: bool) -> Result<super::Exit> {
+    let content = std::fs::read_to_string(file).map_err(|e| crate::output::usage(format!("reading {}: {e}", file.display())))?;
+    let imported = exchange::read(&content, &file.display().to_string()).map_err(|e| crate::output::usage(format!("{e:#}")))?;
+    // The file's own language, not a --lang option: the message names the file.
+    let lang = imported.lang.as_str();
+    let name = file.display();
+    if !crate::model::DISPLAY_LANGS.contains(&lang) || lang == crate::store::memory::EXCHANGE_SOURCE_LANG {
+        let said = if lang.is_empty() { "names no language".to_string() } else { format!("is in {lang:?}") };
+        crate::bail_usage!(
+            "{name} {said}: set its `Language:` header (PO) or target-language (XLIFF) to the language it translates \
+             the {} originals into: one of {}",
+            crate::store::memory::EXCHANGE_SOURCE_LANG,
+            crate::model::DISPLAY_LANGS
+                .iter()
+                .filter(|l| **l != crate::store::memory::EXCHANGE_SOURCE_LANG)
+                .copied()
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    Store::require(&cli.db)?;
+    let _lock = match super::lock_or_exit(cli)? {
+        Ok(l) => l,
+        Err(code) => return Ok(code),
+    };
+    let mut store = Store::open(&cli.db)?;
+    let current: std::collections::HashSet<(String, String)> =
+        store.exchange_texts(&imported.lang, &[])?.into_iter().map(|t| (t.field.to_string(), t.original)).collect();
+    let mut report = ImportReport { lang: imported.lang.clone(), unreviewed: imported.unreviewed, ..Default::default() };
+    // An original twice in the file is refused every time, not applied
+    // last-one-wins: which translation was meant is the translator's call.
+    let mut apply: Vec<(String, String, String)> = Vec::new();
+    for e in &imported.entries {
+        match refusal(e, &current, imported.times(&e.field, &e.original)) {
+            Some(why) => report.refused.push(Refused {
+                field: crate::parse::stored::message(&e.field, &[]),
+                original: crate::parse::stored::message(&e.original, &[]),
+                why,
+            }),
+            None => apply.push((e.field.clone(), e.original.clone(), human_text(&e.field, &e.text))),
         }
     }
+    let entries: Vec<(&str, &str, &str)> = apply.iter().map(|(f, o, t)| (f.as_str(), o.as_str(), t.as_str())).collect();
+    report.events = store.save_human_translations(crate::store::memory::EXCHANGE_SOURCE_LANG, &imported.lang, &entries)?;
+    report.applied = entries.len();
+    if json {
+        super::print_json(&report)?;
+    } else {
+        crate::outln!(
+            "{}: {} applied ({} events), {} refused, {} left for review",
+            imported.lang,
+            report.applied,
+            report.events,
+            report.refused.len(),
+            report.unreviewed
+        )?;
+        for r in &report.refused {
+            let head: String = r.original.chars().take(60).collect();
+            crate::outln!("  refused {} {head:?}: {}", r.field, r.why)?;
+        }
+    }
+    if !report.refused.is_empty() {
+        eprintln!(
+            "cityvibe: {name}: {} entries refused (each with its reason in the report), the other {} applied; fix them in the file and import it again",
+            report.refused.len(),
+            report.applied
+        );
+        return Ok(exit::USAGE);
+    }
+    Ok(exit::OK)
 }

@@ -4,7 +4,10 @@
 //! that one poison text does not sink the others; a text the engine fails
 //! on while it is alive waits a doubling time and is skipped after
 //! [`MAX_FAILURES`]; an engine that translates nothing of a failed batch is
-//! down for the rest of the run for that language.
+//! down for the rest of the run for that language. Every answer is checked
+//! (`answer`, issue 19 item 10) before it is stored: a batch holding one that
+//! is not a translation of its text is sent again text by text, and such an
+//! answer to a text alone is that text's failure, never its translation.
 //!
 //! Not for: deciding what needs translating or the cache (`pipeline`).
 

@@ -4,7 +4,12 @@
 //! (a name, a term already in the target language) travels as
 //! `<span translate="no" id="kN">…</span>` and is put back byte for byte
 //! from our own copy; an answer that lost one is an error (the texts stay
-//! pending), never a translated name.
+//! pending), never a translated name. In a batch, each text also carries a
+//! mark of its place (`<span translate="no" id="iN">`): an answer that comes
+//! back in another text's place, or without its mark, fails the batch, whose
+//! texts are then sent one by one (issue 19 item 10). A tag the engine
+//! made fails its answer too; what the answer says is then checked as every
+//! engine's is (`answer`).
 //!
 //! Only scrubbed texts leave (P5), with the language pair and, when the
 //! operator names one, the API key read from an environment variable.
