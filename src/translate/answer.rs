@@ -32,8 +32,16 @@ pub(crate) fn web_addresses(text: &str) -> impl Iterator<Item = (usize, usize)> 
     URL.find_iter(text).map(|m| (m.start(), m.start() + m.as_str().trim_end_matches(TRAILING).len()))
 }
 
-/// A domain name: labels joined by dots, the last of letters only.
-static DOMAIN: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}\b").expect("domain regex"));
+/// What reads as a domain name in an answer: labels joined by dots, the
+/// last of two or more lower-case letters. A capital after the dot is a
+/// sentence run on (`habitar.A través` → `inhabit.Through`) or an initial
+/// (`R.E.C.` → `R.And.C.`), as Apertium writes them on the real Madrid feed.
+static DOMAIN: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{Ll}{2,}\b").expect("domain regex"));
+
+/// What may become one in the text sent: a capital after the dot too, since
+/// an engine may lower it (`herencia.Duración` → `herencia.duration`).
+static DOMAIN_ANY_CASE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}\b").expect("domain regex"));
 
 /// A tag: `<` then a name, `/` or `!`, up to `>`.
 static TAG: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"<[/!]?[A-Za-z][^<>]*>").expect("tag regex"));
@@ -62,16 +70,17 @@ pub fn check(sent: &str, answer: &str) -> Result<()> {
         bail!("the answer holds an e-mail address or a phone number (P5)");
     }
     // Kept-span marks (private-use characters) may sit inside an address.
-    let plain = |s: &str| s.chars().filter(|c| !('\u{E000}'..='\u{F8FF}').contains(c)).collect::<String>().to_lowercase();
-    let (lower_sent, lower) = (plain(sent), plain(answer));
+    let plain = |s: &str| s.chars().filter(|c| !('\u{E000}'..='\u{F8FF}').contains(c)).collect::<String>();
+    let (plain_sent, plain_answer) = (plain(sent), plain(answer));
+    let (lower_sent, lower) = (plain_sent.to_lowercase(), plain_answer.to_lowercase());
     // Not quoted: the address is the engine's, not ours to print or store.
     if web_addresses(&lower).any(|(a, b)| !lower_sent.contains(&lower[a..b])) {
         bail!("the answer holds a web address the text lacks");
     }
     // A domain the engine made of a missing space (`sala.El`, `hall.The`)
     // replaces one of the text's; one it adds replaces nothing.
-    let new = DOMAIN.find_iter(&lower).filter(|d| !lower_sent.contains(d.as_str())).count();
-    let lost = DOMAIN.find_iter(&lower_sent).filter(|d| !lower.contains(d.as_str())).count();
+    let missing = |re: &Regex, text: &str, from: &str| re.find_iter(text).filter(|d| !from.contains(&d.as_str().to_lowercase())).count();
+    let (new, lost) = (missing(&DOMAIN, &plain_answer, &lower_sent), missing(&DOMAIN_ANY_CASE, &plain_sent, &lower));
     if new > lost {
         bail!("the answer holds a domain name the text lacks");
     }
@@ -97,6 +106,11 @@ mod tests {
             ("Más información en www.madrid.es", "More information at www.madrid.es"),
             ("Web: \u{E000}https://coral.example.es/\u{E001}, hoy", "Web: https://coral.example.es/. Today"),
             ("Fin de la sesión.El concierto", "End of the session.The concert"),
+            // Apertium on the real Madrid feed.
+            ("Laboratorio gráfico R.E.C.-Banco de letras", "Graphic laboratory R.And.C.-Bank of letters"),
+            ("para habitar.A través de", "to inhabit.Through"),
+            ("Visita madrid.es", "Visit Madrid.es"),
+            ("su herencia.Duración: 87 minutos", "son héritage.duration : 87 minutes"),
             ("Cine de \u{E000}Eloy de la Iglesia\u{E001}", "Cinema of \u{E000}Eloy de la Iglesia\u{E001}"),
             ("Línea uno\nlínea dos", "Line one\nline two"),
             ("Entrada 12 €, 20:00 h", "Entry €12, 8:00 p.m."),
