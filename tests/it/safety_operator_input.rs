@@ -272,3 +272,30 @@ fn issue19_18_a_start_time_on_an_all_day_event_is_timed_in_every_output() {
     let ics = ok(cityvibe(d, &["export", "--format", "ics"]));
     assert!(ics.contains("VALUE=DATE"), "{ics}");
 }
+
+// Issue 19 item 7: an import is applied whole or not at all. A database
+// that fails on its second entry (a trigger standing in for a kill or a
+// full disk) keeps none of the file: the first entry was committed alone
+// before.
+#[test]
+fn issue19_7_an_import_that_fails_midway_leaves_nothing_applied() {
+    let dir = workdir(NO_ENGINE);
+    let d = dir.path();
+    write_feed(d, &[record("1", "Concierto de jazz", "Jazz en directo.", "Sala X")]);
+    ok(run(d));
+    let db = rusqlite::Connection::open(d.join("data/cityvibe.db")).unwrap();
+    db.execute_batch(
+        "CREATE TRIGGER fail_midway BEFORE INSERT ON translation_memory WHEN NEW.field = 'description'
+         BEGIN SELECT RAISE(ABORT, 'disk full'); END;",
+    )
+    .unwrap();
+    let file = "msgid \"\"\nmsgstr \"\"\n\"Language: en\\n\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n\n\
+        msgctxt \"title\"\nmsgid \"Concierto de jazz\"\nmsgstr \"Jazz Evening\"\n\n\
+        msgctxt \"description\"\nmsgid \"Jazz en directo.\"\nmsgstr \"Live jazz.\"\n";
+    let out = import(d, "en.po", file);
+    assert!(!out.status.success(), "the failing import says so: {}", stderr(&out));
+    let kept: i64 = db.query_row("SELECT count(*) FROM translation_memory", [], |r| r.get(0)).unwrap();
+    assert_eq!(kept, 0, "part of a failed import was applied");
+    let shown: i64 = db.query_row("SELECT count(*) FROM translations WHERE origin = 'human'", [], |r| r.get(0)).unwrap();
+    assert_eq!(shown, 0, "part of a failed import is shown");
+}
