@@ -25,11 +25,13 @@ pub struct Citation {
 /// The citation of one source: its manifest, overlaid by its row.
 pub fn of(config: Option<&Config>, m: &Manifest) -> Citation {
     let row = config.and_then(|c| c.sources.get(m.id));
+    // The operator's texts are shown on every event: they pass the gate of
+    // every stored text, contact data included (P5, issue 19 item 6).
     let pick = |over: Option<&Option<String>>, own: &str| over.and_then(|o| o.clone()).unwrap_or_else(|| own.to_string());
     Citation {
-        licence: pick(row.map(|r| &r.licence), m.licence.name),
+        licence: crate::parse::stored::line(&pick(row.map(|r| &r.licence), m.licence.name)),
         licence_url: pick(row.map(|r| &r.licence_url), m.licence.url),
-        attribution: pick(row.map(|r| &r.attribution), m.attribution),
+        attribution: crate::parse::stored::line(&pick(row.map(|r| &r.attribution), m.attribution)),
     }
 }
 

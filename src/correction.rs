@@ -58,25 +58,38 @@ impl Field {
         Field::ALL.map(Field::name).join(", ")
     }
 
-    /// The value as it will be stored: scrubbed of contact data (P5) and
-    /// checked, or an error saying what to write instead.
+    /// The value as it will be stored, through the gate of every stored
+    /// text (`parse::stored`: markup, control characters and bidi
+    /// overrides stripped, contact data scrubbed, P5) and checked; or an
+    /// error saying what to write instead. A text over the 64 KB a field
+    /// may hold is refused, not cut (issue 19 item 7). A start or end
+    /// given as a date alone is kept as a date: the event is all-day.
     pub fn value(self, raw: &str) -> Result<String> {
-        let text = crate::parse::pii::scrub(raw.trim());
+        let raw = raw.trim();
+        if raw.len() > crate::parse::stored::FIELD_CAP {
+            bail!("the {} is {} bytes, over the {} KB a field may hold", self.name(), raw.len(), crate::parse::stored::FIELD_CAP >> 10);
+        }
         let value = match self {
-            Field::Description => crate::parse::text::nfc(&text),
-            Field::Title | Field::Venue | Field::Address | Field::Price => crate::parse::text::one_line(&text),
+            Field::Description => crate::parse::stored::block(raw),
+            Field::Title | Field::Venue | Field::Address | Field::Price => crate::parse::stored::line(raw),
             Field::Url => {
-                let ok = url::Url::parse(&text).is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host_str().is_some());
-                if !ok || text != raw.trim() {
-                    bail!("url {raw:?} is not an http(s) URL of the original event page");
+                let shown = crate::parse::stored::message(raw, &[]);
+                // The url crate drops tabs and line breaks where it finds
+                // them: a link holding any is refused, not mended.
+                let plain = !raw.chars().any(|c| c.is_whitespace() || c.is_control() || crate::parse::stored::is_forbidden(c));
+                let ok = plain && url::Url::parse(raw).is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host_str().is_some());
+                if !ok || crate::parse::pii::contains_pii(raw) {
+                    bail!("url {shown:?} is not an http(s) URL of the original event page (one line, no spaces)");
                 }
-                text
+                raw.to_string()
             }
-            Field::Start | Field::End => match crate::parse::dates::parse_datetime(&text) {
-                Some(dt) if text.len() >= 10 => dt.to_string(),
+            Field::Start | Field::End => match crate::parse::dates::parse_datetime(raw) {
+                Some(dt) if raw.len() == 10 => dt.date().to_string(),
+                Some(dt) if raw.len() > 10 => dt.to_string(),
                 _ => bail!(
-                    "{} {raw:?} is not a local date and time: write YYYY-MM-DDTHH:MM (Europe/Madrid, or the venue's zone)",
-                    self.name()
+                    "{} {:?} is not a local date and time: write YYYY-MM-DDTHH:MM (Europe/Madrid, or the venue's zone)",
+                    self.name(),
+                    crate::parse::stored::message(raw, &[])
                 ),
             },
         };
@@ -106,5 +119,17 @@ mod tests {
         assert!(!t.contains("taquilla@teatro.es") && !t.contains("913 184 733"), "{t}");
         assert!(Field::Title.value("   ").is_err());
         assert_eq!(Field::Description.value("línea\nsegunda").unwrap(), "línea\nsegunda");
+        assert_eq!(Field::Start.value("2026-12-24").unwrap(), "2026-12-24");
+    }
+
+    // Issue 19 item 7: corrections are held to the feed's rules.
+    #[test]
+    fn corrections_pass_the_gate_of_every_stored_text() {
+        assert_eq!(Field::Title.value("Jazz<script>alert(1)</script> \x1B[31mhoy\u{202E}").unwrap(), "Jazz hoy");
+        assert!(!Field::Title.value("escribe a pii06 @ example . es").unwrap().contains("example"));
+        assert!(Field::Description.value(&"x".repeat(70_000)).is_err());
+        for bad in ["https://x.es/a\r\nSet-Cookie: y", "https://x.es/a b", "https://x.es/\ta"] {
+            assert!(Field::Url.value(bad).is_err(), "{bad:?}");
+        }
     }
 }

@@ -84,6 +84,12 @@ pub fn execute(cli: &Cli) -> Result<Exit> {
     }
     if let Ok(c) = &config {
         rows.push(engine_row(c));
+        if let Some(row) = terms_row(c) {
+            if row.1 == Verdict::Fail {
+                exit = exit.max_with(Exit::Usage);
+            }
+            rows.push(row);
+        }
     }
     let mut t = Table::new(&["check", "", "detail"]);
     for (what, verdict, detail) in &rows {
@@ -118,6 +124,21 @@ fn engine_row(c: &crate::config::Config) -> (&'static str, Verdict, String) {
             }
         },
     }
+}
+
+/// The operator's term files (`[settings] terms_dir`, issue 19 item 8): a
+/// folder that is not there fails (a config mistake; runs use the shipped
+/// terms), a line a run would skip warns, naming file and line.
+fn terms_row(c: &crate::config::Config) -> Option<(&'static str, Verdict, String)> {
+    let dir = c.settings.terms_dir.as_deref()?;
+    if !dir.is_dir() {
+        return Some(("term files", Verdict::Fail, format!("terms_dir {} is not a folder: fix [settings] terms_dir", dir.display())));
+    }
+    let problems = crate::translate::terms::TermBase::check_dir(dir, &c.settings.languages);
+    Some(match problems.as_slice() {
+        [] => ("term files", Verdict::Ok, format!("{}: every line reads", dir.display())),
+        [first, ..] => ("term files", Verdict::Warn, format!("{} lines skipped, first: {first}", problems.len())),
+    })
 }
 
 trait Worst {

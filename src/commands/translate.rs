@@ -88,12 +88,31 @@ struct ImportReport {
 struct Refused {
     field: String,
     original: String,
-    why: &'static str,
+    why: String,
 }
 
-/// A human translation must not carry contact data (P5).
-fn holds_personal_data(text: &str) -> bool {
-    crate::parse::pii::scrub(text) != text
+/// A human translation as it is stored: through the gate of every stored
+/// text (issue 19 item 7), markup, control characters and bidi overrides
+/// stripped as from feed text; one line for a title.
+fn human_text(field: &str, text: &str) -> String {
+    if field == "title" { crate::parse::stored::line(text) } else { crate::parse::stored::block(text) }
+}
+
+/// Why an imported entry is not applied, if it is not.
+fn refusal(e: &exchange::Entry, current: &std::collections::HashSet<(String, String)>, times: usize) -> Option<String> {
+    if !matches!(e.field.as_str(), "title" | "description") {
+        return Some("unknown field (expected title or description)".into());
+    }
+    if times > 1 {
+        return Some(format!("appears {times} times in the file: keep the one translation meant"));
+    }
+    if !current.contains(&(e.field.clone(), e.original.clone())) {
+        return Some("not a current original text of any active event".into());
+    }
+    if let Some(why) = crate::parse::stored::refusal(&e.text).or_else(|| crate::parse::stored::refusal(&e.original)) {
+        return Some(why);
+    }
+    human_text(&e.field, &e.text).is_empty().then(|| "empty once its markup and control characters are gone".into())
 }
 
 /// Exchange files carry Spanish originals: Spanish is no target for them.
@@ -157,90 +176,95 @@ pub fn exchange(cli: &Cli, command: &TranslateCommand) -> Result<super::Exit> {
             }
             for (field, text, original) in [("title", title, &original_title), ("description", description, &original_description)] {
                 let Some(text) = text else { continue };
-                if holds_personal_data(text) {
-                    crate::bail_usage!("the {field} holds an e-mail address or a phone number, which CityVibe never stores (P5)");
+                if let Some(why) = crate::parse::stored::refusal(text) {
+                    crate::bail_usage!("the {field} {why}: CityVibe does not store it");
                 }
-                if original.trim().is_empty() || text.trim().is_empty() {
+                let text = human_text(field, text);
+                if original.trim().is_empty() || text.is_empty() {
                     crate::bail_usage!("{id} has no {field} to translate, or the translation is empty");
                 }
-                let events = store.save_human_translation(&own, lang, field, original, text.trim())?;
+                let events = store.save_human_translation(&own, lang, field, original, &text)?;
                 crate::outln!("{field} in {lang}: stored, shown on {events} event(s) with the same original")?;
             }
             Ok(exit::OK)
         }
         TranslateCommand::Status { json } => status(cli, *json),
-        TranslateCommand::Import { file, json } => {
-            let content = std::fs::read_to_string(file).map_err(|e| crate::output::usage(format!("reading {}: {e}", file.display())))?;
-            let imported = exchange::read(&content, &file.display().to_string()).map_err(|e| crate::output::usage(format!("{e:#}")))?;
-            // The file's own language, not a --lang option: the message names the file.
-            let lang = imported.lang.as_str();
-            let name = file.display();
-            if !crate::model::DISPLAY_LANGS.contains(&lang) || lang == crate::store::memory::EXCHANGE_SOURCE_LANG {
-                let said = if lang.is_empty() { "names no language".to_string() } else { format!("is in {lang:?}") };
-                crate::bail_usage!(
-                    "{name} {said}: set its `Language:` header (PO) or target-language (XLIFF) to the language it translates \
-                     the {} originals into: one of {}",
-                    crate::store::memory::EXCHANGE_SOURCE_LANG,
-                    crate::model::DISPLAY_LANGS
-                        .iter()
-                        .filter(|l| **l != crate::store::memory::EXCHANGE_SOURCE_LANG)
-                        .copied()
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                );
-            }
-            Store::require(&cli.db)?;
-            let _lock = match super::lock_or_exit(cli)? {
-                Ok(l) => l,
-                Err(code) => return Ok(code),
-            };
-            let mut store = Store::open(&cli.db)?;
-            let current: std::collections::HashSet<(String, String)> =
-                store.exchange_texts(&imported.lang, &[])?.into_iter().map(|t| (t.field.to_string(), t.original)).collect();
-            let mut report = ImportReport { lang: imported.lang.clone(), unreviewed: imported.unreviewed, ..Default::default() };
-            for e in imported.entries {
-                let why = if !matches!(e.field.as_str(), "title" | "description") {
-                    Some("unknown field (expected title or description)")
-                } else if !current.contains(&(e.field.clone(), e.original.clone())) {
-                    Some("not a current original text of any active event")
-                } else if holds_personal_data(&e.text) || holds_personal_data(&e.original) {
-                    Some("holds an e-mail address or a phone number (P5)")
-                } else {
-                    None
-                };
-                match why {
-                    Some(why) => report.refused.push(Refused { field: e.field, original: e.original, why }),
-                    None => {
-                        report.events += store.save_human_translation(
-                            crate::store::memory::EXCHANGE_SOURCE_LANG,
-                            &imported.lang,
-                            &e.field,
-                            &e.original,
-                            e.text.trim(),
-                        )?;
-                        report.applied += 1;
-                    }
-                }
-            }
-            if *json {
-                super::print_json(&report)?;
-            } else {
-                crate::outln!(
-                    "{}: {} applied ({} events), {} refused, {} left for review",
-                    imported.lang,
-                    report.applied,
-                    report.events,
-                    report.refused.len(),
-                    report.unreviewed
-                )?;
-                for r in &report.refused {
-                    let head: String = r.original.chars().take(60).collect();
-                    crate::outln!("  refused {} {head:?}: {}", r.field, r.why)?;
-                }
-            }
-            Ok(exit::OK)
+        TranslateCommand::Import { file, json } => import(cli, file, *json),
+    }
+}
+
+/// `translate import FILE`: each entry checked, the accepted ones applied in
+/// one transaction, every refusal reported (exit 2 when there is one).
+fn import(cli: &Cli, file: &std::path::Path, json: bool) -> Result<super::Exit> {
+    let content = std::fs::read_to_string(file).map_err(|e| crate::output::usage(format!("reading {}: {e}", file.display())))?;
+    let imported = exchange::read(&content, &file.display().to_string()).map_err(|e| crate::output::usage(format!("{e:#}")))?;
+    // The file's own language, not a --lang option: the message names the file.
+    let lang = imported.lang.as_str();
+    let name = file.display();
+    if !crate::model::DISPLAY_LANGS.contains(&lang) || lang == crate::store::memory::EXCHANGE_SOURCE_LANG {
+        let said = if lang.is_empty() { "names no language".to_string() } else { format!("is in {lang:?}") };
+        crate::bail_usage!(
+            "{name} {said}: set its `Language:` header (PO) or target-language (XLIFF) to the language it translates \
+             the {} originals into: one of {}",
+            crate::store::memory::EXCHANGE_SOURCE_LANG,
+            crate::model::DISPLAY_LANGS
+                .iter()
+                .filter(|l| **l != crate::store::memory::EXCHANGE_SOURCE_LANG)
+                .copied()
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    Store::require(&cli.db)?;
+    let _lock = match super::lock_or_exit(cli)? {
+        Ok(l) => l,
+        Err(code) => return Ok(code),
+    };
+    let mut store = Store::open(&cli.db)?;
+    let current: std::collections::HashSet<(String, String)> =
+        store.exchange_texts(&imported.lang, &[])?.into_iter().map(|t| (t.field.to_string(), t.original)).collect();
+    let mut report = ImportReport { lang: imported.lang.clone(), unreviewed: imported.unreviewed, ..Default::default() };
+    // An original twice in the file is refused every time, not applied
+    // last-one-wins: which translation was meant is the translator's call.
+    let mut apply: Vec<(String, String, String)> = Vec::new();
+    for e in &imported.entries {
+        match refusal(e, &current, imported.times(&e.field, &e.original)) {
+            Some(why) => report.refused.push(Refused {
+                field: crate::parse::stored::message(&e.field, &[]),
+                original: crate::parse::stored::message(&e.original, &[]),
+                why,
+            }),
+            None => apply.push((e.field.clone(), e.original.clone(), human_text(&e.field, &e.text))),
         }
     }
+    let entries: Vec<(&str, &str, &str)> = apply.iter().map(|(f, o, t)| (f.as_str(), o.as_str(), t.as_str())).collect();
+    report.events = store.save_human_translations(crate::store::memory::EXCHANGE_SOURCE_LANG, &imported.lang, &entries)?;
+    report.applied = entries.len();
+    if json {
+        super::print_json(&report)?;
+    } else {
+        crate::outln!(
+            "{}: {} applied ({} events), {} refused, {} left for review",
+            imported.lang,
+            report.applied,
+            report.events,
+            report.refused.len(),
+            report.unreviewed
+        )?;
+        for r in &report.refused {
+            let head: String = r.original.chars().take(60).collect();
+            crate::outln!("  refused {} {head:?}: {}", r.field, r.why)?;
+        }
+    }
+    if !report.refused.is_empty() {
+        eprintln!(
+            "cityvibe: {name}: {} entries refused (each with its reason in the report), the other {} applied; fix them in the file and import it again",
+            report.refused.len(),
+            report.applied
+        );
+        return Ok(exit::USAGE);
+    }
+    Ok(exit::OK)
 }
 
 /// `translate status`: per language, the texts by who translated them, what

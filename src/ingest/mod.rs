@@ -234,8 +234,9 @@ impl SourceDriver {
     fn end(&mut self, status: SourceStatus, message: String) {
         self.report.status = status;
 
-        // Parser errors may quote feed text: no contact data in reports or logs (P5).
-        self.report.message = crate::parse::pii::scrub(&message);
+        // Parser errors may quote feed text: no contact data, control bytes
+        // or bidi overrides in reports or logs (P5, issue 19 item 6).
+        self.report.message = crate::parse::pii::scrub(&crate::parse::stored::without_controls(&message));
         self.done = true;
     }
 

@@ -9,5 +9,6 @@ pub mod loose_list;
 pub mod occurrences;
 pub mod pii;
 pub mod price;
+pub mod stored;
 pub mod text;
 pub mod xml;

@@ -48,7 +48,9 @@ static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
     // `(at)`, `[arroba]`, `{at}`, `<at>`: unmistakable, in any text.
     let at_bracketed = r"\s*[(\[{<]\s*(?:at|arroba)\s*[)\]}>]\s*";
     let dot_word = r"(?:\s*[(\[{<]\s*(?:dot|punto)\s*[)\]}>]\s*|\s+(?:dot|punto)\s+)";
-    let dot = format!(r"(?:\.|{dot_word})");
+    // A dot with a space before it is a spelt-out one too: `example . es`;
+    // one with a space after it only ends a sentence (`info@x.es. Entradas`).
+    let dot = format!(r"(?:\.|\s+\.\s*|{dot_word})");
     let domain = format!(r"{label}(?:{dot}{label})*{dot}{tld}");
     Regex::new(&format!(
         r"(?ix)
@@ -74,7 +76,9 @@ static PHONE: LazyLock<Regex> = LazyLock::new(|| {
            |{g2}[0-9]{{3}}{SEP}[0-9]{{2}}{SEP}[0-9]{{2}}
            |{g2}[0-9]{{3}}{SEP}[0-9]{{4}}
            |{g2}[0-9]{{7}}
-           |{g2}[0-9]{{2}}{SEP}[0-9]{{2}}{SEP}[0-9]{{3}})"
+           |{g2}[0-9]{{2}}{SEP}[0-9]{{2}}{SEP}[0-9]{{3}}
+           # digit by digit, to slip past a reader: '9 1 2 3 4 5 6 0 9'
+           |[6-9](?:[\x20.\-][0-9]){{8}})"
     );
     let spain = r"(?:\(\s*(?:\+|00)\s*34\s*\)|(?:\+|(?-u:\b)00)\s*34)";
     Regex::new(&format!(
@@ -167,7 +171,12 @@ pub fn contains_pii(text: &str) -> bool {
     !findings(&View::of(text).text).is_empty()
 }
 
+/// Control characters, ANSI escapes and bidi overrides go too: the same
+/// steps as every other stored text (`parse::stored`, issue 19).
 fn scrub_in_place(s: &mut String) {
+    if let Cow::Owned(clean) = crate::parse::stored::without_controls(s) {
+        *s = clean;
+    }
     if let Cow::Owned(clean) = scrub_cow(s) {
         *s = clean;
     }

@@ -62,14 +62,31 @@ fn field(name: &str) -> rusqlite::Result<Field> {
 
 /// Write `value` into the row's column for `field`. A start or an end also
 /// moves the one occurrence and the row's first start or last end.
+///
+/// A start with a time makes an all-day event timed, in the row and so in
+/// every output (JSON, CSV, ICS, JSON-LD alike, issue 19 item 18); a start
+/// that is a date alone (an all-day feed value put back) makes it all-day
+/// again. An end with a time on an all-day event is refused: it would
+/// start at midnight.
 fn write_field(conn: &Connection, row: i64, f: Field, value: Option<&str>) -> Result<()> {
     if !matches!(f, Field::Start | Field::End) {
         conn.execute(&format!("UPDATE events SET \"{}\" = ?2 WHERE id = ?1", f.column()), params![row, value])?;
         return Ok(());
     }
-    let (start, end, occurrences): (Option<String>, Option<String>, String) =
-        conn.query_row("SELECT start, end, occurrences FROM events WHERE id = ?1", [row], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
-    let (start, end) = if f == Field::Start { (value.map(str::to_string), end) } else { (start, value.map(str::to_string)) };
+    let (start, end, occurrences, all_day): (Option<String>, Option<String>, String, bool) =
+        conn.query_row("SELECT start, end, occurrences, all_day FROM events WHERE id = ?1", [row], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+        })?;
+    let date_only = value.is_some_and(|v| !v.contains('T'));
+    let all_day = match f {
+        Field::Start => date_only,
+        _ if all_day && value.is_some() && !date_only => {
+            refuse!("the event is all-day: correct its start with a time first, then its end")
+        }
+        _ => all_day,
+    };
+    let value = value.map(|v| if date_only { format!("{v}T00:00:00") } else { v.to_string() });
+    let (start, end) = if f == Field::Start { (value.clone(), end) } else { (start, value.clone()) };
     let mut list: Vec<serde_json::Value> = serde_json::from_str(&occurrences).unwrap_or_default();
     if list.len() > 1 {
         refuse!("the event has {} occurrences: a start or end can be corrected only on an event with one", list.len());
@@ -79,14 +96,21 @@ fn write_field(conn: &Connection, row: i64, f: Field, value: Option<&str>) -> Re
     }
     let last_end = end.clone().or_else(|| start.clone());
     conn.execute(
-        "UPDATE events SET start = ?2, end = ?3, occurrences = ?4, first_start = ?2, last_end = ?5 WHERE id = ?1",
-        params![row, start, end, serde_json::to_string(&list)?, last_end],
+        "UPDATE events SET start = ?2, end = ?3, occurrences = ?4, first_start = ?2, last_end = ?5, all_day = ?6 WHERE id = ?1",
+        params![row, start, end, serde_json::to_string(&list)?, last_end, all_day],
     )?;
     Ok(())
 }
 
+/// The row's value of `field`; an all-day event's start and end are their
+/// dates alone, so that putting the feed's value back makes it all-day again.
 fn read_field(conn: &Connection, row: i64, f: Field) -> Result<Option<String>> {
-    Ok(conn.query_row(&format!("SELECT \"{}\" FROM events WHERE id = ?1", f.column()), [row], |r| r.get(0))?)
+    let (value, all_day): (Option<String>, bool) =
+        conn.query_row(&format!("SELECT \"{}\", all_day FROM events WHERE id = ?1", f.column()), [row], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(match f {
+        Field::Start | Field::End if all_day => value.map(|v| v.split('T').next().unwrap_or(&v).to_string()),
+        _ => value,
+    })
 }
 
 impl Store {
@@ -115,8 +139,10 @@ impl Store {
             } else {
                 (read_field(&tx, row, Field::Start)?, Some(value.to_string()))
             };
+            // A date alone (an all-day event's) stands for its whole day.
+            let day = |t: &str| t.get(..10).unwrap_or(t).to_string();
             if let (Some(s), Some(e)) = (start, end)
-                && e < s
+                && if s.len() == 10 || e.len() == 10 { day(&e) < day(&s) } else { e < s }
             {
                 refuse!("the end {e} would come before the start {s}");
             }

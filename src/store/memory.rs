@@ -44,31 +44,20 @@ impl Store {
     /// `source_lang`) and shows it at once on every active event in
     /// `source_lang` whose `field` is that text; returns how many events.
     pub fn save_human_translation(&mut self, source_lang: &str, lang: &str, field: &str, original: &str, text: &str) -> Result<usize> {
-        let hash = text_hash(original);
+        self.save_human_translations(source_lang, lang, &[(field, original, text)])
+    }
+
+    /// [`Store::save_human_translation`] for each (field, original, text),
+    /// all in one transaction: an import is applied whole or not at all
+    /// (issue 19 item 7). Returns how many event texts changed.
+    pub fn save_human_translations(&mut self, source_lang: &str, lang: &str, entries: &[(&str, &str, &str)]) -> Result<usize> {
         let tx = self.conn.transaction()?;
-        tx.execute(
-            "INSERT INTO translation_memory (source_lang, lang, field, source_hash, original, text, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-             ON CONFLICT (source_lang, lang, field, source_hash) DO UPDATE SET text = excluded.text, created_at = excluded.created_at",
-            params![source_lang, lang, field, hash, original, text, now_ms()],
-        )?;
-        let column = if field == "title" { "title" } else { "description" };
-        let ids: Vec<i64> = {
-            let mut st =
-                tx.prepare(&format!("SELECT id FROM events WHERE status = 'active' AND lang = ?1 AND lang <> ?2 AND {column} = ?3"))?;
-            st.query_map(params![source_lang, lang, original], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
-        };
-        for id in &ids {
-            tx.execute(
-                "INSERT INTO translations (event_id, lang, field, text, origin, engine, source_hash, cache_key)
-                 VALUES (?1, ?2, ?3, ?4, 'human', NULL, ?5, NULL)
-                 ON CONFLICT (event_id, lang, field) DO UPDATE SET text = excluded.text, origin = 'human', engine = NULL,
-                    source_hash = excluded.source_hash, cache_key = NULL",
-                params![id, lang, field, text, hash],
-            )?;
+        let mut events = 0;
+        for (field, original, text) in entries {
+            events += save_human(&tx, source_lang, lang, field, original, text)?;
         }
         tx.commit()?;
-        Ok(ids.len())
+        Ok(events)
     }
 
     /// Shows each stored human translation on every active event (of some
@@ -152,4 +141,31 @@ impl Store {
         }
         Ok(out)
     }
+}
+
+/// One human translation stored and shown, inside `tx`.
+fn save_human(tx: &rusqlite::Transaction<'_>, source_lang: &str, lang: &str, field: &str, original: &str, text: &str) -> Result<usize> {
+    let hash = text_hash(original);
+    tx.execute(
+        "INSERT INTO translation_memory (source_lang, lang, field, source_hash, original, text, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+             ON CONFLICT (source_lang, lang, field, source_hash) DO UPDATE SET text = excluded.text, created_at = excluded.created_at",
+        params![source_lang, lang, field, hash, original, text, now_ms()],
+    )?;
+    let column = if field == "title" { "title" } else { "description" };
+    let ids: Vec<i64> = {
+        let mut st =
+            tx.prepare(&format!("SELECT id FROM events WHERE status = 'active' AND lang = ?1 AND lang <> ?2 AND {column} = ?3"))?;
+        st.query_map(params![source_lang, lang, original], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?
+    };
+    for id in &ids {
+        tx.execute(
+            "INSERT INTO translations (event_id, lang, field, text, origin, engine, source_hash, cache_key)
+                 VALUES (?1, ?2, ?3, ?4, 'human', NULL, ?5, NULL)
+                 ON CONFLICT (event_id, lang, field) DO UPDATE SET text = excluded.text, origin = 'human', engine = NULL,
+                    source_hash = excluded.source_hash, cache_key = NULL",
+            params![id, lang, field, text, hash],
+        )?;
+    }
+    Ok(ids.len())
 }

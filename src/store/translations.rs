@@ -133,8 +133,11 @@ impl Store {
             )?;
             let now = now_ms();
             for t in items {
-                cache.execute(params![t.cache_key, t.text, t.engine, now])?;
-                tr.execute(params![t.event_id, t.lang, t.field, t.text, t.engine, t.source_hash, t.cache_key])?;
+                // The last line of P5 for engine answers, which `translate::answer`
+                // checks first: nothing reaches the table or the cache unscrubbed.
+                let text = crate::parse::pii::scrub(&crate::parse::stored::without_controls(&t.text));
+                cache.execute(params![t.cache_key, text, t.engine, now])?;
+                tr.execute(params![t.event_id, t.lang, t.field, text, t.engine, t.source_hash, t.cache_key])?;
             }
         }
         tx.commit()?;

@@ -38,6 +38,7 @@ pub struct ApyTranslator {
     pairs: BTreeSet<(String, String)>,
     engine_id: String,
     pivot_memo: PivotMemo,
+    silence: server::Silence,
 }
 
 impl ApyTranslator {
@@ -55,6 +56,7 @@ impl ApyTranslator {
             pairs: BTreeSet::new(),
             engine_id: "apertium-apy".to_string(),
             pivot_memo: PivotMemo::default(),
+            silence: server::Silence::default(),
         };
         apy.pairs = apy.list_pairs()?;
         Ok(apy)
@@ -133,13 +135,16 @@ impl ApyTranslator {
         let url = format!("{}/translate", self.base_url);
         // markUnknown=no would strip a `*` with a regex that also eats the
         // literal ones riding in comments; marks are stripped here instead.
-        let form = [("langpair", langpair), ("q", q), ("markUnknown", "yes")];
-        let resp = self.agent.post(&url).send_form(form).with_context(|| format!("POST {url} ({langpair})"))?;
-        let (status, json) = server::json_answer(resp, &format!("POST {url} ({langpair})"))?;
+        let post = |q: &str| {
+            let form = [("langpair", langpair), ("q", q), ("markUnknown", "yes")];
+            let resp = self.agent.post(&url).send_form(form).with_context(|| format!("POST {url} ({langpair})"))?;
+            server::json_answer(resp, &format!("POST {url} ({langpair})"))
+        };
+        let (status, json) = self.silence.ask(|| post(q), || post(server::PROBE).map(drop))?;
         match json["responseData"]["translatedText"].as_str() {
             Some(text) if status.is_success() => Ok(text.to_string()),
             _ => {
-                let why = json["explanation"].as_str().or(json["message"].as_str()).unwrap_or("no explanation");
+                let why = server::explanation(json["explanation"].as_str().or(json["message"].as_str()), None);
                 bail!("POST {url} ({langpair}): {status}: {why}")
             }
         }

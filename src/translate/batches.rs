@@ -4,10 +4,14 @@
 //! that one poison text does not sink the others; a text the engine fails
 //! on while it is alive waits a doubling time and is skipped after
 //! [`MAX_FAILURES`]; an engine that translates nothing of a failed batch is
-//! down for the rest of the run for that language.
+//! down for the rest of the run for that language. Every answer is checked
+//! (`answer`, issue 19 item 10) before it is stored: a batch holding one that
+//! is not a translation of its text is sent again text by text, and such an
+//! answer to a text alone is that text's failure, never its translation.
 //!
 //! Not for: deciding what needs translating or the cache (`pipeline`).
 
+use super::answer::check;
 use super::engine::{Translator, translate_each_target};
 use super::pipeline::{Fallen, Need, TranslateStats};
 use super::protect::Prepared;
@@ -73,7 +77,8 @@ pub(super) fn send<T: Translator + Send>(
             for (t, result) in results.into_iter().enumerate() {
                 let Some(batch) = plans[t].batches.get(round) else { continue };
                 let (tgt, list) = &targets[t];
-                let answers: Vec<(usize, Result<String>)> = match (result.texts, &down[t]) {
+                let texts = result.texts.and_then(|answers| checked(batch, &plans[t], answers));
+                let answers: Vec<(usize, Result<String>)> = match (texts, &down[t]) {
                     (_, Some(why)) => batch.iter().map(|&i| (i, Err(anyhow::anyhow!("not sent, the engine is down: {why}")))).collect(),
                     (Ok(translated), None) => batch.iter().copied().zip(translated.into_iter().map(Ok)).collect(),
                     // A failed batch of several is sent again text by text, so
@@ -146,6 +151,19 @@ pub(super) fn send<T: Translator + Send>(
     Ok(())
 }
 
+/// The engine's answers to `batch` when each is a translation of its text
+/// (`answer::check`, issue 19 item 10); else an error naming the first
+/// that is not, and the batch is sent again text by text.
+fn checked(batch: &[usize], plan: &Plan, answers: Vec<String>) -> Result<Vec<String>> {
+    if answers.len() != batch.len() {
+        anyhow::bail!("sent {} texts, the engine answered {}", batch.len(), answers.len());
+    }
+    for (n, (&i, answer)) in batch.iter().zip(&answers).enumerate() {
+        check(&plan.keys[i].1.text, answer).map_err(|e| e.context(format!("answer {} of {}", n + 1, batch.len())))?;
+    }
+    Ok(answers)
+}
+
 /// Whether the engine translates a short, harmless text from `src` into `tgt`.
 fn engine_answers<T: Translator>(worker: &mut T, src: &str, tgt: &str) -> bool {
     worker.translate(src, tgt, &["Hola.".to_string()]).is_ok_and(|t| t.len() == 1)
@@ -201,10 +219,13 @@ fn one_by_one<T: Translator + Send>(
         }
         let text = std::slice::from_ref(&plan.keys[i].1.text);
         match worker.translate(src, tgt, text) {
+            // An answer that is no translation fails its text; the engine
+            // answered, so it is alive all the same.
             Ok(mut t) if t.len() == 1 => {
                 any_ok = true;
                 failed_in_a_row = 0;
-                out.push((i, Ok(t.remove(0))));
+                let answer = t.remove(0);
+                out.push((i, check(&text[0], &answer).map(|()| answer)));
             }
             Ok(_) => out.push((i, Err(anyhow::anyhow!("the engine answered a different number of texts")))),
             Err(e) => {

@@ -37,6 +37,17 @@ pub struct Imported {
     pub entries: Vec<Entry>,
     /// Entries left untranslated or still fuzzy: not for import.
     pub unreviewed: usize,
+    /// (field, original) written more than once in the file, and how often:
+    /// the PO reader keeps only the last, so they are counted before it.
+    pub repeated: std::collections::HashMap<(String, String), usize>,
+}
+
+impl Imported {
+    /// How many times the file gives a translation of `field` `original`.
+    pub fn times(&self, field: &str, original: &str) -> usize {
+        let listed = self.entries.iter().filter(|e| e.field == field && e.original == original).count();
+        listed.max(self.repeated.get(&(field.to_string(), original.to_string())).copied().unwrap_or(0))
+    }
 }
 
 fn is_machine(origin: &str) -> bool {
@@ -113,7 +124,16 @@ pub fn read(content: &str, name: &str) -> Result<Imported> {
 }
 
 fn read_po(content: &str, name: &str) -> Result<Imported> {
-    let catalog = polib::po_file::parse_from_reader(content.as_bytes()).map_err(|e| anyhow::anyhow!("{name}: not a PO file: {e}"))?;
+    check_po_strings(content, name)?;
+    // polib panics on some malformed files (issue 19 item 7): a panic is
+    // caught and said as what it is, a file it cannot read, not a crash.
+    let quiet = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let parsed = std::panic::catch_unwind(|| polib::po_file::parse_from_reader(content.as_bytes()));
+    std::panic::set_hook(quiet);
+    let parsed = parsed
+        .map_err(|_| anyhow::anyhow!("{name}: not a PO file that can be read (a malformed line); check it with `msgfmt -c {name}`"))?;
+    let catalog = parsed.map_err(|e| anyhow::anyhow!("{name}: not a PO file: {e}"))?;
     let lang = catalog.metadata.language.trim().to_string();
     let mut entries = Vec::new();
     let mut unreviewed = 0;
@@ -125,7 +145,80 @@ fn read_po(content: &str, name: &str) -> Result<Imported> {
         }
         entries.push(Entry { field: m.msgctxt().unwrap_or("").to_string(), original: m.msgid().to_string(), text: text.to_string() });
     }
-    Ok(Imported { lang, entries, unreviewed })
+    Ok(Imported { lang, entries, unreviewed, repeated: po_repeats(content) })
+}
+
+/// Every string line of a PO file (one starting with `"`, or a keyword
+/// and then one) is a whole quoted string: a line holding a lone `"`
+/// panics inside polib (issue 19 item 7). The error names file and line.
+fn check_po_strings(content: &str, name: &str) -> Result<()> {
+    for (n, line) in content.lines().enumerate() {
+        let line = line.trim();
+        if line.starts_with('#') || line.is_empty() {
+            continue;
+        }
+        // Closed: a last `"` after the first, not escaped by an odd run of `\`.
+        let closes = |q: &str| {
+            q.len() >= 2 && q.ends_with('"') && q.as_bytes()[1..q.len() - 1].iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 0
+        };
+        if !line.find('"').is_none_or(|at| closes(&line[at..])) {
+            bail!("{name}:{}: a string that does not close with `\"`: {:?}", n + 1, crate::parse::stored::message(line, &[]));
+        }
+    }
+    Ok(())
+}
+
+/// The (msgctxt, msgid) pairs a PO file writes more than once, with their
+/// counts: a light scan of the keywords and their continuation lines,
+/// after [`check_po_strings`] found every string closed.
+fn po_repeats(content: &str) -> std::collections::HashMap<(String, String), usize> {
+    let mut counts: std::collections::HashMap<(String, String), usize> = Default::default();
+    let (mut ctxt, mut id, mut into): (String, Option<String>, Option<&str>) = (String::new(), None, None);
+    let string = |line: &str| line.find('"').map(|at| unescape_po(&line[at + 1..line.len() - 1])).unwrap_or_default();
+    for line in content.lines().map(str::trim) {
+        if line.starts_with("msgctxt") {
+            if let Some(done) = id.take() {
+                *counts.entry((std::mem::take(&mut ctxt), done)).or_default() += 1;
+            }
+            (ctxt, into) = (string(line), Some("ctxt"));
+        } else if line.starts_with("msgid ") {
+            if let Some(done) = id.take() {
+                *counts.entry((std::mem::take(&mut ctxt), done)).or_default() += 1;
+            }
+            (id, into) = (Some(string(line)), Some("id"));
+        } else if line.starts_with('"') {
+            match into {
+                Some("ctxt") => ctxt.push_str(&string(line)),
+                Some("id") => id.get_or_insert_with(String::new).push_str(&string(line)),
+                _ => {}
+            }
+        } else if !line.is_empty() && !line.starts_with('#') {
+            into = None;
+        }
+    }
+    if let Some(done) = id {
+        *counts.entry((ctxt, done)).or_default() += 1;
+    }
+    counts.retain(|(_, id), n| *n > 1 && !id.is_empty());
+    counts
+}
+
+fn unescape_po(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some(other) => out.push(other),
+            None => {}
+        }
+    }
+    out
 }
 
 fn read_xliff(content: &str, name: &str) -> Result<Imported> {
@@ -178,7 +271,7 @@ fn read_xliff(content: &str, name: &str) -> Result<Imported> {
     if lang.is_empty() {
         bail!("{name}: the XLIFF <file> names no target-language");
     }
-    Ok(Imported { lang, entries, unreviewed })
+    Ok(Imported { lang, entries, unreviewed, repeated: Default::default() })
 }
 
 #[cfg(test)]
@@ -199,12 +292,28 @@ mod tests {
         ]
     }
 
+    /// The PO file with its title entry written twice.
+    fn reviewed_po_twice(written: &str) -> String {
+        let at = written.find("msgctxt \"title\"").unwrap();
+        let entry = &written[at..written[at..].find("\n\n").map_or(written.len(), |e| at + e + 2)];
+        format!("{written}\n{entry}")
+    }
+
     #[test]
     fn both_formats_round_trip_and_machine_text_needs_review() {
         for format in [Format::Po, Format::Xliff] {
             let written = write(format, "en", &texts()).unwrap();
             let back = read(&written, "t").unwrap();
             assert_eq!(back.lang, "en", "{format:?}");
+            if format == Format::Po {
+                // Issue 19 item 7: a lone `"` is named by line, not a panic.
+                let broken = written.replacen("msgstr \"Book", "\"\nmsgstr \"Book", 1);
+                let e = read(&broken, "en.po").unwrap_err().to_string();
+                assert!(e.starts_with("en.po:") && e.contains("does not close"), "{e}");
+                let twice = reviewed_po_twice(&written);
+                let back = read(&twice, "en.po").unwrap();
+                assert_eq!(back.times("title", "Club de lectura \"Tres\" & más"), 2, "{twice}");
+            }
             // The machine translation goes out for review, not as reviewed.
             assert!(back.entries.is_empty(), "{format:?}: {written}");
             assert_eq!(back.unreviewed, 2, "{format:?}");

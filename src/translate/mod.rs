@@ -5,6 +5,7 @@
 //! already scrubbed of personal data (P5) and get texts of the same count and
 //! order back.
 
+mod answer;
 mod apertium;
 mod apy;
 mod batches;

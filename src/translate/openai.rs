@@ -24,6 +24,7 @@ pub struct OpenAiTranslator {
     model: String,
     agent: ureq::Agent,
     api_key: Option<String>,
+    silence: server::Silence,
 }
 
 fn language_name(code: &str) -> &'static str {
@@ -46,6 +47,7 @@ impl OpenAiTranslator {
             model: model.to_string(),
             agent: server::agent(timeout),
             api_key,
+            silence: server::Silence::default(),
         })
     }
 
@@ -70,15 +72,21 @@ impl OpenAiTranslator {
             ],
         });
         let url = format!("{}/v1/chat/completions", self.base_url);
-        let mut req = self.agent.post(&url);
-        if let Some(key) = &self.api_key {
-            req = req.header("Authorization", &format!("Bearer {key}"));
-        }
-        let resp =
-            req.header("Content-Type", "application/json").send(body.to_string().as_bytes()).with_context(|| format!("POST {url}"))?;
-        let (status, answer) = server::json_answer(resp, &format!("POST {url}"))?;
+        let post = |body: &serde_json::Value| {
+            let mut req = self.agent.post(&url);
+            if let Some(key) = &self.api_key {
+                req = req.header("Authorization", &format!("Bearer {key}"));
+            }
+            let resp =
+                req.header("Content-Type", "application/json").send(body.to_string().as_bytes()).with_context(|| format!("POST {url}"))?;
+            server::json_answer(resp, &format!("POST {url}"))
+        };
+        let mut probe = body.clone();
+        probe["messages"][1]["content"] = json!(server::PROBE);
+        let (status, answer) = self.silence.ask(|| post(&body), || post(&probe).map(drop))?;
         if !status.is_success() {
-            bail!("POST {url}: {status}: {}", answer["error"]["message"].as_str().unwrap_or("no explanation"));
+            let said = answer["error"]["message"].as_str().or(answer["error"].as_str());
+            bail!("POST {url}: {status}: {}", server::explanation(said, self.api_key.as_deref()));
         }
         let content =
             answer["choices"][0]["message"]["content"].as_str().ok_or_else(|| anyhow!("POST {url}: no choices[0].message.content"))?;

@@ -93,12 +93,16 @@ pub struct TranslateStats {
     /// The fallback engine's name, when it translated something.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fallback_engine: Option<String>,
+    /// Lines of the operator's term files that were skipped, or a missing
+    /// `terms_dir` (issue 19 item 8): said, and translation goes on.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub term_problems: Vec<String>,
 }
 
 impl TranslateStats {
     /// The lines the operator is told on stderr after a translation step.
     pub fn problems(&self) -> Vec<String> {
-        let mut lines = Vec::new();
+        let mut lines = self.term_problems.clone();
         if let (Some(engine), Some(why)) = (&self.fallback_engine, &self.error) {
             lines.push(format!(
                 "{} texts translated by the fallback ({engine}) instead, asked of the configured engine again next run: {why}",
@@ -345,7 +349,13 @@ pub(super) fn plan(
     };
     let mut terms: HashMap<String, TermBase> = HashMap::new();
     for lang in langs {
-        terms.insert(lang.clone(), TermBase::load(options.terms_dir.as_deref(), lang)?);
+        let base = TermBase::load(options.terms_dir.as_deref(), lang)?;
+        for problem in base.problems() {
+            if !stats.term_problems.contains(problem) {
+                stats.term_problems.push(problem.clone());
+            }
+        }
+        terms.insert(lang.clone(), base);
     }
     let no_terms = TermBase::default();
     let existing = store.existing_translations()?;

@@ -201,6 +201,13 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
             }
         }
     }
+    // Web addresses stay as they are: an engine translates their words, and
+    // an answer holding an address the text lacks is refused (issue 19 item 10).
+    for (at, end) in super::answer::web_addresses(&text) {
+        if names.iter().all(|&(a, b)| end <= a || at >= b) {
+            names.push((at, end));
+        }
+    }
     let found = terms.find(&text, &names);
     let mut taken: Vec<(usize, usize)> = names.clone();
     taken.extend(found.iter().map(|f| (f.start, f.end)));

@@ -44,6 +44,8 @@ pub struct TermBase {
     terms: Vec<Term>,
     /// First word → entries starting with it, longest first.
     by_first: HashMap<String, Vec<usize>>,
+    /// Lines skipped, each as `file line N: why` (issue 19 item 8).
+    problems: Vec<String>,
 }
 
 /// A term found in a text: byte range, and the entry.
@@ -76,35 +78,71 @@ pub fn words(text: &str) -> Vec<(usize, usize)> {
 }
 
 impl TermBase {
-    /// Parses a term file; `name` is for error messages.
+    /// Parses a term file; `name` is for error messages. Strict: the
+    /// shipped files must have no line to skip.
     pub fn parse(content: &str, name: &str) -> Result<TermBase> {
+        let base = TermBase::read(content, name);
+        if let Some(first) = base.problems.first() {
+            bail!("{first}");
+        }
+        Ok(base)
+    }
+
+    /// Reads a term file one line at a time: a malformed line is skipped
+    /// and said in [`TermBase::problems`], so that one typo in an
+    /// operator's file does not stop all translation (issue 19 item 8).
+    /// A target phrase goes into translations, so it passes the gate of
+    /// every stored text (`parse::stored`): one holding contact data is
+    /// skipped, markup and control characters are stripped.
+    pub fn read(content: &str, name: &str) -> TermBase {
         let mut base = TermBase::default();
         for (n, line) in content.lines().enumerate() {
-            let line = line.trim_end_matches('\r');
-            if line.trim().is_empty() || line.trim_start().starts_with('#') {
-                continue;
+            if let Err(why) = base.read_line(line) {
+                base.problems.push(format!("{name} line {}: {why}; line skipped", n + 1));
             }
-            let mut cols = line.split('\t');
-            let (Some(es), Some(target), note) = (cols.next(), cols.next(), cols.next().unwrap_or("")) else {
-                bail!("{name} line {}: expected `Spanish<TAB>target[<TAB>note]`", n + 1);
-            };
-            let (es, target) = (es.trim(), target.trim());
-            if es.is_empty() || target.is_empty() {
-                bail!("{name} line {}: an empty phrase", n + 1);
-            }
-            let lower = es.to_lowercase();
-            let words: Vec<String> = words(&lower).iter().map(|&(a, b)| lower[a..b].to_string()).collect();
-            if words.is_empty() {
-                bail!("{name} line {}: {es:?} has no word", n + 1);
-            }
-            base.terms.push(Term {
-                words,
-                spanish: es.to_string(),
-                target: target.to_string(),
-                initial_only: note.contains("title-initial"),
-                name_head: note.contains("name-head"),
-            });
         }
+        base.index();
+        base
+    }
+
+    fn read_line(&mut self, line: &str) -> Result<(), String> {
+        let line = line.trim_end_matches('\r');
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            return Ok(());
+        }
+        let mut cols = line.split('\t');
+        let (Some(es), Some(target), note) = (cols.next(), cols.next(), cols.next().unwrap_or("")) else {
+            return Err("expected `Spanish<TAB>target[<TAB>note]`".into());
+        };
+        if let Some(why) = crate::parse::stored::refusal(target) {
+            return Err(format!("the target phrase {why}"));
+        }
+        let (es, target) = (crate::parse::stored::line(es), crate::parse::stored::line(target));
+        if es.is_empty() || target.is_empty() {
+            return Err("an empty phrase".into());
+        }
+        let lower = es.to_lowercase();
+        let words: Vec<String> = words(&lower).iter().map(|&(a, b)| lower[a..b].to_string()).collect();
+        if words.is_empty() {
+            return Err(format!("{es:?} has no word"));
+        }
+        self.terms.push(Term {
+            words,
+            spanish: es,
+            target,
+            initial_only: note.contains("title-initial"),
+            name_head: note.contains("name-head"),
+        });
+        Ok(())
+    }
+
+    /// The lines skipped when the file was read.
+    pub fn problems(&self) -> &[String] {
+        &self.problems
+    }
+
+    fn index(&mut self) {
+        let base = self;
         // A later line for the same phrase wins: the operator's own additions
         // go at the end of the file.
         let mut seen = HashMap::new();
@@ -120,23 +158,46 @@ impl TermBase {
             let terms = &base.terms;
             list.sort_by_key(|&i| std::cmp::Reverse(terms[i].words.len()));
         }
-        Ok(base)
     }
 
     /// The term base for Spanish into `tgt`: the operator's `dir/es-TGT.tsv`
     /// when there is one, else the shipped file; empty for other languages.
+    /// An operator's file is read line by line (see [`TermBase::read`]);
+    /// a `dir` that is not there is said in [`TermBase::problems`], and the
+    /// shipped file is used.
     pub fn load(dir: Option<&Path>, tgt: &str) -> Result<TermBase> {
+        let mut missing = None;
         if let Some(dir) = dir {
             let path = dir.join(format!("es-{tgt}.tsv"));
             if path.exists() {
                 let content = std::fs::read_to_string(&path).with_context(|| format!("reading the term base {}", path.display()))?;
-                return TermBase::parse(&content, &path.display().to_string());
+                return Ok(TermBase::read(&content, &path.display().to_string()));
+            }
+            if !dir.is_dir() {
+                missing =
+                    Some(format!("terms_dir {} is not a folder: the shipped term base is used (fix [settings] terms_dir)", dir.display()));
             }
         }
-        match SHIPPED.iter().find(|(l, _)| *l == tgt) {
-            Some((_, content)) => TermBase::parse(content, &format!("data/terms/es-{tgt}.tsv")),
-            None => Ok(TermBase::default()),
+        let mut base = match SHIPPED.iter().find(|(l, _)| *l == tgt) {
+            Some((_, content)) => TermBase::parse(content, &format!("data/terms/es-{tgt}.tsv"))?,
+            None => TermBase::default(),
+        };
+        base.problems.extend(missing);
+        Ok(base)
+    }
+
+    /// What is wrong with an operator's term folder, for `doctor`: the
+    /// folder missing, or the lines its files would have skipped.
+    pub fn check_dir(dir: &Path, langs: &[String]) -> Vec<String> {
+        let mut problems = Vec::new();
+        for lang in langs.iter().filter(|l| SHIPPED.iter().any(|(s, _)| s == l)) {
+            match TermBase::load(Some(dir), lang) {
+                Ok(base) => problems.extend(base.problems),
+                Err(e) => problems.push(format!("{e:#}")),
+            }
         }
+        problems.dedup();
+        problems
     }
 
     pub fn len(&self) -> usize {
@@ -326,6 +387,20 @@ mod tests {
         assert_eq!(b.find("Club: de lectura", &[]).len(), 1);
         let text = "Cuentos en el Club";
         assert!(b.find(text, &[(0, 7)]).iter().all(|f| f.start >= 7));
+    }
+
+    #[test]
+    fn a_malformed_line_is_skipped_and_named_issue19_item8() {
+        let b = TermBase::read("sala\troom\nno tab here\n\tempty\ntaller\tcall 912 345 678\nteatro\t<b>theatre</b>\n", "es-en.tsv");
+        assert_eq!(b.len(), 2);
+        assert_eq!(b.term(1).target, "theatre");
+        let p = b.problems();
+        assert_eq!(p.len(), 3, "{p:?}");
+        assert!(p[0].starts_with("es-en.tsv line 2:") && p[0].ends_with("line skipped"), "{p:?}");
+        assert!(p[2].contains("line 4") && p[2].contains("phone"), "{p:?}");
+        assert!(TermBase::parse("no tab here\n", "t").is_err());
+        let missing = TermBase::load(Some(Path::new("no-such-terms-dir")), "en").unwrap();
+        assert!(missing.len() > 100 && missing.problems()[0].contains("no-such-terms-dir"), "{:?}", missing.problems());
     }
 
     #[test]

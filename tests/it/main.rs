@@ -42,6 +42,8 @@ mod privacy_takedown;
 mod privacy_withdraw_guard;
 mod reader_fields;
 mod run_bounds;
+mod safety_engine_answers;
+mod safety_operator_input;
 mod store_ingest;
 mod surface_docs;
 mod surface_honest;

@@ -6,6 +6,7 @@
 //!
 //! Not for: the basic correct / export / import round trip (`translate_memory`).
 use crate::common;
+use crate::translate_memory::refused_some;
 use crate::translate_quality::{listed, record, run, write_feed};
 
 use common::{cityvibe, workdir};
@@ -107,7 +108,7 @@ fn issue11_4_import_refuses_a_stale_original_and_an_email() {
         entry("Concierto de jazz", "Jazz Concert Night"),
     );
     std::fs::write(dir.path().join("en.po"), reviewed).unwrap();
-    let report: Value = serde_json::from_str(&ok(cityvibe(dir.path(), &["translate", "import", "en.po", "--json"]))).unwrap();
+    let report: Value = serde_json::from_str(&refused_some(cityvibe(dir.path(), &["translate", "import", "en.po", "--json"]))).unwrap();
     assert_eq!(report["applied"], 1, "{report}");
     let refused = report["refused"].as_array().unwrap();
     let why = |original: &str| {
@@ -155,7 +156,7 @@ fn issue11_4_exchange_files_carry_only_spanish_originals() {
          msgctxt \"title\"\nmsgid \"{catalan}\"\nmsgstr \"Vic Christmas Fair\"\n"
     );
     std::fs::write(dir.path().join("en.po"), reviewed).unwrap();
-    let report: Value = serde_json::from_str(&ok(cityvibe(dir.path(), &["translate", "import", "en.po", "--json"]))).unwrap();
+    let report: Value = serde_json::from_str(&refused_some(cityvibe(dir.path(), &["translate", "import", "en.po", "--json"]))).unwrap();
     assert_eq!(report["applied"], 0, "{report}");
     assert_eq!(report["refused"].as_array().unwrap().len(), 1, "{report}");
     let out = cityvibe(dir.path(), &["translate", "export", "--lang", "es", "--format", "po"]);

@@ -44,6 +44,10 @@ pub const FORMS: &[&str] = &[
     "nombre<span>&#64;</span>example<b>.</b>es",
     "\u{FF19}\u{FF11}\u{FF12} 345 678",
     "mailto:nombre@example.es",
+    // Issue 19 item 6: spaced out to slip past a reader.
+    "pii06 @ example . es",
+    "9 1 2 3 4 5 6 0 9",
+    "6.0.0.1.1.2.2.3.3",
 ];
 
 #[test]
@@ -109,6 +113,8 @@ pub const KEEP: &[&str] = &[
     "20:00 34 plazas",
     "Premio dotado con 6.000 euros y 3.000 euros",
     "Ciclo 2025-2026, 12-14 de diciembre de 2025",
+    "Sesiones 6 7 8 9 y 10 de diciembre",
+    "7 8 9 10 11 12 13 14 15",
 ];
 
 #[test]
@@ -182,4 +188,12 @@ fn the_address_classes_hold_their_case_variants() {
         assert!(as_written > 100_000, "{class}: {as_written}");
         assert_eq!(as_written, folded, "{class}");
     }
+}
+
+// Issue 19 item 6: a spaced-out dot is part of an address, a sentence's
+// full stop after one is not.
+#[test]
+fn a_full_stop_after_an_address_ends_it() {
+    assert_eq!(scrub("Escribe a info@teatro.es. Entradas a la venta"), format!("Escribe a {REDACTED}. Entradas a la venta"));
+    assert_eq!(scrub("o a pii06 @ example . es hoy"), format!("o a {REDACTED} hoy"));
 }
