@@ -153,6 +153,13 @@ impl Config {
         Self::read(path, adapters).map_err(crate::output::as_usage)
     }
 
+    /// Read it again during a run (P9, P16): validated as at load, so a
+    /// mistake made meanwhile is an error the run reports while it keeps
+    /// the last good settings (issue 22 item 2).
+    pub fn reload(path: &Path, adapters: &[&dyn Adapter]) -> Result<Config> {
+        Self::read(path, adapters)
+    }
+
     fn read(path: &Path, adapters: &[&dyn Adapter]) -> Result<Config> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("reading the config {} (pass --config PATH, or run from the project folder)", path.display()))?;
@@ -166,10 +173,9 @@ impl Config {
 
     pub fn validate(&self, adapters: &[&dyn Adapter]) -> Result<()> {
         for (id, row) in &self.sources {
-            let Some(a) = adapters.iter().find(|a| a.manifest().id == id) else {
-                let known: Vec<&str> = adapters.iter().map(|a| a.manifest().id).collect();
-                bail!("[sources.{id}] names no known adapter; known: {}", known.join(", "));
-            };
+            // A row this binary has no adapter for (a scaffold not yet built)
+            // never stops the other sources: the gate reports it (issue 21 item 1).
+            let Some(a) = adapters.iter().find(|a| a.manifest().id == id) else { continue };
             let min = a.manifest().min_delay;
             if let Some(secs) = row.min_delay_secs {
                 // Compared as numbers first: 1e20 s is no Duration (it would panic).
@@ -237,6 +243,12 @@ impl Config {
             );
         }
         Ok(())
+    }
+
+    /// The rows naming no adapter of `adapters` (a scaffold in the checkout
+    /// that this binary was built before): reported, never fatal.
+    pub fn unknown_rows<'a>(&'a self, adapters: &[&dyn Adapter]) -> Vec<&'a str> {
+        self.sources.keys().map(String::as_str).filter(|id| !adapters.iter().any(|a| a.manifest().id == *id)).collect()
     }
 
     /// A config under which every source runs, unless a row says otherwise.

@@ -17,7 +17,7 @@ fn main() -> ExitCode {
     };
     output::set_verbosity(cli.verbose);
     let result = match &cli.command {
-        Command::Run { sources, dry_run: true, .. } => commands::run::dry_run(&cli, sources),
+        Command::Run { sources, dry_run: true, json, .. } => commands::run::dry_run(&cli, sources, *json),
         Command::Run { sources, json, quiet, no_translate, force, dry_run: false } => commands::run::execute(
             &cli,
             commands::run::Args { sources: sources.clone(), json: *json, quiet: *quiet, no_translate: *no_translate, force: *force },

@@ -15,7 +15,12 @@ use std::path::Path;
 /// phone- or image-shaped survived; 2 for an unknown id or unreadable file.
 pub fn check(id: &str, sample: &Path, json: bool, limit: usize) -> Result<super::Exit> {
     let Some(adapter) = crate::adapters::by_id(id) else {
-        eprintln!("cityvibe: no adapter {id:?}; known: {}", crate::adapters::ids().join(", "));
+        // A scaffold written after this binary was built: say how to get it in (issue 21 item 1).
+        eprintln!(
+            "cityvibe: no adapter {id:?} in this binary; known: {}. If you just scaffolded it (adapters/{id}.rs), \
+             rebuild (`cargo build --release`, or `cargo run -- adapter check {id} --sample FILE`) and check again",
+            crate::adapters::ids().join(", ")
+        );
         return Ok(exit::USAGE);
     };
     let bytes =

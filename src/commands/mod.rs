@@ -8,6 +8,7 @@ pub mod doctor;
 pub mod events;
 pub mod export;
 pub mod holdings;
+pub mod progress;
 pub mod run;
 pub mod runs;
 pub mod source;
@@ -76,10 +77,33 @@ pub fn local_time(ms: Option<i64>) -> String {
 /// How each source is cited now (P19): the manifests overlaid by sources.toml
 /// when there is one; a mistake in it is a configuration error (exit 2).
 pub fn load_citations(cli: &crate::cli::Cli) -> anyhow::Result<crate::citation::Citations> {
-    crate::citation::Citations::load(&cli.config).map_err(crate::output::as_usage)
+    if !cli.config.exists() {
+        return Ok(crate::citation::Citations::new(None));
+    }
+    Ok(crate::citation::Citations::new(Some(&load_config(cli)?)))
 }
 
-/// The operator's switchboard; a mistake in it is a configuration error (exit 2).
+/// The operator's switchboard; a mistake in it is a configuration error
+/// (exit 2). A row naming no adapter of this binary (a scaffold not yet
+/// built) is warned about once and changes nothing (issue 21 item 1).
 pub fn load_config(cli: &crate::cli::Cli) -> anyhow::Result<crate::config::Config> {
+    let config = load_switchboard(cli)?;
+    static WARNED: std::sync::Once = std::sync::Once::new();
+    let unknown = config.unknown_rows(crate::adapters::ALL);
+    if !unknown.is_empty() {
+        WARNED.call_once(|| {
+            eprintln!(
+                "cityvibe: warning: {} names no adapter built into this binary ({}); rebuild (`cargo build --release`) to use it",
+                cli.config.display(),
+                unknown.iter().map(|id| format!("[sources.{id}]")).collect::<Vec<_>>().join(", ")
+            )
+        });
+    }
+    Ok(config)
+}
+
+/// The switchboard without the warning, for the commands that report each
+/// source themselves (`run`, `run --dry-run`, `doctor`): the gate says it.
+pub fn load_switchboard(cli: &crate::cli::Cli) -> anyhow::Result<crate::config::Config> {
     crate::config::Config::load(&cli.config, crate::adapters::ALL)
 }

@@ -1,0 +1,207 @@
+//! Issue 21 through the binary: the operator's and the adapter writer's day.
+//! A scaffold never breaks the deployed binary, the dry run answers the
+//! run's own question (one source gate, issue 22 item 2), nothing says "ok"
+//! that isn't, and nothing is made by mistake.
+use crate::common;
+use crate::surface_output::MADRID_ONLY;
+
+use common::server::{Reply, Server};
+use common::{cityvibe, sample, workdir};
+use serde_json::Value;
+
+fn madrid_server() -> Server {
+    let body = std::fs::read(sample("datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json")).unwrap();
+    Server::start(move |_, _| Reply::ok(body.clone()))
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn json_of(out: &std::process::Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}{}", String::from_utf8_lossy(&out.stdout), stderr(out)))
+}
+
+fn source<'a>(report: &'a Value, id: &str) -> &'a Value {
+    report["sources"].as_array().unwrap().iter().find(|s| s["id"] == id).unwrap_or_else(|| panic!("no {id} in {report}"))
+}
+
+/// The row `cityvibe adapter new segovia …` appends to sources.toml.
+fn scaffold_row() -> String {
+    use cityvibe::adapter::Format;
+    use cityvibe::adapter_tools::scaffold::NewAdapter;
+    NewAdapter { id: "segovia".into(), host: "www.segovia.es".into(), format: Format::Csv }.sources_row()
+}
+
+// Issue 21 item 1: the binary was built before `adapter new segovia` wrote
+// its row; the scaffolded sources.toml (this binary knows no segovia) must
+// not stop cron, the read commands, or `source list`.
+#[test]
+fn issue21_1_a_scaffold_row_never_breaks_the_binary_built_before_it() {
+    let server = madrid_server();
+    let dir = workdir(&format!("{MADRID_ONLY}{}", scaffold_row()));
+    let d = dir.path();
+    let out = cityvibe(d, &["--mirror", &server.url(), "run", "--quiet"]);
+    assert_eq!(out.status.code(), Some(0), "a switched-off scaffold row failed cron: {}", stderr(&out));
+    assert!(!server.requests().is_empty(), "madrid was not fetched");
+    for args in [&["events", "list", "--at", common::SAMPLES_AT][..], &["source", "list"], &["source", "show", "madrid"]] {
+        let out = cityvibe(d, args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert_eq!(err.matches("[sources.segovia]").count(), 1, "{args:?} should warn once: {err}");
+        assert!(err.contains("rebuild"), "{args:?}: {err}");
+    }
+    // The operator switched it on before rebuilding: that source fails, with the rebuild command; the rest runs.
+    std::fs::write(d.join("sources.toml"), format!("{MADRID_ONLY}\n[sources.segovia]\nenabled = true\n")).unwrap();
+    let before = server.requests().len();
+    let out = cityvibe(d, &["--mirror", &server.url(), "run", "--json", "--force"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let report = json_of(&out);
+    assert_eq!(source(&report, "segovia")["status"], "failed");
+    assert!(source(&report, "segovia")["message"].as_str().unwrap().contains("cargo build --release"), "{report}");
+    assert!(stderr(&out).contains("segovia") && stderr(&out).contains("cargo build --release"), "{}", stderr(&out));
+    assert!(source(&report, "madrid")["status"] != "failed", "{report}");
+    assert!(server.requests().len() > before, "madrid was not fetched beside the unknown row");
+    // `adapter check` on this binary says to rebuild.
+    let out = cityvibe(d, &["adapter", "check", "segovia", "--sample", "x.csv"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("rebuild"), "{}", stderr(&out));
+}
+
+// Issue 21 item 1: `adapter new` writes its row switched off, with a
+// comment saying to rebuild and run `adapter check`.
+#[test]
+fn issue21_1_the_scaffold_row_is_off_and_says_to_rebuild() {
+    let row = scaffold_row();
+    assert!(row.contains("enabled = false"), "{row}");
+    assert!(row.contains("cargo build --release") && row.contains("cityvibe adapter check segovia"), "{row}");
+}
+
+// Issue 21 item 2: right after a run, the dry run says what the run then
+// does (skip within the period, P7), as JSON when asked; before it, it
+// lists madrid's CSV and XML as fallbacks, not fetches.
+#[test]
+fn issue21_2_the_dry_run_answers_the_runs_question() {
+    let server = madrid_server();
+    let dir = workdir(MADRID_ONLY);
+    let d = dir.path();
+    let out = cityvibe(d, &["run", "--dry-run", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let dry = json_of(&out);
+    let madrid = source(&dry, "madrid");
+    assert_eq!(madrid["would"], "fetch", "{dry}");
+    let feeds = madrid["feeds"].as_array().unwrap();
+    assert_eq!(feeds.len(), 3, "{dry}");
+    assert_eq!(feeds[0]["when"], "always");
+    assert_eq!(feeds[1]["when"], "only if the JSON fails", "{dry}");
+    assert_eq!(feeds[2]["when"], "only if the JSON fails", "{dry}");
+    assert_eq!(source(&dry, "diba")["would"], "skip");
+    let text = String::from_utf8_lossy(&cityvibe(d, &["run", "--dry-run"]).stdout).into_owned();
+    assert!(text.contains("only if the JSON fails"), "{text}");
+
+    let out = cityvibe(d, &["--mirror", &server.url(), "run", "--quiet"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let dry = json_of(&cityvibe(d, &["run", "--dry-run", "--json"]));
+    let madrid = source(&dry, "madrid");
+    assert_eq!(madrid["would"], "skip", "the dry run would fetch what the run skips: {dry}");
+    assert!(madrid["why"].as_str().unwrap().contains("period"), "{dry}");
+    let run = json_of(&cityvibe(d, &["--mirror", &server.url(), "run", "--json"]));
+    assert_eq!(source(&run, "madrid")["status"], "skipped", "{run}");
+}
+
+/// A loopback port with nothing listening: bound, then let go.
+fn dead_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    l.local_addr().unwrap().port()
+}
+
+// Issue 21 item 3: with translator = "apy" at a dead port, doctor said
+// "translation ok" and the next run left every text pending; it now proves
+// the engine with a real one-word translation, says FAIL and exits non-zero.
+#[test]
+fn issue21_3_doctor_fails_an_engine_that_cannot_translate() {
+    let port = dead_port();
+    let dir =
+        workdir(&format!("[settings]\ntranslator = \"apy\"\napy_url = \"http://127.0.0.1:{port}\"\n\n[sources.madrid]\nenabled = true\n"));
+    let out = cityvibe(dir.path(), &["doctor"]);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let line = text.lines().find(|l| l.starts_with("translation")).unwrap_or_else(|| panic!("no translation line: {text}"));
+    assert!(line.contains("FAIL") && line.contains(&port.to_string()), "{text}");
+    assert_eq!(out.status.code(), Some(4), "{text}");
+    // Each source's line is the run's own gate answer.
+    assert!(text.lines().any(|l| l.starts_with("source madrid") && l.contains("would fetch")), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("source diba") && l.contains("would skip")), "{text}");
+}
+
+// Issue 21 item 3: with real Apertium, doctor shows the word it translated.
+#[test]
+fn issue21_3_doctor_proves_apertium_with_a_real_translation() {
+    if cityvibe::translate::ApertiumTranslator::system().is_err() {
+        eprintln!("notice: skipping, Apertium is not installed (`make deps`)");
+        return;
+    }
+    let dir = workdir("[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"ca\"]\n\n[sources.madrid]\nenabled = true\n");
+    let out = cityvibe(dir.path(), &["doctor"]);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
+    let line = text.lines().find(|l| l.starts_with("translation")).unwrap();
+    assert!(line.contains("\"hola\" → ca") && line.contains("ok"), "{text}");
+}
+
+// Issue 21 item 3: during a run, doctor's lock line is its own, not the
+// run's "this run made no request and stops".
+#[test]
+fn issue21_3_doctor_says_a_run_holds_the_lock_in_its_own_words() {
+    let dir = crate::surface_output::stocked();
+    let d = dir.path();
+    let db = d.join("data/cityvibe.db");
+    let _held = cityvibe::ingest::RunLock::acquire(&db, Some(&common::state_dir(d))).unwrap();
+    let out = cityvibe(d, &["doctor"]);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let line = text.lines().find(|l| l.starts_with("run lock")).unwrap_or_else(|| panic!("{text}"));
+    assert!(line.contains("a run is under way") && !line.contains("this run"), "{line}");
+}
+
+/// `cityvibe ARGS` with stdout and stderr on one pseudo-terminal of 120x40
+/// (progress bars draw only on a terminal); everything written there.
+fn on_terminal(dir: &std::path::Path, args: &[&str]) -> String {
+    use std::io::Read;
+    use std::os::fd::{FromRawFd, OwnedFd};
+    use std::os::unix::process::CommandExt;
+    let (mut master, mut slave) = (0, 0);
+    let size = libc::winsize { ws_row: 40, ws_col: 120, ws_xpixel: 0, ws_ypixel: 0 };
+    // SAFETY: openpty writes two new descriptors into the two ints; a null name and termios, and a size.
+    let rc = unsafe { libc::openpty(&mut master, &mut slave, std::ptr::null_mut(), std::ptr::null(), &size) };
+    assert_eq!(rc, 0, "openpty: {}", std::io::Error::last_os_error());
+    // SAFETY: both descriptors are fresh and owned here alone.
+    let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+    let mut cmd = common::command(dir);
+    cmd.args(args).stdout(slave.try_clone().unwrap()).stderr(slave.try_clone().unwrap());
+    // SAFETY: setsid is async-signal-safe.
+    unsafe {
+        cmd.pre_exec(|| if libc::setsid() < 0 { Err(std::io::Error::last_os_error()) } else { Ok(()) });
+    }
+    let mut child = cmd.spawn().unwrap();
+    drop((cmd, slave));
+    // Read while it runs (a full terminal buffer would block it), until every copy of the slave is closed.
+    let reader = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = std::fs::File::from(master).read_to_end(&mut text);
+        text
+    });
+    assert!(child.wait().unwrap().success());
+    String::from_utf8_lossy(&reader.join().unwrap()).replace('\r', "")
+}
+
+// Issue 21 item 4: a run with no translation step drew a full bar
+// "0/0 texts starting the engine… (ETA 0s)"; the end-of-run table had no
+// translated count, which `runs` has.
+#[test]
+fn issue21_4_no_full_bar_at_nothing_and_a_translated_column() {
+    let server = madrid_server();
+    let dir = workdir(MADRID_ONLY);
+    let text = on_terminal(dir.path(), &["--mirror", &server.url(), "run"]);
+    assert!(!text.contains("0/0"), "a bar at 0/0: {text}");
+    let header = text.lines().find(|l| l.starts_with("source") && l.contains("status")).unwrap_or_else(|| panic!("no table: {text}"));
+    assert!(header.contains("translated"), "{header}");
+}
