@@ -415,7 +415,9 @@ pub fn set_enabled(path: &Path, id: &str, enabled: bool, reason: Option<&str>) -
     let tmp = path.with_extension("toml.tmp");
     std::fs::write(&tmp, doc.to_string()).with_context(|| format!("writing {}", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
-    Ok(())
+    // The file holds the switch as it is now; the log keeps every one, with its reason (issue 21 item 7).
+    let action = if enabled { crate::switch_log::Action::Enable } else { crate::switch_log::Action::Disable };
+    crate::switch_log::record(path, id, action, reason)
 }
 
 #[cfg(test)]

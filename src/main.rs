@@ -3,11 +3,10 @@
 use cityvibe::cli::{AdapterCommand, Cli, Command, EventsCommand, SourceCommand, TakedownCommand};
 use cityvibe::commands;
 use cityvibe::output::{self, Exit};
-use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::parse_with_env() {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { Exit::Usage } else { Exit::Ok };
@@ -45,6 +44,7 @@ fn main() -> ExitCode {
             SourceCommand::Show { id, json } => commands::source::show(&cli, id, *json),
             SourceCommand::Disable { id, reason, withdraw } => commands::source::switch(&cli, id, false, Some(reason), *withdraw),
             SourceCommand::Enable { id } => commands::source::switch(&cli, id, true, None, false),
+            SourceCommand::History { id, json } => commands::source::history(&cli, id, *json),
             SourceCommand::Export { format, lang } => commands::sources_export::execute(&cli, *format, lang),
         },
         Command::Adapter { command } => match command {
@@ -75,5 +75,5 @@ fn main() -> ExitCode {
             TakedownCommand::Remove { id } => commands::takedown::remove(&cli, *id),
         },
     };
-    output::finish(result)
+    if cli.command.wants_json() { output::finish_json(result) } else { output::finish(result) }
 }

@@ -40,18 +40,12 @@ pub fn check_source_ids(ids: &[String]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Take the run lock beside the database; when another run holds it, say so
-/// on stderr and give the exit code to stop with (nothing was done).
+/// Take the run lock beside the database. When another run holds it, the
+/// error is [`crate::ingest::Locked`]: `main` tells it on stderr (and as
+/// JSON on stdout under `--json`) and exits 3, nothing done.
 pub fn lock_or_exit(cli: &Cli) -> anyhow::Result<Result<crate::ingest::RunLock, Exit>> {
     // The database's identity is locked in the state folder too, when there is one (issue 10 item 10).
-    match crate::ingest::RunLock::acquire(&cli.db, state_dir(cli).ok().as_deref()) {
-        Ok(l) => Ok(Ok(l)),
-        Err(e) if e.downcast_ref::<crate::ingest::Locked>().is_some() => {
-            eprintln!("cityvibe: {e}");
-            Ok(Err(exit::LOCKED))
-        }
-        Err(e) => Err(e),
-    }
+    crate::ingest::RunLock::acquire(&cli.db, state_dir(cli).ok().as_deref()).map(Ok)
 }
 
 /// The host ledger's folder: `--state-dir`, `CITYVIBE_STATE_DIR`, or the XDG default.

@@ -162,6 +162,113 @@ fn issue21_3_doctor_says_a_run_holds_the_lock_in_its_own_words() {
     assert!(line.contains("a run is under way") && !line.contains("this run"), "{line}");
 }
 
+// Issue 21 item 6: a refused takedown on a mistyped --db made a 416 KB
+// database that later read commands took for a real one.
+#[test]
+fn issue21_6_a_refused_takedown_creates_no_database() {
+    let dir = workdir(MADRID_ONLY);
+    let d = dir.path();
+    let out = cityvibe(d, &["--db", "typo/cityvibe.db", "takedown", "add", "madrid:123", "--reason", "asked"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(!d.join("typo").exists(), "a refused takedown left {:?}", std::fs::read_dir(d.join("typo")).map(|r| r.count()));
+    let out = cityvibe(d, &["--db", "typo/cityvibe.db", "events", "list"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("no database at"), "{}", stderr(&out));
+}
+
+// Issue 21 item 6: `source list` on a missing database printed zeros, exit 0.
+#[test]
+fn issue21_6_source_list_without_a_database_exits_2() {
+    let dir = workdir(MADRID_ONLY);
+    let out = cityvibe(dir.path(), &["--db", "typo.db", "source", "list"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("no database at typo.db"), "{}", stderr(&out));
+    assert!(!dir.path().join("typo.db").exists());
+}
+
+// Issue 21 item 7: `run --json` printed nothing on stdout when the lock was
+// held; a failure under --json is now a JSON object there, beside the line on stderr.
+#[test]
+fn issue21_7_a_json_failure_is_json_on_stdout() {
+    let dir = crate::surface_output::stocked();
+    let d = dir.path();
+    let db = d.join("data/cityvibe.db");
+    let held = cityvibe::ingest::RunLock::acquire(&db, Some(&common::state_dir(d))).unwrap();
+    let out = cityvibe(d, &["run", "--json"]);
+    assert_eq!(out.status.code(), Some(3));
+    let v = json_of(&out);
+    assert_eq!(v["exit"], 3, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("another cityvibe run holds"), "{v}");
+    assert!(stderr(&out).contains("another cityvibe run holds"), "{}", stderr(&out));
+    drop(held);
+    // A usage error too.
+    let out = cityvibe(d, &["--db", "typo.db", "runs", "--json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(json_of(&out)["exit"], 2);
+}
+
+// Issue 21 item 7: a date error names the option and the form, not the parser's internals.
+#[test]
+fn issue21_7_date_errors_name_the_option_and_the_form() {
+    let dir = crate::surface_output::stocked();
+    let out = cityvibe(dir.path(), &["export", "--format", "csv", "--from", "2026-13-01"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("--from \"2026-13-01\"") && err.contains("YYYY-MM-DD"), "{err}");
+    assert!(!err.contains("parse") && !err.contains("1..=12"), "parser internals leak: {err}");
+}
+
+// Issue 21 item 7: `events show` called a year-old event "active", printed
+// three blank lines for an empty description, and an all-day event's raw
+// `T00:00:00 → T23:59:59`; `holdings` showed the same raw times.
+#[test]
+fn issue21_7_events_show_an_old_all_day_event_as_ended_dates() {
+    let feed = r#"{"@graph": [{"id": "900001", "title": "Feria del libro antiguo", "description": "",
+        "dtstart": "2025-11-01 00:00:00.0", "dtend": "2025-11-03 23:59:00.0",
+        "link": "https://www.madrid.es/feria", "event-location": "Paseo de Recoletos"}]}"#;
+    let server = Server::start(move |_, _| Reply::ok(feed.as_bytes().to_vec()));
+    let dir = workdir(MADRID_ONLY);
+    let d = dir.path();
+    let out = cityvibe(d, &["--mirror", &server.url(), "run", "--quiet"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = cityvibe(d, &["events", "show", "madrid:900001"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(text.lines().next().unwrap().contains(", ended)"), "{text}");
+    assert!(!text.contains("T00:00:00") && !text.contains("T23:59"), "{text}");
+    assert!(text.contains("when: 2025-11-01 → 2025-11-03"), "{text}");
+    assert!(!text.contains("\n\n\n"), "blank lines for an empty description: {text:?}");
+    let holdings = String::from_utf8_lossy(&cityvibe(d, &["holdings", "madrid"]).stdout).into_owned();
+    assert!(!holdings.contains("T00:00:00") && !holdings.contains("T23:59"), "{holdings}");
+}
+
+// Issue 21 item 7: a second `source disable` overwrote the reason and
+// `enable` deleted reason and date; `source history` keeps every switch.
+#[test]
+fn issue21_7_source_history_keeps_every_switch_and_reason() {
+    let dir = workdir(MADRID_ONLY);
+    let d = dir.path();
+    for args in [
+        &["source", "disable", "madrid", "--reason", "el webmaster lo pidió"][..],
+        &["source", "disable", "madrid", "--reason", "otra razón"],
+        &["source", "enable", "madrid"],
+    ] {
+        let out = cityvibe(d, args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+    }
+    let out = cityvibe(d, &["source", "history", "madrid", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let h = json_of(&out);
+    let rows = h.as_array().unwrap();
+    let actions: Vec<&str> = rows.iter().map(|r| r["action"].as_str().unwrap()).collect();
+    assert_eq!(actions, ["disable", "disable", "enable"], "{h}");
+    assert_eq!(rows[0]["reason"], "el webmaster lo pidió");
+    assert_eq!(rows[1]["reason"], "otra razón");
+    assert!(rows.iter().all(|r| r["at"].as_str().unwrap().parse::<jiff::Timestamp>().is_ok()), "{h}");
+    let text = String::from_utf8_lossy(&cityvibe(d, &["source", "history", "madrid"]).stdout).into_owned();
+    assert!(text.contains("el webmaster lo pidió") && text.contains("enable"), "{text}");
+}
+
 /// `cityvibe ARGS` with stdout and stderr on one pseudo-terminal of 120x40
 /// (progress bars draw only on a terminal); everything written there.
 fn on_terminal(dir: &std::path::Path, args: &[&str]) -> String {
@@ -204,4 +311,36 @@ fn issue21_4_no_full_bar_at_nothing_and_a_translated_column() {
     assert!(!text.contains("0/0"), "a bar at 0/0: {text}");
     let header = text.lines().find(|l| l.starts_with("source") && l.contains("status")).unwrap_or_else(|| panic!("no table: {text}"));
     assert!(header.contains("translated"), "{header}");
+}
+
+// Issue 21 item 7: the five global options were mixed into every help
+// page's own options; they stand under their own heading now.
+#[test]
+fn issue21_7_global_options_have_their_own_heading() {
+    let dir = workdir(MADRID_ONLY);
+    let out = cityvibe(dir.path(), &["source", "disable", "--help"]);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let (own, global) = text.split_once("Global options:").unwrap_or_else(|| panic!("no Global options heading: {text}"));
+    for opt in ["--db", "--config", "--mirror", "--state-dir", "--verbose"] {
+        assert!(global.contains(opt) && !own.contains(opt), "{opt} not under Global options alone: {text}");
+    }
+    assert!(own.contains("--reason"), "{text}");
+}
+
+// Issue 21 item 7: under the systemd unit (CITYVIBE_STATE_DIR set) a usage
+// error showed `--state-dir <DIR>` in the usage line as if it were required;
+// the environment still sets it.
+#[test]
+fn issue21_7_an_option_from_the_environment_is_not_shown_as_required() {
+    let dir = workdir(MADRID_ONLY);
+    let out = common::command(dir.path()).env("CITYVIBE_DB", "env.db").args(["source", "disable", "madrid"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let usage = stderr(&out);
+    let line = usage.lines().find(|l| l.starts_with("Usage:")).unwrap_or_else(|| panic!("{usage}"));
+    assert!(!line.contains("--state-dir") && !line.contains("--db"), "{line}");
+    // The variables still count, and a typed option still wins over them.
+    let out = common::command(dir.path()).env("CITYVIBE_DB", "env.db").args(["runs"]).output().unwrap();
+    assert!(stderr(&out).contains("no database at env.db"), "{}", stderr(&out));
+    let out = common::command(dir.path()).env("CITYVIBE_DB", "env.db").args(["runs", "--db", "typed.db"]).output().unwrap();
+    assert!(stderr(&out).contains("no database at typed.db"), "{}", stderr(&out));
 }
