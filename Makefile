@@ -35,6 +35,7 @@ demo: deps build
 ## Every test: unit, integration, real data, loopback HTTP, real Apertium.
 test: deps
 	$(CARGO) test --all-targets --no-fail-fast
+	$(CARGO) test --doc
 
 ## Adapters never do I/O (DESIGN.md): no network, file, database or process
 ## API in adapters/ (comment lines aside), then clippy with warnings as errors

@@ -344,3 +344,26 @@ fn issue21_7_an_option_from_the_environment_is_not_shown_as_required() {
     let out = common::command(dir.path()).env("CITYVIBE_DB", "env.db").args(["runs", "--db", "typed.db"]).output().unwrap();
     assert!(stderr(&out).contains("no database at typed.db"), "{}", stderr(&out));
 }
+
+// Issue 21 item 5: only the first word of `update_schedule` counts, and
+// "Semanalmente (…)" silently became "Updated: not stated" on the public
+// page; Spanish adverbs are known now, and an unknown first word is a
+// manifest problem that `adapter check` and the conformance suite report.
+#[test]
+fn issue21_5_an_unknown_update_frequency_is_flagged() {
+    use cityvibe::adapter::{Frequency, Manifest};
+    use cityvibe::adapter_tools::manifest_problems;
+    let madrid = cityvibe::adapters::madrid::MANIFEST;
+    let weekly = Manifest { update_schedule: "Semanalmente (los lunes)", ..madrid };
+    assert_eq!(Frequency::of(weekly.update_schedule), Frequency::Weekly);
+    assert_eq!(manifest_problems(&weekly), Vec::<String>::new());
+    let vague = Manifest { update_schedule: "Cada semana (los lunes)", ..madrid };
+    let problems = manifest_problems(&vague).join("\n");
+    assert!(problems.contains("update_schedule \"Cada semana (los lunes)\" names no frequency"), "{problems}");
+    // `adapter check` says so for a built-in adapter's manifest: none has one.
+    let dir = workdir(MADRID_ONLY);
+    let sample = sample("datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json");
+    let out = cityvibe(dir.path(), &["adapter", "check", "madrid", "--sample", sample.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(json_of(&out)["manifest_problems"], serde_json::json!([]));
+}
