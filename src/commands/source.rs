@@ -109,6 +109,13 @@ pub fn show(cli: &Cli, id: &str, as_json: bool) -> Result<super::Exit> {
     let state = store.source_state(m.id)?;
     let (active, withdrawn) = store.count_events(m.id)?;
     let cited = crate::citation::of(Some(&config), m);
+    // What a run now would do with it: the run's own gate (issue 22 item 2).
+    let ledger = open_ledger(cli);
+    let (would, why) = match crate::ingest::SourceGate::new(&config, Some(&store), ledger.as_ref()).decide(m.id)? {
+        crate::ingest::Decision::Go => ("fetch", None),
+        crate::ingest::Decision::Skip(why) => ("skip", Some(why.message(m.id))),
+        crate::ingest::Decision::Refuse(why) => ("refuse", Some(why.message(m.id))),
+    };
     let v = json!({
         "id": m.id,
         "name": m.name,
@@ -119,6 +126,7 @@ pub fn show(cli: &Cli, id: &str, as_json: bool) -> Result<super::Exit> {
         "enabled": config.enabled(m.id),
         "min_delay_secs": delay,
         "delay_rule": rule,
+        "run_now": { "would": would, "why": why },
         "daily_cap": m.daily_cap,
         "licence": cited.licence,
         "licence_url": cited.licence_url,
@@ -139,6 +147,7 @@ pub fn show(cli: &Cli, id: &str, as_json: bool) -> Result<super::Exit> {
         let off = if config.feed_on(m.id, f) { "" } else { "  (switched off: feeds_off)" };
         crate::outln!("  feed {} {}{off}", f.lang, f.url)?;
     }
+    crate::outln!("a run now would {would}{}", why.as_deref().map(|w| format!(": {w}")).unwrap_or_default())?;
     crate::outln!("licence {} <{}>\nattribution {}", cited.licence, cited.licence_url, cited.attribution)?;
     crate::outln!("events: {active} active, {withdrawn} withdrawn; last status {}", state.last_status.map_or("-", |s| s.as_str()))?;
     crate::outln!("last 30 days of requests to {}:", m.host)?;

@@ -367,3 +367,20 @@ fn issue21_5_an_unknown_update_frequency_is_flagged() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(json_of(&out)["manifest_problems"], serde_json::json!([]));
 }
+
+// Issue 22 item 2: `source show` asks the same gate as the run: right after
+// a run it says the source would be skipped within its period (P7).
+#[test]
+fn issue22_2_source_show_gives_the_gates_answer() {
+    let server = madrid_server();
+    let dir = workdir(MADRID_ONLY);
+    let d = dir.path();
+    assert_eq!(cityvibe(d, &["--mirror", &server.url(), "run", "--quiet"]).status.code(), Some(0));
+    let show = json_of(&cityvibe(d, &["source", "show", "madrid", "--json"]));
+    assert_eq!(show["run_now"]["would"], "skip", "{show}");
+    assert!(show["run_now"]["why"].as_str().unwrap().contains("period"), "{show}");
+    let show = json_of(&cityvibe(d, &["source", "show", "diba", "--json"]));
+    assert_eq!(show["run_now"]["would"], "skip", "{show}");
+    let text = String::from_utf8_lossy(&cityvibe(d, &["source", "show", "madrid"]).stdout).into_owned();
+    assert!(text.contains("a run now would skip: fetched less than its period"), "{text}");
+}
