@@ -283,7 +283,8 @@ fn on_terminal(dir: &std::path::Path, args: &[&str]) -> String {
     // SAFETY: both descriptors are fresh and owned here alone.
     let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
     let mut cmd = common::command(dir);
-    cmd.args(args).stdout(slave.try_clone().unwrap()).stderr(slave.try_clone().unwrap());
+    // A terminal type, as a shell has one: without it nothing is drawn.
+    cmd.env("TERM", "xterm").args(args).stdout(slave.try_clone().unwrap()).stderr(slave.try_clone().unwrap());
     // SAFETY: setsid is async-signal-safe.
     unsafe {
         cmd.pre_exec(|| if libc::setsid() < 0 { Err(std::io::Error::last_os_error()) } else { Ok(()) });
@@ -305,11 +306,20 @@ fn on_terminal(dir: &std::path::Path, args: &[&str]) -> String {
 // translated count, which `runs` has.
 #[test]
 fn issue21_4_no_full_bar_at_nothing_and_a_translated_column() {
+    if cityvibe::translate::ApertiumTranslator::system().is_err() {
+        eprintln!("notice: skipping, Apertium is not installed (`make deps`)");
+        return;
+    }
     let server = madrid_server();
-    let dir = workdir(MADRID_ONLY);
+    // Real Apertium: the bar stood at a full 0/0 while the engine started.
+    let dir = workdir("[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"ca\"]\n\n[sources.madrid]\nenabled = true\n");
     let text = on_terminal(dir.path(), &["--mirror", &server.url(), "run"]);
     assert!(!text.contains("0/0"), "a bar at 0/0: {text}");
-    let header = text.lines().find(|l| l.starts_with("source") && l.contains("status")).unwrap_or_else(|| panic!("no table: {text}"));
+    assert!(text.contains("starting the translation engine"), "{text}");
+    let header = text
+        .lines()
+        .find(|l| l.contains("source") && l.contains("status") && l.contains("withdrawn"))
+        .unwrap_or_else(|| panic!("no table: {text}"));
     assert!(header.contains("translated"), "{header}");
 }
 
@@ -383,4 +393,45 @@ fn issue22_2_source_show_gives_the_gates_answer() {
     assert_eq!(show["run_now"]["would"], "skip", "{show}");
     let text = String::from_utf8_lossy(&cityvibe(d, &["source", "show", "madrid"]).stdout).into_owned();
     assert!(text.contains("a run now would skip: fetched less than its period"), "{text}");
+}
+
+// Issue 21 item 4: the translation step told its progress in jumps of one
+// batch of 250 texts per language (about 1,550 texts in a run's bar); it
+// now moves in steps of at most 50 texts a language (real Apertium, a real
+// database).
+#[test]
+fn issue21_4_translation_progress_moves_in_fine_steps() {
+    let Ok(engine) = cityvibe::translate::ApertiumTranslator::system() else {
+        eprintln!("notice: skipping, Apertium is not installed (`make deps`)");
+        return;
+    };
+    let events: Vec<String> = (1..=120)
+        .map(|i| {
+            format!(
+                r#"{{"id": "{i}", "title": "Concierto número {i} en la plaza", "description": "Un concierto al aire libre, el {i}.º del ciclo de invierno.",
+                   "dtstart": "2026-12-20 19:00:00.0", "dtend": "2026-12-20 21:00:00.0", "time": "19:00",
+                   "link": "https://www.madrid.es/e{i}", "event-location": "Plaza Mayor"}}"#
+            )
+        })
+        .collect();
+    let feed = format!("{{\"@graph\": [{}]}}", events.join(","));
+    let server = Server::start(move |_, _| Reply::ok(feed.as_bytes().to_vec()));
+    let dir = workdir(MADRID_ONLY);
+    let d = dir.path();
+    assert_eq!(cityvibe(d, &["--mirror", &server.url(), "run", "--quiet", "--no-translate"]).status.code(), Some(0));
+    let mut store = cityvibe::store::Store::open(&d.join("data/cityvibe.db")).unwrap();
+    let mut workers = vec![engine.with_timeout(std::time::Duration::from_secs(120))];
+    let mut seen: Vec<(u64, u64)> = Vec::new();
+    let langs = ["es".to_string(), "ca".to_string()];
+    let stats =
+        cityvibe::translate::pipeline::translate_pending(&mut store, &mut workers, &langs, &[], |done, total, _| seen.push((done, total)))
+            .unwrap();
+    assert_eq!(stats.translated, 240, "{stats:?}");
+    let mut last = 0;
+    for (done, total) in &seen {
+        assert_eq!(*total, 240);
+        assert!(done - last <= 50, "a jump of {} texts: {seen:?}", done - last);
+        last = *done;
+    }
+    assert_eq!(last, 240, "{seen:?}");
 }
