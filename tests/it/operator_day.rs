@@ -435,3 +435,48 @@ fn issue21_4_translation_progress_moves_in_fine_steps() {
     }
     assert_eq!(last, 240, "{seen:?}");
 }
+
+// Issue 22 item 2: sources.toml re-read before each request is validated as
+// at load; one that no longer reads is said once on stderr, and the run
+// keeps its last good settings (it went on silently, or took an unchecked file).
+#[test]
+fn issue22_2_a_failed_live_reload_is_reported_and_the_run_goes_on() {
+    let csv = std::fs::read(sample("datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.csv")).unwrap();
+    let dir = workdir(MADRID_ONLY);
+    let config = dir.path().join("sources.toml");
+    let server = Server::start(move |seen, _| {
+        if seen.path.ends_with(".json") {
+            // Mid-run, the operator saves a mistake: a delay under the adapter's minimum (P9).
+            std::fs::write(&config, format!("{MADRID_ONLY}min_delay_secs = 0.5\n")).unwrap();
+            Reply::new(404)
+        } else {
+            Reply::ok(csv.clone())
+        }
+    });
+    let out = cityvibe(dir.path(), &["--mirror", &server.url(), "run", "--json"]);
+    let err = stderr(&out);
+    assert_eq!(err.matches("no longer reads").count(), 1, "said once: {err}");
+    assert!(err.contains("min_delay_secs = 0.5") && err.contains("last good settings"), "{err}");
+    let report = json_of(&out);
+    assert_eq!(source(&report, "madrid")["status"], "ok", "the run went on with the CSV: {report}");
+    let seen = server.requests();
+    assert_eq!(seen.len(), 2, "{:?}", seen.iter().map(|s| &s.path).collect::<Vec<_>>());
+    assert!(seen[1].at - seen[0].at >= std::time::Duration::from_secs(2), "madrid's 2 s delay kept");
+}
+
+// Issue 21 item 7: `next due at 2026-12-01T20:41:35Z` sat in tables that
+// otherwise follow TZ; the skip's message gives it in the display zone.
+#[test]
+fn issue21_7_next_due_follows_tz() {
+    let server = madrid_server();
+    let dir = workdir(MADRID_ONLY);
+    let d = dir.path();
+    assert_eq!(cityvibe(d, &["--mirror", &server.url(), "run", "--quiet"]).status.code(), Some(0));
+    let out = common::command(d).env("TZ", "Europe/Madrid").args(["--mirror", &server.url(), "run", "--json"]).output().unwrap();
+    let report = json_of(&out);
+    let message = source(&report, "madrid")["message"].as_str().unwrap().to_string();
+    assert!(message.contains("next due at 20") && (message.contains(" CET") || message.contains(" CEST")), "{message}");
+    assert!(!message.contains("Z (P7"), "{message}");
+    // JSON keeps its RFC 3339 value.
+    assert!(source(&report, "madrid")["next_due"].as_str().unwrap().ends_with('Z'), "{report}");
+}
