@@ -35,6 +35,7 @@ demo: deps build
 ## Every test: unit, integration, real data, loopback HTTP, real Apertium.
 test: deps
 	$(CARGO) test --all-targets --no-fail-fast
+	$(CARGO) test --doc
 
 ## A longer fuzzing run of the record drivers (issue 19): N cases per
 ## property instead of make test's few (`make fuzz CASES=20000`).

@@ -8,7 +8,7 @@
 //!
 //! * **ours**: `ApertiumTranslator::system()` workers, one per core, fresh
 //!   (cold) for each run, driven by `translate_targets_parallel` over the
-//!   texts in batches of 250 (as `translate_pending` sends them; `--batch 0`
+//!   texts in batches of 50 (as `translate_pending` sends them; `--batch 0`
 //!   sends all texts in one call). The texts are those `translate_pending`
 //!   sends: scrubbed, duplicates once, prepared per target as production
 //!   does (venue and names kept, the term base applied) and put in house
@@ -28,7 +28,7 @@
 //! Targets: median of the runs under 20 s; at least 10× faster than one
 //! Apertium process per text. Prints words/s per pair.
 //!
-//! `cargo bench --bench translate -- [--runs 3] [--batch 250] [--events 50] [--per-process-pairs ca,gl,en,fr,it,pt] [--no-floor] [--no-per-process]`
+//! `cargo bench --bench translate -- [--runs 3] [--batch 50] [--events 50] [--per-process-pairs ca,gl,en,fr,it,pt] [--no-floor] [--no-per-process]`
 
 use anyhow::{Context, Result, bail};
 use cityvibe::adapters::madrid::{MANIFEST, Madrid};
@@ -49,7 +49,7 @@ use support::{Measure, become_subreaper, cpu_now, load_average, reap_orphans, ru
 const REAL_FEED: &str = "../shared/realdata/madrid_300107/300107-0-agenda-actividades-eventos_2025-10.json";
 const TARGETS: [&str; 6] = ["ca", "gl", "en", "fr", "it", "pt"];
 /// As `translate::pipeline::translate_pending` sends texts to the engines.
-const PIPELINE_BATCH: usize = 250;
+const PIPELINE_BATCH: usize = 50;
 const TARGET_MEDIAN: Duration = Duration::from_secs(20);
 const TARGET_SPEEDUP: f64 = 10.0;
 
@@ -97,7 +97,7 @@ fn real_main() -> Result<()> {
             "--no-per-process" => o.per_process = false,
             "-h" | "--help" => {
                 println!(
-                    "cargo bench --bench translate -- [--runs 3] [--batch 250] [--events 50] [--per-process-pairs ca,gl,en,fr,it,pt] [--no-floor] [--no-per-process]"
+                    "cargo bench --bench translate -- [--runs 3] [--batch 50] [--events 50] [--per-process-pairs ca,gl,en,fr,it,pt] [--no-floor] [--no-per-process]"
                 );
                 return Ok(());
             }

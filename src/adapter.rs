@@ -38,9 +38,54 @@ pub struct Manifest {
     pub attribution: &'static str,
     /// The dataset's page at the publisher.
     pub dataset_page: &'static str,
-    /// How often the publisher updates the feed, as they say.
+    /// How often the publisher updates the feed: its first word is one of
+    /// [`Frequency`]'s (`continuous`, `hourly`, `daily`, `weekly`, `monthly`,
+    /// or their Spanish words), then any note in parentheses, e.g.
+    /// `"weekly (the council updates it on Mondays)"`. The public page shows
+    /// the frequency in its own language; `adapter check` and the conformance
+    /// suite refuse a first word they do not know (issue 21 item 5).
     pub update_schedule: &'static str,
     pub review: Review,
+}
+
+/// How often a publisher says it updates a feed, read from the manifest's
+/// `update_schedule`, whose first word names it (the rest is a reviewer's note).
+///
+/// ```
+/// use cityvibe::adapter::Frequency;
+/// assert_eq!(Frequency::of("weekly (on Mondays)"), Frequency::Weekly);
+/// assert_eq!(Frequency::of("Semanalmente (los lunes)"), Frequency::Weekly);
+/// assert_eq!(Frequency::of("continua"), Frequency::Continuous);
+/// assert_eq!(Frequency::of("every now and then"), Frequency::Unstated);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Frequency {
+    Continuous,
+    Hourly,
+    Daily,
+    Weekly,
+    Monthly,
+    /// Not stated, or in words we do not recognise.
+    Unstated,
+}
+
+impl Frequency {
+    /// The first words each frequency is known by, for messages.
+    pub const KNOWN: &'static str =
+        "continuous, hourly, daily, weekly, monthly (or continua, diaria, semanal, mensual, diariamente, semanalmente, mensualmente)";
+
+    pub fn of(update_schedule: &str) -> Frequency {
+        let first = update_schedule.split_whitespace().next().unwrap_or("").to_lowercase();
+        match first.trim_matches(|c: char| !c.is_alphanumeric()) {
+            "continuous" | "continua" | "continuo" | "continuously" | "continuamente" | "live" => Frequency::Continuous,
+            "hourly" | "horaria" | "horario" => Frequency::Hourly,
+            "daily" | "diaria" | "diario" | "diariamente" => Frequency::Daily,
+            "weekly" | "semanal" | "semanalmente" => Frequency::Weekly,
+            "monthly" | "mensual" | "mensualmente" => Frequency::Monthly,
+            _ => Frequency::Unstated,
+        }
+    }
 }
 
 /// One feed URL of a manifest.

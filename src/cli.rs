@@ -7,24 +7,24 @@ use std::path::PathBuf;
 #[derive(Debug, Parser)]
 #[command(name = "cityvibe", version, about = "CityVibe's polite collector of Spanish cultural-event open data")]
 pub struct Cli {
-    /// The SQLite database.
-    #[arg(long, global = true, default_value = "data/cityvibe.db", env = "CITYVIBE_DB")]
+    /// The SQLite database [env: CITYVIBE_DB].
+    #[arg(long, global = true, help_heading = "Global options", default_value = "data/cityvibe.db")]
     pub db: PathBuf,
-    /// The operator's switchboard.
-    #[arg(long, global = true, default_value = "sources.toml", env = "CITYVIBE_CONFIG")]
+    /// The operator's switchboard [env: CITYVIBE_CONFIG].
+    #[arg(long, global = true, help_heading = "Global options", default_value = "sources.toml")]
     pub config: PathBuf,
     /// Send requests for https://HOST/PATH to DIR/HOST/PATH or URL/HOST/PATH instead;
     /// every politeness rule still applies as if to HOST.
-    #[arg(long, global = true, value_name = "DIR|URL")]
+    #[arg(long, global = true, help_heading = "Global options", value_name = "DIR|URL")]
     pub mirror: Option<String>,
     /// A private host ledger, for --mirror runs only; requests to real hosts are
-    /// always booked in the system ledger, /var/lib/cityvibe [--mirror default:
-    /// $XDG_STATE_HOME/cityvibe, else ~/.local/state/cityvibe].
-    #[arg(long, global = true, value_name = "DIR", env = "CITYVIBE_STATE_DIR")]
+    /// always booked in the system ledger, /var/lib/cityvibe [env: CITYVIBE_STATE_DIR]
+    /// [--mirror default: $XDG_STATE_HOME/cityvibe, else ~/.local/state/cityvibe].
+    #[arg(long, global = true, help_heading = "Global options", value_name = "DIR")]
     pub state_dir: Option<PathBuf>,
     /// Say more on stderr: -v one line per request sent (time, host, URL,
     /// status, bytes, ms); also CITYVIBE_LOG=info|debug.
-    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    #[arg(short, long, global = true, help_heading = "Global options", action = clap::ArgAction::Count)]
     pub verbose: u8,
     #[command(subcommand)]
     pub command: Command,
@@ -308,6 +308,15 @@ pub enum SourceCommand {
         /// The source id, or its host (`folder:HOST` for a folder mirror's books).
         target: String,
     },
+    /// Every disable, enable and withdraw of a source, with its time and reason.
+    History {
+        /// The source id (see `source list`).
+        #[arg(value_parser = Known::sources())]
+        id: String,
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// The "Fuentes de datos" page: publisher, dataset, licence, attribution, schedule, delay (P19).
     Export {
         /// md (Markdown), html (a standalone page) or json.
@@ -436,5 +445,58 @@ impl TypedValueParser for Known {
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
         Some(Box::new((self.0)().into_iter().map(PossibleValue::new)))
+    }
+}
+
+impl Cli {
+    /// Parse the command line, then take `CITYVIBE_DB`, `CITYVIBE_CONFIG`
+    /// and `CITYVIBE_STATE_DIR` for an option not given on it. Done here,
+    /// not with clap's `env`: clap counts an option the environment gives as
+    /// one typed, and its usage line in errors then shows it as if required
+    /// (`--state-dir <DIR>` under the systemd unit; issue 21 item 7).
+    pub fn parse_with_env() -> Result<Cli, clap::Error> {
+        use clap::{CommandFactory, FromArgMatches};
+        let matches = Cli::command().try_get_matches()?;
+        let mut cli = Cli::from_arg_matches(&matches)?;
+        let typed = |id: &str| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
+        let env = |var: &str| std::env::var_os(var).filter(|v| !v.is_empty()).map(PathBuf::from);
+        if !typed("db")
+            && let Some(v) = env("CITYVIBE_DB")
+        {
+            cli.db = v;
+        }
+        if !typed("config")
+            && let Some(v) = env("CITYVIBE_CONFIG")
+        {
+            cli.config = v;
+        }
+        if !typed("state_dir")
+            && let Some(v) = env("CITYVIBE_STATE_DIR")
+        {
+            cli.state_dir = Some(v);
+        }
+        Ok(cli)
+    }
+}
+
+impl Command {
+    /// Whether the command was asked for `--json`: a failure is then told
+    /// as a JSON object on stdout too (issue 21 item 7), so a script reading
+    /// stdout is never left with nothing.
+    pub fn wants_json(&self) -> bool {
+        match self {
+            Command::Run { json, .. } | Command::Runs { json, .. } | Command::Holdings { json, .. } | Command::Audit { json, .. } => *json,
+            Command::Translate { command: Some(TranslateCommand::Import { json, .. }), .. } => *json,
+            Command::Translate { command: None, json, .. } => *json,
+            Command::Events {
+                command: EventsCommand::List { json, .. } | EventsCommand::Show { json, .. } | EventsCommand::Correct { json, .. },
+            } => *json,
+            Command::Source {
+                command: SourceCommand::List { json } | SourceCommand::Show { json, .. } | SourceCommand::History { json, .. },
+            } => *json,
+            Command::Takedown { command: TakedownCommand::Add { json, .. } | TakedownCommand::List { json } } => *json,
+            Command::Adapter { command: AdapterCommand::Check { json, .. } | AdapterCommand::New { json, .. } } => *json,
+            _ => false,
+        }
     }
 }

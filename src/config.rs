@@ -165,6 +165,13 @@ impl Config {
         Self::read(path, adapters).map_err(crate::output::as_usage)
     }
 
+    /// Read it again during a run (P9, P16): validated as at load, so a
+    /// mistake made meanwhile is an error the run reports while it keeps
+    /// the last good settings (issue 22 item 2).
+    pub fn reload(path: &Path, adapters: &[&dyn Adapter]) -> Result<Config> {
+        Self::read(path, adapters)
+    }
+
     fn read(path: &Path, adapters: &[&dyn Adapter]) -> Result<Config> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("reading the config {} (pass --config PATH, or run from the project folder)", path.display()))?;
@@ -178,10 +185,9 @@ impl Config {
 
     pub fn validate(&self, adapters: &[&dyn Adapter]) -> Result<()> {
         for (id, row) in &self.sources {
-            let Some(a) = adapters.iter().find(|a| a.manifest().id == id) else {
-                let known: Vec<&str> = adapters.iter().map(|a| a.manifest().id).collect();
-                bail!("[sources.{id}] names no known adapter; known: {}", known.join(", "));
-            };
+            // A row this binary has no adapter for (a scaffold not yet built)
+            // never stops the other sources: the gate reports it (issue 21 item 1).
+            let Some(a) = adapters.iter().find(|a| a.manifest().id == id) else { continue };
             let min = a.manifest().min_delay;
             if let Some(secs) = row.min_delay_secs {
                 // Compared as numbers first: 1e20 s is no Duration (it would panic).
@@ -255,6 +261,12 @@ impl Config {
             );
         }
         Ok(())
+    }
+
+    /// The rows naming no adapter of `adapters` (a scaffold in the checkout
+    /// that this binary was built before): reported, never fatal.
+    pub fn unknown_rows<'a>(&'a self, adapters: &[&dyn Adapter]) -> Vec<&'a str> {
+        self.sources.keys().map(String::as_str).filter(|id| !adapters.iter().any(|a| a.manifest().id == *id)).collect()
     }
 
     /// A config under which every source runs, unless a row says otherwise.
@@ -421,7 +433,9 @@ pub fn set_enabled(path: &Path, id: &str, enabled: bool, reason: Option<&str>) -
     let tmp = path.with_extension("toml.tmp");
     std::fs::write(&tmp, doc.to_string()).with_context(|| format!("writing {}", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
-    Ok(())
+    // The file holds the switch as it is now; the log keeps every one, with its reason (issue 21 item 7).
+    let action = if enabled { crate::switch_log::Action::Enable } else { crate::switch_log::Action::Disable };
+    crate::switch_log::record(path, id, action, reason)
 }
 
 #[cfg(test)]

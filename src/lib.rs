@@ -24,6 +24,7 @@ pub mod records;
 pub mod run;
 pub mod schedule;
 pub mod store;
+pub mod switch_log;
 pub mod translate;
 pub mod vocab;
 

@@ -3,11 +3,10 @@
 use cityvibe::cli::{AdapterCommand, Cli, Command, EventsCommand, SourceCommand, TakedownCommand};
 use cityvibe::commands;
 use cityvibe::output::{self, Exit};
-use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::parse_with_env() {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { Exit::Usage } else { Exit::Ok };
@@ -17,7 +16,7 @@ fn main() -> ExitCode {
     };
     output::set_verbosity(cli.verbose);
     let result = match &cli.command {
-        Command::Run { sources, dry_run: true, .. } => commands::run::dry_run(&cli, sources),
+        Command::Run { sources, dry_run: true, json, .. } => commands::run::dry_run(&cli, sources, *json),
         Command::Run { sources, json, quiet, no_translate, force, dry_run: false } => commands::run::execute(
             &cli,
             commands::run::Args { sources: sources.clone(), json: *json, quiet: *quiet, no_translate: *no_translate, force: *force },
@@ -46,6 +45,7 @@ fn main() -> ExitCode {
             SourceCommand::Disable { id, reason, withdraw } => commands::source::switch(&cli, id, false, Some(reason), *withdraw),
             SourceCommand::Enable { id } => commands::source::switch(&cli, id, true, None, false),
             SourceCommand::Release { target } => commands::source::release(&cli, target),
+            SourceCommand::History { id, json } => commands::source::history(&cli, id, *json),
             SourceCommand::Export { format, lang } => commands::sources_export::execute(&cli, *format, lang),
         },
         Command::Adapter { command } => match command {
@@ -76,5 +76,5 @@ fn main() -> ExitCode {
             TakedownCommand::Remove { id } => commands::takedown::remove(&cli, *id),
         },
     };
-    output::finish(result)
+    if cli.command.wants_json() { output::finish_json(result) } else { output::finish(result) }
 }

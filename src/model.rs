@@ -130,6 +130,23 @@ impl Schedule {
     /// weekdays (empty: every day of the span when it is short, or a single
     /// span otherwise) and excluded days. Occurrences are expanded up to
     /// [`HORIZON_DAYS`] and [`MAX_OCCURRENCES`].
+    ///
+    /// How a span becomes occurrences: a span of days **with a start time**
+    /// is one occurrence a day (a two-month exhibition open "De 10:00 a
+    /// 14:00…" is about 60); the same span with no time and no weekdays is
+    /// one long all-day occurrence; weekdays keep only those days.
+    ///
+    /// ```
+    /// use cityvibe::model::Schedule;
+    /// use jiff::civil::{date, time};
+    /// let (first, last) = (date(2026, 12, 3), date(2027, 1, 3));
+    /// let daily = Schedule::from_span(first, Some(last), Some(time(10, 0, 0, 0)), Some(time(14, 0, 0, 0)), vec![], vec![]);
+    /// assert_eq!(daily.occurrences.len(), 32);
+    /// assert_eq!(daily.occurrences[0].end, Some(date(2026, 12, 3).at(14, 0, 0, 0)));
+    /// let long = Schedule::from_span(first, Some(last), None, None, vec![], vec![]);
+    /// assert_eq!(long.occurrences.len(), 1);
+    /// assert!(long.all_day);
+    /// ```
     pub fn from_span(
         first: Date,
         last: Option<Date>,

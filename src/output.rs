@@ -179,6 +179,19 @@ pub fn finish(result: anyhow::Result<Exit>) -> std::process::ExitCode {
     }
 }
 
+/// [`finish`] for a command asked for `--json`: a failure is also a JSON
+/// object on stdout, `{"error": "…", "exit": N}`, beside its line on stderr
+/// (issue 21 item 7: a held lock printed nothing on stdout).
+pub fn finish_json(result: anyhow::Result<Exit>) -> std::process::ExitCode {
+    if let Err(e) = &result {
+        let exit = exit_for(e);
+        if exit != Exit::Ok {
+            let _ = json(&serde_json::json!({ "error": format!("{e:#}"), "exit": exit.code() }));
+        }
+    }
+    finish(result)
+}
+
 /// Print a value as pretty JSON on stdout.
 pub fn json<T: serde::Serialize + ?Sized>(v: &T) -> anyhow::Result<()> {
     let text = serde_json::to_string_pretty(v)?;

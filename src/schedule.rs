@@ -105,6 +105,19 @@ pub fn when(e: &StoredEvent, s: &Slot) -> String {
     if e.all_day { format!("{}{until}", day(s.start)) } else { format!("{}{until}", time(s.start)) }
 }
 
+/// A stored civil time (`2026-12-01T19:30:00`) as a reader reads it: the
+/// date alone for an all-day event or a day's bound (`T00:00:00`,
+/// `T23:59:59`), else date and time to the minute (issue 21 item 7).
+pub fn civil_text(stored: &str, all_day: bool) -> String {
+    match stored.parse::<DateTime>() {
+        Ok(dt) if all_day || dt.time() == jiff::civil::Time::midnight() || dt.time() == jiff::civil::time(23, 59, 59, 0) => {
+            dt.date().to_string()
+        }
+        Ok(dt) => dt.strftime("%Y-%m-%d %H:%M").to_string(),
+        Err(_) => stored.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::parse_moment;

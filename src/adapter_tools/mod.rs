@@ -105,6 +105,17 @@ pub fn manifest_problems(m: &Manifest) -> Vec<String> {
             p.push(format!("{what} is empty"));
         }
     }
+    if !todo(m.update_schedule)
+        && !m.update_schedule.trim().is_empty()
+        && crate::adapter::Frequency::of(m.update_schedule) == crate::adapter::Frequency::Unstated
+    {
+        // Else the public page silently says "Updated: not stated" (issue 21 item 5).
+        p.push(format!(
+            "update_schedule {:?} names no frequency the sources page knows: start it with one of {}, then any note in parentheses",
+            m.update_schedule,
+            crate::adapter::Frequency::KNOWN
+        ));
+    }
     if m.host.contains('/') || m.host.contains(':') || m.host.to_ascii_lowercase() != m.host {
         p.push(format!("host {:?} must be a bare lower-case host name", m.host));
     }
@@ -287,6 +298,7 @@ mod tests {
             "robots_txt is empty",
             "notes is empty",
             "robots_sha256",
+            "update_schedule \"x\" names no frequency",
         ] {
             assert!(p.contains(needle), "{needle} not in\n{p}");
         }

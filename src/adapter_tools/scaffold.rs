@@ -137,7 +137,10 @@ impl NewAdapter {
     /// The `[sources.ID]` row appended to sources.toml: off until reviewed.
     pub fn sources_row(&self) -> String {
         format!(
-            "\n# {host}: new adapter `{id}`, not reviewed yet; enable once docs/ADAPTERS.md's checklist is done.\n[sources.{id}]\nenabled = false\ndisabled_reason = \"new adapter, not reviewed yet\"\n",
+            "\n# {host}: new adapter `{id}`, not reviewed yet. A binary built before this row\n\
+             # knows no `{id}`: rebuild (`cargo build --release`), then run\n\
+             # `cityvibe adapter check {id} --sample FILE`; enable once docs/ADAPTERS.md's checklist is done.\n\
+             [sources.{id}]\nenabled = false\ndisabled_reason = \"new adapter, not reviewed yet\"\n",
             host = self.host,
             id = self.id
         )

@@ -15,7 +15,12 @@ use std::path::Path;
 /// phone- or image-shaped survived; 2 for an unknown id or unreadable file.
 pub fn check(id: &str, sample: &Path, json: bool, limit: usize) -> Result<super::Exit> {
     let Some(adapter) = crate::adapters::by_id(id) else {
-        eprintln!("cityvibe: no adapter {id:?}; known: {}", crate::adapters::ids().join(", "));
+        // A scaffold written after this binary was built: say how to get it in (issue 21 item 1).
+        eprintln!(
+            "cityvibe: no adapter {id:?} in this binary; known: {}. If you just scaffolded it (adapters/{id}.rs), \
+             rebuild (`cargo build --release`, or `cargo run -- adapter check {id} --sample FILE`) and check again",
+            crate::adapters::ids().join(", ")
+        );
         return Ok(exit::USAGE);
     };
     // A run refuses a body over this before parsing it: so does the check
@@ -34,6 +39,9 @@ pub fn check(id: &str, sample: &Path, json: bool, limit: usize) -> Result<super:
     let feed = feed_for_sample(adapter, sample);
     let report: CheckReport = check_bytes(adapter, feed, &sample.display().to_string(), &bytes, limit);
     let todo = todo_fields(adapter.manifest());
+    // What the conformance suite would refuse in the manifest, said here first
+    // (an unknown update frequency among them, issue 21 item 5).
+    let problems = crate::adapter_tools::manifest_problems(adapter.manifest());
     if json {
         #[derive(serde::Serialize)]
         struct Out<'a> {
@@ -41,8 +49,14 @@ pub fn check(id: &str, sample: &Path, json: bool, limit: usize) -> Result<super:
             #[serde(flatten)]
             report: &'a CheckReport,
             manifest_todo: &'a [&'static str],
+            manifest_problems: &'a [String],
         }
-        print_json(&Out { ok: !report.failed(), report: &report, manifest_todo: &todo })?;
+        print_json(&Out {
+            ok: !report.failed() && problems.is_empty(),
+            report: &report,
+            manifest_todo: &todo,
+            manifest_problems: &problems,
+        })?;
     } else {
         let mut text = render_text(&report);
         if !todo.is_empty() {
@@ -51,8 +65,17 @@ pub fn check(id: &str, sample: &Path, json: bool, limit: usize) -> Result<super:
                 todo.join(", ")
             ));
         }
+        for p in &problems {
+            text.push_str(&format!("manifest: {p}\n"));
+        }
         use std::io::Write;
         let _ = write!(std::io::stdout().lock(), "{text}");
+    }
+    if !problems.is_empty() {
+        eprintln!("cityvibe: {id}: {} manifest problem(s), the conformance suite refuses them (see above)", problems.len());
+        if !report.failed() {
+            return Ok(exit::SOURCE_PROBLEM);
+        }
     }
     if report.failed() {
         // The text report on stdout gives the reason already: said once.

@@ -1,14 +1,19 @@
-//! `cityvibe doctor` (issue 13 item 12): checks what a run needs, without
-//! fetching anything or creating a file: the config, the database, the run
-//! lock, the translation engine and its pairs, the host ledger's folder.
-//! One line per check; exit 2 when the config is wrong, 4 when something a
-//! run needs is broken, else 0 (a missing engine only warns: texts wait).
+//! `cityvibe doctor` (issue 13 item 12, issue 21 item 3): proves each part
+//! a run needs, fetching nothing from any feed host and creating no file:
+//! it reads the config, finds and opens the database, opens the host
+//! ledger, looks at the run lock, asks the source gate what a run would do
+//! now, and probes the translation engine with a real one-word translation
+//! and checks its es→xx pairs. One function per check, one line each: ok,
+//! WARN or FAIL. Exit 2 when the config is wrong, 4 when any other check
+//! fails, else 0 (a warning is something a run survives).
+//!
+//! Not for repairs: each line says what to do, the operator does it.
 
 use super::Exit;
 use crate::cli::Cli;
+use crate::config::Config;
 use crate::output::Table;
 use crate::translate::Translator as _;
-use crate::vocab::Translator;
 use anyhow::Result;
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -18,136 +23,198 @@ enum Verdict {
     Fail,
 }
 
-pub fn execute(cli: &Cli) -> Result<Exit> {
-    let mut rows: Vec<(&str, Verdict, String)> = Vec::new();
-    let config = super::load_config(cli);
-    let mut exit = Exit::Ok;
-    match &config {
-        Ok(c) => {
-            let on: Vec<&str> = crate::adapters::ALL.iter().map(|a| a.manifest().id).filter(|id| c.enabled(id)).collect();
-            rows.push(("config", Verdict::Ok, format!("{}: sources on: {}", cli.config.display(), on.join(", "))));
-        }
-        Err(e) => {
-            rows.push(("config", Verdict::Fail, format!("{e:#}")));
-            exit = Exit::Usage;
-        }
-    }
-    if cli.db.is_file() {
-        match crate::store::Store::open(&cli.db).and_then(|s| Ok((s.schema_version()?, s.count_all_events()?))) {
-            Ok((v, n)) => rows.push(("database", Verdict::Ok, format!("{}: schema {v}, {n} events", cli.db.display()))),
-            Err(e) => {
-                rows.push(("database", Verdict::Fail, format!("{e:#}")));
-                exit = exit.max_with(Exit::Internal);
-            }
-        }
-    } else {
-        rows.push(("database", Verdict::Warn, format!("none yet at {}: `cityvibe run` makes it", cli.db.display())));
-    }
-    // Which ledger `run` would use with these options, and whose it is (issue 19 item 5).
-    match crate::http::ledger::place(cli.state_dir.as_deref(), cli.mirror.is_some(), true) {
-        Ok(place) => {
-            let (whose, verdict) = if place.system {
-                ("system ledger, shared by every user and process on this machine".to_string(), Verdict::Ok)
-            } else {
-                let system = crate::http::ledger::SYSTEM_STATE_DIR;
-                (
-                    format!("private ledger, for --mirror runs: only processes given this folder share it (real hosts: {system})"),
-                    Verdict::Warn,
-                )
-            };
-            let db = place.dir.join("hosts.db");
-            match db.exists().then(|| crate::http::Ledger::open(&place.dir)) {
-                Some(Ok(_)) => rows.push(("host ledger", verdict, format!("{}: {whose}", db.display()))),
-                Some(Err(e)) => {
-                    rows.push(("host ledger", Verdict::Fail, format!("{whose}: {e:#}")));
-                    exit = exit.max_with(Exit::Internal);
-                }
-                None => rows.push((
-                    "host ledger",
-                    Verdict::Warn,
-                    format!("none yet in {} ({whose}): the first run makes it", place.dir.display()),
-                )),
-            }
-        }
-        Err(e) => rows.push(("host ledger", Verdict::Warn, format!("{e:#}"))),
-    }
-    // The lock, only when there is a database to lock (no file is made for it otherwise).
-    if cli.db.is_file() {
-        match crate::ingest::RunLock::acquire(&cli.db, super::state_dir(cli).ok().as_deref()) {
-            Ok(_) => rows.push(("run lock", Verdict::Ok, "free".into())),
-            Err(e) if e.downcast_ref::<crate::ingest::Locked>().is_some() => rows.push(("run lock", Verdict::Warn, format!("{e}"))),
-            Err(e) => {
-                rows.push(("run lock", Verdict::Fail, format!("{e:#}")));
-                exit = exit.max_with(Exit::Internal);
-            }
-        }
-    }
-    if let Ok(c) = &config {
-        rows.push(engine_row(c));
-        if let Some(row) = terms_row(c) {
-            if row.1 == Verdict::Fail {
-                exit = exit.max_with(Exit::Usage);
-            }
-            rows.push(row);
-        }
-    }
-    let mut t = Table::new(&["check", "", "detail"]);
-    for (what, verdict, detail) in &rows {
-        t.row([what.to_string(), ["ok", "WARN", "FAIL"][*verdict as usize].to_string(), detail.clone()]);
-    }
-    t.print()?;
-    Ok(exit)
+/// One line of the report.
+struct Check {
+    what: String,
+    verdict: Verdict,
+    detail: String,
 }
 
-/// The translator the settings name, and whether it can do every pair needed.
-fn engine_row(c: &crate::config::Config) -> (&'static str, Verdict, String) {
-    match c.settings.translator {
-        Translator::None => ("translation", Verdict::Ok, "switched off (translator = \"none\")".into()),
-        Translator::Apy => ("translation", Verdict::Ok, format!("APy at {}", c.settings.apy_url.as_deref().unwrap_or("?"))),
-        Translator::Libretranslate => {
-            ("translation", Verdict::Ok, format!("LibreTranslate at {}", c.settings.libretranslate_url.as_deref().unwrap_or("?")))
-        }
-        Translator::Openai => {
-            ("translation", Verdict::Ok, format!("OpenAI-compatible server at {}", c.settings.openai_url.as_deref().unwrap_or("?")))
-        }
-        Translator::Apertium => match crate::translate::ApertiumTranslator::system() {
-            Err(e) => ("translation", Verdict::Warn, format!("{e:#}; texts wait untranslated (`make deps`)")),
-            Ok(a) => {
-                // Events come in Spanish (and co-official languages routed through it).
-                let missing: Vec<String> =
-                    c.settings.languages.iter().filter(|t| t.as_str() != "es" && !a.supports("es", t)).map(|t| format!("es-{t}")).collect();
-                if missing.is_empty() {
-                    ("translation", Verdict::Ok, format!("{}: every es-xx pair for {}", a.engine_id(), c.settings.languages.join(", ")))
-                } else {
-                    ("translation", Verdict::Warn, format!("{}: no route for {}", a.engine_id(), missing.join(", ")))
-                }
+fn check(what: impl Into<String>, verdict: Verdict, detail: impl Into<String>) -> Check {
+    Check { what: what.into(), verdict, detail: detail.into() }
+}
+
+pub fn execute(cli: &Cli) -> Result<Exit> {
+    let config = super::load_switchboard(cli);
+    let mut checks = vec![config_check(cli, &config)];
+    checks.push(database_check(cli));
+    let ledger = ledger_check(cli, &mut checks);
+    if let Some(c) = lock_check(cli) {
+        checks.push(c);
+    }
+    if let Ok(c) = &config {
+        checks.extend(gate_checks(cli, c, ledger.as_ref()));
+        checks.push(engine_check(c));
+        checks.extend(terms_check(c));
+    }
+    let mut t = Table::new(&["check", "", "detail"]);
+    for c in &checks {
+        t.row([c.what.clone(), ["ok", "WARN", "FAIL"][c.verdict as usize].to_string(), c.detail.clone()]);
+    }
+    t.print()?;
+    // A config that does not read, or a terms_dir that is not there, is the operator's file to fix.
+    let terms_missing = checks.iter().any(|c| c.what == TERM_FILES && c.verdict == Verdict::Fail);
+    Ok(if config.is_err() || terms_missing {
+        Exit::Usage
+    } else if checks.iter().any(|c| c.verdict == Verdict::Fail) {
+        Exit::Internal
+    } else {
+        Exit::Ok
+    })
+}
+
+/// The config reads and validates; which sources are on; rows this binary has no adapter for.
+fn config_check(cli: &Cli, config: &Result<Config>) -> Check {
+    match config {
+        Ok(c) => {
+            let unknown = c.unknown_rows(crate::adapters::ALL);
+            let on: Vec<&str> = crate::adapters::ALL.iter().map(|a| a.manifest().id).filter(|id| c.enabled(id)).collect();
+            if unknown.is_empty() {
+                check("config", Verdict::Ok, format!("{}: sources on: {}", cli.config.display(), on.join(", ")))
+            } else {
+                check(
+                    "config",
+                    Verdict::Warn,
+                    format!(
+                        "{}: sources on: {}; no adapter in this binary for {}: rebuild (`cargo build --release`)",
+                        cli.config.display(),
+                        on.join(", "),
+                        unknown.join(", ")
+                    ),
+                )
             }
-        },
+        }
+        Err(e) => check("config", Verdict::Fail, format!("{e:#}")),
     }
 }
+
+/// The database is found, opens, and its schema and events can be read.
+fn database_check(cli: &Cli) -> Check {
+    if !cli.db.is_file() {
+        return check("database", Verdict::Warn, format!("none yet at {}: `cityvibe run` makes it", cli.db.display()));
+    }
+    match crate::store::Store::open(&cli.db).and_then(|s| Ok((s.schema_version()?, s.count_all_events()?))) {
+        Ok((v, n)) => check("database", Verdict::Ok, format!("{}: schema {v}, {n} events", cli.db.display())),
+        Err(e) => check("database", Verdict::Fail, format!("{e:#}")),
+    }
+}
+
+/// The host ledger a run would use with these options, and whose it is
+/// (issue 19 item 5): the system ledger, or a private one for --mirror runs
+/// (a warning). It opens (only when it exists: doctor makes no file); it is
+/// returned for the gate.
+fn ledger_check(cli: &Cli, checks: &mut Vec<Check>) -> Option<crate::http::Ledger> {
+    let place = match crate::http::ledger::place(cli.state_dir.as_deref(), cli.mirror.is_some(), true) {
+        Ok(place) => place,
+        Err(e) => {
+            checks.push(check("host ledger", Verdict::Warn, format!("{e:#}")));
+            return None;
+        }
+    };
+    let (whose, verdict) = if place.system {
+        ("system ledger, shared by every user and process on this machine".to_string(), Verdict::Ok)
+    } else {
+        let system = crate::http::ledger::SYSTEM_STATE_DIR;
+        (format!("private ledger, for --mirror runs: only processes given this folder share it (real hosts: {system})"), Verdict::Warn)
+    };
+    let db = place.dir.join("hosts.db");
+    if !db.exists() {
+        checks.push(check("host ledger", Verdict::Warn, format!("none yet in {} ({whose}): the first run makes it", place.dir.display())));
+        return None;
+    }
+    match crate::http::Ledger::open(&place.dir) {
+        Ok(l) => {
+            checks.push(check("host ledger", verdict, format!("{}: {whose}", db.display())));
+            Some(l)
+        }
+        Err(e) => {
+            checks.push(check("host ledger", Verdict::Fail, format!("{whose}: {e:#}")));
+            None
+        }
+    }
+}
+
+const TERM_FILES: &str = "term files";
 
 /// The operator's term files (`[settings] terms_dir`, issue 19 item 8): a
 /// folder that is not there fails (a config mistake; runs use the shipped
 /// terms), a line a run would skip warns, naming file and line.
-fn terms_row(c: &crate::config::Config) -> Option<(&'static str, Verdict, String)> {
+fn terms_check(c: &Config) -> Option<Check> {
     let dir = c.settings.terms_dir.as_deref()?;
     if !dir.is_dir() {
-        return Some(("term files", Verdict::Fail, format!("terms_dir {} is not a folder: fix [settings] terms_dir", dir.display())));
+        return Some(check(TERM_FILES, Verdict::Fail, format!("terms_dir {} is not a folder: fix [settings] terms_dir", dir.display())));
     }
     let problems = crate::translate::terms::TermBase::check_dir(dir, &c.settings.languages);
     Some(match problems.as_slice() {
-        [] => ("term files", Verdict::Ok, format!("{}: every line reads", dir.display())),
-        [first, ..] => ("term files", Verdict::Warn, format!("{} lines skipped, first: {first}", problems.len())),
+        [] => check(TERM_FILES, Verdict::Ok, format!("{}: every line reads", dir.display())),
+        [first, ..] => check(TERM_FILES, Verdict::Warn, format!("{} lines skipped, first: {first}", problems.len())),
     })
 }
 
-trait Worst {
-    fn max_with(self, other: Exit) -> Exit;
+/// Whether a run started now would get the lock; in doctor's own words (a
+/// run holding it is not this command stopping). Only with a database: no
+/// lock file is made for a database that does not exist.
+fn lock_check(cli: &Cli) -> Option<Check> {
+    if !cli.db.is_file() {
+        return None;
+    }
+    Some(match crate::ingest::RunLock::acquire(&cli.db, super::state_dir(cli).ok().as_deref()) {
+        Ok(_) => check("run lock", Verdict::Ok, "free: a run started now would begin at once"),
+        Err(e) if e.downcast_ref::<crate::ingest::Locked>().is_some() => check(
+            "run lock",
+            Verdict::Warn,
+            "held: a run is under way on this database now; a run started before it ends stops at once with exit 3",
+        ),
+        Err(e) => check("run lock", Verdict::Fail, format!("{e:#}")),
+    })
 }
 
-impl Worst for Exit {
-    /// A configuration mistake is said first; an internal failure outranks "all fine".
-    fn max_with(self, other: Exit) -> Exit {
-        if self == Exit::Ok { other } else { self }
+/// What a run started now would do with each source, as the run's own gate answers.
+fn gate_checks(cli: &Cli, config: &Config, ledger: Option<&crate::http::Ledger>) -> Vec<Check> {
+    let store = if cli.db.is_file() { crate::store::Store::open(&cli.db).ok() } else { None };
+    let gate = crate::ingest::SourceGate::new(config, store.as_ref(), ledger);
+    gate.ids()
+        .into_iter()
+        .map(|id| {
+            let what = format!("source {id}");
+            match gate.decide(id) {
+                Ok(crate::ingest::Decision::Go) => check(what, Verdict::Ok, "a run now would fetch it"),
+                Ok(crate::ingest::Decision::Skip(why)) => check(what, Verdict::Ok, format!("a run now would skip it: {}", why.message(id))),
+                Ok(crate::ingest::Decision::Refuse(why)) => check(what, Verdict::Fail, why.message(id)),
+                Err(e) => check(what, Verdict::Fail, format!("{e:#}")),
+            }
+        })
+        .collect()
+}
+
+/// The engine the config names translates a real word, and has every es→xx pair needed.
+fn engine_check(c: &Config) -> Check {
+    let s = &c.settings;
+    let timeout = std::time::Duration::from_secs(s.translate_timeout_secs.clamp(1, 15));
+    let mut engine = match crate::translate::engine_for(s, timeout) {
+        Ok(None) => return check("translation", Verdict::Ok, "switched off (translator = \"none\")"),
+        Ok(Some(e)) => e,
+        Err(e) if s.translator == crate::vocab::Translator::Apertium => {
+            return check("translation", Verdict::Warn, format!("{e:#}; texts wait untranslated (`make deps`)"));
+        }
+        Err(e) => return check("translation", Verdict::Fail, format!("{}: {e:#}; a run would leave every text pending", s.translator)),
+    };
+    let target = s.languages.iter().find(|l| l.as_str() != "es").cloned().unwrap_or_else(|| "ca".into());
+    let probe = engine.translate("es", &target, &["hola".to_string()]);
+    let id = engine.engine_id();
+    match probe {
+        Ok(out) if out.first().is_some_and(|t| !t.trim().is_empty()) => {
+            // Events come in Spanish (and co-official languages routed through it).
+            let missing: Vec<String> =
+                s.languages.iter().filter(|t| t.as_str() != "es" && !engine.supports("es", t)).map(|t| format!("es-{t}")).collect();
+            let proved = format!("{id}: \"hola\" → {target} \"{}\"", out[0].trim());
+            if missing.is_empty() {
+                check("translation", Verdict::Ok, format!("{proved}; every es-xx pair for {}", s.languages.join(", ")))
+            } else {
+                check("translation", Verdict::Warn, format!("{proved}; no route for {}", missing.join(", ")))
+            }
+        }
+        Ok(_) => check("translation", Verdict::Fail, format!("{id}: translating \"hola\" into {target} gave nothing back")),
+        Err(e) => check("translation", Verdict::Fail, format!("{id}: translating \"hola\" into {target} failed: {e:#}")),
     }
 }

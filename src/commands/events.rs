@@ -140,9 +140,14 @@ pub fn show(cli: &Cli, id: &str, lang: Option<&str>, json: bool) -> Result<super
         super::print_json(&v)?;
         return Ok(super::exit::OK);
     }
-    crate::outln!("{} ({}:{}, {})", e.title, e.source, e.source_event_id, e.status)?;
+    // An active event whose every occurrence is over reads "ended" (issue 21 item 7: a year-old one said "active").
+    let ended = e.status == "active" && matches!(crate::schedule::standing(e, jiff::Timestamp::now()), crate::schedule::Standing::Ended(_));
+    crate::outln!("{} ({}:{}, {})", e.title, e.source, e.source_event_id, if ended { "ended" } else { e.status.as_str() })?;
     crate::outln!("text: {} [{}]", e.lang, e.text_origin)?;
-    crate::outln!("when: {} → {} ({})", e.start.as_deref().unwrap_or("?"), e.end.as_deref().unwrap_or("no end given"), e.time_zone)?;
+    let civil = |t: &Option<String>| t.as_deref().map(|t| crate::schedule::civil_text(t, e.all_day));
+    let (start, end) = (civil(&e.start).unwrap_or("?".into()), civil(&e.end).unwrap_or("no end given".into()));
+    let span = if start == end { start } else { format!("{start} → {end}") };
+    crate::outln!("when: {span}{} ({})", if e.all_day { ", all day" } else { "" }, e.time_zone)?;
     // Venue, street, postcode and locality, comma-separated as every export has them.
     crate::outln!("where: {}", crate::export::location_line(e).as_deref().unwrap_or("-"))?;
     // Each field in the reader's language, with the publisher's own words
@@ -155,7 +160,9 @@ pub fn show(cli: &Cli, id: &str, lang: Option<&str>, json: bool) -> Result<super
     if !e.category_labels.is_empty() {
         crate::outln!("categories: {}", e.category_labels.join(", "))?;
     }
-    crate::outln!("\n{}\n", e.description)?;
+    if !e.description.trim().is_empty() {
+        crate::outln!("\n{}\n", e.description.trim())?;
+    }
     crate::outln!("original: {}", e.url.as_deref().unwrap_or("-"))?;
     crate::outln!("{} — licence: {} <{}>", e.attribution, e.licence, e.licence_url)?;
     if let Some(licence) = e.original_fields.get("licence") {

@@ -158,7 +158,8 @@ pub fn show(cli: &Cli, query: &str, as_json: bool) -> Result<super::Exit> {
         if s["events_withheld"].as_u64().is_some_and(|n| n > 0) {
             line("withheld", format!("{} events kept but shown nowhere (source disable --withdraw)", s["events_withheld"]))?;
         }
-        line("dates", format!("{} … {}", text("first_date"), text("last_date")))?;
+        let day = |k: &str| crate::schedule::civil_text(&text(k), false);
+        line("dates", format!("{} … {}", day("first_date"), day("last_date")))?;
         let fields: Vec<&str> = s["fields"].as_array().map(|a| a.iter().filter_map(|f| f.as_str()).collect()).unwrap_or_default();
         line("fields", if fields.is_empty() { "-".to_string() } else { fields.join(", ") })?;
         if let Some(t) = s["translations"].as_array().filter(|t| !t.is_empty()) {

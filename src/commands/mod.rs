@@ -8,6 +8,7 @@ pub mod doctor;
 pub mod events;
 pub mod export;
 pub mod holdings;
+pub mod progress;
 pub mod run;
 pub mod runs;
 pub mod source;
@@ -39,8 +40,9 @@ pub fn check_source_ids(ids: &[String]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Take the run lock beside the database; when another run holds it, say so
-/// on stderr and give the exit code to stop with (nothing was done).
+/// Take the run lock beside the database. When another run holds it, the
+/// error is [`crate::ingest::Locked`]: `main` tells it on stderr (and as
+/// JSON on stdout under `--json`) and exits 3, nothing done.
 pub fn lock_or_exit(cli: &Cli) -> anyhow::Result<Result<crate::ingest::RunLock, Exit>> {
     // The database's identity is locked in the state folder too, when there is one (issue 10 item 10):
     // the ledger's, so machine-wide for real runs (issue 19 item 5). A command that sends nothing
@@ -50,14 +52,7 @@ pub fn lock_or_exit(cli: &Cli) -> anyhow::Result<Result<crate::ingest::RunLock, 
         Ok(p) if p.system && !p.dir.exists() => crate::http::ledger::place(None, true, false).ok().map(|p| p.dir),
         other => other.ok().map(|p| p.dir),
     };
-    match crate::ingest::RunLock::acquire(&cli.db, folder.as_deref()) {
-        Ok(l) => Ok(Ok(l)),
-        Err(e) if e.downcast_ref::<crate::ingest::Locked>().is_some() => {
-            eprintln!("cityvibe: {e}");
-            Ok(Err(exit::LOCKED))
-        }
-        Err(e) => Err(e),
-    }
+    crate::ingest::RunLock::acquire(&cli.db, folder.as_deref()).map(Ok)
 }
 
 /// The host ledger's folder for a command that only reads it (see
@@ -105,10 +100,33 @@ pub fn local_time(ms: Option<i64>) -> String {
 /// How each source is cited now (P19): the manifests overlaid by sources.toml
 /// when there is one; a mistake in it is a configuration error (exit 2).
 pub fn load_citations(cli: &crate::cli::Cli) -> anyhow::Result<crate::citation::Citations> {
-    crate::citation::Citations::load(&cli.config).map_err(crate::output::as_usage)
+    if !cli.config.exists() {
+        return Ok(crate::citation::Citations::new(None));
+    }
+    Ok(crate::citation::Citations::new(Some(&load_config(cli)?)))
 }
 
-/// The operator's switchboard; a mistake in it is a configuration error (exit 2).
+/// The operator's switchboard; a mistake in it is a configuration error
+/// (exit 2). A row naming no adapter of this binary (a scaffold not yet
+/// built) is warned about once and changes nothing (issue 21 item 1).
 pub fn load_config(cli: &crate::cli::Cli) -> anyhow::Result<crate::config::Config> {
+    let config = load_switchboard(cli)?;
+    static WARNED: std::sync::Once = std::sync::Once::new();
+    let unknown = config.unknown_rows(crate::adapters::ALL);
+    if !unknown.is_empty() {
+        WARNED.call_once(|| {
+            eprintln!(
+                "cityvibe: warning: {} names no adapter built into this binary ({}); rebuild (`cargo build --release`) to use it",
+                cli.config.display(),
+                unknown.iter().map(|id| format!("[sources.{id}]")).collect::<Vec<_>>().join(", ")
+            )
+        });
+    }
+    Ok(config)
+}
+
+/// The switchboard without the warning, for the commands that report each
+/// source themselves (`run`, `run --dry-run`, `doctor`): the gate says it.
+pub fn load_switchboard(cli: &crate::cli::Cli) -> anyhow::Result<crate::config::Config> {
     crate::config::Config::load(&cli.config, crate::adapters::ALL)
 }

@@ -17,15 +17,15 @@ pub struct Args {
     pub force: bool,
 }
 
-/// A spinner while fetching, then a bar while translating; on a terminal only.
+/// A spinner while fetching, then the translation step's progress; on a terminal only.
 struct Bars {
     spinner: Option<indicatif::ProgressBar>,
-    bar: Option<indicatif::ProgressBar>,
-    started: std::time::Instant,
+    translating: Option<super::progress::TranslateProgress>,
+    translate: bool,
 }
 
 impl Bars {
-    fn new() -> Bars {
+    fn new(translate: bool) -> Bars {
         let pb = indicatif::ProgressBar::new_spinner();
         pb.set_message("fetching sources politely (each host's delay is kept)…");
         pb.enable_steady_tick(std::time::Duration::from_millis(120));
@@ -47,7 +47,7 @@ impl Bars {
                 std::thread::sleep(std::time::Duration::from_millis(250));
             }
         });
-        Bars { spinner: Some(pb), bar: None, started: std::time::Instant::now() }
+        Bars { spinner: Some(pb), translating: None, translate }
     }
 }
 
@@ -56,37 +56,30 @@ impl RunProgress for Bars {
         if let Some(pb) = self.spinner.take() {
             pb.finish_and_clear();
         }
-        let pb = indicatif::ProgressBar::new(0);
-        pb.set_style(
-            indicatif::ProgressStyle::with_template("translating {bar:30} {pos}/{len} texts {msg} (ETA {eta})")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        pb.set_message("starting the engine…");
-        pb.enable_steady_tick(std::time::Duration::from_millis(200));
-        self.started = std::time::Instant::now();
-        self.bar = Some(pb);
+        // No bar for a step that does not run (issue 21 item 4).
+        if self.translate {
+            self.translating = Some(super::progress::TranslateProgress::new());
+        }
     }
 
     fn translating(&mut self, done: u64, total: u64, words: u64) {
-        if let Some(pb) = &self.bar {
-            pb.set_length(total);
-            pb.set_position(done);
-            let secs = self.started.elapsed().as_secs_f64().max(0.001);
-            pb.set_message(format!("{:.0} words/s", words as f64 / secs));
+        if let Some(p) = &mut self.translating {
+            p.update(done, total, words);
         }
     }
 }
 
 impl Drop for Bars {
     fn drop(&mut self) {
-        for pb in [self.spinner.take(), self.bar.take()].into_iter().flatten() {
+        if let Some(pb) = self.spinner.take() {
             pb.finish_and_clear();
         }
+        self.translating = None;
     }
 }
 
 pub fn execute(cli: &Cli, args: Args) -> Result<Exit> {
-    let config = super::load_config(cli)?;
+    let config = super::load_switchboard(cli)?;
     super::check_source_ids(&args.sources)?;
     let mirror = cli.mirror.as_deref().map(Mirror::parse).transpose().map_err(crate::output::as_usage)?;
     // Fail closed: no ledger, no request (P8).
@@ -101,6 +94,7 @@ pub fn execute(cli: &Cli, args: Args) -> Result<Exit> {
     crate::ingest::listen_for_stop()?;
     let limits = Limits { max_wait: std::time::Duration::from_secs(config.settings.max_wait_secs), ..Limits::default() };
     let client = Client::new(mirror, limits);
+    let config_translates = config.settings.translator != crate::vocab::Translator::None;
     let opts = RunOptions {
         adapters: crate::adapters::ALL,
         config,
@@ -111,7 +105,7 @@ pub fn execute(cli: &Cli, args: Args) -> Result<Exit> {
         force: args.force,
     };
     let outcome = if !args.quiet && !args.json && super::stdout_is_terminal() {
-        let mut bars = Bars::new();
+        let mut bars = Bars::new(!args.no_translate && config_translates);
         crate::run::run(&mut store, opts, !args.no_translate, &mut bars)?
     } else {
         crate::run::run(&mut store, opts, !args.no_translate, &mut Quiet)?
@@ -137,9 +131,21 @@ pub fn execute(cli: &Cli, args: Args) -> Result<Exit> {
     if args.json {
         super::print_json(&outcome)?;
     } else if !args.quiet && super::stdout_is_terminal() {
-        let mut t =
-            crate::output::Table::new(&["source", "status", "req", "304", "added", "updated", "withdrawn", "errors", "time", "message"])
-                .right(&[2, 3, 4, 5, 6, 7, 8]);
+        // `translated` as `runs` has it (issue 21 item 4).
+        let mut t = crate::output::Table::new(&[
+            "source",
+            "status",
+            "req",
+            "304",
+            "added",
+            "updated",
+            "withdrawn",
+            "errors",
+            "translated",
+            "time",
+            "message",
+        ])
+        .right(&[2, 3, 4, 5, 6, 7, 8, 9]);
         for s in &outcome.report.sources {
             t.row([
                 s.id.clone(),
@@ -150,6 +156,7 @@ pub fn execute(cli: &Cli, args: Args) -> Result<Exit> {
                 s.updated.to_string(),
                 s.withdrawn.to_string(),
                 s.record_errors.to_string(),
+                s.translated.to_string(),
                 format!("{:.1} s", s.duration_ms as f64 / 1000.0),
                 s.message.clone(),
             ]);
@@ -159,35 +166,87 @@ pub fn execute(cli: &Cli, args: Args) -> Result<Exit> {
     Ok(outcome.exit)
 }
 
+/// One source in `run --dry-run`: the gate's answer, as a run would get it now.
+#[derive(Debug, serde::Serialize)]
+pub struct DryRunLine {
+    pub id: String,
+    /// `fetch`, `skip` or `refuse`.
+    pub would: &'static str,
+    pub delay_secs: Option<f64>,
+    /// Why not, when not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub feeds: Vec<DryRunFeed>,
+}
+
+/// A feed a run would request, and when.
+#[derive(Debug, serde::Serialize)]
+pub struct DryRunFeed {
+    pub url: String,
+    /// `always`, or `only if the JSON fails` for a fallback.
+    pub when: String,
+}
+
 /// `run --dry-run`: what a run would fetch now and what it would not, and
-/// why; no request, no lock, no database, no ledger (issue 13 item 12).
-pub fn dry_run(cli: &Cli, only: &[String]) -> Result<Exit> {
-    let config = super::load_config(cli)?;
+/// why, as the run's own gate answers (period, ledger, caps, hours,
+/// not-before, opt-outs; issue 21 item 2); no request, no lock, nothing
+/// written: the database and the ledger are read only when they exist.
+pub fn dry_run(cli: &Cli, only: &[String], json: bool) -> Result<Exit> {
+    let config = super::load_switchboard(cli)?;
     super::check_source_ids(only)?;
-    let mut t = crate::output::Table::new(&["source", "would", "delay", "feeds or why not"]);
-    for a in crate::adapters::ALL {
-        let m = a.manifest();
-        if !only.is_empty() && !only.iter().any(|o| o == m.id) {
+    let store = if cli.db.is_file() { Some(Store::open_existing(&cli.db)?) } else { None };
+    let ledger = super::state_dir(cli).ok().filter(|d| d.join("hosts.db").is_file()).map(|d| crate::http::Ledger::open(&d)).transpose()?;
+    let gate = crate::ingest::SourceGate::new(&config, store.as_ref(), ledger.as_ref());
+    let mut lines = Vec::new();
+    for id in gate.ids() {
+        if !only.is_empty() && !only.iter().any(|o| o == id) {
             continue;
         }
-        let todo = crate::adapter_tools::todo_fields(m);
-        let hours = config.sources.get(m.id).and_then(|r| r.hours.clone());
-        let outside = hours
-            .as_deref()
-            .and_then(|h| crate::config::parse_hours(h).ok())
-            .is_some_and(|w| !crate::config::in_window(w, crate::config::madrid_minute_now()));
-        let (would, what) = if !config.enabled(m.id) {
-            ("skip", config.why_off(m.id))
-        } else if !todo.is_empty() {
-            ("refuse", format!("manifest still says TODO in {} (P3)", todo.join(", ")))
-        } else if outside {
-            ("skip", format!("outside its hours {} (Europe/Madrid)", hours.unwrap_or_default()))
-        } else {
-            ("fetch", m.feeds.iter().map(|f| f.url).collect::<Vec<_>>().join("\n"))
+        let adapter = crate::adapters::by_id(id);
+        let delay_secs = adapter.map(|a| config.delay_for(a).as_secs_f64());
+        let (would, why) = match gate.decide(id)? {
+            crate::ingest::Decision::Go => ("fetch", None),
+            crate::ingest::Decision::Skip(why) => ("skip", Some(why.message(id))),
+            crate::ingest::Decision::Refuse(why) => ("refuse", Some(why.message(id))),
         };
-        t.row([m.id.to_string(), would.to_string(), format!("{} s", config.delay_for(*a).as_secs_f64()), what]);
+        let feeds = match adapter {
+            Some(a) if would == "fetch" => feeds_of(&config, a.manifest()),
+            _ => Vec::new(),
+        };
+        lines.push(DryRunLine { id: id.to_string(), would, delay_secs, why, feeds });
+    }
+    if json {
+        super::print_json(&serde_json::json!({ "dry_run": true, "sources": lines }))?;
+        return Ok(Exit::Ok);
+    }
+    let mut t = crate::output::Table::new(&["source", "would", "delay", "feeds or why not"]);
+    for l in &lines {
+        let what = match &l.why {
+            Some(why) => why.clone(),
+            None => l.feeds.iter().map(|f| format!("{} ({})", f.url, f.when)).collect::<Vec<_>>().join("\n"),
+        };
+        t.row([l.id.clone(), l.would.to_string(), l.delay_secs.map_or("-".into(), |d| format!("{d} s")), what]);
     }
     t.print()?;
-    crate::outln!("(a dry run: nothing was requested; a real run also keeps each source's period, P7, and each host's ledger)")?;
+    crate::outln!("(a dry run: nothing was requested; every delay still holds when a run sends)")?;
     Ok(Exit::Ok)
+}
+
+/// The feeds a run would request: each switched-on feed, the fallbacks of a
+/// `FirstThatParses` plan only if the ones before them fail.
+fn feeds_of(config: &crate::config::Config, m: &crate::adapter::Manifest) -> Vec<DryRunFeed> {
+    let on: Vec<&crate::adapter::Feed> = m.feeds.iter().filter(|f| config.feed_on(m.id, f)).collect();
+    let first = on.first().map(|f| f.format.name().to_uppercase()).unwrap_or_default();
+    on.iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let when = if i > 0 && m.plan == crate::adapter::FetchPlan::FirstThatParses {
+                format!("only if the {first} fails")
+            } else {
+                "always".to_string()
+            };
+            DryRunFeed { url: f.url.to_string(), when }
+        })
+        .collect()
 }

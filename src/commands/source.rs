@@ -48,9 +48,9 @@ fn delay_rule(ledger: Option<&crate::http::Ledger>, config: &crate::config::Conf
 
 pub fn list(cli: &Cli, as_json: bool) -> Result<super::Exit> {
     let config = super::load_config(cli)?;
-    // Before the first run there is no database: the sources are listed all
-    // the same, and no empty database is made (issue 13 item 4).
-    let store = if cli.db.is_file() { Some(Store::open(&cli.db)?) } else { None };
+    // No database at the path: a usage error like every read command's
+    // (issue 21 item 6; zeros and exit 0 hid a mistyped --db).
+    let store = Some(Store::open_existing(&cli.db)?);
     let ledger = open_ledger(cli);
     let mut rows = Vec::new();
     for a in crate::adapters::ALL {
@@ -109,6 +109,13 @@ pub fn show(cli: &Cli, id: &str, as_json: bool) -> Result<super::Exit> {
     let state = store.source_state(m.id)?;
     let (active, withdrawn) = store.count_events(m.id)?;
     let cited = crate::citation::of(Some(&config), m);
+    // What a run now would do with it: the run's own gate (issue 22 item 2).
+    let ledger = open_ledger(cli);
+    let (would, why) = match crate::ingest::SourceGate::new(&config, Some(&store), ledger.as_ref()).decide(m.id)? {
+        crate::ingest::Decision::Go => ("fetch", None),
+        crate::ingest::Decision::Skip(why) => ("skip", Some(why.message(m.id))),
+        crate::ingest::Decision::Refuse(why) => ("refuse", Some(why.message(m.id))),
+    };
     let v = json!({
         "id": m.id,
         "name": m.name,
@@ -119,6 +126,7 @@ pub fn show(cli: &Cli, id: &str, as_json: bool) -> Result<super::Exit> {
         "enabled": config.enabled(m.id),
         "min_delay_secs": delay,
         "delay_rule": rule,
+        "run_now": { "would": would, "why": why },
         "daily_cap": m.daily_cap,
         "licence": cited.licence,
         "licence_url": cited.licence_url,
@@ -139,6 +147,7 @@ pub fn show(cli: &Cli, id: &str, as_json: bool) -> Result<super::Exit> {
         let off = if config.feed_on(m.id, f) { "" } else { "  (switched off: feeds_off)" };
         crate::outln!("  feed {} {}{off}", f.lang, f.url)?;
     }
+    crate::outln!("a run now would {would}{}", why.as_deref().map(|w| format!(": {w}")).unwrap_or_default())?;
     crate::outln!("licence {} <{}>\nattribution {}", cited.licence, cited.licence_url, cited.attribution)?;
     crate::outln!("events: {active} active, {withdrawn} withdrawn; last status {}", state.last_status.map_or("-", |s| s.as_str()))?;
     crate::outln!("last 30 days of requests to {}:", m.host)?;
@@ -178,6 +187,7 @@ pub fn switch(cli: &Cli, id: &str, on: bool, reason: Option<&str>, withdraw: boo
         let store = Store::open(&cli.db)?;
         if withdraw {
             let n = store.withhold_source(id)?;
+            crate::switch_log::record(&cli.config, id, crate::switch_log::Action::Withdraw, reason)?;
             eprintln!(
                 "{n} stored events of {id} withheld from every list and export (kept for `holdings`; `source enable {id}` brings them back)"
             );
@@ -213,5 +223,30 @@ pub fn release(cli: &Cli, target: &str) -> Result<super::Exit> {
     for d in done {
         crate::outln!("{host}: {d}")?;
     }
+    Ok(exit::OK)
+}
+
+/// `source history ID`: every switch of the source, oldest first, from the
+/// log beside sources.toml (issue 21 item 7).
+pub fn history(cli: &Cli, id: &str, as_json: bool) -> Result<super::Exit> {
+    adapter(id)?;
+    let switches = crate::switch_log::of(&cli.config, id)?;
+    if as_json {
+        print_json(&switches)?;
+        return Ok(exit::OK);
+    }
+    if switches.is_empty() {
+        eprintln!(
+            "{id} was never switched by `source disable`/`enable` (no record in {})",
+            crate::switch_log::path_beside(&cli.config).display()
+        );
+        return Ok(exit::OK);
+    }
+    let mut t = Table::new(&["when", "action", "reason"]);
+    for s in &switches {
+        let ms = s.at.parse::<jiff::Timestamp>().ok().map(|t| t.as_millisecond());
+        t.row([local_time(ms), s.action.as_str().to_string(), s.reason.clone().unwrap_or_default()]);
+    }
+    t.print()?;
     Ok(exit::OK)
 }

@@ -3,35 +3,7 @@
 //! structured value, so no English note leaks into another language's page.
 //! Not for the page's layout (`sources_export.rs`) or for event texts.
 
-use serde::Serialize;
-
-/// How often a publisher says it updates a feed, read from the manifest's
-/// `update_schedule`, whose first word names it (the rest is a reviewer's note).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Frequency {
-    Continuous,
-    Hourly,
-    Daily,
-    Weekly,
-    Monthly,
-    /// Not stated, or in words we do not recognise.
-    Unstated,
-}
-
-impl Frequency {
-    pub fn of(update_schedule: &str) -> Frequency {
-        let first = update_schedule.split_whitespace().next().unwrap_or("").to_lowercase();
-        match first.trim_matches(|c: char| !c.is_alphanumeric()) {
-            "continuous" | "continua" | "continuously" | "live" => Frequency::Continuous,
-            "hourly" => Frequency::Hourly,
-            "daily" | "diaria" | "diario" => Frequency::Daily,
-            "weekly" | "semanal" => Frequency::Weekly,
-            "monthly" | "mensual" => Frequency::Monthly,
-            _ => Frequency::Unstated,
-        }
-    }
-}
+pub use crate::adapter::Frequency;
 
 /// The page's fixed words in one language.
 pub struct Words {

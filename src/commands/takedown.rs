@@ -15,8 +15,16 @@ pub fn add(cli: &Cli, what: &str, reason: &str, force: bool, as_json: bool) -> R
     // from the start), but one written to a mistyped --db protects nothing:
     // say where it went when that database is new.
     let new_db = !cli.db.is_file();
+    let new_folder = cli.db.parent().filter(|p| !p.as_os_str().is_empty() && !p.exists()).map(|p| p.to_path_buf());
     let mut store = Store::open(&cli.db)?;
     let outcome = store.add_takedown(&target, reason, force)?;
+    if new_db && matches!(outcome, TakedownOutcome::Unconfirmed { .. }) {
+        // A refused command creates nothing (issue 21 item 6): the database
+        // made for a takedown that was not recorded goes again, or a later
+        // read command would take the mistyped path for a real one.
+        drop(store);
+        unmake_database(&cli.db, new_folder.as_deref());
+    }
     if new_db && !matches!(outcome, TakedownOutcome::Unconfirmed { .. }) {
         eprintln!(
             "cityvibe: note: there was no database at {}; it was created to hold this takedown. \
@@ -61,6 +69,19 @@ pub fn add(cli: &Cli, what: &str, reason: &str, force: bool, as_json: bool) -> R
         TakedownOutcome::Unconfirmed { .. } => unreachable!("handled above"),
     }
     Ok(exit::OK)
+}
+
+/// Remove a database this command made and did not use, with its SQLite
+/// side files (and its folder, when this command made that too).
+fn unmake_database(db: &std::path::Path, folder: Option<&std::path::Path>) {
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+        let mut p = db.as_os_str().to_owned();
+        p.push(suffix);
+        let _ = std::fs::remove_file(std::path::PathBuf::from(p));
+    }
+    if let Some(f) = folder {
+        let _ = std::fs::remove_dir(f);
+    }
 }
 
 pub fn list(cli: &Cli, as_json: bool) -> Result<super::Exit> {

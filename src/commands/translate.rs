@@ -8,7 +8,6 @@ use crate::store::Store;
 use crate::translate::exchange;
 use crate::translate::pipeline::{Options, TranslateStats, engines};
 use anyhow::Result;
-use std::time::Instant;
 
 /// Translate what needs it; a progress bar on a terminal (texts done / total, words/s).
 pub fn step(store: &mut Store, config: &Config, sources: &[String], show_progress: bool) -> Result<Option<TranslateStats>> {
@@ -17,27 +16,15 @@ pub fn step(store: &mut Store, config: &Config, sources: &[String], show_progres
         store.apply_translation_memory(&config.settings.languages, sources)?;
         return Ok(None);
     };
-    let bar = show_progress.then(|| {
-        let pb = indicatif::ProgressBar::new(0);
-        pb.set_style(
-            indicatif::ProgressStyle::with_template("translating {bar:30} {pos}/{len} texts {msg}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        pb
-    });
-    let started = Instant::now();
+    // The same progress as `run`'s translation step (issue 21 item 4).
+    let mut bar = show_progress.then(super::progress::TranslateProgress::new);
     let options = Options::from_settings(&config.settings);
     let stats = engines.translate(store, &config.settings.languages, sources, &options, |done, total, words| {
-        if let Some(pb) = &bar {
-            pb.set_length(total);
-            pb.set_position(done);
-            let secs = started.elapsed().as_secs_f64().max(0.001);
-            pb.set_message(format!("{:.0} words/s", words as f64 / secs));
+        if let Some(p) = &mut bar {
+            p.update(done, total, words);
         }
     })?;
-    if let Some(pb) = bar {
-        pb.finish_and_clear();
-    }
+    drop(bar);
     Ok(Some(stats))
 }
 

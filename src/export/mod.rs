@@ -66,7 +66,11 @@ pub fn slots(e: &StoredEvent) -> Vec<Slot> {
 
 /// Parse the date given to `option` (`--from` or `--to`).
 pub fn parse_date(option: &str, s: &str) -> anyhow::Result<Date> {
-    s.parse::<Date>().map_err(|e| crate::output::usage(format!("{option} {s:?} is not a date (YYYY-MM-DD): {e}")))
+    // The option and the form expected, in plain words: the parser's own
+    // message ("failed to parse two digit integer as month…") helps no one (issue 21 item 7).
+    s.trim().parse::<Date>().map_err(|_| {
+        crate::output::usage(format!("{option} {s:?} is not a date: write YYYY-MM-DD, a day that exists (e.g. {option} 2026-12-01)"))
+    })
 }
 
 /// The text list of a JSON array of strings.

@@ -448,6 +448,16 @@ impl Ledger {
         Ok(done)
     }
 
+    /// Requests reserved for `host` in the 24 h before `now_ms`: what the
+    /// daily cap counts (read only; the source gate asks it, issue 22 item 2).
+    pub fn requests_in_last_day(&self, host: &str, now_ms: i64) -> Result<u32> {
+        self.conn
+            .query_row("SELECT count(*) FROM requests WHERE host = ?1 AND at_ms > ?2", params![host, now_ms - 24 * 3600 * 1000], |r| {
+                r.get(0)
+            })
+            .with_context(|| format!("counting {host}'s requests of the last 24 h in the host ledger"))
+    }
+
     /// Take the host's lock for one exchange; `None` while another process holds it.
     pub fn lock_host(&self, host: &str) -> Result<Option<HostLock>> {
         // A host name is letters, digits, dots, dashes (and brackets/colons for IPv6).

@@ -7,10 +7,10 @@ use crate::config::{Config, in_window, madrid_minute_now, parse_hours};
 use crate::http::{Allowed, Body, Client, FetchDriver, FetchOutcome, FetchRequest, FetchResult, Gate, Ledger, Scheduler};
 use crate::model::PublisherTranslation;
 use crate::records::parse_feed;
+use crate::store::Store;
 use crate::store::fetchlog::Validators;
 use crate::store::ingest::{Verdict, WithdrawGuard};
 use crate::store::runs::SourceReport;
-use crate::store::{Store, now_ms};
 use crate::vocab::SourceStatus;
 use anyhow::Result;
 use std::collections::HashMap;
@@ -18,9 +18,11 @@ use std::path::PathBuf;
 use url::Url;
 
 mod bounds;
+pub mod gate;
 mod lock;
 mod sinks;
 pub use bounds::{RunBounds, listen_for_stop};
+pub use gate::{Decision, SourceGate};
 pub use lock::{Locked, RunLock};
 use sinks::{StoreSink, TranslationSink};
 
@@ -66,53 +68,26 @@ pub fn run_within(store: &mut Store, opts: RunOptions<'_>, bounds: RunBounds) ->
     let run_id = store.begin_run()?;
     let mut reports: Vec<SourceReport> = Vec::new();
     let mut drivers: Vec<SourceDriver> = Vec::new();
-    for adapter in opts.adapters.iter().copied() {
-        let id = adapter.manifest().id;
+    let gate = SourceGate { force: opts.force, adapters: opts.adapters, ..SourceGate::new(&opts.config, Some(&*store), Some(opts.ledger)) };
+    let mut go: Vec<&'static dyn Adapter> = Vec::new();
+    for id in gate.ids() {
         if !opts.only.is_empty() && !opts.only.iter().any(|o| o == id) {
             continue;
         }
-        let row = opts.config.sources.get(id);
-        if !opts.config.enabled(id) {
-            let mut r = SourceReport::new(id, SourceStatus::Disabled);
-            r.message = opts.config.why_off(id);
-            reports.push(r);
-            continue;
-        }
-        let todo = crate::adapter_tools::todo_fields(adapter.manifest());
-        if !todo.is_empty() {
-            // P3: a manifest nobody reviewed (its URLs, licence and attribution
-            // still say TODO) is never fetched, whatever sources.toml says.
-            let mut r = SourceReport::new(id, SourceStatus::Refused);
-            r.message = format!(
-                "not fetched: its manifest still says TODO in {} (adapters/{id}.rs); an unreviewed adapter is never requested (P3): \
-                 fill them in as docs/ADAPTERS.md says, or switch it off with `cityvibe source disable {id} --reason \"…\"`",
-                todo.join(", ")
-            );
-            reports.push(r);
-            continue;
-        }
-        if let Some(hours) = row.and_then(|r| r.hours.as_deref()) {
-            let window = parse_hours(hours)?;
-            if !in_window(window, madrid_minute_now()) {
-                let mut r = SourceReport::new(id, SourceStatus::Skipped);
-                r.message = format!("outside its hours {hours} (Europe/Madrid)");
+        // One answer for the run, the dry run, `source show` and `doctor` (issue 22 item 2).
+        match gate.decide(id) {
+            Ok(Decision::Go) => go.extend(opts.adapters.iter().find(|a| a.manifest().id == id)),
+            Ok(Decision::Skip(why) | Decision::Refuse(why)) => reports.push(why.report(id)),
+            Err(e) => {
+                // Fail closed: what cannot be proved is not fetched (P8).
+                let mut r = SourceReport::new(id, SourceStatus::Failed);
+                r.message = format!("not fetched in this run: {e:#}");
                 reports.push(r);
-                continue;
             }
         }
-        if !opts.force
-            && let Some(due) = next_due(store, &opts.config, id)?
-        {
-            let mut r = SourceReport::new(id, SourceStatus::Skipped);
-            r.message = format!(
-                "fetched less than its period ({}) ago; next due at {} (P7; `run --force` for a manual run)",
-                hours_text(opts.config.period_for(id)),
-                crate::http::scheduler::utc(due)
-            );
-            r.next_due = Some(crate::http::scheduler::utc(due));
-            reports.push(r);
-            continue;
-        }
+    }
+    for adapter in go {
+        let id = adapter.manifest().id;
         // Feeds switched off (P16, "en parte"): never requested, and what
         // came from them is not shown any more (their language falls to the engine).
         let off: Vec<&Feed> = adapter.manifest().feeds.iter().filter(|f| !opts.config.feed_on(id, f)).collect();
@@ -126,30 +101,16 @@ pub fn run_within(store: &mut Store, opts: RunOptions<'_>, bounds: RunBounds) ->
     for d in drivers {
         reports.push(d.finish());
     }
-    // Keep the adapters' order in the report.
+    // Keep the adapters' order in the report (rows with no adapter last).
     let order: Vec<&str> = opts.adapters.iter().map(|a| a.manifest().id).collect();
-    reports.sort_by_key(|r| order.iter().position(|o| *o == r.id));
+    reports.sort_by_key(|r| order.iter().position(|o| *o == r.id).unwrap_or(usize::MAX));
     for r in &reports {
         store.record_source_result(run_id, r)?;
     }
     Ok(RunReport { run_id, sources: reports })
 }
 
-/// A tolerance for cron's jitter: a run a few minutes early is still due (P7).
-pub const PERIOD_TOLERANCE_MS: i64 = 10 * 60 * 1000;
-
-/// When `id` is next due, if a run now would come within its period since
-/// its last fetch (a request sent by a run, in this database).
-fn next_due(store: &Store, config: &Config, id: &str) -> Result<Option<i64>> {
-    let Some(last) = store.last_fetch_ms(id)? else { return Ok(None) };
-    let due = last + config.period_for(id).as_millis() as i64;
-    Ok((now_ms() < due - PERIOD_TOLERANCE_MS).then_some(due))
-}
-
-fn hours_text(d: std::time::Duration) -> String {
-    let h = d.as_secs_f64() / 3600.0;
-    if h.fract() == 0.0 { format!("{h} h") } else { format!("{h:.2} h") }
-}
+pub use gate::PERIOD_TOLERANCE_MS;
 
 /// One source's progress through a run.
 struct SourceDriver {
@@ -186,6 +147,8 @@ struct SourceDriver {
     saw_anomaly: bool,
     /// The run's deadline and stop signal, checked before every request.
     bounds: RunBounds,
+    /// The last re-read of sources.toml failed (said once, not per request).
+    reload_failed: bool,
 }
 
 impl SourceDriver {
@@ -219,6 +182,7 @@ impl SourceDriver {
             notes: Vec::new(),
             saw_anomaly: false,
             bounds,
+            reload_failed: false,
         };
         driver.skip_feeds_off();
         driver
@@ -463,13 +427,7 @@ impl FetchDriver for SourceDriver {
         // Re-read before every request, so `source disable`, a slower delay or
         // narrower hours take effect mid-run (P9, P16); an unreadable file
         // keeps the config the run started with.
-        let live =
-            self.config_path.as_ref().and_then(|p| std::fs::read_to_string(p).ok()).and_then(|t| toml::from_str::<Config>(&t).ok()).map(
-                |mut c| {
-                    c.run_unlisted = self.config.run_unlisted;
-                    c
-                },
-            );
+        let live = self.reload();
         let config = live.as_ref().unwrap_or(&self.config);
         if let Some(c) = &live
             && !c.enabled(id)
@@ -502,6 +460,31 @@ impl FetchDriver for SourceDriver {
 }
 
 impl SourceDriver {
+    /// sources.toml as it is now, validated; `None` when it cannot be read
+    /// (the run keeps the last good settings and says so once, issue 22 item 2).
+    fn reload(&mut self) -> Option<Config> {
+        let path = self.config_path.as_ref()?;
+        match Config::reload(path, &[self.adapter]) {
+            Ok(mut c) => {
+                c.run_unlisted = self.config.run_unlisted;
+                self.config = c.clone();
+                self.reload_failed = false;
+                Some(c)
+            }
+            Err(e) => {
+                if !self.reload_failed {
+                    eprintln!(
+                        "cityvibe: {}: {} changed and no longer reads ({e:#}); this run keeps its last good settings",
+                        self.adapter.manifest().id,
+                        path.display()
+                    );
+                }
+                self.reload_failed = true;
+                None
+            }
+        }
+    }
+
     /// What `fetched` does with one result, timed by it.
     fn fetched_body(&mut self, store: &mut Store, req: FetchRequest, result: FetchResult) {
         let m = self.adapter.manifest();

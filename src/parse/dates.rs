@@ -2,7 +2,15 @@
 
 use jiff::civil::{Date, DateTime, Time, Weekday};
 
-/// `2025-10-25 19:00:00.0`, `2025-10-25T19:00:00`, `2025-10-25 19:00`, `2025-10-25`.
+/// `2025-10-25 19:00:00.0`, `2025-10-25T19:00:00`, `2025-10-25 19:00`, `2025-10-25`,
+/// `25/10/2025 19:00`; a date alone is at midnight.
+///
+/// ```
+/// use cityvibe::parse::dates::parse_datetime;
+/// use jiff::civil::date;
+/// assert_eq!(parse_datetime("25/10/2025 19:30"), Some(date(2025, 10, 25).at(19, 30, 0, 0)));
+/// assert_eq!(parse_datetime("2025-10-25 19:00:00.0"), Some(date(2025, 10, 25).at(19, 0, 0, 0)));
+/// ```
 pub fn parse_datetime(s: &str) -> Option<DateTime> {
     let s = s.trim();
     let (d, t) = match s.split_once([' ', 'T']) {
@@ -18,6 +26,15 @@ pub fn parse_datetime(s: &str) -> Option<DateTime> {
 }
 
 /// `YYYY-MM-DD`, `DD/MM/YYYY` or `D/M/YYYY`; invalid days such as 31/02 are `None`.
+///
+/// ```
+/// use cityvibe::parse::dates::parse_date;
+/// use jiff::civil::date;
+/// assert_eq!(parse_date("05/12/2026"), Some(date(2026, 12, 5)));
+/// assert_eq!(parse_date("5/1/2027"), Some(date(2027, 1, 5)));
+/// assert_eq!(parse_date("2026-12-05"), Some(date(2026, 12, 5)));
+/// assert_eq!(parse_date("31/02/2026"), None);
+/// ```
 pub fn parse_date(s: &str) -> Option<Date> {
     let mut nums = s.trim().split(['-', '/']);
     let (first, second, third) = (nums.next()?, nums.next()?, nums.next()?);
@@ -29,7 +46,18 @@ pub fn parse_date(s: &str) -> Option<Date> {
     Date::new(i16::try_from(y).ok()?, i8::try_from(m).ok()?, i8::try_from(d).ok()?).ok()
 }
 
-/// `19:00`, `19:00:00`, `20:30 h.`, `20.30h`, `20 h` → a time; anything else `None`.
+/// `19:00`, `19:00:00`, `19.30`, `20:30 h.`, `20.30h`, `20 h` → a time; anything else `None`.
+/// A whole sentence or a range is [`crate::parse::occurrences::time_in_text`]'s.
+///
+/// ```
+/// use cityvibe::parse::dates::parse_time;
+/// use jiff::civil::time;
+/// assert_eq!(parse_time("19.30"), Some(time(19, 30, 0, 0)));
+/// assert_eq!(parse_time("20:00 h"), Some(time(20, 0, 0, 0)));
+/// assert_eq!(parse_time("20 h"), Some(time(20, 0, 0, 0)));
+/// assert_eq!(parse_time("25:00"), None);
+/// assert_eq!(parse_time("De 10:00 a 14:00"), None);
+/// ```
 pub fn parse_time(s: &str) -> Option<Time> {
     let s = s.trim().trim_end_matches(['.', ' ']).trim_end_matches(['h', 'H']).trim();
     let mut parts = s.split([':', '.']);

@@ -69,6 +69,15 @@ static MERIDIEM: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*([aApP])\.?
 /// when the sentence gives one right after it ("10:00 a 20:00 h").
 /// A dotted time counts only when "h" or an end time follows it, so
 /// "1.500 personas" or a date "12.10.2026" is not a time.
+///
+/// ```
+/// use cityvibe::parse::occurrences::hours_in_text;
+/// use jiff::civil::time;
+/// let range = "De 10:00 a 14:00 y de 17:00 a 20:00";
+/// assert_eq!(hours_in_text(range), Some((time(10, 0, 0, 0), Some(time(14, 0, 0, 0)))));
+/// assert_eq!(hours_in_text("a las 20.30 h"), Some((time(20, 30, 0, 0), None)));
+/// assert_eq!(hours_in_text("Aforo de 1.500 personas"), None);
+/// ```
 pub fn hours_in_text(text: &str) -> Option<(Time, Option<Time>)> {
     for m in CLOCK.captures_iter(text) {
         let whole = m.get(0)?;
@@ -96,6 +105,13 @@ pub fn hours_in_text(text: &str) -> Option<(Time, Option<Time>)> {
 }
 
 /// The first time of day in a sentence; see [`hours_in_text`].
+///
+/// ```
+/// use cityvibe::parse::occurrences::time_in_text;
+/// use jiff::civil::time;
+/// assert_eq!(time_in_text("De 10:00 a 14:00 y de 17:00 a 20:00"), Some(time(10, 0, 0, 0)));
+/// assert_eq!(time_in_text("De martes a sábado, 20:00 h"), Some(time(20, 0, 0, 0)));
+/// ```
 pub fn time_in_text(text: &str) -> Option<Time> {
     hours_in_text(text).map(|(t, _)| t)
 }

@@ -6,7 +6,16 @@ use crate::parse::text::fold;
 
 /// `Some(true)` when the text says free and names no amount, `Some(false)`
 /// when it names an amount (even if part of the audience goes free),
-/// `None` when it says neither.
+/// `None` when it says neither. The text itself goes to `Event::price` as
+/// the feed writes it.
+///
+/// ```
+/// use cityvibe::parse::price::free_from_text;
+/// assert_eq!(free_from_text("Gratuito"), Some(true));
+/// assert_eq!(free_from_text("Entrada libre hasta completar aforo"), Some(true));
+/// assert_eq!(free_from_text("5,50 euros"), Some(false));
+/// assert_eq!(free_from_text("Consultar en taquilla"), None);
+/// ```
 pub fn free_from_text(price: &str) -> Option<bool> {
     let f = fold(price);
     let has = |words: &[&str]| words.iter().any(|w| f.contains(w));

@@ -153,14 +153,16 @@ fn second_run_while_locked_makes_no_request() {
     assert!(server.requests().is_empty());
 }
 
-/// Exit code 2 and a clear message for a config error.
+/// Exit code 2 and a clear message for a config error. (A row naming no
+/// adapter is no longer one: it fails that source alone, issue 21 item 1,
+/// pinned in operator_day.)
 #[test]
 fn config_error_exits_2() {
-    let dir = workdir("[sources.nowhere]\nenabled = true\n");
+    let dir = workdir("[sources.madrid]\nperiod_hours = 1\n");
     let out = cityvibe(dir.path(), &["run"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("nowhere") && err.contains("madrid"), "{err}");
+    assert!(err.contains("[sources.madrid] period_hours"), "{err}");
 }
 
 /// P5: the real feeds leave no e-mail address or phone number anywhere in

@@ -22,6 +22,7 @@ mod operator_audit;
 mod operator_citation;
 mod operator_completions;
 mod operator_corrections;
+mod operator_day;
 mod operator_export;
 mod operator_holdings;
 mod operator_optout;

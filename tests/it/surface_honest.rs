@@ -95,9 +95,10 @@ fn issue13_4_read_commands_never_create_a_database() {
     }
     assert!(!d.join("data").exists(), "a read command created data/");
     assert!(!d.join("typo.db").exists(), "a read command created typo.db");
-    // `source list` still lists the sources, without making a database.
+    // `source list` too, like every read command (issue 21 item 6: it printed zeros and exit 0).
     let out = cityvibe(d, &["source", "list"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("no database at"), "{}", stderr(&out));
     assert!(!d.join("data").exists());
     // A file that is no database is named.
     // Said once, with what to check (a database failure: exit 4, as
