@@ -9,6 +9,7 @@ pub mod events;
 pub mod export;
 pub mod holdings;
 pub mod run;
+pub mod report;
 pub mod runs;
 pub mod source;
 pub mod sources_export;
