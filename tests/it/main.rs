@@ -37,6 +37,7 @@ mod privacy_pii_realdata;
 mod privacy_takedown;
 mod privacy_withdraw_guard;
 mod report_pages;
+mod report_render;
 mod store_ingest;
 mod surface_docs;
 mod surface_honest;
