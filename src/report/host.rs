@@ -306,19 +306,21 @@ fn review_lines(cx: &Scope, t: &Catalogue, host: &str, adapters: &[&'static dyn 
             )
         })
         .collect();
-    let audited = requests.iter().rev().find(|r| r.run_id.is_none() && r.url.ends_with("/robots.txt"));
-    lines.push(match audited {
-        Some(r) => say(
+    // `audit` asks for robots.txt, tdmrep.json and ai.txt outside any run (P14, P15).
+    let mut audited = false;
+    for path in crate::audit::PATHS {
+        let Some(r) = requests.iter().rev().find(|r| r.run_id.is_none() && r.url.ends_with(path)) else { continue };
+        audited = true;
+        let status = r.status.map_or_else(|| t.text("report-code-error"), |s| s.to_string());
+        lines.push(say(
             t,
             "report-review-audit",
-            &[
-                ("at", Arg::S(local(r.started_ms))),
-                ("path", Arg::S("/robots.txt".into())),
-                ("status", Arg::S(r.status.map_or_else(|| t.text("report-code-error"), |s| s.to_string()))),
-            ],
-        ),
-        None => t.text("report-review-no-audit"),
-    });
+            &[("at", Arg::S(local(r.started_ms))), ("path", Arg::S(path.into())), ("status", Arg::S(status))],
+        ));
+    }
+    if !audited {
+        lines.push(t.text("report-review-no-audit"));
+    }
     if let Some(delay) = cx.ledger.map(|l| l.host(host)).transpose()?.and_then(|e| e.crawl_delay_ms) {
         lines.push(say(t, "report-review-crawl-delay", &[("secs", Arg::S(promise_secs(t, delay)))]));
     }

@@ -1,5 +1,5 @@
 //! `cityvibe report`: a small static site of pictures (issue 23). The
-//! operator's status page (`index.html`, one language, with `runs.html`
+//! operator's status page (`index.html`, one language, with `runs/DAY.html`
 //! behind its run marks) and one public transparency page per host in the
 //! seven display languages (`hosts/HOST.html` in Spanish, `hosts/HOST.LANG.html`
 //! in the others), as plain HTML and CSS with inline SVG: no script, nothing
@@ -79,7 +79,11 @@ pub fn write(
     }
     let (index, runs) = status::pages(&cx, crate::i18n::catalogue(&opts.lang), &hosts)?;
     let index_path = put(&opts.out.join("index.html"), &index)?;
-    pages.push(put(&opts.out.join("runs.html"), &runs)?);
+    let runs_dir = opts.out.join("runs");
+    std::fs::create_dir_all(&runs_dir).with_context(|| format!("creating the report folder {}", runs_dir.display()))?;
+    for (day, html) in &runs {
+        pages.push(put(&runs_dir.join(format!("{day}.html")), html)?);
+    }
     pages.insert(0, index_path.clone());
     let largest_bytes = pages.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).max().unwrap_or(0);
     Ok(Written { index: index_path, pages, largest_bytes })
@@ -171,3 +175,59 @@ pub(crate) enum Arg {
 /// measure, AA contrast light and dark, charts that shrink to the screen,
 /// tables that scroll inside themselves rather than widen the page.
 pub const STYLE: &str = include_str!("../../templates/report/style.css");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A month of cron (a run every 3 h, every source, three requests each,
+    /// statuses mixed) stays under the 150 KB each page is allowed (issue 23 item 5).
+    #[test]
+    fn a_month_of_cron_keeps_every_page_under_150_kb() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("db.sqlite")).unwrap();
+        let now = crate::store::now_ms();
+        // `interrupted` is written by runs cut short (another change): drawn as any status.
+        let statuses = ["ok", "unchanged", "unchanged", "skipped", "ok", "failed", "interrupted", "anomaly"];
+        let hour = 3_600_000;
+        for run in 0..240i64 {
+            let at = now - 30 * 24 * hour + run * 3 * hour;
+            store.conn.execute("INSERT INTO runs (id, started_at, finished_at, exit_code) VALUES (?1, ?2, ?2, 0)", [run + 1, at]).unwrap();
+            for (i, a) in crate::adapters::ALL.iter().enumerate() {
+                let m = a.manifest();
+                let status = statuses[(run as usize + i) % statuses.len()];
+                let message = format!(
+                    "{}: HTTP 500; stored events kept; if it persists, run `cityvibe source disable {} --reason \"…\"`",
+                    m.feeds[0].url, m.id
+                );
+                store
+                    .conn
+                    .execute(
+                        "INSERT INTO run_sources (run_id, source, status, requests, not_modified, added, updated, withdrawn, record_errors, duration_ms, message)
+                         VALUES (?1, ?2, ?3, 3, 1, 2, 5, 1, 0, 1200, ?4)",
+                        rusqlite::params![run + 1, m.id, status, message],
+                    )
+                    .unwrap();
+                for k in 0..3i64 {
+                    let status = [200, 304, 500][k as usize];
+                    store
+                        .conn
+                        .execute(
+                            "INSERT INTO fetch_log (run_id, source, host, url, started_ms, duration_ms, status, bytes, conditional, outcome)
+                             VALUES (?1, ?2, ?3, ?4, ?5, 300, ?6, 40000, 1, 'ok')",
+                            rusqlite::params![run + 1, m.id, m.host, m.feeds[0].url, at + k * 10_500, status],
+                        )
+                        .unwrap();
+                }
+            }
+        }
+        let out = dir.path().join("site");
+        let opts = ReportOptions { out: out.clone(), days: 30, lang: "en".into(), now_ms: now };
+        let written = write(&store, None, None, crate::adapters::ALL, &opts).unwrap();
+        assert_eq!(written.pages.len(), 1 + 31 + 7 * crate::adapters::ALL.len(), "the index, a page of runs per day, 7 per host");
+        assert!(written.largest_bytes < 150 * 1024, "the largest page is {} bytes", written.largest_bytes);
+        let index = std::fs::read_to_string(&written.index).unwrap();
+        assert_eq!(index.matches("<use href=").count(), 240 * crate::adapters::ALL.len(), "a mark per run and source");
+        assert!(index.contains(r#"class="k-interrupted""#) && index.contains("interrupted</li>"), "an interrupted run is drawn and named");
+    }
+}

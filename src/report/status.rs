@@ -1,5 +1,5 @@
 //! The operator's status page (`index.html`) and the run details behind
-//! its marks (`runs.html`), in the one language `--lang` chose: runs per
+//! its marks (`runs/DAY.html`, one page per Europe/Madrid day), in the one language `--lang` chose: runs per
 //! source as a timeline, events over time, translation coverage, requests
 //! per host and day against the daily cap, and the last problems with the
 //! command that fixes each. Not for the public host pages (`host.rs`).
@@ -33,6 +33,8 @@ struct IndexPage {
     hosts_title: String,
     runs_title: String,
     runs_details: String,
+    /// The page of the latest day with runs (none: no run in the period).
+    runs_latest: String,
     run_charts: Vec<Chart>,
     events_title: String,
     event_charts: Vec<Chart>,
@@ -47,7 +49,7 @@ struct IndexPage {
 }
 
 struct Problem {
-    run_id: i64,
+    href: String,
     at: String,
     source: String,
     status: String,
@@ -63,6 +65,8 @@ struct RunsPage {
     style: &'static str,
     generated: String,
     back: String,
+    /// (href, day) of every day with runs, for moving between them.
+    days: Vec<(String, String)>,
     head: Vec<String>,
     rows: Vec<RunLine>,
 }
@@ -72,8 +76,13 @@ struct RunLine {
     cells: Vec<String>,
 }
 
-/// The two pages, rendered.
-pub(super) fn pages(cx: &Scope, t: &Catalogue, hosts: &[String]) -> Result<(String, String)> {
+/// The page of a run's details, relative to the site's root.
+fn run_href(m: &RunMark) -> String {
+    format!("runs/{}.html#r{}", madrid_day(m.started_ms), m.run_id)
+}
+
+/// The status page, and each day's page of run details as (day, page), rendered.
+pub(super) fn pages(cx: &Scope, t: &Catalogue, hosts: &[String]) -> Result<(String, Vec<(String, String)>)> {
     let marks = cx.store.run_marks(cx.since_ms)?;
     let generated = say(t, "report-generated", &[("at", Arg::S(local(cx.now_ms)))]);
     let status_label = |s: &str| if t.has(&format!("report-status-{s}")) { t.text(&format!("report-status-{s}")) } else { s.to_string() };
@@ -83,7 +92,7 @@ pub(super) fn pages(cx: &Scope, t: &Catalogue, hosts: &[String]) -> Result<(Stri
         .filter(|m| !FINE.contains(&m.status.as_str()))
         .take(PROBLEMS_SHOWN)
         .map(|m| Problem {
-            run_id: m.run_id,
+            href: run_href(m),
             at: local(m.started_ms),
             source: m.source.clone(),
             status: status_label(&m.status),
@@ -103,6 +112,7 @@ pub(super) fn pages(cx: &Scope, t: &Catalogue, hosts: &[String]) -> Result<(Stri
         hosts_title: t.text("report-hosts-title"),
         runs_title: t.text("report-runs-title"),
         runs_details: t.text("report-runs-details"),
+        runs_latest: marks.last().map(|m| format!("runs/{}.html", madrid_day(m.started_ms))).unwrap_or_default(),
         run_charts: vec![runs_chart(t, &marks, &status_label)],
         events_title: t.text("report-events-title"),
         event_charts: event_charts(cx, t, &marks)?,
@@ -115,27 +125,31 @@ pub(super) fn pages(cx: &Scope, t: &Catalogue, hosts: &[String]) -> Result<(Stri
         problems,
         fix_label: t.text("report-fix"),
     };
-    let runs = RunsPage {
-        lang: t.lang().to_string(),
-        title: t.text("report-runs-details"),
-        style: STYLE,
-        generated,
-        back: t.text("report-status-title"),
-        head: [
-            "report-col-run",
-            "report-col-started",
-            "report-col-source",
-            "report-col-status",
-            "report-col-requests",
-            "report-col-message",
-        ]
-        .iter()
-        .map(|id| t.text(id))
-        .chain(["304", "+", "~", "−"].map(String::from))
-        .collect(),
-        rows: run_lines(&marks, &status_label),
-    };
-    Ok((index.render()?, runs.render()?))
+    let head: Vec<String> =
+        ["report-col-run", "report-col-started", "report-col-source", "report-col-status", "report-col-requests", "report-col-message"]
+            .iter()
+            .map(|id| t.text(id))
+            .chain(["304", "+", "~", "−"].map(String::from))
+            .collect();
+    let mut days: Vec<String> = marks.iter().map(|m| madrid_day(m.started_ms)).collect();
+    days.dedup();
+    let nav: Vec<(String, String)> = days.iter().map(|d| (format!("{d}.html"), d.clone())).collect();
+    let mut runs = Vec::new();
+    for day in &days {
+        let of_day: Vec<RunMark> = marks.iter().filter(|m| &madrid_day(m.started_ms) == day).cloned().collect();
+        let page = RunsPage {
+            lang: t.lang().to_string(),
+            title: format!("{} · {day}", t.text("report-runs-details")),
+            style: STYLE,
+            generated: generated.clone(),
+            back: t.text("report-status-title"),
+            days: nav.clone(),
+            head: head.clone(),
+            rows: run_lines(&of_day, &status_label),
+        };
+        runs.push((day.clone(), page.render()?));
+    }
+    Ok((index.render()?, runs))
 }
 
 /// "From … to …" of the period.
@@ -165,7 +179,7 @@ fn run_lines(marks: &[RunMark], status_label: &dyn Fn(&str) -> String) -> Vec<Ru
         .iter()
         .rev()
         .map(|m| RunLine {
-            anchor: if seen.insert(m.run_id) { format!("run-{}", m.run_id) } else { String::new() },
+            anchor: if seen.insert(m.run_id) { format!("r{}", m.run_id) } else { String::new() },
             cells: vec![
                 m.run_id.to_string(),
                 local(m.started_ms),
@@ -193,7 +207,7 @@ fn runs_chart(t: &Catalogue, marks: &[RunMark], status_label: &dyn Fn(&str) -> S
             marks: marks
                 .iter()
                 .filter(|m| m.source == *s)
-                .map(|m| Mark { at_ms: m.started_ms, key: m.status.clone(), href: format!("runs.html#run-{}", m.run_id) })
+                .map(|m| Mark { at_ms: m.started_ms, key: m.status.clone(), href: format!("runs/{}.html", madrid_day(m.started_ms)) })
                 .collect(),
         })
         .collect();

@@ -19,6 +19,7 @@ const CONFIG: &str = "[settings]\ntranslator = \"none\"\n\n[sources.madrid]\nena
 const JSON_PATH: &str = "/datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json";
 const CSV_PATH: &str = "/datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.csv";
 const XML_PATH: &str = "/datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.xml";
+const ROBOTS_PATH: &str = "/datos.madrid.es/robots.txt";
 const HOST: &str = "datos.madrid.es";
 
 /// What the three runs left: the folder, the server's own log and the
@@ -40,6 +41,7 @@ fn three_runs() -> Site {
     let json_asks = AtomicUsize::new(0);
     let server = Server::start(move |seen, _| {
         let reply = match (p.load(Ordering::SeqCst), seen.path.as_str()) {
+            (_, ROBOTS_PATH) => Reply::ok("User-agent: *\nAllow: /\n"),
             (2, _) => Reply::new(500),
             (0, JSON_PATH) if json_asks.fetch_add(1, Ordering::SeqCst) == 0 => Reply::new(429).header("Retry-After", "1"),
             (_, JSON_PATH) => Reply::new(500),
@@ -95,9 +97,14 @@ fn table_of(doc: &Html, chart: &str) -> BTreeMap<(String, String), u64> {
 fn the_host_page_shows_what_the_server_recorded_issue23_p8_p10_p12_p17() {
     let site = three_runs();
     let d = site.dir.path();
-    let seen = site.server.requests();
     let answered = site.answered.lock().unwrap().clone();
     assert!(answered.contains(&429) && answered.contains(&304) && answered.iter().filter(|s| **s == 500).count() >= 3, "{answered:?}");
+    // The reviewer's aid asks for robots.txt, tdmrep.json and ai.txt (P14; the last two answer 500 in
+    // this phase): the page says when and what came back.
+    cityvibe(d, &["--mirror", &site.server.url(), "audit", "--source", "madrid", "--json"]);
+    let seen = site.server.requests();
+    let answered = site.answered.lock().unwrap().clone();
+    assert_eq!(seen.len(), answered.len());
     ok(&cityvibe(d, &["report", "--out", "site", "--days", "3", "--lang", "en"]));
     let doc = read(&d.join("site/hosts").join(format!("{HOST}.en.html")));
 
@@ -128,6 +135,7 @@ fn the_host_page_shows_what_the_server_recorded_issue23_p8_p10_p12_p17() {
     // The 429 and the wait its Retry-After asked for (P10).
     let body: String = doc.root_element().text().collect();
     assert!(body.contains("HTTP 429; we waited 2.000 s before asking again"), "{body}");
+    assert!(body.contains("/robots.txt answered 200") && body.contains("/ai.txt answered 500"), "{body}");
     // In Spanish, with the Spanish decimal sign.
     let es = read(&d.join("site/hosts").join(format!("{HOST}.html")));
     let es_text: String = es.select(&sel("p[data-min-gap-ms]")).next().unwrap().text().collect();
@@ -144,7 +152,10 @@ fn every_page_is_light_valid_self_contained_and_twinned_issue23() {
     let d = site.dir.path();
     ok(&cityvibe(d, &["report", "--out", "site", "--days", "2"]));
     let out = d.join("site");
-    let mut pages = vec![out.join("index.html"), out.join("runs.html")];
+    let mut pages = vec![out.join("index.html")];
+    for day in std::fs::read_dir(out.join("runs")).unwrap() {
+        pages.push(day.unwrap().path());
+    }
     for lang in ["es", "ca", "gl", "en", "fr", "it", "pt"] {
         let file = if lang == "es" { format!("{HOST}.html") } else { format!("{HOST}.{lang}.html") };
         pages.push(out.join("hosts").join(file));
@@ -176,11 +187,14 @@ fn every_page_is_light_valid_self_contained_and_twinned_issue23() {
     // The operator page in the language asked for (Spanish by default), each host page in its own.
     assert_eq!(read(&out.join("index.html")).root_element().value().attr("lang"), Some("es"));
     assert_eq!(read(&out.join("hosts").join(format!("{HOST}.pt.html"))).root_element().value().attr("lang"), Some("pt"));
-    // Each run mark links to that run's details.
+    // Each run mark links to the page of its day's runs, which details it.
     let index = read(&out.join("index.html"));
-    let marks = index.select(&sel("figure#runs svg a")).count();
+    let marks = index.select(&sel("figure#runs svg a use")).count();
     assert_eq!(marks, 3, "one mark per run of madrid");
-    let failed = index.select(&sel("figure#runs svg rect.k-failed")).count();
+    let link = index.select(&sel("figure#runs svg a")).next().unwrap().value().attr("href").unwrap().to_string();
+    let day = read(&out.join(&link));
+    assert_eq!(day.select(&sel("tr[id^=\"r\"]")).count(), 3, "{link} details the three runs");
+    let failed = index.select(&sel("figure#runs svg use.k-failed")).count();
     assert_eq!(failed, 1, "the failed run is drawn as failed");
     let problems: String = index.select(&sel("ul.problems")).flat_map(|u| u.text()).collect();
     assert!(problems.contains("cityvibe "), "a problem names the command that fixes it: {problems}");
@@ -206,8 +220,10 @@ fn assert_twins(page: &Path, doc: &Html) {
         let mut drawn: BTreeMap<(String, String), u64> = BTreeMap::new();
         for group in fig.select(&sel("svg g[data-cat]")) {
             let cat = group.value().attr("data-cat").unwrap().to_string();
-            for mark in group.select(&sel("[data-series]")) {
-                let key = (cat.clone(), mark.value().attr("data-series").unwrap().to_string());
+            for mark in group.select(&sel("[data-v], use")) {
+                // A bar or a run mark (a `use` of one shape): its series is its class.
+                let series = mark.value().attr("data-series").or_else(|| mark.value().attr("class").and_then(|c| c.strip_prefix("k-")));
+                let key = (cat.clone(), series.unwrap().to_string());
                 *drawn.entry(key).or_default() += mark.value().attr("data-v").map_or(1, |v| v.parse::<u64>().unwrap());
             }
         }
@@ -235,7 +251,7 @@ fn a_run_writes_the_report_into_report_dir_issue23() {
     ok(&cityvibe(d, &["--mirror", samples.to_str().unwrap(), "run", "--source", "madrid", "--json"]));
     let index = read(&d.join("site/index.html"));
     assert_eq!(index.root_element().value().attr("lang"), Some("en"));
-    let marks: Vec<_> = index.select(&sel("figure#runs svg g[data-cat=\"madrid\"] rect")).collect();
+    let marks: Vec<_> = index.select(&sel("figure#runs svg g[data-cat=\"madrid\"] use")).collect();
     assert_eq!(marks.len(), 1, "the run just made is on the page");
     assert!(d.join("site/hosts").join(format!("{HOST}.html")).is_file());
 }
