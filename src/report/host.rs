@@ -227,7 +227,7 @@ fn gap_chart(t: &Catalogue, gaps: &[i64], promise_ms: i64) -> Chart {
         .iter()
         .map(|k| Series {
             key: k.to_string(),
-            label: t.text("report-col-count"),
+            label: t.text(if *k == "short" { "report-series-short" } else { "report-col-count" }),
             values: values.iter().zip(&keys).map(|(v, key)| if key == k { *v } else { 0 }).collect(),
         })
         .collect();

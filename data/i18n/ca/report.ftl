@@ -108,6 +108,7 @@ report-series-full = resposta completa
 report-series-not-modified = sense canvis (304)
 report-series-wait = espera (429/503)
 report-series-other = un altre codi o error
+report-series-short = més curta del que vam prometre
 report-codes-title = Codis de resposta
 report-codes-summary = { $codes ->
     [one] Un codi diferent

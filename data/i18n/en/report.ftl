@@ -108,6 +108,7 @@ report-series-full = full answer
 report-series-not-modified = not modified (304)
 report-series-wait = wait (429/503)
 report-series-other = other code or error
+report-series-short = shorter than promised
 report-codes-title = Response codes
 report-codes-summary = { $codes ->
     [one] One distinct code

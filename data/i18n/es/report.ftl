@@ -108,6 +108,7 @@ report-series-full = respuesta completa
 report-series-not-modified = sin cambios (304)
 report-series-wait = espera (429/503)
 report-series-other = otro código o error
+report-series-short = más corta de lo prometido
 report-codes-title = Códigos de respuesta
 report-codes-summary = { $codes ->
     [one] Un código distinto

@@ -108,6 +108,7 @@ report-series-full = réponse complète
 report-series-not-modified = non modifié (304)
 report-series-wait = attente (429/503)
 report-series-other = autre code ou erreur
+report-series-short = plus courte que promis
 report-codes-title = Codes de réponse
 report-codes-summary = { $codes ->
     [one] Un code distinct

@@ -108,6 +108,7 @@ report-series-full = resposta completa
 report-series-not-modified = sen cambios (304)
 report-series-wait = espera (429/503)
 report-series-other = outro código ou erro
+report-series-short = máis curta do prometido
 report-codes-title = Códigos de resposta
 report-codes-summary = { $codes ->
     [one] Un código distinto

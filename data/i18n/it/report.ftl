@@ -108,6 +108,7 @@ report-series-full = risposta completa
 report-series-not-modified = non modificato (304)
 report-series-wait = attesa (429/503)
 report-series-other = altro codice o errore
+report-series-short = più breve del promesso
 report-codes-title = Codici di risposta
 report-codes-summary = { $codes ->
     [one] Un codice distinto

@@ -108,6 +108,7 @@ report-series-full = resposta completa
 report-series-not-modified = sem alterações (304)
 report-series-wait = espera (429/503)
 report-series-other = outro código ou erro
+report-series-short = mais curta do que o prometido
 report-codes-title = Códigos de resposta
 report-codes-summary = { $codes ->
     [one] Um código distinto
