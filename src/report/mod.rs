@@ -180,6 +180,24 @@ pub const STYLE: &str = include_str!("../../templates/report/style.css");
 mod tests {
     use super::*;
 
+    /// The report's words choose their plural by the number (Fluent
+    /// selectors), a zero by its own variant where a language has one.
+    #[test]
+    fn report_messages_agree_with_their_numbers() {
+        let en = crate::i18n::catalogue("en");
+        assert_eq!(say(en, "report-gaps-broken", &[("n", Arg::N(1))]), "One pause was shorter than promised.");
+        assert_eq!(say(en, "report-gaps-broken", &[("n", Arg::N(3))]), "3 pauses were shorter than promised.");
+        let day = |lang, n| {
+            say(crate::i18n::catalogue(lang), "report-day-summary", &[("requests", Arg::N(n)), ("days", Arg::N(1)), ("bytes", Arg::N(0))])
+        };
+        assert!(day("en", 0).starts_with("No request on one day"), "{}", day("en", 0));
+        assert!(day("fr", 2).starts_with("2 requêtes sur un jour"), "{}", day("fr", 2));
+        assert!(day("es", 1).starts_with("Una petición en un día"), "{}", day("es", 1));
+        assert_eq!(secs(crate::i18n::catalogue("es"), 10_002), "10,002");
+        assert_eq!(secs(en, 10_002), "10.002");
+        assert_eq!(promise_secs(en, 10_000), "10");
+    }
+
     /// A month of cron (a run every 3 h, every source, three requests each,
     /// statuses mixed) stays under the 150 KB each page is allowed (issue 23 item 5).
     #[test]
