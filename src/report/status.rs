@@ -17,7 +17,7 @@ const STATUSES: [&str; 8] = ["ok", "unchanged", "skipped", "anomaly", "failed", 
 /// Statuses that are no problem of their own.
 const FINE: [&str; 4] = ["ok", "unchanged", "skipped", "disabled"];
 /// How many problems the page lists, newest first.
-const PROBLEMS_SHOWN: usize = 20;
+const PROBLEMS_SHOWN: usize = 12;
 
 #[derive(Template)]
 #[template(path = "report/index.html")]
