@@ -206,8 +206,9 @@ impl Chart {
     pub fn strips(id: &str, title: String, summary: String, strips: &[Strip], keys: &[(String, String)], row_label: &str) -> Chart {
         let line = 22.0;
         let h = TOP + line * strips.len().max(1) as f64 + 4.0;
-        let (from, to) =
-            strips.iter().flat_map(|s| s.marks.iter().map(|m| m.at_ms)).fold((i64::MAX, i64::MIN), |(a, b), t| (a.min(t), b.max(t)));
+        let times = || strips.iter().flat_map(|s| s.marks.iter().map(|m| m.at_ms));
+        // No run in the period: an empty strip, not an overflow.
+        let (from, to) = (times().min().unwrap_or(0), times().max().unwrap_or(0));
         let span = (to - from).max(1) as f64;
         let mut s = svg_open(id, h, &title);
         // One mark drawn once and used for every run, and one link per

@@ -255,3 +255,22 @@ fn a_run_writes_the_report_into_report_dir_issue23() {
     assert_eq!(marks.len(), 1, "the run just made is on the page");
     assert!(d.join("site/hosts").join(format!("{HOST}.html")).is_file());
 }
+
+/// A database without a run yet (a new install, before cron's first run)
+/// still gets its pages, saying there is nothing yet, instead of a panic.
+#[test]
+fn a_database_without_runs_gets_its_pages_issue23() {
+    let dir = workdir(CONFIG);
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("data")).unwrap();
+    std::fs::write(d.join("data/cityvibe.db"), b"").unwrap();
+    let out = ok(&cityvibe(d, &["report", "--out", "site", "--lang", "en"]));
+    assert!(out.contains("site/index.html"), "{out}");
+    let index = read(&d.join("site/index.html"));
+    assert!(index.errors.is_empty(), "{:?}", index.errors);
+    let text: String = index.root_element().text().collect();
+    assert!(text.contains("No problem in the period."), "{text}");
+    let host = read(&d.join("site/hosts").join(format!("{HOST}.html")));
+    let gap: String = host.select(&sel("p[data-min-gap-ms]")).next().unwrap().text().collect();
+    assert!(gap.contains("Menos de dos peticiones"), "{gap}");
+}
