@@ -9,7 +9,7 @@
 //! Not for the operator's page (`status.rs`).
 
 use super::chart::{Chart, Figures, Series};
-use super::{Arg, STYLE, Scope, local, promise_secs, say, secs};
+use super::{Arg, STYLE, Scope, Spans, local, promise_secs, say, secs, spans};
 use crate::adapter::Adapter;
 use crate::i18n::Catalogue;
 use crate::store::report::{Request, madrid_day};
@@ -45,14 +45,14 @@ struct HostPage {
     hours_title: String,
     hours: Vec<String>,
     review_title: String,
-    review: Vec<String>,
+    review: Vec<Spans>,
     holdings_title: String,
     holdings: Vec<Held>,
     holdings_linked: String,
-    holdings_command: String,
+    holdings_command: Spans,
     optout_title: String,
-    optout_takedown: String,
-    optout_off: String,
+    optout_takedown: Spans,
+    optout_off: Spans,
 }
 
 struct LangLink {
@@ -114,14 +114,14 @@ pub(super) fn page(cx: &Scope, host: &str, lang: &str) -> Result<String> {
         hours_title: t.text("report-hours-title"),
         hours: hours_lines(cx, t, &adapters, &requests)?,
         review_title: t.text("report-review-title"),
-        review: review_lines(cx, t, host, &adapters, &requests)?,
+        review: review_lines(cx, t, host, &adapters, &requests)?.iter().map(|l| spans(l)).collect(),
         holdings_title: t.text("report-holdings-title"),
         holdings: held(cx, t, &adapters)?,
         holdings_linked: say(t, "report-holdings-linked", &[("n", Arg::N(linked(cx, host)?))]),
-        holdings_command: say(t, "report-holdings-command", &[("host", Arg::S(host.to_string()))]),
+        holdings_command: spans(&say(t, "report-holdings-command", &[("host", Arg::S(host.to_string()))])),
         optout_title: t.text("report-optout-title"),
-        optout_takedown: say(t, "report-optout-takedown", &[("page", Arg::S(BOT_PAGE.into()))]),
-        optout_off: say(t, "report-optout-off", &[("host", Arg::S(host.to_string()))]),
+        optout_takedown: spans(&say(t, "report-optout-takedown", &[("page", Arg::S(BOT_PAGE.into()))])),
+        optout_off: spans(&say(t, "report-optout-off", &[("host", Arg::S(host.to_string()))])),
     };
     Ok(page.render()?)
 }

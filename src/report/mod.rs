@@ -165,6 +165,26 @@ pub(crate) fn say(t: &Catalogue, id: &str, args: &[(&str, Arg)]) -> String {
     t.text_with(id, &values)
 }
 
+/// A piece of a sentence: a command (the catalogue marks one with
+/// backticks, the page shows it as `<code>`) or plain text.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Span {
+    pub code: bool,
+    pub text: String,
+}
+
+/// A sentence in [`Span`]s.
+pub(crate) type Spans = Vec<Span>;
+
+/// Split a sentence at its backticks into [`Spans`].
+pub(crate) fn spans(s: &str) -> Spans {
+    s.split('`')
+        .enumerate()
+        .filter(|(_, part)| !part.is_empty())
+        .map(|(i, part)| Span { code: i % 2 == 1, text: part.to_string() })
+        .collect()
+}
+
 /// One argument of [`say`].
 pub(crate) enum Arg {
     N(u64),
@@ -196,6 +216,9 @@ mod tests {
         assert_eq!(secs(crate::i18n::catalogue("es"), 10_002), "10,002");
         assert_eq!(secs(en, 10_002), "10.002");
         assert_eq!(promise_secs(en, 10_000), "10");
+        let said = spans("run `cityvibe audit` now");
+        let pieces: Vec<(bool, &str)> = said.iter().map(|s| (s.code, s.text.as_str())).collect();
+        assert_eq!(pieces, [(false, "run "), (true, "cityvibe audit"), (false, " now")]);
     }
 
     /// A month of cron (a run every 3 h, every source, three requests each,

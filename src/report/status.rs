@@ -53,7 +53,7 @@ struct Problem {
     at: String,
     source: String,
     status: String,
-    message: String,
+    message: super::Spans,
     fix: String,
 }
 
@@ -96,7 +96,7 @@ pub(super) fn pages(cx: &Scope, t: &Catalogue, hosts: &[String]) -> Result<(Stri
             at: local(m.started_ms),
             source: m.source.clone(),
             status: status_label(&m.status),
-            message: m.message.clone(),
+            message: super::spans(&m.message),
             fix: fix_for(m),
         })
         .collect();
