@@ -5,6 +5,8 @@ CARGO ?= cargo
 DEMO_DB ?= data/demo.db
 # The demo keeps its own host ledger, apart from the machine's (P8).
 DEMO_STATE ?= data/demo-state
+# Where the demo writes the report site (status page, host pages).
+DEMO_REPORT ?= data/demo-report
 # The moment the demo lists the samples at (`events list --at`): their events
 # run from 2026-11-30 into 2027-01, so on any later day the demo still shows
 # them as a reader saw them then. `make demo DEMO_AT=` lists as of now.
@@ -31,6 +33,7 @@ demo: deps build
 	$(CITYVIBE) --state-dir $(DEMO_STATE) --db $(DEMO_DB) source list
 	$(CITYVIBE) --state-dir $(DEMO_STATE) --db $(DEMO_DB) events list --limit 4 $(if $(DEMO_AT),--at $(DEMO_AT))
 	$(CITYVIBE) --state-dir $(DEMO_STATE) --db $(DEMO_DB) events list --limit 4 --lang en $(if $(DEMO_AT),--at $(DEMO_AT))
+	$(CITYVIBE) --state-dir $(DEMO_STATE) --db $(DEMO_DB) report --out $(DEMO_REPORT) --lang en
 
 ## Every test: unit, integration, real data, loopback HTTP, real Apertium.
 test: deps

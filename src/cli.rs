@@ -144,6 +144,22 @@ pub enum Command {
     /// Check what a run needs: config, database, run lock, translation engine
     /// and pairs, host ledger. Fetches nothing, creates nothing.
     Doctor,
+    /// Write the status report and each host's transparency page: static
+    /// HTML and CSS with inline SVG charts, no script, nothing from elsewhere.
+    Report {
+        /// The folder to write into (index.html, runs.html, hosts/).
+        #[arg(long, value_name = "DIR")]
+        out: std::path::PathBuf,
+        /// How many days back the pages cover.
+        #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=366))]
+        days: u32,
+        /// The language of the operator's page (host pages are in all seven).
+        #[arg(long, value_name = "xx", default_value = "es", value_parser = Known::langs())]
+        lang: String,
+        /// Print what was written as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Take an event down at once and keep it from coming back (P18).
     Takedown {
         #[command(subcommand)]

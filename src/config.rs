@@ -70,6 +70,9 @@ pub struct Settings {
     /// records itself as interrupted and frees its lock (issue 19).
     #[serde(default = "default_run_deadline")]
     pub run_deadline_secs: u64,
+    /// Where `cityvibe run` writes the report site after each run (relative
+    /// to this file), as `cityvibe report --out` would (issue 23).
+    pub report_dir: Option<std::path::PathBuf>,
 }
 
 fn default_languages() -> Vec<String> {
@@ -114,6 +117,7 @@ impl Default for Settings {
             terms_dir: None,
             translate_max_chars: default_translate_max_chars(),
             run_deadline_secs: default_run_deadline(),
+            report_dir: None,
         }
     }
 }
@@ -176,6 +180,9 @@ impl Config {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("reading the config {} (pass --config PATH, or run from the project folder)", path.display()))?;
         let mut config: Config = toml::from_str(&text).with_context(|| format!("{} is not a valid sources.toml", path.display()))?;
+        if let Some(dir) = config.settings.report_dir.take() {
+            config.settings.report_dir = Some(path.parent().unwrap_or(Path::new(".")).join(dir));
+        }
         if let Some(dir) = config.settings.terms_dir.take() {
             config.settings.terms_dir = Some(path.parent().unwrap_or(Path::new(".")).join(dir));
         }

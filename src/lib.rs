@@ -21,6 +21,7 @@ pub mod model;
 pub mod output;
 pub mod parse;
 pub mod records;
+pub mod report;
 pub mod run;
 pub mod schedule;
 pub mod store;

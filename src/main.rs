@@ -70,6 +70,7 @@ fn main() -> ExitCode {
             commands::audit::Args { sources: sources.clone(), json: *json, disable_blocked: *disable_blocked },
         ),
         Command::Completions { shell } => commands::completions::execute(*shell),
+        Command::Report { out, days, lang, json } => commands::report::execute(&cli, out, *days, lang, *json),
         Command::Takedown { command } => match command {
             TakedownCommand::Add { target, reason, force, json } => commands::takedown::add(&cli, target, reason, *force, *json),
             TakedownCommand::List { json } => commands::takedown::list(&cli, *json),

@@ -10,6 +10,7 @@ pub mod export;
 pub mod holdings;
 pub mod progress;
 pub mod run;
+pub mod report;
 pub mod runs;
 pub mod source;
 pub mod sources_export;

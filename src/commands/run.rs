@@ -92,6 +92,8 @@ pub fn execute(cli: &Cli, args: Args) -> Result<Exit> {
     // Ctrl-C or SIGTERM stops the run at its next check, recorded as
     // interrupted, instead of killing it mid-way (issue 19, issue 21 item 4).
     crate::ingest::listen_for_stop()?;
+    // Regenerated after the run (issue 23), in the first display language.
+    let report = config.settings.report_dir.clone().map(|d| (d, config.settings.languages.first().cloned().unwrap_or_else(|| "es".into())));
     let limits = Limits { max_wait: std::time::Duration::from_secs(config.settings.max_wait_secs), ..Limits::default() };
     let client = Client::new(mirror, limits);
     let config_translates = config.settings.translator != crate::vocab::Translator::None;
@@ -111,6 +113,9 @@ pub fn execute(cli: &Cli, args: Args) -> Result<Exit> {
         crate::run::run(&mut store, opts, !args.no_translate, &mut Quiet)?
     };
     drop(lock);
+    if let Some((dir, lang)) = &report {
+        super::report::after_run(cli, &store, dir, lang);
+    }
     // One line per problem on stderr, always.
     for s in &outcome.report.sources {
         // A host that asked us to wait is said too, with the time (P10); a

@@ -93,56 +93,54 @@ pub fn markdown(list: &[SourceEntry], w: &Words) -> String {
     out
 }
 
-/// HTML text and attribute escaping.
-fn h(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
+/// One source as the HTML page shows it, its words already in the page's language.
+struct PageRow<'a> {
+    id: &'a str,
+    publisher: &'a str,
+    name: &'a str,
+    host: &'a str,
+    dataset_page: &'a str,
+    licence: &'a str,
+    licence_url: &'a str,
+    attribution: &'a str,
+    updated: &'static str,
+    delay: String,
+    enabled: bool,
+}
+
+/// The HTML page, from its compiled template (`templates/sources.html`),
+/// which escapes every value.
+#[derive(askama::Template)]
+#[template(path = "sources.html")]
+struct SourcesPage<'a> {
+    lang: &'static str,
+    title: &'static str,
+    intro: &'static str,
+    style: &'static str,
+    words: &'a Words,
+    rows: Vec<PageRow<'a>>,
 }
 
 /// A standalone HTML5 page (also well-formed XML).
-pub fn html(list: &[SourceEntry], w: &Words) -> String {
-    let mut out = format!(
-        "<!DOCTYPE html>\n<html lang=\"{lang}\">\n<head>\n<meta charset=\"utf-8\" />\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\" />\n\
-         <title>{title} — CityVibe</title>\n<style>{style}</style>\n</head>\n<body>\n<main>\n<h1>{title}</h1>\n<p>{intro}</p>\n",
-        lang = w.lang,
-        title = h(w.title),
-        style = super::sources_page::STYLE,
-        intro = h(w.intro),
-    );
-    for s in list {
-        out.push_str(&format!(
-            "<section id=\"{}\" aria-labelledby=\"{}-title\">\n<h2 id=\"{}-title\">{} — {}</h2>\n<dl>\n",
-            h(&s.id),
-            h(&s.id),
-            h(&s.id),
-            h(&s.publisher),
-            h(&s.name)
-        ));
-        let row = |k: &str, v: String| format!("<dt>{k}</dt><dd>{v}</dd>\n");
-        out.push_str(&row(w.publisher, h(&s.publisher)));
-        out.push_str(&row(w.dataset, format!("<a href=\"{0}\">{0}</a>", h(&s.dataset_page))));
-        out.push_str(&row(w.licence, format!("<a href=\"{}\" rel=\"license\">{}</a>", h(&s.licence_url), h(&s.licence))));
-        out.push_str(&row(w.attribution, h(&s.attribution)));
-        out.push_str(&row(w.updated, h(w.frequency(s.update_frequency))));
-        out.push_str(&row(&format!("{} {}", h(w.pause), h(&s.host)), format!("{} s", secs(s.delay_secs))));
-        if !s.enabled {
-            out.push_str(&row(w.status, h(w.off)));
-        }
-        out.push_str("</dl>\n</section>\n");
-    }
-    out.push_str("</main>\n</body>\n</html>\n");
-    out
+pub fn html(list: &[SourceEntry], w: &Words) -> Result<String> {
+    let rows = list
+        .iter()
+        .map(|s| PageRow {
+            id: &s.id,
+            publisher: &s.publisher,
+            name: &s.name,
+            host: &s.host,
+            dataset_page: &s.dataset_page,
+            licence: &s.licence,
+            licence_url: &s.licence_url,
+            attribution: &s.attribution,
+            updated: w.frequency(s.update_frequency),
+            delay: secs(s.delay_secs),
+            enabled: s.enabled,
+        })
+        .collect();
+    let page = SourcesPage { lang: w.lang, title: w.title, intro: w.intro, style: super::sources_page::STYLE, words: w, rows };
+    Ok(askama::Template::render(&page)?)
 }
 
 pub fn execute(cli: &Cli, format: SourcesFormat, lang: &str) -> Result<super::Exit> {
@@ -158,7 +156,7 @@ pub fn execute(cli: &Cli, format: SourcesFormat, lang: &str) -> Result<super::Ex
     match format {
         SourcesFormat::Json => print_json(&list)?,
         SourcesFormat::Md => write!(std::io::stdout().lock(), "{}", markdown(&page, w))?,
-        SourcesFormat::Html => write!(std::io::stdout().lock(), "{}", html(&page, w))?,
+        SourcesFormat::Html => write!(std::io::stdout().lock(), "{}", html(&page, w)?)?,
     }
     Ok(exit::OK)
 }

@@ -11,6 +11,7 @@ pub mod fetchlog;
 pub mod ingest;
 pub mod memory;
 pub mod optout;
+pub mod report;
 pub mod reports;
 mod row;
 pub mod runs;

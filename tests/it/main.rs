@@ -45,6 +45,8 @@ mod reader_fields;
 mod run_bounds;
 mod safety_engine_answers;
 mod safety_operator_input;
+mod report_pages;
+mod report_render;
 mod store_ingest;
 mod surface_docs;
 mod surface_honest;

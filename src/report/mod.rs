@@ -1,0 +1,274 @@
+//! `cityvibe report`: a small static site of pictures (issue 23). The
+//! operator's status page (`index.html`, one language, with `runs/DAY.html`
+//! behind its run marks) and one public transparency page per host in the
+//! seven display languages (`hosts/HOST.html` in Spanish, `hosts/HOST.LANG.html`
+//! in the others), as plain HTML and CSS with inline SVG: no script, nothing
+//! loaded from elsewhere, readable from disk or from any web server.
+//!
+//! Every figure on a page is a query (`store::report`, the fetch log, the
+//! host ledger); the words come from the `report` message catalogue; the
+//! markup from compiled templates (askama, `templates/report/`). Not for:
+//! fetching or storing anything.
+
+pub mod chart;
+mod host;
+mod status;
+
+use crate::adapter::Adapter;
+use crate::config::Config;
+use crate::http::Ledger;
+use crate::i18n::{Catalogue, FluentValue};
+use crate::store::Store;
+use anyhow::{Context, Result};
+use std::path::{Path, PathBuf};
+
+/// What to write, for how long back, and in which language for the operator.
+pub struct ReportOptions {
+    pub out: PathBuf,
+    /// Days back from `now_ms` that the pages cover.
+    pub days: u32,
+    /// The operator page's language (the host pages are in all seven).
+    pub lang: String,
+    pub now_ms: i64,
+}
+
+/// What was written, for the command to say.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Written {
+    pub index: PathBuf,
+    pub pages: Vec<PathBuf>,
+    /// The largest page written, in bytes (each must stay under 150 KB).
+    pub largest_bytes: u64,
+}
+
+/// What every page is drawn from: the database, config, ledger, adapters and period.
+pub(crate) struct Scope<'a> {
+    pub store: &'a Store,
+    pub config: Option<&'a Config>,
+    pub ledger: Option<&'a Ledger>,
+    pub adapters: &'a [&'static dyn Adapter],
+    pub days: u32,
+    pub now_ms: i64,
+    pub since_ms: i64,
+    /// The Europe/Madrid days covered, oldest first (`YYYY-MM-DD`), and the
+    /// moment each one ends (ms).
+    pub day_list: Vec<String>,
+    pub day_ends_ms: Vec<i64>,
+}
+
+/// Write the whole site into `opts.out`.
+pub fn write(
+    store: &Store,
+    config: Option<&Config>,
+    ledger: Option<&Ledger>,
+    adapters: &[&'static dyn Adapter],
+    opts: &ReportOptions,
+) -> Result<Written> {
+    let since_ms = opts.now_ms - i64::from(opts.days) * 24 * 3600 * 1000;
+    let (day_list, day_ends_ms) = days_between(since_ms, opts.now_ms)?;
+    let cx = Scope { store, config, ledger, adapters, days: opts.days, now_ms: opts.now_ms, since_ms, day_list, day_ends_ms };
+    let hosts_dir = opts.out.join("hosts");
+    std::fs::create_dir_all(&hosts_dir).with_context(|| format!("creating the report folder {}", hosts_dir.display()))?;
+    let hosts = hosts(&cx)?;
+    let mut pages = Vec::new();
+    for host in &hosts {
+        for lang in crate::model::DISPLAY_LANGS {
+            let html = host::page(&cx, host, lang)?;
+            pages.push(put(&hosts_dir.join(host_file(host, lang)), &html)?);
+        }
+    }
+    let (index, runs) = status::pages(&cx, crate::i18n::catalogue(&opts.lang), &hosts)?;
+    let index_path = put(&opts.out.join("index.html"), &index)?;
+    let runs_dir = opts.out.join("runs");
+    std::fs::create_dir_all(&runs_dir).with_context(|| format!("creating the report folder {}", runs_dir.display()))?;
+    for (day, html) in &runs {
+        pages.push(put(&runs_dir.join(format!("{day}.html")), html)?);
+    }
+    pages.insert(0, index_path.clone());
+    let largest_bytes = pages.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).max().unwrap_or(0);
+    Ok(Written { index: index_path, pages, largest_bytes })
+}
+
+/// Write one page whole (a reader never sees half a page: write beside, then rename).
+fn put(path: &Path, html: &str) -> Result<PathBuf> {
+    let tmp = path.with_extension("html.part");
+    std::fs::write(&tmp, html).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+    Ok(path.to_path_buf())
+}
+
+/// The file of a host's page in `lang`: Spanish is the plain name.
+pub fn host_file(host: &str, lang: &str) -> String {
+    if lang == "es" { format!("{host}.html") } else { format!("{host}.{lang}.html") }
+}
+
+/// The hosts with a page: every adapter's host, and any other the fetch log
+/// has requests to in the period (a source since removed still answers for
+/// what it did).
+fn hosts(cx: &Scope) -> Result<Vec<String>> {
+    let mut hosts: Vec<String> = cx.adapters.iter().map(|a| a.manifest().host.to_string()).collect();
+    hosts.extend(cx.store.hosts_requested(cx.since_ms)?);
+    hosts.sort();
+    hosts.dedup();
+    Ok(hosts)
+}
+
+/// The Europe/Madrid days from `since_ms` to `now_ms`, and when each ends.
+fn days_between(since_ms: i64, now_ms: i64) -> Result<(Vec<String>, Vec<i64>)> {
+    let tz = crate::model::TZ_MADRID;
+    let mut day = jiff::Timestamp::from_millisecond(since_ms)?.in_tz(tz)?.date();
+    let last = jiff::Timestamp::from_millisecond(now_ms)?.in_tz(tz)?.date();
+    let (mut list, mut ends) = (Vec::new(), Vec::new());
+    while day <= last {
+        let next = day.tomorrow()?;
+        list.push(day.to_string());
+        ends.push(next.in_tz(tz)?.timestamp().as_millisecond());
+        day = next;
+    }
+    Ok((list, ends))
+}
+
+/// A moment as Europe/Madrid local time, to the second.
+pub(crate) fn local(ms: i64) -> String {
+    jiff::Timestamp::from_millisecond(ms)
+        .ok()
+        .and_then(|t| t.in_tz(crate::model::TZ_MADRID).ok())
+        .map(|z| z.strftime("%Y-%m-%d %H:%M:%S").to_string())
+        .unwrap_or_default()
+}
+
+/// Seconds from ms with three decimals, in the catalogue's decimal sign.
+pub(crate) fn secs(t: &Catalogue, ms: i64) -> String {
+    let s = format!("{}.{:03}", ms / 1000, (ms % 1000).abs());
+    s.replace('.', &t.text("report-decimal-sign"))
+}
+
+/// Seconds for a promise: whole when whole ("10"), else as [`secs`].
+pub(crate) fn promise_secs(t: &Catalogue, ms: i64) -> String {
+    if ms % 1000 == 0 { (ms / 1000).to_string() } else { secs(t, ms) }
+}
+
+/// A message with arguments, numbers as Fluent numbers (plurals select on them).
+pub(crate) fn say(t: &Catalogue, id: &str, args: &[(&str, Arg)]) -> String {
+    let values: Vec<(&str, FluentValue)> = args
+        .iter()
+        .map(|(k, v)| {
+            (
+                *k,
+                match v {
+                    Arg::N(n) => FluentValue::from(*n),
+                    Arg::S(s) => FluentValue::from(s.clone()),
+                },
+            )
+        })
+        .collect();
+    t.text_with(id, &values)
+}
+
+/// A piece of a sentence: a command (the catalogue marks one with
+/// backticks, the page shows it as `<code>`) or plain text.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Span {
+    pub code: bool,
+    pub text: String,
+}
+
+/// A sentence in [`Span`]s.
+pub(crate) type Spans = Vec<Span>;
+
+/// Split a sentence at its backticks into [`Spans`].
+pub(crate) fn spans(s: &str) -> Spans {
+    s.split('`')
+        .enumerate()
+        .filter(|(_, part)| !part.is_empty())
+        .map(|(i, part)| Span { code: i % 2 == 1, text: part.to_string() })
+        .collect()
+}
+
+/// One argument of [`say`].
+pub(crate) enum Arg {
+    N(u64),
+    S(String),
+}
+
+/// The stylesheet every page carries inline (no request for it): readable
+/// measure, AA contrast light and dark, charts that shrink to the screen,
+/// tables that scroll inside themselves rather than widen the page.
+pub const STYLE: &str = include_str!("../../templates/report/style.css");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The report's words choose their plural by the number (Fluent
+    /// selectors), a zero by its own variant where a language has one.
+    #[test]
+    fn report_messages_agree_with_their_numbers() {
+        let en = crate::i18n::catalogue("en");
+        assert_eq!(say(en, "report-gaps-broken", &[("n", Arg::N(1))]), "One pause was shorter than promised.");
+        assert_eq!(say(en, "report-gaps-broken", &[("n", Arg::N(3))]), "3 pauses were shorter than promised.");
+        let day = |lang, n| {
+            say(crate::i18n::catalogue(lang), "report-day-summary", &[("requests", Arg::N(n)), ("days", Arg::N(1)), ("bytes", Arg::N(0))])
+        };
+        assert!(day("en", 0).starts_with("No request on one day"), "{}", day("en", 0));
+        assert!(day("fr", 2).starts_with("2 requêtes sur un jour"), "{}", day("fr", 2));
+        assert!(day("es", 1).starts_with("Una petición en un día"), "{}", day("es", 1));
+        assert_eq!(secs(crate::i18n::catalogue("es"), 10_002), "10,002");
+        assert_eq!(secs(en, 10_002), "10.002");
+        assert_eq!(promise_secs(en, 10_000), "10");
+        let said = spans("run `cityvibe audit` now");
+        let pieces: Vec<(bool, &str)> = said.iter().map(|s| (s.code, s.text.as_str())).collect();
+        assert_eq!(pieces, [(false, "run "), (true, "cityvibe audit"), (false, " now")]);
+    }
+
+    /// A month of cron (a run every 3 h, every source, three requests each,
+    /// statuses mixed) stays under the 150 KB each page is allowed (issue 23 item 5).
+    #[test]
+    fn a_month_of_cron_keeps_every_page_under_150_kb() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("db.sqlite")).unwrap();
+        let now = crate::store::now_ms();
+        // `interrupted` is written by runs cut short (another change): drawn as any status.
+        let statuses = ["ok", "unchanged", "unchanged", "skipped", "ok", "failed", "interrupted", "anomaly"];
+        let hour = 3_600_000;
+        for run in 0..240i64 {
+            let at = now - 30 * 24 * hour + run * 3 * hour;
+            store.conn.execute("INSERT INTO runs (id, started_at, finished_at, exit_code) VALUES (?1, ?2, ?2, 0)", [run + 1, at]).unwrap();
+            for (i, a) in crate::adapters::ALL.iter().enumerate() {
+                let m = a.manifest();
+                let status = statuses[(run as usize + i) % statuses.len()];
+                let message = format!(
+                    "{}: HTTP 500; stored events kept; if it persists, run `cityvibe source disable {} --reason \"…\"`",
+                    m.feeds[0].url, m.id
+                );
+                store
+                    .conn
+                    .execute(
+                        "INSERT INTO run_sources (run_id, source, status, requests, not_modified, added, updated, withdrawn, record_errors, duration_ms, message)
+                         VALUES (?1, ?2, ?3, 3, 1, 2, 5, 1, 0, 1200, ?4)",
+                        rusqlite::params![run + 1, m.id, status, message],
+                    )
+                    .unwrap();
+                for k in 0..3i64 {
+                    let status = [200, 304, 500][k as usize];
+                    store
+                        .conn
+                        .execute(
+                            "INSERT INTO fetch_log (run_id, source, host, url, started_ms, duration_ms, status, bytes, conditional, outcome)
+                             VALUES (?1, ?2, ?3, ?4, ?5, 300, ?6, 40000, 1, 'ok')",
+                            rusqlite::params![run + 1, m.id, m.host, m.feeds[0].url, at + k * 10_500, status],
+                        )
+                        .unwrap();
+                }
+            }
+        }
+        let out = dir.path().join("site");
+        let opts = ReportOptions { out: out.clone(), days: 30, lang: "en".into(), now_ms: now };
+        let written = write(&store, None, None, crate::adapters::ALL, &opts).unwrap();
+        assert_eq!(written.pages.len(), 1 + 31 + 7 * crate::adapters::ALL.len(), "the index, a page of runs per day, 7 per host");
+        assert!(written.largest_bytes < 150 * 1024, "the largest page is {} bytes", written.largest_bytes);
+        let index = std::fs::read_to_string(&written.index).unwrap();
+        assert_eq!(index.matches("<use href=").count(), 240 * crate::adapters::ALL.len(), "a mark per run and source");
+        assert!(index.contains(r#"class="k-interrupted""#) && index.contains("interrupted</li>"), "an interrupted run is drawn and named");
+    }
+}

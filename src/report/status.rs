@@ -1,0 +1,314 @@
+//! The operator's status page (`index.html`) and the run details behind
+//! its marks (`runs/DAY.html`, one page per Europe/Madrid day), in the one language `--lang` chose: runs per
+//! source as a timeline, events over time, translation coverage, requests
+//! per host and day against the daily cap, and the last problems with the
+//! command that fixes each. Not for the public host pages (`host.rs`).
+
+use super::chart::{Chart, Figures, Mark, Series, Strip};
+use super::{Arg, STYLE, Scope, local, say};
+use crate::i18n::Catalogue;
+use crate::store::report::{RunMark, madrid_day};
+use anyhow::Result;
+use askama::Template;
+
+/// The statuses a run line can have, in the order the legend shows them;
+/// `interrupted` is drawn when a run records it.
+const STATUSES: [&str; 8] = ["ok", "unchanged", "skipped", "anomaly", "failed", "interrupted", "refused", "disabled"];
+/// Statuses that are no problem of their own.
+const FINE: [&str; 4] = ["ok", "unchanged", "skipped", "disabled"];
+/// How many problems the page lists, newest first.
+const PROBLEMS_SHOWN: usize = 12;
+
+#[derive(Template)]
+#[template(path = "report/index.html")]
+struct IndexPage {
+    lang: String,
+    title: String,
+    style: &'static str,
+    generated: String,
+    table_label: String,
+    intro: String,
+    period: String,
+    host_links: Vec<(String, String)>,
+    hosts_title: String,
+    runs_title: String,
+    runs_details: String,
+    /// The page of the latest day with runs (none: no run in the period).
+    runs_latest: String,
+    run_charts: Vec<Chart>,
+    events_title: String,
+    event_charts: Vec<Chart>,
+    coverage_title: String,
+    coverage_charts: Vec<Chart>,
+    requests_title: String,
+    request_charts: Vec<Chart>,
+    problems_title: String,
+    problems_none: String,
+    problems: Vec<Problem>,
+    fix_label: String,
+}
+
+struct Problem {
+    href: String,
+    at: String,
+    source: String,
+    status: String,
+    message: super::Spans,
+    fix: String,
+}
+
+#[derive(Template)]
+#[template(path = "report/runs.html")]
+struct RunsPage {
+    lang: String,
+    title: String,
+    style: &'static str,
+    generated: String,
+    back: String,
+    /// (href, day) of every day with runs, for moving between them.
+    days: Vec<(String, String)>,
+    head: Vec<String>,
+    rows: Vec<RunLine>,
+}
+
+struct RunLine {
+    anchor: String,
+    cells: Vec<String>,
+}
+
+/// The page of a run's details, relative to the site's root.
+fn run_href(m: &RunMark) -> String {
+    format!("runs/{}.html#r{}", madrid_day(m.started_ms), m.run_id)
+}
+
+/// The status page, and each day's page of run details as (day, page), rendered.
+pub(super) fn pages(cx: &Scope, t: &Catalogue, hosts: &[String]) -> Result<(String, Vec<(String, String)>)> {
+    let marks = cx.store.run_marks(cx.since_ms)?;
+    let generated = say(t, "report-generated", &[("at", Arg::S(local(cx.now_ms)))]);
+    let status_label = |s: &str| if t.has(&format!("report-status-{s}")) { t.text(&format!("report-status-{s}")) } else { s.to_string() };
+    let problems: Vec<Problem> = marks
+        .iter()
+        .rev()
+        .filter(|m| !FINE.contains(&m.status.as_str()))
+        .take(PROBLEMS_SHOWN)
+        .map(|m| Problem {
+            href: run_href(m),
+            at: local(m.started_ms),
+            source: m.source.clone(),
+            status: status_label(&m.status),
+            message: super::spans(&m.message),
+            fix: fix_for(m),
+        })
+        .collect();
+    let index = IndexPage {
+        lang: t.lang().to_string(),
+        title: t.text("report-status-title"),
+        style: STYLE,
+        generated: generated.clone(),
+        table_label: t.text("report-table"),
+        intro: say(t, "report-status-intro", &[("days", Arg::N(cx.days.into()))]),
+        period: period(cx, t),
+        host_links: hosts.iter().map(|h| (format!("hosts/{}", super::host_file(h, t.lang())), h.clone())).collect(),
+        hosts_title: t.text("report-hosts-title"),
+        runs_title: t.text("report-runs-title"),
+        runs_details: t.text("report-runs-details"),
+        runs_latest: marks.last().map(|m| format!("runs/{}.html", madrid_day(m.started_ms))).unwrap_or_default(),
+        run_charts: vec![runs_chart(t, &marks, &status_label)],
+        events_title: t.text("report-events-title"),
+        event_charts: event_charts(cx, t, &marks)?,
+        coverage_title: t.text("report-coverage-title"),
+        coverage_charts: vec![coverage_chart(cx, t)?],
+        requests_title: t.text("report-col-requests"),
+        request_charts: request_charts(cx, t, hosts)?,
+        problems_title: t.text("report-problems-title"),
+        problems_none: t.text("report-problems-none"),
+        problems,
+        fix_label: t.text("report-fix"),
+    };
+    let head: Vec<String> =
+        ["report-col-run", "report-col-started", "report-col-source", "report-col-status", "report-col-requests", "report-col-message"]
+            .iter()
+            .map(|id| t.text(id))
+            .chain(["304", "+", "~", "−"].map(String::from))
+            .collect();
+    let mut days: Vec<String> = marks.iter().map(|m| madrid_day(m.started_ms)).collect();
+    days.dedup();
+    let nav: Vec<(String, String)> = days.iter().map(|d| (format!("{d}.html"), d.clone())).collect();
+    let mut runs = Vec::new();
+    for day in &days {
+        let of_day: Vec<RunMark> = marks.iter().filter(|m| &madrid_day(m.started_ms) == day).cloned().collect();
+        let page = RunsPage {
+            lang: t.lang().to_string(),
+            title: format!("{} · {day}", t.text("report-runs-details")),
+            style: STYLE,
+            generated: generated.clone(),
+            back: t.text("report-status-title"),
+            days: nav.clone(),
+            head: head.clone(),
+            rows: run_lines(&of_day, &status_label),
+        };
+        runs.push((day.clone(), page.render()?));
+    }
+    Ok((index.render()?, runs))
+}
+
+/// "From … to …" of the period.
+pub(super) fn period(cx: &Scope, t: &Catalogue) -> String {
+    let first = cx.day_list.first().cloned().unwrap_or_default();
+    let last = cx.day_list.last().cloned().unwrap_or_default();
+    say(t, "report-period", &[("from", Arg::S(first)), ("to", Arg::S(last))])
+}
+
+/// The command that fixes a problem: the one its message names (the hint
+/// the CLI gave), else the next step for its status.
+fn fix_for(m: &RunMark) -> String {
+    let named = m.message.split('`').skip(1).step_by(2).find(|s| s.starts_with("cityvibe "));
+    match (named, m.status.as_str()) {
+        (Some(cmd), _) => cmd.to_string(),
+        (None, "refused") => format!("cityvibe audit --source {}", m.source),
+        (None, "anomaly") => format!("cityvibe source show {}", m.source),
+        (None, _) => format!("cityvibe run --source {} --force", m.source),
+    }
+}
+
+/// Newest first, one line per source of each run, the first line of a run
+/// carrying its anchor.
+fn run_lines(marks: &[RunMark], status_label: &dyn Fn(&str) -> String) -> Vec<RunLine> {
+    let mut seen = std::collections::HashSet::new();
+    marks
+        .iter()
+        .rev()
+        .map(|m| RunLine {
+            anchor: if seen.insert(m.run_id) { format!("r{}", m.run_id) } else { String::new() },
+            cells: vec![
+                m.run_id.to_string(),
+                local(m.started_ms),
+                m.source.clone(),
+                status_label(&m.status),
+                m.requests.to_string(),
+                m.message.clone(),
+                m.not_modified.to_string(),
+                m.added.to_string(),
+                m.updated.to_string(),
+                m.withdrawn.to_string(),
+            ],
+        })
+        .collect()
+}
+
+fn runs_chart(t: &Catalogue, marks: &[RunMark], status_label: &dyn Fn(&str) -> String) -> Chart {
+    let mut sources: Vec<&str> = marks.iter().map(|m| m.source.as_str()).collect();
+    sources.sort();
+    sources.dedup();
+    let strips: Vec<Strip> = sources
+        .iter()
+        .map(|s| Strip {
+            label: s.to_string(),
+            marks: marks
+                .iter()
+                .filter(|m| m.source == *s)
+                .map(|m| Mark { at_ms: m.started_ms, key: m.status.clone(), href: format!("runs/{}.html", madrid_day(m.started_ms)) })
+                .collect(),
+        })
+        .collect();
+    // Every status the legend knows, and any other a run recorded.
+    let mut keys: Vec<String> = STATUSES.iter().map(|s| s.to_string()).collect();
+    for m in marks {
+        if !keys.contains(&m.status) {
+            keys.push(m.status.clone());
+        }
+    }
+    keys.retain(|k| marks.iter().any(|m| &m.status == k) || ["ok", "failed"].contains(&k.as_str()));
+    let keys: Vec<(String, String)> = keys.into_iter().map(|k| (k.clone(), status_label(&k))).collect();
+    let problems = marks.iter().filter(|m| !FINE.contains(&m.status.as_str())).count() as u64;
+    let mut runs: Vec<i64> = marks.iter().map(|m| m.run_id).collect();
+    runs.dedup();
+    let summary = say(t, "report-runs-summary", &[("runs", Arg::N(runs.len() as u64)), ("problems", Arg::N(problems))]);
+    Chart::strips("runs", t.text("report-runs-title"), summary, &strips, &keys, &t.text("report-col-source"))
+}
+
+/// Active events per day stacked by source, and each source's changes per day.
+fn event_charts(cx: &Scope, t: &Catalogue, marks: &[RunMark]) -> Result<Vec<Chart>> {
+    let mut sources = cx.store.sources_with_events()?;
+    for m in marks {
+        if !sources.contains(&m.source) {
+            sources.push(m.source.clone());
+        }
+    }
+    let mut active = Vec::new();
+    for (i, s) in sources.iter().enumerate() {
+        active.push(Series { key: format!("s{}", i % 6), label: s.clone(), values: cx.store.active_per_day(s, &cx.day_ends_ms)? });
+    }
+    let today: u64 = active.iter().map(|s| s.values.last().copied().unwrap_or(0)).sum();
+    let summary = say(
+        t,
+        "report-events-summary",
+        &[("active", Arg::N(today)), ("sources", Arg::N(active.iter().filter(|s| s.values.last() > Some(&0)).count() as u64))],
+    );
+    let figures =
+        Figures { category_label: t.text("report-col-day"), categories: cx.day_list.clone(), series: active, limit: None, sparse: true };
+    let mut charts = vec![Chart::bars("events", t.text("report-events-title"), summary, &figures)];
+    for (i, s) in sources.iter().enumerate() {
+        let per_day = |f: fn(&RunMark) -> u64| -> Vec<u64> {
+            cx.day_list.iter().map(|d| marks.iter().filter(|m| &m.source == s && &madrid_day(m.started_ms) == d).map(f).sum()).collect()
+        };
+        let series = vec![
+            Series { key: "added".into(), label: t.text("report-series-added"), values: per_day(|m| m.added) },
+            Series { key: "updated".into(), label: t.text("report-series-updated"), values: per_day(|m| m.updated) },
+            Series { key: "withdrawn".into(), label: t.text("report-series-withdrawn"), values: per_day(|m| m.withdrawn) },
+        ];
+        let total = |k: usize| Arg::N(series[k].values.iter().sum());
+        let summary = say(t, "report-changes-summary", &[("added", total(0)), ("updated", total(1)), ("withdrawn", total(2))]);
+        let title = say(t, "report-changes-title", &[("source", Arg::S(s.clone()))]);
+        let figures =
+            Figures { category_label: t.text("report-col-day"), categories: cx.day_list.clone(), series, limit: None, sparse: true };
+        charts.push(Chart::bars(&format!("changes-{i}"), title, summary, &figures));
+    }
+    Ok(charts)
+}
+
+/// Translation rows per display language, by origin, and the pending ones.
+fn coverage_chart(cx: &Scope, t: &Catalogue) -> Result<Chart> {
+    let langs: Vec<String> =
+        cx.config.map_or_else(|| crate::model::DISPLAY_LANGS.iter().map(|l| l.to_string()).collect(), |c| c.settings.languages.clone());
+    let coverage = cx.store.translation_coverage(&langs)?;
+    let col = |key: &str, f: fn(&crate::store::report::Coverage) -> u64| Series {
+        key: key.into(),
+        label: t.text(&format!("report-series-{key}")),
+        values: coverage.iter().map(f).collect(),
+    };
+    let series =
+        vec![col("publisher", |c| c.publisher), col("human", |c| c.human), col("machine", |c| c.machine), col("pending", |c| c.pending)];
+    let pending: u64 = coverage.iter().map(|c| c.pending).sum();
+    let failed = cx.store.translation_failures_count()?;
+    let summary = say(t, "report-coverage-summary", &[("pending", Arg::N(pending)), ("failed", Arg::N(failed))]);
+    let figures = Figures { category_label: t.text("report-col-language"), categories: langs, series, limit: None, sparse: false };
+    Ok(Chart::bars("coverage", t.text("report-coverage-title"), summary, &figures))
+}
+
+/// Requests per day to each host, against the host's daily cap.
+fn request_charts(cx: &Scope, t: &Catalogue, hosts: &[String]) -> Result<Vec<Chart>> {
+    let mut charts = Vec::new();
+    for (i, host) in hosts.iter().enumerate() {
+        let requests = cx.store.requests_to(host, cx.since_ms)?;
+        let values: Vec<u64> =
+            cx.day_list.iter().map(|d| requests.iter().filter(|r| &madrid_day(r.started_ms) == d).count() as u64).collect();
+        let cap = cx.adapters.iter().filter(|a| a.manifest().host == host).map(|a| a.manifest().daily_cap).min();
+        let series = vec![Series { key: "requests".into(), label: t.text("report-col-requests"), values }];
+        let figures = Figures {
+            category_label: t.text("report-col-day"),
+            categories: cx.day_list.clone(),
+            series,
+            limit: cap.map(|c| (t.text("report-col-cap"), u64::from(c))),
+            sparse: true,
+        };
+        let summary = say(
+            t,
+            "report-host-requests-summary",
+            &[("requests", Arg::N(requests.len() as u64)), ("cap", Arg::S(cap.map_or("-".into(), |c| c.to_string())))],
+        );
+        let title = say(t, "report-host-requests-title", &[("host", Arg::S(host.clone()))]);
+        charts.push(Chart::bars(&format!("requests-{i}"), title, summary, &figures));
+    }
+    Ok(charts)
+}
