@@ -347,7 +347,7 @@ fn ours(texts: &[(String, Option<String>)], cores: usize, batch: usize) -> Resul
     for chunk in texts.chunks(batch) {
         let prepared: Vec<Vec<_>> = terms
             .iter()
-            .map(|b| chunk.iter().map(|(t, v)| prepare(t, Known { venue: v.as_deref(), locality: None }, b)).collect())
+            .map(|b| chunk.iter().map(|(t, v)| prepare(t, Known { venue: v.as_deref(), ..Known::default() }, b)).collect())
             .collect();
         let sent: Vec<Vec<String>> = prepared.iter().map(|p| p.iter().map(|x| x.text.clone()).collect()).collect();
         for (k, r) in translate_each_target(&mut workers, "es", &TARGETS, &sent).into_iter().enumerate() {

@@ -5,12 +5,15 @@
 //! already scrubbed of personal data (P5) and get texts of the same count and
 //! order back.
 
+pub mod analyser;
 mod apertium;
 mod apy;
 mod batches;
 pub mod engine;
 pub mod exchange;
 mod fallback;
+pub mod gazetteer;
+pub mod lang;
 mod libretranslate;
 mod openai;
 pub mod pipeline;

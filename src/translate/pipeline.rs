@@ -5,8 +5,8 @@
 //!
 //! Each text is prepared per target (`protect`: names kept, the term base
 //! applied), sent, and put in house style (`style`). The cache key names the
-//! prepared text, the engine, the house style's version and the term entries
-//! that matched, so a changed term base re-translates only the texts it
+//! prepared text, the engine, a digest of the language data and house-style
+//! code (`lang::digest`) and the term entries that matched, so a changed term base re-translates only the texts it
 //! touches. A text over the size limit is cut at a sentence end before it
 //! is sent. Texts go out batch by batch (`batches`): a text an engine fails
 //! on while others pass is sent alone, after the others, with a growing
@@ -14,9 +14,10 @@
 //! holds back the rest. What the engine fails on goes to the fallback
 //! engine when the operator names one (`fallback`, issue 11.5).
 
+use super::analyser::{Analyser, Analysis};
 use super::engine::Translator;
 use super::protect::{Known, Prepared, prepare};
-use super::style::{self, Field};
+use super::style::{self, Field, Slips};
 use super::terms::TermBase;
 use crate::store::Store;
 use crate::store::events::text_hash;
@@ -117,7 +118,7 @@ pub fn cache_key(text: &str, src: &str, tgt: &str, engine: &str) -> String {
 /// The cache key of a prepared text: its marked text (names, term targets),
 /// engine, house style and the term entries that matched it.
 pub(super) fn prepared_key(p: &Prepared, field: &str, src: &str, tgt: &str, engine: &str) -> String {
-    let engine = format!("{engine}\0style/{}\0{field}\0{}", style::VERSION, p.terms_used.join("\n"));
+    let engine = format!("{engine}\0lang/{}\0{field}\0{}", super::lang::digest(tgt), p.terms_used.join("\n"));
     cache_key(&p.text, src, tgt, &engine)
 }
 
@@ -132,6 +133,10 @@ pub(super) struct Need {
     pub(super) words: u64,
     /// Cut at the size limit: the translation ends with a mark saying so.
     pub(super) shortened: bool,
+    /// Sent to Apertium, whose steady slips house style mends.
+    pub(super) apertium: bool,
+    /// Sent as it is and stored as the engine gives it (`data/lang/XX/plain.txt`).
+    pub(super) plain: bool,
 }
 
 impl Need {
@@ -160,7 +165,12 @@ impl Need {
     /// An engine's answer for this text, in house style, marked if cut.
     pub(super) fn finish(&self, answer: &str, tgt: &str) -> String {
         let p = &self.prepared;
-        let mut text = style::finish(answer, &p.names, p.lead.as_deref(), tgt, Field::from_name(self.field));
+        let slips = if self.apertium { Slips::Apertium } else { Slips::None };
+        let mut text = if self.plain {
+            answer.to_string()
+        } else {
+            style::finish_from(answer, &p.names, p.lead.as_deref(), tgt, Field::from_name(self.field), slips)
+        };
         if self.shortened {
             text.push_str(" […]");
         }
@@ -235,6 +245,11 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
         terms.insert(lang.clone(), TermBase::load(options.terms_dir.as_deref(), lang)?);
     }
     let no_terms = TermBase::default();
+    let gazetteer = super::gazetteer::load(options.terms_dir.as_deref())?;
+    let apertium = engine.starts_with("apertium");
+    // One analyser for the whole step; none (capital letters decide) when
+    // Apertium's is not installed or fails.
+    let mut analyser = None;
     let existing = store.existing_translations()?;
     let humans = store.human_translations()?;
     let mut human_rows: Vec<(String, String, &'static str, String, String)> = Vec::new();
@@ -254,7 +269,14 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
             None => (scrubbed, false),
         };
         let hash = text_hash(&t.text);
-        let known = Known { venue: t.venue.as_deref(), locality: t.locality.as_deref() };
+        let analysis = analysis_of(&mut analyser, &t.lang, &sent);
+        let known = Known {
+            venue: t.venue.as_deref(),
+            locality: t.locality.as_deref(),
+            district: t.district.as_deref(),
+            gazetteer: &gazetteer,
+            analysis: analysis.as_ref(),
+        };
         for lang in langs {
             if *lang == t.lang {
                 continue;
@@ -271,7 +293,8 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
                 continue;
             }
             let base = if t.lang == "es" { terms.get(lang).unwrap_or(&no_terms) } else { &no_terms };
-            let prepared = prepare(&sent, known, base);
+            let plain = apertium && t.lang == "es" && super::lang::plain(lang, t.field);
+            let prepared = if plain { Prepared::plain(&sent) } else { prepare(&sent, known, base) };
             let field_key = if shortened { format!("{}/cut", t.field) } else { t.field.to_string() };
             let key = prepared_key(&prepared, &field_key, &t.lang, lang, &engine);
             match existing.get(&(t.event_id, lang.clone(), t.field.to_string())) {
@@ -299,6 +322,8 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
                 field: t.field,
                 words: sent.split_whitespace().count() as u64,
                 shortened,
+                apertium,
+                plain,
                 prepared,
                 key,
                 hash: hash.clone(),
@@ -340,6 +365,25 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
         super::fallback::translate(store, fallback, fallen, &failures, &mut stats, &mut progress)?;
     }
     Ok(stats)
+}
+
+/// Apertium's analysis of a Spanish `text`, starting the analyser on first
+/// use; `None` for other languages, or when the analyser is missing or
+/// failed on this text (a fresh one is started for the next).
+fn analysis_of(analyser: &mut Option<Option<Analyser>>, lang: &str, text: &str) -> Option<Analysis> {
+    if lang != "es" {
+        return None;
+    }
+    let running = analyser.get_or_insert_with(|| Analyser::system().ok());
+    let answer = running.as_mut()?.analyse(text);
+    match answer {
+        Ok(a) => Some(a),
+        Err(_) => {
+            // A fresh process for the next text; this one goes by capitals.
+            *analyser = Some(Analyser::system().ok());
+            None
+        }
+    }
 }
 
 /// Texts for the fallback: (source, target) → texts.
