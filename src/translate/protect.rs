@@ -105,17 +105,31 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     // A text's first word the dictionary does not know, or knows as a proper
     // noun, starts a name too ("Kiokio Solo", "Madrid Distrito", "Paz Rojo").
     let dictionary_name = |a: usize| {
-        known.analysis.is_some_and(|an| an.given_name_at(a) || an.kind_at(a).is_some_and(|k| matches!(k, WordKind::Proper | WordKind::Unknown)))
+        let word = ws.iter().find(|w| w.0 == a).map(|w| text[w.0..w.1].to_lowercase()).unwrap_or_default();
+        !not_a_name_start(&word)
+            && known
+                .analysis
+                .is_some_and(|an| an.given_name_at(a) || an.kind_at(a).is_some_and(|k| matches!(k, WordKind::Proper | WordKind::Unknown)))
     };
     // A run right before a kept place ("Jóvenes de [Madrid]") is part of its name.
     let places_kept = names.clone();
     let before_a_name = |b: usize| {
         places_kept.iter().any(|&(s, _)| s >= b && matches!(&text[b..s], " " | " de " | " del " | " de la " | " de los " | " de las " | " y "))
     };
-    for mut span in sentence_case_names_by(&rest, &dictionary_name) {
-        if known.analysis.is_some_and(|a| !holds_a_name(&text, span, a) && !before_a_name(span.1)) {
-            continue;
-        }
+    let mut found_names = sentence_case_names_by(&rest, &dictionary_name);
+    if let Some(analysis) = known.analysis {
+        found_names = found_names
+            .into_iter()
+            .flat_map(|span| {
+                if before_a_name(span.1) {
+                    vec![span]
+                } else {
+                    by_dictionary(&text, span, analysis)
+                }
+            })
+            .collect();
+    }
+    for mut span in found_names {
         if taken.iter().all(|&(a, b)| span.1 <= a || span.0 >= b) {
             // "Aula Deportiva Municipal de Escalada": a text's first word that
             // no term translates heads the name right after it, instead of
@@ -195,6 +209,30 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     kept.sort();
     kept.dedup();
     Prepared { text: out, names: kept, terms_used, lead }
+}
+
+/// The parts of the capitalised run `span` that the dictionary says are
+/// names: none for a run of dictionary words, and "Lucía Montes y Mado
+/// Dallery" split at its "y" when each side is a name. (Leaving out the
+/// common words that open a run, "Concurso de Vinos [Artesanales]", cost
+/// more names than it mended: "Puente de [Vallecas]", "Ara de [Madrid]".)
+fn by_dictionary(text: &str, span: (usize, usize), analysis: &Analysis) -> Vec<(usize, usize)> {
+    if !holds_a_name(text, span, analysis) {
+        return Vec::new();
+    }
+    let ws: Vec<(usize, usize)> = words(&text[span.0..span.1]).into_iter().map(|(a, b)| (span.0 + a, span.0 + b)).collect();
+    for (k, w) in ws.iter().enumerate().skip(1) {
+        let joins = matches!(&text[w.0..w.1], "y" | "e") && text[ws[k - 1].1..w.0] == *" ";
+        if joins && k + 1 < ws.len() {
+            let (left, right) = ((span.0, ws[k - 1].1), (ws[k + 1].0, span.1));
+            if holds_a_name(text, left, analysis) && holds_a_name(text, right, analysis) {
+                let mut parts = by_dictionary(text, left, analysis);
+                parts.extend(by_dictionary(text, right, analysis));
+                return parts;
+            }
+        }
+    }
+    vec![span]
 }
 
 /// Whether the capitalised run `span` of `text` is a name by the
