@@ -135,7 +135,8 @@ pub(super) struct Need {
     pub(super) shortened: bool,
     /// Sent to Apertium, whose steady slips house style mends.
     pub(super) apertium: bool,
-    /// Sent as it is and stored as the engine gives it (`data/lang/XX/plain.txt`).
+    /// Sent with names kept but no term, stored as the engine gives it
+    /// (`data/lang/XX/plain.txt`).
     pub(super) plain: bool,
 }
 
@@ -276,6 +277,7 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
             district: t.district.as_deref(),
             gazetteer: &gazetteer,
             analysis: analysis.as_ref(),
+            running_text: t.field == "description",
         };
         for lang in langs {
             if *lang == t.lang {
@@ -294,7 +296,7 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
             }
             let base = if t.lang == "es" { terms.get(lang).unwrap_or(&no_terms) } else { &no_terms };
             let plain = apertium && t.lang == "es" && super::lang::plain(lang, t.field);
-            let prepared = if plain { Prepared::plain(&sent) } else { prepare(&sent, known, base) };
+            let prepared = prepare(&sent, known, if plain { &no_terms } else { base });
             let field_key = if shortened { format!("{}/cut", t.field) } else { t.field.to_string() };
             let key = prepared_key(&prepared, &field_key, &t.lang, lang, &engine);
             match existing.get(&(t.event_id, lang.clone(), t.field.to_string())) {

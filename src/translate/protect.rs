@@ -45,6 +45,9 @@ pub struct Known<'a> {
     /// only when it holds a proper noun, an unknown word, capitals or a
     /// given name; without it, every capitalised run is kept.
     pub analysis: Option<&'a Analysis>,
+    /// A description, not a title: running text, where a word in capitals
+    /// is a heading ("TEATRO", "CINE"), not a name by itself.
+    pub running_text: bool,
 }
 
 /// A text made ready for an engine.
@@ -60,13 +63,6 @@ pub struct Prepared {
     /// it: engines that capitalise a sentence's first word would capitalise
     /// that word (see `style`).
     pub lead: Option<String>,
-}
-
-impl Prepared {
-    /// `text` as it is: nothing kept, no term (see `lang::plain`).
-    pub fn plain(text: &str) -> Prepared {
-        Prepared { text: unmark(text), names: Vec::new(), terms_used: Vec::new(), lead: None }
-    }
 }
 
 /// Marks the spans of `text` that no engine may translate; `terms` is the
@@ -124,7 +120,7 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
                 if before_a_name(span.1) {
                     vec![span]
                 } else {
-                    by_dictionary(&text, span, analysis)
+                    by_dictionary(&text, span, analysis, !known.running_text)
                 }
             })
             .collect();
@@ -213,11 +209,12 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
 
 /// The parts of the capitalised run `span` that the dictionary says are
 /// names: none for a run of dictionary words, and "Lucía Montes y Mado
-/// Dallery" split at its "y" when each side is a name. (Leaving out the
+/// Dallery" split at its "y" when a name follows it (the engine then
+/// translates the "y"; each side is looked at afresh). (Leaving out the
 /// common words that open a run, "Concurso de Vinos [Artesanales]", cost
 /// more names than it mended: "Puente de [Vallecas]", "Ara de [Madrid]".)
-fn by_dictionary(text: &str, span: (usize, usize), analysis: &Analysis) -> Vec<(usize, usize)> {
-    if !holds_a_name(text, span, analysis) {
+fn by_dictionary(text: &str, span: (usize, usize), analysis: &Analysis, caps: bool) -> Vec<(usize, usize)> {
+    if !holds_a_name(text, span, analysis, caps) {
         return Vec::new();
     }
     let ws: Vec<(usize, usize)> = words(&text[span.0..span.1]).into_iter().map(|(a, b)| (span.0 + a, span.0 + b)).collect();
@@ -225,9 +222,9 @@ fn by_dictionary(text: &str, span: (usize, usize), analysis: &Analysis) -> Vec<(
         let joins = matches!(&text[w.0..w.1], "y" | "e") && text[ws[k - 1].1..w.0] == *" ";
         if joins && k + 1 < ws.len() {
             let (left, right) = ((span.0, ws[k - 1].1), (ws[k + 1].0, span.1));
-            if holds_a_name(text, left, analysis) && holds_a_name(text, right, analysis) {
-                let mut parts = by_dictionary(text, left, analysis);
-                parts.extend(by_dictionary(text, right, analysis));
+            if holds_a_name(text, right, analysis, caps) {
+                let mut parts = by_dictionary(text, left, analysis, caps);
+                parts.extend(by_dictionary(text, right, analysis, caps));
                 return parts;
             }
         }
@@ -239,7 +236,7 @@ fn by_dictionary(text: &str, span: (usize, usize), analysis: &Analysis) -> Vec<(
 /// dictionary: it holds a proper noun or a word the dictionary does not
 /// know, a word in capitals (a company), a brand's odd spelling, or starts
 /// with a given name; a run of dictionary words ("Universo Oscuro") is not.
-fn holds_a_name(text: &str, (a, b): (usize, usize), analysis: &Analysis) -> bool {
+fn holds_a_name(text: &str, (a, b): (usize, usize), analysis: &Analysis, caps: bool) -> bool {
     let run = &text[a..b];
     let first = words(run).first().map(|&(s, e)| run[s..e].to_lowercase()).unwrap_or_default();
     let odd = |w: &str| {
@@ -247,8 +244,17 @@ fn holds_a_name(text: &str, (a, b): (usize, usize), analysis: &Analysis) -> bool
         w.contains('_')
             || (w.chars().skip(1).any(char::is_uppercase) && w.chars().any(char::is_lowercase))
             || (letters >= 2 && w.chars().any(|c| c.is_ascii_digit()))
-            || (letters >= 2 && !w.chars().any(char::is_lowercase))
+            || (caps && letters >= 2 && !w.chars().any(char::is_lowercase))
     };
+    // Running text: a run in capitals is a heading ("CICLO MARIDAJES
+    // SONOROS"), a name only when the dictionary knows none of its words ("BARBIERI").
+    let shouted = run.chars().any(char::is_alphabetic) && !run.chars().any(char::is_lowercase);
+    if !caps && shouted {
+        return words(run).iter().all(|&(s, _)| {
+            matches!(analysis.kind_at(a + s), Some(WordKind::Proper | WordKind::Unknown) | None)
+                || connector(&run[s..].split(' ').next().unwrap_or("").to_lowercase())
+        });
+    }
     // "Paloma Pedrero", "Gloria Fuertes": a word the dictionary knows as a
     // given name too, followed by another capitalised word, starts a person's name.
     let ws = words(run);
