@@ -261,7 +261,9 @@ fn holds_a_name(text: &str, (a, b): (usize, usize), analysis: &Analysis, caps: b
     let person = ws.windows(2).any(|pair| {
         analysis.given_name_at(a + pair[0].0) && run[pair[1].0..].starts_with(char::is_uppercase) && run[pair[0].1..pair[1].0] == *" "
     });
-    given_name(&first) || person || ws.iter().any(|&(s, e)| odd(&run[s..e])) || analysis.names_within(a, b)
+    // "Castilla", "Navidad": proper nouns every language has its own word for.
+    let own_word = |s: usize, e: usize| !not_a_name_start(&run[s..e].to_lowercase()) && analysis.names_within(a + s, a + e);
+    given_name(&first) || person || ws.iter().any(|&(s, e)| odd(&run[s..e]) || own_word(s, e))
 }
 
 /// Whether a text's first word may head the name that follows it: a
