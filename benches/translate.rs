@@ -32,6 +32,7 @@
 
 use anyhow::{Context, Result, bail};
 use cityvibe::adapters::madrid::{MANIFEST, Madrid};
+use cityvibe::translate::analyser::Analyser;
 use cityvibe::translate::protect::{Known, prepare};
 use cityvibe::translate::style::{Field, finish};
 use cityvibe::translate::terms::TermBase;
@@ -344,10 +345,20 @@ fn ours(texts: &[(String, Option<String>)], cores: usize, batch: usize) -> Resul
         (0..cores).map(|_| Ok(Timed { inner: ApertiumTranslator::system()?, held: Arc::clone(&held) })).collect::<Result<Vec<_>>>()?;
     let batch = if batch == 0 { texts.len().max(1) } else { batch };
     let terms = TARGETS.iter().map(|t| TermBase::load(None, t)).collect::<Result<Vec<_>>>()?;
+    // Names are decided by Apertium's Spanish analyser, one process for the
+    // run, each text analysed once (issue 20.1): its CPU counts with the engines'.
+    let mut analyser = Analyser::system().ok();
     for chunk in texts.chunks(batch) {
+        let analyses: Vec<_> = chunk.iter().map(|(t, _)| analyser.as_mut().and_then(|a| a.analyse(t).ok())).collect();
         let prepared: Vec<Vec<_>> = terms
             .iter()
-            .map(|b| chunk.iter().map(|(t, v)| prepare(t, Known { venue: v.as_deref(), locality: None }, b)).collect())
+            .map(|b| {
+                chunk
+                    .iter()
+                    .zip(&analyses)
+                    .map(|((t, v), a)| prepare(t, Known { venue: v.as_deref(), analysis: a.as_ref(), ..Known::default() }, b))
+                    .collect()
+            })
             .collect();
         let sent: Vec<Vec<String>> = prepared.iter().map(|p| p.iter().map(|x| x.text.clone()).collect()).collect();
         for (k, r) in translate_each_target(&mut workers, "es", &TARGETS, &sent).into_iter().enumerate() {
@@ -362,6 +373,7 @@ fn ours(texts: &[(String, Option<String>)], cores: usize, batch: usize) -> Resul
     }
     let wall = start.elapsed();
     drop(workers); // engines killed; not timed
+    drop(analyser);
     reap_orphans();
     let cpu1 = cpu_now();
     let held = held.lock().unwrap().clone();

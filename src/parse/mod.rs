@@ -15,6 +15,7 @@
 pub mod category;
 pub mod dates;
 pub mod encoding;
+pub mod labels;
 pub mod loose;
 pub mod loose_list;
 pub mod number;

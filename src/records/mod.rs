@@ -60,6 +60,10 @@ impl EventSink for Framed<'_> {
             // The id is contact data: the error must not quote it (P5).
             return self.inner.push(Err(RecordError::new("(id withheld)", reason)));
         }
+        // Issue 20.2: the portal's labelled parts, each on a line of its own.
+        if event.lang == "es" {
+            event.description = crate::parse::labels::split_labelled_parts(&event.description);
+        }
         // An event the adapter could not place in CityVibe's taxonomy.
         if event.categories.is_empty() {
             event.categories.push(Category::Other);

@@ -17,6 +17,8 @@ pub struct SourceText {
     pub venue: Option<String>,
     /// The locality's name: kept verbatim too.
     pub locality: Option<String>,
+    /// The district's name: kept verbatim too.
+    pub district: Option<String>,
 }
 
 /// What is stored for one (event, language, field): origin and the hash of
@@ -44,9 +46,9 @@ pub struct MachineTranslation {
 impl Store {
     /// Titles and descriptions of active events (optionally of some sources).
     pub fn texts_to_translate(&self, sources: &[String]) -> Result<Vec<SourceText>> {
-        let mut st = self
-            .conn
-            .prepare("SELECT id, source, lang, title, description, venue_name, locality FROM events WHERE status = 'active' ORDER BY id")?;
+        let mut st = self.conn.prepare(
+            "SELECT id, source, lang, title, description, venue_name, locality, district FROM events WHERE status = 'active' ORDER BY id",
+        )?;
         let rows = st.query_map([], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
@@ -56,11 +58,12 @@ impl Store {
                 r.get::<_, String>(4)?,
                 r.get::<_, Option<String>>(5)?,
                 r.get::<_, Option<String>>(6)?,
+                r.get::<_, Option<String>>(7)?,
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (id, source, lang, title, description, venue, locality) = row?;
+            let (id, source, lang, title, description, venue, locality, district) = row?;
             if !sources.is_empty() && !sources.contains(&source) {
                 continue;
             }
@@ -74,6 +77,7 @@ impl Store {
                         text,
                         venue: venue.clone(),
                         locality: locality.clone(),
+                        district: district.clone(),
                     });
                 }
             }
@@ -98,6 +102,7 @@ impl Store {
                 text: r.get(3)?,
                 venue: r.get(4)?,
                 locality: r.get(5)?,
+                district: None,
             })
         })?;
         let mut out = rows.collect::<rusqlite::Result<Vec<_>>>()?;

@@ -6,6 +6,7 @@
 //! order back.
 
 mod answer;
+pub mod analyser;
 mod apertium;
 mod apy;
 mod batches;
@@ -13,6 +14,8 @@ pub mod engine;
 pub mod exchange;
 mod fallback;
 pub mod fields;
+pub mod gazetteer;
+pub mod lang;
 mod libretranslate;
 mod openai;
 pub mod phrases;

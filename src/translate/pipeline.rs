@@ -5,8 +5,8 @@
 //!
 //! Each text is prepared per target (`protect`: names kept, the term base
 //! applied), sent, and put in house style (`style`). The cache key names the
-//! prepared text, the engine, the house style's version and the term entries
-//! that matched, so a changed term base re-translates only the texts it
+//! prepared text, the engine, a digest of the language data and house-style
+//! code (`lang::digest`) and the term entries that matched, so a changed term base re-translates only the texts it
 //! touches. A text over the size limit is cut at a sentence end before it
 //! is sent. Texts go out batch by batch (`batches`): a text an engine fails
 //! on while others pass is sent alone, after the others, with a growing
@@ -25,9 +25,10 @@
 //! item 4): Spanish is every engine's best-served language, and the
 //! publisher's Spanish is a human's.
 
+use super::analyser::{Analyser, Analysis};
 use super::engine::Translator;
 use super::protect::{Known, Prepared, prepare};
-use super::style::{self, Field};
+use super::style::{self, Field, Slips};
 use super::terms::TermBase;
 use crate::store::Store;
 use crate::store::events::text_hash;
@@ -132,7 +133,7 @@ pub fn cache_key(text: &str, src: &str, tgt: &str, engine: &str) -> String {
 /// The cache key of a prepared text: its marked text (names, term targets),
 /// engine, house style and the term entries that matched it.
 pub(super) fn prepared_key(p: &Prepared, field: &str, src: &str, tgt: &str, engine: &str) -> String {
-    let engine = format!("{engine}\0style/{}\0{field}\0{}", style::VERSION, p.terms_used.join("\n"));
+    let engine = format!("{engine}\0lang/{}\0{field}\0{}", super::lang::digest(tgt), p.terms_used.join("\n"));
     cache_key(&p.text, src, tgt, &engine)
 }
 
@@ -150,6 +151,11 @@ pub(super) struct Need {
     /// The publisher's language the text is translated from instead of the
     /// original's (`es`: its own Spanish beside a Catalan original).
     pub(super) via: Option<&'static str>,
+    /// Sent to Apertium, whose steady slips house style mends.
+    pub(super) apertium: bool,
+    /// Sent with names kept but no term, stored as the engine gives it
+    /// (`data/lang/XX/plain.txt`).
+    pub(super) plain: bool,
 }
 
 impl Need {
@@ -178,7 +184,12 @@ impl Need {
     /// An engine's answer for this text, in house style, marked if cut.
     pub(super) fn finish(&self, answer: &str, tgt: &str) -> String {
         let p = &self.prepared;
-        let mut text = style::finish(answer, &p.names, p.lead.as_deref(), tgt, Field::from_name(self.field));
+        let slips = if self.apertium { Slips::Apertium } else { Slips::None };
+        let mut text = if self.plain {
+            answer.to_string()
+        } else {
+            style::finish_from(answer, &p.names, p.lead.as_deref(), tgt, Field::from_name(self.field), slips)
+        };
         if self.shortened {
             text.push_str(" […]");
         }
@@ -358,6 +369,11 @@ pub(super) fn plan(
         terms.insert(lang.clone(), base);
     }
     let no_terms = TermBase::default();
+    let gazetteer = super::gazetteer::load(options.terms_dir.as_deref())?;
+    let apertium = engine.starts_with("apertium");
+    // One analyser for the whole step; none (capital letters decide) when
+    // Apertium's is not installed or fails.
+    let mut analyser = None;
     let existing = store.existing_translations()?;
     let humans = store.human_translations()?;
     let now = crate::store::now_ms();
@@ -373,7 +389,20 @@ pub(super) fn plan(
             .flatten()
             .map(|text| sendable(text, options.max_chars));
         let hash = text_hash(&t.text);
-        let known = Known { venue: t.venue.as_deref(), locality: t.locality.as_deref() };
+        // Names are decided by Apertium's Spanish analyser on the Spanish
+        // that is sent: the original, or the publisher's Spanish beside it.
+        let analysis = match &pivot {
+            Some((text, _)) => analysis_of(&mut analyser, "es", text),
+            None => analysis_of(&mut analyser, &t.lang, &original),
+        };
+        let known = Known {
+            venue: t.venue.as_deref(),
+            locality: t.locality.as_deref(),
+            district: t.district.as_deref(),
+            gazetteer: &gazetteer,
+            analysis: analysis.as_ref(),
+            running_text: t.field == "description",
+        };
         for lang in langs {
             if *lang == t.lang || !needs_engine(&t, lang) {
                 continue;
@@ -394,7 +423,8 @@ pub(super) fn plan(
                 None => (t.lang.as_str(), &original, original_cut, None),
             };
             let base = if src == "es" { terms.get(lang).unwrap_or(&no_terms) } else { &no_terms };
-            let prepared = prepare(sent, known, base);
+            let plain = apertium && src == "es" && super::lang::plain(lang, t.field);
+            let prepared = prepare(sent, known, if plain { &no_terms } else { base });
             let field_key = if shortened { format!("{}/cut", t.field) } else { t.field.to_string() };
             let key = prepared_key(&prepared, &field_key, src, lang, &engine);
             match existing.get(&(t.event_id, lang.clone(), t.field.to_string())) {
@@ -423,6 +453,8 @@ pub(super) fn plan(
                 words: sent.split_whitespace().count() as u64,
                 shortened,
                 via,
+                apertium,
+                plain,
                 prepared,
                 key,
                 hash: hash.clone(),
@@ -455,6 +487,25 @@ impl Plan {
                 }
             }
             _ => self.needs.entry(pair).or_default().push(need),
+        }
+    }
+}
+
+/// Apertium's analysis of a Spanish `text`, starting the analyser on first
+/// use; `None` for other languages, or when the analyser is missing or
+/// failed on this text (a fresh one is started for the next).
+fn analysis_of(analyser: &mut Option<Option<Analyser>>, lang: &str, text: &str) -> Option<Analysis> {
+    if lang != "es" {
+        return None;
+    }
+    let running = analyser.get_or_insert_with(|| Analyser::system().ok());
+    let answer = running.as_mut()?.analyse(text);
+    match answer {
+        Ok(a) => Some(a),
+        Err(_) => {
+            // A fresh process for the next text; this one goes by capitals.
+            *analyser = Some(Analyser::system().ok());
+            None
         }
     }
 }

@@ -11,165 +11,43 @@
 //! Not for: personal data (scrubbed before, by `parse::pii`), or how a
 //! backend carries a kept span (each backend's own framing).
 
+use super::analyser::{Analysis, WordKind};
+use super::lang;
 use super::stream::{KEEP_END, KEEP_START};
 use super::terms::{TermBase, opens_sentence, words};
 
-/// Words that never start a name on their own: articles, prepositions,
-/// conjunctions and possessives a Spanish title may capitalise.
-const FUNCTION_WORDS: &[&str] = &[
-    "a", "al", "ante", "con", "contra", "de", "del", "desde", "e", "el", "en", "entre", "hacia", "hasta", "la", "las", "lo", "los", "mi",
-    "mis", "nuestra", "nuestro", "o", "para", "por", "que", "se", "si", "sin", "sobre", "su", "sus", "tu", "tus", "u", "un", "una", "y",
-    "yo", "qué", "cómo", "este", "esta", "es",
-];
+/// The Spanish word lists of `data/lang/es/` (see `lang`): function words
+/// that never start a name, capitalised words that are not names, given
+/// names that start a text as part of a person's name, and the lower-case
+/// words that join the parts of one name.
+fn function_word(w: &str) -> bool {
+    lang::has("es/function-words.txt", w)
+}
+fn not_a_name_start(w: &str) -> bool {
+    lang::has("es/not-name-starts.txt", w)
+}
+fn given_name(w: &str) -> bool {
+    lang::has("es/given-names.txt", w)
+}
+fn connector(w: &str) -> bool {
+    lang::has("es/connectors.txt", w)
+}
 
-/// Capitalised words that are not names but words every language has its
-/// own for (countries, festivities, "Internacional"): never the start of a
-/// kept span, though they may continue one ("Banda Sinfónica Municipal").
-const NOT_NAME_STARTS: &[&str] = &[
-    "españa",
-    "europa",
-    "américa",
-    "áfrica",
-    "asia",
-    "francia",
-    "italia",
-    "alemania",
-    "inglaterra",
-    "iberoamérica",
-    "latinoamérica",
-    "navidad",
-    "navidades",
-    "carnaval",
-    "internacional",
-    "nacional",
-    "mundial",
-    "municipal",
-    "europeo",
-    "europea",
-    "iberoamericano",
-    "iberoamericana",
-    "reyes",
-    "magos",
-    "semana",
-    "día",
-    "noche",
-];
-
-/// Given names that start a text as part of a person's name ("Eloy de la
-/// Iglesia, …"): a title's first word is otherwise taken for a common word.
-const GIVEN_NAMES: &[&str] = &[
-    "adolfo",
-    "adriana",
-    "alberto",
-    "alejandro",
-    "alfonso",
-    "alicia",
-    "almudena",
-    "álvaro",
-    "amparo",
-    "ana",
-    "andrés",
-    "ángel",
-    "ángela",
-    "antonio",
-    "arturo",
-    "beatriz",
-    "benito",
-    "blanca",
-    "carlos",
-    "carmen",
-    "carolina",
-    "clara",
-    "concha",
-    "cristina",
-    "daniel",
-    "david",
-    "diego",
-    "eduardo",
-    "elena",
-    "eloy",
-    "emilia",
-    "emilio",
-    "enrique",
-    "ernesto",
-    "esther",
-    "eva",
-    "federico",
-    "felipe",
-    "fernando",
-    "francisco",
-    "gabriel",
-    "gloria",
-    "gonzalo",
-    "guillermo",
-    "ignacio",
-    "inés",
-    "irene",
-    "isabel",
-    "jaime",
-    "javier",
-    "jesús",
-    "joaquín",
-    "jorge",
-    "josé",
-    "juan",
-    "juana",
-    "julia",
-    "julián",
-    "julio",
-    "laura",
-    "leonor",
-    "lola",
-    "lorenzo",
-    "lucía",
-    "luis",
-    "luisa",
-    "manuel",
-    "manuela",
-    "marcos",
-    "margarita",
-    "maría",
-    "mario",
-    "marta",
-    "mercedes",
-    "miguel",
-    "mónica",
-    "nuria",
-    "pablo",
-    "paco",
-    "patricia",
-    "paula",
-    "pedro",
-    "pilar",
-    "rafael",
-    "ramón",
-    "raquel",
-    "ricardo",
-    "roberto",
-    "rocío",
-    "rosa",
-    "rosalía",
-    "salvador",
-    "santiago",
-    "sara",
-    "sergio",
-    "silvia",
-    "sofía",
-    "teresa",
-    "tomás",
-    "vicente",
-    "víctor",
-    "virginia",
-];
-
-/// Lower-case words that join the parts of one name.
-const CONNECTORS: &[&str] = &["de", "del", "la", "las", "los", "y", "e", "el", "i"];
-
-/// What the event tells us is a name.
+/// What the event tells us is a name, and what the dictionary says of its words.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Known<'a> {
     pub venue: Option<&'a str>,
     pub locality: Option<&'a str>,
+    pub district: Option<&'a str>,
+    /// Place and organisation names the operator's gazetteer lists.
+    pub gazetteer: &'a [String],
+    /// Apertium's analysis of the text: with it, a capitalised run is kept
+    /// only when it holds a proper noun, an unknown word, capitals or a
+    /// given name; without it, every capitalised run is kept.
+    pub analysis: Option<&'a Analysis>,
+    /// A description, not a title: running text, where a word in capitals
+    /// is a heading ("TEATRO", "CINE"), not a name by itself.
+    pub running_text: bool,
 }
 
 /// A text made ready for an engine.
@@ -193,10 +71,17 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     let text: String = text.chars().filter(|c| !matches!(*c, KEEP_START | KEEP_END)).collect();
     let mut names: Vec<(usize, usize)> = Vec::new();
     let given: Vec<&str> = [known.venue, known.locality].into_iter().flatten().map(str::trim).filter(|p| p.chars().count() > 2).collect();
-    for phrase in &given {
+    // The district names a place that may also head a longer name
+    // ("Centro" in "Centro Cultural X"): kept only where it stands alone.
+    let mut places: Vec<(&str, bool)> = given.iter().map(|p| (*p, false)).collect();
+    places.extend(known.district.map(str::trim).filter(|p| p.chars().count() > 2).map(|p| (p, true)));
+    places.extend(known.gazetteer.iter().map(|p| (p.as_str(), false)));
+    places.sort_by_key(|p| std::cmp::Reverse(p.0.len()));
+    for (phrase, alone) in places {
         for (at, _) in text.match_indices(phrase) {
             let end = at + phrase.len();
-            if whole_word(&text, at, end) && names.iter().all(|&(a, b)| end <= a || at >= b) {
+            let fits = !alone || stands_alone(&text, at, end);
+            if fits && whole_word(&text, at, end) && names.iter().all(|&(a, b)| end <= a || at >= b) {
                 names.push((at, end));
             }
         }
@@ -220,7 +105,34 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     }
     let rest = String::from_utf8(rest).unwrap_or_default();
     let ws = words(&text);
-    for mut span in sentence_case_names(&rest) {
+    // A text's first word the dictionary does not know, or knows as a proper
+    // noun, starts a name too ("Kiokio Solo", "Madrid Distrito", "Paz Rojo").
+    let dictionary_name = |a: usize| {
+        let word = ws.iter().find(|w| w.0 == a).map(|w| text[w.0..w.1].to_lowercase()).unwrap_or_default();
+        !not_a_name_start(&word)
+            && known
+                .analysis
+                .is_some_and(|an| an.given_name_at(a) || an.kind_at(a).is_some_and(|k| matches!(k, WordKind::Proper | WordKind::Unknown)))
+    };
+    // A run right before a kept place ("Jóvenes de [Madrid]") is part of its name.
+    let places_kept = names.clone();
+    let before_a_name = |b: usize| {
+        places_kept.iter().any(|&(s, _)| s >= b && matches!(&text[b..s], " " | " de " | " del " | " de la " | " de los " | " de las " | " y "))
+    };
+    let mut found_names = sentence_case_names_by(&rest, &dictionary_name);
+    if let Some(analysis) = known.analysis {
+        found_names = found_names
+            .into_iter()
+            .flat_map(|span| {
+                if before_a_name(span.1) {
+                    vec![span]
+                } else {
+                    by_dictionary(&text, span, analysis, !known.running_text)
+                }
+            })
+            .collect();
+    }
+    for mut span in found_names {
         if taken.iter().all(|&(a, b)| span.1 <= a || span.0 >= b) {
             // "Aula Deportiva Municipal de Escalada": a text's first word that
             // no term translates heads the name right after it, instead of
@@ -302,14 +214,73 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     Prepared { text: out, names: kept, terms_used, lead }
 }
 
+/// The parts of the capitalised run `span` that the dictionary says are
+/// names: none for a run of dictionary words, and "Lucía Montes y Mado
+/// Dallery" split at its "y" when a name follows it (the engine then
+/// translates the "y"; each side is looked at afresh). (Leaving out the
+/// common words that open a run, "Concurso de Vinos [Artesanales]", cost
+/// more names than it mended: "Puente de [Vallecas]", "Ara de [Madrid]".)
+fn by_dictionary(text: &str, span: (usize, usize), analysis: &Analysis, caps: bool) -> Vec<(usize, usize)> {
+    if !holds_a_name(text, span, analysis, caps) {
+        return Vec::new();
+    }
+    let ws: Vec<(usize, usize)> = words(&text[span.0..span.1]).into_iter().map(|(a, b)| (span.0 + a, span.0 + b)).collect();
+    for (k, w) in ws.iter().enumerate().skip(1) {
+        let joins = matches!(&text[w.0..w.1], "y" | "e") && text[ws[k - 1].1..w.0] == *" ";
+        if joins && k + 1 < ws.len() {
+            let (left, right) = ((span.0, ws[k - 1].1), (ws[k + 1].0, span.1));
+            if holds_a_name(text, right, analysis, caps) {
+                let mut parts = by_dictionary(text, left, analysis, caps);
+                parts.extend(by_dictionary(text, right, analysis, caps));
+                return parts;
+            }
+        }
+    }
+    vec![span]
+}
+
+/// Whether the capitalised run `span` of `text` is a name by the
+/// dictionary: it holds a proper noun or a word the dictionary does not
+/// know, a word in capitals (a company), a brand's odd spelling, or starts
+/// with a given name; a run of dictionary words ("Universo Oscuro") is not.
+fn holds_a_name(text: &str, (a, b): (usize, usize), analysis: &Analysis, caps: bool) -> bool {
+    let run = &text[a..b];
+    let first = words(run).first().map(|&(s, e)| run[s..e].to_lowercase()).unwrap_or_default();
+    let odd = |w: &str| {
+        let letters = w.chars().filter(|c| c.is_alphabetic()).count();
+        w.contains('_')
+            || (w.chars().skip(1).any(char::is_uppercase) && w.chars().any(char::is_lowercase))
+            || (letters >= 2 && w.chars().any(|c| c.is_ascii_digit()))
+            || (caps && letters >= 2 && !w.chars().any(char::is_lowercase))
+    };
+    // Running text: a run in capitals is a heading ("CICLO MARIDAJES
+    // SONOROS"), a name only when the dictionary knows none of its words ("BARBIERI").
+    let shouted = run.chars().any(char::is_alphabetic) && !run.chars().any(char::is_lowercase);
+    if !caps && shouted {
+        return words(run).iter().all(|&(s, _)| {
+            matches!(analysis.kind_at(a + s), Some(WordKind::Proper | WordKind::Unknown) | None)
+                || connector(&run[s..].split(' ').next().unwrap_or("").to_lowercase())
+        });
+    }
+    // "Paloma Pedrero", "Gloria Fuertes": a word the dictionary knows as a
+    // given name too, followed by another capitalised word, starts a person's name.
+    let ws = words(run);
+    let person = ws.windows(2).any(|pair| {
+        analysis.given_name_at(a + pair[0].0) && run[pair[1].0..].starts_with(char::is_uppercase) && run[pair[0].1..pair[1].0] == *" "
+    });
+    // "Castilla", "Navidad": proper nouns every language has its own word for.
+    let own_word = |s: usize, e: usize| !not_a_name_start(&run[s..e].to_lowercase()) && analysis.names_within(a + s, a + e);
+    given_name(&first) || person || ws.iter().any(|&(s, e)| odd(&run[s..e]) || own_word(s, e))
+}
+
 /// Whether a text's first word may head the name that follows it: a
 /// capitalised word, not in capitals, not a function word.
 fn heads_a_name(word: &str) -> bool {
     let lower = word.to_lowercase();
     word.starts_with(char::is_uppercase)
         && word.chars().any(char::is_lowercase)
-        && !FUNCTION_WORDS.contains(&lower.as_str())
-        && !NOT_NAME_STARTS.contains(&lower.as_str())
+        && !function_word(&lower)
+        && !not_a_name_start(&lower)
 }
 
 /// A phrase in capitals as a title writes it ("SAN SEBASTIÁN" → "San
@@ -336,6 +307,15 @@ pub fn unmark(text: &str) -> String {
     text.chars().filter(|c| !matches!(*c, KEEP_START | KEEP_END)).collect()
 }
 
+/// Whether `a..b` of `text` is not part of a longer capitalised run: no
+/// capitalised word right before or after it.
+fn stands_alone(text: &str, a: usize, b: usize) -> bool {
+    let capital_word = |w: Option<&str>| w.is_some_and(|w| w.starts_with(char::is_uppercase));
+    let before = text[..a].strip_suffix(' ').map(|t| t.rsplit(' ').next().unwrap_or(t));
+    let after = text[b..].strip_prefix(' ').map(|t| t.split(' ').next().unwrap_or(t));
+    !capital_word(before.filter(|w| !w.is_empty() && w.chars().all(char::is_alphabetic))) && !capital_word(after)
+}
+
 fn whole_word(text: &str, a: usize, b: usize) -> bool {
     let before = text[..a].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
     let after = text[b..].chars().next().is_none_or(|c| !c.is_alphanumeric());
@@ -348,6 +328,13 @@ fn whole_word(text: &str, a: usize, b: usize) -> bool {
 /// capitals ("KIKO VENENO") too. Nothing in a title-case text, and no
 /// capitals in an all-capitals one: they say nothing about names.
 pub fn sentence_case_names(text: &str) -> Vec<(usize, usize)> {
+    sentence_case_names_by(text, &|_| false)
+}
+
+/// As [`sentence_case_names`]; `dictionary_name` says whether the word at a
+/// byte offset is a name by the dictionary, so that it may start a span
+/// where a sentence starts too.
+fn sentence_case_names_by(text: &str, dictionary_name: &dyn Fn(usize) -> bool) -> Vec<(usize, usize)> {
     let ws = words(text);
     if ws.is_empty() {
         return Vec::new();
@@ -381,7 +368,7 @@ pub fn sentence_case_names(text: &str) -> Vec<(usize, usize)> {
     let function_caps = (0..info.len())
         .filter(|&i| {
             let w = &info[i];
-            !w.initial && w.capital && !w.caps && FUNCTION_WORDS.contains(&w.lower.as_str()) && !in_caps(i)
+            !w.initial && w.capital && !w.caps && function_word(&w.lower) && !in_caps(i)
         })
         .count();
     let lower_content = info.iter().filter(|w| !w.capital && w.lower.chars().count() >= 4).count();
@@ -401,13 +388,14 @@ pub fn sentence_case_names(text: &str) -> Vec<(usize, usize)> {
             || (w.caps && !shouting && w.initial && is_numeral(&w.lower) && info.get(i + 1).is_some_and(|n| n.capital))
             || w.odd
             || (w.capital
-                && GIVEN_NAMES.contains(&w.lower.as_str())
-                && info.get(i + 1).is_some_and(|n| n.capital || CONNECTORS.contains(&n.lower.as_str())))
+                && given_name(&w.lower)
+                && info.get(i + 1).is_some_and(|n| n.capital || connector(&n.lower)))
             || (w.capital
                 && !w.initial
                 && !w.caps
-                && !FUNCTION_WORDS.contains(&w.lower.as_str())
-                && !NOT_NAME_STARTS.contains(&w.lower.as_str()));
+                && !function_word(&w.lower)
+                && !not_a_name_start(&w.lower))
+            || (w.capital && w.initial && !w.caps && dictionary_name(w.a) && info.get(i + 1).is_some_and(|n| n.capital));
         if !starts {
             i += 1;
             continue;
@@ -433,7 +421,7 @@ pub fn sentence_case_names(text: &str) -> Vec<(usize, usize)> {
             }
             // Connectors join only when a capitalised word follows them.
             let mut k = j;
-            while k < info.len() && CONNECTORS.contains(&info[k].lower.as_str()) && !info[k].capital && k - j < 2 {
+            while k < info.len() && connector(&info[k].lower) && !info[k].capital && k - j < 2 {
                 k += 1;
             }
             if k > j && k < info.len() && info[k].capital && text[info[k - 1].b..info[k].a].chars().all(|c| c == ' ') {
@@ -510,7 +498,7 @@ mod tests {
     /// "Madri"), but never cuts a longer name.
     #[test]
     fn issue11_a_locality_in_capitals_is_kept_as_a_title_writes_it() {
-        let known = Known { venue: None, locality: Some("MADRID") };
+        let known = Known { locality: Some("MADRID"), ..Known::default() };
         let p = prepare("Madrid, villa y corte", known, &TermBase::default());
         assert_eq!(p.names, ["Madrid"]);
         let p = prepare("Ballet Ara de Madrid", known, &TermBase::parse("ballet\tballet\n", "t").unwrap());
@@ -548,7 +536,7 @@ mod tests {
     #[test]
     fn prepare_marks_venue_terms_and_names() {
         let terms = TermBase::parse("exposición\texhibition\nclub de lectura\tbook club\n", "t").unwrap();
-        let known = Known { venue: Some("Centro Cultural Clara del Rey"), locality: Some("Madrid") };
+        let known = Known { venue: Some("Centro Cultural Clara del Rey"), locality: Some("Madrid"), ..Known::default() };
         let p = prepare("Exposición de Joel Blanco en Centro Cultural Clara del Rey, Madrid", known, &terms);
         assert_eq!(
             p.text,
@@ -560,5 +548,46 @@ mod tests {
         let terms = TermBase::parse("en la biblioteca\tat the library\n", "t").unwrap();
         let p = prepare("Cine en la biblioteca Gloria Fuertes", Known::default(), &terms);
         assert_eq!(p.text, "Cine \u{E000}at the library\u{E001} \u{E000}Gloria Fuertes\u{E001}");
+    }
+
+    /// Issue 20.1: with Apertium's analysis, a capitalised run of dictionary
+    /// words is translated; one with a proper noun or an unknown word is
+    /// kept. Without it, capitals decide as before.
+    #[test]
+    fn issue20_the_dictionary_decides_which_capitalised_runs_are_names() {
+        use crate::translate::analyser::{Analysis, WordKind};
+        let text = "Visita a Letras Liberadas con Grant Phillips";
+        let unit = |w: &str, k| {
+            let a = text.find(w).unwrap();
+            (a, a + w.len(), k)
+        };
+        let analysis = Analysis {
+            given_names: vec![],
+            units: vec![
+                unit("Letras", WordKind::Common),
+                unit("Liberadas", WordKind::Common),
+                unit("Grant", WordKind::Proper),
+                unit("Phillips", WordKind::Unknown),
+            ],
+        };
+        let p = prepare(text, Known { analysis: Some(&analysis), ..Known::default() }, &TermBase::default());
+        assert_eq!(p.names, ["Grant Phillips"]);
+        let p = prepare(text, Known::default(), &TermBase::default());
+        assert_eq!(p.names, ["Grant Phillips", "Letras Liberadas"]);
+        // Capitals and given names need no dictionary.
+        let analysis = Analysis::default();
+        let known = Known { analysis: Some(&analysis), ..Known::default() };
+        assert_eq!(prepare("Teatro con EDULOGIC PRODUCCIONES", known, &TermBase::default()).names, ["EDULOGIC PRODUCCIONES"]);
+        assert_eq!(prepare("Eloy de la Iglesia, cineasta", known, &TermBase::default()).names, ["Eloy de la Iglesia"]);
+    }
+
+    /// Issue 20.1: the event's district is kept where it stands alone, not
+    /// where it heads a longer name.
+    #[test]
+    fn issue20_the_district_is_kept_where_it_stands_alone() {
+        let known = Known { district: Some("Retiro"), ..Known::default() };
+        assert_eq!(prepare("Paseo por el Retiro", known, &TermBase::default()).names, ["Retiro"]);
+        let known = Known { district: Some("Centro"), ..Known::default() };
+        assert_eq!(prepare("Taller en el Centro Cultural", known, &TermBase::default()).names, ["Centro Cultural"]);
     }
 }

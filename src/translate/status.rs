@@ -69,11 +69,13 @@ pub fn of(store: &Store, langs: &[String], options: &Options, engine: Option<&st
     Ok(Status { engine: engine.unwrap_or("none").to_string(), languages })
 }
 
-/// `style N, terms DIGEST (K entries)`: what a translation into `lang` is made with.
+/// `lang DIGEST, terms DIGEST (K entries)`: what a translation into `lang`
+/// is made with (the language data and house-style code, `lang::digest`;
+/// the term base).
 fn data_version(options: &Options, lang: &str) -> Result<String> {
     let base = TermBase::load(options.terms_dir.as_deref(), lang)?;
     if base.is_empty() {
-        return Ok(format!("style {}, no terms", super::style::VERSION));
+        return Ok(format!("lang {}, no terms", super::lang::digest(lang)));
     }
     let mut h = Sha256::new();
     for i in 0..base.len() {
@@ -83,5 +85,5 @@ fn data_version(options: &Options, lang: &str) -> Result<String> {
         h.update(t.target.as_bytes());
         h.update([u8::from(t.initial_only), u8::from(t.name_head)]);
     }
-    Ok(format!("style {}, terms {} ({} entries)", super::style::VERSION, &hex::encode(h.finalize())[..12], base.len()))
+    Ok(format!("lang {}, terms {} ({} entries)", super::lang::digest(lang), &hex::encode(h.finalize())[..12], base.len()))
 }

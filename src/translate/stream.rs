@@ -23,7 +23,7 @@
 use anyhow::{Result, bail};
 
 /// Characters the stream format reserves; a backslash makes them literal.
-const ESCAPED: &[char] = &['\\', '[', ']', '^', '$', '/', '<', '>', '{', '}'];
+pub(super) const ESCAPED: &[char] = &['\\', '[', ']', '^', '$', '/', '<', '>', '{', '}'];
 /// Characters the engine uses as marks (unknown word, generation error,
 /// post-generation trigger). Literal ones are carried in a superblank.
 const MARKS: &[char] = &['*', '#', '@', '~'];

@@ -26,15 +26,11 @@ impl Field {
     }
 }
 
-/// Bumped whenever the output of [`finish`] changes for the same engine
-/// output, so cached translations are made again (it is part of cache keys).
-pub const VERSION: u32 = 11;
-
-/// Words English title case leaves in lower case unless they come first.
-const SMALL_WORDS: &[&str] = &[
-    "a", "an", "the", "and", "but", "or", "nor", "for", "at", "by", "in", "of", "on", "to", "up", "as", "via", "vs", "per", "from", "with",
-    "into", "onto",
-];
+/// Whether English title case leaves `word` in lower case unless it comes
+/// first (`data/lang/en/small-words.txt`).
+fn small_word(word: &str) -> bool {
+    super::lang::has("en/small-words.txt", word)
+}
 
 #[derive(Debug, PartialEq)]
 enum Segment {
@@ -76,6 +72,20 @@ fn segments(output: &str, names: &[String]) -> Vec<Segment> {
 /// the spans kept for it, which come back byte for byte; `lead` the kept
 /// span the text starts with when a lower-case word follows it.
 pub fn finish(output: &str, names: &[String], lead: Option<&str>, lang: &str, field: Field) -> String {
+    finish_from(output, names, lead, lang, field, Slips::Apertium)
+}
+
+/// Whose output a text is: Apertium's steady slips ("partorisca", "d'en",
+/// "del.") are mended on its output only, never on a neural engine's, which
+/// does not make them and may mean what they look like.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slips {
+    Apertium,
+    None,
+}
+
+/// As [`finish`], for the output of an engine that makes `slips`.
+pub fn finish_from(output: &str, names: &[String], lead: Option<&str>, lang: &str, field: Field, slips: Slips) -> String {
     let relowered = lead.and_then(|lead| lower_after_lead(output, lead, names));
     let output = relowered.as_deref().unwrap_or(output);
     let mut segs = segments(output, names);
@@ -84,12 +94,17 @@ pub fn finish(output: &str, names: &[String], lead: Option<&str>, lang: &str, fi
             *t = tidy_blanks(t);
         }
     }
-    mend_around_names(&mut segs, lang);
+    if slips == Slips::Apertium {
+        mend_around_names(&mut segs, lang);
+    }
     let mut after_name = false;
     for s in &mut segs {
         match s {
             Segment::Plain(t) => {
-                *t = mend_words(&contract(t, lang), lang);
+                *t = contract(t, lang);
+                if slips == Slips::Apertium {
+                    *t = mend_words(t, lang);
+                }
                 // Only Spanish (and, optionally, Galician and Catalan) opens
                 // a question or exclamation with ¿ ¡; es-it Apertium keeps them.
                 if matches!(lang, "en" | "fr" | "it" | "pt") && t.contains(['¿', '¡']) {
@@ -103,7 +118,7 @@ pub fn finish(output: &str, names: &[String], lead: Option<&str>, lang: &str, fi
             Segment::Name(t) => after_name = t.ends_with(char::is_alphanumeric),
         }
     }
-    places::prepositions(&mut segs, lang);
+    places::prepositions(&mut segs, lang, slips == Slips::Apertium);
     if lang == "fr" {
         places::elide(&mut segs);
         places::vous_after_imperative(&mut segs);
@@ -158,54 +173,10 @@ pub(crate) fn after_lead(c: char) -> bool {
 }
 
 /// Preposition + article pairs an engine leaves apart when the noun after
-/// them was kept ("in il [Centro]"), as each language writes them.
-fn contractions(lang: &str) -> &'static [(&'static str, &'static str, &'static str)] {
-    match lang {
-        "it" => &[
-            ("in", "il", "nel"),
-            ("di", "il", "del"),
-            ("a", "il", "al"),
-            ("da", "il", "dal"),
-            ("su", "il", "sul"),
-            ("in", "la", "nella"),
-            ("di", "la", "della"),
-            ("a", "la", "alla"),
-            ("da", "la", "dalla"),
-            ("su", "la", "sulla"),
-            ("in", "le", "nelle"),
-            ("di", "le", "delle"),
-            ("a", "le", "alle"),
-            ("da", "le", "dalle"),
-            ("in", "i", "nei"),
-            ("di", "i", "dei"),
-            ("a", "i", "ai"),
-            ("in", "lo", "nello"),
-            ("di", "lo", "dello"),
-            ("di", "gli", "degli"),
-            ("in", "gli", "negli"),
-        ],
-        "fr" => &[
-            ("de", "le", "du"),
-            ("à", "le", "au"),
-            ("de", "les", "des"),
-            ("à", "les", "aux"),
-            ("en", "le", "au"),
-            ("en", "les", "aux"),
-            ("en", "la", "dans la"),
-        ],
-        "pt" => &[
-            ("em", "o", "no"),
-            ("em", "a", "na"),
-            ("de", "o", "do"),
-            ("de", "a", "da"),
-            ("a", "o", "ao"),
-            ("em", "os", "nos"),
-            ("de", "os", "dos"),
-        ],
-        "gl" => &[("en", "o", "no"), ("en", "a", "na"), ("de", "o", "do"), ("de", "a", "da"), ("a", "o", "ao"), ("de", "os", "dos")],
-        "ca" => &[("de", "el", "del"), ("a", "el", "al"), ("per", "el", "pel"), ("de", "els", "dels"), ("a", "els", "als")],
-        _ => &[],
-    }
+/// them was kept ("in il [Centro]"), as each language writes them
+/// (`data/lang/LANG/contractions.tsv`): (preposition, article, joined).
+fn contractions(lang: &str) -> Vec<(&'static str, &'static str, &'static str)> {
+    super::lang::rows(&format!("{lang}/contractions.tsv")).filter_map(|r| Some((*r.first()?, *r.get(1)?, *r.get(2)?))).collect()
 }
 
 /// Joins preposition and article where `lang` contracts them.
@@ -330,25 +301,10 @@ fn mend_words(text: &str, lang: &str) -> String {
 }
 
 /// Function words an engine capitalises after a kept span or an unknown
-/// word ("Activités Dans le centre"); lower case mid-sentence.
+/// word ("Activités Dans le centre"); lower case mid-sentence
+/// (`data/lang/LANG/function-words.txt`).
 fn function_words(lang: &str) -> &'static [&'static str] {
-    match lang {
-        "fr" => &[
-            "dans", "de", "du", "des", "le", "la", "les", "et", "en", "avec", "pour", "à", "au", "aux", "un", "une", "sur", "par", "d'un",
-            "d'une",
-        ],
-        "it" => &[
-            "in", "nel", "nella", "di", "del", "della", "dei", "e", "ed", "con", "per", "a", "al", "alla", "il", "lo", "la", "i", "gli",
-            "le", "da", "su",
-        ],
-        "pt" => &[
-            "em", "no", "na", "nos", "nas", "de", "do", "da", "dos", "das", "e", "com", "para", "a", "ao", "o", "os", "as", "por", "pelo",
-            "pela",
-        ],
-        "gl" => &["en", "no", "na", "de", "do", "da", "dos", "das", "e", "con", "para", "a", "ao", "o", "os", "as", "por", "polo", "pola"],
-        "ca" => &["en", "a", "al", "de", "del", "dels", "i", "amb", "per", "el", "la", "els", "les"],
-        _ => &[],
-    }
+    super::lang::lines(&format!("{lang}/function-words.txt"))
 }
 
 fn lower_stray_capitals(text: &str, lang: &str, after_word: bool) -> String {
@@ -426,7 +382,7 @@ fn title_case(segs: &mut [Segment]) {
                     let bare = letters.trim_end_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
                     // A quoted or bracketed title starts afresh: "'The Coop'".
                     let opens = lead.contains(['\'', '"', '«', '(', '`', '‘', '“', '¿', '¡', '[']);
-                    let small = SMALL_WORDS.contains(&bare.as_str()) && !*first && !opens;
+                    let small = small_word(&bare) && !*first && !opens;
                     if !small && !letters.is_empty() {
                         out.push_str(lead);
                         out.push_str(&super::terms::capitalize(&letters));

@@ -291,7 +291,9 @@ impl TermBase {
             }
         }
         if capital(i) && !initial {
-            let prev_capital = adjacent(i - 1, i) && capital(i - 1);
+            // "El Autocuidado": a capitalised article opening a title names nothing.
+            let article = super::lang::has("es/function-words.txt", &lower(i - 1));
+            let prev_capital = adjacent(i - 1, i) && capital(i - 1) && !article;
             if next_capital || prev_capital {
                 return false;
             }

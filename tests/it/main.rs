@@ -63,5 +63,6 @@ mod translate_neural;
 mod translate_neural_fallback;
 mod translate_neural_poison;
 mod translate_pipeline;
+mod translate_names;
 mod translate_quality;
 mod translate_status;

@@ -40,7 +40,7 @@ fn issue20_6_translate_status_counts_texts_by_origin_per_language() {
     assert!(n(en, "publisher") >= 10, "{en}");
     assert_eq!(n(en, "publisher") + n(en, "pending"), n(en, "texts"), "{en}");
     assert_eq!((n(fr, "publisher"), n(fr, "machine"), n(fr, "pending"), n(fr, "failed")), (0, 0, n(fr, "texts"), 0), "{fr}");
-    assert!(fr["data_version"].as_str().unwrap().starts_with("style "), "{fr}");
+    assert!(fr["data_version"].as_str().unwrap().starts_with("lang "), "{fr}");
 
     // A human's French of one event: two texts.
     ok(cityvibe(d, &["translate", "correct", "diba:agendaturisme41201", "--lang", "fr", "--title", "Foire de Noël", "--description", "Foire."]));

@@ -12,56 +12,16 @@
 use super::Segment;
 
 /// Nouns English uses without an article when they mean the thing in
-/// general (uncountable fields, arts, practices and qualities).
-const GENERAL: &[&str] = &[
-    "architecture",
-    "art",
-    "astronomy",
-    "biodiversity",
-    "cinema",
-    "coexistence",
-    "creativity",
-    "crochet",
-    "dance",
-    "design",
-    "ecology",
-    "equality",
-    "feminism",
-    "flamenco",
-    "friendship",
-    "gastronomy",
-    "health",
-    "history",
-    "humanity",
-    "illustration",
-    "intelligence",
-    "jazz",
-    "literature",
-    "love",
-    "mathematics",
-    "mindfulness",
-    "music",
-    "nature",
-    "painting",
-    "philosophy",
-    "photography",
-    "poetry",
-    "reading",
-    "recycling",
-    "science",
-    "sculpture",
-    "solidarity",
-    "sustainability",
-    "technology",
-    "theatre",
-    "writing",
-    "yoga",
-];
+/// general (`data/lang/en/general-nouns.txt`).
+fn general(noun: &str) -> bool {
+    crate::translate::lang::has("en/general-nouns.txt", noun)
+}
 
 /// Words after which "the" + a general noun means the thing in general
-/// ("history of the cinema", "through the music"); after others ("at the
-/// theatre", "in the painting") English keeps the article.
-const GENERAL_AFTER: &[&str] = &["of", "about", "on", "through", "and", "with", "for", "to"];
+/// ("history of the cinema"; `data/lang/en/general-after.txt`).
+fn general_after(word: &str) -> bool {
+    crate::translate::lang::has("en/general-after.txt", word)
+}
 
 /// Words that may follow the noun without making it specific: the end of
 /// the phrase. Anything else ("of Bach", "festival") makes it specific.
@@ -105,7 +65,7 @@ fn drop_general_the(text: &str, opens: bool) -> String {
             None => opens,
             Some(k) => {
                 let (b, b_punct) = bare(words[k]);
-                b_punct || GENERAL_AFTER.contains(&b.as_str())
+                b_punct || general_after(&b)
             }
         };
         if !general_slot {
@@ -115,12 +75,12 @@ fn drop_general_the(text: &str, opens: bool) -> String {
         let mut n = i + 1;
         let Some(first) = words.get(n) else { continue };
         let (mut noun, mut noun_punct) = bare(first);
-        if !GENERAL.contains(&noun.as_str()) && !noun_punct && adjective(&noun) {
+        if !general(&noun) && !noun_punct && adjective(&noun) {
             n += 1;
             let Some(second) = words.get(n) else { continue };
             (noun, noun_punct) = bare(second);
         }
-        if GENERAL.contains(&noun.as_str()) && (noun_punct || ends_phrase(words.get(n + 1).copied())) {
+        if general(&noun) && (noun_punct || ends_phrase(words.get(n + 1).copied())) {
             drop[i] = true;
         }
     }

@@ -9,65 +9,8 @@
 //! leaves inside its own words (`style::contract`).
 
 use super::Segment;
+use crate::translate::lang;
 use crate::translate::terms::capitalize;
-
-/// Spanish words that head a venue's name, with their gender: "au Centro
-/// Cultural", "à la Biblioteca". A kept span that starts with none of them
-/// is a place or a person ("à Tetuán", "à Ana María Matute").
-const VENUE_HEADS: &[(&str, Gender)] = &[
-    ("academia", Gender::Feminine),
-    ("archivo", Gender::Masculine),
-    ("asociación", Gender::Feminine),
-    ("ateneo", Gender::Masculine),
-    ("auditorio", Gender::Masculine),
-    ("aula", Gender::Feminine),
-    ("biblioteca", Gender::Feminine),
-    ("capilla", Gender::Feminine),
-    ("casa", Gender::Feminine),
-    ("casino", Gender::Masculine),
-    ("castillo", Gender::Masculine),
-    ("catedral", Gender::Feminine),
-    ("centro", Gender::Masculine),
-    ("cine", Gender::Masculine),
-    ("cineteca", Gender::Feminine),
-    ("círculo", Gender::Masculine),
-    ("colegio", Gender::Masculine),
-    ("conservatorio", Gender::Masculine),
-    ("convento", Gender::Masculine),
-    ("ermita", Gender::Feminine),
-    ("escuela", Gender::Feminine),
-    ("espacio", Gender::Masculine),
-    ("estadio", Gender::Masculine),
-    ("filmoteca", Gender::Feminine),
-    ("finca", Gender::Feminine),
-    ("fundación", Gender::Feminine),
-    ("galería", Gender::Feminine),
-    ("iglesia", Gender::Feminine),
-    ("instituto", Gender::Masculine),
-    ("jardín", Gender::Masculine),
-    ("junta", Gender::Feminine),
-    ("librería", Gender::Feminine),
-    ("matadero", Gender::Masculine),
-    ("mercado", Gender::Masculine),
-    ("monasterio", Gender::Masculine),
-    ("museo", Gender::Masculine),
-    ("nave", Gender::Feminine),
-    ("pabellón", Gender::Masculine),
-    ("palacio", Gender::Masculine),
-    ("parque", Gender::Masculine),
-    ("planetario", Gender::Masculine),
-    ("plaza", Gender::Feminine),
-    ("polideportivo", Gender::Masculine),
-    ("quinta", Gender::Feminine),
-    ("real", Gender::Masculine),
-    ("residencia", Gender::Feminine),
-    ("sala", Gender::Feminine),
-    ("salón", Gender::Masculine),
-    ("teatro", Gender::Masculine),
-    ("templo", Gender::Masculine),
-    ("torre", Gender::Feminine),
-    ("universidad", Gender::Feminine),
-];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Gender {
@@ -75,10 +18,13 @@ enum Gender {
     Feminine,
 }
 
-/// The gender of the venue word a kept span starts with, if it starts with one.
+/// The gender of the venue word a kept span starts with, if it starts with
+/// one (`data/lang/es/venue-heads.tsv`: "au Centro Cultural", "à la
+/// Biblioteca"); a span that starts with none is a place or a person.
 fn venue_head(name: &str) -> Option<Gender> {
     let first = name.split(|c: char| !c.is_alphanumeric()).next()?.to_lowercase();
-    VENUE_HEADS.iter().find(|(w, _)| *w == first).map(|&(_, g)| g)
+    let row = lang::rows("es/venue-heads.tsv").find(|r| r.first() == Some(&first.as_str()))?;
+    Some(if row.get(1) == Some(&"f") { Gender::Feminine } else { Gender::Masculine })
 }
 
 fn starts_with_vowel(text: &str) -> bool {
@@ -118,7 +64,9 @@ fn french_at(name: &str) -> &'static str {
 }
 
 /// Puts the preposition before each kept span right for `lang`.
-pub(super) fn prepositions(segs: &mut [Segment], lang: &str) {
+/// `apertium_slips`: the output is Apertium's, whose moved "en" ("d'en
+/// Magie Escena") is put back.
+pub(super) fn prepositions(segs: &mut [Segment], lang: &str, apertium_slips: bool) {
     // "Madrid Distrito en Corto en Hortaleza": where a bare "en" joins two
     // kept spans and another "en" + span follows, the first is inside a
     // name; the place is the last.
@@ -137,7 +85,7 @@ pub(super) fn prepositions(segs: &mut [Segment], lang: &str) {
             continue;
         }
         let mended = match lang {
-            "fr" => french_before(before, name),
+            "fr" => french_before(before, name, apertium_slips),
             "en" => english_before(before, name),
             _ => None,
         };
@@ -165,9 +113,9 @@ fn french_moved_en(before: &str) -> Option<String> {
 }
 
 /// "en X" → "à X" / "au X"; "dans la X", "dans le X", "dans l'X" before a venue → "à la X"…
-fn french_before(before: &str, name: &str) -> Option<String> {
-    if let Some(mended) = french_moved_en(before) {
-        return french_before(&mended, name).or(Some(mended));
+fn french_before(before: &str, name: &str, apertium_slips: bool) -> Option<String> {
+    if let Some(mended) = french_moved_en(before).filter(|_| apertium_slips) {
+        return french_before(&mended, name, false).or(Some(mended));
     }
     let capital = |head: &str, word: &str, p: &str| {
         if word.starts_with(char::is_uppercase) && head.trim().is_empty() { capitalize(p) } else { p.to_string() }
@@ -250,7 +198,8 @@ pub(super) fn elide(segs: &mut [Segment]) {
                 Some(_) if k + 2 == tokens.len() => next_name,
                 _ => None,
             };
-            let elided = next.filter(|n| starts_with_vowel(n)).and_then(|_| elision(token));
+            let plain_next = !(k + 2 == tokens.len() && next_name.is_some() && tokens[k + 1].is_empty());
+            let elided = next.filter(|n| starts_with_vowel(n) || plain_next && mute_h(n)).and_then(|_| elision(token));
             match elided {
                 Some(e) => out.push_str(&e),
                 None => {
@@ -265,23 +214,20 @@ pub(super) fn elide(segs: &mut [Segment]) {
     }
 }
 
-/// The elided form of a French function word before a vowel, if it has one.
+/// The elided form of a French function word before a vowel, if it has
+/// one (`data/lang/fr/elisions.tsv`).
 fn elision(word: &str) -> Option<String> {
     let lower = word.to_lowercase();
-    let short = match lower.as_str() {
-        "le" | "la" => "l'",
-        "de" => "d'",
-        "que" => "qu'",
-        "ne" => "n'",
-        "je" => "j'",
-        "me" => "m'",
-        "te" => "t'",
-        "se" => "s'",
-        "du" => "de l'",
-        "au" => "à l'",
-        _ => return None,
-    };
+    let row = lang::rows("fr/elisions.tsv").find(|r| r.first() == Some(&lower.as_str()))?;
+    let short = *row.get(1)?;
     Some(if word.starts_with(char::is_uppercase) { capitalize(short) } else { short.to_string() })
+}
+
+/// Whether a French word starts with an h that elides ("histoire"), not an
+/// aspiré one (`data/lang/fr/h-aspire.txt`: "héros", "haut").
+fn mute_h(word: &str) -> bool {
+    let bare: String = word.chars().take_while(|c| c.is_alphabetic()).collect::<String>().to_lowercase();
+    bare.starts_with('h') && bare.chars().count() > 1 && !lang::has("fr/h-aspire.txt", &bare)
 }
 
 #[cfg(test)]

@@ -1,0 +1,296 @@
+//! Apertium's own Spanish morphological analyser, asked which words of a
+//! text its dictionary knows: a capitalised run of dictionary words
+//! ("Universo Oscuro", "La Tercera Palabra") is translated, a run holding a
+//! proper noun ("Grant") or a word the dictionary does not know
+//! ("Phillips", "Usera") is a name and kept (see `protect`).
+//!
+//! One `lt-proc -z` process over a pair's `spa-*.automorf.bin` is kept
+//! running for a whole translation step, like the engines: each text goes
+//! in ended by a NUL and its analysis comes back ended by a NUL. A reader
+//! thread makes a hung analyser a timeout; any failure drops the process
+//! and the step goes on with the capital-letter heuristics alone.
+//!
+//! Not for: translating, or deciding what to keep (`protect` does, with
+//! what this module says about each word).
+
+use super::stream::ESCAPED;
+use anyhow::{Context, Result, anyhow, bail};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::thread;
+use std::time::Duration;
+
+/// The Spanish analysers tried, in order, under Apertium's data folder:
+/// the English pair's knows the most proper nouns (given names, places).
+const ANALYSERS: &[&str] = &[
+    "apertium-eng-spa/spa-eng.automorf.bin",
+    "apertium-spa-cat/spa-cat.automorf.bin",
+    "apertium-es-gl/es-gl.automorf.bin",
+    "apertium-fr-es/es-fr.automorf.bin",
+    "apertium-spa-ita/spa-ita.automorf.bin",
+    "apertium-es-pt/es-pt.automorf.bin",
+];
+
+/// How long one text's analysis may take (the first pays for loading).
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// What the dictionary says a word (or a multiword unit) is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WordKind {
+    /// Only proper-noun readings (`<np>`): "Grant", "Alicia", "Reina Sofía".
+    Proper,
+    /// Not in the dictionary (`*Phillips`).
+    Unknown,
+    /// Article, preposition, conjunction or pronoun only.
+    Function,
+    /// A common word: at least one reading a noun, adjective, verb….
+    Common,
+    /// Number or punctuation.
+    Other,
+}
+
+/// The analysis of one text: each unit's byte range in the text and kind.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Analysis {
+    pub units: Vec<(usize, usize, WordKind)>,
+    /// Where the words start that the dictionary knows as a given name
+    /// too (`<np><ant>` beside a common reading: "Paloma", "Gloria").
+    pub given_names: Vec<usize>,
+}
+
+impl Analysis {
+    /// Whether the bytes `a..b` of the text hold a proper noun or an unknown word.
+    pub fn names_within(&self, a: usize, b: usize) -> bool {
+        self.units.iter().any(|&(s, e, k)| s < b && e > a && matches!(k, WordKind::Proper | WordKind::Unknown))
+    }
+
+    /// Whether the word at byte `a` may be a given name.
+    pub fn given_name_at(&self, a: usize) -> bool {
+        self.given_names.contains(&a) || self.kind_at(a) == Some(WordKind::Proper)
+    }
+
+    /// The kind of the unit starting at byte `a`, if one does.
+    pub fn kind_at(&self, a: usize) -> Option<WordKind> {
+        self.units.iter().find(|u| u.0 == a).map(|u| u.2)
+    }
+}
+
+/// A running analyser.
+pub struct Analyser {
+    child: Child,
+    input: Option<ChildStdin>,
+    output: Receiver<std::io::Result<Vec<u8>>>,
+}
+
+impl Analyser {
+    /// The system's analyser: the first of [`ANALYSERS`] installed under
+    /// `$APERTIUM_DATADIR` (by default `/usr/share/apertium`).
+    pub fn system() -> Result<Analyser> {
+        let datadir = std::env::var_os("APERTIUM_DATADIR").unwrap_or_else(|| "/usr/share/apertium".into());
+        let found: Option<PathBuf> = ANALYSERS.iter().map(|f| Path::new(&datadir).join(f)).find(|p| p.exists());
+        let Some(path) = found else {
+            bail!("no Spanish analyser of Apertium under {} (install it with `make deps`)", Path::new(&datadir).display());
+        };
+        Analyser::start(&path)
+    }
+
+    /// Starts `lt-proc -z -w` over the transducer at `path`.
+    pub fn start(path: &Path) -> Result<Analyser> {
+        let mut child = Command::new("lt-proc")
+            .arg("-z")
+            .arg("-w")
+            .arg(path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .with_context(|| format!("starting lt-proc over {}", path.display()))?;
+        let input = child.stdin.take();
+        let stdout = child.stdout.take().context("lt-proc has no stdout")?;
+        let (send, output) = mpsc::channel();
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut buf = Vec::new();
+                let read = reader.read_until(0, &mut buf);
+                let done = matches!(read, Ok(0) | Err(_));
+                if send.send(read.map(|_| buf)).is_err() || done {
+                    break;
+                }
+            }
+        });
+        Ok(Analyser { child, input, output })
+    }
+
+    /// The analysis of `text`.
+    pub fn analyse(&mut self, text: &str) -> Result<Analysis> {
+        let mut escaped = String::with_capacity(text.len() + 8);
+        for c in text.chars() {
+            // NUL would end the text early; other controls are blanks.
+            let c = if c.is_control() && c != '\n' { ' ' } else { c };
+            if ESCAPED.contains(&c) || c == '@' {
+                escaped.push('\\');
+            }
+            escaped.push(c);
+        }
+        escaped.push('\0');
+        let input = self.input.as_mut().ok_or_else(|| anyhow!("the analyser's input is closed"))?;
+        input.write_all(escaped.as_bytes()).and_then(|()| input.flush()).context("writing to lt-proc")?;
+        let answer = match self.output.recv_timeout(TIMEOUT) {
+            Ok(Ok(buf)) if buf.ends_with(&[0]) => buf,
+            Ok(Ok(_)) => bail!("lt-proc ended"),
+            Ok(Err(e)) => return Err(e).context("reading from lt-proc"),
+            Err(_) => bail!("lt-proc gave no answer in {} s", TIMEOUT.as_secs()),
+        };
+        Ok(parse(text, &String::from_utf8_lossy(&answer[..answer.len() - 1])))
+    }
+}
+
+impl Drop for Analyser {
+    fn drop(&mut self) {
+        self.input.take();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The units of `stream` (`^surface/reading/…$`), placed in `text` in order.
+fn parse(text: &str, stream: &str) -> Analysis {
+    let mut units = Vec::new();
+    let mut given_names = Vec::new();
+    let mut cursor = 0;
+    let mut chars = stream.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '^' => {
+                let mut unit = String::new();
+                while let Some(k) = chars.next() {
+                    match k {
+                        '\\' => {
+                            unit.push('\\');
+                            if let Some(e) = chars.next() {
+                                unit.push(e);
+                            }
+                        }
+                        '$' => break,
+                        k => unit.push(k),
+                    }
+                }
+                let fields = split_unescaped(&unit, '/');
+                let surface = unescape(fields.first().map(String::as_str).unwrap_or(""));
+                if surface.is_empty() {
+                    continue;
+                }
+                if let Some(at) = text[cursor..].find(&surface) {
+                    let a = cursor + at;
+                    let b = a + surface.len();
+                    units.push((a, b, kind(&fields[1..])));
+                    if fields[1..].iter().any(|r| r.contains("<np><ant>")) {
+                        given_names.push(a);
+                    }
+                    cursor = b;
+                }
+            }
+            _ => {}
+        }
+    }
+    Analysis { units, given_names }
+}
+
+fn split_unescaped(unit: &str, sep: char) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut chars = unit.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            out.last_mut().expect("one part").push(c);
+            if let Some(e) = chars.next() {
+                out.last_mut().expect("one part").push(e);
+            }
+        } else if c == sep {
+            out.push(String::new());
+        } else {
+            out.last_mut().expect("one part").push(c);
+        }
+    }
+    out
+}
+
+fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(e) = chars.next() {
+                out.push(e);
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Tags of a reading that make a word a function word.
+const FUNCTION_TAGS: &[&str] = &["det", "pr", "cnjcoo", "cnjsub", "cnjadv", "prn", "rel", "preadv"];
+
+/// The kind a unit's readings give it.
+fn kind(readings: &[String]) -> WordKind {
+    if readings.first().is_some_and(|r| r.starts_with('*')) || readings.is_empty() {
+        return WordKind::Unknown;
+    }
+    let first_tags: Vec<&str> = readings
+        .iter()
+        .map(|r| r.split('+').next().unwrap_or(r))
+        .map(|r| r.split_once('<').map_or("", |(_, t)| t.split('>').next().unwrap_or("")))
+        .collect();
+    if first_tags.iter().all(|t| *t == "np") {
+        WordKind::Proper
+    } else if first_tags.iter().all(|t| FUNCTION_TAGS.contains(t)) {
+        WordKind::Function
+    } else if first_tags.iter().all(|t| matches!(*t, "num" | "sent" | "cm" | "lpar" | "rpar" | "lquest" | "guio" | "apos" | "")) {
+        WordKind::Other
+    } else {
+        WordKind::Common
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stream_is_placed_in_the_text() {
+        let text = "Grant Phillips y la Reina Sofía, Universo Oscuro";
+        let stream = "^Grant/Grant<np><ant><m><sg>$ ^Phillips/*Phillips$ ^y/y<cnjcoo>$ ^la/el<det><def><f><sg>/prpers<prn><pro><p3><f><sg>$ \
+                      ^Reina Sofía/Reina Sofía<np><ant><f><sg>$^,/,<cm>$ ^Universo/universo<n><m><sg>$ ^Oscuro/oscuro<adj><m><sg>$";
+        let a = parse(text, stream);
+        let kinds: Vec<(&str, WordKind)> = a.units.iter().map(|&(s, e, k)| (&text[s..e], k)).collect();
+        assert_eq!(
+            kinds,
+            [
+                ("Grant", WordKind::Proper),
+                ("Phillips", WordKind::Unknown),
+                ("y", WordKind::Function),
+                ("la", WordKind::Function),
+                ("Reina Sofía", WordKind::Proper),
+                (",", WordKind::Other),
+                ("Universo", WordKind::Common),
+                ("Oscuro", WordKind::Common),
+            ]
+        );
+        assert!(a.names_within(0, 5));
+        assert!(!a.names_within(33, text.len()));
+    }
+
+    #[test]
+    fn escaped_characters_are_found_again() {
+        let text = "a/b [c]";
+        let a = parse(text, "^a/a<pr>$\\/^b/*b$ ^\\[/\\[<lpar>$^c/*c$^\\]/\\]<rpar>$");
+        assert_eq!(a.units.iter().map(|u| (u.0, u.1)).collect::<Vec<_>>(), [(0, 1), (2, 3), (4, 5), (5, 6), (6, 7)]);
+    }
+}

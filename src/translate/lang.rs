@@ -1,0 +1,225 @@
+//! The translation knowledge as data: the word lists and small rules of
+//! `data/lang/LANG/` (names lists, connectors, contractions, elisions,
+//! venue heads with their gender, title-case small words, English general
+//! nouns…), one plain file per kind and language that a linguist reads and
+//! edits, built into the binary like the term base.
+//!
+//! Each file says what it is for in its `#` head, and holds its examples as
+//! `# example[ LANG][ title]: INPUT => EXPECTED` lines, which one test runs
+//! (see the tests below): adding a given name, a contraction or a venue
+//! gender is a line of data with an example, and a test fails when the
+//! example does not hold. The cache key of a translation carries a digest of
+//! the files its languages read ([`digest`]), so an edit re-translates what
+//! it may change, with no version bumped by hand.
+//!
+//! Not for: the mechanism that applies the data (`protect`, `style`), or
+//! the term base (`terms`, `data/terms/`).
+
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// Every file of `data/lang/`, by its path there.
+pub const FILES: &[(&str, &str)] = &[
+    ("es/connectors.txt", include_str!("../../data/lang/es/connectors.txt")),
+    ("es/function-words.txt", include_str!("../../data/lang/es/function-words.txt")),
+    ("es/gazetteer.txt", include_str!("../../data/lang/es/gazetteer.txt")),
+    ("es/given-names.txt", include_str!("../../data/lang/es/given-names.txt")),
+    ("es/labels.txt", include_str!("../../data/lang/es/labels.txt")),
+    ("es/not-name-starts.txt", include_str!("../../data/lang/es/not-name-starts.txt")),
+    ("es/venue-heads.tsv", include_str!("../../data/lang/es/venue-heads.tsv")),
+    ("en/general-after.txt", include_str!("../../data/lang/en/general-after.txt")),
+    ("en/general-nouns.txt", include_str!("../../data/lang/en/general-nouns.txt")),
+    ("en/small-words.txt", include_str!("../../data/lang/en/small-words.txt")),
+    ("fr/contractions.tsv", include_str!("../../data/lang/fr/contractions.tsv")),
+    ("fr/elisions.tsv", include_str!("../../data/lang/fr/elisions.tsv")),
+    ("fr/function-words.txt", include_str!("../../data/lang/fr/function-words.txt")),
+    ("fr/h-aspire.txt", include_str!("../../data/lang/fr/h-aspire.txt")),
+    ("it/contractions.tsv", include_str!("../../data/lang/it/contractions.tsv")),
+    ("it/function-words.txt", include_str!("../../data/lang/it/function-words.txt")),
+    ("pt/contractions.tsv", include_str!("../../data/lang/pt/contractions.tsv")),
+    ("pt/function-words.txt", include_str!("../../data/lang/pt/function-words.txt")),
+    ("gl/contractions.tsv", include_str!("../../data/lang/gl/contractions.tsv")),
+    ("gl/function-words.txt", include_str!("../../data/lang/gl/function-words.txt")),
+    ("ca/contractions.tsv", include_str!("../../data/lang/ca/contractions.tsv")),
+    ("ca/function-words.txt", include_str!("../../data/lang/ca/function-words.txt")),
+    ("ca/plain.txt", include_str!("../../data/lang/ca/plain.txt")),
+    ("gl/plain.txt", include_str!("../../data/lang/gl/plain.txt")),
+];
+
+/// The data lines of each file: neither blank nor a `#` comment, trimmed.
+fn parsed() -> &'static HashMap<&'static str, Vec<&'static str>> {
+    static PARSED: OnceLock<HashMap<&'static str, Vec<&'static str>>> = OnceLock::new();
+    PARSED.get_or_init(|| {
+        FILES
+            .iter()
+            .map(|(path, content)| {
+                let lines = content.lines().map(|l| l.trim_end_matches('\r').trim()).filter(|l| !l.is_empty() && !l.starts_with('#'));
+                (*path, lines.collect())
+            })
+            .collect()
+    })
+}
+
+/// The data lines of `path` (under `data/lang/`); none for a file not there
+/// (a language with no such rule).
+pub fn lines(path: &str) -> &'static [&'static str] {
+    parsed().get(path).map_or(&[], Vec::as_slice)
+}
+
+/// Whether `word` is a line of the list `path`.
+pub fn has(path: &str, word: &str) -> bool {
+    lines(path).contains(&word)
+}
+
+/// The tab-separated columns of each line of `path`.
+pub fn rows(path: &str) -> impl Iterator<Item = Vec<&'static str>> {
+    lines(path).iter().map(|l| l.split('\t').map(str::trim).collect())
+}
+
+/// The code that reads the files: a change to it changes what the same
+/// data gives, so it counts in the digest like the data.
+const CODE: &[&str] = &[
+    include_str!("protect.rs"),
+    include_str!("style.rs"),
+    include_str!("style/articles.rs"),
+    include_str!("style/places.rs"),
+    include_str!("../parse/labels.rs"),
+];
+
+/// Whether `field` of texts into `lang` goes to Apertium as it is and
+/// comes back as Apertium gives it (`LANG/plain.txt`).
+pub fn plain(lang: &str, field: &str) -> bool {
+    has(&format!("{lang}/plain.txt"), field)
+}
+
+/// A digest of what translating Spanish into `tgt` reads: the Spanish
+/// files, the target language's own, and the code that applies them.
+pub fn digest(tgt: &str) -> String {
+    static DIGESTS: OnceLock<std::sync::Mutex<HashMap<String, String>>> = OnceLock::new();
+    let memo = DIGESTS.get_or_init(Default::default);
+    let mut memo = memo.lock().unwrap_or_else(|e| e.into_inner());
+    memo.entry(tgt.to_string()).or_insert_with(|| digest_of(tgt)).clone()
+}
+
+fn digest_of(tgt: &str) -> String {
+    let mut h = Sha256::new();
+    for code in CODE {
+        h.update(code.as_bytes());
+    }
+    for (path, content) in FILES.iter().filter(|(p, _)| p.starts_with("es/") || p.starts_with(&format!("{tgt}/"))) {
+        h.update(path.as_bytes());
+        h.update([0u8]);
+        h.update(content.as_bytes());
+        h.update([0u8]);
+    }
+    hex::encode(&h.finalize()[..8])
+}
+
+/// One example of a data file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Example {
+    /// The file it stands in.
+    pub path: &'static str,
+    /// The language whose output it shows (`None`: the file's own, or the
+    /// Spanish span finder for Spanish files).
+    pub lang: Option<String>,
+    /// Whether it shows a title (English title case).
+    pub title: bool,
+    pub input: String,
+    pub expected: String,
+}
+
+/// Every example of every file.
+pub fn examples() -> Vec<Example> {
+    let mut out = Vec::new();
+    for (path, content) in FILES {
+        for line in content.lines() {
+            let Some(rest) = line.trim_start_matches(['#', ' ']).strip_prefix("example") else { continue };
+            let Some((how, body)) = rest.split_once(':') else { continue };
+            let Some((input, expected)) = body.split_once(" => ") else { continue };
+            let how: Vec<&str> = how.split_whitespace().collect();
+            out.push(Example {
+                path,
+                lang: how.iter().find(|w| w.len() == 2).map(|w| w.to_string()),
+                title: how.contains(&"title"),
+                input: input.trim().to_string(),
+                expected: expected.trim().replace("\\n", "\n"),
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::translate::protect::{Known, prepare};
+    use crate::translate::stream::{KEEP_END, KEEP_START};
+    use crate::translate::style::{Field, finish};
+    use crate::translate::terms::TermBase;
+
+    /// The input with its `{kept}` spans unmarked, and those spans.
+    fn kept_spans(input: &str) -> (String, Vec<String>) {
+        let mut text = String::new();
+        let mut names = Vec::new();
+        let mut rest = input;
+        while let Some(open) = rest.find('{') {
+            let Some(close) = rest[open..].find('}') else { break };
+            text.push_str(&rest[..open]);
+            let name = &rest[open + 1..open + close];
+            text.push_str(name);
+            names.push(name.to_string());
+            rest = &rest[open + close + 1..];
+        }
+        text.push_str(rest);
+        (text, names)
+    }
+
+    /// What the example's rule makes of its input.
+    fn outcome(e: &Example, gazetteer: &[String]) -> String {
+        let dir = e.path.split('/').next().unwrap_or_default();
+        if e.path.ends_with("/plain.txt") {
+            return if plain(dir, &e.input) { "plain" } else { "prepared" }.to_string();
+        }
+        if e.path == "es/labels.txt" {
+            return crate::parse::labels::split_labelled_parts(&e.input);
+        }
+        if dir == "es" && e.lang.is_none() {
+            let known = Known { gazetteer, ..Known::default() };
+            let p = prepare(&e.input, known, &TermBase::default());
+            return p.text.replace(KEEP_START, "{").replace(KEEP_END, "}");
+        }
+        let lang = e.lang.as_deref().unwrap_or(dir);
+        let (text, names) = kept_spans(&e.input);
+        finish(&text, &names, None, lang, if e.title { Field::Title } else { Field::Description })
+    }
+
+    /// Issue 20.5: every example in `data/lang/` holds, and every file but
+    /// the plain lists of words has at least one.
+    #[test]
+    fn issue20_every_example_in_the_language_data_holds() {
+        let gazetteer = crate::translate::gazetteer::load(None).unwrap();
+        let examples = examples();
+        let mut failed = Vec::new();
+        for e in &examples {
+            let got = outcome(e, &gazetteer);
+            if got != e.expected {
+                failed.push(format!("{}: {:?} gave {got:?}, the file says {:?}", e.path, e.input, e.expected));
+            }
+        }
+        assert!(failed.is_empty(), "{}", failed.join("\n"));
+        for (path, _) in FILES {
+            assert!(examples.iter().any(|e| e.path == *path), "{path} has no example");
+        }
+    }
+
+    #[test]
+    fn lists_rows_and_digests() {
+        assert!(has("es/connectors.txt", "del"));
+        assert!(rows("it/contractions.tsv").any(|r| r == ["in", "il", "nel"]));
+        assert!(lines("xx/none.txt").is_empty());
+        assert_ne!(digest("en"), digest("fr"));
+        assert_eq!(digest("en").len(), 16);
+    }
+}
