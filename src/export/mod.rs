@@ -62,7 +62,7 @@ pub fn slots(e: &StoredEvent) -> Vec<Slot> {
 
 /// Parse the date given to `option` (`--from` or `--to`).
 pub fn parse_date(option: &str, s: &str) -> anyhow::Result<Date> {
-    s.parse::<Date>().map_err(|e| crate::output::usage(format!("{option} {s:?} is not a date (YYYY-MM-DD): {e}")))
+    s.parse::<Date>().map_err(|e| crate::error::usage(format!("{option} {s:?} is not a date (YYYY-MM-DD): {e}")))
 }
 
 /// The text list of a JSON array of strings.

@@ -1,7 +1,6 @@
 //! Reading stored events back: listings, exports, reports.
 
 use super::Store;
-use crate::citation::Citations;
 use anyhow::Result;
 use rusqlite::{Row, params_from_iter};
 use serde::Serialize;
@@ -50,6 +49,23 @@ pub struct StoredEvent {
     /// Who produced the shown text: `original`, `publisher`, or the MT engine.
     pub text_origin: String,
     pub status: String,
+}
+
+/// What is shown with every event of a source (P19).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Citation {
+    pub licence: String,
+    pub licence_url: String,
+    pub attribution: String,
+}
+
+/// How each source is cited now, as [`Store::list_events`] asks it: the
+/// store keeps only a source's id, and the answer is resolved above it
+/// (`citation::Citations`: the manifests overlaid by sources.toml), so the
+/// store reads no config.
+pub trait Cite {
+    /// The citation of `source`.
+    fn get(&self, source: &str) -> Citation;
 }
 
 /// Which events to list.
@@ -127,7 +143,7 @@ pub struct StatusCounts {
 impl Store {
     /// Events matching the filter, soonest first, each cited as its source
     /// is cited now (P19: the row keeps only the source's id).
-    pub fn list_events(&self, f: &EventFilter, cite: &Citations) -> Result<Vec<StoredEvent>> {
+    pub fn list_events(&self, f: &EventFilter, cite: &dyn Cite) -> Result<Vec<StoredEvent>> {
         let mut sql = format!("SELECT {COLUMNS} FROM events WHERE 1 = 1");
         let mut args: Vec<String> = Vec::new();
         if !f.include_withdrawn {
@@ -203,6 +219,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::citation::Citations;
 
     // P19, issue 12 item 8: a database from before keeps its events; the
     // copies made at ingest are dropped and the source's citation is shown.

@@ -53,7 +53,7 @@ pub struct Takedown {
     pub source_event_id: Option<String>,
     pub url: Option<String>,
     pub reason: String,
-    #[serde(serialize_with = "crate::output::rfc3339")]
+    #[serde(serialize_with = "crate::times::rfc3339")]
     pub created_at: i64,
 }
 

@@ -114,7 +114,7 @@ fn only_new_or_changed_texts_reach_the_engine() {
     let feed = dst.join("300107-0-agenda-actividades-eventos.json");
     let body = std::fs::read_to_string(&feed).unwrap();
     let ev = store
-        .list_events(&Default::default(), &Default::default())
+        .list_events(&Default::default(), &cityvibe::citation::Citations::default())
         .unwrap()
         .into_iter()
         .find(|e| e.source == "madrid" && !e.description.is_empty())
