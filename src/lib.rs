@@ -7,7 +7,8 @@
 //!
 //! The layers, each importing only from those before it (no import cycle
 //! between these modules):
-//! - leaves: `model` (an event and its parts), `vocab` (stored spellings),
+//! - leaves: `model` (an event and its parts), `lang` (the display
+//!   languages), `vocab` (stored spellings),
 //!   `error` (exit statuses, the usage error, the run lock's refusal),
 //!   `times` (how a stored time is written in JSON), `policy` (the limits
 //!   the operator may tune);
@@ -34,6 +35,7 @@ pub mod export;
 pub mod http;
 pub mod i18n;
 pub mod ingest;
+pub mod lang;
 pub mod model;
 pub mod output;
 pub mod parse;
