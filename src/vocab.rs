@@ -1,7 +1,8 @@
 //! Typed vocabularies shared by the run, the store and the commands (issue
 //! 14 item 3): a source's status in a run, what came of one request (the
 //! fetch log's `outcome`), and the translator (and its fallback) the
-//! operator chose. Each word has one spelling, kept here: the same text is
+//! operator chose, and how one stored event is named ([`EventRef`],
+//! `SOURCE:ID`). Each word has one spelling, kept here: the same text is
 //! stored in SQLite, written in JSON and read back from sources.toml. The
 //! fixed words are spelled both ways by `strum`'s derives (from the variant
 //! name, lower case), serde's by `rename_all`, and a test reads every stored
@@ -248,6 +249,33 @@ pub enum Fallback {
     Apertium,
 }
 
+/// One stored event as the operator names it: `SOURCE:ID` (`madrid:50066046`),
+/// read in one place for `events show`, `events correct`, `translate
+/// correct` and `takedown add`. Spaces around either part are dropped
+/// (`madrid: 50066046`); neither part may be empty. Whether SOURCE is a
+/// known source is the caller's question (some take a bare id instead).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventRef {
+    pub source: String,
+    pub id: String,
+}
+
+impl std::str::FromStr for EventRef {
+    type Err = String;
+    fn from_str(s: &str) -> Result<EventRef, String> {
+        match s.split_once(':').map(|(source, id)| (source.trim(), id.trim())) {
+            Some((source, id)) if !source.is_empty() && !id.is_empty() => Ok(EventRef { source: source.into(), id: id.into() }),
+            _ => Err(format!("{s:?} names no event as SOURCE:ID")),
+        }
+    }
+}
+
+impl std::fmt::Display for EventRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.source, self.id)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -319,6 +347,20 @@ mod tests {
         }
         assert_eq!(Translator::iter().count(), translators.len());
         assert_eq!(Fallback::Apertium.to_string(), "apertium");
+    }
+
+    /// `SOURCE:ID` as every command has read it, in one parser.
+    #[test]
+    fn an_event_is_named_source_colon_id() {
+        let r = |source: &str, id: &str| Ok(EventRef { source: source.into(), id: id.into() });
+        assert_eq!("madrid:50066046".parse(), r("madrid", "50066046"));
+        assert_eq!("madrid: 50066046 ".parse(), r("madrid", "50066046"));
+        // The id is everything after the first colon.
+        assert_eq!("diba:a:b".parse(), r("diba", "a:b"));
+        assert_eq!("madrid:50066046".parse::<EventRef>().unwrap().to_string(), "madrid:50066046");
+        for bad in ["", "50066046", ":1", "madrid:", " : ", "https//x"] {
+            assert!(bad.parse::<EventRef>().is_err(), "{bad:?}");
+        }
     }
 
     /// Every spelling the fetch log has ever held reads back as its word
