@@ -17,8 +17,9 @@ pub struct Cli {
     /// every politeness rule still applies as if to HOST.
     #[arg(long, global = true, value_name = "DIR|URL")]
     pub mirror: Option<String>,
-    /// The machine-wide host ledger every cityvibe process shares, whatever its
-    /// database [default: $XDG_STATE_HOME/cityvibe, else ~/.local/state/cityvibe].
+    /// A private host ledger, for --mirror runs only; requests to real hosts are
+    /// always booked in the system ledger, /var/lib/cityvibe [--mirror default:
+    /// $XDG_STATE_HOME/cityvibe, else ~/.local/state/cityvibe].
     #[arg(long, global = true, value_name = "DIR", env = "CITYVIBE_STATE_DIR")]
     pub state_dir: Option<PathBuf>,
     /// Say more on stderr: -v one line per request sent (time, host, URL,
@@ -183,6 +184,13 @@ pub enum TranslateCommand {
         #[arg(long, value_enum)]
         only: Option<ExchangeOnly>,
     },
+    /// Per display language: texts given by the publisher, by a human, by
+    /// an engine, still pending; texts set aside; the engine and data version.
+    Status {
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Read reviewed translations back from a PO or XLIFF file into the memory.
     Import {
         /// The reviewed PO or XLIFF file.
@@ -293,6 +301,12 @@ pub enum SourceCommand {
         /// The source id (see `source list`).
         #[arg(value_parser = Known::sources())]
         id: String,
+    },
+    /// Lift a source's host's hold in the host ledger (a Retry-After of over
+    /// a year, P10), or bring times ahead of the clock back to now.
+    Release {
+        /// The source id, or its host (`folder:HOST` for a folder mirror's books).
+        target: String,
     },
     /// The "Fuentes de datos" page: publisher, dataset, licence, attribution, schedule, delay (P19).
     Export {

@@ -32,7 +32,7 @@ macro_rules! catalogue_files {
 }
 
 /// (language, domain, Fluent source) of every shipped catalogue file.
-pub const FILES: &[(&str, &str, &str)] = catalogue_files!["common"];
+pub const FILES: &[(&str, &str, &str)] = catalogue_files!["common", "reader"];
 
 /// The language whose catalogue answers when another lacks a message.
 const FALLBACK: &str = "es";

@@ -45,6 +45,7 @@ fn main() -> ExitCode {
             SourceCommand::Show { id, json } => commands::source::show(&cli, id, *json),
             SourceCommand::Disable { id, reason, withdraw } => commands::source::switch(&cli, id, false, Some(reason), *withdraw),
             SourceCommand::Enable { id } => commands::source::switch(&cli, id, true, None, false),
+            SourceCommand::Release { target } => commands::source::release(&cli, target),
             SourceCommand::Export { format, lang } => commands::sources_export::execute(&cli, *format, lang),
         },
         Command::Adapter { command } => match command {

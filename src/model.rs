@@ -278,65 +278,16 @@ impl Category {
         Category::ALL.into_iter().find(|c| c.id() == id)
     }
 
-    /// The label in one of the seven display languages (es, ca, gl, en, fr, it, pt).
-    pub fn label(self, lang: &str) -> &'static str {
-        let labels: [&str; 7] = match self {
-            Category::Music => ["Música", "Música", "Música", "Music", "Musique", "Musica", "Música"],
-            Category::Theatre => ["Teatro", "Teatre", "Teatro", "Theatre", "Théâtre", "Teatro", "Teatro"],
-            Category::Dance => ["Danza", "Dansa", "Danza", "Dance", "Danse", "Danza", "Dança"],
-            Category::Film => ["Cine", "Cinema", "Cine", "Film", "Cinéma", "Cinema", "Cinema"],
-            Category::Exhibition => ["Exposiciones", "Exposicions", "Exposicións", "Exhibitions", "Expositions", "Mostre", "Exposições"],
-            Category::Literature => [
-                "Libros y lectura",
-                "Llibres i lectura",
-                "Libros e lectura",
-                "Books and reading",
-                "Livres et lecture",
-                "Libri e lettura",
-                "Livros e leitura",
-            ],
-            Category::Workshop => [
-                "Cursos y talleres",
-                "Cursos i tallers",
-                "Cursos e obradoiros",
-                "Courses and workshops",
-                "Cours et ateliers",
-                "Corsi e laboratori",
-                "Cursos e oficinas",
-            ],
-            Category::Talk => ["Conferencias", "Conferències", "Conferencias", "Talks", "Conférences", "Conferenze", "Conferências"],
-            Category::Family => [
-                "Infantil y familias",
-                "Infantil i famílies",
-                "Infantil e familias",
-                "Children and families",
-                "Enfants et familles",
-                "Bambini e famiglie",
-                "Infantil e famílias",
-            ],
-            Category::Festival => [
-                "Fiestas y festivales",
-                "Festes i festivals",
-                "Festas e festivais",
-                "Festivals",
-                "Fêtes et festivals",
-                "Feste e festival",
-                "Festas e festivais",
-            ],
-            Category::Sport => ["Deporte", "Esport", "Deporte", "Sport", "Sport", "Sport", "Desporto"],
-            Category::Tour => [
-                "Visitas y rutas",
-                "Visites i rutes",
-                "Visitas e rutas",
-                "Tours and visits",
-                "Visites et circuits",
-                "Visite e itinerari",
-                "Visitas e roteiros",
-            ],
-            Category::Other => ["Otros", "Altres", "Outros", "Other", "Autres", "Altro", "Outros"],
-        };
-        let i = DISPLAY_LANGS.iter().position(|l| *l == lang).unwrap_or(0);
-        labels[i]
+    /// The label in one of the seven display languages, from the reader
+    /// catalogue (`data/i18n/LANG/reader.ftl`, `category-ID`).
+    pub fn label(self, lang: &str) -> String {
+        crate::i18n::catalogue(lang).text(&format!("category-{}", self.id()))
+    }
+
+    /// The labels of stored category ids in `lang`; an id no category has
+    /// is shown as it is.
+    pub fn labels<'a>(ids: impl IntoIterator<Item = &'a str>, lang: &str) -> Vec<String> {
+        ids.into_iter().map(|id| Category::from_id(id).map_or_else(|| id.to_string(), |c| c.label(lang))).collect()
     }
 }
 
@@ -388,6 +339,7 @@ mod tests {
         for c in Category::ALL {
             for l in DISPLAY_LANGS {
                 assert!(!c.label(l).is_empty());
+                assert!(crate::i18n::catalogue(l).has(&format!("category-{}", c.id())), "{l} lacks {}", c.id());
             }
         }
     }

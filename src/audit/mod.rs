@@ -74,6 +74,11 @@ const ROBOTS_MAX: u64 = 500 * 1024;
 /// tdmrep.json and ai.txt are small files; more than this is not read.
 const OTHER_MAX: u64 = 1024 * 1024;
 
+/// How many times its delay a host whose robots.txt could not be read is
+/// left alone (issue 19 item 13): the step a backoff given up after four
+/// tries would take next.
+const UNREADABLE_ROBOTS_STEPS: i64 = 16;
+
 /// The three paths an audit asks a host for, in this order.
 pub const PATHS: [&str; 3] = ["/robots.txt", "/.well-known/tdmrep.json", "/ai.txt"];
 
@@ -171,6 +176,17 @@ fn read_capped(body: &mut Body, max: u64) -> std::io::Result<(Vec<u8>, String)> 
     Ok((bytes, hex::encode(sha256.finalize())))
 }
 
+impl HostDriver {
+    /// The Crawl-delay just read paces this audit's next requests, not only
+    /// later commands (the slowest word wins, rule 2; issue 19 item 12).
+    fn obey_crawl_delay(&mut self, robots_txt: &[u8]) {
+        let asked = texting_robots::Robot::new(crate::http::headers::AGENT_TOKEN, robots_txt).ok().and_then(|r| r.delay);
+        if let Some(secs) = asked.map(f64::from).filter(|s| s.is_finite() && *s > 0.0) {
+            self.delay = self.delay.max(Duration::from_secs_f64(secs.min(7.0 * 86400.0)));
+        }
+    }
+}
+
 impl FetchDriver for HostDriver {
     fn next_fetch(&mut self, _store: &mut Store) -> Option<FetchRequest> {
         let url = self.urls.get(self.next)?.clone();
@@ -192,7 +208,12 @@ impl FetchDriver for HostDriver {
         let max = if req.url.path() == "/robots.txt" { ROBOTS_MAX } else { OTHER_MAX };
         let got = match result.outcome {
             FetchOutcome::Body { mut body, .. } => match read_capped(&mut body, max) {
-                Ok((bytes, sha256)) => Got::Body { status: status.unwrap_or(200), bytes, sha256 },
+                Ok((bytes, sha256)) => {
+                    if req.url.path() == "/robots.txt" {
+                        self.obey_crawl_delay(&bytes);
+                    }
+                    Got::Body { status: status.unwrap_or(200), bytes, sha256 }
+                }
                 Err(e) => Got::Nothing { message: format!("{}: reading the spooled body: {e}", req.url) },
             },
             FetchOutcome::NotModified | FetchOutcome::Unchanged => Got::Nothing { message: format!("{}: no body came back", req.url) },
@@ -246,6 +267,19 @@ pub fn audit(
             let delay =
                 report.robots.crawl_delay_secs.filter(|s| s.is_finite()).map(|s| Duration::from_secs_f64(s.clamp(0.0, 7.0 * 86400.0)));
             ledger.set_crawl_delay(m.host, delay, crate::store::now_ms())?;
+        } else {
+            // A host whose robots.txt cannot be read is left alone for a
+            // while by every later command, as after a backoff given up (the
+            // same step: 16 times its delay; a later time is never shortened).
+            let now = crate::store::now_ms();
+            let pause = (config.delay_for(*a).as_millis() as i64).max(1000).saturating_mul(UNREADABLE_ROBOTS_STEPS);
+            let answer = match report.robots.status {
+                Some(status) if status >= 300 => format!("HTTP {status}"),
+                Some(_) => "not understood".to_string(),
+                None => "no usable answer".to_string(),
+            };
+            let why = format!("robots.txt unreadable in the last audit ({answer}), our pause");
+            ledger.set_not_before(m.host, now.saturating_add(pause), now, &why)?;
         }
         out.push(report);
     }

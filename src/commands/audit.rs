@@ -39,7 +39,7 @@ pub fn execute(cli: &Cli, args: Args) -> Result<super::Exit> {
         })
         .collect();
     let mirror = cli.mirror.as_deref().map(Mirror::parse).transpose()?;
-    let ledger = crate::http::Ledger::open(&super::state_dir(cli)?)?;
+    let ledger = super::sending_ledger(cli)?;
     let lock = match super::lock_or_exit(cli)? {
         Ok(l) => l,
         Err(code) => return Ok(code),

@@ -43,19 +43,33 @@ pub fn execute(cli: &Cli) -> Result<Exit> {
     } else {
         rows.push(("database", Verdict::Warn, format!("none yet at {}: `cityvibe run` makes it", cli.db.display())));
     }
-    match super::state_dir(cli) {
-        Ok(dir) if dir.join("hosts.db").exists() => match crate::http::Ledger::open(&dir) {
-            Ok(_) => rows.push(("host ledger", Verdict::Ok, dir.join("hosts.db").display().to_string())),
-            Err(e) => {
-                rows.push(("host ledger", Verdict::Fail, format!("{e:#}")));
-                exit = exit.max_with(Exit::Internal);
+    // Which ledger `run` would use with these options, and whose it is (issue 19 item 5).
+    match crate::http::ledger::place(cli.state_dir.as_deref(), cli.mirror.is_some(), true) {
+        Ok(place) => {
+            let (whose, verdict) = if place.system {
+                ("system ledger, shared by every user and process on this machine".to_string(), Verdict::Ok)
+            } else {
+                let system = crate::http::ledger::SYSTEM_STATE_DIR;
+                (
+                    format!("private ledger, for --mirror runs: only processes given this folder share it (real hosts: {system})"),
+                    Verdict::Warn,
+                )
+            };
+            let db = place.dir.join("hosts.db");
+            match db.exists().then(|| crate::http::Ledger::open(&place.dir)) {
+                Some(Ok(_)) => rows.push(("host ledger", verdict, format!("{}: {whose}", db.display()))),
+                Some(Err(e)) => {
+                    rows.push(("host ledger", Verdict::Fail, format!("{whose}: {e:#}")));
+                    exit = exit.max_with(Exit::Internal);
+                }
+                None => rows.push((
+                    "host ledger",
+                    Verdict::Warn,
+                    format!("none yet in {} ({whose}): the first run makes it", place.dir.display()),
+                )),
             }
-        },
-        Ok(dir) => rows.push(("host ledger", Verdict::Warn, format!("none yet in {}: the first run makes it", dir.display()))),
-        Err(e) => {
-            rows.push(("host ledger", Verdict::Fail, format!("{e:#}")));
-            exit = exit.max_with(Exit::Internal);
         }
+        Err(e) => rows.push(("host ledger", Verdict::Warn, format!("{e:#}"))),
     }
     // The lock, only when there is a database to lock (no file is made for it otherwise).
     if cli.db.is_file() {

@@ -145,14 +145,38 @@ pub fn show(cli: &Cli, id: &str, lang: Option<&str>, json: bool) -> Result<super
     crate::outln!("when: {} → {} ({})", e.start.as_deref().unwrap_or("?"), e.end.as_deref().unwrap_or("no end given"), e.time_zone)?;
     // Venue, street, postcode and locality, comma-separated as every export has them.
     crate::outln!("where: {}", crate::export::location_line(e).as_deref().unwrap_or("-"))?;
-    if let Some(p) = &e.price {
-        crate::outln!("price: {p}")?;
+    // Each field in the reader's language, with the publisher's own words
+    // beside it, or said to be as published (issue 20 item 3).
+    for (field, value) in [("price", &e.price), ("audience", &e.audience)] {
+        if let Some(value) = value {
+            crate::outln!("{field}: {value}{}", as_published(e, field))?;
+        }
+    }
+    if !e.category_labels.is_empty() {
+        crate::outln!("categories: {}", e.category_labels.join(", "))?;
     }
     crate::outln!("\n{}\n", e.description)?;
     crate::outln!("original: {}", e.url.as_deref().unwrap_or("-"))?;
     crate::outln!("{} — licence: {} <{}>", e.attribution, e.licence, e.licence_url)?;
+    if let Some(licence) = e.original_fields.get("licence") {
+        crate::outln!("licence as the source names it: {licence}")?;
+    }
     for c in &corrections {
         crate::outln!("{}", super::correct::describe(c))?;
     }
     Ok(super::exit::OK)
+}
+
+/// How `events show` marks a field not said as the publisher said it: its
+/// publisher's words, or that no set phrase says it in the reader's language.
+fn as_published(e: &StoredEvent, field: &str) -> String {
+    if let (Some(engine), Some(original)) = (e.machine_fields.get(field), e.original_fields.get(field)) {
+        format!(" (machine translation, {engine}; as published: {original})")
+    } else if let Some(original) = e.original_fields.get(field) {
+        format!(" (as published: {original})")
+    } else if e.untranslated_fields.iter().any(|f| f == field) {
+        " (as published; no set phrase says it in this language)".to_string()
+    } else {
+        String::new()
+    }
 }

@@ -45,7 +45,11 @@ pub fn collect(store: &Store, args: &Args, cite: &Citations) -> Result<Vec<Expor
     if let Some(lang) = &args.lang {
         crate::translate::view::show_in(store, &mut events, lang)?;
     }
-    Ok(events.into_iter().map(ExportEvent::new).collect())
+    let mut events: Vec<ExportEvent> = events.into_iter().map(ExportEvent::new).collect();
+    if let Some(lang) = &args.lang {
+        events.iter_mut().for_each(|x| x.reader_lang = lang.clone());
+    }
+    Ok(events)
 }
 
 pub fn execute(cli: &Cli, args: Args) -> Result<super::Exit> {

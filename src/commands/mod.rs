@@ -42,8 +42,15 @@ pub fn check_source_ids(ids: &[String]) -> anyhow::Result<()> {
 /// Take the run lock beside the database; when another run holds it, say so
 /// on stderr and give the exit code to stop with (nothing was done).
 pub fn lock_or_exit(cli: &Cli) -> anyhow::Result<Result<crate::ingest::RunLock, Exit>> {
-    // The database's identity is locked in the state folder too, when there is one (issue 10 item 10).
-    match crate::ingest::RunLock::acquire(&cli.db, state_dir(cli).ok().as_deref()) {
+    // The database's identity is locked in the state folder too, when there is one (issue 10 item 10):
+    // the ledger's, so machine-wide for real runs (issue 19 item 5). A command that sends nothing
+    // (`translate`) on a machine with no system ledger yet uses the private folder instead of
+    // failing: whoever runs cityvibe for real makes the system folder before its first lock.
+    let folder = match crate::http::ledger::place(cli.state_dir.as_deref(), cli.mirror.is_some(), false) {
+        Ok(p) if p.system && !p.dir.exists() => crate::http::ledger::place(None, true, false).ok().map(|p| p.dir),
+        other => other.ok().map(|p| p.dir),
+    };
+    match crate::ingest::RunLock::acquire(&cli.db, folder.as_deref()) {
         Ok(l) => Ok(Ok(l)),
         Err(e) if e.downcast_ref::<crate::ingest::Locked>().is_some() => {
             eprintln!("cityvibe: {e}");
@@ -53,9 +60,31 @@ pub fn lock_or_exit(cli: &Cli) -> anyhow::Result<Result<crate::ingest::RunLock, 
     }
 }
 
-/// The host ledger's folder: `--state-dir`, `CITYVIBE_STATE_DIR`, or the XDG default.
+/// The host ledger's folder for a command that only reads it (see
+/// [`crate::http::ledger::place`]): the system ledger's, or the private one
+/// `--state-dir` names or a `--mirror` run keeps.
 pub fn state_dir(cli: &Cli) -> anyhow::Result<std::path::PathBuf> {
-    crate::http::ledger::state_dir(cli.state_dir.as_deref())
+    Ok(crate::http::ledger::place(cli.state_dir.as_deref(), cli.mirror.is_some(), false)?.dir)
+}
+
+/// The host ledger of a command that sends requests (`run`, `audit`): the
+/// system ledger for real hosts, whatever HOME or XDG_STATE_HOME say, and a
+/// `--state-dir` elsewhere refused (exit 2); a private one for `--mirror`
+/// (issue 19 item 5). Opening it fails closed, saying what to do.
+pub fn sending_ledger(cli: &Cli) -> anyhow::Result<crate::http::Ledger> {
+    let place = crate::http::ledger::place(cli.state_dir.as_deref(), cli.mirror.is_some(), true)?;
+    crate::http::Ledger::open(&place.dir).map_err(|e| {
+        if place.system {
+            e.context(format!(
+                "nothing is sent without the system host ledger {}: create it once for the user that runs cityvibe \
+                 (`sudo install -d -o cityvibe {0}`, or systemd's StateDirectory=cityvibe) and run as that user \
+                 (`sudo -u cityvibe cityvibe run`)",
+                place.dir.display()
+            ))
+        } else {
+            e.context("nothing is sent without the host ledger: set --state-dir or CITYVIBE_STATE_DIR to a writable folder")
+        }
+    })
 }
 
 /// Whether stdout is a terminal (tables and progress bars only then).

@@ -3,7 +3,7 @@
 
 use super::Exit;
 use crate::cli::Cli;
-use crate::http::{Client, Ledger, Limits, Mirror};
+use crate::http::{Client, Limits, Mirror};
 use crate::ingest::RunOptions;
 use crate::run::{Quiet, RunProgress};
 use crate::store::Store;
@@ -90,7 +90,7 @@ pub fn execute(cli: &Cli, args: Args) -> Result<Exit> {
     super::check_source_ids(&args.sources)?;
     let mirror = cli.mirror.as_deref().map(Mirror::parse).transpose().map_err(crate::output::as_usage)?;
     // Fail closed: no ledger, no request (P8).
-    let ledger = Ledger::open(&super::state_dir(cli)?)?;
+    let ledger = super::sending_ledger(cli)?;
     let lock = match super::lock_or_exit(cli)? {
         Ok(l) => l,
         Err(code) => return Ok(code),

@@ -1,4 +1,4 @@
-//! `cityvibe source list|show|enable|disable`.
+//! `cityvibe source list|show|enable|disable|release`.
 
 use super::{exit, local_time, print_json};
 use crate::adapter::Adapter;
@@ -187,6 +187,31 @@ pub fn switch(cli: &Cli, id: &str, on: bool, reason: Option<&str>, withdraw: boo
                 eprintln!("{n} withheld events of {id} shown again");
             }
         }
+    }
+    Ok(exit::OK)
+}
+
+/// `source release ID|HOST`: the operator's word that lifts a host's hold
+/// (a Retry-After of over a year) or brings times recorded ahead of the
+/// clock back to now, in the host ledger in use (P10, issue 19 items 11, 15).
+pub fn release(cli: &Cli, target: &str) -> Result<super::Exit> {
+    let hosts: Vec<&str> = crate::adapters::ALL.iter().map(|a| a.manifest().host).collect();
+    let host = match crate::adapters::require(target) {
+        Ok(a) => a.manifest().host.to_string(),
+        Err(_) if hosts.iter().any(|h| *h == target.strip_prefix("folder:").unwrap_or(target)) => target.to_string(),
+        Err(e) => {
+            return Err(crate::output::as_usage(
+                e.context(format!("{target}: neither a source id nor a source's host ({})", hosts.join(", "))),
+            ));
+        }
+    };
+    let ledger = crate::http::Ledger::open(&super::state_dir(cli)?)?;
+    let done = ledger.release(&host, now_ms())?;
+    if done.is_empty() {
+        crate::outln!("{host}: nothing to release in {} (no hold, no time ahead of the clock)", ledger.dir().join("hosts.db").display())?;
+    }
+    for d in done {
+        crate::outln!("{host}: {d}")?;
     }
     Ok(exit::OK)
 }

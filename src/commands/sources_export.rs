@@ -152,10 +152,23 @@ pub fn execute(cli: &Cli, format: SourcesFormat, lang: &str) -> Result<super::Ex
     // The page can be made without a sources.toml: then the adapters' own delays.
     let config = if cli.config.exists() { Some(super::load_config(cli)?) } else { None };
     let list = entries(config.as_ref());
+    // The page says licence names and the attribution's label in its
+    // language (issue 20 item 3); the JSON keeps the sources' own words.
+    let page: Vec<SourceEntry> = list.iter().cloned().map(|s| in_language(s, lang)).collect();
     match format {
         SourcesFormat::Json => print_json(&list)?,
-        SourcesFormat::Md => write!(std::io::stdout().lock(), "{}", markdown(&list, w))?,
-        SourcesFormat::Html => write!(std::io::stdout().lock(), "{}", html(&list, w))?,
+        SourcesFormat::Md => write!(std::io::stdout().lock(), "{}", markdown(&page, w))?,
+        SourcesFormat::Html => write!(std::io::stdout().lock(), "{}", html(&page, w))?,
     }
     Ok(exit::OK)
+}
+
+/// A row as the page in `lang` shows it: the licence's name and the
+/// attribution's label in that language, where the catalogue has them.
+fn in_language(mut s: SourceEntry, lang: &str) -> SourceEntry {
+    s.attribution = crate::translate::fields::attribution_in(&s.attribution, lang);
+    if let Some(name) = crate::translate::fields::licence_name(&s.licence_url, lang) {
+        s.licence = name;
+    }
+    s
 }

@@ -169,6 +169,7 @@ pub fn exchange(cli: &Cli, command: &TranslateCommand) -> Result<super::Exit> {
             }
             Ok(exit::OK)
         }
+        TranslateCommand::Status { json } => status(cli, *json),
         TranslateCommand::Import { file, json } => {
             let content = std::fs::read_to_string(file).map_err(|e| crate::output::usage(format!("reading {}: {e}", file.display())))?;
             let imported = exchange::read(&content, &file.display().to_string()).map_err(|e| crate::output::usage(format!("{e:#}")))?;
@@ -241,4 +242,26 @@ pub fn exchange(cli: &Cli, command: &TranslateCommand) -> Result<super::Exit> {
             Ok(exit::OK)
         }
     }
+}
+
+/// `translate status`: per language, the texts by who translated them, what
+/// is pending, what is set aside, the engine and the data (issue 20 item 6).
+fn status(cli: &Cli, json: bool) -> Result<super::Exit> {
+    let config = super::load_config(cli)?;
+    let store = Store::open_existing(&cli.db)?;
+    let engine = engines(&config.settings).and_then(|e| e.workers.first().map(|w| w.engine_id()));
+    let options = Options::from_settings(&config.settings);
+    let report = crate::translate::status::of(&store, &config.settings.languages, &options, engine.as_deref())?;
+    if json {
+        return super::print_json(&report).map(|_| exit::OK);
+    }
+    crate::outln!("engine: {}", report.engine)?;
+    let mut table =
+        crate::output::Table::new(&["lang", "texts", "publisher", "human", "machine", "pending", "failed", "data"]).right(&[1, 2, 3, 4, 5, 6]);
+    for l in &report.languages {
+        let n = |v: u64| v.to_string();
+        table.row([l.lang.clone(), n(l.texts), n(l.publisher), n(l.human), n(l.machine), n(l.pending), n(l.failed), l.data_version.clone()]);
+    }
+    table.print()?;
+    Ok(exit::OK)
 }

@@ -4,7 +4,7 @@
 
 use super::{ExportEvent, strings};
 
-pub const HEADER: [&str; 27] = [
+pub const HEADER: [&str; 28] = [
     "source",
     "source_event_id",
     "title",
@@ -32,6 +32,7 @@ pub const HEADER: [&str; 27] = [
     "attribution",
     "publisher",
     "dataset_page",
+    "category_labels",
 ];
 
 /// Every occurrence, `START/END` (or `START`) in the event's civil time,
@@ -99,6 +100,7 @@ fn write_records<W: std::io::Write>(out: W, events: &[ExportEvent]) -> Result<()
             e.attribution.clone(),
             x.publisher.clone(),
             x.dataset_page.clone(),
+            e.category_labels.join(";"),
         ])?;
     }
     w.flush()?;

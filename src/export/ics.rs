@@ -6,7 +6,7 @@
 //! (used by the tests to parse what we write) emits no VTIMEZONE and works in
 //! chrono, while every date here is a jiff civil time.
 
-use super::{ExportEvent, Slot, location_line, slots, strings};
+use super::{ExportEvent, Slot, location_line, slots};
 use crate::model::{TZ_CANARY, TZ_MADRID};
 use jiff::civil::DateTime;
 use std::fmt::Write as _;
@@ -175,9 +175,15 @@ pub fn write(events: &[ExportEvent], now: jiff::Timestamp) -> String {
         if !description.is_empty() {
             description.push_str("\n\n");
         }
-        let _ = write!(description, "{}\nLicencia / licence: {} <{}>", e.attribution, e.licence, e.licence_url);
+        // The labels in the reader's language (issue 20 item 3).
+        let words = crate::i18n::catalogue(&x.reader_lang);
+        if let Some(price) = e.price.as_deref().filter(|p| !p.trim().is_empty()) {
+            let _ = writeln!(description, "{}", words.text_with("ics-price", &[("price", price.into())]));
+        }
+        let licence = words.text_with("ics-licence", &[("name", e.licence.as_str().into()), ("url", e.licence_url.as_str().into())]);
+        let _ = write!(description, "{}\n{licence}", e.attribution);
         if let Some(url) = &e.url {
-            let _ = write!(description, "\nOriginal: {url}");
+            let _ = write!(description, "\n{}", words.text_with("ics-original", &[("url", url.as_str().into())]));
         }
         line(&mut out, &format!("DESCRIPTION;LANGUAGE={lang}:{}", escape_text(&description)));
         if let Some(loc) = location_line(e) {
@@ -189,9 +195,8 @@ pub fn write(events: &[ExportEvent], now: jiff::Timestamp) -> String {
         if let Some(url) = e.url.as_deref().filter(|u| !u.contains(['\r', '\n', ' ', '"'])) {
             line(&mut out, &format!("URL:{url}"));
         }
-        let cats = strings(&e.categories);
-        if !cats.is_empty() {
-            let cats: Vec<String> = cats.iter().map(|c| escape_text(c)).collect();
+        if !e.category_labels.is_empty() {
+            let cats: Vec<String> = e.category_labels.iter().map(|c| escape_text(c)).collect();
             line(&mut out, &format!("CATEGORIES:{}", cats.join(",")));
         }
         line(&mut out, "CLASS:PUBLIC");
@@ -284,6 +289,10 @@ mod zone_tests {
             lang: "es".into(),
             text_origin: "original".into(),
             status: "active".into(),
+            category_labels: Vec::new(),
+            original_fields: Default::default(),
+            untranslated_fields: Vec::new(),
+            machine_fields: Default::default(),
         })
     }
 

@@ -96,9 +96,8 @@ pub fn event(x: &ExportEvent) -> Value {
     if let Some(a) = e.audience.as_deref().filter(|a| !a.trim().is_empty()) {
         m.insert("audience".into(), json!({ "@type": "Audience", "audienceType": a }));
     }
-    let cats = strings(&e.categories);
-    if !cats.is_empty() {
-        m.insert("keywords".into(), json!(cats.join(", ")));
+    if !e.category_labels.is_empty() {
+        m.insert("keywords".into(), json!(e.category_labels.join(", ")));
     }
     if let Some(url) = &e.url {
         m.insert("url".into(), json!(url));

@@ -18,6 +18,9 @@ pub struct ExportEvent {
     pub event: StoredEvent,
     pub publisher: String,
     pub dataset_page: String,
+    /// The language of the labels around the event (`--lang`, else the event's own).
+    #[serde(skip)]
+    pub reader_lang: String,
 }
 
 impl ExportEvent {
@@ -26,6 +29,7 @@ impl ExportEvent {
         ExportEvent {
             publisher: m.map(|m| m.publisher.to_string()).unwrap_or_default(),
             dataset_page: m.map(|m| m.dataset_page.to_string()).unwrap_or_default(),
+            reader_lang: event.lang.clone(),
             event,
         }
     }

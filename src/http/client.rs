@@ -145,6 +145,18 @@ impl Client {
         Client { agent: config.new_agent(), mirror, limits }
     }
 
+    /// The name `host`'s requests are booked under, in the host ledger and
+    /// the fetch log: the host itself, but `folder:HOST` for a folder
+    /// mirror, whose reads never leave the machine. They keep their own
+    /// delays and cap, never spend the real host's, and never count as
+    /// requests to it (`holdings`; issue 19 item 14).
+    pub fn books(&self, host: &str) -> String {
+        match self.mirror {
+            Some(Mirror::Dir(_)) => format!("folder:{host}"),
+            _ => host.to_string(),
+        }
+    }
+
     /// Send one GET for `url` (already checked against the manifest), with
     /// conditional headers when given. Redirects come back as they are.
     pub fn get(&self, url: &Url, if_none_match: Option<&str>, if_modified_since: Option<&str>) -> Result<Exchange, WireError> {

@@ -1,7 +1,6 @@
 //! Reading the response headers that carry a host's wishes: Retry-After
 //! (P10) and rights reservations (P15).
 
-use super::ledger::MAX_NOT_BEFORE;
 use std::time::{Duration, SystemTime};
 
 /// The product token robots.txt and X-Robots-Tag address us by.
@@ -11,7 +10,7 @@ pub const AGENT_TOKEN: &str = "CityVibeBot";
 #[derive(Debug, Clone, PartialEq)]
 pub enum RetryAfter {
     /// Wait this long (a delta, or an HTTP-date in the future; zero for a past
-    /// date), at most a week.
+    /// date).
     Wait(Duration),
     /// Missing or unreadable (`-5`, `abc`, `1.5`): use the normal backoff.
     Unusable,
@@ -23,13 +22,14 @@ pub fn parse_retry_after(value: Option<&str>, now: SystemTime) -> RetryAfter {
     let Some(v) = value.map(str::trim).filter(|v| !v.is_empty()) else {
         return RetryAfter::Unusable;
     };
-    // Any size is read: a value beyond sense is capped at a week, not ignored (P10).
+    // Any size is read exactly, none ignored (P10): what a wait beyond a year
+    // means is the ledger's to say (the host is held, issue 19 item 15).
     if v.bytes().all(|b| b.is_ascii_digit()) {
         let secs = v.parse::<u64>().unwrap_or(u64::MAX);
-        return RetryAfter::Wait(Duration::from_secs(secs).min(MAX_NOT_BEFORE));
+        return RetryAfter::Wait(Duration::from_secs(secs));
     }
     match httpdate::parse_http_date(v) {
-        Ok(when) => RetryAfter::Wait(when.duration_since(now).unwrap_or(Duration::ZERO).min(MAX_NOT_BEFORE)),
+        Ok(when) => RetryAfter::Wait(when.duration_since(now).unwrap_or(Duration::ZERO)),
         Err(_) => RetryAfter::Unusable,
     }
 }
@@ -78,12 +78,13 @@ mod tests {
         assert_eq!(parse_retry_after(Some("Sunday, 06-Nov-94 08:49:37 GMT"), now), RetryAfter::Wait(Duration::from_secs(30)));
         assert_eq!(parse_retry_after(Some("Sun Nov  6 08:49:37 1994"), now), RetryAfter::Wait(Duration::from_secs(30)));
         assert_eq!(parse_retry_after(Some("Sun, 06 Nov 1994 08:00:00 GMT"), now), RetryAfter::Wait(Duration::ZERO));
-        // Beyond sense is capped at a week, not unreadable (issue 10 item 7).
-        let week = Duration::from_secs(7 * 24 * 3600);
-        for huge in ["1000000000", "99999999999999999999999", "604801"] {
-            assert_eq!(parse_retry_after(Some(huge), now), RetryAfter::Wait(week), "{huge}");
+        // Beyond sense is read as it is, not unreadable (issue 10 item 7) nor
+        // cut short (issue 19 item 15).
+        for (huge, secs) in [("1000000000", 1_000_000_000), ("99999999999999999999999", u64::MAX), ("604801", 604_801)] {
+            assert_eq!(parse_retry_after(Some(huge), now), RetryAfter::Wait(Duration::from_secs(secs)), "{huge}");
         }
-        assert_eq!(parse_retry_after(Some("Fri, 01 Jan 2100 00:00:00 GMT"), now), RetryAfter::Wait(week));
+        let far = parse_retry_after(Some("Fri, 01 Jan 2100 00:00:00 GMT"), now);
+        assert!(matches!(far, RetryAfter::Wait(d) if d > Duration::from_secs(100 * 365 * 86400)), "{far:?}");
         for bad in ["-5", "abc", "1.5", ""] {
             assert_eq!(parse_retry_after(Some(bad), now), RetryAfter::Unusable, "{bad}");
         }

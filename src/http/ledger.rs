@@ -3,15 +3,23 @@
 //! `audit` last read) shared by every cityvibe process on the machine,
 //! whatever database it stores into (P7, P8, P10, P14).
 //!
-//! It lives in a state directory (`--state-dir`, `CITYVIBE_STATE_DIR`, else
-//! `$XDG_STATE_HOME/cityvibe`, else `~/.local/state/cityvibe`), not beside a
-//! database: two databases still talk to one host. A request's moment is
-//! reserved here, durably, BEFORE it is sent, in one `BEGIN IMMEDIATE`
+//! Requests to real hosts are booked in the system ledger, in one fixed
+//! folder per machine ([`SYSTEM_STATE_DIR`]), whatever HOME, XDG_STATE_HOME
+//! or `--state-dir` say; a private ledger (`--state-dir`, else the XDG
+//! state folder) serves `--mirror` runs only: tests, demos, staging (issue
+//! 19 item 5). Not beside a database: two databases still talk to one host.
+//! A request's moment is reserved here, durably, BEFORE it is sent, in one `BEGIN IMMEDIATE`
 //! transaction that re-checks the delay, the not-before time and the daily
 //! cap: two processes cannot both take the same slot, and a process killed
 //! mid-request leaves its reservation behind, so the next waits the full
 //! delay from it (plus a second for the dead request to have reached the host). While the exchange runs, a per-host file lock tells other
 //! processes the host is busy; the OS releases it if the process dies.
+//!
+//! The ledger distrusts itself (issue 19 items 4, 11): a file deleted or
+//! replaced under a running process, a ledger gone or emptied while the
+//! folder's witness (`hosts/ledger-id`) says one was kept, and times no
+//! clock could have written (far ahead of now) are errors, so the caller
+//! sends nothing and says what happened (fail closed).
 //!
 //! Not for: deciding what to fetch (the scheduler) or the per-database fetch
 //! log (store::fetchlog), which is the record of what was done.
@@ -28,23 +36,69 @@ use std::time::Duration;
 /// end was never recorded (P8).
 pub const SEND_MARGIN_MS: i64 = 1000;
 
-/// The longest a host can keep us away (a Retry-After beyond sense is capped, P10).
-pub const MAX_NOT_BEFORE: Duration = Duration::from_secs(7 * 24 * 3600);
+/// The longest wait a host's word is kept to exactly (P10): a year. A host
+/// asking for longer is held until the operator releases it ([`HELD`]).
+pub const MAX_NOT_BEFORE: Duration = Duration::from_secs(365 * 24 * 3600);
 
-/// The state directory: `--state-dir`/`CITYVIBE_STATE_DIR` (given), else
+/// The not-before time of a host held until the operator releases it (a
+/// Retry-After beyond [`MAX_NOT_BEFORE`], P10; `cityvibe source release`).
+pub const HELD: i64 = i64::MAX;
+
+/// How far ahead of this machine's clock a recorded time may be before it is
+/// taken for impossible (clock set back, ledger altered). Within it, a time
+/// ahead only makes us wait longer, which is safe (issue 19 item 11).
+pub const CLOCK_SLACK_MS: i64 = 10 * 60 * 1000;
+
+/// The witness file, in `hosts/`, naming the ledger this folder keeps.
+const WITNESS: &str = "ledger-id";
+
+/// The system ledger's folder: one fixed place per machine, which no HOME,
+/// `XDG_STATE_HOME` or `--state-dir` moves (P8, issue 19 item 5). Every
+/// request to a real host, from any user or process, is booked here.
+pub const SYSTEM_STATE_DIR: &str = "/var/lib/cityvibe";
+
+/// Where a command's host ledger lives, and whose it is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LedgerPlace {
+    pub dir: PathBuf,
+    /// The system ledger ([`SYSTEM_STATE_DIR`]), shared machine-wide; else
+    /// a private one, for `--mirror` runs (tests, demos, staging).
+    pub system: bool,
+}
+
+/// The ledger a command uses. Requests to real hosts (no `--mirror`) are
+/// booked in the system ledger only: a `--state-dir` (or
+/// `CITYVIBE_STATE_DIR`) naming another folder is refused for a command that
+/// `sends`, so no second schedule can exist for one host (issue 19 item 5);
+/// a command that only reads may look into the private ledger it names. A
+/// `--mirror` command keeps a private ledger: `--state-dir`, else
 /// `$XDG_STATE_HOME/cityvibe`, else `$HOME/.local/state/cityvibe`.
-pub fn state_dir(given: Option<&Path>) -> Result<PathBuf> {
-    if let Some(dir) = given {
-        return Ok(dir.to_path_buf());
+pub fn place(given: Option<&Path>, mirror: bool, sends: bool) -> Result<LedgerPlace> {
+    let system = PathBuf::from(SYSTEM_STATE_DIR);
+    let is_system = |d: &Path| d.components().eq(system.components()) || std::fs::canonicalize(d).is_ok_and(|c| c == system);
+    match given {
+        Some(dir) if is_system(dir) => Ok(LedgerPlace { dir: system, system: true }),
+        Some(dir) if mirror || !sends => Ok(LedgerPlace { dir: dir.to_path_buf(), system: false }),
+        Some(dir) => Err(crate::output::usage(format!(
+            "--state-dir (or CITYVIBE_STATE_DIR) {} names a private host ledger, which only --mirror runs use: requests \
+             to real hosts are booked in the system ledger {SYSTEM_STATE_DIR}, shared by every user and process on this \
+             machine, so that two never keep two schedules for one host (P8). Drop --state-dir and CITYVIBE_STATE_DIR, \
+             or add --mirror",
+            dir.display()
+        ))),
+        None if !mirror => Ok(LedgerPlace { dir: system, system: true }),
+        None => {
+            let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+            let dir = match (env("XDG_STATE_HOME"), env("HOME")) {
+                (Some(xdg), _) => xdg.join("cityvibe"),
+                (None, Some(home)) => home.join(".local/state/cityvibe"),
+                (None, None) => anyhow::bail!(
+                    "no state directory for the --mirror run's private host ledger: pass --state-dir DIR or set CITYVIBE_STATE_DIR (or HOME)"
+                ),
+            };
+            Ok(LedgerPlace { dir, system: false })
+        }
     }
-    let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-    if let Some(xdg) = env("XDG_STATE_HOME") {
-        return Ok(xdg.join("cityvibe"));
-    }
-    if let Some(home) = env("HOME") {
-        return Ok(home.join(".local/state/cityvibe"));
-    }
-    anyhow::bail!("no state directory for the host ledger: pass --state-dir DIR or set CITYVIBE_STATE_DIR (or HOME)")
 }
 
 /// What the ledger knows of one host.
@@ -77,6 +131,9 @@ pub enum Reservation {
 pub struct Ledger {
     conn: Connection,
     dir: PathBuf,
+    /// The ledger file's identity (device, inode) when opened: a file
+    /// deleted or replaced later is caught before the next request (item 4).
+    identity: (u64, u64),
 }
 
 /// Held while a request to the host is on the wire.
@@ -85,9 +142,11 @@ pub struct HostLock {
 }
 
 impl Ledger {
-    /// Open (creating) the ledger in `dir`.
+    /// Open (creating) the ledger in `dir`. A ledger this folder kept
+    /// (its witness says so) that is gone, emptied or replaced is refused,
+    /// saying what to do (issue 19 item 4).
     pub fn open(dir: &Path) -> Result<Ledger> {
-        let fail = || format!("opening the host ledger in {} (set --state-dir or CITYVIBE_STATE_DIR to a writable folder)", dir.display());
+        let fail = || format!("opening the host ledger in {}", dir.display());
         std::fs::create_dir_all(dir.join("hosts")).with_context(fail)?;
         // Setting WAL and creating the tables take write locks that SQLite
         // does not wait for (a lock upgrade answers "database is locked" at
@@ -97,7 +156,22 @@ impl Ledger {
         let setup =
             File::options().create(true).truncate(false).write(true).open(dir.join("hosts").join(".setup.lock")).with_context(fail)?;
         setup.lock().with_context(fail)?;
-        let conn = Connection::open(dir.join("hosts.db")).with_context(fail)?;
+        let path = dir.join("hosts.db");
+        let witness_path = dir.join("hosts").join(WITNESS);
+        let witness = std::fs::read_to_string(&witness_path).ok().map(|w| w.trim().to_string()).filter(|w| !w.is_empty());
+        let had_file = std::fs::metadata(&path).is_ok_and(|m| m.len() > 0);
+        if let (Some(_), false) = (&witness, had_file) {
+            anyhow::bail!(
+                "the host ledger {} is gone or empty, though this state folder kept one ({} says so): the hosts' last \
+                 requests, not-before times and daily counts it held are lost, so nothing is sent (P8, fail closed). \
+                 If it was removed on purpose, let every cityvibe run end, wait the longest host delay, then remove {} \
+                 and run again: a new ledger starts",
+                path.display(),
+                witness_path.display(),
+                witness_path.display()
+            );
+        }
+        let conn = Connection::open(&path).with_context(fail)?;
         conn.busy_timeout(Duration::from_secs(10)).with_context(fail)?;
         conn.pragma_update(None, "journal_mode", "WAL").with_context(fail)?;
         // WAL with NORMAL: a committed reservation survives the process being
@@ -116,19 +190,78 @@ impl Ledger {
                  crawl_delay_seen_ms INTEGER
              );
              CREATE TABLE IF NOT EXISTS requests (host TEXT NOT NULL, at_ms INTEGER NOT NULL);
-             CREATE INDEX IF NOT EXISTS requests_host ON requests (host, at_ms);",
+             CREATE INDEX IF NOT EXISTS requests_host ON requests (host, at_ms);
+             CREATE TABLE IF NOT EXISTS ledger (id TEXT NOT NULL, created_ms INTEGER NOT NULL);",
         )
         .with_context(fail)?;
+        let id: Option<String> = conn.query_row("SELECT id FROM ledger", [], |r| r.get(0)).optional().with_context(fail)?;
+        let kept = witness.clone();
+        let id = match (id, witness) {
+            (Some(id), Some(w)) if id != w => anyhow::bail!(
+                "the host ledger {} was replaced: it is ledger {id}, this state folder kept ledger {w} ({}); nothing is sent \
+                 (P8, fail closed). Put the right file back, or, to start over with this one, remove {} and run again",
+                path.display(),
+                witness_path.display(),
+                witness_path.display()
+            ),
+            (Some(id), _) => id,
+            (None, Some(w)) => anyhow::bail!(
+                "the host ledger {} was emptied or replaced: this state folder kept ledger {w} ({}), the file holds none; \
+                 nothing is sent (P8, fail closed). Put the right file back, or, to start over, remove {} and run again",
+                path.display(),
+                witness_path.display(),
+                witness_path.display()
+            ),
+            (None, None) => {
+                // A new ledger (or one kept before the witness existed): name it.
+                let now = crate::store::now_ms();
+                let id = format!("{now}-{}", std::process::id());
+                conn.execute("INSERT INTO ledger (id, created_ms) VALUES (?1, ?2)", params![id, now]).with_context(fail)?;
+                id
+            }
+        };
+        // Written when new (or lost): a command that only reads writes nothing.
+        if kept.as_deref() != Some(id.as_str()) {
+            std::fs::write(&witness_path, format!("{id}\n")).with_context(fail)?;
+        }
+        let identity = file_identity(&path).with_context(fail)?;
         drop(setup);
-        Ok(Ledger { conn, dir: dir.to_path_buf() })
+        Ok(Ledger { conn, dir: dir.to_path_buf(), identity })
+    }
+
+    /// The ledger file is still the one opened: not deleted, not replaced,
+    /// not emptied (issue 19 item 4). Checked before every read and write.
+    fn still_the_same(&self) -> Result<()> {
+        let path = self.dir.join("hosts.db");
+        let what = match std::fs::metadata(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => "was deleted",
+            Err(e) => return Err(anyhow::Error::new(e).context(format!("reading the host ledger {}", path.display()))),
+            Ok(m) if m.len() == 0 => "was emptied",
+            Ok(_) if file_identity(&path)? != self.identity => "was replaced by another file",
+            Ok(_) => return Ok(()),
+        };
+        anyhow::bail!(
+            "the host ledger {} {what} while this process used it: its requests could no longer be shared with other \
+             processes, so no more are sent (P8, fail closed); the next run says what to do",
+            path.display()
+        )
     }
 
     pub fn dir(&self) -> &Path {
         &self.dir
     }
 
-    /// The host's state (all empty for a host never seen).
+    /// The host's state (all empty for a host never seen); an error when the
+    /// ledger is not the one opened or holds times no clock could have
+    /// written (issue 19 items 4, 11).
     pub fn host(&self, host: &str) -> Result<HostEntry> {
+        self.still_the_same()?;
+        let e = self.entry(host)?;
+        self.check_times(host, &e, crate::store::now_ms())?;
+        Ok(e)
+    }
+
+    fn entry(&self, host: &str) -> Result<HostEntry> {
         let row = self
             .conn
             .query_row(
@@ -155,6 +288,8 @@ impl Ledger {
     /// recorded durably before returning [`Reservation::Reserved`] (P8).
     pub fn reserve(&self, host: &str, delay_ms: i64, daily_cap: u32, now_ms: i64) -> Result<Reservation> {
         let ctx = || format!("reserving a request to {host} in the host ledger");
+        self.still_the_same()?;
+        self.check_times(host, &self.entry(host)?, now_ms)?;
         let tx = rusqlite::Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate).with_context(ctx)?;
         let (last, in_flight, not_before): (Option<i64>, Option<i64>, Option<i64>) = tx
             .query_row("SELECT last_request_ms, in_flight_until_ms, not_before_ms FROM hosts WHERE host = ?1", [host], |r| {
@@ -168,9 +303,15 @@ impl Ledger {
             return Ok(Reservation::NotBefore(ready));
         }
         let day_ago = now_ms - 24 * 3600 * 1000;
-        let used: u32 = tx
-            .query_row("SELECT count(*) FROM requests WHERE host = ?1 AND at_ms > ?2", params![host, day_ago], |r| r.get(0))
+        let (used, latest): (u32, Option<i64>) = tx
+            .query_row("SELECT count(*), max(at_ms) FROM requests WHERE host = ?1 AND at_ms > ?2", params![host, day_ago], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
             .with_context(ctx)?;
+        // A day's count of requests not yet made is no count (issue 19 item 11).
+        if let Some(at) = latest.filter(|at| *at > now_ms + CLOCK_SLACK_MS) {
+            return Err(self.impossible(host, "a request counted against its daily cap", at, now_ms));
+        }
         if used >= daily_cap {
             return Ok(Reservation::CapReached(used));
         }
@@ -191,6 +332,7 @@ impl Ledger {
 
     /// The exchange ended at `ended_ms`: the next delay counts from here.
     pub fn finished(&self, host: &str, ended_ms: i64) -> Result<()> {
+        self.still_the_same()?;
         self.conn
             .execute(
                 "INSERT INTO hosts (host, last_request_ms) VALUES (?1, ?2)
@@ -202,10 +344,13 @@ impl Ledger {
         Ok(())
     }
 
-    /// No request to `host` before `until_ms` (capped at [`MAX_NOT_BEFORE`]
-    /// from `now_ms`); an earlier time never shortens a later one.
+    /// No request to `host` before `until_ms`, kept exactly up to
+    /// [`MAX_NOT_BEFORE`] from `now_ms`; beyond it the host is [`HELD`]
+    /// until the operator releases it (P10, issue 19 item 15). An earlier
+    /// time never shortens a later one. Returns the time recorded.
     pub fn set_not_before(&self, host: &str, until_ms: i64, now_ms: i64, why: &str) -> Result<i64> {
-        let until = until_ms.min(now_ms + MAX_NOT_BEFORE.as_millis() as i64);
+        self.still_the_same()?;
+        let until = if until_ms.saturating_sub(now_ms) > MAX_NOT_BEFORE.as_millis() as i64 { HELD } else { until_ms };
         self.conn
             .execute(
                 "INSERT INTO hosts (host, not_before_ms, not_before_why) VALUES (?1, ?2, ?3)
@@ -221,6 +366,7 @@ impl Ledger {
     /// What `audit` read in robots.txt: the Crawl-delay for us, or none.
     pub fn set_crawl_delay(&self, host: &str, delay: Option<Duration>, now_ms: i64) -> Result<()> {
         let ms = delay.map(|d| d.as_millis().min(i64::MAX as u128) as i64);
+        self.still_the_same()?;
         self.conn
             .execute(
                 "INSERT INTO hosts (host, crawl_delay_ms, crawl_delay_seen_ms) VALUES (?1, ?2, ?3)
@@ -229,6 +375,77 @@ impl Ledger {
             )
             .with_context(|| format!("recording {host}'s Crawl-delay in the host ledger"))?;
         Ok(())
+    }
+
+    /// Every time recorded for `host` could have been written by this
+    /// machine's clock: none ahead of `now_ms` (beyond [`CLOCK_SLACK_MS`]),
+    /// no not-before time past a year unless the host is [`HELD`] (item 11).
+    fn check_times(&self, host: &str, e: &HostEntry, now_ms: i64) -> Result<()> {
+        let ahead = now_ms + CLOCK_SLACK_MS;
+        // (what, the time recorded, how far ahead of now it may lawfully be)
+        let checks = [
+            ("its last request", e.last_request_ms, SEND_MARGIN_MS),
+            ("the last reading of its robots.txt", e.crawl_delay_seen_ms, 0),
+            ("its not-before time", e.not_before_ms.filter(|n| *n != HELD), MAX_NOT_BEFORE.as_millis() as i64),
+        ];
+        for (what, at, lawful) in checks {
+            if let Some(at) = at.filter(|at| at.saturating_sub(lawful) > ahead) {
+                return Err(self.impossible(host, what, at, now_ms));
+            }
+        }
+        Ok(())
+    }
+
+    fn impossible(&self, host: &str, what: &str, at_ms: i64, now_ms: i64) -> anyhow::Error {
+        let days = (at_ms - now_ms) / 86_400_000;
+        anyhow::anyhow!(
+            "the host ledger {} holds an impossible time for {host}: {what} is recorded at {} ({days} days from now, \
+             {}), which this machine's clock cannot have written: the clock was set back or the ledger was altered. \
+             No request is sent to {host} (P8, fail closed). Check the clock (timedatectl); if it is right, \
+             `cityvibe source release {host}` sets the host's times to now, and its delay counts from then",
+            self.dir.join("hosts.db").display(),
+            super::scheduler::utc(at_ms),
+            super::scheduler::utc(now_ms),
+        )
+    }
+
+    /// The operator's word on `host` (`cityvibe source release`): lift a
+    /// hold ([`HELD`]) and bring every time no clock could have written back
+    /// to `now_ms`, so the host's delay counts from now. A not-before time
+    /// within a year (the host's own word) is kept. Says what it changed.
+    pub fn release(&self, host: &str, now_ms: i64) -> Result<Vec<String>> {
+        self.still_the_same()?;
+        let ctx = || format!("releasing {host} in the host ledger");
+        let e = self.entry(host).with_context(ctx)?;
+        let ahead = now_ms + CLOCK_SLACK_MS;
+        let mut done = Vec::new();
+        let tx = rusqlite::Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate).with_context(ctx)?;
+        if e.not_before_ms == Some(HELD) {
+            done.push(format!("lifted the hold ({})", e.not_before_why.clone().unwrap_or_default()));
+            tx.execute("UPDATE hosts SET not_before_ms = NULL, not_before_why = NULL WHERE host = ?1", [host]).with_context(ctx)?;
+        } else if let Some(n) = e.not_before_ms.filter(|n| n - MAX_NOT_BEFORE.as_millis() as i64 > ahead) {
+            done.push(format!("cleared an impossible not-before time ({})", super::scheduler::utc(n)));
+            tx.execute("UPDATE hosts SET not_before_ms = NULL, not_before_why = NULL WHERE host = ?1", [host]).with_context(ctx)?;
+        }
+        let n = tx
+            .execute(
+                "UPDATE hosts SET last_request_ms = ?2, in_flight_until_ms = NULL
+                 WHERE host = ?1 AND (last_request_ms > ?3 OR in_flight_until_ms > ?3)",
+                params![host, now_ms, ahead],
+            )
+            .with_context(ctx)?;
+        if n > 0 {
+            done.push(format!("set its last request, recorded ahead of the clock, to now ({})", super::scheduler::utc(now_ms)));
+        }
+        let n =
+            tx.execute("UPDATE requests SET at_ms = ?2 WHERE host = ?1 AND at_ms > ?3", params![host, now_ms, ahead]).with_context(ctx)?;
+        if n > 0 {
+            done.push(format!("counted {n} request(s) recorded ahead of the clock as made now (the daily cap still counts them)"));
+        }
+        tx.execute("UPDATE hosts SET crawl_delay_seen_ms = ?2 WHERE host = ?1 AND crawl_delay_seen_ms > ?3", params![host, now_ms, ahead])
+            .with_context(ctx)?;
+        tx.commit().with_context(ctx)?;
+        Ok(done)
     }
 
     /// Take the host's lock for one exchange; `None` while another process holds it.
@@ -247,6 +464,21 @@ impl Ledger {
             Err(std::fs::TryLockError::WouldBlock) => Ok(None),
             Err(std::fs::TryLockError::Error(e)) => Err(anyhow::Error::new(e).context(format!("locking {}", path.display()))),
         }
+    }
+}
+
+/// A file's identity: (device, inode) on Unix, its creation time elsewhere.
+fn file_identity(path: &Path) -> Result<(u64, u64)> {
+    let m = std::fs::metadata(path).with_context(|| format!("reading {}", path.display()))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Ok((m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let created = m.created().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos() as u64);
+        Ok((0, created))
     }
 }
 
@@ -290,17 +522,23 @@ mod tests {
         assert_eq!(other.host("h").unwrap().last_request_ms, Some(11_800 + SEND_MARGIN_MS));
     }
 
-    // P10: a not-before time is capped at a week and never shortened.
+    // P10: a not-before time up to a year is kept exactly, beyond it the
+    // host is held; neither is ever shortened (issue 19 item 15).
     #[test]
-    fn not_before_is_capped_and_never_shortened() {
+    fn not_before_is_kept_to_a_year_then_held_and_never_shortened() {
         let dir = tempfile::tempdir().unwrap();
         let l = Ledger::open(dir.path()).unwrap();
-        let week = MAX_NOT_BEFORE.as_millis() as i64;
-        assert_eq!(l.set_not_before("h", i64::MAX, 0, "far").unwrap(), week);
-        l.set_not_before("h", 5, 0, "near").unwrap();
+        let now = crate::store::now_ms();
+        let year = MAX_NOT_BEFORE.as_millis() as i64;
+        assert_eq!(l.set_not_before("h", now + year, now, "a year").unwrap(), now + year);
+        l.set_not_before("h", now + 5, now, "near").unwrap();
         let e = l.host("h").unwrap();
-        assert_eq!((e.not_before_ms, e.not_before_why.as_deref()), (Some(week), Some("far")));
-        assert_eq!(l.reserve("h", 0, 10, week - 1).unwrap(), Reservation::NotBefore(week));
+        assert_eq!((e.not_before_ms, e.not_before_why.as_deref()), (Some(now + year), Some("a year")));
+        assert_eq!(l.reserve("h", 0, 10, now).unwrap(), Reservation::NotBefore(now + year));
+        assert_eq!(l.set_not_before("h", now + year + 1, now, "beyond").unwrap(), HELD);
+        assert_eq!(l.host("h").unwrap().not_before_ms, Some(HELD));
+        assert_eq!(l.release("h", now).unwrap().len(), 1);
+        assert_eq!(l.host("h").unwrap().not_before_ms, None);
     }
 
     #[test]

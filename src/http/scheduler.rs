@@ -7,14 +7,16 @@
 //! ledger cannot prove a host's delay, the host is not fetched (fail closed).
 
 use super::client::{Body, Client, Exchange};
-use super::headers::{RetryAfter, parse_retry_after, reservation};
-use super::ledger::{Ledger, Reservation};
+use super::headers::reservation;
+use super::ledger::{HELD, Ledger, Reservation};
 use crate::store::fetchlog::{FetchRecord, Validators};
 use crate::store::{Store, now_ms};
 use crate::vocab::RequestOutcome;
 use std::collections::HashMap;
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 use url::Url;
+
+mod backoff;
 
 /// Where a source's requests may go (P3, P13).
 #[derive(Debug, Clone)]
@@ -173,6 +175,9 @@ pub struct Scheduler<'c> {
     ledger: &'c Ledger,
     hosts: HashMap<String, HostState>,
     run_id: Option<i64>,
+    /// The fetch log cannot be written: no request goes without its record
+    /// (P17; issue 19 item 16), so nothing more is sent in this run.
+    no_log: Option<String>,
 }
 
 enum Step {
@@ -188,7 +193,7 @@ enum Ready {
 
 impl<'c> Scheduler<'c> {
     pub fn new(client: &'c Client, ledger: &'c Ledger, run_id: Option<i64>) -> Scheduler<'c> {
-        Scheduler { client, ledger, hosts: HashMap::new(), run_id }
+        Scheduler { client, ledger, hosts: HashMap::new(), run_id, no_log: None }
     }
 
     /// Fetch everything the drivers ask for, interleaving hosts.
@@ -283,7 +288,10 @@ impl<'c> Scheduler<'c> {
     /// own pauses. A time beyond the run's wait ceiling ends the host's work
     /// for this run (P8, P10).
     fn ready(&mut self, t: &Task) -> Ready {
-        let host = t.current.host_str().unwrap_or("").to_string();
+        let host = self.client.books(t.current.host_str().unwrap_or(""));
+        if let Some(why) = &self.no_log {
+            return Ready::End(FetchOutcome::Failed(why.clone()));
+        }
         let st = self.hosts.entry(host.clone()).or_default();
         if let Some(why) = &st.blocked {
             return Ready::End(FetchOutcome::Refused(format!("no further request to this host in this run: {why}")));
@@ -301,6 +309,16 @@ impl<'c> Scheduler<'c> {
             Ok(e) => e,
             Err(e) => return Ready::End(self.close(&host, &e)),
         };
+        if entry.not_before_ms == Some(HELD) {
+            // Said by every run until the operator acts (P10, issue 19 item 15).
+            let asked = entry.not_before_why.unwrap_or_default();
+            let why = format!(
+                "{host} is held: it asked us to stay away for more than a year ({asked}); no request until the operator \
+                 lifts the hold with `cityvibe source release {host}` (P10)"
+            );
+            self.hosts.entry(host).or_default().blocked = Some(why.clone());
+            return Ready::End(FetchOutcome::Refused(why));
+        }
         let st = self.hosts.entry(host.clone()).or_default();
         st.delay_ms = st.delay_ms.max(t.req.delay.as_millis() as i64).max(entry.crawl_delay_ms.unwrap_or(0));
         let from_last = entry.last_request_ms.map_or(0, |l| l.saturating_add(st.delay_ms));
@@ -311,7 +329,10 @@ impl<'c> Scheduler<'c> {
             let when = utc(at);
             let why = if not_before == at {
                 let asked = entry.not_before_why.unwrap_or_default();
-                format!("{host} asked us not to come back before {when} ({asked}); skipped until then (P10)")
+                // Only a Retry-After is the host's word; our backoff, or a
+                // robots.txt we could not read, is ours: say whose it is.
+                let whose = if asked.contains("Retry-After") { "asked us not to come back" } else { "is left alone" };
+                format!("{host} {whose} before {when} ({asked}); skipped until then (P10)")
             } else {
                 format!(
                     "the next request to {host} may go at {when}, beyond the {}s this run waits; host skipped for this run (P8, P10)",
@@ -326,14 +347,33 @@ impl<'c> Scheduler<'c> {
 
     /// The ledger failed for `host`: fail closed, the host gets nothing more in this run (P8).
     fn close(&mut self, host: &str, e: &anyhow::Error) -> FetchOutcome {
+        FetchOutcome::Failed(self.close_why(host, e))
+    }
+
+    fn close_why(&mut self, host: &str, e: &anyhow::Error) -> String {
         let why = format!("{host} not fetched in this run: the host ledger cannot prove its delay ({e:#})");
         self.hosts.entry(host.to_string()).or_default().closed = Some(why.clone());
-        FetchOutcome::Failed(why)
+        why
+    }
+
+    /// The fetch log cannot be written: fail closed, nothing more is sent in this run (P17, item 16).
+    fn no_fetch_log(&mut self, e: &anyhow::Error) -> FetchOutcome {
+        let why = format!(
+            "not fetched: the database's fetch log cannot be written ({e:#}), and no request is sent without its record \
+             (P17, fail closed); check the database (a missing fetch_log table comes back when the database is rebuilt \
+             from a backup)"
+        );
+        FetchOutcome::Failed(self.no_log.get_or_insert(why).clone())
     }
 
     /// Send one request for the task and decide what follows.
     fn step(&mut self, store: &mut Store, t: &mut Task) -> Step {
-        let host = t.current.host_str().unwrap_or("").to_string();
+        let host = self.client.books(t.current.host_str().unwrap_or(""));
+        // No request without its record in the fetch log (P17): proven
+        // writable before the request, not found missing after it (item 16).
+        if let Err(e) = store.fetch_log_writable() {
+            return Step::Done(self.no_fetch_log(&e));
+        }
         let delay_ms = self.hosts.get(&host).map(|h| h.delay_ms).unwrap_or(0).max(t.req.delay.as_millis() as i64);
         // One process at a time talks to a host; the OS frees the lock if we die.
         let _lock = match self.ledger.lock_host(&host) {
@@ -370,7 +410,9 @@ impl<'c> Scheduler<'c> {
         t.elapsed_ms += (ended - started).max(0) as u64;
         // The delay counts from the end of this exchange, in this process and any other.
         if let Err(e) = self.ledger.finished(&host, ended) {
-            self.close(&host, &e);
+            // The answer is taken in, but the run says at once that the
+            // ledger failed, and the host gets nothing more (item 4).
+            eprintln!("cityvibe: {}", self.close_why(&host, &e));
         }
         let st = self.hosts.entry(host.clone()).or_default();
         st.next_ms = st.next_ms.max(ended + delay_ms);
@@ -402,13 +444,23 @@ impl<'c> Scheduler<'c> {
         log.outcome = outcome;
         crate::output::request_line(&log);
         if let Err(e) = store.log_fetch(&log) {
-            eprintln!("cityvibe: could not write the fetch log: {e:#}");
+            // This request went unrecorded; no further one goes, and the run
+            // says so now even when this fetch is otherwise done.
+            let outcome = self.no_fetch_log(&e);
+            match step {
+                Step::Again => return Step::Done(outcome),
+                Step::Done(_) => {
+                    if let FetchOutcome::Failed(why) = &outcome {
+                        eprintln!("cityvibe: {}: {why}", t.req.source);
+                    }
+                }
+            }
         }
         step
     }
 
     fn on_response(&mut self, store: &mut Store, t: &mut Task, ex: Exchange, delay_ms: i64, old: &Validators) -> (Step, RequestOutcome) {
-        let host = t.current.host_str().unwrap_or("").to_string();
+        let host = self.client.books(t.current.host_str().unwrap_or(""));
         let status = ex.status;
         let url = t.current.clone();
         match status {
@@ -467,50 +519,7 @@ impl<'c> Scheduler<'c> {
                     Err(Hop::Failed(why)) => (Step::Done(FetchOutcome::Failed(why)), RequestOutcome::RedirectFailed),
                 }
             }
-            429 | 503 => {
-                t.tries += 1;
-                let max = self.client.limits.max_tries;
-                if t.tries >= max {
-                    let why = format!("{url}: HTTP {status} {t} times in a row; gave up (P10, P11)", t = t.tries);
-                    // A 429/503 that persists is a "no" (P11): neither this source's
-                    // next feed nor another source asks that host again in this run.
-                    self.hosts.entry(host).or_default().gave_up = Some(why.clone());
-                    return (Step::Done(FetchOutcome::Failed(why)), RequestOutcome::BackoffGaveUp { tries: max });
-                }
-                let base = delay_ms.max(1000.min(delay_ms.max(1)));
-                let backoff = base.saturating_mul(1i64 << (t.tries - 1).min(20));
-                let asked = parse_retry_after(ex.retry_after.as_deref(), SystemTime::now());
-                // Measured after the parse and rounded up, so the wait is never
-                // shorter than asked, not even by a millisecond (P10).
-                let now = now_ms_ceil();
-                let (wait, said) = match asked {
-                    RetryAfter::Wait(d) => (
-                        (d.as_micros().div_ceil(1000).min(i64::MAX as u128) as i64).max(delay_ms),
-                        format!("Retry-After: {}", ex.retry_after.as_deref().unwrap_or_default()),
-                    ),
-                    RetryAfter::Unusable => (backoff, "our backoff".to_string()),
-                };
-                // Every process on the machine waits it out too; a week at most.
-                let until = match self.ledger.set_not_before(&host, now.saturating_add(wait), now, &format!("HTTP {status}, {said}")) {
-                    Ok(until) => until,
-                    Err(e) => return (Step::Done(self.close(&host, &e)), RequestOutcome::BackoffLedgerFailed),
-                };
-                if wait > self.client.limits.max_wait.as_millis() as i64 {
-                    let why = format!(
-                        "{url}: HTTP {status} asks to wait {}s ({said}), over the cap of {}s this run waits; host skipped until {} (P10)",
-                        wait / 1000,
-                        self.client.limits.max_wait.as_secs(),
-                        utc(until)
-                    );
-                    self.hosts.entry(host).or_default().skipped = Some((Some(until), why.clone()));
-                    return (Step::Done(skipped(Some(until), why)), RequestOutcome::BackoffOverCap);
-                }
-                // The whole host pauses, not only this URL.
-                let st = self.hosts.entry(host).or_default();
-                st.next_ms = st.next_ms.max(now + wait);
-                t.not_before_ms = now + wait;
-                (Step::Again, RequestOutcome::Backoff { wait_ms: wait })
-            }
+            429 | 503 => self.backoff(t, &ex, delay_ms),
             401 | 403 | 451 => {
                 let why = format!("{url}: HTTP {status}: the host said no (P11)");
                 self.hosts.entry(host).or_default().blocked = Some(format!("HTTP {status}"));

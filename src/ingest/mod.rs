@@ -237,6 +237,9 @@ impl SourceDriver {
         } else {
             let mut all = std::mem::take(&mut self.notes);
             all.push(why);
+            // One reason said once: a host the ledger or the fetch log closed
+            // gives every remaining feed the same one (issue 19 item 16).
+            all.dedup();
             self.end(status, format!("{}; {what_to_do}", all.join("; then ")));
         }
     }

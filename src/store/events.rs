@@ -49,6 +49,20 @@ pub struct StoredEvent {
     /// Who produced the shown text: `original`, `publisher`, or the MT engine.
     pub text_origin: String,
     pub status: String,
+    /// The categories' labels in the language shown (`--lang`, else the event's own).
+    pub category_labels: Vec<String>,
+    /// The publisher's own wording of each field shown in the reader's
+    /// language instead (price, audience, attribution, licence).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub original_fields: std::collections::BTreeMap<String, String>,
+    /// Fields shown as published, in the original's language, because no
+    /// set phrase says them in the reader's (`data/lang/LANG/phrases.tsv`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub untranslated_fields: Vec<String>,
+    /// Fields a translation engine said in the reader's language, no set
+    /// phrase covering them: field → engine.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub machine_fields: std::collections::BTreeMap<String, String>,
 }
 
 /// What is shown with every event of a source (P19).
@@ -124,6 +138,10 @@ fn from_row(r: &Row) -> rusqlite::Result<StoredEvent> {
         lang: r.get(26)?,
         text_origin: "original".into(),
         status: r.get(27)?,
+        category_labels: Vec::new(),
+        original_fields: Default::default(),
+        untranslated_fields: Vec::new(),
+        machine_fields: Default::default(),
     })
 }
 
@@ -175,6 +193,8 @@ impl Store {
         for e in &mut events {
             let c = cite.get(&e.source);
             (e.licence, e.licence_url, e.attribution) = (c.licence, c.licence_url, c.attribution);
+            let ids = crate::export::strings(&e.categories);
+            e.category_labels = crate::model::Category::labels(ids.iter().map(String::as_str), &e.lang);
         }
         Ok(events)
     }

@@ -42,6 +42,20 @@ impl Store {
         Ok(())
     }
 
+    /// Whether a row can be written to the fetch log now: one is written and
+    /// taken back, so a missing table, a column gone or a trigger refusing
+    /// is found before a request is sent, not after (P17, issue 19 item 16).
+    pub fn fetch_log_writable(&self) -> Result<()> {
+        self.conn.execute_batch("SAVEPOINT fetch_log_probe")?;
+        let tried = self.conn.execute(
+            "INSERT INTO fetch_log (run_id, source, host, url, started_ms, duration_ms, status, bytes, conditional, outcome)
+             VALUES (NULL, '', '', '', 0, 0, NULL, 0, 0, 'ok')",
+            [],
+        );
+        self.conn.execute_batch("ROLLBACK TO fetch_log_probe; RELEASE fetch_log_probe")?;
+        tried.map(|_| ()).map_err(Into::into)
+    }
+
     /// The requests sent to `host` since `since_ms`, oldest first, each read
     /// back through the same mapping it was written with.
     pub fn fetch_log(&self, host: &str, since_ms: i64) -> Result<Vec<FetchRecord>> {

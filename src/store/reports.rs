@@ -152,7 +152,7 @@ impl Store {
     /// The stored translations into `lang` of events (by row id): (row id, field) → text.
     pub fn translations_into(&self, lang: &str) -> Result<std::collections::HashMap<(i64, String), ShownText>> {
         let mut st = self.conn.prepare(
-            "SELECT t.event_id, t.field, t.text, t.origin, t.engine, t.source_hash, e.title, e.description
+            "SELECT t.event_id, t.field, t.text, t.origin, t.engine, t.source_hash, e.title, e.description, e.price
              FROM translations t JOIN events e ON e.id = t.event_id WHERE t.lang = ?1",
         )?;
         let rows = st.query_map([lang], |r| {
@@ -165,12 +165,17 @@ impl Store {
                 r.get::<_, String>(5)?,
                 r.get::<_, String>(6)?,
                 r.get::<_, String>(7)?,
+                r.get::<_, Option<String>>(8)?.unwrap_or_default(),
             ))
         })?;
         let mut out = std::collections::HashMap::new();
         for row in rows {
-            let (id, field, text, origin, engine, hash, title, description) = row?;
-            let original = if field == "title" { &title } else { &description };
+            let (id, field, text, origin, engine, hash, title, description, price) = row?;
+            let original = match field.as_str() {
+                "title" => &title,
+                "price" => &price,
+                _ => &description,
+            };
             let current = super::events::text_hash(original) == hash;
             let origin = if origin == "publisher" { origin } else { engine.unwrap_or(origin) };
             out.insert((id, field), ShownText { text, origin, current });

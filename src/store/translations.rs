@@ -81,6 +81,30 @@ impl Store {
         Ok(out)
     }
 
+    /// The price texts of active events (of some sources, or all), as
+    /// texts an engine may translate where no set phrase says them
+    /// (`translate::phrases`, issue 20 item 3).
+    pub fn prices_to_translate(&self, sources: &[String]) -> Result<Vec<SourceText>> {
+        let mut st = self.conn.prepare(
+            "SELECT id, source, lang, price, venue_name, locality FROM events
+             WHERE status = 'active' AND trim(coalesce(price, '')) <> '' ORDER BY id",
+        )?;
+        let rows = st.query_map([], |r| {
+            Ok(SourceText {
+                event_id: r.get(0)?,
+                source: r.get(1)?,
+                lang: r.get(2)?,
+                field: "price",
+                text: r.get(3)?,
+                venue: r.get(4)?,
+                locality: r.get(5)?,
+            })
+        })?;
+        let mut out = rows.collect::<rusqlite::Result<Vec<_>>>()?;
+        out.retain(|t| sources.is_empty() || sources.contains(&t.source));
+        Ok(out)
+    }
+
     /// Every stored translation: (event, lang, field) → origin and source hash.
     pub fn existing_translations(&self) -> Result<HashMap<(i64, String, String), Existing>> {
         let mut st = self.conn.prepare("SELECT event_id, lang, field, origin, source_hash, cache_key FROM translations")?;

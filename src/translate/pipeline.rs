@@ -13,6 +13,17 @@
 //! wait, and skipped after [`MAX_FAILURES`] (issue 10.5), so one text never
 //! holds back the rest. What the engine fails on goes to the fallback
 //! engine when the operator names one (`fallback`, issue 11.5).
+//!
+//! A price no set phrase says in a language (`phrases`) is a third text to
+//! translate into it (issue 20 item 3); one a phrase says never reaches an
+//! engine.
+//!
+//! Where a publisher gives its own Spanish beside an original in another
+//! language (diba: Catalan and Spanish), each language it does not give is
+//! translated from that Spanish, not from the original, and says so in its
+//! engine's name (`apertium/3.8 via es`, shown as `text_origin`; issue 20
+//! item 4): Spanish is every engine's best-served language, and the
+//! publisher's Spanish is a human's.
 
 use super::engine::Translator;
 use super::protect::{Known, Prepared, prepare};
@@ -20,7 +31,7 @@ use super::style::{self, Field};
 use super::terms::TermBase;
 use crate::store::Store;
 use crate::store::events::text_hash;
-use crate::store::translations::MachineTranslation;
+use crate::store::translations::{MachineTranslation, SourceText};
 use anyhow::Result;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
@@ -132,6 +143,9 @@ pub(super) struct Need {
     pub(super) words: u64,
     /// Cut at the size limit: the translation ends with a mark saying so.
     pub(super) shortened: bool,
+    /// The publisher's language the text is translated from instead of the
+    /// original's (`es`: its own Spanish beside a Catalan original).
+    pub(super) via: Option<&'static str>,
 }
 
 impl Need {
@@ -151,7 +165,7 @@ impl Need {
             lang: tgt.to_string(),
             field: self.field,
             text: text.to_string(),
-            engine: engine.to_string(),
+            engine: engine_via(engine, self.via),
             source_hash: self.hash.clone(),
             cache_key: key.to_string(),
         }
@@ -166,6 +180,52 @@ impl Need {
         }
         text
     }
+}
+
+/// The engine as a translation names it: `apertium/3.8 via es` when the
+/// text was translated from the publisher's Spanish, not the original.
+fn engine_via(engine: &str, via: Option<&str>) -> String {
+    match via {
+        Some(lang) => format!("{engine} via {lang}"),
+        None => engine.to_string(),
+    }
+}
+
+/// A text as an engine gets it: scrubbed (P5, belt and braces: only
+/// scrubbed text ever reaches an engine) and cut at `max` characters; true
+/// when cut.
+fn sendable(text: &str, max: usize) -> (String, bool) {
+    let scrubbed = crate::parse::pii::scrub(text);
+    match shorten(&scrubbed, max) {
+        Some(cut) => (cut.to_string(), true),
+        None => (scrubbed, false),
+    }
+}
+
+/// Every text of `sources`' active events an engine may translate: titles,
+/// descriptions, and prices where no set phrase says them (issue 20 item 3).
+pub(super) fn texts_for_engines(store: &Store, sources: &[String]) -> Result<Vec<SourceText>> {
+    let mut texts = store.texts_to_translate(sources)?;
+    texts.extend(store.prices_to_translate(sources)?);
+    Ok(texts)
+}
+
+/// Whether `t` into `lang` is an engine's work: a price only when no set
+/// phrase of `lang` says it (`phrases`); a title or a description always.
+pub(super) fn needs_engine(t: &SourceText, lang: &str) -> bool {
+    t.field != "price" || super::phrases::into(lang).price(&t.text, &t.lang).is_none()
+}
+
+/// The publisher's own current Spanish of texts whose original is in
+/// another language, by (event, field): the pivot every language the
+/// publisher does not give is translated from (issue 20 item 4).
+fn publisher_spanish(store: &Store) -> Result<HashMap<(i64, String), String>> {
+    Ok(store
+        .translations_into("es")?
+        .into_iter()
+        .filter(|(_, t)| t.origin == "publisher" && t.current && !t.text.trim().is_empty())
+        .map(|(key, t)| (key, t.text))
+        .collect())
 }
 
 /// Translate every active event's title and description into `langs` where
@@ -225,107 +285,11 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
     mut progress: impl FnMut(u64, u64, u64),
 ) -> Result<TranslateStats> {
     let mut stats = TranslateStats::default();
-    // (source lang, target lang) → texts for the fallback.
-    let mut fallen: Fallen = BTreeMap::new();
     let Some(engine) = workers.first().map(|w| w.engine_id()) else {
         return Ok(stats);
     };
-    let mut terms: HashMap<String, TermBase> = HashMap::new();
-    for lang in langs {
-        terms.insert(lang.clone(), TermBase::load(options.terms_dir.as_deref(), lang)?);
-    }
-    let no_terms = TermBase::default();
-    let existing = store.existing_translations()?;
-    let humans = store.human_translations()?;
-    let mut human_rows: Vec<(String, String, &'static str, String, String)> = Vec::new();
-    let failures = store.translation_failures()?;
-    let now = crate::store::now_ms();
-    // (source lang, target lang) → texts needing an engine.
-    let mut needs: BTreeMap<(String, String), Vec<Need>> = BTreeMap::new();
-    let mut from_cache: Vec<MachineTranslation> = Vec::new();
-    for t in store.texts_to_translate(sources)? {
-        // Belt and braces (P5): only scrubbed text ever reaches an engine.
-        let scrubbed = crate::parse::pii::scrub(&t.text);
-        let (sent, shortened) = match shorten(&scrubbed, options.max_chars) {
-            Some(cut) => {
-                stats.shortened += 1;
-                (cut.to_string(), true)
-            }
-            None => (scrubbed, false),
-        };
-        let hash = text_hash(&t.text);
-        let known = Known { venue: t.venue.as_deref(), locality: t.locality.as_deref() };
-        for lang in langs {
-            if *lang == t.lang {
-                continue;
-            }
-            let here = existing.get(&(t.event_id, lang.clone(), t.field.to_string()));
-            if here.is_some_and(|e| e.origin == "publisher") {
-                continue;
-            }
-            // A human translation of this very text wins over any engine.
-            if let Some(text) = humans.get(&(t.lang.clone(), lang.clone(), t.field.to_string(), hash.clone())) {
-                if !here.is_some_and(|e| e.origin == "human" && e.source_hash == hash) {
-                    human_rows.push((t.lang.clone(), lang.clone(), t.field, t.text.clone(), text.clone()));
-                }
-                continue;
-            }
-            let base = if t.lang == "es" { terms.get(lang).unwrap_or(&no_terms) } else { &no_terms };
-            let prepared = prepare(&sent, known, base);
-            let field_key = if shortened { format!("{}/cut", t.field) } else { t.field.to_string() };
-            let key = prepared_key(&prepared, &field_key, &t.lang, lang, &engine);
-            match existing.get(&(t.event_id, lang.clone(), t.field.to_string())) {
-                Some(e) if e.origin == "publisher" => continue,
-                Some(e) if e.source_hash == hash && e.cache_key.as_deref() == Some(key.as_str()) => continue,
-                _ => {}
-            }
-            if let Some(cached) = store.cached_translation(&key)? {
-                stats.cache_hits += 1;
-                stats.per_source.entry(t.source.clone()).or_default().1 += 1;
-                from_cache.push(MachineTranslation {
-                    event_id: t.event_id,
-                    lang: lang.clone(),
-                    field: t.field,
-                    text: cached,
-                    engine: engine.clone(),
-                    source_hash: hash.clone(),
-                    cache_key: key,
-                });
-                continue;
-            }
-            let need = Need {
-                event_id: t.event_id,
-                source: t.source.clone(),
-                field: t.field,
-                words: sent.split_whitespace().count() as u64,
-                shortened,
-                prepared,
-                key,
-                hash: hash.clone(),
-            };
-            let pair = (t.lang.clone(), lang.clone());
-            match failures.get(&need.key) {
-                Some(f) if f.failures >= MAX_FAILURES => {
-                    stats.skipped += 1;
-                    if fallback.is_some() {
-                        fallen.entry(pair).or_default().push(need);
-                    }
-                    continue;
-                }
-                Some(f) if f.next_try_ms > now => {
-                    if fallback.is_some() {
-                        fallen.entry(pair).or_default().push(need);
-                    } else {
-                        stats.pending += 1;
-                        stats.per_source.entry(t.source.clone()).or_default().2 += 1;
-                    }
-                    continue;
-                }
-                _ => {}
-            }
-            needs.entry(pair).or_default().push(need);
-        }
-    }
+    let Plan { needs, from_cache, mut human_rows, mut fallen, failures, .. } =
+        plan(store, &engine, langs, sources, options, fallback.is_some(), &mut stats)?;
     store.save_translations(&from_cache)?;
     human_rows.sort();
     human_rows.dedup();
@@ -340,6 +304,149 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
         super::fallback::translate(store, fallback, fallen, &failures, &mut stats, &mut progress)?;
     }
     Ok(stats)
+}
+
+/// What the plan step found: the texts an engine must translate now, those
+/// the cache or a human answers, those set aside. Nothing of it is stored yet.
+pub(super) struct Plan {
+    /// (source lang, target lang) → texts needing an engine.
+    pub(super) needs: BTreeMap<(String, String), Vec<Need>>,
+    pub(super) from_cache: Vec<MachineTranslation>,
+    /// Human translations of these very texts: (source lang, lang, field, original, text).
+    pub(super) human_rows: Vec<(String, String, &'static str, String, String)>,
+    /// (source lang, target lang) → texts for the fallback, when there is one.
+    pub(super) fallen: Fallen,
+    /// Target language → texts set aside after [`MAX_FAILURES`] failures.
+    pub(super) set_aside: BTreeMap<String, u64>,
+    pub(super) failures: HashMap<String, crate::store::translations::Failure>,
+}
+
+/// The plan step: for each text of `sources`' active events and each of
+/// `langs`, who answers it (the publisher, a human, the cache, `engine`) and
+/// from which text (the original, or the publisher's Spanish); counted in
+/// `stats`. Reads only, so `translate status` asks it too.
+pub(super) fn plan(
+    store: &Store,
+    engine: &str,
+    langs: &[String],
+    sources: &[String],
+    options: &Options,
+    has_fallback: bool,
+    stats: &mut TranslateStats,
+) -> Result<Plan> {
+    let engine = engine.to_string();
+    let mut plan = Plan {
+        needs: BTreeMap::new(),
+        from_cache: Vec::new(),
+        human_rows: Vec::new(),
+        fallen: BTreeMap::new(),
+        set_aside: BTreeMap::new(),
+        failures: store.translation_failures()?,
+    };
+    let mut terms: HashMap<String, TermBase> = HashMap::new();
+    for lang in langs {
+        terms.insert(lang.clone(), TermBase::load(options.terms_dir.as_deref(), lang)?);
+    }
+    let no_terms = TermBase::default();
+    let existing = store.existing_translations()?;
+    let humans = store.human_translations()?;
+    let now = crate::store::now_ms();
+    let spanish = publisher_spanish(store)?;
+    for t in texts_for_engines(store, sources)? {
+        let (original, original_cut) = sendable(&t.text, options.max_chars);
+        stats.shortened += u64::from(original_cut);
+        // Where the publisher gives Spanish beside its original, the
+        // languages it does not give are translated from that Spanish: a
+        // human's text, and Apertium's best pairs (issue 20 item 4).
+        let pivot = (t.lang != "es")
+            .then(|| spanish.get(&(t.event_id, t.field.to_string())))
+            .flatten()
+            .map(|text| sendable(text, options.max_chars));
+        let hash = text_hash(&t.text);
+        let known = Known { venue: t.venue.as_deref(), locality: t.locality.as_deref() };
+        for lang in langs {
+            if *lang == t.lang || !needs_engine(&t, lang) {
+                continue;
+            }
+            let here = existing.get(&(t.event_id, lang.clone(), t.field.to_string()));
+            if here.is_some_and(|e| e.origin == "publisher") {
+                continue;
+            }
+            // A human translation of this very text wins over any engine.
+            if let Some(text) = humans.get(&(t.lang.clone(), lang.clone(), t.field.to_string(), hash.clone())) {
+                if !here.is_some_and(|e| e.origin == "human" && e.source_hash == hash) {
+                    plan.human_rows.push((t.lang.clone(), lang.clone(), t.field, t.text.clone(), text.clone()));
+                }
+                continue;
+            }
+            let (src, sent, shortened, via) = match &pivot {
+                Some((text, cut)) => ("es", text, *cut, Some("es")),
+                None => (t.lang.as_str(), &original, original_cut, None),
+            };
+            let base = if src == "es" { terms.get(lang).unwrap_or(&no_terms) } else { &no_terms };
+            let prepared = prepare(sent, known, base);
+            let field_key = if shortened { format!("{}/cut", t.field) } else { t.field.to_string() };
+            let key = prepared_key(&prepared, &field_key, src, lang, &engine);
+            match existing.get(&(t.event_id, lang.clone(), t.field.to_string())) {
+                Some(e) if e.origin == "publisher" => continue,
+                Some(e) if e.source_hash == hash && e.cache_key.as_deref() == Some(key.as_str()) => continue,
+                _ => {}
+            }
+            if let Some(cached) = store.cached_translation(&key)? {
+                stats.cache_hits += 1;
+                stats.per_source.entry(t.source.clone()).or_default().1 += 1;
+                plan.from_cache.push(MachineTranslation {
+                    event_id: t.event_id,
+                    lang: lang.clone(),
+                    field: t.field,
+                    text: cached,
+                    engine: engine_via(&engine, via),
+                    source_hash: hash.clone(),
+                    cache_key: key,
+                });
+                continue;
+            }
+            let need = Need {
+                event_id: t.event_id,
+                source: t.source.clone(),
+                field: t.field,
+                words: sent.split_whitespace().count() as u64,
+                shortened,
+                via,
+                prepared,
+                key,
+                hash: hash.clone(),
+            };
+            plan.file(need, (src.to_string(), lang.clone()), now, has_fallback, stats);
+        }
+    }
+    Ok(plan)
+}
+
+impl Plan {
+    /// Files a text an engine must translate from and into `pair`: for the
+    /// engine now, or, after failures, waiting or set aside (for the
+    /// fallback when there is one).
+    fn file(&mut self, need: Need, pair: (String, String), now: i64, has_fallback: bool, stats: &mut TranslateStats) {
+        match self.failures.get(&need.key) {
+            Some(f) if f.failures >= MAX_FAILURES => {
+                stats.skipped += 1;
+                *self.set_aside.entry(pair.1.clone()).or_default() += 1;
+                if has_fallback {
+                    self.fallen.entry(pair).or_default().push(need);
+                }
+            }
+            Some(f) if f.next_try_ms > now => {
+                if has_fallback {
+                    self.fallen.entry(pair).or_default().push(need);
+                } else {
+                    stats.pending += 1;
+                    stats.per_source.entry(need.source.clone()).or_default().2 += 1;
+                }
+            }
+            _ => self.needs.entry(pair).or_default().push(need),
+        }
+    }
 }
 
 /// Texts for the fallback: (source, target) → texts.

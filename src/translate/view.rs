@@ -5,18 +5,34 @@
 //! description has no such translation is shown as its original, labelled
 //! with its true language, never half translated under the wrong label.
 //!
+//! The fields around the text (price, audience, categories, attribution,
+//! licence) are said in the reader's language in any case (`fields`): they
+//! are the reader's, whatever language the text could be shown in.
+//!
 //! Not for: making translations (`pipeline`) or choosing which to store.
 
 use crate::store::Store;
 use crate::store::events::StoredEvent;
+use crate::store::reports::ShownText;
 use anyhow::Result;
+use std::collections::HashMap;
 
-/// Shows each of `events` in `lang` where it can be, by the rule above.
+/// Shows each of `events` in `lang` where it can be, by the rule above,
+/// and the fields around their texts in `lang`.
 pub fn show_in(store: &Store, events: &mut [StoredEvent], lang: &str) -> Result<()> {
-    if events.iter().all(|e| e.lang == lang) {
-        return Ok(());
+    let originals: Vec<String> = events.iter().map(|e| e.lang.clone()).collect();
+    let stored = if events.iter().all(|e| e.lang == lang) { Default::default() } else { store.translations_into(lang)? };
+    show_texts_in(&stored, events, lang);
+    for (e, from) in events.iter_mut().zip(&originals) {
+        // An engine's price, where no set phrase says it (issue 20 item 3).
+        let price = stored.get(&(e.row_id, "price".to_string())).filter(|t| t.current && !t.text.trim().is_empty());
+        super::fields::localize(e, from, lang, price.map(|t| (t.text.as_str(), t.origin.as_str())));
     }
-    let stored = store.translations_into(lang)?;
+    Ok(())
+}
+
+/// Titles and descriptions in `lang`, by the rule above.
+fn show_texts_in(stored: &HashMap<(i64, String), ShownText>, events: &mut [StoredEvent], lang: &str) {
     for e in events.iter_mut() {
         if e.lang == lang {
             continue;
@@ -49,5 +65,4 @@ pub fn show_in(store: &Store, events: &mut [StoredEvent], lang: &str) -> Result<
             e.text_origin = origins.join("+");
         }
     }
-    Ok(())
 }

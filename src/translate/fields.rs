@@ -1,0 +1,118 @@
+//! The fields around an event's text in the reader's language (issue 20
+//! item 3), for `events list|show --lang`, every export and the sources
+//! page: the price and the audience through set phrases (`phrases`), the
+//! category labels, the attribution's label ("Fuente: …") and licence names
+//! through the message catalogue (`i18n`, `data/i18n/licences.tsv`).
+//!
+//! The publisher's own wording of each field shown otherwise is kept beside
+//! it (`original_fields`), for the reader who needs the original (at a box
+//! office, in a dispute). A price no phrase says in the reader's language is
+//! said by a translation engine where one has translated it (named in
+//! `machine_fields`), else shown as published and named in
+//! `untranslated_fields`, never half said.
+//!
+//! Not for: titles and descriptions (`view`, `pipeline`).
+
+use super::phrases;
+use crate::i18n::{FluentValue, catalogue};
+use crate::store::events::StoredEvent;
+use std::sync::OnceLock;
+
+/// Shows the fields around `e`'s text in `lang`; `from` is the language the
+/// publisher wrote them in (the event's original language). `machine_price`
+/// is an engine's current translation of the price and the engine's name:
+/// shown, and said to be an engine's, where no set phrase says the price.
+pub fn localize(e: &mut StoredEvent, from: &str, lang: &str, machine_price: Option<(&str, &str)>) {
+    let phrases = phrases::into(lang);
+    if let Some(price) = e.price.clone().filter(|p| !p.trim().is_empty()) {
+        match (phrases.price(&price, from), machine_price) {
+            (Some(ours), _) => e.price = Some(keep_original(e, "price", &price, ours)),
+            (None, _) if from == lang => {}
+            (None, Some((text, engine))) => {
+                e.price = Some(keep_original(e, "price", &price, text.to_string()));
+                e.machine_fields.insert("price".into(), engine.to_string());
+            }
+            (None, None) => e.untranslated_fields.push("price".into()),
+        }
+    }
+    if let Some(audience) = e.audience.clone().filter(|a| !a.trim().is_empty()) {
+        // In its own language an audience code with no phrase is kept as written.
+        match phrases.audience(&audience, from, from == lang) {
+            Some(ours) => e.audience = Some(keep_original(e, "audience", &audience, ours)),
+            None if from != lang => e.untranslated_fields.push("audience".into()),
+            None => {}
+        }
+    }
+    let attribution = e.attribution.clone();
+    e.attribution = keep_original(e, "attribution", &attribution, attribution_in(&attribution, lang));
+    if let Some(name) = licence_name(&e.licence_url, lang) {
+        let licence = e.licence.clone();
+        e.licence = keep_original(e, "licence", &licence, name);
+    }
+    e.category_labels = crate::model::Category::labels(crate::export::strings(&e.categories).iter().map(String::as_str), lang);
+}
+
+/// `ours`, remembering the publisher's `original` wording of `field` when it differs.
+fn keep_original(e: &mut StoredEvent, field: &str, original: &str, ours: String) -> String {
+    if ours != original {
+        e.original_fields.insert(field.to_string(), original.to_string());
+    }
+    ours
+}
+
+/// An attribution in `lang`: a leading label that one of the display
+/// languages uses for "source" ("Fuente: Ayuntamiento de Madrid") is said
+/// with the reader's word; any other text is the publisher's and kept.
+pub fn attribution_in(text: &str, lang: &str) -> String {
+    let Some((label, who)) = text.split_once(':') else { return text.to_string() };
+    let known = crate::model::DISPLAY_LANGS.iter().any(|l| catalogue(l).text("source-label").eq_ignore_ascii_case(label.trim()));
+    if !known || who.trim().is_empty() {
+        return text.to_string();
+    }
+    catalogue(lang).text_with("source-attribution", &[("who", FluentValue::from(who.trim()))])
+}
+
+/// The name of the licence at `url` in `lang`, when the catalogue names it.
+pub fn licence_name(url: &str, lang: &str) -> Option<String> {
+    licences().iter().find(|(link, _)| link == url.trim()).map(|(_, id)| catalogue(lang).text(id))
+}
+
+/// (link, message id) of every licence `data/i18n/licences.tsv` names.
+fn licences() -> &'static [(String, String)] {
+    static ALL: OnceLock<Vec<(String, String)>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        include_str!("../../data/i18n/licences.tsv")
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .filter_map(|l| l.split_once('\t'))
+            .map(|(link, id)| (link.trim().to_string(), id.trim().to_string()))
+            .collect()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_licence_of_the_table_has_its_message() {
+        assert!(!licences().is_empty());
+        for (link, id) in licences() {
+            assert!(catalogue("es").has(id), "data/i18n/licences.tsv: {link} names {id}, which reader.ftl lacks");
+        }
+        for a in crate::adapters::ALL {
+            let m = a.manifest();
+            assert!(licence_name(m.licence.url, "en").is_some(), "{}: its licence has no name in data/i18n/licences.tsv", m.id);
+        }
+    }
+
+    #[test]
+    fn the_attribution_label_is_the_readers() {
+        assert_eq!(attribution_in("Fuente: Ayuntamiento de Madrid, datos.madrid.es", "en"), "Source: Ayuntamiento de Madrid, datos.madrid.es");
+        assert_eq!(attribution_in("Fuente: esMADRID.com, Madrid Destino", "fr"), "Source : esMADRID.com, Madrid Destino");
+        assert_eq!(attribution_in("Fuente: X", "es"), "Fuente: X");
+        // The publisher's own words without a known label stay as they are.
+        assert_eq!(attribution_in("Diputació de Barcelona", "en"), "Diputació de Barcelona");
+        assert_eq!(attribution_in("Datos: Ayuntamiento de Madrid", "en"), "Datos: Ayuntamiento de Madrid");
+    }
+}

@@ -1,0 +1,87 @@
+//! `cityvibe translate status` (issue 20 item 6): per display language, how
+//! the texts of active events are shown: given by the publisher, by a
+//! human, by an engine, or still pending (shown in the original), with the
+//! engine and the version of the data its translations are made with.
+//!
+//! Not for: translating (`pipeline`) or showing texts (`view`).
+
+use super::pipeline::Options;
+use super::terms::TermBase;
+use crate::store::Store;
+use crate::store::events::text_hash;
+use anyhow::Result;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+/// One display language's texts: titles, descriptions and prices no set
+/// phrase says, of active events whose original is in another language.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct LangStatus {
+    pub lang: String,
+    pub texts: u64,
+    /// Current translations by origin.
+    pub publisher: u64,
+    pub human: u64,
+    pub machine: u64,
+    /// No current translation: shown in the original until one is made.
+    pub pending: u64,
+    /// Texts the engine failed on [`super::pipeline::MAX_FAILURES`] times: set aside, not
+    /// sent again until they change (their event is shown in the original).
+    pub failed: u64,
+    /// The house style's version and a digest of the term base the
+    /// translations into this language are made with.
+    pub data_version: String,
+}
+
+/// The whole report.
+#[derive(Debug, Clone, Serialize)]
+pub struct Status {
+    /// The engine `[settings] translator` names (with its version when it says one), or `none`.
+    pub engine: String,
+    pub languages: Vec<LangStatus>,
+}
+
+/// The status of every language of `langs` in `store`.
+pub fn of(store: &Store, langs: &[String], options: &Options, engine: Option<&str>) -> Result<Status> {
+    // The plan step, as the next run would take it, tells which texts it sets aside.
+    let set_aside = match engine {
+        Some(engine) => super::pipeline::plan(store, engine, langs, &[], options, false, &mut Default::default())?.set_aside,
+        None => Default::default(),
+    };
+    let texts = super::pipeline::texts_for_engines(store, &[])?;
+    let existing = store.existing_translations()?;
+    let mut languages = Vec::new();
+    for lang in langs {
+        let failed = set_aside.get(lang).copied().unwrap_or(0);
+        let mut s = LangStatus { lang: lang.clone(), failed, data_version: data_version(options, lang)?, ..Default::default() };
+        for t in texts.iter().filter(|t| &t.lang != lang && super::pipeline::needs_engine(t, lang)) {
+            s.texts += 1;
+            let hash = text_hash(&t.text);
+            match existing.get(&(t.event_id, lang.clone(), t.field.to_string())).filter(|e| e.source_hash == hash) {
+                Some(e) if e.origin == "publisher" => s.publisher += 1,
+                Some(e) if e.origin == "human" => s.human += 1,
+                Some(_) => s.machine += 1,
+                None => s.pending += 1,
+            }
+        }
+        languages.push(s);
+    }
+    Ok(Status { engine: engine.unwrap_or("none").to_string(), languages })
+}
+
+/// `style N, terms DIGEST (K entries)`: what a translation into `lang` is made with.
+fn data_version(options: &Options, lang: &str) -> Result<String> {
+    let base = TermBase::load(options.terms_dir.as_deref(), lang)?;
+    if base.is_empty() {
+        return Ok(format!("style {}, no terms", super::style::VERSION));
+    }
+    let mut h = Sha256::new();
+    for i in 0..base.len() {
+        let t = base.term(i);
+        h.update(t.spanish.as_bytes());
+        h.update([0]);
+        h.update(t.target.as_bytes());
+        h.update([u8::from(t.initial_only), u8::from(t.name_head)]);
+    }
+    Ok(format!("style {}, terms {} ({} entries)", super::style::VERSION, &hex::encode(h.finalize())[..12], base.len()))
+}

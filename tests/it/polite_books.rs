@@ -1,0 +1,71 @@
+//! Whose books a request is kept in, and whose word paces it (issue 19
+//! items 12 and 14): `audit` obeys the Crawl-delay it has just read, and a
+//! folder mirror's reads never spend the real host's budget nor count as
+//! requests to it. The real madrid adapter (2 s) against the recording
+//! loopback server, or a folder.
+use crate::common;
+use crate::polite_ledger::{json_of, madrid_body, run_args};
+
+use common::server::{Reply, Server};
+use common::{cityvibe, workdir};
+use std::time::{Duration, Instant};
+
+/// Issue 19 item 12 (P8, P14, rule 2): the Crawl-delay read in robots.txt
+/// paces the same audit's next requests: 3 s asked, 3 s kept (the adapter's
+/// 2 s is not enough); 600 s asked, beyond what a command waits: the rest
+/// of the audit is not sent, and the audit does not sleep for it.
+#[test]
+fn audit_is_paced_by_the_crawl_delay_it_reads_p8_p14_issue19_item12() {
+    for (secs, sent) in [(3u64, 3usize), (600, 1)] {
+        let robots = format!("User-agent: *\nCrawl-delay: {secs}\n");
+        let server =
+            Server::start(move |seen, _| if seen.path.ends_with("/robots.txt") { Reply::ok(robots.clone()) } else { Reply::new(404) });
+        let dir = workdir("[sources.madrid]\n");
+        let mirror = server.url();
+        let started = Instant::now();
+        let out = cityvibe(dir.path(), &["--db", "cityvibe.db", "--mirror", &mirror, "audit", "--source", "madrid", "--json"]);
+        assert!(started.elapsed() < Duration::from_secs(60), "Crawl-delay {secs}: the audit slept {:?}", started.elapsed());
+        let seen = server.requests();
+        let paths: Vec<&str> = seen.iter().map(|s| s.path.as_str()).collect();
+        assert_eq!(seen.len(), sent, "Crawl-delay {secs}: {paths:?}\n{}", String::from_utf8_lossy(&out.stderr));
+        for w in seen.windows(2) {
+            let gap = w[1].at.duration_since(w[0].at);
+            eprintln!("Crawl-delay {secs}: {} → {}: {gap:?}", w[0].path, w[1].path);
+            assert!(gap >= Duration::from_millis(secs * 1000 - 50), "Crawl-delay {secs}: {} came {gap:?} after {}", w[1].path, w[0].path);
+        }
+    }
+}
+
+/// Issue 19 item 14 (P7, P17): a `--mirror DIR` run reads files, not the
+/// host: its reads are booked as `folder:HOST` in the ledger and the fetch
+/// log, never against the real host's daily cap or delay, and `holdings`
+/// reports no request to the host.
+#[test]
+fn a_folder_mirror_keeps_its_own_books_issue19_item14() {
+    let dir = workdir("[sources.madrid]\n");
+    let folder = dir.path().join("mirror/datos.madrid.es/egob/catalogo");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("300107-0-agenda-actividades-eventos.json"), madrid_body()).unwrap();
+    let out = cityvibe(dir.path(), &run_args("mirror", "cityvibe.db", &[]));
+    assert_eq!(json_of(&out)["sources"][0]["status"], "ok", "{}", String::from_utf8_lossy(&out.stderr));
+
+    let ledger = rusqlite::Connection::open(common::state_dir(dir.path()).join("hosts.db")).unwrap();
+    let count = |host: &str| -> i64 { ledger.query_row("SELECT count(*) FROM requests WHERE host = ?1", [host], |r| r.get(0)).unwrap() };
+    assert_eq!(count("datos.madrid.es"), 0, "a folder read spent the real host's daily cap");
+    assert_eq!(count("folder:datos.madrid.es"), 1, "the folder's own books");
+    let hosts: i64 = ledger.query_row("SELECT count(*) FROM hosts WHERE host = 'datos.madrid.es'", [], |r| r.get(0)).unwrap();
+    assert_eq!(hosts, 0, "a folder read set the real host's last request");
+
+    let held = cityvibe(dir.path(), &["--db", "cityvibe.db", "holdings", "datos.madrid.es", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&held.stdout).unwrap();
+    assert_eq!(v["fetch_log_30_days"][0]["requests"], 0, "holdings counts folder reads as requests: {v}");
+
+    // The real host (here the loopback server) is asked at once: no delay
+    // was spent on it by the folder read.
+    let server = Server::start(|_, _| Reply::ok(madrid_body()));
+    let started = Instant::now();
+    let out = cityvibe(dir.path(), &run_args(&server.url(), "cityvibe.db", &["--force"]));
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(server.requests().len(), 1);
+    assert!(started.elapsed() < Duration::from_millis(1900), "the real host waited for a folder read: {:?}", started.elapsed());
+}
