@@ -7,12 +7,13 @@
 //!
 //! The layers, each importing only from those before it (no import cycle
 //! between these modules):
-//! - leaves: `model` (an event and its parts), `lang` (the display
-//!   languages), `vocab` (stored spellings),
+//! - leaves: `lang` (the display languages), `vocab` (stored spellings),
 //!   `error` (exit statuses, the usage error, the run lock's refusal),
 //!   `times` (how a stored time is written in JSON), `policy` (the limits
 //!   the operator may tune);
-//! - shared helpers: `parse` (texts, dates, the PII scrub), `i18n`, `correction`;
+//! - `i18n` (the message catalogues), then `model` (an event and its
+//!   parts; a category's label is the catalogue's);
+//! - shared helpers: `parse` (texts, dates, the PII scrub), `correction`;
 //! - the record framework `records`, the adapter interface `adapter` above
 //!   it, the adapters and `adapter_tools` above that;
 //! - `config` (sources.toml) and `store` (SQLite), side by side;

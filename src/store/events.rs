@@ -82,6 +82,12 @@ pub trait Cite {
     fn get(&self, source: &str) -> Citation;
 }
 
+/// The text list of a JSON array of strings (a stored event's categories,
+/// weekdays, excluded days).
+pub fn strings(v: &serde_json::Value) -> Vec<String> {
+    v.as_array().map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect()).unwrap_or_default()
+}
+
 /// Which events to list.
 #[derive(Debug, Default, Clone)]
 pub struct EventFilter {
@@ -193,7 +199,7 @@ impl Store {
         for e in &mut events {
             let c = cite.get(&e.source);
             (e.licence, e.licence_url, e.attribution) = (c.licence, c.licence_url, c.attribution);
-            let ids = crate::export::strings(&e.categories);
+            let ids = strings(&e.categories);
             e.category_labels = crate::model::Category::labels(ids.iter().map(String::as_str), &e.lang);
         }
         Ok(events)
