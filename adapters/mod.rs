@@ -24,7 +24,7 @@ pub fn by_id(id: &str) -> Option<&'static dyn Adapter> {
 /// The adapter with this id, or the one error every command gives for an
 /// unknown id (it names the known ones).
 pub fn require(id: &str) -> anyhow::Result<&'static dyn Adapter> {
-    by_id(id).ok_or_else(|| crate::output::usage(format!("unknown source {id:?}; known: {}", ids().join(", "))))
+    by_id(id).ok_or_else(|| crate::error::usage(format!("unknown source {id:?}; known: {}", ids().join(", "))))
 }
 
 /// The ids of every adapter, for error messages.

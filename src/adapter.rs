@@ -161,72 +161,10 @@ pub struct Review {
     pub notes: &'static str,
 }
 
-/// A problem with one record: counted and reported, never fatal to the feed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RecordError {
-    /// The record's id when known, else its position in the feed.
-    pub record: String,
-    pub reason: String,
-    /// The source's id of the event, when it could be read from the record
-    /// that failed: its stored event is kept as it is, neither updated nor
-    /// withdrawn, since the feed still lists it (issue 19 item 17).
-    pub id: Option<String>,
-}
-
-impl RecordError {
-    /// `record` may be empty: the record driver then names the record by its
-    /// position in the feed.
-    pub fn new(record: impl Into<String>, reason: impl Into<String>) -> RecordError {
-        RecordError { record: record.into(), reason: reason.into(), id: None }
-    }
-
-    /// This error, of a record whose event id `id` could be read (none when
-    /// `id` is blank).
-    pub fn with_id(mut self, id: Option<&str>) -> RecordError {
-        self.id = id.map(str::trim).filter(|id| !id.is_empty()).map(str::to_string);
-        self
-    }
-
-    /// This error, named by `name()` when it has no name of its own.
-    pub fn or_name(mut self, name: impl FnOnce() -> String) -> RecordError {
-        if self.record.trim().is_empty() {
-            self.record = name();
-        }
-        self
-    }
-}
-
-/// A feed that cannot be read at all (not JSON, truncated, wrong shape).
-#[derive(Debug, Clone, PartialEq)]
-pub struct FeedError(pub String);
-
-impl std::fmt::Display for FeedError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for FeedError {}
-
-impl FeedError {
-    pub fn new(msg: impl Into<String>) -> FeedError {
-        FeedError(msg.into())
-    }
-}
-
-/// Where a parser puts what it finds. The core's sink scrubs and stores.
-pub trait EventSink {
-    /// One record's outcome: its event, or why it has none. A bad record
-    /// is counted and reported, never fatal to the feed.
-    fn push(&mut self, record: Result<Event, RecordError>);
-    /// Something read leniently or cut (an invalid escape, a field over its
-    /// cap): the record is kept, the warning reported, not counted as an
-    /// error. The core's sinks report them; a sink that only counts events
-    /// may ignore them.
-    fn warning(&mut self, warning: RecordError) {
-        let _ = warning;
-    }
-}
+// What a parser hands out (events, record errors, warnings) and the feed
+// error are the record framework's vocabulary: they live in `records::sink`,
+// below this module, and keep their paths here.
+pub use crate::records::sink::{EventSink, FeedError, RecordError};
 
 /// A sink that keeps everything in memory (tests, `adapter check`).
 #[derive(Debug, Default)]
@@ -253,9 +191,17 @@ pub trait Adapter: Sync {
     fn manifest(&self) -> &'static Manifest;
 
     /// Parse one feed response body (through a record driver in
-    /// `crate::records`). Each record's outcome goes to `sink.push`; only a
-    /// body that cannot be read at all is an `Err`.
+    /// `crate::records`; the core calls it through `records::parse_feed`).
+    /// Each record's outcome goes to `sink.push`; only a body that cannot
+    /// be read at all is an `Err`.
     fn parse(&self, feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError>;
+}
+
+/// The record framework runs every adapter's parser ([`crate::records::parse_feed`]).
+impl<A: Adapter + ?Sized> crate::records::FeedParser<Feed> for A {
+    fn parse_body(&self, feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
+        self.parse(feed, body, sink)
+    }
 }
 
 /// Parse a sample file (bytes) with an adapter, for tests and `adapter check`:

@@ -5,22 +5,18 @@
 //! row shows at once on every stored event, in every list and export.
 //!
 //! Not for the rest of a manifest (publisher, dataset page): those come from
-//! the adapter alone.
+//! the adapter alone. Above the store: `Store::list_events` asks a
+//! [`Cite`] for each event's citation, and [`Citations`] is the one answer.
 
 use crate::adapter::Manifest;
 use crate::config::Config;
 use anyhow::Result;
-use serde::Serialize;
 use std::collections::HashMap;
 use std::path::Path;
 
-/// What is shown with every event of a source.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Citation {
-    pub licence: String,
-    pub licence_url: String,
-    pub attribution: String,
-}
+/// What is shown with every event of a source (defined beside the store's
+/// list query, which asks for it through [`Cite`]).
+pub use crate::store::events::{Citation, Cite};
 
 /// The citation of one source: its manifest, overlaid by its row.
 pub fn of(config: Option<&Config>, m: &Manifest) -> Citation {
@@ -63,6 +59,13 @@ impl Citations {
             licence_url: String::new(),
             attribution: source.to_string(),
         })
+    }
+}
+
+/// The store's list query asks for each event's citation through this.
+impl Cite for Citations {
+    fn get(&self, source: &str) -> Citation {
+        Citations::get(self, source)
     }
 }
 

@@ -339,7 +339,7 @@ pub enum SourceCommand {
         #[arg(long, value_enum, default_value = "md")]
         format: SourcesFormat,
         /// The page's language: es, ca, gl, en, fr, it or pt.
-        #[arg(long, value_name = "xx", default_value = "es", value_parser = clap::builder::PossibleValuesParser::new(crate::commands::sources_page::LANGS))]
+        #[arg(long, value_name = "xx", default_value = "es", value_parser = clap::builder::PossibleValuesParser::new(crate::lang::Lang::CODES))]
         lang: String,
     },
 }
@@ -448,7 +448,7 @@ impl Known {
     }
     /// The display languages.
     pub fn langs() -> Known {
-        Known(|| crate::model::DISPLAY_LANGS.to_vec())
+        Known(|| crate::lang::Lang::CODES.to_vec())
     }
 }
 

@@ -98,7 +98,7 @@ pub const MAX_WAIT_SECS: u64 = 3600;
 /// jitter tolerance (`ingest::PERIOD_TOLERANCE_MS`).
 pub const MAX_RUN_DEADLINE_SECS: u64 = DEFAULT_PERIOD.as_secs() - 600;
 fn default_translate_max_chars() -> usize {
-    crate::translate::pipeline::DEFAULT_MAX_CHARS
+    crate::policy::DEFAULT_MAX_CHARS
 }
 
 impl Default for Settings {
@@ -166,7 +166,7 @@ impl Config {
     /// Read and validate the file against the known adapters. Every error
     /// is a configuration error (exit 2), whichever command loads the file.
     pub fn load(path: &Path, adapters: &[&dyn Adapter]) -> Result<Config> {
-        Self::read(path, adapters).map_err(crate::output::as_usage)
+        Self::read(path, adapters).map_err(crate::error::as_usage)
     }
 
     /// Read it again during a run (P9, P16): validated as at load, so a
@@ -219,12 +219,12 @@ impl Config {
                 );
             }
             if let Some(share) = row.max_withdraw_share {
-                let ceiling = crate::store::ingest::WithdrawGuard::CEILING;
+                let ceiling = crate::policy::WithdrawGuard::CEILING;
                 if !(share > 0.0 && share <= ceiling) {
                     bail!(
                         "[sources.{id}] max_withdraw_share = {share}: give a share above 0 and at most {ceiling} (default {}); \
                          a feed that takes away more than half of a source at once is treated as broken (P20)",
-                        crate::store::ingest::WithdrawGuard::DEFAULT_SHARE
+                        crate::policy::WithdrawGuard::DEFAULT_SHARE
                     );
                 }
             }
@@ -290,8 +290,8 @@ impl Config {
     }
 
     /// How much of a source one run may withdraw at once (P20).
-    pub fn withdraw_guard(&self, id: &str) -> crate::store::ingest::WithdrawGuard {
-        let mut guard = crate::store::ingest::WithdrawGuard::default();
+    pub fn withdraw_guard(&self, id: &str) -> crate::policy::WithdrawGuard {
+        let mut guard = crate::policy::WithdrawGuard::default();
         if let Some(share) = self.sources.get(id).and_then(|r| r.max_withdraw_share) {
             guard.max_share = share;
         }

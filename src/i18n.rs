@@ -47,7 +47,7 @@ pub struct Catalogue {
 /// gets the Spanish one.
 pub fn catalogue(lang: &str) -> &'static Catalogue {
     static ALL: OnceLock<Vec<Catalogue>> = OnceLock::new();
-    let all = ALL.get_or_init(|| crate::model::DISPLAY_LANGS.iter().map(|l| Catalogue::build(l)).collect());
+    let all = ALL.get_or_init(|| crate::lang::Lang::CODES.iter().map(|l| Catalogue::build(l)).collect());
     all.iter()
         .find(|c| c.lang == lang)
         .or_else(|| all.iter().find(|c| c.lang == FALLBACK))
@@ -151,7 +151,7 @@ mod tests {
         let domains: BTreeSet<&str> = FILES.iter().map(|(_, d, _)| *d).collect();
         for domain in domains {
             let spanish = ids("es", domain);
-            for lang in crate::model::DISPLAY_LANGS {
+            for lang in crate::lang::Lang::CODES {
                 assert_eq!(ids(lang, domain), spanish, "data/i18n/{lang}/{domain}.ftl has other messages than es");
             }
         }

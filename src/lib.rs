@@ -4,6 +4,24 @@
 //! polite client (`http`) is the only code that fetches from publishers (the
 //! APy translation backend talks to the operator's own translation server); `store`
 //! is the only code that touches SQLite; `ingest` runs a whole crawl.
+//!
+//! The layers, each importing only from those before it (no import cycle
+//! between these modules):
+//! - leaves: `lang` (the display languages), `vocab` (stored spellings),
+//!   `error` (exit statuses, the usage error, the run lock's refusal),
+//!   `times` (how a stored time is written in JSON), `policy` (the limits
+//!   the operator may tune);
+//! - `i18n` (the message catalogues), then `model` (an event and its
+//!   parts; a category's label is the catalogue's);
+//! - shared helpers: `parse` (texts, dates, the PII scrub), `correction`;
+//! - the record framework `records`, the adapter interface `adapter` above
+//!   it, the adapters and `adapter_tools` above that;
+//! - `config` (sources.toml) and `store` (SQLite), side by side;
+//! - readers of both: `citation`, `export`, and `output`, the printer;
+//! - `http`, the polite client (it tells `output` of each request at `-v`
+//!   and of the host it waits for, until a reporter trait replaces those
+//!   globals), then `schedule`, `translate`, `audit`, `ingest`, `run`;
+//! - on top, `commands` and `cli` (`main.rs` only parses and calls).
 
 pub mod adapter;
 pub mod adapter_tools;
@@ -13,19 +31,23 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod correction;
+pub mod error;
 pub mod export;
 pub mod http;
 pub mod i18n;
 pub mod ingest;
+pub mod lang;
 pub mod model;
 pub mod output;
 pub mod parse;
+pub mod policy;
 pub mod records;
 pub mod report;
 pub mod run;
 pub mod schedule;
 pub mod store;
 pub mod switch_log;
+pub mod times;
 pub mod translate;
 pub mod vocab;
 

@@ -252,8 +252,8 @@ pub enum Category {
     Other,
 }
 
-/// The display languages, in their order of preference.
-pub const DISPLAY_LANGS: [&str; 7] = ["es", "ca", "gl", "en", "fr", "it", "pt"];
+/// The display languages, in their order of preference (see [`crate::lang::Lang`]).
+pub const DISPLAY_LANGS: [&str; 7] = crate::lang::Lang::CODES;
 
 impl Category {
     pub const ALL: [Category; 13] = [

@@ -1,6 +1,9 @@
 //! The one way commands speak (issue 13): what goes to stdout, how times
-//! look, and which exit status a result becomes. Not for progress bars or
-//! per-problem stderr lines (those stay with the command that knows them).
+//! look, and which exit status a result becomes. A printer above the
+//! domain: what an exit status or a usage mistake *is* lives in the leaf
+//! `error`, how a time is written in JSON in the leaf `times` (both
+//! re-exported here). Not for progress bars or per-problem stderr lines
+//! (those stay with the command that knows them).
 //!
 //! A command:
 //! - returns `anyhow::Result<Exit>`; a usage or configuration mistake is
@@ -22,9 +25,13 @@
 //! [`set_verbosity`]; at 1 or more every request sent is told on stderr by
 //! [`request_line`] (time, host, URL, status, bytes, ms: no contact data).
 
-use serde::Serializer;
 use std::io::Write;
 use std::sync::atomic::{AtomicU8, Ordering};
+
+// The error vocabulary and the JSON time format live in leaves below the
+// domain (`error`, `times`); their old paths here keep resolving.
+pub use crate::error::{Exit, UsageError, as_usage, exit_for, is_closed_pipe, usage};
+pub use crate::times::{rfc3339, rfc3339_opt, rfc3339_string};
 
 static VERBOSITY: AtomicU8 = AtomicU8::new(0);
 
@@ -74,94 +81,11 @@ pub fn request_line(r: &crate::store::fetchlog::FetchRecord) {
     );
 }
 
-/// What a command's exit status means: one meaning per code (README's table).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Exit {
-    /// All went well.
-    Ok,
-    /// At least one source failed, was refused or looked broken; for `audit`, drift.
-    SourceProblem,
-    /// A usage or configuration mistake: the message says what to fix.
-    Usage,
-    /// Another run holds the lock; nothing was fetched.
-    Locked,
-    /// An internal, database or I/O failure (a bug, a full disk, a broken file).
-    Internal,
-    /// A run stopped before its end: its deadline passed, or a signal asked
-    /// it to stop (issue 19). What it stored is kept.
-    Interrupted,
-}
-
-impl Exit {
-    pub fn code(self) -> u8 {
-        match self {
-            Exit::Ok => 0,
-            Exit::SourceProblem => 1,
-            Exit::Usage => 2,
-            Exit::Locked => 3,
-            Exit::Internal => 4,
-            Exit::Interrupted => 5,
-        }
-    }
-}
-
-impl From<Exit> for std::process::ExitCode {
-    fn from(e: Exit) -> Self {
-        std::process::ExitCode::from(e.code())
-    }
-}
-
-/// A mistake the user fixes by changing the command line or the config (exit 2).
-#[derive(Debug)]
-pub struct UsageError(pub String);
-
-impl std::fmt::Display for UsageError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl std::error::Error for UsageError {}
-
-/// A usage or configuration error (exit 2) with this message.
-pub fn usage(msg: impl Into<String>) -> anyhow::Error {
-    UsageError(msg.into()).into()
-}
-
-/// Mark any error as a usage or configuration error (exit 2), keeping its chain:
-/// `Config::load(..).map_err(output::as_usage)?`.
-pub fn as_usage(e: anyhow::Error) -> anyhow::Error {
-    UsageError(format!("{e:#}")).into()
-}
-
-/// `return Err(usage(format!(…)))`.
-#[macro_export]
-macro_rules! bail_usage {
-    ($($t:tt)*) => { return Err($crate::output::usage(format!($($t)*))) };
-}
-
 /// `writeln!` to stdout; gives `io::Result<()>` to pass on with `?`.
 #[macro_export]
 macro_rules! outln {
     () => {{ use std::io::Write as _; writeln!(std::io::stdout().lock()) }};
     ($($t:tt)*) => {{ use std::io::Write as _; writeln!(std::io::stdout().lock(), $($t)*) }};
-}
-
-/// Whether an error is stdout closed under us (`| head`): not a failure.
-pub fn is_closed_pipe(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
-}
-
-/// The exit status an error means.
-pub fn exit_for(e: &anyhow::Error) -> Exit {
-    if is_closed_pipe(e) {
-        Exit::Ok
-    } else if e.chain().any(|c| c.is::<UsageError>()) {
-        Exit::Usage
-    } else if e.chain().any(|c| c.is::<crate::ingest::Locked>()) {
-        Exit::Locked
-    } else {
-        Exit::Internal
-    }
 }
 
 /// The one place a command's result becomes the process's exit code; an
@@ -212,24 +136,6 @@ pub fn time(ms: Option<i64>) -> String {
     ms.and_then(|ms| jiff::Timestamp::from_millisecond(ms).ok())
         .map(|t| t.to_zoned_datetime(display_zone()).strftime("%Y-%m-%d %H:%M %Z").to_string())
         .unwrap_or_else(|| "-".into())
-}
-
-/// ms since the epoch as RFC 3339 with its offset (UTC): `2026-05-01T16:30:00.123Z`.
-pub fn rfc3339_string(ms: i64) -> String {
-    jiff::Timestamp::from_millisecond(ms).map(|t| t.to_string()).unwrap_or_else(|_| ms.to_string())
-}
-
-/// serde: ms since the epoch written as RFC 3339.
-pub fn rfc3339<S: Serializer>(ms: &i64, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&rfc3339_string(*ms))
-}
-
-/// serde: optional ms since the epoch written as RFC 3339 (or null).
-pub fn rfc3339_opt<S: Serializer>(ms: &Option<i64>, s: S) -> Result<S::Ok, S::Error> {
-    match ms {
-        Some(ms) => s.serialize_str(&rfc3339_string(*ms)),
-        None => s.serialize_none(),
-    }
 }
 
 /// A table for a terminal or a pipe: columns line up whatever the cell
@@ -286,24 +192,5 @@ impl Table {
             writeln!(out, "{}", line.trim_end())?;
         }
         out.flush()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn errors_map_to_one_exit_each() {
-        assert_eq!(exit_for(&usage("bad flag")), Exit::Usage);
-        assert_eq!(exit_for(&anyhow::anyhow!("disk full")), Exit::Internal);
-        let pipe: anyhow::Error = std::io::Error::from(std::io::ErrorKind::BrokenPipe).into();
-        assert_eq!(exit_for(&pipe.context("writing")), Exit::Ok);
-        assert_eq!(exit_for(&as_usage(anyhow::anyhow!("sources.toml line 3"))), Exit::Usage);
-    }
-
-    #[test]
-    fn json_times_are_rfc3339() {
-        assert_eq!(rfc3339_string(0), "1970-01-01T00:00:00Z");
     }
 }

@@ -33,7 +33,7 @@ fn over_at(s: &Slot) -> DateTime {
 pub fn parse_moment(s: &str) -> anyhow::Result<Timestamp> {
     let t = s.trim();
     let bad = |why: &str| {
-        crate::output::usage(format!(
+        crate::error::usage(format!(
             "--at {s:?}: {why}; give a date (YYYY-MM-DD), a Madrid time (YYYY-MM-DDTHH:MM) or RFC 3339 with its offset"
         ))
     };

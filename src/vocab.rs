@@ -1,16 +1,21 @@
 //! Typed vocabularies shared by the run, the store and the commands (issue
 //! 14 item 3): a source's status in a run, what came of one request (the
 //! fetch log's `outcome`), and the translator (and its fallback) the
-//! operator chose. Each word has one spelling, kept here: the same text is
-//! stored in SQLite, written in JSON and read back from sources.toml. Not
-//! for audit verdicts (audit/).
+//! operator chose, and how one stored event is named ([`EventRef`],
+//! `SOURCE:ID`). Each word has one spelling, kept here: the same text is
+//! stored in SQLite, written in JSON and read back from sources.toml. The
+//! fixed words are spelled both ways by `strum`'s derives (from the variant
+//! name, lower case), serde's by `rename_all`, and a test reads every stored
+//! spelling back. Not for audit verdicts (audit/).
 
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 use serde::{Deserialize, Serialize};
+use strum::{Display, EnumIter, EnumString, IntoStaticStr};
 
 /// What became of one source in one run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, EnumString, IntoStaticStr, Display, EnumIter)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum SourceStatus {
     /// Fetched, parsed and stored.
     Ok,
@@ -41,15 +46,7 @@ impl SourceStatus {
     ];
 
     pub fn as_str(self) -> &'static str {
-        match self {
-            SourceStatus::Ok => "ok",
-            SourceStatus::Unchanged => "unchanged",
-            SourceStatus::Failed => "failed",
-            SourceStatus::Refused => "refused",
-            SourceStatus::Anomaly => "anomaly",
-            SourceStatus::Skipped => "skipped",
-            SourceStatus::Disabled => "disabled",
-        }
+        self.into()
     }
 
     /// A problem the operator must see: exit 1 and one stderr line.
@@ -68,23 +65,10 @@ impl SourceStatus {
     }
 }
 
-impl std::fmt::Display for SourceStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 /// `report.status == "ok"` reads as the stored word does.
 impl PartialEq<&str> for SourceStatus {
     fn eq(&self, other: &&str) -> bool {
         self.as_str() == *other
-    }
-}
-
-impl std::str::FromStr for SourceStatus {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        SourceStatus::ALL.into_iter().find(|v| v.as_str() == s).ok_or_else(|| format!("unknown source status {s:?}"))
     }
 }
 
@@ -96,7 +80,8 @@ impl ToSql for SourceStatus {
 
 impl FromSql for SourceStatus {
     fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
-        value.as_str()?.parse().map_err(|e: String| FromSqlError::Other(e.into()))
+        let word = value.as_str()?;
+        word.parse().map_err(|_| FromSqlError::Other(format!("unknown source status {word:?}").into()))
     }
 }
 
@@ -231,8 +216,9 @@ impl FromSql for RequestOutcome {
 }
 
 /// The translation engine `[settings] translator` names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, IntoStaticStr, Display, EnumIter)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum Translator {
     /// The local `apertium` command (the default).
     #[default]
@@ -249,36 +235,44 @@ pub enum Translator {
 
 impl Translator {
     pub fn as_str(self) -> &'static str {
-        match self {
-            Translator::Apertium => "apertium",
-            Translator::Apy => "apy",
-            Translator::Libretranslate => "libretranslate",
-            Translator::Openai => "openai",
-            Translator::None => "none",
-        }
-    }
-}
-
-impl std::fmt::Display for Translator {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
+        self.into()
     }
 }
 
 /// The engine `[settings] fallback` names: it translates what the
 /// configured server failed on. Only the local Apertium: a fallback that is
 /// itself a server could fail the same way.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Display)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum Fallback {
     Apertium,
 }
 
-impl std::fmt::Display for Fallback {
+/// One stored event as the operator names it: `SOURCE:ID` (`madrid:50066046`),
+/// read in one place for `events show`, `events correct`, `translate
+/// correct` and `takedown add`. Spaces around either part are dropped
+/// (`madrid: 50066046`); neither part may be empty. Whether SOURCE is a
+/// known source is the caller's question (some take a bare id instead).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventRef {
+    pub source: String,
+    pub id: String,
+}
+
+impl std::str::FromStr for EventRef {
+    type Err = String;
+    fn from_str(s: &str) -> Result<EventRef, String> {
+        match s.split_once(':').map(|(source, id)| (source.trim(), id.trim())) {
+            Some((source, id)) if !source.is_empty() && !id.is_empty() => Ok(EventRef { source: source.into(), id: id.into() }),
+            _ => Err(format!("{s:?} names no event as SOURCE:ID")),
+        }
+    }
+}
+
+impl std::fmt::Display for EventRef {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Fallback::Apertium => "apertium",
-        })
+        write!(f, "{}:{}", self.source, self.id)
     }
 }
 
@@ -305,6 +299,67 @@ mod tests {
         .chain(RequestOutcome::FIXED)
         {
             assert_eq!(o.to_string().parse::<RequestOutcome>(), Ok(o.clone()), "{o:?}");
+        }
+    }
+
+    /// Every spelling stored before strum spelled them (runs, run_sources,
+    /// sources' state, sources.toml) reads back as its word, and is written
+    /// as it was: the derive changed no stored byte (issue 22).
+    #[test]
+    fn stored_spellings_written_before_the_derive_read_back() {
+        use strum::IntoEnumIterator;
+        let statuses = [
+            ("ok", SourceStatus::Ok),
+            ("unchanged", SourceStatus::Unchanged),
+            ("failed", SourceStatus::Failed),
+            ("refused", SourceStatus::Refused),
+            ("anomaly", SourceStatus::Anomaly),
+            ("skipped", SourceStatus::Skipped),
+            ("disabled", SourceStatus::Disabled),
+        ];
+        for (text, word) in statuses {
+            assert_eq!(text.parse::<SourceStatus>(), Ok(word), "{text}");
+            assert_eq!((word.as_str(), word.to_string()), (text, text.to_string()));
+            assert_eq!(serde_json::to_value(word).unwrap(), text);
+            assert_eq!(serde_json::from_value::<SourceStatus>(text.into()).unwrap(), word);
+            let conn = rusqlite::Connection::open_in_memory().unwrap();
+            let back: SourceStatus = conn.query_row("SELECT ?1", [text], |r| r.get(0)).unwrap();
+            assert_eq!(back, word);
+            let stored: String = conn.query_row("SELECT ?1", [word], |r| r.get(0)).unwrap();
+            assert_eq!(stored, text);
+        }
+        assert_eq!(SourceStatus::iter().count(), statuses.len());
+        assert_eq!(SourceStatus::iter().collect::<Vec<_>>(), SourceStatus::ALL);
+        for bad in ["", "OK", "Ok", "interrupted?", "withdrawn"] {
+            assert!(bad.parse::<SourceStatus>().is_err(), "{bad:?}");
+        }
+        let translators = [
+            ("apertium", Translator::Apertium),
+            ("apy", Translator::Apy),
+            ("libretranslate", Translator::Libretranslate),
+            ("openai", Translator::Openai),
+            ("none", Translator::None),
+        ];
+        for (text, word) in translators {
+            assert_eq!((word.as_str(), word.to_string()), (text, text.to_string()));
+            let row: std::collections::HashMap<String, Translator> = toml::from_str(&format!("t = {text:?}")).unwrap();
+            assert_eq!(row["t"], word);
+        }
+        assert_eq!(Translator::iter().count(), translators.len());
+        assert_eq!(Fallback::Apertium.to_string(), "apertium");
+    }
+
+    /// `SOURCE:ID` as every command has read it, in one parser.
+    #[test]
+    fn an_event_is_named_source_colon_id() {
+        let r = |source: &str, id: &str| Ok(EventRef { source: source.into(), id: id.into() });
+        assert_eq!("madrid:50066046".parse(), r("madrid", "50066046"));
+        assert_eq!("madrid: 50066046 ".parse(), r("madrid", "50066046"));
+        // The id is everything after the first colon.
+        assert_eq!("diba:a:b".parse(), r("diba", "a:b"));
+        assert_eq!("madrid:50066046".parse::<EventRef>().unwrap().to_string(), "madrid:50066046");
+        for bad in ["", "50066046", ":1", "madrid:", " : ", "https//x"] {
+            assert!(bad.parse::<EventRef>().is_err(), "{bad:?}");
         }
     }
 

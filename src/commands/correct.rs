@@ -11,9 +11,10 @@ use anyhow::Result;
 
 /// Correct (`value` given) or lift (`None`) the correction of one field.
 pub fn execute(cli: &Cli, event: &str, field: &str, value: Option<&str>, reason: Option<&str>, json: bool) -> Result<super::Exit> {
-    let Some((source, id)) = event.split_once(':').filter(|(s, i)| !s.is_empty() && !i.is_empty()) else {
+    let Ok(named) = event.parse::<crate::vocab::EventRef>() else {
         crate::bail_usage!("{event:?}: name the event as SOURCE:ID (see `cityvibe events list`), e.g. madrid:{}", event.trim());
     };
+    let (source, id) = (named.source.as_str(), named.id.as_str());
     crate::commands::check_source_ids(&[source.to_string()])?;
     let f = Field::parse(field).map_err(crate::output::as_usage)?;
     // What the event's data refuses is the operator's to fix (exit 2).

@@ -115,8 +115,8 @@ pub(super) fn unlisted(sources: &[String], counts: &crate::store::events::Status
 }
 
 pub fn show(cli: &Cli, id: &str, lang: Option<&str>, json: bool) -> Result<super::Exit> {
-    let (source, event_id) = match id.split_once(':') {
-        Some((s, i)) if crate::adapters::by_id(s).is_some() => (vec![s.to_string()], i.to_string()),
+    let (source, event_id) = match id.parse::<crate::vocab::EventRef>() {
+        Ok(named) if crate::adapters::by_id(&named.source).is_some() => (vec![named.source], named.id),
         _ => (vec![], id.to_string()),
     };
     let cite = super::load_citations(cli)?;

@@ -43,7 +43,14 @@ fn bare(h: &str) -> String {
     h.strip_prefix("www.").unwrap_or(h).to_string()
 }
 
-pub fn show(cli: &Cli, query: &str, as_json: bool) -> Result<super::Exit> {
+/// Sources whose stored events link to a host we never fetch from, with
+/// how many events each.
+type Linked = Vec<(String, u64)>;
+
+/// The sources a query names ([`resolve`]); for a host we never fetch
+/// from, those whose stored events link to it, with how many each (else
+/// none). A query that names neither is a usage error.
+fn sources_of(cli: &Cli, query: &str) -> Result<(Vec<&'static dyn Adapter>, Linked)> {
     let mut adapters = resolve(query);
     // A host we never fetch from may still be where our stored events link
     // to (every Madrid event points at www.madrid.es): its webmaster asks
@@ -70,6 +77,43 @@ pub fn show(cli: &Cli, query: &str, as_json: bool) -> Result<super::Exit> {
             crate::bail_usage!("{query:?} names no source or host we fetch, and no stored event links to it; known: {}", hosts.join(", "));
         }
     }
+    Ok((adapters, linked))
+}
+
+/// What we hold of one source and how it is cited now (P17, P19), as
+/// `holdings --json` prints it.
+fn source_json(store: &Store, config: Option<&crate::config::Config>, a: &dyn Adapter) -> Result<serde_json::Value> {
+    let m = a.manifest();
+    let held = store.holdings(m.id)?;
+    let cited = crate::citation::of(config, m);
+    Ok(json!({
+        "id": m.id,
+        "name": m.name,
+        "publisher": m.publisher,
+        "host": m.host,
+        "dataset_page": m.dataset_page,
+        "feeds": m.feeds.iter().map(|f| f.url).collect::<Vec<_>>(),
+        "licence": cited.licence,
+        "licence_url": cited.licence_url,
+        "attribution": cited.attribution,
+        "min_delay_secs": config.map_or(m.min_delay.as_secs_f64(), |c| c.delay_for(a).as_secs_f64()),
+        "enabled": config.map(|c| c.enabled(m.id)),
+        "events_active": held.events_active,
+        "events_withdrawn": held.events_withdrawn,
+        "events_withheld": store.count_withheld(m.id)?,
+        // The operator's corrections of its events, in force and ended (issue 12 item 9).
+        "corrections": store.corrections(m.id, None)?,
+        "first_date": held.first_date,
+        "last_date": held.last_date,
+        "fields": held.fields,
+        "translations": held.translations,
+        "first_stored": held.first_seen.map(crate::output::rfc3339_string),
+        "last_changed": held.last_changed.map(crate::output::rfc3339_string),
+    }))
+}
+
+pub fn show(cli: &Cli, query: &str, as_json: bool) -> Result<super::Exit> {
+    let (adapters, linked) = sources_of(cli, query)?;
     // Without a sources.toml, the adapters' own values; a file that does not
     // validate is an error (its citation overrides could not be shown, P19).
     let config = if cli.config.exists() { Some(super::load_config(cli)?) } else { None };
@@ -83,33 +127,7 @@ pub fn show(cli: &Cli, query: &str, as_json: bool) -> Result<super::Exit> {
     }
     let mut sources = Vec::new();
     for a in &adapters {
-        let m = a.manifest();
-        let held = store.holdings(m.id)?;
-        let cited = crate::citation::of(config.as_ref(), m);
-        sources.push(json!({
-            "id": m.id,
-            "name": m.name,
-            "publisher": m.publisher,
-            "host": m.host,
-            "dataset_page": m.dataset_page,
-            "feeds": m.feeds.iter().map(|f| f.url).collect::<Vec<_>>(),
-            "licence": cited.licence,
-            "licence_url": cited.licence_url,
-            "attribution": cited.attribution,
-            "min_delay_secs": config.as_ref().map_or(m.min_delay.as_secs_f64(), |c| c.delay_for(*a).as_secs_f64()),
-            "enabled": config.as_ref().map(|c| c.enabled(m.id)),
-            "events_active": held.events_active,
-            "events_withdrawn": held.events_withdrawn,
-            "events_withheld": store.count_withheld(m.id)?,
-            // The operator's corrections of its events, in force and ended (issue 12 item 9).
-            "corrections": store.corrections(m.id, None)?,
-            "first_date": held.first_date,
-            "last_date": held.last_date,
-            "fields": held.fields,
-            "translations": held.translations,
-            "first_stored": held.first_seen.map(crate::output::rfc3339_string),
-            "last_changed": held.last_changed.map(crate::output::rfc3339_string),
-        }));
+        sources.push(source_json(&store, config.as_ref(), *a)?);
     }
     // A page's webmaster asks about that page: which stored events have it
     // as their original (P17), so that they can be taken down by it (P18).

@@ -37,7 +37,7 @@ impl Words {
 }
 
 /// The languages the page is written in, Spanish first (the default).
-pub const LANGS: [&str; 7] = ["es", "ca", "gl", "en", "fr", "it", "pt"];
+pub const LANGS: [&str; 7] = crate::lang::Lang::CODES;
 
 /// The page's words in `lang`, if it is one of [`LANGS`].
 pub fn words(lang: &str) -> Option<&'static Words> {

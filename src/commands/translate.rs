@@ -143,9 +143,10 @@ pub fn exchange(cli: &Cli, command: &TranslateCommand) -> Result<super::Exit> {
         }
         TranslateCommand::Correct { id, lang, title, description } => {
             check_lang(lang)?;
-            let Some((source, event_id)) = id.split_once(':') else {
+            let Ok(named) = id.parse::<crate::vocab::EventRef>() else {
                 crate::bail_usage!("{id}: say which event as SOURCE:ID (see `cityvibe events list`)");
             };
+            let (source, event_id) = (named.source.as_str(), named.id.as_str());
             if title.is_none() && description.is_none() {
                 crate::bail_usage!("give --title, --description or both");
             }

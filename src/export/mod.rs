@@ -73,10 +73,9 @@ pub fn parse_date(option: &str, s: &str) -> anyhow::Result<Date> {
     })
 }
 
-/// The text list of a JSON array of strings.
-pub fn strings(v: &serde_json::Value) -> Vec<String> {
-    v.as_array().map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect()).unwrap_or_default()
-}
+/// The text list of a JSON array of strings (read where the store reads
+/// its rows, so that the store needs nothing of the exports).
+pub use crate::store::events::strings;
 
 /// The venue as one line: name, street, postcode and locality.
 pub fn location_line(e: &StoredEvent) -> Option<String> {

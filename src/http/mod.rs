@@ -4,6 +4,13 @@
 //! follows (delays, retries, redirects, blocks, caps); `ledger` keeps each
 //! host's politeness state for every process on the machine; `headers` reads
 //! a host's wishes; `mirror` serves `--mirror`.
+//!
+//! Above the store (the fetch log and the sources' validators live there)
+//! and below everything that fetches (`ingest`, `audit`, the APy backend of
+//! `translate`). One arrow still points up: the scheduler tells `output`
+//! of each request sent (`-v`) and of the host it waits for (the progress
+//! line), through process-wide state that a reporter trait is to replace
+//! (issue 22).
 
 pub mod client;
 pub mod headers;

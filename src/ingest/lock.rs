@@ -13,16 +13,8 @@ pub struct RunLock {
     pub path: PathBuf,
 }
 
-/// The lock is held by another process.
-#[derive(Debug)]
-pub struct Locked(pub PathBuf);
-
-impl std::fmt::Display for Locked {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "another cityvibe run holds {}; this run made no request and stops", self.0.display())
-    }
-}
-impl std::error::Error for Locked {}
+/// The lock is held by another process (in the leaf `error`, which maps it to exit 3).
+pub use crate::error::Locked;
 
 impl RunLock {
     /// Take the lock of the database `db`, or fail at once with [`Locked`]:

@@ -19,7 +19,7 @@
 //! The final row is held back until the end, so a cut row is never handed on.
 //! Not for: mapping rows to events (adapters do that).
 
-use crate::adapter::{EventSink, FeedError, RecordError};
+use super::sink::{EventSink, FeedError, RecordError};
 use crate::model::Event;
 use csv::StringRecord;
 use std::io::BufRead;

@@ -17,7 +17,7 @@
 //! item 2): nothing of it may be stored. Not for: mapping records to events
 //! (adapters do that) or any other JSON in the program.
 
-use crate::adapter::{EventSink, FeedError, RecordError};
+use super::sink::{EventSink, FeedError, RecordError};
 use crate::model::Event;
 use std::cell::Cell;
 use std::io::BufRead;

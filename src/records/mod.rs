@@ -11,13 +11,15 @@
 
 pub mod csv;
 pub mod json;
+pub mod sink;
 pub mod xml;
 
-use crate::adapter::{Adapter, EventSink, Feed, FeedError, RecordError};
 use crate::model::{Category, Event};
 use crate::parse::occurrences::merge;
 use std::collections::HashMap;
 use std::io::BufRead;
+
+pub use sink::{EventSink, FeedError, RecordError};
 
 /// The most one text field of an event may hold, in bytes. A longer text is
 /// cut at the last character boundary before it, with a record warning: no
@@ -27,11 +29,24 @@ pub const FIELD_CAP: usize = 64 * 1024;
 
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
+/// What the framework runs: an adapter's parser over one of its feeds.
+/// `adapter` implements it for every adapter; named here, generic over the
+/// feed, so that the framework needs nothing from the adapter interface
+/// above it (and `adapter::parse_bytes` can run through the framework).
+pub trait FeedParser<F: ?Sized> {
+    fn parse_body(&self, feed: &F, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError>;
+}
+
 /// Parse one feed body with an adapter, through the framework: byte-order
 /// mark skipped, every event scrubbed and its fields capped.
-pub fn parse_feed(adapter: &dyn Adapter, feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
+pub fn parse_feed<P: FeedParser<F> + ?Sized, F: ?Sized>(
+    adapter: &P,
+    feed: &F,
+    body: &mut dyn BufRead,
+    sink: &mut dyn EventSink,
+) -> Result<(), FeedError> {
     skip_bom(body).map_err(|e| FeedError::new(format!("reading the body: {e}")))?;
-    adapter.parse(feed, body, &mut Framed { inner: sink })
+    adapter.parse_body(feed, body, &mut Framed { inner: sink })
 }
 
 /// Consume a UTF-8 byte-order mark at the start of `body`, if any. (A

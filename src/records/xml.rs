@@ -12,7 +12,7 @@
 //! refused as cut, even right after a whole record (issue 10 item 2).
 //! Not for: what a record means (the adapter's mapping).
 
-use crate::adapter::{EventSink, FeedError, RecordError};
+use super::sink::{EventSink, FeedError, RecordError};
 use crate::model::Event;
 use crate::parse::xml::{attribute_value, reference_text};
 use quick_xml::events::Event as X;

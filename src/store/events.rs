@@ -1,7 +1,6 @@
 //! Reading stored events back: listings, exports, reports.
 
 use super::Store;
-use crate::citation::Citations;
 use anyhow::Result;
 use rusqlite::{Row, params_from_iter};
 use serde::Serialize;
@@ -64,6 +63,29 @@ pub struct StoredEvent {
     /// phrase covering them: field → engine.
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub machine_fields: std::collections::BTreeMap<String, String>,
+}
+
+/// What is shown with every event of a source (P19).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Citation {
+    pub licence: String,
+    pub licence_url: String,
+    pub attribution: String,
+}
+
+/// How each source is cited now, as [`Store::list_events`] asks it: the
+/// store keeps only a source's id, and the answer is resolved above it
+/// (`citation::Citations`: the manifests overlaid by sources.toml), so the
+/// store reads no config.
+pub trait Cite {
+    /// The citation of `source`.
+    fn get(&self, source: &str) -> Citation;
+}
+
+/// The text list of a JSON array of strings (a stored event's categories,
+/// weekdays, excluded days).
+pub fn strings(v: &serde_json::Value) -> Vec<String> {
+    v.as_array().map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect()).unwrap_or_default()
 }
 
 /// Which events to list.
@@ -145,7 +167,7 @@ pub struct StatusCounts {
 impl Store {
     /// Events matching the filter, soonest first, each cited as its source
     /// is cited now (P19: the row keeps only the source's id).
-    pub fn list_events(&self, f: &EventFilter, cite: &Citations) -> Result<Vec<StoredEvent>> {
+    pub fn list_events(&self, f: &EventFilter, cite: &dyn Cite) -> Result<Vec<StoredEvent>> {
         let mut sql = format!("SELECT {COLUMNS} FROM events WHERE 1 = 1");
         let mut args: Vec<String> = Vec::new();
         if !f.include_withdrawn {
@@ -177,7 +199,7 @@ impl Store {
         for e in &mut events {
             let c = cite.get(&e.source);
             (e.licence, e.licence_url, e.attribution) = (c.licence, c.licence_url, c.attribution);
-            let ids = crate::export::strings(&e.categories);
+            let ids = strings(&e.categories);
             e.category_labels = crate::model::Category::labels(ids.iter().map(String::as_str), &e.lang);
         }
         Ok(events)
@@ -223,6 +245,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::citation::Citations;
 
     // P19, issue 12 item 8: a database from before keeps its events; the
     // copies made at ingest are dropped and the source's citation is shown.

@@ -122,9 +122,9 @@ pub struct HostStats {
     pub not_modified_share: f64,
     pub bytes: u64,
     /// The first and last request in the period (RFC 3339 in JSON).
-    #[serde(rename = "first_request_at", serialize_with = "crate::output::rfc3339_opt")]
+    #[serde(rename = "first_request_at", serialize_with = "crate::times::rfc3339_opt")]
     pub first_ms: Option<i64>,
-    #[serde(rename = "last_request_at", serialize_with = "crate::output::rfc3339_opt")]
+    #[serde(rename = "last_request_at", serialize_with = "crate::times::rfc3339_opt")]
     pub last_ms: Option<i64>,
 }
 

@@ -32,37 +32,8 @@ pub enum Verdict {
     Anomaly(String),
 }
 
-/// How much of a source one healthy-looking feed may take away at once
-/// (P20, issue 10): more than `max_share` of its active events withdrawn in
-/// one ingest is an anomaly, since a feed cut short or whose ids all
-/// collapsed into one looks exactly like that.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct WithdrawGuard {
-    /// A share of the active events, above 0 and at most [`WithdrawGuard::CEILING`].
-    pub max_share: f64,
-}
-
-impl WithdrawGuard {
-    /// The share allowed when the source's row in sources.toml says nothing.
-    pub const DEFAULT_SHARE: f64 = 0.25;
-    /// No row may allow more: beyond half, the guard would not tell a feed
-    /// cut in two from a real one.
-    pub const CEILING: f64 = 0.5;
-    /// So many events may always go, whatever the share: one event of a
-    /// source of three ending is no sign of a broken feed.
-    pub const ALWAYS_ALLOWED: u64 = 1;
-
-    /// Whether withdrawing `n` of `active` events at once looks like a broken feed.
-    pub fn refuses(&self, n: u64, active: u64) -> bool {
-        n > Self::ALWAYS_ALLOWED && n as f64 > self.max_share * active as f64
-    }
-}
-
-impl Default for WithdrawGuard {
-    fn default() -> Self {
-        WithdrawGuard { max_share: Self::DEFAULT_SHARE }
-    }
-}
+/// The rule lives with the other tunable limits, in `policy`.
+pub use crate::policy::WithdrawGuard;
 
 /// An open per-source transaction.
 pub struct SourceIngest<'a> {

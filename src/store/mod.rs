@@ -4,6 +4,12 @@
 //! WAL mode; migrations by `user_version`; each source's ingest is one
 //! transaction (see [`ingest::SourceIngest`]), so a process killed mid-run
 //! leaves every source in either its old or its new state.
+//!
+//! Below the config, the citations and every command: the store imports
+//! only the leaves (`model`, `vocab`, `error`, `times`, `policy`), `parse`,
+//! `correction` and the adapter interface (a manifest names its source).
+//! What it needs from above comes in as an argument: the limits of a run
+//! (`policy::WithdrawGuard`), how sources are cited now ([`events::Cite`]).
 
 pub mod corrections;
 pub mod events;
@@ -85,7 +91,7 @@ impl Store {
     /// creates a file there.
     pub fn require(path: &Path) -> Result<()> {
         if !path.is_file() {
-            return Err(crate::output::usage(format!(
+            return Err(crate::error::usage(format!(
                 "no database at {}: run `cityvibe run` first or pass --db (or set CITYVIBE_DB)",
                 path.display()
             )));

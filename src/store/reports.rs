@@ -10,9 +10,9 @@ use serde::Serialize;
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct RunRow {
     pub run_id: i64,
-    #[serde(serialize_with = "crate::output::rfc3339")]
+    #[serde(serialize_with = "crate::times::rfc3339")]
     pub started_at: i64,
-    #[serde(serialize_with = "crate::output::rfc3339_opt")]
+    #[serde(serialize_with = "crate::times::rfc3339_opt")]
     pub finished_at: Option<i64>,
     pub exit_code: Option<i32>,
     /// `finished`, `interrupted` (its deadline passed or a signal stopped
@@ -44,9 +44,9 @@ pub struct Holdings {
     /// Translation rows held, per language.
     pub translations: Vec<(String, u64)>,
     /// When we first stored one of its events, and when one last changed (ms).
-    #[serde(serialize_with = "crate::output::rfc3339_opt")]
+    #[serde(serialize_with = "crate::times::rfc3339_opt")]
     pub first_seen: Option<i64>,
-    #[serde(serialize_with = "crate::output::rfc3339_opt")]
+    #[serde(serialize_with = "crate::times::rfc3339_opt")]
     pub last_changed: Option<i64>,
 }
 

@@ -59,9 +59,9 @@ impl SourceReport {
 pub struct SourceState {
     pub last_status: Option<SourceStatus>,
     pub last_message: Option<String>,
-    #[serde(serialize_with = "crate::output::rfc3339_opt")]
+    #[serde(serialize_with = "crate::times::rfc3339_opt")]
     pub last_run_at: Option<i64>,
-    #[serde(serialize_with = "crate::output::rfc3339_opt")]
+    #[serde(serialize_with = "crate::times::rfc3339_opt")]
     pub last_success_at: Option<i64>,
 }
 

@@ -10,6 +10,7 @@
 //! (issue 13 item 16). Not the command's wording: see `commands::takedown`.
 
 use super::{Store, now_ms};
+use crate::vocab::EventRef;
 use anyhow::Result;
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
@@ -35,11 +36,10 @@ impl Target {
             return Target::Url(s.to_string());
         }
         // "madrid: 50066046" names the same event as "madrid:50066046".
-        if let Some((src, id)) = s.split_once(':').map(|(s, i)| (s.trim(), i.trim()))
-            && known_sources.contains(&src)
-            && !id.is_empty()
+        if let Ok(EventRef { source, id }) = s.parse::<EventRef>()
+            && known_sources.contains(&source.as_str())
         {
-            return Target::Event { source: src.to_string(), id: id.to_string() };
+            return Target::Event { source, id };
         }
         Target::BareId(s.to_string())
     }
@@ -53,7 +53,7 @@ pub struct Takedown {
     pub source_event_id: Option<String>,
     pub url: Option<String>,
     pub reason: String,
-    #[serde(serialize_with = "crate::output::rfc3339")]
+    #[serde(serialize_with = "crate::times::rfc3339")]
     pub created_at: i64,
 }
 

@@ -44,20 +44,11 @@ impl<T: Translator + ?Sized> Translator for Box<T> {
     }
 }
 
-/// Apertium's names for a language, most specific first: Debian's packages
-/// name some modes with ISO 639-1 codes (`es-gl`) and others with ISO 639-3
-/// (`spa-cat`).
+/// Apertium's names for a language, most specific first (see
+/// [`crate::lang::Lang::apertium_codes`]); none for a code that is no
+/// display language.
 pub(crate) fn engine_codes(lang: &str) -> Option<[&'static str; 2]> {
-    Some(match lang {
-        "es" => ["es", "spa"],
-        "ca" => ["ca", "cat"],
-        "gl" => ["gl", "glg"],
-        "en" => ["en", "eng"],
-        "fr" => ["fr", "fra"],
-        "it" => ["it", "ita"],
-        "pt" => ["pt", "por"],
-        _ => return None,
-    })
+    crate::lang::Lang::from_code(lang).map(crate::lang::Lang::apertium_codes)
 }
 
 /// The texts as they may reach an engine: e-mail addresses and phone

@@ -63,8 +63,8 @@ impl Default for Options {
     }
 }
 
-/// Descriptions in the real feeds stay under 10,000 characters.
-pub const DEFAULT_MAX_CHARS: usize = 20_000;
+/// Descriptions in the real feeds stay under 10,000 characters (the cap lives in `policy`).
+pub use crate::policy::DEFAULT_MAX_CHARS;
 
 /// What a translation step did, in total and per source.
 #[derive(Debug, Default, Clone, serde::Serialize)]

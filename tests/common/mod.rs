@@ -22,6 +22,25 @@ pub fn realdata(rel: &str) -> Option<PathBuf> {
     None
 }
 
+/// The real Apertium engine; `None`, announced on stderr, when it is
+/// missing outside CI. Under `CI=true` a missing Apertium fails the test
+/// (scripts/deps.sh installs it). The one check every translation test asks.
+pub fn apertium() -> Option<cityvibe::translate::ApertiumTranslator> {
+    match cityvibe::translate::ApertiumTranslator::system() {
+        Ok(t) => Some(t),
+        Err(e) if std::env::var("CI").as_deref() != Ok("true") => {
+            eprintln!("notice: skipping, no Apertium ({e:#}); run scripts/deps.sh");
+            None
+        }
+        Err(e) => panic!("Apertium missing under CI: {e:#}"),
+    }
+}
+
+/// Whether real Apertium is here, announced as [`apertium`] does.
+pub fn has_apertium() -> bool {
+    apertium().is_some()
+}
+
 /// A file of the project's own samples.
 pub fn sample(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/samples").join(rel)

@@ -1,11 +1,12 @@
 //! A real HTTP/1.1 server on 127.0.0.1 for the tests: a thread per
 //! connection, a handler that writes a raw response, and a record of every
 //! request received (arrival time, method, path, headers) for the tests to
-//! assert on. No async runtime, no mock of our own client.
+//! assert on. No async runtime, no mock of our own client. A test that
+//! asserts nothing more was asked waits for [`Server::settle`], not a pause.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// One request as the server saw it.
@@ -59,6 +60,58 @@ type Handler = dyn Fn(&Seen, usize) -> Reply + Send + Sync;
 pub struct Server {
     pub port: u16,
     log: Arc<Mutex<Vec<Seen>>>,
+    intake: Arc<Intake>,
+}
+
+/// What the accept loop has taken in: the client ports of the connections
+/// accepted, in order, and how many of them are not yet in the log (nor
+/// closed without a request). [`Server::settle`] waits on it.
+#[derive(Default)]
+struct Intake {
+    state: Mutex<(Vec<u16>, usize)>,
+    changed: Condvar,
+}
+
+impl Intake {
+    fn accepted(&self, stream: &TcpStream) {
+        let mut s = self.state.lock().unwrap();
+        if let Ok(peer) = stream.peer_addr() {
+            s.0.push(peer.port());
+        }
+        s.1 += 1;
+        self.changed.notify_all();
+    }
+
+    fn done(&self) {
+        self.state.lock().unwrap().1 -= 1;
+        self.changed.notify_all();
+    }
+
+    /// Wait until `until` holds of the state (or panic after `limit`).
+    fn wait(&self, what: &str, until: impl Fn(&(Vec<u16>, usize)) -> bool) {
+        let limit = Duration::from_secs(20);
+        let s = self.state.lock().unwrap();
+        let (s, timeout) = self.changed.wait_timeout_while(s, limit, |s| !until(s)).unwrap();
+        drop(s);
+        assert!(!timeout.timed_out(), "the test server did not settle in {limit:?}: {what}");
+    }
+}
+
+/// Marks one accepted connection done when it is logged or ends, once.
+struct Taken<'a>(Option<&'a Intake>);
+
+impl Taken<'_> {
+    fn done(&mut self) {
+        if let Some(intake) = self.0.take() {
+            intake.done();
+        }
+    }
+}
+
+impl Drop for Taken<'_> {
+    fn drop(&mut self) {
+        self.done();
+    }
 }
 
 impl Server {
@@ -67,15 +120,33 @@ impl Server {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
         let port = listener.local_addr().unwrap().port();
         let log: Arc<Mutex<Vec<Seen>>> = Arc::default();
+        let intake: Arc<Intake> = Arc::default();
         let handler: Arc<Handler> = Arc::new(handler);
-        let l2 = log.clone();
+        let (l2, i2) = (log.clone(), intake.clone());
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
-                let (log, handler) = (l2.clone(), handler.clone());
-                std::thread::spawn(move || serve(stream, &log, &*handler));
+                i2.accepted(&stream);
+                let (log, handler, intake) = (l2.clone(), handler.clone(), i2.clone());
+                std::thread::spawn(move || serve(stream, &log, &*handler, &mut Taken(Some(&intake))));
             }
         });
-        Server { port, log }
+        Server { port, log, intake }
+    }
+
+    /// Wait until every connection made to the server before this call is
+    /// in the log (or closed without a request): what a client that has
+    /// ended sent is then all in [`Server::requests`]. A connection of our
+    /// own goes through the accept queue behind all earlier ones (a FIFO);
+    /// once it is accepted and no accepted connection is still being read,
+    /// nothing sent earlier can arrive later. The observable event a test
+    /// that asserts "no request was sent" waits for, instead of a pause.
+    pub fn settle(&self) {
+        let before = self.intake.state.lock().unwrap().0.len();
+        let marker = TcpStream::connect(("127.0.0.1", self.port)).expect("connect to the test server");
+        let port = marker.local_addr().unwrap().port();
+        self.intake.wait("our own connection was not accepted", |s| s.0[before..].contains(&port));
+        drop(marker);
+        self.intake.wait("a connection is still being read", |s| s.1 == 0);
     }
 
     /// The base URL to give `--mirror`.
@@ -88,7 +159,7 @@ impl Server {
     }
 }
 
-fn serve(stream: TcpStream, log: &Mutex<Vec<Seen>>, handler: &Handler) {
+fn serve(stream: TcpStream, log: &Mutex<Vec<Seen>>, handler: &Handler, taken: &mut Taken<'_>) {
     let mut reader = BufReader::new(stream.try_clone().expect("clone stream"));
     let mut line = String::new();
     if reader.read_line(&mut line).unwrap_or(0) == 0 {
@@ -117,6 +188,7 @@ fn serve(stream: TcpStream, log: &Mutex<Vec<Seen>>, handler: &Handler) {
         l.push(seen.clone());
         l.len() - 1
     };
+    taken.done();
     let reply = handler(&seen, index);
     let mut out = stream;
     let mut head = format!("HTTP/1.1 {} X\r\nConnection: close\r\n", reply.status);

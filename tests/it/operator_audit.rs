@@ -280,7 +280,7 @@ fn audit_takes_the_run_lock() {
     let mirror = server.url();
     let out = cityvibe(dir.path(), &["--db", "cityvibe.db", "--mirror", mirror.as_str(), "audit", "--source", "madrid"]);
     assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
-    std::thread::sleep(Duration::from_millis(100));
+    server.settle();
     assert!(server.requests().is_empty());
 }
 

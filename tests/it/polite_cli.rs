@@ -69,6 +69,6 @@ fn config_faster_than_the_adapter_is_refused_before_any_request() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("sources.madrid") && stderr.contains("minimum of 2 s"), "{stderr}");
-    std::thread::sleep(Duration::from_millis(100));
+    server.settle();
     assert!(server.requests().is_empty(), "{:?}", server.requests());
 }

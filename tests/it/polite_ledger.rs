@@ -135,7 +135,7 @@ fn a_ledger_that_cannot_record_fails_closed_issue14() {
     // Exit 4: an I/O failure, not a source's problem (src/output.rs).
     assert_eq!(out.status.code(), Some(4));
     assert!(String::from_utf8_lossy(&out.stderr).contains("host ledger"), "{}", String::from_utf8_lossy(&out.stderr));
-    std::thread::sleep(Duration::from_millis(100));
+    server.settle();
     assert_eq!(server.requests().len(), 1, "nothing was sent without a ledger");
 }
 
@@ -156,6 +156,6 @@ fn a_database_in_use_is_locked_through_a_symlink_and_a_hard_link_issue10() {
         assert_eq!(out.status.code(), Some(3), "{name}: {}", String::from_utf8_lossy(&out.stderr));
         assert!(String::from_utf8_lossy(&out.stderr).contains("another cityvibe run holds"), "{name}");
     }
-    std::thread::sleep(Duration::from_millis(100));
+    server.settle();
     assert!(server.requests().is_empty(), "{:?}", server.requests());
 }

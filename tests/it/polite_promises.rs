@@ -123,7 +123,7 @@ fn a_window_closing_between_a_429_and_its_retry_stops_the_retry_p9_issue12() {
     let s = &json_of(&out)["sources"][0];
     assert_eq!(s["status"], "skipped", "{s}");
     assert!(s["message"].as_str().unwrap().contains("outside its hours"), "{s}");
-    std::thread::sleep(Duration::from_millis(100));
+    server.settle();
     assert_eq!(server.requests().len(), 1, "the retry was sent outside the window");
 }
 
@@ -205,7 +205,7 @@ fn credentials_in_a_url_never_reach_the_wire_p2_issue10() {
     assert_eq!(s["status"], "refused", "{s}");
     assert!(s["message"].as_str().unwrap().contains("credentials"), "{s}");
     assert!(!s["message"].as_str().unwrap().contains("pw@"), "the credentials are not repeated: {s}");
-    std::thread::sleep(Duration::from_millis(100));
+    hop.settle();
     let seen = hop.requests();
     assert_eq!(seen.len(), 1, "the hop was requested: {seen:?}");
     assert!(seen.iter().all(|s| s.header("authorization").is_none()));
@@ -226,7 +226,7 @@ fn a_delay_beyond_a_day_is_refused_at_load_issue10() {
             assert!(stderr.contains("[sources.madrid] min_delay_secs") && stderr.contains("86400"), "{value}: {stderr}");
         }
     }
-    std::thread::sleep(Duration::from_millis(100));
+    server.settle();
     assert!(server.requests().is_empty());
 }
 

@@ -1,6 +1,6 @@
 //! Issue 5, the step that decides what to translate: real Apertium, a real
 //! SQLite file, and the run engine storing the project's samples first.
-use crate::common;
+use crate::common::{self, apertium};
 
 use cityvibe::config::Config;
 use cityvibe::http::{Client, Limits, Mirror};
@@ -31,17 +31,6 @@ impl Translator for Counted {
     }
     fn supports(&self, src: &str, tgt: &str) -> bool {
         self.inner.supports(src, tgt)
-    }
-}
-
-fn apertium() -> Option<ApertiumTranslator> {
-    match ApertiumTranslator::system() {
-        Ok(t) => Some(t),
-        Err(e) if std::env::var("CI").as_deref() != Ok("true") => {
-            eprintln!("notice: skipping, no Apertium ({e:#})");
-            None
-        }
-        Err(e) => panic!("Apertium missing under CI: {e:#}"),
     }
 }
 
@@ -114,7 +103,7 @@ fn only_new_or_changed_texts_reach_the_engine() {
     let feed = dst.join("300107-0-agenda-actividades-eventos.json");
     let body = std::fs::read_to_string(&feed).unwrap();
     let ev = store
-        .list_events(&Default::default(), &Default::default())
+        .list_events(&Default::default(), &cityvibe::citation::Citations::default())
         .unwrap()
         .into_iter()
         .find(|e| e.source == "madrid" && !e.description.is_empty())

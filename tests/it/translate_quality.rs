@@ -45,16 +45,7 @@ pub fn listed(dir: &Path, lang: &str) -> std::collections::BTreeMap<String, Valu
 }
 
 /// Whether real Apertium is here; outside CI its absence skips with a notice.
-pub fn has_apertium() -> bool {
-    match cityvibe::translate::ApertiumTranslator::system() {
-        Ok(_) => true,
-        Err(e) if std::env::var("CI").as_deref() != Ok("true") => {
-            eprintln!("notice: skipping, no Apertium ({e:#})");
-            false
-        }
-        Err(e) => panic!("Apertium missing under CI: {e:#}"),
-    }
-}
+pub use crate::common::has_apertium;
 
 const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\n[sources.madrid]\nenabled = true\n";
 

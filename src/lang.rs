@@ -1,0 +1,124 @@
+//! The seven display languages, one type: the code each is written with
+//! (ISO 639-1: in sources.toml, `--lang`, the database and every export),
+//! Apertium's names for it and its own name. `--lang` offers these values,
+//! and every other check of a language asks this type (`model::DISPLAY_LANGS`,
+//! `Known::langs`, the translators' `engine_codes` and the sources page read
+//! [`Lang::CODES`]), so a language is added in one place.
+//!
+//! Not for the words shown in a language (`i18n`, `data/i18n/`) nor for
+//! which pairs an engine can translate (`translate::engine`).
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A display language, in CityVibe's order of preference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
+pub enum Lang {
+    Es,
+    Ca,
+    Gl,
+    En,
+    Fr,
+    It,
+    Pt,
+}
+
+impl Lang {
+    /// Every display language, in order of preference.
+    pub const ALL: [Lang; 7] = [Lang::Es, Lang::Ca, Lang::Gl, Lang::En, Lang::Fr, Lang::It, Lang::Pt];
+
+    /// Their codes, in the same order (what `&str` code compares with).
+    pub const CODES: [&'static str; 7] = {
+        let mut codes = [""; 7];
+        let mut i = 0;
+        while i < Lang::ALL.len() {
+            codes[i] = Lang::ALL[i].as_str();
+            i += 1;
+        }
+        codes
+    };
+
+    /// The code it is stored and written with: `es`, `ca`, …
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Lang::Es => "es",
+            Lang::Ca => "ca",
+            Lang::Gl => "gl",
+            Lang::En => "en",
+            Lang::Fr => "fr",
+            Lang::It => "it",
+            Lang::Pt => "pt",
+        }
+    }
+
+    /// Apertium's names for it, most specific first: Debian's packages name
+    /// some modes with ISO 639-1 codes (`es-gl`) and others with ISO 639-3
+    /// (`spa-cat`).
+    pub const fn apertium_codes(self) -> [&'static str; 2] {
+        match self {
+            Lang::Es => ["es", "spa"],
+            Lang::Ca => ["ca", "cat"],
+            Lang::Gl => ["gl", "glg"],
+            Lang::En => ["en", "eng"],
+            Lang::Fr => ["fr", "fra"],
+            Lang::It => ["it", "ita"],
+            Lang::Pt => ["pt", "por"],
+        }
+    }
+
+    /// Its name in itself, as a language switcher shows it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Lang::Es => "español",
+            Lang::Ca => "català",
+            Lang::Gl => "galego",
+            Lang::En => "English",
+            Lang::Fr => "français",
+            Lang::It => "italiano",
+            Lang::Pt => "português",
+        }
+    }
+
+    /// The display language with this code, if it is one.
+    pub fn from_code(code: &str) -> Option<Lang> {
+        Lang::ALL.into_iter().find(|l| l.as_str() == code)
+    }
+}
+
+impl fmt::Display for Lang {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Lang {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Lang, String> {
+        Lang::from_code(s).ok_or_else(|| format!("{s:?} is not a display language (use one of {})", Lang::CODES.join(", ")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::ValueEnum;
+
+    /// The codes every stored row, config and export has always used read
+    /// back as their language, in the order they were listed in.
+    #[test]
+    fn the_seven_codes_read_back_in_their_order() {
+        assert_eq!(Lang::CODES, ["es", "ca", "gl", "en", "fr", "it", "pt"]);
+        for (code, lang) in Lang::CODES.into_iter().zip(Lang::ALL) {
+            assert_eq!(code.parse::<Lang>(), Ok(lang));
+            assert_eq!(lang.to_string(), code);
+            // clap's spelling of `--lang` values is the stored code.
+            assert_eq!(<Lang as ValueEnum>::from_str(code, false), Ok(lang), "{code}");
+            assert_eq!(lang.to_possible_value().unwrap().get_name(), code);
+            assert_eq!(lang.apertium_codes()[0], code);
+        }
+        assert_eq!(Lang::value_variants(), Lang::ALL);
+        for bad in ["", "de", "ES", "es-ES", "spa"] {
+            assert!(bad.parse::<Lang>().is_err(), "{bad:?}");
+        }
+    }
+}
