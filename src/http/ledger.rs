@@ -450,12 +450,21 @@ impl Ledger {
 
     /// Requests reserved for `host` in the 24 h before `now_ms`: what the
     /// daily cap counts (read only; the source gate asks it, issue 22 item 2).
+    /// A request recorded ahead of the clock is an error, as when reserving:
+    /// a day's count of requests not yet made is no count (issue 19 item 11).
     pub fn requests_in_last_day(&self, host: &str, now_ms: i64) -> Result<u32> {
-        self.conn
-            .query_row("SELECT count(*) FROM requests WHERE host = ?1 AND at_ms > ?2", params![host, now_ms - 24 * 3600 * 1000], |r| {
-                r.get(0)
-            })
-            .with_context(|| format!("counting {host}'s requests of the last 24 h in the host ledger"))
+        let (used, latest): (u32, Option<i64>) = self
+            .conn
+            .query_row(
+                "SELECT count(*), max(at_ms) FROM requests WHERE host = ?1 AND at_ms > ?2",
+                params![host, now_ms - 24 * 3600 * 1000],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .with_context(|| format!("counting {host}'s requests of the last 24 h in the host ledger"))?;
+        if let Some(at) = latest.filter(|at| *at > now_ms + CLOCK_SLACK_MS) {
+            return Err(self.impossible(host, "a request counted against its daily cap", at, now_ms));
+        }
+        Ok(used)
     }
 
     /// Take the host's lock for one exchange; `None` while another process holds it.

@@ -47,8 +47,12 @@ pub enum Why {
     OutsideHours(String),
     /// Fetched less than its period ago (P7).
     WithinPeriod { period: Duration, due_ms: i64 },
-    /// The host asked us not to come back before then (P10), beyond what a run waits.
+    /// Not before then (P10), beyond what a run waits: the host's
+    /// Retry-After, or our own pause (a backoff, a robots.txt we could not read).
     NotBefore { host: String, until_ms: i64, asked: String },
+    /// The host asked for more than a year away: held until the operator
+    /// lifts the hold (`source release`, P10, issue 19 item 15).
+    Held { host: String, asked: String },
     /// The host's daily cap is used up (requests in the last 24 h).
     CapReached { host: String, cap: u32, used: u32 },
 }
@@ -59,7 +63,7 @@ impl Why {
         match self {
             Why::UnknownAdapter { .. } => SourceStatus::Failed,
             Why::SwitchedOff(_) => SourceStatus::Disabled,
-            Why::Unreviewed(_) => SourceStatus::Refused,
+            Why::Unreviewed(_) | Why::Held { .. } => SourceStatus::Refused,
             _ => SourceStatus::Skipped,
         }
     }
@@ -86,8 +90,15 @@ impl Why {
                 crate::output::time(Some(*due_ms))
             ),
             Why::NotBefore { host, until_ms, asked } => {
-                format!("{host} asked us not to come back before {} ({asked}); skipped until then (P10)", utc(*until_ms))
+                // Only a Retry-After is the host's word; our backoff, or a
+                // robots.txt we could not read, is ours: say whose it is.
+                let whose = if asked.contains("Retry-After") { "asked us not to come back" } else { "is left alone" };
+                format!("{host} {whose} before {} ({asked}); skipped until then (P10)", utc(*until_ms))
             }
+            Why::Held { host, asked } => format!(
+                "{host} is held: it asked us to stay away for more than a year ({asked}); no request until the operator \
+                 lifts the hold with `cityvibe source release {host}` (P10)"
+            ),
             Why::CapReached { host, cap, used } => format!("daily cap of {cap} requests to {host} reached ({used} in the last 24 h)"),
         }
     }
@@ -172,6 +183,9 @@ impl<'a> SourceGate<'a> {
         if let Some(ledger) = self.ledger {
             let host = m.host.to_string();
             let entry = ledger.host(&host)?;
+            if entry.not_before_ms == Some(crate::http::ledger::HELD) {
+                return Ok(Decision::Refuse(Why::Held { host, asked: entry.not_before_why.unwrap_or_default() }));
+            }
             if let Some(until_ms) = entry.not_before_ms
                 && until_ms - self.now_ms > self.max_wait.as_millis() as i64
             {

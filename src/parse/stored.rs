@@ -17,8 +17,12 @@
 use crate::parse::{pii, text};
 use std::borrow::Cow;
 
-/// The most one stored text may hold, in bytes: the feeds' own cap.
-pub const FIELD_CAP: usize = crate::records::FIELD_CAP;
+/// The most one stored text may hold, in bytes, whatever brought it: a
+/// feed's field (the record framework cuts there, `records::FIELD_CAP`),
+/// an import, a correction. A longer text is cut at the last character
+/// boundary before it: no real description comes near it, and a poison
+/// text must not reach the database or a translation engine whole.
+pub const FIELD_CAP: usize = 64 * 1024;
 
 /// The longest error text printed or stored, in characters.
 const MESSAGE_CHARS: usize = 300;

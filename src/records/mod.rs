@@ -21,11 +21,10 @@ use std::io::BufRead;
 
 pub use sink::{EventSink, FeedError, RecordError};
 
-/// The most one text field of an event may hold, in bytes. A longer text is
-/// cut at the last character boundary before it, with a record warning: no
-/// real description comes near it, and a poison text must not reach the
-/// database or a translation engine whole.
-pub const FIELD_CAP: usize = 64 * 1024;
+/// The most one text field of an event may hold, in bytes: the cap of every
+/// stored text (`parse::stored`, below this module); a field cut there gets
+/// a record warning.
+pub use crate::parse::stored::FIELD_CAP;
 
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 

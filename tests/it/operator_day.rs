@@ -194,8 +194,10 @@ fn issue21_7_a_json_failure_is_json_on_stdout() {
     let d = dir.path();
     let db = d.join("data/cityvibe.db");
     let held = cityvibe::ingest::RunLock::acquire(&db, Some(&common::state_dir(d))).unwrap();
-    let out = cityvibe(d, &["run", "--json"]);
-    assert_eq!(out.status.code(), Some(3));
+    // A mirror run (a run to real hosts with a private ledger is refused,
+    // exit 2, before the lock is asked: issue 19 item 5); nothing is sent.
+    let out = cityvibe(d, &["--mirror", "http://127.0.0.1:9", "run", "--json"]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     let v = json_of(&out);
     assert_eq!(v["exit"], 3, "{v}");
     assert!(v["error"].as_str().unwrap().contains("another cityvibe run holds"), "{v}");

@@ -49,7 +49,7 @@ fn issue20_6_translate_status_counts_texts_by_origin_per_language() {
 
     let table = ok(cityvibe(d, &["translate", "status"]));
     assert!(table.contains("engine: none"), "{table}");
-    assert!(table.lines().any(|l| l.contains("fr") && l.contains("style")), "{table}");
+    assert!(table.lines().any(|l| l.contains("fr") && l.contains("lang ")), "{table}");
 }
 
 /// With real Apertium every text of the Madrid samples is the engine's in English.
