@@ -125,28 +125,7 @@ pub fn manifest_problems(m: &Manifest) -> Vec<String> {
     if !m.feeds.iter().any(|f| f.role == FeedRole::Primary) {
         p.push("no primary feed".into());
     }
-    for (i, f) in m.feeds.iter().enumerate() {
-        match url::Url::parse(f.url) {
-            Err(e) => p.push(format!("feed {:?} is not a URL: {e}", f.url)),
-            Ok(u) => {
-                if u.scheme() != "https" {
-                    p.push(format!("feed {:?} is not https", f.url));
-                }
-                if u.host_str() != Some(m.host) {
-                    p.push(format!("feed {:?} is not on the declared host {}", f.url, m.host));
-                }
-                if u.fragment().is_some() {
-                    p.push(format!("feed {:?} has a #fragment", f.url));
-                }
-            }
-        }
-        if m.feeds[..i].iter().any(|g| g.url == f.url) {
-            p.push(format!("feed {:?} is listed twice", f.url));
-        }
-        if f.lang.len() != 2 {
-            p.push(format!("feed {:?}: lang {:?} is not an ISO 639-1 code", f.url, f.lang));
-        }
-    }
+    feed_problems(m, &mut p);
     for r in m.redirects {
         if r.host.trim().is_empty() || !r.path_prefix.starts_with('/') {
             p.push(format!("redirect rule {}{} needs a host and a path prefix starting with '/'", r.host, r.path_prefix));
@@ -185,6 +164,33 @@ pub fn manifest_problems(m: &Manifest) -> Vec<String> {
         p.push(format!("review.robots_sha256 {h:?} is not 64 hex digits"));
     }
     p
+}
+
+/// What is wrong with the manifest's feed list: each URL https, on the
+/// declared host, without a fragment, listed once, with a language code.
+fn feed_problems(m: &Manifest, p: &mut Vec<String>) {
+    for (i, f) in m.feeds.iter().enumerate() {
+        match url::Url::parse(f.url) {
+            Err(e) => p.push(format!("feed {:?} is not a URL: {e}", f.url)),
+            Ok(u) => {
+                if u.scheme() != "https" {
+                    p.push(format!("feed {:?} is not https", f.url));
+                }
+                if u.host_str() != Some(m.host) {
+                    p.push(format!("feed {:?} is not on the declared host {}", f.url, m.host));
+                }
+                if u.fragment().is_some() {
+                    p.push(format!("feed {:?} has a #fragment", f.url));
+                }
+            }
+        }
+        if m.feeds[..i].iter().any(|g| g.url == f.url) {
+            p.push(format!("feed {:?} is listed twice", f.url));
+        }
+        if f.lang.len() != 2 {
+            p.push(format!("feed {:?}: lang {:?} is not an ISO 639-1 code", f.url, f.lang));
+        }
+    }
 }
 
 /// One finding of the PII and image audit of parsed events.

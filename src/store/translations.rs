@@ -43,6 +43,22 @@ pub struct MachineTranslation {
     pub cache_key: String,
 }
 
+impl MachineTranslation {
+    /// The translation of `text`'s field into `lang`, as `engine` gave it
+    /// (or the cache under `cache_key` kept it).
+    pub fn of(text: &SourceText, lang: &str, translated: String, engine: String, source_hash: &str, cache_key: String) -> MachineTranslation {
+        MachineTranslation {
+            event_id: text.event_id,
+            lang: lang.to_string(),
+            field: text.field,
+            text: translated,
+            engine,
+            source_hash: source_hash.to_string(),
+            cache_key,
+        }
+    }
+}
+
 impl Store {
     /// Titles and descriptions of active events (optionally of some sources).
     pub fn texts_to_translate(&self, sources: &[String]) -> Result<Vec<SourceText>> {

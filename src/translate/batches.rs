@@ -60,8 +60,7 @@ pub(super) fn send<T: Translator + Send>(
         let plans: Vec<Plan> = targets.iter().map(|(_, list)| Plan::new(list, failures)).collect();
         let tgt_names: Vec<&str> = targets.iter().map(|(t, _)| t.as_str()).collect();
         let rounds = plans.iter().map(|p| p.batches.len()).max().unwrap_or(0);
-        let mut succeeded = vec![false; targets.len()];
-        let mut suspects: Vec<Vec<(usize, String)>> = vec![Vec::new(); targets.len()];
+        let mut outcome = Outcome { succeeded: vec![false; targets.len()], suspects: vec![Vec::new(); targets.len()] };
         // A target whose engine failed a whole batch, text by text, before
         // translating anything is down for this run: its later batches are
         // not sent (against a hanging server each would cost timeouts).
@@ -89,7 +88,7 @@ pub(super) fn send<T: Translator + Send>(
                     (Err(e), None) if batch.len() > 1 => {
                         let why = format!("{e:#}");
                         let answers = one_by_one(workers, &src, tgt, batch, &plans[t], e);
-                        if !succeeded[t] && answers.iter().all(|(_, a)| a.is_err()) {
+                        if !outcome.succeeded[t] && answers.iter().all(|(_, a)| a.is_err()) {
                             down[t] = Some(why);
                         }
                         answers
@@ -101,7 +100,7 @@ pub(super) fn send<T: Translator + Send>(
                     let waiting = list.iter().filter(|n| &n.key == key);
                     match answer {
                         Ok(text) => {
-                            succeeded[t] = true;
+                            outcome.succeeded[t] = true;
                             let text = match waiting.clone().next() {
                                 Some(first) => first.finish(&text, tgt),
                                 None => style::finish(&text, &prepared.names, prepared.lead.as_deref(), tgt, Field::Description),
@@ -115,7 +114,7 @@ pub(super) fn send<T: Translator + Send>(
                         }
                         Err(e) => {
                             stats.error.get_or_insert_with(|| format!("{src}→{tgt}: {e:#}"));
-                            suspects[t].push((i, format!("{e:#}")));
+                            outcome.suspects[t].push((i, format!("{e:#}")));
                             for n in waiting {
                                 if let Some(fallen) = fallen.as_deref_mut() {
                                     fallen.entry((src.clone(), tgt.clone())).or_default().push(n.clone());
@@ -132,23 +131,44 @@ pub(super) fn send<T: Translator + Send>(
             store.save_translations(&out)?;
             progress(done, total, stats.words);
         }
-        // A text counts as poison only when the engine translated others into
-        // the same language meanwhile: a dead engine is not the texts' fault.
-        // When the only texts sent were ones it had failed on before (a
-        // steady feed), a short text that is no one's data asks whether the
-        // engine is alive.
-        for (t, list) in suspects.iter().enumerate() {
-            let only_suspects = !list.is_empty() && list.iter().all(|(i, _)| failures.contains_key(&plans[t].keys[*i].0));
-            let alive = succeeded[t] || (only_suspects && engine_answers(&mut workers[0], &src, &targets[t].0));
-            if !alive {
-                continue;
-            }
-            for (i, error) in list {
-                let key = &plans[t].keys[*i].0;
-                let before = failures.get(key).map_or(0, |f| f.failures);
-                let backoff = FIRST_BACKOFF_MS.saturating_mul(1 << before.min(10));
-                store.record_translation_failure(key, error, backoff)?;
-            }
+        record_failures(store, workers, &src, &tgt_names, &plans, &outcome, failures)?;
+    }
+    Ok(())
+}
+
+/// What one source language's rounds left: per target, whether the engine
+/// translated anything, and the texts it failed on with why.
+struct Outcome {
+    succeeded: Vec<bool>,
+    suspects: Vec<Vec<(usize, String)>>,
+}
+
+/// Record the failed texts of `outcome` for their backoff.
+fn record_failures<T: Translator + Send>(
+    store: &mut Store,
+    workers: &mut [T],
+    src: &str,
+    tgt_names: &[&str],
+    plans: &[Plan],
+    outcome: &Outcome,
+    failures: &HashMap<String, Failure>,
+) -> Result<()> {
+    // A text counts as poison only when the engine translated others into
+    // the same language meanwhile: a dead engine is not the texts' fault.
+    // When the only texts sent were ones it had failed on before (a
+    // steady feed), a short text that is no one's data asks whether the
+    // engine is alive.
+    for (t, list) in outcome.suspects.iter().enumerate() {
+        let only_suspects = !list.is_empty() && list.iter().all(|(i, _)| failures.contains_key(&plans[t].keys[*i].0));
+        let alive = outcome.succeeded[t] || (only_suspects && engine_answers(&mut workers[0], src, tgt_names[t]));
+        if !alive {
+            continue;
+        }
+        for (i, error) in list {
+            let key = &plans[t].keys[*i].0;
+            let before = failures.get(key).map_or(0, |f| f.failures);
+            let backoff = FIRST_BACKOFF_MS.saturating_mul(1 << before.min(10));
+            store.record_translation_failure(key, error, backoff)?;
         }
     }
     Ok(())

@@ -323,6 +323,7 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
 
 /// What the plan step found: the texts an engine must translate now, those
 /// the cache or a human answers, those set aside. Nothing of it is stored yet.
+#[derive(Default)]
 pub(super) struct Plan {
     /// (source lang, target lang) → texts needing an engine.
     pub(super) needs: BTreeMap<(String, String), Vec<Need>>,
@@ -340,6 +341,22 @@ pub(super) struct Plan {
 /// `langs`, who answers it (the publisher, a human, the cache, `engine`) and
 /// from which text (the original, or the publisher's Spanish); counted in
 /// `stats`. Reads only, so `translate status` asks it too.
+/// The term base of each of `langs`; the lines of the operator's files
+/// that were skipped go to `stats` (once each, issue 19 item 8).
+fn term_bases(options: &Options, langs: &[String], stats: &mut TranslateStats) -> Result<HashMap<String, TermBase>> {
+    let mut terms = HashMap::new();
+    for lang in langs {
+        let base = TermBase::load(options.terms_dir.as_deref(), lang)?;
+        for problem in base.problems() {
+            if !stats.term_problems.contains(problem) {
+                stats.term_problems.push(problem.clone());
+            }
+        }
+        terms.insert(lang.clone(), base);
+    }
+    Ok(terms)
+}
+
 pub(super) fn plan(
     store: &Store,
     engine: &str,
@@ -350,24 +367,8 @@ pub(super) fn plan(
     stats: &mut TranslateStats,
 ) -> Result<Plan> {
     let engine = engine.to_string();
-    let mut plan = Plan {
-        needs: BTreeMap::new(),
-        from_cache: Vec::new(),
-        human_rows: Vec::new(),
-        fallen: BTreeMap::new(),
-        set_aside: BTreeMap::new(),
-        failures: store.translation_failures()?,
-    };
-    let mut terms: HashMap<String, TermBase> = HashMap::new();
-    for lang in langs {
-        let base = TermBase::load(options.terms_dir.as_deref(), lang)?;
-        for problem in base.problems() {
-            if !stats.term_problems.contains(problem) {
-                stats.term_problems.push(problem.clone());
-            }
-        }
-        terms.insert(lang.clone(), base);
-    }
+    let mut plan = Plan { failures: store.translation_failures()?, ..Plan::default() };
+    let terms = term_bases(options, langs, stats)?;
     let no_terms = TermBase::default();
     let gazetteer = super::gazetteer::load(options.terms_dir.as_deref())?;
     let apertium = engine.starts_with("apertium");
@@ -427,23 +428,15 @@ pub(super) fn plan(
             let prepared = prepare(sent, known, if plain { &no_terms } else { base });
             let field_key = if shortened { format!("{}/cut", t.field) } else { t.field.to_string() };
             let key = prepared_key(&prepared, &field_key, src, lang, &engine);
-            match existing.get(&(t.event_id, lang.clone(), t.field.to_string())) {
-                Some(e) if e.origin == "publisher" => continue,
-                Some(e) if e.source_hash == hash && e.cache_key.as_deref() == Some(key.as_str()) => continue,
-                _ => {}
+            // Translated from this very text, prepared the same way: nothing to do.
+            if here.is_some_and(|e| e.source_hash == hash && e.cache_key.as_deref() == Some(key.as_str())) {
+                continue;
             }
             if let Some(cached) = store.cached_translation(&key)? {
                 stats.cache_hits += 1;
                 stats.per_source.entry(t.source.clone()).or_default().1 += 1;
-                plan.from_cache.push(MachineTranslation {
-                    event_id: t.event_id,
-                    lang: lang.clone(),
-                    field: t.field,
-                    text: cached,
-                    engine: engine_via(&engine, via),
-                    source_hash: hash.clone(),
-                    cache_key: key,
-                });
+                let engine = engine_via(&engine, via);
+                plan.from_cache.push(MachineTranslation::of(&t, lang, cached, engine, &hash, key));
                 continue;
             }
             let need = Need {

@@ -65,12 +65,10 @@ pub struct Prepared {
     pub lead: Option<String>,
 }
 
-/// Marks the spans of `text` that no engine may translate; `terms` is the
-/// term base for the target language (empty when the source is not Spanish).
-pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
-    let text: String = text.chars().filter(|c| !matches!(*c, KEEP_START | KEEP_END)).collect();
+/// The spans kept before anything else: the event's own venue, locality
+/// and district, the gazetteer's entries (longest first), and web addresses.
+fn places_and_addresses(text: &str, given: &[&str], known: Known) -> Vec<(usize, usize)> {
     let mut names: Vec<(usize, usize)> = Vec::new();
-    let given: Vec<&str> = [known.venue, known.locality].into_iter().flatten().map(str::trim).filter(|p| p.chars().count() > 2).collect();
     // The district names a place that may also head a longer name
     // ("Centro" in "Centro Cultural X"): kept only where it stands alone.
     let mut places: Vec<(&str, bool)> = given.iter().map(|p| (*p, false)).collect();
@@ -80,19 +78,79 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     for (phrase, alone) in places {
         for (at, _) in text.match_indices(phrase) {
             let end = at + phrase.len();
-            let fits = !alone || stands_alone(&text, at, end);
-            if fits && whole_word(&text, at, end) && names.iter().all(|&(a, b)| end <= a || at >= b) {
+            let fits = !alone || stands_alone(text, at, end);
+            if fits && whole_word(text, at, end) && names.iter().all(|&(a, b)| end <= a || at >= b) {
                 names.push((at, end));
             }
         }
     }
     // Web addresses stay as they are: an engine translates their words, and
     // an answer holding an address the text lacks is refused (issue 19 item 10).
-    for (at, end) in super::answer::web_addresses(&text) {
+    for (at, end) in super::answer::web_addresses(text) {
         if names.iter().all(|&(a, b)| end <= a || at >= b) {
             names.push((at, end));
         }
     }
+    names
+}
+
+/// The kept spans the text starts with, one after another ("XXI" "Premio
+/// Internacional"), when a lower-case word follows the last of them.
+fn lead_of(text: &str, spans: &[(usize, usize, Option<String>)]) -> Option<String> {
+    let mut lead = None;
+    if let Some(&(first, _, _)) = spans.first()
+        && !text[..first].chars().any(char::is_alphanumeric)
+    {
+        let mut run = String::new();
+        let mut end = first;
+        for (a, b, target) in spans {
+            let gap = &text[end..*a];
+            if !gap.chars().all(char::is_whitespace) {
+                break;
+            }
+            run.push_str(gap);
+            run.push_str(target.as_deref().unwrap_or(&text[*a..*b]));
+            end = *b;
+            if text[end..].trim_start_matches(super::style::after_lead).starts_with(char::is_lowercase) {
+                lead = Some(run);
+                break;
+            }
+        }
+    }
+    lead
+}
+
+/// The text with each span between [`KEEP_START`] and [`KEEP_END`]: a
+/// term's rendering, or the words kept as they are (returned, sorted, once each).
+fn render(text: &str, spans: Vec<(usize, usize, Option<String>)>) -> (String, Vec<String>) {
+    let mut kept = Vec::new();
+    let mut out = String::with_capacity(text.len() + spans.len() * 8);
+    let mut last = 0;
+    for (a, b, target) in spans {
+        out.push_str(&text[last..a]);
+        out.push(KEEP_START);
+        match target {
+            Some(t) => out.push_str(&t),
+            None => {
+                out.push_str(&text[a..b]);
+                kept.push(text[a..b].to_string());
+            }
+        }
+        out.push(KEEP_END);
+        last = b;
+    }
+    out.push_str(&text[last..]);
+    kept.sort();
+    kept.dedup();
+    (out, kept)
+}
+
+/// Marks the spans of `text` that no engine may translate; `terms` is the
+/// term base for the target language (empty when the source is not Spanish).
+pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
+    let text: String = text.chars().filter(|c| !matches!(*c, KEEP_START | KEEP_END)).collect();
+    let given: Vec<&str> = [known.venue, known.locality].into_iter().flatten().map(str::trim).filter(|p| p.chars().count() > 2).collect();
+    let mut names = places_and_addresses(&text, &given, known);
     let found = terms.find(&text, &names);
     let mut taken: Vec<(usize, usize)> = names.clone();
     taken.extend(found.iter().map(|f| (f.start, f.end)));
@@ -170,47 +228,8 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     terms_used.sort();
     terms_used.dedup();
     spans.sort_by_key(|s| s.0);
-    let mut kept = Vec::new();
-    // The kept spans the text starts with, one after another ("XXI" "Premio
-    // Internacional"), when a lower-case word follows the last of them.
-    let mut lead = None;
-    if let Some(&(first, _, _)) = spans.first()
-        && !text[..first].chars().any(char::is_alphanumeric)
-    {
-        let mut run = String::new();
-        let mut end = first;
-        for (a, b, target) in &spans {
-            let gap = &text[end..*a];
-            if !gap.chars().all(char::is_whitespace) {
-                break;
-            }
-            run.push_str(gap);
-            run.push_str(target.as_deref().unwrap_or(&text[*a..*b]));
-            end = *b;
-            if text[end..].trim_start_matches(super::style::after_lead).starts_with(char::is_lowercase) {
-                lead = Some(run);
-                break;
-            }
-        }
-    }
-    let mut out = String::with_capacity(text.len() + spans.len() * 8);
-    let mut last = 0;
-    for (a, b, target) in spans {
-        out.push_str(&text[last..a]);
-        out.push(KEEP_START);
-        match target {
-            Some(t) => out.push_str(&t),
-            None => {
-                out.push_str(&text[a..b]);
-                kept.push(text[a..b].to_string());
-            }
-        }
-        out.push(KEEP_END);
-        last = b;
-    }
-    out.push_str(&text[last..]);
-    kept.sort();
-    kept.dedup();
+    let lead = lead_of(&text, &spans);
+    let (out, kept) = render(&text, spans);
     Prepared { text: out, names: kept, terms_used, lead }
 }
 
@@ -339,27 +358,7 @@ fn sentence_case_names_by(text: &str, dictionary_name: &dyn Fn(usize) -> bool) -
     if ws.is_empty() {
         return Vec::new();
     }
-    let info: Vec<Word> = ws
-        .iter()
-        .enumerate()
-        .map(|(i, &(a, b))| {
-            let w = &text[a..b];
-            let first = w.chars().next().unwrap_or(' ');
-            let letters = w.chars().filter(|c| c.is_alphabetic()).count();
-            Word {
-                a,
-                b,
-                capital: first.is_uppercase(),
-                caps: letters >= 2 && w.chars().all(|c| !c.is_lowercase()),
-                // "Inspira_DOS", "CaixaForum", "Face2Face": a brand, wherever it stands.
-                odd: w.contains('_')
-                    || (w.chars().skip(1).any(char::is_uppercase) && w.chars().any(char::is_lowercase))
-                    || (w.chars().any(char::is_alphabetic) && w.chars().any(|c| c.is_ascii_digit()) && letters >= 2),
-                initial: i == 0 || opens_sentence(&text[ws[i - 1].1..a]),
-                lower: w.to_lowercase(),
-            }
-        })
-        .collect();
+    let info = word_info(text, &ws);
     // Title case capitalises function words too ("Concierto De La Banda"):
     // sentence case never does, except in a name's first word.
     // "And" between two words in capitals joins a name ("MARGARITO Y CIA.").
@@ -435,6 +434,31 @@ fn sentence_case_names_by(text: &str, dictionary_name: &dyn Fn(usize) -> bool) -
         i = end + 1;
     }
     spans
+}
+
+/// Each word of `text` (at `ws`) with what the name finder asks of it.
+fn word_info(text: &str, ws: &[(usize, usize)]) -> Vec<Word> {
+    ws
+        .iter()
+        .enumerate()
+        .map(|(i, &(a, b))| {
+            let w = &text[a..b];
+            let first = w.chars().next().unwrap_or(' ');
+            let letters = w.chars().filter(|c| c.is_alphabetic()).count();
+            Word {
+                a,
+                b,
+                capital: first.is_uppercase(),
+                caps: letters >= 2 && w.chars().all(|c| !c.is_lowercase()),
+                // "Inspira_DOS", "CaixaForum", "Face2Face": a brand, wherever it stands.
+                odd: w.contains('_')
+                    || (w.chars().skip(1).any(char::is_uppercase) && w.chars().any(char::is_lowercase))
+                    || (w.chars().any(char::is_alphabetic) && w.chars().any(|c| c.is_ascii_digit()) && letters >= 2),
+                initial: i == 0 || opens_sentence(&text[ws[i - 1].1..a]),
+                lower: w.to_lowercase(),
+            }
+        })
+        .collect()
 }
 
 struct Word {
