@@ -171,7 +171,10 @@ fn a_record_nested_too_deep_is_refused_alone() {
     let body = format!("[{{\"a\": 1}}, {{\"d\": {}{}}}, {{\"a\": 2}}]", "[".repeat(deep), "]".repeat(deep));
     let started = std::time::Instant::now();
     let got = outcomes(body.as_bytes());
-    assert!(started.elapsed() < std::time::Duration::from_secs(2), "{:?}", started.elapsed());
+    // Not a timed test of speed: quadratic depth handling of 400,000
+    // brackets takes many minutes; linear, milliseconds. 30 s leaves room
+    // for a loaded CI machine and a debug build.
+    assert!(started.elapsed() < std::time::Duration::from_secs(30), "{:?}", started.elapsed());
     assert_eq!(got, ["ok", "#2 (line 1): record nests deeper than 128 levels; not read", "ok"]);
     let fine = format!("[{{\"d\": {}{}}}]", "[".repeat(100), "]".repeat(100));
     assert_eq!(outcomes(fine.as_bytes()), ["ok"]);
