@@ -91,7 +91,16 @@ pub fn for_each_row(
     let header: StringRecord = first.iter().map(str::trim).collect();
     if let Some(missing) = required.iter().find(|r| !header.iter().any(|h| h.eq_ignore_ascii_case(r))) {
         let names: Vec<&str> = header.iter().collect();
-        return Err(Unreadable(format!("CSV header has no {missing} column (header: {})", names.join(&(delimiter as char).to_string()))));
+        let sep = delimiter as char;
+        // A header that reads as one column was most likely split on the
+        // wrong separator: say which one the file seems to use.
+        let other = [',', ';', '\t', '|'].into_iter().find(|c| *c != sep && names.len() == 1 && names[0].contains(*c));
+        let hint = other.map(|c| format!("; it reads as one column: the file looks separated by {c:?}, the adapter splits on {sep:?}"));
+        return Err(Unreadable(format!(
+            "CSV header (split on {sep:?}) has no {missing} column (header: {}){}",
+            names.join(&sep.to_string()),
+            hint.unwrap_or_default()
+        )));
     }
     // Two buffers: the row read and the one before it, held back.
     let (mut held, mut next) = (StringRecord::new(), StringRecord::new());
@@ -189,6 +198,14 @@ mod tests {
         assert_eq!(read(body).unwrap(), ["2:1:a \"b\"\nc", "4:2:España"]);
         assert_eq!(read(b" ID;TITULO\r\n1;Espa\xf1a\r\n").unwrap(), ["2:1:España"], "Windows-1252");
         assert!(read(b"X;TITULO\n1;a\n").is_err(), "no ID column");
+    }
+
+    /// A header split on the wrong separator says so (issue 21's walk: the
+    /// header "ID,TITULO" plainly has an ID, the message has to say why not).
+    #[test]
+    fn a_header_on_another_separator_is_named() {
+        let e = format!("{:?}", read(b"ID,TITULO\n1,a\n").unwrap_err());
+        assert!(e.contains("split on ';'") && e.contains("separated by ','"), "{e}");
     }
 
     #[test]
