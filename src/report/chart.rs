@@ -119,7 +119,11 @@ impl Figures {
         let slot = (W - LEFT) / n;
         let bar = (slot * 0.7).clamp(1.0, MAX_BAR);
         let mut s = svg_open(id, H, title);
+        // The middle tick only where it is a whole number (5 has none).
         let mut ticks = vec![0, top / 2, top];
+        if top % 2 == 1 {
+            ticks.remove(1);
+        }
         ticks.dedup();
         for v in ticks {
             let _ = write!(
@@ -203,13 +207,22 @@ impl Chart {
 
     /// A strip of marks per row (a source's runs, oldest left), each a link;
     /// the twin counts the marks of each row by their key.
-    pub fn strips(id: &str, title: String, summary: String, strips: &[Strip], keys: &[(String, String)], row_label: &str) -> Chart {
+    pub fn strips(
+        id: &str,
+        title: String,
+        summary: String,
+        strips: &[Strip],
+        keys: &[(String, String)],
+        row_label: &str,
+        period: &Period,
+    ) -> Chart {
         let line = 22.0;
-        let h = TOP + line * strips.len().max(1) as f64 + 4.0;
-        let times = || strips.iter().flat_map(|s| s.marks.iter().map(|m| m.at_ms));
-        // No run in the period: an empty strip, not an overflow.
-        let (from, to) = (times().min().unwrap_or(0), times().max().unwrap_or(0));
-        let span = (to - from).max(1) as f64;
+        let rows_h = TOP + line * strips.len().max(1) as f64;
+        let h = rows_h + BOTTOM;
+        // The whole period along x, as the other charts of the page: a run
+        // sits at its moment, and a quiet stretch shows as a gap.
+        let (from, to) = (period.from_ms, period.to_ms.max(period.from_ms + 1));
+        let span = (to - from) as f64;
         let mut s = svg_open(id, h, &title);
         // One mark drawn once and used for every run, and one link per
         // row and group (a day's runs share their page of details): a month
@@ -233,13 +246,20 @@ impl Chart {
                     let _ = write!(s, r#"<a href="{}">"#, esc(&m.href));
                     open = Some(&m.href);
                 }
-                let x = left + (m.at_ms - from) as f64 / span * (W - left - 6.0);
+                let x = left + (m.at_ms.clamp(from, to) - from) as f64 / span * (W - left - 6.0);
                 let _ = write!(s, r##"<use href="#{id}-m" x="{x:.0}" class="k-{}"/>"##, esc(&m.key));
             }
             if open.is_some() {
                 s.push_str("</a>");
             }
             s.push_str("</g>");
+        }
+        // The days along the bottom, every k-th labelled as on the bar charts.
+        let n = period.days.len().max(1) as f64;
+        let every = (n / 8.0).ceil().max(1.0) as usize;
+        for (i, day) in period.days.iter().enumerate().filter(|(i, _)| i % every == 0) {
+            let x = left + (i as f64 + 0.5) / n * (W - left - 6.0);
+            let _ = write!(s, r#"<text class="axis" x="{x:.1}" y="{:.1}" text-anchor="middle">{}</text>"#, h - 8.0, esc(short(day)));
         }
         s.push_str("</svg>");
         let rows = strips
@@ -260,6 +280,14 @@ impl Chart {
             legend: keys.to_vec(),
         }
     }
+}
+
+/// The span a strip chart covers: from, to (ms) and its days (`YYYY-MM-DD`), oldest first.
+#[derive(Debug, Clone)]
+pub struct Period<'a> {
+    pub from_ms: i64,
+    pub to_ms: i64,
+    pub days: &'a [String],
 }
 
 /// One row of marks of [`Chart::strips`].

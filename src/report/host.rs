@@ -72,7 +72,7 @@ struct Held {
 /// The page of `host` in `lang`, rendered.
 pub(super) fn page(cx: &Scope, host: &str, lang: &str) -> Result<String> {
     let t = crate::i18n::catalogue(lang);
-    let adapters: Vec<&'static dyn Adapter> = cx.adapters.iter().copied().filter(|a| a.manifest().host == host).collect();
+    let adapters: Vec<&'static dyn Adapter> = cx.adapters.iter().copied().filter(|a| super::serves(*a, host)).collect();
     let requests = cx.store.requests_to(host, cx.since_ms)?;
     // The promise: the adapter's minimum delay (P8), the largest if several sources share the host.
     let promise_ms = adapters.iter().map(|a| a.manifest().min_delay.as_millis() as i64).max().unwrap_or(0);
@@ -203,18 +203,30 @@ fn gap_chart(t: &Catalogue, gaps: &[i64], promise_ms: i64) -> Chart {
             bounds.push(b);
         }
     }
-    let span = |ms: i64| -> String {
+    // (number, unit) of a bound: a bin reads "10–20 s" or "20 s–1 min",
+    // short enough that six labels fit under the chart without overlapping.
+    let part = |ms: i64| -> (String, &str) {
         match ms {
-            ms if ms >= 3_600_000 && ms % 3_600_000 == 0 => format!("{} h", ms / 3_600_000),
-            ms if ms >= 60_000 && ms % 60_000 == 0 => format!("{} min", ms / 60_000),
-            ms => format!("{} s", promise_secs(t, ms)),
+            ms if ms >= 3_600_000 && ms % 3_600_000 == 0 => ((ms / 3_600_000).to_string(), "h"),
+            ms if ms >= 60_000 && ms % 60_000 == 0 => ((ms / 60_000).to_string(), "min"),
+            ms => (promise_secs(t, ms), "s"),
+        }
+    };
+    let span = |ms: i64| -> String {
+        let (n, unit) = part(ms);
+        format!("{n} {unit}")
+    };
+    let bin = |from: i64, to: i64| -> String {
+        match (part(from), part(to)) {
+            ((a, u), (b, v)) if u == v => format!("{a}–{b} {u}"),
+            _ => format!("{}–{}", span(from), span(to)),
         }
     };
     let mut categories = vec![format!("< {}", span(bounds[0]))];
     let mut values = vec![gaps.iter().filter(|g| **g < bounds[0]).count() as u64];
     let mut keys = vec!["short"];
     for w in bounds.windows(2) {
-        categories.push(format!("{} – {}", span(w[0]), span(w[1])));
+        categories.push(bin(w[0], w[1]));
         values.push(gaps.iter().filter(|g| **g >= w[0] && **g < w[1]).count() as u64);
         keys.push("gap");
     }
@@ -227,7 +239,7 @@ fn gap_chart(t: &Catalogue, gaps: &[i64], promise_ms: i64) -> Chart {
         .iter()
         .map(|k| Series {
             key: k.to_string(),
-            label: t.text(if *k == "short" { "report-series-short" } else { "report-col-count" }),
+            label: t.text(if *k == "short" { "report-series-short" } else { "report-series-pauses" }),
             values: values.iter().zip(&keys).map(|(v, key)| if key == k { *v } else { 0 }).collect(),
         })
         .collect();

@@ -102,6 +102,12 @@ pub fn host_file(host: &str, lang: &str) -> String {
     if lang == "es" { format!("{host}.html") } else { format!("{host}.{lang}.html") }
 }
 
+/// Whether `adapter` fetches from `host`, or from the folder mirror booked
+/// as `folder:HOST` (issue 19 item 14): its delay, cap and review apply there too.
+pub(crate) fn serves(adapter: &dyn Adapter, host: &str) -> bool {
+    adapter.manifest().host == host.strip_prefix("folder:").unwrap_or(host)
+}
+
 /// The hosts with a page: every adapter's host, and any other the fetch log
 /// has requests to in the period (a source since removed still answers for
 /// what it did).

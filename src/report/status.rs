@@ -4,7 +4,7 @@
 //! per host and day against the daily cap, and the last problems with the
 //! command that fixes each. Not for the public host pages (`host.rs`).
 
-use super::chart::{Chart, Figures, Mark, Series, Strip};
+use super::chart::{Chart, Figures, Mark, Period, Series, Strip};
 use super::{Arg, STYLE, Scope, local, say};
 use crate::i18n::Catalogue;
 use crate::store::report::{RunMark, madrid_day};
@@ -113,7 +113,7 @@ pub(super) fn pages(cx: &Scope, t: &Catalogue, hosts: &[String]) -> Result<(Stri
         runs_title: t.text("report-runs-title"),
         runs_details: t.text("report-runs-details"),
         runs_latest: marks.last().map(|m| format!("runs/{}.html", madrid_day(m.started_ms))).unwrap_or_default(),
-        run_charts: vec![runs_chart(t, &marks, &status_label)],
+        run_charts: vec![runs_chart(t, &marks, &status_label, &period_of(cx))],
         events_title: t.text("report-events-title"),
         event_charts: event_charts(cx, t, &marks)?,
         coverage_title: t.text("report-coverage-title"),
@@ -196,7 +196,16 @@ fn run_lines(marks: &[RunMark], status_label: &dyn Fn(&str) -> String) -> Vec<Ru
         .collect()
 }
 
-fn runs_chart(t: &Catalogue, marks: &[RunMark], status_label: &dyn Fn(&str) -> String) -> Chart {
+/// The report's days as a strip chart spans them: from the start of the
+/// first to the end of the last (a day is 24 h here; a DST day is off by an
+/// hour, less than a mark's width).
+fn period_of<'a>(cx: &'a Scope) -> Period<'a> {
+    let to_ms = cx.day_ends_ms.last().copied().unwrap_or(cx.now_ms);
+    let from_ms = cx.day_ends_ms.first().map_or(cx.since_ms, |end| end - 86_400_000);
+    Period { from_ms, to_ms, days: &cx.day_list }
+}
+
+fn runs_chart(t: &Catalogue, marks: &[RunMark], status_label: &dyn Fn(&str) -> String, period: &Period) -> Chart {
     let mut sources: Vec<&str> = marks.iter().map(|m| m.source.as_str()).collect();
     sources.sort();
     sources.dedup();
@@ -224,7 +233,7 @@ fn runs_chart(t: &Catalogue, marks: &[RunMark], status_label: &dyn Fn(&str) -> S
     let mut runs: Vec<i64> = marks.iter().map(|m| m.run_id).collect();
     runs.dedup();
     let summary = say(t, "report-runs-summary", &[("runs", Arg::N(runs.len() as u64)), ("problems", Arg::N(problems))]);
-    Chart::strips("runs", t.text("report-runs-title"), summary, &strips, &keys, &t.text("report-col-source"))
+    Chart::strips("runs", t.text("report-runs-title"), summary, &strips, &keys, &t.text("report-col-source"), period)
 }
 
 /// Active events per day stacked by source, and each source's changes per day.
@@ -293,7 +302,7 @@ fn request_charts(cx: &Scope, t: &Catalogue, hosts: &[String]) -> Result<Vec<Cha
         let requests = cx.store.requests_to(host, cx.since_ms)?;
         let values: Vec<u64> =
             cx.day_list.iter().map(|d| requests.iter().filter(|r| &madrid_day(r.started_ms) == d).count() as u64).collect();
-        let cap = cx.adapters.iter().filter(|a| a.manifest().host == host).map(|a| a.manifest().daily_cap).min();
+        let cap = cx.adapters.iter().filter(|a| super::serves(**a, host)).map(|a| a.manifest().daily_cap).min();
         let series = vec![Series { key: "requests".into(), label: t.text("report-col-requests"), values }];
         let figures = Figures {
             category_label: t.text("report-col-day"),

@@ -254,6 +254,12 @@ fn a_run_writes_the_report_into_report_dir_issue23() {
     let marks: Vec<_> = index.select(&sel("figure#runs svg g[data-cat=\"madrid\"] use")).collect();
     assert_eq!(marks.len(), 1, "the run just made is on the page");
     assert!(d.join("site/hosts").join(format!("{HOST}.html")).is_file());
+    // A folder mirror books its requests as folder:HOST (issue 19 item 14);
+    // its page holds the real host's review and holdings (and its promise, not "0 s").
+    let folder = read(&d.join("site/hosts").join(format!("folder:{HOST}.en.html")));
+    let text: String = folder.root_element().text().collect();
+    assert!(text.contains("madrid: a person read robots.txt"), "the adapter's review is on the page: {text}");
+    assert!(text.contains("active and 0 withdrawn events"), "its holdings are on the page: {text}");
 }
 
 /// A database without a run yet (a new install, before cron's first run)

@@ -86,7 +86,7 @@ report-col-language = Idioma
 report-col-cap = Límit diari
 report-col-code = Codi
 report-col-gap = Pausa
-report-col-count = Vegades
+report-series-pauses = Pauses
 
 ## A host's public page
 
@@ -97,13 +97,15 @@ report-host-intro = CityVibeBot recull agendes culturals publicades com a dades 
 }, tal com les va anotar.
 report-day-title = Peticions per dia
 report-day-summary = { $requests ->
-    [0] Cap petició
-    [one] Una petició
-   *[other] { $requests } peticions
-} en { $days ->
-    [one] un dia
-   *[other] { $days } dies
-}; es van rebre { $bytes } bytes.
+    [0] Cap petició en el període.
+   *[other] { $requests ->
+        [one] Una petició
+       *[other] { $requests } peticions
+    } en { $days ->
+        [one] un dia
+       *[other] { $days } dies
+    }; es van rebre { $bytes } bytes.
+}
 report-series-full = resposta completa
 report-series-not-modified = sense canvis (304)
 report-series-wait = espera (429/503)

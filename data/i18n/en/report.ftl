@@ -86,7 +86,7 @@ report-col-language = Language
 report-col-cap = Daily cap
 report-col-code = Code
 report-col-gap = Pause
-report-col-count = Times
+report-series-pauses = Pauses
 
 ## A host's public page
 
@@ -97,13 +97,15 @@ report-host-intro = CityVibeBot collects cultural agendas published as open data
 }, as it logged them.
 report-day-title = Requests per day
 report-day-summary = { $requests ->
-    [0] No request
-    [one] One request
-   *[other] { $requests } requests
-} on { $days ->
-    [one] one day
-   *[other] { $days } days
-}; { $bytes } bytes received.
+    [0] No request in the period.
+   *[other] { $requests ->
+        [one] One request
+       *[other] { $requests } requests
+    } on { $days ->
+        [one] one day
+       *[other] { $days } days
+    }; { $bytes } bytes received.
+}
 report-series-full = full answer
 report-series-not-modified = not modified (304)
 report-series-wait = wait (429/503)

@@ -86,7 +86,7 @@ report-col-language = Idioma
 report-col-cap = Límite diario
 report-col-code = Código
 report-col-gap = Pausa
-report-col-count = Veces
+report-series-pauses = Pausas
 
 ## A host's public page
 
@@ -97,13 +97,15 @@ report-host-intro = CityVibeBot recoge agendas culturales publicadas como datos 
 }, tal como las anotó.
 report-day-title = Peticiones por día
 report-day-summary = { $requests ->
-    [0] Ninguna petición
-    [one] Una petición
-   *[other] { $requests } peticiones
-} en { $days ->
-    [one] un día
-   *[other] { $days } días
-}; se recibieron { $bytes } bytes.
+    [0] Ninguna petición en el periodo.
+   *[other] { $requests ->
+        [one] Una petición
+       *[other] { $requests } peticiones
+    } en { $days ->
+        [one] un día
+       *[other] { $days } días
+    }; se recibieron { $bytes } bytes.
+}
 report-series-full = respuesta completa
 report-series-not-modified = sin cambios (304)
 report-series-wait = espera (429/503)

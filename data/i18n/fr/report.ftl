@@ -86,7 +86,7 @@ report-col-language = Langue
 report-col-cap = Limite quotidienne
 report-col-code = Code
 report-col-gap = Pause
-report-col-count = Fois
+report-series-pauses = Pauses
 
 ## A host's public page
 
@@ -97,13 +97,15 @@ report-host-intro = CityVibeBot rassemble des agendas culturels publiés en donn
 }, telle qu’il l’a consignée.
 report-day-title = Requêtes par jour
 report-day-summary = { $requests ->
-    [0] Aucune requête
-    [one] Une requête
-   *[other] { $requests } requêtes
-} sur { $days ->
-    [one] un jour
-   *[other] { $days } jours
-} ; { $bytes } octets reçus.
+    [0] Aucune requête sur la période.
+   *[other] { $requests ->
+        [one] Une requête
+       *[other] { $requests } requêtes
+    } sur { $days ->
+        [one] un jour
+       *[other] { $days } jours
+    } ; { $bytes } octets reçus.
+}
 report-series-full = réponse complète
 report-series-not-modified = non modifié (304)
 report-series-wait = attente (429/503)

@@ -86,7 +86,7 @@ report-col-language = Lingua
 report-col-cap = Límite diario
 report-col-code = Código
 report-col-gap = Pausa
-report-col-count = Veces
+report-series-pauses = Pausas
 
 ## A host's public page
 
@@ -97,13 +97,15 @@ report-host-intro = CityVibeBot recolle axendas culturais publicadas como datos 
 }, tal como as anotou.
 report-day-title = Peticións por día
 report-day-summary = { $requests ->
-    [0] Ningunha petición
-    [one] Unha petición
-   *[other] { $requests } peticións
-} en { $days ->
-    [one] un día
-   *[other] { $days } días
-}; recibíronse { $bytes } bytes.
+    [0] Ningunha petición no período.
+   *[other] { $requests ->
+        [one] Unha petición
+       *[other] { $requests } peticións
+    } en { $days ->
+        [one] un día
+       *[other] { $days } días
+    }; recibíronse { $bytes } bytes.
+}
 report-series-full = resposta completa
 report-series-not-modified = sen cambios (304)
 report-series-wait = espera (429/503)

@@ -86,7 +86,7 @@ report-col-language = Lingua
 report-col-cap = Limite giornaliero
 report-col-code = Codice
 report-col-gap = Pausa
-report-col-count = Volte
+report-series-pauses = Pause
 
 ## A host's public page
 
@@ -97,13 +97,15 @@ report-host-intro = CityVibeBot raccoglie agende culturali pubblicate come dati 
 }, così come l’ha registrata.
 report-day-title = Richieste per giorno
 report-day-summary = { $requests ->
-    [0] Nessuna richiesta
-    [one] Una richiesta
-   *[other] { $requests } richieste
-} in { $days ->
-    [one] un giorno
-   *[other] { $days } giorni
-}; ricevuti { $bytes } byte.
+    [0] Nessuna richiesta nel periodo.
+   *[other] { $requests ->
+        [one] Una richiesta
+       *[other] { $requests } richieste
+    } in { $days ->
+        [one] un giorno
+       *[other] { $days } giorni
+    }; ricevuti { $bytes } byte.
+}
 report-series-full = risposta completa
 report-series-not-modified = non modificato (304)
 report-series-wait = attesa (429/503)

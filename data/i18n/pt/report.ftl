@@ -86,7 +86,7 @@ report-col-language = Idioma
 report-col-cap = Limite diário
 report-col-code = Código
 report-col-gap = Pausa
-report-col-count = Vezes
+report-series-pauses = Pausas
 
 ## A host's public page
 
@@ -97,13 +97,15 @@ report-host-intro = O CityVibeBot recolhe agendas culturais publicadas como dado
 }, tal como os registou.
 report-day-title = Pedidos por dia
 report-day-summary = { $requests ->
-    [0] Nenhum pedido
-    [one] Um pedido
-   *[other] { $requests } pedidos
-} em { $days ->
-    [one] um dia
-   *[other] { $days } dias
-}; receberam-se { $bytes } bytes.
+    [0] Nenhum pedido no período.
+   *[other] { $requests ->
+        [one] Um pedido
+       *[other] { $requests } pedidos
+    } em { $days ->
+        [one] um dia
+       *[other] { $days } dias
+    }; receberam-se { $bytes } bytes.
+}
 report-series-full = resposta completa
 report-series-not-modified = sem alterações (304)
 report-series-wait = espera (429/503)
