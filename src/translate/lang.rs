@@ -30,6 +30,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("es/venue-heads.tsv", include_str!("../../data/lang/es/venue-heads.tsv")),
     ("en/general-after.txt", include_str!("../../data/lang/en/general-after.txt")),
     ("en/general-nouns.txt", include_str!("../../data/lang/en/general-nouns.txt")),
+    ("en/compound-heads.txt", include_str!("../../data/lang/en/compound-heads.txt")),
     ("en/small-words.txt", include_str!("../../data/lang/en/small-words.txt")),
     ("fr/contractions.tsv", include_str!("../../data/lang/fr/contractions.tsv")),
     ("fr/elisions.tsv", include_str!("../../data/lang/fr/elisions.tsv")),
@@ -83,6 +84,7 @@ const CODE: &[&str] = &[
     include_str!("protect.rs"),
     include_str!("style.rs"),
     include_str!("style/articles.rs"),
+    include_str!("style/compounds.rs"),
     include_str!("style/places.rs"),
     include_str!("../parse/labels.rs"),
 ];

@@ -11,6 +11,7 @@
 //! Not for: deciding what is a name (`protect`) or engine framing.
 
 mod articles;
+mod compounds;
 mod places;
 
 /// Which field a text is: titles get title case in English.
@@ -127,6 +128,7 @@ pub fn finish_from(output: &str, names: &[String], lead: Option<&str>, lang: &st
         articles::general_nouns(&mut segs);
     }
     if lang == "en" && field == Field::Title {
+        compounds::compounds(&mut segs);
         title_case(&mut segs);
     }
     let mut out = String::with_capacity(output.len());
