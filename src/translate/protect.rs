@@ -69,7 +69,7 @@ pub struct Prepared {
 /// name kept, no term, so the engine sees the publisher's sentence whole.
 pub fn prepare_as_is(text: &str) -> Prepared {
     let text: String = text.chars().filter(|c| !matches!(*c, KEEP_START | KEEP_END)).collect();
-    let spans = super::answer::web_addresses(&text).into_iter().map(|(a, b)| (a, b, None)).collect();
+    let spans = super::answer::web_addresses(&text).map(|(a, b)| (a, b, None)).collect();
     let (out, kept) = render(&text, spans);
     Prepared { text: out, names: kept, terms_used: Vec::new(), lead: None }
 }

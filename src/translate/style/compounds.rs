@@ -18,10 +18,10 @@ const NOT_A_NOUN: &[&str] =
 /// Every "HEAD of NOUN" of the plain segments turned into "NOUN HEAD".
 pub(super) fn compounds(segs: &mut [Segment]) {
     let n = segs.len();
-    for i in 0..n {
+    for (i, s) in segs.iter_mut().enumerate() {
         // A segment that ends where a kept name begins: its last word is followed by that name.
         let name_follows = i + 1 < n;
-        if let Segment::Plain(t) = &mut segs[i] {
+        if let Segment::Plain(t) = s {
             *t = compound_words(t, name_follows);
         }
     }
