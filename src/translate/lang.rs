@@ -44,7 +44,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("gl/function-words.txt", include_str!("../../data/lang/gl/function-words.txt")),
     ("ca/contractions.tsv", include_str!("../../data/lang/ca/contractions.tsv")),
     ("ca/function-words.txt", include_str!("../../data/lang/ca/function-words.txt")),
-    ("ca/as-is.txt", include_str!("../../data/lang/ca/as-is.txt")),
+    ("ca/plain.txt", include_str!("../../data/lang/ca/plain.txt")),
     ("gl/plain.txt", include_str!("../../data/lang/gl/plain.txt")),
 ];
 
@@ -89,17 +89,10 @@ const CODE: &[&str] = &[
     include_str!("../parse/labels.rs"),
 ];
 
-/// Whether `field` of texts into `lang` goes to Apertium with names kept
-/// but no term, and comes back as Apertium gives it (`LANG/plain.txt`);
-/// also true of a field sent as it is.
+/// Whether `field` of texts into `lang` goes to Apertium as it is and
+/// comes back as Apertium gives it (`LANG/plain.txt`).
 pub fn plain(lang: &str, field: &str) -> bool {
-    has(&format!("{lang}/plain.txt"), field) || as_is(lang, field)
-}
-
-/// Whether `field` of texts into `lang` goes to Apertium exactly as it is,
-/// web addresses aside, and comes back as Apertium gives it (`LANG/as-is.txt`).
-pub fn as_is(lang: &str, field: &str) -> bool {
-    has(&format!("{lang}/as-is.txt"), field)
+    has(&format!("{lang}/plain.txt"), field)
 }
 
 /// A digest of what translating Spanish into `tgt` reads: the Spanish
@@ -190,9 +183,6 @@ mod tests {
         let dir = e.path.split('/').next().unwrap_or_default();
         if e.path.ends_with("/plain.txt") {
             return if plain(dir, &e.input) { "plain" } else { "prepared" }.to_string();
-        }
-        if e.path.ends_with("/as-is.txt") {
-            return if as_is(dir, &e.input) { "as-is" } else { "prepared" }.to_string();
         }
         if e.path == "es/labels.txt" {
             return crate::parse::labels::split_labelled_parts(&e.input);

@@ -27,7 +27,7 @@
 
 use super::analyser::{Analyser, Analysis};
 use super::engine::Translator;
-use super::protect::{Known, Prepared, prepare, prepare_as_is};
+use super::protect::{Known, Prepared, prepare};
 use super::style::{self, Field, Slips};
 use super::terms::TermBase;
 use crate::store::Store;
@@ -425,11 +425,7 @@ pub(super) fn plan(
             };
             let base = if src == "es" { terms.get(lang).unwrap_or(&no_terms) } else { &no_terms };
             let plain = apertium && src == "es" && super::lang::plain(lang, t.field);
-            let prepared = if plain && super::lang::as_is(lang, t.field) {
-                prepare_as_is(sent)
-            } else {
-                prepare(sent, known, if plain { &no_terms } else { base })
-            };
+            let prepared = prepare(sent, known, if plain { &no_terms } else { base });
             let field_key = if shortened { format!("{}/cut", t.field) } else { t.field.to_string() };
             let key = prepared_key(&prepared, &field_key, src, lang, &engine);
             // Translated from this very text, prepared the same way: nothing to do.

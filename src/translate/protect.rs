@@ -65,15 +65,6 @@ pub struct Prepared {
     pub lead: Option<String>,
 }
 
-/// `text` as it is, but for its web addresses kept (`LANG/as-is.txt`): no
-/// name kept, no term, so the engine sees the publisher's sentence whole.
-pub fn prepare_as_is(text: &str) -> Prepared {
-    let text: String = text.chars().filter(|c| !matches!(*c, KEEP_START | KEEP_END)).collect();
-    let spans = super::answer::web_addresses(&text).map(|(a, b)| (a, b, None)).collect();
-    let (out, kept) = render(&text, spans);
-    Prepared { text: out, names: kept, terms_used: Vec::new(), lead: None }
-}
-
 /// The spans kept before anything else: the event's own venue, locality
 /// and district, the gazetteer's entries (longest first), and web addresses.
 fn places_and_addresses(text: &str, given: &[&str], known: Known) -> Vec<(usize, usize)> {
