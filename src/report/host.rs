@@ -100,7 +100,7 @@ pub(super) fn page(cx: &Scope, host: &str, lang: &str) -> Result<String> {
         switcher: switcher(host, lang),
         intro: say(t, "report-host-intro", &[("host", Arg::S(host.to_string())), ("days", Arg::N(cx.days.into()))]),
         period: super::status::period(cx, t),
-        requests_title: t.text("report-day-title"),
+        requests_title: t.text("report-section-requests"),
         request_charts: vec![day_chart(cx, t, &requests, days_with, bytes), code_chart(t, &requests)],
         saved_line: if saved > 0 { say(t, "report-saved", &[("bytes", Arg::N(saved))]) } else { String::new() },
         gaps_title: t.text("report-gaps-title"),
@@ -243,10 +243,11 @@ fn gap_chart(t: &Catalogue, gaps: &[i64], promise_ms: i64) -> Chart {
             values: values.iter().zip(&keys).map(|(v, key)| if key == k { *v } else { 0 }).collect(),
         })
         .collect();
-    let min = gaps.iter().min().copied().unwrap_or(0);
-    let summary = say(t, "report-gaps-min", &[("min", Arg::S(secs(t, min))), ("delay", Arg::S(promise_secs(t, promise_ms)))]);
+    // The shortest gap and the promise are said just above the chart; its
+    // own summary says what it counts.
+    let summary = say(t, "report-gaps-count", &[("n", Arg::N(gaps.len() as u64))]);
     let figures = Figures { category_label: t.text("report-col-gap"), categories, series, limit: None, sparse: false };
-    Chart::bars("gaps", t.text("report-gaps-title"), summary, &figures)
+    Chart::bars("gaps", t.text("report-gaps-chart-title"), summary, &figures)
 }
 
 /// Each 429 or 503 and what we did about it, from the outcome logged with it.

@@ -95,6 +95,7 @@ report-host-intro = CityVibeBot recull agendes culturals publicades com a dades 
     [one] l’últim dia
    *[other] els últims { $days } dies
 }, tal com les va anotar.
+report-section-requests = Peticions
 report-day-title = Peticions per dia
 report-day-summary = { $requests ->
     [0] Cap petició en el període.
@@ -123,6 +124,11 @@ report-codes-summary = { $codes ->
 report-code-error = sense resposta
 report-saved = Les respostes 304 van estalviar uns { $bytes } bytes: el que va pesar l’última resposta completa de la mateixa adreça.
 report-gaps-title = Pausa entre dues peticions seguides
+report-gaps-chart-title = Pauses per durada
+report-gaps-count = { $n ->
+    [one] Una pausa mesurada
+   *[other] { $n } pauses mesurades
+}; la barra vermella compta les més curtes del que es va prometre.
 report-gaps-min = La pausa més curta va ser de { $min } s; prometem almenys { $delay } s.
 report-gaps-kept = Promesa complerta a cada pausa.
 report-gaps-broken = { $n ->

@@ -95,6 +95,7 @@ report-host-intro = CityVibeBot collects cultural agendas published as open data
     [one] day
    *[other] { $days } days
 }, as it logged them.
+report-section-requests = Requests
 report-day-title = Requests per day
 report-day-summary = { $requests ->
     [0] No request in the period.
@@ -123,6 +124,11 @@ report-codes-summary = { $codes ->
 report-code-error = no answer
 report-saved = The 304 answers saved about { $bytes } bytes: the size of the last full answer from the same address.
 report-gaps-title = Pause between two consecutive requests
+report-gaps-chart-title = Pauses by length
+report-gaps-count = { $n ->
+    [one] One pause measured
+   *[other] { $n } pauses measured
+}; the red bar counts those shorter than promised.
 report-gaps-min = The shortest gap was { $min } s; we promise at least { $delay } s.
 report-gaps-kept = Promise kept at every pause.
 report-gaps-broken = { $n ->

@@ -95,6 +95,7 @@ report-host-intro = CityVibeBot recoge agendas culturales publicadas como datos 
     [one] día
    *[other] { $days } días
 }, tal como las anotó.
+report-section-requests = Peticiones
 report-day-title = Peticiones por día
 report-day-summary = { $requests ->
     [0] Ninguna petición en el periodo.
@@ -123,6 +124,11 @@ report-codes-summary = { $codes ->
 report-code-error = sin respuesta
 report-saved = Las respuestas 304 ahorraron unos { $bytes } bytes: lo que pesó la última respuesta completa de la misma dirección.
 report-gaps-title = Pausa entre dos peticiones seguidas
+report-gaps-chart-title = Pausas por duración
+report-gaps-count = { $n ->
+    [one] Una pausa medida
+   *[other] { $n } pausas medidas
+}; la barra roja cuenta las más cortas de lo prometido.
 report-gaps-min = La pausa más corta fue de { $min } s; prometemos al menos { $delay } s.
 report-gaps-kept = Promesa cumplida en cada pausa.
 report-gaps-broken = { $n ->

@@ -95,6 +95,7 @@ report-host-intro = CityVibeBot rassemble des agendas culturels publiés en donn
     [one] le dernier jour
    *[other] ces { $days } derniers jours
 }, telle qu’il l’a consignée.
+report-section-requests = Requêtes
 report-day-title = Requêtes par jour
 report-day-summary = { $requests ->
     [0] Aucune requête sur la période.
@@ -123,6 +124,11 @@ report-codes-summary = { $codes ->
 report-code-error = pas de réponse
 report-saved = Les réponses 304 ont épargné environ { $bytes } octets : la taille de la dernière réponse complète de la même adresse.
 report-gaps-title = Pause entre deux requêtes successives
+report-gaps-chart-title = Pauses par durée
+report-gaps-count = { $n ->
+    [one] Une pause mesurée
+   *[other] { $n } pauses mesurées
+} ; la barre rouge compte celles plus courtes que promis.
 report-gaps-min = La pause la plus courte a été de { $min } s ; nous promettons au moins { $delay } s.
 report-gaps-kept = Promesse tenue à chaque pause.
 report-gaps-broken = { $n ->

@@ -95,6 +95,7 @@ report-host-intro = CityVibeBot recolle axendas culturais publicadas como datos 
     [one] no último día
    *[other] nos últimos { $days } días
 }, tal como as anotou.
+report-section-requests = Peticións
 report-day-title = Peticións por día
 report-day-summary = { $requests ->
     [0] Ningunha petición no período.
@@ -123,6 +124,11 @@ report-codes-summary = { $codes ->
 report-code-error = sen resposta
 report-saved = As respostas 304 aforraron uns { $bytes } bytes: o que pesou a última resposta completa do mesmo enderezo.
 report-gaps-title = Pausa entre dúas peticións seguidas
+report-gaps-chart-title = Pausas por duración
+report-gaps-count = { $n ->
+    [one] Unha pausa medida
+   *[other] { $n } pausas medidas
+}; a barra vermella conta as máis curtas do prometido.
 report-gaps-min = A pausa máis curta foi de { $min } s; prometemos polo menos { $delay } s.
 report-gaps-kept = Promesa cumprida en cada pausa.
 report-gaps-broken = { $n ->

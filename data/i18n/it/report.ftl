@@ -95,6 +95,7 @@ report-host-intro = CityVibeBot raccoglie agende culturali pubblicate come dati 
     [one] nell’ultimo giorno
    *[other] negli ultimi { $days } giorni
 }, così come l’ha registrata.
+report-section-requests = Richieste
 report-day-title = Richieste per giorno
 report-day-summary = { $requests ->
     [0] Nessuna richiesta nel periodo.
@@ -123,6 +124,11 @@ report-codes-summary = { $codes ->
 report-code-error = nessuna risposta
 report-saved = Le risposte 304 hanno risparmiato circa { $bytes } byte: il peso dell’ultima risposta completa dallo stesso indirizzo.
 report-gaps-title = Pausa tra due richieste consecutive
+report-gaps-chart-title = Pause per durata
+report-gaps-count = { $n ->
+    [one] Una pausa misurata
+   *[other] { $n } pause misurate
+}; la barra rossa conta quelle più brevi del promesso.
 report-gaps-min = La pausa più breve è stata di { $min } s; promettiamo almeno { $delay } s.
 report-gaps-kept = Promessa mantenuta a ogni pausa.
 report-gaps-broken = { $n ->

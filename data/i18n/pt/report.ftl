@@ -95,6 +95,7 @@ report-host-intro = O CityVibeBot recolhe agendas culturais publicadas como dado
     [one] no último dia
    *[other] nos últimos { $days } dias
 }, tal como os registou.
+report-section-requests = Pedidos
 report-day-title = Pedidos por dia
 report-day-summary = { $requests ->
     [0] Nenhum pedido no período.
@@ -123,6 +124,11 @@ report-codes-summary = { $codes ->
 report-code-error = sem resposta
 report-saved = As respostas 304 pouparam cerca de { $bytes } bytes: o tamanho da última resposta completa do mesmo endereço.
 report-gaps-title = Pausa entre dois pedidos seguidos
+report-gaps-chart-title = Pausas por duração
+report-gaps-count = { $n ->
+    [one] Uma pausa medida
+   *[other] { $n } pausas medidas
+}; a barra vermelha conta as mais curtas do que o prometido.
 report-gaps-min = A pausa mais curta foi de { $min } s; prometemos pelo menos { $delay } s.
 report-gaps-kept = Promessa cumprida em cada pausa.
 report-gaps-broken = { $n ->
