@@ -50,8 +50,15 @@ static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
     let dot_word = r"(?:\s*[(\[{<]\s*(?:dot|punto)\s*[)\]}>]\s*|\s+(?:dot|punto)\s+)";
     // A dot with a space before it is a spelt-out one too: `example . es`;
     // one with a space after it only ends a sentence (`info@x.es. Entradas`).
-    let dot = format!(r"(?:\.|\s+\.\s*|{dot_word})");
-    let domain = format!(r"{label}(?:{dot}{label})*{dot}{tld}");
+    // After a spaced dot the label is in one case, as an address is written
+    // (`. es`, `. ES`): a capitalised word there starts the next sentence of
+    // a portal that puts spaces around its full stops (`info@x.es .
+    // Animamos a…`, which lost "Animamos" to the address).
+    let dot = format!(r"(?:\.|{dot_word})");
+    let spaced_dot = r"\s+\.\s*";
+    let one_case_label = r"(?-i:\p{Ll}[\p{Ll}\p{N}\p{M}\-]*|\p{Lu}[\p{Lu}\p{N}\p{M}\-]*)";
+    let one_case_tld = r"(?-i:\p{Ll}{2,}|\p{Lu}{2,})";
+    let domain = format!(r"{label}(?:{dot}{label}|{spaced_dot}{one_case_label})*(?:{dot}{tld}|{spaced_dot}{one_case_tld})");
     Regex::new(&format!(
         r"(?ix)
         (?:mailto:\s*)?

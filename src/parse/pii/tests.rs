@@ -196,4 +196,11 @@ fn the_address_classes_hold_their_case_variants() {
 fn a_full_stop_after_an_address_ends_it() {
     assert_eq!(scrub("Escribe a info@teatro.es. Entradas a la venta"), format!("Escribe a {REDACTED}. Entradas a la venta"));
     assert_eq!(scrub("o a pii06 @ example . es hoy"), format!("o a {REDACTED} hoy"));
+    assert_eq!(scrub("O A PII06 @ EXAMPLE . ES HOY"), format!("O A {REDACTED} HOY"));
+    // The Madrid portal's spaces around a full stop (2025-10 feed, event
+    // 12561116): the next sentence is not the address's domain.
+    assert_eq!(
+        scrub("la entrega a:  inforetiro@madrid.es .    Animamos a todos"),
+        format!("la entrega a:  {REDACTED} .    Animamos a todos")
+    );
 }
