@@ -40,10 +40,7 @@ pub fn execute(cli: &Cli, args: Args) -> Result<super::Exit> {
         .collect();
     let mirror = cli.mirror.as_deref().map(Mirror::parse).transpose()?;
     let ledger = super::sending_ledger(cli)?;
-    let lock = match super::lock_or_exit(cli)? {
-        Ok(l) => l,
-        Err(code) => return Ok(code),
-    };
+    let lock = super::run_lock(cli)?;
     let mut store = Store::open(&cli.db)?;
     let client = Client::new(mirror, Limits::default());
     let spinner = (!args.json && super::stdout_is_terminal()).then(|| {

@@ -44,7 +44,7 @@ pub fn check_source_ids(ids: &[String]) -> anyhow::Result<()> {
 /// Take the run lock beside the database. When another run holds it, the
 /// error is [`crate::ingest::Locked`]: `main` tells it on stderr (and as
 /// JSON on stdout under `--json`) and exits 3, nothing done.
-pub fn lock_or_exit(cli: &Cli) -> anyhow::Result<Result<crate::ingest::RunLock, Exit>> {
+pub fn run_lock(cli: &Cli) -> anyhow::Result<crate::ingest::RunLock> {
     // The database's identity is locked in the state folder too, when there is one (issue 10 item 10):
     // the ledger's, so machine-wide for real runs (issue 19 item 5). A command that sends nothing
     // (`translate`) on a machine with no system ledger yet uses the private folder instead of
@@ -53,7 +53,7 @@ pub fn lock_or_exit(cli: &Cli) -> anyhow::Result<Result<crate::ingest::RunLock, 
         Ok(p) if p.system && !p.dir.exists() => crate::http::ledger::place(None, true, false).ok().map(|p| p.dir),
         other => other.ok().map(|p| p.dir),
     };
-    crate::ingest::RunLock::acquire(&cli.db, folder.as_deref()).map(Ok)
+    crate::ingest::RunLock::acquire(&cli.db, folder.as_deref())
 }
 
 /// The host ledger's folder for a command that only reads it (see

@@ -84,10 +84,7 @@ pub fn execute(cli: &Cli, args: Args) -> Result<Exit> {
     let mirror = cli.mirror.as_deref().map(Mirror::parse).transpose().map_err(crate::output::as_usage)?;
     // Fail closed: no ledger, no request (P8).
     let ledger = super::sending_ledger(cli)?;
-    let lock = match super::lock_or_exit(cli)? {
-        Ok(l) => l,
-        Err(code) => return Ok(code),
-    };
+    let lock = super::run_lock(cli)?;
     let mut store = Store::open(&cli.db)?;
     // Ctrl-C or SIGTERM stops the run at its next check, recorded as
     // interrupted, instead of killing it mid-way (issue 19, issue 21 item 4).

@@ -32,10 +32,7 @@ pub fn execute(cli: &Cli, sources: Vec<String>, json: bool) -> Result<super::Exi
     let config = super::load_config(cli)?;
     super::check_source_ids(&sources)?;
     Store::require(&cli.db)?;
-    let _lock = match super::lock_or_exit(cli)? {
-        Ok(l) => l,
-        Err(code) => return Ok(code),
-    };
+    let _lock = super::run_lock(cli)?;
     let mut store = Store::open(&cli.db)?;
     let Some(stats) = step(&mut store, &config, &sources, !json && super::stdout_is_terminal())? else {
         eprintln!("translation is switched off in {} ([settings] translator = \"none\")", cli.config.display());
@@ -151,10 +148,7 @@ pub fn exchange(cli: &Cli, command: &TranslateCommand) -> Result<super::Exit> {
                 crate::bail_usage!("give --title, --description or both");
             }
             Store::require(&cli.db)?;
-            let _lock = match super::lock_or_exit(cli)? {
-                Ok(l) => l,
-                Err(code) => return Ok(code),
-            };
+            let _lock = super::run_lock(cli)?;
             let mut store = Store::open(&cli.db)?;
             let Some((own, original_title, original_description)) = store.event_texts(source.trim(), event_id.trim())? else {
                 crate::bail_usage!("no stored event {id}; see `cityvibe events list`");
@@ -204,10 +198,7 @@ fn import(cli: &Cli, file: &std::path::Path, json: bool) -> Result<super::Exit> 
         );
     }
     Store::require(&cli.db)?;
-    let _lock = match super::lock_or_exit(cli)? {
-        Ok(l) => l,
-        Err(code) => return Ok(code),
-    };
+    let _lock = super::run_lock(cli)?;
     let mut store = Store::open(&cli.db)?;
     let current: std::collections::HashSet<(String, String)> =
         store.exchange_texts(&imported.lang, &[])?.into_iter().map(|t| (t.field.to_string(), t.original)).collect();
