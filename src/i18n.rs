@@ -11,8 +11,8 @@
 
 use std::sync::OnceLock;
 
-use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::FluentResource;
+use fluent_bundle::concurrent::FluentBundle;
 pub use fluent_bundle::{FluentArgs, FluentValue};
 
 /// The catalogue files, one per (language, domain). A new domain is a new
@@ -48,10 +48,7 @@ pub struct Catalogue {
 pub fn catalogue(lang: &str) -> &'static Catalogue {
     static ALL: OnceLock<Vec<Catalogue>> = OnceLock::new();
     let all = ALL.get_or_init(|| crate::lang::Lang::CODES.iter().map(|l| Catalogue::build(l)).collect());
-    all.iter()
-        .find(|c| c.lang == lang)
-        .or_else(|| all.iter().find(|c| c.lang == FALLBACK))
-        .expect("the fallback language has a catalogue")
+    all.iter().find(|c| c.lang == lang).or_else(|| all.iter().find(|c| c.lang == FALLBACK)).expect("the fallback language has a catalogue")
 }
 
 impl Catalogue {
@@ -67,9 +64,7 @@ impl Catalogue {
             }
             let resource = FluentResource::try_new((*source).to_string())
                 .unwrap_or_else(|(_, errors)| panic!("data/i18n/{lang}/{domain}.ftl does not parse: {errors:?}"));
-            bundle
-                .add_resource(resource)
-                .unwrap_or_else(|errors| panic!("data/i18n/{lang}/{domain}.ftl repeats a message: {errors:?}"));
+            bundle.add_resource(resource).unwrap_or_else(|errors| panic!("data/i18n/{lang}/{domain}.ftl repeats a message: {errors:?}"));
         }
         Catalogue { lang, bundle }
     }

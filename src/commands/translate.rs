@@ -258,11 +258,20 @@ fn status(cli: &Cli, json: bool) -> Result<super::Exit> {
         return super::print_json(&report).map(|_| exit::OK);
     }
     crate::outln!("engine: {}", report.engine)?;
-    let mut table =
-        crate::output::Table::new(&["lang", "texts", "publisher", "human", "machine", "pending", "failed", "data"]).right(&[1, 2, 3, 4, 5, 6]);
+    let mut table = crate::output::Table::new(&["lang", "texts", "publisher", "human", "machine", "pending", "failed", "data"])
+        .right(&[1, 2, 3, 4, 5, 6]);
     for l in &report.languages {
         let n = |v: u64| v.to_string();
-        table.row([l.lang.clone(), n(l.texts), n(l.publisher), n(l.human), n(l.machine), n(l.pending), n(l.failed), l.data_version.clone()]);
+        table.row([
+            l.lang.clone(),
+            n(l.texts),
+            n(l.publisher),
+            n(l.human),
+            n(l.machine),
+            n(l.pending),
+            n(l.failed),
+            l.data_version.clone(),
+        ]);
     }
     table.print()?;
     Ok(exit::OK)

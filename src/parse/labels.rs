@@ -56,8 +56,6 @@ fn label_at(chars: &[char], at: usize) -> bool {
     }
     labels().iter().any(|label| {
         let end = at + label.len();
-        end < chars.len()
-            && chars[at..end].iter().zip(label).all(|(a, b)| a.to_lowercase().eq(std::iter::once(*b)))
-            && chars[end] == ':'
+        end < chars.len() && chars[at..end].iter().zip(label).all(|(a, b)| a.to_lowercase().eq(std::iter::once(*b))) && chars[end] == ':'
     })
 }

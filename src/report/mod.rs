@@ -275,7 +275,11 @@ mod tests {
         // A page of runs per Madrid day that has one: 30 or 31 of them, by the hour the test runs at.
         let run_days: std::collections::BTreeSet<String> =
             (0..240i64).map(|run| crate::store::report::madrid_day(now - 30 * 24 * hour + run * 3 * hour)).collect();
-        assert_eq!(written.pages.len(), 1 + run_days.len() + 7 * crate::adapters::ALL.len(), "the index, a page of runs per day, 7 per host");
+        assert_eq!(
+            written.pages.len(),
+            1 + run_days.len() + 7 * crate::adapters::ALL.len(),
+            "the index, a page of runs per day, 7 per host"
+        );
         assert!(written.largest_bytes < 150 * 1024, "the largest page is {} bytes", written.largest_bytes);
         let index = std::fs::read_to_string(&written.index).unwrap();
         assert_eq!(index.matches("<use href=").count(), 240 * crate::adapters::ALL.len(), "a mark per run and source");

@@ -46,7 +46,14 @@ pub struct MachineTranslation {
 impl MachineTranslation {
     /// The translation of `text`'s field into `lang`, as `engine` gave it
     /// (or the cache under `cache_key` kept it).
-    pub fn of(text: &SourceText, lang: &str, translated: String, engine: String, source_hash: &str, cache_key: String) -> MachineTranslation {
+    pub fn of(
+        text: &SourceText,
+        lang: &str,
+        translated: String,
+        engine: String,
+        source_hash: &str,
+        cache_key: String,
+    ) -> MachineTranslation {
         MachineTranslation {
             event_id: text.event_id,
             lang: lang.to_string(),

@@ -108,7 +108,10 @@ mod tests {
 
     #[test]
     fn the_attribution_label_is_the_readers() {
-        assert_eq!(attribution_in("Fuente: Ayuntamiento de Madrid, datos.madrid.es", "en"), "Source: Ayuntamiento de Madrid, datos.madrid.es");
+        assert_eq!(
+            attribution_in("Fuente: Ayuntamiento de Madrid, datos.madrid.es", "en"),
+            "Source: Ayuntamiento de Madrid, datos.madrid.es"
+        );
         assert_eq!(attribution_in("Fuente: esMADRID.com, Madrid Destino", "fr"), "Source : esMADRID.com, Madrid Destino");
         assert_eq!(attribution_in("Fuente: X", "es"), "Fuente: X");
         // The publisher's own words without a known label stay as they are.

@@ -5,8 +5,8 @@
 //! already scrubbed of personal data (P5) and get texts of the same count and
 //! order back.
 
-mod answer;
 pub mod analyser;
+mod answer;
 mod apertium;
 mod apy;
 mod batches;

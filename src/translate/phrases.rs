@@ -318,7 +318,10 @@ mod tests {
 
     #[test]
     fn sentences_keep_their_separators() {
-        assert_eq!(sentences("Gratuita. Se celebrará en la Plaza Mayor.."), vec![("Gratuita", ". "), ("Se celebrará en la Plaza Mayor..", "")]);
+        assert_eq!(
+            sentences("Gratuita. Se celebrará en la Plaza Mayor.."),
+            vec![("Gratuita", ". "), ("Se celebrará en la Plaza Mayor..", "")]
+        );
         assert_eq!(sentences("12 € adults; 8 €"), vec![("12 € adults", "; "), ("8 €", "")]);
         assert_eq!(sentences("3.50 euros"), vec![("3.50 euros", "")]);
     }

@@ -175,19 +175,15 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     // A run right before a kept place ("Jóvenes de [Madrid]") is part of its name.
     let places_kept = names.clone();
     let before_a_name = |b: usize| {
-        places_kept.iter().any(|&(s, _)| s >= b && matches!(&text[b..s], " " | " de " | " del " | " de la " | " de los " | " de las " | " y "))
+        places_kept
+            .iter()
+            .any(|&(s, _)| s >= b && matches!(&text[b..s], " " | " de " | " del " | " de la " | " de los " | " de las " | " y "))
     };
     let mut found_names = sentence_case_names_by(&rest, &dictionary_name);
     if let Some(analysis) = known.analysis {
         found_names = found_names
             .into_iter()
-            .flat_map(|span| {
-                if before_a_name(span.1) {
-                    vec![span]
-                } else {
-                    by_dictionary(&text, span, analysis, !known.running_text)
-                }
-            })
+            .flat_map(|span| if before_a_name(span.1) { vec![span] } else { by_dictionary(&text, span, analysis, !known.running_text) })
             .collect();
     }
     for mut span in found_names {
@@ -296,10 +292,7 @@ fn holds_a_name(text: &str, (a, b): (usize, usize), analysis: &Analysis, caps: b
 /// capitalised word, not in capitals, not a function word.
 fn heads_a_name(word: &str) -> bool {
     let lower = word.to_lowercase();
-    word.starts_with(char::is_uppercase)
-        && word.chars().any(char::is_lowercase)
-        && !function_word(&lower)
-        && !not_a_name_start(&lower)
+    word.starts_with(char::is_uppercase) && word.chars().any(char::is_lowercase) && !function_word(&lower) && !not_a_name_start(&lower)
 }
 
 /// A phrase in capitals as a title writes it ("SAN SEBASTIÁN" → "San
@@ -438,8 +431,7 @@ fn sentence_case_names_by(text: &str, dictionary_name: &dyn Fn(usize) -> bool) -
 
 /// Each word of `text` (at `ws`) with what the name finder asks of it.
 fn word_info(text: &str, ws: &[(usize, usize)]) -> Vec<Word> {
-    ws
-        .iter()
+    ws.iter()
         .enumerate()
         .map(|(i, &(a, b))| {
             let w = &text[a..b];

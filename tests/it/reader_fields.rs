@@ -78,7 +78,8 @@ fn issue20_3_events_show_speaks_the_readers_language_in_every_field() {
     let dir = workdir(&config(translator, &["madrid", "esmadrid", "diba", "jcyl"]));
     let d = dir.path();
     ok(cityvibe(d, &["--mirror", sample("").to_str().unwrap(), "run"]));
-    let list: Vec<Value> = serde_json::from_str(&ok(cityvibe(d, &["events", "list", "--json", "--limit", "100", "--at", common::SAMPLES_AT]))).unwrap();
+    let list: Vec<Value> =
+        serde_json::from_str(&ok(cityvibe(d, &["events", "list", "--json", "--limit", "100", "--at", common::SAMPLES_AT]))).unwrap();
     assert!(list.len() >= 20, "{}", list.len());
     let mut prices = 0;
     for lang in ["en", "fr", "it"] {

@@ -43,7 +43,10 @@ fn issue20_6_translate_status_counts_texts_by_origin_per_language() {
     assert!(fr["data_version"].as_str().unwrap().starts_with("lang "), "{fr}");
 
     // A human's French of one event: two texts.
-    ok(cityvibe(d, &["translate", "correct", "diba:agendaturisme41201", "--lang", "fr", "--title", "Foire de Noël", "--description", "Foire."]));
+    ok(cityvibe(
+        d,
+        &["translate", "correct", "diba:agendaturisme41201", "--lang", "fr", "--title", "Foire de Noël", "--description", "Foire."],
+    ));
     let fr2 = lang(&status(d), "fr").clone();
     assert_eq!((n(&fr2, "human"), n(&fr2, "pending")), (2, n(fr, "pending") - 2), "{fr2}");
 
