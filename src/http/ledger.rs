@@ -302,16 +302,7 @@ impl Ledger {
         if ready > now_ms {
             return Ok(Reservation::NotBefore(ready));
         }
-        let day_ago = now_ms - 24 * 3600 * 1000;
-        let (used, latest): (u32, Option<i64>) = tx
-            .query_row("SELECT count(*), max(at_ms) FROM requests WHERE host = ?1 AND at_ms > ?2", params![host, day_ago], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })
-            .with_context(ctx)?;
-        // A day's count of requests not yet made is no count (issue 19 item 11).
-        if let Some(at) = latest.filter(|at| *at > now_ms + CLOCK_SLACK_MS) {
-            return Err(self.impossible(host, "a request counted against its daily cap", at, now_ms));
-        }
+        let used = self.count_last_day(&tx, host, now_ms)?;
         if used >= daily_cap {
             return Ok(Reservation::CapReached(used));
         }
@@ -450,11 +441,15 @@ impl Ledger {
 
     /// Requests reserved for `host` in the 24 h before `now_ms`: what the
     /// daily cap counts (read only; the source gate asks it, issue 22 item 2).
-    /// A request recorded ahead of the clock is an error, as when reserving:
-    /// a day's count of requests not yet made is no count (issue 19 item 11).
     pub fn requests_in_last_day(&self, host: &str, now_ms: i64) -> Result<u32> {
-        let (used, latest): (u32, Option<i64>) = self
-            .conn
+        self.count_last_day(&self.conn, host, now_ms)
+    }
+
+    /// The count of `host`'s requests in the 24 h before `now_ms`, read in
+    /// `conn` (the ledger, or a reservation's transaction). A day's count of
+    /// requests not yet made is no count (issue 19 item 11): an error.
+    fn count_last_day(&self, conn: &rusqlite::Connection, host: &str, now_ms: i64) -> Result<u32> {
+        let (used, latest): (u32, Option<i64>) = conn
             .query_row(
                 "SELECT count(*), max(at_ms) FROM requests WHERE host = ?1 AND at_ms > ?2",
                 params![host, now_ms - 24 * 3600 * 1000],
