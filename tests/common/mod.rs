@@ -116,3 +116,20 @@ pub fn madrid_like(id: &'static str, host: &'static str, delay_ms: u64, feeds: &
     }));
     Box::leak(Box::new(TestAdapter { manifest, inner: &cityvibe::adapters::madrid::Madrid }))
 }
+
+/// A sources.toml with translation off and a row for each of `sources`;
+/// `extra` goes into `[settings]`.
+pub fn sources_toml(sources: &[&str], extra: &str) -> String {
+    let mut t = format!("[settings]\ntranslator = \"none\"\n{extra}");
+    for s in sources {
+        t.push_str(&format!("[sources.{s}]\n"));
+    }
+    t
+}
+
+/// Put `bytes` in the mirror folder at the feed path `rel`.
+pub fn place(mirror: &std::path::Path, rel: &str, bytes: &[u8]) {
+    let to = mirror.join(rel);
+    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+    std::fs::write(to, bytes).unwrap();
+}

@@ -16,19 +16,10 @@ fn diba(lang: &str) -> String {
     format!("do.diba.cat/api/dataset/actesturisme_{lang}/format/json/pag-ini/1/pag-fi/1000")
 }
 
-fn toml(sources: &[&str]) -> String {
-    let mut t = "[settings]\ntranslator = \"none\"\n".to_string();
-    for s in sources {
-        t.push_str(&format!("[sources.{s}]\n"));
-    }
-    t
-}
+use common::place;
 
-/// Put `bytes` in the mirror at the feed path `rel`.
-fn place(mirror: &Path, rel: &str, bytes: &[u8]) {
-    let to = mirror.join(rel);
-    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-    std::fs::write(to, bytes).unwrap();
+fn toml(sources: &[&str]) -> String {
+    common::sources_toml(sources, "")
 }
 
 fn sample_bytes(rel: &str) -> Vec<u8> {

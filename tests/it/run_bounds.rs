@@ -99,19 +99,7 @@ impl Running {
 
 const MIB: u64 = 1 << 20;
 
-fn toml(sources: &[&str], extra: &str) -> String {
-    let mut t = format!("[settings]\ntranslator = \"none\"\n{extra}");
-    for s in sources {
-        t.push_str(&format!("[sources.{s}]\n"));
-    }
-    t
-}
-
-fn place(mirror: &Path, rel: &str, bytes: &[u8]) {
-    let to = mirror.join(rel);
-    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-    std::fs::write(to, bytes).unwrap();
-}
+use common::{place, sources_toml as toml};
 
 fn db(dir: &Path) -> rusqlite::Connection {
     rusqlite::Connection::open(dir.join("data/cityvibe.db")).unwrap()
