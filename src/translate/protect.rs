@@ -260,7 +260,6 @@ fn by_dictionary(text: &str, span: (usize, usize), analysis: &Analysis, caps: bo
 /// with a given name; a run of dictionary words ("Universo Oscuro") is not.
 fn holds_a_name(text: &str, (a, b): (usize, usize), analysis: &Analysis, caps: bool) -> bool {
     let run = &text[a..b];
-    let first = words(run).first().map(|&(s, e)| run[s..e].to_lowercase()).unwrap_or_default();
     let odd = |w: &str| {
         let letters = w.chars().filter(|c| c.is_alphabetic()).count();
         w.contains('_')
@@ -277,15 +276,23 @@ fn holds_a_name(text: &str, (a, b): (usize, usize), analysis: &Analysis, caps: b
                 || connector(&run[s..].split(' ').next().unwrap_or("").to_lowercase())
         });
     }
-    // "Paloma Pedrero", "Gloria Fuertes": a word the dictionary knows as a
-    // given name too, followed by another capitalised word, starts a person's name.
-    let ws = words(run);
-    let person = ws.windows(2).any(|pair| {
-        analysis.given_name_at(a + pair[0].0) && run[pair[1].0..].starts_with(char::is_uppercase) && run[pair[0].1..pair[1].0] == *" "
-    });
     // "Castilla", "Navidad": proper nouns every language has its own word for.
     let own_word = |s: usize, e: usize| !not_a_name_start(&run[s..e].to_lowercase()) && analysis.names_within(a + s, a + e);
-    given_name(&first) || person || ws.iter().any(|&(s, e)| odd(&run[s..e]) || own_word(s, e))
+    names_a_person(text, (a, b), analysis) || words(run).iter().any(|&(s, e)| odd(&run[s..e]) || own_word(s, e))
+}
+
+/// Whether the capitalised run `a..b` of `text` is a person's name: it
+/// starts with a given name of `data/lang/es/given-names.txt`, or holds a
+/// word the dictionary knows as a given name too followed by another
+/// capitalised word ("Paloma Pedrero", "Gloria Fuertes").
+fn names_a_person(text: &str, (a, b): (usize, usize), analysis: &Analysis) -> bool {
+    let run = &text[a..b];
+    let ws = words(run);
+    let first = ws.first().map(|&(s, e)| run[s..e].to_lowercase()).unwrap_or_default();
+    given_name(&first)
+        || ws.windows(2).any(|pair| {
+            analysis.given_name_at(a + pair[0].0) && run[pair[1].0..].starts_with(char::is_uppercase) && run[pair[0].1..pair[1].0] == *" "
+        })
 }
 
 /// Whether a text's first word may head the name that follows it: a
@@ -406,6 +413,11 @@ fn sentence_case_names_by(text: &str, dictionary_name: &dyn Fn(usize) -> bool) -
                 break;
             }
             let n = &info[j];
+            // "CICLO MARIDAJES SONOROS Poulenc": a heading in capitals ends
+            // where a word in sentence case starts.
+            if info[j - 1].caps && n.capital && !n.odd && text[n.a..n.b].chars().any(char::is_lowercase) {
+                break;
+            }
             if n.capital && !n.initial {
                 end = j;
                 j += 1;
