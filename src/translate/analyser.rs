@@ -58,12 +58,20 @@ pub struct Analysis {
     /// Where the words start that the dictionary knows as a given name
     /// too (`<np><ant>` beside a common reading: "Paloma", "Gloria").
     pub given_names: Vec<usize>,
+    /// Where the words start that the dictionary knows as an adjective
+    /// (`<adj>` among their readings: "botánicas", "extraordinario").
+    pub adjectives: Vec<usize>,
 }
 
 impl Analysis {
     /// Whether the bytes `a..b` of the text hold a proper noun or an unknown word.
     pub fn names_within(&self, a: usize, b: usize) -> bool {
         self.units.iter().any(|&(s, e, k)| s < b && e > a && matches!(k, WordKind::Proper | WordKind::Unknown))
+    }
+
+    /// Whether the word at byte `a` may be an adjective.
+    pub fn adjective_at(&self, a: usize) -> bool {
+        self.adjectives.contains(&a)
     }
 
     /// Whether the word at byte `a` may be a given name.
@@ -160,6 +168,7 @@ impl Drop for Analyser {
 fn parse(text: &str, stream: &str) -> Analysis {
     let mut units = Vec::new();
     let mut given_names = Vec::new();
+    let mut adjectives = Vec::new();
     let mut cursor = 0;
     let mut chars = stream.chars();
     while let Some(c) = chars.next() {
@@ -193,13 +202,16 @@ fn parse(text: &str, stream: &str) -> Analysis {
                     if fields[1..].iter().any(|r| r.contains("<np><ant>")) {
                         given_names.push(a);
                     }
+                    if fields[1..].iter().any(|r| r.contains("<adj>")) {
+                        adjectives.push(a);
+                    }
                     cursor = b;
                 }
             }
             _ => {}
         }
     }
-    Analysis { units, given_names }
+    Analysis { units, given_names, adjectives }
 }
 
 fn split_unescaped(unit: &str, sep: char) -> Vec<String> {

@@ -32,6 +32,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("en/general-nouns.txt", include_str!("../../data/lang/en/general-nouns.txt")),
     ("en/compound-heads.txt", include_str!("../../data/lang/en/compound-heads.txt")),
     ("en/small-words.txt", include_str!("../../data/lang/en/small-words.txt")),
+    ("en/word-order.txt", include_str!("../../data/lang/en/word-order.txt")),
     ("fr/contractions.tsv", include_str!("../../data/lang/fr/contractions.tsv")),
     ("fr/elisions.tsv", include_str!("../../data/lang/fr/elisions.tsv")),
     ("fr/function-words.txt", include_str!("../../data/lang/fr/function-words.txt")),
@@ -93,6 +94,11 @@ const CODE: &[&str] = &[
 /// comes back as Apertium gives it (`LANG/plain.txt`).
 pub fn plain(lang: &str, field: &str) -> bool {
     has(&format!("{lang}/plain.txt"), field)
+}
+
+/// Whether `lang` puts an adjective before its noun (`LANG/word-order.txt`).
+pub fn adjective_first(lang: &str) -> bool {
+    has(&format!("{lang}/word-order.txt"), "adjective-before-noun")
 }
 
 /// A digest of what translating Spanish into `tgt` reads: the Spanish
@@ -183,6 +189,9 @@ mod tests {
         let dir = e.path.split('/').next().unwrap_or_default();
         if e.path.ends_with("/plain.txt") {
             return if plain(dir, &e.input) { "plain" } else { "prepared" }.to_string();
+        }
+        if e.path.ends_with("/word-order.txt") {
+            return if has(&e.path, &e.input) { "yes" } else { "no" }.to_string();
         }
         if e.path == "es/labels.txt" {
             return crate::parse::labels::split_labelled_parts(&e.input);

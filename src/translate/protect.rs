@@ -48,6 +48,10 @@ pub struct Known<'a> {
     /// A description, not a title: running text, where a word in capitals
     /// is a heading ("TEATRO", "CINE"), not a name by itself.
     pub running_text: bool,
+    /// The target language puts an adjective before its noun
+    /// (`lang::adjective_first`): a one-word term right before an adjective
+    /// is left to the engine, which orders the pair.
+    pub adjective_first: bool,
 }
 
 /// A text made ready for an engine.
@@ -151,7 +155,21 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     let text: String = text.chars().filter(|c| !matches!(*c, KEEP_START | KEEP_END)).collect();
     let given: Vec<&str> = [known.venue, known.locality].into_iter().flatten().map(str::trim).filter(|p| p.chars().count() > 2).collect();
     let mut names = places_and_addresses(&text, &given, known);
-    let found = terms.find(&text, &names);
+    let mut found = terms.find(&text, &names);
+    // "Leyendas botánicas": a one-word term before an adjective would keep
+    // the engine from putting the adjective first ("Legends Botanists");
+    // where the dictionary knows the noun, the engine translates the pair.
+    if let Some(analysis) = known.analysis.filter(|_| known.adjective_first) {
+        found.retain(|f| {
+            let term = terms.term(f.term);
+            let compound = text[..f.start].ends_with('-');
+            term.words.len() > 1
+                || term.initial_only
+                || compound
+                || analysis.kind_at(f.start) != Some(WordKind::Common)
+                || !before_an_adjective(&text, f.end, analysis)
+        });
+    }
     let mut taken: Vec<(usize, usize)> = names.clone();
     taken.extend(found.iter().map(|f| (f.start, f.end)));
     // Names are looked for around what is taken: a taken span reads as a
@@ -252,6 +270,12 @@ fn by_dictionary(text: &str, span: (usize, usize), analysis: &Analysis, caps: bo
         }
     }
     vec![span]
+}
+
+/// Whether a lower-case word the dictionary knows as an adjective follows
+/// byte `end` of `text` after one space.
+fn before_an_adjective(text: &str, end: usize, analysis: &Analysis) -> bool {
+    text[end..].strip_prefix(' ').is_some_and(|rest| rest.starts_with(char::is_lowercase)) && analysis.adjective_at(end + 1)
 }
 
 /// Whether the capitalised run `span` of `text` is a name by the
@@ -591,6 +615,7 @@ mod tests {
         };
         let analysis = Analysis {
             given_names: vec![],
+            adjectives: vec![],
             units: vec![
                 unit("Letras", WordKind::Common),
                 unit("Liberadas", WordKind::Common),

@@ -380,3 +380,29 @@ fn issue10_5_a_text_that_times_the_engine_out_never_holds_back_the_rest() {
     assert_eq!(stats["translation_pending"], 1, "{stats}");
     assert_eq!(poison_requests(), before, "the poison text was sent again before its backoff");
 }
+
+/// Issue 20.1 and 20.2, through the binary with real Apertium: in English a
+/// one-word term before an adjective no longer pins the adjective after its
+/// noun ("Leyendas botánicas" was "Legends Botanists"); French, which keeps
+/// the Spanish order, keeps its term. A heading in capitals that runs into
+/// a name ("CICLO MARIDAJES SONOROS Poulenc") is translated and the name
+/// kept, instead of the whole run kept in Spanish.
+#[test]
+fn issue20_english_adjectives_come_first_and_a_heading_in_capitals_is_not_a_name() {
+    if !has_apertium() {
+        return;
+    }
+    let dir = workdir(CONFIG);
+    let heading = "CICLO MARIDAJES SONOROS Poulenc, Beethoven. Dúo con Lucía Melgar (fagot).";
+    write_feed(
+        dir.path(),
+        &[record("1", "Leyendas botánicas en el parque", "", "Sala X"), record("2", "Concierto de piano", heading, "Sala X")],
+    );
+    run(dir.path());
+    let field = |lang: &str, id: &str, f: &str| listed(dir.path(), lang)[id][f].as_str().unwrap().to_string();
+    assert!(field("en", "1", "title").starts_with("Botanic Legends"), "{}", field("en", "1", "title"));
+    assert!(field("fr", "1", "title").starts_with("Légendes"), "{}", field("fr", "1", "title"));
+    let en = field("en", "2", "description");
+    assert!(!en.contains("CICLO"), "the heading was kept in Spanish: {en}");
+    assert!(en.contains("Poulenc") && en.contains("Lucía Melgar"), "{en}");
+}
