@@ -46,6 +46,8 @@ pub const FILES: &[(&str, &str)] = &[
     ("ca/contractions.tsv", include_str!("../../data/lang/ca/contractions.tsv")),
     ("ca/function-words.txt", include_str!("../../data/lang/ca/function-words.txt")),
     ("ca/plain.txt", include_str!("../../data/lang/ca/plain.txt")),
+    ("fr/titles.txt", include_str!("../../data/lang/fr/titles.txt")),
+    ("it/titles.txt", include_str!("../../data/lang/it/titles.txt")),
     ("gl/plain.txt", include_str!("../../data/lang/gl/plain.txt")),
 ];
 
@@ -99,6 +101,11 @@ pub fn plain(lang: &str, field: &str) -> bool {
 /// Whether `lang` puts an adjective before its noun (`LANG/word-order.txt`).
 pub fn adjective_first(lang: &str) -> bool {
     has(&format!("{lang}/word-order.txt"), "adjective-before-noun")
+}
+
+/// Whether `lang` writes titles in sentence case (`LANG/titles.txt`).
+pub fn sentence_case_titles(lang: &str) -> bool {
+    has(&format!("{lang}/titles.txt"), "sentence case")
 }
 
 /// A digest of what translating Spanish into `tgt` reads: the Spanish
@@ -190,7 +197,7 @@ mod tests {
         if e.path.ends_with("/plain.txt") {
             return if plain(dir, &e.input) { "plain" } else { "prepared" }.to_string();
         }
-        if e.path.ends_with("/word-order.txt") {
+        if e.path.ends_with("/word-order.txt") || e.path.ends_with("/titles.txt") {
             return if has(&e.path, &e.input) { "yes" } else { "no" }.to_string();
         }
         if e.path == "es/labels.txt" {

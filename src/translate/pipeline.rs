@@ -404,6 +404,7 @@ pub(super) fn plan(
             analysis: analysis.as_ref(),
             running_text: t.field == "description",
             adjective_first: false,
+            sentence_case: false,
         };
         for lang in langs {
             if *lang == t.lang || !needs_engine(&t, lang) {
@@ -426,8 +427,11 @@ pub(super) fn plan(
             };
             let base = if src == "es" { terms.get(lang).unwrap_or(&no_terms) } else { &no_terms };
             let plain = apertium && src == "es" && super::lang::plain(lang, t.field);
-            let prepared =
-                prepare(sent, Known { adjective_first: super::lang::adjective_first(lang), ..known }, if plain { &no_terms } else { base });
+            let prepared = {
+                let adjective_first = super::lang::adjective_first(lang);
+                let sentence_case = t.field == "title" && super::lang::sentence_case_titles(lang);
+                prepare(sent, Known { adjective_first, sentence_case, ..known }, if plain { &no_terms } else { base })
+            };
             let field_key = if shortened { format!("{}/cut", t.field) } else { t.field.to_string() };
             let key = prepared_key(&prepared, &field_key, src, lang, &engine);
             // Translated from this very text, prepared the same way: nothing to do.

@@ -52,6 +52,10 @@ pub struct Known<'a> {
     /// (`lang::adjective_first`): a one-word term right before an adjective
     /// is left to the engine, which orders the pair.
     pub adjective_first: bool,
+    /// A title into a language that writes titles in sentence case
+    /// (`lang::sentence_case_titles`): capitals of dictionary words outside
+    /// kept spans, but a sentence's first, are undone before the engine.
+    pub sentence_case: bool,
 }
 
 /// A text made ready for an engine.
@@ -243,6 +247,10 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     terms_used.dedup();
     spans.sort_by_key(|s| s.0);
     let lead = lead_of(&text, &spans);
+    let text = match known.analysis {
+        Some(analysis) if known.sentence_case => sentence_cased(&text, &spans, analysis),
+        _ => text,
+    };
     let (out, kept) = render(&text, spans);
     Prepared { text: out, names: kept, terms_used, lead }
 }
@@ -270,6 +278,37 @@ fn by_dictionary(text: &str, span: (usize, usize), analysis: &Analysis, caps: bo
         }
     }
     vec![span]
+}
+
+/// `text` with the capital of each word outside `spans` undone where
+/// Spanish title case put it ("La Magia Existe" → "La magia existe"): a
+/// capitalised word, not in capitals, not opening a sentence, that the
+/// dictionary knows as a common or function word.
+fn sentence_cased(text: &str, spans: &[(usize, usize, Option<String>)], analysis: &Analysis) -> String {
+    let mut out = text.to_string();
+    for &(a, b) in &words(text) {
+        let word = &text[a..b];
+        let lower = word.to_lowercase();
+        let capital = word.starts_with(char::is_uppercase) && word.chars().skip(1).any(char::is_lowercase);
+        let free = spans.iter().all(|s| b <= s.0 || a >= s.1);
+        let common = matches!(analysis.kind_at(a), Some(WordKind::Common | WordKind::Function));
+        if capital && free && common && lower.len() == word.len() && !starts_sentence(text, a) {
+            out.replace_range(a..b, &lower);
+        }
+    }
+    out
+}
+
+/// Whether the word at byte `a` opens `text` or a sentence in it.
+fn starts_sentence(text: &str, a: usize) -> bool {
+    let before = &text[..a];
+    match before.rfind(|c: char| c.is_alphanumeric()) {
+        None => true,
+        Some(p) => {
+            let end = p + before[p..].chars().next().map_or(1, char::len_utf8);
+            opens_sentence(&before[end..])
+        }
+    }
 }
 
 /// Whether a lower-case word the dictionary knows as an adjective follows

@@ -406,3 +406,26 @@ fn issue20_english_adjectives_come_first_and_a_heading_in_capitals_is_not_a_name
     assert!(!en.contains("CICLO"), "the heading was kept in Spanish: {en}");
     assert!(en.contains("Poulenc") && en.contains("Lucía Melgar"), "{en}");
 }
+
+/// Issue 20.1: French and Italian write a title in sentence case; a Spanish
+/// title in title case comes back so ("La Magia Existe" was "La Magie
+/// Existe"), its names keeping their capitals. Galician, which does not
+/// list the rule, keeps the source's capitals.
+#[test]
+fn issue20_french_and_italian_titles_in_sentence_case() {
+    if !has_apertium() {
+        return;
+    }
+    let dir = workdir(CONFIG);
+    write_feed(
+        dir.path(),
+        &[record("1", "La Magia Existe", "", "Sala X"), record("2", "Aromas de Soledad con Paloma Pedrero", "", "Sala X")],
+    );
+    run(dir.path());
+    let title = |lang: &str, id: &str| listed(dir.path(), lang)[id]["title"].as_str().unwrap().to_string();
+    assert_eq!(title("fr", "1"), "La magie existe");
+    assert_eq!(title("it", "1"), "La magia esiste");
+    assert_eq!(title("gl", "1"), "A Maxia Existe");
+    assert!(title("fr", "2").ends_with("avec Paloma Pedrero"), "{}", title("fr", "2"));
+    assert!(title("fr", "2").starts_with("Arômes de solitude"), "{}", title("fr", "2"));
+}
