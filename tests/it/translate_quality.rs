@@ -429,3 +429,22 @@ fn issue20_french_and_italian_titles_in_sentence_case() {
     assert!(title("fr", "2").ends_with("avec Paloma Pedrero"), "{}", title("fr", "2"));
     assert!(title("fr", "2").starts_with("Arômes de solitude"), "{}", title("fr", "2"));
 }
+
+/// Issue 20.2: words the Apertium dictionary of a pair lacks, which the
+/// real feeds use often, come from the term base instead of reaching the
+/// reader in Spanish ("muchas", "aforo" in Italian; "pianista" in English).
+#[test]
+fn issue20_words_the_dictionary_lacks_are_translated() {
+    if !has_apertium() {
+        return;
+    }
+    let dir = workdir(CONFIG);
+    let description = "Un concierto con muchas sorpresas. Aforo máximo: 25 personas.";
+    write_feed(dir.path(), &[record("1", "Recital del pianista", description, "Sala X")]);
+    run(dir.path());
+    let field = |lang: &str, f: &str| listed(dir.path(), lang)["1"][f].as_str().unwrap().to_string();
+    let it = field("it", "description");
+    assert!(it.contains("molte") && it.contains("Capienza massima"), "{it}");
+    assert!(!it.contains("muchas") && !it.contains("Aforo"), "{it}");
+    assert!(field("en", "title").contains("Pianist"), "{}", field("en", "title"));
+}
