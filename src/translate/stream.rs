@@ -21,6 +21,8 @@
 //! Not for: HTML or any other markup; the APy backend has its own framing.
 
 use anyhow::{Result, bail};
+use regex::Regex;
+use std::sync::LazyLock;
 
 /// Characters the stream format reserves; a backslash makes them literal.
 pub(super) const ESCAPED: &[char] = &['\\', '[', ']', '^', '$', '/', '<', '>', '{', '}'];
@@ -168,6 +170,11 @@ pub(crate) fn reformat(output: &str, id: usize) -> Result<String> {
         let head: String = output.chars().take(40).collect();
         bail!("engine output out of step: expected text {id}, got {head:?}");
     };
+    // "Finirai \<pr\> essere": a tag the generator could not inflect,
+    // written escaped (Apertium's Italian leaks `<pr>`): the tag and the
+    // blank before it go.
+    static LEAKED_TAG: LazyLock<Regex> = LazyLock::new(|| Regex::new(r" ?(?:\\<[a-z0-9_]+\\>)+").expect("tag regex"));
+    let rest = LEAKED_TAG.replace_all(rest, "");
     let mut out = String::with_capacity(rest.len());
     let mut chars = rest.chars().peekable();
     // Whether the last char pushed was an unescaped '.', which is the one
@@ -265,6 +272,13 @@ mod tests {
     fn reformat_drops_inserted_dot_marks_and_unescapes() {
         let out = "[cityvibe:7]Hola \\@teatro *Xyzzy [#]tag fare# di.[][\n\n]5 [*] estrellas.[]";
         assert_eq!(reformat(out, 7).unwrap(), "Hola @teatro Xyzzy #tag fare di\n\n5 * estrellas");
+    }
+
+    #[test]
+    fn reformat_drops_an_escaped_tag_the_generator_leaked() {
+        assert_eq!(reformat("[cityvibe:2]Finirai \\<pr\\> essere un attore", 2).unwrap(), "Finirai essere un attore");
+        assert_eq!(reformat("[cityvibe:2]a \\<vblex\\>\\<inf\\> b \\<b\\>", 2).unwrap(), "a b");
+        assert_eq!(reformat("[cityvibe:2]1 \\< 2 \\<B\\>", 2).unwrap(), "1 < 2 <B>");
     }
 
     #[test]

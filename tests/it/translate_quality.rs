@@ -448,3 +448,21 @@ fn issue20_words_the_dictionary_lacks_are_translated() {
     assert!(!it.contains("muchas") && !it.contains("Aforo"), "{it}");
     assert!(field("en", "title").contains("Pianist"), "{}", field("en", "title"));
 }
+
+/// Issue 20.2: Apertium's Italian writes a tag it could not inflect
+/// ("Finirai \<pr\> essere"); the answer check refused the whole text as
+/// markup, so the Italian reader got the Spanish. The leaked tag is dropped
+/// and the text translated.
+#[test]
+fn issue20_a_tag_apertium_leaks_is_dropped_not_a_reason_to_show_spanish() {
+    if !has_apertium() {
+        return;
+    }
+    let dir = workdir(CONFIG);
+    let description = "Acabarás siendo un actor de película, ¡no querrás bajar del escenario!";
+    write_feed(dir.path(), &[record("1", "Clases de teatro", description, "Sala X")]);
+    let err = run(dir.path());
+    assert!(!err.contains("markup"), "{err}");
+    let it = listed(dir.path(), "it")["1"]["description"].as_str().unwrap().to_string();
+    assert!(it.contains("attore") && !it.contains('<') && !it.contains("Acabarás"), "{it}");
+}
