@@ -46,6 +46,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("ca/contractions.tsv", include_str!("../../data/lang/ca/contractions.tsv")),
     ("ca/function-words.txt", include_str!("../../data/lang/ca/function-words.txt")),
     ("ca/plain.txt", include_str!("../../data/lang/ca/plain.txt")),
+    ("ca/elisions.tsv", include_str!("../../data/lang/ca/elisions.tsv")),
     ("fr/titles.txt", include_str!("../../data/lang/fr/titles.txt")),
     ("it/titles.txt", include_str!("../../data/lang/it/titles.txt")),
     ("gl/plain.txt", include_str!("../../data/lang/gl/plain.txt")),

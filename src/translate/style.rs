@@ -120,8 +120,8 @@ pub fn finish_from(output: &str, names: &[String], lead: Option<&str>, lang: &st
         }
     }
     places::prepositions(&mut segs, lang, slips == Slips::Apertium);
+    places::elide(&mut segs, lang);
     if lang == "fr" {
-        places::elide(&mut segs);
         places::vous_after_imperative(&mut segs);
     }
     if lang == "en" {
@@ -493,7 +493,8 @@ mod tests {
         let kept = names(&["Espronceda"]);
         assert_eq!(
             finish("Clàssics del. Espronceda Ombres acusadores", &kept, None, "ca", Field::Title),
-            "Clàssics del Espronceda. Ombres acusadores"
+            // Catalan elides before the vowel the engine could not see.
+            "Clàssics de l'Espronceda. Ombres acusadores"
         );
         let kept = names(&["Campo del Moro"]);
         assert_eq!(finish("Jardins del. Campo del Moro", &kept, None, "ca", Field::Title), "Jardins del Campo del Moro");

@@ -177,11 +177,16 @@ pub(super) fn vous_after_imperative(segs: &mut [Segment]) {
     }
 }
 
-/// French elision where an engine could not see the next word: "de Alto
-/// Vuelo" → "d'Alto Vuelo", "à la exposition" → "à l'exposition", "du
-/// Ayuntamiento" → "de l'Ayuntamiento". Only words in plain text elide;
-/// a kept span is never touched.
-pub(super) fn elide(segs: &mut [Segment]) {
+/// Elision where an engine could not see the next word, in the languages
+/// with a `LANG/elisions.tsv`: French "de Alto Vuelo" → "d'Alto Vuelo", "à
+/// la exposition" → "à l'exposition", "du Ayuntamiento" → "de
+/// l'Ayuntamiento"; Catalan "de Aidan" → "d'Aidan". Only words in plain
+/// text elide; a kept span is never touched.
+pub(super) fn elide(segs: &mut [Segment], lang: &str) {
+    let table = format!("{lang}/elisions.tsv");
+    if lang::lines(&table).is_empty() {
+        return;
+    }
     for i in 0..segs.len() {
         let Segment::Plain(text) = &segs[i] else {
             continue;
@@ -199,7 +204,7 @@ pub(super) fn elide(segs: &mut [Segment]) {
                 _ => None,
             };
             let plain_next = !(k + 2 == tokens.len() && next_name.is_some() && tokens[k + 1].is_empty());
-            let elided = next.filter(|n| starts_with_vowel(n) || plain_next && mute_h(n)).and_then(|_| elision(token));
+            let elided = next.filter(|n| starts_with_vowel(n) || plain_next && mute_h(n, lang)).and_then(|n| elision(token, n, &table));
             match elided {
                 Some(e) => out.push_str(&e),
                 None => {
@@ -214,20 +219,24 @@ pub(super) fn elide(segs: &mut [Segment]) {
     }
 }
 
-/// The elided form of a French function word before a vowel, if it has
-/// one (`data/lang/fr/elisions.tsv`).
-fn elision(word: &str) -> Option<String> {
+/// The elided form of a function word before `next`, if `table` gives it
+/// one there (`data/lang/LANG/elisions.tsv`).
+fn elision(word: &str, next: &str, table: &str) -> Option<String> {
     let lower = word.to_lowercase();
-    let row = lang::rows("fr/elisions.tsv").find(|r| r.first() == Some(&lower.as_str()))?;
+    let row = lang::rows(table).find(|r| r.first() == Some(&lower.as_str()))?;
     let short = *row.get(1)?;
+    let next = next.to_lowercase();
+    if row.get(2).is_some_and(|blocked| blocked.split(' ').any(|b| !b.is_empty() && next.starts_with(b))) {
+        return None;
+    }
     Some(if word.starts_with(char::is_uppercase) { capitalize(short) } else { short.to_string() })
 }
 
-/// Whether a French word starts with an h that elides ("histoire"), not an
-/// aspiré one (`data/lang/fr/h-aspire.txt`: "héros", "haut").
-fn mute_h(word: &str) -> bool {
+/// Whether a word starts with an h that elides ("histoire"), not an
+/// aspiré one (`data/lang/LANG/h-aspire.txt`, French: "héros", "haut").
+fn mute_h(word: &str, lang: &str) -> bool {
     let bare: String = word.chars().take_while(|c| c.is_alphabetic()).collect::<String>().to_lowercase();
-    bare.starts_with('h') && bare.chars().count() > 1 && !lang::has("fr/h-aspire.txt", &bare)
+    bare.starts_with('h') && bare.chars().count() > 1 && !lang::has(&format!("{lang}/h-aspire.txt"), &bare)
 }
 
 #[cfg(test)]
