@@ -47,6 +47,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("ca/function-words.txt", include_str!("../../data/lang/ca/function-words.txt")),
     ("ca/plain.txt", include_str!("../../data/lang/ca/plain.txt")),
     ("ca/elisions.tsv", include_str!("../../data/lang/ca/elisions.tsv")),
+    ("it/elisions.tsv", include_str!("../../data/lang/it/elisions.tsv")),
     ("fr/titles.txt", include_str!("../../data/lang/fr/titles.txt")),
     ("it/titles.txt", include_str!("../../data/lang/it/titles.txt")),
     ("gl/plain.txt", include_str!("../../data/lang/gl/plain.txt")),

@@ -186,7 +186,7 @@ impl Need {
         let p = &self.prepared;
         let slips = if self.apertium { Slips::Apertium } else { Slips::None };
         let mut text = if self.plain {
-            answer.to_string()
+            style::finish_plain(answer, &p.names, tgt)
         } else {
             style::finish_from(answer, &p.names, p.lead.as_deref(), tgt, Field::from_name(self.field), slips)
         };

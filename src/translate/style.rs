@@ -76,6 +76,21 @@ pub fn finish(output: &str, names: &[String], lead: Option<&str>, lang: &str, fi
     finish_from(output, names, lead, lang, field, Slips::Apertium)
 }
 
+/// The engine's output for a text sent plain (`lang::plain`), where only
+/// the elision an engine could not make before a kept name is mended
+/// ("de Alasdair Roberts" → "d'Alasdair Roberts").
+pub fn finish_plain(output: &str, names: &[String], lang: &str) -> String {
+    let mut segs = segments(output, names);
+    places::elide(&mut segs, lang);
+    let mut out = String::with_capacity(output.len());
+    for s in segs {
+        match s {
+            Segment::Plain(t) | Segment::Name(t) => out.push_str(&t),
+        }
+    }
+    out
+}
+
 /// Whose output a text is: Apertium's steady slips ("partorisca", "d'en",
 /// "del.") are mended on its output only, never on a neural engine's, which
 /// does not make them and may mean what they look like.
