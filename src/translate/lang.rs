@@ -33,6 +33,8 @@ pub const FILES: &[(&str, &str)] = &[
     ("en/compound-heads.txt", include_str!("../../data/lang/en/compound-heads.txt")),
     ("en/small-words.txt", include_str!("../../data/lang/en/small-words.txt")),
     ("en/word-order.txt", include_str!("../../data/lang/en/word-order.txt")),
+    ("en/engine-words.tsv", include_str!("../../data/lang/en/engine-words.tsv")),
+    ("it/engine-words.tsv", include_str!("../../data/lang/it/engine-words.tsv")),
     ("fr/contractions.tsv", include_str!("../../data/lang/fr/contractions.tsv")),
     ("fr/elisions.tsv", include_str!("../../data/lang/fr/elisions.tsv")),
     ("fr/function-words.txt", include_str!("../../data/lang/fr/function-words.txt")),
@@ -200,7 +202,7 @@ mod tests {
             return if plain(dir, &e.input) { "plain" } else { "prepared" }.to_string();
         }
         if e.path.ends_with("/word-order.txt") || e.path.ends_with("/titles.txt") {
-            return if has(&e.path, &e.input) { "yes" } else { "no" }.to_string();
+            return if has(e.path, &e.input) { "yes" } else { "no" }.to_string();
         }
         if e.path == "es/labels.txt" {
             return crate::parse::labels::split_labelled_parts(&e.input);

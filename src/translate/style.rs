@@ -284,27 +284,31 @@ fn mend_around_names(segs: &mut [Segment], lang: &str) {
     }
 }
 
-/// Words an engine gets wrong the same way every time, put right: Apertium's
-/// Italian takes "para" for a form of "parir" ("Ali partorisca volare" →
-/// "Ali per volare"), its French writes a leading Roman numeral as a
-/// word ("XV Mercado" → "Xv"; "Vii Journée") and elides before "yoga"
-/// ("d'yoga").
+/// Words an engine gets wrong the same way every time, put right: those of
+/// `data/lang/LANG/engine-words.tsv` (Italian "partorisca" for "para",
+/// English "childish" for "infantil"); Apertium's French writes a leading
+/// Roman numeral as a word ("XV Mercado" → "Xv"; "Vii Journée") and elides
+/// before "yoga" ("d'yoga").
 fn mend_words(text: &str, lang: &str) -> String {
-    if lang != "it" && lang != "fr" {
+    let table = format!("{lang}/engine-words.tsv");
+    if lang != "fr" && super::lang::lines(&table).is_empty() {
         return text.to_string();
     }
     let mut out: Vec<String> = Vec::new();
     for token in text.split(' ') {
         let word = token.trim_matches(|c: char| !c.is_alphanumeric());
         let at = token.find(word).unwrap_or(0);
-        let fixed = match (lang, word) {
-            ("it", "partorisca") => Some("per".to_string()),
-            ("it", "Partorisca") => Some("Per".to_string()),
-            ("fr", w) if w.len() >= 2 && w.starts_with(['I', 'V', 'X']) && w[1..].chars().all(|c| matches!(c, 'i' | 'v' | 'x')) => {
+        let lower = word.to_lowercase();
+        let listed = super::lang::rows(&table).find(|r| r.first() == Some(&lower.as_str())).and_then(|r| r.get(1).copied());
+        let fixed = match (lang, word, listed) {
+            (_, w, Some(house)) => {
+                Some(if w.starts_with(char::is_uppercase) { super::terms::capitalize(house) } else { house.to_string() })
+            }
+            ("fr", w, None) if w.len() >= 2 && w.starts_with(['I', 'V', 'X']) && w[1..].chars().all(|c| matches!(c, 'i' | 'v' | 'x')) => {
                 Some(w.to_uppercase())
             }
             // "Atelier d'yoga": French does not elide before "yo", "ya"…
-            ("fr", w) if (w.starts_with("d'y") || w.starts_with("D'y")) && w[3..].starts_with(['a', 'e', 'i', 'o', 'u']) => {
+            ("fr", w, None) if (w.starts_with("d'y") || w.starts_with("D'y")) && w[3..].starts_with(['a', 'e', 'i', 'o', 'u']) => {
                 Some(format!("{}e {}", &w[..1], &w[2..]))
             }
             _ => None,
