@@ -14,7 +14,6 @@ fn main() -> ExitCode {
             return code.into();
         }
     };
-    output::set_verbosity(cli.verbose);
     let result = match &cli.command {
         Command::Run { sources, dry_run: true, json, .. } => commands::run::dry_run(&cli, sources, *json),
         Command::Run { sources, json, quiet, no_translate, force, dry_run: false } => commands::run::execute(

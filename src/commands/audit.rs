@@ -3,7 +3,7 @@
 //! reports what no longer matches the adapter's review.
 
 use super::exit;
-use crate::audit::{SourceAudit, audit};
+use crate::audit::{SourceAudit, audit_watched};
 use crate::cli::Cli;
 use crate::http::{Client, Limits, Mirror};
 use crate::store::Store;
@@ -43,16 +43,11 @@ pub fn execute(cli: &Cli, args: Args) -> Result<super::Exit> {
     let lock = super::run_lock(cli)?;
     let mut store = Store::open(&cli.db)?;
     let client = Client::new(mirror, Limits::default());
-    let spinner = (!args.json && super::stdout_is_terminal()).then(|| {
-        let pb = indicatif::ProgressBar::new_spinner();
-        pb.set_message("fetching robots.txt, tdmrep.json and ai.txt politely (each host's delay is kept)…");
-        pb.enable_steady_tick(std::time::Duration::from_millis(120));
-        pb
-    });
-    let mut reports = audit(&mut store, &client, &ledger, &config, &chosen)?;
-    if let Some(pb) = spinner {
-        pb.finish_and_clear();
-    }
+    let spinner = (!args.json && super::stdout_is_terminal())
+        .then(|| super::watch::FetchSpinner::new("fetching robots.txt, tdmrep.json and ai.txt politely (each host's delay is kept)…"));
+    let mut requests = super::watch::RequestLog::new(cli.verbose);
+    let mut reports = audit_watched(&mut store, &client, &ledger, &config, &chosen, &mut requests)?;
+    drop(spinner);
     if args.disable_blocked {
         let today = jiff::Timestamp::now().in_tz(crate::model::TZ_MADRID).map(|z| z.date().to_string()).unwrap_or_default();
         for r in reports.iter_mut().filter(|r| !r.blocked.is_empty()) {

@@ -2,11 +2,13 @@
 //! progress on a terminal and prints; the run itself is [`crate::run::run`].
 
 use super::Exit;
+use super::watch::{FetchSpinner, RequestLog};
 use crate::cli::Cli;
-use crate::http::{Client, Limits, Mirror};
+use crate::http::{Client, FetchReporter, Limits, Mirror};
 use crate::ingest::RunOptions;
-use crate::run::{Quiet, RunProgress};
+use crate::run::RunProgress;
 use crate::store::Store;
+use crate::store::fetchlog::FetchRecord;
 use anyhow::Result;
 
 pub struct Args {
@@ -17,47 +19,40 @@ pub struct Args {
     pub force: bool,
 }
 
-/// A spinner while fetching, then the translation step's progress; on a terminal only.
-struct Bars {
-    spinner: Option<indicatif::ProgressBar>,
+/// What the run shows: the `-v` request lines; on a terminal only, a
+/// spinner while fetching, then the translation step's progress.
+struct Watch {
+    requests: RequestLog,
+    spinner: Option<FetchSpinner>,
     translating: Option<super::progress::TranslateProgress>,
-    translate: bool,
+    /// Whether a translation bar follows the spinner.
+    translate_bar: bool,
 }
 
-impl Bars {
-    fn new(translate: bool) -> Bars {
-        let pb = indicatif::ProgressBar::new_spinner();
-        pb.set_message("fetching sources politely (each host's delay is kept)…");
-        pb.enable_steady_tick(std::time::Duration::from_millis(120));
-        // Name the host the scheduler waits for, refreshed while the spinner lives.
-        let watched = pb.downgrade();
-        std::thread::spawn(move || {
-            while let Some(pb) = watched.upgrade() {
-                if pb.is_finished() {
-                    break;
-                }
-                if let Some((host, ms)) = crate::output::waiting_for() {
-                    pb.set_message(if ms > 0 {
-                        format!("waiting {:.0} s for {host} (its delay is kept)…", ms as f64 / 1000.0)
-                    } else {
-                        format!("fetching from {host}…")
-                    });
-                }
-                drop(pb);
-                std::thread::sleep(std::time::Duration::from_millis(250));
-            }
-        });
-        Bars { spinner: Some(pb), translating: None, translate }
+impl Watch {
+    fn new(verbose: u8, bars: bool, translate: bool) -> Watch {
+        let spinner = bars.then(|| FetchSpinner::new("fetching sources politely (each host's delay is kept)…"));
+        Watch { requests: RequestLog::new(verbose), spinner, translating: None, translate_bar: bars && translate }
     }
 }
 
-impl RunProgress for Bars {
-    fn fetched(&mut self) {
-        if let Some(pb) = self.spinner.take() {
-            pb.finish_and_clear();
+impl FetchReporter for Watch {
+    fn waiting_for(&mut self, host: &str, ms: i64) {
+        if let Some(s) = &self.spinner {
+            s.waiting_for(host, ms);
         }
+    }
+
+    fn sent(&mut self, record: &FetchRecord) {
+        self.requests.sent(record);
+    }
+}
+
+impl RunProgress for Watch {
+    fn fetched(&mut self) {
+        self.spinner = None;
         // No bar for a step that does not run (issue 21 item 4).
-        if self.translate {
+        if self.translate_bar {
             self.translating = Some(super::progress::TranslateProgress::new());
         }
     }
@@ -66,15 +61,6 @@ impl RunProgress for Bars {
         if let Some(p) = &mut self.translating {
             p.update(done, total, words);
         }
-    }
-}
-
-impl Drop for Bars {
-    fn drop(&mut self) {
-        if let Some(pb) = self.spinner.take() {
-            pb.finish_and_clear();
-        }
-        self.translating = None;
     }
 }
 
@@ -103,12 +89,10 @@ pub fn execute(cli: &Cli, args: Args) -> Result<Exit> {
         ledger: &ledger,
         force: args.force,
     };
-    let outcome = if !args.quiet && !args.json && super::stdout_is_terminal() {
-        let mut bars = Bars::new(!args.no_translate && config_translates);
-        crate::run::run(&mut store, opts, !args.no_translate, &mut bars)?
-    } else {
-        crate::run::run(&mut store, opts, !args.no_translate, &mut Quiet)?
-    };
+    let bars = !args.quiet && !args.json && super::stdout_is_terminal();
+    let mut watch = Watch::new(cli.verbose, bars, !args.no_translate && config_translates);
+    let outcome = crate::run::run(&mut store, opts, !args.no_translate, &mut watch)?;
+    drop(watch);
     drop(lock);
     if let Some((dir, lang)) = &report {
         super::report::after_run(cli, &store, dir, lang);

@@ -4,7 +4,9 @@
 
 use crate::adapter::{Adapter, Feed, FeedError, FeedRole, FetchPlan};
 use crate::config::{Config, in_window, madrid_minute_now, parse_hours};
-use crate::http::{Allowed, Body, Client, FetchDriver, FetchOutcome, FetchRequest, FetchResult, Gate, Ledger, Scheduler};
+use crate::http::{
+    Allowed, Body, Client, FetchDriver, FetchOutcome, FetchReporter, FetchRequest, FetchResult, Gate, Ledger, Scheduler, Unwatched,
+};
 use crate::model::PublisherTranslation;
 use crate::records::parse_feed;
 use crate::store::Store;
@@ -59,12 +61,13 @@ impl RunReport {
 /// Run the selected sources once, within the deadline of the settings.
 pub fn run(store: &mut Store, opts: RunOptions<'_>) -> Result<RunReport> {
     let bounds = RunBounds::starting_now(std::time::Duration::from_secs(opts.config.settings.run_deadline_secs));
-    run_within(store, opts, bounds)
+    run_within(store, opts, bounds, &mut Unwatched)
 }
 
 /// Run the selected sources once; past `bounds` no further request is sent
-/// and the sources not done end `skipped`, saying why (issue 19).
-pub fn run_within(store: &mut Store, opts: RunOptions<'_>, bounds: RunBounds) -> Result<RunReport> {
+/// and the sources not done end `skipped`, saying why (issue 19). `reporter`
+/// is told of each request and of the host waited for.
+pub fn run_within(store: &mut Store, opts: RunOptions<'_>, bounds: RunBounds, reporter: &mut dyn FetchReporter) -> Result<RunReport> {
     let run_id = store.begin_run()?;
     let mut reports: Vec<SourceReport> = Vec::new();
     let mut drivers: Vec<SourceDriver> = Vec::new();
@@ -96,7 +99,7 @@ pub fn run_within(store: &mut Store, opts: RunOptions<'_>, bounds: RunBounds) ->
     }
     {
         let mut refs: Vec<&mut dyn FetchDriver> = drivers.iter_mut().map(|d| d as &mut dyn FetchDriver).collect();
-        Scheduler::new(opts.client, opts.ledger, Some(run_id)).run(store, &mut refs);
+        Scheduler::new(opts.client, opts.ledger, Some(run_id), reporter).run(store, &mut refs);
     }
     for d in drivers {
         reports.push(d.finish());
