@@ -43,3 +43,32 @@ fn issue22_body_bad_gzip_is_told_by_kind() {
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("reading the body: the body's encoding could not be decoded"), "{err}");
 }
+
+// Issue 22: the record errors and warnings of a publisher's translation
+// feed (diba's Spanish and English) were counted nowhere and said nowhere;
+// they are counted with the source's record errors and said in its report.
+#[test]
+fn issue22_translation_feed_errors_and_warnings_are_reported() {
+    let dir = workdir(&common::sources_toml(&["diba"], ""));
+    let d = dir.path();
+    let mirror = d.join("mirror");
+    let feed = |lang: &str| format!("do.diba.cat/api/dataset/actesturisme_{lang}/format/json/pag-ini/1/pag-fi/1000");
+    let read = |lang: &str| std::fs::read_to_string(common::sample(&feed(lang))).unwrap();
+    common::place(&mirror, &feed("ca"), read("ca").as_bytes());
+    // One Spanish record with a start date nobody can read: a record error.
+    let es = read("es").replacen("\"data_inici\":\"2026-12-05 00:00:00\"", "\"data_inici\":\"someday\"", 1);
+    common::place(&mirror, &feed("es"), es.as_bytes());
+    // One English title with an invalid escape, read as it shows: a warning.
+    let en = read("en").replacen("\"titol\":\"", "\"titol\":\"\\q", 1);
+    common::place(&mirror, &feed("en"), en.as_bytes());
+    let out = cityvibe(d, &["--mirror", mirror.to_str().unwrap(), "run", "--no-translate", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let s = json["sources"].as_array().unwrap().iter().find(|s| s["id"] == "diba").unwrap();
+    assert_eq!((s["status"].as_str(), s["record_errors"].as_u64()), (Some("ok"), Some(1)), "{s}");
+    let message = s["message"].as_str().unwrap();
+    assert!(message.contains("actesturisme_es/format/json/pag-ini/1/pag-fi/1000: 1 bad records (first: "), "{message}");
+    assert!(message.contains("bad start date \"someday\""), "{message}");
+    assert!(message.contains("actesturisme_en/format/json/pag-ini/1/pag-fi/1000: 1 record warnings (first: "), "{message}");
+    assert!(message.contains("invalid escape"), "{message}");
+}
