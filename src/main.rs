@@ -9,9 +9,14 @@ fn main() -> ExitCode {
     let cli = match Cli::parse_with_env() {
         Ok(c) => c,
         Err(e) => {
-            let code = if e.use_stderr() { Exit::Usage } else { Exit::Ok };
-            let _ = e.print();
-            return code.into();
+            if e.use_stderr() {
+                // Nowhere left to say that stderr failed.
+                let _ = e.print();
+                return Exit::Usage.into();
+            }
+            // `--help`, `--version` on stdout: a closed pipe ends quietly,
+            // any other failure to write is said (issue 22).
+            return output::finish(e.print().map(|()| Exit::Ok).map_err(|io| anyhow::Error::new(io).context("writing to stdout")));
         }
     };
     let result = match &cli.command {

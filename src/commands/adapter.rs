@@ -69,7 +69,9 @@ pub fn check(id: &str, sample: &Path, json: bool, limit: usize) -> Result<super:
             text.push_str(&format!("manifest: {p}\n"));
         }
         use std::io::Write;
-        let _ = write!(std::io::stdout().lock(), "{text}");
+        // A closed pipe ends it quietly (`output::finish`); any other
+        // failure to write is said (issue 22: it was dropped).
+        write!(std::io::stdout().lock(), "{text}").context("writing to stdout")?;
     }
     if !problems.is_empty() {
         eprintln!("cityvibe: {id}: {} manifest problem(s), the conformance suite refuses them (see above)", problems.len());

@@ -72,3 +72,34 @@ fn issue22_translation_feed_errors_and_warnings_are_reported() {
     assert!(message.contains("actesturisme_en/format/json/pag-ini/1/pag-fi/1000: 1 record warnings (first: "), "{message}");
     assert!(message.contains("invalid escape"), "{message}");
 }
+
+/// Run the binary in `dir` with its stdout on /dev/full (every write fails
+/// with "no space left on device").
+fn into_full_device(dir: &std::path::Path, args: &[&str]) -> (Option<i32>, String) {
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full");
+    let out = common::command(dir).args(args).stdout(full).output().unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+// Issue 22: a failure to write stdout other than a closed pipe is said, and
+// the command ends with exit 4; `completions`, `--help` and `--version`
+// dropped it and exited 0 (a table command already said it: kept so).
+#[test]
+fn issue22_stdout_write_errors_other_than_a_closed_pipe_are_reported() {
+    let dir = workdir(MADRID_ONLY);
+    for args in [&["completions", "bash"][..], &["--help"], &["--version"], &["run", "--dry-run"]] {
+        let (code, err) = into_full_device(dir.path(), args);
+        assert_eq!(code, Some(4), "{args:?}: {err}");
+        assert!(err.starts_with("cityvibe: ") && err.contains("No space left on device"), "{args:?}: {err}");
+    }
+}
+
+// Issue 22: a closed pipe still ends those commands quietly with exit 0.
+#[test]
+fn issue22_closed_pipe_stays_quiet_for_completions_help_and_version() {
+    let dir = workdir(MADRID_ONLY);
+    for args in [&["completions", "bash"][..], &["--help"], &["--version"]] {
+        let (code, err) = crate::surface_output::into_closed_pipe(dir.path(), args);
+        assert_eq!((code, err.as_str()), (Some(0), ""), "{args:?}");
+    }
+}
