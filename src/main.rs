@@ -20,27 +20,11 @@ fn main() -> ExitCode {
         }
     };
     let result = match &cli.command {
-        Command::Run { sources, dry_run: true, json, .. } => commands::run::dry_run(&cli, sources, *json),
-        Command::Run { sources, json, quiet, no_translate, force, dry_run: false } => commands::run::execute(
-            &cli,
-            commands::run::Args { sources: sources.clone(), json: *json, quiet: *quiet, no_translate: *no_translate, force: *force },
-        ),
+        Command::Run(args) => commands::run::execute(&cli, args),
         Command::Doctor => commands::doctor::execute(&cli),
-        Command::Events { command: EventsCommand::List { sources, limit, lang, all, at, json } } => commands::events::list(
-            &cli,
-            commands::events::ListArgs {
-                sources: sources.clone(),
-                limit: *limit,
-                lang: lang.as_deref(),
-                all: *all,
-                at: at.as_deref(),
-                json: *json,
-            },
-        ),
+        Command::Events { command: EventsCommand::List(args) } => commands::events::list(&cli, args),
         Command::Events { command: EventsCommand::Show { id, lang, json } } => commands::events::show(&cli, id, lang.as_deref(), *json),
-        Command::Events { command: EventsCommand::Correct { event, field, value, reason, remove, json } } => {
-            commands::correct::execute(&cli, event, field, if *remove { None } else { value.as_deref() }, reason.as_deref(), *json)
-        }
+        Command::Events { command: EventsCommand::Correct(args) } => commands::correct::execute(&cli, args),
         Command::Translate { command: None, sources, json } => commands::translate::execute(&cli, sources.clone(), *json),
         Command::Translate { command: Some(command), .. } => commands::translate::exchange(&cli, command),
         Command::Source { command } => match command {
@@ -58,23 +42,10 @@ fn main() -> ExitCode {
         },
         Command::Runs { limit, json } => commands::runs::list(&cli, *limit, *json),
         Command::Holdings { query, json } => commands::holdings::show(&cli, query, *json),
-        Command::Export { format, lang, sources, from, to, bom } => commands::export::execute(
-            &cli,
-            commands::export::Args {
-                format: *format,
-                lang: lang.clone(),
-                sources: sources.clone(),
-                from: from.clone(),
-                to: to.clone(),
-                bom: *bom,
-            },
-        ),
-        Command::Audit { sources, json, disable_blocked } => commands::audit::execute(
-            &cli,
-            commands::audit::Args { sources: sources.clone(), json: *json, disable_blocked: *disable_blocked },
-        ),
+        Command::Export(args) => commands::export::execute(&cli, args),
+        Command::Audit(args) => commands::audit::execute(&cli, args),
         Command::Completions { shell } => commands::completions::execute(*shell),
-        Command::Report { out, days, lang, json } => commands::report::execute(&cli, out, *days, lang, *json),
+        Command::Report(args) => commands::report::execute(&cli, args),
         Command::Takedown { command } => match command {
             TakedownCommand::Add { target, reason, force, json } => commands::takedown::add(&cli, target, reason, *force, *json),
             TakedownCommand::List { json } => commands::takedown::list(&cli, *json),

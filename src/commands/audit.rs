@@ -4,18 +4,12 @@
 
 use super::exit;
 use crate::audit::{SourceAudit, audit_watched};
-use crate::cli::Cli;
+use crate::cli::{AuditArgs, Cli};
 use crate::http::{Client, Limits, Mirror};
 use crate::store::Store;
 use anyhow::Result;
 
-pub struct Args {
-    pub sources: Vec<String>,
-    pub json: bool,
-    pub disable_blocked: bool,
-}
-
-pub fn execute(cli: &Cli, args: Args) -> Result<super::Exit> {
+pub fn execute(cli: &Cli, args: &AuditArgs) -> Result<super::Exit> {
     let all = crate::adapters::ALL;
     let config = super::load_config(cli)?;
     super::check_source_ids(&args.sources)?;

@@ -3,21 +3,13 @@
 
 use super::Exit;
 use super::watch::{FetchSpinner, RequestLog};
-use crate::cli::Cli;
+use crate::cli::{Cli, RunArgs};
 use crate::http::{Client, FetchReporter, Limits, Mirror};
 use crate::ingest::RunOptions;
 use crate::run::RunProgress;
 use crate::store::Store;
 use crate::store::fetchlog::FetchRecord;
 use anyhow::Result;
-
-pub struct Args {
-    pub sources: Vec<String>,
-    pub json: bool,
-    pub quiet: bool,
-    pub no_translate: bool,
-    pub force: bool,
-}
 
 /// What the run shows: the `-v` request lines; on a terminal only, a
 /// spinner while fetching, then the translation step's progress.
@@ -64,7 +56,10 @@ impl RunProgress for Watch {
     }
 }
 
-pub fn execute(cli: &Cli, args: Args) -> Result<Exit> {
+pub fn execute(cli: &Cli, args: &RunArgs) -> Result<Exit> {
+    if args.dry_run {
+        return dry_run(cli, &args.sources, args.json);
+    }
     let config = super::load_switchboard(cli)?;
     super::check_source_ids(&args.sources)?;
     let mirror = cli.mirror.as_deref().map(Mirror::parse).transpose().map_err(crate::output::as_usage)?;
@@ -84,7 +79,7 @@ pub fn execute(cli: &Cli, args: Args) -> Result<Exit> {
         adapters: crate::adapters::ALL,
         config,
         config_path: Some(cli.config.clone()),
-        only: args.sources,
+        only: args.sources.clone(),
         client: &client,
         ledger: &ledger,
         force: args.force,
