@@ -25,7 +25,7 @@ pub fn list(cli: &Cli, args: &EventsListArgs) -> Result<super::Exit> {
     }
     let cite = super::load_citations(cli)?;
     let store = Store::open_existing(&cli.db)?;
-    let stored = store.list_events(&EventFilter { sources: sources.clone(), ..Default::default() }, &cite)?;
+    let stored = cite.list(&store, &EventFilter { sources: sources.clone(), ..Default::default() })?;
     // Upcoming and current first, by next occurrence; ended only with --all (issue 13 item 6).
     let ordered: Vec<_> = crate::schedule::for_reader(stored, all, moment).into_iter().take(limit).collect();
     let (standings, mut events): (Vec<_>, Vec<_>) = ordered.into_iter().unzip();
@@ -111,10 +111,8 @@ pub fn show(cli: &Cli, id: &str, lang: Option<&str>, json: bool) -> Result<super
     };
     let cite = super::load_citations(cli)?;
     let store = Store::open_existing(&cli.db)?;
-    let mut found = store.list_events(
-        &EventFilter { sources: source, source_event_id: Some(event_id), include_withdrawn: true, ..Default::default() },
-        &cite,
-    )?;
+    let mut found = cite
+        .list(&store, &EventFilter { sources: source, source_event_id: Some(event_id), include_withdrawn: true, ..Default::default() })?;
     match found.len() {
         0 => crate::bail_usage!("no stored event {id}; see `cityvibe events list`"),
         1 => {}

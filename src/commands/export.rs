@@ -31,7 +31,7 @@ pub fn collect(store: &Store, args: &ExportArgs, cite: &Citations) -> Result<Vec
         to: to.map(|d| d.to_string()),
         ..Default::default()
     };
-    let mut events = store.list_events(&filter, cite)?;
+    let mut events = cite.list(store, &filter)?;
     if let Some(lang) = &args.lang {
         crate::translate::view::show_in(store, &mut events, lang)?;
     }
