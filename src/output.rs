@@ -23,7 +23,7 @@
 //!
 //! Verbosity (`-v`, or `CITYVIBE_LOG=info|debug`) is read with
 //! [`verbosity`] by the commands that fetch; at 1 or more every request sent
-//! is told on stderr (`commands::watch`: time, host, URL, status, bytes, ms;
+//! is told on stderr (`commands::progress`: time, host, URL, status, bytes, ms;
 //! no contact data).
 
 use std::io::Write;

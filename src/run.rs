@@ -26,7 +26,7 @@ pub trait RunProgress: FetchReporter {
     fn translating(&mut self, _done: u64, _total: u64, _words: u64) {}
 }
 
-/// Nobody watching (cron, `--quiet`, `--json`).
+/// Nobody watching (a caller of the library that shows nothing).
 pub struct Quiet;
 impl FetchReporter for Quiet {}
 impl RunProgress for Quiet {}

@@ -37,11 +37,10 @@ pub fn execute(cli: &Cli, args: &AuditArgs) -> Result<super::Exit> {
     let lock = super::run_lock(cli)?;
     let mut store = Store::open(&cli.db)?;
     let client = Client::new(mirror, Limits::default());
-    let spinner = (!args.json && super::stdout_is_terminal())
-        .then(|| super::watch::FetchSpinner::new("fetching robots.txt, tdmrep.json and ai.txt politely (each host's delay is kept)…"));
-    let mut requests = super::watch::RequestLog::new(cli.verbose);
-    let mut reports = audit_watched(&mut store, &client, &ledger, &config, &chosen, &mut requests)?;
-    drop(spinner);
+    let mut progress = super::progress::Progress::new(cli.verbose, !args.json && super::stdout_is_terminal())
+        .fetching("fetching robots.txt, tdmrep.json and ai.txt politely (each host's delay is kept)…", false);
+    let mut reports = audit_watched(&mut store, &client, &ledger, &config, &chosen, &mut progress)?;
+    drop(progress);
     if args.disable_blocked {
         let today = jiff::Timestamp::now().in_tz(crate::model::TZ_MADRID).map(|z| z.date().to_string()).unwrap_or_default();
         for r in reports.iter_mut().filter(|r| !r.blocked.is_empty()) {

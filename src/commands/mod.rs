@@ -17,7 +17,6 @@ pub mod sources_export;
 pub mod sources_page;
 pub mod takedown;
 pub mod translate;
-pub mod watch;
 
 use crate::cli::Cli;
 use std::io::IsTerminal;

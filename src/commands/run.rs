@@ -2,59 +2,11 @@
 //! progress on a terminal and prints; the run itself is [`crate::run::run`].
 
 use super::Exit;
-use super::watch::{FetchSpinner, RequestLog};
 use crate::cli::{Cli, RunArgs};
-use crate::http::{Client, FetchReporter, Limits, Mirror};
+use crate::http::{Client, Limits, Mirror};
 use crate::ingest::RunOptions;
-use crate::run::RunProgress;
 use crate::store::Store;
-use crate::store::fetchlog::FetchRecord;
 use anyhow::Result;
-
-/// What the run shows: the `-v` request lines; on a terminal only, a
-/// spinner while fetching, then the translation step's progress.
-struct Watch {
-    requests: RequestLog,
-    spinner: Option<FetchSpinner>,
-    translating: Option<super::progress::TranslateProgress>,
-    /// Whether a translation bar follows the spinner.
-    translate_bar: bool,
-}
-
-impl Watch {
-    fn new(verbose: u8, bars: bool, translate: bool) -> Watch {
-        let spinner = bars.then(|| FetchSpinner::new("fetching sources politely (each host's delay is kept)…"));
-        Watch { requests: RequestLog::new(verbose), spinner, translating: None, translate_bar: bars && translate }
-    }
-}
-
-impl FetchReporter for Watch {
-    fn waiting_for(&mut self, host: &str, ms: i64) {
-        if let Some(s) = &self.spinner {
-            s.waiting_for(host, ms);
-        }
-    }
-
-    fn sent(&mut self, record: &FetchRecord) {
-        self.requests.sent(record);
-    }
-}
-
-impl RunProgress for Watch {
-    fn fetched(&mut self) {
-        self.spinner = None;
-        // No bar for a step that does not run (issue 21 item 4).
-        if self.translate_bar {
-            self.translating = Some(super::progress::TranslateProgress::new());
-        }
-    }
-
-    fn translating(&mut self, done: u64, total: u64, words: u64) {
-        if let Some(p) = &mut self.translating {
-            p.update(done, total, words);
-        }
-    }
-}
 
 pub fn execute(cli: &Cli, args: &RunArgs) -> Result<Exit> {
     if args.dry_run {
@@ -85,9 +37,11 @@ pub fn execute(cli: &Cli, args: &RunArgs) -> Result<Exit> {
         force: args.force,
     };
     let bars = !args.quiet && !args.json && super::stdout_is_terminal();
-    let mut watch = Watch::new(cli.verbose, bars, !args.no_translate && config_translates);
-    let outcome = crate::run::run(&mut store, opts, !args.no_translate, &mut watch)?;
-    drop(watch);
+    let mut progress = super::progress::Progress::new(cli.verbose, bars)
+        .fetching("fetching sources politely (each host's delay is kept)…", true)
+        .then_translating(!args.no_translate && config_translates);
+    let outcome = crate::run::run(&mut store, opts, !args.no_translate, &mut progress)?;
+    drop(progress);
     drop(lock);
     if let Some((dir, lang)) = &report {
         super::report::after_run(cli, &store, dir, lang);

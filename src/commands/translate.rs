@@ -4,6 +4,7 @@
 use super::exit;
 use crate::cli::{Cli, ExchangeOnly, TranslateCommand};
 use crate::config::Config;
+use crate::run::RunProgress;
 use crate::store::Store;
 use crate::translate::exchange;
 use crate::translate::pipeline::{Options, TranslateStats, engines};
@@ -17,14 +18,12 @@ pub fn step(store: &mut Store, config: &Config, sources: &[String], show_progres
         return Ok(None);
     };
     // The same progress as `run`'s translation step (issue 21 item 4).
-    let mut bar = show_progress.then(super::progress::TranslateProgress::new);
+    let mut progress = super::progress::Progress::new(0, show_progress);
+    progress.start_translating();
     let options = Options::from_settings(&config.settings);
-    let stats = engines.translate(store, &config.settings.languages, sources, &options, |done, total, words| {
-        if let Some(p) = &mut bar {
-            p.update(done, total, words);
-        }
-    })?;
-    drop(bar);
+    let stats = engines
+        .translate(store, &config.settings.languages, sources, &options, |done, total, words| progress.translating(done, total, words))?;
+    drop(progress);
     Ok(Some(stats))
 }
 
