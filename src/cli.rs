@@ -36,16 +36,7 @@ pub enum Command {
     Run(RunArgs),
     /// Translate what changed into the display languages (what `run` does after storing);
     /// correct a translation, or exchange translations with translators' tools.
-    Translate {
-        #[command(subcommand)]
-        command: Option<TranslateCommand>,
-        /// Only events of this source (repeatable).
-        #[arg(long = "source", value_name = "ID", value_parser = Known::sources())]
-        sources: Vec<String>,
-        /// Print the result as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    Translate(TranslateArgs),
     /// Stored events.
     Events {
         #[command(subcommand)]
@@ -102,6 +93,19 @@ pub enum Command {
         #[command(subcommand)]
         command: TakedownCommand,
     },
+}
+
+// `cityvibe translate`'s options and its subcommands (a plain comment: a doc comment here would become its help text).
+#[derive(Debug, clap::Args)]
+pub struct TranslateArgs {
+    #[command(subcommand)]
+    pub command: Option<TranslateCommand>,
+    /// Only events of this source (repeatable).
+    #[arg(long = "source", value_name = "ID", value_parser = Known::sources())]
+    pub sources: Vec<String>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 // `cityvibe report`'s options (a plain comment: a doc comment here would become its help text).
@@ -248,16 +252,20 @@ pub enum EventsCommand {
     /// (title, description, venue, address, price, url, start, end).
     Correct(CorrectArgs),
     /// One event, whole: SOURCE:ID, or an id that is unique.
-    Show {
-        /// The event: SOURCE:ID, or a bare id that only one event has.
-        id: String,
-        /// Show titles and descriptions in this language (es, ca, gl, en, fr, it, pt).
-        #[arg(long, value_name = "xx", value_parser = Known::langs())]
-        lang: Option<String>,
-        /// Print the result as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    Show(EventsShowArgs),
+}
+
+// `cityvibe events show`'s options (a plain comment: a doc comment here would become its help text).
+#[derive(Debug, clap::Args)]
+pub struct EventsShowArgs {
+    /// The event: SOURCE:ID, or a bare id that only one event has.
+    pub id: String,
+    /// Show titles and descriptions in this language (es, ca, gl, en, fr, it, pt).
+    #[arg(long, value_name = "xx", value_parser = Known::langs())]
+    pub lang: Option<String>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 // `cityvibe events correct`'s options (a plain comment: a doc comment here would become its help text).
@@ -371,20 +379,7 @@ pub enum SourceCommand {
 #[derive(Debug, Subcommand)]
 pub enum TakedownCommand {
     /// Delete an event now and keep a tombstone so later runs skip it.
-    Add {
-        /// The event's original URL, or SOURCE:ID, or a bare id if only one event has it.
-        #[arg(value_name = "URL|EVENT_ID")]
-        target: String,
-        /// Why (kept with the takedown).
-        #[arg(long)]
-        reason: String,
-        /// Record SOURCE:ID even though it names no stored event and does not look like that source's ids.
-        #[arg(long)]
-        force: bool,
-        /// Print the result as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    Add(TakedownAddArgs),
     /// Every takedown.
     List {
         /// Print the result as JSON.
@@ -396,6 +391,23 @@ pub enum TakedownCommand {
         /// The takedown's number (see `takedown list`).
         id: i64,
     },
+}
+
+// `cityvibe takedown add`'s options (a plain comment: a doc comment here would become its help text).
+#[derive(Debug, clap::Args)]
+pub struct TakedownAddArgs {
+    /// The event's original URL, or SOURCE:ID, or a bare id if only one event has it.
+    #[arg(value_name = "URL|EVENT_ID")]
+    pub target: String,
+    /// Why (kept with the takedown).
+    #[arg(long)]
+    pub reason: String,
+    /// Record SOURCE:ID even though it names no stored event and does not look like that source's ids.
+    #[arg(long)]
+    pub force: bool,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// What `export` writes.
@@ -426,37 +438,45 @@ pub enum CompletionShell {
 #[derive(Debug, Subcommand)]
 pub enum AdapterCommand {
     /// Parse a sample file offline and report events, errors, field coverage and PII.
-    Check {
-        /// The adapter id (see `source list`).
-        #[arg(value_parser = Known::sources())]
-        id: String,
-        /// The sample file (the feed whose format matches its extension is used, else the first).
-        #[arg(long, value_name = "FILE")]
-        sample: PathBuf,
-        /// Print the result as JSON.
-        #[arg(long)]
-        json: bool,
-        /// How many events to print.
-        #[arg(long, default_value_t = 5)]
-        limit: usize,
-    },
+    Check(AdapterCheckArgs),
     /// Write adapters/ID.rs, its registry entry, a disabled sources.toml row and a sample.
-    New {
-        /// The new adapter's id: lower case letters, digits and `_`.
-        id: String,
-        /// The host the feeds live on, e.g. datos.example.es.
-        #[arg(long)]
-        host: String,
-        /// json, xml or csv.
-        #[arg(long, default_value = "json")]
-        format: String,
-        /// The crate to write into.
-        #[arg(long, default_value = ".", value_name = "DIR")]
-        root: PathBuf,
-        /// Print the result as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    New(AdapterNewArgs),
+}
+
+// `cityvibe adapter new`'s options (a plain comment: a doc comment here would become its help text).
+#[derive(Debug, clap::Args)]
+pub struct AdapterNewArgs {
+    /// The new adapter's id: lower case letters, digits and `_`.
+    pub id: String,
+    /// The host the feeds live on, e.g. datos.example.es.
+    #[arg(long)]
+    pub host: String,
+    /// json, xml or csv.
+    #[arg(long, default_value = "json")]
+    pub format: String,
+    /// The crate to write into.
+    #[arg(long, default_value = ".", value_name = "DIR")]
+    pub root: PathBuf,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+// `cityvibe adapter check`'s options (a plain comment: a doc comment here would become its help text).
+#[derive(Debug, clap::Args)]
+pub struct AdapterCheckArgs {
+    /// The adapter id (see `source list`).
+    #[arg(value_parser = Known::sources())]
+    pub id: String,
+    /// The sample file (the feed whose format matches its extension is used, else the first).
+    #[arg(long, value_name = "FILE")]
+    pub sample: PathBuf,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// How many events to print.
+    #[arg(long, default_value_t = 5)]
+    pub limit: usize,
 }
 
 /// A word from a known list, offered by shell completion and `--help`
@@ -529,19 +549,21 @@ impl Command {
             | Command::Runs { json, .. }
             | Command::Holdings { json, .. }
             | Command::Audit(AuditArgs { json, .. }) => *json,
-            Command::Translate { command: Some(TranslateCommand::Import { json, .. }), .. } => *json,
-            Command::Translate { command: None, json, .. } => *json,
+            Command::Translate(TranslateArgs { command: Some(TranslateCommand::Import { json, .. }), .. }) => *json,
+            Command::Translate(TranslateArgs { command: None, json, .. }) => *json,
             Command::Events {
                 command:
                     EventsCommand::List(EventsListArgs { json, .. })
-                    | EventsCommand::Show { json, .. }
+                    | EventsCommand::Show(EventsShowArgs { json, .. })
                     | EventsCommand::Correct(CorrectArgs { json, .. }),
             } => *json,
             Command::Source {
                 command: SourceCommand::List { json } | SourceCommand::Show { json, .. } | SourceCommand::History { json, .. },
             } => *json,
-            Command::Takedown { command: TakedownCommand::Add { json, .. } | TakedownCommand::List { json } } => *json,
-            Command::Adapter { command: AdapterCommand::Check { json, .. } | AdapterCommand::New { json, .. } } => *json,
+            Command::Takedown { command: TakedownCommand::Add(TakedownAddArgs { json, .. }) | TakedownCommand::List { json } } => *json,
+            Command::Adapter {
+                command: AdapterCommand::Check(AdapterCheckArgs { json, .. }) | AdapterCommand::New(AdapterNewArgs { json, .. }),
+            } => *json,
             _ => false,
         }
     }

@@ -23,10 +23,9 @@ fn main() -> ExitCode {
         Command::Run(args) => commands::run::execute(&cli, args),
         Command::Doctor => commands::doctor::execute(&cli),
         Command::Events { command: EventsCommand::List(args) } => commands::events::list(&cli, args),
-        Command::Events { command: EventsCommand::Show { id, lang, json } } => commands::events::show(&cli, id, lang.as_deref(), *json),
+        Command::Events { command: EventsCommand::Show(args) } => commands::events::show(&cli, args),
         Command::Events { command: EventsCommand::Correct(args) } => commands::correct::execute(&cli, args),
-        Command::Translate { command: None, sources, json } => commands::translate::execute(&cli, sources.clone(), *json),
-        Command::Translate { command: Some(command), .. } => commands::translate::exchange(&cli, command),
+        Command::Translate(args) => commands::translate::execute(&cli, args),
         Command::Source { command } => match command {
             SourceCommand::List { json } => commands::source::list(&cli, *json),
             SourceCommand::Show { id, json } => commands::source::show(&cli, id, *json),
@@ -37,8 +36,8 @@ fn main() -> ExitCode {
             SourceCommand::Export { format, lang } => commands::sources_export::execute(&cli, *format, lang),
         },
         Command::Adapter { command } => match command {
-            AdapterCommand::Check { id, sample, json, limit } => commands::adapter::check(id, sample, *json, *limit),
-            AdapterCommand::New { id, host, format, root, json } => commands::adapter::new(root, id, host, format, *json),
+            AdapterCommand::Check(args) => commands::adapter::check(args),
+            AdapterCommand::New(args) => commands::adapter::new(args),
         },
         Command::Runs { limit, json } => commands::runs::list(&cli, *limit, *json),
         Command::Holdings { query, json } => commands::holdings::show(&cli, query, *json),
@@ -47,7 +46,7 @@ fn main() -> ExitCode {
         Command::Completions { shell } => commands::completions::execute(*shell),
         Command::Report(args) => commands::report::execute(&cli, args),
         Command::Takedown { command } => match command {
-            TakedownCommand::Add { target, reason, force, json } => commands::takedown::add(&cli, target, reason, *force, *json),
+            TakedownCommand::Add(args) => commands::takedown::add(&cli, args),
             TakedownCommand::List { json } => commands::takedown::list(&cli, *json),
             TakedownCommand::Remove { id } => commands::takedown::remove(&cli, *id),
         },

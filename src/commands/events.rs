@@ -1,6 +1,6 @@
 //! `cityvibe events list|show`.
 
-use crate::cli::{Cli, EventsListArgs};
+use crate::cli::{Cli, EventsListArgs, EventsShowArgs};
 use crate::store::Store;
 use crate::store::events::{EventFilter, StoredEvent};
 use anyhow::Result;
@@ -104,7 +104,8 @@ pub(super) fn unlisted(sources: &[String], counts: &crate::store::events::Status
     }
 }
 
-pub fn show(cli: &Cli, id: &str, lang: Option<&str>, json: bool) -> Result<super::Exit> {
+pub fn show(cli: &Cli, args: &EventsShowArgs) -> Result<super::Exit> {
+    let (id, lang, json) = (args.id.as_str(), args.lang.as_deref(), args.json);
     let (source, event_id) = match id.parse::<crate::vocab::EventRef>() {
         Ok(named) if crate::adapters::by_id(&named.source).is_some() => (vec![named.source], named.id),
         _ => (vec![], id.to_string()),

@@ -2,7 +2,7 @@
 //! correct|export|import`, the human side of translation (issue 11.4).
 
 use super::exit;
-use crate::cli::{Cli, ExchangeOnly, TranslateCommand};
+use crate::cli::{Cli, ExchangeOnly, TranslateArgs, TranslateCommand};
 use crate::config::Config;
 use crate::run::RunProgress;
 use crate::store::Store;
@@ -27,13 +27,17 @@ pub fn step(store: &mut Store, config: &Config, sources: &[String], show_progres
     Ok(Some(stats))
 }
 
-pub fn execute(cli: &Cli, sources: Vec<String>, json: bool) -> Result<super::Exit> {
+pub fn execute(cli: &Cli, args: &TranslateArgs) -> Result<super::Exit> {
+    if let Some(command) = &args.command {
+        return exchange(cli, command);
+    }
+    let (sources, json) = (&args.sources, args.json);
     let config = super::load_config(cli)?;
-    super::check_source_ids(&sources)?;
+    super::check_source_ids(sources)?;
     Store::require(&cli.db)?;
     let _lock = super::run_lock(cli)?;
     let mut store = Store::open(&cli.db)?;
-    let Some(stats) = step(&mut store, &config, &sources, !json && super::stdout_is_terminal())? else {
+    let Some(stats) = step(&mut store, &config, sources, !json && super::stdout_is_terminal())? else {
         eprintln!("translation is switched off in {} ([settings] translator = \"none\")", cli.config.display());
         return Ok(exit::OK);
     };
