@@ -403,7 +403,7 @@ impl<'c> Scheduler<'c> {
             }
             Err(e) => return Step::Done(self.close(&host, &e)),
         }
-        let validators = if t.req.conditional { store.validators(t.req.url.as_str()).unwrap_or_default() } else { Validators::default() };
+        let validators = if t.req.conditional { stored_validators(store, &t.req.url) } else { Validators::default() };
         let conditional = validators.etag.is_some() || validators.last_modified.is_some();
         let result = self.client.get(&t.current, validators.etag.as_deref(), validators.last_modified.as_deref());
         // Rounded up: a delay counted from a truncated instant could fall short by
@@ -555,6 +555,15 @@ impl<'c> Scheduler<'c> {
         }
         Ok(next)
     }
+}
+
+/// The validators to send for `url`; unreadable ones are said, not dropped
+/// (issue 22), and the request goes without them: a full download.
+fn stored_validators(store: &Store, url: &Url) -> Validators {
+    store.validators(url.as_str()).unwrap_or_else(|e| {
+        eprintln!("cityvibe: could not read the validators of {url} (this request goes without them and downloads it in full): {e:#}");
+        Validators::default()
+    })
 }
 
 /// Validators not stored only cost a full download next time: say so, go on.

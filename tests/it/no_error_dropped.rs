@@ -103,3 +103,24 @@ fn issue22_closed_pipe_stays_quiet_for_completions_help_and_version() {
         assert_eq!((code, err.as_str()), (Some(0), ""), "{args:?}");
     }
 }
+
+// Issue 22: validators that cannot be read were dropped (the request went
+// without them, unsaid); the run now says so, and still fetches.
+#[test]
+fn issue22_unreadable_validators_are_reported() {
+    let body = std::fs::read(common::sample("datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json")).unwrap();
+    let server = Server::start(move |_, _| Reply::ok(body.clone()).header("ETag", "\"v1\""));
+    let dir = workdir(MADRID_ONLY);
+    let d = dir.path();
+    let first = cityvibe(d, &["--mirror", &server.url(), "run", "--quiet"]);
+    assert_eq!(first.status.code(), Some(0), "{}", String::from_utf8_lossy(&first.stderr));
+    let db = rusqlite::Connection::open(d.join("data/cityvibe.db")).unwrap();
+    db.execute_batch("DROP TABLE validators").unwrap();
+    drop(db);
+    let again = cityvibe(d, &["--mirror", &server.url(), "run", "--quiet", "--force"]);
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert!(err.contains("cityvibe: could not read the validators of https://datos.madrid.es/"), "{err}");
+    let seen = server.requests();
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    assert_eq!(seen[1].header("if-none-match"), None, "sent without the validators it could not read");
+}
