@@ -34,9 +34,19 @@ pub struct SourceLine {
     pub events_withdrawn: u64,
 }
 
-/// The host ledger, when one exists (listing never creates one).
+/// The host ledger, when one exists (listing never creates one). One that
+/// exists but cannot be read is said, not dropped (issue 22): the delays
+/// shown then leave out robots.txt's Crawl-delay.
 fn open_ledger(cli: &Cli) -> Option<crate::http::Ledger> {
-    super::state_dir(cli).ok().filter(|d| d.join("hosts.db").exists()).and_then(|d| crate::http::Ledger::open(&d).ok())
+    let dir = super::state_dir(cli).ok().filter(|d| d.join("hosts.db").exists())?;
+    crate::http::Ledger::open(&dir)
+        .map_err(|e| {
+            eprintln!(
+                "cityvibe: the host ledger in {} cannot be read ({e:#}); the delays shown leave out robots.txt's Crawl-delay",
+                dir.display()
+            )
+        })
+        .ok()
 }
 
 /// The delay in seconds that rules a source, and whose word it is (the slowest wins).
@@ -104,13 +114,13 @@ pub fn show(cli: &Cli, id: &str, as_json: bool) -> Result<super::Exit> {
     let m = a.manifest();
     let config = super::load_config(cli)?;
     let store = Store::open_existing(&cli.db)?;
-    let (delay, rule) = delay_rule(open_ledger(cli).as_ref(), &config, a);
+    let ledger = open_ledger(cli);
+    let (delay, rule) = delay_rule(ledger.as_ref(), &config, a);
     let stats = store.host_stats(m.host, now_ms() - 30 * 24 * 3600 * 1000)?;
     let state = store.source_state(m.id)?;
     let (active, withdrawn) = store.count_events(m.id)?;
     let cited = crate::citation::of(Some(&config), m);
     // What a run now would do with it: the run's own gate (issue 22 item 2).
-    let ledger = open_ledger(cli);
     let (would, why) = match crate::ingest::SourceGate::new(&config, Some(&store), ledger.as_ref()).decide(m.id)? {
         crate::ingest::Decision::Go => ("fetch", None),
         crate::ingest::Decision::Skip(why) => ("skip", Some(why.message(m.id))),

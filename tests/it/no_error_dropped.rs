@@ -124,3 +124,25 @@ fn issue22_unreadable_validators_are_reported() {
     assert_eq!(seen.len(), 2, "{seen:?}");
     assert_eq!(seen[1].header("if-none-match"), None, "sent without the validators it could not read");
 }
+
+// Issue 22: `source list` and `source show` read the host ledger for the
+// Crawl-delay; one that exists but cannot be read was dropped (the delays
+// shown left it out, unsaid). It is said once, and the listing still comes.
+#[test]
+fn issue22_an_unreadable_host_ledger_is_said_by_source_list_and_show() {
+    let dir = crate::surface_output::stocked();
+    let d = dir.path();
+    let state = common::state_dir(d);
+    for side in ["hosts.db-wal", "hosts.db-shm"] {
+        let _ = std::fs::remove_file(state.join(side));
+    }
+    std::fs::write(state.join("hosts.db"), b"not a database, not at all, whatever its name says").unwrap();
+    for args in [&["source", "list"][..], &["source", "show", "madrid"]] {
+        let out = cityvibe(d, args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        assert_eq!(err.matches("cityvibe: the host ledger in ").count(), 1, "{args:?}: {err}");
+        assert!(err.contains("cannot be read") && err.contains("Crawl-delay"), "{args:?}: {err}");
+        assert!(String::from_utf8_lossy(&out.stdout).contains("madrid"), "{args:?}");
+    }
+}
