@@ -54,23 +54,9 @@ pub enum Command {
         command: AdapterCommand,
     },
     /// What the last runs did, per source: status, requests, 304s, changes, duration.
-    Runs {
-        /// How many runs, newest first.
-        #[arg(long, default_value_t = 10)]
-        limit: usize,
-        /// Print the result as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    Runs(RunsArgs),
     /// What we hold of a host's or source's data and how we fetched it (P17).
-    Holdings {
-        /// A source id, a host (e.g. datos.madrid.es) or a URL on it.
-        #[arg(value_name = "HOST|SOURCE_ID")]
-        query: String,
-        /// Print the result as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    Holdings(HoldingsArgs),
     /// Active events as json, csv, ics (RFC 5545) or jsonld (schema.org), with licence and attribution (P19).
     Export(ExportArgs),
     /// Print a shell completion script: `cityvibe completions bash > /etc/bash_completion.d/cityvibe`.
@@ -93,6 +79,28 @@ pub enum Command {
         #[command(subcommand)]
         command: TakedownCommand,
     },
+}
+
+// `cityvibe holdings`'s options (a plain comment: a doc comment here would become its help text).
+#[derive(Debug, clap::Args)]
+pub struct HoldingsArgs {
+    /// A source id, a host (e.g. datos.madrid.es) or a URL on it.
+    #[arg(value_name = "HOST|SOURCE_ID")]
+    pub query: String,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+// `cityvibe runs`'s options (a plain comment: a doc comment here would become its help text).
+#[derive(Debug, clap::Args)]
+pub struct RunsArgs {
+    /// How many runs, newest first.
+    #[arg(long, default_value_t = 10)]
+    pub limit: usize,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 // `cityvibe translate`'s options and its subcommands (a plain comment: a doc comment here would become its help text).
@@ -323,27 +331,9 @@ pub enum SourceCommand {
         json: bool,
     },
     /// One source, with what the fetch log proves of our manners (P17).
-    Show {
-        /// The source id (see `source list`).
-        #[arg(value_parser = Known::sources())]
-        id: String,
-        /// Print the result as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    Show(SourceShowArgs),
     /// Switch a source off in sources.toml (P16).
-    Disable {
-        /// The source id (see `source list`).
-        #[arg(value_parser = Known::sources())]
-        id: String,
-        /// Why (written down with the change).
-        #[arg(long)]
-        reason: String,
-        /// Also withhold its stored events from every list and export (kept
-        /// for `holdings`; `source enable` brings them back).
-        #[arg(long)]
-        withdraw: bool,
-    },
+    Disable(SourceDisableArgs),
     /// Switch a source back on (and show again the events `disable --withdraw` withheld).
     Enable {
         /// The source id (see `source list`).
@@ -357,23 +347,57 @@ pub enum SourceCommand {
         target: String,
     },
     /// Every disable, enable and withdraw of a source, with its time and reason.
-    History {
-        /// The source id (see `source list`).
-        #[arg(value_parser = Known::sources())]
-        id: String,
-        /// Print the result as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    History(SourceHistoryArgs),
     /// The "Fuentes de datos" page: publisher, dataset, licence, attribution, schedule, delay (P19).
-    Export {
-        /// md (Markdown), html (a standalone page) or json.
-        #[arg(long, value_enum, default_value = "md")]
-        format: SourcesFormat,
-        /// The page's language: es, ca, gl, en, fr, it or pt.
-        #[arg(long, value_name = "xx", default_value = "es", value_parser = clap::builder::PossibleValuesParser::new(crate::lang::Lang::CODES))]
-        lang: String,
-    },
+    Export(SourcesExportArgs),
+}
+
+// `cityvibe source export`'s options (a plain comment: a doc comment here would become its help text).
+#[derive(Debug, clap::Args)]
+pub struct SourcesExportArgs {
+    /// md (Markdown), html (a standalone page) or json.
+    #[arg(long, value_enum, default_value = "md")]
+    pub format: SourcesFormat,
+    /// The page's language: es, ca, gl, en, fr, it or pt.
+    #[arg(long, value_name = "xx", default_value = "es", value_parser = clap::builder::PossibleValuesParser::new(crate::lang::Lang::CODES))]
+    pub lang: String,
+}
+
+// `cityvibe source history`'s options (a plain comment: a doc comment here would become its help text).
+#[derive(Debug, clap::Args)]
+pub struct SourceHistoryArgs {
+    /// The source id (see `source list`).
+    #[arg(value_parser = Known::sources())]
+    pub id: String,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+// `cityvibe source disable`'s options (a plain comment: a doc comment here would become its help text).
+#[derive(Debug, clap::Args)]
+pub struct SourceDisableArgs {
+    /// The source id (see `source list`).
+    #[arg(value_parser = Known::sources())]
+    pub id: String,
+    /// Why (written down with the change).
+    #[arg(long)]
+    pub reason: String,
+    /// Also withhold its stored events from every list and export (kept
+    /// for `holdings`; `source enable` brings them back).
+    #[arg(long)]
+    pub withdraw: bool,
+}
+
+// `cityvibe source show`'s options (a plain comment: a doc comment here would become its help text).
+#[derive(Debug, clap::Args)]
+pub struct SourceShowArgs {
+    /// The source id (see `source list`).
+    #[arg(value_parser = Known::sources())]
+    pub id: String,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -546,8 +570,8 @@ impl Command {
     pub fn wants_json(&self) -> bool {
         match self {
             Command::Run(RunArgs { json, .. })
-            | Command::Runs { json, .. }
-            | Command::Holdings { json, .. }
+            | Command::Runs(RunsArgs { json, .. })
+            | Command::Holdings(HoldingsArgs { json, .. })
             | Command::Audit(AuditArgs { json, .. }) => *json,
             Command::Translate(TranslateArgs { command: Some(TranslateCommand::Import { json, .. }), .. }) => *json,
             Command::Translate(TranslateArgs { command: None, json, .. }) => *json,
@@ -558,7 +582,10 @@ impl Command {
                     | EventsCommand::Correct(CorrectArgs { json, .. }),
             } => *json,
             Command::Source {
-                command: SourceCommand::List { json } | SourceCommand::Show { json, .. } | SourceCommand::History { json, .. },
+                command:
+                    SourceCommand::List { json }
+                    | SourceCommand::Show(SourceShowArgs { json, .. })
+                    | SourceCommand::History(SourceHistoryArgs { json, .. }),
             } => *json,
             Command::Takedown { command: TakedownCommand::Add(TakedownAddArgs { json, .. }) | TakedownCommand::List { json } } => *json,
             Command::Adapter {

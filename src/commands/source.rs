@@ -2,7 +2,7 @@
 
 use super::{exit, local_time, print_json};
 use crate::adapter::Adapter;
-use crate::cli::Cli;
+use crate::cli::{Cli, SourceDisableArgs, SourceHistoryArgs, SourceShowArgs};
 use crate::config::set_enabled;
 use crate::output::Table;
 use crate::store::{Store, now_ms};
@@ -109,7 +109,8 @@ pub fn list(cli: &Cli, as_json: bool) -> Result<super::Exit> {
     Ok(exit::OK)
 }
 
-pub fn show(cli: &Cli, id: &str, as_json: bool) -> Result<super::Exit> {
+pub fn show(cli: &Cli, args: &SourceShowArgs) -> Result<super::Exit> {
+    let (id, as_json) = (args.id.as_str(), args.json);
     let a = adapter(id)?;
     let m = a.manifest();
     let config = super::load_config(cli)?;
@@ -175,6 +176,16 @@ pub fn show(cli: &Cli, id: &str, as_json: bool) -> Result<super::Exit> {
 
 /// Switch a source on or off (P16). Off with `withdraw`, its stored events
 /// are withheld from every list and export; on, any withheld come back.
+/// `source disable`: switch a source off, saying why.
+pub fn disable(cli: &Cli, args: &SourceDisableArgs) -> Result<super::Exit> {
+    switch(cli, &args.id, false, Some(&args.reason), args.withdraw)
+}
+
+/// `source enable`: switch a source back on.
+pub fn enable(cli: &Cli, id: &str) -> Result<super::Exit> {
+    switch(cli, id, true, None, false)
+}
+
 pub fn switch(cli: &Cli, id: &str, on: bool, reason: Option<&str>, withdraw: bool) -> Result<super::Exit> {
     adapter(id)?;
     if !on && reason.is_none_or(|r| r.trim().is_empty()) {
@@ -238,7 +249,8 @@ pub fn release(cli: &Cli, target: &str) -> Result<super::Exit> {
 
 /// `source history ID`: every switch of the source, oldest first, from the
 /// log beside sources.toml (issue 21 item 7).
-pub fn history(cli: &Cli, id: &str, as_json: bool) -> Result<super::Exit> {
+pub fn history(cli: &Cli, args: &SourceHistoryArgs) -> Result<super::Exit> {
+    let (id, as_json) = (args.id.as_str(), args.json);
     adapter(id)?;
     let switches = crate::switch_log::of(&cli.config, id)?;
     if as_json {
