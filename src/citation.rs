@@ -5,18 +5,24 @@
 //! row shows at once on every stored event, in every list and export.
 //!
 //! Not for the rest of a manifest (publisher, dataset page): those come from
-//! the adapter alone. Above the store: `Store::list_events` asks a
-//! [`Cite`] for each event's citation, and [`Citations`] is the one answer.
+//! the adapter alone. Above the store: `Store::list_events` returns events
+//! uncited, and [`Citations::list`] cites each as its source is cited now.
 
 use crate::adapter::Manifest;
 use crate::config::Config;
+use crate::store::Store;
+use crate::store::events::{EventFilter, StoredEvent};
 use anyhow::Result;
 use std::collections::HashMap;
 use std::path::Path;
 
-/// What is shown with every event of a source (defined beside the store's
-/// list query, which asks for it through [`Cite`]).
-pub use crate::store::events::{Citation, Cite};
+/// What is shown with every event of a source (P19).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Citation {
+    pub licence: String,
+    pub licence_url: String,
+    pub attribution: String,
+}
 
 /// The citation of one source: its manifest, overlaid by its row.
 pub fn of(config: Option<&Config>, m: &Manifest) -> Citation {
@@ -62,10 +68,21 @@ impl Citations {
     }
 }
 
-/// The store's list query asks for each event's citation through this.
-impl Cite for Citations {
-    fn get(&self, source: &str) -> Citation {
-        Citations::get(self, source)
+impl Citations {
+    /// Fill each event's licence, its link and attribution as its source is cited now.
+    pub fn cite(&self, events: &mut [StoredEvent]) {
+        for e in events {
+            let c = self.get(&e.source);
+            (e.licence, e.licence_url, e.attribution) = (c.licence, c.licence_url, c.attribution);
+        }
+    }
+
+    /// The stored events matching `f` (`Store::list_events`), each cited as
+    /// its source is cited now (P19: the row keeps only the source's id).
+    pub fn list(&self, store: &Store, f: &EventFilter) -> Result<Vec<StoredEvent>> {
+        let mut events = store.list_events(f)?;
+        self.cite(&mut events);
+        Ok(events)
     }
 }
 

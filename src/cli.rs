@@ -33,40 +33,10 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Fetch, parse and store every enabled source (what cron runs).
-    Run {
-        /// Only this source (repeatable).
-        #[arg(long = "source", value_name = "ID", value_parser = Known::sources())]
-        sources: Vec<String>,
-        /// Print the report as one JSON object.
-        #[arg(long)]
-        json: bool,
-        /// Print nothing but problems (on stderr).
-        #[arg(long)]
-        quiet: bool,
-        /// Store originals only; translate later with `cityvibe translate`.
-        #[arg(long)]
-        no_translate: bool,
-        /// An operator's manual run: fetch sources even within their period
-        /// (every delay, window and cap still holds).
-        #[arg(long)]
-        force: bool,
-        /// Say what would be fetched (sources, feed URLs, delays) and what would
-        /// not and why; send no request, write nothing.
-        #[arg(long)]
-        dry_run: bool,
-    },
+    Run(RunArgs),
     /// Translate what changed into the display languages (what `run` does after storing);
     /// correct a translation, or exchange translations with translators' tools.
-    Translate {
-        #[command(subcommand)]
-        command: Option<TranslateCommand>,
-        /// Only events of this source (repeatable).
-        #[arg(long = "source", value_name = "ID", value_parser = Known::sources())]
-        sources: Vec<String>,
-        /// Print the result as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    Translate(TranslateArgs),
     /// Stored events.
     Events {
         #[command(subcommand)]
@@ -84,44 +54,11 @@ pub enum Command {
         command: AdapterCommand,
     },
     /// What the last runs did, per source: status, requests, 304s, changes, duration.
-    Runs {
-        /// How many runs, newest first.
-        #[arg(long, default_value_t = 10)]
-        limit: usize,
-        /// Print the result as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    Runs(RunsArgs),
     /// What we hold of a host's or source's data and how we fetched it (P17).
-    Holdings {
-        /// A source id, a host (e.g. datos.madrid.es) or a URL on it.
-        #[arg(value_name = "HOST|SOURCE_ID")]
-        query: String,
-        /// Print the result as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    Holdings(HoldingsArgs),
     /// Active events as json, csv, ics (RFC 5545) or jsonld (schema.org), with licence and attribution (P19).
-    Export {
-        /// json, csv, ics (RFC 5545) or jsonld (schema.org).
-        #[arg(long, value_enum)]
-        format: ExportFormat,
-        /// Show titles and descriptions in this language where a translation is stored.
-        #[arg(long, value_name = "xx", value_parser = Known::langs())]
-        lang: Option<String>,
-        /// Only these sources (repeatable).
-        #[arg(long = "source", value_name = "ID", value_parser = Known::sources())]
-        sources: Vec<String>,
-        /// Only events that last until this day or later (YYYY-MM-DD).
-        #[arg(long, value_name = "DATE")]
-        from: Option<String>,
-        /// Only events that begin on this day or earlier (YYYY-MM-DD).
-        #[arg(long, value_name = "DATE")]
-        to: Option<String>,
-        /// CSV only: start with a UTF-8 byte-order mark, for spreadsheet programs.
-        #[arg(long)]
-        bom: bool,
-    },
+    Export(ExportArgs),
     /// Print a shell completion script: `cityvibe completions bash > /etc/bash_completion.d/cityvibe`.
     Completions {
         /// The shell to write the script for.
@@ -130,41 +67,132 @@ pub enum Command {
     },
     /// The reviewer's aid (P14): fetch each host's robots.txt, tdmrep.json and ai.txt
     /// politely and report what no longer matches the adapter's review.
-    Audit {
-        /// Only this source (repeatable); a named source is audited even when switched off.
-        #[arg(long = "source", value_name = "ID", value_parser = Known::sources())]
-        sources: Vec<String>,
-        /// Print the result as JSON.
-        #[arg(long)]
-        json: bool,
-        /// Switch off (in sources.toml) every source now disallowed or reserved.
-        #[arg(long)]
-        disable_blocked: bool,
-    },
+    Audit(AuditArgs),
     /// Check what a run needs: config, database, run lock, translation engine
     /// and pairs, host ledger. Fetches nothing, creates nothing.
     Doctor,
     /// Write the status report and each host's transparency page: static
     /// HTML and CSS with inline SVG charts, no script, nothing from elsewhere.
-    Report {
-        /// The folder to write into (index.html, runs.html, hosts/).
-        #[arg(long, value_name = "DIR")]
-        out: std::path::PathBuf,
-        /// How many days back the pages cover.
-        #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=366))]
-        days: u32,
-        /// The language of the operator's page (host pages are in all seven).
-        #[arg(long, value_name = "xx", default_value = "es", value_parser = Known::langs())]
-        lang: String,
-        /// Print what was written as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    Report(ReportArgs),
     /// Take an event down at once and keep it from coming back (P18).
     Takedown {
         #[command(subcommand)]
         command: TakedownCommand,
     },
+}
+
+// `cityvibe holdings`'s options (a plain comment: a doc comment here would become its help text).
+#[derive(Debug, clap::Args)]
+pub struct HoldingsArgs {
+    /// A source id, a host (e.g. datos.madrid.es) or a URL on it.
+    #[arg(value_name = "HOST|SOURCE_ID")]
+    pub query: String,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+// `cityvibe runs`'s options (a plain comment: a doc comment here would become its help text).
+#[derive(Debug, clap::Args)]
+pub struct RunsArgs {
+    /// How many runs, newest first.
+    #[arg(long, default_value_t = 10)]
+    pub limit: usize,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+// `cityvibe translate`'s options and its subcommands (a plain comment: a doc comment here would become its help text).
+#[derive(Debug, clap::Args)]
+pub struct TranslateArgs {
+    #[command(subcommand)]
+    pub command: Option<TranslateCommand>,
+    /// Only events of this source (repeatable).
+    #[arg(long = "source", value_name = "ID", value_parser = Known::sources())]
+    pub sources: Vec<String>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+// `cityvibe report`'s options (a plain comment: a doc comment here would become its help text).
+#[derive(Debug, clap::Args)]
+pub struct ReportArgs {
+    /// The folder to write into (index.html, runs.html, hosts/).
+    #[arg(long, value_name = "DIR")]
+    pub out: std::path::PathBuf,
+    /// How many days back the pages cover.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=366))]
+    pub days: u32,
+    /// The language of the operator's page (host pages are in all seven).
+    #[arg(long, value_name = "xx", default_value = "es", value_parser = Known::langs())]
+    pub lang: String,
+    /// Print what was written as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+// `cityvibe audit`'s options (a plain comment: a doc comment here would become its help text).
+#[derive(Debug, clap::Args)]
+pub struct AuditArgs {
+    /// Only this source (repeatable); a named source is audited even when switched off.
+    #[arg(long = "source", value_name = "ID", value_parser = Known::sources())]
+    pub sources: Vec<String>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Switch off (in sources.toml) every source now disallowed or reserved.
+    #[arg(long)]
+    pub disable_blocked: bool,
+}
+
+// `cityvibe export`'s options (a plain comment: a doc comment here would become its help text).
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    /// json, csv, ics (RFC 5545) or jsonld (schema.org).
+    #[arg(long, value_enum)]
+    pub format: ExportFormat,
+    /// Show titles and descriptions in this language where a translation is stored.
+    #[arg(long, value_name = "xx", value_parser = Known::langs())]
+    pub lang: Option<String>,
+    /// Only these sources (repeatable).
+    #[arg(long = "source", value_name = "ID", value_parser = Known::sources())]
+    pub sources: Vec<String>,
+    /// Only events that last until this day or later (YYYY-MM-DD).
+    #[arg(long, value_name = "DATE")]
+    pub from: Option<String>,
+    /// Only events that begin on this day or earlier (YYYY-MM-DD).
+    #[arg(long, value_name = "DATE")]
+    pub to: Option<String>,
+    /// CSV only: start with a UTF-8 byte-order mark, for spreadsheet programs.
+    #[arg(long)]
+    pub bom: bool,
+}
+
+// `cityvibe run`'s options (a plain comment: a doc comment here would become its help text).
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// Only this source (repeatable).
+    #[arg(long = "source", value_name = "ID", value_parser = Known::sources())]
+    pub sources: Vec<String>,
+    /// Print the report as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Print nothing but problems (on stderr).
+    #[arg(long)]
+    pub quiet: bool,
+    /// Store originals only; translate later with `cityvibe translate`.
+    #[arg(long)]
+    pub no_translate: bool,
+    /// An operator's manual run: fetch sources even within their period
+    /// (every delay, window and cap still holds).
+    #[arg(long)]
+    pub force: bool,
+    /// Say what would be fetched (sources, feed URLs, delays) and what would
+    /// not and why; send no request, write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -227,59 +255,71 @@ pub enum ExchangeOnly {
 #[derive(Debug, Subcommand)]
 pub enum EventsCommand {
     /// List active events: happening now or next first, by their next occurrence; ended ones with --all.
-    List {
-        /// Only this source (repeatable).
-        #[arg(long = "source", value_name = "ID", value_parser = Known::sources())]
-        sources: Vec<String>,
-        /// How many events at most (1 or more).
-        #[arg(long, default_value_t = 50)]
-        limit: usize,
-        /// Show titles and descriptions in this language (es, ca, gl, en, fr, it, pt).
-        #[arg(long, value_name = "xx", value_parser = Known::langs())]
-        lang: Option<String>,
-        /// Also list events whose every occurrence is over (most recent first, after the rest).
-        #[arg(long)]
-        all: bool,
-        /// List as a reader would see it at that moment (default: now): YYYY-MM-DD
-        /// (start of that day) or YYYY-MM-DDTHH:MM in Europe/Madrid, or RFC 3339 with offset.
-        #[arg(long, value_name = "DATE|DATETIME")]
-        at: Option<String>,
-        /// Print the events as one JSON array.
-        #[arg(long)]
-        json: bool,
-    },
+    List(EventsListArgs),
     /// Correct one field of a stored event until its feed changes that field
     /// (title, description, venue, address, price, url, start, end).
-    Correct {
-        /// The event, as SOURCE:ID.
-        #[arg(value_name = "SOURCE:ID")]
-        event: String,
-        /// title, description, venue, address, price, url, start or end.
-        field: String,
-        /// The value to show instead of the feed's (start/end: YYYY-MM-DDTHH:MM).
-        #[arg(required_unless_present = "remove", conflicts_with = "remove")]
-        value: Option<String>,
-        /// Why (kept with the correction).
-        #[arg(long, required_unless_present = "remove")]
-        reason: Option<String>,
-        /// Lift the correction of FIELD: the feed's value shows again.
-        #[arg(long)]
-        remove: bool,
-        /// Print the result as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    Correct(CorrectArgs),
     /// One event, whole: SOURCE:ID, or an id that is unique.
-    Show {
-        /// The event: SOURCE:ID, or a bare id that only one event has.
-        id: String,
-        /// Show titles and descriptions in this language (es, ca, gl, en, fr, it, pt).
-        #[arg(long, value_name = "xx", value_parser = Known::langs())]
-        lang: Option<String>,
-        /// Print the result as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    Show(EventsShowArgs),
+}
+
+// `cityvibe events show`'s options (a plain comment: a doc comment here would become its help text).
+#[derive(Debug, clap::Args)]
+pub struct EventsShowArgs {
+    /// The event: SOURCE:ID, or a bare id that only one event has.
+    pub id: String,
+    /// Show titles and descriptions in this language (es, ca, gl, en, fr, it, pt).
+    #[arg(long, value_name = "xx", value_parser = Known::langs())]
+    pub lang: Option<String>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+// `cityvibe events correct`'s options (a plain comment: a doc comment here would become its help text).
+#[derive(Debug, clap::Args)]
+pub struct CorrectArgs {
+    /// The event, as SOURCE:ID.
+    #[arg(value_name = "SOURCE:ID")]
+    pub event: String,
+    /// title, description, venue, address, price, url, start or end.
+    pub field: String,
+    /// The value to show instead of the feed's (start/end: YYYY-MM-DDTHH:MM).
+    #[arg(required_unless_present = "remove", conflicts_with = "remove")]
+    pub value: Option<String>,
+    /// Why (kept with the correction).
+    #[arg(long, required_unless_present = "remove")]
+    pub reason: Option<String>,
+    /// Lift the correction of FIELD: the feed's value shows again.
+    #[arg(long)]
+    pub remove: bool,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+// `cityvibe events list`'s options (a plain comment: a doc comment here would become its help text).
+#[derive(Debug, clap::Args)]
+pub struct EventsListArgs {
+    /// Only this source (repeatable).
+    #[arg(long = "source", value_name = "ID", value_parser = Known::sources())]
+    pub sources: Vec<String>,
+    /// How many events at most (1 or more).
+    #[arg(long, default_value_t = 50)]
+    pub limit: usize,
+    /// Show titles and descriptions in this language (es, ca, gl, en, fr, it, pt).
+    #[arg(long, value_name = "xx", value_parser = Known::langs())]
+    pub lang: Option<String>,
+    /// Also list events whose every occurrence is over (most recent first, after the rest).
+    #[arg(long)]
+    pub all: bool,
+    /// List as a reader would see it at that moment (default: now): YYYY-MM-DD
+    /// (start of that day) or YYYY-MM-DDTHH:MM in Europe/Madrid, or RFC 3339 with offset.
+    #[arg(long, value_name = "DATE|DATETIME")]
+    pub at: Option<String>,
+    /// Print the events as one JSON array.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -291,27 +331,9 @@ pub enum SourceCommand {
         json: bool,
     },
     /// One source, with what the fetch log proves of our manners (P17).
-    Show {
-        /// The source id (see `source list`).
-        #[arg(value_parser = Known::sources())]
-        id: String,
-        /// Print the result as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    Show(SourceShowArgs),
     /// Switch a source off in sources.toml (P16).
-    Disable {
-        /// The source id (see `source list`).
-        #[arg(value_parser = Known::sources())]
-        id: String,
-        /// Why (written down with the change).
-        #[arg(long)]
-        reason: String,
-        /// Also withhold its stored events from every list and export (kept
-        /// for `holdings`; `source enable` brings them back).
-        #[arg(long)]
-        withdraw: bool,
-    },
+    Disable(SourceDisableArgs),
     /// Switch a source back on (and show again the events `disable --withdraw` withheld).
     Enable {
         /// The source id (see `source list`).
@@ -325,42 +347,63 @@ pub enum SourceCommand {
         target: String,
     },
     /// Every disable, enable and withdraw of a source, with its time and reason.
-    History {
-        /// The source id (see `source list`).
-        #[arg(value_parser = Known::sources())]
-        id: String,
-        /// Print the result as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    History(SourceHistoryArgs),
     /// The "Fuentes de datos" page: publisher, dataset, licence, attribution, schedule, delay (P19).
-    Export {
-        /// md (Markdown), html (a standalone page) or json.
-        #[arg(long, value_enum, default_value = "md")]
-        format: SourcesFormat,
-        /// The page's language: es, ca, gl, en, fr, it or pt.
-        #[arg(long, value_name = "xx", default_value = "es", value_parser = clap::builder::PossibleValuesParser::new(crate::lang::Lang::CODES))]
-        lang: String,
-    },
+    Export(SourcesExportArgs),
+}
+
+// `cityvibe source export`'s options (a plain comment: a doc comment here would become its help text).
+#[derive(Debug, clap::Args)]
+pub struct SourcesExportArgs {
+    /// md (Markdown), html (a standalone page) or json.
+    #[arg(long, value_enum, default_value = "md")]
+    pub format: SourcesFormat,
+    /// The page's language: es, ca, gl, en, fr, it or pt.
+    #[arg(long, value_name = "xx", default_value = "es", value_parser = clap::builder::PossibleValuesParser::new(crate::lang::Lang::CODES))]
+    pub lang: String,
+}
+
+// `cityvibe source history`'s options (a plain comment: a doc comment here would become its help text).
+#[derive(Debug, clap::Args)]
+pub struct SourceHistoryArgs {
+    /// The source id (see `source list`).
+    #[arg(value_parser = Known::sources())]
+    pub id: String,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+// `cityvibe source disable`'s options (a plain comment: a doc comment here would become its help text).
+#[derive(Debug, clap::Args)]
+pub struct SourceDisableArgs {
+    /// The source id (see `source list`).
+    #[arg(value_parser = Known::sources())]
+    pub id: String,
+    /// Why (written down with the change).
+    #[arg(long)]
+    pub reason: String,
+    /// Also withhold its stored events from every list and export (kept
+    /// for `holdings`; `source enable` brings them back).
+    #[arg(long)]
+    pub withdraw: bool,
+}
+
+// `cityvibe source show`'s options (a plain comment: a doc comment here would become its help text).
+#[derive(Debug, clap::Args)]
+pub struct SourceShowArgs {
+    /// The source id (see `source list`).
+    #[arg(value_parser = Known::sources())]
+    pub id: String,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum TakedownCommand {
     /// Delete an event now and keep a tombstone so later runs skip it.
-    Add {
-        /// The event's original URL, or SOURCE:ID, or a bare id if only one event has it.
-        #[arg(value_name = "URL|EVENT_ID")]
-        target: String,
-        /// Why (kept with the takedown).
-        #[arg(long)]
-        reason: String,
-        /// Record SOURCE:ID even though it names no stored event and does not look like that source's ids.
-        #[arg(long)]
-        force: bool,
-        /// Print the result as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    Add(TakedownAddArgs),
     /// Every takedown.
     List {
         /// Print the result as JSON.
@@ -372,6 +415,23 @@ pub enum TakedownCommand {
         /// The takedown's number (see `takedown list`).
         id: i64,
     },
+}
+
+// `cityvibe takedown add`'s options (a plain comment: a doc comment here would become its help text).
+#[derive(Debug, clap::Args)]
+pub struct TakedownAddArgs {
+    /// The event's original URL, or SOURCE:ID, or a bare id if only one event has it.
+    #[arg(value_name = "URL|EVENT_ID")]
+    pub target: String,
+    /// Why (kept with the takedown).
+    #[arg(long)]
+    pub reason: String,
+    /// Record SOURCE:ID even though it names no stored event and does not look like that source's ids.
+    #[arg(long)]
+    pub force: bool,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// What `export` writes.
@@ -402,37 +462,45 @@ pub enum CompletionShell {
 #[derive(Debug, Subcommand)]
 pub enum AdapterCommand {
     /// Parse a sample file offline and report events, errors, field coverage and PII.
-    Check {
-        /// The adapter id (see `source list`).
-        #[arg(value_parser = Known::sources())]
-        id: String,
-        /// The sample file (the feed whose format matches its extension is used, else the first).
-        #[arg(long, value_name = "FILE")]
-        sample: PathBuf,
-        /// Print the result as JSON.
-        #[arg(long)]
-        json: bool,
-        /// How many events to print.
-        #[arg(long, default_value_t = 5)]
-        limit: usize,
-    },
+    Check(AdapterCheckArgs),
     /// Write adapters/ID.rs, its registry entry, a disabled sources.toml row and a sample.
-    New {
-        /// The new adapter's id: lower case letters, digits and `_`.
-        id: String,
-        /// The host the feeds live on, e.g. datos.example.es.
-        #[arg(long)]
-        host: String,
-        /// json, xml or csv.
-        #[arg(long, default_value = "json")]
-        format: String,
-        /// The crate to write into.
-        #[arg(long, default_value = ".", value_name = "DIR")]
-        root: PathBuf,
-        /// Print the result as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    New(AdapterNewArgs),
+}
+
+// `cityvibe adapter new`'s options (a plain comment: a doc comment here would become its help text).
+#[derive(Debug, clap::Args)]
+pub struct AdapterNewArgs {
+    /// The new adapter's id: lower case letters, digits and `_`.
+    pub id: String,
+    /// The host the feeds live on, e.g. datos.example.es.
+    #[arg(long)]
+    pub host: String,
+    /// json, xml or csv.
+    #[arg(long, default_value = "json")]
+    pub format: String,
+    /// The crate to write into.
+    #[arg(long, default_value = ".", value_name = "DIR")]
+    pub root: PathBuf,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+// `cityvibe adapter check`'s options (a plain comment: a doc comment here would become its help text).
+#[derive(Debug, clap::Args)]
+pub struct AdapterCheckArgs {
+    /// The adapter id (see `source list`).
+    #[arg(value_parser = Known::sources())]
+    pub id: String,
+    /// The sample file (the feed whose format matches its extension is used, else the first).
+    #[arg(long, value_name = "FILE")]
+    pub sample: PathBuf,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// How many events to print.
+    #[arg(long, default_value_t = 5)]
+    pub limit: usize,
 }
 
 /// A word from a known list, offered by shell completion and `--help`
@@ -501,17 +569,28 @@ impl Command {
     /// stdout is never left with nothing.
     pub fn wants_json(&self) -> bool {
         match self {
-            Command::Run { json, .. } | Command::Runs { json, .. } | Command::Holdings { json, .. } | Command::Audit { json, .. } => *json,
-            Command::Translate { command: Some(TranslateCommand::Import { json, .. }), .. } => *json,
-            Command::Translate { command: None, json, .. } => *json,
+            Command::Run(RunArgs { json, .. })
+            | Command::Runs(RunsArgs { json, .. })
+            | Command::Holdings(HoldingsArgs { json, .. })
+            | Command::Audit(AuditArgs { json, .. }) => *json,
+            Command::Translate(TranslateArgs { command: Some(TranslateCommand::Import { json, .. }), .. }) => *json,
+            Command::Translate(TranslateArgs { command: None, json, .. }) => *json,
             Command::Events {
-                command: EventsCommand::List { json, .. } | EventsCommand::Show { json, .. } | EventsCommand::Correct { json, .. },
+                command:
+                    EventsCommand::List(EventsListArgs { json, .. })
+                    | EventsCommand::Show(EventsShowArgs { json, .. })
+                    | EventsCommand::Correct(CorrectArgs { json, .. }),
             } => *json,
             Command::Source {
-                command: SourceCommand::List { json } | SourceCommand::Show { json, .. } | SourceCommand::History { json, .. },
+                command:
+                    SourceCommand::List { json }
+                    | SourceCommand::Show(SourceShowArgs { json, .. })
+                    | SourceCommand::History(SourceHistoryArgs { json, .. }),
             } => *json,
-            Command::Takedown { command: TakedownCommand::Add { json, .. } | TakedownCommand::List { json } } => *json,
-            Command::Adapter { command: AdapterCommand::Check { json, .. } | AdapterCommand::New { json, .. } } => *json,
+            Command::Takedown { command: TakedownCommand::Add(TakedownAddArgs { json, .. }) | TakedownCommand::List { json } } => *json,
+            Command::Adapter {
+                command: AdapterCommand::Check(AdapterCheckArgs { json, .. }) | AdapterCommand::New(AdapterNewArgs { json, .. }),
+            } => *json,
             _ => false,
         }
     }

@@ -18,9 +18,10 @@
 //!   it, the adapters and `adapter_tools` above that;
 //! - `config` (sources.toml) and `store` (SQLite), side by side;
 //! - readers of both: `citation`, `export`, and `output`, the printer;
-//! - `http`, the polite client (it tells `output` of each request at `-v`
-//!   and of the host it waits for, until a reporter trait replaces those
-//!   globals), then `schedule`, `translate`, `audit`, `ingest`, `run`;
+//! - `http`, the polite client (whoever watches a fetch, the `-v` request
+//!   lines and the run's spinner, implements its `FetchReporter` and hands
+//!   it in: `commands::progress`), then `schedule`, `translate`, `audit`,
+//!   `ingest`, `run`;
 //! - on top, `commands` and `cli` (`main.rs` only parses and calls).
 
 pub mod adapter;

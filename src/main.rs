@@ -9,70 +9,44 @@ fn main() -> ExitCode {
     let cli = match Cli::parse_with_env() {
         Ok(c) => c,
         Err(e) => {
-            let code = if e.use_stderr() { Exit::Usage } else { Exit::Ok };
-            let _ = e.print();
-            return code.into();
+            if e.use_stderr() {
+                // Nowhere left to say that stderr failed.
+                let _ = e.print();
+                return Exit::Usage.into();
+            }
+            // `--help`, `--version` on stdout: a closed pipe ends quietly,
+            // any other failure to write is said (issue 22).
+            return output::finish(e.print().map(|()| Exit::Ok).map_err(|io| anyhow::Error::new(io).context("writing to stdout")));
         }
     };
-    output::set_verbosity(cli.verbose);
     let result = match &cli.command {
-        Command::Run { sources, dry_run: true, json, .. } => commands::run::dry_run(&cli, sources, *json),
-        Command::Run { sources, json, quiet, no_translate, force, dry_run: false } => commands::run::execute(
-            &cli,
-            commands::run::Args { sources: sources.clone(), json: *json, quiet: *quiet, no_translate: *no_translate, force: *force },
-        ),
+        Command::Run(args) => commands::run::execute(&cli, args),
         Command::Doctor => commands::doctor::execute(&cli),
-        Command::Events { command: EventsCommand::List { sources, limit, lang, all, at, json } } => commands::events::list(
-            &cli,
-            commands::events::ListArgs {
-                sources: sources.clone(),
-                limit: *limit,
-                lang: lang.as_deref(),
-                all: *all,
-                at: at.as_deref(),
-                json: *json,
-            },
-        ),
-        Command::Events { command: EventsCommand::Show { id, lang, json } } => commands::events::show(&cli, id, lang.as_deref(), *json),
-        Command::Events { command: EventsCommand::Correct { event, field, value, reason, remove, json } } => {
-            commands::correct::execute(&cli, event, field, if *remove { None } else { value.as_deref() }, reason.as_deref(), *json)
-        }
-        Command::Translate { command: None, sources, json } => commands::translate::execute(&cli, sources.clone(), *json),
-        Command::Translate { command: Some(command), .. } => commands::translate::exchange(&cli, command),
+        Command::Events { command: EventsCommand::List(args) } => commands::events::list(&cli, args),
+        Command::Events { command: EventsCommand::Show(args) } => commands::events::show(&cli, args),
+        Command::Events { command: EventsCommand::Correct(args) } => commands::correct::execute(&cli, args),
+        Command::Translate(args) => commands::translate::execute(&cli, args),
         Command::Source { command } => match command {
             SourceCommand::List { json } => commands::source::list(&cli, *json),
-            SourceCommand::Show { id, json } => commands::source::show(&cli, id, *json),
-            SourceCommand::Disable { id, reason, withdraw } => commands::source::switch(&cli, id, false, Some(reason), *withdraw),
-            SourceCommand::Enable { id } => commands::source::switch(&cli, id, true, None, false),
+            SourceCommand::Show(args) => commands::source::show(&cli, args),
+            SourceCommand::Disable(args) => commands::source::disable(&cli, args),
+            SourceCommand::Enable { id } => commands::source::enable(&cli, id),
             SourceCommand::Release { target } => commands::source::release(&cli, target),
-            SourceCommand::History { id, json } => commands::source::history(&cli, id, *json),
-            SourceCommand::Export { format, lang } => commands::sources_export::execute(&cli, *format, lang),
+            SourceCommand::History(args) => commands::source::history(&cli, args),
+            SourceCommand::Export(args) => commands::sources_export::execute(&cli, args),
         },
         Command::Adapter { command } => match command {
-            AdapterCommand::Check { id, sample, json, limit } => commands::adapter::check(id, sample, *json, *limit),
-            AdapterCommand::New { id, host, format, root, json } => commands::adapter::new(root, id, host, format, *json),
+            AdapterCommand::Check(args) => commands::adapter::check(args),
+            AdapterCommand::New(args) => commands::adapter::new(args),
         },
-        Command::Runs { limit, json } => commands::runs::list(&cli, *limit, *json),
-        Command::Holdings { query, json } => commands::holdings::show(&cli, query, *json),
-        Command::Export { format, lang, sources, from, to, bom } => commands::export::execute(
-            &cli,
-            commands::export::Args {
-                format: *format,
-                lang: lang.clone(),
-                sources: sources.clone(),
-                from: from.clone(),
-                to: to.clone(),
-                bom: *bom,
-            },
-        ),
-        Command::Audit { sources, json, disable_blocked } => commands::audit::execute(
-            &cli,
-            commands::audit::Args { sources: sources.clone(), json: *json, disable_blocked: *disable_blocked },
-        ),
+        Command::Runs(args) => commands::runs::list(&cli, args),
+        Command::Holdings(args) => commands::holdings::show(&cli, args),
+        Command::Export(args) => commands::export::execute(&cli, args),
+        Command::Audit(args) => commands::audit::execute(&cli, args),
         Command::Completions { shell } => commands::completions::execute(*shell),
-        Command::Report { out, days, lang, json } => commands::report::execute(&cli, out, *days, lang, *json),
+        Command::Report(args) => commands::report::execute(&cli, args),
         Command::Takedown { command } => match command {
-            TakedownCommand::Add { target, reason, force, json } => commands::takedown::add(&cli, target, reason, *force, *json),
+            TakedownCommand::Add(args) => commands::takedown::add(&cli, args),
             TakedownCommand::List { json } => commands::takedown::list(&cli, *json),
             TakedownCommand::Remove { id } => commands::takedown::remove(&cli, *id),
         },

@@ -21,64 +21,28 @@
 //!
 //! `main` turns the result into a process exit code in one place, [`finish`].
 //!
-//! Verbosity (`-v`, or `CITYVIBE_LOG=info|debug`) is set once by `main` with
-//! [`set_verbosity`]; at 1 or more every request sent is told on stderr by
-//! [`request_line`] (time, host, URL, status, bytes, ms: no contact data).
+//! Verbosity (`-v`, or `CITYVIBE_LOG=info|debug`) is read with
+//! [`verbosity`] by the commands that fetch; at 1 or more every request sent
+//! is told on stderr (`commands::progress`: time, host, URL, status, bytes, ms;
+//! no contact data).
 
 use std::io::Write;
-use std::sync::atomic::{AtomicU8, Ordering};
 
 // The error vocabulary and the JSON time format live in leaves below the
 // domain (`error`, `times`); their old paths here keep resolving.
 pub use crate::error::{Exit, UsageError, as_usage, exit_for, is_closed_pipe, usage};
 pub use crate::times::{rfc3339, rfc3339_opt, rfc3339_string};
 
-static VERBOSITY: AtomicU8 = AtomicU8::new(0);
-
-/// 0 quiet (cron), 1 one line per request, 2 more. `CITYVIBE_LOG` (`info`
-/// = 1, `debug` = 2) counts when no `-v` was given.
-pub fn set_verbosity(flags: u8) {
+/// The verbosity a command runs at: 0 quiet (cron), 1 one line per
+/// request, 2 more. `CITYVIBE_LOG` (`info` = 1, `debug` = 2) counts when
+/// no `-v` was given.
+pub fn verbosity(flags: u8) -> u8 {
     let env = match std::env::var("CITYVIBE_LOG").unwrap_or_default().to_ascii_lowercase().as_str() {
         "debug" | "trace" => 2,
         "info" => 1,
         _ => 0,
     };
-    VERBOSITY.store(flags.max(env), Ordering::Relaxed);
-}
-
-pub fn verbosity() -> u8 {
-    VERBOSITY.load(Ordering::Relaxed)
-}
-
-static WAITING_FOR: std::sync::Mutex<(String, i64)> = std::sync::Mutex::new((String::new(), 0));
-
-/// The scheduler says which host the run waits for next and for how long (ms).
-pub fn set_waiting_for(host: &str, ms: i64) {
-    if let Ok(mut w) = WAITING_FOR.lock() {
-        *w = (host.to_string(), ms);
-    }
-}
-
-/// What a progress spinner shows: the host the run waits for, and for how long.
-pub fn waiting_for() -> Option<(String, i64)> {
-    WAITING_FOR.lock().ok().map(|w| w.clone()).filter(|(h, _)| !h.is_empty())
-}
-
-/// At `-v`: one stderr line per request sent, as a crawler's log has it.
-pub fn request_line(r: &crate::store::fetchlog::FetchRecord) {
-    if verbosity() == 0 {
-        return;
-    }
-    eprintln!(
-        "{} {} GET {} {} {} bytes {} ms{}",
-        rfc3339_string(r.started_ms),
-        r.host,
-        r.url,
-        r.status.map_or("-".to_string(), |s| s.to_string()),
-        r.bytes,
-        r.duration_ms,
-        if r.conditional { " (conditional)" } else { "" }
-    );
+    flags.max(env)
 }
 
 /// `writeln!` to stdout; gives `io::Result<()>` to pass on with `?`.

@@ -8,6 +8,7 @@
 //! Not for the politeness rules (`http`), the storing rules (`store`) or
 //! the translation rules (`translate`).
 
+use crate::http::FetchReporter;
 use crate::ingest::{RunBounds, RunOptions, RunReport};
 use crate::output::Exit;
 use crate::store::Store;
@@ -15,16 +16,19 @@ use crate::translate::pipeline::{Options, TranslateStats, engines};
 use anyhow::Result;
 use serde::Serialize;
 
-/// What a run tells whoever watches it (a progress bar); every method is optional.
-pub trait RunProgress {
+/// What a run tells whoever watches it (a progress bar); every method is
+/// optional. The fetch step's news (requests sent, the host waited for)
+/// come through the scheduler's own [`FetchReporter`].
+pub trait RunProgress: FetchReporter {
     /// Fetching and storing are over; translation starts (if any).
     fn fetched(&mut self) {}
     /// Texts translated so far, the total to do, words sent.
     fn translating(&mut self, _done: u64, _total: u64, _words: u64) {}
 }
 
-/// Nobody watching (cron, `--quiet`, `--json`).
+/// Nobody watching (a caller of the library that shows nothing).
 pub struct Quiet;
+impl FetchReporter for Quiet {}
 impl RunProgress for Quiet {}
 
 /// A whole run's result.
@@ -49,7 +53,7 @@ pub struct RunOutcome {
 pub fn run(store: &mut Store, opts: RunOptions<'_>, translate: bool, progress: &mut dyn RunProgress) -> Result<RunOutcome> {
     let settings = opts.config.settings.clone();
     let bounds = RunBounds::starting_now(std::time::Duration::from_secs(settings.run_deadline_secs));
-    let mut report = crate::ingest::run_within(store, opts, bounds)?;
+    let mut report = crate::ingest::run_within(store, opts, bounds, progress)?;
     progress.fetched();
     let mut translation = None;
     let mut translation_error = None;

@@ -17,7 +17,9 @@
 
 use crate::adapter::Adapter;
 use crate::config::Config;
-use crate::http::{Allowed, Body, Client, FetchDriver, FetchOutcome, FetchRequest, FetchResult, Ledger, Scheduler};
+use crate::http::{
+    Allowed, Body, Client, FetchDriver, FetchOutcome, FetchReporter, FetchRequest, FetchResult, Ledger, Scheduler, Unwatched,
+};
 use crate::store::Store;
 use anyhow::Result;
 use serde::Serialize;
@@ -239,6 +241,18 @@ pub fn audit(
     config: &Config,
     adapters: &[&'static dyn Adapter],
 ) -> Result<Vec<SourceAudit>> {
+    audit_watched(store, client, ledger, config, adapters, &mut Unwatched)
+}
+
+/// [`audit`], telling `reporter` of each request and of the host waited for.
+pub fn audit_watched(
+    store: &mut Store,
+    client: &Client,
+    ledger: &Ledger,
+    config: &Config,
+    adapters: &[&'static dyn Adapter],
+    reporter: &mut dyn FetchReporter,
+) -> Result<Vec<SourceAudit>> {
     // One driver per host, in the adapters' order.
     let mut hosts: Vec<(String, HostDriver)> = Vec::new();
     for a in adapters {
@@ -253,7 +267,7 @@ pub fn audit(
     }
     {
         let mut refs: Vec<&mut dyn FetchDriver> = hosts.iter_mut().map(|(_, d)| d as &mut dyn FetchDriver).collect();
-        Scheduler::new(client, ledger, None).run(store, &mut refs);
+        Scheduler::new(client, ledger, None, reporter).run(store, &mut refs);
     }
     let mut out = Vec::new();
     for a in adapters {

@@ -5,15 +5,16 @@
 use crate::adapter_tools::check::{CheckReport, check_bytes, feed_for_sample, render_text};
 use crate::adapter_tools::scaffold::{NewAdapter, parse_format};
 use crate::adapter_tools::todo_fields;
+use crate::cli::{AdapterCheckArgs, AdapterNewArgs};
 use crate::commands::{exit, print_json};
 use anyhow::{Context, Result};
-use std::path::Path;
 
 /// `adapter check ID --sample FILE [--json] [--limit N]`: parse the sample
 /// with the adapter's feed of the file's format (else its first feed) and
 /// report. Exit 1 when the body does not parse or anything e-mail-,
 /// phone- or image-shaped survived; 2 for an unknown id or unreadable file.
-pub fn check(id: &str, sample: &Path, json: bool, limit: usize) -> Result<super::Exit> {
+pub fn check(args: &AdapterCheckArgs) -> Result<super::Exit> {
+    let (id, sample, json, limit) = (args.id.as_str(), args.sample.as_path(), args.json, args.limit);
     let Some(adapter) = crate::adapters::by_id(id) else {
         // A scaffold written after this binary was built: say how to get it in (issue 21 item 1).
         eprintln!(
@@ -69,7 +70,9 @@ pub fn check(id: &str, sample: &Path, json: bool, limit: usize) -> Result<super:
             text.push_str(&format!("manifest: {p}\n"));
         }
         use std::io::Write;
-        let _ = write!(std::io::stdout().lock(), "{text}");
+        // A closed pipe ends it quietly (`output::finish`); any other
+        // failure to write is said (issue 22: it was dropped).
+        write!(std::io::stdout().lock(), "{text}").context("writing to stdout")?;
     }
     if !problems.is_empty() {
         eprintln!("cityvibe: {id}: {} manifest problem(s), the conformance suite refuses them (see above)", problems.len());
@@ -94,7 +97,8 @@ pub fn check(id: &str, sample: &Path, json: bool, limit: usize) -> Result<super:
 
 /// `adapter new ID --host HOST --format json|xml|csv`: scaffold an adapter
 /// in the crate at `root` (the current folder by default).
-pub fn new(root: &Path, id: &str, host: &str, format: &str, json: bool) -> Result<super::Exit> {
+pub fn new(args: &AdapterNewArgs) -> Result<super::Exit> {
+    let (root, id, host, format, json) = (args.root.as_path(), args.id.as_str(), args.host.as_str(), args.format.as_str(), args.json);
     let format = match parse_format(format) {
         Ok(f) => f,
         Err(e) => {

@@ -3,19 +3,13 @@
 //! reports what no longer matches the adapter's review.
 
 use super::exit;
-use crate::audit::{SourceAudit, audit};
-use crate::cli::Cli;
+use crate::audit::{SourceAudit, audit_watched};
+use crate::cli::{AuditArgs, Cli};
 use crate::http::{Client, Limits, Mirror};
 use crate::store::Store;
 use anyhow::Result;
 
-pub struct Args {
-    pub sources: Vec<String>,
-    pub json: bool,
-    pub disable_blocked: bool,
-}
-
-pub fn execute(cli: &Cli, args: Args) -> Result<super::Exit> {
+pub fn execute(cli: &Cli, args: &AuditArgs) -> Result<super::Exit> {
     let all = crate::adapters::ALL;
     let config = super::load_config(cli)?;
     super::check_source_ids(&args.sources)?;
@@ -43,16 +37,10 @@ pub fn execute(cli: &Cli, args: Args) -> Result<super::Exit> {
     let lock = super::run_lock(cli)?;
     let mut store = Store::open(&cli.db)?;
     let client = Client::new(mirror, Limits::default());
-    let spinner = (!args.json && super::stdout_is_terminal()).then(|| {
-        let pb = indicatif::ProgressBar::new_spinner();
-        pb.set_message("fetching robots.txt, tdmrep.json and ai.txt politely (each host's delay is kept)…");
-        pb.enable_steady_tick(std::time::Duration::from_millis(120));
-        pb
-    });
-    let mut reports = audit(&mut store, &client, &ledger, &config, &chosen)?;
-    if let Some(pb) = spinner {
-        pb.finish_and_clear();
-    }
+    let mut progress = super::progress::Progress::new(cli.verbose, !args.json && super::stdout_is_terminal())
+        .fetching("fetching robots.txt, tdmrep.json and ai.txt politely (each host's delay is kept)…", false);
+    let mut reports = audit_watched(&mut store, &client, &ledger, &config, &chosen, &mut progress)?;
+    drop(progress);
     if args.disable_blocked {
         let today = jiff::Timestamp::now().in_tz(crate::model::TZ_MADRID).map(|z| z.date().to_string()).unwrap_or_default();
         for r in reports.iter_mut().filter(|r| !r.blocked.is_empty()) {

@@ -18,8 +18,10 @@ pub fn script(shell: CompletionShell) -> String {
 }
 
 pub fn execute(shell: CompletionShell) -> Result<super::Exit> {
+    use anyhow::Context;
     use std::io::Write;
-    // A closed pipe is not an error worth a message.
-    let _ = std::io::stdout().lock().write_all(script(shell).as_bytes());
+    // A closed pipe ends it quietly (`output::finish`); any other failure
+    // to write is said (issue 22: it was dropped).
+    std::io::stdout().lock().write_all(script(shell).as_bytes()).context("writing to stdout")?;
     Ok(exit::OK)
 }

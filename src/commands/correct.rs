@@ -3,14 +3,17 @@
 //! field of a stored event, shown until the feed itself changes that field.
 
 use super::{exit, print_json};
-use crate::cli::Cli;
+use crate::cli::{Cli, CorrectArgs};
 use crate::correction::Field;
 use crate::store::Store;
 use crate::store::corrections::Refused;
 use anyhow::Result;
 
-/// Correct (`value` given) or lift (`None`) the correction of one field.
-pub fn execute(cli: &Cli, event: &str, field: &str, value: Option<&str>, reason: Option<&str>, json: bool) -> Result<super::Exit> {
+/// Correct (a value given) or lift (`--remove`) the correction of one field.
+pub fn execute(cli: &Cli, args: &CorrectArgs) -> Result<super::Exit> {
+    let CorrectArgs { event, field, value, reason, remove, json } = args;
+    let value = if *remove { None } else { value.as_deref() };
+    let (reason, json) = (reason.as_deref(), *json);
     let Ok(named) = event.parse::<crate::vocab::EventRef>() else {
         crate::bail_usage!("{event:?}: name the event as SOURCE:ID (see `cityvibe events list`), e.g. madrid:{}", event.trim());
     };

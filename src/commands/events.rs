@@ -1,6 +1,6 @@
 //! `cityvibe events list|show`.
 
-use crate::cli::Cli;
+use crate::cli::{Cli, EventsListArgs, EventsShowArgs};
 use crate::store::Store;
 use crate::store::events::{EventFilter, StoredEvent};
 use anyhow::Result;
@@ -14,20 +14,10 @@ pub fn in_language(store: &Store, events: &mut [StoredEvent], lang: Option<&str>
     crate::translate::view::show_in(store, events, lang)
 }
 
-/// What `events list` is asked.
-pub struct ListArgs<'a> {
-    pub sources: Vec<String>,
-    pub limit: usize,
-    pub lang: Option<&'a str>,
-    pub all: bool,
-    /// The moment to read the list at (`--at`), else now.
-    pub at: Option<&'a str>,
-    pub json: bool,
-}
-
-pub fn list(cli: &Cli, args: ListArgs) -> Result<super::Exit> {
-    let ListArgs { sources, limit, lang, all, at, json } = args;
-    super::check_source_ids(&sources)?;
+pub fn list(cli: &Cli, args: &EventsListArgs) -> Result<super::Exit> {
+    let EventsListArgs { sources, limit, lang, all, at, json } = args;
+    let (limit, lang, all, at, json) = (*limit, lang.as_deref(), *all, at.as_deref(), *json);
+    super::check_source_ids(sources)?;
     // The reader's moment: checked before anything is opened (exit 2).
     let moment = at.map(crate::schedule::parse_moment).transpose()?.unwrap_or_else(jiff::Timestamp::now);
     if limit == 0 {
@@ -35,7 +25,7 @@ pub fn list(cli: &Cli, args: ListArgs) -> Result<super::Exit> {
     }
     let cite = super::load_citations(cli)?;
     let store = Store::open_existing(&cli.db)?;
-    let stored = store.list_events(&EventFilter { sources: sources.clone(), ..Default::default() }, &cite)?;
+    let stored = cite.list(&store, &EventFilter { sources: sources.clone(), ..Default::default() })?;
     // Upcoming and current first, by next occurrence; ended only with --all (issue 13 item 6).
     let ordered: Vec<_> = crate::schedule::for_reader(stored, all, moment).into_iter().take(limit).collect();
     let (standings, mut events): (Vec<_>, Vec<_>) = ordered.into_iter().unzip();
@@ -82,11 +72,11 @@ pub fn list(cli: &Cli, args: ListArgs) -> Result<super::Exit> {
     if events.is_empty() {
         // Say which: nothing stored at all, or nothing of the sources asked for.
         let whose = if sources.is_empty() { String::new() } else { format!(" of {}", sources.join(", ")) };
-        let counts = store.count_by_status(&sources)?;
+        let counts = store.count_by_status(sources)?;
         if store.count_all_events()? == 0 {
             eprintln!("no events stored yet in {}: run `cityvibe run` (or `make demo`)", cli.db.display());
         } else if counts.active == 0 {
-            eprintln!("no events{whose} to list: {}", unlisted(&sources, &counts));
+            eprintln!("no events{whose} to list: {}", unlisted(sources, &counts));
         } else {
             let more = if all { "" } else { " (events that ended are listed with --all)" };
             let when = at.map(|a| format!(" at {a}")).unwrap_or_default();
@@ -114,17 +104,16 @@ pub(super) fn unlisted(sources: &[String], counts: &crate::store::events::Status
     }
 }
 
-pub fn show(cli: &Cli, id: &str, lang: Option<&str>, json: bool) -> Result<super::Exit> {
+pub fn show(cli: &Cli, args: &EventsShowArgs) -> Result<super::Exit> {
+    let (id, lang, json) = (args.id.as_str(), args.lang.as_deref(), args.json);
     let (source, event_id) = match id.parse::<crate::vocab::EventRef>() {
         Ok(named) if crate::adapters::by_id(&named.source).is_some() => (vec![named.source], named.id),
         _ => (vec![], id.to_string()),
     };
     let cite = super::load_citations(cli)?;
     let store = Store::open_existing(&cli.db)?;
-    let mut found = store.list_events(
-        &EventFilter { sources: source, source_event_id: Some(event_id), include_withdrawn: true, ..Default::default() },
-        &cite,
-    )?;
+    let mut found = cite
+        .list(&store, &EventFilter { sources: source, source_event_id: Some(event_id), include_withdrawn: true, ..Default::default() })?;
     match found.len() {
         0 => crate::bail_usage!("no stored event {id}; see `cityvibe events list`"),
         1 => {}

@@ -2,26 +2,16 @@
 
 use super::exit;
 use crate::citation::Citations;
-use crate::cli::{Cli, ExportFormat};
+use crate::cli::{Cli, ExportArgs, ExportFormat};
 use crate::export::{ExportEvent, csv, ics, jsonld, parse_date};
 use crate::store::Store;
 use crate::store::events::EventFilter;
 use anyhow::Result;
 use std::io::Write;
 
-pub struct Args {
-    pub format: ExportFormat,
-    pub lang: Option<String>,
-    pub sources: Vec<String>,
-    pub from: Option<String>,
-    pub to: Option<String>,
-    /// CSV: a UTF-8 byte-order mark first.
-    pub bom: bool,
-}
-
 /// The events an export holds, shown in `lang` by the one rule
 /// (`translate::view`), each cited as `cite` says (P19).
-pub fn collect(store: &Store, args: &Args, cite: &Citations) -> Result<Vec<ExportEvent>> {
+pub fn collect(store: &Store, args: &ExportArgs, cite: &Citations) -> Result<Vec<ExportEvent>> {
     crate::commands::check_source_ids(&args.sources)?;
     let from = args.from.as_deref().map(|d| parse_date("--from", d)).transpose()?;
     let to = args.to.as_deref().map(|d| parse_date("--to", d)).transpose()?;
@@ -41,7 +31,7 @@ pub fn collect(store: &Store, args: &Args, cite: &Citations) -> Result<Vec<Expor
         to: to.map(|d| d.to_string()),
         ..Default::default()
     };
-    let mut events = store.list_events(&filter, cite)?;
+    let mut events = cite.list(store, &filter)?;
     if let Some(lang) = &args.lang {
         crate::translate::view::show_in(store, &mut events, lang)?;
     }
@@ -52,13 +42,13 @@ pub fn collect(store: &Store, args: &Args, cite: &Citations) -> Result<Vec<Expor
     Ok(events)
 }
 
-pub fn execute(cli: &Cli, args: Args) -> Result<super::Exit> {
+pub fn execute(cli: &Cli, args: &ExportArgs) -> Result<super::Exit> {
     if args.bom && args.format != ExportFormat::Csv {
         crate::bail_usage!("--bom is for --format csv only");
     }
     let cite = super::load_citations(cli)?;
     let store = Store::open_existing(&cli.db)?;
-    let events = collect(&store, &args, &cite)?;
+    let events = collect(&store, args, &cite)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let written = match args.format {

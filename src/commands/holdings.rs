@@ -4,7 +4,7 @@
 
 use super::{exit, print_json};
 use crate::adapter::Adapter;
-use crate::cli::Cli;
+use crate::cli::{Cli, HoldingsArgs};
 use crate::store::{Store, now_ms};
 use anyhow::Result;
 use serde_json::json;
@@ -112,7 +112,8 @@ fn source_json(store: &Store, config: Option<&crate::config::Config>, a: &dyn Ad
     }))
 }
 
-pub fn show(cli: &Cli, query: &str, as_json: bool) -> Result<super::Exit> {
+pub fn show(cli: &Cli, args: &HoldingsArgs) -> Result<super::Exit> {
+    let (query, as_json) = (args.query.as_str(), args.json);
     let (adapters, linked) = sources_of(cli, query)?;
     // Without a sources.toml, the adapters' own values; a file that does not
     // validate is an error (its citation overrides could not be shown, P19).

@@ -1,18 +1,131 @@
-//! The one progress display of the translation step, for `run` and
-//! `translate` alike (issue 21 item 4), on a terminal only (indicatif draws
-//! on stderr and hides itself elsewhere).
+//! What a command shows while it works, one type for `run`, `translate`
+//! and `audit` ([`Progress`], issue 22): at `-v`, one stderr line per
+//! request sent (time, host, URL, status, bytes, ms: no contact data),
+//! wherever stderr goes; on a terminal only (indicatif draws on stderr and
+//! hides itself elsewhere), a spinner while fetching, naming the host the
+//! run waits for, then the translation step's bar.
 //!
-//! Honest by construction: no bar before there is a count (a spinner says
-//! the engine is starting, never a full bar at 0/0), and the time left comes
-//! from the throughput measured since the first texts came back (the
-//! engine's start-up is not counted as work), not from indicatif's guess
-//! over the whole step. Not for the fetch spinner: that is `run`'s own.
+//! Handed to the polite scheduler as its [`FetchReporter`] (no process-wide
+//! state) and to the run as its [`RunProgress`].
+//!
+//! The translation bar is honest by construction: no bar before there is a
+//! count (a spinner says the engine is starting, never a full bar at 0/0),
+//! and the time left comes from the throughput measured since the first
+//! texts came back (the engine's start-up is not counted as work), not from
+//! indicatif's guess over the whole step.
 
+use crate::http::FetchReporter;
+use crate::run::RunProgress;
+use crate::store::fetchlog::FetchRecord;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::time::{Duration, Instant};
 
-/// The translation step's progress.
-pub struct TranslateProgress {
+/// What a command shows while it fetches and translates.
+pub struct Progress {
+    /// The `-v` level (0: no request lines).
+    verbosity: u8,
+    /// Bars and spinners at all (a terminal, not `--json` or `--quiet`).
+    bars: bool,
+    spinner: Option<ProgressBar>,
+    /// Whether the spinner names the host the scheduler waits for (`run`'s
+    /// does; `audit`'s keeps its one message).
+    names_hosts: bool,
+    translating: Option<TranslateProgress>,
+    /// Whether the translation bar follows the fetch (`run`, when it translates).
+    translates: bool,
+}
+
+impl Progress {
+    /// For a command given `verbose_flags` `-v` (or `CITYVIBE_LOG`); bars
+    /// and spinners only when `bars`.
+    pub fn new(verbose_flags: u8, bars: bool) -> Progress {
+        let verbosity = crate::output::verbosity(verbose_flags);
+        Progress { verbosity, bars, spinner: None, names_hosts: false, translating: None, translates: false }
+    }
+
+    /// A spinner saying `message` while fetching, naming the host waited
+    /// for when `names_hosts`.
+    pub fn fetching(mut self, message: &str, names_hosts: bool) -> Progress {
+        if self.bars {
+            let pb = ProgressBar::new_spinner();
+            pb.set_message(message.to_string());
+            pb.enable_steady_tick(Duration::from_millis(120));
+            self.spinner = Some(pb);
+        }
+        self.names_hosts = names_hosts;
+        self
+    }
+
+    /// Whether the translation step's bar follows the fetch.
+    pub fn then_translating(mut self, translates: bool) -> Progress {
+        self.translates = translates;
+        self
+    }
+
+    /// The translation step begins: its bar (a spinner until the first count).
+    pub fn start_translating(&mut self) {
+        if self.bars {
+            self.translating = Some(TranslateProgress::new());
+        }
+    }
+}
+
+impl FetchReporter for Progress {
+    fn waiting_for(&mut self, host: &str, ms: i64) {
+        let Some(pb) = self.spinner.as_ref().filter(|_| self.names_hosts && !host.is_empty()) else { return };
+        pb.set_message(if ms > 0 {
+            format!("waiting {:.0} s for {host} (its delay is kept)…", ms as f64 / 1000.0)
+        } else {
+            format!("fetching from {host}…")
+        });
+    }
+
+    fn sent(&mut self, r: &FetchRecord) {
+        if self.verbosity == 0 {
+            return;
+        }
+        eprintln!(
+            "{} {} GET {} {} {} bytes {} ms{}",
+            crate::output::rfc3339_string(r.started_ms),
+            r.host,
+            r.url,
+            r.status.map_or("-".to_string(), |s| s.to_string()),
+            r.bytes,
+            r.duration_ms,
+            if r.conditional { " (conditional)" } else { "" }
+        );
+    }
+}
+
+impl RunProgress for Progress {
+    fn fetched(&mut self) {
+        if let Some(pb) = self.spinner.take() {
+            pb.finish_and_clear();
+        }
+        // No bar for a step that does not run (issue 21 item 4).
+        if self.translates {
+            self.start_translating();
+        }
+    }
+
+    fn translating(&mut self, done: u64, total: u64, words: u64) {
+        if let Some(p) = &mut self.translating {
+            p.update(done, total, words);
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        if let Some(pb) = self.spinner.take() {
+            pb.finish_and_clear();
+        }
+        self.translating = None;
+    }
+}
+
+/// The translation step's bar.
+struct TranslateProgress {
     pb: ProgressBar,
     started: Instant,
     /// When the first texts came back, and how many: the base of the measured throughput.
@@ -20,15 +133,9 @@ pub struct TranslateProgress {
     counting: bool,
 }
 
-impl Default for TranslateProgress {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl TranslateProgress {
     /// A spinner until the first count comes.
-    pub fn new() -> TranslateProgress {
+    fn new() -> TranslateProgress {
         let pb = ProgressBar::new_spinner();
         pb.set_message("starting the translation engine…");
         pb.enable_steady_tick(Duration::from_millis(200));
@@ -36,7 +143,7 @@ impl TranslateProgress {
     }
 
     /// `done` of `total` texts translated, `words` sent so far.
-    pub fn update(&mut self, done: u64, total: u64, words: u64) {
+    fn update(&mut self, done: u64, total: u64, words: u64) {
         if total == 0 {
             self.pb.set_message("nothing to translate");
             return;

@@ -3,13 +3,15 @@
 //! calls after each run when `[settings] report_dir` is set.
 
 use super::{exit, print_json};
-use crate::cli::Cli;
+use crate::cli::{Cli, ReportArgs};
 use crate::report::{ReportOptions, Written};
 use crate::store::{Store, now_ms};
 use anyhow::Result;
 use std::path::Path;
 
-pub fn execute(cli: &Cli, out: &Path, days: u32, lang: &str, as_json: bool) -> Result<super::Exit> {
+pub fn execute(cli: &Cli, args: &ReportArgs) -> Result<super::Exit> {
+    let ReportArgs { out, days, lang, json: as_json } = args;
+    let (days, lang, as_json) = (*days, lang.as_str(), *as_json);
     if !crate::model::DISPLAY_LANGS.contains(&lang) {
         crate::bail_usage!("--lang {lang}: the report is written in {}", crate::model::DISPLAY_LANGS.join(", "));
     }

@@ -2,83 +2,16 @@
 //! progress on a terminal and prints; the run itself is [`crate::run::run`].
 
 use super::Exit;
-use crate::cli::Cli;
+use crate::cli::{Cli, RunArgs};
 use crate::http::{Client, Limits, Mirror};
 use crate::ingest::RunOptions;
-use crate::run::{Quiet, RunProgress};
 use crate::store::Store;
 use anyhow::Result;
 
-pub struct Args {
-    pub sources: Vec<String>,
-    pub json: bool,
-    pub quiet: bool,
-    pub no_translate: bool,
-    pub force: bool,
-}
-
-/// A spinner while fetching, then the translation step's progress; on a terminal only.
-struct Bars {
-    spinner: Option<indicatif::ProgressBar>,
-    translating: Option<super::progress::TranslateProgress>,
-    translate: bool,
-}
-
-impl Bars {
-    fn new(translate: bool) -> Bars {
-        let pb = indicatif::ProgressBar::new_spinner();
-        pb.set_message("fetching sources politely (each host's delay is kept)…");
-        pb.enable_steady_tick(std::time::Duration::from_millis(120));
-        // Name the host the scheduler waits for, refreshed while the spinner lives.
-        let watched = pb.downgrade();
-        std::thread::spawn(move || {
-            while let Some(pb) = watched.upgrade() {
-                if pb.is_finished() {
-                    break;
-                }
-                if let Some((host, ms)) = crate::output::waiting_for() {
-                    pb.set_message(if ms > 0 {
-                        format!("waiting {:.0} s for {host} (its delay is kept)…", ms as f64 / 1000.0)
-                    } else {
-                        format!("fetching from {host}…")
-                    });
-                }
-                drop(pb);
-                std::thread::sleep(std::time::Duration::from_millis(250));
-            }
-        });
-        Bars { spinner: Some(pb), translating: None, translate }
+pub fn execute(cli: &Cli, args: &RunArgs) -> Result<Exit> {
+    if args.dry_run {
+        return dry_run(cli, &args.sources, args.json);
     }
-}
-
-impl RunProgress for Bars {
-    fn fetched(&mut self) {
-        if let Some(pb) = self.spinner.take() {
-            pb.finish_and_clear();
-        }
-        // No bar for a step that does not run (issue 21 item 4).
-        if self.translate {
-            self.translating = Some(super::progress::TranslateProgress::new());
-        }
-    }
-
-    fn translating(&mut self, done: u64, total: u64, words: u64) {
-        if let Some(p) = &mut self.translating {
-            p.update(done, total, words);
-        }
-    }
-}
-
-impl Drop for Bars {
-    fn drop(&mut self) {
-        if let Some(pb) = self.spinner.take() {
-            pb.finish_and_clear();
-        }
-        self.translating = None;
-    }
-}
-
-pub fn execute(cli: &Cli, args: Args) -> Result<Exit> {
     let config = super::load_switchboard(cli)?;
     super::check_source_ids(&args.sources)?;
     let mirror = cli.mirror.as_deref().map(Mirror::parse).transpose().map_err(crate::output::as_usage)?;
@@ -98,17 +31,17 @@ pub fn execute(cli: &Cli, args: Args) -> Result<Exit> {
         adapters: crate::adapters::ALL,
         config,
         config_path: Some(cli.config.clone()),
-        only: args.sources,
+        only: args.sources.clone(),
         client: &client,
         ledger: &ledger,
         force: args.force,
     };
-    let outcome = if !args.quiet && !args.json && super::stdout_is_terminal() {
-        let mut bars = Bars::new(!args.no_translate && config_translates);
-        crate::run::run(&mut store, opts, !args.no_translate, &mut bars)?
-    } else {
-        crate::run::run(&mut store, opts, !args.no_translate, &mut Quiet)?
-    };
+    let bars = !args.quiet && !args.json && super::stdout_is_terminal();
+    let mut progress = super::progress::Progress::new(cli.verbose, bars)
+        .fetching("fetching sources politely (each host's delay is kept)…", true)
+        .then_translating(!args.no_translate && config_translates);
+    let outcome = crate::run::run(&mut store, opts, !args.no_translate, &mut progress)?;
+    drop(progress);
     drop(lock);
     if let Some((dir, lang)) = &report {
         super::report::after_run(cli, &store, dir, lang);

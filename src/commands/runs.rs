@@ -1,12 +1,13 @@
 //! `cityvibe runs`: what each recent run did, per source.
 
 use super::{Exit, exit, local_time, print_json};
-use crate::cli::Cli;
+use crate::cli::{Cli, RunsArgs};
 use crate::output::Table;
 use crate::store::Store;
 use anyhow::Result;
 
-pub fn list(cli: &Cli, limit: usize, as_json: bool) -> Result<Exit> {
+pub fn list(cli: &Cli, args: &RunsArgs) -> Result<Exit> {
+    let (limit, as_json) = (args.limit, args.json);
     if limit == 0 {
         crate::bail_usage!("--limit 0 would show nothing: give 1 or more");
     }

@@ -2,7 +2,7 @@
 
 use super::{exit, local_time, print_json};
 use crate::adapter::Adapter;
-use crate::cli::Cli;
+use crate::cli::{Cli, SourceDisableArgs, SourceHistoryArgs, SourceShowArgs};
 use crate::config::set_enabled;
 use crate::output::Table;
 use crate::store::{Store, now_ms};
@@ -34,9 +34,19 @@ pub struct SourceLine {
     pub events_withdrawn: u64,
 }
 
-/// The host ledger, when one exists (listing never creates one).
+/// The host ledger, when one exists (listing never creates one). One that
+/// exists but cannot be read is said, not dropped (issue 22): the delays
+/// shown then leave out robots.txt's Crawl-delay.
 fn open_ledger(cli: &Cli) -> Option<crate::http::Ledger> {
-    super::state_dir(cli).ok().filter(|d| d.join("hosts.db").exists()).and_then(|d| crate::http::Ledger::open(&d).ok())
+    let dir = super::state_dir(cli).ok().filter(|d| d.join("hosts.db").exists())?;
+    crate::http::Ledger::open(&dir)
+        .map_err(|e| {
+            eprintln!(
+                "cityvibe: the host ledger in {} cannot be read ({e:#}); the delays shown leave out robots.txt's Crawl-delay",
+                dir.display()
+            )
+        })
+        .ok()
 }
 
 /// The delay in seconds that rules a source, and whose word it is (the slowest wins).
@@ -99,18 +109,19 @@ pub fn list(cli: &Cli, as_json: bool) -> Result<super::Exit> {
     Ok(exit::OK)
 }
 
-pub fn show(cli: &Cli, id: &str, as_json: bool) -> Result<super::Exit> {
+pub fn show(cli: &Cli, args: &SourceShowArgs) -> Result<super::Exit> {
+    let (id, as_json) = (args.id.as_str(), args.json);
     let a = adapter(id)?;
     let m = a.manifest();
     let config = super::load_config(cli)?;
     let store = Store::open_existing(&cli.db)?;
-    let (delay, rule) = delay_rule(open_ledger(cli).as_ref(), &config, a);
+    let ledger = open_ledger(cli);
+    let (delay, rule) = delay_rule(ledger.as_ref(), &config, a);
     let stats = store.host_stats(m.host, now_ms() - 30 * 24 * 3600 * 1000)?;
     let state = store.source_state(m.id)?;
     let (active, withdrawn) = store.count_events(m.id)?;
     let cited = crate::citation::of(Some(&config), m);
     // What a run now would do with it: the run's own gate (issue 22 item 2).
-    let ledger = open_ledger(cli);
     let (would, why) = match crate::ingest::SourceGate::new(&config, Some(&store), ledger.as_ref()).decide(m.id)? {
         crate::ingest::Decision::Go => ("fetch", None),
         crate::ingest::Decision::Skip(why) => ("skip", Some(why.message(m.id))),
@@ -165,6 +176,16 @@ pub fn show(cli: &Cli, id: &str, as_json: bool) -> Result<super::Exit> {
 
 /// Switch a source on or off (P16). Off with `withdraw`, its stored events
 /// are withheld from every list and export; on, any withheld come back.
+/// `source disable`: switch a source off, saying why.
+pub fn disable(cli: &Cli, args: &SourceDisableArgs) -> Result<super::Exit> {
+    switch(cli, &args.id, false, Some(&args.reason), args.withdraw)
+}
+
+/// `source enable`: switch a source back on.
+pub fn enable(cli: &Cli, id: &str) -> Result<super::Exit> {
+    switch(cli, id, true, None, false)
+}
+
 pub fn switch(cli: &Cli, id: &str, on: bool, reason: Option<&str>, withdraw: bool) -> Result<super::Exit> {
     adapter(id)?;
     if !on && reason.is_none_or(|r| r.trim().is_empty()) {
@@ -228,7 +249,8 @@ pub fn release(cli: &Cli, target: &str) -> Result<super::Exit> {
 
 /// `source history ID`: every switch of the source, oldest first, from the
 /// log beside sources.toml (issue 21 item 7).
-pub fn history(cli: &Cli, id: &str, as_json: bool) -> Result<super::Exit> {
+pub fn history(cli: &Cli, args: &SourceHistoryArgs) -> Result<super::Exit> {
+    let (id, as_json) = (args.id.as_str(), args.json);
     adapter(id)?;
     let switches = crate::switch_log::of(&cli.config, id)?;
     if as_json {

@@ -5,7 +5,7 @@
 
 use super::sources_page::{Frequency, LANGS, Words, words};
 use super::{exit, print_json};
-use crate::cli::{Cli, SourcesFormat};
+use crate::cli::{Cli, SourcesExportArgs, SourcesFormat};
 use crate::config::Config;
 use anyhow::Result;
 use serde::Serialize;
@@ -143,7 +143,8 @@ pub fn html(list: &[SourceEntry], w: &Words) -> Result<String> {
     Ok(askama::Template::render(&page)?)
 }
 
-pub fn execute(cli: &Cli, format: SourcesFormat, lang: &str) -> Result<super::Exit> {
+pub fn execute(cli: &Cli, args: &SourcesExportArgs) -> Result<super::Exit> {
+    let (format, lang) = (args.format, args.lang.as_str());
     let Some(w) = words(lang) else {
         crate::bail_usage!("--lang {lang}: the page is written in {}", LANGS.join(", "));
     };

@@ -1,12 +1,13 @@
 //! `cityvibe takedown add|list|remove` (P18).
 
 use super::{exit, local_time, print_json};
-use crate::cli::Cli;
+use crate::cli::{Cli, TakedownAddArgs};
 use crate::store::Store;
 use crate::store::takedowns::{TakedownOutcome, Target};
 use anyhow::Result;
 
-pub fn add(cli: &Cli, what: &str, reason: &str, force: bool, as_json: bool) -> Result<super::Exit> {
+pub fn add(cli: &Cli, args: &TakedownAddArgs) -> Result<super::Exit> {
+    let (what, reason, force, as_json) = (args.target.as_str(), args.reason.as_str(), args.force, args.json);
     let target = Target::parse(what, &crate::adapters::ids());
     if let Target::Event { source, .. } = &target {
         crate::adapters::require(source)?;

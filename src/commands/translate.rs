@@ -2,8 +2,9 @@
 //! correct|export|import`, the human side of translation (issue 11.4).
 
 use super::exit;
-use crate::cli::{Cli, ExchangeOnly, TranslateCommand};
+use crate::cli::{Cli, ExchangeOnly, TranslateArgs, TranslateCommand};
 use crate::config::Config;
+use crate::run::RunProgress;
 use crate::store::Store;
 use crate::translate::exchange;
 use crate::translate::pipeline::{Options, TranslateStats, engines};
@@ -17,24 +18,26 @@ pub fn step(store: &mut Store, config: &Config, sources: &[String], show_progres
         return Ok(None);
     };
     // The same progress as `run`'s translation step (issue 21 item 4).
-    let mut bar = show_progress.then(super::progress::TranslateProgress::new);
+    let mut progress = super::progress::Progress::new(0, show_progress);
+    progress.start_translating();
     let options = Options::from_settings(&config.settings);
-    let stats = engines.translate(store, &config.settings.languages, sources, &options, |done, total, words| {
-        if let Some(p) = &mut bar {
-            p.update(done, total, words);
-        }
-    })?;
-    drop(bar);
+    let stats = engines
+        .translate(store, &config.settings.languages, sources, &options, |done, total, words| progress.translating(done, total, words))?;
+    drop(progress);
     Ok(Some(stats))
 }
 
-pub fn execute(cli: &Cli, sources: Vec<String>, json: bool) -> Result<super::Exit> {
+pub fn execute(cli: &Cli, args: &TranslateArgs) -> Result<super::Exit> {
+    if let Some(command) = &args.command {
+        return exchange(cli, command);
+    }
+    let (sources, json) = (&args.sources, args.json);
     let config = super::load_config(cli)?;
-    super::check_source_ids(&sources)?;
+    super::check_source_ids(sources)?;
     Store::require(&cli.db)?;
     let _lock = super::run_lock(cli)?;
     let mut store = Store::open(&cli.db)?;
-    let Some(stats) = step(&mut store, &config, &sources, !json && super::stdout_is_terminal())? else {
+    let Some(stats) = step(&mut store, &config, sources, !json && super::stdout_is_terminal())? else {
         eprintln!("translation is switched off in {} ([settings] translator = \"none\")", cli.config.display());
         return Ok(exit::OK);
     };

@@ -66,27 +66,54 @@ impl Body {
     }
 
     /// Spool a reader into a body, stopping with an error past `max` bytes.
-    pub fn spool(mut from: impl Read, max: u64) -> io::Result<Body> {
-        let mut file = tempfile::tempfile()?;
+    pub fn spool(mut from: impl Read, max: u64) -> Result<Body, SpoolError> {
+        let mut file = tempfile::tempfile().map_err(SpoolError::Spool)?;
         let mut hasher = Xxh3Default::new();
         let mut buf = vec![0u8; 64 * 1024];
         let mut len = 0u64;
         loop {
-            let n = from.read(&mut buf)?;
+            let n = match from.read(&mut buf) {
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(SpoolError::Read(e)),
+            };
             if n == 0 {
                 break;
             }
             len += n as u64;
             if len > max {
-                return Err(io::Error::other(format!("body exceeds the cap of {max} bytes")));
+                return Err(SpoolError::TooLarge(max));
             }
             hasher.update(&buf[..n]);
-            file.write_all(&buf[..n])?;
+            file.write_all(&buf[..n]).map_err(SpoolError::Spool)?;
         }
         let digest = format!("{:032x}", hasher.digest128());
         Ok(Body { file, len, digest })
     }
 }
+
+/// Why a body could not be taken in.
+#[derive(Debug)]
+pub enum SpoolError {
+    /// Reading it (from the wire, or a mirror's file) failed.
+    Read(io::Error),
+    /// It went past the cap of this many bytes.
+    TooLarge(u64),
+    /// Our own temporary file could not be made or written (the local disk).
+    Spool(io::Error),
+}
+
+impl std::fmt::Display for SpoolError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SpoolError::Read(e) => write!(f, "{e}"),
+            SpoolError::TooLarge(max) => write!(f, "body exceeds the cap of {max} bytes"),
+            SpoolError::Spool(e) => write!(f, "writing the body to a temporary file: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for SpoolError {}
 
 /// What came back from one request.
 #[derive(Debug)]
@@ -110,7 +137,25 @@ pub struct Exchange {
 pub enum WireError {
     Timeout(String),
     TooLarge(String),
+    /// The answer began but its body could not be read to its end; the
+    /// kind says why (issue 22: no error dropped into one "other").
+    Body(BodyFault, String),
     Other(String),
+}
+
+/// Why a body could not be read to its end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyFault {
+    /// The connection ended before the body's announced end: closed, reset
+    /// or aborted (ureq reads a reset mid-body as an early close, so the
+    /// two are one kind).
+    Cut,
+    /// Its content or transfer encoding (gzip, chunks) could not be decoded.
+    Decoding,
+    /// Our own temporary file could not be written (the local disk).
+    Spool,
+    /// Anything else the reader said.
+    Other,
 }
 
 impl std::fmt::Display for WireError {
@@ -118,8 +163,42 @@ impl std::fmt::Display for WireError {
         match self {
             WireError::Timeout(s) => write!(f, "timed out: {s}"),
             WireError::TooLarge(s) => write!(f, "{s}"),
+            WireError::Body(kind, s) => {
+                let what = match kind {
+                    BodyFault::Cut => "the connection was closed or reset before the body's end",
+                    BodyFault::Decoding => "the body's encoding could not be decoded",
+                    BodyFault::Spool => "the body could not be kept on the local disk",
+                    BodyFault::Other => "failed",
+                };
+                write!(f, "reading the body: {what} ({s})")
+            }
             WireError::Other(s) => write!(f, "{s}"),
         }
+    }
+}
+
+/// A body that could not be taken in, by kind: a cap, a timeout, a cut or
+/// reset connection, an encoding that does not decode, our own disk.
+fn body_error(e: SpoolError) -> WireError {
+    match e {
+        SpoolError::TooLarge(max) => WireError::TooLarge(format!("body over the cap of {max} bytes")),
+        SpoolError::Spool(e) => WireError::Body(BodyFault::Spool, e.to_string()),
+        // ureq wraps its own errors in an `io::Error`; this unwraps them.
+        SpoolError::Read(e) => match ureq::Error::from(e) {
+            ureq::Error::Timeout(t) => WireError::Timeout(format!("reading the body: {t}")),
+            ureq::Error::BodyExceedsLimit(n) => WireError::TooLarge(format!("body over the cap of {n} bytes")),
+            e @ (ureq::Error::Decompress(..) | ureq::Error::Protocol(_)) => WireError::Body(BodyFault::Decoding, e.to_string()),
+            ureq::Error::Io(e) => match e.kind() {
+                io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock => WireError::Timeout(format!("reading the body: {e}")),
+                io::ErrorKind::ConnectionReset
+                | io::ErrorKind::ConnectionAborted
+                | io::ErrorKind::BrokenPipe
+                | io::ErrorKind::UnexpectedEof => WireError::Body(BodyFault::Cut, e.to_string()),
+                io::ErrorKind::InvalidData => WireError::Body(BodyFault::Decoding, e.to_string()),
+                _ => WireError::Body(BodyFault::Other, e.to_string()),
+            },
+            e => WireError::Body(BodyFault::Other, e.to_string()),
+        },
     }
 }
 
@@ -185,7 +264,7 @@ impl Client {
         };
         match File::open(path) {
             Ok(f) => {
-                let body = Body::spool(f, self.limits.max_body_bytes).map_err(|e| WireError::TooLarge(e.to_string()))?;
+                let body = Body::spool(f, self.limits.max_body_bytes).map_err(body_error)?;
                 let mut ex = empty(200);
                 ex.bytes = body.len;
                 ex.body = Some(body);
@@ -241,16 +320,7 @@ impl Client {
                 return Err(WireError::TooLarge(format!("the server announces {len} bytes, over the cap of {max}")));
             }
             let reader = resp.body_mut().with_config().limit(max.saturating_add(1)).reader();
-            let body = Body::spool(reader, max).map_err(|e| {
-                let text = e.to_string();
-                if text.contains("cap") || text.contains("limit") {
-                    WireError::TooLarge(format!("body over the cap of {max} bytes"))
-                } else if text.to_ascii_lowercase().contains("timeout") || text.to_ascii_lowercase().contains("timed out") {
-                    WireError::Timeout(format!("reading the body: {text}"))
-                } else {
-                    WireError::Other(format!("reading the body: {text}"))
-                }
-            })?;
+            let body = Body::spool(reader, max).map_err(body_error)?;
             ex.bytes = body.len;
             ex.body = Some(body);
         }
@@ -263,5 +333,37 @@ fn classify(e: ureq::Error) -> WireError {
         ureq::Error::Timeout(t) => WireError::Timeout(t.to_string()),
         ureq::Error::BodyExceedsLimit(n) => WireError::TooLarge(format!("body over the cap of {n} bytes")),
         other => WireError::Other(other.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader that gives a few bytes, then fails with `kind`.
+    struct Failing(io::ErrorKind, bool);
+    impl Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if std::mem::replace(&mut self.1, true) {
+                return Err(self.0.into());
+            }
+            buf[..3].copy_from_slice(b"abc");
+            Ok(3)
+        }
+    }
+
+    fn kind_of(kind: io::ErrorKind) -> WireError {
+        body_error(Body::spool(Failing(kind, false), 100).unwrap_err())
+    }
+
+    #[test]
+    fn issue22_body_read_errors_are_classified_by_kind() {
+        assert!(matches!(kind_of(io::ErrorKind::TimedOut), WireError::Timeout(_)));
+        assert!(matches!(kind_of(io::ErrorKind::ConnectionReset), WireError::Body(BodyFault::Cut, _)));
+        assert!(matches!(kind_of(io::ErrorKind::UnexpectedEof), WireError::Body(BodyFault::Cut, _)));
+        assert!(matches!(kind_of(io::ErrorKind::InvalidData), WireError::Body(BodyFault::Decoding, _)));
+        assert!(matches!(kind_of(io::ErrorKind::PermissionDenied), WireError::Body(BodyFault::Other, _)));
+        let over = body_error(Body::spool(&[0u8; 101][..], 100).unwrap_err());
+        assert_eq!(over, WireError::TooLarge("body over the cap of 100 bytes".into()));
     }
 }

@@ -79,7 +79,7 @@ pub fn place(given: Option<&Path>, mirror: bool, sends: bool) -> Result<LedgerPl
     match given {
         Some(dir) if is_system(dir) => Ok(LedgerPlace { dir: system, system: true }),
         Some(dir) if mirror || !sends => Ok(LedgerPlace { dir: dir.to_path_buf(), system: false }),
-        Some(dir) => Err(crate::output::usage(format!(
+        Some(dir) => Err(crate::error::usage(format!(
             "--state-dir (or CITYVIBE_STATE_DIR) {} names a private host ledger, which only --mirror runs use: requests \
              to real hosts are booked in the system ledger {SYSTEM_STATE_DIR}, shared by every user and process on this \
              machine, so that two never keep two schedules for one host (P8). Drop --state-dir and CITYVIBE_STATE_DIR, \

@@ -7,18 +7,19 @@
 //!
 //! Above the store (the fetch log and the sources' validators live there)
 //! and below everything that fetches (`ingest`, `audit`, the APy backend of
-//! `translate`). One arrow still points up: the scheduler tells `output`
-//! of each request sent (`-v`) and of the host it waits for (the progress
-//! line), through process-wide state that a reporter trait is to replace
-//! (issue 22).
+//! `translate`). Whoever watches a fetch (the `-v` request lines, the
+//! run's spinner) implements `reporter::FetchReporter` above and hands it
+//! in; nothing here points up to the printer.
 
 pub mod client;
 pub mod headers;
 pub mod ledger;
 pub mod mirror;
+pub mod reporter;
 pub mod scheduler;
 
 pub use client::{Body, Client, Limits, USER_AGENT};
 pub use ledger::Ledger;
 pub use mirror::Mirror;
+pub use reporter::{FetchReporter, Unwatched};
 pub use scheduler::{Allowed, FetchDriver, FetchOutcome, FetchRequest, FetchResult, Gate, Scheduler};

@@ -9,6 +9,7 @@
 use super::client::{Body, Client, Exchange};
 use super::headers::reservation;
 use super::ledger::{HELD, Ledger, Reservation};
+use super::reporter::FetchReporter;
 use crate::store::fetchlog::{FetchRecord, Validators};
 use crate::store::{Store, now_ms};
 use crate::vocab::RequestOutcome;
@@ -178,6 +179,8 @@ pub struct Scheduler<'c> {
     /// The fetch log cannot be written: no request goes without its record
     /// (P17; issue 19 item 16), so nothing more is sent in this run.
     no_log: Option<String>,
+    /// Told of each request sent and of the host waited for.
+    reporter: &'c mut dyn FetchReporter,
 }
 
 enum Step {
@@ -192,8 +195,8 @@ enum Ready {
 }
 
 impl<'c> Scheduler<'c> {
-    pub fn new(client: &'c Client, ledger: &'c Ledger, run_id: Option<i64>) -> Scheduler<'c> {
-        Scheduler { client, ledger, hosts: HashMap::new(), run_id, no_log: None }
+    pub fn new(client: &'c Client, ledger: &'c Ledger, run_id: Option<i64>, reporter: &'c mut dyn FetchReporter) -> Scheduler<'c> {
+        Scheduler { client, ledger, hosts: HashMap::new(), run_id, no_log: None, reporter }
     }
 
     /// Fetch everything the drivers ask for, interleaving hosts.
@@ -243,7 +246,7 @@ impl<'c> Scheduler<'c> {
             let wait = ready - now_ms();
             if let Some(t) = &tasks[i] {
                 // For the run's spinner: which host, and how long it asked us to wait.
-                crate::output::set_waiting_for(t.current.host_str().unwrap_or(""), wait.max(0));
+                self.reporter.waiting_for(t.current.host_str().unwrap_or(""), wait.max(0));
             }
             if wait > 0 {
                 // Never past the task's time, and in short steps: the ledger is
@@ -400,7 +403,7 @@ impl<'c> Scheduler<'c> {
             }
             Err(e) => return Step::Done(self.close(&host, &e)),
         }
-        let validators = if t.req.conditional { store.validators(t.req.url.as_str()).unwrap_or_default() } else { Validators::default() };
+        let validators = if t.req.conditional { stored_validators(store, &t.req.url) } else { Validators::default() };
         let conditional = validators.etag.is_some() || validators.last_modified.is_some();
         let result = self.client.get(&t.current, validators.etag.as_deref(), validators.last_modified.as_deref());
         // Rounded up: a delay counted from a truncated instant could fall short by
@@ -442,7 +445,7 @@ impl<'c> Scheduler<'c> {
             }
         };
         log.outcome = outcome;
-        crate::output::request_line(&log);
+        self.reporter.sent(&log);
         if let Err(e) = store.log_fetch(&log) {
             // This request went unrecorded; no further one goes, and the run
             // says so now even when this fetch is otherwise done.
@@ -552,6 +555,15 @@ impl<'c> Scheduler<'c> {
         }
         Ok(next)
     }
+}
+
+/// The validators to send for `url`; unreadable ones are said, not dropped
+/// (issue 22), and the request goes without them: a full download.
+fn stored_validators(store: &Store, url: &Url) -> Validators {
+    store.validators(url.as_str()).unwrap_or_else(|e| {
+        eprintln!("cityvibe: could not read the validators of {url} (this request goes without them and downloads it in full): {e:#}");
+        Validators::default()
+    })
 }
 
 /// Validators not stored only cost a full download next time: say so, go on.

@@ -4,7 +4,9 @@
 
 use crate::adapter::{Adapter, Feed, FeedError, FeedRole, FetchPlan};
 use crate::config::{Config, in_window, madrid_minute_now, parse_hours};
-use crate::http::{Allowed, Body, Client, FetchDriver, FetchOutcome, FetchRequest, FetchResult, Gate, Ledger, Scheduler};
+use crate::http::{
+    Allowed, Body, Client, FetchDriver, FetchOutcome, FetchReporter, FetchRequest, FetchResult, Gate, Ledger, Scheduler, Unwatched,
+};
 use crate::model::PublisherTranslation;
 use crate::records::parse_feed;
 use crate::store::Store;
@@ -24,7 +26,7 @@ mod sinks;
 pub use bounds::{RunBounds, listen_for_stop};
 pub use gate::{Decision, SourceGate};
 pub use lock::{Locked, RunLock};
-use sinks::{StoreSink, TranslationSink};
+use sinks::{StoreSink, Tally, TranslationSink};
 
 /// What `run` was asked to do.
 pub struct RunOptions<'a> {
@@ -59,12 +61,13 @@ impl RunReport {
 /// Run the selected sources once, within the deadline of the settings.
 pub fn run(store: &mut Store, opts: RunOptions<'_>) -> Result<RunReport> {
     let bounds = RunBounds::starting_now(std::time::Duration::from_secs(opts.config.settings.run_deadline_secs));
-    run_within(store, opts, bounds)
+    run_within(store, opts, bounds, &mut Unwatched)
 }
 
 /// Run the selected sources once; past `bounds` no further request is sent
-/// and the sources not done end `skipped`, saying why (issue 19).
-pub fn run_within(store: &mut Store, opts: RunOptions<'_>, bounds: RunBounds) -> Result<RunReport> {
+/// and the sources not done end `skipped`, saying why (issue 19). `reporter`
+/// is told of each request and of the host waited for.
+pub fn run_within(store: &mut Store, opts: RunOptions<'_>, bounds: RunBounds, reporter: &mut dyn FetchReporter) -> Result<RunReport> {
     let run_id = store.begin_run()?;
     let mut reports: Vec<SourceReport> = Vec::new();
     let mut drivers: Vec<SourceDriver> = Vec::new();
@@ -96,7 +99,7 @@ pub fn run_within(store: &mut Store, opts: RunOptions<'_>, bounds: RunBounds) ->
     }
     {
         let mut refs: Vec<&mut dyn FetchDriver> = drivers.iter_mut().map(|d| d as &mut dyn FetchDriver).collect();
-        Scheduler::new(opts.client, opts.ledger, Some(run_id)).run(store, &mut refs);
+        Scheduler::new(opts.client, opts.ledger, Some(run_id), reporter).run(store, &mut refs);
     }
     for d in drivers {
         reports.push(d.finish());
@@ -231,11 +234,16 @@ impl SourceDriver {
         let m = self.adapter.manifest();
         // The publisher's own translations first, keyed by source event id.
         let mut translations: HashMap<String, Vec<PublisherTranslation>> = HashMap::new();
+        let (mut translation_errors, mut translation_notes) = (0, Vec::new());
         for (i, body, _) in bodies.iter_mut().filter(|(i, _, _)| m.feeds[*i].role == FeedRole::Translation) {
             let feed = &m.feeds[*i];
-            let mut sink = TranslationSink { lang: feed.lang, map: &mut translations, errors: 0 };
+            let mut sink = TranslationSink { lang: feed.lang, map: &mut translations, tally: Tally::default() };
             let mut reader = body.reader().map_err(|e| format!("{}: reading the spooled body: {e}", feed.url))?;
             parse_feed(self.adapter, feed, &mut reader, &mut sink).map_err(|e| format!("{}: {e}", feed.url))?;
+            // Counted with the source's record errors and said in its report
+            // (issue 22: they were dropped).
+            translation_errors += sink.tally.error_count;
+            translation_notes.extend(sink.tally.notes(&format!("{}: ", feed.url)));
         }
         let (i, body, _) = bodies
             .iter_mut()
@@ -243,21 +251,12 @@ impl SourceDriver {
             .ok_or_else(|| "no primary feed was fetched".to_string())?;
         let feed: &Feed = &m.feeds[*i];
         let mut reader = body.reader().map_err(|e| format!("{}: reading the spooled body: {e}", feed.url))?;
-        let (parsed, n, errors, error_count, warnings, warning_count, verdict) = {
+        let (parsed, tally, verdict) = {
             let mut ingest = store.begin_ingest(m).map_err(|e| format!("database: {e:#}"))?;
             ingest.set_withdraw_guard(self.withdraw_guard);
-            let mut sink = StoreSink {
-                ingest,
-                translations: &translations,
-                parsed: 0,
-                errors: Vec::new(),
-                error_count: 0,
-                warnings: Vec::new(),
-                warning_count: 0,
-                failure: None,
-            };
+            let mut sink = StoreSink { ingest, translations: &translations, parsed: 0, tally: Tally::default(), failure: None };
             let parsed = parse_feed(self.adapter, feed, &mut reader, &mut sink);
-            let StoreSink { ingest, parsed: n, errors, error_count, warnings, warning_count, failure, translations: _ } = sink;
+            let StoreSink { ingest, parsed: n, tally, failure, translations: _ } = sink;
             let verdict = match (failure, &parsed) {
                 (Some(e), _) => {
                     let _ = ingest.rollback();
@@ -267,21 +266,16 @@ impl SourceDriver {
                     let _ = ingest.rollback();
                     None
                 }
-                (None, Ok(())) => Some(ingest.finish(n, error_count).map_err(|e| format!("database: {e:#}"))?),
+                (None, Ok(())) => Some(ingest.finish(n, tally.error_count).map_err(|e| format!("database: {e:#}"))?),
             };
-            (parsed, n, errors, error_count, warnings, warning_count, verdict)
+            (parsed, tally, verdict)
         };
-        let _ = n;
         if let Err(FeedError(why)) = parsed {
             return Err(format!("{}: {why}", feed.url));
         }
-        self.report.record_errors = error_count;
-        if let Some(first) = errors.first() {
-            self.notes.push(format!("{error_count} bad records (first: {}: {})", first.record, first.reason));
-        }
-        if let Some(first) = warnings.first() {
-            self.notes.push(format!("{warning_count} record warnings (first: {}: {})", first.record, first.reason));
-        }
+        self.report.record_errors = tally.error_count + translation_errors;
+        self.notes.extend(tally.notes(""));
+        self.notes.extend(translation_notes);
         let verdict = verdict.expect("a parsed feed has a verdict");
         if let Verdict::Committed(_) = verdict {
             // Only a body taken in is remembered, so a failed one is fetched again.

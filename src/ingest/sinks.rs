@@ -1,7 +1,8 @@
 //! Where one feed's records go during a run: `StoreSink` adds the
 //! publisher's own translations to each event and upserts it in the
 //! source's transaction, counting record errors and warnings;
-//! `TranslationSink` gathers a translation feed's texts by event id. Not for
+//! `TranslationSink` gathers a translation feed's texts by event id, and
+//! counts its record errors and warnings the same way ([`Tally`]). Not for
 //! fetching or deciding what a run keeps (`ingest`), nor for the SQL
 //! (`store::ingest`), nor for the PII scrub (`records::parse_feed` did it).
 
@@ -16,12 +17,46 @@ pub(super) struct StoreSink<'s, 't> {
     pub(super) ingest: SourceIngest<'s>,
     pub(super) translations: &'t HashMap<String, Vec<PublisherTranslation>>,
     pub(super) parsed: u64,
+    pub(super) tally: Tally,
+    pub(super) failure: Option<anyhow::Error>,
+}
+
+/// A feed's record errors and warnings: how many, and the first few.
+#[derive(Default)]
+pub(super) struct Tally {
     pub(super) errors: Vec<RecordError>,
     pub(super) error_count: u64,
     /// Records kept but read leniently or cut (issue 10 items 5, 13).
     pub(super) warnings: Vec<RecordError>,
     pub(super) warning_count: u64,
-    pub(super) failure: Option<anyhow::Error>,
+}
+
+impl Tally {
+    fn error(&mut self, error: RecordError) {
+        self.error_count += 1;
+        if self.errors.len() < 5 {
+            self.errors.push(error);
+        }
+    }
+
+    fn warning(&mut self, warning: RecordError) {
+        self.warning_count += 1;
+        if self.warnings.len() < 5 {
+            self.warnings.push(warning);
+        }
+    }
+
+    /// What the source's report says of them, each line led by `lead`.
+    pub(super) fn notes(&self, lead: &str) -> Vec<String> {
+        let mut notes = Vec::new();
+        if let Some(first) = self.errors.first() {
+            notes.push(format!("{lead}{} bad records (first: {}: {})", self.error_count, first.record, first.reason));
+        }
+        if let Some(first) = self.warnings.first() {
+            notes.push(format!("{lead}{} record warnings (first: {}: {})", self.warning_count, first.record, first.reason));
+        }
+        notes
+    }
 }
 
 impl EventSink for StoreSink<'_, '_> {
@@ -32,10 +67,7 @@ impl EventSink for StoreSink<'_, '_> {
         }
     }
     fn warning(&mut self, warning: RecordError) {
-        self.warning_count += 1;
-        if self.warnings.len() < 5 {
-            self.warnings.push(warning);
-        }
+        self.tally.warning(warning);
     }
 }
 
@@ -60,10 +92,7 @@ impl StoreSink<'_, '_> {
             // Still in the feed, only unreadable: not withdrawn (issue 19 item 17).
             self.ingest.keep(id);
         }
-        self.error_count += 1;
-        if self.errors.len() < 5 {
-            self.errors.push(error);
-        }
+        self.tally.error(error);
     }
 }
 
@@ -71,7 +100,8 @@ impl StoreSink<'_, '_> {
 pub(super) struct TranslationSink<'m> {
     pub(super) lang: &'static str,
     pub(super) map: &'m mut HashMap<String, Vec<PublisherTranslation>>,
-    pub(super) errors: u64,
+    /// Counted and reported with the source (issue 22: none dropped quietly).
+    pub(super) tally: Tally,
 }
 
 impl EventSink for TranslationSink<'_> {
@@ -82,8 +112,10 @@ impl EventSink for TranslationSink<'_> {
                 title: event.title,
                 description: event.description,
             }),
-            Err(_) => self.errors += 1,
+            Err(error) => self.tally.error(error),
         }
     }
-    fn warning(&mut self, _warning: RecordError) {}
+    fn warning(&mut self, warning: RecordError) {
+        self.tally.warning(warning);
+    }
 }

@@ -65,23 +65,6 @@ pub struct StoredEvent {
     pub machine_fields: std::collections::BTreeMap<String, String>,
 }
 
-/// What is shown with every event of a source (P19).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Citation {
-    pub licence: String,
-    pub licence_url: String,
-    pub attribution: String,
-}
-
-/// How each source is cited now, as [`Store::list_events`] asks it: the
-/// store keeps only a source's id, and the answer is resolved above it
-/// (`citation::Citations`: the manifests overlaid by sources.toml), so the
-/// store reads no config.
-pub trait Cite {
-    /// The citation of `source`.
-    fn get(&self, source: &str) -> Citation;
-}
-
 /// The text list of a JSON array of strings (a stored event's categories,
 /// weekdays, excluded days).
 pub fn strings(v: &serde_json::Value) -> Vec<String> {
@@ -117,7 +100,7 @@ fn from_row(r: &Row) -> rusqlite::Result<StoredEvent> {
         title: r.get(3)?,
         description: r.get(4)?,
         url: r.get(5)?,
-        // Filled from the source's citation by `list_events` (P19).
+        // Filled from the source's citation by the reader above (P19, `citation::Citations::list`).
         licence: String::new(),
         licence_url: String::new(),
         attribution: String::new(),
@@ -165,9 +148,11 @@ pub struct StatusCounts {
 }
 
 impl Store {
-    /// Events matching the filter, soonest first, each cited as its source
-    /// is cited now (P19: the row keeps only the source's id).
-    pub fn list_events(&self, f: &EventFilter, cite: &dyn Cite) -> Result<Vec<StoredEvent>> {
+    /// Events matching the filter, soonest first, not yet cited: the row
+    /// keeps only its source's id, and the licence, its link and the
+    /// attribution are filled above, as the source is cited now (P19,
+    /// `citation::Citations::list`).
+    pub fn list_events(&self, f: &EventFilter) -> Result<Vec<StoredEvent>> {
         let mut sql = format!("SELECT {COLUMNS} FROM events WHERE 1 = 1");
         let mut args: Vec<String> = Vec::new();
         if !f.include_withdrawn {
@@ -197,8 +182,6 @@ impl Store {
         let rows = st.query_map(params_from_iter(args.iter()), from_row)?;
         let mut events = rows.collect::<rusqlite::Result<Vec<_>>>()?;
         for e in &mut events {
-            let c = cite.get(&e.source);
-            (e.licence, e.licence_url, e.attribution) = (c.licence, c.licence_url, c.attribution);
             let ids = strings(&e.categories);
             e.category_labels = crate::model::Category::labels(ids.iter().map(String::as_str), &e.lang);
         }
@@ -267,7 +250,7 @@ mod tests {
         }
         let store = Store::open(&path).unwrap();
         let config: crate::config::Config = toml::from_str("[sources.jcyl]\nattribution = \"New text\"\n").unwrap();
-        let events = store.list_events(&EventFilter::default(), &Citations::new(Some(&config))).unwrap();
+        let events = Citations::new(Some(&config)).list(&store, &EventFilter::default()).unwrap();
         assert_eq!(events.len(), 1);
         assert_eq!(events[0].attribution, "New text");
         assert_eq!(events[0].licence_url, crate::adapters::jcyl::MANIFEST.licence.url);

@@ -9,7 +9,8 @@
 //! only the leaves (`model`, `vocab`, `error`, `times`, `policy`), `parse`,
 //! `correction` and the adapter interface (a manifest names its source).
 //! What it needs from above comes in as an argument: the limits of a run
-//! (`policy::WithdrawGuard`), how sources are cited now ([`events::Cite`]).
+//! (`policy::WithdrawGuard`). It does not cite: listed events come back
+//! uncited, and `citation` above fills in how each source is cited now.
 
 pub mod corrections;
 pub mod events;

@@ -39,11 +39,14 @@ pub struct Reply {
     pub body: Vec<u8>,
     /// Send the body one byte at a time with this pause (a trickling server).
     pub trickle: Option<Duration>,
+    /// Reset the connection (SO_LINGER 0, then close) once the body is sent:
+    /// a server or a middlebox that cuts the line mid-answer.
+    pub reset: bool,
 }
 
 impl Reply {
     pub fn new(status: u16) -> Reply {
-        Reply { status, headers: vec![], body: vec![], trickle: None }
+        Reply { status, headers: vec![], body: vec![], trickle: None, reset: false }
     }
     pub fn ok(body: impl Into<Vec<u8>>) -> Reply {
         Reply { body: body.into(), ..Reply::new(200) }
@@ -218,4 +221,24 @@ fn serve(stream: TcpStream, log: &Mutex<Vec<Seen>>, handler: &Handler, taken: &m
         }
     }
     let _ = out.flush();
+    if reply.reset {
+        reset(&out);
+    }
+}
+
+/// Make the close of `stream` a reset (RST) instead of an orderly end (FIN).
+fn reset(stream: &TcpStream) {
+    use std::os::fd::AsRawFd;
+    let linger = libc::linger { l_onoff: 1, l_linger: 0 };
+    // SAFETY: a valid socket and a `linger` of the size given.
+    let rc = unsafe {
+        libc::setsockopt(
+            stream.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_LINGER,
+            (&linger as *const libc::linger).cast(),
+            std::mem::size_of::<libc::linger>() as libc::socklen_t,
+        )
+    };
+    assert_eq!(rc, 0, "SO_LINGER: {}", std::io::Error::last_os_error());
 }

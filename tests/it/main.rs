@@ -18,6 +18,7 @@ mod feed_reading;
 mod fetch_plan_all;
 mod fuzz_drivers;
 mod madrid_realdata;
+mod no_error_dropped;
 mod operator_audit;
 mod operator_citation;
 mod operator_completions;

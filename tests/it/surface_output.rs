@@ -32,7 +32,7 @@ pub fn take_one_down(d: &Path) {
 
 /// Run the binary with its stdout a pipe whose reading end is already
 /// closed (what `| head -1` does once it has its line), with `env` set.
-fn into_closed_pipe(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
+pub fn into_closed_pipe(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_cityvibe"))
         .args(args)
         .current_dir(dir)
