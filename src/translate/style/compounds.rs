@@ -31,14 +31,17 @@ fn is_head(word: &str) -> bool {
     crate::translate::lang::has("en/compound-heads.txt", &word.to_lowercase())
 }
 
-/// The noun after "of" when it stands alone, and the punctuation it carries.
-fn lone_noun(word: &str) -> Option<(&str, &str)> {
+/// The noun after "of" when it stands alone, as it goes before the head
+/// (a plural in its singular: "puppets" → "puppet", as English compounds
+/// take it), and the punctuation it carries.
+fn lone_noun(word: &str) -> Option<(String, &str)> {
     let end = word.find(|c: char| !c.is_alphabetic()).unwrap_or(word.len());
     let (noun, rest) = word.split_at(end);
     let lower = noun.to_lowercase();
     // "plants" is a plural; "circus", "class", "thesis", "robotics" are not.
     let plural = lower.ends_with('s') && !["ics", "ss", "us", "is"].iter().any(|e| lower.ends_with(e));
-    let fine = noun.chars().count() >= 3 && !plural && !NOT_A_NOUN.contains(&lower.as_str());
+    let fine = noun.chars().count() >= 3 && !NOT_A_NOUN.contains(&lower.as_str());
+    let noun = if plural { pluralizer::pluralize(noun, 1, false) } else { noun.to_string() };
     (fine && rest.chars().all(|c| matches!(c, ':' | ',' | '.' | ';' | ')' | '!' | '?'))).then_some((noun, rest))
 }
 
@@ -67,7 +70,7 @@ fn compound_words(text: &str, name_follows: bool) -> String {
             i += 1;
             continue;
         }
-        let (noun, punct) = (noun.to_string(), punct.to_string());
+        let punct = punct.to_string();
         let head = std::mem::take(&mut words[i]);
         words.splice(i..i + 3, [noun, format!("{head}{punct}")]);
         i += 2;
@@ -85,7 +88,8 @@ mod tests {
         assert_eq!(compound_words("Free courses of robotics", false), "Free robotics courses");
         assert_eq!(compound_words("Concert of jazz: ", true), "jazz Concert: ");
         assert_eq!(compound_words("Festival of ", true), "Festival of ");
-        assert_eq!(compound_words("Workshop of puppets", false), "Workshop of puppets");
+        assert_eq!(compound_words("Workshop of puppets", false), "puppet Workshop");
+        assert_eq!(compound_words("Workshop of activities for children", false), "activity Workshop for children");
         assert_eq!(compound_words("Competition of painting fast", false), "Competition of painting fast");
         assert_eq!(compound_words("Day of the book", false), "Day of the book");
     }
