@@ -241,7 +241,13 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     for f in &found {
         let t = terms.term(f.term);
         terms_used.push(format!("{}\t{}", t.spanish, t.target));
-        spans.push((f.start, f.end, Some(terms.rendering(&text, f))));
+        let mut rendering = terms.rendering(&text, f);
+        // "Lámparas de Calabaza" into a sentence-case title: the term's
+        // capital came from Spanish title case ("Lumières de citrouille").
+        if known.sentence_case && !starts_sentence(&text, f.start) && t.target.starts_with(char::is_lowercase) {
+            rendering = super::terms::capitalize_not(&rendering);
+        }
+        spans.push((f.start, f.end, Some(rendering)));
     }
     terms_used.sort();
     terms_used.dedup();
