@@ -39,6 +39,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("fr/elisions.tsv", include_str!("../../data/lang/fr/elisions.tsv")),
     ("fr/function-words.txt", include_str!("../../data/lang/fr/function-words.txt")),
     ("fr/h-aspire.txt", include_str!("../../data/lang/fr/h-aspire.txt")),
+    ("fr/moved-words.txt", include_str!("../../data/lang/fr/moved-words.txt")),
     ("it/contractions.tsv", include_str!("../../data/lang/it/contractions.tsv")),
     ("it/function-words.txt", include_str!("../../data/lang/it/function-words.txt")),
     ("pt/contractions.tsv", include_str!("../../data/lang/pt/contractions.tsv")),

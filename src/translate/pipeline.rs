@@ -188,6 +188,9 @@ impl Need {
         let mut text = if self.plain {
             style::finish_plain(answer, &p.names, tgt)
         } else {
+            // A term put in travels as a kept span does, and Apertium moves words around it too.
+            let mended = (slips == Slips::Apertium).then(|| style::mend_moved_words(answer, &p.anchors(), tgt));
+            let answer = mended.as_deref().unwrap_or(answer);
             style::finish_from(answer, &p.names, p.lead.as_deref(), tgt, Field::from_name(self.field), slips)
         };
         if self.shortened {

@@ -73,6 +73,22 @@ pub struct Prepared {
     pub lead: Option<String>,
 }
 
+impl Prepared {
+    /// The spans the engine saw as fixed: the kept names and the targets of
+    /// the terms put in (with a capital first letter too, as a term keeps
+    /// the capital of the word it replaced).
+    pub fn anchors(&self) -> Vec<String> {
+        let mut anchors = self.names.clone();
+        for line in &self.terms_used {
+            if let Some((_, target)) = line.split_once('\t') {
+                anchors.push(target.to_string());
+                anchors.push(super::terms::capitalize(target));
+            }
+        }
+        anchors
+    }
+}
+
 /// The spans kept before anything else: the event's own venue, locality
 /// and district, the gazetteer's entries (longest first), and web addresses.
 fn places_and_addresses(text: &str, given: &[&str], known: Known) -> Vec<(usize, usize)> {

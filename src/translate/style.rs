@@ -91,6 +91,21 @@ pub fn finish_plain(output: &str, names: &[String], lang: &str) -> String {
     out
 }
 
+/// Apertium's output with the words it moved before a kept span put back
+/// after it (see `mend_around_names`), where the spans are `anchors`: the
+/// kept names and the terms put in, which travel to the engine the same way.
+pub fn mend_moved_words(output: &str, anchors: &[String], lang: &str) -> String {
+    let mut segs = segments(output, anchors);
+    mend_around_names(&mut segs, lang);
+    let mut out = String::with_capacity(output.len());
+    for s in segs {
+        match s {
+            Segment::Plain(t) | Segment::Name(t) => out.push_str(&t),
+        }
+    }
+    out
+}
+
 /// Whose output a text is: Apertium's steady slips ("partorisca", "d'en",
 /// "del.") are mended on its output only, never on a neural engine's, which
 /// does not make them and may mean what they look like.
@@ -225,7 +240,8 @@ fn contract(text: &str, lang: &str) -> String {
 }
 
 /// Apertium moves a short word or stop that followed a kept span to before
-/// it: French "Concierto de [X] en [Y]" comes back "Concert d'en X Y",
+/// it: French "Concierto de [X] en [Y]" comes back "Concert d'en X Y"
+/// (the words it moves: `data/lang/fr/moved-words.txt`),
 /// Catalan "del [Espronceda]. Sombras" comes back "del. Espronceda Ombres"
 /// (and "del. Campo del Moro" with no stop at all). The word or stop goes
 /// back after the span.
@@ -251,13 +267,16 @@ fn mend_around_names(segs: &mut [Segment], lang: &str) {
         }
         let head = &cut[..cut.rfind(' ').map_or(0, |p| p + 1)];
         let word = &cut[head.len()..];
-        let mended = match (lang, word.to_lowercase().as_str()) {
-            ("fr", w @ ("d'en" | "d'et")) if !after.is_empty() => {
+        let lower = word.to_lowercase();
+        let moved = |w: &str| w.get(2..).is_some_and(|m| super::lang::has("fr/moved-words.txt", m));
+        let mended = match (lang, lower.as_str()) {
+            ("fr", w) if w.starts_with("d'") && moved(w) && !after.is_empty() => {
                 let de = if name.starts_with(|c: char| "AEIOUÁÉÍÓÚaeiouh".contains(c)) { "d'" } else { "de " };
-                let de = if word.starts_with('D') && head.trim().is_empty() { super::terms::capitalize(de) } else { de.to_string() };
+                let de =
+                    if word.starts_with('D') && i == 0 && head.trim().is_empty() { super::terms::capitalize(de) } else { de.to_string() };
                 Some((format!("{head}{de}"), format!(" {}{after}", &w[2..])))
             }
-            ("fr", w @ ("l'en" | "l'et")) if !after.is_empty() => {
+            ("fr", w) if w.starts_with("l'") && moved(w) && !after.is_empty() => {
                 // The elided article belongs to the kept name: "L'en Dehesa guerre" → "La Dehesa en guerre".
                 let art = if name.starts_with(|c: char| "AEIOUÁÉÍÓÚaeiouh".contains(c)) {
                     "l'"
@@ -266,7 +285,8 @@ fn mend_around_names(segs: &mut [Segment], lang: &str) {
                 } else {
                     "le "
                 };
-                let art = if word.starts_with('L') && head.trim().is_empty() { super::terms::capitalize(art) } else { art.to_string() };
+                let art =
+                    if word.starts_with('L') && i == 0 && head.trim().is_empty() { super::terms::capitalize(art) } else { art.to_string() };
                 Some((format!("{head}{art}"), format!(" {}{after}", &w[2..])))
             }
             ("ca", "del." | "pel." | "al." | "dels." | "pels." | "als.") => {

@@ -466,3 +466,20 @@ fn issue20_a_tag_apertium_leaks_is_dropped_not_a_reason_to_show_spanish() {
     let it = listed(dir.path(), "it")["1"]["description"].as_str().unwrap().to_string();
     assert!(it.contains("attore") && !it.contains('<') && !it.contains("Acabarás"), "{it}");
 }
+
+/// Issue 20.2: Apertium's French moves a short word from after a term it
+/// was given to before it ("taller de [marionnettes] con" came back "atelier
+/// d'avec marionnettes"); the word goes back after the term, as it already
+/// did after a kept name.
+#[test]
+fn issue20_french_words_moved_before_a_term_go_back_after_it() {
+    if !has_apertium() {
+        return;
+    }
+    let dir = workdir(CONFIG);
+    write_feed(dir.path(), &[record("1", "Taller de títeres con materiales reciclados", "", "Sala X")]);
+    run(dir.path());
+    let fr = listed(dir.path(), "fr")["1"]["title"].as_str().unwrap().to_string();
+    assert!(fr.starts_with("Atelier de marionnettes avec"), "{fr}");
+    assert!(!fr.contains("d'avec"), "{fr}");
+}
