@@ -308,7 +308,27 @@ fn by_dictionary(text: &str, span: (usize, usize), analysis: &Analysis, caps: bo
 /// dictionary knows as a common or function word.
 fn sentence_cased(text: &str, spans: &[(usize, usize, Option<String>)], analysis: &Analysis) -> String {
     let mut out = text.to_string();
-    for &(a, b) in &words(text) {
+    let ws = words(text);
+    let capital = |k: usize| text[ws[k].0..].starts_with(char::is_uppercase);
+    // "(La La Land)": a run of capitalised words holding one the dictionary
+    // does not know, or knows as a proper noun, is a name: all keep capitals.
+    let mut in_name = vec![false; ws.len()];
+    let mut k = 0;
+    while k < ws.len() {
+        let mut end = k;
+        while end + 1 < ws.len() && capital(end) && capital(end + 1) && &text[ws[end].1..ws[end + 1].0] == " " {
+            end += 1;
+        }
+        let named = (k..=end).any(|j| matches!(analysis.kind_at(ws[j].0), Some(WordKind::Proper | WordKind::Unknown)));
+        if end > k && named {
+            in_name[k..=end].fill(true);
+        }
+        k = end + 1;
+    }
+    for (j, &(a, b)) in ws.iter().enumerate() {
+        if in_name[j] {
+            continue;
+        }
         let word = &text[a..b];
         let lower = word.to_lowercase();
         let capital = word.starts_with(char::is_uppercase) && word.chars().skip(1).any(char::is_lowercase);

@@ -355,17 +355,33 @@ fn lower_stray_capitals(text: &str, lang: &str, after_word: bool) -> String {
     }
     let mut out = String::with_capacity(text.len());
     let mut after_word = after_word;
-    for (i, token) in text.split(' ').enumerate() {
+    // "(La La Land)": a function word right after one that kept its capital
+    // belongs to the same name.
+    let mut after_kept_capital = false;
+    let tokens: Vec<&str> = text.split(' ').collect();
+    let shouted = |t: &str| t.chars().filter(|c| c.is_alphabetic()).count() >= 2 && !t.chars().any(char::is_lowercase);
+    for (i, token) in tokens.iter().copied().enumerate() {
         if i > 0 {
             out.push(' ');
         }
+        // "(La": a word after an opening bracket or quote is not after a word.
+        let bare = token.trim_start_matches(|c: char| !c.is_alphanumeric());
+        let after = after_word && bare.len() == token.len();
         let lower = token.to_lowercase();
-        let capital = token.chars().next().is_some_and(char::is_uppercase) && token.chars().skip(1).all(|c| !c.is_uppercase());
+        // "Concerto DA Banda Municipal": Apertium writes a contraction of
+        // two capitalised words ("De La") in capitals; amid words that are
+        // not, it is a capitalised word.
+        let amid =
+            shouted(token) && !tokens.get(i.wrapping_sub(1)).is_some_and(|p| shouted(p)) && !tokens.get(i + 1).is_some_and(|n| shouted(n));
+        let capital = amid || bare.chars().next().is_some_and(char::is_uppercase) && bare.chars().skip(1).all(|c| !c.is_uppercase());
         // "Concert D'élèves": an elided function word, lower case like the rest.
         let elided = lang == "fr" && ["d'", "l'", "qu'"].iter().any(|e| lower.starts_with(e) && lower.len() > e.len());
-        if after_word && capital && words.contains(&lower.as_str()) {
+        let function = capital && words.contains(&bare.to_lowercase().as_str());
+        let kept = function && !(after && !after_kept_capital);
+        after_kept_capital = kept;
+        if after && function && !kept {
             out.push_str(&lower);
-        } else if after_word && capital && elided {
+        } else if after && capital && elided {
             out.push_str(&super::terms::capitalize_not(token));
         } else {
             out.push_str(token);
