@@ -393,8 +393,7 @@ pub(super) fn plan(
             .flatten()
             .map(|text| sendable(text, options.max_chars));
         let hash = text_hash(&t.text);
-        // Names are decided by Apertium's Spanish analyser on the Spanish
-        // that is sent: the original, or the publisher's Spanish beside it.
+        // Names are decided by Apertium's analyser on the Spanish sent (original or pivot).
         let analysis = match &pivot {
             Some((text, _)) => analysis_of(&mut analyser, "es", text),
             None => analysis_of(&mut analyser, &t.lang, &original),
@@ -406,8 +405,7 @@ pub(super) fn plan(
             gazetteer: &gazetteer,
             analysis: analysis.as_ref(),
             running_text: t.field == "description",
-            adjective_first: false,
-            sentence_case: false,
+            ..Known::default()
         };
         for lang in langs {
             if *lang == t.lang || !needs_engine(&t, lang) {
@@ -430,11 +428,7 @@ pub(super) fn plan(
             };
             let base = if src == "es" { terms.get(lang).unwrap_or(&no_terms) } else { &no_terms };
             let plain = apertium && src == "es" && super::lang::plain(lang, t.field);
-            let prepared = {
-                let adjective_first = super::lang::adjective_first(lang);
-                let sentence_case = t.field == "title" && super::lang::sentence_case_titles(lang);
-                prepare(sent, Known { adjective_first, sentence_case, ..known }, if plain { &no_terms } else { base })
-            };
+            let prepared = prepare(sent, known_into(known, lang, t.field), if plain { &no_terms } else { base });
             let field_key = if shortened { format!("{}/cut", t.field) } else { t.field.to_string() };
             let key = prepared_key(&prepared, &field_key, src, lang, &engine);
             // Translated from this very text, prepared the same way: nothing to do.
@@ -491,6 +485,14 @@ impl Plan {
             _ => self.needs.entry(pair).or_default().push(need),
         }
     }
+}
+
+/// What the event tells about names, with what the target language asks of
+/// a text: an adjective before its noun, titles in sentence case.
+fn known_into<'a>(known: Known<'a>, lang: &str, field: &str) -> Known<'a> {
+    let adjective_first = super::lang::adjective_first(lang);
+    let sentence_case = field == "title" && super::lang::sentence_case_titles(lang);
+    Known { adjective_first, sentence_case, ..known }
 }
 
 /// Apertium's analysis of a Spanish `text`, starting the analyser on first

@@ -118,6 +118,27 @@ fn places_and_addresses(text: &str, given: &[&str], known: Known) -> Vec<(usize,
     names
 }
 
+/// The terms of `terms` found in `text` outside `taken`, but a one-word
+/// term before an adjective in a language that puts the adjective first:
+/// "Leyendas botánicas" would come back "Legends Botanists", since the
+/// engine cannot move a term; where the dictionary knows the noun, the
+/// engine translates the pair ("Botanic Legends").
+fn terms_to_put_in(text: &str, taken: &[(usize, usize)], known: Known, terms: &TermBase) -> Vec<super::terms::Found> {
+    let mut found = terms.find(text, taken);
+    if let Some(analysis) = known.analysis.filter(|_| known.adjective_first) {
+        found.retain(|f| {
+            let term = terms.term(f.term);
+            let compound = text[..f.start].ends_with('-');
+            term.words.len() > 1
+                || term.initial_only
+                || compound
+                || analysis.kind_at(f.start) != Some(WordKind::Common)
+                || !before_an_adjective(text, f.end, analysis)
+        });
+    }
+    found
+}
+
 /// The kept spans the text starts with, one after another ("XXI" "Premio
 /// Internacional"), when a lower-case word follows the last of them.
 fn lead_of(text: &str, spans: &[(usize, usize, Option<String>)]) -> Option<String> {
@@ -175,21 +196,7 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     let text: String = text.chars().filter(|c| !matches!(*c, KEEP_START | KEEP_END)).collect();
     let given: Vec<&str> = [known.venue, known.locality].into_iter().flatten().map(str::trim).filter(|p| p.chars().count() > 2).collect();
     let mut names = places_and_addresses(&text, &given, known);
-    let mut found = terms.find(&text, &names);
-    // "Leyendas botánicas": a one-word term before an adjective would keep
-    // the engine from putting the adjective first ("Legends Botanists");
-    // where the dictionary knows the noun, the engine translates the pair.
-    if let Some(analysis) = known.analysis.filter(|_| known.adjective_first) {
-        found.retain(|f| {
-            let term = terms.term(f.term);
-            let compound = text[..f.start].ends_with('-');
-            term.words.len() > 1
-                || term.initial_only
-                || compound
-                || analysis.kind_at(f.start) != Some(WordKind::Common)
-                || !before_an_adjective(&text, f.end, analysis)
-        });
-    }
+    let found = terms_to_put_in(&text, &names, known, terms);
     let mut taken: Vec<(usize, usize)> = names.clone();
     taken.extend(found.iter().map(|f| (f.start, f.end)));
     // Names are looked for around what is taken: a taken span reads as a

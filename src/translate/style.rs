@@ -377,7 +377,7 @@ fn lower_stray_capitals(text: &str, lang: &str, after_word: bool) -> String {
         // "Concert D'élèves": an elided function word, lower case like the rest.
         let elided = lang == "fr" && ["d'", "l'", "qu'"].iter().any(|e| lower.starts_with(e) && lower.len() > e.len());
         let function = capital && words.contains(&bare.to_lowercase().as_str());
-        let kept = function && !(after && !after_kept_capital);
+        let kept = function && (!after || after_kept_capital);
         after_kept_capital = kept;
         if after && function && !kept {
             out.push_str(&lower);
