@@ -13,9 +13,10 @@
 use crate::adapter::*;
 use crate::model::{Category, Event, Schedule};
 use crate::parse::dates::{parse_date, parse_weekdays};
+use crate::parse::number::decimal;
 use crate::parse::occurrences::{hours_in_text, merge};
 use crate::parse::price::free_from_text;
-use crate::parse::text::{fold, html_to_line, html_to_text, non_empty};
+use crate::parse::text::{html_to_line, html_to_text, non_empty};
 use crate::records::xml;
 use jiff::civil::Weekday;
 use std::io::BufRead;
@@ -317,8 +318,7 @@ fn build(s: &Service, lang: &str, position: usize) -> Result<Event, RecordError>
     v.postal_code = non_empty(&s.zipcode);
     v.locality = non_empty(&html_to_line(&s.locality));
     v.province = non_empty(&html_to_line(&s.area)).or_else(|| Some("Madrid".into()));
-    let coord = |c: &str| c.trim().replace(',', ".").parse::<f64>().ok();
-    if let (Some(lat), Some(lon)) = (coord(&s.lat), coord(&s.lon)) {
+    if let (Some(lat), Some(lon)) = (decimal(&s.lat), decimal(&s.lon)) {
         v.set_coordinates(lat, lon);
     }
 
@@ -337,10 +337,11 @@ fn categories(list: &[Categoria]) -> (Vec<Category>, Vec<String>) {
     for c in list {
         let label = html_to_line(&c.label);
         let subs: Vec<String> = c.subs.iter().map(|l| html_to_line(l)).filter(|l| !l.is_empty()).collect();
-        let sub_cats: Vec<Category> = subs.iter().filter_map(|l| map_label(l)).collect();
+        let sub_cats: Vec<Category> = subs.iter().filter_map(|l| Category::from_label(l)).collect();
         let mut found = Vec::new();
         if sub_cats.iter().all(|c| *c == Category::Family) {
-            found.extend(label.split([',', '/']).flat_map(|p| p.split(" y ")).flat_map(|p| p.split(" e ")).filter_map(map_label));
+            found
+                .extend(label.split([',', '/']).flat_map(|p| p.split(" y ")).flat_map(|p| p.split(" e ")).filter_map(Category::from_label));
         }
         found.extend(sub_cats);
         for cat in found {
@@ -355,21 +356,4 @@ fn categories(list: &[Categoria]) -> (Vec<Category>, Vec<String>) {
         }
     }
     (cats, labels)
-}
-
-/// `Category::from_label`, plus esMADRID's genre subcategories that name no
-/// keyword of the shared mapping ("Drama", "Clásica"), matched as words.
-fn map_label(label: &str) -> Option<Category> {
-    Category::from_label(label).or_else(|| {
-        let folded = fold(label);
-        let words: Vec<&str> = folded.split(|c: char| !c.is_alphanumeric()).collect();
-        let any = |list: &[&str]| words.iter().any(|w| list.contains(w));
-        if any(&["drama", "comedia", "tragedia", "tragicomedia", "musicales", "musical"]) {
-            Some(Category::Theatre)
-        } else if any(&["clasica", "lirica", "pop", "rock", "indie", "electronica", "cantautor", "cantautores", "blues", "soul"]) {
-            Some(Category::Music)
-        } else {
-            None
-        }
-    })
 }
