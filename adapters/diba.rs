@@ -72,7 +72,7 @@ impl Adapter for Diba {
     }
 
     fn parse(&self, feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
-        json::read(body, Some("elements"), sink, |element| map(&element.record_keyed("acte_id")?, feed.lang, element.position))
+        json::read_records::<Acte>(body, Some("elements"), sink, |acte, position| map(&acte, feed.lang, position))
             .map_err(|e| FeedError::new(format!("not a readable diba agenda (envelope with \"elements\"): {e}")))?;
         Ok(())
     }
@@ -82,6 +82,11 @@ impl Adapter for Diba {
 /// no `email`, `telefon_contacte`, `fax` (contact data, P5), `imatge` (photos,
 /// P4), `director` (a person's name) and no `grup_ajuntament` (the town hall's
 /// contacts): a field that is not here is never read.
+impl json::Record for Acte<'_> {
+    type Of<'de> = Acte<'de>;
+    const ID_KEY: &'static str = "acte_id";
+}
+
 #[derive(serde::Deserialize)]
 struct Acte<'a> {
     #[serde(borrow, default)]

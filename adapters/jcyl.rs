@@ -69,11 +69,16 @@ impl Adapter for Jcyl {
     fn parse(&self, feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
         // Records of one id_evento become one event with all their dates.
         let mut merged = MergeRepeats::new(sink);
-        json::read(body, None, &mut merged, |element| map(&element.record_keyed("id_evento")?, feed.lang, element.position))
+        json::read_records::<Fields>(body, None, &mut merged, |fields, position| map(&fields, feed.lang, position))
             .map_err(|e| FeedError::new(format!("not a readable jcyl agenda (a JSON array of records): {e}")))?;
         merged.finish();
         Ok(())
     }
+}
+
+impl json::Record for Fields<'_> {
+    type Of<'de> = Fields<'de>;
+    const ID_KEY: &'static str = "id_evento";
 }
 
 /// One record, flat or wrapped: only the fields we keep. There is on purpose

@@ -161,6 +161,14 @@ fn build(r: &Record<'_>) -> Result<Event, RecordError> {
 
 // --- JSON-LD -------------------------------------------------------------
 
+/// An element of `@graph`, parsed whatever it is: one that is not an object
+/// is this adapter's own record error.
+impl json::Record for JsonRecord<'_> {
+    type Of<'de> = Nested<JsonRecord<'de>>;
+    const ID_KEY: &'static str = "id";
+    const OBJECTS_ONLY: bool = false;
+}
+
 #[derive(serde::Deserialize)]
 struct JsonRecord<'a> {
     #[serde(borrow, default)]
@@ -237,9 +245,9 @@ struct JsonLocation {
 }
 
 fn parse_json(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
-    json::read(body, Some("@graph"), sink, |element| match element.parse_keyed::<Nested<JsonRecord>>("id")?.0 {
+    json::read_records::<JsonRecord>(body, Some("@graph"), sink, |record, position| match record.0 {
         Some(j) => build(&json_record(&j)),
-        None => Err(RecordError::new(format!("#{}", element.position), "not a JSON object")),
+        None => Err(RecordError::new(format!("#{position}"), "not a JSON object")),
     })
     .map_err(|e| FeedError::new(format!("not a readable JSON-LD agenda: {e}")))?;
     Ok(())
