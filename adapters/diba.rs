@@ -7,14 +7,14 @@
 
 use crate::adapter::*;
 use crate::model::{Category, Event, Schedule};
-use crate::parse::dates::parse_datetime;
+use crate::parse::dates::{parse_datetime, real_time};
 use crate::parse::loose::{Loose, Nested};
 use crate::parse::loose_list::LooseList;
+use crate::parse::number::decimal;
 use crate::parse::occurrences::hours_in_text;
 use crate::parse::price::free_from_text;
 use crate::parse::text::{html_to_line, html_to_text, non_empty, one_line};
 use crate::records::json;
-use jiff::civil::{Time, time};
 use std::io::BufRead;
 use std::time::Duration;
 
@@ -72,7 +72,7 @@ impl Adapter for Diba {
     }
 
     fn parse(&self, feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
-        json::read(body, Some("elements"), sink, |element| map(&element.record_keyed("acte_id")?, feed.lang, element.position))
+        json::read_records::<Acte>(body, Some("elements"), sink, |acte, position| map(&acte, feed.lang, position))
             .map_err(|e| FeedError::new(format!("not a readable diba agenda (envelope with \"elements\"): {e}")))?;
         Ok(())
     }
@@ -82,6 +82,11 @@ impl Adapter for Diba {
 /// no `email`, `telefon_contacte`, `fax` (contact data, P5), `imatge` (photos,
 /// P4), `director` (a person's name) and no `grup_ajuntament` (the town hall's
 /// contacts): a field that is not here is never read.
+impl json::Record for Acte<'_> {
+    type Of<'de> = Acte<'de>;
+    const ID_KEY: &'static str = "acte_id";
+}
+
 #[derive(serde::Deserialize)]
 struct Acte<'a> {
     #[serde(borrow, default)]
@@ -143,11 +148,6 @@ struct Provincia<'a> {
     provincia_nom: Loose<'a>,
 }
 
-/// A time of day that means "no time given": midnight, or 23:59 as an end.
-fn real_time(t: Time) -> Option<Time> {
-    (t != Time::midnight() && t != time(23, 59, 0, 0) && t != time(23, 59, 59, 0)).then_some(t)
-}
-
 /// One element of the agenda as an event.
 fn map(a: &Acte, lang: &str, position: usize) -> Result<Event, RecordError> {
     let id = a.acte_id.as_str();
@@ -196,7 +196,7 @@ fn map(a: &Acte, lang: &str, position: usize) -> Result<Event, RecordError> {
         v.postal_code = non_empty(ad.codi_postal.as_str());
         v.locality = non_empty(ad.municipi.as_str()).or_else(|| non_empty(ad.municipi_nom.as_str()));
         if let Some((lat, lon)) = ad.localitzacio.as_str().split_once(',')
-            && let (Ok(lat), Ok(lon)) = (lat.trim().parse::<f64>(), lon.trim().parse::<f64>())
+            && let (Some(lat), Some(lon)) = (decimal(lat), decimal(lon))
         {
             v.set_coordinates(lat, lon);
         }

@@ -13,9 +13,10 @@
 use crate::adapter::*;
 use crate::model::{Category, Event, Schedule};
 use crate::parse::dates::{parse_date, parse_weekdays};
+use crate::parse::number::decimal;
 use crate::parse::occurrences::{hours_in_text, merge};
 use crate::parse::price::free_from_text;
-use crate::parse::text::{fold, html_to_line, html_to_text, non_empty};
+use crate::parse::text::{html_to_line, html_to_text, non_empty};
 use crate::records::xml;
 use jiff::civil::Weekday;
 use std::io::BufRead;
@@ -103,117 +104,6 @@ struct Range {
     end: String,
 }
 
-/// Which string of the current service the text being read belongs to.
-#[derive(Debug, Clone, Copy)]
-enum Slot {
-    Name,
-    Title,
-    Body,
-    Web,
-    Venue,
-    Address,
-    Zipcode,
-    Locality,
-    Area,
-    Lat,
-    Lon,
-    Price,
-    Hours,
-    Category,
-    SubCategory,
-    RangeStart,
-    RangeDays,
-    RangeEnd,
-}
-
-impl Service {
-    /// Start reading a slot: make sure the string it fills exists (each
-    /// subcategory label is a new one).
-    fn open(&mut self, slot: Slot) {
-        match slot {
-            Slot::Category if self.categories.is_empty() => self.categories.push(Categoria::default()),
-            Slot::SubCategory => {
-                if self.categories.is_empty() {
-                    self.categories.push(Categoria::default());
-                }
-                self.categories.last_mut().expect("not empty").subs.push(String::new());
-            }
-            Slot::RangeStart | Slot::RangeDays | Slot::RangeEnd if self.ranges.is_empty() => self.ranges.push(Range::default()),
-            _ => {}
-        }
-    }
-
-    /// The string the text of an open slot goes to.
-    fn current(&mut self, slot: Slot) -> &mut String {
-        match slot {
-            Slot::Name => &mut self.name,
-            Slot::Title => &mut self.title,
-            Slot::Body => &mut self.body,
-            Slot::Web => &mut self.web,
-            Slot::Venue => &mut self.venue,
-            Slot::Address => &mut self.address,
-            Slot::Zipcode => &mut self.zipcode,
-            Slot::Locality => &mut self.locality,
-            Slot::Area => &mut self.area,
-            Slot::Lat => &mut self.lat,
-            Slot::Lon => &mut self.lon,
-            Slot::Price => &mut self.price,
-            Slot::Hours => &mut self.hours,
-            Slot::Category => &mut self.categories.last_mut().expect("opened at its start tag").label,
-            Slot::SubCategory => self.categories.last_mut().and_then(|c| c.subs.last_mut()).expect("opened at its start tag"),
-            Slot::RangeStart => &mut self.ranges.last_mut().expect("opened at its start tag").start,
-            Slot::RangeDays => &mut self.ranges.last_mut().expect("opened at its start tag").days,
-            Slot::RangeEnd => &mut self.ranges.last_mut().expect("opened at its start tag").end,
-        }
-    }
-}
-
-/// What to do with an element, given its parent and its name.
-enum Action {
-    /// A container whose children are read.
-    Enter,
-    /// An element whose text goes into a slot.
-    Read(Slot),
-    /// Anything else: left unread.
-    Skip,
-}
-
-fn action(parent: &str, name: &str, item_name: impl FnOnce() -> String) -> Action {
-    use Action::*;
-    if NEVER_READ.contains(&name) {
-        return Skip;
-    }
-    match (parent, name) {
-        ("serviceList", "service") => Enter,
-        ("service", "basicData" | "geoData" | "extradata") => Enter,
-        ("basicData", "name") => Read(Slot::Name),
-        ("basicData", "title") => Read(Slot::Title),
-        ("basicData", "body") => Read(Slot::Body),
-        ("basicData", "web") => Read(Slot::Web),
-        ("basicData", "nombrert") => Read(Slot::Venue),
-        ("geoData", "address") => Read(Slot::Address),
-        ("geoData", "zipcode") => Read(Slot::Zipcode),
-        ("geoData", "locality") => Read(Slot::Locality),
-        ("geoData", "subAdministrativeArea") => Read(Slot::Area),
-        ("geoData", "latitude") => Read(Slot::Lat),
-        ("geoData", "longitude") => Read(Slot::Lon),
-        ("service" | "extradata", "categorias" | "fechas") => Enter,
-        ("categorias", "categoria") | ("categoria", "subcategorias") | ("subcategorias", "subcategoria") => Enter,
-        ("extradata" | "categoria" | "subcategoria", "item") => match item_name().as_str() {
-            "Servicios de pago" => Read(Slot::Price),
-            "Horario" => Read(Slot::Hours),
-            "Categoria" => Read(Slot::Category),
-            "SubCategoria" => Read(Slot::SubCategory),
-            _ => Skip,
-        },
-        ("fechas", "rango") => Enter,
-        ("rango", "inicio") => Read(Slot::RangeStart),
-        ("rango", "dias") => Read(Slot::RangeDays),
-        ("rango", "fin") => Read(Slot::RangeEnd),
-        _ => Skip,
-    }
-}
-
 /// Where the records are; what is never read.
 const SHAPE: xml::Shape = xml::Shape { root: "serviceList", record: "service", never_read: &NEVER_READ };
 
@@ -222,33 +112,86 @@ fn parse_stream(lang: &str, body: &mut dyn BufRead, sink: &mut dyn EventSink) ->
         if node.children.is_empty() && node.text().trim().is_empty() {
             return Err(RecordError::new(record_name(node.attribute("id"), position), "empty <service> element"));
         }
-        let mut service = Service { id: node.attribute("id").to_string(), ..Service::default() };
-        gather(node, &mut service);
-        build(&service, lang, position)
+        build(&Service::read(node), lang, position)
     })
     .map_err(|e| FeedError::new(format!("not a readable esmadrid agenda: {e}")))?;
     Ok(())
 }
 
-/// The text kept of an element's children, by [`action`], in document order.
-fn gather(node: &xml::Node, service: &mut Service) {
-    for child in &node.children {
-        match action(&node.name, &child.name, || child.attribute("name").to_string()) {
-            Action::Enter => {
-                if child.name == "categoria" {
-                    service.categories.push(Categoria::default());
-                } else if child.name == "rango" {
-                    service.ranges.push(Range::default());
-                }
-                gather(child, service);
-            }
-            Action::Read(slot) => {
-                service.open(slot);
-                service.current(slot).push_str(child.text());
-            }
-            Action::Skip => {}
+impl Service {
+    /// The text kept of one `<service>`: the whitelist, read by name where
+    /// the feed publishes it. An element named twice has its texts joined.
+    fn read(service: &xml::Node) -> Service {
+        let basic = |name| texts(service.children_named("basicData"), name);
+        let geo = |name| texts(service.children_named("geoData"), name);
+        let extra = |name| items(service.children_named("extradata"), name);
+        Service {
+            id: service.attribute("id").to_string(),
+            name: basic("name"),
+            title: basic("title"),
+            body: basic("body"),
+            web: basic("web"),
+            venue: basic("nombrert"),
+            address: geo("address"),
+            zipcode: geo("zipcode"),
+            locality: geo("locality"),
+            area: geo("subAdministrativeArea"),
+            lat: geo("latitude"),
+            lon: geo("longitude"),
+            price: extra("Servicios de pago"),
+            hours: extra("Horario"),
+            categories: blocks(service, "categorias").flat_map(|c| c.children_named("categoria")).map(Categoria::read).collect(),
+            ranges: blocks(service, "fechas").flat_map(|f| f.children_named("rango")).map(Range::read).collect(),
         }
     }
+}
+
+impl Categoria {
+    /// A `<categoria>`: its `Categoria` item, and each `SubCategoria` item
+    /// in it or in its `<subcategorias><subcategoria>`, in document order.
+    fn read(categoria: &xml::Node) -> Categoria {
+        let mut c = Categoria::default();
+        c.gather(categoria);
+        c
+    }
+
+    fn gather(&mut self, node: &xml::Node) {
+        for child in &node.children {
+            match (node.name.as_str(), child.name.as_str(), child.attribute("name")) {
+                (_, "item", "Categoria") => self.label.push_str(child.text()),
+                (_, "item", "SubCategoria") => self.subs.push(child.text().to_string()),
+                ("categoria", "subcategorias", _) | ("subcategorias", "subcategoria", _) => self.gather(child),
+                _ => {}
+            }
+        }
+    }
+}
+
+impl Range {
+    /// A `<rango>`: its `<inicio>`, `<dias>` and `<fin>`.
+    fn read(rango: &xml::Node) -> Range {
+        let text = |name| texts(std::iter::once(rango), name);
+        Range { start: text("inicio"), days: text("dias"), end: text("fin") }
+    }
+}
+
+/// The texts of the children named `name` of `parents`, joined in order.
+fn texts<'a>(parents: impl Iterator<Item = &'a xml::Node>, name: &str) -> String {
+    parents.flat_map(|p| p.children_named(name)).map(xml::Node::text).collect()
+}
+
+/// The texts of the `<item name="…">`s so named among `parents`' children.
+fn items<'a>(parents: impl Iterator<Item = &'a xml::Node>, name: &str) -> String {
+    parents.flat_map(|p| p.children_named("item")).filter(|i| i.attribute("name") == name).map(xml::Node::text).collect()
+}
+
+/// A service's `name` elements, its own and its `<extradata>`'s, in
+/// document order: `<categorias>` and `<fechas>` are read in either place.
+fn blocks<'a>(service: &'a xml::Node, name: &'a str) -> impl Iterator<Item = &'a xml::Node> {
+    service.children.iter().flat_map(move |c| {
+        let inner = if c.name == "extradata" { c.children.as_slice() } else { std::slice::from_ref(c) };
+        inner.iter().filter(move |n| n.name == name)
+    })
 }
 
 fn record_name(id: &str, position: usize) -> String {
@@ -317,8 +260,7 @@ fn build(s: &Service, lang: &str, position: usize) -> Result<Event, RecordError>
     v.postal_code = non_empty(&s.zipcode);
     v.locality = non_empty(&html_to_line(&s.locality));
     v.province = non_empty(&html_to_line(&s.area)).or_else(|| Some("Madrid".into()));
-    let coord = |c: &str| c.trim().replace(',', ".").parse::<f64>().ok();
-    if let (Some(lat), Some(lon)) = (coord(&s.lat), coord(&s.lon)) {
+    if let (Some(lat), Some(lon)) = (decimal(&s.lat), decimal(&s.lon)) {
         v.set_coordinates(lat, lon);
     }
 
@@ -337,10 +279,11 @@ fn categories(list: &[Categoria]) -> (Vec<Category>, Vec<String>) {
     for c in list {
         let label = html_to_line(&c.label);
         let subs: Vec<String> = c.subs.iter().map(|l| html_to_line(l)).filter(|l| !l.is_empty()).collect();
-        let sub_cats: Vec<Category> = subs.iter().filter_map(|l| map_label(l)).collect();
+        let sub_cats: Vec<Category> = subs.iter().filter_map(|l| Category::from_label(l)).collect();
         let mut found = Vec::new();
         if sub_cats.iter().all(|c| *c == Category::Family) {
-            found.extend(label.split([',', '/']).flat_map(|p| p.split(" y ")).flat_map(|p| p.split(" e ")).filter_map(map_label));
+            found
+                .extend(label.split([',', '/']).flat_map(|p| p.split(" y ")).flat_map(|p| p.split(" e ")).filter_map(Category::from_label));
         }
         found.extend(sub_cats);
         for cat in found {
@@ -355,21 +298,4 @@ fn categories(list: &[Categoria]) -> (Vec<Category>, Vec<String>) {
         }
     }
     (cats, labels)
-}
-
-/// `Category::from_label`, plus esMADRID's genre subcategories that name no
-/// keyword of the shared mapping ("Drama", "Clásica"), matched as words.
-fn map_label(label: &str) -> Option<Category> {
-    Category::from_label(label).or_else(|| {
-        let folded = fold(label);
-        let words: Vec<&str> = folded.split(|c: char| !c.is_alphanumeric()).collect();
-        let any = |list: &[&str]| words.iter().any(|w| list.contains(w));
-        if any(&["drama", "comedia", "tragedia", "tragicomedia", "musicales", "musical"]) {
-            Some(Category::Theatre)
-        } else if any(&["clasica", "lirica", "pop", "rock", "indie", "electronica", "cantautor", "cantautores", "blues", "soul"]) {
-            Some(Category::Music)
-        } else {
-            None
-        }
-    })
 }

@@ -10,9 +10,11 @@
 
 use crate::adapter::*;
 use crate::model::{Category, Event, Schedule};
+use crate::parse::category::add_audience;
 use crate::parse::dates::{parse_date, parse_time};
 use crate::parse::loose::{Loose, Nested};
 use crate::parse::loose_list::LooseList;
+use crate::parse::number::decimal;
 use crate::parse::occurrences::hours_in_text;
 use crate::parse::price::free_from_text;
 use crate::parse::text::{html_to_line, html_to_text, non_empty, one_line};
@@ -67,11 +69,16 @@ impl Adapter for Jcyl {
     fn parse(&self, feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
         // Records of one id_evento become one event with all their dates.
         let mut merged = MergeRepeats::new(sink);
-        json::read(body, None, &mut merged, |element| map(&element.record_keyed("id_evento")?, feed.lang, element.position))
+        json::read_records::<Fields>(body, None, &mut merged, |fields, position| map(&fields, feed.lang, position))
             .map_err(|e| FeedError::new(format!("not a readable jcyl agenda (a JSON array of records): {e}")))?;
         merged.finish();
         Ok(())
     }
+}
+
+impl json::Record for Fields<'_> {
+    type Of<'de> = Fields<'de>;
+    const ID_KEY: &'static str = "id_evento";
 }
 
 /// One record, flat or wrapped: only the fields we keep. There is on purpose
@@ -162,19 +169,18 @@ fn untruncate(html: &str) -> (String, bool) {
 }
 
 fn coordinates(f: &Fields, outer: &Fields) -> Option<(f64, f64)> {
-    let num = |s: &str| s.trim().replace(',', ".").parse::<f64>().ok();
-    if let (Some(lat), Some(lon)) = (num(f.latitud.as_str()), num(f.longitud.as_str())) {
+    if let (Some(lat), Some(lon)) = (decimal(f.latitud.as_str()), decimal(f.longitud.as_str())) {
         return Some((lat, lon));
     }
     let pos: Vec<&str> = f.posicion.items().collect();
     match pos.as_slice() {
-        [lat, lon] => return num(lat).zip(num(lon)),
-        [both] => return both.split_once(',').and_then(|(a, b)| num(a).zip(num(b))),
+        [lat, lon] => return decimal(lat).zip(decimal(lon)),
+        [both] => return both.split_once(',').and_then(|(a, b)| decimal(a).zip(decimal(b))),
         _ => {}
     }
     let point: Vec<&str> = outer.geometry.0.as_ref()?.coordinates.items().collect();
     match point.as_slice() {
-        [lon, lat] => num(lat).zip(num(lon)),
+        [lon, lat] => decimal(lat).zip(decimal(lon)),
         _ => None,
     }
 }
@@ -237,10 +243,6 @@ fn map(outer: &Fields, lang: &str, position: usize) -> Result<Event, RecordError
     if let Some(c) = Category::from_label(&theme).or_else(|| Category::from_label(&category)) {
         ev.categories.push(c);
     }
-    if ev.audience.as_deref().is_some_and(|a| Category::from_label(a) == Some(Category::Family))
-        && !ev.categories.contains(&Category::Family)
-    {
-        ev.categories.push(Category::Family);
-    }
+    add_audience(&mut ev.categories, ev.audience.as_deref());
     Ok(ev)
 }

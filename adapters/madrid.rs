@@ -9,8 +9,10 @@
 
 use crate::adapter::*;
 use crate::model::{Category, Event, Schedule};
-use crate::parse::dates::{parse_date_list, parse_datetime, parse_time, parse_weekdays};
+use crate::parse::category::add_audience;
+use crate::parse::dates::{parse_date_list, parse_datetime, parse_time, parse_weekdays, real_time};
 use crate::parse::loose::{Loose, LooseNumber, Nested};
+use crate::parse::number::decimal;
 use crate::parse::text::{decode_entities, html_to_line, html_to_text, non_empty, one_line};
 use crate::records::{csv, json, xml};
 use std::borrow::Cow;
@@ -105,11 +107,6 @@ struct Record<'a> {
     audience: Cow<'a, str>,
 }
 
-/// A number written as text (the CSV's and XML's coordinates).
-fn number(s: &str) -> Option<f64> {
-    s.trim().parse().ok()
-}
-
 fn last_segment(s: &str) -> &str {
     s.trim().trim_end_matches('/').rsplit('/').next().unwrap_or("")
 }
@@ -122,10 +119,10 @@ fn build(r: &Record<'_>) -> Result<Event, RecordError> {
     let start = parse_datetime(&r.start).ok_or_else(|| err(format!("bad start date {:?}", r.start)))?;
     let end =
         if r.end.trim().is_empty() { None } else { Some(parse_datetime(&r.end).ok_or_else(|| err(format!("bad end date {:?}", r.end)))?) };
-    // The time of day: the explicit field, else the start's own unless midnight.
-    let start_time = parse_time(&r.time).or_else(|| (start.time() != jiff::civil::Time::midnight()).then(|| start.time()));
-    // 23:59 means "no end time given".
-    let end_time = end.map(|e| e.time()).filter(|t| *t != jiff::civil::time(23, 59, 0, 0) && *t != jiff::civil::Time::midnight());
+    // The time of day: the explicit field, else the start's own when it is
+    // one (not midnight); the end's when it is one (not midnight or 23:59).
+    let start_time = parse_time(&r.time).or_else(|| real_time(start.time()));
+    let end_time = end.and_then(|e| real_time(e.time()));
     ev.schedule = Schedule::from_span(
         start.date(),
         end.map(|e| e.date()),
@@ -158,15 +155,19 @@ fn build(r: &Record<'_>) -> Result<Event, RecordError> {
         ev.source_categories.push(kind.to_string());
     }
     ev.categories.push(Category::from_label(kind).unwrap_or(Category::Other));
-    if ev.audience.as_deref().is_some_and(|a| Category::from_label(a) == Some(Category::Family))
-        && !ev.categories.contains(&Category::Family)
-    {
-        ev.categories.push(Category::Family);
-    }
+    add_audience(&mut ev.categories, ev.audience.as_deref());
     Ok(ev)
 }
 
 // --- JSON-LD -------------------------------------------------------------
+
+/// An element of `@graph`, parsed whatever it is: one that is not an object
+/// is this adapter's own record error.
+impl json::Record for JsonRecord<'_> {
+    type Of<'de> = Nested<JsonRecord<'de>>;
+    const ID_KEY: &'static str = "id";
+    const OBJECTS_ONLY: bool = false;
+}
 
 #[derive(serde::Deserialize)]
 struct JsonRecord<'a> {
@@ -244,9 +245,9 @@ struct JsonLocation {
 }
 
 fn parse_json(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
-    json::read(body, Some("@graph"), sink, |element| match element.parse_keyed::<Nested<JsonRecord>>("id")?.0 {
+    json::read_records::<JsonRecord>(body, Some("@graph"), sink, |record, position| match record.0 {
         Some(j) => build(&json_record(&j)),
-        None => Err(RecordError::new(format!("#{}", element.position), "not a JSON object")),
+        None => Err(RecordError::new(format!("#{position}"), "not a JSON object")),
     })
     .map_err(|e| FeedError::new(format!("not a readable JSON-LD agenda: {e}")))?;
     Ok(())
@@ -304,8 +305,8 @@ fn parse_csv(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), Fee
             locality: Cow::Borrowed(""),
             postal_code: get("CODIGO-POSTAL-INSTALACION"),
             district: titlecase(&get("DISTRITO-INSTALACION")).into(),
-            lat: number(&get("LATITUD")),
-            lon: number(&get("LONGITUD")),
+            lat: decimal(&get("LATITUD")),
+            lon: decimal(&get("LONGITUD")),
             kind: get("TIPO"),
             audience: get("AUDIENCIA"),
         };
@@ -364,8 +365,8 @@ fn parse_xml(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), Fee
             locality: titlecase(&get("LOCALIDAD")).into(),
             postal_code: get("CODIGO-POSTAL"),
             district: titlecase(&get("DISTRITO")).into(),
-            lat: number(&get("LATITUD")),
-            lon: number(&get("LONGITUD")),
+            lat: decimal(&get("LATITUD")),
+            lon: decimal(&get("LONGITUD")),
             kind: get("TIPO"),
             audience: get("AUDIENCIA"),
         })

@@ -394,12 +394,19 @@ struct JsonRecord<'a> {
     url: Loose<'a>,
 }
 
+/// What each element of the array is read as.
+impl json::Record for JsonRecord<'_> {
+    type Of<'de> = JsonRecord<'de>;
+    // TODO: the key of the event id: a record that cannot be read but whose
+    // id can keeps its stored event.
+    const ID_KEY: &'static str = "id";
+}
+
 fn parse_feed(feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
     // The framework reads the body leniently (BOMs, raw line breaks, bad
     // escapes), refuses a cut one, and names records by position.
     // TODO: `None` reads a top-level array; give the key when the records sit under one.
-    json::read(body, None, sink, |element| {
-        let j: JsonRecord = element.record()?;
+    json::read_records::<JsonRecord>(body, None, sink, |j, _position| {
         let s = |l: &Loose| l.as_str().to_string();
         let r = Record {
             id: s(&j.id),

@@ -1,5 +1,6 @@
 //! Keyword mapping from a publisher's category label (in any of the feeds'
-//! languages) to CityVibe's taxonomy. It lives in `parse`, beside the other
+//! languages) to CityVibe's taxonomy, and what an audience adds to it: the
+//! one table every adapter maps its labels with. It lives in `parse`, beside the other
 //! readings of feed text, so the model does not depend on the parsers.
 //! Not for display labels: those are the model's (`Category::label`).
 
@@ -44,6 +45,15 @@ const KEYWORDS: &[(Category, &[&str])] = &[
     (Category::Tour, &["visita", "ruta", "paseo", "excursion", "itinerari", "tour", "patrimoni", "turism"]),
 ];
 
+/// Genre names too short or too common inside other words to be keywords
+/// ("pop" in "popular", "clásica" in "danza clásica"): matched as whole
+/// words of the folded label, and only when no keyword matched. esMADRID's
+/// subcategories name genres so ("Drama", "Clásica", "Pop-rock").
+const GENRE_WORDS: &[(Category, &[&str])] = &[
+    (Category::Theatre, &["drama", "comedia", "tragedia", "tragicomedia", "musicales", "musical"]),
+    (Category::Music, &["clasica", "lirica", "pop", "rock", "indie", "electronica", "cantautor", "cantautores", "blues", "soul"]),
+];
+
 /// One pattern per category (its keywords as alternatives), in
 /// [`KEYWORDS`]' order: one search over a label finds every category it
 /// names, instead of one substring search per keyword.
@@ -56,7 +66,22 @@ impl Category {
     /// Map a publisher's label (any of the feeds' languages) to the taxonomy
     /// by keywords. Adapters call this on their own category strings.
     pub fn from_label(label: &str) -> Option<Category> {
-        CATEGORIES.matches(&fold(label)).iter().next().map(|i| KEYWORDS[i].0)
+        let folded = fold(label);
+        CATEGORIES.matches(&folded).iter().next().map(|i| KEYWORDS[i].0).or_else(|| genre_word(&folded))
+    }
+}
+
+/// The first category of [`GENRE_WORDS`] with a word in `folded`.
+fn genre_word(folded: &str) -> Option<Category> {
+    let words: Vec<&str> = folded.split(|c: char| !c.is_alphanumeric()).collect();
+    GENRE_WORDS.iter().find(|(_, list)| words.iter().any(|w| list.contains(w))).map(|(c, _)| *c)
+}
+
+/// What an event's audience adds to its categories: Family when the
+/// audience maps to it ("Familias", "Infantil"), whatever the genre.
+pub fn add_audience(categories: &mut Vec<Category>, audience: Option<&str>) {
+    if audience.is_some_and(|a| Category::from_label(a) == Some(Category::Family)) && !categories.contains(&Category::Family) {
+        categories.push(Category::Family);
     }
 }
 
@@ -71,10 +96,13 @@ mod tests {
     }
 
     /// The keyword search as first written: one `contains` per keyword, the
-    /// categories tried in order.
+    /// categories tried in order; then the genre words, as words.
     fn one_by_one(label: &str) -> Option<Category> {
         let l = crate::parse::text::fold(label);
-        super::KEYWORDS.iter().find(|(_, words)| words.iter().any(|w| l.contains(w))).map(|(c, _)| *c)
+        super::KEYWORDS.iter().find(|(_, words)| words.iter().any(|w| l.contains(w))).map(|(c, _)| *c).or_else(|| {
+            let words: Vec<&str> = l.split(|c: char| !c.is_alphanumeric()).collect();
+            super::GENRE_WORDS.iter().find(|(_, list)| list.iter().any(|g| words.contains(g))).map(|(c, _)| *c)
+        })
     }
 
     /// Labels made of keywords, pieces of keywords, accents, case and

@@ -25,6 +25,22 @@ pub fn parse_datetime(s: &str) -> Option<DateTime> {
     Some(date.to_datetime(time))
 }
 
+/// The time of a feed's date-time when it is a real time of day; `None`
+/// when it means "no time given": midnight (a date written as a date-time),
+/// 23:59 or 23:59:59 (an end written as the last minute of its day).
+///
+/// ```
+/// use cityvibe::parse::dates::real_time;
+/// use jiff::civil::time;
+/// assert_eq!(real_time(time(19, 30, 0, 0)), Some(time(19, 30, 0, 0)));
+/// assert_eq!(real_time(time(0, 0, 0, 0)), None);
+/// assert_eq!(real_time(time(23, 59, 0, 0)), None);
+/// assert_eq!(real_time(time(23, 59, 59, 0)), None);
+/// ```
+pub fn real_time(t: Time) -> Option<Time> {
+    (t != Time::midnight() && t != jiff::civil::time(23, 59, 0, 0) && t != jiff::civil::time(23, 59, 59, 0)).then_some(t)
+}
+
 /// `YYYY-MM-DD`, `DD/MM/YYYY` or `D/M/YYYY`; invalid days such as 31/02 are `None`.
 ///
 /// ```

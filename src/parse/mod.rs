@@ -5,9 +5,11 @@
 //! examples that run as doctests; docs/ADAPTERS.md walks through them):
 //! - dates `dd/mm/yyyy` or `yyyy-mm-dd`: [`dates::parse_date`]; with a time: [`dates::parse_datetime`];
 //! - times `19:00`, `19.30`, `20:00 h`: [`dates::parse_time`];
+//! - a date-time's time when it is one (not midnight, not 23:59 as an end): [`dates::real_time`];
 //! - the first time (and its end) in a sentence or a range such as
 //!   "De 10:00 a 14:00 y de 17:00 a 20:00": [`occurrences::time_in_text`], [`occurrences::hours_in_text`];
 //! - decimal-comma coordinates and amounts `40,4167`: [`number::decimal`];
+//! - category labels and audiences to the taxonomy: [`crate::model::Category::from_label`], [`category::add_audience`];
 //! - price texts ("Gratuito", "5,50 euros"): [`price::free_from_text`];
 //! - a span of days with a start time becomes one occurrence a day:
 //!   [`crate::model::Schedule::from_span`].

@@ -36,7 +36,7 @@ pub const RECORD_CAP: usize = 32 * 1024 * 1024;
 /// the XML driver.
 pub const MAX_DEPTH: usize = 128;
 
-/// One element of the array, for the mapping to read as its typed record.
+/// One element of the array, read as its typed record ([`Record`]).
 pub struct Element<'a> {
     /// 1-based position in the array.
     pub position: usize,
@@ -67,28 +67,42 @@ pub enum Item<R> {
 #[derive(Debug)]
 pub struct Unreadable(pub String);
 
-/// The JSON record driver: read the body, map each element of the array
-/// named `key` (the top-level array when `None`) to an event with `map`, and
-/// push the outcome; a record error without a name gets the element's
-/// position. Oversized elements and lenient readings are reported here, and
-/// a body that is not a readable document is a [`FeedError`] naming what is
-/// wrong and where.
-///
-/// `map` runs twice on an element that is not strict JSON (once on it as
-/// written, once on its repair; only the second outcome is pushed), so it
-/// keeps no state: it is a `Fn`.
-pub fn read(
+/// The typed record a feed's elements read as, for [`read_records`]: a
+/// family of types over the lifetime of the bytes they borrow.
+pub trait Record {
+    /// The record, borrowing from the element's JSON.
+    type Of<'de>: serde::Deserialize<'de>;
+    /// The key of the event id, read from an unreadable element's bytes
+    /// ([`Element::id_at`]) so that its stored event is kept.
+    const ID_KEY: &'static str;
+    /// Whether an element that is not an object is refused before it is
+    /// parsed ([`Element::record`]) or parsed as it is ([`Element::parse`]).
+    const OBJECTS_ONLY: bool = true;
+}
+
+/// The JSON record driver, typed: each element of the array named `key` is
+/// parsed strictly as `R`, repaired only when the strict parse refused it,
+/// and `map` is called once on the typed record and the element's
+/// position; its outcome is pushed, a record error without a name getting
+/// the element's position. Oversized elements and lenient readings are
+/// reported here, and a body that is not a readable document is a
+/// [`FeedError`] naming what is wrong and where.
+pub fn read_records<R: Record>(
     body: &mut dyn BufRead,
     key: Option<&str>,
     sink: &mut dyn EventSink,
-    map: impl Fn(&Element<'_>) -> Result<Event, RecordError>,
+    mut map: impl for<'de> FnMut(R::Of<'de>, usize) -> Result<Event, RecordError>,
 ) -> Result<usize, FeedError> {
     let mut json = Vec::new();
     body.read_to_end(&mut json).map_err(|e| FeedError::new(format!("reading the JSON body: {e}")))?;
     for_each_element(
         &json,
         key,
-        |element| map(element).map_err(|e| e.or_name(|| element.name())),
+        |element| {
+            let record =
+                if R::OBJECTS_ONLY { element.record_keyed::<R::Of<'_>>(R::ID_KEY) } else { element.parse_keyed::<R::Of<'_>>(R::ID_KEY) };
+            record.and_then(|record| map(record, element.position)).map_err(|e| e.or_name(|| element.name()))
+        },
         |item| match item {
             Item::Record(record) => sink.push(record),
             Item::Refused(e) => sink.push(Err(e)),

@@ -204,3 +204,35 @@ fn an_oversized_record_is_refused_alone() {
     assert_eq!(recs.len(), 1);
     assert!(notes[0].contains("over the 32 MB"), "{notes:?}");
 }
+
+/// The typed driver maps each record once, a repaired one included, with
+/// its position; an element that is not an object, or not the type, is a
+/// record error carrying the id still readable from its bytes.
+#[test]
+fn read_records_maps_each_record_once_as_its_type() {
+    #[derive(serde::Deserialize)]
+    struct Rec<'a> {
+        id: &'a str,
+        t: String,
+    }
+    impl Record for Rec<'_> {
+        type Of<'de> = Rec<'de>;
+        const ID_KEY: &'static str = "id";
+    }
+    let body = b"{\"items\": [{\"id\": \"a\", \"t\": \"one\ntwo\"}, null, {\"id\": \"c\", \"t\": 3}, {\"id\": \"d\", \"t\": \"x\"}]}";
+    let mut calls = Vec::new();
+    let mut sink = crate::adapter::Collect::default();
+    let count = read_records::<Rec>(&mut &body[..], Some("items"), &mut sink, |r, position| {
+        calls.push(format!("{position} {} {:?}", r.id, r.t));
+        Event::new(r.id, &r.t, "es").map_err(|e| RecordError::new(r.id, e))
+    })
+    .unwrap();
+    assert_eq!(count, 4);
+    assert_eq!(calls, ["1 a \"one\\ntwo\"", "4 d \"x\""]);
+    let titles: Vec<&str> = sink.events.iter().map(|e| e.title.as_str()).collect();
+    assert_eq!(titles, ["one\ntwo", "x"]);
+    let errors: Vec<(String, Option<String>)> = sink.errors.iter().map(|e| (e.record.clone(), e.id.clone())).collect();
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert_eq!(errors[0].0, "#2 (line 2)");
+    assert_eq!(errors[1].1.as_deref(), Some("c"));
+}
