@@ -98,6 +98,10 @@ pub struct TranslateStats {
     /// `terms_dir` (issue 19 item 8): said, and translation goes on.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub term_problems: Vec<String>,
+    /// Texts whose names capital letters decided because Apertium's
+    /// Spanish analyser failed on them, and its first error (issue 22).
+    #[serde(skip)]
+    pub analyser_failures: (u64, Option<String>),
 }
 
 impl TranslateStats {
@@ -112,6 +116,10 @@ impl TranslateStats {
         }
         if let Some(why) = self.error.as_ref().filter(|_| self.pending > 0 || self.fallback == 0) {
             lines.push(format!("{} translations pending, retried next run: {why}", self.pending));
+        }
+        if let (n @ 1.., Some(why)) = &self.analyser_failures {
+            lines
+                .push(format!("Apertium's Spanish analyser failed on {n} texts, whose names were decided by capital letters alone: {why}"));
         }
         if self.skipped > 0 {
             lines.push(format!("{} texts skipped: the engine failed on each of them repeatedly (retried when they change)", self.skipped));
@@ -395,8 +403,8 @@ pub(super) fn plan(
         let hash = text_hash(&t.text);
         // Names are decided by Apertium's analyser on the Spanish sent (original or pivot).
         let analysis = match &pivot {
-            Some((text, _)) => analysis_of(&mut analyser, "es", text),
-            None => analysis_of(&mut analyser, &t.lang, &original),
+            Some((text, _)) => analysis_of(&mut analyser, "es", text, stats),
+            None => analysis_of(&mut analyser, &t.lang, &original, stats),
         };
         let known = Known {
             venue: t.venue.as_deref(),
@@ -497,8 +505,9 @@ fn known_into<'a>(known: Known<'a>, lang: &str, field: &str) -> Known<'a> {
 
 /// Apertium's analysis of a Spanish `text`, starting the analyser on first
 /// use; `None` for other languages, or when the analyser is missing or
-/// failed on this text (a fresh one is started for the next).
-fn analysis_of(analyser: &mut Option<Option<Analyser>>, lang: &str, text: &str) -> Option<Analysis> {
+/// failed on this text (a fresh one is started for the next; the failure
+/// is counted in `stats` and said after the step).
+fn analysis_of(analyser: &mut Option<Option<Analyser>>, lang: &str, text: &str, stats: &mut TranslateStats) -> Option<Analysis> {
     if lang != "es" {
         return None;
     }
@@ -506,7 +515,9 @@ fn analysis_of(analyser: &mut Option<Option<Analyser>>, lang: &str, text: &str) 
     let answer = running.as_mut()?.analyse(text);
     match answer {
         Ok(a) => Some(a),
-        Err(_) => {
+        Err(e) => {
+            stats.analyser_failures.0 += 1;
+            stats.analyser_failures.1.get_or_insert_with(|| format!("{e:#}"));
             // A fresh process for the next text; this one goes by capitals.
             *analyser = Some(Analyser::system().ok());
             None

@@ -483,3 +483,31 @@ fn issue20_french_words_moved_before_a_term_go_back_after_it() {
     assert!(fr.starts_with("Atelier de marionnettes avec"), "{fr}");
     assert!(!fr.contains("d'avec"), "{fr}");
 }
+
+/// Issue 22 (no error dropped quietly) and issue 20.1: when Apertium's
+/// Spanish analyser fails, names are decided by capital letters alone and
+/// the run says so; before, the failure was swallowed. The analyser here
+/// hangs on a transducer that never comes, in a data folder whose modes are
+/// the real ones, so the engine itself still translates.
+#[test]
+fn issue22_a_failing_spanish_analyser_is_said_and_translation_goes_on() {
+    if !has_apertium() {
+        return;
+    }
+    let dir = workdir(CONFIG);
+    let d = dir.path();
+    let real = std::env::var("APERTIUM_DATADIR").unwrap_or_else(|_| "/usr/share/apertium".into());
+    let data = d.join("apertium");
+    std::fs::create_dir_all(data.join("apertium-eng-spa")).unwrap();
+    std::os::unix::fs::symlink(Path::new(&real).join("modes"), data.join("modes")).unwrap();
+    // A named pipe where the transducer should be: lt-proc waits on it for
+    // ever, and the analyser gives up after its timeout (20 s).
+    let fifo = data.join("apertium-eng-spa/spa-eng.automorf.bin");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    write_feed(d, &[record("1", "Concierto de jazz", "", "Sala X")]);
+    let out = common::command(d).env("APERTIUM_DATADIR", &data).args(["--mirror", "mirror", "run", "--source", "madrid"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("Spanish analyser failed on") && err.contains("capital letters"), "{err}");
+    assert_eq!(listed(d, "en")["1"]["title"], "Jazz Concert");
+}
