@@ -14,6 +14,9 @@ mod articles;
 mod compounds;
 mod places;
 
+use regex::Regex;
+use std::sync::LazyLock;
+
 /// Which field a text is: titles get title case in English.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Field {
@@ -119,6 +122,8 @@ pub enum Slips {
 pub fn finish_from(output: &str, names: &[String], lead: Option<&str>, lang: &str, field: Field, slips: Slips) -> String {
     let relowered = lead.and_then(|lead| lower_after_lead(output, lead, names));
     let output = relowered.as_deref().unwrap_or(output);
+    let ranged = (slips == Slips::Apertium && lang == "en").then(|| from_to(output));
+    let output = ranged.as_deref().unwrap_or(output);
     let mut segs = segments(output, names);
     for s in &mut segs {
         if let Segment::Plain(t) = s {
@@ -174,6 +179,18 @@ pub fn finish_from(output: &str, names: &[String], lead: Option<&str>, lang: &st
         }
     }
     out
+}
+
+/// Apertium's English writes Spanish "de X a Y" word for word: "Of 12 to
+/// 13 hours", "Of New Ministries to the Fundación Juan March", "Tuesday of
+/// 18:30 to 19:30 hours". A range opens with "from": at a sentence's start
+/// when "to" follows in the same sentence, and before a time or number
+/// that "to" and another number follow.
+fn from_to(output: &str) -> String {
+    static OPENING: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(^|[.:!?¡¿] )Of ([^.:!?]*? to )").expect("range regex"));
+    static TIMES: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\bof (\d[\d:.,]*(?: hours| h)?) to (\d)").expect("time range regex"));
+    let opened = OPENING.replace_all(output, "${1}From ${2}");
+    TIMES.replace_all(&opened, "from ${1} to ${2}").into_owned()
 }
 
 /// An engine that capitalises every sentence's first word takes the word
@@ -523,6 +540,21 @@ mod tests {
         // Issue 11: no elision before "yo".
         assert_eq!(finish("Atelier d'yoga", &[], None, "fr", Field::Title), "Atelier de yoga");
         assert_eq!(finish("Il n'y a pas d'ypérite", &[], None, "fr", Field::Title), "Il n'y a pas d'ypérite");
+    }
+
+    #[test]
+    fn english_ranges_open_with_from() {
+        let en = |out: &str| super::from_to(out);
+        assert_eq!(en("Of 12 to 13 hours. Age: all"), "From 12 to 13 hours. Age: all");
+        assert_eq!(en("Date: Tuesday of February of 18:30 to 19:30 hours."), "Date: Tuesday of February from 18:30 to 19:30 hours.");
+        assert_eq!(en("Gardens Hid. Of New Ministries to the Fundación"), "Gardens Hid. From New Ministries to the Fundación");
+        assert_eq!(
+            en("Of the Cerro del Tío Pío to Ruta Escultórica: Of the Hill to Entrevías"),
+            "From the Cerro del Tío Pío to Ruta Escultórica: From the Hill to Entrevías"
+        );
+        // No range: left alone.
+        assert_eq!(en("History of Lavapiés: A Gaze of the 80 Until Today"), "History of Lavapiés: A Gaze of the 80 Until Today");
+        assert_eq!(en("Of mice and men"), "Of mice and men");
     }
 
     #[test]
