@@ -99,9 +99,12 @@ pub struct TranslateStats {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub term_problems: Vec<String>,
     /// Texts whose names capital letters decided because Apertium's
-    /// Spanish analyser failed on them, and its first error (issue 22).
+    /// Spanish analyser failed on them (issue 22).
     #[serde(skip)]
-    pub analyser_failures: (u64, Option<String>),
+    pub analyser_failures: u64,
+    /// The analyser's first error.
+    #[serde(skip)]
+    pub analyser_error: Option<String>,
 }
 
 impl TranslateStats {
@@ -117,7 +120,7 @@ impl TranslateStats {
         if let Some(why) = self.error.as_ref().filter(|_| self.pending > 0 || self.fallback == 0) {
             lines.push(format!("{} translations pending, retried next run: {why}", self.pending));
         }
-        if let (n @ 1.., Some(why)) = &self.analyser_failures {
+        if let (n @ 1.., Some(why)) = (self.analyser_failures, &self.analyser_error) {
             lines
                 .push(format!("Apertium's Spanish analyser failed on {n} texts, whose names were decided by capital letters alone: {why}"));
         }
@@ -196,10 +199,7 @@ impl Need {
         let mut text = if self.plain {
             style::finish_plain(answer, &p.names, tgt)
         } else {
-            // A term put in travels as a kept span does, and Apertium moves words around it too.
-            let mended = (slips == Slips::Apertium).then(|| style::mend_moved_words(answer, &p.anchors(), tgt));
-            let answer = mended.as_deref().unwrap_or(answer);
-            style::finish_from(answer, &p.names, p.lead.as_deref(), tgt, Field::from_name(self.field), slips)
+            style::finish_from(answer, &p.names, &p.anchors(), p.lead.as_deref(), tgt, Field::from_name(self.field), slips)
         };
         if self.shortened {
             text.push_str(" […]");
@@ -516,8 +516,8 @@ fn analysis_of(analyser: &mut Option<Option<Analyser>>, lang: &str, text: &str, 
     match answer {
         Ok(a) => Some(a),
         Err(e) => {
-            stats.analyser_failures.0 += 1;
-            stats.analyser_failures.1.get_or_insert_with(|| format!("{e:#}"));
+            stats.analyser_failures += 1;
+            stats.analyser_error.get_or_insert_with(|| format!("{e:#}"));
             // A fresh process for the next text; this one goes by capitals.
             *analyser = Some(Analyser::system().ok());
             None

@@ -76,7 +76,7 @@ fn segments(output: &str, names: &[String]) -> Vec<Segment> {
 /// the spans kept for it, which come back byte for byte; `lead` the kept
 /// span the text starts with when a lower-case word follows it.
 pub fn finish(output: &str, names: &[String], lead: Option<&str>, lang: &str, field: Field) -> String {
-    finish_from(output, names, lead, lang, field, Slips::Apertium)
+    finish_from(output, names, names, lead, lang, field, Slips::Apertium)
 }
 
 /// The engine's output for a text sent plain (`lang::plain`), where only
@@ -85,28 +85,30 @@ pub fn finish(output: &str, names: &[String], lead: Option<&str>, lang: &str, fi
 pub fn finish_plain(output: &str, names: &[String], lang: &str) -> String {
     let mut segs = segments(output, names);
     places::elide(&mut segs, lang);
-    let mut out = String::with_capacity(output.len());
-    for s in segs {
-        match s {
-            Segment::Plain(t) | Segment::Name(t) => out.push_str(&t),
-        }
-    }
-    out
+    concat(segs)
 }
 
 /// Apertium's output with the words it moved before a kept span put back
 /// after it (see `mend_around_names`), where the spans are `anchors`: the
 /// kept names and the terms put in, which travel to the engine the same way.
-pub fn mend_moved_words(output: &str, anchors: &[String], lang: &str) -> String {
+fn mend_moved_words(output: &str, anchors: &[String], lang: &str) -> String {
     let mut segs = segments(output, anchors);
-    mend_around_names(&mut segs, lang);
-    let mut out = String::with_capacity(output.len());
-    for s in segs {
-        match s {
-            Segment::Plain(t) | Segment::Name(t) => out.push_str(&t),
+    for s in &mut segs {
+        if let Segment::Plain(t) = s {
+            *t = tidy_blanks(t);
         }
     }
-    out
+    mend_around_names(&mut segs, lang);
+    concat(segs)
+}
+
+/// The segments' texts one after another.
+fn concat(segs: Vec<Segment>) -> String {
+    segs.into_iter()
+        .map(|s| match s {
+            Segment::Plain(t) | Segment::Name(t) => t,
+        })
+        .collect()
 }
 
 /// Whose output a text is: Apertium's steady slips ("partorisca", "d'en",
@@ -119,7 +121,19 @@ pub enum Slips {
 }
 
 /// As [`finish`], for the output of an engine that makes `slips`.
-pub fn finish_from(output: &str, names: &[String], lead: Option<&str>, lang: &str, field: Field, slips: Slips) -> String {
+/// `anchors` are the spans the engine saw as fixed (the kept names and the
+/// terms put in, see `Prepared::anchors`): Apertium moves words around each.
+pub fn finish_from(
+    output: &str,
+    names: &[String],
+    anchors: &[String],
+    lead: Option<&str>,
+    lang: &str,
+    field: Field,
+    slips: Slips,
+) -> String {
+    let mended = (slips == Slips::Apertium).then(|| mend_moved_words(output, anchors, lang));
+    let output = mended.as_deref().unwrap_or(output);
     let relowered = lead.and_then(|lead| lower_after_lead(output, lead, names));
     let output = relowered.as_deref().unwrap_or(output);
     let ranged = (slips == Slips::Apertium && lang == "en").then(|| from_to(output));
@@ -129,9 +143,6 @@ pub fn finish_from(output: &str, names: &[String], lead: Option<&str>, lang: &st
         if let Segment::Plain(t) = s {
             *t = tidy_blanks(t);
         }
-    }
-    if slips == Slips::Apertium {
-        mend_around_names(&mut segs, lang);
     }
     let mut after_name = false;
     for s in &mut segs {
@@ -388,8 +399,9 @@ fn lower_stray_capitals(text: &str, lang: &str, after_word: bool) -> String {
         // "Concerto DA Banda Municipal": Apertium writes a contraction of
         // two capitalised words ("De La") in capitals; amid words that are
         // not, it is a capitalised word.
-        let amid =
-            shouted(token) && !tokens.get(i.wrapping_sub(1)).is_some_and(|p| shouted(p)) && !tokens.get(i + 1).is_some_and(|n| shouted(n));
+        let amid = shouted(token)
+            && !i.checked_sub(1).and_then(|p| tokens.get(p)).is_some_and(|p| shouted(p))
+            && !tokens.get(i + 1).is_some_and(|n| shouted(n));
         let capital = amid || bare.chars().next().is_some_and(char::is_uppercase) && bare.chars().skip(1).all(|c| !c.is_uppercase());
         // "Concert D'élèves": an elided function word, lower case like the rest.
         let elided = lang == "fr" && ["d'", "l'", "qu'"].iter().any(|e| lower.starts_with(e) && lower.len() > e.len());
