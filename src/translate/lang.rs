@@ -54,6 +54,8 @@ pub const FILES: &[(&str, &str)] = &[
     ("fr/titles.txt", include_str!("../../data/lang/fr/titles.txt")),
     ("it/titles.txt", include_str!("../../data/lang/it/titles.txt")),
     ("gl/plain.txt", include_str!("../../data/lang/gl/plain.txt")),
+    ("en/ordinals.tsv", include_str!("../../data/lang/en/ordinals.tsv")),
+    ("fr/ordinals.tsv", include_str!("../../data/lang/fr/ordinals.tsv")),
 ];
 
 /// The data lines of each file: neither blank nor a `#` comment, trimmed.
@@ -90,6 +92,7 @@ pub fn rows(path: &str) -> impl Iterator<Item = Vec<&'static str>> {
 /// data gives, so it counts in the digest like the data.
 const CODE: &[&str] = &[
     include_str!("protect.rs"),
+    include_str!("ordinals.rs"),
     include_str!("style.rs"),
     include_str!("style/articles.rs"),
     include_str!("style/compounds.rs"),
@@ -111,6 +114,27 @@ pub fn adjective_first(lang: &str) -> bool {
 /// Whether `lang` writes titles in sentence case (`LANG/titles.txt`).
 pub fn sentence_case_titles(lang: &str) -> bool {
     has(&format!("{lang}/titles.txt"), "sentence case")
+}
+
+/// Whether `lang` writes edition ordinals its own way (`LANG/ordinals.tsv`).
+pub fn has_ordinals(lang: &str) -> bool {
+    !lines(&format!("{lang}/ordinals.tsv")).is_empty()
+}
+
+/// How `lang` writes the ordinal `n` (`LANG/ordinals.tsv`): the figures and
+/// the ending of the line for `=n`, else of the longest line the figures
+/// end with, else of `*`; `None` where that ending is `-` (kept as the
+/// publisher wrote it) or the language has no such file.
+pub fn ordinal(lang: &str, n: u32) -> Option<String> {
+    let figures = n.to_string();
+    let exact = format!("={figures}");
+    let rows: Vec<Vec<&str>> = rows(&format!("{lang}/ordinals.tsv")).filter(|r| r.len() == 2).collect();
+    let ending = rows.iter().find(|r| r[0] == exact).or_else(|| {
+        rows.iter()
+            .filter(|r| !r[0].starts_with('=') && (r[0] == "*" || figures.ends_with(r[0])))
+            .max_by_key(|r| if r[0] == "*" { 0 } else { r[0].len() })
+    })?;
+    (ending[1] != "-").then(|| format!("{figures}{}", ending[1]))
 }
 
 /// A digest of what translating Spanish into `tgt` reads: the Spanish
@@ -204,6 +228,13 @@ mod tests {
         }
         if e.path.ends_with("/word-order.txt") || e.path.ends_with("/titles.txt") {
             return if has(e.path, &e.input) { "yes" } else { "no" }.to_string();
+        }
+        if e.path.ends_with("/ordinals.tsv") {
+            let mut out = e.input.clone();
+            for (a, b, written) in crate::translate::ordinals::find(&e.input, dir, &|_| true).into_iter().rev() {
+                out.replace_range(a..b, &format!("{{{written}}}"));
+            }
+            return out;
         }
         if e.path == "es/labels.txt" {
             return crate::parse::labels::split_labelled_parts(&e.input);

@@ -18,6 +18,7 @@ pub mod gazetteer;
 pub mod lang;
 mod libretranslate;
 mod openai;
+mod ordinals;
 pub mod phrases;
 pub mod pipeline;
 pub mod protect;

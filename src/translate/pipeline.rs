@@ -496,11 +496,11 @@ impl Plan {
 }
 
 /// What the event tells about names, with what the target language asks of
-/// a text: an adjective before its noun, titles in sentence case.
-fn known_into<'a>(known: Known<'a>, lang: &str, field: &str) -> Known<'a> {
+/// a text: an adjective before its noun, titles in sentence case, its ordinals.
+fn known_into<'a>(known: Known<'a>, lang: &'a str, field: &str) -> Known<'a> {
     let adjective_first = super::lang::adjective_first(lang);
     let sentence_case = field == "title" && super::lang::sentence_case_titles(lang);
-    Known { adjective_first, sentence_case, ..known }
+    Known { adjective_first, sentence_case, lang, ..known }
 }
 
 /// Apertium's analysis of a Spanish `text`, starting the analyser on first

@@ -56,6 +56,9 @@ pub struct Known<'a> {
     /// (`lang::sentence_case_titles`): capitals of dictionary words outside
     /// kept spans, but a sentence's first, are undone before the engine.
     pub sentence_case: bool,
+    /// The target language: its way of writing an edition's ordinal
+    /// (`ordinals`, "V Concurso" → English "5th").
+    pub lang: &'a str,
 }
 
 /// A text made ready for an engine.
@@ -196,8 +199,12 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     let text: String = text.chars().filter(|c| !matches!(*c, KEEP_START | KEEP_END)).collect();
     let given: Vec<&str> = [known.venue, known.locality].into_iter().flatten().map(str::trim).filter(|p| p.chars().count() > 2).collect();
     let mut names = places_and_addresses(&text, &given, known);
-    let found = terms_to_put_in(&text, &names, known, terms);
+    let common = |a: usize| known.analysis.map_or(text[a..].starts_with(char::is_uppercase), |an| an.kind_at(a) == Some(WordKind::Common));
+    let mut ordinals = super::ordinals::find(&text, known.lang, &common);
+    ordinals.retain(|&(a, b, _)| names.iter().all(|&(s, e)| b <= s || a >= e));
     let mut taken: Vec<(usize, usize)> = names.clone();
+    taken.extend(ordinals.iter().map(|o| (o.0, o.1)));
+    let found = terms_to_put_in(&text, &taken, known, terms);
     taken.extend(found.iter().map(|f| (f.start, f.end)));
     // Names are looked for around what is taken: a taken span reads as a
     // lower-case word, so "en la biblioteca Gloria Fuertes" with the term
@@ -260,6 +267,7 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
         }
     }
     let mut spans: Vec<(usize, usize, Option<String>)> = names.into_iter().map(|(a, b)| (a, b, None)).collect();
+    spans.extend(ordinals.into_iter().map(|(a, b, written)| (a, b, Some(written))));
     let mut terms_used = Vec::new();
     for f in &found {
         let t = terms.term(f.term);
@@ -494,24 +502,22 @@ fn sentence_case_names_by(text: &str, dictionary_name: &dyn Fn(usize) -> bool) -
     let mut i = 0;
     while i < info.len() {
         let w = &info[i];
-        let starts = (w.caps && !shouting && !is_numeral(&w.lower))
-            // A leading ordinal ("VI Feria"): engines read it as a word ("I saw").
-            || (w.caps && !shouting && w.initial && is_numeral(&w.lower) && info.get(i + 1).is_some_and(|n| n.capital))
+        let numeral = super::ordinals::roman(&text[w.a..w.b]).is_some();
+        // A leading ordinal ("VI Feria", "V Concurso"): engines read it as a
+        // word ("I saw"). One letter is an ordinal only before a word the
+        // dictionary does not take for a name ("I Love Lucy" is English).
+        let ordinal = numeral && !shouting && w.initial && info.get(i + 1).is_some_and(|n| n.capital && (w.caps || !dictionary_name(n.a)));
+        let starts = (w.caps && !shouting && !numeral)
+            || ordinal
             || w.odd
-            || (w.capital
-                && given_name(&w.lower)
-                && info.get(i + 1).is_some_and(|n| n.capital || connector(&n.lower)))
-            || (w.capital
-                && !w.initial
-                && !w.caps
-                && !function_word(&w.lower)
-                && !not_a_name_start(&w.lower))
+            || (w.capital && given_name(&w.lower) && info.get(i + 1).is_some_and(|n| n.capital || connector(&n.lower)))
+            || (w.capital && !w.initial && !w.caps && !function_word(&w.lower) && !not_a_name_start(&w.lower))
             || (w.capital && w.initial && !w.caps && dictionary_name(w.a) && info.get(i + 1).is_some_and(|n| n.capital));
         if !starts {
             i += 1;
             continue;
         }
-        if is_numeral(&w.lower) {
+        if numeral {
             // An ordinal on its own: what follows is looked at afresh.
             spans.push((w.a, w.b));
             i += 1;
@@ -585,11 +591,6 @@ struct Word {
     odd: bool,
     initial: bool,
     lower: String,
-}
-
-/// Roman numerals travel well through every engine ("Carlos III").
-fn is_numeral(lower: &str) -> bool {
-    lower.chars().all(|c| matches!(c, 'i' | 'v' | 'x' | 'l' | 'c'))
 }
 
 #[cfg(test)]

@@ -511,3 +511,33 @@ fn issue22_a_failing_spanish_analyser_is_said_and_translation_goes_on() {
     assert!(err.contains("Spanish analyser failed on") && err.contains("capital letters"), "{err}");
     assert_eq!(listed(d, "en")["1"]["title"], "Jazz Concert");
 }
+
+/// Issue 20.1: an edition's ordinal is not a name. "V Concurso de …" was
+/// kept whole in Spanish in every language (the one-letter "V" read as a
+/// word the dictionary does not know); English and French write the
+/// edition in figures ("5th", "4e", `data/lang/{en,fr}/ordinals.tsv`), the
+/// other languages keep the Roman numeral and translate what follows.
+#[test]
+fn issue20_an_editions_ordinal_is_written_as_the_language_writes_it() {
+    if !has_apertium() {
+        return;
+    }
+    let dir = workdir(CONFIG);
+    write_feed(
+        dir.path(),
+        &[
+            record("1", "V Concurso de Pintura Rápida", "", "Sala X"),
+            record("2", "4º Encuentro de Coros", "", "Sala X"),
+            record("3", "XXI Semana de la Ciencia", "", "Sala X"),
+        ],
+    );
+    run(dir.path());
+    let title = |lang: &str, id: &str| listed(dir.path(), lang)[id]["title"].as_str().unwrap().to_string();
+    assert!(title("en", "1").starts_with("5th ") && !title("en", "1").contains("Concurso"), "{}", title("en", "1"));
+    assert!(title("en", "2").starts_with("4th "), "{}", title("en", "2"));
+    assert!(title("en", "3").starts_with("21st "), "{}", title("en", "3"));
+    assert!(title("fr", "1").starts_with("5e Concours"), "{}", title("fr", "1"));
+    assert!(title("fr", "2").starts_with("4e "), "{}", title("fr", "2"));
+    assert!(title("it", "1").to_lowercase().starts_with("v concorso"), "{}", title("it", "1"));
+    assert!(title("pt", "3").starts_with("XXI Semana da Ciência"), "{}", title("pt", "3"));
+}
