@@ -39,6 +39,23 @@ pub fn find(text: &str, lang: &str, common: &dyn Fn(usize) -> bool) -> Vec<(usiz
     out
 }
 
+/// Whether `before`, the text before a word, ends in an ordinal that opens
+/// the text or a sentence ("4º ", "V "): the word after it then opens the
+/// title as much as the ordinal does ("4º Encuentro" takes its capital from
+/// the title's start, not from a name).
+pub fn leads(before: &str) -> bool {
+    let trimmed = before.trim_end_matches(' ');
+    if trimmed.len() == before.len() {
+        return false;
+    }
+    let start = trimmed.rfind(' ').map_or(0, |p| p + 1);
+    let word = &trimmed[start..];
+    let ordinal = roman(word).is_some() || marked_figure(word, 0, word.len()).is_some_and(|(end, _)| end == word.len());
+    let prefix = &trimmed[..start];
+    let gap = prefix.char_indices().rev().find(|(_, c)| c.is_alphanumeric()).map(|(p, c)| &prefix[p + c.len_utf8()..]);
+    ordinal && gap.is_none_or(opens_sentence)
+}
+
 /// A figure with the Spanish ordinal mark at the word `a..b`: "4º", "4ª",
 /// "4.º", "1.ª"; its end and value.
 fn marked_figure(text: &str, a: usize, b: usize) -> Option<(usize, u32)> {
@@ -95,5 +112,13 @@ mod tests {
         let t = "1.ª Jornada";
         assert_eq!(marked_figure(t, 0, 1), Some((4, 1)));
         assert_eq!(marked_figure("12 horas", 0, 2), None);
+    }
+
+    #[test]
+    fn an_ordinal_opening_a_title_leads_it() {
+        assert!(leads("4º "));
+        assert!(leads("Taller. VII "));
+        assert!(!leads("Carlos V "));
+        assert!(!leads("los 4 "));
     }
 }

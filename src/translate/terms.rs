@@ -258,7 +258,9 @@ impl TermBase {
         let term = &self.terms[t];
         // A title's start, or a sentence's within it ("Taller: descubre la
         // ciencia"): there a verb like Descubre is an imperative.
-        let at_start = !text[..ws[i].0].chars().any(char::is_alphanumeric) || opens_sentence(&text[ws[i - 1].1..ws[i].0]);
+        let at_start = !text[..ws[i].0].chars().any(char::is_alphanumeric)
+            || opens_sentence(&text[ws[i - 1].1..ws[i].0])
+            || super::ordinals::leads(&text[..ws[i].0]);
         if term.initial_only && !at_start {
             return false;
         }
@@ -280,7 +282,7 @@ impl TermBase {
                 return false;
             }
         }
-        let initial = i == 0 || opens_sentence(&text[ws[i - 1].1..ws[i].0]);
+        let initial = at_start;
         // "Centro Municipal de Mayores": a capital after a name's connector.
         let lower = |k: usize| text[ws[k].0..ws[k].1].to_lowercase();
         if capital(i) && !initial && i >= 2 && adjacent(i - 2, i - 1) && adjacent(i - 1, i) {

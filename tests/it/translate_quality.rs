@@ -517,6 +517,7 @@ fn issue22_a_failing_spanish_analyser_is_said_and_translation_goes_on() {
 /// word the dictionary does not know); English and French write the
 /// edition in figures ("5th", "4e", `data/lang/{en,fr}/ordinals.tsv`), the
 /// other languages keep the Roman numeral and translate what follows.
+/// The word after a leading ordinal opens the title as a first word does.
 #[test]
 fn issue20_an_editions_ordinal_is_written_as_the_language_writes_it() {
     if !has_apertium() {
@@ -527,7 +528,7 @@ fn issue20_an_editions_ordinal_is_written_as_the_language_writes_it() {
         dir.path(),
         &[
             record("1", "V Concurso de Pintura Rápida", "", "Sala X"),
-            record("2", "4º Encuentro de Coros", "", "Sala X"),
+            record("2", "4º Encuentro Iberoamericano de Coros", "", "Sala X"),
             record("3", "XXI Semana de la Ciencia", "", "Sala X"),
         ],
     );
@@ -540,4 +541,7 @@ fn issue20_an_editions_ordinal_is_written_as_the_language_writes_it() {
     assert!(title("fr", "2").starts_with("4e "), "{}", title("fr", "2"));
     assert!(title("it", "1").to_lowercase().starts_with("v concorso"), "{}", title("it", "1"));
     assert!(title("pt", "3").starts_with("XXI Semana da Ciência"), "{}", title("pt", "3"));
+    // The word after a leading ordinal opens the title: its capital is no
+    // name's ("Encuentro" was Italian "Trovo", a verb, with no term).
+    assert!(title("it", "2").starts_with("4º Incontro"), "{}", title("it", "2"));
 }
