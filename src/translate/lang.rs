@@ -27,6 +27,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("es/given-names.txt", include_str!("../../data/lang/es/given-names.txt")),
     ("es/labels.txt", include_str!("../../data/lang/es/labels.txt")),
     ("es/not-name-starts.txt", include_str!("../../data/lang/es/not-name-starts.txt")),
+    ("es/article-names.tsv", include_str!("../../data/lang/es/article-names.tsv")),
     ("es/venue-heads.tsv", include_str!("../../data/lang/es/venue-heads.tsv")),
     ("en/general-after.txt", include_str!("../../data/lang/en/general-after.txt")),
     ("en/general-nouns.txt", include_str!("../../data/lang/en/general-nouns.txt")),

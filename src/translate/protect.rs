@@ -121,6 +121,52 @@ fn places_and_addresses(text: &str, given: &[&str], known: Known) -> Vec<(usize,
     names
 }
 
+/// Names that carry their article (`es/article-names.tsv`): a capitalised
+/// article inside a sentence before a capitalised word, with the
+/// capitalised words and connectors after it ("Jardín El Capricho", "por La
+/// Latina y Lavapiés"); kept whatever the dictionary says of their words.
+/// In a text in title case, only an article left apart from the
+/// preposition it contracts with ("Rincones de El Retiro"). Titles only.
+fn article_names(text: &str) -> Vec<(usize, usize)> {
+    let ws = words(text);
+    let info = word_info(text, &ws);
+    let sentence_case = info.iter().any(|w| !w.capital && w.lower.chars().count() >= 4 && !function_word(&w.lower));
+    let spaced = |i: usize, j: usize| text[info[i].b..info[j].a] == *" ";
+    let mut out = Vec::new();
+    for i in 1..info.len().saturating_sub(1) {
+        let (w, prev, next) = (&info[i], &info[i - 1], &info[i + 1]);
+        let Some(row) = lang::rows("es/article-names.tsv").find(|r| r[0] == &text[w.a..w.b]) else { continue };
+        if w.initial || !next.capital || next.caps || !spaced(i, i + 1) {
+            continue;
+        }
+        let contracts = row.get(1).is_some_and(|ps| ps.split(' ').any(|p| p == prev.lower));
+        if !(sentence_case || (contracts && !prev.capital && spaced(i - 1, i))) {
+            continue;
+        }
+        let mut end = i + 1;
+        let mut j = i + 2;
+        while j < info.len() {
+            if info[j].capital && !info[j].initial && spaced(j - 1, j) {
+                end = j;
+                j += 1;
+                continue;
+            }
+            // "de", "del", "la"… join; "y" joins two names, each kept on its own.
+            let joins = |k: usize| connector(&info[k].lower) && !matches!(info[k].lower.as_str(), "y" | "e" | "i");
+            let k = (j..info.len().min(j + 2)).take_while(|&k| joins(k) && !info[k].capital && spaced(k - 1, k)).last();
+            match k {
+                Some(k) if k + 1 < info.len() && info[k + 1].capital && spaced(k, k + 1) => {
+                    end = k + 1;
+                    j = k + 2;
+                }
+                _ => break,
+            }
+        }
+        out.push((w.a, info[end].b));
+    }
+    out
+}
+
 /// The terms of `terms` found in `text` outside `taken`, but a one-word
 /// term before an adjective in a language that puts the adjective first:
 /// "Leyendas botánicas" would come back "Legends Botanists", since the
@@ -199,6 +245,12 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     let text: String = text.chars().filter(|c| !matches!(*c, KEEP_START | KEEP_END)).collect();
     let given: Vec<&str> = [known.venue, known.locality].into_iter().flatten().map(str::trim).filter(|p| p.chars().count() > 2).collect();
     let mut names = places_and_addresses(&text, &given, known);
+    let article_names = if known.running_text { Vec::new() } else { article_names(&text) };
+    for span in article_names {
+        if names.iter().all(|&(a, b)| span.1 <= a || span.0 >= b) {
+            names.push(span);
+        }
+    }
     let common = |a: usize| known.analysis.map_or(text[a..].starts_with(char::is_uppercase), |an| an.kind_at(a) == Some(WordKind::Common));
     let mut ordinals = super::ordinals::find(&text, known.lang, &common);
     ordinals.retain(|&(a, b, _)| names.iter().all(|&(s, e)| b <= s || a >= e));

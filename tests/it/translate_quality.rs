@@ -545,3 +545,32 @@ fn issue20_an_editions_ordinal_is_written_as_the_language_writes_it() {
     // name's ("Encuentro" was Italian "Trovo", a verb, with no term).
     assert!(title("it", "2").starts_with("4º Incontro"), "{}", title("it", "2"));
 }
+
+/// Issue 20.1: a name that carries its article is kept whole, though the
+/// dictionary knows its words: "Rincones de El Retiro" (Spanish would have
+/// written "del" for a common noun) was English "Corners of the Retreat",
+/// French "Coins de la retraite"; "Jardín El Capricho" was "Garden the Whim".
+/// An article opening the title opens no name ("La música" is translated).
+#[test]
+fn issue20_a_name_that_carries_its_article_is_kept() {
+    if !has_apertium() {
+        return;
+    }
+    let dir = workdir(CONFIG);
+    write_feed(
+        dir.path(),
+        &[
+            record("1", "'Rincones de El Retiro'", "", "Sala X"),
+            record("2", "Itinerarios guiados. Jardín El Capricho", "", "Sala X"),
+            record("3", "La música del bosque", "", "Sala X"),
+        ],
+    );
+    run(dir.path());
+    let title = |lang: &str, id: &str| listed(dir.path(), lang)[id]["title"].as_str().unwrap().to_string();
+    for lang in ["en", "fr", "it", "pt", "ca", "gl"] {
+        assert!(title(lang, "1").contains("El Retiro"), "{lang}: {}", title(lang, "1"));
+        assert!(title(lang, "2").ends_with("El Capricho"), "{lang}: {}", title(lang, "2"));
+    }
+    assert!(title("en", "1").starts_with("'Corners of El Retiro"), "{}", title("en", "1"));
+    assert!(title("en", "3").starts_with("The Music"), "{}", title("en", "3"));
+}
