@@ -212,5 +212,5 @@ pub struct LinkingEvent {
     pub id: String,
     pub title: String,
     /// `active`, `withdrawn` (gone from the feed) or `withheld` (by the operator).
-    pub status: String,
+    pub status: crate::vocab::EventStatus,
 }
