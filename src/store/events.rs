@@ -94,8 +94,7 @@ const COLUMNS: &str = "id, source, source_event_id, title, description, url, sta
 /// an error that names the event and the column.
 fn from_row(r: &Row) -> Result<StoredEvent> {
     let (source, id): (String, String) = (r.get(1)?, r.get(2)?);
-    typed(r, source.clone(), id.clone())
-        .with_context(|| format!("the stored event {source}:{id} cannot be read (was the database written by another program?)"))
+    typed(r, source.clone(), id.clone()).with_context(|| format!("the stored event {source}:{id} cannot be read"))
 }
 
 /// The JSON of column `i` (`name`) as `T`.

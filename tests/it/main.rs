@@ -49,6 +49,7 @@ mod run_bounds;
 mod safety_engine_answers;
 mod safety_operator_input;
 mod store_ingest;
+mod store_typed_rows;
 mod surface_docs;
 mod surface_honest;
 mod surface_lists;
