@@ -107,8 +107,8 @@ fn source_json(store: &Store, config: Option<&crate::config::Config>, a: &dyn Ad
         "last_date": held.last_date,
         "fields": held.fields,
         "translations": held.translations,
-        "first_stored": held.first_seen.map(crate::output::rfc3339_string),
-        "last_changed": held.last_changed.map(crate::output::rfc3339_string),
+        "first_stored": held.first_seen,
+        "last_changed": held.last_changed,
     }))
 }
 

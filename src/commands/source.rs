@@ -26,10 +26,8 @@ pub struct SourceLine {
     pub hours: Option<String>,
     pub last_status: Option<crate::vocab::SourceStatus>,
     pub last_message: Option<String>,
-    #[serde(serialize_with = "crate::output::rfc3339_opt")]
-    pub last_run: Option<i64>,
-    #[serde(serialize_with = "crate::output::rfc3339_opt")]
-    pub last_success: Option<i64>,
+    pub last_run: Option<jiff::Timestamp>,
+    pub last_success: Option<jiff::Timestamp>,
     pub events_active: u64,
     pub events_withdrawn: u64,
 }
@@ -266,8 +264,7 @@ pub fn history(cli: &Cli, args: &SourceHistoryArgs) -> Result<super::Exit> {
     }
     let mut t = Table::new(&["when", "action", "reason"]);
     for s in &switches {
-        let ms = s.at.parse::<jiff::Timestamp>().ok().map(|t| t.as_millisecond());
-        t.row([local_time(ms), s.action.as_str().to_string(), s.reason.clone().unwrap_or_default()]);
+        t.row([local_time(s.at.parse::<jiff::Timestamp>().ok()), s.action.as_str().to_string(), s.reason.clone().unwrap_or_default()]);
     }
     t.print()?;
     Ok(exit::OK)
