@@ -70,10 +70,16 @@ pub fn finish(result: anyhow::Result<Exit>) -> std::process::ExitCode {
 /// object on stdout, `{"error": "…", "exit": N}`, beside its line on stderr
 /// (issue 21 item 7: a held lock printed nothing on stdout).
 pub fn finish_json(result: anyhow::Result<Exit>) -> std::process::ExitCode {
+    /// A failure as `--json` prints it.
+    #[derive(serde::Serialize)]
+    struct Failure {
+        error: String,
+        exit: u8,
+    }
     if let Err(e) = &result {
         let exit = exit_for(e);
         if exit != Exit::Ok {
-            let _ = json(&serde_json::json!({ "error": format!("{e:#}"), "exit": exit.code() }));
+            let _ = json(&Failure { error: format!("{e:#}"), exit: exit.code() });
         }
     }
     finish(result)

@@ -45,6 +45,7 @@ mod privacy_withdraw_guard;
 mod reader_fields;
 mod report_pages;
 mod report_render;
+mod report_shapes;
 mod run_bounds;
 mod safety_engine_answers;
 mod safety_operator_input;
