@@ -13,19 +13,27 @@ pub struct RunRow {
     pub started_at: jiff::Timestamp,
     pub finished_at: Option<jiff::Timestamp>,
     pub exit_code: Option<i32>,
-    /// `finished`, `interrupted` (its deadline passed or a signal stopped
-    /// it, exit 5, issue 19) or `unfinished` (still running, or killed
-    /// outright).
-    pub status: &'static str,
+    pub status: RunStatus,
     pub sources: Vec<super::runs::SourceReport>,
 }
 
+/// How a run ended, as its row says (from its exit code; not stored).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunStatus {
+    Finished,
+    /// Its deadline passed or a signal stopped it (exit 5, issue 19).
+    Interrupted,
+    /// Still running, or killed outright.
+    Unfinished,
+}
+
 /// What a run's row says of its end.
-fn run_status(exit_code: Option<i32>) -> &'static str {
+fn run_status(exit_code: Option<i32>) -> RunStatus {
     match exit_code {
-        None => "unfinished",
-        Some(code) if code == i32::from(crate::output::Exit::Interrupted.code()) => "interrupted",
-        Some(_) => "finished",
+        None => RunStatus::Unfinished,
+        Some(code) if code == i32::from(crate::output::Exit::Interrupted.code()) => RunStatus::Interrupted,
+        Some(_) => RunStatus::Finished,
     }
 }
 
@@ -209,4 +217,19 @@ pub struct LinkingEvent {
     pub title: String,
     /// `active`, `withdrawn` (gone from the feed) or `withheld` (by the operator).
     pub status: crate::vocab::EventStatus,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run's end reads as `runs --json` has always written it (issue 22).
+    #[test]
+    fn a_runs_end_keeps_its_spelling() {
+        let word = |code| serde_json::to_value(run_status(code)).unwrap();
+        assert_eq!(word(None), "unfinished");
+        assert_eq!(word(Some(0)), "finished");
+        assert_eq!(word(Some(1)), "finished");
+        assert_eq!(word(Some(5)), "interrupted");
+    }
 }
