@@ -4,7 +4,7 @@
 //! title cannot exist. Nothing here knows about HTTP or SQLite.
 
 use jiff::civil::{Date, DateTime, Weekday};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Europe/Madrid: the default time zone of every event.
 pub const TZ_MADRID: &str = "Europe/Madrid";
@@ -100,7 +100,8 @@ pub struct Schedule {
     pub occurrences: Vec<Occurrence>,
 }
 
-fn ser_weekdays<S: serde::Serializer>(days: &[Weekday], s: S) -> Result<S::Ok, S::Error> {
+/// serde: weekdays as their iCalendar codes (`["MO", "WE"]`), as stored.
+pub fn ser_weekdays<S: serde::Serializer>(days: &[Weekday], s: S) -> Result<S::Ok, S::Error> {
     let names: Vec<&str> = days.iter().map(|d| weekday_code(*d)).collect();
     names.serialize(s)
 }
@@ -118,8 +119,14 @@ pub fn weekday_code(d: Weekday) -> &'static str {
     }
 }
 
+/// The weekday an iCalendar code names (`MO` … `SU`), as [`weekday_code`] writes it.
+pub fn weekday_from_code(code: &str) -> Option<Weekday> {
+    use Weekday::*;
+    [Monday, Tuesday, Wednesday, Thursday, Friday, Saturday, Sunday].into_iter().find(|d| weekday_code(*d) == code)
+}
+
 /// One concrete occurrence, in local time of the event's zone.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Occurrence {
     pub start: DateTime,
     pub end: Option<DateTime>,
@@ -234,7 +241,7 @@ pub fn in_canaries(lat: f64, lon: f64) -> bool {
 }
 
 /// CityVibe's own taxonomy: a dozen entries, labelled in all seven languages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
 #[serde(rename_all = "snake_case")]
 pub enum Category {
     Music,
@@ -301,10 +308,9 @@ impl Category {
         crate::i18n::catalogue(lang).text(&format!("category-{}", self.id()))
     }
 
-    /// The labels of stored category ids in `lang`; an id no category has
-    /// is shown as it is.
-    pub fn labels<'a>(ids: impl IntoIterator<Item = &'a str>, lang: &str) -> Vec<String> {
-        ids.into_iter().map(|id| Category::from_id(id).map_or_else(|| id.to_string(), |c| c.label(lang))).collect()
+    /// The labels of categories in `lang`.
+    pub fn labels(categories: &[Category], lang: &str) -> Vec<String> {
+        categories.iter().map(|c| c.label(lang)).collect()
     }
 }
 
@@ -349,6 +355,19 @@ mod tests {
         assert_eq!(v.lat, None);
         assert!(v.set_coordinates(28.1, -15.4)); // Las Palmas
         assert!(in_canaries(28.1, -15.4));
+    }
+
+    /// The stored spellings read back as the values that wrote them (issue 22).
+    #[test]
+    fn weekday_codes_and_category_ids_read_back() {
+        for d in [Weekday::Monday, Weekday::Wednesday, Weekday::Sunday] {
+            assert_eq!(weekday_from_code(weekday_code(d)), Some(d));
+        }
+        assert_eq!(weekday_from_code("Mo"), None);
+        for c in Category::ALL {
+            assert_eq!(serde_json::to_value(c).unwrap(), c.id());
+            assert_eq!(serde_json::from_value::<Category>(c.id().into()).unwrap(), c);
+        }
     }
 
     #[test]

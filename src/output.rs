@@ -14,10 +14,10 @@
 //!   every stdout write returns `io::Result`: pass it on with `?` and a closed
 //!   pipe (`cityvibe events list | head -1`) ends the command quietly with
 //!   exit 0, as ripgrep does;
-//! - shows a time stored as ms since the epoch with [`time`] in tables (the
-//!   zone of `TZ`, else the machine's, its abbreviation shown) and serializes
-//!   it with `#[serde(serialize_with = "output::rfc3339")]` (or
-//!   [`rfc3339_opt`]) in JSON: RFC 3339 with its offset, never epoch ms.
+//! - holds a time as a `jiff::Timestamp` (`times::at_ms` from the ms the
+//!   store keeps), shows it with [`time`] in tables (the zone of `TZ`, else
+//!   the machine's, its abbreviation shown), and lets jiff serialize it in
+//!   JSON: RFC 3339 with its offset, never epoch ms.
 //!
 //! `main` turns the result into a process exit code in one place, [`finish`].
 //!
@@ -28,10 +28,9 @@
 
 use std::io::Write;
 
-// The error vocabulary and the JSON time format live in leaves below the
-// domain (`error`, `times`); their old paths here keep resolving.
+// The error vocabulary lives in a leaf below the domain (`error`); its old
+// paths here keep resolving.
 pub use crate::error::{Exit, UsageError, as_usage, exit_for, is_closed_pipe, usage};
-pub use crate::times::{rfc3339, rfc3339_opt, rfc3339_string};
 
 /// The verbosity a command runs at: 0 quiet (cron), 1 one line per
 /// request, 2 more. `CITYVIBE_LOG` (`info` = 1, `debug` = 2) counts when
@@ -71,10 +70,16 @@ pub fn finish(result: anyhow::Result<Exit>) -> std::process::ExitCode {
 /// object on stdout, `{"error": "…", "exit": N}`, beside its line on stderr
 /// (issue 21 item 7: a held lock printed nothing on stdout).
 pub fn finish_json(result: anyhow::Result<Exit>) -> std::process::ExitCode {
+    /// A failure as `--json` prints it.
+    #[derive(serde::Serialize)]
+    struct Failure {
+        error: String,
+        exit: u8,
+    }
     if let Err(e) = &result {
         let exit = exit_for(e);
         if exit != Exit::Ok {
-            let _ = json(&serde_json::json!({ "error": format!("{e:#}"), "exit": exit.code() }));
+            let _ = json(&Failure { error: format!("{e:#}"), exit: exit.code() });
         }
     }
     finish(result)
@@ -94,12 +99,10 @@ pub fn display_zone() -> jiff::tz::TimeZone {
     jiff::tz::TimeZone::system()
 }
 
-/// A time stored as ms since the epoch, for a table: `2026-05-01 18:30 CEST`
-/// in [`display_zone`]; `-` when unknown.
-pub fn time(ms: Option<i64>) -> String {
-    ms.and_then(|ms| jiff::Timestamp::from_millisecond(ms).ok())
-        .map(|t| t.to_zoned_datetime(display_zone()).strftime("%Y-%m-%d %H:%M %Z").to_string())
-        .unwrap_or_else(|| "-".into())
+/// A time for a table: `2026-05-01 18:30 CEST` in [`display_zone`]; `-`
+/// when unknown.
+pub fn time(t: Option<jiff::Timestamp>) -> String {
+    t.map(|t| t.to_zoned_datetime(display_zone()).strftime("%Y-%m-%d %H:%M %Z").to_string()).unwrap_or_else(|| "-".into())
 }
 
 /// A table for a terminal or a pipe: columns line up whatever the cell

@@ -110,11 +110,18 @@ pub fn when(e: &StoredEvent, s: &Slot) -> String {
 /// `T23:59:59`), else date and time to the minute (issue 21 item 7).
 pub fn civil_text(stored: &str, all_day: bool) -> String {
     match stored.parse::<DateTime>() {
-        Ok(dt) if all_day || dt.time() == jiff::civil::Time::midnight() || dt.time() == jiff::civil::time(23, 59, 59, 0) => {
-            dt.date().to_string()
-        }
-        Ok(dt) => dt.strftime("%Y-%m-%d %H:%M").to_string(),
+        Ok(dt) => civil_day_or_time(dt, all_day),
         Err(_) => stored.to_string(),
+    }
+}
+
+/// A civil time as [`civil_text`] shows it: the day alone when all-day or
+/// at midnight or 23:59:59, else the day and the minute.
+pub fn civil_day_or_time(dt: DateTime, all_day: bool) -> String {
+    if all_day || dt.time() == jiff::civil::Time::midnight() || dt.time() == jiff::civil::time(23, 59, 59, 0) {
+        dt.date().to_string()
+    } else {
+        dt.strftime("%Y-%m-%d %H:%M").to_string()
     }
 }
 

@@ -1,33 +1,51 @@
-//! How a stored time (ms since the Unix epoch) is written in JSON: RFC 3339
-//! with its offset, never epoch ms. A leaf, so that the store's report rows
-//! can say how they serialize without reaching up to the printer.
+//! How a stored time (ms since the Unix epoch) becomes a report's time: a
+//! `jiff::Timestamp`, read once at the store's edge and serialized by jiff
+//! itself in JSON (RFC 3339 with its offset, never epoch ms). A leaf, so
+//! that the store's report rows can hold their times without reaching up to
+//! the printer. The ledger and the scheduler keep their ms; only what a
+//! report shows is converted.
 //!
 //! Not for tables: `output::time` shows a time in the display zone.
 
-use serde::Serializer;
+use jiff::Timestamp;
+use rusqlite::Row;
+use rusqlite::types::Type;
 
-/// ms since the epoch as RFC 3339 with its offset (UTC): `2026-05-01T16:30:00.123Z`.
-pub fn rfc3339_string(ms: i64) -> String {
-    jiff::Timestamp::from_millisecond(ms).map(|t| t.to_string()).unwrap_or_else(|_| ms.to_string())
+/// ms since the epoch as the instant it is; an error past jiff's range
+/// (years -9999 to 9999), which no clock writes.
+pub fn at_ms(ms: i64) -> Result<Timestamp, jiff::Error> {
+    Timestamp::from_millisecond(ms)
 }
 
-/// serde: ms since the epoch written as RFC 3339.
-pub fn rfc3339<S: Serializer>(ms: &i64, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&rfc3339_string(*ms))
+/// ms since the epoch to the second below, as the run says a time a host
+/// may be asked again (`2026-12-01T18:00:00Z`).
+pub fn at_second(ms: i64) -> Result<Timestamp, jiff::Error> {
+    Timestamp::from_second(ms.div_euclid(1000))
 }
 
-/// serde: optional ms since the epoch written as RFC 3339 (or null).
-pub fn rfc3339_opt<S: Serializer>(ms: &Option<i64>, s: S) -> Result<S::Ok, S::Error> {
-    match ms {
-        Some(ms) => s.serialize_str(&rfc3339_string(*ms)),
-        None => s.serialize_none(),
-    }
+/// Column `i` of a stored row (ms since the epoch) as a time.
+pub fn column(r: &Row, i: usize) -> rusqlite::Result<Timestamp> {
+    at_ms(r.get(i)?).map_err(|e| rusqlite::Error::FromSqlConversionFailure(i, Type::Integer, e.into()))
+}
+
+/// Column `i` of a stored row, NULL or ms since the epoch, as a time.
+pub fn column_opt(r: &Row, i: usize) -> rusqlite::Result<Option<Timestamp>> {
+    r.get::<_, Option<i64>>(i)?
+        .map(|ms| at_ms(ms).map_err(|e| rusqlite::Error::FromSqlConversionFailure(i, Type::Integer, e.into())))
+        .transpose()
 }
 
 #[cfg(test)]
 mod tests {
+    /// A report's time in JSON is what earlier releases wrote from ms: RFC
+    /// 3339 in UTC, the milliseconds kept when there are any.
     #[test]
     fn json_times_are_rfc3339() {
-        assert_eq!(super::rfc3339_string(0), "1970-01-01T00:00:00Z");
+        let json = |t| serde_json::to_value(t).unwrap();
+        assert_eq!(json(super::at_ms(0).unwrap()), "1970-01-01T00:00:00Z");
+        assert_eq!(json(super::at_ms(1_777_653_000_123).unwrap()), "2026-05-01T16:30:00.123Z");
+        assert_eq!(json(super::at_second(1_777_653_000_999).unwrap()), "2026-05-01T16:30:00Z");
+        assert_eq!(json(super::at_second(-1).unwrap()), "1969-12-31T23:59:59Z");
+        assert!(super::at_ms(i64::MAX).is_err());
     }
 }

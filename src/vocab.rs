@@ -1,7 +1,8 @@
 //! Typed vocabularies shared by the run, the store and the commands (issue
 //! 14 item 3): a source's status in a run, what came of one request (the
-//! fetch log's `outcome`), and the translator (and its fallback) the
-//! operator chose, and how one stored event is named ([`EventRef`],
+//! fetch log's `outcome`), where a stored event stands ([`EventStatus`]),
+//! the translator (and its fallback) the operator chose, and how one stored
+//! event is named ([`EventRef`],
 //! `SOURCE:ID`). Each word has one spelling, kept here: the same text is
 //! stored in SQLite, written in JSON and read back from sources.toml. The
 //! fixed words are spelled both ways by `strum`'s derives (from the variant
@@ -82,6 +83,39 @@ impl FromSql for SourceStatus {
     fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
         let word = value.as_str()?;
         word.parse().map_err(|_| FromSqlError::Other(format!("unknown source status {word:?}").into()))
+    }
+}
+
+/// Where a stored event stands: the `events.status` column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, EnumString, IntoStaticStr, Display, EnumIter)]
+#[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
+pub enum EventStatus {
+    /// In its feed: listed, exported and translated.
+    Active,
+    /// Gone from its feed (P20): kept, shown nowhere.
+    Withdrawn,
+    /// Kept out of every list by the operator (`source disable --withdraw`,
+    /// P16): not `withdrawn`, so `source enable` knows which to bring back.
+    Withheld,
+}
+
+impl EventStatus {
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+}
+
+impl ToSql for EventStatus {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::from(self.as_str()))
+    }
+}
+
+impl FromSql for EventStatus {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        let word = value.as_str()?;
+        word.parse().map_err(|_| FromSqlError::Other(format!("unknown event status {word:?}").into()))
     }
 }
 
@@ -347,6 +381,25 @@ mod tests {
         }
         assert_eq!(Translator::iter().count(), translators.len());
         assert_eq!(Fallback::Apertium.to_string(), "apertium");
+    }
+
+    /// Every event status the `events` table has held reads back as its
+    /// word and is written as it was (issue 22: typed rows).
+    #[test]
+    fn event_statuses_stored_before_the_type_read_back() {
+        use strum::IntoEnumIterator;
+        let words = [("active", EventStatus::Active), ("withdrawn", EventStatus::Withdrawn), ("withheld", EventStatus::Withheld)];
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        for (text, word) in words {
+            let back: EventStatus = conn.query_row("SELECT ?1", [text], |r| r.get(0)).unwrap();
+            assert_eq!(back, word);
+            let stored: String = conn.query_row("SELECT ?1", [word], |r| r.get(0)).unwrap();
+            assert_eq!(stored, text);
+            assert_eq!(serde_json::to_value(word).unwrap(), text);
+        }
+        assert_eq!(EventStatus::iter().count(), words.len());
+        let unknown = conn.query_row("SELECT 'gone'", [], |r| r.get::<_, EventStatus>(0)).unwrap_err();
+        assert!(unknown.to_string().contains("unknown event status \"gone\""), "{unknown}");
     }
 
     /// `SOURCE:ID` as every command has read it, in one parser.

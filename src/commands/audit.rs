@@ -9,6 +9,16 @@ use crate::http::{Client, Limits, Mirror};
 use crate::store::Store;
 use anyhow::Result;
 
+/// What `audit --json` prints.
+#[derive(Debug, serde::Serialize)]
+struct AuditReport<'a> {
+    /// Whether any source no longer matches its review (exit 1).
+    drift: bool,
+    sources: &'a [SourceAudit],
+    /// Sources switched off in sources.toml, not audited unless named.
+    not_audited: &'a [&'static str],
+}
+
 pub fn execute(cli: &Cli, args: &AuditArgs) -> Result<super::Exit> {
     let all = crate::adapters::ALL;
     let config = super::load_config(cli)?;
@@ -63,11 +73,7 @@ pub fn execute(cli: &Cli, args: &AuditArgs) -> Result<super::Exit> {
         }
     }
     if args.json {
-        let mut out = serde_json::Map::new();
-        out.insert("drift".into(), drift.into());
-        out.insert("sources".into(), serde_json::to_value(&reports)?);
-        out.insert("not_audited".into(), serde_json::to_value(&skipped)?);
-        super::print_json(&out)?;
+        super::print_json(&AuditReport { drift, sources: &reports, not_audited: &skipped })?;
     } else {
         print_table(&reports, &skipped)?;
     }

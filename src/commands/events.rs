@@ -130,11 +130,12 @@ pub fn show(cli: &Cli, args: &EventsShowArgs) -> Result<super::Exit> {
         return Ok(super::exit::OK);
     }
     // An active event whose every occurrence is over reads "ended" (issue 21 item 7: a year-old one said "active").
-    let ended = e.status == "active" && matches!(crate::schedule::standing(e, jiff::Timestamp::now()), crate::schedule::Standing::Ended(_));
+    let ended = e.status == crate::vocab::EventStatus::Active
+        && matches!(crate::schedule::standing(e, jiff::Timestamp::now()), crate::schedule::Standing::Ended(_));
     crate::outln!("{} ({}:{}, {})", e.title, e.source, e.source_event_id, if ended { "ended" } else { e.status.as_str() })?;
     crate::outln!("text: {} [{}]", e.lang, e.text_origin)?;
-    let civil = |t: &Option<String>| t.as_deref().map(|t| crate::schedule::civil_text(t, e.all_day));
-    let (start, end) = (civil(&e.start).unwrap_or("?".into()), civil(&e.end).unwrap_or("no end given".into()));
+    let civil = |t: Option<jiff::civil::DateTime>| t.map(|t| crate::schedule::civil_day_or_time(t, e.all_day));
+    let (start, end) = (civil(e.start).unwrap_or("?".into()), civil(e.end).unwrap_or("no end given".into()));
     let span = if start == end { start } else { format!("{start} → {end}") };
     crate::outln!("when: {span}{} ({})", if e.all_day { ", all day" } else { "" }, e.time_zone)?;
     // Venue, street, postcode and locality, comma-separated as every export has them.

@@ -5,9 +5,13 @@
 use super::{exit, print_json};
 use crate::adapter::Adapter;
 use crate::cli::{Cli, HoldingsArgs};
+use crate::store::corrections::Correction;
+use crate::store::fetchlog::HostStats;
+use crate::store::reports::LinkingEvent;
 use crate::store::{Store, now_ms};
 use anyhow::Result;
-use serde_json::json;
+use jiff::Timestamp;
+use serde::Serialize;
 
 /// The sources a query names: a source id, a host (with or without `www.`),
 /// or any URL on that host.
@@ -80,40 +84,83 @@ fn sources_of(cli: &Cli, query: &str) -> Result<(Vec<&'static dyn Adapter>, Link
     Ok((adapters, linked))
 }
 
-/// What we hold of one source and how it is cited now (P17, P19), as
-/// `holdings --json` prints it.
-fn source_json(store: &Store, config: Option<&crate::config::Config>, a: &dyn Adapter) -> Result<serde_json::Value> {
+/// What we hold of one source and how it is cited now (P17, P19).
+#[derive(Debug, Serialize)]
+struct SourceHoldings {
+    id: &'static str,
+    name: &'static str,
+    publisher: &'static str,
+    host: &'static str,
+    dataset_page: &'static str,
+    feeds: Vec<&'static str>,
+    licence: String,
+    licence_url: String,
+    attribution: String,
+    min_delay_secs: f64,
+    /// Whether sources.toml switches it on; unknown without a sources.toml.
+    enabled: Option<bool>,
+    events_active: u64,
+    events_withdrawn: u64,
+    events_withheld: u64,
+    /// The operator's corrections of its events, in force and ended (issue 12 item 9).
+    corrections: Vec<Correction>,
+    first_date: Option<String>,
+    last_date: Option<String>,
+    fields: Vec<String>,
+    translations: Vec<(String, u64)>,
+    first_stored: Option<Timestamp>,
+    last_changed: Option<Timestamp>,
+}
+
+/// How many stored events of a source link to a host we never fetch from.
+#[derive(Debug, Serialize)]
+struct LinkedSource {
+    source: String,
+    events: u64,
+}
+
+/// What `holdings` tells, as `--json` prints it and the text says it.
+#[derive(Debug, Serialize)]
+struct HoldingsReport<'a> {
+    query: &'a str,
+    sources: Vec<SourceHoldings>,
+    linked_from_events: Vec<LinkedSource>,
+    /// For a page's URL, the stored events whose original it is; null for a host or a source.
+    page_events: Option<Vec<LinkingEvent>>,
+    fetch_log_30_days: Vec<HostStats>,
+}
+
+fn source_holdings(store: &Store, config: Option<&crate::config::Config>, a: &dyn Adapter) -> Result<SourceHoldings> {
     let m = a.manifest();
     let held = store.holdings(m.id)?;
     let cited = crate::citation::of(config, m);
-    Ok(json!({
-        "id": m.id,
-        "name": m.name,
-        "publisher": m.publisher,
-        "host": m.host,
-        "dataset_page": m.dataset_page,
-        "feeds": m.feeds.iter().map(|f| f.url).collect::<Vec<_>>(),
-        "licence": cited.licence,
-        "licence_url": cited.licence_url,
-        "attribution": cited.attribution,
-        "min_delay_secs": config.map_or(m.min_delay.as_secs_f64(), |c| c.delay_for(a).as_secs_f64()),
-        "enabled": config.map(|c| c.enabled(m.id)),
-        "events_active": held.events_active,
-        "events_withdrawn": held.events_withdrawn,
-        "events_withheld": store.count_withheld(m.id)?,
-        // The operator's corrections of its events, in force and ended (issue 12 item 9).
-        "corrections": store.corrections(m.id, None)?,
-        "first_date": held.first_date,
-        "last_date": held.last_date,
-        "fields": held.fields,
-        "translations": held.translations,
-        "first_stored": held.first_seen.map(crate::output::rfc3339_string),
-        "last_changed": held.last_changed.map(crate::output::rfc3339_string),
-    }))
+    Ok(SourceHoldings {
+        id: m.id,
+        name: m.name,
+        publisher: m.publisher,
+        host: m.host,
+        dataset_page: m.dataset_page,
+        feeds: m.feeds.iter().map(|f| f.url).collect(),
+        licence: cited.licence,
+        licence_url: cited.licence_url,
+        attribution: cited.attribution,
+        min_delay_secs: config.map_or(m.min_delay.as_secs_f64(), |c| c.delay_for(a).as_secs_f64()),
+        enabled: config.map(|c| c.enabled(m.id)),
+        events_active: held.events_active,
+        events_withdrawn: held.events_withdrawn,
+        events_withheld: store.count_withheld(m.id)?,
+        corrections: store.corrections(m.id, None)?,
+        first_date: held.first_date,
+        last_date: held.last_date,
+        fields: held.fields,
+        translations: held.translations,
+        first_stored: held.first_seen,
+        last_changed: held.last_changed,
+    })
 }
 
 pub fn show(cli: &Cli, args: &HoldingsArgs) -> Result<super::Exit> {
-    let (query, as_json) = (args.query.as_str(), args.json);
+    let query = args.query.as_str();
     let (adapters, linked) = sources_of(cli, query)?;
     // Without a sources.toml, the adapters' own values; a file that does not
     // validate is an error (its citation overrides could not be shown, P19).
@@ -122,41 +169,42 @@ pub fn show(cli: &Cli, args: &HoldingsArgs) -> Result<super::Exit> {
     let since = now_ms() - 30 * 24 * 3600 * 1000;
     let mut hosts: Vec<&str> = adapters.iter().map(|a| a.manifest().host).collect();
     hosts.dedup();
-    let mut fetched = Vec::new();
+    let mut fetch_log_30_days = Vec::new();
     for h in &hosts {
-        fetched.push(store.host_stats(h, since)?);
+        fetch_log_30_days.push(store.host_stats(h, since)?);
     }
     let mut sources = Vec::new();
     for a in &adapters {
-        sources.push(source_json(&store, config.as_ref(), *a)?);
+        sources.push(source_holdings(&store, config.as_ref(), *a)?);
     }
     // A page's webmaster asks about that page: which stored events have it
     // as their original (P17), so that they can be taken down by it (P18).
-    let page = page_of(query);
-    let page_events = match &page {
-        Some(p) => store.events_linking_to(&p.0, |u| page_of(u).as_ref() == Some(p))?,
-        None => Vec::new(),
+    let page_events = match page_of(query) {
+        Some(p) => Some(store.events_linking_to(&p.0, |u| page_of(u).as_ref() == Some(&p))?),
+        None => None,
     };
-    let linked_json: Vec<_> = linked.iter().map(|(id, n)| json!({ "source": id, "events": n })).collect();
-    let v = json!({
-        "query": query,
-        "sources": sources,
-        "linked_from_events": linked_json,
-        "page_events": page.is_some().then_some(&page_events),
-        "fetch_log_30_days": fetched,
-    });
-    if as_json {
-        print_json(&v)?;
-        return Ok(exit::OK);
+    let linked_from_events = linked.into_iter().map(|(source, events)| LinkedSource { source, events }).collect();
+    let report = HoldingsReport { query, sources, linked_from_events, page_events, fetch_log_30_days };
+    if args.json {
+        print_json(&report)?;
+    } else {
+        print_text(&report)?;
     }
-    // One label column, wide enough for the longest label.
-    let line = |label: &str, value: String| crate::outln!("  {label:<13}{value}");
-    if page.is_some() {
+    Ok(exit::OK)
+}
+
+/// One label column, wide enough for the longest label.
+fn line(label: &str, value: String) -> std::io::Result<()> {
+    crate::outln!("  {label:<13}{value}")
+}
+
+fn print_text(report: &HoldingsReport) -> std::io::Result<()> {
+    if let Some(page_events) = &report.page_events {
         match page_events.len() {
             0 => crate::outln!("no stored event has this page as its original")?,
             n => crate::outln!("{n} stored event(s) have this page as their original:")?,
         }
-        for e in &page_events {
+        for e in page_events {
             crate::outln!("  {}:{}  {} ({})", e.source, e.id, e.title, e.status)?;
         }
         // By id: the stored link may differ from the query in its scheme.
@@ -164,33 +212,18 @@ pub fn show(cli: &Cli, args: &HoldingsArgs) -> Result<super::Exit> {
             crate::outln!("  `cityvibe takedown add {}:{} --reason \"…\"` deletes one and keeps it out (P18)", e.source, e.id)?;
         }
     }
-    for (id, n) in &linked {
-        crate::outln!("{} is not fetched by CityVibe; {n} stored events of {id} link to it (their original pages)", host_of(query))?;
+    for l in &report.linked_from_events {
+        crate::outln!(
+            "{} is not fetched by CityVibe; {} stored events of {} link to it (their original pages)",
+            host_of(report.query),
+            l.events,
+            l.source
+        )?;
     }
-    for s in &sources {
-        let text = |k: &str| s[k].as_str().unwrap_or("-").to_string();
-        crate::outln!("{} — {} ({})", text("id"), text("name"), text("publisher"))?;
-        line("dataset", text("dataset_page"))?;
-        line("licence", format!("{} <{}>", text("licence"), text("licence_url")))?;
-        line("attribution", format!("{} (shown with every event)", text("attribution")))?;
-        line("events", format!("{} active, {} withdrawn", s["events_active"], s["events_withdrawn"]))?;
-        if s["events_withheld"].as_u64().is_some_and(|n| n > 0) {
-            line("withheld", format!("{} events kept but shown nowhere (source disable --withdraw)", s["events_withheld"]))?;
-        }
-        let day = |k: &str| crate::schedule::civil_text(&text(k), false);
-        line("dates", format!("{} … {}", day("first_date"), day("last_date")))?;
-        let fields: Vec<&str> = s["fields"].as_array().map(|a| a.iter().filter_map(|f| f.as_str()).collect()).unwrap_or_default();
-        line("fields", if fields.is_empty() { "-".to_string() } else { fields.join(", ") })?;
-        if let Some(t) = s["translations"].as_array().filter(|t| !t.is_empty()) {
-            let parts: Vec<String> = t.iter().map(|p| format!("{}×{}", p[0].as_str().unwrap_or("?"), p[1])).collect();
-            line("translations", parts.join(", "))?;
-        }
-        let corrections: Vec<crate::store::corrections::Correction> = serde_json::from_value(s["corrections"].clone())?;
-        for c in &corrections {
-            line("corrected", super::correct::describe(c))?;
-        }
+    for s in &report.sources {
+        print_source(s)?;
     }
-    for st in &fetched {
+    for st in &report.fetch_log_30_days {
         crate::outln!("requests to {} in the last 30 days (fetch log):", st.host)?;
         line("fetched", format!("requests {}  bytes {}  304 share {:.0} %", st.requests, st.bytes, st.not_modified_share * 100.0))?;
         line("smallest gap", st.min_gap_ms.map(|g| format!("{:.1} s between two requests", g as f64 / 1000.0)).unwrap_or("-".into()))?;
@@ -199,5 +232,27 @@ pub fn show(cli: &Cli, args: &HoldingsArgs) -> Result<super::Exit> {
             line(day, n.to_string())?;
         }
     }
-    Ok(exit::OK)
+    Ok(())
+}
+
+fn print_source(s: &SourceHoldings) -> std::io::Result<()> {
+    crate::outln!("{} — {} ({})", s.id, s.name, s.publisher)?;
+    line("dataset", s.dataset_page.to_string())?;
+    line("licence", format!("{} <{}>", s.licence, s.licence_url))?;
+    line("attribution", format!("{} (shown with every event)", s.attribution))?;
+    line("events", format!("{} active, {} withdrawn", s.events_active, s.events_withdrawn))?;
+    if s.events_withheld > 0 {
+        line("withheld", format!("{} events kept but shown nowhere (source disable --withdraw)", s.events_withheld))?;
+    }
+    let day = |d: &Option<String>| crate::schedule::civil_text(d.as_deref().unwrap_or("-"), false);
+    line("dates", format!("{} … {}", day(&s.first_date), day(&s.last_date)))?;
+    line("fields", if s.fields.is_empty() { "-".to_string() } else { s.fields.join(", ") })?;
+    if !s.translations.is_empty() {
+        let parts: Vec<String> = s.translations.iter().map(|(lang, n)| format!("{lang}×{n}")).collect();
+        line("translations", parts.join(", "))?;
+    }
+    for c in &s.corrections {
+        line("corrected", super::correct::describe(c))?;
+    }
+    Ok(())
 }

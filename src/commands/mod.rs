@@ -93,9 +93,9 @@ pub fn print_json<T: serde::Serialize>(v: &T) -> anyhow::Result<()> {
     crate::output::json(v)
 }
 
-/// A stored time for a table, in the display zone with its label (see [`crate::output::time`]).
-pub fn local_time(ms: Option<i64>) -> String {
-    crate::output::time(ms)
+/// A time for a table, in the display zone with its label (see [`crate::output::time`]).
+pub fn local_time(t: Option<jiff::Timestamp>) -> String {
+    crate::output::time(t)
 }
 
 /// How each source is cited now (P19): the manifests overlaid by sources.toml

@@ -86,7 +86,7 @@ impl FetchReporter for Progress {
         }
         eprintln!(
             "{} {} GET {} {} {} bytes {} ms{}",
-            crate::output::rfc3339_string(r.started_ms),
+            crate::times::at_ms(r.started_ms).map_or_else(|_| format!("{} ms", r.started_ms), |t| t.to_string()),
             r.host,
             r.url,
             r.status.map_or("-".to_string(), |s| s.to_string()),

@@ -39,7 +39,7 @@ pub fn list(cli: &Cli, args: &RunsArgs) -> Result<Exit> {
     .right(&[0, 2, 5, 6, 7, 8, 9, 10, 11]);
     for r in &runs {
         let exit_code = match (r.exit_code, r.status) {
-            (Some(c), "interrupted") => format!("{c} interrupted"),
+            (Some(c), crate::store::reports::RunStatus::Interrupted) => format!("{c} interrupted"),
             (Some(c), _) => c.to_string(),
             (None, _) => "-".to_string(),
         };

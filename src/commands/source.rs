@@ -7,7 +7,7 @@ use crate::config::set_enabled;
 use crate::output::Table;
 use crate::store::{Store, now_ms};
 use anyhow::Result;
-use serde_json::json;
+use serde::Serialize;
 
 fn adapter(id: &str) -> Result<&'static dyn Adapter> {
     crate::adapters::require(id)
@@ -26,10 +26,8 @@ pub struct SourceLine {
     pub hours: Option<String>,
     pub last_status: Option<crate::vocab::SourceStatus>,
     pub last_message: Option<String>,
-    #[serde(serialize_with = "crate::output::rfc3339_opt")]
-    pub last_run: Option<i64>,
-    #[serde(serialize_with = "crate::output::rfc3339_opt")]
-    pub last_success: Option<i64>,
+    pub last_run: Option<jiff::Timestamp>,
+    pub last_success: Option<jiff::Timestamp>,
     pub events_active: u64,
     pub events_withdrawn: u64,
 }
@@ -109,59 +107,96 @@ pub fn list(cli: &Cli, as_json: bool) -> Result<super::Exit> {
     Ok(exit::OK)
 }
 
-pub fn show(cli: &Cli, args: &SourceShowArgs) -> Result<super::Exit> {
-    let (id, as_json) = (args.id.as_str(), args.json);
-    let a = adapter(id)?;
+/// What a run now would do with a source, and why (`source show`).
+#[derive(Debug, Serialize)]
+struct RunNow {
+    /// `fetch`, `skip` or `refuse`.
+    would: &'static str,
+    why: Option<String>,
+}
+
+/// What `source show` tells of one source, as `--json` prints it and the text says it.
+#[derive(Debug, Serialize)]
+struct SourceShow {
+    id: &'static str,
+    name: &'static str,
+    publisher: &'static str,
+    host: &'static str,
+    feeds: Vec<&'static str>,
+    /// The feeds sources.toml switches off (`feeds_off`).
+    feeds_off: Vec<&'static str>,
+    enabled: bool,
+    min_delay_secs: f64,
+    delay_rule: &'static str,
+    run_now: RunNow,
+    daily_cap: u32,
+    licence: String,
+    licence_url: String,
+    attribution: String,
+    last_status: Option<crate::vocab::SourceStatus>,
+    last_message: Option<String>,
+    events_active: u64,
+    events_withdrawn: u64,
+    fetch_log_30_days: crate::store::fetchlog::HostStats,
+}
+
+fn source_show(cli: &Cli, a: &'static dyn Adapter) -> Result<SourceShow> {
     let m = a.manifest();
     let config = super::load_config(cli)?;
     let store = Store::open_existing(&cli.db)?;
     let ledger = open_ledger(cli);
-    let (delay, rule) = delay_rule(ledger.as_ref(), &config, a);
-    let stats = store.host_stats(m.host, now_ms() - 30 * 24 * 3600 * 1000)?;
+    let (min_delay_secs, delay_rule) = delay_rule(ledger.as_ref(), &config, a);
     let state = store.source_state(m.id)?;
-    let (active, withdrawn) = store.count_events(m.id)?;
+    let (events_active, events_withdrawn) = store.count_events(m.id)?;
     let cited = crate::citation::of(Some(&config), m);
     // What a run now would do with it: the run's own gate (issue 22 item 2).
-    let (would, why) = match crate::ingest::SourceGate::new(&config, Some(&store), ledger.as_ref()).decide(m.id)? {
-        crate::ingest::Decision::Go => ("fetch", None),
-        crate::ingest::Decision::Skip(why) => ("skip", Some(why.message(m.id))),
-        crate::ingest::Decision::Refuse(why) => ("refuse", Some(why.message(m.id))),
+    let run_now = match crate::ingest::SourceGate::new(&config, Some(&store), ledger.as_ref()).decide(m.id)? {
+        crate::ingest::Decision::Go => RunNow { would: "fetch", why: None },
+        crate::ingest::Decision::Skip(why) => RunNow { would: "skip", why: Some(why.message(m.id)) },
+        crate::ingest::Decision::Refuse(why) => RunNow { would: "refuse", why: Some(why.message(m.id)) },
     };
-    let v = json!({
-        "id": m.id,
-        "name": m.name,
-        "publisher": m.publisher,
-        "host": m.host,
-        "feeds": m.feeds.iter().map(|f| f.url).collect::<Vec<_>>(),
-        "feeds_off": m.feeds.iter().filter(|f| !config.feed_on(m.id, f)).map(|f| f.url).collect::<Vec<_>>(),
-        "enabled": config.enabled(m.id),
-        "min_delay_secs": delay,
-        "delay_rule": rule,
-        "run_now": { "would": would, "why": why },
-        "daily_cap": m.daily_cap,
-        "licence": cited.licence,
-        "licence_url": cited.licence_url,
-        "attribution": cited.attribution,
-        "last_status": state.last_status,
-        "last_message": state.last_message,
-        "events_active": active,
-        "events_withdrawn": withdrawn,
-        "fetch_log_30_days": stats,
-    });
-    if as_json {
+    Ok(SourceShow {
+        id: m.id,
+        name: m.name,
+        publisher: m.publisher,
+        host: m.host,
+        feeds: m.feeds.iter().map(|f| f.url).collect(),
+        feeds_off: m.feeds.iter().filter(|f| !config.feed_on(m.id, f)).map(|f| f.url).collect(),
+        enabled: config.enabled(m.id),
+        min_delay_secs,
+        delay_rule,
+        run_now,
+        daily_cap: m.daily_cap,
+        licence: cited.licence,
+        licence_url: cited.licence_url,
+        attribution: cited.attribution,
+        last_status: state.last_status,
+        last_message: state.last_message,
+        events_active,
+        events_withdrawn,
+        fetch_log_30_days: store.host_stats(m.host, now_ms() - 30 * 24 * 3600 * 1000)?,
+    })
+}
+
+pub fn show(cli: &Cli, args: &SourceShowArgs) -> Result<super::Exit> {
+    let a = adapter(&args.id)?;
+    let v = source_show(cli, a)?;
+    if args.json {
         print_json(&v)?;
         return Ok(exit::OK);
     }
-    crate::outln!("{} — {} ({})", m.id, m.name, m.publisher)?;
-    crate::outln!("host {}  delay {delay} s ({rule})  daily cap {}  enabled {}", m.host, m.daily_cap, config.enabled(m.id))?;
+    let (m, stats) = (a.manifest(), &v.fetch_log_30_days);
+    crate::outln!("{} — {} ({})", v.id, v.name, v.publisher)?;
+    crate::outln!("host {}  delay {} s ({})  daily cap {}  enabled {}", v.host, v.min_delay_secs, v.delay_rule, v.daily_cap, v.enabled)?;
     for f in m.feeds {
-        let off = if config.feed_on(m.id, f) { "" } else { "  (switched off: feeds_off)" };
+        let off = if v.feeds_off.contains(&f.url) { "  (switched off: feeds_off)" } else { "" };
         crate::outln!("  feed {} {}{off}", f.lang, f.url)?;
     }
-    crate::outln!("a run now would {would}{}", why.as_deref().map(|w| format!(": {w}")).unwrap_or_default())?;
-    crate::outln!("licence {} <{}>\nattribution {}", cited.licence, cited.licence_url, cited.attribution)?;
-    crate::outln!("events: {active} active, {withdrawn} withdrawn; last status {}", state.last_status.map_or("-", |s| s.as_str()))?;
-    crate::outln!("last 30 days of requests to {}:", m.host)?;
+    crate::outln!("a run now would {}{}", v.run_now.would, v.run_now.why.as_deref().map(|w| format!(": {w}")).unwrap_or_default())?;
+    crate::outln!("licence {} <{}>\nattribution {}", v.licence, v.licence_url, v.attribution)?;
+    let last = v.last_status.map_or("-", |s| s.as_str());
+    crate::outln!("events: {} active, {} withdrawn; last status {last}", v.events_active, v.events_withdrawn)?;
+    crate::outln!("last 30 days of requests to {}:", v.host)?;
     crate::outln!("  requests {}  bytes {}  304 share {:.0} %", stats.requests, stats.bytes, stats.not_modified_share * 100.0)?;
     crate::outln!(
         "  smallest gap between two requests: {}",
@@ -266,8 +301,7 @@ pub fn history(cli: &Cli, args: &SourceHistoryArgs) -> Result<super::Exit> {
     }
     let mut t = Table::new(&["when", "action", "reason"]);
     for s in &switches {
-        let ms = s.at.parse::<jiff::Timestamp>().ok().map(|t| t.as_millisecond());
-        t.row([local_time(ms), s.action.as_str().to_string(), s.reason.clone().unwrap_or_default()]);
+        t.row([local_time(s.at.parse::<jiff::Timestamp>().ok()), s.action.as_str().to_string(), s.reason.clone().unwrap_or_default()]);
     }
     t.print()?;
     Ok(exit::OK)

@@ -2,7 +2,7 @@
 //! row per event, each with the link to the original, the licence and the
 //! attribution (P19), and every occurrence in one column.
 
-use super::{ExportEvent, strings};
+use super::ExportEvent;
 
 pub const HEADER: [&str; 28] = [
     "source",
@@ -70,6 +70,7 @@ fn write_records<W: std::io::Write>(out: W, events: &[ExportEvent]) -> Result<()
     w.write_record(HEADER)?;
     let s = |v: &Option<String>| v.clone().unwrap_or_default();
     let f = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_default();
+    let civil = |t: Option<jiff::civil::DateTime>| t.map(|t| t.to_string()).unwrap_or_default();
     for x in events {
         let e = &x.event;
         w.write_record([
@@ -79,8 +80,8 @@ fn write_records<W: std::io::Write>(out: W, events: &[ExportEvent]) -> Result<()
             e.description.clone(),
             e.lang.clone(),
             e.text_origin.clone(),
-            s(&e.start),
-            s(&e.end),
+            civil(e.start),
+            civil(e.end),
             occurrences(e),
             e.all_day.to_string(),
             e.time_zone.clone(),
@@ -93,7 +94,7 @@ fn write_records<W: std::io::Write>(out: W, events: &[ExportEvent]) -> Result<()
             f(e.lon),
             e.free.map(|b| b.to_string()).unwrap_or_default(),
             s(&e.price),
-            strings(&e.categories).join(";"),
+            e.categories.iter().map(|c| c.id()).collect::<Vec<_>>().join(";"),
             s(&e.url),
             e.licence.clone(),
             e.licence_url.clone(),

@@ -255,7 +255,7 @@ mod zone_tests {
     use crate::export::ExportEvent;
     use crate::store::events::StoredEvent;
 
-    fn event(tz: &str, occurrences: serde_json::Value) -> ExportEvent {
+    fn event(tz: &str, occurrences: Vec<crate::model::Occurrence>) -> ExportEvent {
         ExportEvent::new(StoredEvent {
             row_id: 1,
             source: "madrid".into(),
@@ -266,13 +266,13 @@ mod zone_tests {
             licence: "L".into(),
             licence_url: "https://l.example/".into(),
             attribution: "A".into(),
-            start: Some("2026-12-01T19:00:00".into()),
+            start: Some(jiff::civil::date(2026, 12, 1).at(19, 0, 0, 0)),
             end: None,
             all_day: false,
             time_zone: tz.into(),
             occurrences,
-            weekdays: serde_json::json!([]),
-            excluded: serde_json::json!([]),
+            weekdays: Vec::new(),
+            excluded: Vec::new(),
             free: None,
             price: None,
             audience: None,
@@ -284,11 +284,11 @@ mod zone_tests {
             district: None,
             lat: None,
             lon: None,
-            categories: serde_json::json!([]),
-            source_categories: serde_json::json!([]),
+            categories: Vec::new(),
+            source_categories: Vec::new(),
             lang: "es".into(),
             text_origin: "original".into(),
-            status: "active".into(),
+            status: crate::vocab::EventStatus::Active,
             category_labels: Vec::new(),
             original_fields: Default::default(),
             untranslated_fields: Vec::new(),
@@ -298,10 +298,11 @@ mod zone_tests {
 
     #[test]
     fn canary_events_get_their_own_vtimezone_and_rdates() {
-        let occ = serde_json::json!([
-            {"start": "2026-12-01T19:00:00", "end": "2026-12-01T21:00:00"},
-            {"start": "2026-12-03T19:00:00", "end": "2026-12-03T21:00:00"}
-        ]);
+        let at = |day: i8, hour: i8| jiff::civil::date(2026, 12, day).at(hour, 0, 0, 0);
+        let occ = vec![
+            crate::model::Occurrence { start: at(1, 19), end: Some(at(1, 21)) },
+            crate::model::Occurrence { start: at(3, 19), end: Some(at(3, 21)) },
+        ];
         let ics = write(&[event(TZ_CANARY, occ)], jiff::Timestamp::UNIX_EPOCH);
         assert!(ics.contains("BEGIN:VTIMEZONE\r\nTZID:Atlantic/Canary\r\n"));
         assert!(!ics.contains("TZID:Europe/Madrid\r\n"), "no unused VTIMEZONE");
@@ -313,7 +314,7 @@ mod zone_tests {
 
     #[test]
     fn other_zones_are_written_in_utc() {
-        let ics = write(&[event("America/New_York", serde_json::json!([]))], jiff::Timestamp::UNIX_EPOCH);
+        let ics = write(&[event("America/New_York", Vec::new())], jiff::Timestamp::UNIX_EPOCH);
         assert!(ics.contains("DTSTART:20261202T000000Z\r\n"), "{ics}");
         assert!(!ics.contains("BEGIN:VTIMEZONE"));
     }

@@ -5,7 +5,7 @@
 //! carries `license`, `creditText`, `copyrightNotice` and `publisher` (P19):
 //! those are CreativeWork properties, not an Event's (issue 13 item 14).
 
-use super::{ExportEvent, Slot, slots, strings};
+use super::{ExportEvent, Slot, slots};
 use jiff::civil::DateTime;
 use serde_json::{Map, Value, json};
 
@@ -128,7 +128,7 @@ pub fn event(x: &ExportEvent) -> Value {
 fn schedule(e: &crate::store::events::StoredEvent, all: &[Slot]) -> Value {
     let tz = e.time_zone.as_str();
     let time = |dt: DateTime| dt.time().strftime("%H:%M:%S").to_string();
-    let weekdays = strings(&e.weekdays);
+    let weekdays: Vec<&str> = e.weekdays.iter().map(|d| crate::model::weekday_code(*d)).collect();
     let same_time = all.iter().all(|s| s.start.time() == all[0].start.time() && s.end.map(|d| d.time()) == all[0].end.map(|d| d.time()));
     let put_times = |s: &mut Map<String, Value>, slot: &Slot| {
         if !e.all_day {
@@ -142,11 +142,11 @@ fn schedule(e: &crate::store::events::StoredEvent, all: &[Slot]) -> Value {
         let mut s = Map::new();
         s.insert("@type".into(), json!("Schedule"));
         s.insert("repeatFrequency".into(), json!("P1W"));
-        s.insert("byDay".into(), json!(weekdays.iter().filter_map(|w| DAYS.iter().find(|d| d.0 == w).map(|d| d.1)).collect::<Vec<_>>()));
+        s.insert("byDay".into(), json!(weekdays.iter().filter_map(|w| DAYS.iter().find(|d| d.0 == *w).map(|d| d.1)).collect::<Vec<_>>()));
         s.insert("startDate".into(), json!(all[0].start.date().to_string()));
         s.insert("endDate".into(), json!(all[all.len() - 1].start.date().to_string()));
         put_times(&mut s, &all[0]);
-        let except = strings(&e.excluded);
+        let except: Vec<String> = e.excluded.iter().map(|d| d.to_string()).collect();
         if !except.is_empty() {
             s.insert("exceptDate".into(), json!(except));
         }

@@ -42,23 +42,15 @@ pub struct Slot {
     pub end: Option<DateTime>,
 }
 
-/// The occurrences of an event, from the stored list, else from its span.
+/// The occurrences of an event, from the stored list, else from its span;
+/// an end before its start is dropped.
 pub fn slots(e: &StoredEvent) -> Vec<Slot> {
-    let mut out = Vec::new();
-    if let Some(list) = e.occurrences.as_array() {
-        for o in list {
-            let start = o.get("start").and_then(|s| s.as_str()).and_then(|s| s.parse::<DateTime>().ok());
-            let end = o.get("end").and_then(|s| s.as_str()).and_then(|s| s.parse::<DateTime>().ok());
-            if let Some(start) = start {
-                out.push(Slot { start, end: end.filter(|e| *e >= start) });
-            }
-        }
-    }
+    let slot = |start: DateTime, end: Option<DateTime>| Slot { start, end: end.filter(|end| *end >= start) };
+    let mut out: Vec<Slot> = e.occurrences.iter().map(|o| slot(o.start, o.end)).collect();
     if out.is_empty()
-        && let Some(start) = e.start.as_deref().and_then(|s| s.parse::<DateTime>().ok())
+        && let Some(start) = e.start
     {
-        let end = e.end.as_deref().and_then(|s| s.parse::<DateTime>().ok()).filter(|e| *e >= start);
-        out.push(Slot { start, end });
+        out.push(slot(start, e.end));
     }
     out.sort_by_key(|s| s.start);
     out
@@ -72,10 +64,6 @@ pub fn parse_date(option: &str, s: &str) -> anyhow::Result<Date> {
         crate::output::usage(format!("{option} {s:?} is not a date: write YYYY-MM-DD, a day that exists (e.g. {option} 2026-12-01)"))
     })
 }
-
-/// The text list of a JSON array of strings (read where the store reads
-/// its rows, so that the store needs nothing of the exports).
-pub use crate::store::events::strings;
 
 /// The venue as one line: name, street, postcode and locality.
 pub fn location_line(e: &StoredEvent) -> Option<String> {

@@ -87,7 +87,7 @@ impl Why {
             Why::WithinPeriod { period, due_ms } => format!(
                 "fetched less than its period ({}) ago; next due at {} (P7; `run --force` for a manual run)",
                 hours_text(*period),
-                crate::output::time(Some(*due_ms))
+                crate::output::time(crate::times::at_ms(*due_ms).ok())
             ),
             Why::NotBefore { host, until_ms, asked } => {
                 // Only a Retry-After is the host's word; our backoff, or a
@@ -108,8 +108,8 @@ impl Why {
         let mut r = SourceReport::new(id, self.status());
         r.message = self.message(id);
         match self {
-            Why::WithinPeriod { due_ms, .. } => r.next_due = Some(utc(*due_ms)),
-            Why::NotBefore { until_ms, .. } => r.not_before = Some(utc(*until_ms)),
+            Why::WithinPeriod { due_ms, .. } => r.next_due = crate::times::at_second(*due_ms).ok(),
+            Why::NotBefore { until_ms, .. } => r.not_before = crate::times::at_second(*until_ms).ok(),
             _ => {}
         }
         r

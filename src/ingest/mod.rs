@@ -510,7 +510,7 @@ impl SourceDriver {
             FetchOutcome::Refused(why) => self.end(SourceStatus::Refused, format!("{why}; {what_to_do}")),
             FetchOutcome::Skipped(why) => self.end(SourceStatus::Skipped, why),
             FetchOutcome::Deferred { until_ms, why } => {
-                self.report.not_before = Some(crate::http::scheduler::utc(until_ms));
+                self.report.not_before = crate::times::at_second(until_ms).ok();
                 self.end(SourceStatus::Skipped, why)
             }
             FetchOutcome::Disabled(why) => self.end(SourceStatus::Disabled, why),

@@ -10,7 +10,7 @@
 
 use super::{Store, now_ms};
 use crate::correction::Field;
-use anyhow::Result;
+use anyhow::{Context, Result};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -73,10 +73,11 @@ fn write_field(conn: &Connection, row: i64, f: Field, value: Option<&str>) -> Re
         conn.execute(&format!("UPDATE events SET \"{}\" = ?2 WHERE id = ?1", f.column()), params![row, value])?;
         return Ok(());
     }
-    let (start, end, occurrences, all_day): (Option<String>, Option<String>, String, bool) =
-        conn.query_row("SELECT start, end, occurrences, all_day FROM events WHERE id = ?1", [row], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-        })?;
+    let (start, end, occurrences, all_day, event): (Option<String>, Option<String>, String, bool, String) = conn.query_row(
+        "SELECT start, end, occurrences, all_day, source || ':' || source_event_id FROM events WHERE id = ?1",
+        [row],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+    )?;
     let date_only = value.is_some_and(|v| !v.contains('T'));
     let all_day = match f {
         Field::Start => date_only,
@@ -87,7 +88,10 @@ fn write_field(conn: &Connection, row: i64, f: Field, value: Option<&str>) -> Re
     };
     let value = value.map(|v| if date_only { format!("{v}T00:00:00") } else { v.to_string() });
     let (start, end) = if f == Field::Start { (value.clone(), end) } else { (start, value.clone()) };
-    let mut list: Vec<serde_json::Value> = serde_json::from_str(&occurrences).unwrap_or_default();
+    // Stored JSON that does not parse is an error naming the event, not an
+    // empty list that would drop its occurrences (issue 22).
+    let mut list: Vec<serde_json::Value> = serde_json::from_str(&occurrences)
+        .with_context(|| format!("the stored event {event} cannot be read: its occurrences {occurrences:?} do not parse"))?;
     if list.len() > 1 {
         refuse!("the event has {} occurrences: a start or end can be corrected only on an event with one", list.len());
     }

@@ -1,7 +1,13 @@
-//! Reading stored events back: listings, exports, reports.
+//! Reading stored events back: listings, exports, reports. A row comes
+//! back typed (dates, occurrences, categories, status); a column that does
+//! not read as what `store::ingest` writes is an error naming the event,
+//! never a silent null.
 
 use super::Store;
-use anyhow::Result;
+use crate::model::{Category, Occurrence};
+use crate::vocab::EventStatus;
+use anyhow::{Context, Result};
+use jiff::civil::{Date, DateTime, Weekday};
 use rusqlite::{Row, params_from_iter};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -24,13 +30,15 @@ pub struct StoredEvent {
     pub licence: String,
     pub licence_url: String,
     pub attribution: String,
-    pub start: Option<String>,
-    pub end: Option<String>,
+    /// First day and start, last day and end, in the event's civil time.
+    pub start: Option<DateTime>,
+    pub end: Option<DateTime>,
     pub all_day: bool,
     pub time_zone: String,
-    pub occurrences: serde_json::Value,
-    pub weekdays: serde_json::Value,
-    pub excluded: serde_json::Value,
+    pub occurrences: Vec<Occurrence>,
+    #[serde(serialize_with = "crate::model::ser_weekdays")]
+    pub weekdays: Vec<Weekday>,
+    pub excluded: Vec<Date>,
     pub free: Option<bool>,
     pub price: Option<String>,
     pub audience: Option<String>,
@@ -42,13 +50,13 @@ pub struct StoredEvent {
     pub district: Option<String>,
     pub lat: Option<f64>,
     pub lon: Option<f64>,
-    pub categories: serde_json::Value,
-    pub source_categories: serde_json::Value,
+    pub categories: Vec<Category>,
+    pub source_categories: Vec<String>,
     /// Language of `title` and `description` as shown.
     pub lang: String,
     /// Who produced the shown text: `original`, `publisher`, or the MT engine.
     pub text_origin: String,
-    pub status: String,
+    pub status: EventStatus,
     /// The categories' labels in the language shown (`--lang`, else the event's own).
     pub category_labels: Vec<String>,
     /// The publisher's own wording of each field shown in the reader's
@@ -63,12 +71,6 @@ pub struct StoredEvent {
     /// phrase covering them: field → engine.
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub machine_fields: std::collections::BTreeMap<String, String>,
-}
-
-/// The text list of a JSON array of strings (a stored event's categories,
-/// weekdays, excluded days).
-pub fn strings(v: &serde_json::Value) -> Vec<String> {
-    v.as_array().map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect()).unwrap_or_default()
 }
 
 /// Which events to list.
@@ -88,15 +90,34 @@ const COLUMNS: &str = "id, source, source_event_id, title, description, url, sta
     all_day, time_zone, occurrences, weekdays, excluded, free, price, audience, venue_name, address, postal_code, locality,
     province, district, lat, lon, categories, source_categories, lang, status";
 
-fn json(s: String) -> serde_json::Value {
-    serde_json::from_str(&s).unwrap_or(serde_json::Value::Null)
+/// One row as the event it stores; a column that does not read back is
+/// an error that names the event and the column.
+fn from_row(r: &Row) -> Result<StoredEvent> {
+    let (source, id): (String, String) = (r.get(1)?, r.get(2)?);
+    typed(r, source.clone(), id.clone()).with_context(|| format!("the stored event {source}:{id} cannot be read"))
 }
 
-fn from_row(r: &Row) -> rusqlite::Result<StoredEvent> {
+/// The JSON of column `i` (`name`) as `T`.
+fn json<T: serde::de::DeserializeOwned>(r: &Row, i: usize, name: &str) -> Result<T> {
+    let text: String = r.get(i)?;
+    serde_json::from_str(&text).with_context(|| format!("its {name} {text:?} do not parse"))
+}
+
+/// The civil date and time of column `i` (`name`), as `store::ingest` writes it.
+fn civil(r: &Row, i: usize, name: &str) -> Result<Option<DateTime>> {
+    let text: Option<String> = r.get(i)?;
+    text.map(|t| t.parse::<DateTime>().with_context(|| format!("its {name} {t:?} is not a date and time"))).transpose()
+}
+
+fn typed(r: &Row, source: String, source_event_id: String) -> Result<StoredEvent> {
+    let weekdays = json::<Vec<String>>(r, 11, "weekdays")?
+        .iter()
+        .map(|code| crate::model::weekday_from_code(code).with_context(|| format!("its weekday {code:?} is none of MO … SU")))
+        .collect::<Result<_>>()?;
     Ok(StoredEvent {
         row_id: r.get(0)?,
-        source: r.get(1)?,
-        source_event_id: r.get(2)?,
+        source,
+        source_event_id,
         title: r.get(3)?,
         description: r.get(4)?,
         url: r.get(5)?,
@@ -104,13 +125,13 @@ fn from_row(r: &Row) -> rusqlite::Result<StoredEvent> {
         licence: String::new(),
         licence_url: String::new(),
         attribution: String::new(),
-        start: r.get(6)?,
-        end: r.get(7)?,
+        start: civil(r, 6, "start")?,
+        end: civil(r, 7, "end")?,
         all_day: r.get(8)?,
         time_zone: r.get(9)?,
-        occurrences: json(r.get(10)?),
-        weekdays: json(r.get(11)?),
-        excluded: json(r.get(12)?),
+        occurrences: json(r, 10, "occurrences")?,
+        weekdays,
+        excluded: json(r, 12, "excluded days")?,
         free: r.get(13)?,
         price: r.get(14)?,
         audience: r.get(15)?,
@@ -122,11 +143,11 @@ fn from_row(r: &Row) -> rusqlite::Result<StoredEvent> {
         district: r.get(21)?,
         lat: r.get(22)?,
         lon: r.get(23)?,
-        categories: json(r.get(24)?),
-        source_categories: json(r.get(25)?),
+        categories: json(r, 24, "categories")?,
+        source_categories: json(r, 25, "source categories")?,
         lang: r.get(26)?,
         text_origin: "original".into(),
-        status: r.get(27)?,
+        status: r.get(27).context("its status")?,
         category_labels: Vec::new(),
         original_fields: Default::default(),
         untranslated_fields: Vec::new(),
@@ -179,11 +200,12 @@ impl Store {
             sql.push_str(&format!(" LIMIT {limit}"));
         }
         let mut st = self.conn.prepare(&sql)?;
-        let rows = st.query_map(params_from_iter(args.iter()), from_row)?;
-        let mut events = rows.collect::<rusqlite::Result<Vec<_>>>()?;
-        for e in &mut events {
-            let ids = strings(&e.categories);
-            e.category_labels = crate::model::Category::labels(ids.iter().map(String::as_str), &e.lang);
+        let mut rows = st.query(params_from_iter(args.iter()))?;
+        let mut events = Vec::new();
+        while let Some(row) = rows.next()? {
+            let mut e = from_row(row)?;
+            e.category_labels = Category::labels(&e.categories, &e.lang);
+            events.push(e);
         }
         Ok(events)
     }
@@ -193,19 +215,19 @@ impl Store {
     pub fn count_by_status(&self, sources: &[String]) -> Result<StatusCounts> {
         let mut counts = StatusCounts::default();
         let mut st = self.conn.prepare_cached("SELECT source, status, count(*) FROM events GROUP BY source, status ORDER BY source")?;
-        let rows = st.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)? as u64)))?;
+        let rows = st.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, EventStatus>(1)?, r.get::<_, i64>(2)? as u64)))?;
         for row in rows {
             let (source, status, n) = row?;
             if !sources.is_empty() && !sources.contains(&source) {
                 continue;
             }
-            match status.as_str() {
-                "active" => counts.active += n,
-                super::optout::WITHHELD => {
+            match status {
+                EventStatus::Active => counts.active += n,
+                EventStatus::Withheld => {
                     counts.withheld += n;
                     counts.withheld_sources.push(source);
                 }
-                _ => counts.withdrawn += n,
+                EventStatus::Withdrawn => counts.withdrawn += n,
             }
         }
         Ok(counts)
@@ -229,6 +251,81 @@ impl Store {
 mod tests {
     use super::*;
     use crate::citation::Citations;
+
+    /// A database holding one event of `jcyl` as a release before typed
+    /// rows wrote it (schema 1, migrated on open).
+    fn store_with_one_event(dir: &std::path::Path) -> Store {
+        let path = dir.join("old.db");
+        {
+            let conn = rusqlite::Connection::open(&path).unwrap();
+            conn.execute_batch(super::super::schema::MIGRATIONS[0]).unwrap();
+            conn.pragma_update(None, "user_version", 1).unwrap();
+            conn.execute(
+                "INSERT INTO events (source, source_event_id, title, description, lang, time_zone, all_day, start, end, occurrences,
+                    weekdays, excluded, categories, source_categories, licence, licence_url, attribution, content_hash, first_seen, last_changed)
+                 VALUES ('jcyl', '1', 'T', '', 'es', 'Europe/Madrid', 0, '2026-12-01T19:00:00', '2026-12-15T21:00:00',
+                    '[{\"start\":\"2026-12-01T19:00:00\",\"end\":\"2026-12-01T21:00:00\"},{\"start\":\"2026-12-15T19:00:00\",\"end\":null}]',
+                    '[\"TU\"]', '[\"2026-12-08\"]', '[\"music\",\"family\"]', '[\"Música\"]', 'L', 'https://l/', 'A', 'h', 0, 0)",
+                [],
+            )
+            .unwrap();
+        }
+        Store::open(&path).unwrap()
+    }
+
+    /// Issue 22: a row comes back typed, and serializes as the JSON stored
+    /// (so `events list --json` and the exports print what they printed).
+    #[test]
+    fn a_typed_row_serializes_as_the_json_stored() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = store_with_one_event(dir.path());
+        let events = store.list_events(&EventFilter::default()).unwrap();
+        let e = &events[0];
+        assert_eq!(e.status, EventStatus::Active);
+        assert_eq!(e.start, Some(jiff::civil::date(2026, 12, 1).at(19, 0, 0, 0)));
+        assert_eq!(e.categories, [Category::Music, Category::Family]);
+        assert_eq!(e.weekdays, [Weekday::Tuesday]);
+        assert_eq!(e.occurrences.len(), 2);
+        let v = serde_json::to_value(e).unwrap();
+        let stored = |column: &str| -> serde_json::Value {
+            let text: String = store.conn.query_row(&format!("SELECT {column} FROM events"), [], |r| r.get(0)).unwrap();
+            serde_json::from_str(&text).unwrap()
+        };
+        for column in ["occurrences", "weekdays", "excluded", "categories", "source_categories"] {
+            assert_eq!(v[column], stored(column), "{column}");
+        }
+        assert_eq!(
+            (v["start"].as_str(), v["end"].as_str(), v["status"].as_str()),
+            (Some("2026-12-01T19:00:00"), Some("2026-12-15T21:00:00"), Some("active"))
+        );
+        assert_eq!(e.category_labels, [Category::Music.label("es"), Category::Family.label("es")]);
+    }
+
+    /// Issue 22: stored JSON (or a date, or a status) that does not read
+    /// back is an error naming the event and the column, not a null.
+    #[test]
+    fn a_stored_column_that_does_not_parse_is_an_error_naming_the_event() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = store_with_one_event(dir.path());
+        for (column, bad, said) in [
+            ("occurrences", "[{\"start\": \"2026-12-01T19:00", "its occurrences"),
+            ("occurrences", "[{\"start\": \"tomorrow\", \"end\": null}]", "its occurrences"),
+            ("categories", "[\"music\", \"opera\"]", "its categories"),
+            ("weekdays", "[\"Tuesday\"]", "its weekday \"Tuesday\""),
+            ("excluded", "null", "its excluded days"),
+            ("start", "1 Dec", "its start \"1 Dec\""),
+            ("status", "gone", "its status"),
+        ] {
+            let kept: String = store.conn.query_row(&format!("SELECT {column} FROM events"), [], |r| r.get(0)).unwrap();
+            store.conn.execute(&format!("UPDATE events SET {column} = ?1"), [bad]).unwrap();
+            let err = store.list_events(&EventFilter { include_withdrawn: true, ..Default::default() }).unwrap_err();
+            let text = format!("{err:#}");
+            assert!(text.starts_with("the stored event jcyl:1 cannot be read"), "{column}: {text}");
+            assert!(text.contains(said), "{column}: {text}");
+            store.conn.execute(&format!("UPDATE events SET {column} = ?1"), [kept]).unwrap();
+        }
+        assert_eq!(store.list_events(&EventFilter::default()).unwrap().len(), 1);
+    }
 
     // P19, issue 12 item 8: a database from before keeps its events; the
     // copies made at ingest are dropped and the source's citation is shown.

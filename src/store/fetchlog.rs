@@ -121,11 +121,9 @@ pub struct HostStats {
     pub statuses: Vec<(String, u64)>,
     pub not_modified_share: f64,
     pub bytes: u64,
-    /// The first and last request in the period (RFC 3339 in JSON).
-    #[serde(rename = "first_request_at", serialize_with = "crate::times::rfc3339_opt")]
-    pub first_ms: Option<i64>,
-    #[serde(rename = "last_request_at", serialize_with = "crate::times::rfc3339_opt")]
-    pub last_ms: Option<i64>,
+    /// The first and last request in the period.
+    pub first_request_at: Option<jiff::Timestamp>,
+    pub last_request_at: Option<jiff::Timestamp>,
 }
 
 impl Store {
@@ -159,8 +157,8 @@ impl Store {
             }
             prev = Some(*start);
         }
-        s.first_ms = rows.first().map(|r| r.started_ms);
-        s.last_ms = rows.last().map(|r| r.started_ms);
+        s.first_request_at = rows.first().map(|r| crate::times::at_ms(r.started_ms)).transpose()?;
+        s.last_request_at = rows.last().map(|r| crate::times::at_ms(r.started_ms)).transpose()?;
         s.requests_per_day = per_day.into_iter().collect();
         s.statuses = statuses.into_iter().collect();
         s.not_modified_share = if s.requests > 0 { not_modified as f64 / s.requests as f64 } else { 0.0 };

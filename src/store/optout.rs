@@ -7,13 +7,14 @@
 
 use super::{Store, now_ms};
 use crate::adapter::{Feed, FeedRole};
+use crate::vocab::EventStatus;
 use anyhow::Result;
 use rusqlite::params;
 
 /// The status of an event withheld by the operator: not `active`, so no
 /// list, export or translation shows it; not `withdrawn`, so `source enable`
 /// knows which to bring back.
-pub const WITHHELD: &str = "withheld";
+const WITHHELD: EventStatus = EventStatus::Withheld;
 
 impl Store {
     /// Forget what the source's switched-off feeds gave: the publisher's

@@ -10,24 +10,30 @@ use serde::Serialize;
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct RunRow {
     pub run_id: i64,
-    #[serde(serialize_with = "crate::times::rfc3339")]
-    pub started_at: i64,
-    #[serde(serialize_with = "crate::times::rfc3339_opt")]
-    pub finished_at: Option<i64>,
+    pub started_at: jiff::Timestamp,
+    pub finished_at: Option<jiff::Timestamp>,
     pub exit_code: Option<i32>,
-    /// `finished`, `interrupted` (its deadline passed or a signal stopped
-    /// it, exit 5, issue 19) or `unfinished` (still running, or killed
-    /// outright).
-    pub status: &'static str,
+    pub status: RunStatus,
     pub sources: Vec<super::runs::SourceReport>,
 }
 
+/// How a run ended, as its row says (from its exit code; not stored).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunStatus {
+    Finished,
+    /// Its deadline passed or a signal stopped it (exit 5, issue 19).
+    Interrupted,
+    /// Still running, or killed outright.
+    Unfinished,
+}
+
 /// What a run's row says of its end.
-fn run_status(exit_code: Option<i32>) -> &'static str {
+fn run_status(exit_code: Option<i32>) -> RunStatus {
     match exit_code {
-        None => "unfinished",
-        Some(code) if code == i32::from(crate::output::Exit::Interrupted.code()) => "interrupted",
-        Some(_) => "finished",
+        None => RunStatus::Unfinished,
+        Some(code) if code == i32::from(crate::output::Exit::Interrupted.code()) => RunStatus::Interrupted,
+        Some(_) => RunStatus::Finished,
     }
 }
 
@@ -43,11 +49,9 @@ pub struct Holdings {
     pub fields: Vec<String>,
     /// Translation rows held, per language.
     pub translations: Vec<(String, u64)>,
-    /// When we first stored one of its events, and when one last changed (ms).
-    #[serde(serialize_with = "crate::times::rfc3339_opt")]
-    pub first_seen: Option<i64>,
-    #[serde(serialize_with = "crate::times::rfc3339_opt")]
-    pub last_changed: Option<i64>,
+    /// When we first stored one of its events, and when one last changed.
+    pub first_seen: Option<jiff::Timestamp>,
+    pub last_changed: Option<jiff::Timestamp>,
 }
 
 /// Bookkeeping columns: always set by us, not content taken from the source.
@@ -83,8 +87,8 @@ impl Store {
                 let exit_code = r.get(3)?;
                 Ok(RunRow {
                     run_id: r.get(0)?,
-                    started_at: r.get(1)?,
-                    finished_at: r.get(2)?,
+                    started_at: crate::times::column(r, 1)?,
+                    finished_at: crate::times::column_opt(r, 2)?,
                     exit_code,
                     status: run_status(exit_code),
                     sources: vec![],
@@ -131,7 +135,7 @@ impl Store {
             "SELECT min(coalesce(first_start, start)), max(coalesce(last_end, end, first_start, start)), min(first_seen), max(last_changed)
              FROM events WHERE source = ?1",
             [source],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            |r| Ok((r.get(0)?, r.get(1)?, crate::times::column_opt(r, 2)?, crate::times::column_opt(r, 3)?)),
         )?;
         let columns: Vec<String> = {
             let mut st = self.conn.prepare("SELECT name FROM pragma_table_info('events') ORDER BY cid")?;
@@ -212,5 +216,20 @@ pub struct LinkingEvent {
     pub id: String,
     pub title: String,
     /// `active`, `withdrawn` (gone from the feed) or `withheld` (by the operator).
-    pub status: String,
+    pub status: crate::vocab::EventStatus,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run's end reads as `runs --json` has always written it (issue 22).
+    #[test]
+    fn a_runs_end_keeps_its_spelling() {
+        let word = |code| serde_json::to_value(run_status(code)).unwrap();
+        assert_eq!(word(None), "unfinished");
+        assert_eq!(word(Some(0)), "finished");
+        assert_eq!(word(Some(1)), "finished");
+        assert_eq!(word(Some(5)), "interrupted");
+    }
 }

@@ -24,12 +24,12 @@ pub struct SourceReport {
     /// The source's own time in the run: its requests on the wire and storing what came back (0 when not attempted).
     pub duration_ms: u64,
     pub message: String,
-    /// Skipped within its period (P7): when it is next due (RFC 3339, UTC).
+    /// Skipped within its period (P7): when it is next due (to the second).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub next_due: Option<String>,
-    /// Skipped because its host asked us to wait (P10): not before this time.
+    pub next_due: Option<jiff::Timestamp>,
+    /// Skipped because its host asked us to wait (P10): not before this time (to the second).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub not_before: Option<String>,
+    pub not_before: Option<jiff::Timestamp>,
 }
 
 impl SourceReport {
@@ -59,10 +59,8 @@ impl SourceReport {
 pub struct SourceState {
     pub last_status: Option<SourceStatus>,
     pub last_message: Option<String>,
-    #[serde(serialize_with = "crate::times::rfc3339_opt")]
-    pub last_run_at: Option<i64>,
-    #[serde(serialize_with = "crate::times::rfc3339_opt")]
-    pub last_success_at: Option<i64>,
+    pub last_run_at: Option<jiff::Timestamp>,
+    pub last_success_at: Option<jiff::Timestamp>,
 }
 
 impl Store {
@@ -138,7 +136,14 @@ impl Store {
             .query_row(
                 "SELECT last_status, last_message, last_run_at, last_success_at FROM source_state WHERE source = ?1",
                 [source],
-                |r| Ok(SourceState { last_status: r.get(0)?, last_message: r.get(1)?, last_run_at: r.get(2)?, last_success_at: r.get(3)? }),
+                |r| {
+                    Ok(SourceState {
+                        last_status: r.get(0)?,
+                        last_message: r.get(1)?,
+                        last_run_at: crate::times::column_opt(r, 2)?,
+                        last_success_at: crate::times::column_opt(r, 3)?,
+                    })
+                },
             )
             .optional()?
             .unwrap_or_default())

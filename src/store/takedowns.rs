@@ -53,8 +53,7 @@ pub struct Takedown {
     pub source_event_id: Option<String>,
     pub url: Option<String>,
     pub reason: String,
-    #[serde(serialize_with = "crate::times::rfc3339")]
-    pub created_at: i64,
+    pub created_at: jiff::Timestamp,
 }
 
 /// What `add_takedown` did.
@@ -177,7 +176,7 @@ impl Store {
         }
         tx.commit()?;
         Ok(TakedownOutcome::Recorded(TakedownResult {
-            takedown: Takedown { id: td_id, source, source_event_id, url, reason, created_at: now },
+            takedown: Takedown { id: td_id, source, source_event_id, url, reason, created_at: crate::times::at_ms(now)? },
             deleted,
             translations_deleted,
         }))
@@ -193,7 +192,7 @@ impl Store {
                 source_event_id: r.get(2)?,
                 url: r.get(3)?,
                 reason: r.get(4)?,
-                created_at: r.get(5)?,
+                created_at: crate::times::column(r, 5)?,
             })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -211,7 +210,7 @@ impl Store {
                     source_event_id: r.get(2)?,
                     url: r.get(3)?,
                     reason: r.get(4)?,
-                    created_at: r.get(5)?,
+                    created_at: crate::times::column(r, 5)?,
                 })
             })
             .optional()?;
@@ -223,7 +222,14 @@ impl Store {
 }
 
 fn takedown_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Takedown> {
-    Ok(Takedown { id: r.get(0)?, source: r.get(1)?, source_event_id: r.get(2)?, url: r.get(3)?, reason: r.get(4)?, created_at: r.get(5)? })
+    Ok(Takedown {
+        id: r.get(0)?,
+        source: r.get(1)?,
+        source_event_id: r.get(2)?,
+        url: r.get(3)?,
+        reason: r.get(4)?,
+        created_at: crate::times::column(r, 5)?,
+    })
 }
 
 /// The tombstone that already names what `target` names, if any: the same

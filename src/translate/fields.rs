@@ -49,7 +49,7 @@ pub fn localize(e: &mut StoredEvent, from: &str, lang: &str, machine_price: Opti
         let licence = e.licence.clone();
         e.licence = keep_original(e, "licence", &licence, name);
     }
-    e.category_labels = crate::model::Category::labels(crate::export::strings(&e.categories).iter().map(String::as_str), lang);
+    e.category_labels = crate::model::Category::labels(&e.categories, lang);
 }
 
 /// `ours`, remembering the publisher's `original` wording of `field` when it differs.

@@ -1,0 +1,160 @@
+//! Issue 22: `holdings`, `source show` and `audit --json` print typed report
+//! structs. Their JSON keeps every key and value the `json!` objects printed
+//! before: the keys are pinned here through the binary, on a real SQLite
+//! file (and, for the audit, the project's samples as the mirror).
+use crate::common;
+
+use common::{cityvibe, workdir};
+use serde_json::Value;
+use std::path::Path;
+
+const JCYL_ON: &str = "[settings]\ntranslator = \"none\"\n\n[sources.jcyl]\nenabled = true\n";
+/// 2026-05-01T16:30:00.123Z
+const FIRST_SEEN_MS: i64 = 1_777_653_000_123;
+
+fn json_of(d: &Path, args: &[&str]) -> Value {
+    let out = cityvibe(d, args);
+    assert!(out.status.success(), "{args:?}: exit {:?}\n{}", out.status.code(), String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn keys(v: &Value) -> Vec<&str> {
+    let mut k: Vec<&str> = v.as_object().unwrap_or_else(|| panic!("not an object: {v}")).keys().map(String::as_str).collect();
+    k.sort_unstable();
+    k
+}
+
+/// One stored jcyl event, first stored at [`FIRST_SEEN_MS`], and a translation.
+fn one_event(d: &Path) {
+    let store = cityvibe::store::Store::open(&d.join("data/cityvibe.db")).unwrap();
+    let conn = store.connection();
+    conn.execute(
+        "INSERT INTO events (source, source_event_id, title, description, url, lang, time_zone, all_day, start, end, first_start, last_end,
+            occurrences, weekdays, excluded, categories, source_categories, content_hash, first_seen, last_changed)
+         VALUES ('jcyl', '7', 'Concierto', '', 'https://www.jcyl.es/e/7', 'es', 'Europe/Madrid', 0, '2026-12-01T19:00:00', NULL,
+            '2026-12-01T19:00:00', '2026-12-01T19:00:00', '[{\"start\":\"2026-12-01T19:00:00\",\"end\":null}]', '[]', '[]', '[\"music\"]',
+            '[]', 'h', ?1, ?1)",
+        [FIRST_SEEN_MS],
+    )
+    .unwrap();
+    conn.execute("INSERT INTO translations (event_id, lang, field, text, origin, source_hash) VALUES (1, 'en', 'title', 'Concert', 'publisher', 'x')", [])
+        .unwrap();
+}
+
+#[test]
+fn holdings_json_keeps_its_keys_and_values_issue22() {
+    let dir = workdir(JCYL_ON);
+    let d = dir.path();
+    one_event(d);
+    let v = json_of(d, &["holdings", "jcyl", "--json"]);
+    assert_eq!(keys(&v), ["fetch_log_30_days", "linked_from_events", "page_events", "query", "sources"]);
+    assert_eq!((&v["query"], &v["page_events"], &v["linked_from_events"]), (&"jcyl".into(), &Value::Null, &serde_json::json!([])));
+    let s = &v["sources"][0];
+    assert_eq!(
+        keys(s),
+        [
+            "attribution",
+            "corrections",
+            "dataset_page",
+            "enabled",
+            "events_active",
+            "events_withdrawn",
+            "events_withheld",
+            "feeds",
+            "fields",
+            "first_date",
+            "first_stored",
+            "host",
+            "id",
+            "last_changed",
+            "last_date",
+            "licence",
+            "licence_url",
+            "min_delay_secs",
+            "name",
+            "publisher",
+            "translations",
+        ]
+    );
+    assert_eq!((&s["id"], &s["enabled"], &s["events_active"], &s["events_withheld"]), (&"jcyl".into(), &true.into(), &1.into(), &0.into()));
+    assert_eq!((&s["first_stored"], &s["last_changed"]), (&"2026-05-01T16:30:00.123Z".into(), &"2026-05-01T16:30:00.123Z".into()));
+    assert_eq!((&s["first_date"], &s["last_date"]), (&"2026-12-01T19:00:00".into(), &"2026-12-01T19:00:00".into()));
+    assert_eq!(s["translations"], serde_json::json!([["en", 1]]));
+    assert_eq!(s["corrections"], serde_json::json!([]));
+    assert!(s["fields"].as_array().unwrap().contains(&"title".into()), "{s}");
+    let f = &v["fetch_log_30_days"][0];
+    assert_eq!(
+        keys(f),
+        [
+            "bytes",
+            "first_request_at",
+            "host",
+            "last_request_at",
+            "min_gap_ms",
+            "not_modified_share",
+            "requests",
+            "requests_per_day",
+            "statuses"
+        ]
+    );
+    assert_eq!((&f["host"], &f["requests"], &f["first_request_at"]), (&"datosabiertos.jcyl.es".into(), &0.into(), &Value::Null));
+
+    // A page's URL: the stored events whose original it is, with their status.
+    let v = json_of(d, &["holdings", "https://www.jcyl.es/e/7", "--json"]);
+    assert_eq!(v["linked_from_events"], serde_json::json!([{ "source": "jcyl", "events": 1 }]));
+    assert_eq!(v["page_events"], serde_json::json!([{ "source": "jcyl", "id": "7", "title": "Concierto", "status": "active" }]));
+}
+
+#[test]
+fn source_show_json_keeps_its_keys_and_values_issue22() {
+    let dir = workdir(JCYL_ON);
+    let d = dir.path();
+    one_event(d);
+    let v = json_of(d, &["source", "show", "jcyl", "--json"]);
+    assert_eq!(
+        keys(&v),
+        [
+            "attribution",
+            "daily_cap",
+            "delay_rule",
+            "enabled",
+            "events_active",
+            "events_withdrawn",
+            "feeds",
+            "feeds_off",
+            "fetch_log_30_days",
+            "host",
+            "id",
+            "last_message",
+            "last_status",
+            "licence",
+            "licence_url",
+            "min_delay_secs",
+            "name",
+            "publisher",
+            "run_now",
+        ]
+    );
+    assert_eq!(v["run_now"], serde_json::json!({ "would": "fetch", "why": null }));
+    assert_eq!((&v["delay_rule"], &v["last_status"], &v["events_active"]), (&"adapter".into(), &Value::Null, &1.into()));
+    assert_eq!(v["feeds_off"], serde_json::json!([]));
+    assert_eq!(keys(&v["fetch_log_30_days"]).len(), 9);
+}
+
+#[test]
+fn audit_json_keeps_its_keys_issue22() {
+    let dir = workdir(JCYL_ON);
+    let d = dir.path();
+    let mirror = common::sample("");
+    let out = cityvibe(d, &["--mirror", mirror.to_str().unwrap(), "audit", "--source", "jcyl", "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(keys(&v), ["drift", "not_audited", "sources"]);
+    assert_eq!(v["drift"], Value::Bool(out.status.code() == Some(1)), "{v}");
+    assert_eq!(v["not_audited"], serde_json::json!([]));
+    let s = &v["sources"][0];
+    assert_eq!(
+        keys(s),
+        ["ai_txt", "blocked", "delay_secs", "drift", "feeds", "host", "id", "min_delay_secs", "review_date", "robots", "tdmrep"]
+    );
+    assert_eq!(s["id"], "jcyl");
+}
