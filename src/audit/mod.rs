@@ -18,7 +18,7 @@
 use crate::adapter::Adapter;
 use crate::config::Config;
 use crate::http::{
-    Allowed, Body, Client, FetchDriver, FetchOutcome, FetchReporter, FetchRequest, FetchResult, Ledger, Scheduler, Unwatched,
+    Allowed, Body, Client, FetchDriver, FetchOutcome, FetchReporter, FetchRequest, FetchResult, Ledger, Scheduler, SystemClock, Unwatched,
 };
 use crate::store::Store;
 use anyhow::Result;
@@ -267,7 +267,7 @@ pub fn audit_watched(
     }
     {
         let mut refs: Vec<&mut dyn FetchDriver> = hosts.iter_mut().map(|(_, d)| d as &mut dyn FetchDriver).collect();
-        Scheduler::new(client, ledger, None, reporter).run(store, &mut refs);
+        Scheduler::new(client, ledger, &SystemClock, None, reporter).run(store, &mut refs);
     }
     let mut out = Vec::new();
     for a in adapters {

@@ -52,7 +52,7 @@ fn blocks_stop_the_host_and_the_source_is_refused_until_a_success() {
     let later = (now.hour() as i32 + 3).rem_euclid(24);
     let away = format!("{later:02}:00-{:02}:00", (later + 1) % 24);
     let before = server.requests().len();
-    let r1b = run_with(&db, &server.url(), &adapters, config_with(&[("b403", row(None, Some(&away)))]), Limits::default());
+    let r1b = run_with(&db, &server, &adapters, config_with(&[("b403", row(None, Some(&away)))]), Limits::default());
     assert_eq!(report(&r1b, "b403").status, "skipped");
     assert!(to_host(&server.requests()[before..], "s403.test").len() <= 1);
     let st = Store::open(&db).unwrap().source_state("b403").unwrap();
