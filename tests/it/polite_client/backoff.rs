@@ -266,3 +266,34 @@ fn a_429_pauses_the_whole_host() {
     assert_eq!(report(&r, "first").status, "ok");
     assert_eq!(report(&r, "second").status, "ok");
 }
+
+/// P10, issue 19 item 13: a backoff episode without Retry-After outlives
+/// its run: madrid (its real 2 s delay) answering 429 is asked again after
+/// 2, 4 and 8 s, given up after the fourth, and its next backoff step (16 s
+/// on) becomes its not-before time in the host ledger; a run right after,
+/// with new store and ledger connections as a new command would have,
+/// sends nothing and says until when. Runs here wait at most 10 s, so the
+/// 16 s step is not waited.
+#[test]
+fn a_backoff_given_up_is_remembered_by_the_next_run_p10_issue19_item13() {
+    let server = serve(|_, _| Reply::new(429));
+    let madrid = cityvibe::adapters::by_id("madrid").unwrap();
+    let mut config = Config::enable_all();
+    config.settings.max_wait_secs = 10;
+    let limits = Limits { max_wait: Duration::from_secs(10), ..Limits::default() };
+    let (_d, db) = fresh_db();
+    let first = run_with(&db, &server, &[madrid], config.clone(), limits.clone());
+    assert_eq!(report(&first, "madrid").status, "failed");
+    let seen = server.requests();
+    assert_manners(&seen);
+    let secs = Duration::from_secs;
+    assert_eq!(gaps(&seen.iter().collect::<Vec<_>>()), [secs(2), secs(4), secs(8)]);
+    let second = run_with(&db, &server, &[madrid], config, limits);
+    assert_eq!(server.requests().len(), 4, "the next run asked again");
+    let s = report(&second, "madrid");
+    assert_eq!(s.status, "skipped", "{s:?}");
+    let when = s.not_before.as_deref().expect("a not-before time");
+    assert!(s.message.contains(when) && s.message.contains("our backoff"), "{}", s.message);
+    let at = when.parse::<jiff::Timestamp>().unwrap().as_millisecond();
+    assert_eq!(at, seen[3].at_ms + 16_000, "the next step of the backoff, 16 s after the fourth 429");
+}

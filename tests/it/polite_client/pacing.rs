@@ -77,6 +77,51 @@ fn hours_window_outside_means_skipped_and_no_request() {
     assert!(s.message.contains(&outside), "{}", s.message);
     assert_eq!(report(&r, "day").status, "ok");
 }
+/// P9, issue 12 item 3: the delay is read before every request: raised in
+/// sources.toml during a run, the next request (madrid's CSV fallback, after
+/// its JSON failed) waits the new 4 s, not the 2 s the run started with.
+/// (P9 through the binary in real time:
+/// `polite_promises::a_window_closing_between_a_429_and_its_retry_stops_the_retry_p9_issue12`.)
+#[test]
+fn a_delay_raised_during_a_run_holds_for_its_next_request_p9_issue12() {
+    let dir = tempfile::tempdir().unwrap();
+    let config_path = dir.path().join("sources.toml");
+    std::fs::write(&config_path, "[sources.madrid]\n").unwrap();
+    let csv = std::fs::read(common::sample("datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.csv")).unwrap();
+    let raise = config_path.clone();
+    let server = serve(move |path, _| {
+        if path.ends_with(".json") {
+            std::fs::write(&raise, "[sources.madrid]\nmin_delay_secs = 4\n").unwrap();
+            Reply::new(500)
+        } else {
+            Reply::ok(csv.clone())
+        }
+    });
+    let madrid = cityvibe::adapters::by_id("madrid").unwrap();
+    let (_d, db) = fresh_db();
+    let mut store = Store::open(&db).unwrap();
+    let client = Client::new(Some(Mirror::parse(&server.url()).unwrap()), Limits::default());
+    let ledger = common::ledger_beside(&db);
+    let config = Config::load(&config_path, &[madrid]).unwrap();
+    let opts = RunOptions {
+        adapters: &[madrid],
+        config,
+        config_path: Some(config_path),
+        only: vec![],
+        client: &client,
+        ledger: &ledger,
+        clock: server.clock(),
+        force: true,
+    };
+    let r = run(&mut store, opts).unwrap();
+    assert_eq!(report(&r, "madrid").status, "ok");
+    let reqs = server.requests();
+    assert_manners(&reqs);
+    let seen: Vec<&Seen> = reqs.iter().collect();
+    assert!(paths(&seen).iter().map(|p| p.rsplit('.').next().unwrap()).eq(["json", "csv"]), "{:?}", paths(&seen));
+    assert_eq!(gaps(&seen), [Duration::from_secs(4)], "the next request after the delay was raised to 4 s");
+}
+
 // ---------------------------------------------------------------- P8 interleaving
 
 /// P8: all hosts interleaved on one thread: three hosts (200, 300, 400 ms
