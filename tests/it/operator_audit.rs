@@ -316,7 +316,8 @@ fn library_audit(adapter: &'static common::TestAdapter, server: &Server) -> city
     let client = cityvibe::http::Client::new(Some(mirror), cityvibe::http::Limits::default());
     let adapters: Vec<&'static dyn cityvibe::adapter::Adapter> = vec![adapter];
     let ledger = common::ledger_beside(&dir.path().join("a.db"));
-    let mut out = cityvibe::audit::audit(&mut store, &client, &ledger, &cityvibe::config::Config::default(), &adapters).unwrap();
+    let mut out =
+        cityvibe::audit::audit(&mut store, &client, &ledger, server.clock(), &cityvibe::config::Config::default(), &adapters).unwrap();
     out.remove(0)
 }
 

@@ -115,6 +115,15 @@ fn run_on(db: &Path, url: &str, clock: &dyn Clock, adapters: &[&'static dyn Adap
     run(&mut store, opts).unwrap()
 }
 
+/// `cityvibe audit` of these adapters' hosts, as a new process would do it
+/// (its own store and ledger connections), on the server's (simulated) clock.
+fn audit_with(db: &Path, server: &Server, adapters: &[&'static dyn Adapter], config: &Config) -> Vec<cityvibe::audit::SourceAudit> {
+    let mut store = Store::open(db).unwrap();
+    let client = Client::new(Some(Mirror::parse(&server.url()).unwrap()), Limits::default());
+    let ledger = common::ledger_beside(db);
+    cityvibe::audit::audit(&mut store, &client, &ledger, server.clock(), config, adapters).unwrap()
+}
+
 fn run_once(db: &Path, server: &Server, adapters: &[&'static dyn Adapter]) -> RunReport {
     run_with(db, server, adapters, Config::enable_all(), Limits::default())
 }

@@ -4,8 +4,9 @@
 //! command, a Retry-After of a year and beyond, a fetch log that cannot be
 //! written. Each sends nothing it cannot account for, and says why. The
 //! real madrid adapter (2 s delay) against the recording loopback server,
-//! through the binary in real time. (A run's own backoff given up and
-//! remembered is proven on simulated time in `polite_client::backoff`.)
+//! through the binary in real time. (A backoff given up, by a run or by an
+//! audit, and remembered is proven on simulated time in
+//! `polite_client::backoff`.)
 use crate::common;
 use crate::polite_ledger::{json_of, madrid_body, run_args, wait_for};
 
@@ -132,28 +133,6 @@ fn times_ahead_of_the_clock_fail_closed_with_what_to_do_issue19_item11() {
         }
         assert_eq!(server.requests().len(), sent, "{what}");
     }
-}
-
-/// Issue 19 item 13 (P10), the audit's side: robots.txt answering 503
-/// until the audit gives up leaves the host's next backoff step in the
-/// ledger; a run right after sends nothing to the host and says until when.
-#[test]
-fn an_audit_that_gave_up_on_robots_txt_holds_back_the_next_run_p10_issue19_item13() {
-    let server = Server::start(|seen, _| if seen.path.ends_with("/robots.txt") { Reply::new(503) } else { Reply::ok(madrid_body()) });
-    let dir = workdir("[settings]\nmax_wait_secs = 10\n\n[sources.madrid]\n");
-    let mirror = server.url();
-    let audit = cityvibe(dir.path(), &["--db", "cityvibe.db", "--mirror", &mirror, "audit", "--source", "madrid", "--json"]);
-    assert_eq!(server.requests().len(), 4, "{}", stderr(&audit));
-    let run = cityvibe(dir.path(), &run_args(&mirror, "cityvibe.db", &[]));
-    server.settle();
-    let paths: Vec<String> = server.requests().iter().map(|s| s.path.clone()).collect();
-    assert_eq!(paths.len(), 4, "the run asked right after the audit gave up: {paths:?}");
-    let s = &json_of(&run)["sources"][0];
-    assert_eq!(s["status"], "skipped", "{s}");
-    // The later of the two pauses recorded: the backoff's next step, and
-    // the pause for a robots.txt that could not be read.
-    let said = stderr(&run);
-    assert!(said.contains("robots.txt unreadable in the last audit (HTTP 503)") && !said.contains("asked us"), "{said}");
 }
 
 /// Issue 19 item 13 (P10): a robots.txt the audit could not read (here a

@@ -297,3 +297,33 @@ fn a_backoff_given_up_is_remembered_by_the_next_run_p10_issue19_item13() {
     let at = when.parse::<jiff::Timestamp>().unwrap().as_millisecond();
     assert_eq!(at, seen[3].at_ms + 16_000, "the next step of the backoff, 16 s after the fourth 429");
 }
+
+/// P10, issue 19 item 13, the audit's side: robots.txt answering 503 until
+/// the audit gives up (retried after 2, 4 and 8 s, from madrid's real
+/// delay) leaves the host's next pause in the ledger, the later of the
+/// backoff's next step (16 s) and the pause for a robots.txt that could
+/// not be read (16 times the delay, 32 s): a run right after sends nothing
+/// to the host and says why, as our own pause, not the host's word.
+#[test]
+fn an_audit_that_gave_up_on_robots_txt_holds_back_the_next_run_p10_issue19_item13() {
+    let body = feed_body();
+    let server = serve(move |path, _| if path.ends_with("/robots.txt") { Reply::new(503) } else { Reply::ok(body.clone()) });
+    let madrid = cityvibe::adapters::by_id("madrid").unwrap();
+    let mut config = Config::enable_all();
+    config.settings.max_wait_secs = 10;
+    let (_d, db) = fresh_db();
+    audit_with(&db, &server, &[madrid], &config);
+    let audited = server.requests();
+    assert_manners(&audited);
+    let asked: Vec<&Seen> = audited.iter().collect();
+    assert_eq!(paths(&asked), vec!["/datos.madrid.es/robots.txt"; 4], "four tries of robots.txt, then nothing more to the host");
+    let secs = Duration::from_secs;
+    assert_eq!(gaps(&asked), [secs(2), secs(4), secs(8)]);
+    let r = run_with(&db, &server, &[madrid], config, Limits { max_wait: secs(10), ..Limits::default() });
+    assert_eq!(server.requests().len(), 4, "the run asked right after the audit gave up");
+    let s = report(&r, "madrid");
+    assert_eq!(s.status, "skipped", "{s:?}");
+    assert!(s.message.contains("robots.txt unreadable in the last audit (HTTP 503)") && !s.message.contains("asked us"), "{}", s.message);
+    let until = s.not_before.as_deref().expect("a not-before time").parse::<jiff::Timestamp>().unwrap();
+    assert_eq!(until.as_millisecond(), audited[3].at_ms + 32_000, "the later of the two pauses");
+}

@@ -122,6 +122,30 @@ fn a_delay_raised_during_a_run_holds_for_its_next_request_p9_issue12() {
     assert_eq!(gaps(&seen), [Duration::from_secs(4)], "the next request after the delay was raised to 4 s");
 }
 
+/// Issue 19 item 12 (P8, P14, rule 2): the Crawl-delay read in robots.txt
+/// paces the same audit's next requests: 3 s asked, 3 s kept (madrid's own
+/// 2 s is not enough); 600 s asked, beyond what a command waits: the rest
+/// of the audit is not sent, and the audit does not wait for it. (The
+/// Crawl-delay obeyed by the next run, through the binary in real time:
+/// `polite_promises::a_crawl_delay_raised_in_robots_txt_is_obeyed_by_the_next_run_issue12`.)
+#[test]
+fn audit_is_paced_by_the_crawl_delay_it_reads_p8_p14_issue19_item12() {
+    let madrid = cityvibe::adapters::by_id("madrid").unwrap();
+    for (secs, sent) in [(3u64, 3usize), (600, 1)] {
+        let robots = format!("User-agent: *\nCrawl-delay: {secs}\n");
+        let server = serve(move |path, _| if path.ends_with("/robots.txt") { Reply::ok(robots.clone()) } else { Reply::new(404) });
+        let (_d, db) = fresh_db();
+        let started = server.clock().now_ms();
+        audit_with(&db, &server, &[madrid], &Config::enable_all());
+        let seen = server.requests();
+        assert_manners(&seen);
+        assert_eq!(seen.len(), sent, "Crawl-delay {secs}: {:?}", paths(&seen.iter().collect::<Vec<_>>()));
+        assert_spaced(&seen.iter().collect::<Vec<_>>(), Duration::from_secs(secs));
+        let waited = server.clock().now_ms() - started;
+        assert!(waited < 60_000, "Crawl-delay {secs}: the audit waited {waited} ms");
+    }
+}
+
 // ---------------------------------------------------------------- P8 interleaving
 
 /// P8: all hosts interleaved on one thread: three hosts (200, 300, 400 ms
