@@ -146,6 +146,32 @@ fn audit_is_paced_by_the_crawl_delay_it_reads_p8_p14_issue19_item12() {
     }
 }
 
+/// Issue 2 fallback and P8: madrid's JSON fails (500), its CSV is an HTML
+/// error page with status 200, its XML works: three requests, each exactly
+/// madrid's 2 s after the last, and the XML's events stored.
+#[test]
+fn fallback_json_csv_xml_keeps_the_host_delay() {
+    let sample = |ext: &str| {
+        std::fs::read(common::sample(&format!("datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.{ext}"))).unwrap()
+    };
+    let xml = sample("xml");
+    let server = serve(move |path, _| match path.rsplit('.').next().unwrap() {
+        "json" => Reply::new(500),
+        "csv" => Reply::ok("<html><body>Servicio no disponible</body></html>").header("Content-Type", "text/html"),
+        _ => Reply::ok(xml.clone()),
+    });
+    let madrid = cityvibe::adapters::by_id("madrid").unwrap();
+    let (_d, db) = fresh_db();
+    let r = run_once(&db, &server, &[madrid]);
+    let s = report(&r, "madrid");
+    assert_eq!((s.status.as_str(), s.requests, s.added), ("ok", 3, 8), "{s:?}");
+    let reqs = server.requests();
+    assert_manners(&reqs);
+    let seen: Vec<&Seen> = reqs.iter().collect();
+    assert!(paths(&seen).iter().map(|p| p.rsplit('.').next().unwrap()).eq(["json", "csv", "xml"]), "{:?}", paths(&seen));
+    assert_spaced(&seen, Duration::from_secs(2));
+}
+
 // ---------------------------------------------------------------- P8 interleaving
 
 /// P8: all hosts interleaved on one thread: three hosts (200, 300, 400 ms
