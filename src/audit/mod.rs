@@ -18,7 +18,7 @@
 use crate::adapter::Adapter;
 use crate::config::Config;
 use crate::http::{
-    Allowed, Body, Client, FetchDriver, FetchOutcome, FetchReporter, FetchRequest, FetchResult, Ledger, Scheduler, Unwatched,
+    Allowed, Body, Client, Clock, FetchDriver, FetchOutcome, FetchReporter, FetchRequest, FetchResult, Ledger, Scheduler, Unwatched,
 };
 use crate::store::Store;
 use anyhow::Result;
@@ -234,14 +234,17 @@ impl FetchDriver for HostDriver {
 
 /// Audit these adapters' hosts. One set of three requests per host, paced by
 /// the scheduler (the delay is the largest any audited source of the host keeps).
+/// `clock` is the time the politeness rules are kept in (the machine's,
+/// [`SystemClock`](crate::http::SystemClock), or a test's simulated one).
 pub fn audit(
     store: &mut Store,
     client: &Client,
     ledger: &Ledger,
+    clock: &dyn Clock,
     config: &Config,
     adapters: &[&'static dyn Adapter],
 ) -> Result<Vec<SourceAudit>> {
-    audit_watched(store, client, ledger, config, adapters, &mut Unwatched)
+    audit_watched(store, client, ledger, clock, config, adapters, &mut Unwatched)
 }
 
 /// [`audit`], telling `reporter` of each request and of the host waited for.
@@ -249,6 +252,7 @@ pub fn audit_watched(
     store: &mut Store,
     client: &Client,
     ledger: &Ledger,
+    clock: &dyn Clock,
     config: &Config,
     adapters: &[&'static dyn Adapter],
     reporter: &mut dyn FetchReporter,
@@ -267,7 +271,7 @@ pub fn audit_watched(
     }
     {
         let mut refs: Vec<&mut dyn FetchDriver> = hosts.iter_mut().map(|(_, d)| d as &mut dyn FetchDriver).collect();
-        Scheduler::new(client, ledger, None, reporter).run(store, &mut refs);
+        Scheduler::new(client, ledger, clock, None, reporter).run(store, &mut refs);
     }
     let mut out = Vec::new();
     for a in adapters {
@@ -280,12 +284,12 @@ pub fn audit_watched(
         if report.robots.state != FileState::Unreachable {
             let delay =
                 report.robots.crawl_delay_secs.filter(|s| s.is_finite()).map(|s| Duration::from_secs_f64(s.clamp(0.0, 7.0 * 86400.0)));
-            ledger.set_crawl_delay(m.host, delay, crate::store::now_ms())?;
+            ledger.set_crawl_delay(m.host, delay, clock.now_ms())?;
         } else {
             // A host whose robots.txt cannot be read is left alone for a
             // while by every later command, as after a backoff given up (the
             // same step: 16 times its delay; a later time is never shortened).
-            let now = crate::store::now_ms();
+            let now = clock.now_ms();
             let pause = (config.delay_for(*a).as_millis() as i64).max(1000).saturating_mul(UNREADABLE_ROBOTS_STEPS);
             let answer = match report.robots.status {
                 Some(status) if status >= 300 => format!("HTTP {status}"),

@@ -49,7 +49,7 @@ pub fn execute(cli: &Cli, args: &AuditArgs) -> Result<super::Exit> {
     let client = Client::new(mirror, Limits::default());
     let mut progress = super::progress::Progress::new(cli.verbose, !args.json && super::stdout_is_terminal())
         .fetching("fetching robots.txt, tdmrep.json and ai.txt politely (each host's delay is kept)…", false);
-    let mut reports = audit_watched(&mut store, &client, &ledger, &config, &chosen, &mut progress)?;
+    let mut reports = audit_watched(&mut store, &client, &ledger, &crate::http::SystemClock, &config, &chosen, &mut progress)?;
     drop(progress);
     if args.disable_blocked {
         let today = jiff::Timestamp::now().in_tz(crate::model::TZ_MADRID).map(|z| z.date().to_string()).unwrap_or_default();

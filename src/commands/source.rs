@@ -49,7 +49,7 @@ fn open_ledger(cli: &Cli) -> Option<crate::http::Ledger> {
 
 /// The delay in seconds that rules a source, and whose word it is (the slowest wins).
 fn delay_rule(ledger: Option<&crate::http::Ledger>, config: &crate::config::Config, a: &dyn Adapter) -> (f64, &'static str) {
-    let crawl = ledger.and_then(|l| l.host(a.manifest().host).ok()).and_then(|e| e.crawl_delay_ms);
+    let crawl = ledger.and_then(|l| l.host(a.manifest().host, crate::store::now_ms()).ok()).and_then(|e| e.crawl_delay_ms);
     let (d, rule) = config.ruling_delay(a, crawl.map(|ms| std::time::Duration::from_millis(ms.max(0) as u64)));
     (d.as_secs_f64(), rule)
 }

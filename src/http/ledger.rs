@@ -253,11 +253,11 @@ impl Ledger {
 
     /// The host's state (all empty for a host never seen); an error when the
     /// ledger is not the one opened or holds times no clock could have
-    /// written (issue 19 items 4, 11).
-    pub fn host(&self, host: &str) -> Result<HostEntry> {
+    /// written by `now_ms` (issue 19 items 4, 11).
+    pub fn host(&self, host: &str, now_ms: i64) -> Result<HostEntry> {
         self.still_the_same()?;
         let e = self.entry(host)?;
-        self.check_times(host, &e, crate::store::now_ms())?;
+        self.check_times(host, &e, now_ms)?;
         Ok(e)
     }
 
@@ -533,7 +533,7 @@ mod tests {
         assert_eq!(l.reserve("h", 1000, 2, 20_000).unwrap(), Reservation::CapReached(2));
         // Another process (another connection) sees the same state.
         let other = Ledger::open(dir.path()).unwrap();
-        assert_eq!(other.host("h").unwrap().last_request_ms, Some(11_800 + SEND_MARGIN_MS));
+        assert_eq!(other.host("h", 11_800).unwrap().last_request_ms, Some(11_800 + SEND_MARGIN_MS));
     }
 
     // P10: a not-before time up to a year is kept exactly, beyond it the
@@ -546,13 +546,13 @@ mod tests {
         let year = MAX_NOT_BEFORE.as_millis() as i64;
         assert_eq!(l.set_not_before("h", now + year, now, "a year").unwrap(), now + year);
         l.set_not_before("h", now + 5, now, "near").unwrap();
-        let e = l.host("h").unwrap();
+        let e = l.host("h", now).unwrap();
         assert_eq!((e.not_before_ms, e.not_before_why.as_deref()), (Some(now + year), Some("a year")));
         assert_eq!(l.reserve("h", 0, 10, now).unwrap(), Reservation::NotBefore(now + year));
         assert_eq!(l.set_not_before("h", now + year + 1, now, "beyond").unwrap(), HELD);
-        assert_eq!(l.host("h").unwrap().not_before_ms, Some(HELD));
+        assert_eq!(l.host("h", now).unwrap().not_before_ms, Some(HELD));
         assert_eq!(l.release("h", now).unwrap().len(), 1);
-        assert_eq!(l.host("h").unwrap().not_before_ms, None);
+        assert_eq!(l.host("h", now).unwrap().not_before_ms, None);
     }
 
     #[test]

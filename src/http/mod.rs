@@ -2,8 +2,9 @@
 //!
 //! `client` sends one request; `scheduler` decides when, how often, and what
 //! follows (delays, retries, redirects, blocks, caps); `ledger` keeps each
-//! host's politeness state for every process on the machine; `headers` reads
-//! a host's wishes; `mirror` serves `--mirror`.
+//! host's politeness state for every process on the machine; `clock` is the
+//! time the scheduler keeps those rules in; `headers` reads a host's
+//! wishes; `mirror` serves `--mirror`.
 //!
 //! Above the store (the fetch log and the sources' validators live there)
 //! and below everything that fetches (`ingest`, `audit`, the APy backend of
@@ -12,6 +13,7 @@
 //! in; nothing here points up to the printer.
 
 pub mod client;
+pub mod clock;
 pub mod headers;
 pub mod ledger;
 pub mod mirror;
@@ -19,6 +21,7 @@ pub mod reporter;
 pub mod scheduler;
 
 pub use client::{Body, Client, Limits, USER_AGENT};
+pub use clock::{Clock, SimulatedClock, SystemClock};
 pub use ledger::Ledger;
 pub use mirror::Mirror;
 pub use reporter::{FetchReporter, Unwatched};

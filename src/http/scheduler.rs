@@ -7,11 +7,12 @@
 //! ledger cannot prove a host's delay, the host is not fetched (fail closed).
 
 use super::client::{Body, Client, Exchange};
+use super::clock::Clock;
 use super::headers::reservation;
 use super::ledger::{HELD, Ledger, Reservation};
 use super::reporter::FetchReporter;
+use crate::store::Store;
 use crate::store::fetchlog::{FetchRecord, Validators};
-use crate::store::{Store, now_ms};
 use crate::vocab::RequestOutcome;
 use std::collections::HashMap;
 use std::time::Duration;
@@ -174,6 +175,9 @@ struct HostState {
 pub struct Scheduler<'c> {
     client: &'c Client,
     ledger: &'c Ledger,
+    /// The time every rule is kept in, and waited on (the machine's, or a
+    /// test's simulated one).
+    clock: &'c dyn Clock,
     hosts: HashMap<String, HostState>,
     run_id: Option<i64>,
     /// The fetch log cannot be written: no request goes without its record
@@ -195,8 +199,14 @@ enum Ready {
 }
 
 impl<'c> Scheduler<'c> {
-    pub fn new(client: &'c Client, ledger: &'c Ledger, run_id: Option<i64>, reporter: &'c mut dyn FetchReporter) -> Scheduler<'c> {
-        Scheduler { client, ledger, hosts: HashMap::new(), run_id, no_log: None, reporter }
+    pub fn new(
+        client: &'c Client,
+        ledger: &'c Ledger,
+        clock: &'c dyn Clock,
+        run_id: Option<i64>,
+        reporter: &'c mut dyn FetchReporter,
+    ) -> Scheduler<'c> {
+        Scheduler { client, ledger, clock, hosts: HashMap::new(), run_id, no_log: None, reporter }
     }
 
     /// Fetch everything the drivers ask for, interleaving hosts.
@@ -243,7 +253,7 @@ impl<'c> Scheduler<'c> {
                 }
             }
             let Some((i, ready)) = best else { continue };
-            let wait = ready - now_ms();
+            let wait = ready - self.clock.now_ms();
             if let Some(t) = &tasks[i] {
                 // For the run's spinner: which host, and how long it asked us to wait.
                 self.reporter.waiting_for(t.current.host_str().unwrap_or(""), wait.max(0));
@@ -254,7 +264,7 @@ impl<'c> Scheduler<'c> {
                 // flight (counted with its send margin) is waited from its real
                 // end once it ends. `ready` never lies beyond the run's wait
                 // ceiling (P10).
-                std::thread::sleep(Duration::from_millis(wait.min(250) as u64));
+                self.clock.sleep(Duration::from_millis(wait.min(250) as u64));
                 continue;
             }
             let mut t = tasks[i].take().expect("task");
@@ -308,7 +318,7 @@ impl<'c> Scheduler<'c> {
         if let Some((until, why)) = &st.skipped {
             return Ready::End(skipped(*until, why.clone()));
         }
-        let entry = match self.ledger.host(&host) {
+        let entry = match self.ledger.host(&host, self.clock.now_ms()) {
             Ok(e) => e,
             Err(e) => return Ready::End(self.close(&host, &e)),
         };
@@ -328,7 +338,7 @@ impl<'c> Scheduler<'c> {
         let not_before = entry.not_before_ms.unwrap_or(0);
         let at = st.next_ms.max(from_last).max(not_before).max(t.not_before_ms);
         let ceiling = self.client.limits.max_wait.as_millis() as i64;
-        if at - now_ms() > ceiling {
+        if at - self.clock.now_ms() > ceiling {
             let when = utc(at);
             let why = if not_before == at {
                 let asked = entry.not_before_why.unwrap_or_default();
@@ -382,14 +392,14 @@ impl<'c> Scheduler<'c> {
         let _lock = match self.ledger.lock_host(&host) {
             Ok(Some(l)) => l,
             Ok(None) => {
-                t.not_before_ms = now_ms() + 50;
+                t.not_before_ms = self.clock.now_ms() + 50;
                 return Step::Again;
             }
             Err(e) => return Step::Done(self.close(&host, &e)),
         };
         // The slot is recorded before the request is sent (P8); the daily cap
         // is counted across processes and databases (P7).
-        let started = now_ms();
+        let started = self.clock.now_ms();
         match self.ledger.reserve(&host, delay_ms, t.req.daily_cap, started) {
             Ok(Reservation::Reserved) => {}
             Ok(Reservation::NotBefore(at)) => {
@@ -408,7 +418,7 @@ impl<'c> Scheduler<'c> {
         let result = self.client.get(&t.current, validators.etag.as_deref(), validators.last_modified.as_deref());
         // Rounded up: a delay counted from a truncated instant could fall short by
         // a fraction of a millisecond (P8).
-        let ended = now_ms_ceil();
+        let ended = self.clock.now_ms_ceil();
         t.requests += 1;
         t.elapsed_ms += (ended - started).max(0) as u64;
         // The delay counts from the end of this exchange, in this process and any other.
@@ -584,11 +594,6 @@ fn skipped(until: Option<i64>, why: String) -> FetchOutcome {
 /// `ms` since the epoch as an RFC 3339 UTC time, to the second.
 pub fn utc(ms: i64) -> String {
     jiff::Timestamp::from_second(ms.div_euclid(1000)).map(|t| t.to_string()).unwrap_or_else(|_| format!("{ms} ms"))
-}
-
-/// The current time in ms since the epoch, rounded up.
-fn now_ms_ceil() -> i64 {
-    (jiff::Timestamp::now().as_microsecond() + 999).div_euclid(1000)
 }
 
 enum Hop {

@@ -182,7 +182,7 @@ impl<'a> SourceGate<'a> {
         }
         if let Some(ledger) = self.ledger {
             let host = m.host.to_string();
-            let entry = ledger.host(&host)?;
+            let entry = ledger.host(&host, self.now_ms)?;
             if entry.not_before_ms == Some(crate::http::ledger::HELD) {
                 return Ok(Decision::Refuse(Why::Held { host, asked: entry.not_before_why.unwrap_or_default() }));
             }

@@ -5,7 +5,7 @@
 use crate::adapter::{Adapter, Feed, FeedError, FeedRole, FetchPlan};
 use crate::config::{Config, in_window, madrid_minute_now, parse_hours};
 use crate::http::{
-    Allowed, Body, Client, FetchDriver, FetchOutcome, FetchReporter, FetchRequest, FetchResult, Gate, Ledger, Scheduler, Unwatched,
+    Allowed, Body, Client, Clock, FetchDriver, FetchOutcome, FetchReporter, FetchRequest, FetchResult, Gate, Ledger, Scheduler, Unwatched,
 };
 use crate::model::PublisherTranslation;
 use crate::records::parse_feed;
@@ -39,6 +39,9 @@ pub struct RunOptions<'a> {
     pub client: &'a Client,
     /// The machine-wide host ledger (P8).
     pub ledger: &'a Ledger,
+    /// The time the politeness rules are kept in: the machine's
+    /// ([`SystemClock`](crate::http::SystemClock)), or a test's simulated one.
+    pub clock: &'a dyn Clock,
     /// An operator's manual run: fetch even within a source's period (P7);
     /// every delay still holds.
     pub force: bool,
@@ -71,7 +74,12 @@ pub fn run_within(store: &mut Store, opts: RunOptions<'_>, bounds: RunBounds, re
     let run_id = store.begin_run()?;
     let mut reports: Vec<SourceReport> = Vec::new();
     let mut drivers: Vec<SourceDriver> = Vec::new();
-    let gate = SourceGate { force: opts.force, adapters: opts.adapters, ..SourceGate::new(&opts.config, Some(&*store), Some(opts.ledger)) };
+    let gate = SourceGate {
+        force: opts.force,
+        adapters: opts.adapters,
+        now_ms: opts.clock.now_ms(),
+        ..SourceGate::new(&opts.config, Some(&*store), Some(opts.ledger))
+    };
     let mut go: Vec<&'static dyn Adapter> = Vec::new();
     for id in gate.ids() {
         if !opts.only.is_empty() && !opts.only.iter().any(|o| o == id) {
@@ -99,7 +107,7 @@ pub fn run_within(store: &mut Store, opts: RunOptions<'_>, bounds: RunBounds, re
     }
     {
         let mut refs: Vec<&mut dyn FetchDriver> = drivers.iter_mut().map(|d| d as &mut dyn FetchDriver).collect();
-        Scheduler::new(opts.client, opts.ledger, Some(run_id), reporter).run(store, &mut refs);
+        Scheduler::new(opts.client, opts.ledger, opts.clock, Some(run_id), reporter).run(store, &mut refs);
     }
     for d in drivers {
         reports.push(d.finish());

@@ -334,7 +334,7 @@ fn review_lines(cx: &Scope, t: &Catalogue, host: &str, adapters: &[&'static dyn 
     if !audited {
         lines.push(t.text("report-review-no-audit"));
     }
-    if let Some(delay) = cx.ledger.map(|l| l.host(host)).transpose()?.and_then(|e| e.crawl_delay_ms) {
+    if let Some(delay) = cx.ledger.map(|l| l.host(host, cx.now_ms)).transpose()?.and_then(|e| e.crawl_delay_ms) {
         lines.push(say(t, "report-review-crawl-delay", &[("secs", Arg::S(promise_secs(t, delay)))]));
     }
     Ok(lines)

@@ -3,7 +3,11 @@
 //! request received (arrival time, method, path, headers) for the tests to
 //! assert on. No async runtime, no mock of our own client. A test that
 //! asserts nothing more was asked waits for [`Server::settle`], not a pause.
+//! A server on simulated time ([`Server::simulated`]) stamps each arrival
+//! with the clock the run under test keeps its rules in, so the gaps it saw
+//! are the politeness rules' own, in milliseconds of simulated time.
 
+use cityvibe::http::{Clock, SimulatedClock, SystemClock};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Condvar, Mutex};
@@ -13,6 +17,9 @@ use std::time::{Duration, Instant};
 #[derive(Debug, Clone)]
 pub struct Seen {
     pub at: Instant,
+    /// When it arrived by the server's clock, in ms since the epoch (the
+    /// simulated time, on a [`Server::simulated`]).
+    pub at_ms: i64,
     pub method: String,
     /// Path and query as requested (with `--mirror`, `/HOST/PATH?Q`).
     pub path: String,
@@ -59,11 +66,23 @@ impl Reply {
 
 type Handler = dyn Fn(&Seen, usize) -> Reply + Send + Sync;
 
+/// The clock a server stamps arrivals with: shared with the run under test.
+pub type SharedClock = Arc<dyn Clock + Send + Sync>;
+
+/// A simulated clock starting now, on a whole second (so that an HTTP-date,
+/// which names whole seconds, falls on a millisecond the rules can keep
+/// exactly), for a [`Server::with_clock`] whose handler reads it too.
+pub fn simulated_clock() -> Arc<SimulatedClock> {
+    let now = SystemClock.now_us();
+    Arc::new(SimulatedClock::at_us(now - now.rem_euclid(1_000_000)))
+}
+
 /// The running server; it stops when the test process ends.
 pub struct Server {
     pub port: u16,
     log: Arc<Mutex<Vec<Seen>>>,
     intake: Arc<Intake>,
+    clock: SharedClock,
 }
 
 /// What the accept loop has taken in: the client ports of the connections
@@ -120,20 +139,38 @@ impl Drop for Taken<'_> {
 impl Server {
     /// Start a server whose handler gets each request and its index (0-based).
     pub fn start(handler: impl Fn(&Seen, usize) -> Reply + Send + Sync + 'static) -> Server {
+        Server::with_clock(Arc::new(SystemClock), handler)
+    }
+
+    /// A server on simulated time: it stamps arrivals with a new
+    /// [`SimulatedClock`] (starting now, on a whole second), which the run
+    /// under test is to keep its rules in ([`Server::clock`]).
+    pub fn simulated(handler: impl Fn(&Seen, usize) -> Reply + Send + Sync + 'static) -> Server {
+        Server::with_clock(simulated_clock(), handler)
+    }
+
+    /// A server stamping arrivals with `clock`.
+    pub fn with_clock(clock: SharedClock, handler: impl Fn(&Seen, usize) -> Reply + Send + Sync + 'static) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
         let port = listener.local_addr().unwrap().port();
         let log: Arc<Mutex<Vec<Seen>>> = Arc::default();
         let intake: Arc<Intake> = Arc::default();
         let handler: Arc<Handler> = Arc::new(handler);
-        let (l2, i2) = (log.clone(), intake.clone());
+        let (l2, i2, c2) = (log.clone(), intake.clone(), clock.clone());
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
                 i2.accepted(&stream);
-                let (log, handler, intake) = (l2.clone(), handler.clone(), i2.clone());
-                std::thread::spawn(move || serve(stream, &log, &*handler, &mut Taken(Some(&intake))));
+                let (log, handler, intake, clock) = (l2.clone(), handler.clone(), i2.clone(), c2.clone());
+                std::thread::spawn(move || serve(stream, &log, &*handler, &*clock, &mut Taken(Some(&intake))));
             }
         });
-        Server { port, log, intake }
+        Server { port, log, intake, clock }
+    }
+
+    /// The clock this server stamps arrivals with; a run on simulated time
+    /// keeps its rules in it.
+    pub fn clock(&self) -> &dyn Clock {
+        &*self.clock
     }
 
     /// Wait until every connection made to the server before this call is
@@ -162,13 +199,13 @@ impl Server {
     }
 }
 
-fn serve(stream: TcpStream, log: &Mutex<Vec<Seen>>, handler: &Handler, taken: &mut Taken<'_>) {
+fn serve(stream: TcpStream, log: &Mutex<Vec<Seen>>, handler: &Handler, clock: &dyn Clock, taken: &mut Taken<'_>) {
     let mut reader = BufReader::new(stream.try_clone().expect("clone stream"));
     let mut line = String::new();
     if reader.read_line(&mut line).unwrap_or(0) == 0 {
         return;
     }
-    let at = Instant::now();
+    let (at, at_ms) = (Instant::now(), clock.now_ms());
     let mut parts = line.split_whitespace();
     let method = parts.next().unwrap_or("").to_string();
     let path = parts.next().unwrap_or("").to_string();
@@ -185,7 +222,7 @@ fn serve(stream: TcpStream, log: &Mutex<Vec<Seen>>, handler: &Handler, taken: &m
     let len: usize = headers.iter().find(|(k, _)| k.eq_ignore_ascii_case("content-length")).and_then(|(_, v)| v.parse().ok()).unwrap_or(0);
     let mut body = vec![0u8; len];
     let _ = reader.read_exact(&mut body);
-    let seen = Seen { at, method, path, headers, body };
+    let seen = Seen { at, at_ms, method, path, headers, body };
     let index = {
         let mut l = log.lock().unwrap();
         l.push(seen.clone());

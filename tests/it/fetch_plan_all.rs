@@ -37,14 +37,17 @@ fn body(lang: &str) -> Vec<u8> {
     std::fs::read(common::sample(&format!("do.diba.cat/api/dataset/actesturisme_{lang}/format/json/pag-ini/1/pag-fi/1000"))).unwrap()
 }
 
-fn run_once(store: &mut Store, adapter: &'static dyn Adapter, url: &str) -> cityvibe::store::runs::SourceReport {
-    let client = Client::new(Some(Mirror::Http(url::Url::parse(url).unwrap())), Limits::default());
+/// One run against `server`, on its simulated clock (the delays are not what is tested here).
+fn run_once(store: &mut Store, adapter: &'static dyn Adapter, server: &Server) -> cityvibe::store::runs::SourceReport {
+    let client = Client::new(Some(Mirror::Http(url::Url::parse(&server.url()).unwrap())), Limits::default());
+    let clock = server.clock();
     let adapters: &'static [&'static dyn Adapter] = Box::leak(Box::new([adapter]));
     // The test's own ledger beside its database; runs in a row on purpose (`force`).
     let ledger = common::ledger_beside(store.path());
     let config = Config::enable_all();
-    let r = run(store, RunOptions { adapters, config, config_path: None, only: vec![], client: &client, ledger: &ledger, force: true })
-        .unwrap();
+    let r =
+        run(store, RunOptions { adapters, config, config_path: None, only: vec![], client: &client, ledger: &ledger, clock, force: true })
+            .unwrap();
     r.sources[0].clone()
 }
 
@@ -54,7 +57,7 @@ fn all_feeds_plan_unchanged_changed_and_failed() {
     let english = Arc::new(Mutex::new(body("en")));
     let fail_es = Arc::new(Mutex::new(false));
     let (en2, fail2) = (english.clone(), fail_es.clone());
-    let server = Server::start(move |seen, _| {
+    let server = Server::simulated(move |seen, _| {
         if seen.path.contains("actesturisme_ca") {
             Reply::ok(body("ca"))
         } else if seen.path.contains("actesturisme_es") {
@@ -65,17 +68,17 @@ fn all_feeds_plan_unchanged_changed_and_failed() {
     });
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open(&dir.path().join("db.sqlite")).unwrap();
-    let first = run_once(&mut store, adapter, &server.url());
+    let first = run_once(&mut store, adapter, &server);
     assert_eq!((first.status.as_str(), first.requests), ("ok", 3), "{first:?}");
     assert!(first.added > 0);
     // Same three bodies: unchanged, nothing parsed.
-    let second = run_once(&mut store, adapter, &server.url());
+    let second = run_once(&mut store, adapter, &server);
     assert_eq!((second.status.as_str(), second.requests, second.updated), ("unchanged", 3, 0), "{second:?}");
     // Only the English translation changes: the events carrying it are updated.
     let changed = String::from_utf8(body("en")).unwrap().replacen("\"titol\":\"", "\"titol\":\"New: ", 1);
     assert_ne!(changed.as_bytes(), body("en").as_slice(), "the sample has no titol to change");
     *english.lock().unwrap() = changed.into_bytes();
-    let third = run_once(&mut store, adapter, &server.url());
+    let third = run_once(&mut store, adapter, &server);
     assert_eq!(third.status, "ok", "{third:?}");
     assert_eq!(third.updated, 1, "{third:?}");
     let titles: Vec<String> = store
@@ -91,7 +94,7 @@ fn all_feeds_plan_unchanged_changed_and_failed() {
     *fail_es.lock().unwrap() = true;
     *english.lock().unwrap() = body("en");
     let before: i64 = store.connection().query_row("SELECT count(*) FROM translations", [], |r| r.get(0)).unwrap();
-    let fourth = run_once(&mut store, adapter, &server.url());
+    let fourth = run_once(&mut store, adapter, &server);
     assert_eq!(fourth.status, "failed", "{fourth:?}");
     assert!(fourth.message.contains("actesturisme_es"), "{}", fourth.message);
     let after: i64 = store.connection().query_row("SELECT count(*) FROM translations", [], |r| r.get(0)).unwrap();
@@ -108,7 +111,7 @@ fn a_304_on_one_feed_while_another_changed_is_asked_again_in_full_to_merge() {
     let adapter = quick_diba();
     let english = Arc::new(Mutex::new((body("en"), "\"en-1\"")));
     let en2 = english.clone();
-    let server = Server::start(move |seen, _| {
+    let server = Server::simulated(move |seen, _| {
         let (bytes, etag) = if seen.path.contains("actesturisme_ca") {
             (body("ca"), "\"ca-1\"")
         } else if seen.path.contains("actesturisme_es") {
@@ -124,7 +127,7 @@ fn a_304_on_one_feed_while_another_changed_is_asked_again_in_full_to_merge() {
     });
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open(&dir.path().join("db.sqlite")).unwrap();
-    assert_eq!(run_once(&mut store, adapter, &server.url()).status, "ok");
+    assert_eq!(run_once(&mut store, adapter, &server).status, "ok");
     let spanish = |store: &Store| -> i64 {
         store
             .connection()
@@ -135,7 +138,7 @@ fn a_304_on_one_feed_while_another_changed_is_asked_again_in_full_to_merge() {
     assert!(es_before > 0);
     let changed = String::from_utf8(body("en")).unwrap().replacen("\"titol\":\"", "\"titol\":\"New: ", 1);
     *english.lock().unwrap() = (changed.into_bytes(), "\"en-2\"");
-    let second = run_once(&mut store, adapter, &server.url());
+    let second = run_once(&mut store, adapter, &server);
     assert_eq!((second.status.as_str(), second.requests, second.not_modified), ("ok", 5, 2), "{second:?}");
     assert_eq!(second.updated, 1, "{second:?}");
     assert_eq!(spanish(&store), es_before, "the Spanish feed's translations were merged again");
@@ -143,6 +146,6 @@ fn a_304_on_one_feed_while_another_changed_is_asked_again_in_full_to_merge() {
     let conditional: Vec<bool> = seen[3..].iter().map(|s| s.header("if-none-match").is_some()).collect();
     assert_eq!(conditional, [true, true, true, false, false], "each feed sent its own validator, then two were asked in full");
     // All three unchanged again: three 304s.
-    let third = run_once(&mut store, adapter, &server.url());
+    let third = run_once(&mut store, adapter, &server);
     assert_eq!((third.status.as_str(), third.requests, third.not_modified), ("unchanged", 3, 3), "{third:?}");
 }

@@ -136,8 +136,7 @@ fn issue21_3_doctor_fails_an_engine_that_cannot_translate() {
 // Issue 21 item 3: with real Apertium, doctor shows the word it translated.
 #[test]
 fn issue21_3_doctor_proves_apertium_with_a_real_translation() {
-    if cityvibe::translate::ApertiumTranslator::system().is_err() {
-        eprintln!("notice: skipping, Apertium is not installed (`make deps`)");
+    if !crate::common::has_apertium() {
         return;
     }
     let dir = workdir("[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"ca\"]\n\n[sources.madrid]\nenabled = true\n");
@@ -308,8 +307,7 @@ fn on_terminal(dir: &std::path::Path, args: &[&str]) -> String {
 // translated count, which `runs` has.
 #[test]
 fn issue21_4_no_full_bar_at_nothing_and_a_translated_column() {
-    if cityvibe::translate::ApertiumTranslator::system().is_err() {
-        eprintln!("notice: skipping, Apertium is not installed (`make deps`)");
+    if !crate::common::has_apertium() {
         return;
     }
     let server = madrid_server();
@@ -403,8 +401,7 @@ fn issue22_2_source_show_gives_the_gates_answer() {
 // database).
 #[test]
 fn issue21_4_translation_progress_moves_in_fine_steps() {
-    let Ok(engine) = cityvibe::translate::ApertiumTranslator::system() else {
-        eprintln!("notice: skipping, Apertium is not installed (`make deps`)");
+    let Some(engine) = crate::common::apertium() else {
         return;
     };
     let events: Vec<String> = (1..=120)

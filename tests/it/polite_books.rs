@@ -1,40 +1,14 @@
-//! Whose books a request is kept in, and whose word paces it (issue 19
-//! items 12 and 14): `audit` obeys the Crawl-delay it has just read, and a
-//! folder mirror's reads never spend the real host's budget nor count as
-//! requests to it. The real madrid adapter (2 s) against the recording
-//! loopback server, or a folder.
+//! Whose books a request is kept in (issue 19 item 14): a folder mirror's
+//! reads never spend the real host's budget nor count as requests to it.
+//! The real madrid adapter (2 s) against a folder. (Item 12, `audit`
+//! obeying the Crawl-delay it has just read, is proven on simulated time in
+//! `polite_client::pacing`.)
 use crate::common;
 use crate::polite_ledger::{json_of, madrid_body, run_args};
 
 use common::server::{Reply, Server};
 use common::{cityvibe, workdir};
 use std::time::{Duration, Instant};
-
-/// Issue 19 item 12 (P8, P14, rule 2): the Crawl-delay read in robots.txt
-/// paces the same audit's next requests: 3 s asked, 3 s kept (the adapter's
-/// 2 s is not enough); 600 s asked, beyond what a command waits: the rest
-/// of the audit is not sent, and the audit does not sleep for it.
-#[test]
-fn audit_is_paced_by_the_crawl_delay_it_reads_p8_p14_issue19_item12() {
-    for (secs, sent) in [(3u64, 3usize), (600, 1)] {
-        let robots = format!("User-agent: *\nCrawl-delay: {secs}\n");
-        let server =
-            Server::start(move |seen, _| if seen.path.ends_with("/robots.txt") { Reply::ok(robots.clone()) } else { Reply::new(404) });
-        let dir = workdir("[sources.madrid]\n");
-        let mirror = server.url();
-        let started = Instant::now();
-        let out = cityvibe(dir.path(), &["--db", "cityvibe.db", "--mirror", &mirror, "audit", "--source", "madrid", "--json"]);
-        assert!(started.elapsed() < Duration::from_secs(60), "Crawl-delay {secs}: the audit slept {:?}", started.elapsed());
-        let seen = server.requests();
-        let paths: Vec<&str> = seen.iter().map(|s| s.path.as_str()).collect();
-        assert_eq!(seen.len(), sent, "Crawl-delay {secs}: {paths:?}\n{}", String::from_utf8_lossy(&out.stderr));
-        for w in seen.windows(2) {
-            let gap = w[1].at.duration_since(w[0].at);
-            eprintln!("Crawl-delay {secs}: {} → {}: {gap:?}", w[0].path, w[1].path);
-            assert!(gap >= Duration::from_millis(secs * 1000 - 50), "Crawl-delay {secs}: {} came {gap:?} after {}", w[1].path, w[0].path);
-        }
-    }
-}
 
 /// Issue 19 item 14 (P7, P17): a `--mirror DIR` run reads files, not the
 /// host: its reads are booked as `folder:HOST` in the ledger and the fetch

@@ -3,13 +3,16 @@
 //! emptied, times no clock could have written, a backoff that outlives its
 //! command, a Retry-After of a year and beyond, a fetch log that cannot be
 //! written. Each sends nothing it cannot account for, and says why. The
-//! real madrid adapter (2 s delay) against the recording loopback server.
+//! real madrid adapter (2 s delay) against the recording loopback server,
+//! through the binary in real time. (A backoff given up, by a run or by an
+//! audit, and remembered is proven on simulated time in
+//! `polite_client::backoff`.)
 use crate::common;
 use crate::polite_ledger::{json_of, madrid_body, run_args, wait_for};
 
 use common::server::{Reply, Server};
 use common::{cityvibe, workdir};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).to_string()
@@ -55,7 +58,7 @@ fn a_ledger_deleted_replaced_or_emptied_sends_nothing_and_says_so_p8_issue19_ite
     let said = stderr(&second);
     assert_ne!(second.status.code(), Some(0), "{said}");
     assert!(said.contains("is gone") && said.contains("ledger-id") && said.contains("nothing is sent"), "{said}");
-    std::thread::sleep(Duration::from_millis(300));
+    server.settle();
     assert_eq!(server.requests().len(), 1, "a run started a new ledger over the lost one: {:?}", server.requests());
 
     // Doing what it says starts a new ledger.
@@ -77,7 +80,7 @@ fn a_ledger_deleted_replaced_or_emptied_sends_nothing_and_says_so_p8_issue19_ite
     let out = cityvibe(dir.path(), &run_args(&mirror, "two.db", &["--force"]));
     assert!(stderr(&out).contains("is gone or empty"), "{}", stderr(&out));
     assert_ne!(out.status.code(), Some(0));
-    std::thread::sleep(Duration::from_millis(300));
+    server.settle();
     assert_eq!(server.requests().len(), 2, "{:?}", server.requests());
 }
 
@@ -132,53 +135,6 @@ fn times_ahead_of_the_clock_fail_closed_with_what_to_do_issue19_item11() {
     }
 }
 
-/// Issue 19 item 13 (P10): a backoff episode without Retry-After outlives
-/// its command: after four 429s the host's next backoff step is its
-/// not-before time, and a `run --force` right after sends nothing and says
-/// until when.
-#[test]
-fn a_backoff_given_up_is_remembered_by_the_next_command_p10_issue19_item13() {
-    let server = Server::start(|_, _| Reply::new(429));
-    // Runs wait at most 10 s: the 2, 4 and 8 s steps are waited, the 16 s one is not.
-    let dir = workdir("[settings]\nmax_wait_secs = 10\n\n[sources.madrid]\n");
-    let mirror = server.url();
-    let first = cityvibe(dir.path(), &run_args(&mirror, "cityvibe.db", &[]));
-    assert_eq!(server.requests().len(), 4, "{}", stderr(&first));
-    let gave_up = Instant::now();
-    let second = cityvibe(dir.path(), &run_args(&mirror, "cityvibe.db", &["--force"]));
-    let said = stderr(&second);
-    std::thread::sleep(Duration::from_millis(200));
-    assert_eq!(server.requests().len(), 4, "the next command asked {:?} after the fourth 429", gave_up.elapsed());
-    let s = &json_of(&second)["sources"][0];
-    assert_eq!(s["status"], "skipped", "{s}");
-    let when = s["not_before"].as_str().expect("a not-before time");
-    assert!(said.contains(when) && said.contains("our backoff"), "{said}");
-    let left = when.parse::<jiff::Timestamp>().unwrap().as_second() - jiff::Timestamp::now().as_second();
-    assert!((10..=17).contains(&left), "not before in {left} s");
-}
-
-/// Issue 19 item 13 (P10), the audit's side: robots.txt answering 503
-/// until the audit gives up leaves the host's next backoff step in the
-/// ledger; a run right after sends nothing to the host and says until when.
-#[test]
-fn an_audit_that_gave_up_on_robots_txt_holds_back_the_next_run_p10_issue19_item13() {
-    let server = Server::start(|seen, _| if seen.path.ends_with("/robots.txt") { Reply::new(503) } else { Reply::ok(madrid_body()) });
-    let dir = workdir("[settings]\nmax_wait_secs = 10\n\n[sources.madrid]\n");
-    let mirror = server.url();
-    let audit = cityvibe(dir.path(), &["--db", "cityvibe.db", "--mirror", &mirror, "audit", "--source", "madrid", "--json"]);
-    assert_eq!(server.requests().len(), 4, "{}", stderr(&audit));
-    let run = cityvibe(dir.path(), &run_args(&mirror, "cityvibe.db", &[]));
-    std::thread::sleep(Duration::from_millis(200));
-    let paths: Vec<String> = server.requests().iter().map(|s| s.path.clone()).collect();
-    assert_eq!(paths.len(), 4, "the run asked right after the audit gave up: {paths:?}");
-    let s = &json_of(&run)["sources"][0];
-    assert_eq!(s["status"], "skipped", "{s}");
-    // The later of the two pauses recorded: the backoff's next step, and
-    // the pause for a robots.txt that could not be read.
-    let said = stderr(&run);
-    assert!(said.contains("robots.txt unreadable in the last audit (HTTP 503)") && !said.contains("asked us"), "{said}");
-}
-
 /// Issue 19 item 13 (P10): a robots.txt the audit could not read (here a
 /// redirect off the host, refused before any request to it) leaves the
 /// host alone for 16 times its delay: a run right after sends nothing to
@@ -198,7 +154,7 @@ fn an_unreadable_robots_txt_holds_back_the_next_run_p10_issue19_item13() {
     let asked = server.requests().len();
     assert!(String::from_utf8_lossy(&audit.stdout).contains("unreachable"), "{}", stderr(&audit));
     let run = cityvibe(dir.path(), &run_args(&mirror, "cityvibe.db", &[]));
-    std::thread::sleep(Duration::from_millis(200));
+    server.settle();
     assert_eq!(server.requests().len(), asked, "the run asked right after robots.txt could not be read");
     let s = &json_of(&run)["sources"][0];
     assert_eq!(s["status"], "skipped", "{s}");
@@ -249,7 +205,7 @@ fn a_fetch_log_missing_or_unwritable_sends_nothing_issue19_item16() {
         assert_eq!(out.status.code(), Some(1), "{what}: {said}");
         assert_eq!(said.matches("fetch log").count(), 1, "{what}: one message: {said}");
         assert!(said.contains("fail closed"), "{what}: {said}");
-        std::thread::sleep(Duration::from_millis(200));
+        server.settle();
         assert_eq!(server.requests().len(), 1, "{what}: a request went without its record");
     }
 }

@@ -6,7 +6,8 @@
 //!
 //! Not for: the texts' translation quality (`translate_quality`).
 use crate::common;
-use crate::translate_quality::{has_apertium, listed, record, write_feed};
+use crate::common::has_apertium;
+use crate::translate_quality::{listed, record, write_feed};
 
 use common::{cityvibe, sample, workdir};
 use serde_json::Value;

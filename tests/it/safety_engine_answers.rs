@@ -6,7 +6,8 @@
 //! that times out once is not asked again in that run. Against loopback
 //! LibreTranslate and OpenAI-compatible servers that record every request.
 use crate::common;
-use crate::translate_quality::{has_apertium, listed, record, write_feed};
+use crate::common::has_apertium;
+use crate::translate_quality::{listed, record, write_feed};
 
 use common::server::{Reply, Server};
 use common::workdir;

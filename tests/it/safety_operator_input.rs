@@ -6,7 +6,8 @@
 //! non-zero for them; term files fail one line at a time; a time put on an
 //! all-day event makes it timed in every output.
 use crate::common;
-use crate::translate_quality::{has_apertium, listed, record, write_feed};
+use crate::common::has_apertium;
+use crate::translate_quality::{listed, record, write_feed};
 
 use common::server::{Reply, Server};
 use common::{cityvibe, workdir};

@@ -42,6 +42,7 @@ fn issue13_2_p3_a_todo_manifest_is_never_requested() {
         only: vec![],
         client: &client,
         ledger: &ledger,
+        clock: &cityvibe::http::SystemClock,
         force: true,
     };
     let report = run(&mut store, opts).unwrap();

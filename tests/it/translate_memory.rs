@@ -9,7 +9,7 @@ use serde_json::Value;
 const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"en\"]\n[sources.madrid]\nenabled = true\n";
 
 /// Real Apertium is here (a missing one is announced, and fails under CI).
-use crate::common::has_apertium as apertium;
+use crate::common::has_apertium;
 
 fn ok(out: std::process::Output) -> String {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -27,7 +27,7 @@ pub fn refused_some(out: std::process::Output) -> String {
 /// `human`, survives later runs, and is dropped only where the Spanish changes.
 #[test]
 fn issue11_4_a_correction_wins_for_every_event_with_that_text_until_it_changes() {
-    if !apertium() {
+    if !has_apertium() {
         return;
     }
     let dir = workdir(CONFIG);
@@ -67,7 +67,7 @@ fn issue11_4_a_correction_wins_for_every_event_with_that_text_until_it_changes()
 /// and an import checked entry by entry: applied, or refused with a reason.
 #[test]
 fn issue11_4_export_and_import_po_and_xliff() {
-    if !apertium() {
+    if !has_apertium() {
         return;
     }
     let dir = workdir(CONFIG);

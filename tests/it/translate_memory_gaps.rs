@@ -15,7 +15,7 @@ use serde_json::Value;
 const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"en\"]\n[sources.madrid]\nenabled = true\n";
 
 /// Real Apertium is here (a missing one is announced, and fails under CI).
-use crate::common::has_apertium as apertium;
+use crate::common::has_apertium;
 
 fn ok(out: std::process::Output) -> String {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -31,7 +31,7 @@ fn forced_run(dir: &std::path::Path) -> std::process::Output {
 /// switched machine translation off; events show and every export say human.
 #[test]
 fn issue11_4_a_later_occurrence_gets_the_human_text_whatever_the_engine() {
-    if !apertium() {
+    if !has_apertium() {
         return;
     }
     let dir = workdir(CONFIG);
@@ -79,7 +79,7 @@ fn issue11_4_a_later_occurrence_gets_the_human_text_whatever_the_engine() {
 /// which never reaches the database; the good entry is applied.
 #[test]
 fn issue11_4_import_refuses_a_stale_original_and_an_email() {
-    if !apertium() {
+    if !has_apertium() {
         return;
     }
     let dir = workdir(CONFIG);
@@ -133,7 +133,7 @@ fn issue11_4_import_refuses_a_stale_original_and_an_email() {
 /// originals to offer and is a usage error (issues 11.4, 11.6).
 #[test]
 fn issue11_4_exchange_files_carry_only_spanish_originals() {
-    if !apertium() {
+    if !has_apertium() {
         return;
     }
     let dir = workdir(&format!("{CONFIG}[sources.diba]\nenabled = true\n"));
@@ -167,7 +167,7 @@ fn issue11_4_exchange_files_carry_only_spanish_originals() {
 /// and go, so the tool never pairs a translation with another original.
 #[test]
 fn issue11_4_xliff_unit_ids_stay_with_their_text_across_exports() {
-    if !apertium() {
+    if !has_apertium() {
         return;
     }
     let dir = workdir(CONFIG);

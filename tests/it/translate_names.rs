@@ -4,7 +4,8 @@
 //! with a proper noun, an unknown word or capitals is kept; well-known works
 //! take their local titles from the term base.
 use crate::common;
-use crate::translate_quality::{has_apertium, listed, record, run, write_feed};
+use crate::common::has_apertium;
+use crate::translate_quality::{listed, record, run, write_feed};
 
 use common::workdir;
 use serde_json::Value;

@@ -7,7 +7,8 @@
 //! with the server back replaces them with the server's; without the
 //! setting they stay pending. Only scrubbed texts ever leave (P5).
 use crate::common;
-use crate::translate_quality::{has_apertium as apertium, listed, record, write_feed};
+use crate::common::has_apertium;
+use crate::translate_quality::{listed, record, write_feed};
 
 use common::server::{Reply, Server};
 use common::{cityvibe, workdir};
@@ -64,7 +65,7 @@ fn assert_scrubbed(server: &Server) {
 
 #[test]
 fn issue11_5_a_failing_libretranslate_falls_back_to_apertium_and_is_asked_again_next_run() {
-    if !apertium() {
+    if !has_apertium() {
         return;
     }
     let down = Arc::new(AtomicBool::new(true));
@@ -117,7 +118,7 @@ fn issue11_5_without_the_setting_a_failing_server_leaves_texts_pending() {
 /// answers are chatter, both fall back; so does one that answers too late.
 #[test]
 fn issue11_5_connection_refused_chatter_and_timeouts_fall_back_too() {
-    if !apertium() {
+    if !has_apertium() {
         return;
     }
     // A port nothing listens on: bind one, then let it go.

@@ -51,6 +51,8 @@ fn ingest(store: &mut Store, only: &[&str], mirror: &std::path::Path) {
             only: only.iter().map(|s| s.to_string()).collect(),
             client: &client,
             ledger: &ledger,
+            // The samples' real delays (10 s for diba), passed in simulated time.
+            clock: &cityvibe::http::SimulatedClock::starting_now(),
             force: true,
         },
     )

@@ -44,8 +44,7 @@ pub fn listed(dir: &Path, lang: &str) -> std::collections::BTreeMap<String, Valu
     v.as_array().unwrap().iter().map(|e| (e["source_event_id"].as_str().unwrap().to_string(), e.clone())).collect()
 }
 
-/// Whether real Apertium is here; outside CI its absence skips with a notice.
-pub use crate::common::has_apertium;
+use crate::common::has_apertium;
 
 const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\n[sources.madrid]\nenabled = true\n";
 

@@ -2,7 +2,8 @@
 //! language how many texts the publisher, a human and an engine gave, how
 //! many are pending, how many are set aside, the engine and the data version.
 use crate::common;
-use crate::translate_quality::{has_apertium, record, write_feed};
+use crate::common::has_apertium;
+use crate::translate_quality::{record, write_feed};
 
 use common::server::{Reply, Server};
 use common::{cityvibe, sample, workdir};

@@ -5,12 +5,11 @@
 //! step too (issue 19 item 13); hold a host that asks for over a year until
 //! the operator releases it (item 15). Not for other statuses.
 
-use super::{FetchOutcome, Scheduler, Step, Task, now_ms_ceil, skipped, utc};
+use super::{FetchOutcome, Scheduler, Step, Task, skipped, utc};
 use crate::http::client::Exchange;
 use crate::http::headers::{RetryAfter, parse_retry_after};
 use crate::http::ledger::HELD;
 use crate::vocab::RequestOutcome;
-use std::time::SystemTime;
 
 impl Scheduler<'_> {
     /// A 429 or 503 for the task's current URL: what follows.
@@ -25,7 +24,7 @@ impl Scheduler<'_> {
             // the backoff is the host's not-before time for every later
             // command and process (P10, issue 19 item 13).
             let base = delay_ms.max(1000.min(delay_ms.max(1)));
-            let now = now_ms_ceil();
+            let now = self.clock.now_ms_ceil();
             let next = now.saturating_add(base.saturating_mul(1i64 << (t.tries - 1).min(20)));
             let said = format!("HTTP {status} {} times in a row, our backoff", t.tries);
             let until = match self.ledger.set_not_before(&host, next, now, &said) {
@@ -44,10 +43,10 @@ impl Scheduler<'_> {
         }
         let base = delay_ms.max(1000.min(delay_ms.max(1)));
         let backoff = base.saturating_mul(1i64 << (t.tries - 1).min(20));
-        let asked = parse_retry_after(ex.retry_after.as_deref(), SystemTime::now());
+        let asked = parse_retry_after(ex.retry_after.as_deref(), self.clock.system_time());
         // Measured after the parse and rounded up, so the wait is never
         // shorter than asked, not even by a millisecond (P10).
-        let now = now_ms_ceil();
+        let now = self.clock.now_ms_ceil();
         let (wait, said) = match asked {
             RetryAfter::Wait(d) => (
                 (d.as_micros().div_ceil(1000).min(i64::MAX as u128) as i64).max(delay_ms),

@@ -52,7 +52,7 @@ fn blocks_stop_the_host_and_the_source_is_refused_until_a_success() {
     let later = (now.hour() as i32 + 3).rem_euclid(24);
     let away = format!("{later:02}:00-{:02}:00", (later + 1) % 24);
     let before = server.requests().len();
-    let r1b = run_with(&db, &server.url(), &adapters, config_with(&[("b403", row(None, Some(&away)))]), Limits::default());
+    let r1b = run_with(&db, &server, &adapters, config_with(&[("b403", row(None, Some(&away)))]), Limits::default());
     assert_eq!(report(&r1b, "b403").status, "skipped");
     assert!(to_host(&server.requests()[before..], "s403.test").len() <= 1);
     let st = Store::open(&db).unwrap().source_state("b403").unwrap();
@@ -165,4 +165,69 @@ fn same_body_is_unchanged_and_304_refreshes_validators() {
     assert_eq!(c[1].header("if-modified-since"), Some("Sun, 01 Nov 2026 10:00:00 GMT"));
     assert_eq!(c[2].header("if-none-match"), Some("\"v2\""), "the 304's validators were stored");
     assert_eq!(c[2].header("if-modified-since"), Some("Mon, 02 Nov 2026 10:00:00 GMT"));
+}
+
+/// P12, issue 12 item 5: diba itself (its real manifest and its 10 s delay,
+/// kept to the millisecond on the server's simulated clock): its three
+/// feeds, fetched together, each keep and send their own validators; when
+/// all three answer 304 the run costs three 304s and writes nothing but the
+/// fetch log and its own record. (One 304 beside a changed feed:
+/// `fetch_plan_all`; P12 through the binary in real time:
+/// `cli_foundation::identity_cookies_and_conditional_requests`.)
+#[test]
+fn diba_sends_each_feeds_validators_and_three_304s_change_nothing_p12_issue12() {
+    let server = Server::simulated(|seen, _| {
+        let lang = ["ca", "es", "en"].into_iter().find(|l| seen.path.contains(&format!("actesturisme_{l}/"))).expect("a diba feed");
+        let etag = format!("\"diba-{lang}\"");
+        if seen.header("if-none-match") == Some(etag.as_str()) {
+            return Reply::new(304).header("ETag", &etag);
+        }
+        let body = std::fs::read(common::sample(&format!("do.diba.cat/api/dataset/actesturisme_{lang}/format/json/pag-ini/1/pag-fi/1000")))
+            .unwrap();
+        Reply::ok(body).header("ETag", &etag).header("Last-Modified", "Mon, 30 Nov 2026 08:00:00 GMT")
+    });
+    let diba = cityvibe::adapters::by_id("diba").unwrap();
+    let (_d, db) = fresh_db();
+    assert_eq!(report(&run_once(&db, &server, &[diba]), "diba").status, "ok");
+    let before = everything_but_the_run_record(&db);
+    assert!(before.contains("events: "), "the first run stored events");
+    // A second run right after (`force`: within the period on purpose, P7).
+    let second = run_once(&db, &server, &[diba]);
+    let s = report(&second, "diba");
+    assert_eq!((s.status.as_str(), s.requests, s.not_modified), ("unchanged", 3, 3), "{s:?}");
+    let seen = server.requests();
+    assert_manners(&seen);
+    assert_eq!(seen.len(), 6);
+    for (r, lang) in seen[3..].iter().zip(["ca", "es", "en"]) {
+        assert_eq!(r.header("if-none-match"), Some(format!("\"diba-{lang}\"").as_str()), "{}", r.path);
+        assert_eq!(r.header("if-modified-since"), Some("Mon, 30 Nov 2026 08:00:00 GMT"), "{}", r.path);
+    }
+    assert_spaced(&seen.iter().collect::<Vec<_>>(), Duration::from_secs(10));
+    assert_eq!(everything_but_the_run_record(&db), before, "a 304 run changed stored data");
+}
+
+/// Every row of every table but the run's own record (runs, run_sources,
+/// source_state) and the fetch log, as text: what a run may not change.
+fn everything_but_the_run_record(db: &Path) -> String {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('runs', 'run_sources', 'source_state', 'fetch_log') ORDER BY name")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let mut out = String::new();
+    for t in tables {
+        let mut st = conn.prepare(&format!("SELECT * FROM \"{t}\" ORDER BY rowid")).unwrap();
+        let n = st.column_count();
+        let rows = st
+            .query_map([], |r| Ok((0..n).map(|i| format!("{:?}", r.get_ref(i).unwrap())).collect::<Vec<_>>().join("|")))
+            .unwrap()
+            .map(Result::unwrap);
+        for row in rows {
+            out.push_str(&format!("{t}: {row}\n"));
+        }
+    }
+    out
 }

@@ -2,6 +2,7 @@
 //! the total and read timeouts. Not for delays (`pacing`).
 
 use super::*;
+use cityvibe::http::SimulatedClock;
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::sync::Arc;
@@ -23,7 +24,7 @@ fn daily_cap_counts_every_request_across_runs() {
     let (_d, db) = fresh_db();
     let limits = Limits { read_timeout: ms(300), total_timeout: Duration::from_secs(2), ..Limits::default() };
     let statuses: Vec<String> = (0..4)
-        .map(|_| report(&run_with(&db, &server.url(), &[a], Config::enable_all(), limits.clone()), "capd").clone())
+        .map(|_| report(&run_with(&db, &server, &[a], Config::enable_all(), limits.clone()), "capd").clone())
         .map(|s| s.status.to_string())
         .collect();
     assert_eq!(statuses[..3], ["ok", "failed", "unchanged"]);
@@ -48,7 +49,7 @@ fn body_over_the_cap_is_aborted() {
     let server = serve(move |_, _| Reply::ok(body.clone()));
     let a = source("big", "big.test", 100, &["a.json"]);
     let (_d, db) = fresh_db();
-    let r = run_with(&db, &server.url(), &[a], Config::enable_all(), limits.clone());
+    let r = run_with(&db, &server, &[a], Config::enable_all(), limits.clone());
     assert_eq!(server.requests().len(), 1);
     let s = report(&r, "big");
     assert_eq!(s.status, "failed", "{s:?}");
@@ -61,6 +62,8 @@ fn body_over_the_cap_is_aborted() {
     let written = Arc::new(AtomicU64::new(0));
     let seen: Arc<Mutex<Vec<String>>> = Arc::default();
     let (w2, s2) = (written.clone(), seen.clone());
+    // Told when the server stops pushing: the client hung up (or it pushed a GB).
+    let (stopped, pushing_ended) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         for stream in listener.incoming().flatten() {
             let mut reader = BufReader::new(stream.try_clone().unwrap());
@@ -82,15 +85,16 @@ fn body_over_the_cap_is_aborted() {
                 }
                 w2.fetch_add(chunk.len() as u64, Ordering::SeqCst);
             }
+            let _ = stopped.send(());
         }
     });
     let b = source("stream", "stream.test", 100, &["a.json"]);
-    let r = run_with(&db, &format!("http://127.0.0.1:{port}"), &[b], Config::enable_all(), limits);
+    let r = run_on(&db, &format!("http://127.0.0.1:{port}"), &SimulatedClock::starting_now(), &[b], Config::enable_all(), limits);
     let s = report(&r, "stream");
     assert_eq!(s.status, "failed", "{s:?}");
     assert!(s.message.contains("cap"), "{}", s.message);
     assert_eq!(seen.lock().unwrap().as_slice(), ["GET /stream.test/feeds/a.json HTTP/1.1"]);
-    std::thread::sleep(ms(200));
+    pushing_ended.recv_timeout(Duration::from_secs(60)).expect("the server still pushes: the client did not hang up");
     let pushed = written.load(Ordering::SeqCst);
     assert!(pushed < 64 * 1024 * 1024, "the client kept reading: the server pushed {pushed} bytes for a 4 KB cap");
     assert_eq!(events(&db, "stream"), 0);
@@ -113,7 +117,7 @@ fn trickling_and_stalling_servers_are_cut_off() {
     let (_d, db) = fresh_db();
     let limits = Limits { read_timeout: Duration::from_secs(1), total_timeout: ms(1500), ..Limits::default() };
     let started = Instant::now();
-    let r = run_with(&db, &server.url(), &[trickle], Config::enable_all(), limits);
+    let r = run_with(&db, &server, &[trickle], Config::enable_all(), limits);
     let took = started.elapsed();
     assert!(took >= ms(1400), "cut off after {took:?}, before the total timeout");
     let s = report(&r, "trickle");
@@ -124,7 +128,7 @@ fn trickling_and_stalling_servers_are_cut_off() {
     let stall = source("stall", "stall.test", 100, &["a.json"]);
     let limits = Limits { read_timeout: ms(300), total_timeout: Duration::from_secs(20), ..Limits::default() };
     let started = Instant::now();
-    let r = run_with(&db, &server.url(), &[stall], Config::enable_all(), limits);
+    let r = run_with(&db, &server, &[stall], Config::enable_all(), limits);
     let took = started.elapsed();
     assert!(took >= ms(300), "cut off after {took:?}, before the read timeout");
     let s = report(&r, "stall");
