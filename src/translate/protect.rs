@@ -174,6 +174,7 @@ fn article_names(text: &str) -> Vec<(usize, usize)> {
 /// engine translates the pair ("Botanic Legends").
 fn terms_to_put_in(text: &str, taken: &[(usize, usize)], known: Known, terms: &TermBase) -> Vec<super::terms::Found> {
     let mut found = terms.find(text, taken);
+    found.retain(|f| !(known.running_text && terms.term(f.term).titles_only));
     if let Some(analysis) = known.analysis.filter(|_| known.adjective_first) {
         found.retain(|f| {
             let term = terms.term(f.term);

@@ -36,6 +36,9 @@ pub struct Term {
     pub initial_only: bool,
     /// Note `name-head`: not when a capitalised word follows (a name).
     pub name_head: bool,
+    /// Note `titles`: only in a title, where the word is read one way
+    /// ("como" + a bare noun is "as"), not in running text.
+    pub titles_only: bool,
 }
 
 /// The entries for one pair (Spanish into one target language).
@@ -132,6 +135,7 @@ impl TermBase {
             target,
             initial_only: note.contains("title-initial"),
             name_head: note.contains("name-head"),
+            titles_only: note.split([' ', ',']).any(|n| n == "titles"),
         });
         Ok(())
     }

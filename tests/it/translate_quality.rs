@@ -573,3 +573,25 @@ fn issue20_a_name_that_carries_its_article_is_kept() {
     assert!(title("en", "1").starts_with("'Corners of El Retiro"), "{}", title("en", "1"));
     assert!(title("en", "3").starts_with("The Music"), "{}", title("en", "3"));
 }
+
+/// Issue 20.1: a term noted `titles` applies in titles only. English
+/// "como" before a bare noun is "as" in a title ("Microsoft Word como
+/// herramienta" was "Microsoft Word Like Tool"); a description keeps
+/// Apertium's own reading. Apertium's "On-line" is written "online".
+#[test]
+fn issue20_a_titles_only_term_and_online() {
+    if !has_apertium() {
+        return;
+    }
+    let dir = workdir(CONFIG);
+    let description = "Juegos como el ajedrez y las damas.";
+    write_feed(
+        dir.path(),
+        &[record("1", "Microsoft Word como herramienta", description, "Sala X"), record("2", "Curso online de cocina", "", "Sala X")],
+    );
+    run(dir.path());
+    let field = |id: &str, f: &str| listed(dir.path(), "en")[id][f].as_str().unwrap().to_string();
+    assert!(field("1", "title").contains("as Tool") || field("1", "title").contains("as a Tool"), "{}", field("1", "title"));
+    assert!(!field("1", "description").contains(" as "), "{}", field("1", "description"));
+    assert!(field("2", "title").contains("Online"), "{}", field("2", "title"));
+}
