@@ -57,6 +57,8 @@ pub const FILES: &[(&str, &str)] = &[
     ("gl/plain.txt", include_str!("../../data/lang/gl/plain.txt")),
     ("en/ordinals.tsv", include_str!("../../data/lang/en/ordinals.tsv")),
     ("fr/ordinals.tsv", include_str!("../../data/lang/fr/ordinals.tsv")),
+    ("pt/genders.tsv", include_str!("../../data/lang/pt/genders.tsv")),
+    ("it/genders.tsv", include_str!("../../data/lang/it/genders.tsv")),
 ];
 
 /// The data lines of each file: neither blank nor a `#` comment, trimmed.

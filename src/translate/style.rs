@@ -151,6 +151,7 @@ pub fn finish_from(
                 *t = contract(t, lang);
                 if slips == Slips::Apertium {
                     *t = mend_words(t, lang);
+                    *t = agree_articles(t, lang);
                 }
                 // Only Spanish (and, optionally, Galician and Catalan) opens
                 // a question or exclamation with ¿ ¡; es-it Apertium keeps them.
@@ -367,6 +368,38 @@ fn mend_words(text: &str, lang: &str) -> String {
         }
     }
     out.join(" ")
+}
+
+/// The article right before a noun of `data/lang/LANG/genders.tsv` put in
+/// that noun's gender: a term Apertium saw as fixed got the Spanish word's
+/// ("O oficina" for "El taller" → "A oficina").
+fn agree_articles(text: &str, lang: &str) -> String {
+    let table = format!("{lang}/genders.tsv");
+    let rows: Vec<Vec<&str>> = super::lang::rows(&table).collect();
+    if rows.is_empty() {
+        return text.to_string();
+    }
+    let gender = |w: &str| rows.iter().find(|r| r.len() == 3 && r[0] == "noun" && r[1] == w).map(|r| r[2]);
+    let forms = |w: &str, g: &str| {
+        let article = rows.iter().filter(|r| r.len() == 3 && r[0] == "article");
+        let mut rows = article.filter(|r| r[1] == w || r[2] == w);
+        rows.next().map(|r| if g == "m" { r[1] } else { r[2] })
+    };
+    let mut tokens: Vec<String> = text.split(' ').map(str::to_string).collect();
+    for i in 1..tokens.len() {
+        let noun = tokens[i].trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+        let Some(g) = gender(&noun) else { continue };
+        let before = &tokens[i - 1];
+        if before.is_empty() || !before.chars().all(char::is_alphabetic) {
+            continue;
+        }
+        let lower = before.to_lowercase();
+        if let Some(form) = forms(&lower, g).filter(|f| *f != lower) {
+            let capital = before.starts_with(char::is_uppercase);
+            tokens[i - 1] = if capital { super::terms::capitalize(form) } else { form.to_string() };
+        }
+    }
+    tokens.join(" ")
 }
 
 /// Function words an engine capitalises after a kept span or an unknown

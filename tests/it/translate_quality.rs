@@ -595,3 +595,28 @@ fn issue20_a_titles_only_term_and_online() {
     assert!(!field("1", "description").contains(" as "), "{}", field("1", "description"));
     assert!(field("2", "title").contains("Online"), "{}", field("2", "title"));
 }
+
+/// Issue 20: a term whose gender is not the Spanish word's takes its own
+/// article on Apertium's output (`data/lang/{pt,it}/genders.tsv`): "El
+/// taller de cerámica" was Portuguese "O oficina de cerâmica", "La novela
+/// gráfica" Italian "La romanzo grafico".
+#[test]
+fn issue20_the_article_agrees_with_the_term_put_in() {
+    if !has_apertium() {
+        return;
+    }
+    let dir = workdir(CONFIG);
+    let description = "No te puedes perder el taller de bailes latinos.";
+    write_feed(
+        dir.path(),
+        &[
+            record("1", "El taller de cerámica", description, "Sala X"),
+            record("2", "Caperucita en Manhattan. La novela gráfica", "", "Sala X"),
+        ],
+    );
+    run(dir.path());
+    let field = |lang: &str, id: &str, f: &str| listed(dir.path(), lang)[id][f].as_str().unwrap().to_string();
+    assert!(field("pt", "1", "title").starts_with("A oficina"), "{}", field("pt", "1", "title"));
+    assert!(field("pt", "1", "description").contains("a oficina"), "{}", field("pt", "1", "description"));
+    assert!(field("it", "2", "title").ends_with("Il romanzo grafico"), "{}", field("it", "2", "title"));
+}
