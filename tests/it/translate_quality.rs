@@ -559,8 +559,8 @@ fn issue20_a_name_that_carries_its_article_is_kept() {
     write_feed(
         dir.path(),
         &[
-            record("1", "'Rincones de El Retiro'", "", "Sala X"),
-            record("2", "Itinerarios guiados. Jardín El Capricho", "", "Sala X"),
+            record("1", "'Rutas de El Retiro'", "", "Sala X"),
+            record("2", "Paseos guiados. Jardín El Capricho", "", "Sala X"),
             record("3", "La música del bosque", "", "Sala X"),
         ],
     );
@@ -570,7 +570,7 @@ fn issue20_a_name_that_carries_its_article_is_kept() {
         assert!(title(lang, "1").contains("El Retiro"), "{lang}: {}", title(lang, "1"));
         assert!(title(lang, "2").ends_with("El Capricho"), "{lang}: {}", title(lang, "2"));
     }
-    assert!(title("en", "1").starts_with("'Corners of El Retiro"), "{}", title("en", "1"));
+    assert!(title("en", "1").starts_with("'Routes of El Retiro"), "{}", title("en", "1"));
     assert!(title("en", "3").starts_with("The Music"), "{}", title("en", "3"));
 }
 
@@ -611,12 +611,12 @@ fn issue20_the_article_agrees_with_the_term_put_in() {
         dir.path(),
         &[
             record("1", "El taller de cerámica", description, "Sala X"),
-            record("2", "Caperucita en Manhattan. La novela gráfica", "", "Sala X"),
+            record("2", "Club de lectura. La novela gráfica del mes", "", "Sala X"),
         ],
     );
     run(dir.path());
     let field = |lang: &str, id: &str, f: &str| listed(dir.path(), lang)[id][f].as_str().unwrap().to_string();
     assert!(field("pt", "1", "title").starts_with("A oficina"), "{}", field("pt", "1", "title"));
     assert!(field("pt", "1", "description").contains("a oficina"), "{}", field("pt", "1", "description"));
-    assert!(field("it", "2", "title").ends_with("Il romanzo grafico"), "{}", field("it", "2", "title"));
+    assert!(field("it", "2", "title").contains("Il romanzo grafico"), "{}", field("it", "2", "title"));
 }
