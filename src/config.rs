@@ -406,10 +406,11 @@ pub fn in_window((start, end): (u32, u32), minute: u32) -> bool {
     if start <= end { (start..end).contains(&minute) } else { minute >= start || minute < end }
 }
 
-/// The current minute of the day in Europe/Madrid.
-pub fn madrid_minute_now() -> u32 {
-    let now = jiff::Timestamp::now().in_tz(crate::model::TZ_MADRID).ok();
-    now.map(|n| n.hour() as u32 * 60 + n.minute() as u32).unwrap_or(0)
+/// The minute of the day in Europe/Madrid at `ms` since the epoch (a
+/// run's clock, the machine's or a test's simulated one).
+pub fn madrid_minute(ms: i64) -> u32 {
+    let z = jiff::Timestamp::from_millisecond(ms).ok().and_then(|t| t.in_tz(crate::model::TZ_MADRID).ok());
+    z.map_or(0, |z| z.hour() as u32 * 60 + z.minute() as u32)
 }
 
 /// Switch a source on or off in place, keeping every comment, blank line and

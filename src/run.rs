@@ -52,13 +52,14 @@ pub struct RunOutcome {
 /// Run once: fetch, store, translate (unless `translate` is false), record, finish.
 pub fn run(store: &mut Store, opts: RunOptions<'_>, translate: bool, progress: &mut dyn RunProgress) -> Result<RunOutcome> {
     let settings = opts.config.settings.clone();
-    let bounds = RunBounds::starting_now(std::time::Duration::from_secs(settings.run_deadline_secs));
+    let clock = opts.clock;
+    let bounds = RunBounds::starting_at(clock.now_ms(), std::time::Duration::from_secs(settings.run_deadline_secs));
     let mut report = crate::ingest::run_within(store, opts, bounds, progress)?;
     progress.fetched();
     let mut translation = None;
     let mut translation_error = None;
     // Checked between the steps too: past the deadline, texts wait for the next run.
-    let interrupted = bounds.why_stop();
+    let interrupted = bounds.why_stop(clock.now_ms());
     let translate = translate && interrupted.is_none();
     if translate && let Some(mut engines) = engines(&settings) {
         // Translate after storing: a missing or failing engine leaves events

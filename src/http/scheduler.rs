@@ -115,8 +115,9 @@ pub trait FetchDriver {
     /// The result of the fetch last asked for.
     fn fetched(&mut self, store: &mut Store, req: FetchRequest, result: FetchResult);
     /// Checked right before every request, retries included (P9, P16): the
-    /// delay as it stands now (it may have risen), or why the source stops.
-    fn gate(&mut self, req: &FetchRequest) -> Gate {
+    /// delay as it stands now (it may have risen), or why the source stops;
+    /// `now_ms` is the run's clock.
+    fn gate(&mut self, req: &FetchRequest, _now_ms: i64) -> Gate {
         Gate::Go { delay: req.delay }
     }
 }
@@ -270,7 +271,7 @@ impl<'c> Scheduler<'c> {
             let mut t = tasks[i].take().expect("task");
             let driver = t.driver;
             // Checked before every request, retries and hops included (P9, P16).
-            match drivers[driver].gate(&t.req) {
+            match drivers[driver].gate(&t.req, self.clock.now_ms()) {
                 Gate::Stop(outcome) => {
                     t.finish(store, drivers, outcome);
                     continue;

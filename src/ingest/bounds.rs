@@ -11,7 +11,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Whether a stop signal came, and which (0: none); set by the handler.
 static ASKED: LazyLock<Arc<AtomicUsize>> = LazyLock::new(|| Arc::new(AtomicUsize::new(0)));
@@ -33,22 +33,23 @@ pub fn listen_for_stop() -> std::io::Result<()> {
     Ok(())
 }
 
-/// One run's bounds in time, from its start.
+/// One run's bounds in time, from its start, on the run's clock (the
+/// machine's, or a test's simulated one): ms since the epoch.
 #[derive(Debug, Clone, Copy)]
 pub struct RunBounds {
-    started: Instant,
+    started_ms: i64,
     deadline: Duration,
 }
 
 impl RunBounds {
-    /// A run starting now that must end within `deadline`.
-    pub fn starting_now(deadline: Duration) -> RunBounds {
-        RunBounds { started: Instant::now(), deadline }
+    /// A run starting at `now_ms` that must end within `deadline`.
+    pub fn starting_at(now_ms: i64, deadline: Duration) -> RunBounds {
+        RunBounds { started_ms: now_ms, deadline }
     }
 
-    /// Why the run must stop now, if it must: its deadline has passed, or a
-    /// signal asked it to stop.
-    pub fn why_stop(&self) -> Option<String> {
+    /// Why the run must stop at `now_ms`, if it must: its deadline has
+    /// passed, or a signal asked it to stop.
+    pub fn why_stop(&self, now_ms: i64) -> Option<String> {
         match ASKED.load(Ordering::SeqCst) {
             0 => {}
             n => {
@@ -56,7 +57,22 @@ impl RunBounds {
                 return Some(format!("the run was asked to stop ({name})"));
             }
         }
-        (self.started.elapsed() >= self.deadline)
+        (now_ms.saturating_sub(self.started_ms) >= self.deadline.as_millis() as i64)
             .then(|| format!("the run's deadline passed (run_deadline_secs = {} in sources.toml)", self.deadline.as_secs()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The deadline is read on the run's clock, not the machine's: a test's
+    /// simulated hour passes the deadline at once (issue 22).
+    #[test]
+    fn the_deadline_is_kept_on_the_runs_clock() {
+        let bounds = RunBounds::starting_at(1_000, Duration::from_secs(60));
+        assert_eq!(bounds.why_stop(60_999), None);
+        let why = bounds.why_stop(61_000).expect("past the deadline");
+        assert!(why.contains("deadline passed (run_deadline_secs = 60"), "{why}");
     }
 }

@@ -11,7 +11,7 @@
 //! with the scheduler and the ledger, which a run still goes through.
 
 use crate::adapter::Adapter;
-use crate::config::{Config, in_window, madrid_minute_now};
+use crate::config::{Config, in_window, madrid_minute};
 use crate::http::Ledger;
 use crate::http::scheduler::utc;
 use crate::store::Store;
@@ -166,7 +166,7 @@ impl<'a> SourceGate<'a> {
         }
         if let Some(hours) = self.config.sources.get(id).and_then(|r| r.hours.as_deref()) {
             let window = crate::config::parse_hours(hours)?;
-            if !in_window(window, madrid_minute_now()) {
+            if !in_window(window, madrid_minute(self.now_ms)) {
                 return Ok(Decision::Skip(Why::OutsideHours(hours.to_string())));
             }
         }

@@ -3,7 +3,7 @@
 //! source; then report. A failure of one source never stops the others.
 
 use crate::adapter::{Adapter, Feed, FeedError, FeedRole, FetchPlan};
-use crate::config::{Config, in_window, madrid_minute_now, parse_hours};
+use crate::config::{Config, in_window, madrid_minute, parse_hours};
 use crate::http::{
     Allowed, Body, Client, Clock, FetchDriver, FetchOutcome, FetchReporter, FetchRequest, FetchResult, Gate, Ledger, Scheduler, Unwatched,
 };
@@ -63,7 +63,7 @@ impl RunReport {
 
 /// Run the selected sources once, within the deadline of the settings.
 pub fn run(store: &mut Store, opts: RunOptions<'_>) -> Result<RunReport> {
-    let bounds = RunBounds::starting_now(std::time::Duration::from_secs(opts.config.settings.run_deadline_secs));
+    let bounds = RunBounds::starting_at(opts.clock.now_ms(), std::time::Duration::from_secs(opts.config.settings.run_deadline_secs));
     run_within(store, opts, bounds, &mut Unwatched)
 }
 
@@ -419,11 +419,11 @@ impl FetchDriver for SourceDriver {
         self.busy_ms += taking_in.elapsed().as_millis() as u64;
     }
 
-    fn gate(&mut self, req: &FetchRequest) -> Gate {
+    fn gate(&mut self, req: &FetchRequest, now_ms: i64) -> Gate {
         let id = self.adapter.manifest().id;
         // Past the run's deadline, or asked to stop: nothing more is sent,
         // and stored events are kept (issue 19).
-        if let Some(why) = self.bounds.why_stop() {
+        if let Some(why) = self.bounds.why_stop(now_ms) {
             return Gate::Stop(FetchOutcome::Skipped(format!("{}: not requested: {why}; the next run fetches it", req.url)));
         }
         // Re-read before every request, so `source disable`, a slower delay or
@@ -450,7 +450,7 @@ impl FetchDriver for SourceDriver {
         }
         if let Some(hours) = config.sources.get(id).and_then(|r| r.hours.as_deref())
             && let Ok(window) = parse_hours(hours)
-            && !in_window(window, madrid_minute_now())
+            && !in_window(window, madrid_minute(now_ms))
         {
             return Gate::Stop(FetchOutcome::Skipped(format!(
                 "{}: outside its hours {hours} (Europe/Madrid) now; no further request in this run (P9)",

@@ -286,7 +286,7 @@ fn hours_lines(cx: &Scope, t: &Catalogue, adapters: &[&'static dyn Adapter], req
         let outside = requests
             .iter()
             .filter(|r| r.source == id && r.run_id.is_some())
-            .filter(|r| !crate::config::in_window(bounds, madrid_minute(r.started_ms)))
+            .filter(|r| !crate::config::in_window(bounds, crate::config::madrid_minute(r.started_ms)))
             .count() as u64;
         lines.push(say(
             t,
@@ -298,11 +298,6 @@ fn hours_lines(cx: &Scope, t: &Catalogue, adapters: &[&'static dyn Adapter], req
         lines.push(t.text("report-hours-none"));
     }
     Ok(lines)
-}
-
-fn madrid_minute(ms: i64) -> u32 {
-    let z = jiff::Timestamp::from_millisecond(ms).ok().and_then(|t| t.in_tz(crate::model::TZ_MADRID).ok());
-    z.map_or(0, |z| z.hour() as u32 * 60 + z.minute() as u32)
 }
 
 /// The human review in each manifest, the last `audit` request for

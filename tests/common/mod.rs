@@ -133,3 +133,35 @@ pub fn place(mirror: &std::path::Path, rel: &str, bytes: &[u8]) {
     std::fs::create_dir_all(to.parent().unwrap()).unwrap();
     std::fs::write(to, bytes).unwrap();
 }
+
+/// `cityvibe --mirror <mirror> run [--source …]` in `dir` as the binary runs
+/// it (the folder's sources.toml, its `data/cityvibe.db`, its host ledger
+/// in `dir/state`, fetching, storing and translating), but through the
+/// library on simulated time: the samples' crawl delays (10 s between
+/// diba's three feeds) pass without being waited. For set-ups of tests
+/// whose subject is not politeness; the delays themselves are proven on
+/// the binary in `polite_*`.
+pub fn run_on_simulated_time(dir: &Path, mirror: &Path, only: &[&str]) -> cityvibe::run::RunOutcome {
+    use cityvibe::http::{Client, Limits, Mirror, SimulatedClock};
+    let config = cityvibe::config::Config::load(&dir.join("sources.toml"), cityvibe::adapters::ALL).expect("the test's sources.toml");
+    let db = dir.join("data/cityvibe.db");
+    std::fs::create_dir_all(db.parent().unwrap()).unwrap();
+    let mut store = cityvibe::store::Store::open(&db).expect("open the test's database");
+    let client = Client::new(Some(Mirror::Dir(mirror.to_path_buf())), Limits::default());
+    let ledger = cityvibe::http::Ledger::open(&state_dir(dir)).expect("open the test's host ledger");
+    let opts = cityvibe::ingest::RunOptions {
+        adapters: cityvibe::adapters::ALL,
+        config,
+        config_path: Some(dir.join("sources.toml")),
+        only: only.iter().map(|s| s.to_string()).collect(),
+        client: &client,
+        ledger: &ledger,
+        clock: &SimulatedClock::starting_now(),
+        force: false,
+    };
+    let outcome = cityvibe::run::run(&mut store, opts, true, &mut cityvibe::run::Quiet).expect("the run");
+    for s in &outcome.report.sources {
+        assert!(!s.status.is_problem(), "{}: {} {}", s.id, s.status, s.message);
+    }
+    outcome
+}

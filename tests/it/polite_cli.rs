@@ -72,3 +72,31 @@ fn config_faster_than_the_adapter_is_refused_before_any_request() {
     server.settle();
     assert!(server.requests().is_empty(), "{:?}", server.requests());
 }
+
+/// P15 through the binary, in real time: madrid's feed answers with its
+/// body and a rights reservation (`tdm-reservation: 1`). The run takes it
+/// as a "no": madrid is `refused` (exit 1), the operator is told on stderr,
+/// nothing of the answer is stored (no event, no validators), and no other
+/// request goes to the host.
+#[test]
+fn a_rights_reservation_on_the_feed_is_a_no_and_nothing_is_stored_p15() {
+    let body = madrid_body();
+    let server = Server::start(move |_, _| Reply::ok(body.clone()).header("ETag", "\"e1\"").header("tdm-reservation", "1"));
+    let dir = workdir("[settings]\ntranslator = \"none\"\n[sources.madrid]\n");
+    let d = dir.path();
+    let out = cityvibe(d, &["--db", "cityvibe.db", "--mirror", &server.url(), "run", "--source", "madrid", "--json"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let madrid = &v["sources"][0];
+    assert_eq!((&madrid["id"], &madrid["status"]), (&"madrid".into(), &"refused".into()), "{madrid}");
+    assert_eq!((&madrid["added"], &madrid["requests"]), (&0.into(), &1.into()), "{madrid}");
+    assert!(stderr.contains("madrid") && stderr.contains("P15"), "the operator is told: {stderr}");
+    let seen = server.requests();
+    assert_eq!(seen.iter().map(|s| s.path.as_str()).collect::<Vec<_>>(), [MADRID_JSON], "one request, then nothing more to the host");
+    let store = cityvibe::store::Store::open(&d.join("cityvibe.db")).unwrap();
+    assert_eq!(store.count_events("madrid").unwrap(), (0, 0), "nothing stored");
+    let url = cityvibe::adapters::madrid::MANIFEST.feeds[0].url;
+    assert_eq!(store.validators(url).unwrap(), Default::default(), "{url}: no validators kept");
+    assert_eq!(list_json(d)["last_status"], "refused", "source list shows the refusal");
+}
