@@ -308,17 +308,7 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
             names.push(span);
         }
     }
-    // A feed that writes its venue or locality in capitals ("MADRID") names
-    // the same place a title writes "Madrid", where no other span holds it.
-    for phrase in given.iter().map(|p| title_cased(p)).filter(|p| !p.is_empty()) {
-        for (at, _) in text.match_indices(phrase.as_str()) {
-            let end = at + phrase.len();
-            let free = names.iter().chain(&taken).all(|&(a, b)| end <= a || at >= b);
-            if whole_word(&text, at, end) && free {
-                names.push((at, end));
-            }
-        }
-    }
+    given_in_capitals(&text, &given, &mut names, &taken);
     let mut spans: Vec<(usize, usize, Option<String>)> = names.into_iter().map(|(a, b)| (a, b, None)).collect();
     spans.extend(ordinals.into_iter().map(|(a, b, written)| (a, b, Some(written))));
     let mut terms_used = Vec::new();
@@ -343,6 +333,21 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     };
     let (out, kept) = render(&text, spans);
     Prepared { text: out, names: kept, terms_used, lead }
+}
+
+/// A feed that writes its venue or locality in capitals ("MADRID") names
+/// the same place a title writes "Madrid": added to `names` where no other
+/// span holds it.
+fn given_in_capitals(text: &str, given: &[&str], names: &mut Vec<(usize, usize)>, taken: &[(usize, usize)]) {
+    for phrase in given.iter().map(|p| title_cased(p)).filter(|p| !p.is_empty()) {
+        for (at, _) in text.match_indices(phrase.as_str()) {
+            let end = at + phrase.len();
+            let free = names.iter().chain(taken).all(|&(a, b)| end <= a || at >= b);
+            if whole_word(text, at, end) && free {
+                names.push((at, end));
+            }
+        }
+    }
 }
 
 /// The parts of the capitalised run `span` that the dictionary says are
