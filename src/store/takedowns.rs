@@ -185,16 +185,7 @@ impl Store {
     /// Every tombstone, oldest first.
     pub fn list_takedowns(&self) -> Result<Vec<Takedown>> {
         let mut st = self.conn.prepare("SELECT id, source, source_event_id, url, reason, created_at FROM takedowns ORDER BY id")?;
-        let rows = st.query_map([], |r| {
-            Ok(Takedown {
-                id: r.get(0)?,
-                source: r.get(1)?,
-                source_event_id: r.get(2)?,
-                url: r.get(3)?,
-                reason: r.get(4)?,
-                created_at: crate::times::column(r, 5)?,
-            })
-        })?;
+        let rows = st.query_map([], takedown_row)?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
@@ -203,16 +194,7 @@ impl Store {
     pub fn remove_takedown(&self, id: i64) -> Result<Option<Takedown>> {
         let row = self
             .conn
-            .query_row("SELECT id, source, source_event_id, url, reason, created_at FROM takedowns WHERE id = ?1", [id], |r| {
-                Ok(Takedown {
-                    id: r.get(0)?,
-                    source: r.get(1)?,
-                    source_event_id: r.get(2)?,
-                    url: r.get(3)?,
-                    reason: r.get(4)?,
-                    created_at: crate::times::column(r, 5)?,
-                })
-            })
+            .query_row("SELECT id, source, source_event_id, url, reason, created_at FROM takedowns WHERE id = ?1", [id], takedown_row)
             .optional()?;
         if row.is_some() {
             self.conn.execute("DELETE FROM takedowns WHERE id = ?1", [id])?;
