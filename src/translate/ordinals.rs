@@ -76,7 +76,18 @@ pub fn roman(word: &str) -> Option<u32> {
     if word.is_empty() || word.len() > 9 || !word.chars().all(|c| matches!(c, 'I' | 'V' | 'X' | 'L' | 'C')) {
         return None;
     }
-    (1..200).find(|&n| to_roman(n) == word)
+    let value = |c: char| match c {
+        'I' => 1,
+        'V' => 5,
+        'X' => 10,
+        'L' => 50,
+        _ => 100,
+    };
+    let digits: Vec<i64> = word.chars().map(value).collect();
+    let signed = |i: usize| if digits.get(i + 1).is_some_and(|&next| next > digits[i]) { -digits[i] } else { digits[i] };
+    let n = u32::try_from((0..digits.len()).map(signed).sum::<i64>()).ok()?;
+    // Only the usual spelling of the value counts ("IIII", "VX" do not).
+    (n > 0 && n < 200 && to_roman(n) == word).then_some(n)
 }
 
 fn to_roman(mut n: u32) -> String {
