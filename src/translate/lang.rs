@@ -59,6 +59,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("fr/ordinals.tsv", include_str!("../../data/lang/fr/ordinals.tsv")),
     ("pt/genders.tsv", include_str!("../../data/lang/pt/genders.tsv")),
     ("it/genders.tsv", include_str!("../../data/lang/it/genders.tsv")),
+    ("fr/punctuation.tsv", include_str!("../../data/lang/fr/punctuation.tsv")),
 ];
 
 /// The data lines of each file: neither blank nor a `#` comment, trimmed.
@@ -100,6 +101,7 @@ const CODE: &[&str] = &[
     include_str!("style/articles.rs"),
     include_str!("style/compounds.rs"),
     include_str!("style/places.rs"),
+    include_str!("style/typography.rs"),
     include_str!("../parse/labels.rs"),
 ];
 

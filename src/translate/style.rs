@@ -13,6 +13,7 @@
 mod articles;
 mod compounds;
 mod places;
+mod typography;
 
 use regex::Regex;
 use std::sync::LazyLock;
@@ -190,7 +191,7 @@ pub fn finish_from(
             out.push_str(&t);
         }
     }
-    out
+    typography::punctuate(&out, names, lang)
 }
 
 /// Apertium's English writes Spanish "de X a Y" word for word: "Of 12 to
@@ -550,7 +551,8 @@ mod tests {
         let kept = names(&["Eloy de la Iglesia"]);
         assert_eq!(finish(out, &kept, None, "en", Field::Title), "Storytelling in the Library of Eloy de la Iglesia: A Tale of the Sea");
         assert_eq!(finish(out, &kept, None, "en", Field::Description), out);
-        assert_eq!(finish(out, &kept, None, "fr", Field::Title), out);
+        // French sets a no-break space before its colon (`fr/punctuation.tsv`).
+        assert_eq!(finish(out, &kept, None, "fr", Field::Title), out.replace(": ", "\u{a0}: "));
     }
 
     #[test]
@@ -571,7 +573,8 @@ mod tests {
         let kept = names(&["Madrid"]);
         assert_eq!(finish(out, &kept, Some("Apprenez à"), "fr", Field::Title), "Apprenez à identifier les papillons de Madrid");
         assert_eq!(finish("Exposition Picasso", &names(&["Picasso"]), Some("Exposition"), "fr", Field::Title), "Exposition Picasso");
-        assert_eq!(finish(out, &kept, None, "fr", Field::Title), out);
+        // French sets a no-break space before its colon (`fr/punctuation.tsv`).
+        assert_eq!(finish(out, &kept, None, "fr", Field::Title), out.replace(": ", "\u{a0}: "));
     }
 
     #[test]
@@ -658,7 +661,7 @@ mod tests {
             "Book Club of the Month, Celebrate Soon"
         );
         assert_eq!(finish("a  b", &[], None, "fr", Field::Description), "a b");
-        assert_eq!(finish("Quoi ? Rien !", &[], None, "fr", Field::Description), "Quoi ? Rien !");
+        assert_eq!(finish("Quoi ? Rien !", &[], None, "fr", Field::Description), "Quoi\u{a0}? Rien\u{a0}!");
         assert_eq!(finish("at  Teatro  X", &names(&["Teatro  X"]), None, "en", Field::Description), "at Teatro  X");
     }
 

@@ -622,3 +622,30 @@ fn issue20_the_article_agrees_with_the_term_put_in() {
     assert!(field("pt", "1", "description").contains("a oficina"), "{}", field("pt", "1", "description"));
     assert!(field("it", "2", "title").contains("Il romanzo grafico"), "{}", field("it", "2", "title"));
 }
+
+/// Issue 20: French sets its punctuation as French writes it
+/// (`data/lang/fr/punctuation.tsv`): a no-break space before a colon, an
+/// exclamation or question mark, and a quoted title in guillemets, where
+/// Apertium copied the Spanish marks ("Taller: 'Cuentos de invierno'" was
+/// "Atelier: 'Contes d'hiver'"). A time keeps its colon; other languages
+/// keep their marks.
+#[test]
+fn issue20_french_sets_its_punctuation_as_french_does() {
+    if !has_apertium() {
+        return;
+    }
+    let dir = workdir(CONFIG);
+    let description = "Sesión a las 19:30. ¿Vienes? ¡Te esperamos!";
+    write_feed(dir.path(), &[record("1", "Taller: 'Cuentos de invierno'", description, "Sala X")]);
+    run(dir.path());
+    let field = |lang: &str, f: &str| listed(dir.path(), lang)["1"][f].as_str().unwrap().to_string();
+    let title = field("fr", "title");
+    assert!(title.contains("\u{a0}: «\u{a0}") && title.ends_with("\u{a0}»"), "{title:?}");
+    assert!(!title.contains("'Contes") && !title.ends_with('\''), "{title:?}");
+    let text = field("fr", "description");
+    assert!(text.contains("19:30") && text.contains("\u{a0}?") && text.contains("\u{a0}!"), "{text:?}");
+    for lang in ["en", "it", "pt"] {
+        let title = field(lang, "title");
+        assert!(title.contains(": '") && !title.contains('\u{a0}'), "{lang}: {title:?}");
+    }
+}
