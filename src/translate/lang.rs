@@ -60,6 +60,11 @@ pub const FILES: &[(&str, &str)] = &[
     ("pt/genders.tsv", include_str!("../../data/lang/pt/genders.tsv")),
     ("it/genders.tsv", include_str!("../../data/lang/it/genders.tsv")),
     ("fr/punctuation.tsv", include_str!("../../data/lang/fr/punctuation.tsv")),
+    ("en/punctuation.tsv", include_str!("../../data/lang/en/punctuation.tsv")),
+    ("it/punctuation.tsv", include_str!("../../data/lang/it/punctuation.tsv")),
+    ("pt/punctuation.tsv", include_str!("../../data/lang/pt/punctuation.tsv")),
+    ("ca/punctuation.tsv", include_str!("../../data/lang/ca/punctuation.tsv")),
+    ("gl/punctuation.tsv", include_str!("../../data/lang/gl/punctuation.tsv")),
 ];
 
 /// The data lines of each file: neither blank nor a `#` comment, trimmed.

@@ -82,11 +82,12 @@ pub fn finish(output: &str, names: &[String], lead: Option<&str>, lang: &str, fi
 
 /// The engine's output for a text sent plain (`lang::plain`), where only
 /// the elision an engine could not make before a kept name is mended
-/// ("de Alasdair Roberts" → "d'Alasdair Roberts").
+/// ("de Alasdair Roberts" → "d'Alasdair Roberts") and the punctuation set
+/// as the language sets it (`typography`).
 pub fn finish_plain(output: &str, names: &[String], lang: &str) -> String {
     let mut segs = segments(output, names);
     places::elide(&mut segs, lang);
-    concat(segs)
+    typography::punctuate(&concat(segs), names, lang)
 }
 
 /// Apertium's output with the words it moved before a kept span put back

@@ -628,7 +628,7 @@ fn issue20_the_article_agrees_with_the_term_put_in() {
 /// exclamation or question mark, and a quoted title in guillemets, where
 /// Apertium copied the Spanish marks ("Taller: 'Cuentos de invierno'" was
 /// "Atelier: 'Contes d'hiver'"). A time keeps its colon; other languages
-/// keep their marks.
+/// keep their marks, and write the Madrid portal's "`…´" as "'…'".
 #[test]
 fn issue20_french_sets_its_punctuation_as_french_does() {
     if !has_apertium() {
@@ -636,7 +636,10 @@ fn issue20_french_sets_its_punctuation_as_french_does() {
     }
     let dir = workdir(CONFIG);
     let description = "Sesión a las 19:30. ¿Vienes? ¡Te esperamos!";
-    write_feed(dir.path(), &[record("1", "Taller: 'Cuentos de invierno'", description, "Sala X")]);
+    write_feed(
+        dir.path(),
+        &[record("1", "Taller: 'Cuentos de invierno'", description, "Sala X"), record("2", "Concierto: `Voces del mar´", "", "Sala X")],
+    );
     run(dir.path());
     let field = |lang: &str, f: &str| listed(dir.path(), lang)["1"][f].as_str().unwrap().to_string();
     let title = field("fr", "title");
@@ -647,5 +650,12 @@ fn issue20_french_sets_its_punctuation_as_french_does() {
     for lang in ["en", "it", "pt"] {
         let title = field(lang, "title");
         assert!(title.contains(": '") && !title.contains('\u{a0}'), "{lang}: {title:?}");
+    }
+    // The Madrid portal quotes with a grave and an acute accent.
+    let quoted = |lang: &str| listed(dir.path(), lang)["2"]["title"].as_str().unwrap().to_string();
+    assert!(quoted("fr").contains("\u{a0}: «\u{a0}") && quoted("fr").ends_with("\u{a0}»"), "{:?}", quoted("fr"));
+    for lang in ["en", "it", "pt", "ca", "gl"] {
+        let title = quoted(lang);
+        assert!(title.contains(": '") && title.ends_with('\'') && !title.contains(['`', '´']), "{lang}: {title:?}");
     }
 }

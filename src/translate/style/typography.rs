@@ -13,27 +13,35 @@ use super::{Segment, segments};
 /// line never breaks there.
 const NO_BREAK: char = '\u{a0}';
 
-/// Quote marks an engine may give, each with the mark that closes it.
-const PAIRS: &[(char, char)] = &[('\'', '\''), ('"', '"'), ('“', '”'), ('‘', '’'), ('«', '»')];
+/// Quote marks an engine may give, each with a mark that closes it: the
+/// Madrid portal quotes with a grave accent and an acute one ("`A Nuestro
+/// Ritmo´"), or a curly apostrophe.
+const PAIRS: &[(char, char)] = &[('\'', '\''), ('"', '"'), ('“', '”'), ('‘', '’'), ('«', '»'), ('`', '´'), ('`', '’')];
 
-/// The language's rules: the marks a no-break space goes before, and the
-/// quote marks it writes.
+/// The language's rules: the marks a no-break space goes before and
+/// after, the quote marks it writes, and the opening marks it writes so.
 struct Rules {
     space_before: Vec<char>,
+    space_after: Vec<char>,
     quotes: Option<(char, char)>,
+    from: Vec<char>,
 }
 
 impl Rules {
     fn of(lang: &str) -> Option<Rules> {
-        let mut rules = Rules { space_before: Vec::new(), quotes: None };
+        let mut rules = Rules { space_before: Vec::new(), space_after: Vec::new(), quotes: None, from: Vec::new() };
         for row in crate::translate::lang::rows(&format!("{lang}/punctuation.tsv")) {
             match row.as_slice() {
                 ["space-before", marks] => rules.space_before.extend(marks.chars()),
-                ["quotes", open, close] => rules.quotes = open.chars().next().zip(close.chars().next()),
+                ["space-after", marks] => rules.space_after.extend(marks.chars()),
+                ["quotes", open, close, from] => {
+                    rules.quotes = open.chars().next().zip(close.chars().next());
+                    rules.from.extend(from.chars());
+                }
                 _ => {}
             }
         }
-        (!rules.space_before.is_empty() || rules.quotes.is_some()).then_some(rules)
+        (!rules.space_before.is_empty() || !rules.space_after.is_empty() || rules.quotes.is_some()).then_some(rules)
     }
 }
 
@@ -50,22 +58,25 @@ pub(super) fn punctuate(text: &str, names: &[String], lang: &str) -> String {
         }
     }
     if let Some(quotes) = rules.quotes {
-        chars = requote(&chars, quotes);
+        chars = requote(&chars, quotes, &rules.from);
     }
     if !rules.space_before.is_empty() {
         chars = space_before(&chars, &rules.space_before);
+    }
+    if !rules.space_after.is_empty() {
+        chars = space_after(&chars, &rules.space_after);
     }
     chars.into_iter().map(|(c, _)| c).collect()
 }
 
 /// The quotes of `chars` that open and close a quotation (an opening mark
-/// after a blank, a bracket or the start and before a word; its closing
-/// mark after a word and before a blank, a stop or the end) written with
-/// `quotes` and a no-break space inside; a mark without its pair, or an
-/// apostrophe inside a word, left alone.
-fn requote(chars: &[(char, bool)], quotes: (char, char)) -> Vec<(char, bool)> {
+/// of `from` after a blank, a bracket or the start and before a word; its
+/// closing mark after a word and before a blank, a stop or the end)
+/// written with `quotes`; a mark without its pair, or an apostrophe inside
+/// a word, left alone.
+fn requote(chars: &[(char, bool)], quotes: (char, char), from: &[char]) -> Vec<(char, bool)> {
     let at = |i: usize| chars.get(i).map(|&(c, _)| c);
-    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    let mut out = chars.to_vec();
     let mut open: Option<(usize, char)> = None;
     for (i, &(c, in_name)) in chars.iter().enumerate() {
         if in_name {
@@ -73,42 +84,23 @@ fn requote(chars: &[(char, bool)], quotes: (char, char)) -> Vec<(char, bool)> {
         }
         let before = i.checked_sub(1).and_then(at);
         let after = at(i + 1);
-        if let Some((start, close)) = open
-            && c == close
-            && (c == '»' || before.is_some_and(|b| !b.is_whitespace()))
-            && after.is_none_or(|a| a.is_whitespace() || ".,:;!?)]".contains(a))
+        let closes = |close: char| {
+            c == close
+                && (c == '»' || before.is_some_and(|b| !b.is_whitespace()))
+                && after.is_none_or(|a| a.is_whitespace() || ".,:;!?)]".contains(a))
+        };
+        if let Some((start, opened)) = open
+            && PAIRS.iter().any(|&(o, close)| o == opened && closes(close))
         {
-            pairs.push((start, i));
+            out[start].0 = quotes.0;
+            out[i].0 = quotes.1;
             open = None;
         } else if open.is_none()
+            && from.contains(&c)
             && before.is_none_or(|b| b.is_whitespace() || b == '(' || b == '[')
             && (c == '«' || after.is_some_and(|a| !a.is_whitespace()))
-            && let Some(&(_, close)) = PAIRS.iter().find(|(o, _)| *o == c)
         {
-            open = Some((i, close));
-        }
-    }
-    let mut out = Vec::with_capacity(chars.len() + 4 * pairs.len());
-    let mut pairs = pairs.into_iter().flat_map(|(a, b)| [a, b]).peekable();
-    let mut opening = true;
-    let mut just_opened = false;
-    for (i, &ch) in chars.iter().enumerate() {
-        if pairs.peek() == Some(&i) {
-            pairs.next();
-            if opening {
-                out.extend([(quotes.0, false), (NO_BREAK, false)]);
-            } else {
-                // "« Déjà »": the blank a guillemet had inside gives way.
-                while out.last().is_some_and(|&(p, n)| p.is_whitespace() && !n) {
-                    out.pop();
-                }
-                out.extend([(NO_BREAK, false), (quotes.1, false)]);
-            }
-            just_opened = opening;
-            opening = !opening;
-        } else if !(just_opened && ch.0.is_whitespace() && !ch.1) {
-            out.push(ch);
-            just_opened = false;
+            open = Some((i, c));
         }
     }
     out
@@ -123,10 +115,13 @@ fn space_before(chars: &[(char, bool)], marks: &[char]) -> Vec<(char, bool)> {
         let after = chars.get(i + 1).map(|&(a, _)| a);
         let ends = match c {
             ':' => after.is_none_or(char::is_whitespace),
+            '»' => true,
             _ => after.is_none_or(|a| a.is_whitespace() || marks.contains(&a) || "»\"”’')]".contains(a)),
         };
         let prior = out.last().map(|&(p, _)| p);
-        if !in_name && marks.contains(&c) && ends && prior.is_some_and(|p| !marks.contains(&p) && p != NO_BREAK) {
+        // "?!": one blank before the run of marks; a guillemet closes after them.
+        let run = c != '»' && prior.is_some_and(|p| marks.contains(&p) && p != '»');
+        if !in_name && marks.contains(&c) && ends && !run && prior.is_some_and(|p| p != NO_BREAK) {
             if out.last().is_some_and(|&(p, n)| p.is_whitespace() && !n) {
                 out.pop();
             }
@@ -135,6 +130,24 @@ fn space_before(chars: &[(char, bool)], marks: &[char]) -> Vec<(char, bool)> {
             }
         }
         out.push((c, in_name));
+    }
+    out
+}
+
+/// `chars` with a no-break space after each mark of `marks` (an opening
+/// guillemet), in place of a blank there.
+fn space_after(chars: &[(char, bool)], marks: &[char]) -> Vec<(char, bool)> {
+    let mut out: Vec<(char, bool)> = Vec::with_capacity(chars.len() + 8);
+    let mut after_mark = false;
+    for &(c, in_name) in chars {
+        if after_mark && c.is_whitespace() && !in_name {
+            continue;
+        }
+        if after_mark && c != NO_BREAK {
+            out.push((NO_BREAK, false));
+        }
+        out.push((c, in_name));
+        after_mark = !in_name && marks.contains(&c);
     }
     out
 }
