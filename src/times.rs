@@ -23,6 +23,12 @@ pub fn at_second(ms: i64) -> Result<Timestamp, jiff::Error> {
     Timestamp::from_second(ms.div_euclid(1000))
 }
 
+/// `ms` since the epoch as an RFC 3339 UTC time, to the second, for a
+/// message; "N ms" past jiff's range.
+pub fn utc(ms: i64) -> String {
+    at_second(ms).map(|t| t.to_string()).unwrap_or_else(|_| format!("{ms} ms"))
+}
+
 /// Column `i` of a stored row (ms since the epoch) as a time.
 pub fn column(r: &Row, i: usize) -> rusqlite::Result<Timestamp> {
     at_ms(r.get(i)?).map_err(|e| rusqlite::Error::FromSqlConversionFailure(i, Type::Integer, e.into()))

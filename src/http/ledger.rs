@@ -395,8 +395,8 @@ impl Ledger {
              No request is sent to {host} (P8, fail closed). Check the clock (timedatectl); if it is right, \
              `cityvibe source release {host}` sets the host's times to now, and its delay counts from then",
             self.dir.join("hosts.db").display(),
-            super::scheduler::utc(at_ms),
-            super::scheduler::utc(now_ms),
+            crate::times::utc(at_ms),
+            crate::times::utc(now_ms),
         )
     }
 
@@ -415,7 +415,7 @@ impl Ledger {
             done.push(format!("lifted the hold ({})", e.not_before_why.clone().unwrap_or_default()));
             tx.execute("UPDATE hosts SET not_before_ms = NULL, not_before_why = NULL WHERE host = ?1", [host]).with_context(ctx)?;
         } else if let Some(n) = e.not_before_ms.filter(|n| n - MAX_NOT_BEFORE.as_millis() as i64 > ahead) {
-            done.push(format!("cleared an impossible not-before time ({})", super::scheduler::utc(n)));
+            done.push(format!("cleared an impossible not-before time ({})", crate::times::utc(n)));
             tx.execute("UPDATE hosts SET not_before_ms = NULL, not_before_why = NULL WHERE host = ?1", [host]).with_context(ctx)?;
         }
         let n = tx
@@ -426,7 +426,7 @@ impl Ledger {
             )
             .with_context(ctx)?;
         if n > 0 {
-            done.push(format!("set its last request, recorded ahead of the clock, to now ({})", super::scheduler::utc(now_ms)));
+            done.push(format!("set its last request, recorded ahead of the clock, to now ({})", crate::times::utc(now_ms)));
         }
         let n =
             tx.execute("UPDATE requests SET at_ms = ?2 WHERE host = ?1 AND at_ms > ?3", params![host, now_ms, ahead]).with_context(ctx)?;

@@ -13,6 +13,7 @@ use super::ledger::{HELD, Ledger, Reservation};
 use super::reporter::FetchReporter;
 use crate::store::Store;
 use crate::store::fetchlog::{FetchRecord, Validators};
+use crate::times::utc;
 use crate::vocab::RequestOutcome;
 use std::collections::HashMap;
 use std::time::Duration;
@@ -590,11 +591,6 @@ fn skipped(until: Option<i64>, why: String) -> FetchOutcome {
         Some(until_ms) => FetchOutcome::Deferred { until_ms, why },
         None => FetchOutcome::Skipped(why),
     }
-}
-
-/// `ms` since the epoch as an RFC 3339 UTC time, to the second.
-pub fn utc(ms: i64) -> String {
-    jiff::Timestamp::from_second(ms.div_euclid(1000)).map(|t| t.to_string()).unwrap_or_else(|_| format!("{ms} ms"))
 }
 
 enum Hop {

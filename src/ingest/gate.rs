@@ -13,9 +13,9 @@
 use crate::adapter::Adapter;
 use crate::config::{Config, in_window, madrid_minute};
 use crate::http::Ledger;
-use crate::http::scheduler::utc;
 use crate::store::Store;
 use crate::store::runs::SourceReport;
+use crate::times::utc;
 use crate::vocab::SourceStatus;
 use anyhow::Result;
 use std::time::Duration;

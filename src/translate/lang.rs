@@ -102,6 +102,7 @@ pub fn rows(path: &str) -> impl Iterator<Item = Vec<&'static str>> {
 const CODE: &[&str] = &[
     include_str!("protect.rs"),
     include_str!("ordinals.rs"),
+    include_str!("words.rs"),
     include_str!("style.rs"),
     include_str!("style/articles.rs"),
     include_str!("style/compounds.rs"),

@@ -28,6 +28,7 @@ mod stream;
 pub mod style;
 pub mod terms;
 pub mod view;
+mod words;
 
 pub use engine::{
     ApertiumTranslator, ApyTranslator, LANGUAGES, NoneTranslator, PIVOT, TargetResult, Translator, translate_each_target,

@@ -8,7 +8,7 @@
 //!
 //! Not for: deciding names (`protect`), numbers in running text.
 
-use super::terms::{opens_sentence, words};
+use super::words::{opens_sentence, words};
 
 /// The ordinals of `text` that `lang` writes its own way, with how it
 /// writes them: a Roman numeral opening a sentence before a word that

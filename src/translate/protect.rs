@@ -14,7 +14,8 @@
 use super::analyser::{Analysis, WordKind};
 use super::lang;
 use super::stream::{KEEP_END, KEEP_START};
-use super::terms::{TermBase, opens_sentence, words};
+use super::terms::TermBase;
+use super::words::{opens_sentence, words};
 
 /// The Spanish word lists of `data/lang/es/` (see `lang`): function words
 /// that never start a name, capitalised words that are not names, given

@@ -12,6 +12,7 @@
 //! Not for: names (see `protect`), or how a matched phrase travels through
 //! an engine (it becomes a kept span, like a name).
 
+use super::words::{opens_sentence, words};
 use anyhow::{Context, Result, bail};
 use std::collections::HashMap;
 use std::path::Path;
@@ -57,27 +58,6 @@ pub struct Found {
     pub start: usize,
     pub end: usize,
     pub term: usize,
-}
-
-/// The words of a text with their byte ranges: runs of letters, digits and `_`.
-pub fn words(text: &str) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, c) in text.char_indices() {
-        let wordy = c.is_alphanumeric() || c == '_';
-        match (wordy, start) {
-            (true, None) => start = Some(i),
-            (false, Some(s)) => {
-                out.push((s, i));
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some(s) = start {
-        out.push((s, text.len()));
-    }
-    out
 }
 
 impl TermBase {
@@ -314,40 +294,6 @@ impl TermBase {
         let capital = text[found.start..].chars().next().is_some_and(char::is_uppercase);
         if capital { capitalize(target) } else { target.clone() }
     }
-}
-
-/// Whether the characters between two words start a sentence (or a quoted
-/// title), so that the next word's capital says nothing about it.
-pub fn opens_sentence(gap: &str) -> bool {
-    gap.chars().any(|c| {
-        matches!(
-            c,
-            '.' | ':'
-                | '!'
-                | '?'
-                | '¡'
-                | '¿'
-                | '('
-                | '"'
-                | '«'
-                | '\''
-                | '‘'
-                | '’'
-                | '“'
-                | '”'
-                | '`'
-                | '´'
-                | '-'
-                | '–'
-                | '—'
-                | '/'
-                | '|'
-                | '\n'
-                | '['
-                | '•'
-                | ';'
-        )
-    })
 }
 
 /// `text` with its first letter upper case.

@@ -5,10 +5,11 @@
 //! step too (issue 19 item 13); hold a host that asks for over a year until
 //! the operator releases it (item 15). Not for other statuses.
 
-use super::{FetchOutcome, Scheduler, Step, Task, skipped, utc};
+use super::{FetchOutcome, Scheduler, Step, Task, skipped};
 use crate::http::client::Exchange;
 use crate::http::headers::{RetryAfter, parse_retry_after};
 use crate::http::ledger::HELD;
+use crate::times::utc;
 use crate::vocab::RequestOutcome;
 
 impl Scheduler<'_> {
