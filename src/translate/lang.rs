@@ -107,6 +107,7 @@ const CODE: &[&str] = &[
     include_str!("style/articles.rs"),
     include_str!("style/compounds.rs"),
     include_str!("style/places.rs"),
+    include_str!("style/stages.rs"),
     include_str!("style/typography.rs"),
     include_str!("../parse/labels.rs"),
 ];

@@ -144,25 +144,9 @@ fn article_names(text: &str) -> Vec<(usize, usize)> {
         if !(sentence_case || (contracts && !prev.capital && spaced(i - 1, i))) {
             continue;
         }
-        let mut end = i + 1;
-        let mut j = i + 2;
-        while j < info.len() {
-            if info[j].capital && !info[j].initial && spaced(j - 1, j) {
-                end = j;
-                j += 1;
-                continue;
-            }
-            // "de", "del", "la"… join; "y" joins two names, each kept on its own.
-            let joins = |k: usize| connector(&info[k].lower) && !matches!(info[k].lower.as_str(), "y" | "e" | "i");
-            let k = (j..info.len().min(j + 2)).take_while(|&k| joins(k) && !info[k].capital && spaced(k - 1, k)).last();
-            match k {
-                Some(k) if k + 1 < info.len() && info[k + 1].capital && spaced(k, k + 1) => {
-                    end = k + 1;
-                    j = k + 2;
-                }
-                _ => break,
-            }
-        }
+        // "de", "del", "la"… join; "y" joins two names, each kept on its own.
+        let joins = |k: usize| connector(&info[k].lower) && !matches!(info[k].lower.as_str(), "y" | "e" | "i") && spaced(k - 1, k);
+        let end = run_end(&info, i + 1, |j| spaced(j - 1, j), joins, |_| false);
         out.push((w.a, info[end].b));
     }
     out
@@ -582,40 +566,44 @@ fn sentence_case_names_by(text: &str, dictionary_name: &dyn Fn(usize) -> bool) -
             i += 1;
             continue;
         }
-        let mut end = i;
-        let mut j = i + 1;
-        while j < info.len() {
-            let gap = &text[info[j - 1].b..info[j].a];
-            if !gap.chars().all(|c| c == ' ') || gap.is_empty() {
-                break;
-            }
+        // Words apart by blanks only (never none: words are maximal runs).
+        let blank = |j: usize| text[info[j - 1].b..info[j].a].chars().all(|c| c == ' ');
+        // "CICLO MARIDAJES SONOROS Poulenc": a heading in capitals ends
+        // where a word in sentence case starts.
+        let heading_ends = |j: usize| {
             let n = &info[j];
-            // "CICLO MARIDAJES SONOROS Poulenc": a heading in capitals ends
-            // where a word in sentence case starts.
-            if info[j - 1].caps && n.capital && !n.odd && text[n.a..n.b].chars().any(char::is_lowercase) {
-                break;
-            }
-            if n.capital && !n.initial {
-                end = j;
-                j += 1;
-                continue;
-            }
-            // Connectors join only when a capitalised word follows them.
-            let mut k = j;
-            while k < info.len() && connector(&info[k].lower) && !info[k].capital && k - j < 2 {
-                k += 1;
-            }
-            if k > j && k < info.len() && info[k].capital && text[info[k - 1].b..info[k].a].chars().all(|c| c == ' ') {
-                end = k;
-                j = k + 1;
-                continue;
-            }
-            break;
-        }
+            info[j - 1].caps && n.capital && !n.odd && text[n.a..n.b].chars().any(char::is_lowercase)
+        };
+        let end = run_end(&info, i, blank, |k| connector(&info[k].lower), heading_ends);
         spans.push((info[i].a, info[end].b));
         i = end + 1;
     }
     spans
+}
+
+/// The last word of a name run that reaches word `end`: it goes on over
+/// each capitalised word that does not start a sentence, and over one or
+/// two lower-case connectors that a capitalised word follows. `blank(j)`:
+/// the gap before word `j` may stand inside a name; `joins(k)`: word `k`
+/// is a connector that may join; `ends(j)`: the run stops before word `j`.
+fn run_end(info: &[Word], end: usize, blank: impl Fn(usize) -> bool, joins: impl Fn(usize) -> bool, ends: impl Fn(usize) -> bool) -> usize {
+    let (mut end, mut j) = (end, end + 1);
+    while j < info.len() && blank(j) && !ends(j) {
+        if info[j].capital && !info[j].initial {
+            end = j;
+            j += 1;
+            continue;
+        }
+        // Connectors join only when a capitalised word follows them.
+        match (j..info.len().min(j + 2)).take_while(|&k| joins(k) && !info[k].capital).last() {
+            Some(k) if k + 1 < info.len() && info[k + 1].capital && blank(k + 1) => {
+                end = k + 1;
+                j = k + 2;
+            }
+            _ => break,
+        }
+    }
+    end
 }
 
 /// Each word of `text` (at `ws`) with what the name finder asks of it.

@@ -1,21 +1,40 @@
-//! House style, applied to every engine's output before it is stored:
-//! English titles in title case (British usage: short function words lower
-//! case), no doubled spaces or a blank before a comma or full stop left by a
-//! dropped unknown word, prepositions and articles contracted where an engine
-//! left them apart before a kept span ("in il" → "nel"), and function words
-//! an engine capitalised after one put back in lower case, and Apertium's
-//! steady slips mended (Italian "partorisca" for "para", French "Xv" for
-//! "XV", a word or stop it moved before a kept span put back after it). A
-//! kept name comes back byte for byte: style never touches it.
+//! House style, applied to every engine's output before it is stored: an
+//! ordered table of stages (`stages::STAGES`), each saying the languages,
+//! engines and fields it applies to. In order:
+//! 1. Apertium only: blanks tidied around the anchors (kept names and terms
+//!    put in), and in French and Catalan a word or stop it moved before a
+//!    kept span put back after it ("Concert D'en X Y" → "Concert de X en Y").
+//! 2. The capital an engine gave the word after a leading kept span undone.
+//! 3. Apertium only, English: a range opens with "from".
+//! 4. In each stretch of plain text: blanks tidied, prepositions and
+//!    articles contracted where an engine left them apart before a kept
+//!    span ("in il" → "nel"); Apertium only, its steady slips mended
+//!    (Italian "partorisca" for "para", French "Xv" for "XV") and articles
+//!    put in the gender of a term; no opening ¿ ¡ outside Iberian
+//!    languages; function words an engine capitalised put back in lower case.
+//! 5. French and English: the preposition before a kept span (Apertium's
+//!    moved "en" put back, on its output only).
+//! 6. Elision before a kept span: with 9, the only stages a text sent plain gets.
+//! 7. French: "vous" after an imperative. English: general nouns, and
+//!    titles in title case (British usage: short function words lower case)
+//!    with their compounds.
+//! 8. Two blanks meeting at a span's edge become one.
+//! 9. Punctuation as the language sets it (`typography`: French « » and a
+//!    no-break space before : ; ! ?, the Madrid portal's `…´ quotes).
+//!
+//! A kept name comes back byte for byte: style never touches it. Repairs of
+//! Apertium's own slips never run on a neural engine's output.
 //!
 //! Not for: deciding what is a name (`protect`) or engine framing.
 
 mod articles;
 mod compounds;
 mod places;
+mod stages;
 mod typography;
 
 use regex::Regex;
+use stages::Finishing;
 use std::sync::LazyLock;
 
 /// Which field a text is: titles get title case in English.
@@ -83,25 +102,12 @@ pub fn finish(output: &str, names: &[String], lead: Option<&str>, lang: &str, fi
 /// The engine's output for a text sent plain (`lang::plain`), where only
 /// the elision an engine could not make before a kept name is mended
 /// ("de Alasdair Roberts" → "d'Alasdair Roberts") and the punctuation set
-/// as the language sets it (`typography`).
+/// as the language sets it (`typography`): the stages marked `sent_plain`.
 pub fn finish_plain(output: &str, names: &[String], lang: &str) -> String {
-    let mut segs = segments(output, names);
-    places::elide(&mut segs, lang);
-    typography::punctuate(&concat(segs), names, lang)
-}
-
-/// Apertium's output with the words it moved before a kept span put back
-/// after it (see `mend_around_names`), where the spans are `anchors`: the
-/// kept names and the terms put in, which travel to the engine the same way.
-fn mend_moved_words(output: &str, anchors: &[String], lang: &str) -> String {
-    let mut segs = segments(output, anchors);
-    for s in &mut segs {
-        if let Segment::Plain(t) = s {
-            *t = tidy_blanks(t);
-        }
-    }
-    mend_around_names(&mut segs, lang);
-    concat(segs)
+    stages::run(
+        output,
+        &Finishing { names, anchors: names, lead: None, lang, field: Field::Description, slips: Slips::Apertium, plain: true },
+    )
 }
 
 /// The segments' texts one after another.
@@ -125,6 +131,7 @@ pub enum Slips {
 /// As [`finish`], for the output of an engine that makes `slips`.
 /// `anchors` are the spans the engine saw as fixed (the kept names and the
 /// terms put in, see `Prepared::anchors`): Apertium moves words around each.
+/// Runs the stages of [`stages::STAGES`] that apply, in order.
 pub fn finish_from(
     output: &str,
     names: &[String],
@@ -134,65 +141,44 @@ pub fn finish_from(
     field: Field,
     slips: Slips,
 ) -> String {
-    let mended = (slips == Slips::Apertium).then(|| mend_moved_words(output, anchors, lang));
-    let output = mended.as_deref().unwrap_or(output);
-    let relowered = lead.and_then(|lead| lower_after_lead(output, lead, names));
-    let output = relowered.as_deref().unwrap_or(output);
-    let ranged = (slips == Slips::Apertium && lang == "en").then(|| from_to(output));
-    let output = ranged.as_deref().unwrap_or(output);
-    let mut segs = segments(output, names);
-    for s in &mut segs {
-        if let Segment::Plain(t) = s {
-            *t = tidy_blanks(t);
-        }
-    }
+    stages::run(output, &Finishing { names, anchors, lead, lang, field, slips, plain: false })
+}
+
+/// Only Spanish (and, optionally, Galician and Catalan) opens a question or
+/// exclamation with ¿ ¡; es-it Apertium keeps them.
+fn drop_opening_marks(text: &str) -> String {
+    if text.contains(['¿', '¡']) { text.chars().filter(|c| *c != '¿' && *c != '¡').collect() } else { text.to_string() }
+}
+
+/// Function words an engine capitalised put back in lower case in each
+/// plain stretch (see `lower_stray_capitals`).
+fn lower_stray_capitals_in(segs: &mut [Segment], text: &Finishing) {
     let mut after_name = false;
-    for s in &mut segs {
+    for s in segs {
         match s {
             Segment::Plain(t) => {
-                *t = contract(t, lang);
-                if slips == Slips::Apertium {
-                    *t = mend_words(t, lang);
-                    *t = agree_articles(t, lang);
-                }
-                // Only Spanish (and, optionally, Galician and Catalan) opens
-                // a question or exclamation with ¿ ¡; es-it Apertium keeps them.
-                if matches!(lang, "en" | "fr" | "it" | "pt") && t.contains(['¿', '¡']) {
-                    t.retain(|c| c != '¿' && c != '¡');
-                }
                 // "Kids Village En Villaverde": a word right after a name
                 // is mid-sentence too.
-                *t = lower_stray_capitals(t, lang, after_name && t.starts_with(' '));
+                *t = lower_stray_capitals(t, text.lang, after_name && t.starts_with(' '));
                 after_name = false;
             }
             Segment::Name(t) => after_name = t.ends_with(char::is_alphanumeric),
         }
     }
-    places::prepositions(&mut segs, lang, slips == Slips::Apertium);
-    places::elide(&mut segs, lang);
-    if lang == "fr" {
-        places::vous_after_imperative(&mut segs);
-    }
-    if lang == "en" {
-        articles::general_nouns(&mut segs);
-    }
-    if lang == "en" && field == Field::Title {
-        compounds::compounds(&mut segs);
-        title_case(&mut segs);
-    }
-    let mut out = String::with_capacity(output.len());
+}
+
+/// Two blanks meeting at a span's edge become one: the second goes.
+fn blanks_at_edges(segs: &mut [Segment]) {
+    let mut blank = false;
     for s in segs {
-        let t = match s {
-            Segment::Plain(t) | Segment::Name(t) => t,
-        };
-        // Two blanks meeting at a span's edge.
-        if out.ends_with(' ') && t.starts_with(' ') {
-            out.push_str(t.trim_start_matches(' '));
-        } else {
-            out.push_str(&t);
+        let (Segment::Plain(t) | Segment::Name(t)) = s;
+        if blank && t.starts_with(' ') {
+            *t = t.trim_start_matches(' ').to_string();
+        }
+        if !t.is_empty() {
+            blank = t.ends_with(' ');
         }
     }
-    typography::punctuate(&out, names, lang)
 }
 
 /// Apertium's English writes Spanish "de X a Y" word for word: "Of 12 to
@@ -277,9 +263,6 @@ fn contract(text: &str, lang: &str) -> String {
 /// (and "del. Campo del Moro" with no stop at all). The word or stop goes
 /// back after the span.
 fn mend_around_names(segs: &mut [Segment], lang: &str) {
-    if lang != "fr" && lang != "ca" {
-        return;
-    }
     for i in 0..segs.len().saturating_sub(1) {
         let (Segment::Plain(before), Segment::Name(name)) = (&segs[i], &segs[i + 1]) else {
             continue;

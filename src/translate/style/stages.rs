@@ -1,0 +1,254 @@
+//! The order house style runs in: one table, [`STAGES`], whose rows each
+//! say the languages, engines and fields they serve, and whether they work
+//! on the whole text, on each stretch of plain text between kept spans
+//! alone, or on the text cut into spans and stretches. `finish_from` runs
+//! the rows that apply, top to bottom.
+//!
+//! Not for: the rules themselves, which live in the parent module and its
+//! siblings (`places`, `articles`, `compounds`).
+
+use super::{Field, Segment, Slips, articles, compounds, places};
+
+/// What a stage knows of the text it finishes.
+pub(super) struct Finishing<'a> {
+    /// The kept names, which come back byte for byte.
+    pub names: &'a [String],
+    /// The spans the engine saw as fixed: the names and the terms put in.
+    pub anchors: &'a [String],
+    /// The kept span the text starts with when a lower-case word follows it.
+    pub lead: Option<&'a str>,
+    pub lang: &'a str,
+    pub field: Field,
+    pub slips: Slips,
+    /// Sent plain (`lang::plain`): only the stages marked `sent_plain` run.
+    pub plain: bool,
+}
+
+/// The target languages a stage serves.
+pub(super) enum Langs {
+    All,
+    Only(&'static [&'static str]),
+}
+
+/// Where the text is cut into kept spans and the plain stretches between.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Cut {
+    /// At the kept names.
+    Names,
+    /// At the anchors: the names and the terms put in, around which
+    /// Apertium moves words.
+    Anchors,
+}
+
+/// What a stage works on.
+pub(super) enum Step {
+    /// The whole text; `None` leaves it as it was.
+    Text(fn(&str, &Finishing) -> Option<String>),
+    /// Each plain stretch alone, given the target language.
+    Plain(Cut, fn(&str, &str) -> String),
+    /// The spans and stretches together.
+    Segments(Cut, fn(&mut [Segment], &Finishing)),
+}
+
+/// One row of the table.
+pub(super) struct Stage {
+    #[cfg_attr(not(test), expect(dead_code, reason = "names the row for a reader and for the tests"))]
+    pub name: &'static str,
+    pub langs: Langs,
+    /// `None`: any engine's output; `Some(slips)`: only that of an engine
+    /// that makes `slips` (`Slips::Apertium`: a repair of Apertium's own).
+    pub engines: Option<Slips>,
+    /// `None`: titles and descriptions alike.
+    pub fields: Option<Field>,
+    /// Also runs on a text sent plain, which is otherwise left as Apertium gave it.
+    pub sent_plain: bool,
+    pub step: Step,
+}
+
+impl Stage {
+    fn applies(&self, text: &Finishing) -> bool {
+        let lang = match self.langs {
+            Langs::All => true,
+            Langs::Only(langs) => langs.contains(&text.lang),
+        };
+        lang && self.engines.is_none_or(|s| s == text.slips)
+            && self.fields.is_none_or(|f| f == text.field)
+            && (self.sent_plain || !text.plain)
+    }
+}
+
+const APERTIUM: Option<Slips> = Some(Slips::Apertium);
+
+/// A row for any language, engine and field, on prepared texts only.
+const fn stage(name: &'static str, step: Step) -> Stage {
+    Stage { name, langs: Langs::All, engines: None, fields: None, sent_plain: false, step }
+}
+
+/// House style, in the order it runs.
+pub(super) const STAGES: &[Stage] = &[
+    // Apertium moves a word or stop from after a kept span (a name or a
+    // term) to before it: blanks are tidied around the anchors first, then
+    // the moved words put back.
+    Stage { engines: APERTIUM, ..stage("blanks around anchors", Step::Plain(Cut::Anchors, |t, _| super::tidy_blanks(t))) },
+    Stage {
+        langs: Langs::Only(&["fr", "ca"]),
+        engines: APERTIUM,
+        ..stage("words moved before a kept span", Step::Segments(Cut::Anchors, |s, f| super::mend_around_names(s, f.lang)))
+    },
+    stage("lower case after a leading span", Step::Text(|t, f| f.lead.and_then(|lead| super::lower_after_lead(t, lead, f.names)))),
+    Stage { langs: Langs::Only(&["en"]), engines: APERTIUM, ..stage("ranges open with from", Step::Text(|t, _| Some(super::from_to(t)))) },
+    stage("blanks", Step::Plain(Cut::Names, |t, _| super::tidy_blanks(t))),
+    stage("contractions", Step::Plain(Cut::Names, super::contract)),
+    Stage { engines: APERTIUM, ..stage("words an engine gets wrong", Step::Plain(Cut::Names, super::mend_words)) },
+    Stage { engines: APERTIUM, ..stage("articles agree with a term's gender", Step::Plain(Cut::Names, super::agree_articles)) },
+    Stage {
+        langs: Langs::Only(&["en", "fr", "it", "pt"]),
+        ..stage("no opening ¿ ¡", Step::Plain(Cut::Names, |t, _| super::drop_opening_marks(t)))
+    },
+    stage("function words in lower case", Step::Segments(Cut::Names, super::lower_stray_capitals_in)),
+    // One rule for every engine; on Apertium's output the "en" it moved
+    // ("d'en Magie Escena") goes back first.
+    Stage {
+        langs: Langs::Only(&["fr", "en"]),
+        engines: APERTIUM,
+        ..stage(
+            "prepositions before a span, a moved \"en\" put back",
+            Step::Segments(Cut::Names, |s, f| places::prepositions(s, f.lang, true)),
+        )
+    },
+    Stage {
+        langs: Langs::Only(&["fr", "en"]),
+        engines: Some(Slips::None),
+        ..stage("prepositions before a span", Step::Segments(Cut::Names, |s, f| places::prepositions(s, f.lang, false)))
+    },
+    Stage { sent_plain: true, ..stage("elision", Step::Segments(Cut::Names, |s, f| places::elide(s, f.lang))) },
+    Stage {
+        langs: Langs::Only(&["fr"]),
+        ..stage("vous after an imperative", Step::Segments(Cut::Names, |s, _| places::vous_after_imperative(s)))
+    },
+    Stage { langs: Langs::Only(&["en"]), ..stage("general nouns", Step::Segments(Cut::Names, |s, _| articles::general_nouns(s))) },
+    Stage {
+        langs: Langs::Only(&["en"]),
+        fields: Some(Field::Title),
+        ..stage("compound nouns", Step::Segments(Cut::Names, |s, _| compounds::compounds(s)))
+    },
+    Stage {
+        langs: Langs::Only(&["en"]),
+        fields: Some(Field::Title),
+        ..stage("title case", Step::Segments(Cut::Names, |s, _| super::title_case(s)))
+    },
+    stage("blanks at a span's edge", Step::Segments(Cut::Names, |s, _| super::blanks_at_edges(s))),
+    Stage {
+        sent_plain: true,
+        ..stage("punctuation as the language sets it", Step::Text(|t, f| Some(super::typography::punctuate(t, f.names, f.lang))))
+    },
+];
+
+/// The text as the last stage left it: whole, or cut.
+enum Form {
+    Text(String),
+    Cut(Cut, Vec<Segment>),
+}
+
+impl Form {
+    fn into_text(self) -> String {
+        match self {
+            Form::Text(t) => t,
+            Form::Cut(_, segs) => super::concat(segs),
+        }
+    }
+
+    /// The text cut at `cut`, cut afresh if it was whole or cut elsewhere.
+    fn into_cut(self, cut: Cut, text: &Finishing) -> Vec<Segment> {
+        match self {
+            Form::Cut(c, segs) if c == cut => segs,
+            whole => super::segments(&whole.into_text(), if cut == Cut::Anchors { text.anchors } else { text.names }),
+        }
+    }
+}
+
+/// `output` through every stage of [`STAGES`] that applies to `text`, in order.
+pub(super) fn run(output: &str, text: &Finishing) -> String {
+    let mut form = Form::Text(output.to_string());
+    for stage in STAGES.iter().filter(|s| s.applies(text)) {
+        form = match stage.step {
+            Step::Text(f) => {
+                let whole = form.into_text();
+                Form::Text(f(&whole, text).unwrap_or(whole))
+            }
+            Step::Plain(cut, f) => {
+                let mut segs = form.into_cut(cut, text);
+                for s in &mut segs {
+                    if let Segment::Plain(t) = s {
+                        *t = f(t, text.lang);
+                    }
+                }
+                Form::Cut(cut, segs)
+            }
+            Step::Segments(cut, f) => {
+                let mut segs = form.into_cut(cut, text);
+                f(&mut segs, text);
+                Form::Cut(cut, segs)
+            }
+        };
+    }
+    form.into_text()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{finish_from, finish_plain};
+    use super::*;
+
+    /// For each stage of Apertium's alone, a text of Apertium's it changes
+    /// and nothing else does: (stage, language, field, kept names, output).
+    const SLIPS: &[(&str, &str, Field, &[&str], &str)] = &[
+        ("words moved before a kept span", "fr", Field::Title, &["Marta Mansilla", "Arganzuela"], "Concert d'en Marta Mansilla Arganzuela"),
+        ("ranges open with from", "en", Field::Description, &[], "of 12 to 13 hours"),
+        ("words an engine gets wrong", "it", Field::Description, &[], "Ali partorisca volare"),
+        ("articles agree with a term's gender", "pt", Field::Description, &[], "O oficina de cerâmica"),
+        ("prepositions before a span, a moved \"en\" put back", "fr", Field::Title, &["Escena"], "Concert d'en Magie Escena"),
+    ];
+    /// Stages of Apertium's alone that mend nothing by themselves: they
+    /// ready the text for the repairs after them.
+    const READIES: &[&str] = &["blanks around anchors"];
+
+    /// Repairs of Apertium's own slips run on its output only: a neural
+    /// engine's text that such a repair would change comes back as it was.
+    #[test]
+    fn apertium_repairs_never_touch_a_neural_engines_output() {
+        for stage in STAGES.iter().filter(|s| s.engines == Some(Slips::Apertium)) {
+            assert!(READIES.contains(&stage.name) || SLIPS.iter().any(|e| e.0 == stage.name), "no example for {:?}", stage.name);
+        }
+        for &(stage, lang, field, names, output) in SLIPS {
+            let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+            let by = |slips| finish_from(output, &names, &names, None, lang, field, slips);
+            assert_ne!(by(Slips::Apertium), output, "{stage:?} mends its example");
+            assert_eq!(by(Slips::None), output, "{stage:?} leaves a neural engine's output alone");
+        }
+    }
+
+    /// A text sent plain gets the elision before a kept name and its
+    /// punctuation set as the language sets it, nothing else.
+    #[test]
+    fn a_text_sent_plain_gets_only_the_elision_and_punctuation() {
+        let plain: Vec<&str> = STAGES.iter().filter(|s| s.sent_plain).map(|s| s.name).collect();
+        assert_eq!(plain, ["elision", "punctuation as the language sets it"]);
+        let kept = vec!["Alasdair Roberts".to_string()];
+        assert_eq!(finish_plain("concert de Alasdair Roberts", &kept, "fr"), "concert d'Alasdair Roberts");
+        assert_eq!(finish_plain("in il  parco partorisca tutti", &[], "it"), "in il  parco partorisca tutti");
+    }
+
+    /// Every row has a name of its own, and a stage for some languages
+    /// names at least one.
+    #[test]
+    fn the_rows_are_named_and_scoped() {
+        for (i, stage) in STAGES.iter().enumerate() {
+            assert!(!stage.name.is_empty());
+            assert!(STAGES[..i].iter().all(|s| s.name != stage.name), "{:?} twice", stage.name);
+            if let Langs::Only(langs) = stage.langs {
+                assert!(!langs.is_empty(), "{:?} serves no language", stage.name);
+            }
+        }
+    }
+}
