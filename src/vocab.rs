@@ -283,6 +283,24 @@ pub enum Fallback {
     Apertium,
 }
 
+/// Whose word a source's delay is (`source list`, `source show`): the
+/// slowest of the three rules (rule 2: the slowest word wins).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, IntoStaticStr, Display, EnumIter)]
+pub enum DelayRule {
+    /// The adapter's own minimum.
+    #[serde(rename = "adapter")]
+    #[strum(serialize = "adapter")]
+    Adapter,
+    /// The operator's row, slower than the adapter's minimum.
+    #[serde(rename = "sources.toml")]
+    #[strum(serialize = "sources.toml")]
+    SourcesToml,
+    /// robots.txt's Crawl-delay as `audit` last read it, slower than both.
+    #[serde(rename = "robots.txt Crawl-delay")]
+    #[strum(serialize = "robots.txt Crawl-delay")]
+    CrawlDelay,
+}
+
 /// One stored event as the operator names it: `SOURCE:ID` (`madrid:50066046`),
 /// read in one place for `events show`, `events correct`, `translate
 /// correct` and `takedown add`. Spaces around either part are dropped
@@ -400,6 +418,20 @@ mod tests {
         assert_eq!(EventStatus::iter().count(), words.len());
         let unknown = conn.query_row("SELECT 'gone'", [], |r| r.get::<_, EventStatus>(0)).unwrap_err();
         assert!(unknown.to_string().contains("unknown event status \"gone\""), "{unknown}");
+    }
+
+    /// The delay rule is written as `source list` and `source show --json`
+    /// have always written it (issue 22).
+    #[test]
+    fn delay_rules_keep_their_spelling() {
+        use strum::IntoEnumIterator;
+        let words =
+            [("adapter", DelayRule::Adapter), ("sources.toml", DelayRule::SourcesToml), ("robots.txt Crawl-delay", DelayRule::CrawlDelay)];
+        for (text, word) in words {
+            assert_eq!((word.to_string(), <&str>::from(word)), (text.to_string(), text));
+            assert_eq!(serde_json::to_value(word).unwrap(), text);
+        }
+        assert_eq!(DelayRule::iter().count(), words.len());
     }
 
     /// `SOURCE:ID` as every command has read it, in one parser.

@@ -158,3 +158,23 @@ fn audit_json_keeps_its_keys_issue22() {
     );
     assert_eq!(s["id"], "jcyl");
 }
+
+/// Issue 22: the delay rule, a type now, is said in the words `source show`
+/// and `source list` have always used: the operator's row when it is the
+/// slowest, the adapter's minimum (unsaid in the table) otherwise.
+#[test]
+fn delay_rule_keeps_its_words_issue22() {
+    let dir = workdir(&format!("{JCYL_ON}min_delay_secs = 120\n"));
+    let d = dir.path();
+    one_event(d);
+    let v = json_of(d, &["source", "show", "jcyl", "--json"]);
+    assert_eq!((&v["delay_rule"], &v["min_delay_secs"]), (&"sources.toml".into(), &120.0.into()), "{v}");
+    let list = json_of(d, &["source", "list", "--json"]);
+    let rule = |id: &str| list.as_array().unwrap().iter().find(|r| r["id"] == id).map(|r| r["delay_rule"].clone());
+    assert_eq!((rule("jcyl"), rule("madrid")), (Some("sources.toml".into()), Some("adapter".into())));
+    let out = cityvibe(d, &["source", "list"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = |id: &str| text.lines().find(|l| l.starts_with(id)).unwrap_or_default().to_string();
+    assert!(line("jcyl").contains("120 s (sources.toml)"), "{text}");
+    assert!(line("madrid").contains(" s ") && !line("madrid").contains('('), "{text}");
+}
