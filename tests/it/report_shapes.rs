@@ -178,3 +178,43 @@ fn delay_rule_keeps_its_words_issue22() {
     assert!(line("jcyl").contains("120 s (sources.toml)"), "{text}");
     assert!(line("madrid").contains(" s ") && !line("madrid").contains('('), "{text}");
 }
+
+/// Issue 22: `events show --json` prints a typed struct, the event's own
+/// keys (as `events list --json` has them) and `corrections`; a
+/// correction's `created_at` and `ended_at` are RFC 3339 times like every
+/// other report time (epoch ms before), in `holdings --json` too.
+#[test]
+fn events_show_json_keeps_its_keys_and_correction_times_are_rfc3339_issue22() {
+    let dir = workdir(JCYL_ON);
+    let d = dir.path();
+    one_event(d);
+    let conn = rusqlite::Connection::open(d.join("data/cityvibe.db")).unwrap();
+    conn.execute(
+        "INSERT INTO corrections (event_id, field, value, feed_value, reason, created_at, ended_at, ended_why)
+         VALUES (1, 'venue', 'Sala 2', NULL, 'moved', ?1, ?2, 'lifted by the operator'),
+                (1, 'title', 'Concierto (aplazado)', 'Concierto', 'postponed', ?2, NULL, NULL)",
+        [FIRST_SEEN_MS, FIRST_SEEN_MS + 60_000],
+    )
+    .unwrap();
+    let listed = json_of(d, &["events", "list", "--json", "--all"]);
+    let shown = json_of(d, &["events", "show", "jcyl:7", "--json"]);
+    // The list adds the reader's `next` and `ended`; show has the corrections.
+    let mut expected: Vec<&str> = keys(&listed[0]).into_iter().filter(|k| !["next", "ended"].contains(k)).collect();
+    expected.push("corrections");
+    expected.sort_unstable();
+    assert_eq!(keys(&shown), expected);
+    assert_eq!(shown["title"], listed[0]["title"]);
+    let held = json_of(d, &["holdings", "jcyl", "--json"]);
+    for corrections in [&shown["corrections"], &held["sources"][0]["corrections"]] {
+        // Newest first.
+        let times = |c: &Value| (c["field"].clone(), c["created_at"].clone(), c["ended_at"].clone());
+        assert_eq!(
+            corrections.as_array().unwrap().iter().map(times).collect::<Vec<_>>(),
+            [
+                ("title".into(), "2026-05-01T16:31:00.123Z".into(), Value::Null),
+                ("venue".into(), "2026-05-01T16:30:00.123Z".into(), "2026-05-01T16:31:00.123Z".into()),
+            ],
+            "{corrections}"
+        );
+    }
+}
