@@ -283,6 +283,87 @@ pub enum Fallback {
     Apertium,
 }
 
+/// Who made a stored translation. The `translations.origin` column holds
+/// one word, `publisher`, `human` or `machine` (read and written by
+/// `FromSql`/`ToSql`); an engine's name is kept in the `engine` column
+/// beside it ([`TextOrigin::made_by`]). As a text says it (`text_origin`,
+/// an exchange file's comment) a machine translation is its engine's name
+/// (`apertium/3.8 via es`), and `machine` only where the row names none:
+/// `Display` and `FromStr` spell those, and read every one back.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum TextOrigin {
+    /// The publisher's own translation, from its feed.
+    Publisher,
+    /// A human's, from the translation memory (`translate correct|import`).
+    Human,
+    /// An engine's, by its name when the row keeps one.
+    Machine(Option<String>),
+}
+
+impl TextOrigin {
+    /// The word the `origin` column stores.
+    pub fn column_word(&self) -> &'static str {
+        match self {
+            TextOrigin::Publisher => "publisher",
+            TextOrigin::Human => "human",
+            TextOrigin::Machine(_) => "machine",
+        }
+    }
+
+    /// This origin with the `engine` column of its row: a machine
+    /// translation is named by its engine; the others name none.
+    pub fn made_by(self, engine: Option<String>) -> TextOrigin {
+        match self {
+            TextOrigin::Machine(None) => TextOrigin::Machine(engine),
+            other => other,
+        }
+    }
+
+    /// An engine's translation: for a human to review (exchange files).
+    pub fn is_machine(&self) -> bool {
+        matches!(self, TextOrigin::Machine(_))
+    }
+
+    /// One of the column's words, and nothing else.
+    fn from_column(word: &str) -> Option<TextOrigin> {
+        [TextOrigin::Publisher, TextOrigin::Human, TextOrigin::Machine(None)].into_iter().find(|o| o.column_word() == word)
+    }
+}
+
+impl std::fmt::Display for TextOrigin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TextOrigin::Machine(Some(engine)) => f.write_str(engine),
+            other => f.write_str(other.column_word()),
+        }
+    }
+}
+
+impl std::str::FromStr for TextOrigin {
+    type Err = String;
+    /// A column word, or else an engine's name.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match TextOrigin::from_column(s) {
+            Some(origin) => Ok(origin),
+            None if s.trim().is_empty() => Err(format!("{s:?} names no translation origin")),
+            None => Ok(TextOrigin::Machine(Some(s.to_string()))),
+        }
+    }
+}
+
+impl ToSql for TextOrigin {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::from(self.column_word()))
+    }
+}
+
+impl FromSql for TextOrigin {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        let word = value.as_str()?;
+        TextOrigin::from_column(word).ok_or_else(|| FromSqlError::Other(format!("unknown translation origin {word:?}").into()))
+    }
+}
+
 /// Whose word a source's delay is (`source list`, `source show`): the
 /// slowest of the three rules (rule 2: the slowest word wins).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, IntoStaticStr, Display, EnumIter)]
@@ -418,6 +499,37 @@ mod tests {
         assert_eq!(EventStatus::iter().count(), words.len());
         let unknown = conn.query_row("SELECT 'gone'", [], |r| r.get::<_, EventStatus>(0)).unwrap_err();
         assert!(unknown.to_string().contains("unknown event status \"gone\""), "{unknown}");
+    }
+
+    /// Every origin the `translations` table has held (the column's three
+    /// words, an engine in the column beside) reads back as its word, is
+    /// written as it was, and is said as `text_origin` has said it (issue 22).
+    #[test]
+    fn text_origins_stored_before_the_type_read_back() {
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        let read = |origin: &str, engine: Option<&str>| -> TextOrigin {
+            let o: TextOrigin = conn.query_row("SELECT ?1", [origin], |r| r.get(0)).unwrap();
+            o.made_by(engine.map(str::to_string))
+        };
+        let engine = |e: &str| TextOrigin::Machine(Some(e.to_string()));
+        for (origin, engine_column, word, said) in [
+            ("publisher", None, TextOrigin::Publisher, "publisher"),
+            ("human", None, TextOrigin::Human, "human"),
+            ("machine", None, TextOrigin::Machine(None), "machine"),
+            ("machine", Some("apertium/3.8 via es"), engine("apertium/3.8 via es"), "apertium/3.8 via es"),
+            ("machine", Some("apertium/test"), engine("apertium/test"), "apertium/test"),
+            ("machine", Some("libretranslate"), engine("libretranslate"), "libretranslate"),
+        ] {
+            assert_eq!(read(origin, engine_column), word, "{origin} {engine_column:?}");
+            assert_eq!(word.to_string(), said);
+            assert_eq!(said.parse::<TextOrigin>(), Ok(word.clone()));
+            let stored: String = conn.query_row("SELECT ?1", [&word], |r| r.get(0)).unwrap();
+            assert_eq!(stored, origin);
+        }
+        // The column never held an engine's name: one there is an error, not a guess.
+        let unknown = conn.query_row("SELECT 'apertium'", [], |r| r.get::<_, TextOrigin>(0)).unwrap_err();
+        assert!(unknown.to_string().contains("unknown translation origin \"apertium\""), "{unknown}");
+        assert!("".parse::<TextOrigin>().is_err());
     }
 
     /// The delay rule is written as `source list` and `source show --json`

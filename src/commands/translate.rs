@@ -135,7 +135,7 @@ pub fn exchange(cli: &Cli, command: &TranslateCommand) -> Result<super::Exit> {
                 .filter(|t| match only {
                     None => true,
                     Some(ExchangeOnly::Missing) => t.current.is_none(),
-                    Some(ExchangeOnly::Machine) => t.current.as_ref().is_some_and(|(_, o)| o != "human" && o != "publisher"),
+                    Some(ExchangeOnly::Machine) => t.current.as_ref().is_some_and(|(_, o)| o.is_machine()),
                 })
                 .collect();
             crate::outln!("{}", exchange::write(*format, lang, &texts)?.trim_end())?;

@@ -11,6 +11,7 @@
 
 use super::events::text_hash;
 use super::{Store, now_ms};
+use crate::vocab::TextOrigin;
 use anyhow::Result;
 use rusqlite::params;
 use std::collections::HashMap;
@@ -29,7 +30,7 @@ pub struct ExchangeText {
     /// `source:id` of the events that carry it.
     pub events: Vec<String>,
     /// The current translation into the language and its origin, if any.
-    pub current: Option<(String, String)>,
+    pub current: Option<(String, TextOrigin)>,
 }
 
 impl Store {
@@ -77,7 +78,7 @@ impl Store {
             let hash = text_hash(&t.text);
             for lang in langs.iter().filter(|l| **l != t.lang) {
                 let here = existing.get(&(t.event_id, lang.clone(), t.field.to_string()));
-                if here.is_some_and(|e| e.origin == "publisher" || (e.origin == "human" && e.source_hash == hash)) {
+                if here.is_some_and(|e| e.origin == TextOrigin::Publisher || (e.origin == TextOrigin::Human && e.source_hash == hash)) {
                     continue;
                 }
                 if let Some(text) = humans.get(&(t.lang.clone(), lang.clone(), t.field.to_string(), hash.clone())) {

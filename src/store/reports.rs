@@ -167,8 +167,8 @@ impl Store {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ShownText {
     pub text: String,
-    /// `publisher`, or the machine translation engine.
-    pub origin: String,
+    /// The publisher, a human, or the engine that made it.
+    pub origin: crate::vocab::TextOrigin,
     /// Whether it was made from the event's current original text.
     pub current: bool,
 }
@@ -185,7 +185,7 @@ impl Store {
                 r.get::<_, i64>(0)?,
                 r.get::<_, String>(1)?,
                 r.get::<_, String>(2)?,
-                r.get::<_, String>(3)?,
+                r.get::<_, crate::vocab::TextOrigin>(3)?,
                 r.get::<_, Option<String>>(4)?,
                 r.get::<_, String>(5)?,
                 r.get::<_, String>(6)?,
@@ -202,8 +202,7 @@ impl Store {
                 _ => &description,
             };
             let current = super::events::text_hash(original) == hash;
-            let origin = if origin == "publisher" { origin } else { engine.unwrap_or(origin) };
-            out.insert((id, field), ShownText { text, origin, current });
+            out.insert((id, field), ShownText { text, origin: origin.made_by(engine), current });
         }
         Ok(out)
     }

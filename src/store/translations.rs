@@ -25,7 +25,7 @@ pub struct SourceText {
 /// the original it was made from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Existing {
-    pub origin: String,
+    pub origin: crate::vocab::TextOrigin,
     pub source_hash: String,
     /// The cache key a machine translation was made under.
     pub cache_key: Option<String>,

@@ -33,6 +33,7 @@ use super::terms::TermBase;
 use crate::store::Store;
 use crate::store::events::text_hash;
 use crate::store::translations::{MachineTranslation, SourceText};
+use crate::vocab::TextOrigin;
 use anyhow::Result;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
@@ -249,7 +250,7 @@ fn publisher_spanish(store: &Store) -> Result<HashMap<(i64, String), String>> {
     Ok(store
         .translations_into("es")?
         .into_iter()
-        .filter(|(_, t)| t.origin == "publisher" && t.current && !t.text.trim().is_empty())
+        .filter(|(_, t)| t.origin == TextOrigin::Publisher && t.current && !t.text.trim().is_empty())
         .map(|(key, t)| (key, t.text))
         .collect())
 }
@@ -420,12 +421,12 @@ pub(super) fn plan(
                 continue;
             }
             let here = existing.get(&(t.event_id, lang.clone(), t.field.to_string()));
-            if here.is_some_and(|e| e.origin == "publisher") {
+            if here.is_some_and(|e| e.origin == TextOrigin::Publisher) {
                 continue;
             }
             // A human translation of this very text wins over any engine.
             if let Some(text) = humans.get(&(t.lang.clone(), lang.clone(), t.field.to_string(), hash.clone())) {
-                if !here.is_some_and(|e| e.origin == "human" && e.source_hash == hash) {
+                if !here.is_some_and(|e| e.origin == TextOrigin::Human && e.source_hash == hash) {
                     plan.human_rows.push((t.lang.clone(), lang.clone(), t.field, t.text.clone(), text.clone()));
                 }
                 continue;

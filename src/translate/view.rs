@@ -26,7 +26,8 @@ pub fn show_in(store: &Store, events: &mut [StoredEvent], lang: &str) -> Result<
     for (e, from) in events.iter_mut().zip(&originals) {
         // An engine's price, where no set phrase says it (issue 20 item 3).
         let price = stored.get(&(e.row_id, "price".to_string())).filter(|t| t.current && !t.text.trim().is_empty());
-        super::fields::localize(e, from, lang, price.map(|t| (t.text.as_str(), t.origin.as_str())));
+        let engine = price.map(|t| t.origin.to_string());
+        super::fields::localize(e, from, lang, price.map(|t| t.text.as_str()).zip(engine.as_deref()));
     }
     Ok(())
 }
@@ -47,8 +48,9 @@ fn show_texts_in(stored: &HashMap<(i64, String), ShownText>, events: &mut [Store
             match stored.get(&(e.row_id, field.to_string())).filter(|t| t.current && !t.text.trim().is_empty()) {
                 Some(t) => {
                     texts.push(t.text.clone());
-                    if !origins.contains(&t.origin) {
-                        origins.push(t.origin.clone());
+                    let origin = t.origin.to_string();
+                    if !origins.contains(&origin) {
+                        origins.push(origin);
                     }
                 }
                 None => {

@@ -218,3 +218,52 @@ fn events_show_json_keeps_its_keys_and_correction_times_are_rfc3339_issue22() {
         );
     }
 }
+
+/// Issue 22: a translation's origin, a type now, is said as before from the
+/// rows every release wrote: `text_origin` names the publisher, a human or
+/// the engine (`apertium/3.8 via es`, from the `engine` column); `translate
+/// status` counts each; an exchange file marks only the engine's for review.
+#[test]
+fn text_origins_read_back_as_every_release_wrote_them_issue22() {
+    let dir = workdir("[settings]\ntranslator = \"none\"\nlanguages = [\"es\", \"en\"]\n\n[sources.jcyl]\nenabled = true\n");
+    let d = dir.path();
+    one_event(d);
+    let conn = rusqlite::Connection::open(d.join("data/cityvibe.db")).unwrap();
+    conn.execute("DELETE FROM translations", []).unwrap();
+    for (id, title, english, origin, engine) in [
+        ("8", "Teatro", "Theatre", "human", None),
+        ("9", "Danza", "Dance", "machine", Some("apertium/3.8 via es")),
+        ("7", "Concierto", "Concert", "publisher", None),
+    ] {
+        if id != "7" {
+            conn.execute(
+                "INSERT INTO events (source, source_event_id, title, description, url, lang, time_zone, all_day, start, end, first_start,
+                    last_end, occurrences, weekdays, excluded, categories, source_categories, content_hash, first_seen, last_changed)
+                 SELECT source, ?1, ?2, description, url, lang, time_zone, all_day, start, end, first_start, last_end, occurrences,
+                    weekdays, excluded, categories, source_categories, content_hash, first_seen, last_changed FROM events WHERE id = 1",
+                [id, title],
+            )
+            .unwrap();
+        }
+        conn.execute(
+            "INSERT INTO translations (event_id, lang, field, text, origin, engine, source_hash)
+             SELECT id, 'en', 'title', ?2, ?3, ?4, ?5 FROM events WHERE source_event_id = ?1",
+            rusqlite::params![id, english, origin, engine, cityvibe::store::events::text_hash(title)],
+        )
+        .unwrap();
+    }
+    drop(conn);
+    let listed = json_of(d, &["events", "list", "--json", "--all", "--lang", "en"]);
+    let said = |id: &str| listed.as_array().unwrap().iter().find(|e| e["source_event_id"] == id).map(|e| e["text_origin"].clone());
+    assert_eq!((said("7"), said("8"), said("9")), (Some("publisher".into()), Some("human".into()), Some("apertium/3.8 via es".into())));
+    let status = json_of(d, &["translate", "status", "--json"]);
+    let en = status["languages"].as_array().unwrap().iter().find(|l| l["lang"] == "en").unwrap();
+    assert_eq!((&en["publisher"], &en["human"], &en["machine"], &en["pending"]), (&1.into(), &1.into(), &1.into(), &0.into()), "{en}");
+    let out = cityvibe(d, &["translate", "export", "--lang", "en", "--format", "po", "--only", "machine"]);
+    let po = String::from_utf8_lossy(&out.stdout);
+    assert!(po.contains("jcyl:9 (apertium/3.8 via es)") && po.contains("#, fuzzy") && po.contains("Dance"), "{po}");
+    assert!(!po.contains("Theatre") && !po.contains("Concert"), "{po}");
+    let all = String::from_utf8_lossy(&cityvibe(d, &["translate", "export", "--lang", "en", "--format", "xliff"]).stdout).to_string();
+    assert_eq!(all.matches("state=\"needs-review-translation\"").count(), 1, "{all}");
+    assert_eq!(all.matches("state=\"translated\"").count(), 2, "{all}");
+}
