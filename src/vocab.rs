@@ -1,7 +1,9 @@
 //! Typed vocabularies shared by the run, the store and the commands (issue
 //! 14 item 3): a source's status in a run, what came of one request (the
 //! fetch log's `outcome`), where a stored event stands ([`EventStatus`]),
-//! the translator (and its fallback) the operator chose, and how one stored
+//! the translator (and its fallback) the operator chose, which text of an
+//! event a translation is of ([`Field`]) and who made it ([`TextOrigin`]),
+//! whose word a source's delay is ([`DelayRule`]), and how one stored
 //! event is named ([`EventRef`],
 //! `SOURCE:ID`). Each word has one spelling, kept here: the same text is
 //! stored in SQLite, written in JSON and read back from sources.toml. The
@@ -283,6 +285,44 @@ pub enum Fallback {
     Apertium,
 }
 
+/// Which text of an event a translation is of: the `field` column of
+/// `translations` and of the translation memory, an exchange file's
+/// context, and (through `translate::style`) what house style a text gets:
+/// titles are title-cased in English. Titles and descriptions are what a
+/// human translates ([`Field::TEXTS`]); a price is an engine's only where no
+/// set phrase says it (issue 20 item 3). Its name is the `events` column it
+/// translates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, EnumString, IntoStaticStr, Display, EnumIter)]
+#[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
+pub enum Field {
+    Title,
+    Description,
+    Price,
+}
+
+impl Field {
+    /// The texts a human translates, in the order they are said.
+    pub const TEXTS: [Field; 2] = [Field::Title, Field::Description];
+
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+}
+
+impl ToSql for Field {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::from(self.as_str()))
+    }
+}
+
+impl FromSql for Field {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        let word = value.as_str()?;
+        word.parse().map_err(|_| FromSqlError::Other(format!("unknown translation field {word:?}").into()))
+    }
+}
+
 /// Who made a stored translation. The `translations.origin` column holds
 /// one word, `publisher`, `human` or `machine` (read and written by
 /// `FromSql`/`ToSql`); an engine's name is kept in the `engine` column
@@ -499,6 +539,25 @@ mod tests {
         assert_eq!(EventStatus::iter().count(), words.len());
         let unknown = conn.query_row("SELECT 'gone'", [], |r| r.get::<_, EventStatus>(0)).unwrap_err();
         assert!(unknown.to_string().contains("unknown event status \"gone\""), "{unknown}");
+    }
+
+    /// Every field the `translations` table and the translation memory have
+    /// held reads back as its word and is written as it was (issue 22).
+    #[test]
+    fn translation_fields_stored_before_the_type_read_back() {
+        use strum::IntoEnumIterator;
+        let words = [("title", Field::Title), ("description", Field::Description), ("price", Field::Price)];
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        for (text, word) in words {
+            let back: Field = conn.query_row("SELECT ?1", [text], |r| r.get(0)).unwrap();
+            assert_eq!(back, word);
+            let stored: String = conn.query_row("SELECT ?1", [word], |r| r.get(0)).unwrap();
+            assert_eq!((stored.as_str(), word.to_string().as_str(), text.parse::<Field>()), (text, text, Ok(word)));
+        }
+        assert_eq!(Field::iter().count(), words.len());
+        let unknown = conn.query_row("SELECT 'venue'", [], |r| r.get::<_, Field>(0)).unwrap_err();
+        assert!(unknown.to_string().contains("unknown translation field \"venue\""), "{unknown}");
+        assert!("Title".parse::<Field>().is_err());
     }
 
     /// Every origin the `translations` table has held (the column's three

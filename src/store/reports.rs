@@ -2,6 +2,7 @@
 //! `holdings` (P17).
 
 use super::Store;
+use crate::vocab::Field;
 use anyhow::Result;
 use rusqlite::params;
 use serde::Serialize;
@@ -175,7 +176,7 @@ pub struct ShownText {
 
 impl Store {
     /// The stored translations into `lang` of events (by row id): (row id, field) → text.
-    pub fn translations_into(&self, lang: &str) -> Result<std::collections::HashMap<(i64, String), ShownText>> {
+    pub fn translations_into(&self, lang: &str) -> Result<std::collections::HashMap<(i64, Field), ShownText>> {
         let mut st = self.conn.prepare(
             "SELECT t.event_id, t.field, t.text, t.origin, t.engine, t.source_hash, e.title, e.description, e.price
              FROM translations t JOIN events e ON e.id = t.event_id WHERE t.lang = ?1",
@@ -183,7 +184,7 @@ impl Store {
         let rows = st.query_map([lang], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
+                r.get::<_, Field>(1)?,
                 r.get::<_, String>(2)?,
                 r.get::<_, crate::vocab::TextOrigin>(3)?,
                 r.get::<_, Option<String>>(4)?,
@@ -196,10 +197,10 @@ impl Store {
         let mut out = std::collections::HashMap::new();
         for row in rows {
             let (id, field, text, origin, engine, hash, title, description, price) = row?;
-            let original = match field.as_str() {
-                "title" => &title,
-                "price" => &price,
-                _ => &description,
+            let original = match field {
+                Field::Title => &title,
+                Field::Description => &description,
+                Field::Price => &price,
             };
             let current = super::events::text_hash(original) == hash;
             out.insert((id, field), ShownText { text, origin: origin.made_by(engine), current });

@@ -282,13 +282,16 @@ mod tests {
     fn texts() -> Vec<ExchangeText> {
         vec![
             ExchangeText {
-                field: "title",
+                field: crate::vocab::Field::Title,
                 original: "Club de lectura \"Tres\" & más".into(),
                 events: vec!["madrid:1".into()],
                 current: Some(("Book club \"Three\" & more".into(), TextOrigin::Machine(Some("apertium/3.8.3".into())))),
             },
             ExchangeText {
-                field: "description", original: "Línea uno\nlínea dos".into(), events: vec!["madrid:2".into()], current: None
+                field: crate::vocab::Field::Description,
+                original: "Línea uno\nlínea dos".into(),
+                events: vec!["madrid:2".into()],
+                current: None,
             },
         ]
     }

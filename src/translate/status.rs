@@ -58,7 +58,7 @@ pub fn of(store: &Store, langs: &[String], options: &Options, engine: Option<&st
         for t in texts.iter().filter(|t| &t.lang != lang && super::pipeline::needs_engine(t, lang)) {
             s.texts += 1;
             let hash = text_hash(&t.text);
-            match existing.get(&(t.event_id, lang.clone(), t.field.to_string())).filter(|e| e.source_hash == hash) {
+            match existing.get(&(t.event_id, lang.clone(), t.field)).filter(|e| e.source_hash == hash) {
                 Some(e) => match e.origin {
                     TextOrigin::Publisher => s.publisher += 1,
                     TextOrigin::Human => s.human += 1,

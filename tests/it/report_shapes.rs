@@ -267,3 +267,33 @@ fn text_origins_read_back_as_every_release_wrote_them_issue22() {
     assert_eq!(all.matches("state=\"needs-review-translation\"").count(), 1, "{all}");
     assert_eq!(all.matches("state=\"translated\"").count(), 2, "{all}");
 }
+
+/// Issue 22: a translation's field, a type now, keeps its words: an
+/// exchange file's `title` and `description` contexts are read, any other
+/// (a price, `Title`) is refused as before, and what is stored is written
+/// back under the same context.
+#[test]
+fn translation_fields_keep_their_words_issue22() {
+    let dir = workdir(JCYL_ON);
+    let d = dir.path();
+    one_event(d);
+    let po = d.join("en.po");
+    let entry = |ctxt: &str, text: &str| format!("msgctxt \"{ctxt}\"\nmsgid \"Concierto\"\nmsgstr \"{text}\"\n\n");
+    let file = format!("msgid \"\"\nmsgstr \"\"\n\"Language: en\\n\"\n\n{}{}", entry("price", "Free"), entry("Title", "Concert?"));
+    std::fs::write(&po, format!("{file}{}", entry("title", "Concert night"))).unwrap();
+    let out = cityvibe(d, &["translate", "import", po.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["applied"], 1, "{report}");
+    let refused: Vec<(Value, Value)> =
+        report["refused"].as_array().unwrap().iter().map(|r| (r["field"].clone(), r["why"].clone())).collect();
+    let unknown: Value = "unknown field (expected title or description)".into();
+    assert_eq!(refused, [("price".into(), unknown.clone()), ("Title".into(), unknown)]);
+    let listed = json_of(d, &["events", "list", "--json", "--all", "--lang", "en"]);
+    assert_eq!((&listed[0]["title"], &listed[0]["text_origin"]), (&"Concert night".into(), &"human".into()));
+    let out = cityvibe(d, &["translate", "export", "--lang", "en", "--format", "po"]);
+    let written = String::from_utf8_lossy(&out.stdout);
+    assert!(written.contains("msgctxt \"title\"\nmsgid \"Concierto\"\nmsgstr \"Concert night\""), "{written}");
+    let out = cityvibe(d, &["translate", "correct", "jcyl:7", "--lang", "fr", "--title", "Concert du soir"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "title in fr: stored, shown on 1 event(s) with the same original");
+}
