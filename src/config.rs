@@ -4,6 +4,7 @@
 //! comment and the key order, goes through toml_edit (see [`set_enabled`]).
 
 use crate::adapter::{Adapter, Feed, FeedRole, Manifest};
+use crate::vocab::DelayRule;
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -332,12 +333,12 @@ impl Config {
     /// The delay that rules a source and whose word it is: the slowest of the
     /// adapter's minimum, the operator's row and robots.txt's Crawl-delay as
     /// `audit` last read it (rule 2: the slowest word wins).
-    pub fn ruling_delay(&self, adapter: &dyn Adapter, crawl_delay: Option<Duration>) -> (Duration, &'static str) {
+    pub fn ruling_delay(&self, adapter: &dyn Adapter, crawl_delay: Option<Duration>) -> (Duration, DelayRule) {
         let m = adapter.manifest();
         let row = self.delay_for(adapter);
-        let mut rule = if row > m.min_delay { (row, "sources.toml") } else { (m.min_delay, "adapter") };
+        let mut rule = if row > m.min_delay { (row, DelayRule::SourcesToml) } else { (m.min_delay, DelayRule::Adapter) };
         if let Some(cd) = crawl_delay.filter(|cd| *cd > rule.0) {
-            rule = (cd, "robots.txt Crawl-delay");
+            rule = (cd, DelayRule::CrawlDelay);
         }
         rule
     }

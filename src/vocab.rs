@@ -1,7 +1,9 @@
 //! Typed vocabularies shared by the run, the store and the commands (issue
 //! 14 item 3): a source's status in a run, what came of one request (the
 //! fetch log's `outcome`), where a stored event stands ([`EventStatus`]),
-//! the translator (and its fallback) the operator chose, and how one stored
+//! the translator (and its fallback) the operator chose, which text of an
+//! event a translation is of ([`Field`]) and who made it ([`TextOrigin`]),
+//! whose word a source's delay is ([`DelayRule`]), and how one stored
 //! event is named ([`EventRef`],
 //! `SOURCE:ID`). Each word has one spelling, kept here: the same text is
 //! stored in SQLite, written in JSON and read back from sources.toml. The
@@ -283,6 +285,143 @@ pub enum Fallback {
     Apertium,
 }
 
+/// Which text of an event a translation is of: the `field` column of
+/// `translations` and of the translation memory, an exchange file's
+/// context, and (through `translate::style`) what house style a text gets:
+/// titles are title-cased in English. Titles and descriptions are what a
+/// human translates ([`Field::TEXTS`]); a price is an engine's only where no
+/// set phrase says it (issue 20 item 3). Its name is the `events` column it
+/// translates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, EnumString, IntoStaticStr, Display, EnumIter)]
+#[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
+pub enum Field {
+    Title,
+    Description,
+    Price,
+}
+
+impl Field {
+    /// The texts a human translates, in the order they are said.
+    pub const TEXTS: [Field; 2] = [Field::Title, Field::Description];
+
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+}
+
+impl ToSql for Field {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::from(self.as_str()))
+    }
+}
+
+impl FromSql for Field {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        let word = value.as_str()?;
+        word.parse().map_err(|_| FromSqlError::Other(format!("unknown translation field {word:?}").into()))
+    }
+}
+
+/// Who made a stored translation. The `translations.origin` column holds
+/// one word, `publisher`, `human` or `machine` (read and written by
+/// `FromSql`/`ToSql`); an engine's name is kept in the `engine` column
+/// beside it ([`TextOrigin::made_by`]). As a text says it (`text_origin`,
+/// an exchange file's comment) a machine translation is its engine's name
+/// (`apertium/3.8 via es`), and `machine` only where the row names none:
+/// `Display` and `FromStr` spell those, and read every one back.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum TextOrigin {
+    /// The publisher's own translation, from its feed.
+    Publisher,
+    /// A human's, from the translation memory (`translate correct|import`).
+    Human,
+    /// An engine's, by its name when the row keeps one.
+    Machine(Option<String>),
+}
+
+impl TextOrigin {
+    /// The word the `origin` column stores.
+    pub fn column_word(&self) -> &'static str {
+        match self {
+            TextOrigin::Publisher => "publisher",
+            TextOrigin::Human => "human",
+            TextOrigin::Machine(_) => "machine",
+        }
+    }
+
+    /// This origin with the `engine` column of its row: a machine
+    /// translation is named by its engine; the others name none.
+    pub fn made_by(self, engine: Option<String>) -> TextOrigin {
+        match self {
+            TextOrigin::Machine(None) => TextOrigin::Machine(engine),
+            other => other,
+        }
+    }
+
+    /// An engine's translation: for a human to review (exchange files).
+    pub fn is_machine(&self) -> bool {
+        matches!(self, TextOrigin::Machine(_))
+    }
+
+    /// One of the column's words, and nothing else.
+    fn from_column(word: &str) -> Option<TextOrigin> {
+        [TextOrigin::Publisher, TextOrigin::Human, TextOrigin::Machine(None)].into_iter().find(|o| o.column_word() == word)
+    }
+}
+
+impl std::fmt::Display for TextOrigin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TextOrigin::Machine(Some(engine)) => f.write_str(engine),
+            other => f.write_str(other.column_word()),
+        }
+    }
+}
+
+impl std::str::FromStr for TextOrigin {
+    type Err = String;
+    /// A column word, or else an engine's name.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match TextOrigin::from_column(s) {
+            Some(origin) => Ok(origin),
+            None if s.trim().is_empty() => Err(format!("{s:?} names no translation origin")),
+            None => Ok(TextOrigin::Machine(Some(s.to_string()))),
+        }
+    }
+}
+
+impl ToSql for TextOrigin {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::from(self.column_word()))
+    }
+}
+
+impl FromSql for TextOrigin {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        let word = value.as_str()?;
+        TextOrigin::from_column(word).ok_or_else(|| FromSqlError::Other(format!("unknown translation origin {word:?}").into()))
+    }
+}
+
+/// Whose word a source's delay is (`source list`, `source show`): the
+/// slowest of the three rules (rule 2: the slowest word wins).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, IntoStaticStr, Display, EnumIter)]
+pub enum DelayRule {
+    /// The adapter's own minimum.
+    #[serde(rename = "adapter")]
+    #[strum(serialize = "adapter")]
+    Adapter,
+    /// The operator's row, slower than the adapter's minimum.
+    #[serde(rename = "sources.toml")]
+    #[strum(serialize = "sources.toml")]
+    SourcesToml,
+    /// robots.txt's Crawl-delay as `audit` last read it, slower than both.
+    #[serde(rename = "robots.txt Crawl-delay")]
+    #[strum(serialize = "robots.txt Crawl-delay")]
+    CrawlDelay,
+}
+
 /// One stored event as the operator names it: `SOURCE:ID` (`madrid:50066046`),
 /// read in one place for `events show`, `events correct`, `translate
 /// correct` and `takedown add`. Spaces around either part are dropped
@@ -400,6 +539,70 @@ mod tests {
         assert_eq!(EventStatus::iter().count(), words.len());
         let unknown = conn.query_row("SELECT 'gone'", [], |r| r.get::<_, EventStatus>(0)).unwrap_err();
         assert!(unknown.to_string().contains("unknown event status \"gone\""), "{unknown}");
+    }
+
+    /// Every field the `translations` table and the translation memory have
+    /// held reads back as its word and is written as it was (issue 22).
+    #[test]
+    fn translation_fields_stored_before_the_type_read_back() {
+        use strum::IntoEnumIterator;
+        let words = [("title", Field::Title), ("description", Field::Description), ("price", Field::Price)];
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        for (text, word) in words {
+            let back: Field = conn.query_row("SELECT ?1", [text], |r| r.get(0)).unwrap();
+            assert_eq!(back, word);
+            let stored: String = conn.query_row("SELECT ?1", [word], |r| r.get(0)).unwrap();
+            assert_eq!((stored.as_str(), word.to_string().as_str(), text.parse::<Field>()), (text, text, Ok(word)));
+        }
+        assert_eq!(Field::iter().count(), words.len());
+        let unknown = conn.query_row("SELECT 'venue'", [], |r| r.get::<_, Field>(0)).unwrap_err();
+        assert!(unknown.to_string().contains("unknown translation field \"venue\""), "{unknown}");
+        assert!("Title".parse::<Field>().is_err());
+    }
+
+    /// Every origin the `translations` table has held (the column's three
+    /// words, an engine in the column beside) reads back as its word, is
+    /// written as it was, and is said as `text_origin` has said it (issue 22).
+    #[test]
+    fn text_origins_stored_before_the_type_read_back() {
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        let read = |origin: &str, engine: Option<&str>| -> TextOrigin {
+            let o: TextOrigin = conn.query_row("SELECT ?1", [origin], |r| r.get(0)).unwrap();
+            o.made_by(engine.map(str::to_string))
+        };
+        let engine = |e: &str| TextOrigin::Machine(Some(e.to_string()));
+        for (origin, engine_column, word, said) in [
+            ("publisher", None, TextOrigin::Publisher, "publisher"),
+            ("human", None, TextOrigin::Human, "human"),
+            ("machine", None, TextOrigin::Machine(None), "machine"),
+            ("machine", Some("apertium/3.8 via es"), engine("apertium/3.8 via es"), "apertium/3.8 via es"),
+            ("machine", Some("apertium/test"), engine("apertium/test"), "apertium/test"),
+            ("machine", Some("libretranslate"), engine("libretranslate"), "libretranslate"),
+        ] {
+            assert_eq!(read(origin, engine_column), word, "{origin} {engine_column:?}");
+            assert_eq!(word.to_string(), said);
+            assert_eq!(said.parse::<TextOrigin>(), Ok(word.clone()));
+            let stored: String = conn.query_row("SELECT ?1", [&word], |r| r.get(0)).unwrap();
+            assert_eq!(stored, origin);
+        }
+        // The column never held an engine's name: one there is an error, not a guess.
+        let unknown = conn.query_row("SELECT 'apertium'", [], |r| r.get::<_, TextOrigin>(0)).unwrap_err();
+        assert!(unknown.to_string().contains("unknown translation origin \"apertium\""), "{unknown}");
+        assert!("".parse::<TextOrigin>().is_err());
+    }
+
+    /// The delay rule is written as `source list` and `source show --json`
+    /// have always written it (issue 22).
+    #[test]
+    fn delay_rules_keep_their_spelling() {
+        use strum::IntoEnumIterator;
+        let words =
+            [("adapter", DelayRule::Adapter), ("sources.toml", DelayRule::SourcesToml), ("robots.txt Crawl-delay", DelayRule::CrawlDelay)];
+        for (text, word) in words {
+            assert_eq!((word.to_string(), <&str>::from(word)), (text.to_string(), text));
+            assert_eq!(serde_json::to_value(word).unwrap(), text);
+        }
+        assert_eq!(DelayRule::iter().count(), words.len());
     }
 
     /// `SOURCE:ID` as every command has read it, in one parser.

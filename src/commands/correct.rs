@@ -53,7 +53,7 @@ pub fn execute(cli: &Cli, args: &CorrectArgs) -> Result<super::Exit> {
 pub fn describe(c: &crate::store::corrections::Correction) -> String {
     let state = match (&c.ended_at, &c.ended_why) {
         (None, _) => "in force".to_string(),
-        (Some(at), why) => format!("ended {}: {}", super::local_time(crate::times::at_ms(*at).ok()), why.as_deref().unwrap_or("")),
+        (Some(at), why) => format!("ended {}: {}", super::local_time(Some(*at)), why.as_deref().unwrap_or("")),
     };
     format!(
         "correction {}:{} {} = {:?} (feed: {:?}) since {}, because {:?}; {state}",
@@ -62,7 +62,7 @@ pub fn describe(c: &crate::store::corrections::Correction) -> String {
         c.field,
         c.value.as_deref().unwrap_or(""),
         c.feed_value.as_deref().unwrap_or(""),
-        super::local_time(crate::times::at_ms(c.created_at).ok()),
+        super::local_time(Some(c.created_at)),
         c.reason
     )
 }

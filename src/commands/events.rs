@@ -2,6 +2,7 @@
 
 use crate::cli::{Cli, EventsListArgs, EventsShowArgs};
 use crate::store::Store;
+use crate::store::corrections::Correction;
 use crate::store::events::{EventFilter, StoredEvent};
 use anyhow::Result;
 
@@ -104,6 +105,15 @@ pub(super) fn unlisted(sources: &[String], counts: &crate::store::events::Status
     }
 }
 
+/// `events show --json`: the event as `events list --json` prints it, with
+/// the operator's corrections of it beside its own keys.
+#[derive(serde::Serialize)]
+struct ShownEvent<'a> {
+    #[serde(flatten)]
+    event: &'a StoredEvent,
+    corrections: &'a [Correction],
+}
+
 pub fn show(cli: &Cli, args: &EventsShowArgs) -> Result<super::Exit> {
     let (id, lang, json) = (args.id.as_str(), args.lang.as_deref(), args.json);
     let (source, event_id) = match id.parse::<crate::vocab::EventRef>() {
@@ -124,9 +134,7 @@ pub fn show(cli: &Cli, args: &EventsShowArgs) -> Result<super::Exit> {
     // The operator's corrections of it, in force and ended (issue 12 item 9).
     let corrections = store.corrections(&e.source, Some(&e.source_event_id))?;
     if json {
-        let mut v = serde_json::to_value(e)?;
-        v["corrections"] = serde_json::to_value(&corrections)?;
-        super::print_json(&v)?;
+        super::print_json(&ShownEvent { event: e, corrections: &corrections })?;
         return Ok(super::exit::OK);
     }
     // An active event whose every occurrence is over reads "ended" (issue 21 item 7: a year-old one said "active").

@@ -6,6 +6,7 @@ use crate::cli::{Cli, SourceDisableArgs, SourceHistoryArgs, SourceShowArgs};
 use crate::config::set_enabled;
 use crate::output::Table;
 use crate::store::{Store, now_ms};
+use crate::vocab::DelayRule;
 use anyhow::Result;
 use serde::Serialize;
 
@@ -22,7 +23,7 @@ pub struct SourceLine {
     pub host: &'static str,
     pub min_delay_secs: f64,
     /// Whose word the delay is: `adapter`, `sources.toml` or `robots.txt Crawl-delay`.
-    pub delay_rule: &'static str,
+    pub delay_rule: DelayRule,
     pub hours: Option<String>,
     pub last_status: Option<crate::vocab::SourceStatus>,
     pub last_message: Option<String>,
@@ -48,7 +49,7 @@ fn open_ledger(cli: &Cli) -> Option<crate::http::Ledger> {
 }
 
 /// The delay in seconds that rules a source, and whose word it is (the slowest wins).
-fn delay_rule(ledger: Option<&crate::http::Ledger>, config: &crate::config::Config, a: &dyn Adapter) -> (f64, &'static str) {
+fn delay_rule(ledger: Option<&crate::http::Ledger>, config: &crate::config::Config, a: &dyn Adapter) -> (f64, DelayRule) {
     let crawl = ledger.and_then(|l| l.host(a.manifest().host, crate::store::now_ms()).ok()).and_then(|e| e.crawl_delay_ms);
     let (d, rule) = config.ruling_delay(a, crawl.map(|ms| std::time::Duration::from_millis(ms.max(0) as u64)));
     (d.as_secs_f64(), rule)
@@ -66,13 +67,14 @@ pub fn list(cli: &Cli, as_json: bool) -> Result<super::Exit> {
         let state = store.as_ref().map(|s| s.source_state(m.id)).transpose()?.unwrap_or_default();
         let (active, withdrawn) = store.as_ref().map(|s| s.count_events(m.id)).transpose()?.unwrap_or_default();
         let row = config.sources.get(m.id);
+        let (min_delay_secs, delay_rule) = delay_rule(ledger.as_ref(), &config, *a);
         rows.push(SourceLine {
             id: m.id,
             enabled: config.enabled(m.id),
             disabled_reason: row.and_then(|r| r.disabled_reason.clone()),
             host: m.host,
-            min_delay_secs: delay_rule(ledger.as_ref(), &config, *a).0,
-            delay_rule: delay_rule(ledger.as_ref(), &config, *a).1,
+            min_delay_secs,
+            delay_rule,
             hours: row.and_then(|r| r.hours.clone()),
             last_status: state.last_status,
             last_message: state.last_message,
@@ -92,7 +94,7 @@ pub fn list(cli: &Cli, as_json: bool) -> Result<super::Exit> {
             r.id.to_string(),
             if r.enabled { "yes" } else { "NO" }.to_string(),
             r.host.to_string(),
-            if r.delay_rule == "adapter" {
+            if r.delay_rule == DelayRule::Adapter {
                 format!("{} s", r.min_delay_secs)
             } else {
                 format!("{} s ({})", r.min_delay_secs, r.delay_rule)
@@ -127,7 +129,7 @@ struct SourceShow {
     feeds_off: Vec<&'static str>,
     enabled: bool,
     min_delay_secs: f64,
-    delay_rule: &'static str,
+    delay_rule: DelayRule,
     run_now: RunNow,
     daily_cap: u32,
     licence: String,

@@ -8,6 +8,7 @@ use crate::run::RunProgress;
 use crate::store::Store;
 use crate::translate::exchange;
 use crate::translate::pipeline::{Options, TranslateStats, engines};
+use crate::vocab::Field;
 use anyhow::Result;
 
 /// Translate what needs it; a progress bar on a terminal (texts done / total, words/s).
@@ -81,25 +82,30 @@ struct Refused {
 /// A human translation as it is stored: through the gate of every stored
 /// text (issue 19 item 7), markup, control characters and bidi overrides
 /// stripped as from feed text; one line for a title.
-fn human_text(field: &str, text: &str) -> String {
-    if field == "title" { crate::parse::stored::line(text) } else { crate::parse::stored::block(text) }
+fn human_text(field: Field, text: &str) -> String {
+    if field == Field::Title { crate::parse::stored::line(text) } else { crate::parse::stored::block(text) }
 }
 
-/// Why an imported entry is not applied, if it is not.
-fn refusal(e: &exchange::Entry, current: &std::collections::HashSet<(String, String)>, times: usize) -> Option<String> {
-    if !matches!(e.field.as_str(), "title" | "description") {
-        return Some("unknown field (expected title or description)".into());
-    }
+/// The field an imported entry translates, or why it is not applied. The
+/// file's context is the translator's text: only `title` and `description`
+/// are read as fields, anything else is refused with the reason.
+fn checked(e: &exchange::Entry, current: &std::collections::HashSet<(Field, String)>, times: usize) -> Result<Field, String> {
+    let Some(field) = e.field.parse::<Field>().ok().filter(|f| Field::TEXTS.contains(f)) else {
+        return Err("unknown field (expected title or description)".into());
+    };
     if times > 1 {
-        return Some(format!("appears {times} times in the file: keep the one translation meant"));
+        return Err(format!("appears {times} times in the file: keep the one translation meant"));
     }
-    if !current.contains(&(e.field.clone(), e.original.clone())) {
-        return Some("not a current original text of any active event".into());
+    if !current.contains(&(field, e.original.clone())) {
+        return Err("not a current original text of any active event".into());
     }
     if let Some(why) = crate::parse::stored::refusal(&e.text).or_else(|| crate::parse::stored::refusal(&e.original)) {
-        return Some(why);
+        return Err(why);
     }
-    human_text(&e.field, &e.text).is_empty().then(|| "empty once its markup and control characters are gone".into())
+    if human_text(field, &e.text).is_empty() {
+        return Err("empty once its markup and control characters are gone".into());
+    }
+    Ok(field)
 }
 
 /// Exchange files carry Spanish originals: Spanish is no target for them.
@@ -135,7 +141,7 @@ pub fn exchange(cli: &Cli, command: &TranslateCommand) -> Result<super::Exit> {
                 .filter(|t| match only {
                     None => true,
                     Some(ExchangeOnly::Missing) => t.current.is_none(),
-                    Some(ExchangeOnly::Machine) => t.current.as_ref().is_some_and(|(_, o)| o != "human" && o != "publisher"),
+                    Some(ExchangeOnly::Machine) => t.current.as_ref().is_some_and(|(_, o)| o.is_machine()),
                 })
                 .collect();
             crate::outln!("{}", exchange::write(*format, lang, &texts)?.trim_end())?;
@@ -159,7 +165,9 @@ pub fn exchange(cli: &Cli, command: &TranslateCommand) -> Result<super::Exit> {
             if own == *lang {
                 crate::bail_usage!("{id} is published in {lang} already: correct the original with `cityvibe events correct`");
             }
-            for (field, text, original) in [("title", title, &original_title), ("description", description, &original_description)] {
+            for (field, text, original) in
+                [(Field::Title, title, &original_title), (Field::Description, description, &original_description)]
+            {
                 let Some(text) = text else { continue };
                 if let Some(why) = crate::parse::stored::refusal(text) {
                     crate::bail_usage!("the {field} {why}: CityVibe does not store it");
@@ -203,23 +211,23 @@ fn import(cli: &Cli, file: &std::path::Path, json: bool) -> Result<super::Exit> 
     Store::require(&cli.db)?;
     let _lock = super::run_lock(cli)?;
     let mut store = Store::open(&cli.db)?;
-    let current: std::collections::HashSet<(String, String)> =
-        store.exchange_texts(&imported.lang, &[])?.into_iter().map(|t| (t.field.to_string(), t.original)).collect();
+    let current: std::collections::HashSet<(Field, String)> =
+        store.exchange_texts(&imported.lang, &[])?.into_iter().map(|t| (t.field, t.original)).collect();
     let mut report = ImportReport { lang: imported.lang.clone(), unreviewed: imported.unreviewed, ..Default::default() };
     // An original twice in the file is refused every time, not applied
     // last-one-wins: which translation was meant is the translator's call.
-    let mut apply: Vec<(String, String, String)> = Vec::new();
+    let mut apply: Vec<(Field, String, String)> = Vec::new();
     for e in &imported.entries {
-        match refusal(e, &current, imported.times(&e.field, &e.original)) {
-            Some(why) => report.refused.push(Refused {
+        match checked(e, &current, imported.times(&e.field, &e.original)) {
+            Err(why) => report.refused.push(Refused {
                 field: crate::parse::stored::message(&e.field, &[]),
                 original: crate::parse::stored::message(&e.original, &[]),
                 why,
             }),
-            None => apply.push((e.field.clone(), e.original.clone(), human_text(&e.field, &e.text))),
+            Ok(field) => apply.push((field, e.original.clone(), human_text(field, &e.text))),
         }
     }
-    let entries: Vec<(&str, &str, &str)> = apply.iter().map(|(f, o, t)| (f.as_str(), o.as_str(), t.as_str())).collect();
+    let entries: Vec<(Field, &str, &str)> = apply.iter().map(|(f, o, t)| (*f, o.as_str(), t.as_str())).collect();
     report.events = store.save_human_translations(crate::store::memory::EXCHANGE_SOURCE_LANG, &imported.lang, &entries)?;
     report.applied = entries.len();
     if json {

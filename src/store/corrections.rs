@@ -33,7 +33,8 @@ macro_rules! refuse {
     ($($t:tt)*) => { return Err(Refused(format!($($t)*)).into()) };
 }
 
-/// A correction as stored.
+/// A correction as stored; its times are instants, serialized by jiff as
+/// every report's are (RFC 3339, issue 22), not epoch ms.
 #[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq)]
 pub struct Correction {
     pub source: String,
@@ -43,9 +44,9 @@ pub struct Correction {
     /// What the feed said when the correction was made.
     pub feed_value: Option<String>,
     pub reason: String,
-    pub created_at: i64,
+    pub created_at: jiff::Timestamp,
     /// When and why it stopped applying (the feed changed the field, or the operator lifted it).
-    pub ended_at: Option<i64>,
+    pub ended_at: Option<jiff::Timestamp>,
     pub ended_why: Option<String>,
 }
 
@@ -166,7 +167,7 @@ impl Store {
             value: Some(value.into()),
             feed_value,
             reason: reason.into(),
-            created_at: now,
+            created_at: crate::times::at_ms(now)?,
             ended_at: None,
             ended_why: None,
         })
@@ -206,8 +207,8 @@ impl Store {
                 value: r.get(3)?,
                 feed_value: r.get(4)?,
                 reason: r.get(5)?,
-                created_at: r.get(6)?,
-                ended_at: r.get(7)?,
+                created_at: crate::times::column(r, 6)?,
+                ended_at: crate::times::column_opt(r, 7)?,
                 ended_why: r.get(8)?,
             })
         })?;

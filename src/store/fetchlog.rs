@@ -141,11 +141,7 @@ impl Store {
         for FetchRecord { started_ms: start, status, bytes, .. } in &rows {
             s.requests += 1;
             s.bytes += *bytes;
-            let day = jiff::Timestamp::from_millisecond(*start)
-                .ok()
-                .and_then(|t| t.in_tz(crate::model::TZ_MADRID).ok())
-                .map(|z| z.date().to_string())
-                .unwrap_or_default();
+            let day = request_day(host, *start)?;
             *per_day.entry(day).or_default() += 1;
             *statuses.entry(status.map_or("error".to_string(), |c| c.to_string())).or_default() += 1;
             if *status == Some(304) {
@@ -164,6 +160,16 @@ impl Store {
         s.not_modified_share = if s.requests > 0 { not_modified as f64 / s.requests as f64 } else { 0.0 };
         Ok(s)
     }
+}
+
+/// The Europe/Madrid day a request started on. A start that is not a time
+/// (past jiff's range) is an error naming the host and the stored value,
+/// not a request counted on a day with no name (issue 22).
+fn request_day(host: &str, started_ms: i64) -> Result<String> {
+    let day = crate::times::at_ms(started_ms).and_then(|t| t.in_tz(crate::model::TZ_MADRID)).map(|z| z.date().to_string());
+    day.with_context(|| {
+        format!("the fetch log of {host} cannot be read: a request's start {started_ms} (ms since the epoch) is not a time")
+    })
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use super::row::{self, Columns};
 use super::{Store, now_ms};
 use crate::adapter::Manifest;
 use crate::model::Event;
+use crate::vocab::Field;
 use anyhow::Result;
 use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{Connection, Transaction, params};
@@ -252,7 +253,7 @@ impl<'a> SourceIngest<'a> {
              VALUES (?1, ?2, ?3, ?4, 'publisher', NULL, ?5)",
         )?;
         for t in &ev.translations {
-            for (field, text, original) in [("title", &t.title, &ev.title), ("description", &t.description, &ev.description)] {
+            for (field, text, original) in [(Field::Title, &t.title, &ev.title), (Field::Description, &t.description, &ev.description)] {
                 if !text.is_empty() {
                     ins.execute(params![row_id, t.lang, field, text, super::events::text_hash(original)])?;
                 }

@@ -11,6 +11,7 @@
 
 use super::events::text_hash;
 use super::{Store, now_ms};
+use crate::vocab::{Field, TextOrigin};
 use anyhow::Result;
 use rusqlite::params;
 use std::collections::HashMap;
@@ -19,17 +20,17 @@ use std::collections::HashMap;
 pub const EXCHANGE_SOURCE_LANG: &str = "es";
 
 /// A translation memory entry's key: (original's language, language, field, original's hash).
-pub type MemoryKey = (String, String, String, String);
+pub type MemoryKey = (String, String, Field, String);
 
 /// One original text of active events, with what is shown for it in a language.
 #[derive(Debug, Clone)]
 pub struct ExchangeText {
-    pub field: &'static str,
+    pub field: Field,
     pub original: String,
     /// `source:id` of the events that carry it.
     pub events: Vec<String>,
     /// The current translation into the language and its origin, if any.
-    pub current: Option<(String, String)>,
+    pub current: Option<(String, TextOrigin)>,
 }
 
 impl Store {
@@ -43,18 +44,18 @@ impl Store {
     /// Stores a human translation into `lang` of `original` (a text in
     /// `source_lang`) and shows it at once on every active event in
     /// `source_lang` whose `field` is that text; returns how many events.
-    pub fn save_human_translation(&mut self, source_lang: &str, lang: &str, field: &str, original: &str, text: &str) -> Result<usize> {
+    pub fn save_human_translation(&mut self, source_lang: &str, lang: &str, field: Field, original: &str, text: &str) -> Result<usize> {
         self.save_human_translations(source_lang, lang, &[(field, original, text)])
     }
 
     /// [`Store::save_human_translation`] for each (field, original, text),
     /// all in one transaction: an import is applied whole or not at all
     /// (issue 19 item 7). Returns how many event texts changed.
-    pub fn save_human_translations(&mut self, source_lang: &str, lang: &str, entries: &[(&str, &str, &str)]) -> Result<usize> {
+    pub fn save_human_translations(&mut self, source_lang: &str, lang: &str, entries: &[(Field, &str, &str)]) -> Result<usize> {
         let tx = self.conn.transaction()?;
         let mut events = 0;
         for (field, original, text) in entries {
-            events += save_human(&tx, source_lang, lang, field, original, text)?;
+            events += save_human(&tx, source_lang, lang, *field, original, text)?;
         }
         tx.commit()?;
         Ok(events)
@@ -72,15 +73,15 @@ impl Store {
             return Ok(0);
         }
         let existing = self.existing_translations()?;
-        let mut due: Vec<(String, String, &'static str, String, String)> = Vec::new();
+        let mut due: Vec<(String, String, Field, String, String)> = Vec::new();
         for t in self.texts_to_translate(sources)? {
             let hash = text_hash(&t.text);
             for lang in langs.iter().filter(|l| **l != t.lang) {
-                let here = existing.get(&(t.event_id, lang.clone(), t.field.to_string()));
-                if here.is_some_and(|e| e.origin == "publisher" || (e.origin == "human" && e.source_hash == hash)) {
+                let here = existing.get(&(t.event_id, lang.clone(), t.field));
+                if here.is_some_and(|e| e.origin == TextOrigin::Publisher || (e.origin == TextOrigin::Human && e.source_hash == hash)) {
                     continue;
                 }
-                if let Some(text) = humans.get(&(t.lang.clone(), lang.clone(), t.field.to_string(), hash.clone())) {
+                if let Some(text) = humans.get(&(t.lang.clone(), lang.clone(), t.field, hash.clone())) {
                     due.push((t.lang.clone(), lang.clone(), t.field, t.text.clone(), text.clone()));
                 }
             }
@@ -88,7 +89,7 @@ impl Store {
         due.sort();
         due.dedup();
         for (source_lang, lang, field, original, text) in &due {
-            self.save_human_translation(source_lang, lang, field, original, text)?;
+            self.save_human_translation(source_lang, lang, *field, original, text)?;
         }
         Ok(due.len())
     }
@@ -118,17 +119,17 @@ impl Store {
             Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?, r.get::<_, String>(4)?))
         })?;
         let mut out: Vec<ExchangeText> = Vec::new();
-        let mut index: HashMap<(&'static str, String), usize> = HashMap::new();
+        let mut index: HashMap<(Field, String), usize> = HashMap::new();
         for row in rows {
             let (id, source, event_id, title, description) = row?;
             if !sources.is_empty() && !sources.contains(&source) {
                 continue;
             }
-            for (field, original) in [("title", title), ("description", description)] {
+            for (field, original) in Field::TEXTS.into_iter().zip([title, description]) {
                 if original.trim().is_empty() {
                     continue;
                 }
-                let current = shown.get(&(id, field.to_string())).filter(|t| t.current).map(|t| (t.text.clone(), t.origin.clone()));
+                let current = shown.get(&(id, field)).filter(|t| t.current).map(|t| (t.text.clone(), t.origin.clone()));
                 let at = *index.entry((field, original.clone())).or_insert_with(|| {
                     out.push(ExchangeText { field, original, events: Vec::new(), current: None });
                     out.len() - 1
@@ -144,7 +145,7 @@ impl Store {
 }
 
 /// One human translation stored and shown, inside `tx`.
-fn save_human(tx: &rusqlite::Transaction<'_>, source_lang: &str, lang: &str, field: &str, original: &str, text: &str) -> Result<usize> {
+fn save_human(tx: &rusqlite::Transaction<'_>, source_lang: &str, lang: &str, field: Field, original: &str, text: &str) -> Result<usize> {
     let hash = text_hash(original);
     tx.execute(
         "INSERT INTO translation_memory (source_lang, lang, field, source_hash, original, text, created_at)
@@ -152,7 +153,8 @@ fn save_human(tx: &rusqlite::Transaction<'_>, source_lang: &str, lang: &str, fie
              ON CONFLICT (source_lang, lang, field, source_hash) DO UPDATE SET text = excluded.text, created_at = excluded.created_at",
         params![source_lang, lang, field, hash, original, text, now_ms()],
     )?;
-    let column = if field == "title" { "title" } else { "description" };
+    // The events column the field translates has its name.
+    let column = field.as_str();
     let ids: Vec<i64> = {
         let mut st =
             tx.prepare(&format!("SELECT id FROM events WHERE status = 'active' AND lang = ?1 AND lang <> ?2 AND {column} = ?3"))?;

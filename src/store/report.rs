@@ -6,6 +6,7 @@
 //! log and the run records are read here as they were written elsewhere.
 
 use super::Store;
+use crate::vocab::TextOrigin;
 use anyhow::{Context, Result};
 use rusqlite::params;
 
@@ -123,13 +124,13 @@ impl Store {
         )?;
         for lang in langs {
             let mut c = Coverage { lang: lang.clone(), ..Default::default() };
-            let rows = by_origin.query_map([lang], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?.max(0) as u64)))?;
+            let rows = by_origin.query_map([lang], |r| Ok((r.get::<_, TextOrigin>(0)?, r.get::<_, i64>(1)?.max(0) as u64)))?;
             for row in rows {
                 let (origin, n) = row?;
-                match origin.as_str() {
-                    "publisher" => c.publisher += n,
-                    "human" => c.human += n,
-                    _ => c.machine += n,
+                match origin {
+                    TextOrigin::Publisher => c.publisher += n,
+                    TextOrigin::Human => c.human += n,
+                    TextOrigin::Machine(_) => c.machine += n,
                 }
             }
             let wanted: i64 = texts.query_row([lang], |r| r.get(0))?;

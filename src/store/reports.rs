@@ -2,6 +2,7 @@
 //! `holdings` (P17).
 
 use super::Store;
+use crate::vocab::Field;
 use anyhow::Result;
 use rusqlite::params;
 use serde::Serialize;
@@ -167,15 +168,15 @@ impl Store {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ShownText {
     pub text: String,
-    /// `publisher`, or the machine translation engine.
-    pub origin: String,
+    /// The publisher, a human, or the engine that made it.
+    pub origin: crate::vocab::TextOrigin,
     /// Whether it was made from the event's current original text.
     pub current: bool,
 }
 
 impl Store {
     /// The stored translations into `lang` of events (by row id): (row id, field) → text.
-    pub fn translations_into(&self, lang: &str) -> Result<std::collections::HashMap<(i64, String), ShownText>> {
+    pub fn translations_into(&self, lang: &str) -> Result<std::collections::HashMap<(i64, Field), ShownText>> {
         let mut st = self.conn.prepare(
             "SELECT t.event_id, t.field, t.text, t.origin, t.engine, t.source_hash, e.title, e.description, e.price
              FROM translations t JOIN events e ON e.id = t.event_id WHERE t.lang = ?1",
@@ -183,9 +184,9 @@ impl Store {
         let rows = st.query_map([lang], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
+                r.get::<_, Field>(1)?,
                 r.get::<_, String>(2)?,
-                r.get::<_, String>(3)?,
+                r.get::<_, crate::vocab::TextOrigin>(3)?,
                 r.get::<_, Option<String>>(4)?,
                 r.get::<_, String>(5)?,
                 r.get::<_, String>(6)?,
@@ -196,14 +197,13 @@ impl Store {
         let mut out = std::collections::HashMap::new();
         for row in rows {
             let (id, field, text, origin, engine, hash, title, description, price) = row?;
-            let original = match field.as_str() {
-                "title" => &title,
-                "price" => &price,
-                _ => &description,
+            let original = match field {
+                Field::Title => &title,
+                Field::Description => &description,
+                Field::Price => &price,
             };
             let current = super::events::text_hash(original) == hash;
-            let origin = if origin == "publisher" { origin } else { engine.unwrap_or(origin) };
-            out.insert((id, field), ShownText { text, origin, current });
+            out.insert((id, field), ShownText { text, origin: origin.made_by(engine), current });
         }
         Ok(out)
     }

@@ -1,6 +1,7 @@
 //! Translations per (event, language, field) and the translation cache.
 
 use super::{Store, now_ms};
+use crate::vocab::{Field, TextOrigin};
 use anyhow::Result;
 use rusqlite::{OptionalExtension, params};
 use std::collections::HashMap;
@@ -11,7 +12,7 @@ pub struct SourceText {
     pub event_id: i64,
     pub source: String,
     pub lang: String,
-    pub field: &'static str,
+    pub field: Field,
     pub text: String,
     /// The venue's name: kept verbatim by the engine.
     pub venue: Option<String>,
@@ -25,7 +26,7 @@ pub struct SourceText {
 /// the original it was made from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Existing {
-    pub origin: String,
+    pub origin: TextOrigin,
     pub source_hash: String,
     /// The cache key a machine translation was made under.
     pub cache_key: Option<String>,
@@ -36,7 +37,7 @@ pub struct Existing {
 pub struct MachineTranslation {
     pub event_id: i64,
     pub lang: String,
-    pub field: &'static str,
+    pub field: Field,
     pub text: String,
     pub engine: String,
     pub source_hash: String,
@@ -90,7 +91,7 @@ impl Store {
             if !sources.is_empty() && !sources.contains(&source) {
                 continue;
             }
-            for (field, text) in [("title", title), ("description", description)] {
+            for (field, text) in Field::TEXTS.into_iter().zip([title, description]) {
                 if !text.trim().is_empty() {
                     out.push(SourceText {
                         event_id: id,
@@ -121,7 +122,7 @@ impl Store {
                 event_id: r.get(0)?,
                 source: r.get(1)?,
                 lang: r.get(2)?,
-                field: "price",
+                field: Field::Price,
                 text: r.get(3)?,
                 venue: r.get(4)?,
                 locality: r.get(5)?,
@@ -134,7 +135,7 @@ impl Store {
     }
 
     /// Every stored translation: (event, lang, field) → origin and source hash.
-    pub fn existing_translations(&self) -> Result<HashMap<(i64, String, String), Existing>> {
+    pub fn existing_translations(&self) -> Result<HashMap<(i64, String, Field), Existing>> {
         let mut st = self.conn.prepare("SELECT event_id, lang, field, origin, source_hash, cache_key FROM translations")?;
         let rows = st.query_map([], |r| {
             Ok(((r.get(0)?, r.get(1)?, r.get(2)?), Existing { origin: r.get(3)?, source_hash: r.get(4)?, cache_key: r.get(5)? }))

@@ -9,6 +9,7 @@
 //! checks every entry against the current originals).
 
 use crate::store::memory::ExchangeText;
+use crate::vocab::TextOrigin;
 use anyhow::{Context, Result, bail};
 use polib::catalog::Catalog;
 use polib::message::{Message, MessageFlags};
@@ -50,8 +51,12 @@ impl Imported {
     }
 }
 
-fn is_machine(origin: &str) -> bool {
-    !matches!(origin, "human" | "publisher")
+/// A text's current translation and who made it; an empty text and no one when there is none.
+fn current(t: &ExchangeText) -> (String, Option<&TextOrigin>) {
+    match &t.current {
+        Some((text, origin)) => (text.clone(), Some(origin)),
+        None => (String::new(), None),
+    }
 }
 
 /// Writes `texts` (translations into `lang`) as `format`.
@@ -66,9 +71,9 @@ pub fn write(format: Format, lang: &str, texts: &[ExchangeText]) -> Result<Strin
             meta.content_transfer_encoding = "8bit".into();
             let mut catalog = Catalog::new(meta);
             for t in texts {
-                let (text, origin) = t.current.clone().unwrap_or_default();
+                let (text, origin) = current(t);
                 let mut flags = MessageFlags::new();
-                if !text.is_empty() && is_machine(&origin) {
+                if !text.is_empty() && origin.is_some_and(TextOrigin::is_machine) {
                     flags.add_flag("fuzzy");
                 }
                 let mut b = Message::build_singular();
@@ -76,11 +81,7 @@ pub fn write(format: Format, lang: &str, texts: &[ExchangeText]) -> Result<Strin
                     .with_msgid(t.original.clone())
                     .with_msgstr(text)
                     .with_flags(flags)
-                    .with_extracted_comments(format!(
-                        "{}{}",
-                        t.events.join(" "),
-                        if origin.is_empty() { String::new() } else { format!(" ({origin})") }
-                    ));
+                    .with_extracted_comments(format!("{}{}", t.events.join(" "), origin.map(|o| format!(" ({o})")).unwrap_or_default()));
                 catalog.append_or_update(b.done());
             }
             let mut out = std::io::BufWriter::new(Vec::new());
@@ -98,7 +99,7 @@ pub fn write(format: Format, lang: &str, texts: &[ExchangeText]) -> Result<Strin
                 escape(lang)
             ));
             for t in texts {
-                let (text, origin) = t.current.clone().unwrap_or_default();
+                let (text, origin) = current(t);
                 // The id names the field and the original, not a position: a
                 // translation tool keys units by id, so the same text keeps
                 // its id from one export to the next whatever else changed.
@@ -107,7 +108,7 @@ pub fn write(format: Format, lang: &str, texts: &[ExchangeText]) -> Result<Strin
                 out.push_str(&format!("<note>{}</note>\n", escape(t.events.join(" "))));
                 out.push_str(&format!("<source>{}</source>\n", escape(&t.original)));
                 if !text.is_empty() {
-                    let state = if is_machine(&origin) { "needs-review-translation" } else { "translated" };
+                    let state = if origin.is_some_and(TextOrigin::is_machine) { "needs-review-translation" } else { "translated" };
                     out.push_str(&format!("<target state=\"{state}\">{}</target>\n", escape(&text)));
                 }
                 out.push_str("</trans-unit>\n");
@@ -281,13 +282,16 @@ mod tests {
     fn texts() -> Vec<ExchangeText> {
         vec![
             ExchangeText {
-                field: "title",
+                field: crate::vocab::Field::Title,
                 original: "Club de lectura \"Tres\" & más".into(),
                 events: vec!["madrid:1".into()],
-                current: Some(("Book club \"Three\" & more".into(), "apertium/3.8.3".into())),
+                current: Some(("Book club \"Three\" & more".into(), TextOrigin::Machine(Some("apertium/3.8.3".into())))),
             },
             ExchangeText {
-                field: "description", original: "Línea uno\nlínea dos".into(), events: vec!["madrid:2".into()], current: None
+                field: crate::vocab::Field::Description,
+                original: "Línea uno\nlínea dos".into(),
+                events: vec!["madrid:2".into()],
+                current: None,
             },
         ]
     }

@@ -114,8 +114,8 @@ const CODE: &[&str] = &[
 
 /// Whether `field` of texts into `lang` goes to Apertium as it is and
 /// comes back as Apertium gives it (`LANG/plain.txt`).
-pub fn plain(lang: &str, field: &str) -> bool {
-    has(&format!("{lang}/plain.txt"), field)
+pub fn plain(lang: &str, field: super::style::Field) -> bool {
+    has(&format!("{lang}/plain.txt"), field.as_str())
 }
 
 /// Whether `lang` puts an adjective before its noun (`LANG/word-order.txt`).
@@ -236,7 +236,8 @@ mod tests {
     fn outcome(e: &Example, gazetteer: &[String]) -> String {
         let dir = e.path.split('/').next().unwrap_or_default();
         if e.path.ends_with("/plain.txt") {
-            return if plain(dir, &e.input) { "plain" } else { "prepared" }.to_string();
+            let field = e.input.parse::<crate::vocab::Field>();
+            return if field.is_ok_and(|f| plain(dir, f)) { "plain" } else { "prepared" }.to_string();
         }
         if e.path.ends_with("/word-order.txt") || e.path.ends_with("/titles.txt") {
             return if has(e.path, &e.input) { "yes" } else { "no" }.to_string();

@@ -33,6 +33,7 @@ use super::terms::TermBase;
 use crate::store::Store;
 use crate::store::events::text_hash;
 use crate::store::translations::{MachineTranslation, SourceText};
+use crate::vocab::TextOrigin;
 use anyhow::Result;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
@@ -152,7 +153,7 @@ pub(super) fn prepared_key(p: &Prepared, field: &str, src: &str, tgt: &str, engi
 pub(super) struct Need {
     pub(super) event_id: i64,
     pub(super) source: String,
-    pub(super) field: &'static str,
+    pub(super) field: Field,
     pub(super) prepared: Prepared,
     pub(super) key: String,
     pub(super) hash: String,
@@ -199,7 +200,7 @@ impl Need {
         let mut text = if self.plain {
             style::finish_plain(answer, &p.names, tgt)
         } else {
-            style::finish_from(answer, &p.names, &p.anchors(), p.lead.as_deref(), tgt, Field::from_name(self.field), slips)
+            style::finish_from(answer, &p.names, &p.anchors(), p.lead.as_deref(), tgt, self.field, slips)
         };
         if self.shortened {
             text.push_str(" […]");
@@ -239,17 +240,17 @@ pub(super) fn texts_for_engines(store: &Store, sources: &[String]) -> Result<Vec
 /// Whether `t` into `lang` is an engine's work: a price only when no set
 /// phrase of `lang` says it (`phrases`); a title or a description always.
 pub(super) fn needs_engine(t: &SourceText, lang: &str) -> bool {
-    t.field != "price" || super::phrases::into(lang).price(&t.text, &t.lang).is_none()
+    t.field != Field::Price || super::phrases::into(lang).price(&t.text, &t.lang).is_none()
 }
 
 /// The publisher's own current Spanish of texts whose original is in
 /// another language, by (event, field): the pivot every language the
 /// publisher does not give is translated from (issue 20 item 4).
-fn publisher_spanish(store: &Store) -> Result<HashMap<(i64, String), String>> {
+fn publisher_spanish(store: &Store) -> Result<HashMap<(i64, Field), String>> {
     Ok(store
         .translations_into("es")?
         .into_iter()
-        .filter(|(_, t)| t.origin == "publisher" && t.current && !t.text.trim().is_empty())
+        .filter(|(_, t)| t.origin == TextOrigin::Publisher && t.current && !t.text.trim().is_empty())
         .map(|(key, t)| (key, t.text))
         .collect())
 }
@@ -320,7 +321,7 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
     human_rows.sort();
     human_rows.dedup();
     for (source_lang, lang, field, original, text) in &human_rows {
-        store.save_human_translation(source_lang, lang, field, original, text)?;
+        store.save_human_translation(source_lang, lang, *field, original, text)?;
     }
     let fallen_into = if fallback.is_some() { Some(&mut fallen) } else { None };
     super::batches::send(store, workers, &engine, needs, &failures, &mut stats, fallen_into, &mut progress)?;
@@ -340,7 +341,7 @@ pub(super) struct Plan {
     pub(super) needs: BTreeMap<(String, String), Vec<Need>>,
     pub(super) from_cache: Vec<MachineTranslation>,
     /// Human translations of these very texts: (source lang, lang, field, original, text).
-    pub(super) human_rows: Vec<(String, String, &'static str, String, String)>,
+    pub(super) human_rows: Vec<(String, String, Field, String, String)>,
     /// (source lang, target lang) → texts for the fallback, when there is one.
     pub(super) fallen: Fallen,
     /// Target language → texts set aside after [`MAX_FAILURES`] failures.
@@ -396,10 +397,7 @@ pub(super) fn plan(
         // Where the publisher gives Spanish beside its original, the
         // languages it does not give are translated from that Spanish: a
         // human's text, and Apertium's best pairs (issue 20 item 4).
-        let pivot = (t.lang != "es")
-            .then(|| spanish.get(&(t.event_id, t.field.to_string())))
-            .flatten()
-            .map(|text| sendable(text, options.max_chars));
+        let pivot = (t.lang != "es").then(|| spanish.get(&(t.event_id, t.field))).flatten().map(|text| sendable(text, options.max_chars));
         let hash = text_hash(&t.text);
         // Names are decided by Apertium's analyser on the Spanish sent (original or pivot).
         let analysis = match &pivot {
@@ -412,20 +410,20 @@ pub(super) fn plan(
             district: t.district.as_deref(),
             gazetteer: &gazetteer,
             analysis: analysis.as_ref(),
-            running_text: t.field == "description",
+            running_text: t.field == Field::Description,
             ..Known::default()
         };
         for lang in langs {
             if *lang == t.lang || !needs_engine(&t, lang) {
                 continue;
             }
-            let here = existing.get(&(t.event_id, lang.clone(), t.field.to_string()));
-            if here.is_some_and(|e| e.origin == "publisher") {
+            let here = existing.get(&(t.event_id, lang.clone(), t.field));
+            if here.is_some_and(|e| e.origin == TextOrigin::Publisher) {
                 continue;
             }
             // A human translation of this very text wins over any engine.
-            if let Some(text) = humans.get(&(t.lang.clone(), lang.clone(), t.field.to_string(), hash.clone())) {
-                if !here.is_some_and(|e| e.origin == "human" && e.source_hash == hash) {
+            if let Some(text) = humans.get(&(t.lang.clone(), lang.clone(), t.field, hash.clone())) {
+                if !here.is_some_and(|e| e.origin == TextOrigin::Human && e.source_hash == hash) {
                     plan.human_rows.push((t.lang.clone(), lang.clone(), t.field, t.text.clone(), text.clone()));
                 }
                 continue;
@@ -497,9 +495,9 @@ impl Plan {
 
 /// What the event tells about names, with what the target language asks of
 /// a text: an adjective before its noun, titles in sentence case, its ordinals.
-fn known_into<'a>(known: Known<'a>, lang: &'a str, field: &str) -> Known<'a> {
+fn known_into<'a>(known: Known<'a>, lang: &'a str, field: Field) -> Known<'a> {
     let adjective_first = super::lang::adjective_first(lang);
-    let sentence_case = field == "title" && super::lang::sentence_case_titles(lang);
+    let sentence_case = field == Field::Title && super::lang::sentence_case_titles(lang);
     Known { adjective_first, sentence_case, lang, ..known }
 }
 

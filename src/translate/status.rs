@@ -9,6 +9,7 @@ use super::pipeline::Options;
 use super::terms::TermBase;
 use crate::store::Store;
 use crate::store::events::text_hash;
+use crate::vocab::TextOrigin;
 use anyhow::Result;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -57,10 +58,12 @@ pub fn of(store: &Store, langs: &[String], options: &Options, engine: Option<&st
         for t in texts.iter().filter(|t| &t.lang != lang && super::pipeline::needs_engine(t, lang)) {
             s.texts += 1;
             let hash = text_hash(&t.text);
-            match existing.get(&(t.event_id, lang.clone(), t.field.to_string())).filter(|e| e.source_hash == hash) {
-                Some(e) if e.origin == "publisher" => s.publisher += 1,
-                Some(e) if e.origin == "human" => s.human += 1,
-                Some(_) => s.machine += 1,
+            match existing.get(&(t.event_id, lang.clone(), t.field)).filter(|e| e.source_hash == hash) {
+                Some(e) => match e.origin {
+                    TextOrigin::Publisher => s.publisher += 1,
+                    TextOrigin::Human => s.human += 1,
+                    TextOrigin::Machine(_) => s.machine += 1,
+                },
                 None => s.pending += 1,
             }
         }

@@ -37,18 +37,9 @@ use regex::Regex;
 use stages::Finishing;
 use std::sync::LazyLock;
 
-/// Which field a text is: titles get title case in English.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Field {
-    Title,
-    Description,
-}
-
-impl Field {
-    pub fn from_name(name: &str) -> Field {
-        if name == "title" { Field::Title } else { Field::Description }
-    }
-}
+/// Which field a text is: titles get title case in English; a
+/// description or a price does not.
+pub use crate::vocab::Field;
 
 /// Whether English title case leaves `word` in lower case unless it comes
 /// first (`data/lang/en/small-words.txt`).

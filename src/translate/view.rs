@@ -14,6 +14,7 @@
 use crate::store::Store;
 use crate::store::events::StoredEvent;
 use crate::store::reports::ShownText;
+use crate::vocab::Field;
 use anyhow::Result;
 use std::collections::HashMap;
 
@@ -25,30 +26,32 @@ pub fn show_in(store: &Store, events: &mut [StoredEvent], lang: &str) -> Result<
     show_texts_in(&stored, events, lang);
     for (e, from) in events.iter_mut().zip(&originals) {
         // An engine's price, where no set phrase says it (issue 20 item 3).
-        let price = stored.get(&(e.row_id, "price".to_string())).filter(|t| t.current && !t.text.trim().is_empty());
-        super::fields::localize(e, from, lang, price.map(|t| (t.text.as_str(), t.origin.as_str())));
+        let price = stored.get(&(e.row_id, Field::Price)).filter(|t| t.current && !t.text.trim().is_empty());
+        let engine = price.map(|t| t.origin.to_string());
+        super::fields::localize(e, from, lang, price.map(|t| t.text.as_str()).zip(engine.as_deref()));
     }
     Ok(())
 }
 
 /// Titles and descriptions in `lang`, by the rule above.
-fn show_texts_in(stored: &HashMap<(i64, String), ShownText>, events: &mut [StoredEvent], lang: &str) {
+fn show_texts_in(stored: &HashMap<(i64, Field), ShownText>, events: &mut [StoredEvent], lang: &str) {
     for e in events.iter_mut() {
         if e.lang == lang {
             continue;
         }
         let mut texts = Vec::new();
         let mut origins: Vec<String> = Vec::new();
-        for (field, original) in [("title", &e.title), ("description", &e.description)] {
+        for (field, original) in Field::TEXTS.into_iter().zip([&e.title, &e.description]) {
             if original.trim().is_empty() {
                 texts.push(original.clone());
                 continue;
             }
-            match stored.get(&(e.row_id, field.to_string())).filter(|t| t.current && !t.text.trim().is_empty()) {
+            match stored.get(&(e.row_id, field)).filter(|t| t.current && !t.text.trim().is_empty()) {
                 Some(t) => {
                     texts.push(t.text.clone());
-                    if !origins.contains(&t.origin) {
-                        origins.push(t.origin.clone());
+                    let origin = t.origin.to_string();
+                    if !origins.contains(&origin) {
+                        origins.push(origin);
                     }
                 }
                 None => {

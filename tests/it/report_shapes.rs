@@ -158,3 +158,142 @@ fn audit_json_keeps_its_keys_issue22() {
     );
     assert_eq!(s["id"], "jcyl");
 }
+
+/// Issue 22: the delay rule, a type now, is said in the words `source show`
+/// and `source list` have always used: the operator's row when it is the
+/// slowest, the adapter's minimum (unsaid in the table) otherwise.
+#[test]
+fn delay_rule_keeps_its_words_issue22() {
+    let dir = workdir(&format!("{JCYL_ON}min_delay_secs = 120\n"));
+    let d = dir.path();
+    one_event(d);
+    let v = json_of(d, &["source", "show", "jcyl", "--json"]);
+    assert_eq!((&v["delay_rule"], &v["min_delay_secs"]), (&"sources.toml".into(), &120.0.into()), "{v}");
+    let list = json_of(d, &["source", "list", "--json"]);
+    let rule = |id: &str| list.as_array().unwrap().iter().find(|r| r["id"] == id).map(|r| r["delay_rule"].clone());
+    assert_eq!((rule("jcyl"), rule("madrid")), (Some("sources.toml".into()), Some("adapter".into())));
+    let out = cityvibe(d, &["source", "list"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = |id: &str| text.lines().find(|l| l.starts_with(id)).unwrap_or_default().to_string();
+    assert!(line("jcyl").contains("120 s (sources.toml)"), "{text}");
+    assert!(line("madrid").contains(" s ") && !line("madrid").contains('('), "{text}");
+}
+
+/// Issue 22: `events show --json` prints a typed struct, the event's own
+/// keys (as `events list --json` has them) and `corrections`; a
+/// correction's `created_at` and `ended_at` are RFC 3339 times like every
+/// other report time (epoch ms before), in `holdings --json` too.
+#[test]
+fn events_show_json_keeps_its_keys_and_correction_times_are_rfc3339_issue22() {
+    let dir = workdir(JCYL_ON);
+    let d = dir.path();
+    one_event(d);
+    let conn = rusqlite::Connection::open(d.join("data/cityvibe.db")).unwrap();
+    conn.execute(
+        "INSERT INTO corrections (event_id, field, value, feed_value, reason, created_at, ended_at, ended_why)
+         VALUES (1, 'venue', 'Sala 2', NULL, 'moved', ?1, ?2, 'lifted by the operator'),
+                (1, 'title', 'Concierto (aplazado)', 'Concierto', 'postponed', ?2, NULL, NULL)",
+        [FIRST_SEEN_MS, FIRST_SEEN_MS + 60_000],
+    )
+    .unwrap();
+    let listed = json_of(d, &["events", "list", "--json", "--all"]);
+    let shown = json_of(d, &["events", "show", "jcyl:7", "--json"]);
+    // The list adds the reader's `next` and `ended`; show has the corrections.
+    let mut expected: Vec<&str> = keys(&listed[0]).into_iter().filter(|k| !["next", "ended"].contains(k)).collect();
+    expected.push("corrections");
+    expected.sort_unstable();
+    assert_eq!(keys(&shown), expected);
+    assert_eq!(shown["title"], listed[0]["title"]);
+    let held = json_of(d, &["holdings", "jcyl", "--json"]);
+    for corrections in [&shown["corrections"], &held["sources"][0]["corrections"]] {
+        // Newest first.
+        let times = |c: &Value| (c["field"].clone(), c["created_at"].clone(), c["ended_at"].clone());
+        assert_eq!(
+            corrections.as_array().unwrap().iter().map(times).collect::<Vec<_>>(),
+            [
+                ("title".into(), "2026-05-01T16:31:00.123Z".into(), Value::Null),
+                ("venue".into(), "2026-05-01T16:30:00.123Z".into(), "2026-05-01T16:31:00.123Z".into()),
+            ],
+            "{corrections}"
+        );
+    }
+}
+
+/// Issue 22: a translation's origin, a type now, is said as before from the
+/// rows every release wrote: `text_origin` names the publisher, a human or
+/// the engine (`apertium/3.8 via es`, from the `engine` column); `translate
+/// status` counts each; an exchange file marks only the engine's for review.
+#[test]
+fn text_origins_read_back_as_every_release_wrote_them_issue22() {
+    let dir = workdir("[settings]\ntranslator = \"none\"\nlanguages = [\"es\", \"en\"]\n\n[sources.jcyl]\nenabled = true\n");
+    let d = dir.path();
+    one_event(d);
+    let conn = rusqlite::Connection::open(d.join("data/cityvibe.db")).unwrap();
+    conn.execute("DELETE FROM translations", []).unwrap();
+    for (id, title, english, origin, engine) in [
+        ("8", "Teatro", "Theatre", "human", None),
+        ("9", "Danza", "Dance", "machine", Some("apertium/3.8 via es")),
+        ("7", "Concierto", "Concert", "publisher", None),
+    ] {
+        if id != "7" {
+            conn.execute(
+                "INSERT INTO events (source, source_event_id, title, description, url, lang, time_zone, all_day, start, end, first_start,
+                    last_end, occurrences, weekdays, excluded, categories, source_categories, content_hash, first_seen, last_changed)
+                 SELECT source, ?1, ?2, description, url, lang, time_zone, all_day, start, end, first_start, last_end, occurrences,
+                    weekdays, excluded, categories, source_categories, content_hash, first_seen, last_changed FROM events WHERE id = 1",
+                [id, title],
+            )
+            .unwrap();
+        }
+        conn.execute(
+            "INSERT INTO translations (event_id, lang, field, text, origin, engine, source_hash)
+             SELECT id, 'en', 'title', ?2, ?3, ?4, ?5 FROM events WHERE source_event_id = ?1",
+            rusqlite::params![id, english, origin, engine, cityvibe::store::events::text_hash(title)],
+        )
+        .unwrap();
+    }
+    drop(conn);
+    let listed = json_of(d, &["events", "list", "--json", "--all", "--lang", "en"]);
+    let said = |id: &str| listed.as_array().unwrap().iter().find(|e| e["source_event_id"] == id).map(|e| e["text_origin"].clone());
+    assert_eq!((said("7"), said("8"), said("9")), (Some("publisher".into()), Some("human".into()), Some("apertium/3.8 via es".into())));
+    let status = json_of(d, &["translate", "status", "--json"]);
+    let en = status["languages"].as_array().unwrap().iter().find(|l| l["lang"] == "en").unwrap();
+    assert_eq!((&en["publisher"], &en["human"], &en["machine"], &en["pending"]), (&1.into(), &1.into(), &1.into(), &0.into()), "{en}");
+    let out = cityvibe(d, &["translate", "export", "--lang", "en", "--format", "po", "--only", "machine"]);
+    let po = String::from_utf8_lossy(&out.stdout);
+    assert!(po.contains("jcyl:9 (apertium/3.8 via es)") && po.contains("#, fuzzy") && po.contains("Dance"), "{po}");
+    assert!(!po.contains("Theatre") && !po.contains("Concert"), "{po}");
+    let all = String::from_utf8_lossy(&cityvibe(d, &["translate", "export", "--lang", "en", "--format", "xliff"]).stdout).to_string();
+    assert_eq!(all.matches("state=\"needs-review-translation\"").count(), 1, "{all}");
+    assert_eq!(all.matches("state=\"translated\"").count(), 2, "{all}");
+}
+
+/// Issue 22: a translation's field, a type now, keeps its words: an
+/// exchange file's `title` and `description` contexts are read, any other
+/// (a price, `Title`) is refused as before, and what is stored is written
+/// back under the same context.
+#[test]
+fn translation_fields_keep_their_words_issue22() {
+    let dir = workdir(JCYL_ON);
+    let d = dir.path();
+    one_event(d);
+    let po = d.join("en.po");
+    let entry = |ctxt: &str, text: &str| format!("msgctxt \"{ctxt}\"\nmsgid \"Concierto\"\nmsgstr \"{text}\"\n\n");
+    let file = format!("msgid \"\"\nmsgstr \"\"\n\"Language: en\\n\"\n\n{}{}", entry("price", "Free"), entry("Title", "Concert?"));
+    std::fs::write(&po, format!("{file}{}", entry("title", "Concert night"))).unwrap();
+    let out = cityvibe(d, &["translate", "import", po.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["applied"], 1, "{report}");
+    let refused: Vec<(Value, Value)> =
+        report["refused"].as_array().unwrap().iter().map(|r| (r["field"].clone(), r["why"].clone())).collect();
+    let unknown: Value = "unknown field (expected title or description)".into();
+    assert_eq!(refused, [("price".into(), unknown.clone()), ("Title".into(), unknown)]);
+    let listed = json_of(d, &["events", "list", "--json", "--all", "--lang", "en"]);
+    assert_eq!((&listed[0]["title"], &listed[0]["text_origin"]), (&"Concert night".into(), &"human".into()));
+    let out = cityvibe(d, &["translate", "export", "--lang", "en", "--format", "po"]);
+    let written = String::from_utf8_lossy(&out.stdout);
+    assert!(written.contains("msgctxt \"title\"\nmsgid \"Concierto\"\nmsgstr \"Concert night\""), "{written}");
+    let out = cityvibe(d, &["translate", "correct", "jcyl:7", "--lang", "fr", "--title", "Concert du soir"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "title in fr: stored, shown on 1 event(s) with the same original");
+}

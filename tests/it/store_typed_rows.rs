@@ -76,3 +76,30 @@ fn a_stored_column_that_does_not_parse_names_the_event() {
     assert_eq!(out.status.code(), Some(4), "{err}");
     assert!(err.contains("the stored event jcyl:7 cannot be read: its occurrences"), "{err}");
 }
+
+/// Issue 22: a fetch-log start that is not a time (past the year 9999,
+/// beyond what jiff reads) fails `source show` with an error naming the host
+/// and the stored value, not a request counted on a day with no name.
+#[test]
+fn a_fetch_log_time_that_is_not_a_time_names_the_host() {
+    let dir = workdir("");
+    let d = dir.path();
+    one_event(d);
+    let conn = rusqlite::Connection::open(d.join("data/cityvibe.db")).unwrap();
+    let past_9999_ms: i64 = 253_402_300_799_000;
+    conn.execute(
+        "INSERT INTO fetch_log (run_id, source, host, url, started_ms, duration_ms, status, bytes, conditional, outcome)
+         VALUES (NULL, 'jcyl', 'datosabiertos.jcyl.es', 'https://datosabiertos.jcyl.es/f.json', ?1, 5, 200, 10, 0, 'ok')",
+        [past_9999_ms],
+    )
+    .unwrap();
+    let out = cityvibe(d, &["source", "show", "jcyl"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    assert!(
+        err.contains("the fetch log of datosabiertos.jcyl.es cannot be read")
+            && err.contains(&format!("start {past_9999_ms} (ms since the epoch) is not a time")),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty(), "nothing printed half-read: {}", String::from_utf8_lossy(&out.stdout));
+}
