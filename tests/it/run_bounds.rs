@@ -63,9 +63,9 @@ fn start(mut cmd: Command, mem: u64) -> Running {
             Ok(())
         });
     }
-    // Reaped by wait4 in `wait`, which also gives its rusage.
-    #[allow(clippy::zombie_processes)]
     let name = Path::new(cmd.get_program()).file_name().unwrap().to_string_lossy().chars().take(15).collect();
+    // Reaped by wait4 in `wait`, which also gives its exit status.
+    #[allow(clippy::zombie_processes)]
     let child = cmd.spawn().unwrap();
     Running { pid: child.id() as i32, name, started: Instant::now(), out, err, _files: files }
 }
