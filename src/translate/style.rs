@@ -346,6 +346,31 @@ fn mend_words(text: &str, lang: &str) -> String {
     out.join(" ")
 }
 
+/// Apertium joins a preposition to a capitalised article and keeps the
+/// article's capital inside the word ("de La Gomera" → Italian "deLla
+/// Gomera", Portuguese "dA Gomera"): such a word, when it is a joined form
+/// of the language's contractions (`LANG/contractions.tsv`), in lower case.
+fn mend_split_capitals(text: &str, lang: &str) -> String {
+    let split = |word: &str| word.starts_with(char::is_lowercase) && word.chars().skip(1).any(char::is_uppercase);
+    if !text.split(' ').any(|t| split(t.trim_matches(|c: char| !c.is_alphanumeric()))) {
+        return text.to_string();
+    }
+    let table = contractions(lang);
+    let tokens: Vec<String> = text
+        .split(' ')
+        .map(|token| {
+            let word = token.trim_matches(|c: char| !c.is_alphanumeric());
+            let lower = word.to_lowercase();
+            if split(word) && table.iter().any(|&(_, _, joined)| joined == lower) {
+                token.replacen(word, &lower, 1)
+            } else {
+                token.to_string()
+            }
+        })
+        .collect();
+    tokens.join(" ")
+}
+
 /// The article right before a noun of `data/lang/LANG/genders.tsv` put in
 /// that noun's gender: a term Apertium saw as fixed got the Spanish word's
 /// ("O oficina" for "El taller" → "A oficina").

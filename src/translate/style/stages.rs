@@ -102,6 +102,11 @@ pub(super) const STAGES: &[Stage] = &[
     Stage { engines: APERTIUM, ..stage("words an engine gets wrong", Step::Plain(Cut::Names, super::mend_words)) },
     Stage { engines: APERTIUM, ..stage("articles agree with a term's gender", Step::Plain(Cut::Names, super::agree_articles)) },
     Stage {
+        engines: APERTIUM,
+        sent_plain: true,
+        ..stage("an article's capital inside a contraction", Step::Plain(Cut::Names, super::mend_split_capitals))
+    },
+    Stage {
         langs: Langs::Only(&["en", "fr", "it", "pt"]),
         ..stage("no opening ¿ ¡", Step::Plain(Cut::Names, |t, _| super::drop_opening_marks(t)))
     },
@@ -207,6 +212,7 @@ mod tests {
         ("ranges open with from", "en", Field::Description, &[], "of 12 to 13 hours"),
         ("words an engine gets wrong", "it", Field::Description, &[], "Ali partorisca volare"),
         ("articles agree with a term's gender", "pt", Field::Description, &[], "O oficina de cerâmica"),
+        ("an article's capital inside a contraction", "it", Field::Description, &[], "Viaggio alLa Gomera"),
         ("prepositions before a span, a moved \"en\" put back", "fr", Field::Title, &["Escena"], "Concert d'en Magie Escena"),
     ];
     /// Stages of Apertium's alone that mend nothing by themselves: they
@@ -228,12 +234,13 @@ mod tests {
         }
     }
 
-    /// A text sent plain gets the elision before a kept name and its
+    /// A text sent plain gets Apertium's article capital inside a
+    /// contraction mended, the elision before a kept name and its
     /// punctuation set as the language sets it, nothing else.
     #[test]
-    fn a_text_sent_plain_gets_only_the_elision_and_punctuation() {
+    fn a_text_sent_plain_gets_only_three_stages() {
         let plain: Vec<&str> = STAGES.iter().filter(|s| s.sent_plain).map(|s| s.name).collect();
-        assert_eq!(plain, ["elision", "punctuation as the language sets it"]);
+        assert_eq!(plain, ["an article's capital inside a contraction", "elision", "punctuation as the language sets it"]);
         let kept = vec!["Alasdair Roberts".to_string()];
         assert_eq!(finish_plain("concert de Alasdair Roberts", &kept, "fr"), "concert d'Alasdair Roberts");
         assert_eq!(finish_plain("in il  parco partorisca tutti", &[], "it"), "in il  parco partorisca tutti");
