@@ -48,6 +48,8 @@ pub mod run;
 pub mod schedule;
 pub mod store;
 pub mod switch_log;
+#[cfg(test)]
+mod testing;
 pub mod times;
 pub mod translate;
 pub mod vocab;

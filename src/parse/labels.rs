@@ -170,13 +170,7 @@ mod tests {
             "¿",
             "Colabora",
         ];
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::testing::xorshift(0x9e37_79b9_7f4a_7c15);
         for _ in 0..20_000 {
             let len = (next() % 12) as usize;
             let text: String = (0..len).map(|_| PIECES[(next() % PIECES.len() as u64) as usize]).collect();

@@ -346,13 +346,7 @@ mod tests {
             "😀",
             "\u{0}",
         ];
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::testing::xorshift(0x2545_f491_4f6c_dd1d);
         (0..n)
             .map(|_| {
                 let len = (next() % 24) as usize;

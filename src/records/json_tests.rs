@@ -62,13 +62,7 @@ fn read_bytes(e: &Element<'_>) -> Vec<u8> {
 #[test]
 fn only_elements_that_need_it_are_repaired_and_alike() {
     const PIECES: &[&str] = &["a", "é", " ", "\\n", "\n", "\r\n", "\t", "\x01", "\\P", "\\u00e9", "\\uZZ", "\\\"", "\\\\", "]", "}", ","];
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = crate::testing::xorshift(0x9e37_79b9_7f4a_7c15);
     let mut elements: Vec<String> = (0..2000)
         .map(|_| {
             let text: String = (0..next() % 6).map(|_| PIECES[(next() % PIECES.len() as u64) as usize]).collect();
