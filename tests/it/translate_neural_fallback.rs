@@ -133,8 +133,10 @@ fn issue11_5_connection_refused_chatter_and_timeouts_fall_back_too() {
         Reply::ok(serde_json::json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]}).to_string())
             .header("Content-Type", "application/json")
     });
+    // Answers after the 2 s timeout below. The Apertium fallback gets that
+    // timeout too: 1 s was seen to cut it short on a loaded machine.
     let slow = Server::start(|_, _| {
-        std::thread::sleep(std::time::Duration::from_secs(3));
+        std::thread::sleep(std::time::Duration::from_secs(5));
         Reply::new(500)
     });
     let cases = [
@@ -142,7 +144,7 @@ fn issue11_5_connection_refused_chatter_and_timeouts_fall_back_too() {
         ("chatter", format!("translator = \"openai\"\nopenai_url = \"{}\"\nopenai_model = \"m\"\n", chatty.url()), Some(&chatty)),
         (
             "timeout",
-            format!("translator = \"libretranslate\"\nlibretranslate_url = \"{}\"\ntranslate_timeout_secs = 1\n", slow.url()),
+            format!("translator = \"libretranslate\"\nlibretranslate_url = \"{}\"\ntranslate_timeout_secs = 2\n", slow.url()),
             Some(&slow),
         ),
     ];
