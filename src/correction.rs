@@ -76,7 +76,7 @@ impl Field {
                 let shown = crate::parse::stored::message(raw, &[]);
                 // The url crate drops tabs and line breaks where it finds
                 // them: a link holding any is refused, not mended.
-                let plain = !raw.chars().any(|c| c.is_whitespace() || c.is_control() || crate::parse::stored::is_forbidden(c));
+                let plain = !raw.chars().any(|c| c.is_whitespace() || c.is_control() || crate::parse::controls::is_forbidden(c));
                 let ok = plain && url::Url::parse(raw).is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host_str().is_some());
                 if !ok || crate::parse::pii::contains_pii(raw) {
                     bail!("url {shown:?} is not an http(s) URL of the original event page (one line, no spaces)");

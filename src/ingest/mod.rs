@@ -211,7 +211,7 @@ impl SourceDriver {
 
         // Parser errors may quote feed text: no contact data, control bytes
         // or bidi overrides in reports or logs (P5, issue 19 item 6).
-        self.report.message = crate::parse::pii::scrub(&crate::parse::stored::without_controls(&message));
+        self.report.message = crate::parse::pii::scrub(&crate::parse::controls::without_controls(&message));
         self.done = true;
     }
 

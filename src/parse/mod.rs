@@ -15,6 +15,7 @@
 //!   [`crate::model::Schedule::from_span`].
 
 pub mod category;
+pub mod controls;
 pub mod dates;
 pub mod encoding;
 pub mod labels;

@@ -181,7 +181,7 @@ pub fn contains_pii(text: &str) -> bool {
 /// Control characters, ANSI escapes and bidi overrides go too: the same
 /// steps as every other stored text (`parse::stored`, issue 19).
 fn scrub_in_place(s: &mut String) {
-    if let Cow::Owned(clean) = crate::parse::stored::without_controls(s) {
+    if let Cow::Owned(clean) = crate::parse::controls::without_controls(s) {
         *s = clean;
     }
     if let Cow::Owned(clean) = scrub_cow(s) {

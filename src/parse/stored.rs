@@ -14,8 +14,8 @@
 //! Not for feed events as a whole: `parse::pii::scrub_event` walks an
 //! event's fields with the same steps, inside the record framework.
 
+use crate::parse::controls::without_controls;
 use crate::parse::{pii, text};
-use std::borrow::Cow;
 
 /// The most one stored text may hold, in bytes, whatever brought it: a
 /// feed's field (the record framework cuts there, `records::FIELD_CAP`),
@@ -72,81 +72,9 @@ pub fn message(raw: &str, secrets: &[&str]) -> String {
     }
 }
 
-/// Whether a character may not be part of a stored text: C0 controls but
-/// tab and line ends, DEL, C1 controls, and the bidi embeddings, overrides
-/// and isolates that make a text read otherwise than it is stored.
-pub fn is_forbidden(c: char) -> bool {
-    matches!(c, '\0'..='\x08' | '\x0B' | '\x0C' | '\x0E'..='\x1F' | '\x7F'..='\u{9F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-}
-
-/// `s` without control characters, ANSI escape sequences (the whole
-/// sequence, not only its ESC) and bidi overrides; borrowed when it holds
-/// none, as nearly every text does.
-pub fn without_controls(s: &str) -> Cow<'_, str> {
-    if !holds_forbidden(s.as_bytes()) {
-        return Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\x1B' {
-            skip_escape(&mut chars);
-        } else if !is_forbidden(c) {
-            out.push(c);
-        }
-    }
-    Cow::Owned(out)
-}
-
-/// Whether `b` (UTF-8) holds a character [`is_forbidden`]: one pass over
-/// the bytes, since every feed field goes through it (`pii::scrub_event`).
-fn holds_forbidden(b: &[u8]) -> bool {
-    b.iter().enumerate().any(|(i, &c)| match c {
-        b'\t' | b'\n' | b'\r' => false,
-        0..0x20 | 0x7F => true,
-        // C1 controls: U+0080..U+009F.
-        0xC2 => b.get(i + 1).is_some_and(|n| (0x80..=0x9F).contains(n)),
-        // U+202A..U+202E and U+2066..U+2069.
-        0xE2 => matches!((b.get(i + 1), b.get(i + 2)), (Some(0x80), Some(0xAA..=0xAE)) | (Some(0x81), Some(0xA6..=0xA9))),
-        _ => false,
-    })
-}
-
-/// Skips the rest of an escape sequence whose ESC was just read: CSI
-/// (`ESC [ … final`), OSC (`ESC ] … BEL` or `ESC \`), or one character.
-fn skip_escape(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
-    match chars.next() {
-        Some('[') => {
-            for c in chars.by_ref() {
-                if ('\x40'..='\x7E').contains(&c) {
-                    break;
-                }
-            }
-        }
-        Some(']') => {
-            while let Some(c) = chars.next() {
-                if c == '\x07' || (c == '\x1B' && chars.next_if_eq(&'\\').is_some()) {
-                    break;
-                }
-            }
-        }
-        _ => {}
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn controls_escapes_and_bidi_go_text_stays() {
-        for c in (0..=0x3000u32).filter_map(char::from_u32) {
-            assert_eq!(holds_forbidden(c.to_string().as_bytes()), is_forbidden(c), "{c:?}");
-        }
-        assert!(matches!(without_controls("Concierto — día 3\n\tsala"), Cow::Borrowed(_)));
-        assert_eq!(without_controls("a\x1B[31mroja\x1B[0m b\u{202E}c\0d\x07"), "aroja bcd");
-        assert_eq!(without_controls("x\x1B]0;title\x07y\x1B]8;;u\x1B\\z"), "xyz");
-    }
 
     #[test]
     fn line_and_block_strip_markup_scrub_and_cap() {

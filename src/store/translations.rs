@@ -164,7 +164,7 @@ impl Store {
             for t in items {
                 // The last line of P5 for engine answers, which `translate::answer`
                 // checks first: nothing reaches the table or the cache unscrubbed.
-                let text = crate::parse::pii::scrub(&crate::parse::stored::without_controls(&t.text));
+                let text = crate::parse::pii::scrub(&crate::parse::controls::without_controls(&t.text));
                 cache.execute(params![t.cache_key, text, t.engine, now])?;
                 tr.execute(params![t.event_id, t.lang, t.field, text, t.engine, t.source_hash, t.cache_key])?;
             }

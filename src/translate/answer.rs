@@ -11,7 +11,8 @@
 //! Not for: kept spans and alignment within a batch (each server client
 //! checks its own markup), nor house style (`style`).
 
-use crate::parse::{pii, stored};
+use crate::parse::controls::is_forbidden;
+use crate::parse::pii;
 use anyhow::{Result, bail};
 use regex::Regex;
 use std::sync::LazyLock;
@@ -57,7 +58,7 @@ pub fn check(sent: &str, answer: &str) -> Result<()> {
         }
         bail!("the engine answered nothing");
     }
-    if answer.chars().any(|c| stored::is_forbidden(c) || c == '\x1B') {
+    if answer.chars().any(|c| is_forbidden(c) || c == '\x1B') {
         bail!("the answer holds control bytes");
     }
     if b > a * 3 + 40 || b * 4 + 40 < a {

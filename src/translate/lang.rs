@@ -114,7 +114,7 @@ const CODE: &[&str] = &[
 
 /// Whether `field` of texts into `lang` goes to Apertium as it is and
 /// comes back as Apertium gives it (`LANG/plain.txt`).
-pub fn plain(lang: &str, field: super::style::Field) -> bool {
+pub fn plain(lang: &str, field: crate::vocab::Field) -> bool {
     has(&format!("{lang}/plain.txt"), field.as_str())
 }
 
@@ -212,8 +212,9 @@ mod tests {
     use super::*;
     use crate::translate::protect::{Known, prepare};
     use crate::translate::stream::{KEEP_END, KEEP_START};
-    use crate::translate::style::{Field, finish};
+    use crate::translate::style::finish;
     use crate::translate::terms::TermBase;
+    use crate::vocab::Field;
 
     /// The input with its `{kept}` spans unmarked, and those spans.
     fn kept_spans(input: &str) -> (String, Vec<String>) {
