@@ -204,3 +204,85 @@ fn a_full_stop_after_an_address_ends_it() {
         format!("la entrega a:  {REDACTED} .    Animamos a todos")
     );
 }
+
+/// The pre-checks skip a pattern only where it finds nothing kept: on
+/// every form of the scrubber's list, and on made-up texts of the
+/// characters the two patterns turn on (issue 22).
+#[test]
+fn the_pre_checks_never_skip_a_finding() {
+    let pieces = [
+        "@",
+        "a",
+        "A",
+        "t",
+        "T",
+        "at",
+        "AT",
+        "arroba",
+        "ARROBA",
+        "rroba",
+        " ",
+        "\u{3000}",
+        "\n",
+        "(",
+        ")",
+        "[",
+        "]",
+        "<",
+        ">",
+        "{",
+        "}",
+        ".",
+        "-",
+        "+",
+        "/",
+        "00",
+        "34",
+        "9",
+        "1",
+        "6",
+        "12",
+        "x",
+        "é",
+        "dot",
+        "punto",
+        "es",
+        "mailto:",
+        "nombre",
+        "example",
+        " at ",
+        "(at)",
+        " arroba ",
+        "[arroba]",
+        " dot ",
+        " punto ",
+        "912",
+        " 345 ",
+        "678",
+        "+34 ",
+        "91 ",
+        "23 45",
+        "600112233",
+    ];
+    let mut next = crate::testing::xorshift(0x5851_f42d_4c95_7f2d);
+    let made_up = (0..40_000).map(|_| {
+        let len = 1 + next() as usize % 24;
+        (0..len).map(|_| pieces[next() as usize % pieces.len()]).collect::<String>()
+    });
+    let mut found = 0;
+    for text in FORMS.iter().map(|f| f.to_string()).chain(made_up) {
+        let view = View::of(&text);
+        let v: &str = &view.text;
+        if EMAIL.is_match(v) {
+            found += 1;
+            assert!(may_hold_email(v), "{v:?} holds an address the pre-check skips");
+        }
+        let kept = |m: regex::Match| enough_digits(m.as_str()) && stands_alone(v, m.start(), m.end());
+        if PHONE.find_iter(v).any(kept) {
+            found += 1;
+            assert!(may_hold_phone(v), "{v:?} holds a number the pre-check skips");
+        }
+    }
+    assert!(found > 1_000, "the made-up texts hold too few findings to test the pre-checks: {found}");
+    assert!(!may_hold_email("Teatro gratuito para todas las edades") && !may_hold_phone("Del 3 al 25 de octubre"));
+}
