@@ -146,7 +146,8 @@ fn may_hold_email(view: &str) -> bool {
 /// Whether [`PHONE`] can find a number [`enough_digits`] keeps in `view`:
 /// that takes at least seven ASCII digits.
 fn may_hold_phone(view: &str) -> bool {
-    view.bytes().filter(u8::is_ascii_digit).count() >= 7
+    // Counted in blocks of 64 into a byte, which the compiler vectorises.
+    view.as_bytes().chunks(64).map(|block| block.iter().map(|b| u8::from(b.is_ascii_digit())).sum::<u8>() as usize).sum::<usize>() >= 7
 }
 
 /// A phone match must not be part of a longer code: no letter or digit
