@@ -145,36 +145,45 @@ pub fn one_line(s: &str) -> String {
 }
 
 /// The byte ranges of the words of `s`, as `str::split_whitespace` finds
-/// them, walked byte by byte: only a byte that can start a blank other than
-/// ASCII's (0xC2, 0xE1, 0xE2, 0xE3) is decoded. Every title, description
-/// and venue field goes through it; `split_whitespace`, which decodes every
+/// them, walked byte by byte: inside a word only a byte that can start a
+/// blank (one up to a space, or 0xC2, 0xE1, 0xE2, 0xE3 which start the
+/// Unicode ones) is looked at more closely. Every title, description and
+/// venue field goes through it; `split_whitespace`, which decodes every
 /// character, was 5 % of an ingest run's CPU (issue 22).
 fn words(s: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
     let b = s.as_bytes();
-    let blank_at = move |i: usize| -> usize {
-        match b[i] {
-            b' ' | b'\t'..=b'\r' => 1,
-            0xC2 | 0xE1 | 0xE2 | 0xE3 => s[i..].chars().next().filter(|c| c.is_whitespace()).map_or(0, char::len_utf8),
-            _ => 0,
-        }
-    };
     let mut i = 0;
     std::iter::from_fn(move || {
         loop {
-            if i >= b.len() {
-                return None;
-            }
-            match blank_at(i) {
+            match blank_at(s, i) {
+                _ if i >= b.len() => return None,
                 0 => break,
                 n => i += n,
             }
         }
         let start = i;
-        while i < b.len() && blank_at(i) == 0 {
+        loop {
+            let Some(k) = b[i..].iter().position(|&c| c <= b' ' || matches!(c, 0xC2 | 0xE1..=0xE3)) else {
+                i = b.len();
+                break;
+            };
+            i += k;
+            if blank_at(s, i) > 0 {
+                break;
+            }
             i += 1;
         }
         Some((start, i))
     })
+}
+
+/// The length of the blank (`char::is_whitespace`) at byte `i` of `s`, or 0.
+fn blank_at(s: &str, i: usize) -> usize {
+    match s.as_bytes().get(i) {
+        Some(b' ' | b'\t'..=b'\r') => 1,
+        Some(0xC2 | 0xE1..=0xE3) => s[i..].chars().next().filter(|c| c.is_whitespace()).map_or(0, char::len_utf8),
+        _ => 0,
+    }
 }
 
 /// Unicode NFC: feeds mix decomposed accents (`e` + U+0301) with composed ones.
