@@ -9,12 +9,17 @@
 //! is not a translation of its text is sent again text by text, and such an
 //! answer to a text alone is that text's failure, never its translation.
 //!
+//! Below the plan (`pipeline`) and the fallback (`fallback`), which both
+//! send through it; it takes the texts (`need`) and the counts (`stats`)
+//! from the files under it, and imports neither of those above.
+//!
 //! Not for: deciding what needs translating or the cache (`pipeline`).
 
 use super::answer::check;
 use super::engine::{Translator, translate_each_target};
-use super::pipeline::{Fallen, Need, TranslateStats};
+use super::need::{Fallen, Need};
 use super::protect::Prepared;
+use super::stats::TranslateStats;
 use super::style::{self, Field};
 use crate::store::Store;
 use crate::store::translations::Failure;

@@ -32,6 +32,9 @@ pub trait Translator {
     fn supports(&self, src: &str, tgt: &str) -> bool;
 }
 
+/// Engine instances of any kind, one per worker.
+pub type Workers = Box<dyn Translator + Send>;
+
 impl<T: Translator + ?Sized> Translator for Box<T> {
     fn engine_id(&self) -> String {
         (**self).engine_id()

@@ -10,10 +10,15 @@
 //! The fallback's texts go out as the configured engine's do (`batches`):
 //! in batches, a poison text isolated, waiting and skipped under its own key.
 //!
+//! Below the plan (`pipeline`), which calls it; above `batches`, `need` and
+//! `stats`, which it uses.
+//!
 //! Not for: deciding what needs translating (`pipeline`).
 
 use super::batches::{MAX_FAILURES, send};
-use super::pipeline::{Fallen, TranslateStats, Workers, prepared_key};
+use super::engine::Workers;
+use super::need::{Fallen, prepared_key};
+use super::stats::TranslateStats;
 use crate::store::Store;
 use crate::store::translations::{Failure, MachineTranslation};
 use anyhow::Result;

@@ -3,7 +3,8 @@
 //! `engine` holds the [`Translator`] trait and its backends; `stream` turns
 //! plain text into Apertium's stream format and back. Callers hand in texts
 //! already scrubbed of personal data (P5) and get texts of the same count and
-//! order back.
+//! order back. A translation step runs from `pipeline` (the plan) through
+//! `fallback` to `batches` (the sending), over `need` and `stats`.
 
 pub mod analyser;
 mod answer;
@@ -17,12 +18,14 @@ pub mod fields;
 pub mod gazetteer;
 pub mod lang;
 mod libretranslate;
+mod need;
 mod openai;
 mod ordinals;
 pub mod phrases;
 pub mod pipeline;
 pub mod protect;
 mod server;
+mod stats;
 pub mod status;
 mod stream;
 pub mod style;

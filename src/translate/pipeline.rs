@@ -4,15 +4,24 @@
 //! an event.
 //!
 //! Each text is prepared per target (`protect`: names kept, the term base
-//! applied), sent, and put in house style (`style`). The cache key names the
-//! prepared text, the engine, a digest of the language data and house-style
-//! code (`lang::digest`) and the term entries that matched, so a changed term base re-translates only the texts it
-//! touches. A text over the size limit is cut at a sentence end before it
-//! is sent. Texts go out batch by batch (`batches`): a text an engine fails
-//! on while others pass is sent alone, after the others, with a growing
-//! wait, and skipped after [`MAX_FAILURES`] (issue 10.5), so one text never
-//! holds back the rest. What the engine fails on goes to the fallback
-//! engine when the operator names one (`fallback`, issue 11.5).
+//! applied), sent, and put in house style (`style`). The cache key (`need`)
+//! names the prepared text, the engine, a digest of the language data and
+//! house-style code (`lang::digest`) and the term entries that matched, so
+//! a changed term base re-translates only the texts it touches. A text over
+//! the size limit is cut at a sentence end before it is sent. Texts go out
+//! batch by batch (`batches`): a text an engine fails on while others pass
+//! is sent alone, after the others, with a growing wait, and skipped after
+//! [`MAX_FAILURES`] (issue 10.5), so one text never holds back the rest.
+//! What the engine fails on goes to the fallback engine when the operator
+//! names one (`fallback`, issue 11.5).
+//!
+//! The step is layered, each file importing only the ones below it: this
+//! one plans the step and drives it; `fallback` gives the fallback engine
+//! what the configured one failed on; `batches` sends texts to an engine;
+//! `need` (a text an engine must translate, its cache key) and `stats`
+//! (what the step did) sit under all three. The step's public names
+//! ([`TranslateStats`], [`cache_key`], [`Workers`], [`MAX_FAILURES`]) are
+//! re-exported here.
 //!
 //! A price no set phrase says in a language (`phrases`) is a third text to
 //! translate into it (issue 20 item 3); one a phrase says never reaches an
@@ -27,19 +36,22 @@
 
 use super::analyser::{Analyser, Analysis};
 use super::engine::Translator;
-use super::protect::{Known, Prepared, prepare};
-use super::style::{self, Field, Slips};
+use super::need::{Fallen, Need, engine_via, prepared_key};
+use super::protect::{Known, prepare};
+use super::style::Field;
 use super::terms::TermBase;
 use crate::store::Store;
 use crate::store::events::text_hash;
 use crate::store::translations::{MachineTranslation, SourceText};
 use crate::vocab::TextOrigin;
 use anyhow::Result;
-use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
 pub use super::batches::MAX_FAILURES;
+pub use super::engine::Workers;
+pub use super::need::cache_key;
+pub use super::stats::TranslateStats;
 
 /// How texts are prepared and guarded.
 #[derive(Debug, Clone)]
@@ -66,157 +78,6 @@ impl Default for Options {
 
 /// Descriptions in the real feeds stay under 10,000 characters (the cap lives in `policy`).
 pub use crate::policy::DEFAULT_MAX_CHARS;
-
-/// What a translation step did, in total and per source.
-#[derive(Debug, Default, Clone, serde::Serialize)]
-pub struct TranslateStats {
-    /// Texts translated by the engine now.
-    pub translated: u64,
-    /// Texts answered by the cache (named as in `run --json`: one name per thing, issue 13).
-    #[serde(rename = "translation_cache_hits")]
-    pub cache_hits: u64,
-    /// Texts still untranslated (engine missing, failed or timed out).
-    #[serde(rename = "translation_pending")]
-    pub pending: u64,
-    /// Texts over the size limit, cut at a sentence end before translation.
-    pub shortened: u64,
-    /// Texts an engine failed on repeatedly: not sent again until they change.
-    pub skipped: u64,
-    /// Texts the fallback engine translated because the configured one
-    /// failed on them (counted in `translated` too).
-    #[serde(rename = "translated_by_fallback")]
-    pub fallback: u64,
-    /// Words sent to the engine.
-    pub words: u64,
-    #[serde(skip)]
-    pub per_source: BTreeMap<String, (u64, u64, u64)>,
-    /// The first engine error, for the report.
-    pub error: Option<String>,
-    /// The fallback engine's name, when it translated something.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub fallback_engine: Option<String>,
-    /// Lines of the operator's term files that were skipped, or a missing
-    /// `terms_dir` (issue 19 item 8): said, and translation goes on.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub term_problems: Vec<String>,
-    /// Texts whose names capital letters decided because Apertium's
-    /// Spanish analyser failed on them (issue 22).
-    #[serde(skip)]
-    pub analyser_failures: u64,
-    /// The analyser's first error.
-    #[serde(skip)]
-    pub analyser_error: Option<String>,
-}
-
-impl TranslateStats {
-    /// The lines the operator is told on stderr after a translation step.
-    pub fn problems(&self) -> Vec<String> {
-        let mut lines = self.term_problems.clone();
-        if let (Some(engine), Some(why)) = (&self.fallback_engine, &self.error) {
-            lines.push(format!(
-                "{} texts translated by the fallback ({engine}) instead, asked of the configured engine again next run: {why}",
-                self.fallback
-            ));
-        }
-        if let Some(why) = self.error.as_ref().filter(|_| self.pending > 0 || self.fallback == 0) {
-            lines.push(format!("{} translations pending, retried next run: {why}", self.pending));
-        }
-        if let (n @ 1.., Some(why)) = (self.analyser_failures, &self.analyser_error) {
-            lines
-                .push(format!("Apertium's Spanish analyser failed on {n} texts, whose names were decided by capital letters alone: {why}"));
-        }
-        if self.skipped > 0 {
-            lines.push(format!("{} texts skipped: the engine failed on each of them repeatedly (retried when they change)", self.skipped));
-        }
-        lines
-    }
-}
-
-/// The cache key: a hash of (text, source language, target language, engine and version).
-pub fn cache_key(text: &str, src: &str, tgt: &str, engine: &str) -> String {
-    let mut h = Sha256::new();
-    for part in [text, src, tgt, engine] {
-        h.update(part.as_bytes());
-        h.update([0u8]);
-    }
-    hex::encode(h.finalize())
-}
-
-/// The cache key of a prepared text: its marked text (names, term targets),
-/// engine, house style and the term entries that matched it.
-pub(super) fn prepared_key(p: &Prepared, field: &str, src: &str, tgt: &str, engine: &str) -> String {
-    let engine = format!("{engine}\0lang/{}\0{field}\0{}", super::lang::digest(tgt), p.terms_used.join("\n"));
-    cache_key(&p.text, src, tgt, &engine)
-}
-
-#[derive(Clone)]
-pub(super) struct Need {
-    pub(super) event_id: i64,
-    pub(super) source: String,
-    pub(super) field: Field,
-    pub(super) prepared: Prepared,
-    pub(super) key: String,
-    pub(super) hash: String,
-    pub(super) words: u64,
-    /// Cut at the size limit: the translation ends with a mark saying so.
-    pub(super) shortened: bool,
-    /// The publisher's language the text is translated from instead of the
-    /// original's (`es`: its own Spanish beside a Catalan original).
-    pub(super) via: Option<&'static str>,
-    /// Sent to Apertium, whose steady slips house style mends.
-    pub(super) apertium: bool,
-    /// Sent with names kept but no term, stored as the engine gives it
-    /// (`data/lang/XX/plain.txt`).
-    pub(super) plain: bool,
-}
-
-impl Need {
-    /// The field as the cache key names it: a cut text is another text.
-    pub(super) fn field_key(&self) -> String {
-        if self.shortened { format!("{}/cut", self.field) } else { self.field.to_string() }
-    }
-
-    /// The row storing `text` as this text's translation into `tgt` by
-    /// `engine` under `key`, counted in `stats`.
-    pub(super) fn translated(&self, tgt: &str, text: &str, engine: &str, key: &str, stats: &mut TranslateStats) -> MachineTranslation {
-        stats.translated += 1;
-        stats.words += self.words;
-        stats.per_source.entry(self.source.clone()).or_default().0 += 1;
-        MachineTranslation {
-            event_id: self.event_id,
-            lang: tgt.to_string(),
-            field: self.field,
-            text: text.to_string(),
-            engine: engine_via(engine, self.via),
-            source_hash: self.hash.clone(),
-            cache_key: key.to_string(),
-        }
-    }
-
-    /// An engine's answer for this text, in house style, marked if cut.
-    pub(super) fn finish(&self, answer: &str, tgt: &str) -> String {
-        let p = &self.prepared;
-        let slips = if self.apertium { Slips::Apertium } else { Slips::None };
-        let mut text = if self.plain {
-            style::finish_plain(answer, &p.names, tgt)
-        } else {
-            style::finish_from(answer, &p.names, &p.anchors(), p.lead.as_deref(), tgt, self.field, slips)
-        };
-        if self.shortened {
-            text.push_str(" […]");
-        }
-        text
-    }
-}
-
-/// The engine as a translation names it: `apertium/3.8 via es` when the
-/// text was translated from the publisher's Spanish, not the original.
-fn engine_via(engine: &str, via: Option<&str>) -> String {
-    match via {
-        Some(lang) => format!("{engine} via {lang}"),
-        None => engine.to_string(),
-    }
-}
 
 /// A text as an engine gets it: scrubbed (P5, belt and braces: only
 /// scrubbed text ever reaches an engine) and cut at `max` characters; true
@@ -349,10 +210,6 @@ pub(super) struct Plan {
     pub(super) failures: HashMap<String, crate::store::translations::Failure>,
 }
 
-/// The plan step: for each text of `sources`' active events and each of
-/// `langs`, who answers it (the publisher, a human, the cache, `engine`) and
-/// from which text (the original, or the publisher's Spanish); counted in
-/// `stats`. Reads only, so `translate status` asks it too.
 /// The term base of each of `langs`; the lines of the operator's files
 /// that were skipped go to `stats` (once each, issue 19 item 8).
 fn term_bases(options: &Options, langs: &[String], stats: &mut TranslateStats) -> Result<HashMap<String, TermBase>> {
@@ -369,6 +226,10 @@ fn term_bases(options: &Options, langs: &[String], stats: &mut TranslateStats) -
     Ok(terms)
 }
 
+/// The plan step: for each text of `sources`' active events and each of
+/// `langs`, who answers it (the publisher, a human, the cache, `engine`) and
+/// from which text (the original, or the publisher's Spanish); counted in
+/// `stats`. Reads only, so `translate status` asks it too.
 pub(super) fn plan(
     store: &Store,
     engine: &str,
@@ -522,12 +383,6 @@ fn analysis_of(analyser: &mut Option<Option<Analyser>>, lang: &str, text: &str, 
         }
     }
 }
-
-/// Texts for the fallback: (source, target) → texts.
-pub(super) type Fallen = BTreeMap<(String, String), Vec<Need>>;
-
-/// Engine instances of any kind, one per worker.
-pub type Workers = Box<dyn Translator + Send>;
 
 /// The engines the settings ask for: the configured one's workers, and the
 /// fallback's when `[settings] fallback` names one.

@@ -1,0 +1,103 @@
+//! One text an engine must translate ([`Need`]) and what follows from it:
+//! the cache key it is asked and stored under, the row its translation
+//! becomes, the engine's answer put in house style. The plan (`pipeline`)
+//! makes them, the batches (`batches`) and the fallback (`fallback`) send
+//! them; this file imports none of the three.
+//!
+//! Not for: deciding what needs translating (`pipeline`) or sending it (`batches`).
+
+use super::protect::Prepared;
+use super::stats::TranslateStats;
+use super::style::{self, Field, Slips};
+use crate::store::translations::MachineTranslation;
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+
+/// The cache key: a hash of (text, source language, target language, engine and version).
+pub fn cache_key(text: &str, src: &str, tgt: &str, engine: &str) -> String {
+    let mut h = Sha256::new();
+    for part in [text, src, tgt, engine] {
+        h.update(part.as_bytes());
+        h.update([0u8]);
+    }
+    hex::encode(h.finalize())
+}
+
+/// The cache key of a prepared text: its marked text (names, term targets),
+/// engine, house style and the term entries that matched it.
+pub(super) fn prepared_key(p: &Prepared, field: &str, src: &str, tgt: &str, engine: &str) -> String {
+    let engine = format!("{engine}\0lang/{}\0{field}\0{}", super::lang::digest(tgt), p.terms_used.join("\n"));
+    cache_key(&p.text, src, tgt, &engine)
+}
+
+#[derive(Clone)]
+pub(super) struct Need {
+    pub(super) event_id: i64,
+    pub(super) source: String,
+    pub(super) field: Field,
+    pub(super) prepared: Prepared,
+    pub(super) key: String,
+    pub(super) hash: String,
+    pub(super) words: u64,
+    /// Cut at the size limit: the translation ends with a mark saying so.
+    pub(super) shortened: bool,
+    /// The publisher's language the text is translated from instead of the
+    /// original's (`es`: its own Spanish beside a Catalan original).
+    pub(super) via: Option<&'static str>,
+    /// Sent to Apertium, whose steady slips house style mends.
+    pub(super) apertium: bool,
+    /// Sent with names kept but no term, stored as the engine gives it
+    /// (`data/lang/XX/plain.txt`).
+    pub(super) plain: bool,
+}
+
+impl Need {
+    /// The field as the cache key names it: a cut text is another text.
+    pub(super) fn field_key(&self) -> String {
+        if self.shortened { format!("{}/cut", self.field) } else { self.field.to_string() }
+    }
+
+    /// The row storing `text` as this text's translation into `tgt` by
+    /// `engine` under `key`, counted in `stats`.
+    pub(super) fn translated(&self, tgt: &str, text: &str, engine: &str, key: &str, stats: &mut TranslateStats) -> MachineTranslation {
+        stats.translated += 1;
+        stats.words += self.words;
+        stats.per_source.entry(self.source.clone()).or_default().0 += 1;
+        MachineTranslation {
+            event_id: self.event_id,
+            lang: tgt.to_string(),
+            field: self.field,
+            text: text.to_string(),
+            engine: engine_via(engine, self.via),
+            source_hash: self.hash.clone(),
+            cache_key: key.to_string(),
+        }
+    }
+
+    /// An engine's answer for this text, in house style, marked if cut.
+    pub(super) fn finish(&self, answer: &str, tgt: &str) -> String {
+        let p = &self.prepared;
+        let slips = if self.apertium { Slips::Apertium } else { Slips::None };
+        let mut text = if self.plain {
+            style::finish_plain(answer, &p.names, tgt)
+        } else {
+            style::finish_from(answer, &p.names, &p.anchors(), p.lead.as_deref(), tgt, self.field, slips)
+        };
+        if self.shortened {
+            text.push_str(" […]");
+        }
+        text
+    }
+}
+
+/// The engine as a translation names it: `apertium/3.8 via es` when the
+/// text was translated from the publisher's Spanish, not the original.
+pub(super) fn engine_via(engine: &str, via: Option<&str>) -> String {
+    match via {
+        Some(lang) => format!("{engine} via {lang}"),
+        None => engine.to_string(),
+    }
+}
+
+/// Texts for the fallback: (source, target) → texts.
+pub(super) type Fallen = BTreeMap<(String, String), Vec<Need>>;

@@ -1,0 +1,75 @@
+//! What a translation step did ([`TranslateStats`]): texts translated,
+//! answered by the cache, pending, cut, set aside, sent to the fallback,
+//! in total and per source, and the lines the operator is told of it. Every
+//! layer of the step counts into it (`pipeline`, `fallback`, `batches`); it
+//! imports none of them.
+//!
+//! Not for: `translate status`, which tells how the stored texts are shown
+//! (`status`).
+
+use std::collections::BTreeMap;
+
+/// What a translation step did, in total and per source.
+#[derive(Debug, Default, Clone, serde::Serialize)]
+pub struct TranslateStats {
+    /// Texts translated by the engine now.
+    pub translated: u64,
+    /// Texts answered by the cache (named as in `run --json`: one name per thing, issue 13).
+    #[serde(rename = "translation_cache_hits")]
+    pub cache_hits: u64,
+    /// Texts still untranslated (engine missing, failed or timed out).
+    #[serde(rename = "translation_pending")]
+    pub pending: u64,
+    /// Texts over the size limit, cut at a sentence end before translation.
+    pub shortened: u64,
+    /// Texts an engine failed on repeatedly: not sent again until they change.
+    pub skipped: u64,
+    /// Texts the fallback engine translated because the configured one
+    /// failed on them (counted in `translated` too).
+    #[serde(rename = "translated_by_fallback")]
+    pub fallback: u64,
+    /// Words sent to the engine.
+    pub words: u64,
+    #[serde(skip)]
+    pub per_source: BTreeMap<String, (u64, u64, u64)>,
+    /// The first engine error, for the report.
+    pub error: Option<String>,
+    /// The fallback engine's name, when it translated something.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fallback_engine: Option<String>,
+    /// Lines of the operator's term files that were skipped, or a missing
+    /// `terms_dir` (issue 19 item 8): said, and translation goes on.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub term_problems: Vec<String>,
+    /// Texts whose names capital letters decided because Apertium's
+    /// Spanish analyser failed on them (issue 22).
+    #[serde(skip)]
+    pub analyser_failures: u64,
+    /// The analyser's first error.
+    #[serde(skip)]
+    pub analyser_error: Option<String>,
+}
+
+impl TranslateStats {
+    /// The lines the operator is told on stderr after a translation step.
+    pub fn problems(&self) -> Vec<String> {
+        let mut lines = self.term_problems.clone();
+        if let (Some(engine), Some(why)) = (&self.fallback_engine, &self.error) {
+            lines.push(format!(
+                "{} texts translated by the fallback ({engine}) instead, asked of the configured engine again next run: {why}",
+                self.fallback
+            ));
+        }
+        if let Some(why) = self.error.as_ref().filter(|_| self.pending > 0 || self.fallback == 0) {
+            lines.push(format!("{} translations pending, retried next run: {why}", self.pending));
+        }
+        if let (n @ 1.., Some(why)) = (self.analyser_failures, &self.analyser_error) {
+            lines
+                .push(format!("Apertium's Spanish analyser failed on {n} texts, whose names were decided by capital letters alone: {why}"));
+        }
+        if self.skipped > 0 {
+            lines.push(format!("{} texts skipped: the engine failed on each of them repeatedly (retried when they change)", self.skipped));
+        }
+        lines
+    }
+}
