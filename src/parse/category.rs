@@ -129,13 +129,8 @@ mod tests {
         pieces.extend(
             ["Música", "Niños", "TÍTERES", "Exposición", " ", "/", ",", "-", "ü", "ç", "e\u{301}", "x", "Danza Baile"].map(String::from),
         );
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state as usize
-        };
+        let mut random = crate::testing::xorshift(0x2545_f491_4f6c_dd1d);
+        let mut next = move || random() as usize;
         for _ in 0..20_000 {
             let label: String = (0..next() % 4).map(|_| pieces[next() % pieces.len()].as_str()).collect();
             assert_eq!(Category::from_label(&label), one_by_one(&label), "{label:?}");
