@@ -25,6 +25,8 @@ pub mod runs;
 mod schema;
 pub mod takedowns;
 pub mod translations;
+#[cfg(test)]
+mod vocab_in_sql;
 
 use anyhow::{Context, Result};
 use rusqlite::Connection;
