@@ -7,7 +7,8 @@
 //!
 //! The layers, each importing only from those before it (no import cycle
 //! between these modules):
-//! - leaves: `lang` (the display languages), `vocab` (stored spellings),
+//! - leaves: `lang` (the display languages), `lang_data` (the word lists
+//!   and rules of `data/lang/`), `vocab` (stored spellings),
 //!   `error` (exit statuses, the usage error, the run lock's refusal),
 //!   `times` (how a stored time is written in JSON), `policy` (the limits
 //!   the operator may tune);
@@ -38,6 +39,7 @@ pub mod http;
 pub mod i18n;
 pub mod ingest;
 pub mod lang;
+pub mod lang_data;
 pub mod model;
 pub mod output;
 pub mod parse;
