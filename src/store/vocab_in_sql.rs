@@ -6,6 +6,7 @@
 
 use crate::vocab::{EventStatus, Field, RequestOutcome, TextOrigin};
 use regex::Regex;
+use std::sync::LazyLock;
 
 /// The store's sources as compiled, each cut at its tests.
 const SOURCES: [(&str, &str); 14] = [
@@ -50,10 +51,11 @@ fn sql_texts(source: &str) -> Vec<String> {
     while i < code.len() {
         match code[i] {
             b'/' if code.get(i + 1) == Some(&b'/') => i += code[i..].iter().position(|&b| b == b'\n').unwrap_or(code.len() - i),
-            b'\'' if code.get(i + 1) == Some(&b'\\') => i += 2 + code[i + 2..].iter().position(|&b| b == b'\'').unwrap_or(0) + 1,
+            // An escaped character literal: `'\''`, `'\n'`, `'\u{E000}'`.
+            b'\'' if code.get(i + 1) == Some(&b'\\') => i += 3 + code[i + 3..].iter().position(|&b| b == b'\'').unwrap_or(0) + 1,
             // A character literal, or else a lifetime (stepped over).
             b'\'' => {
-                let width = source[..].get(i + 1..).and_then(|rest| rest.chars().next()).map_or(1, char::len_utf8);
+                let width = source.get(i + 1..).and_then(|rest| rest.chars().next()).map_or(1, char::len_utf8);
                 i += if code.get(i + 1 + width) == Some(&b'\'') { width + 2 } else { 1 };
             }
             b'r' if matches!(code.get(i + 1), Some(b'"' | b'#')) && i > 0 && !code[i - 1].is_ascii_alphanumeric() => {
@@ -82,13 +84,15 @@ fn sql_texts(source: &str) -> Vec<String> {
 /// `column <> 'w'`, `column TEXT … DEFAULT 'w'`, `CASE column WHEN 'w'`, or
 /// its place in an `INSERT INTO t (columns) VALUES (values)`.
 fn said_of(sql: &str) -> Vec<(String, String)> {
-    let compared = Regex::new(r"(?:\w+\.)?(\w+)\s*(?:=|<>)\s*'(\w+)'").unwrap();
-    let default = Regex::new(r"(\w+) TEXT NOT NULL DEFAULT '(\w+)'").unwrap();
-    let case = Regex::new(r"CASE (?:\w+\.)?(\w+) WHEN '(\w+)'").unwrap();
-    let insert = Regex::new(r"(?s)INSERT (?:OR \w+ )?INTO \w+ \(([^)]*)\)\s*VALUES \(([^)]*)\)").unwrap();
+    static SAID: LazyLock<[Regex; 3]> = LazyLock::new(|| {
+        [r"(?:\w+\.)?(\w+)\s*(?:=|<>)\s*'(\w+)'", r"(\w+) TEXT NOT NULL DEFAULT '(\w+)'", r"CASE (?:\w+\.)?(\w+) WHEN '(\w+)'"]
+            .map(|re| Regex::new(re).unwrap())
+    });
+    static INSERT: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?s)INSERT (?:OR \w+ )?INTO \w+ \(([^)]*)\)\s*VALUES \(([^)]*)\)").unwrap());
     let mut out: Vec<(String, String)> =
-        [&compared, &default, &case].iter().flat_map(|re| re.captures_iter(sql).map(|c| (c[1].to_string(), c[2].to_string()))).collect();
-    for c in insert.captures_iter(sql) {
+        SAID.iter().flat_map(|re| re.captures_iter(sql).map(|c| (c[1].to_string(), c[2].to_string()))).collect();
+    for c in INSERT.captures_iter(sql) {
         let columns: Vec<&str> = c[1].split(',').map(str::trim).collect();
         let values: Vec<&str> = c[2].split(',').map(str::trim).collect();
         assert_eq!(columns.len(), values.len(), "an INSERT whose columns and values do not pair: {sql}");
@@ -137,6 +141,14 @@ fn every_file_of_the_store_is_read() {
         .collect();
     files.sort();
     assert_eq!(files, SOURCES.map(|(name, _)| name.to_string()));
+}
+
+#[test]
+fn the_lexer_reads_each_kind_of_literal_whole() {
+    let source = "fn f<'a>(x: &'a str) { let q = ['\\'','\"']; let u = '\\u{E000}'; let e = 'é';\n\
+                  // a \"comment\"\n\
+                  g(\"status = 'active' \\\" x\", r#\"a \"b\" c\"#, br\"raw\"); }";
+    assert_eq!(sql_texts(source), ["status = 'active' \\\" x", "a \"b\" c", "raw"]);
 }
 
 #[test]
