@@ -35,6 +35,7 @@ pub static MANIFEST: Manifest = Manifest {
         format: Format::Json,
         lang: "es",
         role: FeedRole::Primary,
+        paging: Paging::Whole,
     }],
     plan: FetchPlan::FirstThatParses,
     // Only the portal's own RISP tree. Not analisis.datosabiertos.jcyl.es:

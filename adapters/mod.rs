@@ -10,11 +10,12 @@ use crate::adapter::Adapter;
 
 pub mod diba;
 pub mod esmadrid;
+pub mod gencat;
 pub mod jcyl;
 pub mod madrid;
 
 /// Every adapter, in a fixed order.
-pub static ALL: &[&dyn Adapter] = &[&madrid::Madrid, &esmadrid::Esmadrid, &diba::Diba, &jcyl::Jcyl];
+pub static ALL: &[&dyn Adapter] = &[&madrid::Madrid, &esmadrid::Esmadrid, &diba::Diba, &jcyl::Jcyl, &gencat::Gencat];
 
 /// The adapter with this id.
 pub fn by_id(id: &str) -> Option<&'static dyn Adapter> {

@@ -96,6 +96,64 @@ pub struct Feed {
     /// Language of this feed's texts.
     pub lang: &'static str,
     pub role: FeedRole,
+    /// Whether one response holds the whole feed, or the framework asks
+    /// page after page ([`Paging`]).
+    pub paging: Paging,
+}
+
+/// How a feed is read when one response may not hold it all. The framework
+/// (`ingest`) asks for the pages, each one request under the host's delay
+/// and daily cap (P8); the adapter's parser reads each page as a feed body.
+///
+/// ```
+/// use cityvibe::adapter::Paging;
+/// let soda = Paging::LimitOffset { limit: "$limit", offset: "$offset", size: 1000, max_pages: 30 };
+/// let url = "https://analisi.transparenciacatalunya.cat/resource/rhpv-yr4f.json?$order=codi";
+/// assert_eq!(soda.page_url(url, 0), format!("{url}&$limit=1000&$offset=0"));
+/// assert_eq!(soda.page_url(url, 2), format!("{url}&$limit=1000&$offset=2000"));
+/// assert_eq!(Paging::Whole.page_url(url, 0), url);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Paging {
+    /// One response is the whole feed.
+    Whole,
+    /// Pages asked with a page size and an offset in the query (Socrata's
+    /// SODA API: `$limit` and `$offset`). The feed URL carries a stable
+    /// order (`$order=codi`), so that no row moves between two pages. The
+    /// pages are asked in turn until one holds fewer than `size` records;
+    /// a feed still full after `max_pages` pages is not read at all (a
+    /// partial read never withdraws anything, P20).
+    LimitOffset {
+        /// The query parameter of the page size (`$limit`).
+        limit: &'static str,
+        /// The query parameter of the first record's offset (`$offset`).
+        offset: &'static str,
+        /// Records per page.
+        size: u32,
+        /// The most pages one run asks for (each is a request).
+        max_pages: u32,
+    },
+}
+
+impl Paging {
+    /// The URL of page `page` (0-based) of the feed at `url`.
+    pub fn page_url(self, url: &str, page: u32) -> String {
+        match self {
+            Paging::Whole => url.to_string(),
+            Paging::LimitOffset { limit, offset, size, .. } => {
+                let sep = if url.contains('?') { '&' } else { '?' };
+                format!("{url}{sep}{limit}={size}&{offset}={}", u64::from(page) * u64::from(size))
+            }
+        }
+    }
+
+    /// The most requests one read of the feed makes.
+    pub fn max_requests(self) -> u32 {
+        match self {
+            Paging::Whole => 1,
+            Paging::LimitOffset { max_pages, .. } => max_pages,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

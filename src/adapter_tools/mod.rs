@@ -272,8 +272,20 @@ mod tests {
             publisher: "x",
             host: "datos.example.es",
             feeds: &[
-                Feed { url: "http://datos.example.es/a.json", format: Format::Json, lang: "es", role: FeedRole::Translation },
-                Feed { url: "https://otro.example.es/a.json", format: Format::Json, lang: "es", role: FeedRole::Translation },
+                Feed {
+                    url: "http://datos.example.es/a.json",
+                    format: Format::Json,
+                    lang: "es",
+                    role: FeedRole::Translation,
+                    paging: Paging::Whole,
+                },
+                Feed {
+                    url: "https://otro.example.es/a.json",
+                    format: Format::Json,
+                    lang: "es",
+                    role: FeedRole::Translation,
+                    paging: Paging::Whole,
+                },
             ],
             plan: FetchPlan::All,
             redirects: &[RedirectRule { host: "datos.example.es", path_prefix: "a/" }],

@@ -261,7 +261,7 @@ pub static MANIFEST: Manifest = Manifest {
     publisher: "TODO: who publishes it",
     host: "{{HOST}}",
     // TODO: the exact feed URL(s), written after reading robots.txt (P3, P14).
-    feeds: &[Feed { url: "{{FEED_URL}}", format: Format::{{VARIANT}}, lang: "es", role: FeedRole::Primary }],
+    feeds: &[Feed { url: "{{FEED_URL}}", format: Format::{{VARIANT}}, lang: "es", role: FeedRole::Primary, paging: Paging::Whole }],
     plan: FetchPlan::FirstThatParses,
     // TODO: the hosts and path prefixes a feed URL may redirect to (P13).
     redirects: &[RedirectRule { host: "{{HOST}}", path_prefix: "/TODO/" }],

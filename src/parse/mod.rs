@@ -11,6 +11,9 @@
 //! - decimal-comma coordinates and amounts `40,4167`: [`number::decimal`];
 //! - category labels and audiences to the taxonomy: [`crate::model::Category::from_label`], [`category::add_audience`];
 //! - price texts ("Gratuito", "5,50 euros"): [`price::free_from_text`];
+//! - opening hours that give days their own times ("Dissabte: 19 h  Diumenge: 11 h",
+//!   "De dimarts a divendres: de 17 a 20 h"), weekday names as data:
+//!   [`week_hours::week_hours`], and a span of days with them: [`week_hours::schedule`];
 //! - a span of days with a start time becomes one occurrence a day:
 //!   [`crate::model::Schedule::from_span`].
 
@@ -27,4 +30,5 @@ pub mod pii;
 pub mod price;
 pub mod stored;
 pub mod text;
+pub mod week_hours;
 pub mod xml;
