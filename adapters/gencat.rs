@@ -1,58 +1,74 @@
-//! analisi.transparenciacatalunya.cat: TODO the dataset's name and what it holds.
+//! analisi.transparenciacatalunya.cat: the Generalitat de Catalunya's
+//! "Agenda cultural de Catalunya" (Socrata dataset `rhpv-yr4f`), in Catalan
+//! only: the publisher gives no Spanish, so the events' original language
+//! is `ca` and every other language is translated from it.
 //!
-//! Written by `cityvibe adapter new`. NOT REVIEWED YET: its row in
-//! sources.toml is disabled. Before enabling it, do the review in
-//! docs/ADAPTERS.md and replace every TODO below:
-//! - read https://analisi.transparenciacatalunya.cat/robots.txt for CityVibeBot and `*`: no feed URL
-//!   may be disallowed; a Crawl-delay becomes `min_delay` (P8, P14);
-//! - write the exact feed URL(s) and where they may redirect (P3, P13), and
-//!   move the sample to the matching path under data/samples/analisi.transparenciacatalunya.cat/;
-//! - copy the licence and the attribution wording from the publisher (P19);
-//! - list in `review.notes` every field of the feed that holds personal data
-//!   (e-mail, phone, fax, contact names) or images, and keep them out of the
-//!   typed record below (P4, P5);
-//! - rewrite the sample by hand in the real feed's shape (invented data).
+//! Written with `cityvibe adapter new`; the manifest is reviewed except for
+//! the host's robots.txt, which could not be read here (see `review`).
+//! The SODA API serves the dataset in pages (`$limit`, `$offset`) in a
+//! stable order (`$order=codi`): the framework asks page after page
+//! (`Paging::LimitOffset`), and the parser reads each page as a JSON array.
+//! One `codi` can stand on several rows (copies and edited versions): the
+//! framework keeps one event per id, the last row winning.
 
 use crate::adapter::*;
-use crate::model::{Event, Schedule};
-use crate::parse::dates::{parse_date, parse_time};
+use crate::model::{Category, Event};
+use crate::parse::dates::parse_datetime;
 use crate::parse::loose::Loose;
+use crate::parse::number::decimal;
+use crate::parse::price::free_from_text;
 use crate::parse::text::{html_to_line, html_to_text, non_empty, one_line};
+use crate::parse::week_hours::{schedule, week_hours};
 use crate::records::json;
 use std::io::BufRead;
 use std::time::Duration;
 
 pub struct Gencat;
 
+/// The dataset's page, where a person reads its licence and terms.
+const DATASET_PAGE: &str = "https://analisi.transparenciacatalunya.cat/d/rhpv-yr4f";
+
 pub static MANIFEST: Manifest = Manifest {
     id: "gencat",
-    name: "TODO: the dataset's name",
-    publisher: "TODO: who publishes it",
+    name: "Agenda cultural de Catalunya",
+    publisher: "Generalitat de Catalunya, Departament de Cultura",
     host: "analisi.transparenciacatalunya.cat",
-    // TODO: the exact feed URL(s), written after reading robots.txt (P3, P14).
     feeds: &[Feed {
-        url: "https://analisi.transparenciacatalunya.cat/TODO/gencat.json",
+        url: "https://analisi.transparenciacatalunya.cat/resource/rhpv-yr4f.json?$order=codi",
         format: Format::Json,
-        lang: "es",
+        lang: "ca",
         role: FeedRole::Primary,
-        paging: Paging::Whole,
+        // SODA's own page size when none is asked; 30 pages bound a run
+        // (the dataset's size is to be confirmed at review).
+        paging: Paging::LimitOffset { limit: "$limit", offset: "$offset", size: 1000, max_pages: 30 },
     }],
     plan: FetchPlan::FirstThatParses,
-    // TODO: the hosts and path prefixes a feed URL may redirect to (P13).
-    redirects: &[RedirectRule { host: "analisi.transparenciacatalunya.cat", path_prefix: "/TODO/" }],
-    // TODO: at least robots.txt's Crawl-delay for CityVibeBot or `*` (P8); never below 1 s.
+    redirects: &[RedirectRule { host: "analisi.transparenciacatalunya.cat", path_prefix: "/resource/rhpv-yr4f" }],
+    // Cautious until robots.txt is read (no Crawl-delay known).
     min_delay: Duration::from_secs(10),
-    daily_cap: 40,
-    language: "es",
-    licence: Licence { name: "TODO: the licence's name", url: "https://TODO.invalid/licence" },
-    attribution: "TODO: the attribution text the publisher asks for",
-    dataset_page: "https://TODO.invalid/dataset-page",
-    update_schedule: "TODO: how often the publisher updates the feed",
+    // Up to 30 pages a run, eight runs a day, and room for retries.
+    daily_cap: 300,
+    language: "ca",
+    licence: Licence {
+        name: "Llicència oberta d'ús d'informació de la Generalitat de Catalunya (reutilització amb citació de la font)",
+        url: "https://governobert.gencat.cat/ca/dades_obertes/llicencia-oberta-informacio-catalunya/",
+    },
+    attribution: "Font: Generalitat de Catalunya, Agenda cultural de Catalunya (analisi.transparenciacatalunya.cat)",
+    dataset_page: DATASET_PAGE,
+    update_schedule: "daily (the agenda is published as the Departament de Cultura edits it; to be confirmed at review)",
     review: Review {
-        date: "TODO: YYYY-MM-DD",
-        robots_txt: "TODO: what robots.txt says for CityVibeBot and *, and its Crawl-delay",
+        date: "2026-12-02",
+        robots_txt: "PENDING: no copy of https://analisi.transparenciacatalunya.cat/robots.txt could be read when the adapter was written; \
+                     a person must read it (CityVibeBot and * groups, Crawl-delay) and write what it says here. Until then \
+                     min_delay is a cautious 10 s.",
         robots_sha256: None,
-        notes: "TODO: which fields hold personal data (e-mail, phone, fax, contact names) or images, and that the record leaves them out",
+        notes: "Licence and attribution as the publisher states them for its open data (the Generalitat's open-information \
+                licence: reuse citing the source), to be confirmed on the dataset page at review. Contact data: email and \
+                tel_fon (about 400 rows carry a phone, 200 an e-mail); images and media: imatges, imgapp, v_deos, documents. \
+                None is a field of the typed record, so serde skips them unread (P4, P5). Descriptions (descripcio, \
+                descripcio_html) and horari can still hold phones and e-mails: the core scrubs them. The texts are Catalan \
+                only. The event has no page of its own in the record: its first link (enlla_os) that is not the agenda's \
+                search or home page, else the organiser's url, is linked as the original.",
     },
 };
 
@@ -62,136 +78,193 @@ impl Adapter for Gencat {
     }
 
     fn parse(&self, feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
-        parse_feed(feed, body, sink)
+        json::read_records::<Row>(body, None, sink, |row, position| map(&row, feed.lang, position))
+            .map_err(|e| FeedError::new(format!("not a page of the SODA dataset (a JSON array of rows): {e}")))?;
+        Ok(())
     }
 }
 
-/// One record of the feed: only the fields CityVibe keeps.
-///
-/// There is deliberately no e-mail, phone, fax, contact-name or image field
-/// here, whatever the feed offers: a field that is not in the record is
-/// never read, so personal data cannot reach the store, the logs, the
-/// exports or the translator (POLICY P5), and image URLs are never kept
-/// (P4). Do not add such a field; list it in `review.notes` instead.
-#[derive(Debug, Default, serde::Deserialize)]
-struct Record {
-    #[serde(default)]
-    id: String,
-    #[serde(default)]
-    title: String,
-    #[serde(default)]
-    description: String,
-    #[serde(default)]
-    start: String,
-    #[serde(default)]
-    end: String,
-    #[serde(default)]
-    venue: String,
-    #[serde(default)]
-    url: String,
-}
-
-/// `2026-12-05`, `2026-12-05 19:00` or `2026-12-05T19:00:00`: a date and, when given, a time.
-fn date_time(s: &str) -> Option<(jiff::civil::Date, Option<jiff::civil::Time>)> {
-    let s = s.trim();
-    let (d, t) = match s.split_once([' ', 'T']) {
-        Some((d, t)) => (d, Some(t)),
-        None => (s, None),
-    };
-    let date = parse_date(d)?;
-    let time = match t {
-        Some(t) => Some(parse_time(t)?),
-        None => None,
-    };
-    Some((date, time))
-}
-
-/// One record as an event. A record error without an id is named by the
-/// framework by its place in the feed.
-fn map(r: &Record, lang: &str) -> Result<Event, RecordError> {
-    let err = |reason: String| RecordError::new(r.id.trim(), reason);
-    let mut ev = Event::new(&r.id, &html_to_line(&r.title), lang).map_err(err)?;
-    ev.description = html_to_text(&r.description);
-    ev.url = non_empty(&r.url);
-    let (first, start_time) = date_time(&r.start).ok_or_else(|| err(format!("bad start {:?}", r.start)))?;
-    let end = if r.end.trim().is_empty() { None } else { Some(date_time(&r.end).ok_or_else(|| err(format!("bad end {:?}", r.end)))?) };
-    ev.schedule = Schedule::from_span(first, end.map(|e| e.0), start_time, end.and_then(|e| e.1), Vec::new(), Vec::new());
-    ev.venue.name = non_empty(&one_line(&r.venue));
-    // TODO: map the feed's own categories (ev.source_categories) to CityVibe's
-    // with `Category::from_label`; an event left without one is filed under Other.
-    Ok(ev)
-}
-
-/// The record as it comes in JSON: tolerant of numbers, nulls and objects
-/// where text was expected, so one odd record does not sink the feed.
+/// One row of the dataset: only the fields CityVibe keeps (Socrata's
+/// shortened Catalan column names; an empty field is absent). There is on
+/// purpose no `email`, `tel_fon` (contact data, P5), `imatges`, `imgapp`,
+/// `v_deos` or `documents` (images and media, P4): a field that is not
+/// here is never read.
 #[derive(serde::Deserialize)]
-struct JsonRecord<'a> {
+struct Row<'a> {
     #[serde(borrow, default)]
-    id: Loose<'a>,
+    codi: Loose<'a>,
     #[serde(borrow, default)]
-    title: Loose<'a>,
+    denominaci: Loose<'a>,
     #[serde(borrow, default)]
-    description: Loose<'a>,
+    subt_tol: Loose<'a>,
     #[serde(borrow, default)]
-    start: Loose<'a>,
+    descripcio: Loose<'a>,
     #[serde(borrow, default)]
-    end: Loose<'a>,
+    descripcio_html: Loose<'a>,
     #[serde(borrow, default)]
-    venue: Loose<'a>,
+    data_inici: Loose<'a>,
+    #[serde(borrow, default)]
+    data_fi: Loose<'a>,
+    #[serde(borrow, default)]
+    horari: Loose<'a>,
+    #[serde(borrow, default)]
+    entrades: Loose<'a>,
+    #[serde(borrow, default)]
+    tags_mbits: Loose<'a>,
+    #[serde(borrow, default)]
+    tags_categor_es: Loose<'a>,
+    #[serde(borrow, default)]
+    comarca_i_municipi: Loose<'a>,
+    #[serde(borrow, default)]
+    espai: Loose<'a>,
+    #[serde(borrow, default)]
+    adre_a: Loose<'a>,
+    #[serde(borrow, default)]
+    localitat: Loose<'a>,
+    #[serde(borrow, default)]
+    codi_postal: Loose<'a>,
+    #[serde(borrow, default)]
+    latitud: Loose<'a>,
+    #[serde(borrow, default)]
+    longitud: Loose<'a>,
+    #[serde(borrow, default)]
+    enlla_os: Loose<'a>,
     #[serde(borrow, default)]
     url: Loose<'a>,
 }
 
-/// What each element of the array is read as.
-impl json::Record for JsonRecord<'_> {
-    type Of<'de> = JsonRecord<'de>;
-    // TODO: the key of the event id: a record that cannot be read but whose
-    // id can keeps its stored event.
-    const ID_KEY: &'static str = "id";
+impl json::Record for Row<'_> {
+    type Of<'de> = Row<'de>;
+    const ID_KEY: &'static str = "codi";
 }
 
-fn parse_feed(feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
-    // The framework reads the body leniently (BOMs, raw line breaks, bad
-    // escapes), refuses a cut one, and names records by position.
-    // TODO: `None` reads a top-level array; give the key when the records sit under one.
-    json::read_records::<JsonRecord>(body, None, sink, |j, _position| {
-        let s = |l: &Loose| l.as_str().to_string();
-        let r = Record {
-            id: s(&j.id),
-            title: s(&j.title),
-            description: s(&j.description),
-            start: s(&j.start),
-            end: s(&j.end),
-            venue: s(&j.venue),
-            url: s(&j.url),
-        };
-        map(&r, feed.lang)
-    })
-    .map_err(|e| FeedError::new(format!("not a JSON array of records: {e}")))?;
-    Ok(())
+/// The agenda's own pages among a row's links: its search and its home,
+/// never the event's original.
+const AGENDA_HOST: &str = "agenda.cultura.gencat.cat";
+
+/// Provinces as the location paths write them (`agenda:ubicacions/PROVINCE/…`).
+const PROVINCES: [(&str, &str); 4] = [("barcelona", "Barcelona"), ("girona", "Girona"), ("lleida", "Lleida"), ("tarragona", "Tarragona")];
+
+/// One row as an event; a bad row is a record error naming the field.
+fn map(r: &Row, lang: &str, position: usize) -> Result<Event, RecordError> {
+    let id = r.codi.as_str().trim();
+    let err = |reason: String| {
+        RecordError::new(if id.is_empty() { format!("row #{position}") } else { id.to_string() }, reason).with_id(Some(id))
+    };
+    let mut ev = Event::new(id, &html_to_line(r.denominaci.as_str()), lang).map_err(err)?;
+
+    let html = r.descripcio_html.as_str();
+    let mut description = html_to_text(if html.trim().is_empty() { r.descripcio.as_str() } else { html });
+    let subtitle = html_to_line(r.subt_tol.as_str());
+    if !subtitle.is_empty() && !description.starts_with(&subtitle) {
+        description = if description.is_empty() { subtitle } else { format!("{subtitle}\n\n{description}") };
+    }
+    ev.description = description;
+
+    let date =
+        |field: &str, value: &str| parse_datetime(value).map(|d| d.date()).ok_or_else(|| err(format!("{field}: not a date: {value:?}")));
+    let first = date("data_inici", r.data_inici.as_str())?;
+    let last = match r.data_fi.as_str().trim() {
+        "" => None,
+        s => Some(date("data_fi", s)?),
+    };
+    if last.is_some_and(|l| l < first) {
+        return Err(err(format!("data_fi {} is before data_inici {}", r.data_fi.as_str(), r.data_inici.as_str())));
+    }
+    // The dates carry no time (always 00:00): the times are in `horari`.
+    ev.schedule = schedule(first, last, &week_hours(&html_to_text(r.horari.as_str()), "ca"));
+
+    ev.price = non_empty(&html_to_line(r.entrades.as_str()));
+    ev.free = ev.price.as_deref().and_then(free_from_text);
+
+    let v = &mut ev.venue;
+    v.name = non_empty(&html_to_line(r.espai.as_str()));
+    v.address = non_empty(&one_line(r.adre_a.as_str()));
+    v.postal_code = non_empty(r.codi_postal.as_str().trim());
+    let mut place =
+        r.comarca_i_municipi.as_str().split(',').next().unwrap_or("").trim().trim_start_matches("agenda:ubicacions/").split('/');
+    let province = place.next().unwrap_or("");
+    v.province = PROVINCES.iter().find(|(slug, _)| *slug == province).map(|(_, name)| name.to_string());
+    v.locality = non_empty(&one_line(r.localitat.as_str())).or_else(|| place.nth(1).map(locality_of_slug));
+    if let (Some(lat), Some(lon)) = (decimal(r.latitud.as_str()), decimal(r.longitud.as_str())) {
+        v.set_coordinates(lat, lon);
+    }
+
+    ev.url = r
+        .enlla_os
+        .as_str()
+        .split(',')
+        .map(str::trim)
+        .find(|u| u.starts_with("http") && !u.contains(AGENDA_HOST))
+        .map(str::to_string)
+        .or_else(|| non_empty(r.url.as_str().trim()));
+
+    // The publisher's categories and fields (`agenda:categories/teatre`):
+    // the last part of each path, as a label.
+    for path in r.tags_categor_es.as_str().split(',').chain(r.tags_mbits.as_str().split(',')) {
+        let Some(label) = path.trim().rsplit('/').next().filter(|l| !l.is_empty() && path.contains('/')) else { continue };
+        let label = label.replace('-', " ");
+        if let Some(c) = Category::from_label(&label).filter(|c| !ev.categories.contains(c)) {
+            ev.categories.push(c);
+        }
+        if !ev.source_categories.contains(&label) {
+            ev.source_categories.push(label);
+        }
+    }
+    Ok(ev)
+}
+
+/// A town from its location slug (`sant-cugat-del-valles`): words
+/// capitalised but the small ones (`Sant Cugat del Valles`). The slug has
+/// lost its accents; `localitat`, when given, is preferred.
+fn locality_of_slug(slug: &str) -> String {
+    const SMALL: [&str; 8] = ["de", "del", "dels", "la", "les", "el", "els", "i"];
+    slug.split('-')
+        .filter(|w| !w.is_empty())
+        .enumerate()
+        .map(|(i, w)| {
+            if i > 0 && SMALL.contains(&w) {
+                w.to_string()
+            } else {
+                let mut c = w.chars();
+                c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use jiff::civil::date;
 
-    /// The hand-written sample (invented data), as the mirror serves it.
-    const SAMPLE: &[u8] =
-        include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/samples/analisi.transparenciacatalunya.cat/TODO/gencat.json"));
+    /// The hand-written sample (invented rows in the real page's shape), as
+    /// `--mirror data/samples` serves the first page.
+    const SAMPLE: &[u8] = include_bytes!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/samples/analisi.transparenciacatalunya.cat/resource/rhpv-yr4f.json?$order=codi&$limit=1000&$offset=0"
+    ));
 
     #[test]
     fn sample_parses_without_contact_data_or_images() {
         let got = parse_bytes(&Gencat, &MANIFEST.feeds[0], SAMPLE).expect("the sample parses");
-        assert!(got.errors.is_empty(), "{:?}", got.errors);
-        assert_eq!(got.events.len(), 2);
+        // Five rows, one id twice: the framework keeps one event per id (the store merges them).
+        assert_eq!(got.events.len() + got.errors.len(), 5, "{:?}", got.errors);
         let first = &got.events[0];
-        assert_eq!(first.source_event_id, "gencat-0001");
-        assert_eq!(first.title, "Concierto de ejemplo");
-        assert_eq!(first.venue.name.as_deref(), Some("Auditorio de ejemplo"));
-        assert!(first.schedule.start.is_some());
-        // The sample's e-mail, phone and image fields are never read (P4, P5).
+        assert_eq!((first.source_event_id.as_str(), first.lang.as_str()), ("20261105001", "ca"));
+        assert_eq!(first.title, "Concert de Nadal de la Coral Exemple");
+        assert_eq!(first.venue.province.as_deref(), Some("Girona"));
+        assert_eq!(first.url.as_deref(), Some("https://www.example.com/coral-exemple/nadal"));
+        // "Dissabte: 19 h  Diumenge: 11 h" over Saturday and Sunday.
+        let starts: Vec<String> = first.schedule.occurrences.iter().map(|o| o.start.to_string()).collect();
+        assert_eq!(starts, ["2026-12-12T19:00:00", "2026-12-13T11:00:00"]);
+        let puppets = got.events.iter().find(|e| e.source_event_id == "20261105003").unwrap();
+        assert_eq!(puppets.schedule.occurrences[0].start, date(2026, 12, 5).at(20, 30, 0, 0));
+        assert_eq!(puppets.venue.locality.as_deref(), Some("Sant Cugat del Valles"));
+        // The sample's e-mail, phone, image and media fields are never read (P4, P5).
         let all = format!("{:?}", got.events);
-        for needle in ["taquilla@", "912 345 678", ".jpg"] {
+        for needle in ["coral@example.com", "taquilla@example.com", "972 000 111", "600 00 00 00", ".jpg", "/video/", ".pdf"] {
             assert!(!all.contains(needle), "{needle} leaked into {all}");
         }
     }

@@ -101,6 +101,15 @@ pub struct Feed {
     pub paging: Paging,
 }
 
+impl Feed {
+    /// The URL of page `page` (0-based) of this feed: its own URL when it
+    /// is not paged. The first page is where `--mirror DIR` and the
+    /// conformance suite find the feed's sample.
+    pub fn page_url(&self, page: u32) -> String {
+        self.paging.page_url(self.url, page)
+    }
+}
+
 /// How a feed is read when one response may not hold it all. The framework
 /// (`ingest`) asks for the pages, each one request under the host's delay
 /// and daily cap (P8); the adapter's parser reads each page as a feed body.

@@ -314,7 +314,8 @@ pub fn schedule(first: Date, last: Option<Date>, hours: &[DayHours]) -> Schedule
     if merged.occurrences.is_empty() {
         return Schedule::from_span(first, last, Some(head.start), head.end, vec![], vec![]);
     }
-    merged
+    // It starts at its first occurrence, not at a group's time on a day that group does not name.
+    Schedule { start: merged.occurrences.first().map(|o| o.start).or(merged.start), ..merged }
 }
 
 /// The groups as the data files' examples write them: `sa 19:00; su

@@ -8,6 +8,7 @@ mod golden;
 
 mod adapter_diba;
 mod adapter_esmadrid;
+mod adapter_gencat;
 mod adapter_jcyl;
 mod adapter_tools;
 mod all_sources;
@@ -31,6 +32,7 @@ mod operator_runs;
 mod operator_sources_export;
 mod operator_switch;
 mod operator_takedown;
+mod paged_feeds;
 mod polite_books;
 mod polite_cli;
 mod polite_client;

@@ -31,3 +31,4 @@ ics-original = Original: { $url }
 licence-cc-by-4 = Creative Commons Reconeixement 4.0 (CC BY 4.0)
 licence-madrid-legal-notice = Avís legal de datos.madrid.es (reutilització lliure citant-ne la font)
 licence-esmadrid-terms = Condicions d’ús de les dades obertes d’esMADRID (reutilització citant-ne la font; les fotografies no se cedeixen)
+licence-gencat-open-information = Llicència oberta d’ús d’informació de la Generalitat de Catalunya (reutilització citant-ne la font)

@@ -31,3 +31,4 @@ ics-original = Orixinal: { $url }
 licence-cc-by-4 = Creative Commons Recoñecemento 4.0 (CC BY 4.0)
 licence-madrid-legal-notice = Aviso legal de datos.madrid.es (reutilización libre citando a fonte)
 licence-esmadrid-terms = Condicións de uso dos datos abertos de esMADRID (reutilización citando a fonte; as fotografías non se ceden)
+licence-gencat-open-information = Licenza aberta de uso de información da Generalitat de Catalunya (reutilización citando a fonte)

@@ -31,3 +31,4 @@ ics-original = Originale: { $url }
 licence-cc-by-4 = Creative Commons Attribuzione 4.0 (CC BY 4.0)
 licence-madrid-legal-notice = Note legali di datos.madrid.es (riutilizzo libero citando la fonte)
 licence-esmadrid-terms = Condizioni d’uso dei dati aperti di esMADRID (riutilizzo citando la fonte; le fotografie non sono cedute)
+licence-gencat-open-information = Licenza aperta d’uso delle informazioni della Generalitat de Catalunya (riutilizzo citando la fonte)

@@ -31,3 +31,4 @@ ics-original = Original: { $url }
 licence-cc-by-4 = Creative Commons Atribuição 4.0 (CC BY 4.0)
 licence-madrid-legal-notice = Aviso legal de datos.madrid.es (reutilização livre citando a fonte)
 licence-esmadrid-terms = Condições de utilização dos dados abertos do esMADRID (reutilização com citação da fonte; as fotografias não são cedidas)
+licence-gencat-open-information = Licença aberta de utilização de informação da Generalitat de Catalunya (reutilização com citação da fonte)
