@@ -62,6 +62,7 @@ pub static MANIFEST: Manifest = Manifest {
         date: "2026-11-30",
         robots_txt: "Crawl-delay: 10 for all agents, kept as min_delay (P8); no Disallow covers /api/dataset/ for CityVibeBot or *.",
         robots_sha256: None,
+        robots: RobotsReview::Read,
         notes: "Each element carries email[], telefon_contacte[], fax[] (contact data), imatge[] (photos), director (a person) and \
                 rel_municipis.grup_ajuntament (the town hall's phone, fax, e-mail, CIF), plus municipi_escut/municipi_vista \
                 image URLs: the typed record has no field for any of them, so serde skips them unread. Descriptions and \

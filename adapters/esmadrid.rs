@@ -53,6 +53,7 @@ pub static MANIFEST: Manifest = Manifest {
         date: "2026-11-30",
         robots_txt: "Crawl-delay: 10 for all agents, kept as min_delay (P8); no Disallow covers /opendata/ for CityVibeBot or *.",
         robots_sha256: None,
+        robots: RobotsReview::Read,
         notes: "Licence URL is the reviewer's best reading of esMADRID's open-data terms page (separate from the site's general legal notice); \
                 it restricts the use of photographs, which we never fetch or keep anyway. The next review must confirm the URL. \
                 Contact data sits in <basicData><email>, <phone>, <fax>; images in <multimedia><media><url>. The parser skips those \

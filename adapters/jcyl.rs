@@ -55,6 +55,7 @@ pub static MANIFEST: Manifest = Manifest {
                      analisis.datosabiertos.jcyl.es disallows /api/ for all agents: that host is not in the redirect rules, so a \
                      redirect there is refused (P13).",
         robots_sha256: None,
+        robots: RobotsReview::Read,
         notes: "Image fields imagen_evento and imagen_evento_ampliada are not in the typed record (never read, P4); <img> tags \
                 and link targets in descripcion are dropped with the HTML. No contact fields; descriptions and hora_inicio \
                 carry tourist-office e-mails and phones: hora_inicio is reduced to a time, descriptions are scrubbed by the \

@@ -66,6 +66,7 @@ pub static MANIFEST: Manifest = Manifest {
         date: "2025-10-20",
         robots_txt: "No Disallow covers /egob/catalogo/ for CityVibeBot or *; no Crawl-delay; 2 s chosen.",
         robots_sha256: None,
+        robots: RobotsReview::Read,
         notes: "No contact fields; descriptions carry e-mails and phones (scrubbed). No image fields.",
     },
 };

@@ -226,6 +226,57 @@ pub struct Review {
     pub robots_sha256: Option<&'static str>,
     /// Where the personal-data and image fields are, and that they are left out.
     pub notes: &'static str,
+    /// Whether a person has read the host's robots.txt for this review.
+    pub robots: RobotsReview,
+}
+
+/// Whether the host's robots.txt was read when the manifest was written (P3, P14).
+///
+/// A source whose review is [`RobotsReview::Pending`] is never requested
+/// from its real host: `run` refuses it before any request is sent, and
+/// `source enable` refuses to switch it on, each saying what a person must
+/// read and where to write it down ([`Manifest::pending_review`]). A run
+/// with `--mirror` (tests, staging) reads it, since nothing reaches the host.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RobotsReview {
+    /// A person read `https://HOST/robots.txt`; `robots_txt` says what it says.
+    Read,
+    /// No copy of the host's robots.txt could be had when the adapter was
+    /// written; `robots_txt` says why. Its sources.toml row ships switched off.
+    Pending,
+}
+
+impl Manifest {
+    /// What a person must still do before this source may be fetched from
+    /// its real host, or `None` when its review is complete: the one text
+    /// `run`, `run --dry-run`, `source enable`, `source show` and
+    /// `adapter check` give.
+    ///
+    /// ```
+    /// use cityvibe::adapter::RobotsReview;
+    /// let mut m = cityvibe::adapters::madrid::MANIFEST;
+    /// assert_eq!(m.pending_review(), None);
+    /// m.review.robots = RobotsReview::Pending;
+    /// let told = m.pending_review().unwrap();
+    /// assert!(told.contains("https://datos.madrid.es/robots.txt"), "{told}");
+    /// assert!(told.contains("adapters/madrid.rs"), "{told}");
+    /// ```
+    pub fn pending_review(&self) -> Option<String> {
+        if self.review.robots == RobotsReview::Read {
+            return None;
+        }
+        let (id, host) = (self.id, self.host);
+        Some(format!(
+            "{id}: its robots.txt review is pending (no copy of the host's robots.txt could be had when the adapter was written), \
+             so nothing is requested from {host} (P3, P14). A person must read https://{host}/robots.txt (the group for \
+             CityVibeBot and for *: no feed URL under a Disallow, its Crawl-delay) and the licence and dataset page \
+             ({dataset}, {licence}), then write what they say in the manifest's review record in adapters/{id}.rs \
+             (review.robots_txt, review.robots_sha256, review.date, min_delay, licence, attribution) and set \
+             review.robots to RobotsReview::Read (docs/ADAPTERS.md, section 1). Meanwhile only a --mirror run reads it",
+            dataset = self.dataset_page,
+            licence = self.licence.url,
+        ))
+    }
 }
 
 // What a parser hands out (events, record errors, warnings) and the feed

@@ -116,6 +116,9 @@ pub fn manifest_problems(m: &Manifest) -> Vec<String> {
             crate::adapter::Frequency::KNOWN
         ));
     }
+    if m.review.robots == crate::adapter::RobotsReview::Pending && m.review.robots_sha256.is_some() {
+        p.push("review.robots_sha256 is set while review.robots is Pending: a digest says robots.txt was read; set Read".into());
+    }
     if m.host.contains('/') || m.host.contains(':') || m.host.to_ascii_lowercase() != m.host {
         p.push(format!("host {:?} must be a bare lower-case host name", m.host));
     }
@@ -296,7 +299,7 @@ mod tests {
             attribution: " ",
             dataset_page: "",
             update_schedule: "x",
-            review: Review { date: "20/10/2025", robots_txt: "", robots_sha256: Some("abc"), notes: "" },
+            review: Review { date: "20/10/2025", robots_txt: "", robots_sha256: Some("abc"), notes: "", robots: crate::adapter::RobotsReview::Read },
         };
         let p = manifest_problems(&BAD).join("\n");
         for needle in [

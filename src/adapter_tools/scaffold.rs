@@ -278,6 +278,9 @@ pub static MANIFEST: Manifest = Manifest {
         robots_txt: "TODO: what robots.txt says for CityVibeBot and *, and its Crawl-delay",
         robots_sha256: None,
         notes: "TODO: which fields hold personal data (e-mail, phone, fax, contact names) or images, and that the record leaves them out",
+        // Read once a person has read https://{{HOST}}/robots.txt and written it above. While
+        // Pending, only a `--mirror` run reads this source (no request reaches {{HOST}}).
+        robots: RobotsReview::Pending,
     },
 };
 

@@ -78,6 +78,7 @@ pub fn run_within(store: &mut Store, opts: RunOptions<'_>, bounds: RunBounds, re
     let mut drivers: Vec<SourceDriver> = Vec::new();
     let gate = SourceGate {
         force: opts.force,
+        mirror: opts.client.reads_mirror(),
         adapters: opts.adapters,
         now_ms: opts.clock.now_ms(),
         ..SourceGate::new(&opts.config, Some(&*store), Some(opts.ledger))

@@ -81,6 +81,10 @@ fn manifests_are_valid() {
                 todo.join(", ")
             ));
         }
+        // P14, issue 32: a robots.txt review still pending ships switched off.
+        if m.pending_review().is_some() && config.enabled(m.id) {
+            failures.push(format!("{}: enabled in sources.toml (or has no row) while its robots.txt review is pending", m.id));
+        }
     }
     assert_none("manifests", failures);
 }

@@ -48,6 +48,7 @@ mod reader_fields;
 mod report_pages;
 mod report_render;
 mod report_shapes;
+mod review_pending;
 mod run_bounds;
 mod safety_engine_answers;
 mod safety_operator_input;
