@@ -69,6 +69,7 @@ pub static MANIFEST: Manifest = Manifest {
                 descripcio_html) and horari can still hold phones and e-mails: the core scrubs them. The texts are Catalan \
                 only. The event has no page of its own in the record: its first link (enlla_os) that is not the agenda's \
                 search or home page, else the organiser's url, is linked as the original.",
+        robots: RobotsReview::Pending,
     },
 };
 

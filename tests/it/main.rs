@@ -11,10 +11,12 @@ mod adapter_esmadrid;
 mod adapter_gencat;
 mod adapter_jcyl;
 mod adapter_tools;
+
 mod all_sources;
 mod cli_foundation;
 mod conformance;
 mod crash_safety;
+mod esmadrid_realdata;
 mod feed_reading;
 mod fetch_plan_all;
 mod fuzz_drivers;

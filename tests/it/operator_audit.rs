@@ -309,7 +309,13 @@ fn manifest_with_digest(id: &'static str, digest: &'static str) -> &'static comm
         attribution: "test",
         dataset_page: "https://digest.test/",
         update_schedule: "never",
-        review: Review { date: "2026-11-01", robots_txt: "all allowed", robots_sha256: Some(digest), notes: "", robots: cityvibe::adapter::RobotsReview::Read },
+        review: Review {
+            date: "2026-11-01",
+            robots_txt: "all allowed",
+            robots_sha256: Some(digest),
+            notes: "",
+            robots: cityvibe::adapter::RobotsReview::Read,
+        },
     }));
     Box::leak(Box::new(common::TestAdapter { manifest: m, inner: &cityvibe::adapters::madrid::Madrid }))
 }

@@ -54,6 +54,9 @@ fn real_feeds_lose_their_contact_data_and_nothing_else_p5_issue10() {
         ("madrid", "madrid_300107/300107-0-agenda-actividades-eventos_2025-10.xml"),
         ("madrid", "madrid_300107/300107-0-agenda-actividades-eventos_2018-02.json"),
         ("jcyl", "jcyl_agenda_cultural/eventos-de-la-agenda-cultural-categorizados-y-geolocalizados_2026-04.json"),
+        // Issue 32: Catalonia's page, whose rows carry e-mails and phones in
+        // contact fields (never read) and in descriptions (scrubbed).
+        ("gencat", "gencat_agenda_cultural/rhpv-yr4f_agenda-cultural-catalunya_2022-11.json"),
     ];
     // What must survive wherever it stands: dates, times, prices, year
     // ranges, ISBNs, postal codes.
