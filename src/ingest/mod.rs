@@ -27,7 +27,7 @@ mod sinks;
 pub use bounds::{RunBounds, listen_for_stop};
 pub use gate::{Decision, SourceGate};
 pub use lock::{Locked, RunLock};
-use pages::{Fetched, PageVerdict, judge_page};
+use pages::Fetched;
 use sinks::{StoreSink, Tally, TranslationSink};
 
 /// What `run` was asked to do.
@@ -506,58 +506,6 @@ impl SourceDriver {
                 }
                 self.reload_failed = true;
                 None
-            }
-        }
-    }
-
-    /// A page of a paged feed came back: another page is asked (`None`:
-    /// nothing more to do now), or the feed's last page, or a page that
-    /// failed, goes on as the feed's outcome (with every earlier page of
-    /// the feed in `bodies` when it is the last; with none when it failed).
-    fn paged(&mut self, store: &Store, req: &FetchRequest, mut result: FetchResult) -> Option<FetchResult> {
-        let feed_index = self.current;
-        let feed = &self.adapter.manifest().feeds[feed_index];
-        if feed.paging == Paging::Whole {
-            return Some(result);
-        }
-        let page = std::mem::take(&mut self.page);
-        let verdict = match &mut result.outcome {
-            FetchOutcome::Body { body, .. } => judge_page(self.adapter, feed, page, req.url.as_str(), body),
-            _ => PageVerdict::Fail(String::new()),
-        };
-        match verdict {
-            PageVerdict::More => {
-                let FetchOutcome::Body { body, validators, .. } = result.outcome else { unreachable!("judged a body") };
-                self.bodies.push(Fetched { feed: feed_index, url: req.url.to_string(), body: *body, validators });
-                self.page = page + 1;
-                None
-            }
-            PageVerdict::Last => {
-                // Every page as last time: nothing to take in (P12), as for a
-                // feed answered with the same body.
-                if let FetchOutcome::Body { body, .. } = &result.outcome
-                    && as_last_time(store, req.url.as_str(), &body.digest)
-                    && all_as_last_time(store, self.bodies.iter().filter(|f| f.feed == feed_index))
-                {
-                    self.bodies.retain(|f| f.feed != feed_index);
-                    result.outcome = FetchOutcome::Unchanged;
-                }
-                Some(result)
-            }
-            PageVerdict::Fail(why) => {
-                // A page that failed fails the feed: none of its pages is taken in (P20).
-                self.bodies.retain(|f| f.feed != feed_index);
-                if !why.is_empty() {
-                    result.outcome = FetchOutcome::Failed(why);
-                } else if page > 0 {
-                    result.outcome = match result.outcome {
-                        FetchOutcome::Failed(w) => {
-                            FetchOutcome::Failed(format!("page {} of {}: {w}; nothing of the feed is taken in", page + 1, feed.url))
-                        }
-                        other => other,
-                    };
-                }
-                Some(result)
             }
         }
     }
