@@ -42,6 +42,8 @@ pub static MANIFEST: Manifest = Manifest {
     // One request per run, eight runs a day: 12 leaves room for retries.
     daily_cap: 12,
     language: "es",
+    // The Comunidad de Madrid, generously: the city agenda's venues lie in it.
+    region: &[BoundingBox::new(39.85, -4.60, 41.20, -3.03)],
     licence: Licence {
         name: "Condiciones de uso de los datos abiertos de esMADRID (reutilización con cita de la fuente; las fotografías no se ceden)",
         url: "https://www.esmadrid.com/datos-abiertos",

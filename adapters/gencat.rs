@@ -13,7 +13,7 @@
 
 use crate::adapter::*;
 use crate::model::{Category, Event};
-use crate::parse::dates::parse_datetime;
+use crate::parse::dates::read_date;
 use crate::parse::loose::Loose;
 use crate::parse::number::decimal;
 use crate::parse::price::free_from_text;
@@ -44,6 +44,8 @@ pub static MANIFEST: Manifest = Manifest {
     }],
     plan: FetchPlan::FirstThatParses,
     redirects: &[RedirectRule { host: "analisi.transparenciacatalunya.cat", path_prefix: "/resource/rhpv-yr4f" }],
+    // Catalonia, generously (south, west, north, east): a point outside is dropped and counted.
+    region: &[BoundingBox::new(40.45, 0.10, 42.90, 3.40)],
     // Cautious until robots.txt is read (no Crawl-delay known).
     min_delay: Duration::from_secs(10),
     // Up to 30 pages a run, eight runs a day, and room for retries.
@@ -162,13 +164,11 @@ fn map(r: &Row, lang: &str, position: usize) -> Result<Event, RecordError> {
     }
     ev.description = description;
 
-    let date =
-        |field: &str, value: &str| parse_datetime(value).map(|d| d.date()).ok_or_else(|| err(format!("{field}: not a date: {value:?}")));
-    let first = date("data_inici", r.data_inici.as_str())?;
-    let last = match r.data_fi.as_str().trim() {
-        "" => None,
-        s => Some(date("data_fi", s)?),
-    };
+    // `2021-02-28T00:00:00.000`: the date, in the plausible window (a junk
+    // year such as 0021 or 2222 is a record error naming its field).
+    let date = |field: &str, value: &str| read_date(field, value.split('T').next().unwrap_or_default()).map_err(&err);
+    let first = date("data_inici", r.data_inici.as_str())?.ok_or_else(|| err("data_inici is empty".into()))?;
+    let last = date("data_fi", r.data_fi.as_str())?;
     if last.is_some_and(|l| l < first) {
         return Err(err(format!("data_fi {} is before data_inici {}", r.data_fi.as_str(), r.data_inici.as_str())));
     }

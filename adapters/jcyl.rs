@@ -45,6 +45,9 @@ pub static MANIFEST: Manifest = Manifest {
     // One request per run, eight runs a day: 24 leaves room for retries.
     daily_cap: 24,
     language: "es",
+    // Spain's outline only: the Junta's agenda also lists venues beyond
+    // Castilla y León (a Canary Islands venue among them).
+    region: &[],
     licence: Licence { name: "Creative Commons Attribution 4.0 (CC BY 4.0)", url: "https://creativecommons.org/licenses/by/4.0/" },
     attribution: "Junta de Castilla y León",
     dataset_page: "https://datosabiertos.jcyl.es/web/jcyl/set/es/cultura-ocio/agenda_cultural/1284806871500",

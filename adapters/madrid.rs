@@ -55,6 +55,8 @@ pub static MANIFEST: Manifest = Manifest {
     min_delay: Duration::from_secs(2),
     daily_cap: 60,
     language: "es",
+    // The Comunidad de Madrid, generously: the city agenda's venues lie in it.
+    region: &[BoundingBox::new(39.85, -4.60, 41.20, -3.03)],
     licence: Licence {
         name: "Aviso legal de datos.madrid.es (reutilización libre citando la fuente)",
         url: "https://datos.madrid.es/egob/catalogo/aviso-legal",

@@ -8,6 +8,7 @@
 
 use crate::adapter::Adapter;
 
+pub mod andalucia;
 pub mod diba;
 pub mod esmadrid;
 pub mod gencat;
@@ -15,7 +16,7 @@ pub mod jcyl;
 pub mod madrid;
 
 /// Every adapter, in a fixed order.
-pub static ALL: &[&dyn Adapter] = &[&madrid::Madrid, &esmadrid::Esmadrid, &diba::Diba, &jcyl::Jcyl, &gencat::Gencat];
+pub static ALL: &[&dyn Adapter] = &[&madrid::Madrid, &esmadrid::Esmadrid, &diba::Diba, &jcyl::Jcyl, &andalucia::Andalucia, &gencat::Gencat];
 
 /// The adapter with this id.
 pub fn by_id(id: &str) -> Option<&'static dyn Adapter> {

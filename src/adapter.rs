@@ -7,6 +7,7 @@
 //! [`Adapter::parse`], scrubs what comes out, and stores it.
 
 use crate::model::Event;
+pub use crate::parse::geo::BoundingBox;
 use std::io::BufRead;
 use std::time::Duration;
 
@@ -33,6 +34,11 @@ pub struct Manifest {
     pub daily_cap: u32,
     /// Language of the original texts (ISO 639-1).
     pub language: &'static str,
+    /// Where the source's events are, as WGS84 boxes (a mainland and its
+    /// islands): the record framework drops a venue's point outside them,
+    /// counts it in the run's report and `adapter check`, and never stores
+    /// it (issue 32). Empty: Spain's outline only (`model::in_spain`).
+    pub region: &'static [BoundingBox],
     pub licence: Licence,
     /// The attribution text shown with every event (P19).
     pub attribution: &'static str,
@@ -319,6 +325,9 @@ pub trait Adapter: Sync {
 impl<A: Adapter + ?Sized> crate::records::FeedParser<Feed> for A {
     fn parse_body(&self, feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError> {
         self.parse(feed, body, sink)
+    }
+    fn region(&self) -> &[BoundingBox] {
+        self.manifest().region
     }
 }
 

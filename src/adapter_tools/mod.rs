@@ -295,6 +295,7 @@ mod tests {
             min_delay: Duration::from_millis(500),
             daily_cap: 0,
             language: "spanish",
+            region: &[],
             licence: Licence { name: "", url: "licence" },
             attribution: " ",
             dataset_page: "",

@@ -269,6 +269,9 @@ pub static MANIFEST: Manifest = Manifest {
     min_delay: Duration::from_secs(10),
     daily_cap: 40,
     language: "es",
+    // Where the source's events are, as WGS84 boxes (south, west, north, east): a point
+    // outside is dropped and counted. `&[]` leaves Spain's outline alone as the check.
+    region: &[],
     licence: Licence { name: "TODO: the licence's name", url: "https://TODO.invalid/licence" },
     attribution: "TODO: the attribution text the publisher asks for",
     dataset_page: "https://TODO.invalid/dataset-page",

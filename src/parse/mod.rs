@@ -9,6 +9,9 @@
 //! - the first time (and its end) in a sentence or a range such as
 //!   "De 10:00 a 14:00 y de 17:00 a 20:00": [`occurrences::time_in_text`], [`occurrences::hours_in_text`];
 //! - decimal-comma coordinates and amounts `40,4167`: [`number::decimal`];
+//! - UTM metres (ETRS89) as degrees: [`geo::utm_etrs89_to_degrees`]; a source's region: [`geo::BoundingBox`];
+//! - entities whose `;` became `.` (`&nbsp.`): [`text::repair_dotted_entities`];
+//! - dates outside 1990 to ten years ahead (`0021`, `9999`) as record errors: [`dates::read_date`], [`dates::plausible`];
 //! - category labels and audiences to the taxonomy: [`crate::model::Category::from_label`], [`category::add_audience`];
 //! - price texts ("Gratuito", "5,50 euros"): [`price::free_from_text`];
 //! - opening hours that give days their own times ("Dissabte: 19 h  Diumenge: 11 h",
@@ -21,6 +24,7 @@ pub mod category;
 pub mod controls;
 pub mod dates;
 pub mod encoding;
+pub mod geo;
 pub mod labels;
 pub mod loose;
 pub mod loose_list;

@@ -305,6 +305,7 @@ fn manifest_with_digest(id: &'static str, digest: &'static str) -> &'static comm
         min_delay: Duration::from_millis(50),
         daily_cap: 100,
         language: "es",
+        region: &[],
         licence: Licence { name: "test", url: "https://digest.test/licence" },
         attribution: "test",
         dataset_page: "https://digest.test/",
