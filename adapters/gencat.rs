@@ -250,8 +250,11 @@ mod tests {
     #[test]
     fn sample_parses_without_contact_data_or_images() {
         let got = parse_bytes(&Gencat, &MANIFEST.feeds[0], SAMPLE).expect("the sample parses");
-        // Five rows, one id twice: the framework keeps one event per id (the store merges them).
-        assert_eq!(got.events.len() + got.errors.len(), 5, "{:?}", got.errors);
+        // Eight rows, one id twice (the store keeps one event per id), one
+        // with a junk year: a record error naming its field.
+        assert_eq!(got.events.len(), 7);
+        assert_eq!(got.errors.len(), 1);
+        assert!(got.errors[0].reason.starts_with("data_inici 2222-02-02"), "{:?}", got.errors);
         let first = &got.events[0];
         assert_eq!((first.source_event_id.as_str(), first.lang.as_str()), ("20261105001", "ca"));
         assert_eq!(first.title, "Concert de Nadal de la Coral Exemple");
