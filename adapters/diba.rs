@@ -57,6 +57,7 @@ pub static MANIFEST: Manifest = Manifest {
     licence: Licence { name: "Creative Commons Attribution 4.0 (CC BY 4.0)", url: "https://creativecommons.org/licenses/by/4.0/" },
     attribution: "Diputació de Barcelona",
     dataset_page: "https://do.diba.cat/dataset/actesturisme_ca",
+    links: EventLinks::EventPage,
     update_schedule: "daily (the API serves the agenda as currently published)",
     review: Review {
         date: "2026-11-30",

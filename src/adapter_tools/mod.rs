@@ -287,6 +287,7 @@ mod tests {
             licence: Licence { name: "", url: "licence" },
             attribution: " ",
             dataset_page: "",
+            links: crate::adapter::EventLinks::EventPage,
             update_schedule: "x",
             review: Review { date: "20/10/2025", robots_txt: "", robots_sha256: Some("abc"), notes: "", robots: crate::adapter::RobotsReview::Read },
         };

@@ -210,3 +210,44 @@ fn issue32_mirror_run_stores_it_and_old_events_are_ended() {
         }
     }
 }
+
+// Issue 32 items 2 and 4: no event page in the record, so the reader is told
+// what the link is ("more information" or the dataset page), in the
+// reader's language; the sources page, the report, `holdings` and the
+// exports carry the source with its attribution and its licence named in
+// the reader's language (data/i18n/licences.tsv).
+#[test]
+fn issue32_the_source_shows_everywhere_and_its_links_say_what_they_are() {
+    let dir = switched_on();
+    let d = dir.path();
+    let mirror = d.join("mirror");
+    place(&mirror, SAMPLE, &std::fs::read(common::sample(SAMPLE)).unwrap());
+    let out = cityvibe(d, &["--mirror", mirror.to_str().unwrap(), "run", "--source", "andalucia", "--quiet"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+
+    let ics = String::from_utf8_lossy(&cityvibe(d, &["export", "--format", "ics", "--lang", "en"]).stdout).replace("\r\n ", "");
+    assert!(ics.contains("More information: https://www.example.es/cultura/concierto-primavera"), "{ics}");
+    assert!(ics.contains("Dataset page: https://www.juntadeandalucia.es/datosabiertos/"), "{ics}");
+    assert!(!ics.contains("Original: "), "a link that is not the event's page is called the original: {ics}");
+    let json: Vec<serde_json::Value> = serde_json::from_slice(&cityvibe(d, &["export", "--format", "json"]).stdout).unwrap();
+    let concert = json.iter().find(|e| e["source_event_id"] == "900101").unwrap();
+    assert_eq!(concert["link"], "more_information", "{concert}");
+    assert_eq!(concert["attribution"], "Junta de Andalucía");
+    let jsonld = String::from_utf8_lossy(&cityvibe(d, &["export", "--format", "jsonld"]).stdout).into_owned();
+    assert!(!jsonld.contains("\"sameAs\""), "a more-information link is not the event's identity: {jsonld}");
+
+    for (lang, licence) in [("en", "Creative Commons Attribution 4.0"), ("fr", "Creative Commons Attribution 4.0")] {
+        let page = String::from_utf8_lossy(&cityvibe(d, &["source", "export", "--format", "md", "--lang", lang]).stdout).into_owned();
+        assert!(page.contains("Junta de Andalucía") && page.contains(licence), "{lang}: {page}");
+        assert!(page.contains("datos.juntadeandalucia.es"), "{lang}: {page}");
+    }
+    let holdings = cityvibe(d, &["--mirror", mirror.to_str().unwrap(), "holdings", "andalucia", "--json"]);
+    let held = String::from_utf8_lossy(&holdings.stdout);
+    assert_eq!(holdings.status.code(), Some(0), "{}", stderr(&holdings));
+    assert!(held.contains("andalucia") && held.contains("Junta de Andalucía"), "{held}");
+    let report = d.join("report");
+    let out = cityvibe(d, &["report", "--out", report.to_str().unwrap(), "--lang", "en"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let index = std::fs::read_to_string(report.join("index.html")).unwrap();
+    assert!(index.contains("andalucia"), "the report leaves the source out");
+}
