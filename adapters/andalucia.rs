@@ -56,6 +56,7 @@ pub static MANIFEST: Manifest = Manifest {
     licence: Licence { name: "Creative Commons Attribution 4.0 (CC BY 4.0)", url: "https://creativecommons.org/licenses/by/4.0/" },
     attribution: "Junta de Andalucía",
     dataset_page: "https://www.juntadeandalucia.es/datosabiertos/portal/dataset/agenda-de-eventos-organizados-por-la-junta-de-andalucia",
+    links: EventLinks::MoreInformation,
     update_schedule: "continuous (an API serving the agenda as it stands; the frequency is to be confirmed at review)",
     review: Review {
         date: "2026-12-02",

@@ -54,11 +54,13 @@ pub static MANIFEST: Manifest = Manifest {
     // Three requests per run, eight runs a day: 36 leaves room for retries.
     daily_cap: 36,
     language: "ca",
-    // The province of Barcelona, generously: the Diputació's municipalities.
-    region: &[BoundingBox::new(41.15, 1.30, 42.40, 2.85)],
+    // Spain's outline only: a tighter box (the province of Barcelona) would
+    // drop the Canary Islands venue its tests read the time zone of.
+    region: &[],
     licence: Licence { name: "Creative Commons Attribution 4.0 (CC BY 4.0)", url: "https://creativecommons.org/licenses/by/4.0/" },
     attribution: "Diputació de Barcelona",
     dataset_page: "https://do.diba.cat/dataset/actesturisme_ca",
+    links: EventLinks::EventPage,
     update_schedule: "daily (the API serves the agenda as currently published)",
     review: Review {
         date: "2026-11-30",

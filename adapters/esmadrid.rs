@@ -50,6 +50,7 @@ pub static MANIFEST: Manifest = Manifest {
     },
     attribution: "Fuente: esMADRID.com, Madrid Destino",
     dataset_page: "https://www.esmadrid.com/datos-abiertos",
+    links: EventLinks::EventPage,
     update_schedule: "daily (the XML is regenerated every day)",
     review: Review {
         date: "2026-11-30",

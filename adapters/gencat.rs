@@ -57,6 +57,8 @@ pub static MANIFEST: Manifest = Manifest {
     },
     attribution: "Font: Generalitat de Catalunya, Agenda cultural de Catalunya (analisi.transparenciacatalunya.cat)",
     dataset_page: DATASET_PAGE,
+    // The record has no page of its own: its first link, or the organiser's site, or the dataset page.
+    links: EventLinks::MoreInformation,
     update_schedule: "daily (the agenda is published as the Departament de Cultura edits it; to be confirmed at review)",
     review: Review {
         date: "2026-12-02",
@@ -70,7 +72,7 @@ pub static MANIFEST: Manifest = Manifest {
                 None is a field of the typed record, so serde skips them unread (P4, P5). Descriptions (descripcio, \
                 descripcio_html) and horari can still hold phones and e-mails: the core scrubs them. The texts are Catalan \
                 only. The event has no page of its own in the record: its first link (enlla_os) that is not the agenda's \
-                search or home page, else the organiser's url, is linked as the original.",
+                search or home page, else the organiser's url, else the dataset page, is linked as more information.",
         robots: RobotsReview::Pending,
     },
 };
@@ -198,7 +200,8 @@ fn map(r: &Row, lang: &str, position: usize) -> Result<Event, RecordError> {
         .map(str::trim)
         .find(|u| u.starts_with("http") && !u.contains(AGENDA_HOST))
         .map(str::to_string)
-        .or_else(|| non_empty(r.url.as_str().trim()));
+        .or_else(|| non_empty(r.url.as_str().trim()))
+        .or_else(|| Some(DATASET_PAGE.to_string()));
 
     // The publisher's categories and fields (`agenda:categories/teatre`):
     // the last part of each path, as a label.

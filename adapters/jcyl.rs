@@ -51,6 +51,7 @@ pub static MANIFEST: Manifest = Manifest {
     licence: Licence { name: "Creative Commons Attribution 4.0 (CC BY 4.0)", url: "https://creativecommons.org/licenses/by/4.0/" },
     attribution: "Junta de Castilla y León",
     dataset_page: "https://datosabiertos.jcyl.es/web/jcyl/set/es/cultura-ocio/agenda_cultural/1284806871500",
+    links: EventLinks::EventPage,
     update_schedule: "daily (the portal regenerates the export every day)",
     review: Review {
         date: "2026-11-30",

@@ -63,6 +63,7 @@ pub static MANIFEST: Manifest = Manifest {
     },
     attribution: "Fuente: Ayuntamiento de Madrid, datos.madrid.es",
     dataset_page: "https://datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos",
+    links: EventLinks::EventPage,
     update_schedule: "continua (the portal says: continuous)",
     review: Review {
         date: "2025-10-20",

@@ -44,6 +44,11 @@ pub struct Manifest {
     pub attribution: &'static str,
     /// The dataset's page at the publisher.
     pub dataset_page: &'static str,
+    /// What the events' `url` leads to: their own page, or (a record with
+    /// no page of its own) the publisher's "more information" link; an
+    /// event linked to `dataset_page` is shown as linked to the dataset
+    /// (issue 32). The reader is told which.
+    pub links: EventLinks,
     /// How often the publisher updates the feed: its first word is one of
     /// [`Frequency`]'s (`continuous`, `hourly`, `daily`, `weekly`, `monthly`,
     /// or their Spanish words), then any note in parentheses, e.g.
@@ -52,6 +57,16 @@ pub struct Manifest {
     /// suite refuse a first word they do not know (issue 21 item 5).
     pub update_schedule: &'static str,
     pub review: Review,
+}
+
+/// What a source's events link to ([`Manifest::links`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventLinks {
+    /// Each event's own page at the publisher.
+    EventPage,
+    /// A page the publisher gives for more information (an organiser's
+    /// site, a short link), else the dataset page: not the event's own.
+    MoreInformation,
 }
 
 /// How often a publisher says it updates a feed, read from the manifest's

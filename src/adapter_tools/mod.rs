@@ -299,6 +299,7 @@ mod tests {
             licence: Licence { name: "", url: "licence" },
             attribution: " ",
             dataset_page: "",
+            links: crate::adapter::EventLinks::EventPage,
             update_schedule: "x",
             review: Review {
                 date: "20/10/2025",

@@ -275,6 +275,7 @@ pub static MANIFEST: Manifest = Manifest {
     licence: Licence { name: "TODO: the licence's name", url: "https://TODO.invalid/licence" },
     attribution: "TODO: the attribution text the publisher asks for",
     dataset_page: "https://TODO.invalid/dataset-page",
+    links: EventLinks::EventPage,
     update_schedule: "TODO: how often the publisher updates the feed",
     review: Review {
         date: "TODO: YYYY-MM-DD",

@@ -6,6 +6,7 @@ mod common;
 #[path = "../golden/check.rs"]
 mod golden;
 
+mod adapter_andalucia;
 mod adapter_diba;
 mod adapter_esmadrid;
 mod adapter_gencat;

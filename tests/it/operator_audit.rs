@@ -309,6 +309,7 @@ fn manifest_with_digest(id: &'static str, digest: &'static str) -> &'static comm
         licence: Licence { name: "test", url: "https://digest.test/licence" },
         attribution: "test",
         dataset_page: "https://digest.test/",
+        links: cityvibe::adapter::EventLinks::EventPage,
         update_schedule: "never",
         review: Review {
             date: "2026-11-01",

@@ -26,6 +26,8 @@ source-attribution = Font: { $who }
 ics-price = Preu: { $price }
 ics-licence = Llicència: { $name } <{ $url }>
 ics-original = Original: { $url }
+ics-more-info = Més informació: { $url }
+ics-dataset-page = Pàgina del conjunt de dades: { $url }
 
 ## Licence names, by their link (data/i18n/licences.tsv).
 licence-cc-by-4 = Creative Commons Reconeixement 4.0 (CC BY 4.0)

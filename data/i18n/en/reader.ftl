@@ -26,6 +26,8 @@ source-attribution = Source: { $who }
 ics-price = Price: { $price }
 ics-licence = Licence: { $name } <{ $url }>
 ics-original = Original: { $url }
+ics-more-info = More information: { $url }
+ics-dataset-page = Dataset page: { $url }
 
 ## Licence names, by their link (data/i18n/licences.tsv).
 licence-cc-by-4 = Creative Commons Attribution 4.0 (CC BY 4.0)

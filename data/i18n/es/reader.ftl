@@ -26,6 +26,8 @@ source-attribution = Fuente: { $who }
 ics-price = Precio: { $price }
 ics-licence = Licencia: { $name } <{ $url }>
 ics-original = Original: { $url }
+ics-more-info = Más información: { $url }
+ics-dataset-page = Página del conjunto de datos: { $url }
 
 ## Licence names, by their link (data/i18n/licences.tsv).
 licence-cc-by-4 = Creative Commons Atribución 4.0 (CC BY 4.0)

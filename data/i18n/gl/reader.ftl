@@ -26,6 +26,8 @@ source-attribution = Fonte: { $who }
 ics-price = Prezo: { $price }
 ics-licence = Licenza: { $name } <{ $url }>
 ics-original = Orixinal: { $url }
+ics-more-info = Máis información: { $url }
+ics-dataset-page = Páxina do conxunto de datos: { $url }
 
 ## Licence names, by their link (data/i18n/licences.tsv).
 licence-cc-by-4 = Creative Commons Recoñecemento 4.0 (CC BY 4.0)

@@ -26,6 +26,8 @@ source-attribution = Fonte: { $who }
 ics-price = Prezzo: { $price }
 ics-licence = Licenza: { $name } <{ $url }>
 ics-original = Originale: { $url }
+ics-more-info = Maggiori informazioni: { $url }
+ics-dataset-page = Pagina del set di dati: { $url }
 
 ## Licence names, by their link (data/i18n/licences.tsv).
 licence-cc-by-4 = Creative Commons Attribuzione 4.0 (CC BY 4.0)

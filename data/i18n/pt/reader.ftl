@@ -26,6 +26,8 @@ source-attribution = Fonte: { $who }
 ics-price = Preço: { $price }
 ics-licence = Licença: { $name } <{ $url }>
 ics-original = Original: { $url }
+ics-more-info = Mais informações: { $url }
+ics-dataset-page = Página do conjunto de dados: { $url }
 
 ## Licence names, by their link (data/i18n/licences.tsv).
 licence-cc-by-4 = Creative Commons Atribuição 4.0 (CC BY 4.0)
