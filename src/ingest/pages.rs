@@ -127,5 +127,4 @@ impl SourceDriver {
             }
         }
     }
-
 }

@@ -178,7 +178,9 @@ fn the_real_page_stores_each_id_once_or_names_its_error_issue32() {
     for format in ["json", "csv", "ics", "jsonld"] {
         let out = cityvibe(dir.path(), &["export", "--format", format, "--source", "gencat", "--from", "1990-01-01"]);
         assert!(out.status.success(), "export {format}: {}", String::from_utf8_lossy(&out.stderr));
-        outputs.push((format!("export {format}"), String::from_utf8_lossy(&out.stdout).to_string()));
+        // iCalendar folds long lines (RFC 5545 3.1): unfolded, each line is one property.
+        let text = String::from_utf8_lossy(&out.stdout).replace("\r\n ", "").replace("\n ", "");
+        outputs.push((format!("export {format}"), text));
     }
     let contacts = contacts(&by);
     assert!(contacts.len() > 100, "the real page's contact fields: {}", contacts.len());
@@ -187,7 +189,10 @@ fn the_real_page_stores_each_id_once_or_names_its_error_issue32() {
         for c in &contacts {
             assert!(!text.contains(c.as_str()), "{what} holds {c:?} (P5)");
         }
-        assert!(!cityvibe::parse::pii::contains_pii(text), "{what} holds contact-shaped text (P5)");
+        // (An iCalendar UID is `source-id@cityvibe.guide` by RFC 5545's own
+        // advice: ours, not a contact.)
+        let line = text.lines().filter(|l| !l.starts_with("UID:")).find(|l| cityvibe::parse::pii::contains_pii(l));
+        assert!(line.is_none(), "{what} holds contact-shaped text (P5): {line:?}");
     }
 }
 
