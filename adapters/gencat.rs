@@ -159,12 +159,7 @@ fn map(r: &Row, lang: &str, position: usize) -> Result<Event, RecordError> {
     let mut ev = Event::new(id, &html_to_line(r.denominaci.as_str()), lang).map_err(err)?;
 
     let html = r.descripcio_html.as_str();
-    let mut description = html_to_text(if html.trim().is_empty() { r.descripcio.as_str() } else { html });
-    let subtitle = html_to_line(r.subt_tol.as_str());
-    if !subtitle.is_empty() && !description.starts_with(&subtitle) {
-        description = if description.is_empty() { subtitle } else { format!("{subtitle}\n\n{description}") };
-    }
-    ev.description = description;
+    ev.description = html_to_text(if html.trim().is_empty() { r.descripcio.as_str() } else { html });
 
     // `2021-02-28T00:00:00.000`: the date, in the plausible window (a junk
     // year such as 0021 or 2222 is a record error naming its field).
@@ -203,6 +198,14 @@ fn map(r: &Row, lang: &str, position: usize) -> Result<Event, RecordError> {
         .or_else(|| non_empty(r.url.as_str().trim()))
         .or_else(|| Some(DATASET_PAGE.to_string()));
 
+    // The subtitle, when it is a genre ("Concert", "Espectacle infantil"),
+    // is one of the publisher's labels; a subtitle of another kind (a
+    // programme) is not kept: the event has no field for it.
+    let subtitle = html_to_line(r.subt_tol.as_str());
+    if let Some(c) = Category::from_label(&subtitle) {
+        ev.categories.push(c);
+        ev.source_categories.push(subtitle);
+    }
     // The publisher's categories and fields (`agenda:categories/teatre`):
     // the last part of each path, as a label.
     for path in r.tags_categor_es.as_str().split(',').chain(r.tags_mbits.as_str().split(',')) {
