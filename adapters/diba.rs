@@ -31,18 +31,21 @@ pub static MANIFEST: Manifest = Manifest {
             format: Format::Json,
             lang: "ca",
             role: FeedRole::Primary,
+            paging: Paging::Whole,
         },
         Feed {
             url: "https://do.diba.cat/api/dataset/actesturisme_es/format/json/pag-ini/1/pag-fi/1000",
             format: Format::Json,
             lang: "es",
             role: FeedRole::Translation,
+            paging: Paging::Whole,
         },
         Feed {
             url: "https://do.diba.cat/api/dataset/actesturisme_en/format/json/pag-ini/1/pag-fi/1000",
             format: Format::Json,
             lang: "en",
             role: FeedRole::Translation,
+            paging: Paging::Whole,
         },
     ],
     plan: FetchPlan::All,
@@ -51,14 +54,19 @@ pub static MANIFEST: Manifest = Manifest {
     // Three requests per run, eight runs a day: 36 leaves room for retries.
     daily_cap: 36,
     language: "ca",
+    // Spain's outline only: a tighter box (the province of Barcelona) would
+    // drop the Canary Islands venue its tests read the time zone of.
+    region: &[],
     licence: Licence { name: "Creative Commons Attribution 4.0 (CC BY 4.0)", url: "https://creativecommons.org/licenses/by/4.0/" },
     attribution: "Diputació de Barcelona",
     dataset_page: "https://do.diba.cat/dataset/actesturisme_ca",
+    links: EventLinks::EventPage,
     update_schedule: "daily (the API serves the agenda as currently published)",
     review: Review {
         date: "2026-11-30",
         robots_txt: "Crawl-delay: 10 for all agents, kept as min_delay (P8); no Disallow covers /api/dataset/ for CityVibeBot or *.",
         robots_sha256: None,
+        robots: RobotsReview::Read,
         notes: "Each element carries email[], telefon_contacte[], fax[] (contact data), imatge[] (photos), director (a person) and \
                 rel_municipis.grup_ajuntament (the town hall's phone, fax, e-mail, CIF), plus municipi_escut/municipi_vista \
                 image URLs: the typed record has no field for any of them, so serde skips them unread. Descriptions and \

@@ -29,24 +29,34 @@ pub static MANIFEST: Manifest = Manifest {
     name: "Agenda turística de esMADRID",
     publisher: "Madrid Destino",
     host: "www.esmadrid.com",
-    feeds: &[Feed { url: "https://www.esmadrid.com/opendata/agenda_v1_es.xml", format: Format::Xml, lang: "es", role: FeedRole::Primary }],
+    feeds: &[Feed {
+        url: "https://www.esmadrid.com/opendata/agenda_v1_es.xml",
+        format: Format::Xml,
+        lang: "es",
+        role: FeedRole::Primary,
+        paging: Paging::Whole,
+    }],
     plan: FetchPlan::FirstThatParses,
     redirects: &[RedirectRule { host: "www.esmadrid.com", path_prefix: "/opendata/" }],
     min_delay: Duration::from_secs(10),
     // One request per run, eight runs a day: 12 leaves room for retries.
     daily_cap: 12,
     language: "es",
+    // The Comunidad de Madrid, generously: the city agenda's venues lie in it.
+    region: &[BoundingBox::new(39.85, -4.60, 41.20, -3.03)],
     licence: Licence {
         name: "Condiciones de uso de los datos abiertos de esMADRID (reutilización con cita de la fuente; las fotografías no se ceden)",
         url: "https://www.esmadrid.com/datos-abiertos",
     },
     attribution: "Fuente: esMADRID.com, Madrid Destino",
     dataset_page: "https://www.esmadrid.com/datos-abiertos",
+    links: EventLinks::EventPage,
     update_schedule: "daily (the XML is regenerated every day)",
     review: Review {
         date: "2026-11-30",
         robots_txt: "Crawl-delay: 10 for all agents, kept as min_delay (P8); no Disallow covers /opendata/ for CityVibeBot or *.",
         robots_sha256: None,
+        robots: RobotsReview::Read,
         notes: "Licence URL is the reviewer's best reading of esMADRID's open-data terms page (separate from the site's general legal notice); \
                 it restricts the use of photographs, which we never fetch or keep anyway. The next review must confirm the URL. \
                 Contact data sits in <basicData><email>, <phone>, <fax>; images in <multimedia><media><url>. The parser skips those \

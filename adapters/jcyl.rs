@@ -35,6 +35,7 @@ pub static MANIFEST: Manifest = Manifest {
         format: Format::Json,
         lang: "es",
         role: FeedRole::Primary,
+        paging: Paging::Whole,
     }],
     plan: FetchPlan::FirstThatParses,
     // Only the portal's own RISP tree. Not analisis.datosabiertos.jcyl.es:
@@ -44,9 +45,13 @@ pub static MANIFEST: Manifest = Manifest {
     // One request per run, eight runs a day: 24 leaves room for retries.
     daily_cap: 24,
     language: "es",
+    // Spain's outline only: the Junta's agenda also lists venues beyond
+    // Castilla y León (a Canary Islands venue among them).
+    region: &[],
     licence: Licence { name: "Creative Commons Attribution 4.0 (CC BY 4.0)", url: "https://creativecommons.org/licenses/by/4.0/" },
     attribution: "Junta de Castilla y León",
     dataset_page: "https://datosabiertos.jcyl.es/web/jcyl/set/es/cultura-ocio/agenda_cultural/1284806871500",
+    links: EventLinks::EventPage,
     update_schedule: "daily (the portal regenerates the export every day)",
     review: Review {
         date: "2026-11-30",
@@ -54,6 +59,7 @@ pub static MANIFEST: Manifest = Manifest {
                      analisis.datosabiertos.jcyl.es disallows /api/ for all agents: that host is not in the redirect rules, so a \
                      redirect there is refused (P13).",
         robots_sha256: None,
+        robots: RobotsReview::Read,
         notes: "Image fields imagen_evento and imagen_evento_ampliada are not in the typed record (never read, P4); <img> tags \
                 and link targets in descripcion are dropped with the HTML. No contact fields; descriptions and hora_inicio \
                 carry tourist-office e-mails and phones: hora_inicio is reduced to a time, descriptions are scrubbed by the \

@@ -33,18 +33,21 @@ pub static MANIFEST: Manifest = Manifest {
             format: Format::Json,
             lang: "es",
             role: FeedRole::Primary,
+            paging: Paging::Whole,
         },
         Feed {
             url: "https://datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.csv",
             format: Format::Csv,
             lang: "es",
             role: FeedRole::Primary,
+            paging: Paging::Whole,
         },
         Feed {
             url: "https://datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.xml",
             format: Format::Xml,
             lang: "es",
             role: FeedRole::Primary,
+            paging: Paging::Whole,
         },
     ],
     plan: FetchPlan::FirstThatParses,
@@ -52,17 +55,21 @@ pub static MANIFEST: Manifest = Manifest {
     min_delay: Duration::from_secs(2),
     daily_cap: 60,
     language: "es",
+    // The Comunidad de Madrid, generously: the city agenda's venues lie in it.
+    region: &[BoundingBox::new(39.85, -4.60, 41.20, -3.03)],
     licence: Licence {
         name: "Aviso legal de datos.madrid.es (reutilización libre citando la fuente)",
         url: "https://datos.madrid.es/egob/catalogo/aviso-legal",
     },
     attribution: "Fuente: Ayuntamiento de Madrid, datos.madrid.es",
     dataset_page: "https://datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos",
+    links: EventLinks::EventPage,
     update_schedule: "continua (the portal says: continuous)",
     review: Review {
         date: "2025-10-20",
         robots_txt: "No Disallow covers /egob/catalogo/ for CityVibeBot or *; no Crawl-delay; 2 s chosen.",
         robots_sha256: None,
+        robots: RobotsReview::Read,
         notes: "No contact fields; descriptions carry e-mails and phones (scrubbed). No image fields.",
     },
 };

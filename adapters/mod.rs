@@ -8,13 +8,15 @@
 
 use crate::adapter::Adapter;
 
+pub mod andalucia;
 pub mod diba;
 pub mod esmadrid;
+pub mod gencat;
 pub mod jcyl;
 pub mod madrid;
 
 /// Every adapter, in a fixed order.
-pub static ALL: &[&dyn Adapter] = &[&madrid::Madrid, &esmadrid::Esmadrid, &diba::Diba, &jcyl::Jcyl];
+pub static ALL: &[&dyn Adapter] = &[&madrid::Madrid, &esmadrid::Esmadrid, &diba::Diba, &jcyl::Jcyl, &andalucia::Andalucia, &gencat::Gencat];
 
 /// The adapter with this id.
 pub fn by_id(id: &str) -> Option<&'static dyn Adapter> {

@@ -22,6 +22,22 @@ pub struct Citation {
     pub licence: String,
     pub licence_url: String,
     pub attribution: String,
+    /// What the source's event links lead to, and its dataset's page.
+    #[serde(skip)]
+    pub links: Option<(crate::adapter::EventLinks, &'static str)>,
+}
+
+impl Citation {
+    /// What `url`, an event's link, leads to (issue 32): the dataset page
+    /// when it is the source's, else what the manifest says its links are.
+    pub fn link_kind(&self, url: Option<&str>) -> crate::model::LinkKind {
+        use crate::model::LinkKind;
+        match (self.links, url) {
+            (Some((_, page)), Some(u)) if u == page => LinkKind::DatasetPage,
+            (Some((crate::adapter::EventLinks::MoreInformation, _)), _) => LinkKind::MoreInformation,
+            _ => LinkKind::EventPage,
+        }
+    }
 }
 
 /// The citation of one source: its manifest, overlaid by its row.
@@ -34,6 +50,7 @@ pub fn of(config: Option<&Config>, m: &Manifest) -> Citation {
         licence: crate::parse::stored::line(&pick(row.map(|r| &r.licence), m.licence.name)),
         licence_url: pick(row.map(|r| &r.licence_url), m.licence.url),
         attribution: crate::parse::stored::line(&pick(row.map(|r| &r.attribution), m.attribution)),
+        links: Some((m.links, m.dataset_page)),
     }
 }
 
@@ -64,6 +81,7 @@ impl Citations {
             licence: String::new(),
             licence_url: String::new(),
             attribution: source.to_string(),
+            links: None,
         })
     }
 }
@@ -73,6 +91,7 @@ impl Citations {
     pub fn cite(&self, events: &mut [StoredEvent]) {
         for e in events {
             let c = self.get(&e.source);
+            e.link = c.link_kind(e.url.as_deref());
             (e.licence, e.licence_url, e.attribution) = (c.licence, c.licence_url, c.attribution);
         }
     }

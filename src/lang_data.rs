@@ -57,6 +57,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("pt/punctuation.tsv", include_str!("../data/lang/pt/punctuation.tsv")),
     ("ca/punctuation.tsv", include_str!("../data/lang/ca/punctuation.tsv")),
     ("gl/punctuation.tsv", include_str!("../data/lang/gl/punctuation.tsv")),
+    ("ca/hours.tsv", include_str!("../data/lang/ca/hours.tsv")),
 ];
 
 /// The data lines of each file: neither blank nor a `#` comment, trimmed.

@@ -229,6 +229,19 @@ impl Venue {
     }
 }
 
+/// What an event's link (`url`) leads to, as the reader is told (P19,
+/// issue 32): the event's own page, the publisher's "more information"
+/// link when the record has no page of its own, or the dataset's page when
+/// it has neither.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LinkKind {
+    #[default]
+    EventPage,
+    MoreInformation,
+    DatasetPage,
+}
+
 /// Whether a point lies within Spain's territory (generous bounding boxes).
 pub fn in_spain(lat: f64, lon: f64) -> bool {
     let peninsula = (35.1..=43.9).contains(&lat) && (-9.4..=4.4).contains(&lon);

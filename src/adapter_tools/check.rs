@@ -87,6 +87,8 @@ pub struct CheckReport {
     /// E-mail addresses and phone numbers the core's scrub replaced in free
     /// text (the feed carries contact data there: say so in `review.notes`).
     pub scrubbed: usize,
+    /// Venue points outside the manifest's region, dropped (issue 32).
+    pub outside_region: usize,
     /// The first events, as they would be stored.
     pub events: Vec<Event>,
 }
@@ -110,6 +112,7 @@ struct Parsed {
     events: Vec<Event>,
     errors: Vec<RecordError>,
     error_count: usize,
+    outside_region: usize,
 }
 
 impl EventSink for Parsed {
@@ -125,6 +128,9 @@ impl EventSink for Parsed {
         }
     }
     fn warning(&mut self, _: RecordError) {}
+    fn outside_region(&mut self, _: RecordError) {
+        self.outside_region += 1;
+    }
 }
 
 /// Parse `bytes` as a run parses a body (the same drivers and bounds).
@@ -159,6 +165,7 @@ pub fn check_bytes(adapter: &dyn Adapter, feed: &'static Feed, sample: &str, byt
         deterministic: true,
         findings: Vec::new(),
         scrubbed: 0,
+        outside_region: 0,
         events: Vec::new(),
     };
     match parse_sample(adapter, feed, bytes) {
@@ -168,6 +175,7 @@ pub fn check_bytes(adapter: &dyn Adapter, feed: &'static Feed, sample: &str, byt
             report.error_count = collect.error_count;
             report.errors = collect.errors.iter().map(RecordProblem::from).collect();
             report.coverage = Coverage::of(&collect.events);
+            report.outside_region = collect.outside_region;
             report.findings = audit_events(&collect.events);
             report.scrubbed = serde_json::to_string(&collect.events).map(|j| j.matches(crate::parse::pii::REDACTED).count()).unwrap_or(0);
             report.deterministic = parse_sample(adapter, feed, bytes).is_ok_and(|again| again == collect);
@@ -219,6 +227,9 @@ pub fn render_text(r: &CheckReport) -> String {
     let _ = writeln!(s, "\nfield coverage (of {} events):", r.event_count);
     for (name, n) in r.coverage.rows() {
         let _ = writeln!(s, "  {name:<12} {n:>5}  {:>4}", pct(n, r.event_count));
+    }
+    if r.outside_region > 0 {
+        let _ = writeln!(s, "  {} venue point(s) outside the manifest's region were dropped (not stored)", r.outside_region);
     }
     let _ = writeln!(s, "\nPII and image report:");
     if r.scrubbed > 0 {

@@ -116,6 +116,9 @@ pub fn manifest_problems(m: &Manifest) -> Vec<String> {
             crate::adapter::Frequency::KNOWN
         ));
     }
+    if m.review.robots == crate::adapter::RobotsReview::Pending && m.review.robots_sha256.is_some() {
+        p.push("review.robots_sha256 is set while review.robots is Pending: a digest says robots.txt was read; set Read".into());
+    }
     if m.host.contains('/') || m.host.contains(':') || m.host.to_ascii_lowercase() != m.host {
         p.push(format!("host {:?} must be a bare lower-case host name", m.host));
     }
@@ -272,19 +275,39 @@ mod tests {
             publisher: "x",
             host: "datos.example.es",
             feeds: &[
-                Feed { url: "http://datos.example.es/a.json", format: Format::Json, lang: "es", role: FeedRole::Translation },
-                Feed { url: "https://otro.example.es/a.json", format: Format::Json, lang: "es", role: FeedRole::Translation },
+                Feed {
+                    url: "http://datos.example.es/a.json",
+                    format: Format::Json,
+                    lang: "es",
+                    role: FeedRole::Translation,
+                    paging: Paging::Whole,
+                },
+                Feed {
+                    url: "https://otro.example.es/a.json",
+                    format: Format::Json,
+                    lang: "es",
+                    role: FeedRole::Translation,
+                    paging: Paging::Whole,
+                },
             ],
             plan: FetchPlan::All,
             redirects: &[RedirectRule { host: "datos.example.es", path_prefix: "a/" }],
             min_delay: Duration::from_millis(500),
             daily_cap: 0,
             language: "spanish",
+            region: &[],
             licence: Licence { name: "", url: "licence" },
             attribution: " ",
             dataset_page: "",
+            links: crate::adapter::EventLinks::EventPage,
             update_schedule: "x",
-            review: Review { date: "20/10/2025", robots_txt: "", robots_sha256: Some("abc"), notes: "" },
+            review: Review {
+                date: "20/10/2025",
+                robots_txt: "",
+                robots_sha256: Some("abc"),
+                notes: "",
+                robots: crate::adapter::RobotsReview::Read,
+            },
         };
         let p = manifest_problems(&BAD).join("\n");
         for needle in [

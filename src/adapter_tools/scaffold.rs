@@ -261,7 +261,7 @@ pub static MANIFEST: Manifest = Manifest {
     publisher: "TODO: who publishes it",
     host: "{{HOST}}",
     // TODO: the exact feed URL(s), written after reading robots.txt (P3, P14).
-    feeds: &[Feed { url: "{{FEED_URL}}", format: Format::{{VARIANT}}, lang: "es", role: FeedRole::Primary }],
+    feeds: &[Feed { url: "{{FEED_URL}}", format: Format::{{VARIANT}}, lang: "es", role: FeedRole::Primary, paging: Paging::Whole }],
     plan: FetchPlan::FirstThatParses,
     // TODO: the hosts and path prefixes a feed URL may redirect to (P13).
     redirects: &[RedirectRule { host: "{{HOST}}", path_prefix: "/TODO/" }],
@@ -269,15 +269,22 @@ pub static MANIFEST: Manifest = Manifest {
     min_delay: Duration::from_secs(10),
     daily_cap: 40,
     language: "es",
+    // Where the source's events are, as WGS84 boxes (south, west, north, east): a point
+    // outside is dropped and counted. `&[]` leaves Spain's outline alone as the check.
+    region: &[],
     licence: Licence { name: "TODO: the licence's name", url: "https://TODO.invalid/licence" },
     attribution: "TODO: the attribution text the publisher asks for",
     dataset_page: "https://TODO.invalid/dataset-page",
+    links: EventLinks::EventPage,
     update_schedule: "TODO: how often the publisher updates the feed",
     review: Review {
         date: "TODO: YYYY-MM-DD",
         robots_txt: "TODO: what robots.txt says for CityVibeBot and *, and its Crawl-delay",
         robots_sha256: None,
         notes: "TODO: which fields hold personal data (e-mail, phone, fax, contact names) or images, and that the record leaves them out",
+        // Read once a person has read https://{{HOST}}/robots.txt and written it above. While
+        // Pending, only a `--mirror` run reads this source (no request reaches {{HOST}}).
+        robots: RobotsReview::Pending,
     },
 };
 

@@ -51,12 +51,15 @@ pub fn check(args: &AdapterCheckArgs) -> Result<super::Exit> {
             report: &'a CheckReport,
             manifest_todo: &'a [&'static str],
             manifest_problems: &'a [String],
+            /// What a person must still read before a run without `--mirror` fetches it.
+            review_pending: Option<String>,
         }
         print_json(&Out {
             ok: !report.failed() && problems.is_empty(),
             report: &report,
             manifest_todo: &todo,
             manifest_problems: &problems,
+            review_pending: adapter.manifest().pending_review(),
         })?;
     } else {
         let mut text = render_text(&report);
@@ -68,6 +71,9 @@ pub fn check(args: &AdapterCheckArgs) -> Result<super::Exit> {
         }
         for p in &problems {
             text.push_str(&format!("manifest: {p}\n"));
+        }
+        if let Some(what) = adapter.manifest().pending_review() {
+            text.push_str(&format!("\nreview pending: {what}\n"));
         }
         use std::io::Write;
         // A closed pipe ends it quietly (`output::finish`); any other

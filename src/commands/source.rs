@@ -152,7 +152,11 @@ fn source_show(cli: &Cli, a: &'static dyn Adapter) -> Result<SourceShow> {
     let (events_active, events_withdrawn) = store.count_events(m.id)?;
     let cited = crate::citation::of(Some(&config), m);
     // What a run now would do with it: the run's own gate (issue 22 item 2).
-    let run_now = match crate::ingest::SourceGate::new(&config, Some(&store), ledger.as_ref()).decide(m.id)? {
+    let gate = crate::ingest::SourceGate {
+        mirror: cli.mirror.is_some(),
+        ..crate::ingest::SourceGate::new(&config, Some(&store), ledger.as_ref())
+    };
+    let run_now = match gate.decide(m.id)? {
         crate::ingest::Decision::Go => RunNow { would: "fetch", why: None },
         crate::ingest::Decision::Skip(why) => RunNow { would: "skip", why: Some(why.message(m.id)) },
         crate::ingest::Decision::Refuse(why) => RunNow { would: "refuse", why: Some(why.message(m.id)) },
@@ -236,6 +240,18 @@ pub fn switch(cli: &Cli, id: &str, on: bool, reason: Option<&str>, withdraw: boo
              fill them in as docs/ADAPTERS.md says and check with `cityvibe adapter check {id} --sample FILE`",
             todo.join(", ")
         );
+    }
+    if on && let Some(what) = crate::adapters::require(id)?.manifest().pending_review() {
+        // P3, P14: switched on, cron would be refused this source every run; an
+        // operator expects `enable` to mean "fetched from the next run on", so it
+        // refuses, unless the switchboard serves mirror runs only (staging, tests).
+        if cli.mirror.is_none() {
+            crate::bail_usage!(
+                "{id} cannot be switched on: {what}. (A switchboard that serves only mirror runs may switch it on \
+                 with `cityvibe --mirror DIR source enable {id}`.)"
+            );
+        }
+        eprintln!("cityvibe: warning: {what}. Switched on for mirror runs only: a run without --mirror refuses it.");
     }
     set_enabled(&cli.config, id, on, reason)?;
     super::load_config(cli)?;

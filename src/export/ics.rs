@@ -183,7 +183,13 @@ pub fn write(events: &[ExportEvent], now: jiff::Timestamp) -> String {
         let licence = words.text_with("ics-licence", &[("name", e.licence.as_str().into()), ("url", e.licence_url.as_str().into())]);
         let _ = write!(description, "{}\n{licence}", e.attribution);
         if let Some(url) = &e.url {
-            let _ = write!(description, "\n{}", words.text_with("ics-original", &[("url", url.as_str().into())]));
+            // Say what the link is: the event's page, more information, or the dataset (issue 32).
+            let label = match e.link {
+                crate::model::LinkKind::EventPage => "ics-original",
+                crate::model::LinkKind::MoreInformation => "ics-more-info",
+                crate::model::LinkKind::DatasetPage => "ics-dataset-page",
+            };
+            let _ = write!(description, "\n{}", words.text_with(label, &[("url", url.as_str().into())]));
         }
         line(&mut out, &format!("DESCRIPTION;LANGUAGE={lang}:{}", escape_text(&description)));
         if let Some(loc) = location_line(e) {
@@ -263,6 +269,7 @@ mod zone_tests {
             title: "T".into(),
             description: String::new(),
             url: None,
+            link: crate::model::LinkKind::EventPage,
             licence: "L".into(),
             licence_url: "https://l.example/".into(),
             attribution: "A".into(),

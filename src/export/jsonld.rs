@@ -101,7 +101,10 @@ pub fn event(x: &ExportEvent) -> Value {
     }
     if let Some(url) = &e.url {
         m.insert("url".into(), json!(url));
-        m.insert("sameAs".into(), json!(url));
+        // Only the event's own page says which event this is (issue 32).
+        if e.link == crate::model::LinkKind::EventPage {
+            m.insert("sameAs".into(), json!(url));
+        }
     }
     // Licence, credit and source are CreativeWork properties, which an Event
     // (a Thing) does not take: they belong to the dataset the event comes

@@ -224,6 +224,11 @@ impl Client {
         Client { agent: config.new_agent(), mirror, limits }
     }
 
+    /// Whether requests go to a mirror (`--mirror`), never to the real hosts.
+    pub fn reads_mirror(&self) -> bool {
+        self.mirror.is_some()
+    }
+
     /// The name `host`'s requests are booked under, in the host ledger and
     /// the fetch log: the host itself, but `folder:HOST` for a folder
     /// mirror, whose reads never leave the machine. They keep their own

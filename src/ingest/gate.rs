@@ -4,7 +4,8 @@
 //! run (issue 21 item 2).
 //!
 //! It weighs, in this order: a row naming no adapter of this binary, the
-//! operator's switch, an unreviewed manifest (P3), the hours window (P9),
+//! operator's switch, an unreviewed manifest (P3), a robots.txt review
+//! still pending (P14; read only through `--mirror`), the hours window (P9),
 //! the period (P7), and what the host ledger says (a not-before time
 //! beyond what a run waits, P10; the daily cap, P7). It reads, never
 //! writes: the per-request rules (delay, re-read config, reservation) stay
@@ -43,6 +44,10 @@ pub enum Why {
     SwitchedOff(String),
     /// The manifest still says TODO in these fields (P3).
     Unreviewed(Vec<&'static str>),
+    /// The host's robots.txt was never read (`RobotsReview::Pending`) and
+    /// the run would reach the real host: what a person must read and where
+    /// to write it ([`crate::adapter::Manifest::pending_review`]).
+    ReviewPending(String),
     /// Outside the row's hours window (P9).
     OutsideHours(String),
     /// Fetched less than its period ago (P7).
@@ -63,7 +68,7 @@ impl Why {
         match self {
             Why::UnknownAdapter { .. } => SourceStatus::Failed,
             Why::SwitchedOff(_) => SourceStatus::Disabled,
-            Why::Unreviewed(_) | Why::Held { .. } => SourceStatus::Refused,
+            Why::Unreviewed(_) | Why::ReviewPending(_) | Why::Held { .. } => SourceStatus::Refused,
             _ => SourceStatus::Skipped,
         }
     }
@@ -83,6 +88,7 @@ impl Why {
                  fill them in as docs/ADAPTERS.md says, or switch it off with `cityvibe source disable {id} --reason \"…\"`",
                 todo.join(", ")
             ),
+            Why::ReviewPending(what) => format!("not fetched: {what}"),
             Why::OutsideHours(hours) => format!("outside its hours {hours} (Europe/Madrid)"),
             Why::WithinPeriod { period, due_ms } => format!(
                 "fetched less than its period ({}) ago; next due at {} (P7; `run --force` for a manual run)",
@@ -125,6 +131,9 @@ pub struct SourceGate<'a> {
     pub ledger: Option<&'a Ledger>,
     /// An operator's manual run: the period does not hold (every delay, window and cap still does).
     pub force: bool,
+    /// The run reads a mirror (`--mirror`), not the real hosts: a source
+    /// whose robots.txt review is pending may be read.
+    pub mirror: bool,
     /// The longest a run waits for a host; a not-before time beyond it skips the source.
     pub max_wait: Duration,
     pub now_ms: i64,
@@ -139,6 +148,7 @@ impl<'a> SourceGate<'a> {
             store,
             ledger,
             force: false,
+            mirror: false,
             max_wait: Duration::from_secs(config.settings.max_wait_secs),
             now_ms: crate::store::now_ms(),
         }
@@ -163,6 +173,11 @@ impl<'a> SourceGate<'a> {
         let todo = crate::adapter_tools::todo_fields(m);
         if !todo.is_empty() {
             return Ok(Decision::Refuse(Why::Unreviewed(todo)));
+        }
+        if !self.mirror
+            && let Some(what) = m.pending_review()
+        {
+            return Ok(Decision::Refuse(Why::ReviewPending(what)));
         }
         if let Some(hours) = self.config.sources.get(id).and_then(|r| r.hours.as_deref()) {
             let window = crate::config::parse_hours(hours)?;

@@ -2,10 +2,10 @@
 //! all hosts interleaved), parse, scrub, and store in one transaction per
 //! source; then report. A failure of one source never stops the others.
 
-use crate::adapter::{Adapter, Feed, FeedError, FeedRole, FetchPlan};
+use crate::adapter::{Adapter, Feed, FeedError, FeedRole, FetchPlan, Paging};
 use crate::config::{Config, in_window, madrid_minute, parse_hours};
 use crate::http::{
-    Allowed, Body, Client, Clock, FetchDriver, FetchOutcome, FetchReporter, FetchRequest, FetchResult, Gate, Ledger, Scheduler, Unwatched,
+    Allowed, Client, Clock, FetchDriver, FetchOutcome, FetchReporter, FetchRequest, FetchResult, Gate, Ledger, Scheduler, Unwatched,
 };
 use crate::model::PublisherTranslation;
 use crate::records::parse_feed;
@@ -22,10 +22,12 @@ use url::Url;
 mod bounds;
 pub mod gate;
 mod lock;
+mod pages;
 mod sinks;
 pub use bounds::{RunBounds, listen_for_stop};
 pub use gate::{Decision, SourceGate};
 pub use lock::{Locked, RunLock};
+use pages::Fetched;
 use sinks::{StoreSink, Tally, TranslationSink};
 
 /// What `run` was asked to do.
@@ -76,6 +78,7 @@ pub fn run_within(store: &mut Store, opts: RunOptions<'_>, bounds: RunBounds, re
     let mut drivers: Vec<SourceDriver> = Vec::new();
     let gate = SourceGate {
         force: opts.force,
+        mirror: opts.client.reads_mirror(),
         adapters: opts.adapters,
         now_ms: opts.clock.now_ms(),
         ..SourceGate::new(&opts.config, Some(&*store), Some(opts.ledger))
@@ -135,8 +138,10 @@ struct SourceDriver {
     /// Per feed of the manifest, whether the operator left it on (P16).
     feeds_on: Vec<bool>,
     next_feed: usize,
-    /// Bodies fetched so far (FetchPlan::All).
-    bodies: Vec<(usize, Body, Validators)>,
+    /// The page of the current feed to ask next (0 for a feed not paged).
+    page: u32,
+    /// Bodies fetched so far (FetchPlan::All, and the pages of a paged feed).
+    bodies: Vec<Fetched>,
     /// Feeds fetched together that answered 304 or the same body (P12).
     unchanged: Vec<usize>,
     /// When another feed changed, those are asked again in full to merge:
@@ -182,6 +187,7 @@ impl SourceDriver {
             config_path,
             feeds_on: m.feeds.iter().map(|f| config.feed_on(m.id, f)).collect(),
             next_feed: 0,
+            page: 0,
             bodies: Vec::new(),
             unchanged: Vec::new(),
             again: Vec::new(),
@@ -238,32 +244,41 @@ impl SourceDriver {
     }
 
     /// Parse and store what was fetched; `Err` for a feed that cannot be read.
-    fn take_in(&mut self, store: &mut Store, mut bodies: Vec<(usize, Body, Validators)>) -> Result<Verdict, String> {
+    fn take_in(&mut self, store: &mut Store, mut bodies: Vec<Fetched>) -> Result<Verdict, String> {
         let m = self.adapter.manifest();
         // The publisher's own translations first, keyed by source event id.
         let mut translations: HashMap<String, Vec<PublisherTranslation>> = HashMap::new();
         let (mut translation_errors, mut translation_notes) = (0, Vec::new());
-        for (i, body, _) in bodies.iter_mut().filter(|(i, _, _)| m.feeds[*i].role == FeedRole::Translation) {
-            let feed = &m.feeds[*i];
+        for fetched in bodies.iter_mut().filter(|f| m.feeds[f.feed].role == FeedRole::Translation) {
+            let feed = &m.feeds[fetched.feed];
             let mut sink = TranslationSink { lang: feed.lang, map: &mut translations, tally: Tally::default() };
-            let mut reader = body.reader().map_err(|e| format!("{}: reading the spooled body: {e}", feed.url))?;
-            parse_feed(self.adapter, feed, &mut reader, &mut sink).map_err(|e| format!("{}: {e}", feed.url))?;
+            let mut reader = fetched.body.reader().map_err(|e| format!("{}: reading the spooled body: {e}", fetched.url))?;
+            parse_feed(self.adapter, feed, &mut reader, &mut sink).map_err(|e| format!("{}: {e}", fetched.url))?;
             // Counted with the source's record errors and said in its report
             // (issue 22: they were dropped).
             translation_errors += sink.tally.error_count;
             translation_notes.extend(sink.tally.notes(&format!("{}: ", feed.url)));
         }
-        let (i, body, _) = bodies
-            .iter_mut()
-            .find(|(i, _, _)| m.feeds[*i].role == FeedRole::Primary)
-            .ok_or_else(|| "no primary feed was fetched".to_string())?;
-        let feed: &Feed = &m.feeds[*i];
-        let mut reader = body.reader().map_err(|e| format!("{}: reading the spooled body: {e}", feed.url))?;
+        let primary =
+            bodies.iter().find(|f| m.feeds[f.feed].role == FeedRole::Primary).map(|f| f.feed).ok_or("no primary feed was fetched")?;
+        let feed: &Feed = &m.feeds[primary];
         let (parsed, tally, verdict) = {
             let mut ingest = store.begin_ingest(m).map_err(|e| format!("database: {e:#}"))?;
             ingest.set_withdraw_guard(self.withdraw_guard);
             let mut sink = StoreSink { ingest, translations: &translations, parsed: 0, tally: Tally::default(), failure: None };
-            let parsed = parse_feed(self.adapter, feed, &mut reader, &mut sink);
+            // A paged feed's pages, in the order they were asked: one feed
+            // in one transaction, a later row of an id winning (issue 32).
+            let mut parsed = Ok(());
+            for fetched in bodies.iter_mut().filter(|f| f.feed == primary) {
+                let page = match fetched.body.reader() {
+                    Ok(mut reader) => parse_feed(self.adapter, feed, &mut reader, &mut sink),
+                    Err(e) => Err(FeedError::new(format!("reading the spooled body: {e}"))),
+                };
+                if let Err(FeedError(why)) = page {
+                    parsed = Err(FeedError(if feed.paging == Paging::Whole { why } else { format!("{}: {why}", fetched.url) }));
+                    break;
+                }
+            }
             let StoreSink { ingest, parsed: n, tally, failure, translations: _ } = sink;
             let verdict = match (failure, &parsed) {
                 (Some(e), _) => {
@@ -287,8 +302,8 @@ impl SourceDriver {
         let verdict = verdict.expect("a parsed feed has a verdict");
         if let Verdict::Committed(_) = verdict {
             // Only a body taken in is remembered, so a failed one is fetched again.
-            for (i, _, v) in &bodies {
-                remember(store, m.feeds[*i].url, v);
+            for f in &bodies {
+                remember(store, &f.url, &f.validators);
             }
         }
         Ok(verdict)
@@ -319,13 +334,11 @@ impl SourceDriver {
         }
         let mut bodies = std::mem::take(&mut self.bodies);
         // In the manifest's order, whatever order they came in: the merge is the same.
-        bodies.sort_by_key(|(i, _, _)| *i);
+        // (A stable sort: a paged feed's pages keep their order.)
+        bodies.sort_by_key(|f| f.feed);
         // Bodies fetched without validators: when every one is the body
         // taken in last time, nothing to do.
-        if bodies
-            .iter()
-            .all(|(i, b, _)| store.validators(m.feeds[*i].url).ok().and_then(|v| v.body_digest).as_deref() == Some(b.digest.as_str()))
-        {
+        if all_as_last_time(store, bodies.iter()) {
             self.end(SourceStatus::Unchanged, "every feed holds the same body as last time".into());
             return;
         }
@@ -333,19 +346,13 @@ impl SourceDriver {
     }
 
     /// Take the bodies in and end the source with what came of it.
-    fn take_in_and_end(
-        &mut self,
-        store: &mut Store,
-        bodies: Vec<(usize, Body, Validators)>,
-        req: &FetchRequest,
-        last_feed: bool,
-        what_to_do: &str,
-    ) {
+    fn take_in_and_end(&mut self, store: &mut Store, bodies: Vec<Fetched>, req: &FetchRequest, last_feed: bool, what_to_do: &str) {
         match self.take_in(store, bodies) {
             Ok(Verdict::Committed(c)) => {
                 self.report.added = c.added;
                 self.report.updated = c.updated;
                 self.report.withdrawn = c.withdrawn;
+                self.report.merged = c.merged;
                 let mut msg = format!(
                     "{} events: {} added, {} updated, {} unchanged, {} withdrawn",
                     c.added + c.updated + c.unchanged,
@@ -354,6 +361,9 @@ impl SourceDriver {
                     c.unchanged,
                     c.withdrawn
                 );
+                if c.merged > 0 {
+                    msg.push_str(&format!(", {} records merged into an earlier record of the same id (the last one wins)", c.merged));
+                }
                 if c.taken_down > 0 {
                     msg.push_str(&format!(", {} kept out by takedowns", c.taken_down));
                 }
@@ -373,6 +383,16 @@ impl SourceDriver {
             Err(why) => self.setback(SourceStatus::Failed, why, last_feed, what_to_do),
         }
     }
+}
+
+/// Whether every body is the one taken in last time from its URL (P12).
+fn all_as_last_time<'f>(store: &Store, mut bodies: impl Iterator<Item = &'f Fetched>) -> bool {
+    bodies.all(|f| as_last_time(store, &f.url, &f.body.digest))
+}
+
+/// Whether `digest` is that of the body taken in last time from `url`.
+fn as_last_time(store: &Store, url: &str, digest: &str) -> bool {
+    store.validators(url).ok().and_then(|v| v.body_digest).as_deref() == Some(digest)
 }
 
 /// Remember a body taken in by its validators, for the next request (P12).
@@ -399,15 +419,18 @@ impl FetchDriver for SourceDriver {
         };
         self.current = index;
         let feed = &m.feeds[index];
-        let url = Url::parse(feed.url).ok()?;
+        let url = Url::parse(&feed.paging.page_url(feed.url, self.page)).ok()?;
         Some(FetchRequest {
             source: m.id.to_string(),
             url,
             delay: self.delay,
             daily_cap: m.daily_cap,
             allowed: self.allowed.clone(),
-            // Every feed sends its own validators (P12).
-            conditional,
+            // Every feed sends its own validators (P12). A page is asked in
+            // full: a 304 would leave its records uncounted, and so whether
+            // another page follows unknown; a run where every page comes
+            // back as last time is unchanged all the same.
+            conditional: conditional && feed.paging == Paging::Whole,
         })
     }
 
@@ -491,6 +514,7 @@ impl SourceDriver {
     fn fetched_body(&mut self, store: &mut Store, req: FetchRequest, result: FetchResult) {
         let m = self.adapter.manifest();
         self.report.not_modified += result.not_modified as u64;
+        let Some(result) = self.paged(store, &req, result) else { return };
         let feed_index = self.current;
         let last_feed = if self.asking_again {
             self.again.retain(|i| *i != feed_index);
@@ -524,7 +548,7 @@ impl SourceDriver {
             FetchOutcome::Disabled(why) => self.end(SourceStatus::Disabled, why),
             FetchOutcome::Failed(why) => self.setback(SourceStatus::Failed, why, last_feed, &what_to_do),
             FetchOutcome::Body { body, validators, .. } => {
-                self.bodies.push((feed_index, *body, validators));
+                self.bodies.push(Fetched { feed: feed_index, url: req.url.to_string(), body: *body, validators });
                 if m.plan == FetchPlan::All {
                     if last_feed {
                         self.pass_ended(store, &req, &what_to_do);

@@ -62,6 +62,67 @@ pub fn parse_date(s: &str) -> Option<Date> {
     Date::new(i16::try_from(y).ok()?, i8::try_from(m).ok()?, i8::try_from(d).ok()?).ok()
 }
 
+/// The first year a feed's date may fall in: earlier is a junk date
+/// (`0021` for 2021, `1900` for "unknown"), never an event of that year.
+pub const PLAUSIBLE_FROM_YEAR: i16 = 1990;
+/// How many years ahead of the reading a date may fall: later is a junk
+/// date (`2221` for 2021, `9999` for "open-ended").
+pub const PLAUSIBLE_YEARS_AHEAD: i16 = 10;
+
+/// The window a feed's dates must fall in when read on `today`: from
+/// 1 January [`PLAUSIBLE_FROM_YEAR`] to [`PLAUSIBLE_YEARS_AHEAD`] years
+/// after `today`, both included.
+pub fn plausible_window(today: Date) -> (Date, Date) {
+    let last = today.saturating_add(jiff::Span::new().years(PLAUSIBLE_YEARS_AHEAD));
+    (jiff::civil::date(PLAUSIBLE_FROM_YEAR, 1, 1), last)
+}
+
+/// Today in Madrid: the reading time the plausible window is counted from.
+pub fn reading_day() -> Date {
+    let tz = jiff::tz::TimeZone::get(crate::model::TZ_MADRID).unwrap_or(jiff::tz::TimeZone::UTC);
+    tz.to_datetime(jiff::Timestamp::now()).date()
+}
+
+/// `Ok(date)` when `date` falls in the plausible window read on `today`,
+/// else the record error's reason, naming the feed's `field`. A junk year
+/// (`0021`, `2221`, `9999`) is never stored as that year.
+///
+/// ```
+/// use cityvibe::parse::dates::plausible;
+/// use jiff::civil::date;
+/// let today = date(2026, 12, 2);
+/// assert_eq!(plausible("fecha_inicio", date(2021, 5, 8), today), Ok(date(2021, 5, 8)));
+/// assert_eq!(plausible("data_fi", date(2036, 12, 2), today), Ok(date(2036, 12, 2)));
+/// let told = plausible("data_inici", date(21, 5, 8), today).unwrap_err();
+/// assert!(told.contains("data_inici") && told.contains("0021-05-08"), "{told}");
+/// assert!(plausible("data_fi", date(2221, 5, 8), today).is_err());
+/// assert!(plausible("data_fi", date(9999, 12, 31), today).is_err());
+/// assert!(plausible("start", date(1989, 12, 31), today).is_err());
+/// ```
+pub fn plausible(field: &str, date: Date, today: Date) -> Result<Date, String> {
+    let (first, last) = plausible_window(today);
+    if (first..=last).contains(&date) {
+        Ok(date)
+    } else {
+        Err(format!(
+            "{field} {date} is outside the plausible dates ({first} to {last}, {PLAUSIBLE_YEARS_AHEAD} years ahead of the reading): a junk date, not stored"
+        ))
+    }
+}
+
+/// [`parse_date`] of a feed's `field`, in the plausible window read today
+/// ([`reading_day`]): `Ok(None)` when the text is blank, `Err` (the reason,
+/// naming the field) when it is no date or a junk one. The record kit's
+/// way to read a date field; the record framework checks every event's
+/// dates against the same window all the same.
+pub fn read_date(field: &str, text: &str) -> Result<Option<Date>, String> {
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    let date = parse_date(text).ok_or_else(|| format!("{field} {text:?} is no date"))?;
+    plausible(field, date, reading_day()).map(Some)
+}
+
 /// `19:00`, `19:00:00`, `19.30`, `20:30 h.`, `20.30h`, `20 h` → a time; anything else `None`.
 /// A whole sentence or a range is [`crate::parse::occurrences::time_in_text`]'s.
 ///

@@ -9,8 +9,14 @@
 //! - the first time (and its end) in a sentence or a range such as
 //!   "De 10:00 a 14:00 y de 17:00 a 20:00": [`occurrences::time_in_text`], [`occurrences::hours_in_text`];
 //! - decimal-comma coordinates and amounts `40,4167`: [`number::decimal`];
+//! - UTM metres (ETRS89) as degrees: [`geo::utm_etrs89_to_degrees`]; a source's region: [`geo::BoundingBox`];
+//! - entities whose `;` became `.` (`&nbsp.`): [`text::repair_dotted_entities`];
+//! - dates outside 1990 to ten years ahead (`0021`, `9999`) as record errors: [`dates::read_date`], [`dates::plausible`];
 //! - category labels and audiences to the taxonomy: [`crate::model::Category::from_label`], [`category::add_audience`];
 //! - price texts ("Gratuito", "5,50 euros"): [`price::free_from_text`];
+//! - opening hours that give days their own times ("Dissabte: 19 h  Diumenge: 11 h",
+//!   "De dimarts a divendres: de 17 a 20 h"), weekday names as data:
+//!   [`week_hours::week_hours`], and a span of days with them: [`week_hours::schedule`];
 //! - a span of days with a start time becomes one occurrence a day:
 //!   [`crate::model::Schedule::from_span`].
 
@@ -18,6 +24,7 @@ pub mod category;
 pub mod controls;
 pub mod dates;
 pub mod encoding;
+pub mod geo;
 pub mod labels;
 pub mod loose;
 pub mod loose_list;
@@ -27,4 +34,5 @@ pub mod pii;
 pub mod price;
 pub mod stored;
 pub mod text;
+pub mod week_hours;
 pub mod xml;

@@ -1,6 +1,7 @@
 //! Text cleaning shared by adapters: HTML to plain text, entities decoded
-//! (also when a feed escaped them twice), whitespace tidied, image URLs dropped
-//! (POLICY P4). Not for PII: that is `parse::pii`.
+//! (also when a feed escaped them twice, or lost their `;` to `.`),
+//! whitespace tidied, image URLs dropped (POLICY P4). Not for PII: that is
+//! `parse::pii`.
 
 use std::borrow::Cow;
 
@@ -19,6 +20,62 @@ pub fn decode_entities(s: &str) -> Cow<'_, str> {
         cur = Cow::Owned(next.into_owned());
     }
     cur
+}
+
+/// Repair the entities of a feed whose every `;` became `.` (Andalucía's
+/// agenda: `&nbsp.`, `&aacute.`, `&#38.`): `&NAME.` becomes `&NAME;` when
+/// `NAME` is an HTML entity's name (`&#NN.` and `&#xHH.` when they name a
+/// character), before [`html_to_text`] decodes them. Only a known name
+/// followed at once by `.` is touched, so a real full stop stays: the one
+/// after a word (`Tom &amp Jerry.`), the second of `&nbsp..`, the one after
+/// a name no entity has (`&sevilla.`). For feeds known to have lost their
+/// semicolons only: in a sound feed `&amp.` is `&` and a full stop.
+///
+/// ```
+/// use cityvibe::parse::text::{html_to_line, repair_dotted_entities};
+/// assert_eq!(repair_dotted_entities("Sevilla&nbsp.M&aacute.laga"), "Sevilla&nbsp;M&aacute;laga");
+/// assert_eq!(html_to_line(&repair_dotted_entities("&copy. 2024 Junta")), "© 2024 Junta");
+/// assert_eq!(repair_dotted_entities("Fin&nbsp.."), "Fin&nbsp;.");
+/// assert_eq!(repair_dotted_entities("Tom &amp Jerry."), "Tom &amp Jerry.");
+/// assert_eq!(repair_dotted_entities("R&#38.B y &#x41. y &#0."), "R&#38;B y &#x41; y &#0.");
+/// assert_eq!(repair_dotted_entities("AT&sevilla. S.L."), "AT&sevilla. S.L.");
+/// ```
+pub fn repair_dotted_entities(s: &str) -> Cow<'_, str> {
+    if !s.contains('&') {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(amp) = rest.find('&') {
+        out.push_str(&rest[..amp]);
+        let after = &rest[amp + 1..];
+        let name_len = after.find(|c: char| !(c.is_ascii_alphanumeric() || c == '#')).unwrap_or(after.len());
+        let name = &after[..name_len];
+        if after[name_len..].starts_with('.') && names_a_character(name) {
+            out.push('&');
+            out.push_str(name);
+            out.push(';');
+            rest = &after[name_len + 1..];
+        } else {
+            out.push('&');
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
+}
+
+/// Whether `&NAME;` is an entity: a named one HTML knows, or a numeric
+/// reference to a character (not 0, not a surrogate).
+fn names_a_character(name: &str) -> bool {
+    let code = if let Some(hex) = name.strip_prefix("#x").or_else(|| name.strip_prefix("#X")) {
+        u32::from_str_radix(hex, 16).ok()
+    } else if let Some(dec) = name.strip_prefix('#') {
+        dec.parse::<u32>().ok()
+    } else {
+        return !name.is_empty() && htmlize::ENTITIES.get(format!("&{name};").as_bytes()).is_some();
+    };
+    code.is_some_and(|c| c != 0 && char::from_u32(c).is_some())
 }
 
 /// Turn an HTML fragment (or plain text with entities) into plain text:

@@ -2,7 +2,9 @@
 //! have in common, done once (DESIGN.md, "Adapters never do I/O").
 //!
 //! [`parse_feed`] is the one way the core hands a body to an adapter: it
-//! skips a UTF-8 byte-order mark (issue 10 item 11), scrubs every event
+//! skips a UTF-8 byte-order mark (issue 10 item 11), turns an event with a
+//! date outside 1990 to ten years ahead into a record error and drops a
+//! point outside the source's region, counted (issue 32), scrubs every event
 //! (P5), files an event no category fits under `Other`, and caps every text
 //! field at [`FIELD_CAP`] (issue 10 item 5), with a record warning for each
 //! cut. The readers below find records in a body
@@ -15,6 +17,7 @@ pub mod sink;
 pub mod xml;
 
 use crate::model::{Category, Event};
+use crate::parse::geo::BoundingBox;
 use crate::parse::occurrences::merge;
 use std::collections::HashMap;
 use std::io::BufRead;
@@ -34,6 +37,11 @@ const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 /// above it (and `adapter::parse_bytes` can run through the framework).
 pub trait FeedParser<F: ?Sized> {
     fn parse_body(&self, feed: &F, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError>;
+    /// Where the source's events are: a venue's point outside is dropped
+    /// and counted (issue 32). Empty: Spain's outline only.
+    fn region(&self) -> &[BoundingBox] {
+        &[]
+    }
 }
 
 /// Parse one feed body with an adapter, through the framework: byte-order
@@ -45,7 +53,8 @@ pub fn parse_feed<P: FeedParser<F> + ?Sized, F: ?Sized>(
     sink: &mut dyn EventSink,
 ) -> Result<(), FeedError> {
     skip_bom(body).map_err(|e| FeedError::new(format!("reading the body: {e}")))?;
-    adapter.parse_body(feed, body, &mut Framed { inner: sink })
+    let framed = &mut Framed { inner: sink, region: adapter.region(), today: crate::parse::dates::reading_day() };
+    adapter.parse_body(feed, body, framed)
 }
 
 /// Consume a UTF-8 byte-order mark at the start of `body`, if any. (A
@@ -57,17 +66,49 @@ fn skip_bom(body: &mut dyn BufRead) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The sink adapters write to: scrub, cap, then pass on.
-struct Framed<'s> {
+/// The sink adapters write to: dates checked, region kept, scrub, cap,
+/// then pass on.
+struct Framed<'s, 'r> {
     inner: &'s mut dyn EventSink,
+    /// The source's region ([`FeedParser::region`]).
+    region: &'r [BoundingBox],
+    /// The reading's day: the plausible dates are counted from it.
+    today: jiff::civil::Date,
 }
 
-impl EventSink for Framed<'_> {
+/// The first date of `ev`'s schedule outside the plausible window
+/// (`parse::dates::plausible`), as the record error's reason: a junk year
+/// a mapping let through is never stored (issue 32).
+fn implausible_date(ev: &Event, today: jiff::civil::Date) -> Option<String> {
+    let s = &ev.schedule;
+    let mut dates = vec![("start date", s.start), ("end date", s.end)];
+    dates.extend(s.occurrences.iter().flat_map(|o| [("an occurrence's start", Some(o.start)), ("an occurrence's end", o.end)]));
+    dates.extend(s.excluded.iter().map(|d| ("an excluded day", Some(d.to_datetime(jiff::civil::Time::midnight())))));
+    dates.into_iter().find_map(|(what, d)| crate::parse::dates::plausible(what, d?.date(), today).err())
+}
+
+impl EventSink for Framed<'_, '_> {
     fn push(&mut self, record: Result<Event, RecordError>) {
         let mut event = match record {
             Ok(event) => event,
             Err(error) => return self.inner.push(Err(error)),
         };
+        // Issue 32: a junk date (year 0021, 9999) is a record error, never stored.
+        if let Some(reason) = implausible_date(&event, self.today) {
+            let id = event.source_event_id.clone();
+            return self.inner.push(Err(RecordError::new(id.clone(), reason).with_id(Some(&id))));
+        }
+        // Issue 32: a point outside the source's region is dropped, counted, never stored.
+        if let (Some(lat), Some(lon)) = (event.venue.lat, event.venue.lon)
+            && !crate::parse::geo::in_region(self.region, lat, lon)
+        {
+            (event.venue.lat, event.venue.lon) = (None, None);
+            let boxes: Vec<String> = self.region.iter().map(|b| format!("({b})")).collect();
+            self.inner.outside_region(RecordError::new(
+                event.source_event_id.clone(),
+                format!("coordinates {lat:.5}, {lon:.5} lie outside the source's region {}: dropped, not stored", boxes.join(" or ")),
+            ));
+        }
         // Scrub before the cut, so that no cut can split an address or a
         // number into a piece the scrubber no longer recognises.
         if let Err(reason) = crate::parse::pii::scrub_event(&mut event) {
@@ -100,6 +141,9 @@ impl EventSink for Framed<'_> {
     }
     fn warning(&mut self, warning: RecordError) {
         self.inner.warning(warning);
+    }
+    fn outside_region(&mut self, warning: RecordError) {
+        self.inner.outside_region(warning);
     }
 }
 
@@ -145,6 +189,9 @@ impl EventSink for MergeRepeats<'_> {
     }
     fn warning(&mut self, warning: RecordError) {
         self.inner.warning(warning);
+    }
+    fn outside_region(&mut self, warning: RecordError) {
+        self.inner.outside_region(warning);
     }
 }
 
@@ -221,7 +268,7 @@ mod tests {
         let mut ev = Event::new("1", "t", "es").unwrap();
         ev.description = format!("{} 9123456780", "x".repeat(FIELD_CAP - 10));
         let mut kept = Kept::default();
-        Framed { inner: &mut kept }.push(Ok(ev));
+        Framed { inner: &mut kept, region: &[], today: jiff::civil::date(2026, 12, 2) }.push(Ok(ev));
         let ev = kept.0.pop().unwrap().unwrap();
         assert_eq!(kept.1, 1, "one warning for the cut");
         assert!(ev.description.ends_with(&format!(" {}", crate::parse::pii::REDACTED)), "{}", &ev.description[FIELD_CAP - 20..]);

@@ -27,6 +27,8 @@ pub struct StoredEvent {
     pub title: String,
     pub description: String,
     pub url: Option<String>,
+    /// What `url` leads to, from the source's manifest (`citation`).
+    pub link: crate::model::LinkKind,
     pub licence: String,
     pub licence_url: String,
     pub attribution: String,
@@ -121,6 +123,7 @@ fn typed(r: &Row, source: String, source_event_id: String) -> Result<StoredEvent
         title: r.get(3)?,
         description: r.get(4)?,
         url: r.get(5)?,
+        link: crate::model::LinkKind::EventPage,
         // Filled from the source's citation by the reader above (P19, `citation::Citations::list`).
         licence: String::new(),
         licence_url: String::new(),

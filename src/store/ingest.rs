@@ -23,6 +23,17 @@ pub struct IngestCounts {
     pub taken_down: u64,
     /// Operator corrections that lapsed because the feed changed their field.
     pub corrections_lapsed: u64,
+    /// Records that repeated an id an earlier record of the feed had: each
+    /// merged into that id's one event, the last record winning (issue 32).
+    pub merged: u64,
+}
+
+/// What this ingest wrote for one id: its row, the content hash written,
+/// and whether that first write left the stored row unchanged.
+struct Written {
+    row: i64,
+    hash: String,
+    unchanged: bool,
 }
 
 /// Why an ingest was not committed.
@@ -47,6 +58,9 @@ pub struct SourceIngest<'a> {
     /// Stored events of the source: source event id → (row id, content hash, active).
     existing: HashMap<String, (i64, String, bool)>,
     seen: HashSet<String>,
+    /// The rows written by this ingest, by source event id: a later record
+    /// of the same id rewrites its row (the last one wins, issue 32).
+    written: HashMap<String, Written>,
     /// Ids of the feed skipped because a takedown names them: in the feed all
     /// the same, so they count among its distinct ids.
     taken_down_ids: HashSet<String>,
@@ -138,6 +152,7 @@ impl Store {
             corrections,
             existing,
             seen: HashSet::new(),
+            written: HashMap::new(),
             taken_down_ids: HashSet::new(),
             kept: HashSet::new(),
             withdraw_guard: WithdrawGuard::default(),
@@ -166,22 +181,24 @@ impl<'a> SourceIngest<'a> {
             }
             return Ok(());
         }
-        if !self.seen.insert(ev.source_event_id.clone()) {
-            // The feed lists the same id twice: the first one wins.
-            return Ok(());
-        }
         let columns = Columns::of(ev)?;
         let values = columns.values(ev);
         let hash = row::content_hash(&values, &ev.translations);
+        if !self.seen.insert(ev.source_event_id.clone()) {
+            // The feed lists the id again: one event, the last record wins.
+            return self.merge(ev, &values, hash);
+        }
         let row_id = match self.existing.get(&ev.source_event_id) {
-            Some((_, h, true)) if *h == hash => {
+            Some((id, h, true)) if *h == hash => {
                 self.counts.unchanged += 1;
+                self.written.insert(ev.source_event_id.clone(), Written { row: *id, hash, unchanged: true });
                 return Ok(());
             }
             Some((id, h, true)) if row::legacy_hash_matches(h, ev) => {
                 // Unchanged since a run before the hash's form changed: only the hash is new.
                 self.tx.prepare_cached("UPDATE events SET content_hash = ?2 WHERE id = ?1")?.execute(params![id, hash])?;
                 self.counts.unchanged += 1;
+                self.written.insert(ev.source_event_id.clone(), Written { row: *id, hash, unchanged: true });
                 return Ok(());
             }
             Some((id, _, _)) => {
@@ -189,11 +206,13 @@ impl<'a> SourceIngest<'a> {
                 self.write(&values, &hash, Some(id))?;
                 self.counts.corrections_lapsed += self.corrections.after_write(&self.tx, id)?;
                 self.counts.updated += 1;
+                self.written.insert(ev.source_event_id.clone(), Written { row: id, hash: hash.clone(), unchanged: false });
                 id
             }
             None => {
                 let id = self.write(&values, &hash, None)?;
                 self.counts.added += 1;
+                self.written.insert(ev.source_event_id.clone(), Written { row: id, hash: hash.clone(), unchanged: false });
                 // A row id above every id translations pointed at when the
                 // ingest began has none: only this ingest writes them, each
                 // for its own row, after its own delete.
@@ -207,6 +226,27 @@ impl<'a> SourceIngest<'a> {
             }
         };
         self.write_publisher_translations(row_id, ev)?;
+        Ok(())
+    }
+
+    /// A later record of an id this ingest already wrote: counted as merged,
+    /// and when it differs, written over that row (the last record wins; an
+    /// event the first record had left unchanged counts as updated).
+    fn merge(&mut self, ev: &Event, values: &[ValueRef<'_>; row::VALUES], hash: String) -> Result<()> {
+        self.counts.merged += 1;
+        let Some(w) = self.written.get(&ev.source_event_id) else { return Ok(()) };
+        if w.hash == hash {
+            return Ok(());
+        }
+        let (row, was_unchanged) = (w.row, w.unchanged);
+        self.write(values, &hash, Some(row))?;
+        self.counts.corrections_lapsed += self.corrections.after_write(&self.tx, row)?;
+        if was_unchanged {
+            self.counts.unchanged -= 1;
+            self.counts.updated += 1;
+        }
+        self.write_publisher_translations(row, ev)?;
+        self.written.insert(ev.source_event_id.clone(), Written { row, hash, unchanged: false });
         Ok(())
     }
 

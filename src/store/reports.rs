@@ -113,6 +113,8 @@ impl Store {
                         updated: r.get::<_, i64>(5)? as u64,
                         withdrawn: r.get::<_, i64>(6)? as u64,
                         record_errors: r.get::<_, i64>(7)? as u64,
+                        // In the stored message; not a column.
+                        merged: 0,
                         translated: r.get::<_, i64>(8)? as u64,
                         duration_ms: r.get::<_, i64>(9)? as u64,
                         message: r.get(10)?,

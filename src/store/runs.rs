@@ -18,6 +18,10 @@ pub struct SourceReport {
     pub updated: u64,
     pub withdrawn: u64,
     pub record_errors: u64,
+    /// Records that repeated an id of an earlier record of the feed, merged
+    /// into its one event (the last record wins, issue 32). Said by the run
+    /// itself and in its message; not a column of the stored runs (0 there).
+    pub merged: u64,
     pub translated: u64,
     pub translation_cache_hits: u64,
     pub translation_pending: u64,
@@ -43,6 +47,7 @@ impl SourceReport {
             updated: 0,
             withdrawn: 0,
             record_errors: 0,
+            merged: 0,
             translated: 0,
             translation_cache_hits: 0,
             translation_pending: 0,

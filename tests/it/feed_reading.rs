@@ -11,6 +11,9 @@ const MADRID_CSV: &str = "datos.madrid.es/egob/catalogo/300107-0-agenda-activida
 const MADRID_XML: &str = "datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.xml";
 const ESMADRID: &str = "www.esmadrid.com/opendata/agenda_v1_es.xml";
 const JCYL: &str = "datosabiertos.jcyl.es/web/jcyl/risp/es/cultura-ocio/agenda_cultural/1284806871500.json";
+const ANDALUCIA: &str = "datos.juntadeandalucia.es/api/v0/schedule/all?format=json";
+/// gencat's first page (a paged feed: `--mirror DIR` serves each page at its URL).
+const GENCAT: &str = "analisi.transparenciacatalunya.cat/resource/rhpv-yr4f.json?$order=codi&$limit=1000&$offset=0";
 
 fn diba(lang: &str) -> String {
     format!("do.diba.cat/api/dataset/actesturisme_{lang}/format/json/pag-ini/1/pag-fi/1000")
@@ -65,8 +68,10 @@ fn active(dir: &Path, source: &str) -> i64 {
 /// is skipped, for every adapter (madrid's JSON, jcyl and diba failed).
 #[test]
 fn issue10_byte_order_marks_are_skipped_for_every_adapter_and_format() {
-    let dir = workdir(&toml(&["madrid", "esmadrid", "diba", "jcyl"]));
+    let dir = workdir(&toml(&["madrid", "esmadrid", "diba", "jcyl", "andalucia", "gencat"]));
     let mirror = dir.path().join("mirror");
+    place(&mirror, ANDALUCIA, &with_bom(ANDALUCIA));
+    place(&mirror, GENCAT, &with_bom(GENCAT));
     // madrid: only its JSON answers, so no fallback can hide a failure.
     place(&mirror, MADRID_JSON, &with_bom(MADRID_JSON));
     place(&mirror, ESMADRID, &with_bom(ESMADRID));
@@ -128,9 +133,9 @@ fn cut(bytes: &[u8], share: f64) -> Vec<u8> {
 /// unclosed; the JSON mid-file), so no fallback can answer.
 #[test]
 fn issue10_p20_a_cut_feed_fails_and_withdraws_nothing() {
-    let dir = workdir(&toml(&["madrid", "esmadrid", "diba", "jcyl"]));
+    let dir = workdir(&toml(&["madrid", "esmadrid", "diba", "jcyl", "andalucia", "gencat"]));
     let whole = dir.path().join("whole");
-    for rel in [MADRID_JSON, ESMADRID, JCYL, &diba("ca"), &diba("es"), &diba("en")] {
+    for rel in [MADRID_JSON, ESMADRID, JCYL, ANDALUCIA, GENCAT, &diba("ca"), &diba("es"), &diba("en")] {
         place(&whole, rel, &sample_bytes(rel));
     }
     // The stored state before: through the library on simulated time.
@@ -151,6 +156,8 @@ fn issue10_p20_a_cut_feed_fails_and_withdraws_nothing() {
         place(&cut_dir, &diba(l), &sample_bytes(&diba(l)));
     }
     place(&cut_dir, JCYL, &cut(&sample_bytes(JCYL), 0.5));
+    place(&cut_dir, ANDALUCIA, &cut(&sample_bytes(ANDALUCIA), 0.5));
+    place(&cut_dir, GENCAT, &cut(&sample_bytes(GENCAT), 0.5));
     // A second run within the period is a manual one (P7).
     let second = run_with(dir.path(), &cut_dir, &["--force"]);
     for (id, n) in &before {
@@ -166,6 +173,8 @@ fn issue10_p20_a_cut_feed_fails_and_withdraws_nothing() {
     }
     assert!(second["diba"]["message"].as_str().unwrap().contains("https://do.diba.cat/"), "{}", second["diba"]);
     assert!(second["jcyl"]["message"].as_str().unwrap().contains("https://datosabiertos.jcyl.es/"), "{}", second["jcyl"]);
+    assert!(second["andalucia"]["message"].as_str().unwrap().contains("https://datos.juntadeandalucia.es/"), "{}", second["andalucia"]);
+    assert!(second["gencat"]["message"].as_str().unwrap().contains("https://analisi.transparenciacatalunya.cat/"), "{}", second["gencat"]);
 }
 
 /// The child's peak resident set in KiB, after it ends.

@@ -6,14 +6,18 @@ mod common;
 #[path = "../golden/check.rs"]
 mod golden;
 
+mod adapter_andalucia;
 mod adapter_diba;
 mod adapter_esmadrid;
+mod adapter_gencat;
 mod adapter_jcyl;
 mod adapter_tools;
+
 mod all_sources;
 mod cli_foundation;
 mod conformance;
 mod crash_safety;
+mod esmadrid_realdata;
 mod feed_reading;
 mod fetch_plan_all;
 mod fuzz_drivers;
@@ -31,6 +35,7 @@ mod operator_runs;
 mod operator_sources_export;
 mod operator_switch;
 mod operator_takedown;
+mod paged_feeds;
 mod polite_books;
 mod polite_cli;
 mod polite_client;
@@ -46,6 +51,7 @@ mod reader_fields;
 mod report_pages;
 mod report_render;
 mod report_shapes;
+mod review_pending;
 mod run_bounds;
 mod safety_engine_answers;
 mod safety_operator_input;

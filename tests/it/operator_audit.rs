@@ -6,7 +6,7 @@
 //! test manifest that records a robots.txt digest and a short delay.
 use crate::common;
 
-use cityvibe::adapter::{Feed, FeedRole, Format, Licence, Manifest, Review};
+use cityvibe::adapter::{Feed, FeedRole, Format, Licence, Manifest, Paging, Review};
 use common::server::{Reply, Server};
 use common::{cityvibe, workdir};
 use serde_json::Value;
@@ -290,7 +290,8 @@ fn audit_takes_the_run_lock() {
 
 // --- Digests, through the library with a manifest that records one. ---
 
-static FEEDS: &[Feed] = &[Feed { url: "https://digest.test/feeds/a.json", format: Format::Json, lang: "es", role: FeedRole::Primary }];
+static FEEDS: &[Feed] =
+    &[Feed { url: "https://digest.test/feeds/a.json", format: Format::Json, lang: "es", role: FeedRole::Primary, paging: Paging::Whole }];
 
 fn manifest_with_digest(id: &'static str, digest: &'static str) -> &'static common::TestAdapter {
     let m: &'static Manifest = Box::leak(Box::new(Manifest {
@@ -304,11 +305,19 @@ fn manifest_with_digest(id: &'static str, digest: &'static str) -> &'static comm
         min_delay: Duration::from_millis(50),
         daily_cap: 100,
         language: "es",
+        region: &[],
         licence: Licence { name: "test", url: "https://digest.test/licence" },
         attribution: "test",
         dataset_page: "https://digest.test/",
+        links: cityvibe::adapter::EventLinks::EventPage,
         update_schedule: "never",
-        review: Review { date: "2026-11-01", robots_txt: "all allowed", robots_sha256: Some(digest), notes: "" },
+        review: Review {
+            date: "2026-11-01",
+            robots_txt: "all allowed",
+            robots_sha256: Some(digest),
+            notes: "",
+            robots: cityvibe::adapter::RobotsReview::Read,
+        },
     }));
     Box::leak(Box::new(common::TestAdapter { manifest: m, inner: &cityvibe::adapters::madrid::Madrid }))
 }

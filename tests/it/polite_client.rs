@@ -27,7 +27,7 @@ mod redirects;
 
 use crate::common;
 
-use cityvibe::adapter::{Adapter, Feed, FeedRole, Format, Manifest, RedirectRule};
+use cityvibe::adapter::{Adapter, Feed, FeedRole, Format, Manifest, Paging, RedirectRule};
 use cityvibe::config::{Config, SourceConfig};
 use cityvibe::http::{Client, Clock, Limits, Mirror, USER_AGENT};
 use cityvibe::ingest::{RunOptions, RunReport, run};
@@ -54,7 +54,13 @@ fn leak_str(s: String) -> &'static str {
 fn feeds(host: &str, names: &[&str]) -> &'static [Feed] {
     let v: Vec<Feed> = names
         .iter()
-        .map(|n| Feed { url: leak_str(format!("https://{host}/feeds/{n}")), format: Format::Json, lang: "es", role: FeedRole::Primary })
+        .map(|n| Feed {
+            url: leak_str(format!("https://{host}/feeds/{n}")),
+            format: Format::Json,
+            lang: "es",
+            role: FeedRole::Primary,
+            paging: Paging::Whole,
+        })
         .collect();
     Box::leak(v.into_boxed_slice())
 }

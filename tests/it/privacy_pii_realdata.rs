@@ -54,13 +54,18 @@ fn real_feeds_lose_their_contact_data_and_nothing_else_p5_issue10() {
         ("madrid", "madrid_300107/300107-0-agenda-actividades-eventos_2025-10.xml"),
         ("madrid", "madrid_300107/300107-0-agenda-actividades-eventos_2018-02.json"),
         ("jcyl", "jcyl_agenda_cultural/eventos-de-la-agenda-cultural-categorizados-y-geolocalizados_2026-04.json"),
+        // Issue 32: contact blocks never read, descriptions full of e-mails and phones.
+        ("andalucia", "andalucia_agenda/agenda-eventos-junta-andalucia_2026-01.json"),
+        // Issue 32: Catalonia's page, whose rows carry e-mails and phones in
+        // contact fields (never read) and in descriptions (scrubbed).
+        ("gencat", "gencat_agenda_cultural/rhpv-yr4f_agenda-cultural-catalunya_2022-11.json"),
     ];
     // What must survive wherever it stands: dates, times, prices, year
     // ranges, ISBNs, postal codes.
     let keep = Regex::new(
         r"(?x)\b\d{1,2}/\d{1,2}/\d{2,4}\b | \b\d{4}-\d{2}-\d{2}\b | \b\d{1,2}[:.]\d{2}\s*h\b | \b\d{1,2}:\d{2}\b
         | \d+(?:[.,]\d+)?\s*(?:€|euros?) | \b(?:19|20)\d{2}\s*[-–]\s*(?:19|20)\d{2}\b | \bISBN[:\s]*[\d\-X]{10,17}
-        | \b(?:28|47|09|24|34|37|40|42|49|05)\d{3}\b",
+        | \b(?:28|47|09|24|34|37|40|42|49|05|04|11|14|18|21|23|29|41)\d{3}\b",
     )
     .unwrap();
     // A second opinion, simpler than the scrubber's own patterns: plain

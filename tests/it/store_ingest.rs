@@ -100,3 +100,25 @@ fn repeated_ids_and_large_withdrawals_change_nothing() {
     ingest(&mut small, &events(0..3), 0);
     assert!(matches!(ingest(&mut small, &events(0..2), 0), Verdict::Committed(c) if c.withdrawn == 1));
 }
+
+/// Issue 32: one id on several records of a feed is one event, the last
+/// record winning; each repeat is counted as merged. A first record that
+/// matches the stored event and a later one that does not make an update,
+/// not an unchanged event and an update.
+#[test]
+fn the_last_record_of_an_id_wins_and_repeats_count_as_merged_issue32() {
+    let (_dir, mut store) = store();
+    let titled = |t: &str| Event::new("7", t, "es").unwrap();
+    assert!(matches!(ingest(&mut store, &[titled("Primera")], 0), Verdict::Committed(c) if c.added == 1));
+    match ingest(&mut store, &[titled("Primera"), titled("Primera"), titled("Editada")], 0) {
+        Verdict::Committed(c) => assert_eq!((c.added, c.updated, c.unchanged, c.merged), (0, 1, 0, 2), "{c:?}"),
+        other => panic!("{other:?}"),
+    }
+    let title: String = store.connection().query_row("SELECT title FROM events WHERE source_event_id = '7'", [], |r| r.get(0)).unwrap();
+    assert_eq!(title, "Editada");
+    // Identical copies of the stored event: unchanged, merged.
+    match ingest(&mut store, &[titled("Editada"), titled("Editada")], 0) {
+        Verdict::Committed(c) => assert_eq!((c.updated, c.unchanged, c.merged), (0, 1, 1), "{c:?}"),
+        other => panic!("{other:?}"),
+    }
+}

@@ -26,8 +26,11 @@ source-attribution = Font: { $who }
 ics-price = Preu: { $price }
 ics-licence = Llicència: { $name } <{ $url }>
 ics-original = Original: { $url }
+ics-more-info = Més informació: { $url }
+ics-dataset-page = Pàgina del conjunt de dades: { $url }
 
 ## Licence names, by their link (data/i18n/licences.tsv).
 licence-cc-by-4 = Creative Commons Reconeixement 4.0 (CC BY 4.0)
 licence-madrid-legal-notice = Avís legal de datos.madrid.es (reutilització lliure citant-ne la font)
 licence-esmadrid-terms = Condicions d’ús de les dades obertes d’esMADRID (reutilització citant-ne la font; les fotografies no se cedeixen)
+licence-gencat-open-information = Llicència oberta d’ús d’informació de la Generalitat de Catalunya (reutilització citant-ne la font)

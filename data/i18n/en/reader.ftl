@@ -26,8 +26,11 @@ source-attribution = Source: { $who }
 ics-price = Price: { $price }
 ics-licence = Licence: { $name } <{ $url }>
 ics-original = Original: { $url }
+ics-more-info = More information: { $url }
+ics-dataset-page = Dataset page: { $url }
 
 ## Licence names, by their link (data/i18n/licences.tsv).
 licence-cc-by-4 = Creative Commons Attribution 4.0 (CC BY 4.0)
 licence-madrid-legal-notice = datos.madrid.es legal notice (free reuse, citing the source)
 licence-esmadrid-terms = esMADRID open data terms of use (reuse citing the source; photographs are not licensed)
+licence-gencat-open-information = Generalitat de Catalunya open information licence (reuse citing the source)

@@ -26,8 +26,11 @@ source-attribution = Fuente: { $who }
 ics-price = Precio: { $price }
 ics-licence = Licencia: { $name } <{ $url }>
 ics-original = Original: { $url }
+ics-more-info = Más información: { $url }
+ics-dataset-page = Página del conjunto de datos: { $url }
 
 ## Licence names, by their link (data/i18n/licences.tsv).
 licence-cc-by-4 = Creative Commons Atribución 4.0 (CC BY 4.0)
 licence-madrid-legal-notice = Aviso legal de datos.madrid.es (reutilización libre citando la fuente)
 licence-esmadrid-terms = Condiciones de uso de los datos abiertos de esMADRID (reutilización con cita de la fuente; las fotografías no se ceden)
+licence-gencat-open-information = Licencia abierta de uso de información de la Generalitat de Catalunya (reutilización citando la fuente)

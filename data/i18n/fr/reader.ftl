@@ -26,8 +26,11 @@ source-attribution = Source : { $who }
 ics-price = Prix : { $price }
 ics-licence = Licence : { $name } <{ $url }>
 ics-original = Original : { $url }
+ics-more-info = Plus d’informations : { $url }
+ics-dataset-page = Page du jeu de données : { $url }
 
 ## Licence names, by their link (data/i18n/licences.tsv).
 licence-cc-by-4 = Creative Commons Attribution 4.0 (CC BY 4.0)
 licence-madrid-legal-notice = Mentions légales de datos.madrid.es (réutilisation libre avec citation de la source)
 licence-esmadrid-terms = Conditions d’utilisation des données ouvertes d’esMADRID (réutilisation avec citation de la source ; les photographies ne sont pas cédées)
+licence-gencat-open-information = Licence ouverte d’utilisation des informations de la Generalitat de Catalunya (réutilisation avec citation de la source)

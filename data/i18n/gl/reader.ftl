@@ -26,8 +26,11 @@ source-attribution = Fonte: { $who }
 ics-price = Prezo: { $price }
 ics-licence = Licenza: { $name } <{ $url }>
 ics-original = Orixinal: { $url }
+ics-more-info = Máis información: { $url }
+ics-dataset-page = Páxina do conxunto de datos: { $url }
 
 ## Licence names, by their link (data/i18n/licences.tsv).
 licence-cc-by-4 = Creative Commons Recoñecemento 4.0 (CC BY 4.0)
 licence-madrid-legal-notice = Aviso legal de datos.madrid.es (reutilización libre citando a fonte)
 licence-esmadrid-terms = Condicións de uso dos datos abertos de esMADRID (reutilización citando a fonte; as fotografías non se ceden)
+licence-gencat-open-information = Licenza aberta de uso de información da Generalitat de Catalunya (reutilización citando a fonte)

@@ -26,8 +26,11 @@ source-attribution = Fonte: { $who }
 ics-price = Prezzo: { $price }
 ics-licence = Licenza: { $name } <{ $url }>
 ics-original = Originale: { $url }
+ics-more-info = Maggiori informazioni: { $url }
+ics-dataset-page = Pagina del set di dati: { $url }
 
 ## Licence names, by their link (data/i18n/licences.tsv).
 licence-cc-by-4 = Creative Commons Attribuzione 4.0 (CC BY 4.0)
 licence-madrid-legal-notice = Note legali di datos.madrid.es (riutilizzo libero citando la fonte)
 licence-esmadrid-terms = Condizioni d’uso dei dati aperti di esMADRID (riutilizzo citando la fonte; le fotografie non sono cedute)
+licence-gencat-open-information = Licenza aperta d’uso delle informazioni della Generalitat de Catalunya (riutilizzo citando la fonte)

@@ -26,8 +26,11 @@ source-attribution = Fonte: { $who }
 ics-price = Preço: { $price }
 ics-licence = Licença: { $name } <{ $url }>
 ics-original = Original: { $url }
+ics-more-info = Mais informações: { $url }
+ics-dataset-page = Página do conjunto de dados: { $url }
 
 ## Licence names, by their link (data/i18n/licences.tsv).
 licence-cc-by-4 = Creative Commons Atribuição 4.0 (CC BY 4.0)
 licence-madrid-legal-notice = Aviso legal de datos.madrid.es (reutilização livre citando a fonte)
 licence-esmadrid-terms = Condições de utilização dos dados abertos do esMADRID (reutilização com citação da fonte; as fotografias não são cedidas)
+licence-gencat-open-information = Licença aberta de utilização de informação da Generalitat de Catalunya (reutilização com citação da fonte)
