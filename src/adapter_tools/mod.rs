@@ -289,7 +289,13 @@ mod tests {
             dataset_page: "",
             links: crate::adapter::EventLinks::EventPage,
             update_schedule: "x",
-            review: Review { date: "20/10/2025", robots_txt: "", robots_sha256: Some("abc"), notes: "", robots: crate::adapter::RobotsReview::Read },
+            review: Review {
+                date: "20/10/2025",
+                robots_txt: "",
+                robots_sha256: Some("abc"),
+                notes: "",
+                robots: crate::adapter::RobotsReview::Read,
+            },
         };
         let p = manifest_problems(&BAD).join("\n");
         for needle in [

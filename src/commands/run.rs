@@ -133,7 +133,10 @@ pub fn dry_run(cli: &Cli, only: &[String], json: bool) -> Result<Exit> {
     super::check_source_ids(only)?;
     let store = if cli.db.is_file() { Some(Store::open_existing(&cli.db)?) } else { None };
     let ledger = super::state_dir(cli).ok().filter(|d| d.join("hosts.db").is_file()).map(|d| crate::http::Ledger::open(&d)).transpose()?;
-    let gate = crate::ingest::SourceGate { mirror: cli.mirror.is_some(), ..crate::ingest::SourceGate::new(&config, store.as_ref(), ledger.as_ref()) };
+    let gate = crate::ingest::SourceGate {
+        mirror: cli.mirror.is_some(),
+        ..crate::ingest::SourceGate::new(&config, store.as_ref(), ledger.as_ref())
+    };
     let mut lines = Vec::new();
     for id in gate.ids() {
         if !only.is_empty() && !only.iter().any(|o| o == id) {

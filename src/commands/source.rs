@@ -152,7 +152,10 @@ fn source_show(cli: &Cli, a: &'static dyn Adapter) -> Result<SourceShow> {
     let (events_active, events_withdrawn) = store.count_events(m.id)?;
     let cited = crate::citation::of(Some(&config), m);
     // What a run now would do with it: the run's own gate (issue 22 item 2).
-    let gate = crate::ingest::SourceGate { mirror: cli.mirror.is_some(), ..crate::ingest::SourceGate::new(&config, Some(&store), ledger.as_ref()) };
+    let gate = crate::ingest::SourceGate {
+        mirror: cli.mirror.is_some(),
+        ..crate::ingest::SourceGate::new(&config, Some(&store), ledger.as_ref())
+    };
     let run_now = match gate.decide(m.id)? {
         crate::ingest::Decision::Go => RunNow { would: "fetch", why: None },
         crate::ingest::Decision::Skip(why) => RunNow { would: "skip", why: Some(why.message(m.id)) },

@@ -66,7 +66,9 @@ fn sample_reads_utm_points_broken_entities_wandering_keys_and_links() {
     // Junk year and no date: record errors naming the field (issue 32).
     let errors: Vec<(&str, &str)> = c.errors.iter().map(|e| (e.record.as_str(), e.reason.as_str())).collect();
     assert!(
-        errors.iter().any(|(id, why)| *id == "900105" && why.contains("date_registration.start_date_registration") && why.contains("outside")),
+        errors
+            .iter()
+            .any(|(id, why)| *id == "900105" && why.contains("date_registration.start_date_registration") && why.contains("outside")),
         "{errors:?}"
     );
     assert!(errors.iter().any(|(id, why)| *id == "900106" && why.contains("date_registration")), "{errors:?}");
@@ -141,7 +143,14 @@ fn issue32_p14_a_run_without_mirror_refuses_it_and_says_what_to_read() {
     let line = &dry["sources"][0];
     assert_eq!(line["would"], "refuse", "{line}");
     let why = line["why"].as_str().unwrap();
-    for told in ["andalucia", "robots.txt review is pending", "https://datos.juntadeandalucia.es/robots.txt", MANIFEST.dataset_page, "adapters/andalucia.rs", "review.robots_txt"] {
+    for told in [
+        "andalucia",
+        "robots.txt review is pending",
+        "https://datos.juntadeandalucia.es/robots.txt",
+        MANIFEST.dataset_page,
+        "adapters/andalucia.rs",
+        "review.robots_txt",
+    ] {
         assert!(why.contains(told), "the refusal does not say {told:?}: {why}");
     }
     // Through a mirror the same gate lets it through.

@@ -5,7 +5,8 @@ use crate::common;
 use common::{cityvibe, sample, workdir};
 use std::path::Path;
 
-const ALL_ON: &str = "[settings]\ntranslator = \"none\"\n[sources.madrid]\n[sources.esmadrid]\n[sources.diba]\n[sources.jcyl]\n[sources.andalucia]\n";
+const ALL_ON: &str =
+    "[settings]\ntranslator = \"none\"\n[sources.madrid]\n[sources.esmadrid]\n[sources.diba]\n[sources.jcyl]\n[sources.andalucia]\n";
 
 fn run(dir: &Path, mirror: &Path) -> serde_json::Value {
     let out = cityvibe(dir, &["--mirror", mirror.to_str().unwrap(), "run", "--json"]);

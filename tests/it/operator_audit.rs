@@ -310,7 +310,13 @@ fn manifest_with_digest(id: &'static str, digest: &'static str) -> &'static comm
         dataset_page: "https://digest.test/",
         links: cityvibe::adapter::EventLinks::EventPage,
         update_schedule: "never",
-        review: Review { date: "2026-11-01", robots_txt: "all allowed", robots_sha256: Some(digest), notes: "", robots: cityvibe::adapter::RobotsReview::Read },
+        review: Review {
+            date: "2026-11-01",
+            robots_txt: "all allowed",
+            robots_sha256: Some(digest),
+            notes: "",
+            robots: cityvibe::adapter::RobotsReview::Read,
+        },
     }));
     Box::leak(Box::new(common::TestAdapter { manifest: m, inner: &cityvibe::adapters::madrid::Madrid }))
 }

@@ -19,8 +19,11 @@ const MADRID_JSON: &str = "datos.madrid.es/egob/catalogo/300107-0-agenda-activid
 
 /// A madrid-like adapter on `host`, its one feed `url`, its review as given.
 fn probe(host: &'static str, url: String, robots: RobotsReview) -> &'static [&'static dyn Adapter] {
-    let feeds: &'static [Feed] =
-        Box::leak(Box::new([Feed { url: Box::leak(url.into_boxed_str()), format: Format::Json, ..cityvibe::adapters::madrid::MANIFEST.feeds[0] }]));
+    let feeds: &'static [Feed] = Box::leak(Box::new([Feed {
+        url: Box::leak(url.into_boxed_str()),
+        format: Format::Json,
+        ..cityvibe::adapters::madrid::MANIFEST.feeds[0]
+    }]));
     let base = madrid_like("probe", host, 10, feeds);
     let mut manifest: Manifest = *base.manifest;
     manifest.review.robots = robots;
