@@ -262,6 +262,39 @@ mod tests {
         }
     }
 
+    // Issue 32: whatever a mapping let through, a junk year is a record
+    // error naming the date, and a point outside the region is dropped and
+    // counted (as a warning), the event kept.
+    #[test]
+    fn junk_dates_are_refused_and_points_outside_the_region_dropped() {
+        use crate::model::Schedule;
+        let region = [BoundingBox::new(35.9, -7.6, 38.8, -1.55)];
+        let today = jiff::civil::date(2026, 12, 2);
+        let mut kept = Kept::default();
+        let mut framed = Framed { inner: &mut kept, region: &region, today };
+        let mut junk = Event::new("y21", "t", "es").unwrap();
+        junk.schedule = Schedule::from_span(jiff::civil::date(21, 5, 8), None, None, None, vec![], vec![]);
+        framed.push(Ok(junk));
+        let mut far = Event::new("y9999", "t", "es").unwrap();
+        far.schedule =
+            Schedule::from_span(jiff::civil::date(2026, 5, 8), Some(jiff::civil::date(9999, 12, 31)), None, None, vec![], vec![]);
+        framed.push(Ok(far));
+        let mut madrid = Event::new("m", "t", "es").unwrap();
+        madrid.venue.set_coordinates(40.4168, -3.7038);
+        framed.push(Ok(madrid));
+        let mut seville = Event::new("s", "t", "es").unwrap();
+        seville.venue.set_coordinates(37.39, -5.99);
+        framed.push(Ok(seville));
+        let errors: Vec<&RecordError> = kept.0.iter().filter_map(|r| r.as_ref().err()).collect();
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(errors[0].reason.contains("start date 0021-05-08") && errors[0].id.as_deref() == Some("y21"), "{errors:?}");
+        assert!(errors[1].reason.contains("end date 9999-12-31"), "{errors:?}");
+        let events: Vec<&Event> = kept.0.iter().filter_map(|r| r.as_ref().ok()).collect();
+        assert_eq!((events[0].venue.lat, events[0].venue.lon), (None, None), "Madrid is outside Andalusia");
+        assert_eq!(events[1].venue.lat, Some(37.39));
+        assert_eq!(kept.1, 1, "one point dropped, counted");
+    }
+
     #[test]
     fn a_cut_that_leaves_contact_data_is_scrubbed_again_p5() {
         // Ten digits are no phone number; cut to nine by the field cap, they are.

@@ -98,9 +98,12 @@ fn no_form_of_contact_data_reaches_db_exports_reports_or_translation_p5_issue10(
     let report = String::from_utf8_lossy(&out.stdout).into_owned();
     let v: serde_json::Value =
         serde_json::from_str(&report).unwrap_or_else(|e| panic!("{e}: {report} {}", String::from_utf8_lossy(&out.stderr)));
-    // The four sources of the switchboard (adapters without a row are reported switched off).
-    let listed = ["madrid", "esmadrid", "diba", "jcyl"];
-    for s in v["sources"].as_array().unwrap().iter().filter(|s| listed.iter().any(|id| s["id"] == *id)) {
+    // The four sources with a forms fixture (a source with no row is reported "disabled").
+    let configured = ["madrid", "esmadrid", "diba", "jcyl"];
+    let lines: Vec<&serde_json::Value> =
+        v["sources"].as_array().unwrap().iter().filter(|s| configured.iter().any(|c| s["id"] == *c)).collect();
+    assert_eq!(lines.len(), configured.len(), "{report}");
+    for s in lines {
         assert_eq!(s["status"], "ok", "{s}");
         // The two records whose id is contact data are refused; the rest stored.
         assert!(s["record_errors"].as_u64().unwrap() >= 2, "{s}");
