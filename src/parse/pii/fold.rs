@@ -1,0 +1,126 @@
+//! The view's text as the phone patterns read it (P5, issue 31 item 1):
+//! number words become their digit (`nueve tres cuatro 501 012` reads
+//! `9 3 4 501 012`), and a letter O among digits a zero (`6OO 112 248`).
+//! Each piece remembers the view's bytes it stands for, so that a number
+//! found here removes exactly those bytes of the view, and through the view
+//! of the original.
+//!
+//! Not for addresses (their forms are in the address pattern) nor for the
+//! look-alike digits of other scripts (the view folds those for both).
+
+use super::words::NUMBERS;
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+/// The folded text; `pieces` holds the replaced pieces (a word read as a
+/// digit), in order: where each starts here, and the view's range it stands
+/// for. Between them the text is the view's, shifted.
+pub struct Folded<'a> {
+    pub text: Cow<'a, str>,
+    pieces: Vec<(usize, usize, usize)>,
+}
+
+static WORDS: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    AhoCorasickBuilder::new()
+        .ascii_case_insensitive(true)
+        .match_kind(MatchKind::LeftmostLongest)
+        .build(NUMBERS.iter().map(|(w, _)| w.as_str()))
+        .expect("number words")
+});
+
+/// Whether `c` may stand next to a word or a number without joining it.
+fn apart(c: Option<char>) -> bool {
+    !c.is_some_and(char::is_alphanumeric)
+}
+
+impl<'a> Folded<'a> {
+    /// The folded `view`; borrowed when nothing in it is folded.
+    pub fn of(view: &'a str) -> Folded<'a> {
+        let mut replaced: Vec<(usize, usize, u8)> = WORDS
+            .find_iter(view)
+            .filter(|m| apart(view[..m.start()].chars().next_back()) && apart(view[m.end()..].chars().next()))
+            .map(|m| (m.start(), m.end(), NUMBERS[m.pattern().as_usize()].1))
+            .collect();
+        let zeros = letter_o_zeros(view);
+        if replaced.is_empty() && zeros.is_empty() {
+            return Folded { text: Cow::Borrowed(view), pieces: Vec::new() };
+        }
+        replaced.extend(zeros.into_iter().map(|at| (at, at + 1, b'0')));
+        replaced.sort_unstable();
+        let mut text = String::with_capacity(view.len());
+        let mut pieces = Vec::with_capacity(replaced.len());
+        let mut done = 0;
+        for (from, to, digit) in replaced {
+            text.push_str(&view[done..from]);
+            pieces.push((text.len(), from, to));
+            text.push(char::from(digit));
+            done = to;
+        }
+        text.push_str(&view[done..]);
+        Folded { text: Cow::Owned(text), pieces }
+    }
+
+    /// Whether this text's bytes `start..end` hold a number word.
+    pub fn has_words(&self, start: usize, end: usize) -> bool {
+        let k = self.pieces.partition_point(|p| p.0 < start);
+        self.pieces[k..].iter().take_while(|p| p.0 < end).any(|&(_, from, to)| to - from > 1)
+    }
+
+    /// The view's byte range behind this text's bytes `start..end`.
+    pub fn view_range(&self, start: usize, end: usize) -> (usize, usize) {
+        // The last piece at or before `pos` (for an end, before it).
+        let map = |pos: usize, is_end: bool| {
+            let k = self.pieces.partition_point(|p| if is_end { p.0 < pos } else { p.0 <= pos });
+            match k.checked_sub(1).map(|k| self.pieces[k]) {
+                None => pos,
+                Some((at, from, _)) if pos == at => from,
+                Some((at, _, to)) => to + (pos - at - 1),
+            }
+        };
+        (map(start, false), map(end, true))
+    }
+}
+
+/// The bytes of `view` that hold a letter O read as a zero: an `O` or `o` in
+/// a run of digits and Os that holds a digit and stands apart from letters
+/// (`6OO`, `9O1`; not `Oporto 2`, `solo3`).
+fn letter_o_zeros(view: &str) -> Vec<usize> {
+    let b = view.as_bytes();
+    let mut out = Vec::new();
+    let mut seen = 0;
+    for at in memchr::memchr2_iter(b'O', b'o', b) {
+        if at < seen {
+            continue;
+        }
+        let run = |c: &u8| c.is_ascii_digit() || matches!(c, b'O' | b'o');
+        let start = b[..at].iter().rposition(|c| !run(c)).map_or(0, |k| k + 1);
+        let end = b[at..].iter().position(|c| !run(c)).map_or(b.len(), |k| at + k);
+        seen = end;
+        let digits = b[start..end].iter().any(u8::is_ascii_digit);
+        if digits && apart(view[..start].chars().next_back()) && apart(view[end..].chars().next()) {
+            out.extend((start..end).filter(|&k| matches!(b[k], b'O' | b'o')));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_and_letter_os_fold_and_map_back() {
+        let view = "Llama al nueve tres 501 o al 6OO 112 248, Oporto 2 y solo3";
+        let f = Folded::of(view);
+        assert_eq!(f.text, "Llama al 9 3 501 o al 600 112 248, Oporto 2 y solo3");
+        let at = f.text.find("9 3 501").unwrap();
+        let (from, to) = f.view_range(at, at + "9 3 501".len());
+        assert_eq!(&view[from..to], "nueve tres 501");
+        let at = f.text.find("600 112").unwrap();
+        let (from, to) = f.view_range(at, at + 7);
+        assert_eq!(&view[from..to], "6OO 112");
+        assert!(matches!(Folded::of("Concierto a las 20:00").text, Cow::Borrowed(_)));
+        assert_eq!(Folded::of("nuevebis dos").text, "nuevebis 2");
+    }
+}
