@@ -39,6 +39,7 @@ mod polite_ledger_faults;
 mod polite_one_ledger;
 mod polite_promises;
 mod privacy_pii_everywhere;
+mod privacy_pii_forms;
 mod privacy_pii_realdata;
 mod privacy_takedown;
 mod privacy_withdraw_guard;

@@ -83,8 +83,9 @@ impl<'a> Folded<'a> {
 }
 
 /// The bytes of `view` that hold a letter O read as a zero: an `O` or `o` in
-/// a run of digits and Os that holds a digit and stands apart from letters
-/// (`6OO`, `9O1`; not `Oporto 2`, `solo3`).
+/// a run of digits and Os that holds a digit (`6OO`, `92O7`, `439Oh`), but
+/// not the end of a word before the digits (`teléfono934…`). Only numbers
+/// are read in this view: `H2O` read as `H20` finds none.
 fn letter_o_zeros(view: &str) -> Vec<usize> {
     let b = view.as_bytes();
     let mut out = Vec::new();
@@ -97,10 +98,11 @@ fn letter_o_zeros(view: &str) -> Vec<usize> {
         let start = b[..at].iter().rposition(|c| !run(c)).map_or(0, |k| k + 1);
         let end = b[at..].iter().position(|c| !run(c)).map_or(b.len(), |k| at + k);
         seen = end;
-        let digits = b[start..end].iter().any(u8::is_ascii_digit);
-        if digits && apart(view[..start].chars().next_back()) && apart(view[end..].chars().next()) {
-            out.extend((start..end).filter(|&k| matches!(b[k], b'O' | b'o')));
-        }
+        let Some(first_digit) = b[start..end].iter().position(u8::is_ascii_digit).map(|k| start + k) else { continue };
+        // Os before the first digit only when the run stands apart from a
+        // word before it: `teléfono934…` keeps its `o`.
+        let from = if apart(view[..start].chars().next_back()) { start } else { first_digit };
+        out.extend((from..end).filter(|&k| matches!(b[k], b'O' | b'o')));
     }
     out
 }
@@ -111,9 +113,9 @@ mod tests {
 
     #[test]
     fn words_and_letter_os_fold_and_map_back() {
-        let view = "Llama al nueve tres 501 o al 6OO 112 248, Oporto 2 y solo3";
+        let view = "Llama al nueve tres 501 o al 6OO 112 248, Oporto 2 y solo3 o teléfono9 o Tlf92O7h";
         let f = Folded::of(view);
-        assert_eq!(f.text, "Llama al 9 3 501 o al 600 112 248, Oporto 2 y solo3");
+        assert_eq!(f.text, "Llama al 9 3 501 o al 600 112 248, Oporto 2 y solo3 o teléfono9 o Tlf9207h");
         let at = f.text.find("9 3 501").unwrap();
         let (from, to) = f.view_range(at, at + "9 3 501".len());
         assert_eq!(&view[from..to], "nueve tres 501");

@@ -286,3 +286,4 @@ fn the_pre_checks_never_skip_a_finding() {
     assert!(found > 1_000, "the made-up texts hold too few findings to test the pre-checks: {found}");
     assert!(!may_hold_email("Teatro gratuito para todas las edades") && !may_hold_phone("Del 3 al 25 de octubre"));
 }
+
