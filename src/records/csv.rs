@@ -57,7 +57,7 @@ impl Row<'_> {
     pub fn record<T: serde::de::DeserializeOwned>(&self) -> Result<T, RecordError> {
         self.record
             .deserialize(Some(self.header))
-            .map_err(|e| RecordError::new(format!("line {}", self.line), format!("unreadable CSV row: {e}")))
+            .map_err(|e| RecordError::new(format!("line {}", self.line), format!("unreadable CSV row: {}", crate::parse::stored::withhold_values(&e.to_string()))))
     }
 
     /// The field under the column `name` (matched trimmed, ignoring ASCII
@@ -125,7 +125,7 @@ pub fn for_each_row(
                 }
                 rows += 1;
                 let line = e.position().map_or(0, |p| lines.at_byte(p.byte() as usize));
-                each(Err(RecordError::new(format!("line {line}"), format!("unreadable CSV row: {e}"))));
+                each(Err(RecordError::new(format!("line {line}"), format!("unreadable CSV row: {}", crate::parse::stored::withhold_values(&e.to_string())))));
             }
         }
     }
