@@ -121,8 +121,11 @@ fn build(r: &Record<'_>) -> Result<Event, RecordError> {
     ev.url = non_empty(&r.link);
     let (start_field, end_field) = r.date_fields;
     let start = parse_datetime(&r.start).ok_or_else(|| err(format!("bad start date in {start_field}")))?;
-    let end =
-        if r.end.trim().is_empty() { None } else { Some(parse_datetime(&r.end).ok_or_else(|| err(format!("bad end date in {end_field}")))?) };
+    let end = if r.end.trim().is_empty() {
+        None
+    } else {
+        Some(parse_datetime(&r.end).ok_or_else(|| err(format!("bad end date in {end_field}")))?)
+    };
     // The time of day: the explicit field, else the start's own when it is
     // one (not midnight); the end's when it is one (not midnight or 23:59).
     let start_time = parse_time(&r.time).or_else(|| real_time(start.time()));

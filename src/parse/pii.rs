@@ -71,7 +71,8 @@ static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
     let (at_bracketed, dot_bracketed, dot_sign) = (forms("at-bracketed"), forms("dot-bracketed"), forms("dot-sign"));
     // `(at)`, `[@]`, `(a)`, `-at-`, `_at_`, `«at»`: unmistakable, in any text.
     let at_enclosed = format!(r"\s*(?:{open}\s*(?:{at_word}|{at_bracketed})\s*{close}|-{at_word}-|_{at_word}_)\s*");
-    let dot_enclosed = format!(r"(?:\s*(?:{open}\s*(?:{dot_word}|{dot_bracketed})\s*{close}|-{dot_word}-|_{dot_word}_)\s*|\s*{dot_sign}\s*)");
+    let dot_enclosed =
+        format!(r"(?:\s*(?:{open}\s*(?:{dot_word}|{dot_bracketed})\s*{close}|-{dot_word}-|_{dot_word}_)\s*|\s*{dot_sign}\s*)");
     let dot_spelt = format!(r"(?:{dot_enclosed}|\s+{dot_word}\s+)");
     let local = format!(r"{LOCAL_CHAR}+(?:(?:\.|{dot_enclosed}){LOCAL_CHAR}+)*");
     let label = format!(r"{LABEL_CHAR}+");
@@ -140,7 +141,10 @@ fn findings(view: &str) -> Vec<(usize, usize)> {
         let mut at = 0;
         while let Some(c) = PHONE.captures_at(text, at) {
             let m = c.get(0).expect("the match");
-            if enough_digits(m.as_str()) && stands_alone(text, m.start(), m.end()) && c.name("nat").is_none_or(|n| folded.has_words(n.start(), n.end()) || grouped(n.as_str())) {
+            if enough_digits(m.as_str())
+                && stands_alone(text, m.start(), m.end())
+                && c.name("nat").is_none_or(|n| folded.has_words(n.start(), n.end()) || grouped(n.as_str()))
+            {
                 found.push(folded.view_range(m.start(), m.end()));
                 at = m.end();
             } else {
@@ -223,7 +227,8 @@ fn stands_alone(text: &str, start: usize, end: usize) -> bool {
     let before: Vec<char> = text[..start].chars().rev().take(2).collect();
     let after: Vec<char> = text[end..].chars().take(2).collect();
     let found = &text[start..end];
-    let joiner = |c: &char| matches!(c, '-' | '.' | '/' | ',' | '·' | '•' | '_' | '~' | '\u{2800}') || ('\u{2010}'..='\u{2015}').contains(c);
+    let joiner =
+        |c: &char| matches!(c, '-' | '.' | '/' | ',' | '·' | '•' | '_' | '~' | '\u{2800}') || ('\u{2010}'..='\u{2015}').contains(c);
     let joined = |s: &[char]| matches!(s, [j, d, ..] if joiner(j) && d.is_ascii_digit());
     let starts_with_digit = found.starts_with(|c: char| c.is_ascii_digit());
     // `20:00 34 …` is a time, not the `00` of a country prefix.

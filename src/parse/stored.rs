@@ -100,7 +100,9 @@ pub fn withhold_values(message: &str) -> String {
     static QUOTED: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r#"(missing field |duplicate field )?(?:`[^`]*`|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')"#).expect("quoted")
     });
-    QUOTED.replace_all(message, |c: &regex::Captures| if c.get(1).is_some() { c[0].to_string() } else { "(value withheld)".to_string() }).into_owned()
+    QUOTED
+        .replace_all(message, |c: &regex::Captures| if c.get(1).is_some() { c[0].to_string() } else { "(value withheld)".to_string() })
+        .into_owned()
 }
 
 #[cfg(test)]

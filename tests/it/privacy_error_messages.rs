@@ -35,7 +35,8 @@ fn assert_no_value(what: &str, shown: &str) {
 
 #[test]
 fn p5_issue31_a_record_error_names_the_field_never_the_value() {
-    let dir = workdir("[settings]\ntranslator = \"none\"\nlanguages = [\"es\"]\nreport_dir = \"site\"\n\n[sources.madrid]\nenabled = true\n");
+    let dir =
+        workdir("[settings]\ntranslator = \"none\"\nlanguages = [\"es\"]\nreport_dir = \"site\"\n\n[sources.madrid]\nenabled = true\n");
     let d = dir.path();
     let mut records: Vec<Value> = (1..=12).map(|i| record(&i.to_string(), "Taller de radio", "Un taller.", "Sala X")).collect();
     for (id, start, end) in [

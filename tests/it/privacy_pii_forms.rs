@@ -173,7 +173,8 @@ fn assert_never_kept(texts: &[String], planted: &Planted) {
         assert!(out.status.success(), "export {format}: {}", out_text(&out));
         shown.push_str(&out_text(&out));
     }
-    for args in [&["events", "list", "--json", "--limit", "1000", "--at", common::SAMPLES_AT][..], &["runs", "--json"], &["source", "list"]] {
+    for args in [&["events", "list", "--json", "--limit", "1000", "--at", common::SAMPLES_AT][..], &["runs", "--json"], &["source", "list"]]
+    {
         shown.push_str(&out_text(&cityvibe(d, args)));
     }
     assert!(shown.contains("Entrada libre") && shown.contains("[…]"), "the events are exported, scrubbed");
@@ -184,7 +185,8 @@ fn assert_never_kept(texts: &[String], planted: &Planted) {
 
 fn family(texts: &[&str], numbers: &[&str], names: &[&str]) {
     let texts: Vec<String> = texts.iter().map(|t| t.to_string()).collect();
-    let planted = Planted { numbers: numbers.iter().map(|s| s.to_string()).collect(), names: names.iter().map(|s| s.to_string()).collect() };
+    let planted =
+        Planted { numbers: numbers.iter().map(|s| s.to_string()).collect(), names: names.iter().map(|s| s.to_string()).collect() };
     assert_never_kept(&texts, &planted);
 }
 
@@ -195,11 +197,7 @@ fn p5_issue31_an_area_code_with_a_slash_is_never_kept() {
 
 #[test]
 fn p5_issue31_a_label_or_letter_glued_to_a_number_is_never_kept() {
-    family(
-        &["tel934501042", "móvil600112245", "Tlf934501028", "934501029h"],
-        &["934501042", "600112245", "934501028", "934501029"],
-        &[],
-    );
+    family(&["tel934501042", "móvil600112245", "Tlf934501028", "934501029h"], &["934501042", "600112245", "934501028", "934501029"], &[]);
 }
 
 #[test]
@@ -261,7 +259,8 @@ struct Form {
 }
 
 const SEPARATORS: &[&str] = &[" ", ".", "-", "·", "•", "/", "_", ",", "~", "\u{2800}", " - ", "\u{a0}", "  ", "\u{2013}", " . "];
-const GROUPINGS: &[&[usize]] = &[&[3, 3, 3], &[3, 2, 2, 2], &[2, 3, 2, 2], &[2, 3, 4], &[3, 4, 2], &[4, 5], &[9], &[1; 9], &[2, 7], &[3, 6]];
+const GROUPINGS: &[&[usize]] =
+    &[&[3, 3, 3], &[3, 2, 2, 2], &[2, 3, 2, 2], &[2, 3, 4], &[3, 4, 2], &[4, 5], &[9], &[1; 9], &[2, 7], &[3, 6]];
 const LABELS: &[&str] = &["", "Tel. ", "Tlf: ", "Teléfono ", "tel", "móvil", "Tlf", "telf", "Fax ", "whatsapp "];
 
 /// A Spanish number written in one of the families: grouped and parted at
@@ -281,7 +280,8 @@ fn phone() -> impl Strategy<Value = Form> {
             let digits: Vec<u8> = std::iter::once(first).chain(rest).collect();
             let number: String = digits.iter().map(|d| char::from(b'0' + d)).collect();
             let words = number_words();
-            let word_of = |d: u8| words.iter().filter(|(_, c)| *c == char::from(b'0' + d)).map(|(w, _)| w.clone()).nth(usize::from(d) % 2).unwrap();
+            let word_of =
+                |d: u8| words.iter().filter(|(_, c)| *c == char::from(b'0' + d)).map(|(w, _)| w.clone()).nth(usize::from(d) % 2).unwrap();
             // Whether the k-th digit's group holds a digit other than zero.
             let sizes = GROUPINGS[grouping];
             let among_digits = |k: usize| {
@@ -333,13 +333,21 @@ fn phone() -> impl Strategy<Value = Form> {
         })
 }
 
-const AT_FORMS: &[&str] = &["@", "(a)", "(@)", "[@]", " at ", " AT ", " arroba ", "(at)", "[arroba]", " -at- ", "_at_", "«at»", " @ ", "{at}"];
+const AT_FORMS: &[&str] =
+    &["@", "(a)", "(@)", "[@]", " at ", " AT ", " arroba ", "(at)", "[arroba]", " -at- ", "_at_", "«at»", " @ ", "{at}"];
 const DOT_FORMS: &[&str] = &[".", "(.)", " dot ", " -dot- ", "_dot_", "。", "[dot]", " punto ", "[.]"];
 
 /// An address with its `@` and `.` written in one of their forms, with a
 /// top-level domain or without one (only after a glued `@` or a bracketed form).
 fn address() -> impl Strategy<Value = Form> {
-    ("[a-z]{3,6}", "[a-z]{3,8}", 0..AT_FORMS.len(), 0..DOT_FORMS.len(), prop::sample::select(vec!["es", "com", "cat", "org"]), any::<bool>())
+    (
+        "[a-z]{3,6}",
+        "[a-z]{3,8}",
+        0..AT_FORMS.len(),
+        0..DOT_FORMS.len(),
+        prop::sample::select(vec!["es", "com", "cat", "org"]),
+        any::<bool>(),
+    )
         .prop_map(|(local, domain, at, dot, tld, with_tld)| {
             let name = format!("zq{local}");
             let at = AT_FORMS[at];

@@ -137,9 +137,8 @@ const TABLED: u32 = 0x3000;
 static KEPT: LazyLock<Vec<bool>> = LazyLock::new(|| {
     (0x80..TABLED)
         .map(|u| {
-            char::from_u32(u).is_some_and(|c| {
-                !is_invisible(c) && is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes && lookalike_digit(c).is_none()
-            })
+            char::from_u32(u)
+                .is_some_and(|c| !is_invisible(c) && is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes && lookalike_digit(c).is_none())
         })
         .collect()
 });
@@ -329,6 +328,8 @@ mod tests {
                 i += 3;
             } else {
                 if is_invisible(c) {
+                } else if let Some(d) = lookalike_digit(c) {
+                    push(&mut text, &DIGITS[d..=d], i, end);
                 } else if c.is_ascii() || is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes {
                     push(&mut text, &original[i..end], i, end);
                 } else {

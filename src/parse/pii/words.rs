@@ -39,11 +39,7 @@ pub fn is_label(word: &str) -> bool {
 
 /// The entries of `address-forms.tsv` of one kind.
 pub fn address_forms(kind: &str) -> Vec<&'static str> {
-    entries(ADDRESS_FORMS)
-        .filter_map(|l| l.split_once('\t'))
-        .filter(|(k, _)| k.trim() == kind)
-        .map(|(_, form)| form.trim())
-        .collect()
+    entries(ADDRESS_FORMS).filter_map(|l| l.split_once('\t')).filter(|(k, _)| k.trim() == kind).map(|(_, form)| form.trim()).collect()
 }
 
 #[cfg(test)]
