@@ -299,7 +299,7 @@ fn phone() -> impl Strategy<Value = Form> {
                     3 => char::from_u32(0x966 + u32::from(d)).unwrap().to_string(),
                     4 => char::from_u32(0xFF10 + u32::from(d)).unwrap().to_string(),
                     // A letter O for a zero among other digits: `6OO 112 248`.
-                    5 if d == 0 && among_digits(k) => if k % 2 == 0 { "O" } else { "o" }.to_string(),
+                    5 if d == 0 && among_digits(k) => if k.is_multiple_of(2) { "O" } else { "o" }.to_string(),
                     _ => char::from(b'0' + d).to_string(),
                 }
             };

@@ -34,7 +34,7 @@ pub static LABELS: LazyLock<Vec<String>> = LazyLock::new(|| entries(PHONE_LABELS
 /// Whether `word` (letters only) is a label of a number.
 pub fn is_label(word: &str) -> bool {
     let word = word.to_lowercase();
-    LABELS.iter().any(|l| *l == word)
+    LABELS.contains(&word)
 }
 
 /// The entries of `address-forms.tsv` of one kind.
