@@ -9,9 +9,7 @@
 //! look-alike digits of other scripts (the view folds those for both).
 
 use super::words::NUMBERS;
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use std::borrow::Cow;
-use std::sync::LazyLock;
 
 /// The folded text; `pieces` holds the replaced pieces (a word read as a
 /// digit), in order: where each starts here, and the view's range it stands
@@ -21,18 +19,6 @@ pub struct Folded<'a> {
     pieces: Vec<(usize, usize, usize)>,
 }
 
-/// How far from a digit a number word is looked for, in bytes: eight
-/// words and their gaps.
-const REACH: usize = 96;
-
-static WORDS: LazyLock<AhoCorasick> = LazyLock::new(|| {
-    AhoCorasickBuilder::new()
-        .ascii_case_insensitive(true)
-        .match_kind(MatchKind::LeftmostLongest)
-        .build(NUMBERS.iter().map(|(w, _)| w.as_str()))
-        .expect("number words")
-});
-
 /// Whether `c` may stand next to a word or a number without joining it.
 fn apart(c: Option<char>) -> bool {
     !c.is_some_and(char::is_alphanumeric)
@@ -40,36 +26,25 @@ fn apart(c: Option<char>) -> bool {
 
 impl<'a> Folded<'a> {
     /// The folded `view`; borrowed when nothing in it is folded. Number
-    /// words are looked for only near digits (within [`REACH`] bytes of a
-    /// group of them), Os only beside one: a number partly in words keeps
-    /// some of its digits, and most of a description is far from any. A
-    /// number written wholly in words is not read (the word lists would
-    /// otherwise be sought in every text, which cost the ingest a third
-    /// more CPU).
+    /// words are looked for only beside digits, word after word (`nueve
+    /// tres cuatro 501`: `cuatro` beside `501`, `tres` beside `cuatro`),
+    /// and Os only beside a digit: a number partly in words keeps some of
+    /// its digits, and most of a text is far from any. A number wholly in
+    /// words is not read (seeking the words in every text cost the ingest a
+    /// third more CPU).
     pub fn of(view: &'a str) -> Folded<'a> {
         let b = view.as_bytes();
         let o = |c: Option<&u8>| matches!(c, Some(b'O' | b'o'));
-        let (mut windows, mut beside_o, mut at): (Vec<(usize, usize)>, bool, usize) = (Vec::new(), false, 0);
+        let (mut replaced, mut beside_o, mut at) = (Vec::new(), false, 0);
         while let Some(k) = b[at..].iter().position(u8::is_ascii_digit) {
             let start = at + k;
             let end = b[start..].iter().position(|c| !c.is_ascii_digit()).map_or(b.len(), |k| start + k);
             beside_o |= o(b.get(end)) || (start > 0 && o(b.get(start - 1)));
-            let (from, to) = (view.floor_char_boundary(start.saturating_sub(REACH)), view.ceil_char_boundary(end + REACH));
-            match windows.last_mut() {
-                Some(last) if last.1 >= from => last.1 = to,
-                _ => windows.push((from, to)),
-            }
+            words_beside(view, start, end, &mut replaced);
             at = end;
         }
-        let mut replaced: Vec<(usize, usize, u8)> = Vec::new();
-        for (from, to) in windows {
-            replaced.extend(
-                WORDS
-                    .find_iter(&view[from..to])
-                    .map(|m| (from + m.start(), from + m.end(), NUMBERS[m.pattern().as_usize()].1))
-                    .filter(|&(s, e, _)| apart(view[..s].chars().next_back()) && apart(view[e..].chars().next())),
-            );
-        }
+        replaced.sort_unstable();
+        replaced.dedup();
         let zeros = if beside_o { letter_o_zeros(view) } else { Vec::new() };
         if replaced.is_empty() && zeros.is_empty() {
             return Folded { text: Cow::Borrowed(view), pieces: Vec::new() };
@@ -107,6 +82,48 @@ impl<'a> Folded<'a> {
             }
         };
         (map(start, false), map(end, true))
+    }
+}
+
+/// The number words beside the digits at `start..end` of `view`, and
+/// beside those words, on either side, each as `(from, to, digit)`: a word
+/// is parted from its neighbour by at most eight characters that are
+/// neither letters nor digits.
+fn words_beside(view: &str, start: usize, end: usize, out: &mut Vec<(usize, usize, u8)>) {
+    let gap = |c: char| !c.is_alphanumeric();
+    let digit_of = |w: &str| NUMBERS.iter().find(|(n, _)| n.eq_ignore_ascii_case(w)).map(|(_, d)| *d);
+    let mut pos = start;
+    loop {
+        let before = &view[..pos];
+        let gap_len: usize = before.chars().rev().take_while(|&c| gap(c)).take(8).map(char::len_utf8).sum();
+        let word_end = pos - gap_len;
+        let word_len: usize = view[..word_end].chars().rev().take_while(|c| c.is_alphabetic()).map(char::len_utf8).sum();
+        if gap_len == 0 || word_len == 0 || word_len > 8 {
+            break;
+        }
+        let from = word_end - word_len;
+        if view[..from].chars().next_back().is_some_and(char::is_alphanumeric) {
+            break;
+        }
+        let Some(d) = digit_of(&view[from..word_end]) else { break };
+        out.push((from, word_end, d));
+        pos = from;
+    }
+    let mut pos = end;
+    loop {
+        let gap_len: usize = view[pos..].chars().take_while(|&c| gap(c)).take(8).map(char::len_utf8).sum();
+        let word_start = pos + gap_len;
+        let word_len: usize = view[word_start..].chars().take_while(|c| c.is_alphabetic()).map(char::len_utf8).sum();
+        if gap_len == 0 || word_len == 0 || word_len > 8 {
+            break;
+        }
+        let to = word_start + word_len;
+        if view[to..].chars().next().is_some_and(char::is_alphanumeric) {
+            break;
+        }
+        let Some(d) = digit_of(&view[word_start..to]) else { break };
+        out.push((word_start, to, d));
+        pos = to;
     }
 }
 
