@@ -175,13 +175,13 @@ fn map(a: &Acte, lang: &str, position: usize) -> Result<Event, RecordError> {
     ev.description = description;
     ev.url = non_empty(a.acte_url.as_str());
 
-    let start = parse_datetime(a.data_inici.as_str()).ok_or_else(|| err(format!("bad start date {:?}", a.data_inici.as_str())))?;
+    let start = parse_datetime(a.data_inici.as_str()).ok_or_else(|| err("bad start date in data_inici".into()))?;
     let end = match a.data_fi.as_str() {
         "" => None,
-        s => Some(parse_datetime(s).ok_or_else(|| err(format!("bad end date {s:?}")))?),
+        s => Some(parse_datetime(s).ok_or_else(|| err("bad end date in data_fi".into()))?),
     };
     if end.is_some_and(|e| e.date() < start.date()) {
-        return Err(err(format!("ends before it starts ({} > {})", a.data_inici.as_str(), a.data_fi.as_str())));
+        return Err(err("ends before it starts (data_fi before data_inici)".into()));
     }
     // The time of day: the start's own, else one written in the notes
     // ("Sortida a les 17.30 h").

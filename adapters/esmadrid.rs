@@ -246,13 +246,13 @@ fn build(s: &Service, lang: &str, position: usize) -> Result<Event, RecordError>
     };
     let mut parts: Vec<Schedule> = Vec::new();
     for r in s.ranges.iter().filter(|r| !(r.start.trim().is_empty() && r.end.trim().is_empty())) {
-        let first = parse_date(&r.start).ok_or_else(|| err(format!("bad start date {:?}", r.start.trim())))?;
+        let first = parse_date(&r.start).ok_or_else(|| err("bad start date in <inicio>".into()))?;
         let last = match r.end.trim() {
             "" => None,
-            end => Some(parse_date(end).ok_or_else(|| err(format!("bad end date {end:?}")))?),
+            end => Some(parse_date(end).ok_or_else(|| err("bad end date in <fin>".into()))?),
         };
         if last.is_some_and(|l| l < first) {
-            return Err(err(format!("range ends before it starts ({} > {})", r.start.trim(), r.end.trim())));
+            return Err(err("range ends before it starts (<fin> before <inicio>)".into()));
         }
         parts.push(Schedule::from_span(first, last, start_time, end_time, weekdays(&r.days), vec![]));
     }

@@ -206,13 +206,13 @@ fn map(outer: &Fields, lang: &str, position: usize) -> Result<Event, RecordError
     }
     ev.url = non_empty(f.enlace_contenido.as_str());
 
-    let first = parse_date(f.fecha_inicio.as_str()).ok_or_else(|| err(format!("bad start date {:?}", f.fecha_inicio.as_str())))?;
+    let first = parse_date(f.fecha_inicio.as_str()).ok_or_else(|| err("bad start date in fecha_inicio".into()))?;
     let last = match f.fecha_fin.as_str() {
         "" => None,
-        s => Some(parse_date(s).ok_or_else(|| err(format!("bad end date {s:?}")))?),
+        s => Some(parse_date(s).ok_or_else(|| err("bad end date in fecha_fin".into()))?),
     };
     if last.is_some_and(|l| l < first) {
-        return Err(err(format!("ends before it starts ({} > {})", f.fecha_inicio.as_str(), f.fecha_fin.as_str())));
+        return Err(err("ends before it starts (fecha_fin before fecha_inicio)".into()));
     }
     // "20:00", "20:30 h.", or free text: a time found in it, else all-day.
     let (start_time, text_end) = match parse_time(f.hora_inicio.as_str()) {

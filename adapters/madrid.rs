@@ -99,6 +99,9 @@ struct Record<'a> {
     price: Cow<'a, str>,
     start: Cow<'a, str>,
     end: Cow<'a, str>,
+    /// The names the feed's format gives the start and end fields: an
+    /// error names the field, never its value (issue 31 item 2).
+    date_fields: (&'static str, &'static str),
     time: Cow<'a, str>,
     weekdays: Cow<'a, str>,
     excluded: Cow<'a, str>,
@@ -123,9 +126,13 @@ fn build(r: &Record<'_>) -> Result<Event, RecordError> {
     let mut ev = Event::new(&r.id, &html_to_line(&r.title), "es").map_err(err)?;
     ev.description = html_to_text(&r.description);
     ev.url = non_empty(&r.link);
-    let start = parse_datetime(&r.start).ok_or_else(|| err(format!("bad start date {:?}", r.start)))?;
-    let end =
-        if r.end.trim().is_empty() { None } else { Some(parse_datetime(&r.end).ok_or_else(|| err(format!("bad end date {:?}", r.end)))?) };
+    let (start_field, end_field) = r.date_fields;
+    let start = parse_datetime(&r.start).ok_or_else(|| err(format!("bad start date in {start_field}")))?;
+    let end = if r.end.trim().is_empty() {
+        None
+    } else {
+        Some(parse_datetime(&r.end).ok_or_else(|| err(format!("bad end date in {end_field}")))?)
+    };
     // The time of day: the explicit field, else the start's own when it is
     // one (not midnight); the end's when it is one (not midnight or 23:59).
     let start_time = parse_time(&r.time).or_else(|| real_time(start.time()));
@@ -273,6 +280,7 @@ fn json_record<'j>(j: &'j JsonRecord<'_>) -> Record<'j> {
         price: s(&j.price),
         start: s(&j.dtstart),
         end: s(&j.dtend),
+        date_fields: ("dtstart", "dtend"),
         time: s(&j.time),
         weekdays: j.recurrence.0.as_ref().map(|r| s(&r.days)).unwrap_or_default(),
         excluded: s(&j.excluded_days),
@@ -303,6 +311,7 @@ fn parse_csv(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), Fee
             price: get("PRECIO"),
             start: get("FECHA"),
             end: get("FECHA-FIN"),
+            date_fields: ("FECHA", "FECHA-FIN"),
             time: get("HORA"),
             weekdays: get("DIAS-SEMANA"),
             excluded: get("DIAS-EXCLUIDOS"),
@@ -363,6 +372,7 @@ fn parse_xml(body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), Fee
             price: get("PRECIO"),
             start: get("FECHA-EVENTO"),
             end: get("FECHA-FIN-EVENTO"),
+            date_fields: ("FECHA-EVENTO", "FECHA-FIN-EVENTO"),
             time: get("HORA-EVENTO"),
             weekdays: get("DIAS-SEMANA"),
             excluded: get("DIAS-EXCLUIDOS-TEXT"),

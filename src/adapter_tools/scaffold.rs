@@ -345,8 +345,8 @@ fn map(r: &Record, lang: &str) -> Result<Event, RecordError> {
     let mut ev = Event::new(&r.id, &html_to_line(&r.title), lang).map_err(err)?;
     ev.description = html_to_text(&r.description);
     ev.url = non_empty(&r.url);
-    let (first, start_time) = date_time(&r.start).ok_or_else(|| err(format!("bad start {:?}", r.start)))?;
-    let end = if r.end.trim().is_empty() { None } else { Some(date_time(&r.end).ok_or_else(|| err(format!("bad end {:?}", r.end)))?) };
+    let (first, start_time) = date_time(&r.start).ok_or_else(|| err("bad start date in the start field".into()))?;
+    let end = if r.end.trim().is_empty() { None } else { Some(date_time(&r.end).ok_or_else(|| err("bad end date in the end field".into()))?) };
     ev.schedule = Schedule::from_span(first, end.map(|e| e.0), start_time, end.and_then(|e| e.1), Vec::new(), Vec::new());
     ev.venue.name = non_empty(&one_line(&r.venue));
     // TODO: map the feed's own categories (ev.source_categories) to CityVibe's

@@ -217,7 +217,9 @@ impl SourceDriver {
 
         // Parser errors may quote feed text: no contact data, control bytes
         // or bidi overrides in reports or logs (P5, issue 19 item 6).
-        self.report.message = crate::parse::pii::scrub(&crate::parse::controls::without_controls(&message));
+        // Escapes read back first: `{:?}` must hide nothing (issue 31 item 2).
+        let message = crate::parse::controls::without_controls(&message);
+        self.report.message = crate::parse::pii::scrub(&crate::parse::stored::unescaped(&message));
         self.done = true;
     }
 

@@ -10,17 +10,28 @@
 //! tags decoded, NFKC, zero-width characters gone), and what it finds is cut
 //! from the original text, which otherwise stays as it was.
 //!
-//! Phone numbers are found by a table of patterns, not by a libphonenumber
-//! port: the Rust `phonenumber` crate parses and validates one number but
-//! cannot find numbers inside free text, and its validity test would let
+//! Phone numbers are read over a second view ([`fold::Folded`]) where
+//! number words are digits and a letter O among digits a zero; the view
+//! already reads the digits of other scripts as ASCII ones. Any run of
+//! separators (blanks, dots, dashes, `/`, `·`, `•`, `_`, `~`, the Braille
+//! blank, a comma without a blank) is one gap, and a Spanish number is nine
+//! digits in any grouping (issue 31 item 1). Addresses are read with their
+//! spelt-out and bracketed `@` and `.` (`data/pii/address-forms.tsv`).
+//!
+//! Not by a libphonenumber port: the Rust `phonenumber` crate parses and
+//! validates one number but has no finder of numbers in free text (its
+//! `PhoneNumberMatcher` is not ported), and its validity test would let
 //! through numbers of ranges not (yet) assigned, which P5 must still remove.
 //!
 //! Not for contact fields (adapters do not read them) nor image URLs (P4,
 //! `parse::text`).
 
+mod fold;
 mod view;
+pub mod words;
 
 use crate::model::Event;
+use fold::Folded;
 use regex::Regex;
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -29,9 +40,11 @@ use view::View;
 /// What replaces a scrubbed address or number.
 pub const REDACTED: &str = "[…]";
 
-/// Separators inside a number: spaces, dots, dashes of every kind (the
-/// hyphen-minus, the Unicode dash punctuation, the minus sign).
-const SEP: &str = r"(?:\s*[.\p{Pd}\x{2212}]\s*|\s+)";
+/// What may part the digits of a number: one run of blanks, dots, dashes of
+/// every kind, slashes, middle dots, bullets, underscores, tildes, the
+/// Braille blank and parentheses, or a comma with no blank in its run (a
+/// comma and a blank part the items of a list: `67, 28014`).
+const GAP: &str = r"(?:[\s.\p{Pd}\x{2212}/·•_~\x{2800}()]{1,8}|[.\p{Pd}/·•_~]{0,3},[.\p{Pd}/·•_~]{0,3})";
 
 /// What a local part and a domain label are made of. Both sets hold every
 /// case variant of their members already, so they are matched without
@@ -41,58 +54,66 @@ const SEP: &str = r"(?:\s*[.\p{Pd}\x{2212}]\s*|\s+)";
 const LOCAL_CHAR: &str = r"(?-i:[\p{L}\p{N}\p{M}_%+\-])";
 const LABEL_CHAR: &str = r"(?-i:[\p{L}\p{N}\p{M}\-])";
 
+/// `(?:a|b|c)` of the forms of one kind in `data/pii/address-forms.tsv`.
+fn forms(kind: &str) -> String {
+    let all: Vec<String> = words::address_forms(kind).iter().map(|f| regex::escape(f)).collect();
+    format!("(?:{})", all.join("|"))
+}
+
 static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
-    let local = format!(r"{LOCAL_CHAR}+(?:\.{LOCAL_CHAR}+)*");
+    let brackets = words::address_forms("brackets");
+    let side = |k: usize| {
+        let chars: String = brackets.iter().filter_map(|b| b.split(' ').nth(k)).map(regex::escape).collect::<Vec<_>>().join("|");
+        format!("(?:{chars})")
+    };
+    let (open, close) = (side(0), side(1));
+    let (at_word, dot_word) = (forms("at-word"), forms("dot-word"));
+    let (at_bracketed, dot_bracketed, dot_sign) = (forms("at-bracketed"), forms("dot-bracketed"), forms("dot-sign"));
+    // `(at)`, `[@]`, `(a)`, `-at-`, `_at_`, `«at»`: unmistakable, in any text.
+    let at_enclosed = format!(r"\s*(?:{open}\s*(?:{at_word}|{at_bracketed})\s*{close}|-{at_word}-|_{at_word}_)\s*");
+    let dot_enclosed =
+        format!(r"(?:\s*(?:{open}\s*(?:{dot_word}|{dot_bracketed})\s*{close}|-{dot_word}-|_{dot_word}_)\s*|\s*{dot_sign}\s*)");
+    let dot_spelt = format!(r"(?:{dot_enclosed}|\s+{dot_word}\s+)");
+    let local = format!(r"{LOCAL_CHAR}+(?:(?:\.|{dot_enclosed}){LOCAL_CHAR}+)*");
     let label = format!(r"{LABEL_CHAR}+");
     let tld = r"(?:\p{L}{2,}|xn--[a-z0-9\-]+)";
-    // `(at)`, `[arroba]`, `{at}`, `<at>`: unmistakable, in any text.
-    let at_bracketed = r"\s*[(\[{<]\s*(?:at|arroba)\s*[)\]}>]\s*";
-    let dot_word = r"(?:\s*[(\[{<]\s*(?:dot|punto)\s*[)\]}>]\s*|\s+(?:dot|punto)\s+)";
     // A dot with a space before it is a spelt-out one too: `example . es`;
     // one with a space after it only ends a sentence (`info@x.es. Entradas`).
     // After a spaced dot the label is in one case, as an address is written
     // (`. es`, `. ES`): a capitalised word there starts the next sentence of
     // a portal that puts spaces around its full stops (`info@x.es .
     // Animamos a…`, which lost "Animamos" to the address).
-    let dot = format!(r"(?:\.|{dot_word})");
+    let dot = format!(r"(?:\.|{dot_spelt})");
     let spaced_dot = r"\s+\.\s*";
     let one_case_label = r"(?-i:\p{Ll}[\p{Ll}\p{N}\p{M}\-]*|\p{Lu}[\p{Lu}\p{N}\p{M}\-]*)";
     let one_case_tld = r"(?-i:\p{Ll}{2,}|\p{Lu}{2,})";
     let domain = format!(r"{label}(?:{dot}{label}|{spaced_dot}{one_case_label})*(?:{dot}{tld}|{spaced_dot}{one_case_tld})");
+    // After a bare ` at `, a domain whose top-level domain is in one case:
+    // `maria.lopez at example.es`, not `Concert at Palau.The show`.
+    let bare_domain = format!(r"{label}(?:{dot}{label})*{dot}{one_case_tld}");
     Regex::new(&format!(
         r"(?ix)
         (?:mailto:\s*)?
         (?:
-            {local} (?: \s*@\s* | {at_bracketed} | \s+arroba\s+ ) {domain}
-          # a bare ' at ' only with a spelt-out dot: 'nombre at example dot es'
-          | {local} \s+at\s+ {label} {dot_word} {label} (?:{dot}{label})*
+            {local} (?: \s*@\s* | {at_enclosed} | \s+arroba\s+ ) {domain}
+          # a bare ' at ': 'nombre at example dot es', 'maria at example.es'
+          | {local} \s+{at_word}\s+ {bare_domain}
+          # an address without its top-level domain: 'reservas@gmail'
+          | {local} (?:@|{at_enclosed}) \p{{L}}{{3}}{LABEL_CHAR}*
         )"
     ))
     .expect("e-mail regex")
 });
 
 static PHONE: LazyLock<Regex> = LazyLock::new(|| {
-    // The first group of a Spanish number, maybe in parentheses: `91`, `(91)`, `912`, `(912)`.
-    let g2 = format!(r"(?:\([6-9][0-9]\)\s*|[6-9][0-9]{SEP})");
-    let g3 = format!(r"(?:\([6-9][0-9]{{2}}\)\s*|[6-9][0-9]{{2}}{SEP})");
-    let national = format!(
-        r"(?:[6-9][0-9]{{8}}
-           |{g3}[0-9]{{3}}{SEP}[0-9]{{3}}
-           |{g3}[0-9]{{2}}{SEP}[0-9]{{2}}{SEP}[0-9]{{2}}
-           |{g3}[0-9]{{6}}
-           |{g2}[0-9]{{3}}{SEP}[0-9]{{2}}{SEP}[0-9]{{2}}
-           |{g2}[0-9]{{3}}{SEP}[0-9]{{4}}
-           |{g2}[0-9]{{7}}
-           |{g2}[0-9]{{2}}{SEP}[0-9]{{2}}{SEP}[0-9]{{3}}
-           # digit by digit, to slip past a reader: '9 1 2 3 4 5 6 0 9'
-           |[6-9](?:[\x20.\-][0-9]){{8}})"
-    );
+    // A Spanish number: nine digits from 6 to 9, in any grouping.
+    let national = format!(r"\(?[6-9](?:{GAP}?[0-9]){{8}}");
     let spain = r"(?:\(\s*(?:\+|00)\s*34\s*\)|(?:\+|(?-u:\b)00)\s*34)";
     Regex::new(&format!(
         r"(?x)
-          (?:{spain}{SEP}?)? {national} (?:\s*/\s*(?:{national}|[0-9]{{2,4}}(?-u:\b)))?
+          (?:{spain}{GAP}?)? (?P<nat>{national}) (?:\s*/\s*(?:{national}|[0-9]{{2,4}}(?-u:\b)))?
           # any number with its country prefix: '+33 1 23 45 67 89', '0033 1 23 45 46 14'
-        | (?:\+|(?-u:\b)00)\s*\(?[1-9][0-9]{{0,2}}\)? (?:{SEP}?\(?[0-9]+\)?){{1,8}}"
+        | (?:\+|(?-u:\b)00)\s*\(?[1-9][0-9]{{0,2}}\)? (?:{GAP}?\(?[0-9]+\)?){{1,8}}"
     ))
     .expect("phone regex")
 });
@@ -107,40 +128,86 @@ static PHONE: LazyLock<Regex> = LazyLock::new(|| {
 /// samples of an ingest of the 100,000-event bench feed, and are 3 % so
 /// (issue 22).
 fn findings(view: &str) -> Vec<(usize, usize)> {
-    let mut found: Vec<(usize, usize)> =
-        if may_hold_email(view) { EMAIL.find_iter(view).map(|m| (m.start(), m.end())).collect() } else { Vec::new() };
-    if may_hold_phone(view) {
-        found.extend(
-            PHONE
-                .find_iter(view)
-                .filter(|m| enough_digits(m.as_str()))
-                .map(|m| (m.start(), m.end()))
-                .filter(|&(start, end)| stands_alone(view, start, end)),
-        );
+    let mut found: Vec<(usize, usize)> = if may_hold_email(view) {
+        EMAIL.find_iter(view).filter(|m| !names_a_website(m.as_str())).map(|m| (m.start(), m.end())).collect()
+    } else {
+        Vec::new()
+    };
+    let folded = Folded::of(view);
+    let text: &str = &folded.text;
+    if may_hold_phone(text) {
+        // A candidate refused is tried again from its next character: the
+        // `7` of `7 912 345 678` must not hide the number after it.
+        let mut at = 0;
+        while let Some(c) = PHONE.captures_at(text, at) {
+            let m = c.get(0).expect("the match");
+            if enough_digits(m.as_str())
+                && stands_alone(text, m.start(), m.end())
+                && c.name("nat").is_none_or(|n| folded.has_words(n.start(), n.end()) || grouped(n.as_str()))
+            {
+                found.push(folded.view_range(m.start(), m.end()));
+                at = m.end();
+            } else {
+                at = m.start() + text[m.start()..].chars().next().map_or(1, char::len_utf8);
+            }
+        }
     }
     found.sort_unstable();
     found
 }
 
+/// A bare ` at ` before `www.` introduces a website, not an address:
+/// `Tickets at www.example.com`.
+fn names_a_website(found: &str) -> bool {
+    let lower = found.to_lowercase();
+    lower.split_whitespace().collect::<Vec<_>>().windows(2).any(|w| w[0] == "at" && w[1].starts_with("www."))
+}
+
+/// Whether the digit groups of a national number read as a number: digit
+/// by digit, or in groups of two or more, or mixed when the single digits
+/// stand together before the last group (`9 1 2 345 678`) and the groups do
+/// not count up as a list does (`7 8 9 10 11 12`, `8-10-12-14-16`); a lone
+/// digit at the end is the start of something else (`6974.6974 0 0 1`, an
+/// SVG path). Digits written as words are not held to this.
+fn grouped(national: &str) -> bool {
+    let groups: Vec<&str> = national.split(|c: char| !c.is_ascii_digit()).filter(|g| !g.is_empty()).collect();
+    let singles: Vec<usize> = (0..groups.len()).filter(|&k| groups[k].len() == 1).collect();
+    if singles.is_empty() || singles.len() == groups.len() {
+        return true;
+    }
+    let together = singles.windows(2).all(|w| w[1] == w[0] + 1);
+    let at_end = singles.last() == Some(&(groups.len() - 1));
+    let values: Vec<u64> = groups.iter().filter_map(|g| g.parse().ok()).collect();
+    together && !at_end && !values.windows(2).all(|w| w[0] < w[1])
+}
+
 /// Whether [`EMAIL`] can match in `view`: every address it finds holds an
-/// `@` or a spelt-out `at` or `arroba`, in any case, with a blank or a
-/// bracket on either side (`nombre at example dot es`, `nombre(arroba)x.es`).
+/// `@` or a spelt-out `at` or `arroba`, in any case, with a blank, a
+/// bracket, a dash or an underscore on either side (`nombre at example dot
+/// es`, `nombre(arroba)x.es`, `maria-at-x-dot-es`), or a bracketed `a`
+/// (`reservas(a)x.es`).
 fn may_hold_email(view: &str) -> bool {
     let b = view.as_bytes();
     if memchr::memchr(b'@', b).is_some() {
         return true;
     }
-    let opens = |c: char| c.is_whitespace() || matches!(c, '(' | '[' | '{' | '<');
-    let closes = |c: char| c.is_whitespace() || matches!(c, ')' | ']' | '}' | '>');
+    let opens = |c: char| c.is_whitespace() || matches!(c, '(' | '[' | '{' | '<' | '«' | '-' | '_');
+    let closes = |c: char| c.is_whitespace() || matches!(c, ')' | ']' | '}' | '>' | '»' | '-' | '_');
+    let bracket_opens = |c: char| matches!(c, '(' | '[' | '{' | '<' | '«');
+    let bracket_closes = |c: char| matches!(c, ')' | ']' | '}' | '>' | '»');
     memchr::memchr2_iter(b'a', b'A', b).any(|i| {
+        let before = view[..i].chars().next_back();
         let word = if b.get(i + 1).is_some_and(|c| c.eq_ignore_ascii_case(&b't')) {
             2
         } else if b.get(i + 1..i + 6).is_some_and(|w| w.eq_ignore_ascii_case(b"rroba")) {
             6
         } else {
-            return false;
+            // `(a)`, `[ a ]`
+            let next = view[i + 1..].trim_start().chars().next();
+            let prev = view[..i].trim_end().chars().next_back();
+            return prev.is_some_and(bracket_opens) && next.is_some_and(bracket_closes);
         };
-        view[i + word..].chars().next().is_some_and(closes) && view[..i].chars().next_back().is_some_and(opens)
+        view[i + word..].chars().next().is_some_and(closes) && before.is_some_and(opens)
     })
 }
 
@@ -151,27 +218,45 @@ fn may_hold_phone(view: &str) -> bool {
     view.as_bytes().chunks(64).map(|block| block.iter().map(|b| u8::from(b.is_ascii_digit())).sum::<u8>() as usize).sum::<usize>() >= 7
 }
 
-/// A phone match must not be part of a longer code: no letter or digit
-/// right before or after it, and not joined by `-`, `.`, `/` or `,` to more
-/// digits (an ISBN, a reference number, a date).
+/// A phone match must not be part of a longer code: no digit right before
+/// or after it, no letter right before it unless they spell a label of a
+/// number (`tel934501042`, `data/pii/phone-labels.txt`), and not joined by
+/// a separator to more digits (an ISBN, a reference number, a date). A
+/// letter right after it is the text going on (`934501029h`).
 fn stands_alone(text: &str, start: usize, end: usize) -> bool {
     let before: Vec<char> = text[..start].chars().rev().take(2).collect();
     let after: Vec<char> = text[end..].chars().take(2).collect();
     let found = &text[start..end];
-    let word = |c: Option<&char>| c.is_some_and(|c| c.is_alphanumeric() || *c == '_');
-    let joined = |s: &[char]| matches!(s, [j, d, ..] if matches!(j, '-' | '.' | '/' | ',') && d.is_ascii_digit());
+    let joiner =
+        |c: &char| matches!(c, '-' | '.' | '/' | ',' | '·' | '•' | '_' | '~' | '\u{2800}') || ('\u{2010}'..='\u{2015}').contains(c);
+    let joined = |s: &[char]| matches!(s, [j, d, ..] if joiner(j) && d.is_ascii_digit());
     let starts_with_digit = found.starts_with(|c: char| c.is_ascii_digit());
     // `20:00 34 …` is a time, not the `00` of a country prefix.
     let time = found.starts_with("00") && before.first() == Some(&':');
-    let glued = (starts_with_digit && word(before.first())) || word(after.first());
-    !(glued || joined(&before) || joined(&after) || time)
+    let glued_before = starts_with_digit
+        && match before.first() {
+            Some(c) if c.is_ascii_digit() || *c == '_' => true,
+            Some(c) if c.is_alphanumeric() => {
+                let word: String = text[..start].chars().rev().take_while(|c| c.is_alphabetic()).collect();
+                let word: String = word.chars().rev().collect();
+                let whole = text[..start - word.len()].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
+                !(whole && words::is_label(&word))
+            }
+            _ => false,
+        };
+    // Letters after it: a short word that ends there (`934501029h`), not
+    // the rest of a code (`vgnextoid=934659067b1de810…`).
+    let letters = text[end..].chars().take_while(|c| c.is_alphabetic()).count();
+    let glued_after = after.first().is_some_and(|c| c.is_numeric() || *c == '_')
+        || (letters > 0 && (letters > 3 || text[end..].chars().nth(letters).is_some_and(char::is_alphanumeric)));
+    !(glued_before || glued_after || joined(&before) || joined(&after) || time)
 }
 
 /// A Spanish number has nine digits (eighteen with its alternative:
 /// `917 109 260 / 917 100 558`); one with its country prefix at least seven.
 fn enough_digits(s: &str) -> bool {
     let n = s.bytes().filter(u8::is_ascii_digit).count();
-    let prefixed = !s.starts_with(|c: char| c.is_ascii_digit()) || s.starts_with("00");
+    let prefixed = !s.starts_with(|c: char| c.is_ascii_digit() || c == '(') || s.starts_with("00");
     n >= 9 || (prefixed && n >= 7)
 }
 

@@ -16,6 +16,9 @@
 
 use crate::parse::controls::without_controls;
 use crate::parse::{pii, text};
+use regex::Regex;
+use std::borrow::Cow;
+use std::sync::LazyLock;
 
 /// The most one stored text may hold, in bytes, whatever brought it: a
 /// feed's field (the record framework cuts there, `records::FIELD_CAP`),
@@ -59,9 +62,10 @@ pub fn refusal(raw: &str) -> Option<String> {
 }
 
 /// An error text as it may be printed or stored: one line, without control
-/// bytes, contact data scrubbed, each of `secrets` hidden, cut short.
+/// bytes, escapes read back (see [`unescaped`]), contact data scrubbed,
+/// each of `secrets` hidden, cut short.
 pub fn message(raw: &str, secrets: &[&str]) -> String {
-    let mut s = text::one_line(&without_controls(raw));
+    let mut s = text::one_line(&unescaped(&without_controls(raw)));
     for secret in secrets.iter().filter(|k| k.len() >= 4) {
         s = s.replace(secret, "[key]");
     }
@@ -70,6 +74,35 @@ pub fn message(raw: &str, secrets: &[&str]) -> String {
         Some((at, _)) => format!("{}…", &s[..at]),
         None => s,
     }
+}
+
+/// A message with the escapes of Rust's `{:?}` and of JSON read back
+/// (`\u{a0}`, `\u200b`, `\u{200b}`), so that the scrubber reads what they
+/// hide: `912\u{a0}345\u{a0}617` is a number (issue 31 item 2). A second
+/// line of defence: messages quote no value ([`withhold_values`]).
+pub fn unescaped(s: &str) -> Cow<'_, str> {
+    static ESCAPE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\\u(?:\{([0-9a-fA-F]{1,6})\}|([0-9a-fA-F]{4}))").expect("escape"));
+    if !s.contains("\\u") {
+        return Cow::Borrowed(s);
+    }
+    ESCAPE.replace_all(s, |c: &regex::Captures| {
+        let hex = c.get(1).or(c.get(2)).map_or("", |m| m.as_str());
+        u32::from_str_radix(hex, 16).ok().and_then(char::from_u32).map_or_else(|| c[0].to_string(), String::from)
+    })
+}
+
+/// A parser's error message with the values it quotes withheld: a quoted
+/// string (`string "912 345 617"`, `'x'`) and a value in backticks
+/// (`integer \`912345617\``, `unknown variant \`x\``), but not the name of
+/// a field the record lacks (`missing field \`id\``). A record error says
+/// which field and what is wrong, never the value (issue 31 item 2).
+pub fn withhold_values(message: &str) -> String {
+    static QUOTED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(missing field |duplicate field )?(?:`[^`]*`|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')"#).expect("quoted")
+    });
+    QUOTED
+        .replace_all(message, |c: &regex::Captures| if c.get(1).is_some() { c[0].to_string() } else { "(value withheld)".to_string() })
+        .into_owned()
 }
 
 #[cfg(test)]
@@ -85,6 +118,18 @@ mod tests {
         assert!(refusal(&"x".repeat(FIELD_CAP + 1)).is_some());
         assert!(refusal("escribe a pii06 @ example . es").is_some());
         assert!(refusal("Concierto a las 20:00, 12 €").is_none());
+    }
+
+    #[test]
+    fn messages_quote_no_value_and_escapes_hide_nothing_issue31() {
+        let serde = "invalid type: string \"912\u{a0}345\", expected u64 at line 1 column 9; unknown variant `q8@x.es`; missing field `id`";
+        assert_eq!(
+            withhold_values(serde),
+            "invalid type: string (value withheld), expected u64 at line 1 column 9; unknown variant (value withheld); missing field `id`"
+        );
+        assert_eq!(unescaped("a 912\\u{a0}345\\u00a0617 q8\\u{200b}@x.es"), "a 912\u{a0}345\u{a0}617 q8\u{200b}@x.es");
+        let m = message("bad start date \"q8\\u{200b}@example.es\" or \"912\\u{a0}345\\u{a0}617\"", &[]);
+        assert!(!m.contains("example") && !m.contains("345"), "{m}");
     }
 
     #[test]

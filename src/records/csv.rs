@@ -55,9 +55,12 @@ impl Row<'_> {
     /// name: only the columns `T` names are read (give each
     /// `#[serde(default)]`: a short row leaves the rest empty).
     pub fn record<T: serde::de::DeserializeOwned>(&self) -> Result<T, RecordError> {
-        self.record
-            .deserialize(Some(self.header))
-            .map_err(|e| RecordError::new(format!("line {}", self.line), format!("unreadable CSV row: {e}")))
+        self.record.deserialize(Some(self.header)).map_err(|e| {
+            RecordError::new(
+                format!("line {}", self.line),
+                format!("unreadable CSV row: {}", crate::parse::stored::withhold_values(&e.to_string())),
+            )
+        })
     }
 
     /// The field under the column `name` (matched trimmed, ignoring ASCII
@@ -125,7 +128,10 @@ pub fn for_each_row(
                 }
                 rows += 1;
                 let line = e.position().map_or(0, |p| lines.at_byte(p.byte() as usize));
-                each(Err(RecordError::new(format!("line {line}"), format!("unreadable CSV row: {e}"))));
+                each(Err(RecordError::new(
+                    format!("line {line}"),
+                    format!("unreadable CSV row: {}", crate::parse::stored::withhold_values(&e.to_string())),
+                )));
             }
         }
     }

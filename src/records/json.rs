@@ -141,7 +141,9 @@ impl<'a> Element<'a> {
         } else {
             serde_json::from_slice(self.json)
         };
-        parsed.map_err(|e| RecordError::new(self.name(), format!("unreadable record: {e}")))
+        parsed.map_err(|e| {
+            RecordError::new(self.name(), format!("unreadable record: {}", crate::parse::stored::withhold_values(&e.to_string())))
+        })
     }
 
     /// The element as the typed record `T`: a record error when it is not

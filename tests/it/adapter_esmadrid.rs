@@ -146,8 +146,10 @@ fn bad_records_are_counted_and_the_rest_emitted() {
     assert_eq!(c.errors.len(), 7, "{errs:#?}");
     assert!(errs[0].starts_with("service #2") && errs[0].contains("no id"), "{errs:?}");
     assert!(errs[1].starts_with("3") && errs[1].contains("no title"), "{errs:?}");
-    assert!(errs[2].starts_with("4") && errs[2].contains("31/02/2026"), "{errs:?}");
-    assert!(errs[3].contains("30/02/2026"), "{errs:?}");
+    assert!(errs[2].starts_with("4") && errs[2].contains("bad start date in <inicio>"), "{errs:?}");
+    assert!(errs[3].contains("bad end date in <fin>"), "{errs:?}");
+    // The field, never its value (P5, issue 31 item 2).
+    assert!(errs.iter().all(|e| !e.contains("/02/2026")), "{errs:?}");
     assert!(errs[4].contains("before it starts"), "{errs:?}");
     assert!(errs[5].contains("no dates"), "{errs:?}");
     assert!(errs[6].starts_with("8"), "{errs:?}");

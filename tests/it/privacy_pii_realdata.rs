@@ -121,3 +121,123 @@ fn real_feeds_lose_their_contact_data_and_nothing_else_p5_issue10() {
         eprintln!("{r}");
     }
 }
+
+/// Every text of every real feed, as `(field, text)`: each string of a JSON
+/// feed with its key, each text or CDATA of an XML feed with its element,
+/// each value of a CSV feed with its column number. Read loosely (a raw
+/// line break or a bad escape is made readable), as a measurement, not as
+/// the adapters read them: the feeds without an adapter are measured too.
+fn every_text(path: &std::path::Path) -> Vec<(String, String)> {
+    let bytes = std::fs::read(path).unwrap();
+    let name = path.to_string_lossy();
+    let mut out = Vec::new();
+    if name.ends_with(".csv") {
+        // Windows-1252 or UTF-8; Latin-1 reads either well enough to measure.
+        let text = String::from_utf8(bytes.clone()).unwrap_or_else(|_| bytes.iter().map(|&b| b as char).collect());
+        for line in text.lines() {
+            for (n, v) in line.split(';').enumerate() {
+                out.push((format!("column {n}"), v.trim_matches('"').to_string()));
+            }
+        }
+    } else if name.ends_with(".xml") {
+        let mut reader = quick_xml::Reader::from_reader(&bytes[..]);
+        let (mut buf, mut element) = (Vec::new(), String::new());
+        loop {
+            match reader.read_event_into(&mut buf) {
+                Ok(quick_xml::events::Event::Start(e)) => element = e.name().as_ref().to_string(),
+                Ok(quick_xml::events::Event::Text(t)) => {
+                    out.push((element.clone(), htmlize::unescape(t.xml10_content().as_ref()).into_owned()))
+                }
+                Ok(quick_xml::events::Event::CData(t)) => out.push((element.clone(), t.xml10_content().into_owned())),
+                Ok(quick_xml::events::Event::Eof) | Err(_) => break,
+                _ => {}
+            }
+            buf.clear();
+        }
+    } else {
+        let text = String::from_utf8_lossy(&bytes).replace(['\r', '\n'], " ");
+        let fixed = Regex::new(r#"\\([^"\\/bfnrtu])"#).unwrap().replace_all(&text, r"\\$1").into_owned();
+        let value: serde_json::Value = serde_json::from_str(&fixed).unwrap_or_else(|e| panic!("{name}: {e}"));
+        fn walk(key: &str, v: &serde_json::Value, out: &mut Vec<(String, String)>) {
+            match v {
+                serde_json::Value::String(s) => out.push((key.to_string(), s.clone())),
+                serde_json::Value::Array(a) => a.iter().for_each(|v| walk(key, v, out)),
+                serde_json::Value::Object(o) => o.iter().for_each(|(k, v)| walk(k, v, out)),
+                _ => {}
+            }
+        }
+        walk("", &value, &mut out);
+    }
+    out
+}
+
+/// The pieces `scrub` cut from `text`, each with a little of its context:
+/// found by laying the scrubbed text's pieces back on the original.
+fn removed(text: &str, scrubbed: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    let mut pieces = scrubbed.split(REDACTED).peekable();
+    let first = pieces.next().unwrap_or("");
+    at += first.len();
+    while let Some(next) = pieces.next() {
+        let end = if pieces.peek().is_none() && next.is_empty() {
+            text.len()
+        } else {
+            text[at..].find(next).map(|k| at + k).unwrap_or(text.len())
+        };
+        let (from, to) = (text.floor_char_boundary(at.saturating_sub(30)), text.ceil_char_boundary((end + 30).min(text.len())));
+        out.push(format!("«{}» in …{}…", &text[at..end], text[from..to].replace(['\n', '\r', '\t'], " ")));
+        at = end + next.len();
+    }
+    out
+}
+
+/// Lists, in `target/pii-realdata-changes.txt`, every piece the scrubber
+/// cuts from every text of every real feed, by feed and field (P5, issue 31
+/// item 1). Run at two commits and compare the lists to see what a change
+/// of the rules changes: `cargo test --test it privacy_pii_realdata::every -- --nocapture`.
+/// The test itself holds that times, prices, dates, years, ages and street
+/// numbers survive (the `keep` patterns), and that what is left holds no
+/// plain address or Spanish number.
+#[test]
+fn every_text_of_every_real_feed_the_scrubber_changes_is_listed_p5_issue31() {
+    let feeds = [
+        "madrid_300107/300107-0-agenda-actividades-eventos_2025-10.json",
+        "madrid_300107/300107-0-agenda-actividades-eventos_2025-10.csv",
+        "madrid_300107/300107-0-agenda-actividades-eventos_2025-10.xml",
+        "madrid_300107/300107-0-agenda-actividades-eventos_2018-02.json",
+        "jcyl_agenda_cultural/eventos-de-la-agenda-cultural-categorizados-y-geolocalizados_2026-04.json",
+        "andalucia_agenda/agenda-eventos-junta-andalucia_2026-01.json",
+        "gencat_agenda_cultural/rhpv-yr4f_agenda-cultural-catalunya_2022-11.json",
+        "esmadrid_turismo/turismo_v1_es_2021-11.xml",
+    ];
+    let keep = Regex::new(
+        r"(?x)\b\d{1,2}/\d{1,2}/\d{2,4}\b | \b\d{4}-\d{2}-\d{2}\b | \b\d{1,2}[:.]\d{2}\s*h\b | \b\d{1,2}:\d{2}\b
+        | \d+(?:[.,]\d+)?\s*(?:€|euros?) | \b(?:19|20)\d{2}\s*[-–]\s*(?:19|20)\d{2}\b | \b\d{1,3}\s*años\b | \bn?º\s*\d{1,4}\b",
+    )
+    .unwrap();
+    let mut lines = Vec::new();
+    let mut texts = 0;
+    for rel in feeds {
+        let Some(path) = common::realdata(rel) else { continue };
+        for (field, text) in every_text(&path) {
+            texts += 1;
+            let out = scrub(&text);
+            if out == text {
+                continue;
+            }
+            assert!(!contains_pii(&out), "{rel}: {field} keeps contact data: {out:?}");
+            for m in keep.find_iter(&text) {
+                assert!(out.contains(m.as_str()), "{rel}: {field} lost {:?}: {out:?}", m.as_str());
+            }
+            for piece in removed(&text, &out) {
+                lines.push(format!("{rel}\t{field}\t{piece}"));
+            }
+        }
+    }
+    lines.sort();
+    lines.dedup();
+    let list = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/pii-realdata-changes.txt");
+    std::fs::write(&list, lines.join("\n") + "\n").unwrap();
+    eprintln!("{texts} texts, {} pieces cut; listed in {}", lines.len(), list.display());
+}

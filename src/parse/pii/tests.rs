@@ -48,6 +48,27 @@ pub const FORMS: &[&str] = &[
     "pii06 @ example . es",
     "9 1 2 3 4 5 6 0 9",
     "6.0.0.1.1.2.2.3.3",
+    // Issue 31 item 1: the forms a person reads as contact data.
+    "Tel. 91/234.56.78",
+    "tel934501042",
+    "912345678h",
+    "912·345·678",
+    "912\u{2800}345\u{2800}678",
+    "9123-45678",
+    "9 1 2 - 3 4 5 - 6 7 8",
+    "\u{669}\u{661}\u{662} \u{663}\u{664}\u{665} \u{666}\u{667}\u{668}",
+    "\u{96F}\u{967}\u{968} \u{969}\u{96A}\u{96B} \u{96C}\u{96D}\u{96E}",
+    "6OO 112 248",
+    "nueve uno dos 345 678",
+    "nombre(a)example.es",
+    "nombre(@)example.es",
+    "nombre -at- example -dot- es",
+    "nombre_at_example_dot_es",
+    "nombre\u{AB}at\u{BB}example.es",
+    "nombre at example.es",
+    "nombre@example(.)es",
+    "nombre@example\u{3002}es",
+    "nombre@gmail",
 ];
 
 #[test]
@@ -263,6 +284,13 @@ fn the_pre_checks_never_skip_a_finding() {
         "91 ",
         "23 45",
         "600112233",
+        "(a)",
+        "-at-",
+        "_at_",
+        "\u{AB}at\u{BB}",
+        "(@)",
+        "(.)",
+        "gmail",
     ];
     let mut next = crate::testing::xorshift(0x5851_f42d_4c95_7f2d);
     let made_up = (0..40_000).map(|_| {

@@ -2,7 +2,9 @@
 //! HTML entities decoded (`&#64;` is `@`), tags dropped (`<span>@</span>`),
 //! a few percent-escapes decoded (`mailto%3A…%40…`), zero-width characters
 //! and soft hyphens removed, and every character in NFKC form (full-width
-//! `＠` and digits become ASCII). Each character of the view remembers the
+//! `＠` and digits become ASCII), and the digits of other scripts read as
+//! ASCII digits (Arabic-Indic `٩١٢`, Devanagari `९१२`: issue 31 item 1).
+//! Each character of the view remembers the
 //! byte range of the original it came from, so a match found in the view
 //! removes exactly those bytes from the original, and nothing else changes.
 //!
@@ -134,7 +136,10 @@ const TABLED: u32 = 0x3000;
 /// keeps it as it is (visible, and NFKC leaves it alone).
 static KEPT: LazyLock<Vec<bool>> = LazyLock::new(|| {
     (0x80..TABLED)
-        .map(|u| char::from_u32(u).is_some_and(|c| !is_invisible(c) && is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes))
+        .map(|u| {
+            char::from_u32(u)
+                .is_some_and(|c| !is_invisible(c) && is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes && lookalike_digit(c).is_none())
+        })
         .collect()
 });
 
@@ -157,9 +162,27 @@ fn change(original: &str, at: usize, c: char) -> Option<(Cow<'_, str>, usize)> {
         '%' => percent(rest()).map(|decoded| (Cow::Borrowed(decoded), 3)),
         _ if c.is_ascii() => None,
         _ if is_invisible(c) => Some((Cow::Borrowed(""), c.len_utf8())),
-        _ if is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes => None,
+        _ if is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes => {
+            lookalike_digit(c).map(|d| (Cow::Borrowed(&DIGITS[d..=d]), c.len_utf8()))
+        }
         _ => Some((Cow::Owned(std::iter::once(c).nfkc().collect()), c.len_utf8())),
     }
+}
+
+const DIGITS: &str = "0123456789";
+
+/// A decimal digit of a script other than ASCII (`\p{Nd}`, which NFKC
+/// leaves as it is: `٣`, `३`, `৩`), as its value. Unicode writes each such
+/// set as ten characters in a row from zero, so a digit's value is its
+/// place in its row.
+fn lookalike_digit(c: char) -> Option<usize> {
+    static ND: LazyLock<regex::Regex> = LazyLock::new(|| regex::Regex::new(r"^\p{Nd}$").expect("Nd"));
+    let is_digit = |c: char| ND.is_match(c.encode_utf8(&mut [0; 4]));
+    if c.is_ascii() || !is_digit(c) {
+        return None;
+    }
+    let before = (1..).map_while(|k| char::from_u32((c as u32).checked_sub(k)?).filter(|&p| is_digit(p))).count();
+    Some(before % 10)
 }
 
 /// Zero-width characters and the soft hyphen: invisible, so they may hide
@@ -305,6 +328,8 @@ mod tests {
                 i += 3;
             } else {
                 if is_invisible(c) {
+                } else if let Some(d) = lookalike_digit(c) {
+                    push(&mut text, &DIGITS[d..=d], i, end);
                 } else if c.is_ascii() || is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes {
                     push(&mut text, &original[i..end], i, end);
                 } else {
