@@ -459,6 +459,13 @@ impl FetchDriver for SourceDriver {
         }
         Gate::Go { delay: config.delay_for(self.adapter).max(self.delay) }
     }
+
+    fn halt(&mut self, now_ms: i64) -> Option<FetchOutcome> {
+        // During a wait for a host: the deadline or a signal ends it now,
+        // stored events kept (issue 31 item 3).
+        let url = self.adapter.manifest().feeds.get(self.current).map_or("", |f| f.url);
+        self.bounds.why_stop(now_ms).map(|why| FetchOutcome::Skipped(format!("{url}: not requested: {why}; the next run fetches it")))
+    }
 }
 
 impl SourceDriver {

@@ -48,6 +48,10 @@ pub struct TranslateStats {
     /// The analyser's first error.
     #[serde(skip)]
     pub analyser_error: Option<String>,
+    /// Why the step stopped before its end (the run's deadline, a signal):
+    /// the texts not sent are counted in `pending` (issue 31 item 3).
+    #[serde(skip)]
+    pub interrupted: Option<String>,
 }
 
 impl TranslateStats {

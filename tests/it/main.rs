@@ -29,6 +29,7 @@ mod operator_holdings;
 mod operator_optout;
 mod operator_runs;
 mod operator_sources_export;
+mod operator_stop;
 mod operator_switch;
 mod operator_takedown;
 mod polite_books;
