@@ -104,7 +104,7 @@ fn database_check(cli: &Cli) -> Check {
 /// (a warning). It opens (only when it exists: doctor makes no file); it is
 /// returned for the gate.
 fn ledger_check(cli: &Cli, checks: &mut Vec<Check>) -> Option<crate::http::Ledger> {
-    let place = match crate::http::ledger::place(cli.state_dir.as_deref(), cli.mirror.is_some(), true) {
+    let place = match crate::http::ledger::place(cli.state_dir.as_deref(), super::private_ledger_allowed(cli), true) {
         Ok(place) => place,
         Err(e) => {
             checks.push(check("host ledger", Verdict::Warn, format!("{e:#}")));
@@ -115,7 +115,12 @@ fn ledger_check(cli: &Cli, checks: &mut Vec<Check>) -> Option<crate::http::Ledge
         ("system ledger, shared by every user and process on this machine".to_string(), Verdict::Ok)
     } else {
         let system = crate::http::ledger::SYSTEM_STATE_DIR;
-        (format!("private ledger, for --mirror runs: only processes given this folder share it (real hosts: {system})"), Verdict::Warn)
+        (
+            format!(
+                "private ledger, for a folder or loopback --mirror only: only processes given this folder share it (real hosts: {system})"
+            ),
+            Verdict::Warn,
+        )
     };
     let db = place.dir.join("hosts.db");
     if !db.exists() {

@@ -264,7 +264,10 @@ pub fn switch(cli: &Cli, id: &str, on: bool, reason: Option<&str>, withdraw: boo
 /// clock back to now, in the host ledger in use (P10, issue 19 items 11, 15).
 pub fn release(cli: &Cli, target: &str) -> Result<super::Exit> {
     let hosts: Vec<&str> = crate::adapters::ALL.iter().map(|a| a.manifest().host).collect();
+    // A folder mirror's reads are booked as `folder:HOST` (issue 19 item 14).
+    let folder = matches!(cli.mirror.as_deref().map(crate::http::Mirror::parse), Some(Ok(crate::http::Mirror::Dir(_))));
     let host = match crate::adapters::require(target) {
+        Ok(a) if folder => format!("folder:{}", a.manifest().host),
         Ok(a) => a.manifest().host.to_string(),
         Err(_) if hosts.iter().any(|h| *h == target.strip_prefix("folder:").unwrap_or(target)) => target.to_string(),
         Err(e) => {

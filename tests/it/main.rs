@@ -34,6 +34,7 @@ mod operator_switch;
 mod operator_takedown;
 mod polite_books;
 mod polite_cli;
+mod polite_held;
 mod polite_client;
 mod polite_ledger;
 mod polite_ledger_faults;
