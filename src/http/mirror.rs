@@ -104,7 +104,9 @@ mod tests {
         for local in ["http://127.0.0.1:9/", "http://127.8.0.1/", "http://[::1]:80/", "http://localhost:8080/"] {
             assert!(http(local), "{local}");
         }
-        for public in ["https://datos.madrid.es", "http://0.0.0.0:9/", "http://10.0.0.1/", "http://staging.example.org/", "http://localhost.example/"] {
+        for public in
+            ["https://datos.madrid.es", "http://0.0.0.0:9/", "http://10.0.0.1/", "http://staging.example.org/", "http://localhost.example/"]
+        {
             assert!(!http(public), "{public}");
         }
     }

@@ -101,11 +101,7 @@ fn signal(child: &Child, signal: i32) {
 
 /// The texts each request to the translation server carried.
 fn texts_sent(server: &Server) -> Vec<usize> {
-    server
-        .requests()
-        .iter()
-        .map(|r| serde_json::from_slice::<Value>(&r.body).unwrap()["q"].as_array().map_or(0, Vec::len))
-        .collect()
+    server.requests().iter().map(|r| serde_json::from_slice::<Value>(&r.body).unwrap()["q"].as_array().map_or(0, Vec::len)).collect()
 }
 
 /// Machine translations stored into English.
