@@ -237,9 +237,21 @@ pub fn switch(cli: &Cli, id: &str, on: bool, reason: Option<&str>, withdraw: boo
             todo.join(", ")
         );
     }
-    set_enabled(&cli.config, id, on, reason)?;
-    super::load_config(cli)?;
-    eprintln!("{id} switched {} in {}", if on { "on" } else { "off" }, cli.config.display());
+    // A second disable (or enable) changes nothing and says so (issue 31
+    // item 10): the first reason and date stay, in the file and the history.
+    let before = super::load_config(cli)?;
+    let row = before.sources.get(id);
+    if row.is_some() && before.enabled(id) == on {
+        let since = match row.and_then(|r| r.disabled_on.as_deref()).zip(row.and_then(|r| r.disabled_reason.as_deref())) {
+            Some((day, why)) if !on => format!(" since {day} ({why})"),
+            _ => String::new(),
+        };
+        eprintln!("{id} was already switched {}{since} in {}; nothing changed", if on { "on" } else { "off" }, cli.config.display());
+    } else {
+        set_enabled(&cli.config, id, on, reason)?;
+        super::load_config(cli)?;
+        eprintln!("{id} switched {} in {}", if on { "on" } else { "off" }, cli.config.display());
+    }
     // Without a database there is nothing to withhold or bring back.
     if withdraw || (on && cli.db.exists()) {
         let store = Store::open(&cli.db)?;
@@ -292,7 +304,10 @@ pub fn release(cli: &Cli, target: &str) -> Result<super::Exit> {
 pub fn history(cli: &Cli, args: &SourceHistoryArgs) -> Result<super::Exit> {
     let (id, as_json) = (args.id.as_str(), args.json);
     adapter(id)?;
-    let switches = crate::switch_log::of(&cli.config, id)?;
+    let (switches, skipped) = crate::switch_log::of(&cli.config, id)?;
+    for line in &skipped {
+        eprintln!("cityvibe: {line}");
+    }
     if as_json {
         print_json(&switches)?;
         return Ok(exit::OK);

@@ -507,10 +507,10 @@ impl SourceDriver {
             self.skip_feeds_off();
             self.next_feed >= m.feeds.len()
         };
-        let what_to_do = format!(
-            "stored events kept; if it persists, check {} or run `cityvibe source disable {} --reason \"…\"`",
-            m.dataset_page, m.id
-        );
+        // "Stored events kept" only when there are some (issue 31 item 10).
+        let held = store.count_events(m.id).map_or(0, |(active, withdrawn)| active + withdrawn);
+        let kept = if held > 0 { format!("its {held} stored events kept; ") } else { String::new() };
+        let what_to_do = format!("{kept}if it persists, check {} or run `cityvibe source disable {} --reason \"…\"`", m.dataset_page, m.id);
         match result.outcome {
             FetchOutcome::NotModified | FetchOutcome::Unchanged if m.plan == FetchPlan::All => {
                 // As last time; should another feed have changed, this one is
@@ -529,6 +529,11 @@ impl SourceDriver {
                 self.end(SourceStatus::Skipped, why)
             }
             FetchOutcome::Disabled(why) => self.end(SourceStatus::Disabled, why),
+            // No name resolved: the network or DNS, not the source; no advice to switch it off.
+            FetchOutcome::Failed(why) if why.contains(crate::http::client::UNRESOLVED) => {
+                let what_to_do = format!("{kept}the next run tries again");
+                self.setback(SourceStatus::Failed, why, last_feed, &what_to_do)
+            }
             FetchOutcome::Failed(why) => self.setback(SourceStatus::Failed, why, last_feed, &what_to_do),
             FetchOutcome::Body { body, validators, .. } => {
                 self.bodies.push((feed_index, *body, validators));

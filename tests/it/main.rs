@@ -25,6 +25,7 @@ mod operator_completions;
 mod operator_corrections;
 mod operator_day;
 mod operator_export;
+mod operator_frictions;
 mod operator_holdings;
 mod operator_optout;
 mod operator_runs;
