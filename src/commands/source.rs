@@ -237,8 +237,8 @@ pub fn switch(cli: &Cli, id: &str, on: bool, reason: Option<&str>, withdraw: boo
             todo.join(", ")
         );
     }
-    // A second disable (or enable) changes nothing and says so (issue 31
-    // item 10): the first reason and date stay, in the file and the history.
+    // A second disable (or enable) changes nothing in sources.toml and says
+    // so (issue 31 item 10): the first reason and date stay there.
     let before = super::load_config(cli)?;
     let row = before.sources.get(id);
     if row.is_some() && before.enabled(id) == on {
@@ -247,6 +247,9 @@ pub fn switch(cli: &Cli, id: &str, on: bool, reason: Option<&str>, withdraw: boo
             _ => String::new(),
         };
         eprintln!("{id} was already switched {}{since} in {}; nothing changed", if on { "on" } else { "off" }, cli.config.display());
+        // The history keeps every word said, the second reason too (issue 21 item 7).
+        let action = if on { crate::switch_log::Action::Enable } else { crate::switch_log::Action::Disable };
+        crate::switch_log::record(&cli.config, id, action, reason)?;
     } else {
         set_enabled(&cli.config, id, on, reason)?;
         super::load_config(cli)?;
