@@ -59,14 +59,18 @@ pub fn run(store: &mut Store, opts: RunOptions<'_>, translate: bool, progress: &
     let mut translation = None;
     let mut translation_error = None;
     // Checked between the steps too: past the deadline, texts wait for the next run.
-    let interrupted = bounds.why_stop(clock.now_ms());
+    let mut interrupted = bounds.why_stop(clock.now_ms());
     let translate = translate && interrupted.is_none();
     if translate && let Some(mut engines) = engines(&settings) {
         // Translate after storing: a missing or failing engine leaves events
         // stored untranslated, counted as pending and retried next run.
         let options = Options::from_settings(&settings);
-        match engines.translate(store, &settings.languages, &[], &options, |d, t, w| progress.translating(d, t, w)) {
+        // Asked before every engine batch: a signal or the deadline stops
+        // the step there, what is translated kept (issue 31 item 3).
+        let stop = || bounds.why_stop(clock.now_ms());
+        match engines.translate_until(store, &settings.languages, &[], &options, &stop, |d, t, w| progress.translating(d, t, w)) {
             Ok(stats) => {
+                interrupted = interrupted.or_else(|| stats.interrupted.clone());
                 for s in report.sources.iter_mut() {
                     if let Some((t, hits, pending)) = stats.per_source.get(&s.id) {
                         (s.translated, s.translation_cache_hits, s.translation_pending) = (*t, *hits, *pending);

@@ -68,20 +68,32 @@ pub fn record(config: &Path, source: &str, action: Action, reason: Option<&str>)
 }
 
 /// Every switch of `source` in the log beside `config`, oldest first
-/// (none when there is no log yet).
-pub fn of(config: &Path, source: &str) -> Result<Vec<Switch>> {
+/// (none when there is no log yet), and the lines that could not be read,
+/// each named by its number (issue 31 item 10: one bad line stopped the
+/// whole history). A file edited by hand may hold anything: the texts read
+/// carry no control bytes, so printing them cannot drive the terminal.
+pub fn of(config: &Path, source: &str) -> Result<(Vec<Switch>, Vec<String>)> {
     let path = path_beside(config);
-    let text = match std::fs::read_to_string(&path) {
+    let bytes = match std::fs::read(&path) {
         Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), Vec::new())),
         Err(e) => return Err(e).with_context(|| format!("reading the switch history {}", path.display())),
     };
-    let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let s: Switch = serde_json::from_str(line).with_context(|| format!("{} line {}: not a switch record", path.display(), n + 1))?;
-        if s.source == source {
-            out.push(s);
+    let clean = |t: &str| crate::parse::controls::without_controls(t).into_owned();
+    let (mut out, mut skipped) = (Vec::new(), Vec::new());
+    for (n, line) in bytes.split(|b| *b == b'\n').enumerate() {
+        let line = String::from_utf8_lossy(line);
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<Switch>(&line) {
+            Ok(s) if s.source == source => {
+                out.push(Switch { at: clean(&s.at), source: clean(&s.source), reason: s.reason.map(|r| clean(&r)), ..s })
+            }
+            Ok(_) => {}
+            // Named by place, never quoted: the line may hold anything.
+            Err(e) => skipped.push(format!("{} line {}: not a switch record (column {}), skipped", path.display(), n + 1, e.column())),
         }
     }
-    Ok(out)
+    Ok((out, skipped))
 }

@@ -77,8 +77,9 @@ const ROBOTS_MAX: u64 = 500 * 1024;
 const OTHER_MAX: u64 = 1024 * 1024;
 
 /// How many times its delay a host whose robots.txt could not be read is
-/// left alone (issue 19 item 13): the step a backoff given up after four
-/// tries would take next.
+/// left alone (issue 19 item 13): twice the step a backoff given up after
+/// four tries would take next (8 times the delay, after waits of 1, 2 and 4
+/// times it; issue 31 item 7).
 const UNREADABLE_ROBOTS_STEPS: i64 = 16;
 
 /// The three paths an audit asks a host for, in this order.
@@ -287,8 +288,9 @@ pub fn audit_watched(
             ledger.set_crawl_delay(m.host, delay, clock.now_ms())?;
         } else {
             // A host whose robots.txt cannot be read is left alone for a
-            // while by every later command, as after a backoff given up (the
-            // same step: 16 times its delay; a later time is never shortened).
+            // while by every later command, as after a backoff given up
+            // (16 times its delay, twice that backoff's next step; a later
+            // time is never shortened).
             let now = clock.now_ms();
             let pause = (config.delay_for(*a).as_millis() as i64).max(1000).saturating_mul(UNREADABLE_ROBOTS_STEPS);
             let answer = match report.robots.status {

@@ -104,7 +104,7 @@ fn database_check(cli: &Cli) -> Check {
 /// (a warning). It opens (only when it exists: doctor makes no file); it is
 /// returned for the gate.
 fn ledger_check(cli: &Cli, checks: &mut Vec<Check>) -> Option<crate::http::Ledger> {
-    let place = match crate::http::ledger::place(cli.state_dir.as_deref(), cli.mirror.is_some(), true) {
+    let place = match crate::http::ledger::place(cli.state_dir.as_deref(), super::private_ledger_allowed(cli), true) {
         Ok(place) => place,
         Err(e) => {
             checks.push(check("host ledger", Verdict::Warn, format!("{e:#}")));
@@ -115,8 +115,27 @@ fn ledger_check(cli: &Cli, checks: &mut Vec<Check>) -> Option<crate::http::Ledge
         ("system ledger, shared by every user and process on this machine".to_string(), Verdict::Ok)
     } else {
         let system = crate::http::ledger::SYSTEM_STATE_DIR;
-        (format!("private ledger, for --mirror runs: only processes given this folder share it (real hosts: {system})"), Verdict::Warn)
+        (
+            format!(
+                "private ledger, for a folder or loopback --mirror only: only processes given this folder share it (real hosts: {system})"
+            ),
+            Verdict::Warn,
+        )
     };
+    // Every process that books requests must be the ledger's own user: a
+    // run as anyone else gets no request (or, as root, leaves files the
+    // owner cannot write; issue 31 item 10).
+    if let Some(owner) = other_owner(&place.dir) {
+        checks.push(check(
+            "host ledger",
+            Verdict::Fail,
+            format!(
+                "{} belongs to {owner}, not to the user running this: cron (and every manual run) must run as {owner} \
+                 (`sudo -u {owner} cityvibe run`, or User={owner} in the systemd unit)",
+                place.dir.display()
+            ),
+        ));
+    }
     let db = place.dir.join("hosts.db");
     if !db.exists() {
         checks.push(check("host ledger", Verdict::Warn, format!("none yet in {} ({whose}): the first run makes it", place.dir.display())));
@@ -132,6 +151,26 @@ fn ledger_check(cli: &Cli, checks: &mut Vec<Check>) -> Option<crate::http::Ledge
             None
         }
     }
+}
+
+/// The name of the owner of `dir` when it is not this process's user (its
+/// effective uid, which owns `/proc/self`); none when it is, or when
+/// either cannot be read.
+fn other_owner(dir: &std::path::Path) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    let owner = std::fs::metadata(dir).ok()?.uid();
+    let me = std::fs::metadata("/proc/self").ok()?.uid();
+    (owner != me).then(|| user_name(owner))
+}
+
+/// The login name of `uid` in /etc/passwd, else `uid N`.
+fn user_name(uid: u32) -> String {
+    let passwd = std::fs::read_to_string("/etc/passwd").unwrap_or_default();
+    passwd
+        .lines()
+        .map(|l| l.split(':').collect::<Vec<_>>())
+        .find(|f| f.len() > 2 && f[2].parse() == Ok(uid))
+        .map_or_else(|| format!("uid {uid}"), |f| f[0].to_string())
 }
 
 const TERM_FILES: &str = "term files";

@@ -49,18 +49,27 @@ pub fn run_lock(cli: &Cli) -> anyhow::Result<crate::ingest::RunLock> {
     // the ledger's, so machine-wide for real runs (issue 19 item 5). A command that sends nothing
     // (`translate`) on a machine with no system ledger yet uses the private folder instead of
     // failing: whoever runs cityvibe for real makes the system folder before its first lock.
-    let folder = match crate::http::ledger::place(cli.state_dir.as_deref(), cli.mirror.is_some(), false) {
+    let folder = match crate::http::ledger::place(cli.state_dir.as_deref(), private_ledger_allowed(cli), false) {
         Ok(p) if p.system && !p.dir.exists() => crate::http::ledger::place(None, true, false).ok().map(|p| p.dir),
         other => other.ok().map(|p| p.dir),
     };
     crate::ingest::RunLock::acquire(&cli.db, folder.as_deref())
 }
 
+/// Whether this command may keep a private host ledger: only with a
+/// `--mirror` whose reads never leave the machine (a folder, a loopback
+/// base); any other mirror host is booked in the system ledger, as a real
+/// host is (issue 31 item 5). An unreadable `--mirror` counts as none: the
+/// command itself says what is wrong with it.
+pub fn private_ledger_allowed(cli: &Cli) -> bool {
+    cli.mirror.as_deref().and_then(|m| crate::http::Mirror::parse(m).ok()).is_some_and(|m| m.stays_on_this_machine())
+}
+
 /// The host ledger's folder for a command that only reads it (see
 /// [`crate::http::ledger::place`]): the system ledger's, or the private one
 /// `--state-dir` names or a `--mirror` run keeps.
 pub fn state_dir(cli: &Cli) -> anyhow::Result<std::path::PathBuf> {
-    Ok(crate::http::ledger::place(cli.state_dir.as_deref(), cli.mirror.is_some(), false)?.dir)
+    Ok(crate::http::ledger::place(cli.state_dir.as_deref(), private_ledger_allowed(cli), false)?.dir)
 }
 
 /// The host ledger of a command that sends requests (`run`, `audit`): the
@@ -68,7 +77,7 @@ pub fn state_dir(cli: &Cli) -> anyhow::Result<std::path::PathBuf> {
 /// `--state-dir` elsewhere refused (exit 2); a private one for `--mirror`
 /// (issue 19 item 5). Opening it fails closed, saying what to do.
 pub fn sending_ledger(cli: &Cli) -> anyhow::Result<crate::http::Ledger> {
-    let place = crate::http::ledger::place(cli.state_dir.as_deref(), cli.mirror.is_some(), true)?;
+    let place = crate::http::ledger::place(cli.state_dir.as_deref(), private_ledger_allowed(cli), true)?;
     crate::http::Ledger::open(&place.dir).map_err(|e| {
         if place.system {
             e.context(format!(

@@ -10,7 +10,7 @@ use anyhow::Result;
 
 pub fn execute(cli: &Cli, args: &RunArgs) -> Result<Exit> {
     if args.dry_run {
-        return dry_run(cli, &args.sources, args.json);
+        return dry_run(cli, &args.sources, args.force, args.json);
     }
     let config = super::load_switchboard(cli)?;
     super::check_source_ids(&args.sources)?;
@@ -47,11 +47,22 @@ pub fn execute(cli: &Cli, args: &RunArgs) -> Result<Exit> {
     if let Some((dir, lang)) = &report {
         super::report::after_run(cli, &store, dir, lang);
     }
-    // One line per problem on stderr, always.
+    // One line per problem on stderr, always; when no host name could be
+    // resolved at all, one line for the run (issue 31 item 10).
+    let unresolved = |s: &crate::store::runs::SourceReport| s.message.contains(crate::http::client::UNRESOLVED);
+    let fetched: Vec<_> = outcome.report.sources.iter().filter(|s| s.requests > 0).collect();
+    let no_host = !fetched.is_empty() && fetched.iter().all(|s| unresolved(s));
+    if no_host {
+        let ids: Vec<&str> = fetched.iter().map(|s| s.id.as_str()).collect();
+        eprintln!(
+            "cityvibe: no host could be resolved: is the network or DNS up? not fetched: {}; the next run tries again",
+            ids.join(", ")
+        );
+    }
     for s in &outcome.report.sources {
         // A host that asked us to wait is said too, with the time (P10); a
         // source within its period is normal for cron and stays silent (P7).
-        if s.status.is_problem() || s.not_before.is_some() {
+        if (s.status.is_problem() || s.not_before.is_some()) && !(no_host && unresolved(s)) {
             eprintln!("cityvibe: {}: {}: {}", s.id, s.status, s.message);
         }
     }
@@ -128,13 +139,16 @@ pub struct DryRunFeed {
 /// why, as the run's own gate answers (period, ledger, caps, hours,
 /// not-before, opt-outs; issue 21 item 2); no request, no lock, nothing
 /// written: the database and the ledger are read only when they exist.
-pub fn dry_run(cli: &Cli, only: &[String], json: bool) -> Result<Exit> {
+/// With `force`, it answers for a forced run: the period does not hold
+/// (issue 31 item 10; every other rule does).
+pub fn dry_run(cli: &Cli, only: &[String], force: bool, json: bool) -> Result<Exit> {
     let config = super::load_switchboard(cli)?;
     super::check_source_ids(only)?;
     let store = if cli.db.is_file() { Some(Store::open_existing(&cli.db)?) } else { None };
     let ledger = super::state_dir(cli).ok().filter(|d| d.join("hosts.db").is_file()).map(|d| crate::http::Ledger::open(&d)).transpose()?;
     let gate = crate::ingest::SourceGate {
         mirror: cli.mirror.is_some(),
+        force,
         ..crate::ingest::SourceGate::new(&config, store.as_ref(), ledger.as_ref())
     };
     let mut lines = Vec::new();

@@ -253,9 +253,24 @@ pub fn switch(cli: &Cli, id: &str, on: bool, reason: Option<&str>, withdraw: boo
         }
         eprintln!("cityvibe: warning: {what}. Switched on for mirror runs only: a run without --mirror refuses it.");
     }
-    set_enabled(&cli.config, id, on, reason)?;
-    super::load_config(cli)?;
-    eprintln!("{id} switched {} in {}", if on { "on" } else { "off" }, cli.config.display());
+    // A second disable (or enable) changes nothing in sources.toml and says
+    // so (issue 31 item 10): the first reason and date stay there.
+    let before = super::load_config(cli)?;
+    let row = before.sources.get(id);
+    if row.is_some() && before.enabled(id) == on {
+        let since = match row.and_then(|r| r.disabled_on.as_deref()).zip(row.and_then(|r| r.disabled_reason.as_deref())) {
+            Some((day, why)) if !on => format!(" since {day} ({why})"),
+            _ => String::new(),
+        };
+        eprintln!("{id} was already switched {}{since} in {}; nothing changed", if on { "on" } else { "off" }, cli.config.display());
+        // The history keeps every word said, the second reason too (issue 21 item 7).
+        let action = if on { crate::switch_log::Action::Enable } else { crate::switch_log::Action::Disable };
+        crate::switch_log::record(&cli.config, id, action, reason)?;
+    } else {
+        set_enabled(&cli.config, id, on, reason)?;
+        super::load_config(cli)?;
+        eprintln!("{id} switched {} in {}", if on { "on" } else { "off" }, cli.config.display());
+    }
     // Without a database there is nothing to withhold or bring back.
     if withdraw || (on && cli.db.exists()) {
         let store = Store::open(&cli.db)?;
@@ -280,7 +295,10 @@ pub fn switch(cli: &Cli, id: &str, on: bool, reason: Option<&str>, withdraw: boo
 /// clock back to now, in the host ledger in use (P10, issue 19 items 11, 15).
 pub fn release(cli: &Cli, target: &str) -> Result<super::Exit> {
     let hosts: Vec<&str> = crate::adapters::ALL.iter().map(|a| a.manifest().host).collect();
+    // A folder mirror's reads are booked as `folder:HOST` (issue 19 item 14).
+    let folder = matches!(cli.mirror.as_deref().map(crate::http::Mirror::parse), Some(Ok(crate::http::Mirror::Dir(_))));
     let host = match crate::adapters::require(target) {
+        Ok(a) if folder => format!("folder:{}", a.manifest().host),
         Ok(a) => a.manifest().host.to_string(),
         Err(_) if hosts.iter().any(|h| *h == target.strip_prefix("folder:").unwrap_or(target)) => target.to_string(),
         Err(e) => {
@@ -305,7 +323,10 @@ pub fn release(cli: &Cli, target: &str) -> Result<super::Exit> {
 pub fn history(cli: &Cli, args: &SourceHistoryArgs) -> Result<super::Exit> {
     let (id, as_json) = (args.id.as_str(), args.json);
     adapter(id)?;
-    let switches = crate::switch_log::of(&cli.config, id)?;
+    let (switches, skipped) = crate::switch_log::of(&cli.config, id)?;
+    for line in &skipped {
+        eprintln!("cityvibe: {line}");
+    }
     if as_json {
         print_json(&switches)?;
         return Ok(exit::OK);

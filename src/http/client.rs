@@ -140,8 +140,15 @@ pub enum WireError {
     /// The answer began but its body could not be read to its end; the
     /// kind says why (issue 22: no error dropped into one "other").
     Body(BodyFault, String),
+    /// The host's name could not be resolved (DNS, or no network at all).
+    NoHost(String),
     Other(String),
 }
+
+/// How a request whose host name could not be resolved is said, so that a
+/// run can tell "the network or DNS is down" from a host's own failure
+/// (issue 31 item 10).
+pub const UNRESOLVED: &str = "the host name could not be resolved";
 
 /// Why a body could not be read to its end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -172,6 +179,7 @@ impl std::fmt::Display for WireError {
                 };
                 write!(f, "reading the body: {what} ({s})")
             }
+            WireError::NoHost(s) => write!(f, "{UNRESOLVED} ({s})"),
             WireError::Other(s) => write!(f, "{s}"),
         }
     }
@@ -337,6 +345,9 @@ fn classify(e: ureq::Error) -> WireError {
     match e {
         ureq::Error::Timeout(t) => WireError::Timeout(t.to_string()),
         ureq::Error::BodyExceedsLimit(n) => WireError::TooLarge(format!("body over the cap of {n} bytes")),
+        ureq::Error::HostNotFound => WireError::NoHost("no address found".into()),
+        // std's getaddrinfo failure, as ureq's resolver hands it on.
+        ureq::Error::Io(e) if e.to_string().contains("failed to lookup address") => WireError::NoHost(e.to_string()),
         other => WireError::Other(other.to_string()),
     }
 }

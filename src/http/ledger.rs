@@ -44,6 +44,30 @@ pub const MAX_NOT_BEFORE: Duration = Duration::from_secs(365 * 24 * 3600);
 /// Retry-After beyond [`MAX_NOT_BEFORE`], P10; `cityvibe source release`).
 pub const HELD: i64 = i64::MAX;
 
+/// Whether a hold's recorded reason is the host's "no" (401, 403, 451),
+/// remembered until the operator releases it (P11, issue 31 item 6),
+/// rather than a Retry-After of over a year (P10).
+pub fn held_for_a_no(why: &str) -> bool {
+    ["HTTP 401 ", "HTTP 403 ", "HTTP 451 "].iter().any(|s| why.starts_with(s))
+}
+
+/// What every command says of a host [`HELD`] (the run's refusal, the
+/// gate's answer to `run --dry-run`, `source show`, `doctor`): why, and the
+/// command that lifts the hold. `source` is the source asking.
+pub fn held_message(host: &str, source: &str, why: &str) -> String {
+    if held_for_a_no(why) {
+        format!(
+            "{host} is held: it answered {why}, a no (P11); no request to it, `run --force` included, until the \
+             operator lifts the hold with `cityvibe source release {source}`"
+        )
+    } else {
+        format!(
+            "{host} is held: it asked us to stay away for more than a year ({why}); no request until the operator \
+             lifts the hold with `cityvibe source release {host}` (P10)"
+        )
+    }
+}
+
 /// How far ahead of this machine's clock a recorded time may be before it is
 /// taken for impossible (clock set back, ledger altered). Within it, a time
 /// ahead only makes us wait longer, which is safe (issue 19 item 11).
@@ -71,8 +95,9 @@ pub struct LedgerPlace {
 /// `CITYVIBE_STATE_DIR`) naming another folder is refused for a command that
 /// `sends`, so no second schedule can exist for one host (issue 19 item 5);
 /// a command that only reads may look into the private ledger it names. A
-/// `--mirror` command keeps a private ledger: `--state-dir`, else
-/// `$XDG_STATE_HOME/cityvibe`, else `$HOME/.local/state/cityvibe`.
+/// command whose `--mirror` never leaves the machine (`mirror`: a folder, a
+/// loopback base; issue 31 item 5) keeps a private ledger: `--state-dir`,
+/// else `$XDG_STATE_HOME/cityvibe`, else `$HOME/.local/state/cityvibe`.
 pub fn place(given: Option<&Path>, mirror: bool, sends: bool) -> Result<LedgerPlace> {
     let system = PathBuf::from(SYSTEM_STATE_DIR);
     let is_system = |d: &Path| d.components().eq(system.components()) || std::fs::canonicalize(d).is_ok_and(|c| c == system);
@@ -80,10 +105,11 @@ pub fn place(given: Option<&Path>, mirror: bool, sends: bool) -> Result<LedgerPl
         Some(dir) if is_system(dir) => Ok(LedgerPlace { dir: system, system: true }),
         Some(dir) if mirror || !sends => Ok(LedgerPlace { dir: dir.to_path_buf(), system: false }),
         Some(dir) => Err(crate::error::usage(format!(
-            "--state-dir (or CITYVIBE_STATE_DIR) {} names a private host ledger, which only --mirror runs use: requests \
-             to real hosts are booked in the system ledger {SYSTEM_STATE_DIR}, shared by every user and process on this \
+            "--state-dir (or CITYVIBE_STATE_DIR) {} names a private host ledger, which only --mirror runs on a folder or \
+             a loopback address (127.0.0.1, ::1, localhost) use: requests to real hosts, a mirror on any other host \
+             included, are booked in the system ledger {SYSTEM_STATE_DIR}, shared by every user and process on this \
              machine, so that two never keep two schedules for one host (P8). Drop --state-dir and CITYVIBE_STATE_DIR, \
-             or add --mirror",
+             or mirror from a folder or a loopback address",
             dir.display()
         ))),
         None if !mirror => Ok(LedgerPlace { dir: system, system: true }),

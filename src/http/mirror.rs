@@ -1,6 +1,7 @@
 //! `--mirror`: send each request for `https://HOST/PATH?Q` to a local
 //! directory or an `http://` base URL instead, while every politeness rule
-//! still applies as if talking to HOST (offline demo, tests, staging).
+//! still applies as if talking to HOST (offline demo, tests, staging). Only
+//! a mirror whose reads never leave the machine may keep a private ledger.
 
 use anyhow::{Result, bail};
 use std::path::PathBuf;
@@ -26,6 +27,25 @@ impl Mirror {
                 bail!("--mirror {arg}: no such directory (give a folder laid out as HOST/PATH, or an http:// base URL)");
             }
             Ok(Mirror::Dir(dir))
+        }
+    }
+
+    /// Whether what this mirror serves never leaves the machine (a folder,
+    /// or an `http://` base on a loopback address: 127.0.0.0/8, ::1,
+    /// `localhost`), so that it may keep a private host ledger. A mirror on
+    /// any other host is a real host to be polite to: its requests are
+    /// booked in the system ledger like any real run's (issue 31 item 5:
+    /// `--mirror https://datos.madrid.es --state-dir X` kept a second
+    /// schedule for datos.madrid.es).
+    pub fn stays_on_this_machine(&self) -> bool {
+        match self {
+            Mirror::Dir(_) => true,
+            Mirror::Http(url) => match url.host() {
+                Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+                Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+                Some(url::Host::Domain(name)) => name.eq_ignore_ascii_case("localhost"),
+                None => false,
+            },
         }
     }
 
@@ -74,5 +94,20 @@ mod tests {
         assert_eq!(m.map(&u), Target::Url("http://127.0.0.1:9/base/datos.madrid.es/egob/a.json?x=1".into()));
         let d = Mirror::Dir(PathBuf::from("samples"));
         assert_eq!(d.map(&u), Target::File(PathBuf::from("samples/datos.madrid.es/egob/a.json?x=1")));
+    }
+
+    // Issue 31 item 5: only a folder or a loopback base may keep a private ledger.
+    #[test]
+    fn only_a_folder_or_a_loopback_mirror_stays_on_this_machine() {
+        let http = |u: &str| Mirror::Http(Url::parse(u).unwrap()).stays_on_this_machine();
+        assert!(Mirror::Dir(PathBuf::from("samples")).stays_on_this_machine());
+        for local in ["http://127.0.0.1:9/", "http://127.8.0.1/", "http://[::1]:80/", "http://localhost:8080/"] {
+            assert!(http(local), "{local}");
+        }
+        for public in
+            ["https://datos.madrid.es", "http://0.0.0.0:9/", "http://10.0.0.1/", "http://staging.example.org/", "http://localhost.example/"]
+        {
+            assert!(!http(public), "{public}");
+        }
     }
 }

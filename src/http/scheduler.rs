@@ -121,6 +121,14 @@ pub trait FetchDriver {
     fn gate(&mut self, req: &FetchRequest, _now_ms: i64) -> Gate {
         Gate::Go { delay: req.delay }
     }
+    /// Checked during every wait for a host (its delay, a backoff, a
+    /// Retry-After): why the source must end now without its request (the
+    /// run's deadline passed, a signal asked it to stop), if it must. A
+    /// wait never holds a stop back (issue 31 item 3: a 120 s delay held a
+    /// SIGTERM past systemd's 90 s stop timeout).
+    fn halt(&mut self, _now_ms: i64) -> Option<FetchOutcome> {
+        None
+    }
 }
 
 /// A driver's word right before a request.
@@ -261,6 +269,20 @@ impl<'c> Scheduler<'c> {
                 self.reporter.waiting_for(t.current.host_str().unwrap_or(""), wait.max(0));
             }
             if wait > 0 {
+                // A stop asked while waiting ends the wait at once (issue 31 item 3).
+                let now = self.clock.now_ms();
+                let mut halted = false;
+                for slot in tasks.iter_mut() {
+                    if let Some(d) = slot.as_ref().map(|t| t.driver)
+                        && let Some(outcome) = drivers[d].halt(now)
+                    {
+                        slot.take().expect("task").finish(store, drivers, outcome);
+                        halted = true;
+                    }
+                }
+                if halted {
+                    continue;
+                }
                 // Never past the task's time, and in short steps: the ledger is
                 // read again after each, so a request another process had in
                 // flight (counted with its send margin) is waited from its real
@@ -325,12 +347,8 @@ impl<'c> Scheduler<'c> {
             Err(e) => return Ready::End(self.close(&host, &e)),
         };
         if entry.not_before_ms == Some(HELD) {
-            // Said by every run until the operator acts (P10, issue 19 item 15).
-            let asked = entry.not_before_why.unwrap_or_default();
-            let why = format!(
-                "{host} is held: it asked us to stay away for more than a year ({asked}); no request until the operator \
-                 lifts the hold with `cityvibe source release {host}` (P10)"
-            );
+            // Said by every run until the operator acts (P10, P11, issue 19 item 15, issue 31 item 6).
+            let why = super::ledger::held_message(&host, &t.req.source, &entry.not_before_why.unwrap_or_default());
             self.hosts.entry(host).or_default().blocked = Some(why.clone());
             return Ready::End(FetchOutcome::Refused(why));
         }
@@ -536,7 +554,16 @@ impl<'c> Scheduler<'c> {
             }
             429 | 503 => self.backoff(t, &ex, delay_ms),
             401 | 403 | 451 => {
-                let why = format!("{url}: HTTP {status}: the host said no (P11)");
+                // A no is remembered in the host ledger, for every later run
+                // and process, `run --force` included, until the operator
+                // lifts it (P11, issue 31 item 6: cron asked again every 3 h).
+                let now = self.clock.now_ms();
+                let said = format!("HTTP {status} to {url} at {}", utc(now));
+                let held = match self.ledger.set_not_before(&host, HELD, now, &said) {
+                    Ok(_) => super::ledger::held_message(&host, &t.req.source, &said),
+                    Err(e) => format!("{host} could not be held in the host ledger ({e:#}): the next run may ask again"),
+                };
+                let why = format!("{url}: HTTP {status}: the host said no (P11); {held}");
                 self.hosts.entry(host).or_default().blocked = Some(format!("HTTP {status}"));
                 (Step::Done(FetchOutcome::Refused(why)), RequestOutcome::Refused)
             }

@@ -1,8 +1,10 @@
 //! How long a run may go on: its deadline (`[settings] run_deadline_secs`,
 //! below the period) and a stop asked by a signal (SIGINT from Ctrl-C,
-//! SIGTERM from `systemctl stop` or `kill`). Both are checked between two
-//! requests and between the run's steps, never in the middle of a request
-//! or of a source's transaction; the run then sends nothing more, records
+//! SIGTERM from `systemctl stop` or `kill`, SIGHUP from a closed terminal).
+//! Both are checked between two requests, during every wait for a host's
+//! delay, between the run's steps and between two engine batches of the
+//! translation step (issue 31 item 3), never in the middle of a request or
+//! of a source's transaction; the run then sends nothing more, records
 //! itself as interrupted (exit 5) and frees its lock (issue 19: a hung run
 //! held the lock, and every later cron run exited 3).
 //!
@@ -16,14 +18,15 @@ use std::time::Duration;
 /// Whether a stop signal came, and which (0: none); set by the handler.
 static ASKED: LazyLock<Arc<AtomicUsize>> = LazyLock::new(|| Arc::new(AtomicUsize::new(0)));
 
-/// Listen for SIGINT and SIGTERM for the rest of the process: the first
-/// one asks the run to stop at its next check; a second one ends the
+/// Listen for SIGINT, SIGTERM and SIGHUP for the rest of the process: the
+/// first one asks the run to stop at its next check; a second one ends the
 /// process at once, as it would without this (an operator who will not wait
-/// for a request to end).
+/// for a request to end). SIGHUP (the terminal of a manual run closed) is
+/// taken as SIGTERM: the run stops cleanly, not killed mid-transaction.
 pub fn listen_for_stop() -> std::io::Result<()> {
-    use signal_hook::consts::{SIGINT, SIGTERM};
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let armed = Arc::new(AtomicBool::new(false));
-    for signal in [SIGINT, SIGTERM] {
+    for signal in [SIGINT, SIGTERM, SIGHUP] {
         // The default action must be registered before the flag, so that
         // the first signal finds it unarmed (signal-hook's double Ctrl-C).
         signal_hook::flag::register_conditional_default(signal, Arc::clone(&armed))?;
@@ -53,7 +56,11 @@ impl RunBounds {
         match ASKED.load(Ordering::SeqCst) {
             0 => {}
             n => {
-                let name = if n as i32 == signal_hook::consts::SIGINT { "SIGINT" } else { "SIGTERM" };
+                let name = match n as i32 {
+                    signal_hook::consts::SIGINT => "SIGINT",
+                    signal_hook::consts::SIGHUP => "SIGHUP",
+                    _ => "SIGTERM",
+                };
                 return Some(format!("the run was asked to stop ({name})"));
             }
         }

@@ -5,9 +5,10 @@
 //!
 //! It weighs, in this order: a row naming no adapter of this binary, the
 //! operator's switch, an unreviewed manifest (P3), a robots.txt review
-//! still pending (P14; read only through `--mirror`), the hours window (P9),
-//! the period (P7), and what the host ledger says (a not-before time
-//! beyond what a run waits, P10; the daily cap, P7). It reads, never
+//! still pending (P14; read only through `--mirror`), a host held until the
+//! operator releases it (P10, P11), the hours window (P9), the period (P7),
+//! and what else the host ledger says (a not-before time beyond what a run
+//! waits, P10; the daily cap, P7). It reads, never
 //! writes: the per-request rules (delay, re-read config, reservation) stay
 //! with the scheduler and the ledger, which a run still goes through.
 
@@ -55,8 +56,9 @@ pub enum Why {
     /// Not before then (P10), beyond what a run waits: the host's
     /// Retry-After, or our own pause (a backoff, a robots.txt we could not read).
     NotBefore { host: String, until_ms: i64, asked: String },
-    /// The host asked for more than a year away: held until the operator
-    /// lifts the hold (`source release`, P10, issue 19 item 15).
+    /// The host asked for more than a year away, or said no (401, 403,
+    /// 451): held until the operator lifts the hold (`source release`, P10,
+    /// P11, issue 19 item 15, issue 31 item 6).
     Held { host: String, asked: String },
     /// The host's daily cap is used up (requests in the last 24 h).
     CapReached { host: String, cap: u32, used: u32 },
@@ -101,10 +103,7 @@ impl Why {
                 let whose = if asked.contains("Retry-After") { "asked us not to come back" } else { "is left alone" };
                 format!("{host} {whose} before {} ({asked}); skipped until then (P10)", utc(*until_ms))
             }
-            Why::Held { host, asked } => format!(
-                "{host} is held: it asked us to stay away for more than a year ({asked}); no request until the operator \
-                 lifts the hold with `cityvibe source release {host}` (P10)"
-            ),
+            Why::Held { host, asked } => crate::http::ledger::held_message(host, id, asked),
             Why::CapReached { host, cap, used } => format!("daily cap of {cap} requests to {host} reached ({used} in the last 24 h)"),
         }
     }
@@ -179,6 +178,14 @@ impl<'a> SourceGate<'a> {
         {
             return Ok(Decision::Refuse(Why::ReviewPending(what)));
         }
+        // A hold is said by every run, within the period or not, until the
+        // operator lifts it (P10, P11; issue 31 item 6).
+        let entry = self.ledger.map(|l| l.host(m.host, self.now_ms)).transpose()?;
+        if let Some(e) = &entry
+            && e.not_before_ms == Some(crate::http::ledger::HELD)
+        {
+            return Ok(Decision::Refuse(Why::Held { host: m.host.to_string(), asked: e.not_before_why.clone().unwrap_or_default() }));
+        }
         if let Some(hours) = self.config.sources.get(id).and_then(|r| r.hours.as_deref()) {
             let window = crate::config::parse_hours(hours)?;
             if !in_window(window, madrid_minute(self.now_ms)) {
@@ -195,12 +202,8 @@ impl<'a> SourceGate<'a> {
                 return Ok(Decision::Skip(Why::WithinPeriod { period, due_ms }));
             }
         }
-        if let Some(ledger) = self.ledger {
+        if let (Some(ledger), Some(entry)) = (self.ledger, entry) {
             let host = m.host.to_string();
-            let entry = ledger.host(&host, self.now_ms)?;
-            if entry.not_before_ms == Some(crate::http::ledger::HELD) {
-                return Ok(Decision::Refuse(Why::Held { host, asked: entry.not_before_why.unwrap_or_default() }));
-            }
             if let Some(until_ms) = entry.not_before_ms
                 && until_ms - self.now_ms > self.max_wait.as_millis() as i64
             {

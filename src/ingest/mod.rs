@@ -484,6 +484,13 @@ impl FetchDriver for SourceDriver {
         }
         Gate::Go { delay: config.delay_for(self.adapter).max(self.delay) }
     }
+
+    fn halt(&mut self, now_ms: i64) -> Option<FetchOutcome> {
+        // During a wait for a host: the deadline or a signal ends it now,
+        // stored events kept (issue 31 item 3).
+        let url = self.adapter.manifest().feeds.get(self.current).map_or("", |f| f.url);
+        self.bounds.why_stop(now_ms).map(|why| FetchOutcome::Skipped(format!("{url}: not requested: {why}; the next run fetches it")))
+    }
 }
 
 impl SourceDriver {
@@ -526,10 +533,10 @@ impl SourceDriver {
             self.skip_feeds_off();
             self.next_feed >= m.feeds.len()
         };
-        let what_to_do = format!(
-            "stored events kept; if it persists, check {} or run `cityvibe source disable {} --reason \"…\"`",
-            m.dataset_page, m.id
-        );
+        // "Stored events kept" only when there are some (issue 31 item 10).
+        let held = store.count_events(m.id).map_or(0, |(active, withdrawn)| active + withdrawn);
+        let kept = if held > 0 { format!("its {held} stored events kept; ") } else { String::new() };
+        let what_to_do = format!("{kept}if it persists, check {} or run `cityvibe source disable {} --reason \"…\"`", m.dataset_page, m.id);
         match result.outcome {
             FetchOutcome::NotModified | FetchOutcome::Unchanged if m.plan == FetchPlan::All => {
                 // As last time; should another feed have changed, this one is
@@ -548,6 +555,11 @@ impl SourceDriver {
                 self.end(SourceStatus::Skipped, why)
             }
             FetchOutcome::Disabled(why) => self.end(SourceStatus::Disabled, why),
+            // No name resolved: the network or DNS, not the source; no advice to switch it off.
+            FetchOutcome::Failed(why) if why.contains(crate::http::client::UNRESOLVED) => {
+                let what_to_do = format!("{kept}the next run tries again");
+                self.setback(SourceStatus::Failed, why, last_feed, &what_to_do)
+            }
             FetchOutcome::Failed(why) => self.setback(SourceStatus::Failed, why, last_feed, &what_to_do),
             FetchOutcome::Body { body, validators, .. } => {
                 self.bodies.push(Fetched { feed: feed_index, url: req.url.to_string(), body: *body, validators });

@@ -163,12 +163,14 @@ fn a_stray_closing_bracket_is_one_record_error() {
 fn a_record_nested_too_deep_is_refused_alone() {
     let deep = 200_000;
     let body = format!("[{{\"a\": 1}}, {{\"d\": {}{}}}, {{\"a\": 2}}]", "[".repeat(deep), "]".repeat(deep));
-    let started = std::time::Instant::now();
+    let started = crate::testing::thread_cpu();
     let got = outcomes(body.as_bytes());
     // Not a timed test of speed: quadratic depth handling of 400,000
-    // brackets takes many minutes; linear, milliseconds. 30 s leaves room
-    // for a loaded CI machine and a debug build.
-    assert!(started.elapsed() < std::time::Duration::from_secs(30), "{:?}", started.elapsed());
+    // brackets takes many minutes of CPU; linear, milliseconds. Its own CPU
+    // time, which a loaded machine does not stretch (issue 31 item 11);
+    // 30 s leaves room for a debug build.
+    let cpu = crate::testing::thread_cpu() - started;
+    assert!(cpu < std::time::Duration::from_secs(30), "{cpu:?} of CPU");
     assert_eq!(got, ["ok", "#2 (line 1): record nests deeper than 128 levels; not read", "ok"]);
     let fine = format!("[{{\"d\": {}{}}}]", "[".repeat(100), "]".repeat(100));
     assert_eq!(outcomes(fine.as_bytes()), ["ok"]);

@@ -329,8 +329,13 @@ fn review_lines(cx: &Scope, t: &Catalogue, host: &str, adapters: &[&'static dyn 
     if !audited {
         lines.push(t.text("report-review-no-audit"));
     }
-    if let Some(delay) = cx.ledger.map(|l| l.host(host, cx.now_ms)).transpose()?.and_then(|e| e.crawl_delay_ms) {
+    let entry = cx.ledger.map(|l| l.host(host, cx.now_ms)).transpose()?;
+    if let Some(delay) = entry.as_ref().and_then(|e| e.crawl_delay_ms) {
         lines.push(say(t, "report-review-crawl-delay", &[("secs", Arg::S(promise_secs(t, delay)))]));
+    }
+    // A no (401, 403, 451) held until the operator releases it (P11, issue 31 item 6).
+    if let Some(why) = entry.filter(|e| e.not_before_ms == Some(crate::http::ledger::HELD)).and_then(|e| e.not_before_why) {
+        lines.push(say(t, "report-review-held", &[("why", Arg::S(why))]));
     }
     Ok(lines)
 }

@@ -41,7 +41,9 @@ const FIRST_BACKOFF_MS: i64 = 10 * 60 * 1000;
 /// Sends `needs` ((source, target) → texts) to `workers`, named `engine`
 /// in what is stored, and stores what they answer. What they fail on goes
 /// into `fallen` when there is a fallback, and counts as pending otherwise;
-/// `progress` is told (done, total, words) as batches complete.
+/// `progress` is told (done, total, words) as batches complete. `stop` is
+/// asked before every batch: once it gives a reason, no batch more is sent,
+/// and the texts not sent count as pending (issue 31 item 3).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn send<T: Translator + Send>(
     store: &mut Store,
@@ -51,6 +53,7 @@ pub(super) fn send<T: Translator + Send>(
     failures: &HashMap<String, Failure>,
     stats: &mut TranslateStats,
     mut fallen: Option<&mut Fallen>,
+    stop: &dyn Fn() -> Option<String>,
     progress: &mut dyn FnMut(u64, u64, u64),
 ) -> Result<()> {
     let total: u64 = needs.values().map(|v| v.len() as u64).sum();
@@ -71,6 +74,21 @@ pub(super) fn send<T: Translator + Send>(
         // not sent (against a hanging server each would cost timeouts).
         let mut down: Vec<Option<String>> = vec![None; targets.len()];
         for round in 0..rounds {
+            if stats.interrupted.is_none() {
+                stats.interrupted = stop();
+            }
+            if stats.interrupted.is_some() {
+                // Between two batches: the rest waits for the next run.
+                for ((_, list), plan) in targets.iter().zip(&plans) {
+                    for &i in plan.batches.iter().skip(round).flatten() {
+                        for n in list.iter().filter(|n| n.key == plan.keys[i].0) {
+                            stats.pending += 1;
+                            stats.per_source.entry(n.source.clone()).or_default().2 += 1;
+                        }
+                    }
+                }
+                break;
+            }
             let batches: Vec<Vec<String>> = plans
                 .iter()
                 .zip(&down)

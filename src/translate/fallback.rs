@@ -32,6 +32,7 @@ pub(super) fn translate(
     fallen: Fallen,
     failures: &HashMap<String, Failure>,
     stats: &mut TranslateStats,
+    stop: &dyn Fn() -> Option<String>,
     progress: &mut dyn FnMut(u64, u64, u64),
 ) -> Result<()> {
     let Some(engine) = workers.first().map(|w| w.engine_id()) else {
@@ -58,7 +59,7 @@ pub(super) fn translate(
         }
     }
     store.save_translations(&from_cache)?;
-    send(store, workers, &engine, needs, failures, stats, None, progress)?;
+    send(store, workers, &engine, needs, failures, stats, None, stop, progress)?;
     stats.fallback = stats.translated - translated_before;
     if stats.fallback > 0 {
         stats.fallback_engine = Some(engine);

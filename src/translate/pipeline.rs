@@ -170,6 +170,25 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
     langs: &[String],
     sources: &[String],
     options: &Options,
+    progress: impl FnMut(u64, u64, u64),
+) -> Result<TranslateStats> {
+    translate_until(store, workers, fallback, langs, sources, options, &|| None, progress)
+}
+
+/// As [`translate_pending_falling_back`], asking `stop` before every engine
+/// batch: when it gives a reason (the run's deadline passed, a signal asked
+/// it to stop), what is translated is kept, the rest stays pending for the
+/// next run, and the reason is in [`TranslateStats::interrupted`] (issue 31
+/// item 3).
+#[allow(clippy::too_many_arguments)]
+pub fn translate_until<T: Translator + Send>(
+    store: &mut Store,
+    workers: &mut [T],
+    fallback: Option<&mut [Workers]>,
+    langs: &[String],
+    sources: &[String],
+    options: &Options,
+    stop: &dyn Fn() -> Option<String>,
     mut progress: impl FnMut(u64, u64, u64),
 ) -> Result<TranslateStats> {
     let mut stats = TranslateStats::default();
@@ -185,11 +204,17 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
         store.save_human_translation(source_lang, lang, *field, original, text)?;
     }
     let fallen_into = if fallback.is_some() { Some(&mut fallen) } else { None };
-    super::batches::send(store, workers, &engine, needs, &failures, &mut stats, fallen_into, &mut progress)?;
-    if let Some(fallback) = fallback
+    super::batches::send(store, workers, &engine, needs, &failures, &mut stats, fallen_into, stop, &mut progress)?;
+    if stats.interrupted.is_some() {
+        // Stopped: what the fallback would have had waits for the next run.
+        for n in fallen.into_values().flatten() {
+            stats.pending += 1;
+            stats.per_source.entry(n.source.clone()).or_default().2 += 1;
+        }
+    } else if let Some(fallback) = fallback
         && !fallen.is_empty()
     {
-        super::fallback::translate(store, fallback, fallen, &failures, &mut stats, &mut progress)?;
+        super::fallback::translate(store, fallback, fallen, &failures, &mut stats, stop, &mut progress)?;
     }
     Ok(stats)
 }
@@ -402,6 +427,19 @@ impl Engines {
         progress: impl FnMut(u64, u64, u64),
     ) -> Result<TranslateStats> {
         translate_pending_falling_back(store, &mut self.workers, self.fallback.as_deref_mut(), langs, sources, options, progress)
+    }
+
+    /// [`translate_until`] with these engines: `stop` is asked before every batch.
+    pub fn translate_until(
+        &mut self,
+        store: &mut Store,
+        langs: &[String],
+        sources: &[String],
+        options: &Options,
+        stop: &dyn Fn() -> Option<String>,
+        progress: impl FnMut(u64, u64, u64),
+    ) -> Result<TranslateStats> {
+        translate_until(store, &mut self.workers, self.fallback.as_deref_mut(), langs, sources, options, stop, progress)
     }
 }
 

@@ -48,6 +48,10 @@ pub struct TranslateStats {
     /// The analyser's first error.
     #[serde(skip)]
     pub analyser_error: Option<String>,
+    /// Why the step stopped before its end (the run's deadline, a signal):
+    /// the texts not sent are counted in `pending` (issue 31 item 3).
+    #[serde(skip)]
+    pub interrupted: Option<String>,
 }
 
 impl TranslateStats {
@@ -56,20 +60,40 @@ impl TranslateStats {
         let mut lines = self.term_problems.clone();
         if let (Some(engine), Some(why)) = (&self.fallback_engine, &self.error) {
             lines.push(format!(
-                "{} texts translated by the fallback ({engine}) instead, asked of the configured engine again next run: {why}",
-                self.fallback
+                "{} translated by the fallback ({engine}) instead, asked of the configured engine again next run: {why}",
+                count(self.fallback, "text")
             ));
         }
         if let Some(why) = self.error.as_ref().filter(|_| self.pending > 0 || self.fallback == 0) {
-            lines.push(format!("{} translations pending, retried next run: {why}", self.pending));
+            // "1 translation", not "1 translations" (issue 31 item 10).
+            lines.push(format!("{} pending, retried next run: {why}", count(self.pending, "translation")));
         }
         if let (n @ 1.., Some(why)) = (self.analyser_failures, &self.analyser_error) {
             lines
                 .push(format!("Apertium's Spanish analyser failed on {n} texts, whose names were decided by capital letters alone: {why}"));
         }
         if self.skipped > 0 {
-            lines.push(format!("{} texts skipped: the engine failed on each of them repeatedly (retried when they change)", self.skipped));
+            lines.push(format!(
+                "{} skipped: the engine failed on each of them repeatedly (retried when they change)",
+                count(self.skipped, "text")
+            ));
         }
         lines
+    }
+}
+
+/// `n` and the English noun, singular for one (`pluralizer`'s rules).
+fn count(n: u64, noun: &str) -> String {
+    pluralizer::pluralize(noun, n.min(isize::MAX as u64) as isize, true)
+}
+
+#[cfg(test)]
+mod tests {
+    // Issue 31 item 10: "1 translations pending" read wrong.
+    #[test]
+    fn one_is_singular() {
+        assert_eq!(super::count(1, "translation"), "1 translation");
+        assert_eq!(super::count(2, "translation"), "2 translations");
+        assert_eq!(super::count(0, "text"), "0 texts");
     }
 }

@@ -165,3 +165,14 @@ pub fn run_on_simulated_time(dir: &Path, mirror: &Path, only: &[&str]) -> cityvi
     }
     outcome
 }
+
+/// CPU time this thread has used so far: what a test bounding the work of
+/// a call on its own thread measures, so that its verdict does not depend
+/// on how loaded the machine is (issue 31 item 11), as wall time does.
+pub fn thread_cpu() -> std::time::Duration {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: a valid clock id and a timespec to write into.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    assert_eq!(rc, 0, "clock_gettime: {}", std::io::Error::last_os_error());
+    std::time::Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}

@@ -26,7 +26,8 @@ fn list_json(dir: &std::path::Path) -> serde_json::Value {
 /// one database: the second process's request reaches the host no sooner
 /// than madrid's 2 s delay after the first (the last request time lives in
 /// the host ledger). The first run met a 403: it made no other request, exited
-/// 1, and `source list` showed madrid `refused` until the second run succeeded.
+/// 1, and `source list` showed madrid `refused` until the second run succeeded,
+/// once the operator had lifted the hold the 403 left (issue 31 item 6).
 #[test]
 fn two_processes_keep_the_host_delay_and_a_refusal_shows_until_a_success() {
     let body = madrid_body();
@@ -45,6 +46,8 @@ fn two_processes_keep_the_host_delay_and_a_refusal_shows_until_a_success() {
     assert_eq!(row["last_status"], "refused", "{row}");
     assert!(row["last_message"].as_str().unwrap().contains("403"), "{row}");
 
+    let release = cityvibe(dir.path(), &["--db", "cityvibe.db", "source", "release", "madrid"]);
+    assert!(release.status.success(), "{}", String::from_utf8_lossy(&release.stderr));
     let second = cityvibe(dir.path(), &args);
     assert_eq!(second.status.code(), Some(0), "{}", String::from_utf8_lossy(&second.stderr));
     let reqs = server.requests();

@@ -120,13 +120,22 @@ fn the_host_page_shows_what_the_server_recorded_issue23_p8_p10_p12_p17() {
         *expected.entry(s.to_string()).or_default() += 1;
     }
     assert_eq!(codes, expected);
-    // The shortest gap: ours (timed before sending) and the server's (on
-    // arrival) agree within scheduling noise, and both keep the 2 s delay.
+    // The shortest gap: the page states the fetch log's own (each request
+    // timed before sending), and both it and the server's (on arrival) keep
+    // the 2 s delay. (Not compared within a margin: how far the two clocks
+    // drift apart depends on the machine's load, issue 31 item 11.)
     let server_min = seen.windows(2).map(|w| w[1].at.duration_since(w[0].at)).min().unwrap();
     let p = doc.select(&sel("p[data-min-gap-ms]")).next().unwrap();
     let ours = Duration::from_millis(p.value().attr("data-min-gap-ms").unwrap().parse().unwrap());
+    let logged: Vec<i64> = {
+        let db = rusqlite::Connection::open(d.join("data/cityvibe.db")).unwrap();
+        let mut q = db.prepare("SELECT started_ms FROM fetch_log WHERE host = ?1 ORDER BY started_ms").unwrap();
+        q.query_map([HOST], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+    };
+    let logged_min = logged.windows(2).map(|w| w[1] - w[0]).min().unwrap();
+    assert_eq!(ours, Duration::from_millis(logged_min as u64), "the page's shortest gap is the fetch log's");
     assert!(ours >= Duration::from_secs(2), "{ours:?}");
-    assert!(ours.abs_diff(server_min) < Duration::from_millis(300), "ours {ours:?}, the server's {server_min:?}");
+    assert!(server_min >= Duration::from_secs(2), "the server saw {server_min:?}");
     let text: String = p.text().collect();
     let stated = format!("The shortest gap was {}.{:03} s; we promise at least 2 s.", ours.as_millis() / 1000, ours.as_millis() % 1000);
     assert!(text.contains(&stated), "{text}");

@@ -13,7 +13,7 @@ use common::server::{Reply, Server};
 use common::workdir;
 use serde_json::Value;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What every answer of the leaking servers carries.
 const LEAK: &str = " — call +34 912 345 678 or write to box.office@example.es";
@@ -257,15 +257,13 @@ fn issue19_9_a_hanging_server_is_asked_once_and_the_fallback_starts_at_once() {
     let titles = ["Concierto de jazz", "Taller de radio", "Cine de verano", "Teatro de calle"];
     let records: Vec<Value> = titles.iter().enumerate().map(|(i, t)| record(&(i + 1).to_string(), t, "", "Sala X")).collect();
     write_feed(dir.path(), &records);
-    let started = Instant::now();
     let out = run(dir.path());
-    let took = started.elapsed();
     assert!(out.status.success(), "{}", stderr(&out));
     // The request that timed out, and one short probe telling a hanging
     // server from a text that hangs it (issue 10.5); before, 24 requests.
+    // (Counted, not timed: the run's length follows from it, issue 31 item 11.)
     let asked = server.requests().len();
     assert!(asked <= 2, "a server that timed out was asked {asked} times in the same run");
-    assert!(took < Duration::from_secs(60), "the run took {took:?}");
     let en = listed(dir.path(), "en");
     assert!(en["1"]["text_origin"].as_str().unwrap_or("").starts_with("apertium/"), "the fallback translated: {}", en["1"]);
 }

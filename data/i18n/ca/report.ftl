@@ -153,6 +153,7 @@ report-review-manual = { $source }: una persona va llegir robots.txt el { $date 
 report-review-audit = Última comprovació amb `cityvibe audit`: { $at }; { $path } va respondre { $status }.
 report-review-no-audit = No es va comprovar robots.txt amb `cityvibe audit` en el període.
 report-review-crawl-delay = Crawl-delay llegit l’última vegada: { $secs } s.
+report-review-held = No enviem res a aquest lloc fins que l’operador aixequi la retenció: { $why }.
 report-holdings-title = El que guardem d’aquest lloc
 report-holdings-source = { $source }: { $active } esdeveniments actius i { $withdrawn } retirats, amb llicència { $licence }.
 report-holdings-linked = { $n ->

@@ -153,6 +153,7 @@ report-review-manual = { $source }: a person read robots.txt on { $date } before
 report-review-audit = Last check with `cityvibe audit`: { $at }; { $path } answered { $status }.
 report-review-no-audit = robots.txt was not checked with `cityvibe audit` in the period.
 report-review-crawl-delay = Crawl-delay as last read: { $secs } s.
+report-review-held = We send nothing to this host until the operator lifts the hold: { $why }.
 report-holdings-title = What we hold from this host
 report-holdings-source = { $source }: { $active } active and { $withdrawn } withdrawn events, under the licence { $licence }.
 report-holdings-linked = { $n ->

@@ -153,6 +153,7 @@ report-review-manual = { $source }: una persona leyó robots.txt el { $date } an
 report-review-audit = Última comprobación con `cityvibe audit`: { $at }; { $path } respondió { $status }.
 report-review-no-audit = No se comprobó robots.txt con `cityvibe audit` en el periodo.
 report-review-crawl-delay = Crawl-delay leído la última vez: { $secs } s.
+report-review-held = No enviamos nada a este sitio hasta que el operador levante la retención: { $why }.
 report-holdings-title = Lo que guardamos de este sitio
 report-holdings-source = { $source }: { $active } eventos activos y { $withdrawn } retirados, con licencia { $licence }.
 report-holdings-linked = { $n ->

@@ -153,6 +153,7 @@ report-review-manual = { $source } : une personne a lu robots.txt le { $date } a
 report-review-audit = Dernière vérification avec `cityvibe audit` : { $at } ; { $path } a répondu { $status }.
 report-review-no-audit = robots.txt n’a pas été vérifié avec `cityvibe audit` sur la période.
 report-review-crawl-delay = Crawl-delay lu la dernière fois : { $secs } s.
+report-review-held = Nous n’envoyons rien à ce site tant que l’opérateur n’a pas levé la suspension : { $why }.
 report-holdings-title = Ce que nous gardons de ce site
 report-holdings-source = { $source } : { $active } événements actifs et { $withdrawn } retirés, sous la licence { $licence }.
 report-holdings-linked = { $n ->

@@ -153,6 +153,7 @@ report-review-manual = { $source }: unha persoa leu robots.txt o { $date } antes
 report-review-audit = Última comprobación con `cityvibe audit`: { $at }; { $path } respondeu { $status }.
 report-review-no-audit = Non se comprobou robots.txt con `cityvibe audit` no período.
 report-review-crawl-delay = Crawl-delay lido a última vez: { $secs } s.
+report-review-held = Non enviamos nada a este sitio ata que o operador levante a retención: { $why }.
 report-holdings-title = O que gardamos deste sitio
 report-holdings-source = { $source }: { $active } eventos activos e { $withdrawn } retirados, con licenza { $licence }.
 report-holdings-linked = { $n ->

@@ -153,6 +153,7 @@ report-review-manual = { $source }: una persona ha letto robots.txt il { $date }
 report-review-audit = Ultimo controllo con `cityvibe audit`: { $at }; { $path } ha risposto { $status }.
 report-review-no-audit = robots.txt non è stato controllato con `cityvibe audit` nel periodo.
 report-review-crawl-delay = Crawl-delay letto l’ultima volta: { $secs } s.
+report-review-held = Non inviamo nulla a questo sito finché l’operatore non revoca la sospensione: { $why }.
 report-holdings-title = Che cosa conserviamo di questo sito
 report-holdings-source = { $source }: { $active } eventi attivi e { $withdrawn } ritirati, con licenza { $licence }.
 report-holdings-linked = { $n ->

@@ -153,6 +153,7 @@ report-review-manual = { $source }: uma pessoa leu o robots.txt em { $date } ant
 report-review-audit = Última verificação com `cityvibe audit`: { $at }; { $path } respondeu { $status }.
 report-review-no-audit = O robots.txt não foi verificado com `cityvibe audit` no período.
 report-review-crawl-delay = Crawl-delay lido da última vez: { $secs } s.
+report-review-held = Não enviamos nada a este sítio até o operador levantar a suspensão: { $why }.
 report-holdings-title = O que guardamos deste sítio
 report-holdings-source = { $source }: { $active } eventos ativos e { $withdrawn } retirados, com a licença { $licence }.
 report-holdings-linked = { $n ->

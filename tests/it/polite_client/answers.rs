@@ -11,7 +11,8 @@ use std::sync::atomic::Ordering;
 /// P11: 401, 403 and 451 are a "no": no further request to that host in this
 /// run (not the source's other feed, not another source on the host), the
 /// source is `refused`, and the source's state (what `source list` shows)
-/// says so until a later run succeeds.
+/// says so until a later run succeeds. The no is held in the host ledger
+/// until the operator lifts it (issue 31 item 6), as it is here.
 #[test]
 fn blocks_stop_the_host_and_the_source_is_refused_until_a_success() {
     let body = feed_body();
@@ -47,6 +48,16 @@ fn blocks_stop_the_host_and_the_source_is_refused_until_a_success() {
         let st = Store::open(&db).unwrap().source_state(id).unwrap();
         assert_eq!(st.last_status.map(|s| s.as_str()), Some("refused"), "what `source list` shows for {id}");
     }
+    // Each no is held in the host ledger until the operator lifts it (issue 31 item 6).
+    let release_all = || {
+        let ledger = common::ledger_beside(&db);
+        for host in ["s401.test", "s403.test", "s451.test"] {
+            let now = server.clock().now_ms();
+            assert_eq!(ledger.host(host, now).unwrap().not_before_ms, Some(cityvibe::http::ledger::HELD), "{host}");
+            assert_eq!(ledger.release(host, now).unwrap().len(), 1, "{host}");
+        }
+    };
+    release_all();
     // A later run that does not reach the source (outside its hours) leaves it shown.
     let now = jiff::Timestamp::now().in_tz("Europe/Madrid").unwrap();
     let later = (now.hour() as i32 + 3).rem_euclid(24);
@@ -57,7 +68,8 @@ fn blocks_stop_the_host_and_the_source_is_refused_until_a_success() {
     assert!(to_host(&server.requests()[before..], "s403.test").len() <= 1);
     let st = Store::open(&db).unwrap().source_state("b403").unwrap();
     assert_eq!(st.last_status.map(|s| s.as_str()), Some("refused"), "a skipped run hid the refusal: {st:?}");
-    // A later run that succeeds clears it.
+    // A later run that succeeds clears it (the hosts asked again said no again: lifted again).
+    release_all();
     open.store(true, Ordering::SeqCst);
     let r2 = run_once(&db, &server, &adapters);
     for a in &adapters {
