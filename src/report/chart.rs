@@ -227,8 +227,11 @@ impl Chart {
         // One mark drawn once and used for every run, and one link per
         // row and group (a day's runs share their page of details): a month
         // of cron of every source (a thousand marks) stays under 150 KB.
-        let _ = write!(s, r#"<defs><rect id="{id}-m" width="4" height="16"/></defs>"#);
         let left = 90.0;
+        // A mark per day (its worst run): as wide as most of a day's slot,
+        // from 2 (a year) to 12 (a week or less).
+        let mark_w = ((W - left - 6.0) / period.days.len().max(1) as f64 * 0.8).clamp(2.0, 12.0);
+        let _ = write!(s, r#"<defs><rect id="{id}-m" width="{mark_w:.1}" height="16"/></defs>"#);
         for (i, strip) in strips.iter().enumerate() {
             let y = TOP + line * i as f64;
             let label = esc(&strip.label);
@@ -246,7 +249,7 @@ impl Chart {
                     let _ = write!(s, r#"<a href="{}">"#, esc(&m.href));
                     open = Some(&m.href);
                 }
-                let x = left + (m.at_ms.clamp(from, to) - from) as f64 / span * (W - left - 6.0);
+                let x = left + (m.at_ms.clamp(from, to) - from) as f64 / span * (W - left - 6.0) - mark_w / 2.0;
                 let _ = write!(s, r##"<use href="#{id}-m" x="{x:.0}" class="k-{}"/>"##, esc(&m.key));
             }
             if open.is_some() {
