@@ -59,7 +59,7 @@ const ACTIVE_AT: &str = "SELECT count(*) FROM events INDEXED BY events_seen
 /// (first stored, withdrawn) of a source's events that changed after a moment.
 const CHANGED_SINCE: &str = "SELECT first_seen, withdrawn_at FROM events WHERE source = ?1 AND first_seen >= ?2
      UNION ALL
-     SELECT first_seen, withdrawn_at FROM events WHERE source = ?1 AND withdrawn_at >= ?2 AND first_seen < ?2";
+     SELECT first_seen, withdrawn_at FROM events INDEXED BY events_withdrawn WHERE source = ?1 AND withdrawn_at >= ?2 AND first_seen < ?2";
 /// The distinct sources of the events table, one index seek each.
 const SOURCES: &str = "WITH RECURSIVE s(source) AS (
          SELECT min(source) FROM events
@@ -233,5 +233,66 @@ impl Store {
         )?;
         let mut rows = st.query(params![url, before_ms])?;
         Ok(rows.next()?.map(|r| r.get::<_, i64>(0)).transpose()?.map(|b| b.max(0) as u64))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 31 item 8: the report's queries over events find their rows
+    /// through an index (a SEARCH, or an index-only scan of one source's
+    /// range), never a scan of the events table per day or per host; the
+    /// plan is SQLite's own, whatever the machine's load.
+    #[test]
+    fn the_report_reads_events_through_indexes_issue31_item8() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("db.sqlite")).unwrap();
+        for sql in EVENT_QUERIES {
+            let mut st = store.conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
+            let n = st.parameter_count();
+            let args: Vec<rusqlite::types::Value> =
+                (0..n).map(|i| if i == 0 { "madrid".to_string().into() } else { 0i64.into() }).collect();
+            let plan: Vec<String> =
+                st.query_map(rusqlite::params_from_iter(args), |r| r.get::<_, String>(3)).unwrap().collect::<Result<_, _>>().unwrap();
+            // Index-only: no event row is read.
+            for step in plan.iter().filter(|s| s.contains(" events ")) {
+                assert!(step.starts_with("SEARCH events USING COVERING INDEX"), "{sql}\nreads event rows: {plan:?}");
+            }
+            assert!(plan.iter().any(|s| s.contains("SEARCH events USING COVERING INDEX")), "{sql}: {plan:?}");
+            // The changes of a period: only the entries after its start.
+            if sql == CHANGED_SINCE {
+                let ranged = plan.iter().filter(|s| s.contains("first_seen>?") || s.contains("withdrawn_at>?")).count();
+                assert_eq!(ranged, 2, "{sql}: {plan:?}");
+            }
+        }
+    }
+
+    /// The per-day counts from aggregates equal a count per day.
+    #[test]
+    fn active_per_day_counts_as_a_count_per_day_would() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("db.sqlite")).unwrap();
+        let day = 86_400_000i64;
+        // (first stored, withdrawn) in days
+        let events: [(i64, Option<i64>); 6] = [(0, None), (1, Some(3)), (4, None), (4, Some(4)), (2, Some(9)), (6, Some(7))];
+        for (i, (seen, gone)) in events.iter().enumerate() {
+            store
+                .conn
+                .execute(
+                    "INSERT INTO events (source, source_event_id, title, description, lang, time_zone, all_day, occurrences, weekdays,
+                        excluded, categories, source_categories, content_hash, first_seen, last_changed, withdrawn_at)
+                     VALUES ('s', ?1, 't', '', 'es', 'Europe/Madrid', 0, '[]', '[]', '[]', '[]', '[]', 'h', ?2, ?2, ?3)",
+                    params![i.to_string(), seen * day + 5, gone.map(|g| g * day + 7)],
+                )
+                .unwrap();
+        }
+        let ends: Vec<i64> = (3..9).map(|d| d * day).collect();
+        let expected: Vec<u64> = ends
+            .iter()
+            .map(|e| events.iter().filter(|(s, g)| s * day + 5 < *e && g.is_none_or(|g| g * day + 7 >= *e)).count() as u64)
+            .collect();
+        assert_eq!(store.active_per_day("s", &ends).unwrap(), expected);
+        assert_eq!(store.sources_with_events().unwrap(), ["s"]);
     }
 }

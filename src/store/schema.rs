@@ -232,7 +232,7 @@ pub const MIGRATIONS: &[&str] = &[
     // source and status, a URL's last full answer, the runs of a period.
     r#"
     CREATE INDEX events_seen ON events (source, first_seen, withdrawn_at);
-    CREATE INDEX events_withdrawn ON events (source, withdrawn_at) WHERE withdrawn_at IS NOT NULL;
+    CREATE INDEX events_withdrawn ON events (source, withdrawn_at, first_seen) WHERE withdrawn_at IS NOT NULL;
     CREATE INDEX events_source_status ON events (source, status);
     CREATE INDEX fetch_log_url ON fetch_log (url, started_ms);
     CREATE INDEX runs_started ON runs (started_at);
