@@ -40,9 +40,7 @@ fn real_main() -> Result<()> {
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
         match a.as_str() {
-            "--events" => {
-                sizes = it.next().context("--events N,N")?.split(',').map(|s| s.trim().parse()).collect::<Result<_, _>>()?
-            }
+            "--events" => sizes = it.next().context("--events N,N")?.split(',').map(|s| s.trim().parse()).collect::<Result<_, _>>()?,
             "--keep" => keep = true,
             "--tmp" => tmp = Some(it.next().context("--tmp DIR")?.into()),
             other => anyhow::bail!("unknown argument {other}"),

@@ -52,9 +52,11 @@ fn table_of(doc: &Html, chart: &str) -> BTreeMap<(String, String), u64> {
 /// A loopback server answering jcyl's feed with the project's sample.
 fn jcyl_server() -> Server {
     let body = std::fs::read(sample("datosabiertos.jcyl.es/web/jcyl/risp/es/cultura-ocio/agenda_cultural/1284806871500.json")).unwrap();
-    Server::start(move |seen, _| {
-        if seen.path.starts_with(&format!("/{JCYL}/web/jcyl/risp/")) { Reply::ok(body.clone()) } else { Reply::new(404) }
-    })
+    Server::start(
+        move |seen, _| {
+            if seen.path.starts_with(&format!("/{JCYL}/web/jcyl/risp/")) { Reply::ok(body.clone()) } else { Reply::new(404) }
+        },
+    )
 }
 
 /// P7, P8, P17: two databases of one machine (one host ledger) each run
@@ -206,7 +208,9 @@ fn the_runs_timeline_shows_each_days_worst_run_issue31_item9() {
     assert_eq!(marks, ["k-failed"], "one mark for the day, its worst run");
     // `skipped` and `disabled` are told apart by colour.
     let css: String = index.select(&sel("style")).flat_map(|s| s.text()).collect();
-    let rule = |k: &str| css.lines().find(|l| l.contains(&format!(".k-{k}"))).unwrap_or_default().split('{').nth(1).unwrap_or_default().to_string();
+    let rule = |k: &str| {
+        css.lines().find(|l| l.contains(&format!(".k-{k}"))).unwrap_or_default().split('{').nth(1).unwrap_or_default().to_string()
+    };
     assert_ne!(rule("skipped"), rule("disabled"), "{css}");
 }
 
