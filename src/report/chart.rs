@@ -175,13 +175,17 @@ impl Figures {
             if totals[i] > 0 {
                 s.push_str("</g>");
             }
-            // A label that would run past the drawing's right edge is left out.
-            if i % every == 0 && x + bar / 2.0 + label_w(short(cat)) / 2.0 <= W + 3.0 {
+            // A label that would run past the drawing's right edge ends at
+            // it where every category is labelled, else is left out.
+            let (mut lx, mut anchor) = (x + bar / 2.0, "middle");
+            if lx + label_w(short(cat)) / 2.0 > W + 3.0 {
+                (lx, anchor) = if every == 1 { (W - 1.0, "end") } else { (f64::NAN, "") };
+            }
+            if i % every == 0 && !lx.is_nan() {
                 let line = if stagger && i % 2 == 1 { LINE } else { 0.0 };
                 let _ = write!(
                     s,
-                    r#"<text class="axis" x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
-                    x + bar / 2.0,
+                    r#"<text class="axis" x="{lx:.1}" y="{:.1}" text-anchor="{anchor}">{}</text>"#,
                     H - 8.0 + line,
                     esc(short(cat))
                 );
