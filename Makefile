@@ -103,12 +103,13 @@ scaffold-check:
 	echo "scaffold-check: json, xml and csv scaffolds compile, pass their tests and the conformance suite; a TODO manifest is neither switched on nor fetched (P3)"
 
 ## Throughput and memory figures (not a pass/fail test): the translation
-## scores, then the three benchmarks in benches/ (cargo builds them and the
+## scores, then the four benchmarks in benches/ (cargo builds them and the
 ## release binary they run, in release). `make test` only compiles them.
 bench: build mt-score
 	$(CARGO) bench --bench ingest
 	$(CARGO) bench --bench esmadrid
 	$(CARGO) bench --bench translate
+	$(CARGO) bench --bench report
 
 ## Translation quality: chrF++ per language on ../shared/mt-dev's dev set,
 ## beside the floor of copying the Spanish (needs `pip install sacrebleu`).

@@ -1,5 +1,5 @@
-//! The measuring helper shared by the three benchmarks
-//! (`benches/ingest/main.rs`, `benches/esmadrid.rs`, `benches/translate.rs`,
+//! The measuring helper shared by the benchmarks
+//! (`benches/ingest/main.rs`, `benches/esmadrid.rs`, `benches/translate.rs`, `benches/report.rs`,
 //! each as `mod support`): run a child process to its end and measure its
 //! wall time, CPU time and peak RSS (`wait4`), count this process's and its
 //! reaped descendants' CPU (`getrusage`), adopt orphaned grandchildren

@@ -37,7 +37,11 @@ pub fn write(cli: &Cli, store: &Store, out: &Path, days: u32, lang: &str) -> Res
     let ledger_dir = super::state_dir(cli).ok().filter(|d| d.is_dir());
     let ledger = ledger_dir.map(|d| crate::http::Ledger::open(&d)).transpose()?;
     let opts = ReportOptions { out: out.to_path_buf(), days, lang: lang.to_string(), now_ms: now_ms() };
-    crate::report::write(store, config.as_ref(), ledger.as_ref(), crate::adapters::ALL, &opts)
+    let written = crate::report::write(store, config.as_ref(), ledger.as_ref(), crate::adapters::ALL, &opts)?;
+    for host in &written.skipped_hosts {
+        eprintln!("cityvibe: no page for the host {host:?} of the fetch log: it is not a valid DNS name (issue 31 item 9)");
+    }
+    Ok(written)
 }
 
 /// After a run: the report into `[settings] report_dir`, 30 days, the first

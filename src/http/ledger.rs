@@ -73,6 +73,10 @@ pub fn held_message(host: &str, source: &str, why: &str) -> String {
 /// ahead only makes us wait longer, which is safe (issue 19 item 11).
 pub const CLOCK_SLACK_MS: i64 = 10 * 60 * 1000;
 
+/// How many days of requests the ledger keeps: a year and a day, the
+/// longest period `cityvibe report` draws (issue 31 item 4).
+pub const HISTORY_DAYS: i64 = 367;
+
 /// The witness file, in `hosts/`, naming the ledger this folder keeps.
 const WITNESS: &str = "ledger-id";
 
@@ -353,8 +357,9 @@ impl Ledger {
         )
         .with_context(ctx)?;
         tx.execute("INSERT INTO requests (host, at_ms) VALUES (?1, ?2)", params![host, now_ms]).with_context(ctx)?;
-        // A week of history is more than the daily cap needs.
-        tx.execute("DELETE FROM requests WHERE host = ?1 AND at_ms < ?2", params![host, now_ms - 7 * 24 * 3600 * 1000])
+        // The daily cap needs a day; the hosts' transparency pages count
+        // every request of this machine for the longest report period.
+        tx.execute("DELETE FROM requests WHERE host = ?1 AND at_ms < ?2", params![host, now_ms - HISTORY_DAYS * 24 * 3600 * 1000])
             .with_context(ctx)?;
         tx.commit().with_context(ctx)?;
         Ok(Reservation::Reserved)
@@ -499,6 +504,24 @@ impl Ledger {
             return Err(self.impossible(host, "a request counted against its daily cap", at, now_ms));
         }
         Ok(used)
+    }
+
+    /// The moment of every request reserved for `host` since `since_ms`,
+    /// oldest first, whatever database made it: what the host's public
+    /// page counts (issue 31 item 4). Read only.
+    pub fn requests_since(&self, host: &str, since_ms: i64) -> Result<Vec<i64>> {
+        self.still_the_same()?;
+        let mut st = self.conn.prepare_cached("SELECT at_ms FROM requests WHERE host = ?1 AND at_ms >= ?2 ORDER BY at_ms")?;
+        let rows = st.query_map(params![host, since_ms], |r| r.get(0))?;
+        rows.collect::<rusqlite::Result<_>>().with_context(|| format!("reading {host}'s requests from the host ledger"))
+    }
+
+    /// The hosts with a request reserved since `since_ms`, by name.
+    pub fn hosts_since(&self, since_ms: i64) -> Result<Vec<String>> {
+        self.still_the_same()?;
+        let mut st = self.conn.prepare_cached("SELECT DISTINCT host FROM requests WHERE at_ms >= ?1 ORDER BY host")?;
+        let rows = st.query_map([since_ms], |r| r.get(0))?;
+        rows.collect::<rusqlite::Result<_>>().context("reading the hosts of the host ledger")
     }
 
     /// Take the host's lock for one exchange; `None` while another process holds it.

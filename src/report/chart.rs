@@ -12,14 +12,25 @@
 use std::fmt::Write;
 
 /// Width and height of every chart's drawing (the SVG scales to its box).
-/// Narrow enough that the labels stay readable when a phone scales it down.
-const W: f64 = 480.0;
+/// Narrow enough that the labels stay readable when a phone scales it
+/// down: at 390 px the drawing is about 358 px wide, so its text of
+/// [`FONT`] units shows at 12.5 px, above the 11 px floor (issue 31 item 9).
+const W: f64 = 400.0;
 const H: f64 = 170.0;
+/// The text size, in the drawing's units (the stylesheet says the same).
+pub const FONT: f64 = 14.0;
+/// An axis label's width, estimated from its characters (a sans-serif
+/// digit or letter is about 0.6 of the font size wide), with a margin.
+fn label_w(text: &str) -> f64 {
+    text.chars().count() as f64 * 0.6 * FONT + 6.0
+}
 /// The widest a bar gets (a chart of two status codes is not two slabs).
 const MAX_BAR: f64 = 36.0;
 /// Room for the y-axis labels and the x-axis labels.
-const LEFT: f64 = 44.0;
+const LEFT: f64 = 52.0;
 const BOTTOM: f64 = 26.0;
+/// A second line of labels, when a few wide ones are staggered.
+const LINE: f64 = 16.0;
 const TOP: f64 = 10.0;
 
 /// One series of a chart: a key (its CSS class and data attribute, never
@@ -114,11 +125,17 @@ impl Figures {
         let n = self.categories.len().max(1) as f64;
         let totals: Vec<u64> = (0..self.categories.len()).map(|i| self.series.iter().map(|s| s.values[i]).sum()).collect();
         let top = nice_max(totals.iter().copied().max().unwrap_or(0).max(self.limit.as_ref().map_or(0, |l| l.1)));
+        let slot = (W - LEFT) / n;
+        // Labels never overlap: every k-th category is labelled; a few wide
+        // labels (the gap bins) are all kept, on two staggered lines.
+        let widest = self.categories.iter().map(|c| label_w(short(c))).fold(0.0, f64::max);
+        let stagger = widest > slot && widest <= 2.0 * slot && self.categories.len() <= 12;
+        let every = if stagger { 1 } else { (widest / slot).ceil().max(1.0) as usize };
+        let h = if stagger { H + LINE } else { H };
         let plot_h = H - TOP - BOTTOM;
         let y = |v: f64| TOP + plot_h - v / top as f64 * plot_h;
-        let slot = (W - LEFT) / n;
         let bar = (slot * 0.7).clamp(1.0, MAX_BAR);
-        let mut s = svg_open(id, H, title);
+        let mut s = svg_open(id, h, title);
         // The middle tick only where it is a whole number (5 has none).
         let mut ticks = vec![0, top / 2, top];
         if top % 2 == 1 {
@@ -134,8 +151,6 @@ impl Figures {
                 y(v as f64) + 4.0
             );
         }
-        // Every k-th category is labelled, so labels never overlap.
-        let every = (n / 8.0).ceil().max(1.0) as usize;
         for (i, cat) in self.categories.iter().enumerate() {
             let x = LEFT + slot * i as f64 + (slot - bar) / 2.0;
             let mut base = 0u64;
@@ -160,12 +175,18 @@ impl Figures {
             if totals[i] > 0 {
                 s.push_str("</g>");
             }
-            if i % every == 0 {
+            // A label that would run past the drawing's right edge ends at
+            // it where every category is labelled, else is left out.
+            let (mut lx, mut anchor) = (x + bar / 2.0, "middle");
+            if lx + label_w(short(cat)) / 2.0 > W + 3.0 {
+                (lx, anchor) = if every == 1 { (W - 1.0, "end") } else { (f64::NAN, "") };
+            }
+            if i % every == 0 && !lx.is_nan() {
+                let line = if stagger && i % 2 == 1 { LINE } else { 0.0 };
                 let _ = write!(
                     s,
-                    r#"<text class="axis" x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
-                    x + bar / 2.0,
-                    H - 8.0,
+                    r#"<text class="axis" x="{lx:.1}" y="{:.1}" text-anchor="{anchor}">{}</text>"#,
+                    H - 8.0 + line,
                     esc(short(cat))
                 );
             }
@@ -227,8 +248,11 @@ impl Chart {
         // One mark drawn once and used for every run, and one link per
         // row and group (a day's runs share their page of details): a month
         // of cron of every source (a thousand marks) stays under 150 KB.
-        let _ = write!(s, r#"<defs><rect id="{id}-m" width="4" height="16"/></defs>"#);
         let left = 90.0;
+        // A mark per day (its worst run): as wide as most of a day's slot,
+        // from 2 (a year) to 12 (a week or less).
+        let mark_w = ((W - left - 6.0) / period.days.len().max(1) as f64 * 0.8).clamp(2.0, 12.0);
+        let _ = write!(s, r#"<defs><rect id="{id}-m" width="{mark_w:.1}" height="16"/></defs>"#);
         for (i, strip) in strips.iter().enumerate() {
             let y = TOP + line * i as f64;
             let label = esc(&strip.label);
@@ -246,7 +270,7 @@ impl Chart {
                     let _ = write!(s, r#"<a href="{}">"#, esc(&m.href));
                     open = Some(&m.href);
                 }
-                let x = left + (m.at_ms.clamp(from, to) - from) as f64 / span * (W - left - 6.0);
+                let x = left + (m.at_ms.clamp(from, to) - from) as f64 / span * (W - left - 6.0) - mark_w / 2.0;
                 let _ = write!(s, r##"<use href="#{id}-m" x="{x:.0}" class="k-{}"/>"##, esc(&m.key));
             }
             if open.is_some() {
@@ -256,9 +280,13 @@ impl Chart {
         }
         // The days along the bottom, every k-th labelled as on the bar charts.
         let n = period.days.len().max(1) as f64;
-        let every = (n / 8.0).ceil().max(1.0) as usize;
+        let widest = period.days.iter().map(|d| label_w(short(d))).fold(0.0, f64::max);
+        let every = (widest / ((W - left - 6.0) / n)).ceil().max(1.0) as usize;
         for (i, day) in period.days.iter().enumerate().filter(|(i, _)| i % every == 0) {
             let x = left + (i as f64 + 0.5) / n * (W - left - 6.0);
+            if x + label_w(short(day)) / 2.0 > W + 3.0 {
+                continue;
+            }
             let _ = write!(s, r#"<text class="axis" x="{x:.1}" y="{:.1}" text-anchor="middle">{}</text>"#, h - 8.0, esc(short(day)));
         }
         s.push_str("</svg>");

@@ -9,10 +9,10 @@
 //! Not for the operator's page (`status.rs`).
 
 use super::chart::{Chart, Figures, Series};
-use super::{Arg, STYLE, Scope, Spans, local, promise_secs, say, secs, spans};
+use super::{Arg, HostLog, STYLE, Scope, Spans, local, promise_secs, say, secs, spans};
 use crate::adapter::Adapter;
 use crate::i18n::Catalogue;
-use crate::store::report::{Request, madrid_day};
+use crate::store::report::Request;
 use anyhow::Result;
 use askama::Template;
 
@@ -33,6 +33,8 @@ struct HostPage {
     period: String,
     requests_title: String,
     request_charts: Vec<Chart>,
+    /// How many of the period's requests another database of this machine sent (none: empty).
+    elsewhere_line: String,
     saved_line: String,
     gaps_title: String,
     min_gap_ms: String,
@@ -69,27 +71,95 @@ struct Held {
     licence_url: String,
 }
 
-/// The page of `host` in `lang`, rendered.
-pub(super) fn page(cx: &Scope, host: &str, lang: &str) -> Result<String> {
-    let t = crate::i18n::catalogue(lang);
+/// What a host's pages say, found once for its seven languages.
+pub(super) struct Facts {
+    adapters: Vec<&'static dyn Adapter>,
+    /// The promise: the adapter's minimum delay (P8), the largest if several sources share the host.
+    promise_ms: i64,
+    /// Between consecutive requests of this machine, in ms.
+    gaps: Vec<i64>,
+    /// Bytes the 304s spared (P12), and bytes of the answers logged here.
+    saved: u64,
+    bytes: u64,
+    /// (source, active, withdrawn, citation, dataset page) of each source of the host.
+    held: Vec<(&'static str, u64, u64, crate::citation::Citation, &'static str)>,
+    /// Stored events whose original page is on this host.
+    linked: u64,
+    /// (source, window, requests outside it) of each source kept to hours.
+    hours: Vec<(&'static str, String, u64)>,
+    /// (when, path, status) of the last `audit` request for each file.
+    audits: Vec<(i64, &'static str, Option<u16>)>,
+    crawl_delay_ms: Option<i64>,
+    /// Why the host is held until the operator releases it (a 401, 403 or 451; P11, issue 31 item 6).
+    held_why: Option<String>,
+}
+
+/// The facts of `log`'s host: every query of its pages, run once.
+pub(super) fn facts(cx: &Scope, log: &HostLog) -> Result<Facts> {
+    let host = log.host.as_str();
     let adapters: Vec<&'static dyn Adapter> = cx.adapters.iter().copied().filter(|a| super::serves(*a, host)).collect();
-    let requests = cx.store.requests_to(host, cx.since_ms)?;
-    // The promise: the adapter's minimum delay (P8), the largest if several sources share the host.
-    let promise_ms = adapters.iter().map(|a| a.manifest().min_delay.as_millis() as i64).max().unwrap_or(0);
-    let gaps: Vec<i64> = requests.windows(2).map(|w| w[1].started_ms - w[0].started_ms).collect();
-    let min_gap = gaps.iter().copied().min();
+    let mut held = Vec::new();
+    for a in &adapters {
+        let m = a.manifest();
+        let (active, withdrawn) = cx.store.status_counts(m.id)?;
+        held.push((m.id, active, withdrawn, crate::citation::of(cx.config, m), m.dataset_page));
+    }
+    let mut hours = Vec::new();
+    for a in &adapters {
+        let id = a.manifest().id;
+        let Some(window) = cx.config.and_then(|c| c.sources.get(id)).and_then(|row| row.hours.clone()) else { continue };
+        let bounds = crate::config::parse_hours(&window)?;
+        let outside = log
+            .requests
+            .iter()
+            .filter(|r| r.source == id && r.run_id.is_some())
+            .filter(|r| !crate::config::in_window(bounds, crate::config::madrid_minute(r.started_ms)))
+            .count() as u64;
+        hours.push((id, window, outside));
+    }
+    // `audit` asks for robots.txt, tdmrep.json and ai.txt outside any run (P14, P15).
+    let audits = crate::audit::PATHS
+        .iter()
+        .filter_map(|path| log.requests.iter().rev().find(|r| audited(r, path)).map(|r| (r.started_ms, *path, r.status)))
+        .collect();
+    let entry = cx.ledger.map(|l| l.host(host, cx.now_ms)).transpose()?;
+    Ok(Facts {
+        promise_ms: adapters.iter().map(|a| a.manifest().min_delay.as_millis() as i64).max().unwrap_or(0),
+        gaps: log.times.windows(2).map(|w| w[1] - w[0]).collect(),
+        saved: saved_bytes(cx, &log.requests)?,
+        bytes: log.requests.iter().map(|r| r.bytes).sum(),
+        held,
+        linked: linked(cx, host)?,
+        hours,
+        audits,
+        crawl_delay_ms: entry.as_ref().and_then(|e| e.crawl_delay_ms),
+        held_why: entry.filter(|e| e.not_before_ms == Some(crate::http::ledger::HELD)).and_then(|e| e.not_before_why),
+        adapters,
+    })
+}
+
+/// Whether `r` is `audit`'s request for `path` (made outside any run).
+fn audited(r: &Request, path: &str) -> bool {
+    r.run_id.is_none() && r.url.ends_with(path)
+}
+
+/// The page of `log`'s host in `lang`, rendered.
+pub(super) fn page(cx: &Scope, log: &HostLog, f: &Facts, lang: &str) -> Result<String> {
+    let t = crate::i18n::catalogue(lang);
+    let host = log.host.as_str();
+    let promise_ms = f.promise_ms;
+    let min_gap = f.gaps.iter().copied().min();
     let (gaps_min, gaps_verdict) = match min_gap {
         None => (t.text("report-gaps-none"), String::new()),
         Some(m) => {
-            let short = gaps.iter().filter(|g| **g < promise_ms).count() as u64;
+            let short = f.gaps.iter().filter(|g| **g < promise_ms).count() as u64;
             let line = say(t, "report-gaps-min", &[("min", Arg::S(secs(t, m))), ("delay", Arg::S(promise_secs(t, promise_ms)))]);
             let verdict = if short == 0 { t.text("report-gaps-kept") } else { say(t, "report-gaps-broken", &[("n", Arg::N(short))]) };
             (line, verdict)
         }
     };
-    let bytes: u64 = requests.iter().map(|r| r.bytes).sum();
-    let days_with = cx.day_list.iter().filter(|d| requests.iter().any(|r| &madrid_day(r.started_ms) == *d)).count() as u64;
-    let saved = saved_bytes(cx, &requests)?;
+    let days_with = log.per_day.iter().filter(|n| **n > 0).count() as u64;
+    let elsewhere: u64 = log.elsewhere_per_day().iter().sum();
     let page = HostPage {
         lang: lang.to_string(),
         title: say(t, "report-host-title", &[("host", Arg::S(host.to_string()))]),
@@ -101,23 +171,24 @@ pub(super) fn page(cx: &Scope, host: &str, lang: &str) -> Result<String> {
         intro: say(t, "report-host-intro", &[("host", Arg::S(host.to_string())), ("days", Arg::N(cx.days.into()))]),
         period: super::status::period(cx, t),
         requests_title: t.text("report-section-requests"),
-        request_charts: vec![day_chart(cx, t, &requests, days_with, bytes), code_chart(t, &requests)],
-        saved_line: if saved > 0 { say(t, "report-saved", &[("bytes", Arg::N(saved))]) } else { String::new() },
+        request_charts: vec![day_chart(cx, t, log, days_with, f.bytes), code_chart(t, log, elsewhere)],
+        elsewhere_line: if elsewhere > 0 { say(t, "report-elsewhere", &[("n", Arg::N(elsewhere))]) } else { String::new() },
+        saved_line: if f.saved > 0 { say(t, "report-saved", &[("bytes", Arg::N(f.saved))]) } else { String::new() },
         gaps_title: t.text("report-gaps-title"),
         min_gap_ms: min_gap.map_or(String::new(), |m| m.to_string()),
         promise_ms,
         gaps_min,
         gaps_verdict,
-        gap_charts: if gaps.is_empty() { vec![] } else { vec![gap_chart(t, &gaps, promise_ms)] },
+        gap_charts: if f.gaps.is_empty() { vec![] } else { vec![gap_chart(t, &f.gaps, promise_ms)] },
         backoff_title: t.text("report-backoff-title"),
-        backoff: backoff_lines(t, &requests),
+        backoff: backoff_lines(t, &log.requests),
         hours_title: t.text("report-hours-title"),
-        hours: hours_lines(cx, t, &adapters, &requests)?,
+        hours: hours_lines(t, f),
         review_title: t.text("report-review-title"),
-        review: review_lines(cx, t, host, &adapters, &requests)?.iter().map(|l| spans(l)).collect(),
+        review: review_lines(t, f, lang).iter().map(|l| spans(l)).collect(),
         holdings_title: t.text("report-holdings-title"),
-        holdings: held(cx, t, &adapters)?,
-        holdings_linked: say(t, "report-holdings-linked", &[("n", Arg::N(linked(cx, host)?))]),
+        holdings: held(t, f, lang),
+        holdings_linked: say(t, "report-holdings-linked", &[("n", Arg::N(f.linked))]),
         holdings_command: spans(&say(t, "report-holdings-command", &[("host", Arg::S(host.to_string()))])),
         optout_title: t.text("report-optout-title"),
         optout_takedown: spans(&say(t, "report-optout-takedown", &[("page", Arg::S(BOT_PAGE.into()))])),
@@ -139,9 +210,12 @@ fn switcher(host: &str, lang: &str) -> Vec<LangLink> {
         .collect()
 }
 
-/// The status group a request counts in on the per-day chart.
+/// The status group a request counts in on the per-day chart. `audit`'s
+/// 404 (or 410) for robots.txt, tdmrep.json or ai.txt is no error: the file
+/// is absent, which RFC 9309 reads as no rule (issue 31 item 9).
 fn group(r: &Request) -> &'static str {
     match r.status {
+        Some(404 | 410) if crate::audit::PATHS.iter().any(|p| audited(r, p)) => "absent",
         Some(304) => "not_modified",
         Some(429 | 503) => "wait",
         Some(s) if (200..300).contains(&s) => "full",
@@ -149,31 +223,45 @@ fn group(r: &Request) -> &'static str {
     }
 }
 
-fn day_chart(cx: &Scope, t: &Catalogue, requests: &[Request], days_with: u64, bytes: u64) -> Chart {
-    let series = ["full", "not_modified", "wait", "other"]
+/// The groups of the per-day chart, in the legend's order; `elsewhere`
+/// counts the requests another database of this machine sent.
+const GROUPS: [&str; 6] = ["full", "not_modified", "wait", "absent", "other", "elsewhere"];
+
+fn day_chart(cx: &Scope, t: &Catalogue, log: &HostLog, days_with: u64, bytes: u64) -> Chart {
+    let elsewhere = log.elsewhere_per_day();
+    let series = GROUPS
         .iter()
-        .map(|key| Series {
-            key: key.to_string(),
-            label: t.text(&format!("report-series-{}", key.replace('_', "-"))),
-            values: cx
-                .day_list
-                .iter()
-                .map(|d| requests.iter().filter(|r| group(r) == *key && &madrid_day(r.started_ms) == d).count() as u64)
-                .collect(),
+        .map(|key| {
+            let mut values = vec![0u64; cx.day_list.len()];
+            if *key == "elsewhere" {
+                values = elsewhere.clone();
+            } else {
+                for (r, d) in log.requests.iter().zip(&log.request_days) {
+                    if let (Some(d), true) = (d, group(r) == *key) {
+                        values[*d] += 1;
+                    }
+                }
+            }
+            Series { key: key.to_string(), label: t.text(&format!("report-series-{}", key.replace('_', "-"))), values }
         })
+        .filter(|s| !["absent", "elsewhere"].contains(&s.key.as_str()) || s.values.iter().any(|v| *v > 0))
         .collect();
-    let summary =
-        say(t, "report-day-summary", &[("requests", Arg::N(requests.len() as u64)), ("days", Arg::N(days_with)), ("bytes", Arg::N(bytes))]);
+    let total: u64 = log.per_day.iter().sum();
+    let summary = say(t, "report-day-summary", &[("requests", Arg::N(total)), ("days", Arg::N(days_with)), ("bytes", Arg::N(bytes))]);
     let figures = Figures { category_label: t.text("report-col-day"), categories: cx.day_list.clone(), series, limit: None, sparse: true };
     Chart::bars("per-day", t.text("report-day-title"), summary, &figures)
 }
 
-fn code_chart(t: &Catalogue, requests: &[Request]) -> Chart {
+fn code_chart(t: &Catalogue, log: &HostLog, elsewhere: u64) -> Chart {
     let mut codes: std::collections::BTreeMap<String, u64> = Default::default();
-    for r in requests {
+    for r in &log.requests {
         *codes.entry(r.status.map_or_else(|| t.text("report-code-error"), |s| s.to_string())).or_default() += 1;
     }
-    let not_modified = requests.iter().filter(|r| r.status == Some(304)).count() as u64;
+    // Another database's answers are in its own fetch log: counted, their codes unknown here.
+    if elsewhere > 0 {
+        codes.insert(t.text("report-code-elsewhere"), elsewhere);
+    }
+    let not_modified = log.requests.iter().filter(|r| r.status == Some(304)).count() as u64;
     let summary = say(t, "report-codes-summary", &[("codes", Arg::N(codes.len() as u64)), ("not_modified", Arg::N(not_modified))]);
     let figures = Figures {
         category_label: t.text("report-col-code"),
@@ -277,88 +365,96 @@ fn backoff_lines(t: &Catalogue, requests: &[Request]) -> Vec<String> {
 }
 
 /// Each source of the host kept to an hours window, and its requests outside it.
-fn hours_lines(cx: &Scope, t: &Catalogue, adapters: &[&'static dyn Adapter], requests: &[Request]) -> Result<Vec<String>> {
-    let mut lines = Vec::new();
-    for a in adapters {
-        let id = a.manifest().id;
-        let Some(window) = cx.config.and_then(|c| c.sources.get(id)).and_then(|row| row.hours.clone()) else { continue };
-        let bounds = crate::config::parse_hours(&window)?;
-        let outside = requests
-            .iter()
-            .filter(|r| r.source == id && r.run_id.is_some())
-            .filter(|r| !crate::config::in_window(bounds, crate::config::madrid_minute(r.started_ms)))
-            .count() as u64;
-        lines.push(say(
-            t,
-            "report-hours-window",
-            &[("source", Arg::S(id.into())), ("window", Arg::S(window)), ("outside", Arg::N(outside))],
-        ));
-    }
-    if lines.is_empty() {
-        lines.push(t.text("report-hours-none"));
-    }
-    Ok(lines)
-}
-
-/// The human review in each manifest, the last `audit` request for
-/// robots.txt in the fetch log, and the Crawl-delay the ledger last saw.
-fn review_lines(cx: &Scope, t: &Catalogue, host: &str, adapters: &[&'static dyn Adapter], requests: &[Request]) -> Result<Vec<String>> {
-    let mut lines: Vec<String> = adapters
+fn hours_lines(t: &Catalogue, f: &Facts) -> Vec<String> {
+    let mut lines: Vec<String> = f
+        .hours
         .iter()
-        .map(|a| {
-            let m = a.manifest();
+        .map(|(id, window, outside)| {
             say(
                 t,
-                "report-review-manual",
-                &[("source", Arg::S(m.id.into())), ("date", Arg::S(m.review.date.into())), ("note", Arg::S(m.review.robots_txt.into()))],
+                "report-hours-window",
+                &[("source", Arg::S(id.to_string())), ("window", Arg::S(window.clone())), ("outside", Arg::N(*outside))],
             )
         })
         .collect();
-    // `audit` asks for robots.txt, tdmrep.json and ai.txt outside any run (P14, P15).
-    let mut audited = false;
-    for path in crate::audit::PATHS {
-        let Some(r) = requests.iter().rev().find(|r| r.run_id.is_none() && r.url.ends_with(path)) else { continue };
-        audited = true;
-        let status = r.status.map_or_else(|| t.text("report-code-error"), |s| s.to_string());
-        lines.push(say(
-            t,
-            "report-review-audit",
-            &[("at", Arg::S(local(r.started_ms))), ("path", Arg::S(path.into())), ("status", Arg::S(status))],
-        ));
+    if lines.is_empty() {
+        lines.push(t.text("report-hours-none"));
     }
-    if !audited {
-        lines.push(t.text("report-review-no-audit"));
-    }
-    let entry = cx.ledger.map(|l| l.host(host, cx.now_ms)).transpose()?;
-    if let Some(delay) = entry.as_ref().and_then(|e| e.crawl_delay_ms) {
-        lines.push(say(t, "report-review-crawl-delay", &[("secs", Arg::S(promise_secs(t, delay)))]));
-    }
-    // A no (401, 403, 451) held until the operator releases it (P11, issue 31 item 6).
-    if let Some(why) = entry.filter(|e| e.not_before_ms == Some(crate::http::ledger::HELD)).and_then(|e| e.not_before_why) {
-        lines.push(say(t, "report-review-held", &[("why", Arg::S(why))]));
-    }
-    Ok(lines)
+    lines
 }
 
-fn held(cx: &Scope, t: &Catalogue, adapters: &[&'static dyn Adapter]) -> Result<Vec<Held>> {
-    let mut out = Vec::new();
-    for a in adapters {
+/// The language the manifests' review notes are written in: the page in
+/// that language quotes them; every page says the review in its own words.
+const NOTES_LANG: &str = "en";
+
+/// Whether a manifest's robots.txt review is still to be done: the manifest
+/// says so (`RobotsReview::Pending`), or it names no date of review.
+fn review_pending(m: &crate::adapter::Manifest) -> bool {
+    m.pending_review().is_some() || jiff::civil::Date::strptime("%Y-%m-%d", m.review.date).is_err()
+}
+
+/// The human review in each manifest, in the page's language (issue 33
+/// item 6), the last `audit` request for each file, and the Crawl-delay
+/// the ledger last saw.
+fn review_lines(t: &Catalogue, f: &Facts, lang: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    for a in &f.adapters {
         let m = a.manifest();
-        let h = cx.store.holdings(m.id)?;
-        let cited = crate::citation::of(cx.config, m);
-        let text = say(
-            t,
-            "report-holdings-source",
-            &[
-                ("source", Arg::S(m.id.into())),
-                ("active", Arg::N(h.events_active)),
-                ("withdrawn", Arg::N(h.events_withdrawn)),
-                ("licence", Arg::S(cited.licence.clone())),
-            ],
-        );
-        out.push(Held { text, dataset: m.dataset_page.into(), licence: cited.licence, licence_url: cited.licence_url });
+        let source = Arg::S(m.id.into());
+        if review_pending(m) {
+            lines.push(say(t, "report-review-pending", &[("source", source)]));
+            continue;
+        }
+        let delay = Arg::S(promise_secs(t, m.min_delay.as_millis() as i64));
+        let mut line = say(t, "report-review-manual", &[("source", source), ("date", Arg::S(m.review.date.into())), ("delay", delay)]);
+        if lang == NOTES_LANG && !m.review.robots_txt.trim().is_empty() {
+            line = format!("{line} {}", say(t, "report-review-note", &[("note", Arg::S(m.review.robots_txt.into()))]));
+        }
+        lines.push(line);
     }
-    Ok(out)
+    for (at, path, status) in &f.audits {
+        let (at, path) = (Arg::S(local(*at)), Arg::S(path.to_string()));
+        let line = match status {
+            Some(404 | 410) => say(t, "report-review-audit-absent", &[("at", at), ("path", path)]),
+            _ => {
+                let status = status.map_or_else(|| t.text("report-code-error"), |s| s.to_string());
+                say(t, "report-review-audit", &[("at", at), ("path", path), ("status", Arg::S(status))])
+            }
+        };
+        lines.push(line);
+    }
+    if f.audits.is_empty() {
+        lines.push(t.text("report-review-no-audit"));
+    }
+    if let Some(delay) = f.crawl_delay_ms {
+        lines.push(say(t, "report-review-crawl-delay", &[("secs", Arg::S(promise_secs(t, delay)))]));
+    }
+    if let Some(why) = &f.held_why {
+        lines.push(say(t, "report-review-held", &[("why", Arg::S(why.clone()))]));
+    }
+    lines
+}
+
+/// What we hold of each source of the host, its licence named in the page's
+/// language where the catalogue names it (`data/i18n/licences.tsv`, issue 33 item 6).
+fn held(t: &Catalogue, f: &Facts, lang: &str) -> Vec<Held> {
+    f.held
+        .iter()
+        .map(|(id, active, withdrawn, cited, dataset)| {
+            let licence = crate::translate::fields::licence_name(&cited.licence_url, lang).unwrap_or_else(|| cited.licence.clone());
+            let text = say(
+                t,
+                "report-holdings-source",
+                &[
+                    ("source", Arg::S(id.to_string())),
+                    ("active", Arg::N(*active)),
+                    ("withdrawn", Arg::N(*withdrawn)),
+                    ("licence", Arg::S(licence.clone())),
+                ],
+            );
+            Held { text, dataset: dataset.to_string(), licence, licence_url: cited.licence_url.clone() }
+        })
+        .collect()
 }
 
 /// Stored events whose original page is on this host.

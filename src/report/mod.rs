@@ -39,6 +39,8 @@ pub struct Written {
     pub pages: Vec<PathBuf>,
     /// The largest page written, in bytes (each must stay under 150 KB).
     pub largest_bytes: u64,
+    /// Hosts with requests but no page: their name is no DNS name.
+    pub skipped_hosts: Vec<String>,
 }
 
 /// What every page is drawn from: the database, config, ledger, adapters and period.
@@ -67,56 +69,156 @@ pub fn write(
     let since_ms = opts.now_ms - i64::from(opts.days) * 24 * 3600 * 1000;
     let (day_list, day_ends_ms) = days_between(since_ms, opts.now_ms)?;
     let cx = Scope { store, config, ledger, adapters, days: opts.days, now_ms: opts.now_ms, since_ms, day_list, day_ends_ms };
-    let hosts_dir = opts.out.join("hosts");
-    std::fs::create_dir_all(&hosts_dir).with_context(|| format!("creating the report folder {}", hosts_dir.display()))?;
-    let hosts = hosts(&cx)?;
+    let hosts_dir = folder(&opts.out.join("hosts"))?;
+    let (hosts, skipped_hosts) = hosts(&cx)?;
+    // Each host's requests are read once, for its seven pages and the operator's chart.
+    let logs: Vec<HostLog> = hosts.iter().map(|h| host_log(&cx, h)).collect::<Result<_>>()?;
     let mut pages = Vec::new();
-    for host in &hosts {
+    for log in &logs {
+        let facts = host::facts(&cx, log)?;
         for lang in crate::model::DISPLAY_LANGS {
-            let html = host::page(&cx, host, lang)?;
-            pages.push(put(&hosts_dir.join(host_file(host, lang)), &html)?);
+            let html = host::page(&cx, log, &facts, lang)?;
+            pages.push(put(&hosts_dir.join(host_file(&log.host, lang)), &html)?);
         }
     }
-    let (index, runs) = status::pages(&cx, crate::i18n::catalogue(&opts.lang), &hosts)?;
+    let (index, runs) = status::pages(&cx, crate::i18n::catalogue(&opts.lang), &logs)?;
     let index_path = put(&opts.out.join("index.html"), &index)?;
-    let runs_dir = opts.out.join("runs");
-    std::fs::create_dir_all(&runs_dir).with_context(|| format!("creating the report folder {}", runs_dir.display()))?;
+    let runs_dir = folder(&opts.out.join("runs"))?;
     for (day, html) in &runs {
         pages.push(put(&runs_dir.join(format!("{day}.html")), html)?);
     }
     pages.insert(0, index_path.clone());
     let largest_bytes = pages.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).max().unwrap_or(0);
-    Ok(Written { index: index_path, pages, largest_bytes })
+    Ok(Written { index: index_path, pages, largest_bytes, skipped_hosts })
 }
 
-/// Write one page whole (a reader never sees half a page: write beside, then rename).
+/// A folder of the site, made if missing; a symbolic link there is refused,
+/// never followed (issue 31 item 9): the pages land only where they are named.
+fn folder(dir: &Path) -> Result<PathBuf> {
+    if std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink()) {
+        anyhow::bail!(
+            "the report folder {} is a symbolic link: the report writes only into real folders, and never follows a link \
+             out of its output folder; remove the link (or give --out a folder of its own) and run again",
+            dir.display()
+        );
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("creating the report folder {}", dir.display()))?;
+    Ok(dir.to_path_buf())
+}
+
+/// Write one page whole (a reader never sees half a page): into a new file
+/// beside it (created, never opened through a link), then renamed over the
+/// page, which replaces a link standing there instead of writing through it.
 fn put(path: &Path, html: &str) -> Result<PathBuf> {
-    let tmp = path.with_extension("html.part");
-    std::fs::write(&tmp, html).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+    use std::io::Write;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".page-")
+        .suffix(".part")
+        .tempfile_in(dir)
+        .with_context(|| format!("writing beside {}", path.display()))?;
+    tmp.write_all(html.as_bytes()).with_context(|| format!("writing {}", path.display()))?;
+    tmp.persist(path).with_context(|| format!("writing {}", path.display()))?;
     Ok(path.to_path_buf())
 }
 
-/// The file of a host's page in `lang`: Spanish is the plain name.
+/// The file of a host's page in `lang`: Spanish is the plain name. Only
+/// for a valid DNS name ([`dns_name`]), which the caller checks.
 pub fn host_file(host: &str, lang: &str) -> String {
     if lang == "es" { format!("{host}.html") } else { format!("{host}.{lang}.html") }
 }
 
-/// Whether `adapter` fetches from `host`, or from the folder mirror booked
-/// as `folder:HOST` (issue 19 item 14): its delay, cap and review apply there too.
-pub(crate) fn serves(adapter: &dyn Adapter, host: &str) -> bool {
-    adapter.manifest().host == host.strip_prefix("folder:").unwrap_or(host)
+/// Whether `host` is a DNS name that may become a file name: labels of
+/// ASCII letters, digits and inner hyphens, 1 to 63 long, 253 at most in
+/// all, the last not all digits (no address, no port, no `folder:` booking,
+/// no path; RFC 1123 section 2.1, RFC 3696 section 2).
+pub fn dns_name(host: &str) -> bool {
+    let labels: Vec<&str> = host.split('.').collect();
+    host.len() <= 253
+        && labels.iter().all(|l| {
+            (1..=63).contains(&l.len())
+                && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+                && !l.starts_with('-')
+                && !l.ends_with('-')
+        })
+        && labels.last().is_some_and(|l| !l.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// The hosts with a page: every adapter's host, and any other the fetch log
-/// has requests to in the period (a source since removed still answers for
-/// what it did).
-fn hosts(cx: &Scope) -> Result<Vec<String>> {
+/// Whether `adapter` fetches from `host`.
+pub(crate) fn serves(adapter: &dyn Adapter, host: &str) -> bool {
+    adapter.manifest().host == host
+}
+
+/// The hosts with a page: every adapter's host, and any other that this
+/// database's fetch log or the host ledger has requests to in the period
+/// (a source since removed still answers for what it did); and the names
+/// booked that are no DNS name, which get no page (a folder mirror's
+/// `folder:HOST`: its reads never left the machine, issue 31 item 9).
+fn hosts(cx: &Scope) -> Result<(Vec<String>, Vec<String>)> {
     let mut hosts: Vec<String> = cx.adapters.iter().map(|a| a.manifest().host.to_string()).collect();
     hosts.extend(cx.store.hosts_requested(cx.since_ms)?);
+    if let Some(l) = cx.ledger {
+        hosts.extend(l.hosts_since(cx.since_ms)?);
+    }
     hosts.sort();
     hosts.dedup();
-    Ok(hosts)
+    let (named, other): (Vec<String>, Vec<String>) = hosts.into_iter().partition(|h| dns_name(h));
+    Ok((named, other.into_iter().filter(|h| !h.starts_with("folder:")).collect()))
+}
+
+/// Every request this machine made to one host in the period (issue 31
+/// item 4): this database's fetch log, with each answer, and the host
+/// ledger's moments, shared by every database of the machine. A request is
+/// in both under one moment (reserved, then logged with that start); the
+/// fetch log alone holds what the ledger no longer keeps.
+pub(crate) struct HostLog {
+    pub host: String,
+    /// This database's requests, oldest first.
+    pub requests: Vec<crate::store::report::Request>,
+    /// The day (index into the period's days) of each of `requests`.
+    pub request_days: Vec<Option<usize>>,
+    /// Every request's moment, this machine's, oldest first.
+    pub times: Vec<i64>,
+    /// This machine's requests per day of the period.
+    pub per_day: Vec<u64>,
+    /// Of them, those made from this database, per day.
+    pub own_per_day: Vec<u64>,
+}
+
+impl HostLog {
+    /// Requests in the period sent from another database of this machine
+    /// (their answers are in that database's fetch log, not this one's).
+    pub fn elsewhere_per_day(&self) -> Vec<u64> {
+        self.per_day.iter().zip(&self.own_per_day).map(|(all, own)| all.saturating_sub(*own)).collect()
+    }
+}
+
+fn host_log(cx: &Scope, host: &str) -> Result<HostLog> {
+    let requests = cx.store.requests_to(host, cx.since_ms)?;
+    let mut times: Vec<i64> = requests.iter().map(|r| r.started_ms).collect();
+    if let Some(l) = cx.ledger {
+        times.extend(l.requests_since(host, cx.since_ms)?);
+    }
+    times.sort_unstable();
+    times.dedup();
+    let request_days: Vec<Option<usize>> = requests.iter().map(|r| cx.day_of(r.started_ms)).collect();
+    let mut per_day = vec![0; cx.day_list.len()];
+    for d in times.iter().filter_map(|t| cx.day_of(*t)) {
+        per_day[d] += 1;
+    }
+    let mut own_per_day = vec![0; cx.day_list.len()];
+    for d in request_days.iter().flatten() {
+        own_per_day[*d] += 1;
+    }
+    Ok(HostLog { host: host.to_string(), requests, request_days, times, per_day, own_per_day })
+}
+
+impl Scope<'_> {
+    /// The period's day of a moment: the first whose end is after it.
+    pub fn day_of(&self, ms: i64) -> Option<usize> {
+        let i = self.day_ends_ms.partition_point(|end| *end <= ms);
+        (i < self.day_ends_ms.len()).then_some(i)
+    }
 }
 
 /// The Europe/Madrid days from `since_ms` to `now_ms`, and when each ends.
@@ -228,6 +330,11 @@ mod tests {
         assert_eq!(pieces, [(false, "run "), (true, "cityvibe audit"), (false, " now")]);
     }
 
+    /// Whether the site has a page of runs for `day` (a day of the period).
+    fn opts_days(written: &Written, day: &str) -> bool {
+        written.pages.iter().any(|p| p.ends_with(format!("runs/{day}.html")))
+    }
+
     /// A month of cron (a run every 3 h, every source, three requests each,
     /// statuses mixed) stays under the 150 KB each page is allowed (issue 23 item 5).
     #[test]
@@ -282,7 +389,12 @@ mod tests {
         );
         assert!(written.largest_bytes < 150 * 1024, "the largest page is {} bytes", written.largest_bytes);
         let index = std::fs::read_to_string(&written.index).unwrap();
-        assert_eq!(index.matches("<use href=").count(), 240 * crate::adapters::ALL.len(), "a mark per run and source");
-        assert!(index.contains(r#"class="k-interrupted""#) && index.contains("interrupted</li>"), "an interrupted run is drawn and named");
+        // A mark per source and day of runs in the period, its worst run
+        // (issue 31 item 9): every whole day here had a failed run among its
+        // eight, so its mark is failed (the first and last days may be partial).
+        let days_in_period = run_days.iter().filter(|d| opts_days(&written, d)).count();
+        assert_eq!(index.matches("<use href=").count(), days_in_period * crate::adapters::ALL.len(), "a mark per day and source");
+        let failed = index.matches(r#"class="k-failed"/>"#).count();
+        assert!(failed >= (days_in_period - 2) * crate::adapters::ALL.len(), "each day's worst run: {failed} failed marks");
     }
 }

@@ -5,7 +5,7 @@
 //! command that fixes each. Not for the public host pages (`host.rs`).
 
 use super::chart::{Chart, Figures, Mark, Period, Series, Strip};
-use super::{Arg, STYLE, Scope, local, say};
+use super::{Arg, HostLog, STYLE, Scope, local, say};
 use crate::i18n::Catalogue;
 use crate::store::report::{RunMark, madrid_day};
 use anyhow::Result;
@@ -82,7 +82,7 @@ fn run_href(m: &RunMark) -> String {
 }
 
 /// The status page, and each day's page of run details as (day, page), rendered.
-pub(super) fn pages(cx: &Scope, t: &Catalogue, hosts: &[String]) -> Result<(String, Vec<(String, String)>)> {
+pub(super) fn pages(cx: &Scope, t: &Catalogue, logs: &[HostLog]) -> Result<(String, Vec<(String, String)>)> {
     let marks = cx.store.run_marks(cx.since_ms)?;
     let generated = say(t, "report-generated", &[("at", Arg::S(local(cx.now_ms)))]);
     let status_label = |s: &str| if t.has(&format!("report-status-{s}")) { t.text(&format!("report-status-{s}")) } else { s.to_string() };
@@ -108,29 +108,30 @@ pub(super) fn pages(cx: &Scope, t: &Catalogue, hosts: &[String]) -> Result<(Stri
         table_label: t.text("report-table"),
         intro: say(t, "report-status-intro", &[("days", Arg::N(cx.days.into()))]),
         period: period(cx, t),
-        host_links: hosts.iter().map(|h| (format!("hosts/{}", super::host_file(h, t.lang())), h.clone())).collect(),
+        host_links: logs.iter().map(|l| (format!("hosts/{}", super::host_file(&l.host, t.lang())), l.host.clone())).collect(),
         hosts_title: t.text("report-hosts-title"),
         runs_title: t.text("report-runs-title"),
         runs_details: t.text("report-runs-details"),
         runs_latest: marks.last().map(|m| format!("runs/{}.html", madrid_day(m.started_ms))).unwrap_or_default(),
-        run_charts: vec![runs_chart(t, &marks, &status_label, &period_of(cx))],
+        run_charts: vec![runs_chart(cx, t, &marks, &status_label, &period_of(cx))],
         events_title: t.text("report-events-title"),
         event_charts: event_charts(cx, t, &marks)?,
         coverage_title: t.text("report-coverage-title"),
         coverage_charts: vec![coverage_chart(cx, t)?],
         requests_title: t.text("report-col-requests"),
-        request_charts: request_charts(cx, t, hosts)?,
+        request_charts: request_charts(cx, t, logs),
         problems_title: t.text("report-problems-title"),
         problems_none: t.text("report-problems-none"),
         problems,
         fix_label: t.text("report-fix"),
     };
-    let head: Vec<String> =
-        ["report-col-run", "report-col-started", "report-col-source", "report-col-status", "report-col-requests", "report-col-message"]
-            .iter()
-            .map(|id| t.text(id))
-            .chain(["304", "+", "~", "−"].map(String::from))
-            .collect();
+    // The figures first, the message (the one long cell) last.
+    let head: Vec<String> = ["report-col-run", "report-col-started", "report-col-source", "report-col-status", "report-col-requests"]
+        .iter()
+        .map(|id| t.text(id))
+        .chain(["304", "+", "~", "−"].map(String::from))
+        .chain([t.text("report-col-message")])
+        .collect();
     let mut days: Vec<String> = marks.iter().map(|m| madrid_day(m.started_ms)).collect();
     days.dedup();
     let nav: Vec<(String, String)> = days.iter().map(|d| (format!("{d}.html"), d.clone())).collect();
@@ -186,11 +187,11 @@ fn run_lines(marks: &[RunMark], status_label: &dyn Fn(&str) -> String) -> Vec<Ru
                 m.source.clone(),
                 status_label(&m.status),
                 m.requests.to_string(),
-                m.message.clone(),
                 m.not_modified.to_string(),
                 m.added.to_string(),
                 m.updated.to_string(),
                 m.withdrawn.to_string(),
+                m.message.clone(),
             ],
         })
         .collect()
@@ -205,29 +206,54 @@ fn period_of<'a>(cx: &'a Scope) -> Period<'a> {
     Period { from_ms, to_ms, days: &cx.day_list }
 }
 
-fn runs_chart(t: &Catalogue, marks: &[RunMark], status_label: &dyn Fn(&str) -> String, period: &Period) -> Chart {
+/// The statuses from worst to least (issue 31 item 9): a day's mark of a
+/// source shows its worst run, so a failure is never hidden by a later run;
+/// on a day without a problem, what the source did (new content, then
+/// unchanged) before the runs that fetched nothing (disabled, skipped).
+/// A status this build does not know ranks as a problem, after `anomaly`.
+const WORST_FIRST: [&str; 9] = ["failed", "refused", "interrupted", "anomaly", "", "ok", "unchanged", "disabled", "skipped"];
+
+fn rank(status: &str) -> usize {
+    WORST_FIRST.iter().position(|s| *s == status).unwrap_or(4)
+}
+
+fn runs_chart(cx: &Scope, t: &Catalogue, marks: &[RunMark], status_label: &dyn Fn(&str) -> String, period: &Period) -> Chart {
     let mut sources: Vec<&str> = marks.iter().map(|m| m.source.as_str()).collect();
     sources.sort();
     sources.dedup();
+    // (source, day) -> the day's worst run.
+    let mut worst: std::collections::BTreeMap<(&str, usize), &RunMark> = Default::default();
+    for m in marks {
+        let Some(day) = cx.day_of(m.started_ms) else { continue };
+        let slot = worst.entry((m.source.as_str(), day)).or_insert(m);
+        if rank(&m.status) < rank(&slot.status) {
+            *slot = m;
+        }
+    }
     let strips: Vec<Strip> = sources
         .iter()
         .map(|s| Strip {
             label: s.to_string(),
-            marks: marks
-                .iter()
-                .filter(|m| m.source == *s)
-                .map(|m| Mark { at_ms: m.started_ms, key: m.status.clone(), href: format!("runs/{}.html", madrid_day(m.started_ms)) })
+            marks: worst
+                .range((*s, 0)..=(*s, usize::MAX))
+                .map(|((_, day), m)| Mark {
+                    // In the middle of its day.
+                    at_ms: cx.day_ends_ms[*day] - 43_200_000,
+                    key: m.status.clone(),
+                    href: format!("runs/{}.html#r{}", cx.day_list[*day], m.run_id),
+                })
                 .collect(),
         })
         .collect();
+    let days: Vec<&RunMark> = worst.values().copied().collect();
     // Every status the legend knows, and any other a run recorded.
     let mut keys: Vec<String> = STATUSES.iter().map(|s| s.to_string()).collect();
-    for m in marks {
+    for m in &days {
         if !keys.contains(&m.status) {
             keys.push(m.status.clone());
         }
     }
-    keys.retain(|k| marks.iter().any(|m| &m.status == k) || ["ok", "failed"].contains(&k.as_str()));
+    keys.retain(|k| days.iter().any(|m| &m.status == k) || ["ok", "failed"].contains(&k.as_str()));
     let keys: Vec<(String, String)> = keys.into_iter().map(|k| (k.clone(), status_label(&k))).collect();
     let problems = marks.iter().filter(|m| !FINE.contains(&m.status.as_str())).count() as u64;
     let mut runs: Vec<i64> = marks.iter().map(|m| m.run_id).collect();
@@ -257,9 +283,16 @@ fn event_charts(cx: &Scope, t: &Catalogue, marks: &[RunMark]) -> Result<Vec<Char
     let figures =
         Figures { category_label: t.text("report-col-day"), categories: cx.day_list.clone(), series: active, limit: None, sparse: true };
     let mut charts = vec![Chart::bars("events", t.text("report-events-title"), summary, &figures)];
+    let mark_days: Vec<Option<usize>> = marks.iter().map(|m| cx.day_of(m.started_ms)).collect();
     for (i, s) in sources.iter().enumerate() {
         let per_day = |f: fn(&RunMark) -> u64| -> Vec<u64> {
-            cx.day_list.iter().map(|d| marks.iter().filter(|m| &m.source == s && &madrid_day(m.started_ms) == d).map(f).sum()).collect()
+            let mut days = vec![0; cx.day_list.len()];
+            for (m, d) in marks.iter().zip(&mark_days) {
+                if let (Some(d), true) = (d, &m.source == s) {
+                    days[*d] += f(m);
+                }
+            }
+            days
         };
         let series = vec![
             Series { key: "added".into(), label: t.text("report-series-added"), values: per_day(|m| m.added) },
@@ -295,15 +328,14 @@ fn coverage_chart(cx: &Scope, t: &Catalogue) -> Result<Chart> {
     Ok(Chart::bars("coverage", t.text("report-coverage-title"), summary, &figures))
 }
 
-/// Requests per day to each host, against the host's daily cap.
-fn request_charts(cx: &Scope, t: &Catalogue, hosts: &[String]) -> Result<Vec<Chart>> {
+/// Requests per day to each host, this machine's (issue 31 item 4),
+/// against the host's daily cap.
+fn request_charts(cx: &Scope, t: &Catalogue, logs: &[HostLog]) -> Vec<Chart> {
     let mut charts = Vec::new();
-    for (i, host) in hosts.iter().enumerate() {
-        let requests = cx.store.requests_to(host, cx.since_ms)?;
-        let values: Vec<u64> =
-            cx.day_list.iter().map(|d| requests.iter().filter(|r| &madrid_day(r.started_ms) == d).count() as u64).collect();
+    for (i, log) in logs.iter().enumerate() {
+        let host = &log.host;
         let cap = cx.adapters.iter().filter(|a| super::serves(**a, host)).map(|a| a.manifest().daily_cap).min();
-        let series = vec![Series { key: "requests".into(), label: t.text("report-col-requests"), values }];
+        let series = vec![Series { key: "requests".into(), label: t.text("report-col-requests"), values: log.per_day.clone() }];
         let figures = Figures {
             category_label: t.text("report-col-day"),
             categories: cx.day_list.clone(),
@@ -314,10 +346,10 @@ fn request_charts(cx: &Scope, t: &Catalogue, hosts: &[String]) -> Result<Vec<Cha
         let summary = say(
             t,
             "report-host-requests-summary",
-            &[("requests", Arg::N(requests.len() as u64)), ("cap", Arg::S(cap.map_or("-".into(), |c| c.to_string())))],
+            &[("requests", Arg::N(log.times.len() as u64)), ("cap", Arg::S(cap.map_or("-".into(), |c| c.to_string())))],
         );
         let title = say(t, "report-host-requests-title", &[("host", Arg::S(host.clone()))]);
         charts.push(Chart::bars(&format!("requests-{i}"), title, summary, &figures));
     }
-    Ok(charts)
+    charts
 }

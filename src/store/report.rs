@@ -53,6 +53,31 @@ pub struct Coverage {
     pub pending: u64,
 }
 
+/// Events of a source active at a moment: first stored before it, not withdrawn by it.
+const ACTIVE_AT: &str = "SELECT count(*) FROM events INDEXED BY events_seen
+     WHERE source = ?1 AND first_seen < ?2 AND (withdrawn_at IS NULL OR withdrawn_at >= ?2)";
+/// (first stored, withdrawn) of a source's events that changed after a moment.
+const CHANGED_SINCE: &str = "SELECT first_seen, withdrawn_at FROM events WHERE source = ?1 AND first_seen >= ?2
+     UNION ALL
+     SELECT first_seen, withdrawn_at FROM events INDEXED BY events_withdrawn WHERE source = ?1 AND withdrawn_at >= ?2 AND first_seen < ?2";
+/// The distinct sources of the events table, one index seek each.
+const SOURCES: &str = "WITH RECURSIVE s(source) AS (
+         SELECT min(source) FROM events
+         UNION ALL SELECT (SELECT min(source) FROM events WHERE source > s.source) FROM s WHERE s.source IS NOT NULL)
+     SELECT source FROM s WHERE source IS NOT NULL";
+/// Translation rows of active events into another language, by language and origin.
+const COVERAGE_ROWS: &str = "SELECT t.lang, t.origin, count(*) FROM events e JOIN translations t ON t.event_id = e.id
+     WHERE e.status = 'active' AND t.lang <> e.lang GROUP BY t.lang, t.origin";
+/// Non-empty titles and descriptions of active events, by the events' language.
+const COVERAGE_TEXTS: &str = "SELECT lang, coalesce(sum(trim(title) <> ''), 0) + coalesce(sum(trim(description) <> ''), 0)
+     FROM events WHERE status = 'active' GROUP BY lang";
+/// The queries `report` runs whose cost could follow the events stored:
+/// each must find its rows through an index (a test reads their plans).
+pub const EVENT_QUERIES: [&str; 4] = [ACTIVE_AT, CHANGED_SINCE, SOURCES, COUNT_BY_STATUS];
+/// A source's events by status, from the `(source, status)` index alone.
+const COUNT_BY_STATUS: &str = "SELECT coalesce(sum(status = 'active'), 0), coalesce(sum(status = 'withdrawn'), 0)
+     FROM events INDEXED BY events_source_status WHERE source = ?1";
+
 /// The Europe/Madrid day of a moment in ms, as `YYYY-MM-DD`.
 pub fn madrid_day(ms: i64) -> String {
     jiff::Timestamp::from_millisecond(ms)
@@ -95,49 +120,75 @@ impl Store {
     /// Events of `source` that were active at the end of each of `days`
     /// (Europe/Madrid, `YYYY-MM-DD`), from when each was first stored and
     /// withdrawn; a taken-down event is gone and counts on no day.
+    ///
+    /// Drawn from aggregates (issue 31 item 8): one count of the events
+    /// active when the first day ends (an index-only pass, `events_seen`),
+    /// then only the events first stored or withdrawn after that, each
+    /// found through its index and placed on its day here.
     pub fn active_per_day(&self, source: &str, day_ends_ms: &[i64]) -> Result<Vec<u64>> {
-        let mut st = self.conn.prepare_cached(
-            "SELECT count(*) FROM events WHERE source = ?1 AND first_seen < ?2 AND (withdrawn_at IS NULL OR withdrawn_at >= ?2)",
-        )?;
-        day_ends_ms.iter().map(|end| Ok(st.query_row(params![source, end], |r| r.get::<_, i64>(0))?.max(0) as u64)).collect()
+        let Some(&first) = day_ends_ms.first() else { return Ok(vec![]) };
+        let base: i64 = self.conn.prepare_cached(ACTIVE_AT)?.query_row(params![source, first], |r| r.get(0))?;
+        // (first stored, withdrawn) of each event that changed after the first day ended.
+        let mut st = self.conn.prepare_cached(CHANGED_SINCE)?;
+        let changed = st
+            .query_map(params![source, first], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Option<i64>>(1)?)))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let active_at = |end: i64, (seen, gone): (i64, Option<i64>)| seen < end && gone.is_none_or(|g| g >= end);
+        Ok(day_ends_ms
+            .iter()
+            .map(|&end| {
+                // `base` counts them as at `first`; each changed one is counted again as at `end`.
+                let then: i64 = changed.iter().map(|c| i64::from(active_at(end, *c)) - i64::from(active_at(first, *c))).sum();
+                (base + then).max(0) as u64
+            })
+            .collect())
     }
 
-    /// The sources with stored events, by id.
+    /// The sources with stored events, by id: one index step per source
+    /// (a skip through the `(source, …)` index), not one per event.
     pub fn sources_with_events(&self) -> Result<Vec<String>> {
-        let mut st = self.conn.prepare("SELECT DISTINCT source FROM events ORDER BY source")?;
+        let mut st = self.conn.prepare(SOURCES)?;
         let rows = st.query_map([], |r| r.get(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     /// Translation coverage of active events in each of `langs`: stored rows
     /// by origin, and the texts (non-empty titles and descriptions of events
-    /// in another language) that have none yet.
+    /// in another language) that have none yet. One pass over the active
+    /// events and their translations for every language together.
     pub fn translation_coverage(&self, langs: &[String]) -> Result<Vec<Coverage>> {
-        let mut out = Vec::new();
-        let mut by_origin = self.conn.prepare(
-            "SELECT t.origin, count(*) FROM translations t JOIN events e ON e.id = t.event_id
-             WHERE e.status = 'active' AND t.lang = ?1 AND e.lang <> ?1 GROUP BY t.origin",
-        )?;
-        let mut texts = self.conn.prepare(
-            "SELECT coalesce(sum(trim(title) <> ''), 0) + coalesce(sum(trim(description) <> ''), 0)
-             FROM events WHERE status = 'active' AND lang <> ?1",
-        )?;
-        for lang in langs {
-            let mut c = Coverage { lang: lang.clone(), ..Default::default() };
-            let rows = by_origin.query_map([lang], |r| Ok((r.get::<_, TextOrigin>(0)?, r.get::<_, i64>(1)?.max(0) as u64)))?;
-            for row in rows {
-                let (origin, n) = row?;
-                match origin {
-                    TextOrigin::Publisher => c.publisher += n,
-                    TextOrigin::Human => c.human += n,
-                    TextOrigin::Machine(_) => c.machine += n,
-                }
+        let mut rows: std::collections::HashMap<String, Coverage> = Default::default();
+        let mut st = self.conn.prepare(COVERAGE_ROWS)?;
+        let found = st.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, TextOrigin>(1)?, r.get::<_, i64>(2)?.max(0) as u64)))?;
+        for row in found {
+            let (lang, origin, n) = row?;
+            let c = rows.entry(lang).or_default();
+            match origin {
+                TextOrigin::Publisher => c.publisher += n,
+                TextOrigin::Human => c.human += n,
+                TextOrigin::Machine(_) => c.machine += n,
             }
-            let wanted: i64 = texts.query_row([lang], |r| r.get(0))?;
-            c.pending = (wanted.max(0) as u64).saturating_sub(c.publisher + c.human + c.machine);
-            out.push(c);
         }
-        Ok(out)
+        let mut st = self.conn.prepare(COVERAGE_TEXTS)?;
+        let texts: Vec<(String, u64)> =
+            st.query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)?.max(0) as u64)))?.collect::<rusqlite::Result<_>>()?;
+        let all: u64 = texts.iter().map(|t| t.1).sum();
+        Ok(langs
+            .iter()
+            .map(|lang| {
+                let mut c = rows.remove(lang).unwrap_or_default();
+                c.lang = lang.clone();
+                let own = texts.iter().filter(|t| &t.0 == lang).map(|t| t.1).sum::<u64>();
+                c.pending = (all - own).saturating_sub(c.publisher + c.human + c.machine);
+                c
+            })
+            .collect())
+    }
+
+    /// (active, withdrawn) events of `source`, counted in its index.
+    pub fn status_counts(&self, source: &str) -> Result<(u64, u64)> {
+        let n = |r: &rusqlite::Row, i| r.get::<_, i64>(i).map(|v| v.max(0) as u64);
+        Ok(self.conn.prepare_cached(COUNT_BY_STATUS)?.query_row([source], |r| Ok((n(r, 0)?, n(r, 1)?)))?)
     }
 
     /// Texts an engine failed on repeatedly and that wait for a later try
@@ -182,5 +233,66 @@ impl Store {
         )?;
         let mut rows = st.query(params![url, before_ms])?;
         Ok(rows.next()?.map(|r| r.get::<_, i64>(0)).transpose()?.map(|b| b.max(0) as u64))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 31 item 8: the report's queries over events find their rows
+    /// through an index (a SEARCH, or an index-only scan of one source's
+    /// range), never a scan of the events table per day or per host; the
+    /// plan is SQLite's own, whatever the machine's load.
+    #[test]
+    fn the_report_reads_events_through_indexes_issue31_item8() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("db.sqlite")).unwrap();
+        for sql in EVENT_QUERIES {
+            let mut st = store.conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
+            let n = st.parameter_count();
+            let args: Vec<rusqlite::types::Value> =
+                (0..n).map(|i| if i == 0 { "madrid".to_string().into() } else { 0i64.into() }).collect();
+            let plan: Vec<String> =
+                st.query_map(rusqlite::params_from_iter(args), |r| r.get::<_, String>(3)).unwrap().collect::<Result<_, _>>().unwrap();
+            // Index-only: no event row is read.
+            for step in plan.iter().filter(|s| s.contains(" events ")) {
+                assert!(step.starts_with("SEARCH events USING COVERING INDEX"), "{sql}\nreads event rows: {plan:?}");
+            }
+            assert!(plan.iter().any(|s| s.contains("SEARCH events USING COVERING INDEX")), "{sql}: {plan:?}");
+            // The changes of a period: only the entries after its start.
+            if sql == CHANGED_SINCE {
+                let ranged = plan.iter().filter(|s| s.contains("first_seen>?") || s.contains("withdrawn_at>?")).count();
+                assert_eq!(ranged, 2, "{sql}: {plan:?}");
+            }
+        }
+    }
+
+    /// The per-day counts from aggregates equal a count per day.
+    #[test]
+    fn active_per_day_counts_as_a_count_per_day_would() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("db.sqlite")).unwrap();
+        let day = 86_400_000i64;
+        // (first stored, withdrawn) in days
+        let events: [(i64, Option<i64>); 6] = [(0, None), (1, Some(3)), (4, None), (4, Some(4)), (2, Some(9)), (6, Some(7))];
+        for (i, (seen, gone)) in events.iter().enumerate() {
+            store
+                .conn
+                .execute(
+                    "INSERT INTO events (source, source_event_id, title, description, lang, time_zone, all_day, occurrences, weekdays,
+                        excluded, categories, source_categories, content_hash, first_seen, last_changed, withdrawn_at)
+                     VALUES ('s', ?1, 't', '', 'es', 'Europe/Madrid', 0, '[]', '[]', '[]', '[]', '[]', 'h', ?2, ?2, ?3)",
+                    params![i.to_string(), seen * day + 5, gone.map(|g| g * day + 7)],
+                )
+                .unwrap();
+        }
+        let ends: Vec<i64> = (3..9).map(|d| d * day).collect();
+        let expected: Vec<u64> = ends
+            .iter()
+            .map(|e| events.iter().filter(|(s, g)| s * day + 5 < *e && g.is_none_or(|g| g * day + 7 >= *e)).count() as u64)
+            .collect();
+        assert_eq!(store.active_per_day("s", &ends).unwrap(), expected);
+        assert_eq!(store.sources_with_events().unwrap(), ["s"]);
     }
 }

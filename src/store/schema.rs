@@ -226,4 +226,15 @@ pub const MIGRATIONS: &[&str] = &[
     r#"
     ALTER TABLE validators RENAME COLUMN body_sha256 TO body_digest;
     "#,
+    // 10: the indexes `report` draws its aggregates from (issue 31 item 8),
+    // so its cost follows the days and hosts it shows, not the events
+    // stored: active events per day (first stored, withdrawn), events per
+    // source and status, a URL's last full answer, the runs of a period.
+    r#"
+    CREATE INDEX events_seen ON events (source, first_seen, withdrawn_at);
+    CREATE INDEX events_withdrawn ON events (source, withdrawn_at, first_seen) WHERE withdrawn_at IS NOT NULL;
+    CREATE INDEX events_source_status ON events (source, status);
+    CREATE INDEX fetch_log_url ON fetch_log (url, started_ms);
+    CREATE INDEX runs_started ON runs (started_at);
+    "#,
 ];

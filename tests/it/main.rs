@@ -53,6 +53,7 @@ mod privacy_pii_realdata;
 mod privacy_takedown;
 mod privacy_withdraw_guard;
 mod reader_fields;
+mod report_machine;
 mod report_pages;
 mod report_render;
 mod report_shapes;

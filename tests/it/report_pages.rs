@@ -196,15 +196,21 @@ fn every_page_is_light_valid_self_contained_and_twinned_issue23() {
     // The operator page in the language asked for (Spanish by default), each host page in its own.
     assert_eq!(read(&out.join("index.html")).root_element().value().attr("lang"), Some("es"));
     assert_eq!(read(&out.join("hosts").join(format!("{HOST}.pt.html"))).root_element().value().attr("lang"), Some("pt"));
-    // Each run mark links to the page of its day's runs, which details it.
+    // One mark per source and day, its worst run (issue 31 item 9): the three
+    // runs of this day are one mark, drawn failed, linking to the day's page,
+    // which details all three.
     let index = read(&out.join("index.html"));
     let marks = index.select(&sel("figure#runs svg a use")).count();
-    assert_eq!(marks, 3, "one mark per run of madrid");
+    assert_eq!(marks, 1, "one mark for madrid's day of runs");
     let link = index.select(&sel("figure#runs svg a")).next().unwrap().value().attr("href").unwrap().to_string();
-    let day = read(&out.join(&link));
+    // It leads to the failed run's line of the day's page (an anchor every link checks above).
+    let (file, anchor) = link.split_once('#').unwrap();
+    let day = read(&out.join(file));
     assert_eq!(day.select(&sel("tr[id^=\"r\"]")).count(), 3, "{link} details the three runs");
     let failed = index.select(&sel("figure#runs svg use.k-failed")).count();
-    assert_eq!(failed, 1, "the failed run is drawn as failed");
+    assert_eq!(failed, 1, "the day with a failed run is drawn as failed");
+    let row: String = day.select(&sel(&format!("tr[id=\"{anchor}\"]"))).next().unwrap().text().collect();
+    assert!(row.contains("madrid"), "{row}");
     let problems: String = index.select(&sel("ul.problems")).flat_map(|u| u.text()).collect();
     assert!(problems.contains("cityvibe "), "a problem names the command that fixes it: {problems}");
 }
@@ -263,10 +269,14 @@ fn a_run_writes_the_report_into_report_dir_issue23() {
     let marks: Vec<_> = index.select(&sel("figure#runs svg g[data-cat=\"madrid\"] use")).collect();
     assert_eq!(marks.len(), 1, "the run just made is on the page");
     assert!(d.join("site/hosts").join(format!("{HOST}.html")).is_file());
-    // A folder mirror books its requests as folder:HOST (issue 19 item 14);
-    // its page holds the real host's review and holdings (and its promise, not "0 s").
-    let folder = read(&d.join("site/hosts").join(format!("folder:{HOST}.en.html")));
-    let text: String = folder.root_element().text().collect();
+    // A folder mirror books its requests as folder:HOST (issue 19 item 14):
+    // they never reached the host, and get no page of their own (issue 31
+    // item 9); the real host's page holds the adapter's review and holdings.
+    let names: Vec<String> =
+        std::fs::read_dir(d.join("site/hosts")).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert!(names.iter().all(|n| !n.contains("folder:")), "{names:?}");
+    let page = read(&d.join("site/hosts").join(format!("{HOST}.en.html")));
+    let text: String = page.root_element().text().collect();
     assert!(text.contains("madrid: a person read robots.txt"), "the adapter's review is on the page: {text}");
     assert!(text.contains("active and 0 withdrawn events"), "its holdings are on the page: {text}");
 }

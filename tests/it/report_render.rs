@@ -2,7 +2,9 @@
 //! Chromium is installed, `index.html` and one host page are rendered
 //! headless at 390 px (a phone) and 1280 px (a laptop): the screenshot is
 //! not blank, and nothing is wider than the window (no horizontal
-//! scrollbar). Without Chromium the test says so and skips.
+//! scrollbar); chart text is at least 11 px at 390 px and the runs page's
+//! column heads stay whole at 1280 px (issue 31 item 9). Without Chromium
+//! the test says so and skips.
 use crate::common;
 
 use common::{cityvibe, sample, workdir};
@@ -71,15 +73,15 @@ fn framed(page: &Path, shown: &str, width: u32, listen: bool) -> PathBuf {
     frame
 }
 
-/// How much wider than its frame the page is, measured by a copy of it
-/// with a test-only script (the pages carry none) that tells the frame's
-/// parent, which writes it into the DOM Chromium dumps.
-fn overflow(exe: &Path, profile: &Path, page: &Path, width: u32) -> i64 {
+/// A figure measured in the page as Chromium lays it out `width` px wide:
+/// a copy of it with a test-only script (the pages carry none) computes
+/// `expr` and tells the frame's parent, which writes it into the DOM
+/// Chromium dumps.
+fn measure(exe: &Path, profile: &Path, page: &Path, width: u32, expr: &str) -> f64 {
     let html = std::fs::read_to_string(page).unwrap();
-    let probe = "<script>parent.postMessage(String(document.documentElement.scrollWidth - \
-                 document.documentElement.clientWidth), '*')</script></body>";
+    let probe = format!("<script>parent.postMessage(String({expr}), '*')</script></body>");
     let copy = page.with_file_name(format!("probe-{}", page.file_name().unwrap().to_string_lossy()));
-    std::fs::write(&copy, html.replace("</body>", probe)).unwrap();
+    std::fs::write(&copy, html.replace("</body>", &probe)).unwrap();
     let frame = framed(page, &copy.file_name().unwrap().to_string_lossy(), width, true);
     let out = browser(exe, profile, width).arg("--dump-dom").arg(format!("file://{}", frame.display())).output().unwrap();
     std::fs::remove_file(&copy).unwrap();
@@ -87,8 +89,22 @@ fn overflow(exe: &Path, profile: &Path, page: &Path, width: u32) -> i64 {
     let dom = String::from_utf8_lossy(&out.stdout);
     let at =
         dom.find("data-overflow=\"").unwrap_or_else(|| panic!("no measure in the dump: {dom}\n{}", String::from_utf8_lossy(&out.stderr)));
-    dom[at + 15..].split('"').next().unwrap().parse().unwrap()
+    dom[at + 15..].split('"').next().unwrap().parse().unwrap_or_else(|e| panic!("{expr}: {e}: {dom}"))
 }
+
+/// How much wider than its frame the page is.
+fn overflow(exe: &Path, profile: &Path, page: &Path, width: u32) -> i64 {
+    measure(exe, profile, page, width, "document.documentElement.scrollWidth - document.documentElement.clientWidth") as i64
+}
+
+/// The smallest text of the page's charts, in CSS px as drawn (the font
+/// size times the drawing's scale on screen).
+const CHART_TEXT_PX: &str = "Math.min(...Array.from(document.querySelectorAll('svg text'), \
+     t => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a))";
+
+/// The most lines any column head of a table takes (1: none breaks).
+const HEAD_LINES: &str = "Math.max(...Array.from(document.querySelectorAll('thead th'), \
+     th => Math.round(th.getBoundingClientRect().height / parseFloat(getComputedStyle(th).lineHeight) - 0.3)))";
 
 #[test]
 fn the_pages_render_at_phone_and_laptop_width_without_overflow_issue23() {
@@ -122,4 +138,23 @@ fn the_pages_render_at_phone_and_laptop_width_without_overflow_issue23() {
             assert!(wider <= 0, "{} at {width} px: {wider} px wider than the window", page.display());
         }
     }
+    // Issue 31 item 9: chart text at least 11 px on a 390 px phone.
+    for page in &pages {
+        let profile = tempfile::tempdir().unwrap();
+        let px = measure(&exe, profile.path(), page, 390, CHART_TEXT_PX);
+        assert!(px >= 11.0, "{}: chart text of {px:.1} px at 390 px", page.display());
+    }
+    // Issue 31 item 9: a day's runs readable at 1280 px, a failed run's
+    // long message beside them: no column head breaks.
+    let empty = tempfile::tempdir().unwrap();
+    let out = cityvibe(d, &["--mirror", empty.path().to_str().unwrap(), "run", "--force", "--source", "madrid", "--json"]);
+    assert!(!out.status.success(), "a run against an empty mirror fails");
+    let out = cityvibe(d, &["report", "--out", "site", "--lang", "en"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let day = std::fs::read_dir(d.join("site/runs")).unwrap().next().unwrap().unwrap().path();
+    let html = std::fs::read_to_string(&day).unwrap();
+    assert!(html.contains("stored events kept"), "the failed run's message is on the page: {html}");
+    let profile = tempfile::tempdir().unwrap();
+    let lines = measure(&exe, profile.path(), &day, 1280, HEAD_LINES);
+    assert_eq!(lines, 1.0, "{} at 1280 px: a column head takes {lines} lines", day.display());
 }

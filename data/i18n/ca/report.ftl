@@ -111,6 +111,8 @@ report-series-full = resposta completa
 report-series-not-modified = sense canvis (304)
 report-series-wait = espera (429/503)
 report-series-other = un altre codi o error
+report-series-absent = no existeix (normal)
+report-series-elsewhere = des d’una altra base de dades d’aquesta màquina
 report-series-short = més curta del que vam prometre
 report-codes-title = Codis de resposta
 report-codes-summary = { $codes ->
@@ -122,6 +124,11 @@ report-codes-summary = { $codes ->
    *[other] { $not_modified } respostes 304 (res a baixar ni a processar).
 }
 report-code-error = sense resposta
+report-code-elsewhere = una altra base de dades
+report-elsewhere = { $n ->
+    [one] Una d’aquestes peticions es va enviar des d’una altra base de dades d’aquesta màquina: la seva resposta consta al registre d’aquella base de dades, no aquí.
+   *[other] { $n } d’aquestes peticions es van enviar des d’una altra base de dades d’aquesta màquina: les seves respostes consten al registre d’aquella base de dades, no aquí.
+}
 report-saved = Les respostes 304 van estalviar uns { $bytes } bytes: el que va pesar l’última resposta completa de la mateixa adreça.
 report-gaps-title = Pausa entre dues peticions seguides
 report-gaps-chart-title = Pauses per durada
@@ -149,7 +156,10 @@ report-hours-window = { $source }: només entre { $window }, hora de Madrid; { $
    *[other] { $outside } peticions fora d’aquest horari.
 }
 report-review-title = robots.txt i reserves de mineria de textos (TDM)
-report-review-manual = { $source }: una persona va llegir robots.txt el { $date } abans d’escriure les adreces que demanem: { $note }
+report-review-manual = { $source }: una persona va llegir robots.txt el { $date } abans d’escriure les adreces que demanem: no en prohibeix cap a CityVibeBot, i esperem almenys { $delay } s entre dues peticions.
+report-review-note = En paraules de qui el va revisar: { $note }
+report-review-pending = { $source }: encara ningú no ha llegit el robots.txt d’aquest servidor, així que cap execució no li envia peticions; aquesta pàgina mostra només el que va rebre una còpia de prova del feed.
+report-review-audit-absent = Darrera comprovació amb `cityvibe audit`: { $at }; no hi ha { $path } (404), cosa que vol dir que no hi ha cap regla per a nosaltres: no és un error.
 report-review-audit = Última comprovació amb `cityvibe audit`: { $at }; { $path } va respondre { $status }.
 report-review-no-audit = No es va comprovar robots.txt amb `cityvibe audit` en el període.
 report-review-crawl-delay = Crawl-delay llegit l’última vegada: { $secs } s.

@@ -111,6 +111,8 @@ report-series-full = full answer
 report-series-not-modified = not modified (304)
 report-series-wait = wait (429/503)
 report-series-other = other code or error
+report-series-absent = no such file (normal)
+report-series-elsewhere = from another database on this machine
 report-series-short = shorter than promised
 report-codes-title = Response codes
 report-codes-summary = { $codes ->
@@ -122,6 +124,11 @@ report-codes-summary = { $codes ->
    *[other] { $not_modified } 304 answers (nothing to download or process).
 }
 report-code-error = no answer
+report-code-elsewhere = another database
+report-elsewhere = { $n ->
+    [one] One of these requests was sent from another database on this machine: its answer is in that database's fetch log, not here.
+   *[other] { $n } of these requests were sent from another database on this machine: their answers are in that database's fetch log, not here.
+}
 report-saved = The 304 answers saved about { $bytes } bytes: the size of the last full answer from the same address.
 report-gaps-title = Pause between two consecutive requests
 report-gaps-chart-title = Pauses by length
@@ -149,7 +156,10 @@ report-hours-window = { $source }: only between { $window }, Madrid time; { $out
    *[other] { $outside } requests outside those hours.
 }
 report-review-title = robots.txt and text and data mining (TDM) reservations
-report-review-manual = { $source }: a person read robots.txt on { $date } before writing the addresses we ask for: { $note }
+report-review-manual = { $source }: a person read robots.txt on { $date } before writing the addresses we ask for: it forbids none of them to CityVibeBot, and we wait at least { $delay } s between two requests.
+report-review-note = In the reviewer's words: { $note }
+report-review-pending = { $source }: no person has read this host's robots.txt yet, so no request is sent to it from a run; this page shows only what a test copy of the feed received.
+report-review-audit-absent = Last check with `cityvibe audit`: { $at }; there is no { $path } (404), which means no rule for us: not an error.
 report-review-audit = Last check with `cityvibe audit`: { $at }; { $path } answered { $status }.
 report-review-no-audit = robots.txt was not checked with `cityvibe audit` in the period.
 report-review-crawl-delay = Crawl-delay as last read: { $secs } s.

@@ -111,6 +111,8 @@ report-series-full = respuesta completa
 report-series-not-modified = sin cambios (304)
 report-series-wait = espera (429/503)
 report-series-other = otro código o error
+report-series-absent = no existe (normal)
+report-series-elsewhere = desde otra base de datos de esta máquina
 report-series-short = más corta de lo prometido
 report-codes-title = Códigos de respuesta
 report-codes-summary = { $codes ->
@@ -122,6 +124,11 @@ report-codes-summary = { $codes ->
    *[other] { $not_modified } respuestas 304 (nada que descargar ni procesar).
 }
 report-code-error = sin respuesta
+report-code-elsewhere = otra base de datos
+report-elsewhere = { $n ->
+    [one] Una de estas peticiones se envió desde otra base de datos de esta máquina: su respuesta consta en el registro de esa base de datos, no aquí.
+   *[other] { $n } de estas peticiones se enviaron desde otra base de datos de esta máquina: sus respuestas constan en el registro de esa base de datos, no aquí.
+}
 report-saved = Las respuestas 304 ahorraron unos { $bytes } bytes: lo que pesó la última respuesta completa de la misma dirección.
 report-gaps-title = Pausa entre dos peticiones seguidas
 report-gaps-chart-title = Pausas por duración
@@ -149,7 +156,10 @@ report-hours-window = { $source }: solo entre { $window }, hora de Madrid; { $ou
    *[other] { $outside } peticiones fuera de ese horario.
 }
 report-review-title = robots.txt y reservas de minería de textos (TDM)
-report-review-manual = { $source }: una persona leyó robots.txt el { $date } antes de escribir las direcciones que pedimos: { $note }
+report-review-manual = { $source }: una persona leyó robots.txt el { $date } antes de escribir las direcciones que pedimos: no prohíbe ninguna a CityVibeBot, y esperamos al menos { $delay } s entre dos peticiones.
+report-review-note = En palabras de quien lo revisó: { $note }
+report-review-pending = { $source }: nadie ha leído todavía el robots.txt de este servidor, así que ninguna ejecución le envía peticiones; esta página muestra solo lo que recibió una copia de prueba del feed.
+report-review-audit-absent = Última comprobación con `cityvibe audit`: { $at }; no hay { $path } (404), lo que significa que no hay ninguna regla para nosotros: no es un error.
 report-review-audit = Última comprobación con `cityvibe audit`: { $at }; { $path } respondió { $status }.
 report-review-no-audit = No se comprobó robots.txt con `cityvibe audit` en el periodo.
 report-review-crawl-delay = Crawl-delay leído la última vez: { $secs } s.

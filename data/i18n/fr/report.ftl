@@ -111,6 +111,8 @@ report-series-full = réponse complète
 report-series-not-modified = non modifié (304)
 report-series-wait = attente (429/503)
 report-series-other = autre code ou erreur
+report-series-absent = fichier absent (normal)
+report-series-elsewhere = depuis une autre base de données de cette machine
 report-series-short = plus courte que promis
 report-codes-title = Codes de réponse
 report-codes-summary = { $codes ->
@@ -122,6 +124,11 @@ report-codes-summary = { $codes ->
    *[other] { $not_modified } réponses 304 (rien à télécharger ni à traiter).
 }
 report-code-error = pas de réponse
+report-code-elsewhere = autre base de données
+report-elsewhere = { $n ->
+    [one] Une de ces requêtes a été envoyée depuis une autre base de données de cette machine : sa réponse figure dans le journal de cette base, pas ici.
+   *[other] { $n } de ces requêtes ont été envoyées depuis une autre base de données de cette machine : leurs réponses figurent dans le journal de cette base, pas ici.
+}
 report-saved = Les réponses 304 ont épargné environ { $bytes } octets : la taille de la dernière réponse complète de la même adresse.
 report-gaps-title = Pause entre deux requêtes successives
 report-gaps-chart-title = Pauses par durée
@@ -149,7 +156,10 @@ report-hours-window = { $source } : seulement entre { $window }, heure de Madrid
    *[other] { $outside } requêtes hors de ces heures.
 }
 report-review-title = robots.txt et réserves de fouille de textes et de données (TDM)
-report-review-manual = { $source } : une personne a lu robots.txt le { $date } avant d’écrire les adresses que nous demandons : { $note }
+report-review-manual = { $source } : une personne a lu robots.txt le { $date } avant d’écrire les adresses que nous demandons : il n’en interdit aucune à CityVibeBot, et nous attendons au moins { $delay } s entre deux requêtes.
+report-review-note = Selon la personne qui l’a relu : { $note }
+report-review-pending = { $source } : personne n’a encore lu le robots.txt de ce serveur ; aucune exécution ne lui envoie donc de requête, et cette page ne montre que ce qu’a reçu une copie de test du flux.
+report-review-audit-absent = Dernière vérification avec `cityvibe audit` : { $at } ; il n’y a pas de { $path } (404), ce qui signifie aucune règle pour nous : ce n’est pas une erreur.
 report-review-audit = Dernière vérification avec `cityvibe audit` : { $at } ; { $path } a répondu { $status }.
 report-review-no-audit = robots.txt n’a pas été vérifié avec `cityvibe audit` sur la période.
 report-review-crawl-delay = Crawl-delay lu la dernière fois : { $secs } s.

@@ -111,6 +111,8 @@ report-series-full = resposta completa
 report-series-not-modified = sen cambios (304)
 report-series-wait = espera (429/503)
 report-series-other = outro código ou erro
+report-series-absent = non existe (normal)
+report-series-elsewhere = desde outra base de datos desta máquina
 report-series-short = máis curta do prometido
 report-codes-title = Códigos de resposta
 report-codes-summary = { $codes ->
@@ -122,6 +124,11 @@ report-codes-summary = { $codes ->
    *[other] { $not_modified } respostas 304 (nada que descargar nin procesar).
 }
 report-code-error = sen resposta
+report-code-elsewhere = outra base de datos
+report-elsewhere = { $n ->
+    [one] Unha destas peticións enviouse desde outra base de datos desta máquina: a súa resposta consta no rexistro desa base de datos, non aquí.
+   *[other] { $n } destas peticións enviáronse desde outra base de datos desta máquina: as súas respostas constan no rexistro desa base de datos, non aquí.
+}
 report-saved = As respostas 304 aforraron uns { $bytes } bytes: o que pesou a última resposta completa do mesmo enderezo.
 report-gaps-title = Pausa entre dúas peticións seguidas
 report-gaps-chart-title = Pausas por duración
@@ -149,7 +156,10 @@ report-hours-window = { $source }: só entre { $window }, hora de Madrid; { $out
    *[other] { $outside } peticións fóra dese horario.
 }
 report-review-title = robots.txt e reservas de minaría de textos (TDM)
-report-review-manual = { $source }: unha persoa leu robots.txt o { $date } antes de escribir os enderezos que pedimos: { $note }
+report-review-manual = { $source }: unha persoa leu robots.txt o { $date } antes de escribir os enderezos que pedimos: non prohibe ningún a CityVibeBot, e agardamos polo menos { $delay } s entre dúas peticións.
+report-review-note = En palabras de quen o revisou: { $note }
+report-review-pending = { $source }: ninguén leu aínda o robots.txt deste servidor, así que ningunha execución lle envía peticións; esta páxina amosa só o que recibiu unha copia de proba do feed.
+report-review-audit-absent = Última comprobación con `cityvibe audit`: { $at }; non hai { $path } (404), o que significa que non hai ningunha regra para nós: non é un erro.
 report-review-audit = Última comprobación con `cityvibe audit`: { $at }; { $path } respondeu { $status }.
 report-review-no-audit = Non se comprobou robots.txt con `cityvibe audit` no período.
 report-review-crawl-delay = Crawl-delay lido a última vez: { $secs } s.

@@ -111,6 +111,8 @@ report-series-full = risposta completa
 report-series-not-modified = non modificato (304)
 report-series-wait = attesa (429/503)
 report-series-other = altro codice o errore
+report-series-absent = file assente (normale)
+report-series-elsewhere = da un altro database di questa macchina
 report-series-short = più breve del promesso
 report-codes-title = Codici di risposta
 report-codes-summary = { $codes ->
@@ -122,6 +124,11 @@ report-codes-summary = { $codes ->
    *[other] { $not_modified } risposte 304 (niente da scaricare né da elaborare).
 }
 report-code-error = nessuna risposta
+report-code-elsewhere = altro database
+report-elsewhere = { $n ->
+    [one] Una di queste richieste è partita da un altro database di questa macchina: la sua risposta è nel registro di quel database, non qui.
+   *[other] { $n } di queste richieste sono partite da un altro database di questa macchina: le loro risposte sono nel registro di quel database, non qui.
+}
 report-saved = Le risposte 304 hanno risparmiato circa { $bytes } byte: il peso dell’ultima risposta completa dallo stesso indirizzo.
 report-gaps-title = Pausa tra due richieste consecutive
 report-gaps-chart-title = Pause per durata
@@ -149,7 +156,10 @@ report-hours-window = { $source }: solo tra { $window }, ora di Madrid; { $outsi
    *[other] { $outside } richieste fuori da quell’orario.
 }
 report-review-title = robots.txt e riserve di estrazione di testo e dati (TDM)
-report-review-manual = { $source }: una persona ha letto robots.txt il { $date } prima di scrivere gli indirizzi che chiediamo: { $note }
+report-review-manual = { $source }: una persona ha letto robots.txt il { $date } prima di scrivere gli indirizzi che chiediamo: non ne vieta nessuno a CityVibeBot, e attendiamo almeno { $delay } s tra due richieste.
+report-review-note = Nelle parole di chi l’ha letto: { $note }
+report-review-pending = { $source }: nessuno ha ancora letto il robots.txt di questo server, quindi nessuna esecuzione gli invia richieste; questa pagina mostra solo ciò che ha ricevuto una copia di prova del feed.
+report-review-audit-absent = Ultimo controllo con `cityvibe audit`: { $at }; non c’è { $path } (404), il che significa nessuna regola per noi: non è un errore.
 report-review-audit = Ultimo controllo con `cityvibe audit`: { $at }; { $path } ha risposto { $status }.
 report-review-no-audit = robots.txt non è stato controllato con `cityvibe audit` nel periodo.
 report-review-crawl-delay = Crawl-delay letto l’ultima volta: { $secs } s.

@@ -111,6 +111,8 @@ report-series-full = resposta completa
 report-series-not-modified = sem alterações (304)
 report-series-wait = espera (429/503)
 report-series-other = outro código ou erro
+report-series-absent = ficheiro inexistente (normal)
+report-series-elsewhere = de outra base de dados desta máquina
 report-series-short = mais curta do que o prometido
 report-codes-title = Códigos de resposta
 report-codes-summary = { $codes ->
@@ -122,6 +124,11 @@ report-codes-summary = { $codes ->
    *[other] { $not_modified } respostas 304 (nada a descarregar nem a processar).
 }
 report-code-error = sem resposta
+report-code-elsewhere = outra base de dados
+report-elsewhere = { $n ->
+    [one] Um destes pedidos foi enviado de outra base de dados desta máquina: a sua resposta está no registo dessa base de dados, não aqui.
+   *[other] { $n } destes pedidos foram enviados de outra base de dados desta máquina: as suas respostas estão no registo dessa base de dados, não aqui.
+}
 report-saved = As respostas 304 pouparam cerca de { $bytes } bytes: o tamanho da última resposta completa do mesmo endereço.
 report-gaps-title = Pausa entre dois pedidos seguidos
 report-gaps-chart-title = Pausas por duração
@@ -149,7 +156,10 @@ report-hours-window = { $source }: só entre { $window }, hora de Madrid; { $out
    *[other] { $outside } pedidos fora desse horário.
 }
 report-review-title = robots.txt e reservas de prospeção de textos e dados (TDM)
-report-review-manual = { $source }: uma pessoa leu o robots.txt em { $date } antes de escrever os endereços que pedimos: { $note }
+report-review-manual = { $source }: uma pessoa leu o robots.txt em { $date } antes de escrever os endereços que pedimos: não proíbe nenhum ao CityVibeBot, e esperamos pelo menos { $delay } s entre dois pedidos.
+report-review-note = Nas palavras de quem o reviu: { $note }
+report-review-pending = { $source }: ninguém leu ainda o robots.txt deste servidor, por isso nenhuma execução lhe envia pedidos; esta página mostra apenas o que recebeu uma cópia de teste do feed.
+report-review-audit-absent = Última verificação com `cityvibe audit`: { $at }; não há { $path } (404), o que significa nenhuma regra para nós: não é um erro.
 report-review-audit = Última verificação com `cityvibe audit`: { $at }; { $path } respondeu { $status }.
 report-review-no-audit = O robots.txt não foi verificado com `cityvibe audit` no período.
 report-review-crawl-delay = Crawl-delay lido da última vez: { $secs } s.
