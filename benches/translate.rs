@@ -361,7 +361,7 @@ fn ours(texts: &[(String, Option<String>)], cores: usize, batch: usize) -> Resul
             })
             .collect();
         let sent: Vec<Vec<String>> = prepared.iter().map(|p| p.iter().map(|x| x.text.clone()).collect()).collect();
-        for (k, r) in translate_each_target(&mut workers, "es", &TARGETS, &sent).into_iter().enumerate() {
+        for (k, r) in translate_each_target(&mut workers, "es", &TARGETS, None, &sent).into_iter().enumerate() {
             let out = r.texts.with_context(|| format!("es->{}", r.lang))?;
             if out.len() != chunk.len() {
                 bail!("es->{}: {} texts back for {}", r.lang, out.len(), chunk.len());
