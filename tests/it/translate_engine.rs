@@ -207,7 +207,8 @@ fn kept_spans_survive_both_hops_of_a_pivot() {
     if declared.pivot.is_none() || !declared.modes.iter().all(|m| engine.has_mode(m)) {
         return;
     }
-    let text = keep_verbatim("Visita guiada por la Calle de Alcalá con Juan de la Casa y sus amigos.", &["Calle de Alcalá", "Juan de la Casa"]);
+    let text =
+        keep_verbatim("Visita guiada por la Calle de Alcalá con Juan de la Casa y sus amigos.", &["Calle de Alcalá", "Juan de la Casa"]);
     let out = engine.translate_field("es", "fr", Field::Description, &[text]).unwrap();
     eprintln!("es->ca->fr: {}", out[0]);
     assert!(out[0].contains("Calle de Alcalá") && out[0].contains("Juan de la Casa"), "{}", out[0]);

@@ -100,3 +100,20 @@ fn issue32_3_a_catalan_original_takes_the_catalan_routes() {
     let title = en["agendaturisme41201"]["title"].as_str().unwrap();
     assert!(title.starts_with("Exhibition") && !title.contains("Exposure"), "{title}");
 }
+
+/// Issue 32 item 3: `doctor` proves every mode the route table runs into
+/// the configured languages with a real word, the Catalan pairs included.
+#[test]
+fn issue32_3_doctor_proves_every_mode_of_the_route_table() {
+    if !routes_installed() {
+        return;
+    }
+    let dir = workdir(&format!("[settings]\ntranslator = \"apertium\"\n{ALL_LANGS}[sources.madrid]\nenabled = true\n"));
+    let out = cityvibe(dir.path(), &["doctor"]);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let line = text.lines().find(|l| l.starts_with("routes")).unwrap_or_else(|| panic!("no routes line: {text}"));
+    assert!(line.contains("ok"), "{line}");
+    for mode in routes::modes() {
+        assert!(line.contains(&format!("{mode} \"")), "{mode} not proved: {line}");
+    }
+}
