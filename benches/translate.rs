@@ -214,7 +214,7 @@ fn bench(o: Options) -> Result<()> {
                         let mut direct = Command::new("apertium");
                         direct.args(["-f", "txt", "-u", probe.mode("es", tgt).unwrap_or(mode)]);
                         let d = run_measured_quiet(direct, Some(&tmp.path().join(format!("{tgt}-{field}-0.txt"))))?;
-                        second_hops.push((format!("es->{tgt} {field}s {}", route.name()), m.clone(), d));
+                        second_hops.push((format!("es->{tgt} {field}s {}", route.name()), m, d));
                     }
                     total = Some(match total {
                         Some(t) => Measure { cpu: t.cpu + m.cpu, wall: t.wall + m.wall, ..m },

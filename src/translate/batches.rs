@@ -32,6 +32,9 @@ use std::collections::{BTreeMap, HashMap};
 /// stay running between batches, so a smaller one costs a round trip, not a start.
 const BATCH: usize = 50;
 
+/// One source language's texts of one field, by target: (target, texts).
+type Targets = Vec<(String, Vec<Need>)>;
+
 /// Failures after which a text is no longer sent (until it changes).
 pub const MAX_FAILURES: u32 = 3;
 
@@ -57,7 +60,7 @@ pub(super) fn send<T: Translator + Send>(
     let mut done = 0u64;
     // By source language and field: each field of a pair may have a route
     // of its own (`routes`), so a batch holds texts of one field.
-    let mut by_src: BTreeMap<(String, Field), Vec<(String, Vec<Need>)>> = BTreeMap::new();
+    let mut by_src: BTreeMap<(String, Field), Targets> = BTreeMap::new();
     for ((src, tgt), list) in needs {
         let mut by_field: BTreeMap<Field, Vec<Need>> = BTreeMap::new();
         for n in list {
