@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install the Debian packages cityvibe's translation needs: the Apertium engine,
-# the language pairs for es <-> {ca, gl, en, fr, it, pt}, and apertium-apy
+# the language pairs for es <-> {ca, gl, en, fr, it, pt} and ca -> {en, fr, it, pt}
+# (every mode data/translate/routes.tsv names), and apertium-apy
 # (the HTTP server the ApyTranslator backend talks to, also used by tests).
 #
 # Idempotent: installs only the packages that are missing. Needs root; when not
@@ -15,6 +16,10 @@ PACKAGES=(
   apertium-es-pt    # modes es-pt, pt-es (and es-pt_BR)
   apertium-spa-ita  # modes spa-ita, ita-spa
   apertium-fr-es    # modes es-fr, fr-es
+  apertium-eng-cat  # modes cat-eng, eng-cat (Catalan originals, data/translate/routes.tsv)
+  apertium-fra-cat  # modes cat-fra, fra-cat (Catalan originals; Spanish descriptions via Catalan)
+  apertium-cat-ita  # modes cat-ita, ita-cat (Catalan originals; Spanish descriptions via Catalan)
+  apertium-por-cat  # modes cat-por, por-cat (Catalan originals; Spanish descriptions via Catalan)
   apertium-apy      # HTTP API server (Python)
 )
 

@@ -45,6 +45,7 @@ pub fn execute(cli: &Cli) -> Result<Exit> {
     if let Ok(c) = &config {
         checks.extend(gate_checks(cli, c, ledger.as_ref()));
         checks.push(engine_check(c));
+        checks.extend(route_check(c));
         checks.extend(terms_check(c));
     }
     let mut t = Table::new(&["check", "", "detail"]);
@@ -256,4 +257,37 @@ fn engine_check(c: &Config) -> Check {
         Ok(_) => check("translation", Verdict::Fail, format!("{id}: translating \"hola\" into {target} gave nothing back")),
         Err(e) => check("translation", Verdict::Fail, format!("{id}: translating \"hola\" into {target} failed: {e:#}")),
     }
+}
+
+/// Every Apertium mode the route table (`data/translate/routes.tsv`) runs
+/// into one of the configured languages, proved with a real word from its
+/// source language (issue 32 item 3): a mode not installed warns (its texts
+/// wait untranslated, `make deps`), a mode that fails is a failure.
+fn route_check(c: &Config) -> Option<Check> {
+    let s = &c.settings;
+    let apertium = s.translator == crate::vocab::Translator::Apertium || s.fallback.is_some();
+    if !apertium {
+        return None;
+    }
+    let Ok(mut engine) = crate::translate::ApertiumTranslator::system() else { return None };
+    let (mut proved, mut missing, mut failed) = (Vec::new(), Vec::new(), Vec::new());
+    for mode in crate::translate::routes::modes_into(&s.languages) {
+        if !engine.has_mode(mode) {
+            missing.push(mode.to_string());
+            continue;
+        }
+        let word = if mode.starts_with("cat") || mode.starts_with("ca-") { "bon dia" } else { "hola" };
+        match engine.translate_through(mode, word) {
+            Ok(out) if !out.trim().is_empty() => proved.push(format!("{mode} \"{}\"", out.trim())),
+            Ok(_) => failed.push(format!("{mode} gave nothing back")),
+            Err(e) => failed.push(format!("{mode}: {e:#}")),
+        }
+    }
+    Some(if !failed.is_empty() {
+        check("routes", Verdict::Fail, format!("the route table's modes failed: {}", failed.join("; ")))
+    } else if !missing.is_empty() {
+        check("routes", Verdict::Warn, format!("not installed: {} (`make deps`); proved: {}", missing.join(", "), proved.join(", ")))
+    } else {
+        check("routes", Verdict::Ok, format!("every mode of the route table proved: {}", proved.join(", ")))
+    })
 }

@@ -1,4 +1,4 @@
-//! Apertium's own Spanish morphological analyser, asked which words of a
+//! Apertium's own Spanish (or Catalan) morphological analyser, asked which words of a
 //! text its dictionary knows: a capitalised run of dictionary words
 //! ("Universo Oscuro", "La Tercera Palabra") is translated, a run holding a
 //! proper noun ("Grant") or a word the dictionary does not know
@@ -24,7 +24,7 @@ use std::time::Duration;
 
 /// The Spanish analysers tried, in order, under Apertium's data folder:
 /// the English pair's knows the most proper nouns (given names, places).
-const ANALYSERS: &[&str] = &[
+const SPANISH: &[&str] = &[
     "apertium-eng-spa/spa-eng.automorf.bin",
     "apertium-spa-cat/spa-cat.automorf.bin",
     "apertium-es-gl/es-gl.automorf.bin",
@@ -32,6 +32,27 @@ const ANALYSERS: &[&str] = &[
     "apertium-spa-ita/spa-ita.automorf.bin",
     "apertium-es-pt/es-pt.automorf.bin",
 ];
+
+/// The Catalan analysers tried, in order (issue 32 item 3: names in a
+/// Catalan original are decided by the Catalan dictionary): the English
+/// pair's first, as for Spanish.
+const CATALAN: &[&str] = &[
+    "apertium-eng-cat/cat-eng.automorf.bin",
+    "apertium-spa-cat/cat-spa.automorf.bin",
+    "apertium-fra-cat/cat-fra.automorf.bin",
+    "apertium-cat-ita/cat-ita.automorf.bin",
+    "apertium-por-cat/cat-por.automorf.bin",
+];
+
+/// The analysers of a language whose originals CityVibe decides names in
+/// by the dictionary: Spanish and Catalan.
+fn analysers(lang: &str) -> &'static [&'static str] {
+    match lang {
+        "es" => SPANISH,
+        "ca" => CATALAN,
+        _ => &[],
+    }
+}
 
 /// How long one text's analysis may take (the first pays for loading).
 const TIMEOUT: Duration = Duration::from_secs(20);
@@ -93,13 +114,18 @@ pub struct Analyser {
 }
 
 impl Analyser {
-    /// The system's analyser: the first of [`ANALYSERS`] installed under
+    /// The system's Spanish analyser: the first of [`SPANISH`] installed under
     /// `$APERTIUM_DATADIR` (by default `/usr/share/apertium`).
     pub fn system() -> Result<Analyser> {
+        Analyser::system_for("es")
+    }
+
+    /// The system's analyser of `lang` (`es` or `ca`), found as [`Analyser::system`] finds Spanish's.
+    pub fn system_for(lang: &str) -> Result<Analyser> {
         let datadir = std::env::var_os("APERTIUM_DATADIR").unwrap_or_else(|| "/usr/share/apertium".into());
-        let found: Option<PathBuf> = ANALYSERS.iter().map(|f| Path::new(&datadir).join(f)).find(|p| p.exists());
+        let found: Option<PathBuf> = analysers(lang).iter().map(|f| Path::new(&datadir).join(f)).find(|p| p.exists());
         let Some(path) = found else {
-            bail!("no Spanish analyser of Apertium under {} (install it with `make deps`)", Path::new(&datadir).display());
+            bail!("no {lang} analyser of Apertium under {} (install it with `make deps`)", Path::new(&datadir).display());
         };
         Analyser::start(&path)
     }

@@ -17,7 +17,9 @@
 //! Not for: deformatting (see `stream`), or deciding what to translate.
 
 use super::engine::{PIVOT, PivotMemo, Translator, check_lang, engine_codes, route, scrubbed};
+use super::routes;
 use super::stream;
+use crate::vocab::Field;
 use anyhow::{Context, Result, anyhow, bail};
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeSet, HashMap};
@@ -99,13 +101,62 @@ impl ApertiumTranslator {
         s.iter().flat_map(|a| t.iter().map(move |b| format!("{a}-{b}"))).find_map(|m| self.modes.get(&m).map(String::as_str))
     }
 
+    /// Whether the mode `name` (`cat-eng`) is installed.
+    pub fn has_mode(&self, name: &str) -> bool {
+        self.modes.contains(name)
+    }
+
+    /// `text` translated through the one mode `name`, or modes joined by
+    /// `+` run as one pipeline: `doctor`'s proof of a route of the table.
+    pub fn translate_through(&mut self, name: &str, text: &str) -> Result<String> {
+        if let Some(missing) = name.split('+').find(|m| !self.modes.contains(*m)) {
+            bail!("the Apertium mode {missing} is not installed (install the pairs with `make deps`)");
+        }
+        Ok(self.run(name, &[text.to_string()])?.remove(0))
+    }
+
     /// Every installed mode, including ones CityVibe does not use.
     pub fn modes(&self) -> impl Iterator<Item = &str> {
         self.modes.iter().map(String::as_str)
     }
 
-    /// Translates through one mode, starting its engine if needed. On any
-    /// failure the engine is dropped (and killed) so the next call starts anew.
+    /// Translates along the route the table names for `field` (`None`: the
+    /// pair's `*` row), one pipeline running its modes one after the other,
+    /// so that kept spans travel as superblanks through both hops of a
+    /// pivot. A pair the table does not declare goes direct, else through
+    /// Spanish, as installed. A route whose mode is not installed is an
+    /// error naming it: the table, not the machine, decides the route.
+    fn translate_routed(&mut self, src: &str, tgt: &str, field: Option<Field>, texts: &[String]) -> Result<Vec<String>> {
+        check_lang(src)?;
+        check_lang(tgt)?;
+        if src == tgt {
+            return Ok(texts.to_vec());
+        }
+        if let Some(declared) = routes::route(src, tgt, field) {
+            if let Some(missing) = declared.modes.iter().find(|m| !self.modes.contains(**m)) {
+                bail!(
+                    "the route {src}->{tgt} ({}) of data/translate/routes.tsv needs the Apertium mode {missing}, which is not installed (install the pairs with `make deps`)",
+                    declared.name()
+                );
+            }
+            return self.run(&declared.modes_name(), texts);
+        }
+        let Some(route) = route(src, tgt, |s, t| self.mode(s, t).map(String::from)) else {
+            bail!(
+                "no apertium mode for {src}->{tgt}, directly or through {PIVOT} (installed: {})",
+                self.modes().collect::<Vec<_>>().join(" ")
+            );
+        };
+        // The memo is lent out while `run` borrows the backend.
+        let mut memo = std::mem::take(&mut self.pivot_memo);
+        let out = route.follow(src, texts, &mut memo, |mode, texts| self.run(mode, texts));
+        self.pivot_memo = memo;
+        out
+    }
+
+    /// Translates through one mode, or modes joined by `+` run as one
+    /// pipeline, starting its engine if needed. On any failure the engine
+    /// is dropped (and killed) so the next call starts anew.
     fn run(&mut self, mode: &str, texts: &[String]) -> Result<Vec<String>> {
         let texts = &scrubbed(texts);
         let framed: Vec<stream::Framed> = texts.iter().map(|t| stream::frame(t)).collect();
@@ -114,7 +165,10 @@ impl ApertiumTranslator {
         if !cores.is_empty() {
             let engine = match self.engines.entry(mode.to_string()) {
                 Entry::Occupied(running) => running.into_mut(),
-                Entry::Vacant(slot) => slot.insert(Engine::start(&self.modes_dir.join(format!("{mode}.mode")), mode)?),
+                Entry::Vacant(slot) => {
+                    let files: Vec<PathBuf> = mode.split('+').map(|m| self.modes_dir.join(format!("{m}.mode"))).collect();
+                    slot.insert(Engine::start(&files, mode)?)
+                }
             };
             match engine.translate(&cores, self.timeout) {
                 Ok(out) => translated = out,
@@ -141,23 +195,18 @@ impl Translator for ApertiumTranslator {
     }
 
     fn translate(&mut self, src: &str, tgt: &str, texts: &[String]) -> Result<Vec<String>> {
-        check_lang(src)?;
-        check_lang(tgt)?;
-        let Some(route) = route(src, tgt, |s, t| self.mode(s, t).map(String::from)) else {
-            bail!(
-                "no apertium mode for {src}->{tgt}, directly or through {PIVOT} (installed: {})",
-                self.modes().collect::<Vec<_>>().join(" ")
-            );
-        };
-        // The memo is lent out while `run` borrows the backend.
-        let mut memo = std::mem::take(&mut self.pivot_memo);
-        let out = route.follow(src, texts, &mut memo, |mode, texts| self.run(mode, texts));
-        self.pivot_memo = memo;
-        out
+        self.translate_routed(src, tgt, None, texts)
+    }
+
+    fn translate_field(&mut self, src: &str, tgt: &str, field: Field, texts: &[String]) -> Result<Vec<String>> {
+        self.translate_routed(src, tgt, Some(field), texts)
     }
 
     fn supports(&self, src: &str, tgt: &str) -> bool {
-        route(src, tgt, |s, t| self.mode(s, t)).is_some()
+        match routes::route(src, tgt, None) {
+            Some(declared) if src != tgt => declared.modes.iter().all(|m| self.modes.contains(*m)),
+            _ => route(src, tgt, |s, t| self.mode(s, t)).is_some(),
+        }
     }
 }
 
@@ -171,9 +220,16 @@ struct Engine {
 }
 
 impl Engine {
-    fn start(mode_file: &Path, mode: &str) -> Result<Engine> {
-        let pipeline = std::fs::read_to_string(mode_file).with_context(|| format!("reading {}", mode_file.display()))?;
-        let pipeline = null_flush_pipeline(&pipeline);
+    /// Starts the pipeline of `mode_files` run one after the other (one
+    /// file: a direct pair; two: a pivot, the first's stream output going
+    /// into the second as it is, superblanks and all).
+    fn start(mode_files: &[PathBuf], mode: &str) -> Result<Engine> {
+        let mut stages = Vec::new();
+        for file in mode_files {
+            let pipeline = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+            stages.push(null_flush_pipeline(&pipeline));
+        }
+        let pipeline = stages.join(" | ");
         let mut child = Command::new("sh")
             // In the mode file $1 is the generator's option: -n, no `*`
             // before unknown words (what `apertium -u` passes); $2 the

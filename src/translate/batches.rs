@@ -32,6 +32,9 @@ use std::collections::{BTreeMap, HashMap};
 /// stay running between batches, so a smaller one costs a round trip, not a start.
 const BATCH: usize = 50;
 
+/// One source language's texts of one field, by target: (target, texts).
+type Targets = Vec<(String, Vec<Need>)>;
+
 /// Failures after which a text is no longer sent (until it changes).
 pub const MAX_FAILURES: u32 = 3;
 
@@ -58,11 +61,19 @@ pub(super) fn send<T: Translator + Send>(
 ) -> Result<()> {
     let total: u64 = needs.values().map(|v| v.len() as u64).sum();
     let mut done = 0u64;
-    let mut by_src: BTreeMap<String, Vec<(String, Vec<Need>)>> = BTreeMap::new();
+    // By source language and field: each field of a pair may have a route
+    // of its own (`routes`), so a batch holds texts of one field.
+    let mut by_src: BTreeMap<(String, Field), Targets> = BTreeMap::new();
     for ((src, tgt), list) in needs {
-        by_src.entry(src).or_default().push((tgt, list));
+        let mut by_field: BTreeMap<Field, Vec<Need>> = BTreeMap::new();
+        for n in list {
+            by_field.entry(n.field).or_default().push(n);
+        }
+        for (field, list) in by_field {
+            by_src.entry((src.clone(), field)).or_default().push((tgt.clone(), list));
+        }
     }
-    for (src, targets) in by_src {
+    for ((src, field), targets) in by_src {
         // Per target: its distinct prepared texts, those an engine failed on
         // before last and each in a batch of its own.
         let plans: Vec<Plan> = targets.iter().map(|(_, list)| Plan::new(list, failures)).collect();
@@ -97,7 +108,7 @@ pub(super) fn send<T: Translator + Send>(
                     _ => Vec::new(),
                 })
                 .collect();
-            let results = translate_each_target(workers, &src, &tgt_names, &batches);
+            let results = translate_each_target(workers, &src, &tgt_names, Some(field), &batches);
             let mut out = Vec::new();
             for (t, result) in results.into_iter().enumerate() {
                 let Some(batch) = plans[t].batches.get(round) else { continue };
@@ -110,7 +121,7 @@ pub(super) fn send<T: Translator + Send>(
                     // that one poison text does not sink the others.
                     (Err(e), None) if batch.len() > 1 => {
                         let why = format!("{e:#}");
-                        let answers = one_by_one(workers, &src, tgt, batch, &plans[t], e);
+                        let answers = one_by_one(workers, (&src, tgt, field), batch, &plans[t], e);
                         if !outcome.succeeded[t] && answers.iter().all(|(_, a)| a.is_err()) {
                             down[t] = Some(why);
                         }
@@ -246,8 +257,7 @@ impl Plan {
 /// are not tried.
 fn one_by_one<T: Translator + Send>(
     workers: &mut [T],
-    src: &str,
-    tgt: &str,
+    (src, tgt, field): (&str, &str, Field),
     batch: &[usize],
     plan: &Plan,
     first_error: anyhow::Error,
@@ -264,7 +274,7 @@ fn one_by_one<T: Translator + Send>(
             continue;
         }
         let text = std::slice::from_ref(&plan.keys[i].1.text);
-        match worker.translate(src, tgt, text) {
+        match worker.translate_field(src, tgt, field, text) {
             // An answer that is no translation fails its text; the engine
             // answered, so it is alive all the same.
             Ok(mut t) if t.len() == 1 => {

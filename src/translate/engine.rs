@@ -10,6 +10,7 @@
 //!
 //! Not for: caching, storing translations or choosing what to translate.
 
+use crate::vocab::Field;
 use anyhow::{Result, anyhow, bail};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -30,6 +31,13 @@ pub trait Translator {
     fn translate(&mut self, src: &str, tgt: &str, texts: &[String]) -> Result<Vec<String>>;
     /// Language pairs this backend can do directly or via Spanish pivot.
     fn supports(&self, src: &str, tgt: &str) -> bool;
+    /// As [`Translator::translate`], for texts of one `field`: a backend
+    /// that follows the route table (`routes`, Apertium) takes the field's
+    /// route; the others translate as `translate` does.
+    fn translate_field(&mut self, src: &str, tgt: &str, field: Field, texts: &[String]) -> Result<Vec<String>> {
+        let _ = field;
+        self.translate(src, tgt, texts)
+    }
 }
 
 /// Engine instances of any kind, one per worker.
@@ -44,6 +52,9 @@ impl<T: Translator + ?Sized> Translator for Box<T> {
     }
     fn supports(&self, src: &str, tgt: &str) -> bool {
         (**self).supports(src, tgt)
+    }
+    fn translate_field(&mut self, src: &str, tgt: &str, field: Field, texts: &[String]) -> Result<Vec<String>> {
+        (**self).translate_field(src, tgt, field, texts)
     }
 }
 
@@ -182,15 +193,17 @@ pub fn translate_targets_parallel<T: Translator + Send>(
     texts: &[String],
 ) -> Vec<TargetResult> {
     let each: Vec<Vec<String>> = targets.iter().map(|_| texts.to_vec()).collect();
-    translate_each_target(workers, src, targets, &each)
+    translate_each_target(workers, src, targets, None, &each)
 }
 
 /// As [`translate_targets_parallel`], with texts of their own for each
-/// target (`texts[i]` goes into `targets[i]`; an empty list is not sent).
+/// target (`texts[i]` goes into `targets[i]`; an empty list is not sent),
+/// all of one `field` when one is given (its route, `routes`).
 pub fn translate_each_target<T: Translator + Send>(
     workers: &mut [T],
     src: &str,
     targets: &[&str],
+    field: Option<Field>,
     texts: &[Vec<String>],
 ) -> Vec<TargetResult> {
     let slots: Vec<Mutex<Option<Result<Vec<String>>>>> = targets.iter().map(|_| Mutex::new(None)).collect();
@@ -203,7 +216,11 @@ pub fn translate_each_target<T: Translator + Send>(
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(tgt) = targets.get(i) else { break };
                     let texts = texts.get(i).map(Vec::as_slice).unwrap_or_default();
-                    let result = if texts.is_empty() { Ok(Vec::new()) } else { worker.translate(src, tgt, texts) };
+                    let result = match field {
+                        _ if texts.is_empty() => Ok(Vec::new()),
+                        Some(field) => worker.translate_field(src, tgt, field, texts),
+                        None => worker.translate(src, tgt, texts),
+                    };
                     *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
                 }
             });

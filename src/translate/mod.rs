@@ -24,6 +24,7 @@ mod ordinals;
 pub mod phrases;
 pub mod pipeline;
 pub mod protect;
+pub mod routes;
 mod server;
 mod stats;
 pub mod status;

@@ -7,6 +7,7 @@
 //! Not for: deciding what needs translating (`pipeline`) or sending it (`batches`).
 
 use super::protect::Prepared;
+use super::routes::Route;
 use super::stats::TranslateStats;
 use super::style::{self, Field, Slips};
 use crate::store::translations::MachineTranslation;
@@ -49,12 +50,15 @@ pub(super) struct Need {
     /// Sent with names kept but no term, stored as the engine gives it
     /// (`data/lang/XX/plain.txt`).
     pub(super) plain: bool,
+    /// The route the table names for this text (`routes`), which Apertium
+    /// follows: in its cache key and its origin's name.
+    pub(super) route: Option<&'static Route>,
 }
 
 impl Need {
     /// The field as the cache key names it: a cut text is another text.
     pub(super) fn field_key(&self) -> String {
-        if self.shortened { format!("{}/cut", self.field) } else { self.field.to_string() }
+        field_key(self.field, self.shortened, self.route)
     }
 
     /// The row storing `text` as this text's translation into `tgt` by
@@ -68,7 +72,7 @@ impl Need {
             lang: tgt.to_string(),
             field: self.field,
             text: text.to_string(),
-            engine: engine_via(engine, self.via),
+            engine: origin_name(engine, self.route, self.via),
             source_hash: self.hash.clone(),
             cache_key: key.to_string(),
         }
@@ -90,13 +94,34 @@ impl Need {
     }
 }
 
-/// The engine as a translation names it: `apertium/3.8 via es` when the
-/// text was translated from the publisher's Spanish, not the original.
-pub(super) fn engine_via(engine: &str, via: Option<&str>) -> String {
-    match via {
-        Some(lang) => format!("{engine} via {lang}"),
-        None => engine.to_string(),
+/// The field as a cache key names it: a cut text is another text, and a
+/// text sent along another route another translation.
+pub(super) fn field_key(field: Field, shortened: bool, route: Option<&Route>) -> String {
+    let cut = if shortened { "/cut" } else { "" };
+    match route {
+        Some(route) => format!("{field}{cut}\0{}", route.modes_name()),
+        None => format!("{field}{cut}"),
     }
+}
+
+/// The engine as a translation names it (`text_origin`): Apertium with the
+/// route it followed (`apertium/3.8.3 cat-eng`, `apertium/3.8.3
+/// spa-cat+cat-fra via ca`), and `via es` when the text was translated
+/// from the publisher's Spanish, not the original (`apertium/3.8.3 spa-eng
+/// via es`; both: `via es+ca`). Other engines do not follow the table.
+pub(super) fn origin_name(engine: &str, route: Option<&Route>, via: Option<&str>) -> String {
+    let route = route.filter(|_| engine.starts_with("apertium/"));
+    let vias: Vec<&str> = via.into_iter().chain(route.and_then(|r| r.pivot)).collect();
+    let mut name = engine.to_string();
+    if let Some(route) = route {
+        name.push(' ');
+        name.push_str(&route.modes_name());
+    }
+    if !vias.is_empty() {
+        name.push_str(" via ");
+        name.push_str(&vias.join("+"));
+    }
+    name
 }
 
 /// Texts for the fallback: (source, target) → texts.

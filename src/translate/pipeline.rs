@@ -36,7 +36,7 @@
 
 use super::analyser::{Analyser, Analysis};
 use super::engine::Translator;
-use super::need::{Fallen, Need, engine_via, prepared_key};
+use super::need::{Fallen, Need, field_key, origin_name, prepared_key};
 use super::protect::{Known, prepare};
 use super::style::Field;
 use super::terms::TermBase;
@@ -270,9 +270,9 @@ pub(super) fn plan(
     let no_terms = TermBase::default();
     let gazetteer = super::gazetteer::load(options.terms_dir.as_deref())?;
     let apertium = engine.starts_with("apertium");
-    // One analyser for the whole step; none (capital letters decide) when
-    // Apertium's is not installed or fails.
-    let mut analyser = None;
+    // One analyser per original language for the whole step; none
+    // (capital letters decide) when Apertium's is not installed or fails.
+    let mut analysers: HashMap<String, Option<Analyser>> = HashMap::new();
     let existing = store.existing_translations()?;
     let humans = store.human_translations()?;
     let now = crate::store::now_ms();
@@ -287,8 +287,8 @@ pub(super) fn plan(
         let hash = text_hash(&t.text);
         // Names are decided by Apertium's analyser on the Spanish sent (original or pivot).
         let analysis = match &pivot {
-            Some((text, _)) => analysis_of(&mut analyser, "es", text, stats),
-            None => analysis_of(&mut analyser, &t.lang, &original, stats),
+            Some((text, _)) => analysis_of(&mut analysers, "es", text, stats),
+            None => analysis_of(&mut analysers, &t.lang, &original, stats),
         };
         let known = Known {
             venue: t.venue.as_deref(),
@@ -321,8 +321,8 @@ pub(super) fn plan(
             let base = if src == "es" { terms.get(lang).unwrap_or(&no_terms) } else { &no_terms };
             let plain = apertium && src == "es" && super::lang::plain(lang, t.field);
             let prepared = prepare(sent, known_into(known, lang, t.field), if plain { &no_terms } else { base });
-            let field_key = if shortened { format!("{}/cut", t.field) } else { t.field.to_string() };
-            let key = prepared_key(&prepared, &field_key, src, lang, &engine);
+            let route = super::routes::route(src, lang, Some(t.field));
+            let key = prepared_key(&prepared, &field_key(t.field, shortened, route), src, lang, &engine);
             // Translated from this very text, prepared the same way: nothing to do.
             if here.is_some_and(|e| e.source_hash == hash && e.cache_key.as_deref() == Some(key.as_str())) {
                 continue;
@@ -330,7 +330,7 @@ pub(super) fn plan(
             if let Some(cached) = store.cached_translation(&key)? {
                 stats.cache_hits += 1;
                 stats.per_source.entry(t.source.clone()).or_default().1 += 1;
-                let engine = engine_via(&engine, via);
+                let engine = origin_name(&engine, route, via);
                 plan.from_cache.push(MachineTranslation::of(&t, lang, cached, engine, &hash, key));
                 continue;
             }
@@ -343,6 +343,7 @@ pub(super) fn plan(
                 via,
                 apertium,
                 plain,
+                route,
                 prepared,
                 key,
                 hash: hash.clone(),
@@ -387,15 +388,16 @@ fn known_into<'a>(known: Known<'a>, lang: &'a str, field: Field) -> Known<'a> {
     Known { adjective_first, sentence_case, lang, ..known }
 }
 
-/// Apertium's analysis of a Spanish `text`, starting the analyser on first
-/// use; `None` for other languages, or when the analyser is missing or
-/// failed on this text (a fresh one is started for the next; the failure
-/// is counted in `stats` and said after the step).
-fn analysis_of(analyser: &mut Option<Option<Analyser>>, lang: &str, text: &str, stats: &mut TranslateStats) -> Option<Analysis> {
-    if lang != "es" {
+/// Apertium's analysis of a `text` in `lang` (Spanish or Catalan: issue
+/// 32 item 3), starting that language's analyser on first use; `None` for
+/// other languages, or when the analyser is missing or failed on this text
+/// (a fresh one is started for the next; the failure is counted in `stats`
+/// and said after the step).
+fn analysis_of(analysers: &mut HashMap<String, Option<Analyser>>, lang: &str, text: &str, stats: &mut TranslateStats) -> Option<Analysis> {
+    if !matches!(lang, "es" | "ca") {
         return None;
     }
-    let running = analyser.get_or_insert_with(|| Analyser::system().ok());
+    let running = analysers.entry(lang.to_string()).or_insert_with(|| Analyser::system_for(lang).ok());
     let answer = running.as_mut()?.analyse(text);
     match answer {
         Ok(a) => Some(a),
@@ -403,7 +405,7 @@ fn analysis_of(analyser: &mut Option<Option<Analyser>>, lang: &str, text: &str, 
             stats.analyser_failures += 1;
             stats.analyser_error.get_or_insert_with(|| format!("{e:#}"));
             // A fresh process for the next text; this one goes by capitals.
-            *analyser = Some(Analyser::system().ok());
+            analysers.insert(lang.to_string(), Analyser::system_for(lang).ok());
             None
         }
     }

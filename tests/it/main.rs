@@ -80,4 +80,5 @@ mod translate_neural_fallback;
 mod translate_neural_poison;
 mod translate_pipeline;
 mod translate_quality;
+mod translate_routes;
 mod translate_status;

@@ -9,7 +9,9 @@ use crate::common::{self, apertium};
 use cityvibe::adapter::{Collect, parse_bytes};
 use cityvibe::adapters::madrid::{MANIFEST, Madrid};
 use cityvibe::parse::pii::contains_pii;
+use cityvibe::translate::routes;
 use cityvibe::translate::{ApertiumTranslator, ApyTranslator, NoneTranslator, Translator, keep_verbatim, translate_targets_parallel};
+use cityvibe::vocab::Field;
 use std::net::TcpListener;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
@@ -136,18 +138,81 @@ fn texts_with_newlines_map_to_one_output_each() {
     }
 }
 
+/// Issue 32 item 3: Catalan into English takes the route the table
+/// declares (`cat-eng`, Apertium's own mode), whichever pairs the machine
+/// has: installed, it translates; missing, the error names the mode and
+/// `make deps` (the old test asserted there was no cat-eng, and failed
+/// where apertium-eng-cat is installed).
 #[test]
-fn catalan_into_english_goes_through_spanish() {
+fn catalan_into_english_takes_the_route_the_table_declares() {
     let Some(mut engine) = apertium() else { return };
-    assert_eq!(engine.mode("ca", "en"), None);
+    let declared = routes::route("ca", "en", None).expect("the table declares ca->en");
+    assert_eq!(declared.name(), "cat-eng");
+    let texts = vec!["La biblioteca obre dilluns a les 10 hores.".to_string()];
+    if !engine.has_mode("cat-eng") {
+        let err = format!("{:#}", engine.translate("ca", "en", &texts).unwrap_err());
+        assert!(err.contains("cat-eng") && err.contains("make deps"), "{err}");
+        return;
+    }
     assert!(engine.supports("ca", "en"));
     assert!(!engine.supports("ca", "xx"));
-    let texts = vec!["La biblioteca obre dilluns a les 10 hores.".to_string()];
     let out = engine.translate("ca", "en", &texts).unwrap();
     eprintln!("ca->en: {}", out[0]);
     assert!(out[0].to_lowercase().contains("library"), "{}", out[0]);
     assert!(out[0].contains("10"), "{}", out[0]);
     assert_no_marks(&texts[0], &out[0], "ca->en");
+}
+
+/// Issue 33 item 1: every route the table declares is the one the engine
+/// runs, hop after hop: fake modes that tag the text with their own name
+/// show which ran, in which order, for each field.
+#[test]
+fn the_engine_follows_every_route_of_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut names: Vec<&str> = routes::modes();
+    names.extend(["spa-eng", "es-fr", "spa-ita", "es-pt", "spa-cat", "cat-spa", "es-gl", "cat-eng", "cat-fra", "cat-ita", "cat-por"]);
+    for mode in names {
+        // After the text's marker, the mode's name: a pivot's second hop
+        // writes its name before the first's.
+        let script = dir.path().join(format!("{mode}.sh"));
+        std::fs::write(&script, format!("#!/bin/sh\nexec sed -z -u 's/\\[cityvibe:[0-9]*\\]/&{mode} /'\n")).unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::write(dir.path().join(format!("{mode}.mode")), format!("'{}'\n", script.display())).unwrap();
+    }
+    let mut engine = ApertiumTranslator::new(dir.path(), "apertium/fake").unwrap();
+    let texts = vec!["Hola".to_string()];
+    let mut pivots = 0;
+    for from in ["es", "ca"] {
+        for to in TARGETS.iter().chain(["es"].iter()).filter(|t| **t != from) {
+            for field in [Field::Title, Field::Description, Field::Price] {
+                let declared = routes::route(from, to, Some(field)).unwrap_or_else(|| panic!("{from}->{to} {field}"));
+                let out = engine.translate_field(from, to, field, &texts).unwrap();
+                let mut ran: Vec<&str> = declared.modes.clone();
+                ran.reverse();
+                assert_eq!(out[0], format!("{} Hola", ran.join(" ")), "{from}->{to} {field}: {}", declared.name());
+                pivots += usize::from(declared.pivot.is_some());
+            }
+        }
+    }
+    assert!(pivots > 0, "the table declares some pivot");
+}
+
+/// Issue 33 item 1: a kept span (a name, a term put in) survives both hops
+/// of a pivot byte for byte, with real Apertium: Spanish into French
+/// descriptions go through Catalan.
+#[test]
+fn kept_spans_survive_both_hops_of_a_pivot() {
+    let Some(mut engine) = apertium() else { return };
+    let declared = routes::route("es", "fr", Some(Field::Description)).unwrap();
+    if declared.pivot.is_none() || !declared.modes.iter().all(|m| engine.has_mode(m)) {
+        return;
+    }
+    let text =
+        keep_verbatim("Visita guiada por la Calle de Alcalá con Juan de la Casa y sus amigos.", &["Calle de Alcalá", "Juan de la Casa"]);
+    let out = engine.translate_field("es", "fr", Field::Description, &[text]).unwrap();
+    eprintln!("es->ca->fr: {}", out[0]);
+    assert!(out[0].contains("Calle de Alcalá") && out[0].contains("Juan de la Casa"), "{}", out[0]);
+    assert!(out[0].to_lowercase().contains("visite"), "{}", out[0]);
 }
 
 #[test]

@@ -1,0 +1,165 @@
+//! The route table (`data/translate/routes.tsv`): for each (original
+//! language, target language, field), the Apertium modes that translate it,
+//! a direct pair or a pivot through Catalan or Spanish, each row with the
+//! dev-set figures that chose it. The Apertium backend follows the route the
+//! table names, and the plan names it in a translation's origin
+//! (`apertium/3.8.3 spa-cat+cat-fra via ca`) and its cache key.
+//!
+//! Not for: running the modes (`apertium`), or deciding what to translate
+//! (`pipeline`). A pair the table does not declare goes as the backend
+//! finds it (direct, else through Spanish).
+
+use crate::vocab::Field;
+use std::sync::OnceLock;
+
+const TABLE: &str = include_str!("../../data/translate/routes.tsv");
+
+/// One row's route: the modes in order, and the language between them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Route {
+    /// Apertium mode names, run one after the other ("spa-cat", "cat-fra").
+    pub modes: Vec<&'static str>,
+    /// The language a pivot goes through (`ca`, `es`); none for a direct pair.
+    pub pivot: Option<&'static str>,
+}
+
+impl Route {
+    /// The modes as one name, the engine's key: `spa-cat+cat-fra`.
+    pub fn modes_name(&self) -> String {
+        self.modes.join("+")
+    }
+
+    /// The route as a translation's origin names it: `cat-eng`,
+    /// `spa-cat+cat-fra via ca`.
+    pub fn name(&self) -> String {
+        match self.pivot {
+            Some(via) => format!("{} via {via}", self.modes_name()),
+            None => self.modes_name(),
+        }
+    }
+}
+
+struct Row {
+    from: &'static str,
+    to: &'static str,
+    /// `None`: every field without a row of its own (`*`).
+    field: Option<&'static str>,
+    route: Route,
+}
+
+fn rows() -> &'static [Row] {
+    static ROWS: OnceLock<Vec<Row>> = OnceLock::new();
+    ROWS.get_or_init(|| TABLE.lines().filter_map(row).collect())
+}
+
+/// A line of the table; comments and blank lines are none. A malformed
+/// line is caught by the unit test that reads every line.
+fn row(line: &'static str) -> Option<Row> {
+    if line.trim().is_empty() || line.starts_with('#') {
+        return None;
+    }
+    let cols: Vec<&'static str> = line.split('\t').collect();
+    let [from, to, field, route, ..] = cols[..] else { return None };
+    let modes: Vec<&'static str> = route.split('+').map(str::trim).collect();
+    if modes.iter().any(|m| m.is_empty()) || modes.len() > 2 {
+        return None;
+    }
+    let pivot = match modes.as_slice() {
+        [first, _] => Some(language_of(first.split_once('-')?.1)?),
+        _ => None,
+    };
+    Some(Row { from, to, field: (field != "*").then_some(field), route: Route { modes, pivot } })
+}
+
+/// The display language an Apertium code names (`cat` → `ca`, `es` → `es`);
+/// a variant (`por_BR`) is no route's pivot.
+fn language_of(code: &str) -> Option<&'static str> {
+    crate::lang::Lang::ALL.iter().find(|l| l.apertium_codes().contains(&code)).map(|l| l.as_str())
+}
+
+/// The route the table names for `field` (`None`: any field) of a text in
+/// `from` into `to`; `None` when the table declares no such pair.
+pub fn route(from: &str, to: &str, field: Option<Field>) -> Option<&'static Route> {
+    let pair = || rows().iter().filter(|r| r.from == from && r.to == to);
+    let exact = field.and_then(|f| pair().find(|r| r.field == Some(f.as_str())));
+    exact.or_else(|| pair().find(|r| r.field.is_none())).map(|r| &r.route)
+}
+
+/// Every mode some route of the table runs, once each, in table order:
+/// what `make deps` installs and `doctor` proves.
+pub fn modes() -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for r in rows() {
+        for m in &r.route.modes {
+            if !out.contains(m) {
+                out.push(m);
+            }
+        }
+    }
+    out
+}
+
+/// Every mode the routes into one of `langs` run, once each, in table
+/// order (`doctor` proves them).
+pub fn modes_into(langs: &[String]) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for r in rows().iter().filter(|r| langs.iter().any(|l| l == r.to)) {
+        for m in &r.route.modes {
+            if !out.contains(m) {
+                out.push(m);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every line that is not a comment is a row, and every field named is one.
+    #[test]
+    fn every_line_is_a_row() {
+        for line in TABLE.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+            let r = row(line).unwrap_or_else(|| panic!("routes.tsv: not a row: {line:?}"));
+            assert!(r.field.is_none_or(|f| f.parse::<Field>().is_ok()), "{line:?}");
+            assert!(crate::lang::Lang::from_code(r.from).is_some() && crate::lang::Lang::from_code(r.to).is_some(), "{line:?}");
+            // A pivot's two modes meet in its language, and the route
+            // starts in `from` and ends in `to`.
+            let first = r.route.modes[0].split_once('-').unwrap();
+            let last = r.route.modes.last().unwrap().split_once('-').unwrap();
+            assert_eq!(language_of(first.0), Some(r.from), "{line:?}");
+            assert_eq!(language_of(last.1), Some(r.to), "{line:?}");
+            if let [a, b] = r.route.modes[..] {
+                assert_eq!(language_of(a.split_once('-').unwrap().1), language_of(b.split_once('-').unwrap().0), "{line:?}");
+            }
+        }
+    }
+
+    /// The examples in the table's head hold.
+    #[test]
+    fn the_examples_hold() {
+        let mut n = 0;
+        for line in TABLE.lines().filter_map(|l| l.strip_prefix("# example: ")) {
+            let (input, expected) = line.split_once(" => ").unwrap();
+            let [from, to, field] = input.split(' ').collect::<Vec<_>>()[..] else { panic!("{line}") };
+            let field = (field != "*").then(|| field.parse::<Field>().unwrap());
+            assert_eq!(route(from, to, field).map(Route::name).as_deref(), Some(expected), "{line}");
+            n += 1;
+        }
+        assert!(n >= 3);
+    }
+
+    /// Catalan originals go straight from Catalan (issue 32 item 3), and
+    /// Galician through Spanish.
+    #[test]
+    fn catalan_originals_have_their_own_routes() {
+        for (to, name) in [("es", "cat-spa"), ("en", "cat-eng"), ("fr", "cat-fra"), ("it", "cat-ita"), ("pt", "cat-por")] {
+            for field in [Some(Field::Title), Some(Field::Description), None] {
+                assert_eq!(route("ca", to, field).unwrap().name(), name);
+            }
+        }
+        assert_eq!(route("ca", "gl", None).unwrap().name(), "cat-spa+es-gl via es");
+        assert!(route("xx", "en", None).is_none());
+    }
+}
