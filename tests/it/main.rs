@@ -17,6 +17,7 @@ mod crash_safety;
 mod feed_reading;
 mod fetch_plan_all;
 mod fuzz_drivers;
+mod long_events;
 mod madrid_realdata;
 mod no_error_dropped;
 mod operator_audit;
