@@ -226,4 +226,10 @@ pub const MIGRATIONS: &[&str] = &[
     r#"
     ALTER TABLE validators RENAME COLUMN body_sha256 TO body_digest;
     "#,
+    // 10: a machine translation that came back garbled says how it was put
+    // right, `mended` (house style) or `retranslated` (issue 33 item 2), for
+    // `translate status`; NULL for every other.
+    r#"
+    ALTER TABLE translation_cache ADD COLUMN repair TEXT;
+    "#,
 ];

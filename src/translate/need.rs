@@ -71,6 +71,7 @@ impl Need {
             engine: engine_via(engine, self.via),
             source_hash: self.hash.clone(),
             cache_key: key.to_string(),
+            repair: None,
         }
     }
 
