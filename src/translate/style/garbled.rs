@@ -56,6 +56,13 @@ pub(super) fn stop_moved_before_a_span(segs: &mut [Segment]) {
 pub(super) fn catalan_word_moved_before_a_span(segs: &mut [Segment]) {
     for i in 0..segs.len().saturating_sub(1) {
         let (Segment::Plain(before), Segment::Name(name)) = (&segs[i], &segs[i + 1]) else { continue };
+        // A name that carries its own article takes none more: "en l'El Caire" → "en El Caire".
+        let own_article = ["El ", "La ", "Els ", "Les "].iter().any(|a| name.starts_with(a));
+        if own_article && (before.ends_with(" l'") || before.ends_with(" L'") || *before == "l'" || *before == "L'") {
+            let cut = before[..before.len() - 2].to_string();
+            segs[i] = Segment::Plain(cut);
+            continue;
+        }
         let after = match segs.get(i + 2) {
             Some(Segment::Plain(a)) => a.clone(),
             Some(Segment::Name(_)) => continue,
@@ -128,6 +135,8 @@ mod tests {
         let names = kept(&["Centro Sociocultural Montecarmelo"]);
         let end = "Horari d'obertura del .. Centro Sociocultural Montecarmelo";
         assert_eq!(finish(end, &names, None, "ca", Field::Description), "Horari d'obertura del Centro Sociocultural Montecarmelo.");
+        let names = kept(&["El Cairo"]);
+        assert_eq!(finish("el clasismo en l'El Cairo contemporani", &names, None, "ca", Field::Description), "el clasismo en El Cairo contemporani");
         // A stop after the span's sentence goes on is no sentence's end: it goes.
         let names = kept(&["CEAC Maris Stella"]);
         assert_eq!(finish("recepció del . CEAC Maris Stella amb amics", &names, None, "ca", Field::Description), "recepció del CEAC Maris Stella amb amics");
