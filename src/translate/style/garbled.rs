@@ -54,6 +54,16 @@ pub(super) fn stop_moved_before_a_span(segs: &mut [Segment]) {
 /// the span, and the article or "de" is written out again ("el Parque de
 /// Aluche i Madrid Riu").
 pub(super) fn catalan_word_moved_before_a_span(segs: &mut [Segment]) {
+    // An elided article before a name's own capitalised one ("en l'El Caire"): it goes.
+    static DOUBLE_ARTICLE: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r"(^|\s)[Ll]'((?:El|La|Els|Les) )").expect("article regex"));
+    for s in segs.iter_mut() {
+        if let Segment::Plain(t) = s
+            && DOUBLE_ARTICLE.is_match(t)
+        {
+            *t = DOUBLE_ARTICLE.replace_all(t, "$1$2").into_owned();
+        }
+    }
     for i in 0..segs.len().saturating_sub(1) {
         let (Segment::Plain(before), Segment::Name(name)) = (&segs[i], &segs[i + 1]) else { continue };
         // A name that carries its own article takes none more: "en l'El Caire" → "en El Caire".
@@ -137,6 +147,8 @@ mod tests {
         assert_eq!(finish(end, &names, None, "ca", Field::Description), "Horari d'obertura del Centro Sociocultural Montecarmelo.");
         let names = kept(&["El Cairo"]);
         assert_eq!(finish("el clasismo en l'El Cairo contemporani", &names, None, "ca", Field::Description), "el clasismo en El Cairo contemporani");
+        let names = kept(&["Cairo"]);
+        assert_eq!(finish("el clasismo en l'El Cairo contemporani", &names, None, "ca", Field::Description), "el clasismo en el Cairo contemporani");
         // A stop after the span's sentence goes on is no sentence's end: it goes.
         let names = kept(&["CEAC Maris Stella"]);
         assert_eq!(finish("recepció del . CEAC Maris Stella amb amics", &names, None, "ca", Field::Description), "recepció del CEAC Maris Stella amb amics");
