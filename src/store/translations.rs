@@ -167,12 +167,11 @@ impl Store {
     pub fn save_translations(&mut self, items: &[MachineTranslation]) -> Result<()> {
         let tx = self.conn.transaction()?;
         {
-            let mut cache =
-                tx.prepare_cached(
-                    "INSERT INTO translation_cache (key, text, engine, created_at, repair) VALUES (?1, ?2, ?3, ?4, ?5)
+            let mut cache = tx.prepare_cached(
+                "INSERT INTO translation_cache (key, text, engine, created_at, repair) VALUES (?1, ?2, ?3, ?4, ?5)
                      ON CONFLICT (key) DO UPDATE SET text = excluded.text, engine = excluded.engine,
                         created_at = excluded.created_at, repair = coalesce(excluded.repair, translation_cache.repair)",
-                )?;
+            )?;
             let mut tr = tx.prepare_cached(
                 "INSERT INTO translations (event_id, lang, field, text, origin, engine, source_hash, cache_key)
                  VALUES (?1, ?2, ?3, ?4, 'machine', ?5, ?6, ?7)

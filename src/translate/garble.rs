@@ -57,11 +57,7 @@ impl Form {
 /// assert!(forms("Hay un tiempo", "Il y a un temps", "fr").is_empty());
 /// ```
 pub fn forms(original: &str, translation: &str, lang: &str) -> Vec<&'static str> {
-    FORMS
-        .iter()
-        .filter(|f| f.serves(lang) && f.matches(translation).count() > f.matches(original).count())
-        .map(|f| f.name)
-        .collect()
+    FORMS.iter().filter(|f| f.serves(lang) && f.matches(translation).count() > f.matches(original).count()).map(|f| f.name).collect()
 }
 
 /// The kept spans of `names` that stand beside (or in) a garbled form of

@@ -459,7 +459,8 @@ fn names_a_person(text: &str, (a, b): (usize, usize), analysis: &Analysis) -> bo
         while ws.get(j).is_some_and(|&(s, e)| connector(&run[s..e])) {
             j += 1;
         }
-        ws.get(j).is_some_and(|&(s, _)| run[s..].starts_with(char::is_uppercase)) && run[ws[i].1..ws[j].0].split(' ').all(|w| w.is_empty() || connector(w))
+        ws.get(j).is_some_and(|&(s, _)| run[s..].starts_with(char::is_uppercase))
+            && run[ws[i].1..ws[j].0].split(' ').all(|w| w.is_empty() || connector(w))
     };
     given_name(&first) || (0..ws.len()).any(|i| analysis.given_name_at(a + ws[i].0) && particles_then_capital(i))
 }

@@ -7,8 +7,8 @@
 //! translated again.
 use crate::common;
 
-use cityvibe::translate::garble::forms;
 use crate::translate_quality::{record, write_feed};
+use cityvibe::translate::garble::forms;
 use common::{cityvibe, realdata, workdir};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -43,7 +43,8 @@ fn issue33_2_no_garbled_form_in_any_language_of_the_real_madrid_feed() {
     std::fs::copy(feed, d.join(FEED)).unwrap();
     let out = cityvibe(d, &["--mirror", "mirror", "run", "--source", "madrid"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let original: HashMap<String, Value> = listed(d, None).into_iter().map(|e| (e["source_event_id"].as_str().unwrap().to_string(), e)).collect();
+    let original: HashMap<String, Value> =
+        listed(d, None).into_iter().map(|e| (e["source_event_id"].as_str().unwrap().to_string(), e)).collect();
     let mut garbled = Vec::new();
     for lang in ["en", "fr", "it", "pt", "ca", "gl"] {
         for e in listed(d, Some(lang)) {
@@ -87,7 +88,8 @@ fn issue33_2_known_garbled_forms_are_mended_and_counted() {
     write_feed(d, &[record("1", "Senda de las aves", stop, "CEAC Maris Stella"), record("2", "Concierto sinfónico", pronoun, "Sala A")]);
     let out = cityvibe(d, &["--mirror", "mirror", "run", "--source", "madrid"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let original: HashMap<String, Value> = listed(d, None).into_iter().map(|e| (e["source_event_id"].as_str().unwrap().to_string(), e)).collect();
+    let original: HashMap<String, Value> =
+        listed(d, None).into_iter().map(|e| (e["source_event_id"].as_str().unwrap().to_string(), e)).collect();
     for lang in ["fr", "ca"] {
         for e in listed(d, Some(lang)) {
             let o = &original[e["source_event_id"].as_str().unwrap()];

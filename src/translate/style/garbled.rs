@@ -141,16 +141,28 @@ mod tests {
     fn issue33_2_a_stop_moved_before_a_span_goes_back() {
         let names = kept(&["CEAC Maris Stella"]);
         let ca = "Lloc: Comença en la recepció del . CEAC Maris Stella Edat: per a majors";
-        assert_eq!(finish(ca, &names, None, "ca", Field::Description), "Lloc: Comença en la recepció del CEAC Maris Stella. Edat: per a majors");
+        assert_eq!(
+            finish(ca, &names, None, "ca", Field::Description),
+            "Lloc: Comença en la recepció del CEAC Maris Stella. Edat: per a majors"
+        );
         let names = kept(&["Centro Sociocultural Montecarmelo"]);
         let end = "Horari d'obertura del .. Centro Sociocultural Montecarmelo";
         assert_eq!(finish(end, &names, None, "ca", Field::Description), "Horari d'obertura del Centro Sociocultural Montecarmelo.");
         let names = kept(&["El Cairo"]);
-        assert_eq!(finish("el clasismo en l'El Cairo contemporani", &names, None, "ca", Field::Description), "el clasismo en El Cairo contemporani");
+        assert_eq!(
+            finish("el clasismo en l'El Cairo contemporani", &names, None, "ca", Field::Description),
+            "el clasismo en El Cairo contemporani"
+        );
         let names = kept(&["Cairo"]);
-        assert_eq!(finish("el clasismo en l'El Cairo contemporani", &names, None, "ca", Field::Description), "el clasismo en el Cairo contemporani");
+        assert_eq!(
+            finish("el clasismo en l'El Cairo contemporani", &names, None, "ca", Field::Description),
+            "el clasismo en el Cairo contemporani"
+        );
         // A stop after the span's sentence goes on is no sentence's end: it goes.
         let names = kept(&["CEAC Maris Stella"]);
-        assert_eq!(finish("recepció del . CEAC Maris Stella amb amics", &names, None, "ca", Field::Description), "recepció del CEAC Maris Stella amb amics");
+        assert_eq!(
+            finish("recepció del . CEAC Maris Stella amb amics", &names, None, "ca", Field::Description),
+            "recepció del CEAC Maris Stella amb amics"
+        );
     }
 }
