@@ -58,6 +58,9 @@ pub const FILES: &[(&str, &str)] = &[
     ("ca/punctuation.tsv", include_str!("../data/lang/ca/punctuation.tsv")),
     ("gl/punctuation.tsv", include_str!("../data/lang/gl/punctuation.tsv")),
     ("ca/hours.tsv", include_str!("../data/lang/ca/hours.tsv")),
+    ("ca/moved-words.txt", include_str!("../data/lang/ca/moved-words.txt")),
+    ("fr/subject-pronouns.txt", include_str!("../data/lang/fr/subject-pronouns.txt")),
+    ("garbled.tsv", include_str!("../data/lang/garbled.tsv")),
 ];
 
 /// The data lines of each file: neither blank nor a `#` comment, trimmed.

@@ -168,23 +168,12 @@ impl Schedule {
         let start = first.to_datetime(t0);
         let end = last.or(end_time.map(|_| first)).map(|d| d.to_datetime(end_time.unwrap_or(jiff::civil::time(23, 59, 59, 0))));
         let mut occurrences = Vec::new();
-        let one_day_end =
-            |d: Date| -> Option<DateTime> { end_time.filter(|et| start_time.is_none_or(|st| *et > st)).map(|et| d.to_datetime(et)) };
+        let one_day_end = |d: Date| day_end(d, start_time, end_time);
         match last {
             Some(last) if last > first && (!weekdays.is_empty() || start_time.is_some()) => {
                 // A repeated event: one occurrence per matching day.
-                let mut day = first;
                 let horizon = first.checked_add(jiff::Span::new().days(HORIZON_DAYS)).unwrap_or(last);
-                while day <= last && day <= horizon && occurrences.len() < MAX_OCCURRENCES {
-                    let wanted = weekdays.is_empty() || weekdays.contains(&day.weekday());
-                    if wanted && !excluded.contains(&day) {
-                        occurrences.push(Occurrence { start: day.to_datetime(t0), end: one_day_end(day) });
-                    }
-                    match day.tomorrow() {
-                        Ok(d) => day = d,
-                        Err(_) => break,
-                    }
-                }
+                occurrences = repeat(first, last.min(horizon), start_time, end_time, &weekdays, &excluded, MAX_OCCURRENCES);
             }
             Some(last) if last > first => {
                 // An exhibition-like span with no time and no weekdays: one long occurrence.
@@ -197,6 +186,114 @@ impl Schedule {
             }
         }
         Schedule { start: Some(start), end, all_day, weekdays, excluded, occurrences }
+    }
+}
+
+/// The end of one day's occurrence: the end time, when there is one after the start time.
+fn day_end(d: Date, start_time: Option<jiff::civil::Time>, end_time: Option<jiff::civil::Time>) -> Option<DateTime> {
+    end_time.filter(|et| start_time.is_none_or(|st| *et > st)).map(|et| d.to_datetime(et))
+}
+
+/// One occurrence per day from `from` to `to` that is one of `weekdays`
+/// (any day when empty) and not excluded, at most `cap` of them.
+fn repeat(
+    from: Date,
+    to: Date,
+    start_time: Option<jiff::civil::Time>,
+    end_time: Option<jiff::civil::Time>,
+    weekdays: &[Weekday],
+    excluded: &[Date],
+    cap: usize,
+) -> Vec<Occurrence> {
+    let t0 = start_time.unwrap_or(jiff::civil::Time::midnight());
+    let mut out = Vec::new();
+    let mut day = from;
+    while day <= to && out.len() < cap {
+        if (weekdays.is_empty() || weekdays.contains(&day.weekday())) && !excluded.contains(&day) {
+            out.push(Occurrence { start: day.to_datetime(t0), end: day_end(day, start_time, end_time) });
+        }
+        match day.tomorrow() {
+            Ok(d) => day = d,
+            Err(_) => break,
+        }
+    }
+    out
+}
+
+/// A repeated span longer than [`HORIZON_DAYS`] (an exhibition open six days
+/// a week from 2022 to 2027): its stored occurrences are the first
+/// [`HORIZON_DAYS`] only, so that an unchanged feed stores the same row
+/// whenever it is read. A reader at any moment gets its occurrences from
+/// [`RepeatedSpan::around`] instead (issue 33 item 5).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RepeatedSpan {
+    first: Date,
+    last: Date,
+    start_time: Option<jiff::civil::Time>,
+    end_time: Option<jiff::civil::Time>,
+    weekdays: Vec<Weekday>,
+    excluded: Vec<Date>,
+}
+
+impl RepeatedSpan {
+    /// The repeated span whose expansion the stored `occurrences` are, cut at
+    /// the horizon; `None` for anything else (a short span, a single day, a
+    /// schedule merged from several ranges, one corrected by the operator).
+    pub fn of(
+        start: Option<DateTime>,
+        end: Option<DateTime>,
+        all_day: bool,
+        weekdays: &[Weekday],
+        excluded: &[Date],
+        occurrences: &[Occurrence],
+    ) -> Option<RepeatedSpan> {
+        let (start, end) = (start?, end?);
+        let (first, last) = (start.date(), end.date());
+        if first.checked_add(jiff::Span::new().days(HORIZON_DAYS)).is_ok_and(|h| last <= h) {
+            return None;
+        }
+        let start_time = (!all_day).then(|| start.time());
+        if weekdays.is_empty() && start_time.is_none() {
+            return None; // one long occurrence, stored whole
+        }
+        let stored_end = occurrences.first().and_then(|o| o.end).map(|e| e.time());
+        let feed_end = Some(end.time()).filter(|t| *t != jiff::civil::time(23, 59, 59, 0));
+        [stored_end, feed_end, None].into_iter().find_map(|end_time| {
+            let s = Schedule::from_span(first, Some(last), start_time, end_time, weekdays.to_vec(), excluded.to_vec());
+            (s.occurrences == occurrences && s.start == Some(start)).then(|| RepeatedSpan {
+                first,
+                last,
+                start_time,
+                end_time,
+                weekdays: weekdays.to_vec(),
+                excluded: excluded.to_vec(),
+            })
+        })
+    }
+
+    /// The span's occurrences from a year before `today` to a year after it,
+    /// within the span (before its start, its first two years; a year past
+    /// its end, its last day).
+    ///
+    /// ```
+    /// use cityvibe::model::{RepeatedSpan, Schedule};
+    /// use jiff::civil::{Weekday, date};
+    /// let s = Schedule::from_span(date(2022, 12, 14), Some(date(2027, 1, 1)), None, None, vec![Weekday::Tuesday], vec![]);
+    /// let span = RepeatedSpan::of(s.start, s.end, s.all_day, &s.weekdays, &s.excluded, &s.occurrences).unwrap();
+    /// let now = span.around(date(2026, 12, 2));
+    /// assert_eq!(now.first().unwrap().start.date(), date(2025, 12, 2));
+    /// assert_eq!(now.last().unwrap().start.date(), date(2026, 12, 29));
+    /// ```
+    pub fn around(&self, today: Date) -> Vec<Occurrence> {
+        let days = |n: i64| jiff::Span::new().days(n);
+        let from = today.checked_sub(days(HORIZON_DAYS)).unwrap_or(self.first).max(self.first).min(self.last);
+        let to = from.checked_add(days(2 * HORIZON_DAYS)).unwrap_or(self.last).min(self.last);
+        repeat(from, to, self.start_time, self.end_time, &self.weekdays, &self.excluded, 2 * MAX_OCCURRENCES)
+    }
+
+    /// The span's last day.
+    pub fn last_day(&self) -> Date {
+        self.last
     }
 }
 

@@ -5,7 +5,7 @@
 //! be read as a reader would see it on any day. Not for storing or
 //! exporting occurrences (`export::slots` reads them).
 
-use crate::export::{Slot, slots};
+use crate::export::{Slot, slots, slots_at};
 use crate::store::events::StoredEvent;
 use jiff::Timestamp;
 use jiff::civil::DateTime;
@@ -63,7 +63,7 @@ pub fn standing(e: &StoredEvent, at: Timestamp) -> Standing {
 
 /// Where `e` stands at `now` (its own civil time).
 pub fn standing_at(e: &StoredEvent, now: DateTime) -> Standing {
-    let all = slots(e);
+    let all = slots_at(e, now.date());
     match all.iter().find(|s| over_at(s) >= now) {
         Some(s) => Standing::Next(*s),
         None => all.last().map_or(Standing::Undated, |s| Standing::Ended(*s)),
@@ -100,7 +100,11 @@ pub fn for_reader(events: Vec<StoredEvent>, all: bool, at: Timestamp) -> Vec<(St
 pub fn when(e: &StoredEvent, s: &Slot) -> String {
     let day = |d: DateTime| d.date().to_string();
     let time = |d: DateTime| d.strftime("%Y-%m-%d %H:%M").to_string();
-    let last_day = slots(e).last().map(|l| over_at(l).date());
+    // A span longer than a year runs to its own last day, past the slots around today.
+    let last_day = match crate::export::repeated_span(e) {
+        Some(span) => Some(span.last_day()),
+        None => slots(e).last().map(|l| over_at(l).date()),
+    };
     let until = last_day.filter(|d| *d > s.start.date()).map(|d| format!(" → {d}")).unwrap_or_default();
     if e.all_day { format!("{}{until}", day(s.start)) } else { format!("{}{until}", time(s.start)) }
 }

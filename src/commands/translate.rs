@@ -269,8 +269,19 @@ fn status(cli: &Cli, json: bool) -> Result<super::Exit> {
         return super::print_json(&report).map(|_| exit::OK);
     }
     crate::outln!("engine: {}", report.engine)?;
-    let mut table = crate::output::Table::new(&["lang", "texts", "publisher", "human", "machine", "pending", "failed", "data"])
-        .right(&[1, 2, 3, 4, 5, 6]);
+    let mut table = crate::output::Table::new(&[
+        "lang",
+        "texts",
+        "publisher",
+        "human",
+        "machine",
+        "pending",
+        "failed",
+        "mended",
+        "retranslated",
+        "data",
+    ])
+    .right(&[1, 2, 3, 4, 5, 6, 7, 8]);
     for l in &report.languages {
         let n = |v: u64| v.to_string();
         table.row([
@@ -281,6 +292,8 @@ fn status(cli: &Cli, json: bool) -> Result<super::Exit> {
             n(l.machine),
             n(l.pending),
             n(l.failed),
+            n(l.garbled_mended),
+            n(l.garbled_retranslated),
             l.data_version.clone(),
         ]);
     }

@@ -43,10 +43,26 @@ pub struct Slot {
 }
 
 /// The occurrences of an event, from the stored list, else from its span;
-/// an end before its start is dropped.
+/// an end before its start is dropped. A repeated span longer than a year
+/// gives those from a year before today to a year after (see [`slots_at`]).
 pub fn slots(e: &StoredEvent) -> Vec<Slot> {
+    let now = jiff::Timestamp::now();
+    let today = now.in_tz(&e.time_zone).or_else(|_| now.in_tz(crate::model::TZ_MADRID)).map(|z| z.date()).unwrap_or(Date::MIN);
+    slots_at(e, today)
+}
+
+/// The occurrences of an event as a reader sees them on `today` (the
+/// event's own civil date): a repeated span longer than a year (stored
+/// expanded for its first year only) is expanded from a year before `today`
+/// to a year after it, so that an event running from 2022 to 2027 is on
+/// today (issue 33 item 5); anything else as [`slots`] says.
+pub fn slots_at(e: &StoredEvent, today: Date) -> Vec<Slot> {
     let slot = |start: DateTime, end: Option<DateTime>| Slot { start, end: end.filter(|end| *end >= start) };
-    let mut out: Vec<Slot> = e.occurrences.iter().map(|o| slot(o.start, o.end)).collect();
+    let occurrences = match repeated_span(e) {
+        Some(span) => span.around(today),
+        None => e.occurrences.clone(),
+    };
+    let mut out: Vec<Slot> = occurrences.iter().map(|o| slot(o.start, o.end)).collect();
     if out.is_empty()
         && let Some(start) = e.start
     {
@@ -54,6 +70,11 @@ pub fn slots(e: &StoredEvent) -> Vec<Slot> {
     }
     out.sort_by_key(|s| s.start);
     out
+}
+
+/// The repeated span longer than a year that `e`'s stored occurrences expand, if it is one.
+pub fn repeated_span(e: &StoredEvent) -> Option<crate::model::RepeatedSpan> {
+    crate::model::RepeatedSpan::of(e.start, e.end, e.all_day, &e.weekdays, &e.excluded, &e.occurrences)
 }
 
 /// Parse the date given to `option` (`--from` or `--to`).

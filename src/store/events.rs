@@ -187,7 +187,9 @@ impl Store {
             args.extend(f.sources.iter().cloned());
         }
         if let Some(from) = &f.from {
-            sql.push_str(" AND coalesce(last_end, first_start) >= ?");
+            // The span's own end too: a span longer than a year stores the
+            // occurrences of its first year only (issue 33 item 5).
+            sql.push_str(" AND max(coalesce(last_end, first_start, ''), coalesce(end, '')) >= ?");
             args.push(from.clone());
         }
         if let Some(to) = &f.to {

@@ -237,4 +237,10 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE INDEX fetch_log_url ON fetch_log (url, started_ms);
     CREATE INDEX runs_started ON runs (started_at);
     "#,
+    // 11: a machine translation that came back garbled says how it was put
+    // right, `mended` (house style) or `retranslated` (issue 33 item 2), for
+    // `translate status`; NULL for every other.
+    r#"
+    ALTER TABLE translation_cache ADD COLUMN repair TEXT;
+    "#,
 ];

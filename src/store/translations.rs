@@ -42,6 +42,9 @@ pub struct MachineTranslation {
     pub engine: String,
     pub source_hash: String,
     pub cache_key: String,
+    /// How a garbled answer was put right (`mended`, `retranslated`), kept
+    /// with its cache entry; `None` keeps what the entry says (issue 33 item 2).
+    pub repair: Option<&'static str>,
 }
 
 impl MachineTranslation {
@@ -63,6 +66,7 @@ impl MachineTranslation {
             engine,
             source_hash: source_hash.to_string(),
             cache_key,
+            repair: None,
         }
     }
 }
@@ -147,12 +151,27 @@ impl Store {
         Ok(self.conn.query_row("SELECT text FROM translation_cache WHERE key = ?1", [key], |r| r.get(0)).optional()?)
     }
 
+    /// Current machine translations of active events that came back garbled
+    /// and were put right, by (language, `mended` or `retranslated`) (issue 33 item 2).
+    pub fn garbled_repairs(&self) -> Result<std::collections::HashMap<(String, String), u64>> {
+        let mut st = self.conn.prepare(
+            "SELECT t.lang, c.repair, count(*) FROM translations t
+             JOIN translation_cache c ON c.key = t.cache_key JOIN events e ON e.id = t.event_id
+             WHERE e.status = 'active' AND t.origin = 'machine' AND c.repair IS NOT NULL GROUP BY t.lang, c.repair",
+        )?;
+        let rows = st.query_map([], |r| Ok(((r.get::<_, String>(0)?, r.get::<_, String>(1)?), r.get::<_, i64>(2)?)))?;
+        rows.map(|r| r.map(|(k, n)| (k, n.max(0) as u64)).map_err(Into::into)).collect()
+    }
+
     /// Write machine translations (and their cache entries) in one transaction.
     pub fn save_translations(&mut self, items: &[MachineTranslation]) -> Result<()> {
         let tx = self.conn.transaction()?;
         {
-            let mut cache =
-                tx.prepare_cached("INSERT OR REPLACE INTO translation_cache (key, text, engine, created_at) VALUES (?1, ?2, ?3, ?4)")?;
+            let mut cache = tx.prepare_cached(
+                "INSERT INTO translation_cache (key, text, engine, created_at, repair) VALUES (?1, ?2, ?3, ?4, ?5)
+                     ON CONFLICT (key) DO UPDATE SET text = excluded.text, engine = excluded.engine,
+                        created_at = excluded.created_at, repair = coalesce(excluded.repair, translation_cache.repair)",
+            )?;
             let mut tr = tx.prepare_cached(
                 "INSERT INTO translations (event_id, lang, field, text, origin, engine, source_hash, cache_key)
                  VALUES (?1, ?2, ?3, ?4, 'machine', ?5, ?6, ?7)
@@ -165,7 +184,7 @@ impl Store {
                 // The last line of P5 for engine answers, which `translate::answer`
                 // checks first: nothing reaches the table or the cache unscrubbed.
                 let text = crate::parse::pii::scrub(&crate::parse::controls::without_controls(&t.text));
-                cache.execute(params![t.cache_key, text, t.engine, now])?;
+                cache.execute(params![t.cache_key, text, t.engine, now, t.repair])?;
                 tr.execute(params![t.event_id, t.lang, t.field, text, t.engine, t.source_hash, t.cache_key])?;
             }
         }

@@ -17,6 +17,7 @@
 
 use super::answer::check;
 use super::engine::{Translator, translate_each_target};
+use super::garble::{self, Repair};
 use super::need::{Fallen, Need};
 use super::protect::Prepared;
 use super::stats::TranslateStats;
@@ -135,15 +136,17 @@ pub(super) fn send<T: Translator + Send>(
                     match answer {
                         Ok(text) => {
                             outcome.succeeded[t] = true;
-                            let text = match waiting.clone().next() {
-                                Some(first) => first.finish(&text, tgt),
-                                None => style::finish(&text, &prepared.names, prepared.lead.as_deref(), tgt, Field::Description),
+                            let (text, repair) = match waiting.clone().next() {
+                                Some(first) => finish_checked(&mut workers[0], &src, tgt, first, &text, stats),
+                                None => (style::finish(&text, &prepared.names, prepared.lead.as_deref(), tgt, Field::Description), None),
                             };
                             if failures.contains_key(key) {
                                 store.clear_translation_failure(key)?;
                             }
                             for n in waiting {
-                                out.push(n.translated(tgt, &text, engine, key, stats));
+                                let mut row = n.translated(tgt, &text, engine, key, stats);
+                                row.repair = repair.map(Repair::as_str);
+                                out.push(row);
                             }
                         }
                         Err(e) => {
@@ -219,6 +222,44 @@ fn checked(batch: &[usize], plan: &Plan, answers: Vec<String>) -> Result<Vec<Str
         check(&plan.keys[i].1.text, answer).map_err(|e| e.context(format!("answer {} of {}", n + 1, batch.len())))?;
     }
     Ok(answers)
+}
+
+/// An engine's answer to `need` in house style, checked for the garbled
+/// forms of `data/lang/garbled.tsv` whatever the engine or route (issue 33
+/// item 2): one that house style mended is `Mended`; one still garbled is
+/// translated again with the kept spans beside the form left to the engine,
+/// and that text taken when it is less garbled (`Retranslated`).
+fn finish_checked<T: Translator>(
+    worker: &mut T,
+    src: &str,
+    tgt: &str,
+    need: &Need,
+    answer: &str,
+    stats: &mut TranslateStats,
+) -> (String, Option<Repair>) {
+    let original = super::protect::unmark(&need.prepared.text);
+    let text = need.finish(answer, tgt);
+    let left = garble::forms(&original, &text, tgt);
+    if left.is_empty() {
+        let mended = !garble::forms(&original, answer, tgt).is_empty();
+        stats.garbled_mended += u64::from(mended);
+        return (text, mended.then_some(Repair::Mended));
+    }
+    let at_fault = garble::spans_at_fault(&original, &text, tgt, &need.prepared.names);
+    let mut again = need.clone();
+    again.prepared = garble::unkept(&need.prepared, &at_fault);
+    let sent = std::slice::from_ref(&again.prepared.text);
+    if let Ok(mut answers) = worker.translate(src, tgt, sent)
+        && answers.len() == 1
+        && check(&sent[0], &answers[0]).is_ok()
+    {
+        let retried = again.finish(&answers.remove(0), tgt);
+        if garble::forms(&original, &retried, tgt).len() < left.len() {
+            stats.garbled_retranslated += 1;
+            return (retried, Some(Repair::Retranslated));
+        }
+    }
+    (text, None)
 }
 
 /// Whether the engine translates a short, harmless text from `src` into `tgt`.

@@ -32,10 +32,12 @@ const CODE: &[&str] = &[
     include_str!("style.rs"),
     include_str!("style/articles.rs"),
     include_str!("style/compounds.rs"),
+    include_str!("style/garbled.rs"),
     include_str!("style/places.rs"),
     include_str!("style/stages.rs"),
     include_str!("style/typography.rs"),
     include_str!("../parse/labels.rs"),
+    include_str!("garble.rs"),
 ];
 
 /// Whether `field` of texts into `lang` goes to Apertium as it is and
@@ -89,7 +91,7 @@ fn digest_of(tgt: &str) -> String {
     for code in CODE {
         h.update(code.as_bytes());
     }
-    for (path, content) in FILES.iter().filter(|(p, _)| p.starts_with("es/") || p.starts_with(&format!("{tgt}/"))) {
+    for (path, content) in FILES.iter().filter(|(p, _)| !p.contains('/') || p.starts_with("es/") || p.starts_with(&format!("{tgt}/"))) {
         h.update(path.as_bytes());
         h.update([0u8]);
         h.update(content.as_bytes());
@@ -178,6 +180,12 @@ mod tests {
         }
         if e.path.ends_with("/hours.tsv") {
             return crate::parse::week_hours::describe(&crate::parse::week_hours::week_hours(&e.input, dir));
+        }
+        if e.path == crate::translate::garble::FILE {
+            let lang = e.lang.as_deref().unwrap_or_default();
+            let (original, translation) = e.input.split_once(" | ").unwrap_or_default();
+            let found = crate::translate::garble::forms(original, translation, lang);
+            return if found.is_empty() { "none".to_string() } else { found.join(", ") };
         }
         if e.path == "es/labels.txt" {
             return crate::parse::labels::split_labelled_parts(&e.input);

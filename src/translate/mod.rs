@@ -15,6 +15,7 @@ pub mod engine;
 pub mod exchange;
 mod fallback;
 pub mod fields;
+pub mod garble;
 pub mod gazetteer;
 pub mod lang;
 mod libretranslate;

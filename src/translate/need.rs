@@ -75,6 +75,7 @@ impl Need {
             engine: origin_name(engine, self.route, self.via),
             source_hash: self.hash.clone(),
             cache_key: key.to_string(),
+            repair: None,
         }
     }
 

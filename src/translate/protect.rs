@@ -452,10 +452,17 @@ fn names_a_person(text: &str, (a, b): (usize, usize), analysis: &Analysis) -> bo
     let run = &text[a..b];
     let ws = words(run);
     let first = ws.first().map(|&(s, e)| run[s..e].to_lowercase()).unwrap_or_default();
-    given_name(&first)
-        || ws.windows(2).any(|pair| {
-            analysis.given_name_at(a + pair[0].0) && run[pair[1].0..].starts_with(char::is_uppercase) && run[pair[0].1..pair[1].0] == *" "
-        })
+    // A given name, then (past the particles of a name: "Lope de Rueda",
+    // "Gerardo de Vega") a capitalised word: the whole run is the person's.
+    let particles_then_capital = |i: usize| {
+        let mut j = i + 1;
+        while ws.get(j).is_some_and(|&(s, e)| connector(&run[s..e])) {
+            j += 1;
+        }
+        ws.get(j).is_some_and(|&(s, _)| run[s..].starts_with(char::is_uppercase))
+            && run[ws[i].1..ws[j].0].split(' ').all(|w| w.is_empty() || connector(w))
+    };
+    given_name(&first) || (0..ws.len()).any(|i| analysis.given_name_at(a + ws[i].0) && particles_then_capital(i))
 }
 
 /// Whether a text's first word may head the name that follows it: a

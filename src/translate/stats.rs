@@ -28,6 +28,12 @@ pub struct TranslateStats {
     /// failed on them (counted in `translated` too).
     #[serde(rename = "translated_by_fallback")]
     pub fallback: u64,
+    /// Translations that came back garbled (`data/lang/garbled.tsv`) and
+    /// were mended by house style, or translated again (issue 33 item 2).
+    #[serde(skip)]
+    pub garbled_mended: u64,
+    #[serde(skip)]
+    pub garbled_retranslated: u64,
     /// Words sent to the engine.
     pub words: u64,
     #[serde(skip)]

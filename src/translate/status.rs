@@ -29,6 +29,12 @@ pub struct LangStatus {
     /// Texts the engine failed on [`super::pipeline::MAX_FAILURES`] times: set aside, not
     /// sent again until they change (their event is shown in the original).
     pub failed: u64,
+    /// Machine translations that came back garbled (a stop torn from its
+    /// sentence, an engine's pronoun; `data/lang/garbled.tsv`) and were mended
+    /// by house style, or translated again with the spans beside the form
+    /// left to the engine (issue 33 item 2).
+    pub garbled_mended: u64,
+    pub garbled_retranslated: u64,
     /// The house style's version and a digest of the term base the
     /// translations into this language are made with.
     pub data_version: String,
@@ -51,10 +57,14 @@ pub fn of(store: &Store, langs: &[String], options: &Options, engine: Option<&st
     };
     let texts = super::pipeline::texts_for_engines(store, &[])?;
     let existing = store.existing_translations()?;
+    let repairs = store.garbled_repairs()?;
     let mut languages = Vec::new();
     for lang in langs {
         let failed = set_aside.get(lang).copied().unwrap_or(0);
         let mut s = LangStatus { lang: lang.clone(), failed, data_version: data_version(options, lang)?, ..Default::default() };
+        let repaired = |how: super::garble::Repair| repairs.get(&(lang.clone(), how.as_str().to_string())).copied().unwrap_or(0);
+        s.garbled_mended = repaired(super::garble::Repair::Mended);
+        s.garbled_retranslated = repaired(super::garble::Repair::Retranslated);
         for t in texts.iter().filter(|t| &t.lang != lang && super::pipeline::needs_engine(t, lang)) {
             s.texts += 1;
             let hash = text_hash(&t.text);

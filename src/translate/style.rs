@@ -29,6 +29,7 @@
 
 mod articles;
 mod compounds;
+mod garbled;
 mod places;
 mod stages;
 mod typography;

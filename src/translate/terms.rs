@@ -408,6 +408,31 @@ mod tests {
         assert_eq!(b.rendering("un taller", &f[0]), "lab");
     }
 
+    /// Issue 33 item 4: every example of the shipped files holds (the text
+    /// with each term found in braces, as put in), and every entry of the
+    /// multi-word senses has one.
+    #[test]
+    fn issue33_4_every_multi_word_sense_has_an_example_that_holds() {
+        for (lang, content) in SHIPPED {
+            let b = TermBase::parse(content, lang).unwrap();
+            let mut used = std::collections::HashSet::new();
+            for line in content.lines() {
+                let Some((input, expected)) = line.strip_prefix("# example: ").and_then(|e| e.split_once(" => ")) else { continue };
+                let mut out = input.to_string();
+                for f in b.find(input, &[]).iter().rev() {
+                    used.insert(b.term(f.term).spanish.to_lowercase());
+                    out.replace_range(f.start..f.end, &format!("{{{}}}", b.rendering(input, f)));
+                }
+                assert_eq!(out, expected, "es-{lang}.tsv: {input:?}");
+            }
+            let senses = content.split_once("# multi-word senses").map(|(_, rest)| rest).unwrap_or_default();
+            for entry in senses.lines().filter(|l| l.contains('\t') && !l.starts_with('#')) {
+                let phrase = entry.split('\t').next().unwrap_or_default().to_lowercase();
+                assert!(used.contains(&phrase), "es-{lang}.tsv: {phrase:?} has no example");
+            }
+        }
+    }
+
     /// The shipped files say each phrase once: a repeat there is an edit
     /// that lost track of an earlier line, and only the later one works.
     #[test]

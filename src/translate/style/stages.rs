@@ -7,7 +7,7 @@
 //! Not for: the rules themselves, which live in the parent module and its
 //! siblings (`places`, `articles`, `compounds`).
 
-use super::{Field, Segment, Slips, articles, compounds, places};
+use super::{Field, Segment, Slips, articles, compounds, garbled, places};
 
 /// What a stage knows of the text it finishes.
 pub(super) struct Finishing<'a> {
@@ -94,6 +94,16 @@ pub(super) const STAGES: &[Stage] = &[
         langs: Langs::Only(&["fr", "ca"]),
         engines: APERTIUM,
         ..stage("words moved before a kept span", Step::Segments(Cut::Anchors, |s, f| super::mend_around_names(s, f.lang)))
+    },
+    // Garbled forms house style knows (issue 33 item 2, `data/lang/garbled.tsv`).
+    stage("a stop moved before a kept span", Step::Segments(Cut::Names, |s, _| garbled::stop_moved_before_a_span(s))),
+    Stage {
+        langs: Langs::Only(&["ca"]),
+        ..stage("a Catalan word moved before a kept span", Step::Segments(Cut::Names, |s, _| garbled::catalan_word_moved_before_a_span(s)))
+    },
+    Stage {
+        langs: Langs::Only(&["fr"]),
+        ..stage("a subject pronoun after a kept name", Step::Segments(Cut::Names, |s, _| garbled::pronoun_after_a_name(s)))
     },
     stage("lower case after a leading span", Step::Text(|t, f| f.lead.and_then(|lead| super::lower_after_lead(t, lead, f.names)))),
     Stage { langs: Langs::Only(&["en"]), engines: APERTIUM, ..stage("ranges open with from", Step::Text(|t, _| Some(super::from_to(t)))) },

@@ -1,0 +1,168 @@
+//! House style for the garbled forms it knows (issue 33 item 2; the forms
+//! themselves: `data/lang/garbled.tsv`, checked in `translate::garble`): a
+//! stop an engine moved before a kept span goes back after it; a Catalan
+//! word fused before one ("l'i Parque de Aluche  Madrid Riu") goes back
+//! after it, the article written out; a French subject pronoun right after
+//! a kept name ("Ismael Serrano il commençait") goes.
+//!
+//! Not for: finding the forms (`translate::garble`), or the French words
+//! moved before a span (`style::mend_around_names`).
+
+use super::Segment;
+
+/// A full stop standing alone (or doubled) right before a kept span, as an
+/// engine moves the stop of "del CEAC Maris Stella. Edad:" in front of the
+/// span ("del . CEAC Maris Stella Edat:"): it goes back after the span when
+/// a new sentence (a capital) or the text's end follows, else it goes.
+pub(super) fn stop_moved_before_a_span(segs: &mut [Segment]) {
+    for i in 0..segs.len().saturating_sub(1) {
+        let (Segment::Plain(before), Segment::Name(_)) = (&segs[i], &segs[i + 1]) else { continue };
+        let cut = before.trim_end_matches(' ');
+        // A doubled stop even fused to the word before ("del.. Centro"), a
+        // single one only standing alone ("del . CEAC"; "del." is a word's).
+        let Some(rest) = cut.strip_suffix("..").or_else(|| cut.strip_suffix(" .")) else { continue };
+        if rest.trim().is_empty() || rest.ends_with('.') {
+            continue;
+        }
+        let rest = format!("{} ", rest.trim_end());
+        let new_sentence = match segs.get(i + 2) {
+            Some(Segment::Plain(after)) => {
+                let t = after.trim_start_matches(' ');
+                after.starts_with(' ') && t.starts_with(char::is_uppercase) || t.is_empty()
+            }
+            Some(Segment::Name(_)) => false,
+            None => true,
+        };
+        segs[i] = Segment::Plain(rest);
+        if new_sentence {
+            match segs.get_mut(i + 2) {
+                Some(Segment::Plain(after)) => *after = format!(".{after}"),
+                _ => {
+                    if let Segment::Name(n) = &segs[i + 1] {
+                        let n = format!("{n}.");
+                        segs[i + 1] = Segment::Name(n);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Catalan: a short word (`data/lang/ca/moved-words.txt`) that Apertium
+/// moved from after a kept span to before it, where it fused with an elided
+/// article or "de" ("l'i Parque de Aluche  Madrid Riu"), goes back after
+/// the span, and the article or "de" is written out again ("el Parque de
+/// Aluche i Madrid Riu").
+pub(super) fn catalan_word_moved_before_a_span(segs: &mut [Segment]) {
+    // An elided article before a name's own capitalised one ("en l'El Caire"): it goes.
+    static DOUBLE_ARTICLE: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r"(^|\s)[Ll]'((?:El|La|Els|Les) )").expect("article regex"));
+    for s in segs.iter_mut() {
+        if let Segment::Plain(t) = s
+            && DOUBLE_ARTICLE.is_match(t)
+        {
+            *t = DOUBLE_ARTICLE.replace_all(t, "$1$2").into_owned();
+        }
+    }
+    for i in 0..segs.len().saturating_sub(1) {
+        let (Segment::Plain(before), Segment::Name(name)) = (&segs[i], &segs[i + 1]) else { continue };
+        // A name that carries its own article takes none more: "en l'El Caire" → "en El Caire".
+        let own_article = ["El ", "La ", "Els ", "Les "].iter().any(|a| name.starts_with(a));
+        if own_article && (before.ends_with(" l'") || before.ends_with(" L'") || *before == "l'" || *before == "L'") {
+            let cut = before[..before.len() - 2].to_string();
+            segs[i] = Segment::Plain(cut);
+            continue;
+        }
+        let after = match segs.get(i + 2) {
+            Some(Segment::Plain(a)) => a.clone(),
+            Some(Segment::Name(_)) => continue,
+            None => String::new(),
+        };
+        if after.is_empty() || !after.starts_with(' ') {
+            continue;
+        }
+        let cut = before.trim_end_matches(' ');
+        if cut.len() == before.len() {
+            continue;
+        }
+        let head = &cut[..cut.rfind(' ').map_or(0, |p| p + 1)];
+        let word = &cut[head.len()..];
+        let lower = word.to_lowercase();
+        let Some((fused, moved)) = lower.split_at_checked(2) else { continue };
+        if !matches!(fused, "l'" | "d'") || !super::super::lang::has("ca/moved-words.txt", moved) {
+            continue;
+        }
+        let vowel = name.starts_with(|c: char| "AEIOUÀÈÉÍÒÓÚaeiouàèéíòóúHh".contains(c));
+        let written = match (fused, vowel) {
+            ("d'", true) => "d'",
+            ("d'", false) => "de ",
+            (_, true) => "l'",
+            _ if name.split(' ').next().is_some_and(|f| f.ends_with('a')) => "la ",
+            _ => "el ",
+        };
+        let capital = word.starts_with(char::is_uppercase);
+        let written = if capital { super::super::terms::capitalize(written) } else { written.to_string() };
+        segs[i] = Segment::Plain(format!("{head}{written}"));
+        segs[i + 2] = Segment::Plain(format!(" {moved} {}", after.trim_start_matches(' ')));
+    }
+}
+
+/// French: a subject pronoun (`data/lang/fr/subject-pronouns.txt`) right
+/// after a kept name and before a lower-case word: the name is the
+/// subject, and the pronoun goes ("Ismael Serrano il commençait" →
+/// "Ismael Serrano commençait"); "il y a" stays.
+pub(super) fn pronoun_after_a_name(segs: &mut [Segment]) {
+    for i in 1..segs.len() {
+        let (Segment::Name(name), Segment::Plain(after)) = (&segs[i - 1], &segs[i]) else { continue };
+        if !name.ends_with(char::is_alphanumeric) {
+            continue;
+        }
+        let Some(rest) = after.strip_prefix(' ') else { continue };
+        let Some((pronoun, tail)) = rest.split_once(' ') else { continue };
+        let next = tail.split([' ', ',', '.']).next().unwrap_or_default();
+        let verb_like = next.starts_with(char::is_lowercase) && next != "y";
+        if verb_like && super::super::lang::has("fr/subject-pronouns.txt", &pronoun.to_lowercase()) {
+            segs[i] = Segment::Plain(format!(" {tail}"));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Field, finish};
+
+    fn kept(names: &[&str]) -> Vec<String> {
+        names.iter().map(|n| n.to_string()).collect()
+    }
+
+    /// Issue 33.2: the stop an engine moved before a kept span goes back
+    /// after it (a new sentence follows) or goes (the sentence goes on).
+    #[test]
+    fn issue33_2_a_stop_moved_before_a_span_goes_back() {
+        let names = kept(&["CEAC Maris Stella"]);
+        let ca = "Lloc: Comença en la recepció del . CEAC Maris Stella Edat: per a majors";
+        assert_eq!(
+            finish(ca, &names, None, "ca", Field::Description),
+            "Lloc: Comença en la recepció del CEAC Maris Stella. Edat: per a majors"
+        );
+        let names = kept(&["Centro Sociocultural Montecarmelo"]);
+        let end = "Horari d'obertura del .. Centro Sociocultural Montecarmelo";
+        assert_eq!(finish(end, &names, None, "ca", Field::Description), "Horari d'obertura del Centro Sociocultural Montecarmelo.");
+        let names = kept(&["El Cairo"]);
+        assert_eq!(
+            finish("el clasismo en l'El Cairo contemporani", &names, None, "ca", Field::Description),
+            "el clasismo en El Cairo contemporani"
+        );
+        let names = kept(&["Cairo"]);
+        assert_eq!(
+            finish("el clasismo en l'El Cairo contemporani", &names, None, "ca", Field::Description),
+            "el clasismo en el Cairo contemporani"
+        );
+        // A stop after the span's sentence goes on is no sentence's end: it goes.
+        let names = kept(&["CEAC Maris Stella"]);
+        assert_eq!(
+            finish("recepció del . CEAC Maris Stella amb amics", &names, None, "ca", Field::Description),
+            "recepció del CEAC Maris Stella amb amics"
+        );
+    }
+}
