@@ -139,7 +139,11 @@ impl ApertiumTranslator {
                     declared.name()
                 );
             }
-            return self.run(&declared.modes_name(), texts);
+            let out = self.run(&declared.modes_name(), texts)?;
+            if declared.pivot.is_none() {
+                return Ok(out);
+            }
+            return Ok(texts.iter().zip(out).map(|(original, output)| routes::keep_clock_times(original, &output)).collect());
         }
         let Some(route) = route(src, tgt, |s, t| self.mode(s, t).map(String::from)) else {
             bail!(

@@ -10,7 +10,8 @@
 //! finds it (direct, else through Spanish).
 
 use crate::vocab::Field;
-use std::sync::OnceLock;
+use regex::Regex;
+use std::sync::{LazyLock, OnceLock};
 
 const TABLE: &str = include_str!("../../data/translate/routes.tsv");
 
@@ -113,8 +114,42 @@ pub fn modes_into(langs: &[String]) -> Vec<&'static str> {
     out
 }
 
+/// A pivot's first leg writes clock times as its language does (spa-cat:
+/// "19:30" → "19.30"), and the second leg reads them so ("19.30 heures",
+/// "alle 19.30"): the output with each time the original wrote with a colon
+/// written with it again, as the direct pairs keep it ("Séance à 19:30").
+/// A dotted figure the original wrote itself ("12.30 €") is left alone.
+pub(super) fn keep_clock_times(original: &str, output: &str) -> String {
+    static COLON: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b(\d{1,2}):(\d{2})\b").expect("time regex"));
+    static DOT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b(\d{1,2})\.(\d{2})\b").expect("dotted time regex"));
+    let times: Vec<(&str, &str)> =
+        COLON.captures_iter(original).map(|c| (c.get(1).map_or("", |m| m.as_str()), c.get(2).map_or("", |m| m.as_str()))).collect();
+    if times.is_empty() {
+        return output.to_string();
+    }
+    let dotted_in_original: Vec<(&str, &str)> =
+        DOT.captures_iter(original).map(|c| (c.get(1).map_or("", |m| m.as_str()), c.get(2).map_or("", |m| m.as_str()))).collect();
+    DOT.replace_all(output, |c: &regex::Captures| {
+        let time = (&c[1], &c[2]);
+        if times.contains(&time) && !dotted_in_original.contains(&time) { format!("{}:{}", time.0, time.1) } else { c[0].to_string() }
+    })
+    .into_owned()
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_pivot_keeps_the_originals_clock_times() {
+        let original = "Sesión a las 19:30. Entrada 12.30 euros, de 10:00 a 14:00.";
+        let output = "Séance à 19.30 heures. Entrée 12.30 euros, de 10.00 à 14.00.";
+        assert_eq!(keep_clock_times(original, output), "Séance à 19:30 heures. Entrée 12.30 euros, de 10:00 à 14:00.");
+        // An aforo of 1.500 and a price of 12,50 are not times.
+        assert_eq!(
+            keep_clock_times("A las 20:00. Aforo 1.500, 12,50 €", "Alle 20.00. Capienza 1.500, 12,50 €"),
+            "Alle 20:00. Capienza 1.500, 12,50 €"
+        );
+    }
+
     use super::*;
 
     /// Every line that is not a comment is a row, and every field named is one.

@@ -177,20 +177,6 @@ fn issue10_p20_a_cut_feed_fails_and_withdraws_nothing() {
     assert!(second["gencat"]["message"].as_str().unwrap().contains("https://analisi.transparenciacatalunya.cat/"), "{}", second["gencat"]);
 }
 
-/// The child's peak resident set in KiB, after it ends.
-fn peak_rss_kib(mut cmd: std::process::Command, stderr: &Path) -> (std::process::ExitStatus, i64) {
-    use std::os::unix::process::ExitStatusExt;
-    // Reaped by wait4 below, which also gives its rusage.
-    #[allow(clippy::zombie_processes)]
-    let child = cmd.stdout(std::process::Stdio::null()).stderr(std::fs::File::create(stderr).unwrap()).spawn().unwrap();
-    let mut status = 0;
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: waits for our own child, writing into the two locals.
-    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
-    assert_eq!(pid, child.id() as i32);
-    (std::process::ExitStatus::from_raw(status), usage.ru_maxrss)
-}
-
 fn mirror_run(dir: &Path, mirror: &Path) -> std::process::Command {
     let mut cmd = common::command(dir);
     cmd.args(["--mirror", mirror.to_str().unwrap(), "run"]);
@@ -215,9 +201,11 @@ fn issue10_control_bytes_in_one_string_take_memory_bounded_by_the_body() {
     body.extend_from_slice(b"\"},");
     body.extend_from_slice(&sample.as_bytes()[open..]);
     place(&mirror, MADRID_JSON, &body);
-    let stderr = dir.path().join("stderr.txt");
-    let (status, kib) = peak_rss_kib(mirror_run(dir.path(), &mirror), &stderr);
-    assert!(status.success(), "{status}: {}", std::fs::read_to_string(&stderr).unwrap());
+    // Its own program's high-water mark, read at its exit (wait4's
+    // ru_maxrss also counts the test process it was forked from).
+    let ended = crate::run_bounds::bounded(mirror_run(dir.path(), &mirror), u64::MAX, std::time::Duration::from_secs(600));
+    let kib = ended.peak_kib;
+    assert!(ended.status.success(), "{}: {}", ended.status, ended.stderr);
     let stored = active(dir.path(), "madrid");
     assert!(stored > 0);
     let poison: i64 = db(dir.path()).query_row("SELECT count(*) FROM events WHERE source_event_id = 'poison'", [], |r| r.get(0)).unwrap();

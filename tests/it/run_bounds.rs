@@ -19,10 +19,10 @@ const MADRID_JSON: &str = "datos.madrid.es/egob/catalogo/300107-0-agenda-activid
 const STRAY_BRACKET: &str = r#"{"a": ]"x", "b": 1}"#;
 
 /// What a bounded child did.
-struct Ended {
-    status: ExitStatus,
-    stdout: String,
-    stderr: String,
+pub(crate) struct Ended {
+    pub(crate) status: ExitStatus,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
     /// Peak resident set of the child's own program, KiB: its `VmHWM`,
     /// read from /proc when it is about to exit (stopped there by ptrace's
     /// exit event, its memory still mapped). (`ru_maxrss` also counts the
@@ -30,16 +30,16 @@ struct Ended {
     /// tests running beside it: 205 MB seen under load. Reading /proc while
     /// it ran missed a child that ended before the first read, issue 31
     /// item 11.)
-    peak_kib: i64,
-    took: Duration,
+    pub(crate) peak_kib: i64,
+    pub(crate) took: Duration,
     /// The CPU time the child used (user and system, from wait4): what
     /// a loaded machine does not stretch, unlike `took` (issue 31 item 11).
-    cpu: Duration,
+    pub(crate) cpu: Duration,
 }
 
 /// Run `cmd` with at most `mem` bytes of address space, killed and failed
 /// after `limit`; its output and peak memory.
-fn bounded(cmd: Command, mem: u64, limit: Duration) -> Ended {
+pub(crate) fn bounded(cmd: Command, mem: u64, limit: Duration) -> Ended {
     start(cmd, mem).wait(limit)
 }
 

@@ -94,13 +94,17 @@ fn issue11_4_corrections_stored_before_the_language_key_survive_the_migration() 
     run_both(dir.path());
     {
         // The memory as schema 7 kept it, with one Spanish correction (and
-        // the validators' column as schema 7 named it: later migrations run again).
+        // the validators' column as schema 7 named it, without the indexes and
+        // the repair column of later migrations, which run again).
         let db = rusqlite::Connection::open(dir.path().join("data/cityvibe.db")).unwrap();
         db.execute_batch(
             "DROP TABLE translation_memory;
              CREATE TABLE translation_memory (lang TEXT NOT NULL, field TEXT NOT NULL, source_hash TEXT NOT NULL,
                  original TEXT NOT NULL, text TEXT NOT NULL, created_at INTEGER NOT NULL, PRIMARY KEY (lang, field, source_hash));
              ALTER TABLE validators RENAME COLUMN body_digest TO body_sha256;
+             DROP INDEX events_seen; DROP INDEX events_withdrawn; DROP INDEX events_source_status;
+             DROP INDEX fetch_log_url; DROP INDEX runs_started;
+             ALTER TABLE translation_cache DROP COLUMN repair;
              PRAGMA user_version = 7;",
         )
         .unwrap();
