@@ -28,13 +28,20 @@ fn issue13_8_each_source_has_its_own_duration() {
     });
     let dir = workdir(MADRID_AND_JCYL);
     let d = dir.path();
+    let started = std::time::Instant::now();
     let out = cityvibe(d, &["--mirror", &server.url(), "run", "--json"]);
+    let whole_ms = started.elapsed().as_millis() as u64;
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let runs = json(&cityvibe(d, &["runs", "--json"]));
     let line = |id: &str| runs[0]["sources"].as_array().unwrap().iter().find(|s| s["id"] == id).unwrap().clone();
     let (slow, quick) = (line("jcyl")["duration_ms"].as_u64().unwrap(), line("madrid")["duration_ms"].as_u64().unwrap());
     assert!(slow >= 1500, "jcyl waited 1.5 s for its answer: {slow} ms");
-    assert!(quick < slow, "madrid's own time ({quick} ms) is not jcyl's ({slow} ms)");
+    // The scheduler's one thread does one source's work at a time, so the
+    // sources' own times add up to at most the process's life; each given
+    // the run's whole time, two would add up to about twice it. (Decided
+    // from what was measured, whatever the load: madrid's own time may be
+    // long on a busy machine; issue 31 item 11.)
+    assert!(quick + slow <= whole_ms, "madrid {quick} ms + jcyl {slow} ms over the process's {whole_ms} ms: a source counts another's time");
     let text = String::from_utf8_lossy(&cityvibe(d, &["runs"]).stdout).into_owned();
     assert!(text.contains(&format!("{:.1} s", slow as f64 / 1000.0)), "{text}");
 }
