@@ -126,7 +126,7 @@ pub fn new(args: &AdapterNewArgs) -> Result<super::Exit> {
         crate::outln!("wrote {} (the PII fixture: contact and image fields the parser must leave unread)", written.pii_fixture.display())?;
         crate::outln!("registered `{id}` in {}", written.registry.display())?;
         crate::outln!("added a disabled [sources.{id}] row to {}", written.sources.display())?;
-        crate::outln!("next: cargo test {id}; then follow docs/ADAPTERS.md and fill every TODO in the manifest")?;
+        crate::outln!("next: cargo test --lib {id}; then follow docs/ADAPTERS.md and fill every TODO in the manifest")?;
     }
     Ok(exit::OK)
 }

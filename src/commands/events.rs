@@ -161,7 +161,14 @@ pub fn show(cli: &Cli, args: &EventsShowArgs) -> Result<super::Exit> {
     if !e.description.trim().is_empty() {
         crate::outln!("\n{}\n", e.description.trim())?;
     }
-    crate::outln!("original: {}", e.url.as_deref().unwrap_or("-"))?;
+    // Say what the link is, as the exports do: the event's page, the
+    // publisher's "more information", or the dataset's page (P19, issue 32).
+    let link = match e.link {
+        crate::model::LinkKind::EventPage => "original",
+        crate::model::LinkKind::MoreInformation => "more information",
+        crate::model::LinkKind::DatasetPage => "dataset page",
+    };
+    crate::outln!("{link}: {}", e.url.as_deref().unwrap_or("-"))?;
     crate::outln!("{} — licence: {} <{}>", e.attribution, e.licence, e.licence_url)?;
     if let Some(licence) = e.original_fields.get("licence") {
         crate::outln!("licence as the source names it: {licence}")?;

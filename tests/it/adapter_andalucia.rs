@@ -242,6 +242,12 @@ fn issue32_the_source_shows_everywhere_and_its_links_say_what_they_are() {
     let concert = json.iter().find(|e| e["source_event_id"] == "900101").unwrap();
     assert_eq!(concert["link"], "more_information", "{concert}");
     assert_eq!(concert["attribution"], "Junta de Andalucía");
+    // `events show` names the link as the exports do.
+    let show = cityvibe(d, &["events", "show", "andalucia:900101"]);
+    let shown = String::from_utf8_lossy(&show.stdout);
+    assert_eq!(show.status.code(), Some(0), "{}", stderr(&show));
+    assert!(shown.contains("more information: https://www.example.es/cultura/concierto-primavera"), "{shown}");
+    assert!(!shown.contains("original: "), "a link that is not the event's page is called the original: {shown}");
     let jsonld = String::from_utf8_lossy(&cityvibe(d, &["export", "--format", "jsonld"]).stdout).into_owned();
     assert!(!jsonld.contains("\"sameAs\""), "a more-information link is not the event's identity: {jsonld}");
 

@@ -41,7 +41,10 @@ fn issue13_8_each_source_has_its_own_duration() {
     // the run's whole time, two would add up to about twice it. (Decided
     // from what was measured, whatever the load: madrid's own time may be
     // long on a busy machine; issue 31 item 11.)
-    assert!(quick + slow <= whole_ms, "madrid {quick} ms + jcyl {slow} ms over the process's {whole_ms} ms: a source counts another's time");
+    assert!(
+        quick + slow <= whole_ms,
+        "madrid {quick} ms + jcyl {slow} ms over the process's {whole_ms} ms: a source counts another's time"
+    );
     let text = String::from_utf8_lossy(&cityvibe(d, &["runs"]).stdout).into_owned();
     assert!(text.contains(&format!("{:.1} s", slow as f64 / 1000.0)), "{text}");
 }
