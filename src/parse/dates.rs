@@ -94,7 +94,7 @@ pub fn reading_day() -> Date {
 /// assert_eq!(plausible("fecha_inicio", date(2021, 5, 8), today), Ok(date(2021, 5, 8)));
 /// assert_eq!(plausible("data_fi", date(2036, 12, 2), today), Ok(date(2036, 12, 2)));
 /// let told = plausible("data_inici", date(21, 5, 8), today).unwrap_err();
-/// assert!(told.contains("data_inici") && told.contains("0021-05-08"), "{told}");
+/// assert!(told.contains("data_inici") && !told.contains("0021"), "{told}");
 /// assert!(plausible("data_fi", date(2221, 5, 8), today).is_err());
 /// assert!(plausible("data_fi", date(9999, 12, 31), today).is_err());
 /// assert!(plausible("start", date(1989, 12, 31), today).is_err());
@@ -105,7 +105,7 @@ pub fn plausible(field: &str, date: Date, today: Date) -> Result<Date, String> {
         Ok(date)
     } else {
         Err(format!(
-            "{field} {date} is outside the plausible dates ({first} to {last}, {PLAUSIBLE_YEARS_AHEAD} years ahead of the reading): a junk date, not stored"
+            "{field} is outside the plausible dates ({first} to {last}, {PLAUSIBLE_YEARS_AHEAD} years ahead of the reading): a junk date, not stored"
         ))
     }
 }
@@ -119,7 +119,8 @@ pub fn read_date(field: &str, text: &str) -> Result<Option<Date>, String> {
     if text.trim().is_empty() {
         return Ok(None);
     }
-    let date = parse_date(text).ok_or_else(|| format!("{field} {text:?} is no date"))?;
+    // The field and what is wrong, never the value (P5, issue 31 item 2).
+    let date = parse_date(text).ok_or_else(|| format!("{field} is no date"))?;
     plausible(field, date, reading_day()).map(Some)
 }
 
