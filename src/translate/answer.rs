@@ -20,8 +20,16 @@ use std::sync::LazyLock;
 /// Phrases a model opens chatter with, one per line, lower case.
 const CHATTER: &str = include_str!("../../data/translate/chatter.txt");
 
-/// A web address written out, with a scheme or `www.`.
-static URL: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)(?:https?://|www\.)[^\s<>]+").expect("url regex"));
+/// Top-level domains a bare address ends in, one per line.
+const TOP_LEVEL_DOMAINS: &str = include_str!("../../data/translate/top-level-domains.txt");
+
+/// A web address written out, with a scheme or `www.`, or bare in lower
+/// case and ending in one of [`TOP_LEVEL_DOMAINS`] (`conventagusti.com`).
+static URL: LazyLock<Regex> = LazyLock::new(|| {
+    let tlds: Vec<&str> = TOP_LEVEL_DOMAINS.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
+    let bare = format!(r"\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:{})\b(?:/[^\s<>]*)?", tlds.join("|"));
+    Regex::new(&format!(r"(?i:(?:https?://|www\.)[^\s<>]+)|{bare}")).expect("url regex")
+});
 
 /// What may follow an address without being part of it.
 const TRAILING: &[char] = &['.', ',', ';', ':', ')', '!', '?', '"', '\''];
@@ -116,6 +124,20 @@ fn chatter() -> impl Iterator<Item = &'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each example of data/translate/top-level-domains.txt: the address
+    /// found in the text, or none.
+    #[test]
+    fn top_level_domain_examples_find_their_address() {
+        let examples: Vec<&str> = TOP_LEVEL_DOMAINS.lines().filter_map(|l| l.strip_prefix("# example: ")).collect();
+        assert!(examples.len() >= 4);
+        for example in examples {
+            let (text, want) = example.split_once(" => ").unwrap();
+            let found: Vec<&str> = web_addresses(text).map(|(a, b)| &text[a..b]).collect();
+            let want: Vec<&str> = if want == "none" { vec![] } else { vec![want] };
+            assert_eq!(found, want, "{example}");
+        }
+    }
 
     #[test]
     fn translations_pass_and_what_is_not_one_fails() {
