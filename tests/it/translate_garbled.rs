@@ -148,6 +148,8 @@ fn issue33_2_an_opening_pronoun_and_a_doubled_article_are_mended() {
     assert!(fr["2"].starts_with("C'est un concert") && fr["2"].contains("Il faut"), "{}", fr["2"]);
     assert!(fr["3"].starts_with("Alpha est"), "{}", fr["3"]);
     let status: Value = serde_json::from_slice(&cityvibe(d, &["translate", "status", "--json"]).stdout).unwrap();
-    let of = |lang: &str| status["languages"].as_array().unwrap().iter().find(|l| l["lang"] == lang).map_or(0, |l| l["garbled_mended"].as_u64().unwrap_or(0));
+    let of = |lang: &str| {
+        status["languages"].as_array().unwrap().iter().find(|l| l["lang"] == lang).map_or(0, |l| l["garbled_mended"].as_u64().unwrap_or(0))
+    };
     assert!(of("fr") >= 3 && of("ca") >= 1, "{status}");
 }

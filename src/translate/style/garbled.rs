@@ -145,7 +145,12 @@ pub(super) fn pronoun_put_in(t: &str) -> Option<String> {
     for spot in spots.into_iter().rev() {
         let m = &t[spot.clone()];
         // The pronoun opens the match at the text's opening, else follows the word before it.
-        let at = spot.start + if spot.start == 0 && !m.starts_with(|c: char| c.is_lowercase()) && is_pronoun(m) { 0 } else { m.find(' ').map_or(0, |i| i + 1) };
+        let at = spot.start
+            + if spot.start == 0 && !m.starts_with(|c: char| c.is_lowercase()) && is_pronoun(m) {
+                0
+            } else {
+                m.find(' ').map_or(0, |i| i + 1)
+            };
         let rest = &t[at..];
         let Some((pronoun, tail)) = rest.split_once(' ') else { continue };
         if !super::super::lang::has("fr/subject-pronouns.txt", &pronoun.to_lowercase()) {

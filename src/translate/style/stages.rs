@@ -264,9 +264,17 @@ mod tests {
         let plain: Vec<&str> = STAGES.iter().filter(|s| s.sent_plain).map(|s| s.name).collect();
         assert_eq!(
             plain,
-            ["a Catalan article before a name's own", "an article's capital inside a contraction", "elision", "punctuation as the language sets it"]
+            [
+                "a Catalan article before a name's own",
+                "an article's capital inside a contraction",
+                "elision",
+                "punctuation as the language sets it"
+            ]
         );
-        assert_eq!(finish_plain("explora el clasismo en l'El Cairo contemporani", &[], "ca"), "explora el clasismo en El Cairo contemporani");
+        assert_eq!(
+            finish_plain("explora el clasismo en l'El Cairo contemporani", &[], "ca"),
+            "explora el clasismo en El Cairo contemporani"
+        );
         let kept = vec!["Alasdair Roberts".to_string()];
         assert_eq!(finish_plain("concert de Alasdair Roberts", &kept, "fr"), "concert d'Alasdair Roberts");
         assert_eq!(finish_plain("in il  parco partorisca tutti", &[], "it"), "in il  parco partorisca tutti");
