@@ -60,6 +60,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("ca/hours.tsv", include_str!("../data/lang/ca/hours.tsv")),
     ("ca/moved-words.txt", include_str!("../data/lang/ca/moved-words.txt")),
     ("fr/subject-pronouns.txt", include_str!("../data/lang/fr/subject-pronouns.txt")),
+    ("fr/pronoun-openings.tsv", include_str!("../data/lang/fr/pronoun-openings.tsv")),
     ("garbled.tsv", include_str!("../data/lang/garbled.tsv")),
 ];
 

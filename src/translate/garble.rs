@@ -60,6 +60,13 @@ pub fn forms(original: &str, translation: &str, lang: &str) -> Vec<&'static str>
     FORMS.iter().filter(|f| f.serves(lang) && f.matches(translation).count() > f.matches(original).count()).map(|f| f.name).collect()
 }
 
+/// Where the form named `name` stands in `translation` (into `lang`), the
+/// matches the language's own use excuses left out: what a stage of house
+/// style that mends that form works on.
+pub fn found(translation: &str, lang: &str, name: &str) -> Vec<std::ops::Range<usize>> {
+    FORMS.iter().filter(|f| f.name == name && f.serves(lang)).flat_map(|f| f.matches(translation).map(|m| m.range())).collect()
+}
+
 /// The kept spans of `names` that stand beside (or in) a garbled form of
 /// `translation`: those to leave to the engine when it is translated again.
 /// All of them when no single one stands beside a form.

@@ -48,22 +48,22 @@ pub(super) fn stop_moved_before_a_span(segs: &mut [Segment]) {
     }
 }
 
+/// Catalan: an elided article before a name's own capitalised one, as
+/// Apertium writes the Spanish "en el El Cairo" ("en l'El Cairo"): it goes
+/// ("en El Cairo"). Also on a text sent plain, which is how Catalan
+/// descriptions go (`data/lang/ca/plain.txt`).
+pub(super) fn catalan_article_before_a_names_own(t: &str) -> Option<String> {
+    static DOUBLE_ARTICLE: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r"(^|\s)[Ll]'((?:El|La|Els|Les) )").expect("article regex"));
+    DOUBLE_ARTICLE.is_match(t).then(|| DOUBLE_ARTICLE.replace_all(t, "$1$2").into_owned())
+}
+
 /// Catalan: a short word (`data/lang/ca/moved-words.txt`) that Apertium
 /// moved from after a kept span to before it, where it fused with an elided
 /// article or "de" ("l'i Parque de Aluche  Madrid Riu"), goes back after
 /// the span, and the article or "de" is written out again ("el Parque de
 /// Aluche i Madrid Riu").
 pub(super) fn catalan_word_moved_before_a_span(segs: &mut [Segment]) {
-    // An elided article before a name's own capitalised one ("en l'El Caire"): it goes.
-    static DOUBLE_ARTICLE: std::sync::LazyLock<regex::Regex> =
-        std::sync::LazyLock::new(|| regex::Regex::new(r"(^|\s)[Ll]'((?:El|La|Els|Les) )").expect("article regex"));
-    for s in segs.iter_mut() {
-        if let Segment::Plain(t) = s
-            && DOUBLE_ARTICLE.is_match(t)
-        {
-            *t = DOUBLE_ARTICLE.replace_all(t, "$1$2").into_owned();
-        }
-    }
     for i in 0..segs.len().saturating_sub(1) {
         let (Segment::Plain(before), Segment::Name(name)) = (&segs[i], &segs[i + 1]) else { continue };
         // A name that carries its own article takes none more: "en l'El Caire" → "en El Caire".
@@ -125,6 +125,57 @@ pub(super) fn pronoun_after_a_name(segs: &mut [Segment]) {
             segs[i] = Segment::Plain(format!(" {tail}"));
         }
     }
+}
+
+/// The form of `data/lang/garbled.tsv` that [`pronoun_put_in`] mends.
+const PRONOUN: &str = "a subject pronoun the original lacks";
+
+/// French: a subject pronoun (`data/lang/fr/subject-pronouns.txt`) Apertium
+/// put before a Spanish verb whose subject it did not see, where the check
+/// counts one (`garble::found`; impersonal "il faut", "il y a" and a
+/// pronoun after "Et", "Quand" are French's own). Opening the text, it goes
+/// and the verb takes the capital ("Il naît d'une illusion" → "Naît d'une
+/// illusion"), or the opening is written as `fr/pronoun-openings.tsv` says
+/// ("Il est un concert" → "C'est un concert"); right after a capitalised
+/// word, the subject Apertium passed on unknown, it goes ("Alpha il est une
+/// fille" → "Alpha est une fille").
+pub(super) fn pronoun_put_in(t: &str) -> Option<String> {
+    let spots = crate::translate::garble::found(t, "fr", PRONOUN);
+    let mut out = t.to_string();
+    for spot in spots.into_iter().rev() {
+        let m = &t[spot.clone()];
+        // The pronoun opens the match at the text's opening, else follows the word before it.
+        let at = spot.start
+            + if spot.start == 0 && !m.starts_with(|c: char| c.is_lowercase()) && is_pronoun(m) {
+                0
+            } else {
+                m.find(' ').map_or(0, |i| i + 1)
+            };
+        let rest = &t[at..];
+        let Some((pronoun, tail)) = rest.split_once(' ') else { continue };
+        if !super::super::lang::has("fr/subject-pronouns.txt", &pronoun.to_lowercase()) {
+            continue;
+        }
+        if at == 0 {
+            let opening = super::super::lang::rows("fr/pronoun-openings.tsv").filter(|r| r.len() == 2).find(|r| {
+                rest.strip_prefix(r[0]).is_some_and(|after| r[0].ends_with('\'') || after.is_empty() || after.starts_with([' ', ',', '.']))
+            });
+            if let Some(row) = opening {
+                out.replace_range(..row[0].len(), row[1]);
+                continue;
+            }
+        }
+        let capital = pronoun.starts_with(char::is_uppercase);
+        let next = tail.chars().next().map_or(0, char::len_utf8);
+        let written = if capital { super::super::terms::capitalize(&tail[..next]) } else { tail[..next].to_string() };
+        out.replace_range(at..at + pronoun.len() + 1 + next, &written);
+    }
+    (out != t).then_some(out)
+}
+
+/// Whether `m` opens with a subject pronoun of the list.
+fn is_pronoun(m: &str) -> bool {
+    m.split(' ').next().is_some_and(|w| super::super::lang::has("fr/subject-pronouns.txt", &w.to_lowercase()))
 }
 
 #[cfg(test)]

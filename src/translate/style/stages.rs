@@ -99,11 +99,21 @@ pub(super) const STAGES: &[Stage] = &[
     stage("a stop moved before a kept span", Step::Segments(Cut::Names, |s, _| garbled::stop_moved_before_a_span(s))),
     Stage {
         langs: Langs::Only(&["ca"]),
+        sent_plain: true,
+        ..stage("a Catalan article before a name's own", Step::Text(|t, _| garbled::catalan_article_before_a_names_own(t)))
+    },
+    Stage {
+        langs: Langs::Only(&["ca"]),
         ..stage("a Catalan word moved before a kept span", Step::Segments(Cut::Names, |s, _| garbled::catalan_word_moved_before_a_span(s)))
     },
     Stage {
         langs: Langs::Only(&["fr"]),
         ..stage("a subject pronoun after a kept name", Step::Segments(Cut::Names, |s, _| garbled::pronoun_after_a_name(s)))
+    },
+    Stage {
+        langs: Langs::Only(&["fr"]),
+        engines: APERTIUM,
+        ..stage("a subject pronoun Apertium put in", Step::Text(|t, _| garbled::pronoun_put_in(t)))
     },
     stage("lower case after a leading span", Step::Text(|t, f| f.lead.and_then(|lead| super::lower_after_lead(t, lead, f.names)))),
     Stage { langs: Langs::Only(&["en"]), engines: APERTIUM, ..stage("ranges open with from", Step::Text(|t, _| Some(super::from_to(t)))) },
@@ -224,6 +234,7 @@ mod tests {
         ("articles agree with a term's gender", "pt", Field::Description, &[], "O oficina de cerâmica"),
         ("an article's capital inside a contraction", "it", Field::Description, &[], "Viaggio alLa Gomera"),
         ("prepositions before a span, a moved \"en\" put back", "fr", Field::Title, &["Escena"], "Concert d'en Magie Escena"),
+        ("a subject pronoun Apertium put in", "fr", Field::Description, &[], "Il naît d'une illusion"),
     ];
     /// Stages of Apertium's alone that mend nothing by themselves: they
     /// ready the text for the repairs after them.
@@ -244,13 +255,26 @@ mod tests {
         }
     }
 
-    /// A text sent plain gets Apertium's article capital inside a
+    /// A text sent plain gets a Catalan article doubled before a name's own
+    /// dropped (issue 33.2), Apertium's article capital inside a
     /// contraction mended, the elision before a kept name and its
     /// punctuation set as the language sets it, nothing else.
     #[test]
-    fn a_text_sent_plain_gets_only_three_stages() {
+    fn a_text_sent_plain_gets_only_four_stages() {
         let plain: Vec<&str> = STAGES.iter().filter(|s| s.sent_plain).map(|s| s.name).collect();
-        assert_eq!(plain, ["an article's capital inside a contraction", "elision", "punctuation as the language sets it"]);
+        assert_eq!(
+            plain,
+            [
+                "a Catalan article before a name's own",
+                "an article's capital inside a contraction",
+                "elision",
+                "punctuation as the language sets it"
+            ]
+        );
+        assert_eq!(
+            finish_plain("explora el clasismo en l'El Cairo contemporani", &[], "ca"),
+            "explora el clasismo en El Cairo contemporani"
+        );
         let kept = vec!["Alasdair Roberts".to_string()];
         assert_eq!(finish_plain("concert de Alasdair Roberts", &kept, "fr"), "concert d'Alasdair Roberts");
         assert_eq!(finish_plain("in il  parco partorisca tutti", &[], "it"), "in il  parco partorisca tutti");
