@@ -64,6 +64,7 @@ mod safety_engine_answers;
 mod safety_operator_input;
 mod store_ingest;
 mod store_typed_rows;
+mod surface_deploy;
 mod surface_docs;
 mod surface_honest;
 mod surface_lists;

@@ -2,12 +2,9 @@
 //! nothing fetched) as success and is hardened; `systemd-analyze security`
 //! rates it 2.0 or better when systemd-analyze is installed.
 
-/// The `cityvibe.service` unit as the README shows it.
+/// The `cityvibe.service` unit the README installs (`deploy/`, issue 31 item 10).
 fn readme_service() -> String {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let start = readme.find("    # cityvibe.service\n").expect("the service in README.md");
-    let end = start + readme[start..].find("    # cityvibe.timer").expect("the timer after it");
-    readme[start..end].lines().map(|l| l.strip_prefix("    ").unwrap_or(l)).collect::<Vec<_>>().join("\n")
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/deploy/cityvibe.service")).unwrap()
 }
 
 #[test]
@@ -23,7 +20,7 @@ fn issue13_15_the_readme_service_accepts_exit_3_and_is_hardened() {
         "SystemCallFilter=@system-service",
         "ReadWritePaths=",
     ] {
-        assert!(unit.lines().any(|l| l.starts_with(line)), "the README's unit lacks {line}:\n{unit}");
+        assert!(unit.lines().any(|l| l.starts_with(line)), "deploy/cityvibe.service lacks {line}:\n{unit}");
     }
     let Ok(v) = std::process::Command::new("systemd-analyze").arg("--version").output() else {
         eprintln!("notice: no systemd-analyze; the exposure score is not checked");

@@ -314,3 +314,29 @@ fn the_pre_checks_never_skip_a_finding() {
     assert!(found > 1_000, "the made-up texts hold too few findings to test the pre-checks: {found}");
     assert!(!may_hold_email("Teatro gratuito para todas las edades") && !may_hold_phone("Del 3 al 25 de octubre"));
 }
+
+/// The block test of `word_initial_as` only narrows which `a`s are tried:
+/// on made-up texts of the characters the spelt-out forms turn on, the
+/// pre-check answers as trying every `a` did (issue 31, the bench).
+#[test]
+fn the_address_pre_check_answers_as_trying_every_a_did() {
+    let every_a = |view: &str| view.contains('@') || view.match_indices(['a', 'A']).any(|(i, _)| spelt_at(view, i));
+    let pieces = [
+        "a", "A", "t", "T", "at", "rroba", " ", "\u{3000}", "\u{AB}", "\u{BB}", "(", ")", "[", "]", "-", "_", "x", "é", "9", ".", "@", "ñ",
+        "la casa ", "<", ">", "{", "}",
+    ];
+    let mut next = crate::testing::xorshift(0x2545_f491_4f6c_dd1d);
+    let (mut yes, mut no) = (0, 0);
+    for _ in 0..60_000 {
+        let len = 1 + next() as usize % 90;
+        let text: String = (0..len).map(|_| pieces[next() as usize % pieces.len()]).collect();
+        let want = every_a(&text);
+        assert_eq!(may_hold_email(&text), want, "{text:?}");
+        if want { yes += 1 } else { no += 1 }
+    }
+    for text in FORMS.iter().chain(KEEP) {
+        let view = View::of(text);
+        assert_eq!(may_hold_email(&view.text), every_a(&view.text), "{text:?}");
+    }
+    assert!(yes > 1_000 && no > 1_000, "{yes} texts with a form, {no} without");
+}
