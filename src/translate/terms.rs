@@ -37,6 +37,9 @@ pub struct Term {
     pub initial_only: bool,
     /// Note `name-head`: not when a capitalised word follows (a name).
     pub name_head: bool,
+    /// Note `before-name`: only when a capitalised word follows ("calle
+    /// Julio Merino" names a street; "sale a la calle" is an ordinary word).
+    pub before_name: bool,
     /// Note `titles`: only in a title, where the word is read one way
     /// ("como" + a bare noun is "as"), not in running text.
     pub titles_only: bool,
@@ -115,6 +118,7 @@ impl TermBase {
             target,
             initial_only: note.contains("title-initial"),
             name_head: note.contains("name-head"),
+            before_name: note.contains("before-name"),
             titles_only: note.split([' ', ',']).any(|n| n == "titles"),
         });
         Ok(())
@@ -254,6 +258,9 @@ impl TermBase {
         if term.name_head && next_capital {
             return false;
         }
+        if term.before_name && !next_capital {
+            return false;
+        }
         // "en la Biblioteca Gloria Fuertes": the phrase runs into a name.
         if n > 1 && next_capital && capital(i + n - 1) {
             return false;
@@ -368,6 +375,10 @@ mod tests {
     #[test]
     fn notes_and_names_limit_where_a_term_applies() {
         let b = TermBase::parse("descubre\tdiscover\ttitle-initial\nteatro\ttheatre\tname-head\nsala\troom\n", "t").unwrap();
+        // A street's name keeps its street word; the word alone is translated.
+        let streets = TermBase::parse("calle\tCalle\tbefore-name\n", "t").unwrap();
+        assert_eq!(streets.find("en la calle Julio Merino", &[]).len(), 1);
+        assert!(streets.find("sale a la calle en busca de aire", &[]).is_empty());
         assert_eq!(b.find("Descubre las aves", &[]).len(), 1);
         assert!(b.find("El niño descubre", &[]).is_empty());
         // Issue 11: an imperative after a colon starts a sentence too.

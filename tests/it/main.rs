@@ -84,4 +84,5 @@ mod translate_neural_poison;
 mod translate_pipeline;
 mod translate_quality;
 mod translate_routes;
+mod translate_senses;
 mod translate_status;
