@@ -249,7 +249,9 @@ fn finish_checked<T: Translator>(
     let mut again = need.clone();
     again.prepared = garble::unkept(&need.prepared, &at_fault);
     let sent = std::slice::from_ref(&again.prepared.text);
-    if let Ok(mut answers) = worker.translate(src, tgt, sent)
+    // Along the field's own route (a description into French goes through
+    // Catalan), as the first translation went.
+    if let Ok(mut answers) = worker.translate_field(src, tgt, need.field, sent)
         && answers.len() == 1
         && check(&sent[0], &answers[0]).is_ok()
     {
