@@ -23,22 +23,41 @@ const CHATTER: &str = include_str!("../../data/translate/chatter.txt");
 /// Top-level domains a bare address ends in, one per line.
 const TOP_LEVEL_DOMAINS: &str = include_str!("../../data/translate/top-level-domains.txt");
 
-/// A web address written out, with a scheme or `www.`, or bare in lower
-/// case and ending in one of [`TOP_LEVEL_DOMAINS`] (`conventagusti.com`).
-static URL: LazyLock<Regex> = LazyLock::new(|| {
+/// A web address written out, with a scheme or `www.`.
+static URL: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)(?:https?://|www\.)[^\s<>]+").expect("url regex"));
+
+/// An address written bare, in lower case, ending in one of
+/// [`TOP_LEVEL_DOMAINS`] (`conventagusti.com`): kept from the engine, but
+/// not looked for in an answer, where a sentence run on and lower-cased
+/// (`sala.Es` → `sala.es`) would read as one.
+static BARE: LazyLock<Regex> = LazyLock::new(|| {
     let tlds: Vec<&str> = TOP_LEVEL_DOMAINS.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
-    let bare = format!(r"\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:{})\b(?:/[^\s<>]*)?", tlds.join("|"));
-    Regex::new(&format!(r"(?i:(?:https?://|www\.)[^\s<>]+)|{bare}")).expect("url regex")
+    Regex::new(&format!(r"\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:{})\b(?:/[^\s<>]*)?", tlds.join("|"))).expect("bare address regex")
 });
 
 /// What may follow an address without being part of it.
 const TRAILING: &[char] = &['.', ',', ';', ':', ')', '!', '?', '"', '\''];
 
-/// The byte ranges of the web addresses written out in `text`, without the
-/// punctuation after them: `protect` keeps them from the engine, which
-/// would translate their words (Apertium es-gl wrote `example.é`).
-pub(crate) fn web_addresses(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+/// The byte ranges of the web addresses written out in `text` with a
+/// scheme or `www.`, without the punctuation after them.
+fn written_addresses(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
     URL.find_iter(text).map(|m| (m.start(), m.start() + m.as_str().trim_end_matches(TRAILING).len()))
+}
+
+/// The byte ranges of the web addresses in `text`, written out or bare, in
+/// order: `protect` keeps them from the engine, which would translate their
+/// words (Apertium es-gl wrote `example.é`, cat-fra `office.comme`).
+pub(crate) fn web_addresses(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let written: Vec<(usize, usize)> = written_addresses(text).collect();
+    let bare: Vec<(usize, usize)> = BARE
+        .find_iter(text)
+        .map(|m| (m.start(), m.start() + m.as_str().trim_end_matches(TRAILING).len()))
+        .filter(|&(a, b)| !written.iter().any(|&(x, y)| a < y && x < b))
+        .collect();
+    let mut all = written;
+    all.extend(bare);
+    all.sort_unstable();
+    all.into_iter()
 }
 
 /// What reads as a domain name in an answer: labels joined by dots, the
@@ -87,7 +106,7 @@ pub fn check(sent: &str, answer: &str) -> Result<()> {
     let (plain_sent, plain_answer) = (plain(sent), plain(answer));
     let (lower_sent, lower) = (plain_sent.to_lowercase(), plain_answer.to_lowercase());
     // Not quoted: the address is the engine's, not ours to print or store.
-    if web_addresses(&lower).any(|(a, b)| !lower_sent.contains(&lower[a..b])) {
+    if written_addresses(&lower).any(|(a, b)| !lower_sent.contains(&lower[a..b])) {
         bail!("the answer holds a web address the text lacks");
     }
     // A domain the engine made of a missing space (`sala.El`, `hall.The`)
