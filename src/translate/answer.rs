@@ -41,7 +41,12 @@ const TRAILING: &[char] = &['.', ',', ';', ':', ')', '!', '?', '"', '\''];
 /// The byte ranges of the web addresses written out in `text` with a
 /// scheme or `www.`, without the punctuation after them.
 fn written_addresses(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
-    URL.find_iter(text).map(|m| (m.start(), m.start() + m.as_str().trim_end_matches(TRAILING).len()))
+    URL.find_iter(text).map(without_trailing)
+}
+
+/// A match's byte range without the punctuation after the address.
+fn without_trailing(m: regex::Match) -> (usize, usize) {
+    (m.start(), m.start() + m.as_str().trim_end_matches(TRAILING).len())
 }
 
 /// The byte ranges of the web addresses in `text`, written out or bare, in
@@ -49,11 +54,8 @@ fn written_addresses(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
 /// words (Apertium es-gl wrote `example.é`, cat-fra `office.comme`).
 pub(crate) fn web_addresses(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
     let written: Vec<(usize, usize)> = written_addresses(text).collect();
-    let bare: Vec<(usize, usize)> = BARE
-        .find_iter(text)
-        .map(|m| (m.start(), m.start() + m.as_str().trim_end_matches(TRAILING).len()))
-        .filter(|&(a, b)| !written.iter().any(|&(x, y)| a < y && x < b))
-        .collect();
+    let bare: Vec<(usize, usize)> =
+        BARE.find_iter(text).map(without_trailing).filter(|&(a, b)| !written.iter().any(|&(x, y)| a < y && x < b)).collect();
     let mut all = written;
     all.extend(bare);
     all.sort_unstable();
