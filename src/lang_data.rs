@@ -24,6 +24,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("en/general-after.txt", include_str!("../data/lang/en/general-after.txt")),
     ("en/general-nouns.txt", include_str!("../data/lang/en/general-nouns.txt")),
     ("en/compound-heads.txt", include_str!("../data/lang/en/compound-heads.txt")),
+    ("en/performer-heads.txt", include_str!("../data/lang/en/performer-heads.txt")),
     ("en/small-words.txt", include_str!("../data/lang/en/small-words.txt")),
     ("en/word-order.txt", include_str!("../data/lang/en/word-order.txt")),
     ("en/engine-words.tsv", include_str!("../data/lang/en/engine-words.tsv")),

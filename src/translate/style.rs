@@ -55,15 +55,19 @@ enum Segment {
 }
 
 /// The output cut into the kept names (found again by their exact text,
-/// longest first) and the words around them.
+/// longest first, never inside a word: the kept initial "F" of "M. F.
+/// Quicho" is not the F of "Futures") and the words around them.
 fn segments(output: &str, names: &[String]) -> Vec<Segment> {
     let mut names: Vec<&str> = names.iter().map(String::as_str).filter(|n| !n.is_empty()).collect();
     names.sort_by_key(|n| std::cmp::Reverse(n.len()));
     let mut spans: Vec<(usize, usize)> = Vec::new();
+    let glued = |a: Option<char>, b: Option<char>| a.zip(b).is_some_and(|(a, b)| a.is_alphanumeric() && b.is_alphanumeric());
     for name in names {
         for (at, _) in output.match_indices(name) {
             let end = at + name.len();
-            if spans.iter().all(|&(a, b)| end <= a || at >= b) {
+            let inside = glued(output[..at].chars().next_back(), name.chars().next())
+                || glued(name.chars().next_back(), output[end..].chars().next());
+            if !inside && spans.iter().all(|&(a, b)| end <= a || at >= b) {
                 spans.push((at, end));
             }
         }
@@ -544,6 +548,17 @@ mod tests {
 
     fn names(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// Issue 33 item 1: "Alex M. F. Quicho, mentora del LAB 4 Futuros Raros"
+    /// came out "…LAB 4 Rare FUtures": the kept initial "F" was found again
+    /// inside "Futures" and title case capitalised the rest of the word.
+    #[test]
+    fn issue33_a_kept_name_is_never_found_inside_a_word() {
+        let out = finish("Alex M. F. Quicho, Mentor of the LAB 4 Rare Futures", &names(&["F", "LAB"]), None, "en", Field::Title);
+        assert_eq!(out, "Alex M. F. Quicho, Mentor of the LAB 4 Rare Futures");
+        let segs = segments("F. and Futures", &names(&["F"]));
+        assert_eq!(segs, vec![Segment::Name("F".into()), Segment::Plain(". and Futures".into())]);
     }
 
     #[test]

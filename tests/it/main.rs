@@ -73,6 +73,7 @@ mod surface_run;
 mod surface_tools;
 mod surface_walk;
 mod translate_engine;
+mod translate_english;
 mod translate_garbled;
 mod translate_memory;
 mod translate_memory_gaps;

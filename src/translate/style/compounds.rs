@@ -2,7 +2,9 @@
 //! copies the Spanish "N de N" word for word; English puts a lone noun in
 //! front of an event noun instead (`data/lang/en/compound-heads.txt`, which
 //! also says when a noun stands alone). Only within one plain segment: a
-//! kept name after "of" stays where it is ("Festival of Otoño").
+//! kept name after "of" stays where it is ("Festival of Otoño"); after a
+//! performance noun (`data/lang/en/performer-heads.txt`) that "of" is the
+//! performer's "by" ("Concert by Marta Mansilla").
 //!
 //! Not for descriptions (running text keeps "a course of robotics for
 //! children" as the engine wrote it), nor other languages.
@@ -23,8 +25,24 @@ pub(super) fn compounds(segs: &mut [Segment]) {
         let name_follows = i + 1 < n;
         if let Segment::Plain(t) = s {
             *t = compound_words(t, name_follows);
+            if name_follows {
+                *t = by_performer(t);
+            }
         }
     }
+}
+
+/// "Concert of " (or "Concert of the ") right before a kept name: "Concert by ".
+fn by_performer(text: &str) -> String {
+    let Some(head_end) = text.strip_suffix(" of ").or_else(|| text.strip_suffix(" of the ")) else {
+        return text.to_string();
+    };
+    let head = head_end.rsplit([' ', '(', '\'', '"', '‘', '“']).next().unwrap_or_default();
+    if !crate::translate::lang::has("en/performer-heads.txt", &head.to_lowercase()) {
+        return text.to_string();
+    }
+    let the = if text.ends_with(" of the ") { "the " } else { "" };
+    format!("{head_end} by {the}")
 }
 
 fn is_head(word: &str) -> bool {
@@ -92,5 +110,16 @@ mod tests {
         assert_eq!(compound_words("Workshop of activities for children", false), "activity Workshop for children");
         assert_eq!(compound_words("Competition of painting fast", false), "Competition of painting fast");
         assert_eq!(compound_words("Day of the book", false), "Day of the book");
+    }
+
+    /// Issue 33 item 1: "Concierto de Nistra y Caliza" came out "Concert of
+    /// Nistra y Caliza"; a performer after a concert is "by".
+    #[test]
+    fn issue33_a_performer_after_a_concert_is_by() {
+        use super::by_performer;
+        assert_eq!(by_performer("Concert of "), "Concert by ");
+        assert_eq!(by_performer("Christmas Concert of the "), "Christmas Concert by the ");
+        assert_eq!(by_performer("Exhibition of "), "Exhibition of ");
+        assert_eq!(by_performer("Concert of jazz"), "Concert of jazz");
     }
 }
