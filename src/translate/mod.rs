@@ -19,6 +19,7 @@ pub mod garble;
 pub mod gazetteer;
 pub mod lang;
 mod libretranslate;
+mod namewords;
 mod need;
 mod openai;
 mod ordinals;

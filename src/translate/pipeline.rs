@@ -320,7 +320,7 @@ pub(super) fn plan(
             };
             let base = if src == "es" { terms.get(lang).unwrap_or(&no_terms) } else { &no_terms };
             let plain = apertium && src == "es" && super::lang::plain(lang, t.field);
-            let prepared = prepare(sent, known_into(known, lang, t.field), if plain { &no_terms } else { base });
+            let prepared = prepare(sent, known_into(known, src, lang, t.field), if plain { &no_terms } else { base });
             let route = super::routes::route(src, lang, Some(t.field));
             let key = prepared_key(&prepared, &field_key(t.field, shortened, route), src, lang, &engine);
             // Translated from this very text, prepared the same way: nothing to do.
@@ -382,10 +382,12 @@ impl Plan {
 
 /// What the event tells about names, with what the target language asks of
 /// a text: an adjective before its noun, titles in sentence case, its ordinals.
-fn known_into<'a>(known: Known<'a>, lang: &'a str, field: Field) -> Known<'a> {
+fn known_into<'a>(known: Known<'a>, src: &str, lang: &'a str, field: Field) -> Known<'a> {
     let adjective_first = super::lang::adjective_first(lang);
     let sentence_case = field == Field::Title && super::lang::sentence_case_titles(lang);
-    Known { adjective_first, sentence_case, lang, ..known }
+    // Kept runs word by word: the Spanish analyser's and word lists' work.
+    let name_words = src == "es" && super::namewords::splits(lang, field);
+    Known { adjective_first, sentence_case, name_words, lang, ..known }
 }
 
 /// Apertium's analysis of a `text` in `lang` (Spanish or Catalan: issue

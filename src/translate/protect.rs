@@ -57,6 +57,9 @@ pub struct Known<'a> {
     /// (`lang::sentence_case_titles`): capitals of dictionary words outside
     /// kept spans, but a sentence's first, are undone before the engine.
     pub sentence_case: bool,
+    /// Kept runs are split word by word (`namewords`): only the words a
+    /// name alone has stay apart from the engine.
+    pub name_words: bool,
     /// The target language: its way of writing an edition's ordinal
     /// (`ordinals`, "V Concurso" → English "5th").
     pub lang: &'a str,
@@ -290,7 +293,10 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
             {
                 span.0 = first.0;
             }
-            names.push(span);
+            match known.analysis.filter(|_| known.name_words) {
+                Some(analysis) => names.extend(super::namewords::name_words(&text, span, analysis)),
+                None => names.push(span),
+            }
         }
     }
     given_in_capitals(&text, &given, &mut names, &taken);

@@ -78,6 +78,7 @@ mod translate_garbled;
 mod translate_memory;
 mod translate_memory_gaps;
 mod translate_memory_lang;
+mod translate_name_words;
 mod translate_names;
 mod translate_neural;
 mod translate_neural_fallback;
