@@ -21,6 +21,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("es/not-name-starts.txt", include_str!("../data/lang/es/not-name-starts.txt")),
     ("es/article-names.tsv", include_str!("../data/lang/es/article-names.tsv")),
     ("es/venue-heads.tsv", include_str!("../data/lang/es/venue-heads.tsv")),
+    ("es/joined-across-spans.tsv", include_str!("../data/lang/es/joined-across-spans.tsv")),
     ("en/general-after.txt", include_str!("../data/lang/en/general-after.txt")),
     ("en/general-nouns.txt", include_str!("../data/lang/en/general-nouns.txt")),
     ("en/compound-heads.txt", include_str!("../data/lang/en/compound-heads.txt")),

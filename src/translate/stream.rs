@@ -90,9 +90,56 @@ fn is_ascii_blank(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c')
 }
 
+/// The word put after a kept span so that an engine's rules cannot join
+/// the words around it (`data/lang/es/joined-across-spans.tsv`): no
+/// dictionary of any pair knows it, and [`reformat`] takes it out.
+const JOIN_GUARD: &str = "qzxv";
+
+/// `core` with [`JOIN_GUARD`] after each kept span that a preposition
+/// listed in `es/joined-across-spans.tsv` opens and an article listed there
+/// follows: "en [Madrid] el 18" would reach the rules as "en el 18" and
+/// come back Galician "no [Madrid] 18", the article gone.
+pub(crate) fn guard_joins(core: &str) -> std::borrow::Cow<'_, str> {
+    const FILE: &str = "es/joined-across-spans.tsv";
+    let listed = |side: &str, word: &str| crate::lang_data::rows(FILE).any(|r| r.len() == 2 && r[0] == side && r[1] == word.to_lowercase());
+    let last_word = |text: &str| {
+        let text = text.strip_suffix(' ')?;
+        let start = text.rfind(|c: char| !c.is_alphabetic()).map_or(0, |p| p + text[p..].chars().next().map_or(1, char::len_utf8));
+        Some(text[start..].to_string())
+    };
+    let first_word = |text: &str| {
+        let text = text.strip_prefix(' ')?;
+        let end = text.find(|c: char| !c.is_alphabetic()).unwrap_or(text.len());
+        (text[end..].starts_with(' ')).then(|| text[..end].to_string())
+    };
+    let mut guarded: Option<String> = None;
+    let mut from = 0;
+    for (end, _) in core.match_indices(KEEP_END) {
+        let Some(start) = core[..end].rfind(KEEP_START) else { continue };
+        let after = end + KEEP_END.len_utf8();
+        let opens = last_word(&core[..start]).is_some_and(|w| listed("before", &w));
+        let follows = first_word(&core[after..]).is_some_and(|w| listed("after", &w));
+        if opens && follows {
+            let out = guarded.get_or_insert_with(String::new);
+            out.push_str(&core[from..after]);
+            out.push(' ');
+            out.push_str(JOIN_GUARD);
+            from = after;
+        }
+    }
+    match guarded {
+        None => std::borrow::Cow::Borrowed(core),
+        Some(mut out) => {
+            out.push_str(&core[from..]);
+            std::borrow::Cow::Owned(out)
+        }
+    }
+}
+
 /// Deformats one text (no leading or trailing whitespace) for the engine,
 /// without the NUL that ends it.
 pub(crate) fn deformat(core: &str, id: usize) -> String {
+    let core = &*guard_joins(core);
     let mut out = String::with_capacity(core.len() + core.len() / 8 + 24);
     out.push_str(&marker(id));
     let mut chars = core.chars().peekable();
@@ -230,6 +277,10 @@ pub(crate) fn reformat(output: &str, id: usize) -> Result<String> {
             }
         }
     }
+    if out.contains(JOIN_GUARD) {
+        static GUARD: LazyLock<Regex> = LazyLock::new(|| Regex::new(&format!(r" ?\b{JOIN_GUARD}\b")).expect("guard regex"));
+        out = GUARD.replace_all(&out, "").into_owned();
+    }
     Ok(out)
 }
 
@@ -245,6 +296,17 @@ mod tests {
     #[test]
     fn line_breaks_become_superblanks_and_blank_lines_end_sentences() {
         assert_eq!(deformat("Uno\ndos\n\ntres", 0), "[cityvibe:0]Uno[\n]dos.[][\n\n]tres.[]");
+    }
+
+    /// Issue 33 item 2: "nació en [Madrid] el 18" came back Galician
+    /// "naceu no Madrid 18": a word no dictionary knows keeps the rules
+    /// from joining "en" and "el" across the span, and goes again.
+    #[test]
+    fn a_guard_keeps_words_around_a_span_apart_and_goes_again() {
+        let core = format!("nació en {KEEP_START}Madrid{KEEP_END} el 18, con {KEEP_START}Luis{KEEP_END} y él");
+        let sent = deformat(&core, 3);
+        assert!(sent.contains("[Madrid] qzxv el 18") && sent.contains("[Luis] y"), "{sent}");
+        assert_eq!(reformat("[cityvibe:3]naceu en [Madrid] *qzxv o 18.[]", 3).unwrap(), "naceu en Madrid o 18");
     }
 
     #[test]
