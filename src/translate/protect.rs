@@ -174,6 +174,22 @@ fn terms_to_put_in(text: &str, taken: &[(usize, usize)], known: Known, terms: &T
     found
 }
 
+/// A text's first word, when no kept span holds it, it is capitalised only
+/// as a first word is and not a function word, and a lower-case word
+/// follows it ("Pachanga fútbol", "Arteterapia: crear para sanar"): an
+/// engine that copies the word takes the next one for the sentence's first
+/// ("Pachanga Foot"); the lead lets house style undo that capital.
+fn first_word_lead(text: &str, spans: &[(usize, usize, Option<String>)]) -> Option<String> {
+    let &(a, b) = words(text).first()?;
+    let word = &text[a..b];
+    let free = spans.iter().all(|s| s.1 <= a || s.0 >= b);
+    let capitalised = word.starts_with(char::is_uppercase) && !word.chars().skip(1).any(char::is_uppercase);
+    if text[..a].chars().any(char::is_alphanumeric) || !free || !capitalised || function_word(&word.to_lowercase()) {
+        return None;
+    }
+    text[b..].trim_start_matches(super::style::after_lead).starts_with(char::is_lowercase).then(|| word.to_string())
+}
+
 /// The kept spans the text starts with, one after another ("XXI" "Premio
 /// Internacional"), when a lower-case word follows the last of them.
 fn lead_of(text: &str, spans: &[(usize, usize, Option<String>)]) -> Option<String> {
@@ -311,11 +327,12 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     terms_used.sort();
     terms_used.dedup();
     spans.sort_by_key(|s| s.0);
-    let lead = lead_of(&text, &spans);
     let text = match known.analysis {
         Some(analysis) if known.sentence_case => sentence_cased(&text, &spans, analysis),
         _ => text,
     };
+    // After sentence casing: "Danza Barroca" leads with "Danza" once it reads "Danza barroca".
+    let lead = lead_of(&text, &spans).or_else(|| first_word_lead(&text, &spans));
     let (out, kept) = render(&text, spans);
     Prepared { text: out, names: kept, terms_used, lead }
 }
