@@ -746,6 +746,18 @@ mod tests {
         assert_eq!(p.lead.as_deref(), Some("Joel Blanco"));
     }
 
+    /// Issue 33: a first word no span holds leads too when a lower-case
+    /// word follows it (Apertium's French capitalised that word after a
+    /// word it copies: "Pachanga Foot"); an article opening the title leads
+    /// nothing ("La Flûte enchantée" is the engine's own).
+    #[test]
+    fn issue33_a_free_first_word_leads_a_lower_case_word() {
+        let lead = |t: &str| prepare(t, Known::default(), &TermBase::default()).lead;
+        assert_eq!(lead("Pachanga fútbol").as_deref(), Some("Pachanga"));
+        assert_eq!(lead("'Arteterapia: crear para sanar'").as_deref(), Some("Arteterapia"));
+        assert_eq!(lead("La flauta mágica"), None);
+    }
+
     #[test]
     fn prepare_marks_venue_terms_and_names() {
         let terms = TermBase::parse("exposición\texhibition\nclub de lectura\tbook club\n", "t").unwrap();
