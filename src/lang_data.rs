@@ -53,6 +53,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("fr/ordinals.tsv", include_str!("../data/lang/fr/ordinals.tsv")),
     ("pt/genders.tsv", include_str!("../data/lang/pt/genders.tsv")),
     ("it/genders.tsv", include_str!("../data/lang/it/genders.tsv")),
+    ("fr/genders.tsv", include_str!("../data/lang/fr/genders.tsv")),
     ("fr/punctuation.tsv", include_str!("../data/lang/fr/punctuation.tsv")),
     ("en/punctuation.tsv", include_str!("../data/lang/en/punctuation.tsv")),
     ("it/punctuation.tsv", include_str!("../data/lang/it/punctuation.tsv")),

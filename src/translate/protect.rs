@@ -177,6 +177,22 @@ fn terms_to_put_in(text: &str, taken: &[(usize, usize)], known: Known, terms: &T
     found
 }
 
+/// A text's first word, when no kept span holds it, it is capitalised only
+/// as a first word is and not a function word, and a lower-case word
+/// follows it ("Pachanga fútbol", "Arteterapia: crear para sanar"): an
+/// engine that copies the word takes the next one for the sentence's first
+/// ("Pachanga Foot"); the lead lets house style undo that capital.
+fn first_word_lead(text: &str, spans: &[(usize, usize, Option<String>)]) -> Option<String> {
+    let &(a, b) = words(text).first()?;
+    let word = &text[a..b];
+    let free = spans.iter().all(|s| s.1 <= a || s.0 >= b);
+    let capitalised = word.starts_with(char::is_uppercase) && !word.chars().skip(1).any(char::is_uppercase);
+    if text[..a].chars().any(char::is_alphanumeric) || !free || !capitalised || function_word(&word.to_lowercase()) {
+        return None;
+    }
+    text[b..].trim_start_matches(super::style::after_lead).starts_with(char::is_lowercase).then(|| word.to_string())
+}
+
 /// The kept spans the text starts with, one after another ("XXI" "Premio
 /// Internacional"), when a lower-case word follows the last of them.
 fn lead_of(text: &str, spans: &[(usize, usize, Option<String>)]) -> Option<String> {
@@ -317,11 +333,12 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     terms_used.sort();
     terms_used.dedup();
     spans.sort_by_key(|s| s.0);
-    let lead = lead_of(&text, &spans);
     let text = match known.analysis {
         Some(analysis) if known.sentence_case => sentence_cased(&text, &spans, analysis),
         _ => text,
     };
+    // After sentence casing: "Danza Barroca" leads with "Danza" once it reads "Danza barroca".
+    let lead = lead_of(&text, &spans).or_else(|| first_word_lead(&text, &spans));
     let (out, kept) = render(&text, spans);
     Prepared { text: out, names: kept, terms_used, lead }
 }
@@ -733,6 +750,18 @@ mod tests {
         assert_eq!(p.lead, None);
         let p = prepare("Joel Blanco, con Philippe", Known::default(), &TermBase::default());
         assert_eq!(p.lead.as_deref(), Some("Joel Blanco"));
+    }
+
+    /// Issue 33: a first word no span holds leads too when a lower-case
+    /// word follows it (Apertium's French capitalised that word after a
+    /// word it copies: "Pachanga Foot"); an article opening the title leads
+    /// nothing ("La Flûte enchantée" is the engine's own).
+    #[test]
+    fn issue33_a_free_first_word_leads_a_lower_case_word() {
+        let lead = |t: &str| prepare(t, Known::default(), &TermBase::default()).lead;
+        assert_eq!(lead("Pachanga fútbol").as_deref(), Some("Pachanga"));
+        assert_eq!(lead("'Arteterapia: crear para sanar'").as_deref(), Some("Arteterapia"));
+        assert_eq!(lead("La flauta mágica"), None);
     }
 
     #[test]

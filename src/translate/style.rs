@@ -193,7 +193,9 @@ fn from_to(output: &str) -> String {
 /// after a leading kept span for one ("Apprenez à Identifier"): the output
 /// with that word's capital undone, when it was not a name.
 fn lower_after_lead(output: &str, lead: &str, names: &[String]) -> Option<String> {
-    let rest = output.trim_start().strip_prefix(lead.trim())?;
+    // "« Atelier Adultes »": the text's opening quote or mark comes first.
+    let opening = |c: char| !c.is_alphanumeric();
+    let rest = output.trim_start_matches(opening).strip_prefix(lead.trim_start_matches(opening).trim_end())?;
     let word_start = output.len() - rest.trim_start_matches(after_lead).len();
     if word_start == output.len() - rest.len() {
         return None;

@@ -88,3 +88,4 @@ mod translate_quality;
 mod translate_routes;
 mod translate_senses;
 mod translate_status;
+mod translate_titles_fr_it;
