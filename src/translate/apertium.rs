@@ -203,8 +203,8 @@ impl ApertiumTranslator {
     /// language (Catalan "menjadores", "Sinopsi" in Portuguese) put back as
     /// the word's own translation: into Spanish with the pivot's pair, then
     /// into the target with the direct one ("Sinopsi" → "Sinopsis" →
-    /// "Sinopse"), the rest of the text as the pivot made it. A word neither
-    /// way knows stays. Only a pivot through Catalan from Spanish is
+    /// "Sinopse"), the rest of the text as the pivot made it. A word the
+    /// direct pair does not know either stays. Only a pivot through Catalan from Spanish is
     /// mended, where both pairs exist. Clock times go back as the original
     /// wrote them (`keep_clock_times`).
     fn mend_leaks(&mut self, src: &str, tgt: &str, via: Option<&str>, texts: &[String], answers: Vec<Answer>) -> Result<Vec<String>> {
@@ -224,11 +224,15 @@ impl ApertiumTranslator {
         if leaked.is_empty() || via != Some("ca") || !back.modes.iter().chain(&direct.modes).all(|m| self.modes.contains(*m)) {
             return Ok(out);
         }
-        let mended = self.run(&format!("{}+{}", back.modes_name(), direct.modes_name()), &leaked)?;
+        // The mending pipeline's second hop (the direct pair) marks a word
+        // it does not know: such a word would come back Spanish, and stays
+        // as the pivot made it ("duo", Portuguese as well as Catalan).
+        let mended = self.run_marked(&format!("{}+{}", back.modes_name(), direct.modes_name()), &leaked)?;
         let swaps: Vec<(&str, &str)> = leaked
             .iter()
             .zip(&mended)
-            .map(|(w, m)| (w.as_str(), m.trim().trim_end_matches('.')))
+            .filter(|(_, m)| m.leaked.is_empty())
+            .map(|(w, m)| (w.as_str(), m.text.trim().trim_end_matches('.')))
             .filter(|(w, m)| routes::is_one_word(m) && !m.eq_ignore_ascii_case(w))
             .collect();
         for text in &mut out {

@@ -155,7 +155,8 @@ pub(super) fn keep_clock_times(original: &str, output: &str) -> String {
 /// original's own (a name, a word neither pair knows), not a leak. Escaped
 /// characters and superblanks (kept spans, literal marks) are no marks.
 pub(super) fn leaked_words(original: &str, raw: &str) -> Vec<String> {
-    let words = |t: &str| -> Vec<String> { t.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect() };
+    let words =
+        |t: &str| -> Vec<String> { t.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect() };
     let own = words(original);
     let mut out = Vec::new();
     let mut chars = raw.chars().peekable();
