@@ -380,11 +380,11 @@ impl Engine {
             return Err(self.failure("engine no longer takes input"));
         }
         let mut out = Vec::with_capacity(cores.len());
-        for k in 0..cores.len() {
+        for (k, core) in cores.iter().enumerate() {
             match self.output.recv_timeout(timeout) {
                 Ok(Ok(seg)) => {
                     let raw = String::from_utf8_lossy(&seg);
-                    let leaked = if self.marks { routes::leaked_words(cores[k], &raw) } else { Vec::new() };
+                    let leaked = if self.marks { routes::leaked_words(core, &raw) } else { Vec::new() };
                     out.push(Answer { text: stream::reformat(&raw, first + k)?, leaked });
                 }
                 Ok(Err(e)) => return Err(self.failure(&format!("text {k}: {e}"))),
