@@ -139,11 +139,11 @@ impl ApertiumTranslator {
                     declared.name()
                 );
             }
-            let out = self.run(&declared.modes_name(), texts)?;
             if declared.pivot.is_none() {
-                return Ok(out);
+                return self.run(&declared.modes_name(), texts);
             }
-            return Ok(texts.iter().zip(out).map(|(original, output)| routes::keep_clock_times(original, &output)).collect());
+            let answers = self.run_marked(&declared.modes_name(), texts)?;
+            return self.mend_leaks(src, tgt, declared.pivot, texts, answers);
         }
         let Some(route) = route(src, tgt, |s, t| self.mode(s, t).map(String::from)) else {
             bail!(
@@ -162,6 +162,13 @@ impl ApertiumTranslator {
     /// pipeline, starting its engine if needed. On any failure the engine
     /// is dropped (and killed) so the next call starts anew.
     fn run(&mut self, mode: &str, texts: &[String]) -> Result<Vec<String>> {
+        Ok(self.run_marked(mode, texts)?.into_iter().map(|a| a.text).collect())
+    }
+
+    /// As [`Self::run`], each answer with the words a pivot's second hop
+    /// marked as foreign to it and the original does not hold
+    /// ([`routes::leaked_words`]; none for a direct pair).
+    fn run_marked(&mut self, mode: &str, texts: &[String]) -> Result<Vec<Answer>> {
         let texts = &scrubbed(texts);
         let framed: Vec<stream::Framed> = texts.iter().map(|t| stream::frame(t)).collect();
         let cores: Vec<&str> = framed.iter().map(|f| f.core).filter(|c| !c.is_empty()).collect();
@@ -186,11 +193,61 @@ impl ApertiumTranslator {
         Ok(framed
             .iter()
             .map(|f| {
-                let core = if f.core.is_empty() { String::new() } else { translated.next().unwrap_or_default() };
-                format!("{}{core}{}", f.lead, f.trail)
+                let answer = if f.core.is_empty() { Answer::default() } else { translated.next().unwrap_or_default() };
+                Answer { text: format!("{}{}{}", f.lead, answer.text, f.trail), leaked: answer.leaked }
             })
             .collect())
     }
+
+    /// A pivot's answers, each word its second hop left in the pivot's
+    /// language (Catalan "menjadores", "Sinopsi" in Portuguese) put back as
+    /// the word's own translation: into Spanish with the pivot's pair, then
+    /// into the target with the direct one ("Sinopsi" → "Sinopsis" →
+    /// "Sinopse"), the rest of the text as the pivot made it. A word the
+    /// direct pair does not know either stays. Only a pivot through Catalan from Spanish is
+    /// mended, where both pairs exist. Clock times go back as the original
+    /// wrote them (`keep_clock_times`).
+    fn mend_leaks(&mut self, src: &str, tgt: &str, via: Option<&str>, texts: &[String], answers: Vec<Answer>) -> Result<Vec<String>> {
+        let mut out: Vec<String> = Vec::with_capacity(answers.len());
+        let mut leaked: Vec<String> = Vec::new();
+        for (original, a) in texts.iter().zip(&answers) {
+            out.push(routes::keep_clock_times(original, &a.text));
+            for w in &a.leaked {
+                if !leaked.contains(w) {
+                    leaked.push(w.clone());
+                }
+            }
+        }
+        let back = routes::route("ca", src, None).filter(|r| r.pivot.is_none());
+        let direct = routes::route(src, tgt, None).filter(|r| r.pivot.is_none());
+        let (Some(back), Some(direct)) = (back, direct) else { return Ok(out) };
+        if leaked.is_empty() || via != Some("ca") || !back.modes.iter().chain(&direct.modes).all(|m| self.modes.contains(*m)) {
+            return Ok(out);
+        }
+        // The mending pipeline's second hop (the direct pair) marks a word
+        // it does not know: such a word would come back Spanish, and stays
+        // as the pivot made it ("duo", Portuguese as well as Catalan).
+        let mended = self.run_marked(&format!("{}+{}", back.modes_name(), direct.modes_name()), &leaked)?;
+        let swaps: Vec<(&str, &str)> = leaked
+            .iter()
+            .zip(&mended)
+            .filter(|(_, m)| m.leaked.is_empty())
+            .map(|(w, m)| (w.as_str(), m.text.trim().trim_end_matches('.')))
+            .filter(|(w, m)| routes::is_one_word(m) && !m.eq_ignore_ascii_case(w))
+            .collect();
+        for text in &mut out {
+            *text = routes::swap_words(text, &swaps);
+        }
+        Ok(out)
+    }
+}
+
+/// One text's answer: the translation, and the words a pivot's second hop
+/// left in the pivot's language.
+#[derive(Default)]
+struct Answer {
+    text: String,
+    leaked: Vec<String>,
 }
 
 impl Translator for ApertiumTranslator {
@@ -221,6 +278,8 @@ struct Engine {
     output: Receiver<std::io::Result<Vec<u8>>>,
     stderr: Arc<Mutex<Vec<u8>>>,
     next_id: usize,
+    /// Whether the last hop marks unknown words (a pivot's).
+    marks: bool,
 }
 
 impl Engine {
@@ -229,16 +288,25 @@ impl Engine {
     /// into the second as it is, superblanks and all).
     fn start(mode_files: &[PathBuf], mode: &str) -> Result<Engine> {
         let mut stages = Vec::new();
-        for file in mode_files {
+        for (k, file) in mode_files.iter().enumerate() {
             let pipeline = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
-            stages.push(null_flush_pipeline(&pipeline));
+            let mut stage = null_flush_pipeline(&pipeline);
+            // A pivot's second hop marks what it does not know ($3: -g), so
+            // that a word left in the pivot's language is seen
+            // (`routes::leaked_words`); the marks never reach a reader
+            // (`stream::reformat` drops them).
+            if k > 0 && k + 1 == mode_files.len() {
+                stage = stage.replace("$1", "$3");
+            }
+            stages.push(stage);
         }
+        let marks = stages.len() > 1;
         let pipeline = stages.join(" | ");
         let mut child = Command::new("sh")
             // In the mode file $1 is the generator's option: -n, no `*`
             // before unknown words (what `apertium -u` passes); $2 the
-            // tagger's, none.
-            .args(["-c", &pipeline, mode, "-n", ""])
+            // tagger's, none; $3 a pivot's second generator's, -g, marks.
+            .args(["-c", &pipeline, mode, "-n", "", "-g"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -296,10 +364,10 @@ impl Engine {
             }
         });
 
-        Ok(Engine { child, input: Some(input), output, stderr, next_id: 0 })
+        Ok(Engine { child, input: Some(input), output, stderr, next_id: 0, marks })
     }
 
-    fn translate(&mut self, cores: &[&str], timeout: Duration) -> Result<Vec<String>> {
+    fn translate(&mut self, cores: &[&str], timeout: Duration) -> Result<Vec<Answer>> {
         let first = self.next_id;
         self.next_id += cores.len();
         let mut buf = Vec::new();
@@ -312,11 +380,12 @@ impl Engine {
             return Err(self.failure("engine no longer takes input"));
         }
         let mut out = Vec::with_capacity(cores.len());
-        for k in 0..cores.len() {
+        for (k, core) in cores.iter().enumerate() {
             match self.output.recv_timeout(timeout) {
                 Ok(Ok(seg)) => {
-                    let text = String::from_utf8_lossy(&seg);
-                    out.push(stream::reformat(&text, first + k)?);
+                    let raw = String::from_utf8_lossy(&seg);
+                    let leaked = if self.marks { routes::leaked_words(core, &raw) } else { Vec::new() };
+                    out.push(Answer { text: stream::reformat(&raw, first + k)?, leaked });
                 }
                 Ok(Err(e)) => return Err(self.failure(&format!("text {k}: {e}"))),
                 Err(RecvTimeoutError::Timeout) => {

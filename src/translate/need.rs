@@ -100,7 +100,7 @@ impl Need {
 pub(super) fn field_key(field: Field, shortened: bool, route: Option<&Route>) -> String {
     let cut = if shortened { "/cut" } else { "" };
     match route {
-        Some(route) => format!("{field}{cut}\0{}", route.modes_name()),
+        Some(route) => format!("{field}{cut}\0{}", route.key_name()),
         None => format!("{field}{cut}"),
     }
 }

@@ -30,6 +30,17 @@ impl Route {
         self.modes.join("+")
     }
 
+    /// The route as a cache key names it: its modes, and for a pivot the
+    /// mending of what its second hop leaves in the pivot's language
+    /// ([`leaked_words`]), so that a text translated before the mending
+    /// existed is translated again.
+    pub fn key_name(&self) -> String {
+        match self.pivot {
+            Some(_) => format!("{}/mended", self.modes_name()),
+            None => self.modes_name(),
+        }
+    }
+
     /// The route as a translation's origin names it: `cat-eng`,
     /// `spa-cat+cat-fra via ca`.
     pub fn name(&self) -> String {
@@ -136,8 +147,111 @@ pub(super) fn keep_clock_times(original: &str, output: &str) -> String {
     .into_owned()
 }
 
+/// The words a pivot's second hop marked in its raw stream output `raw`
+/// as unknown to it (`*menjadores`) or without a translation (`@lemma`)
+/// that the original text does not hold: words the first hop made, which
+/// would reach the reader in the pivot's language ("menjadores",
+/// "acarnissar-los" in Portuguese). A marked word the original holds is the
+/// original's own (a name, a word neither pair knows), not a leak. Escaped
+/// characters and superblanks (kept spans, literal marks) are no marks.
+pub(super) fn leaked_words(original: &str, raw: &str) -> Vec<String> {
+    let words =
+        |t: &str| -> Vec<String> { t.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect() };
+    let own = words(original);
+    let mut out = Vec::new();
+    let mut chars = raw.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '[' => {
+                while let Some(n) = chars.next() {
+                    match n {
+                        '\\' => {
+                            chars.next();
+                        }
+                        ']' => break,
+                        _ => {}
+                    }
+                }
+            }
+            '*' | '@' => {
+                let mut word = String::new();
+                while let Some(&n) = chars.peek() {
+                    if !(n.is_alphanumeric() || n == '·') {
+                        break;
+                    }
+                    word.push(n);
+                    chars.next();
+                }
+                let pieces = words(&word);
+                if !pieces.is_empty() && pieces.iter().any(|p| !own.contains(p)) {
+                    out.push(word);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether `text` is one word (letters, digits, `·`, an inner hyphen or
+/// apostrophe): what a word alone may be mended into.
+pub(super) fn is_one_word(text: &str) -> bool {
+    !text.is_empty()
+        && text.chars().all(|c| c.is_alphanumeric() || matches!(c, '·' | '-' | '\'' | '’'))
+        && text.starts_with(char::is_alphanumeric)
+        && text.ends_with(char::is_alphanumeric)
+}
+
+/// `text` with every whole-word occurrence of each `(word, by)` pair's
+/// word written as `by` (a word is bounded by what is neither a letter, a
+/// digit nor `·`): "*acarnissar*-los" → "cevar-los".
+pub(super) fn swap_words(text: &str, swaps: &[(&str, &str)]) -> String {
+    let inside = |c: char| c.is_alphanumeric() || c == '·';
+    let mut out = text.to_string();
+    for (word, by) in swaps {
+        let mut result = String::with_capacity(out.len());
+        let mut rest = out.as_str();
+        while let Some(at) = rest.find(word) {
+            let (before, after) = (&rest[..at], &rest[at + word.len()..]);
+            let bounded = !before.ends_with(inside) && !after.starts_with(inside);
+            result.push_str(before);
+            result.push_str(if bounded { by } else { word });
+            rest = after;
+        }
+        result.push_str(rest);
+        out = result;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
+    /// A word alone is mended where it stands whole, never inside another.
+    #[test]
+    fn a_leaked_word_is_swapped_where_it_stands_whole() {
+        let swaps = [("acarnissar", "cevar"), ("Sinopsi", "Sinopse")];
+        assert_eq!(
+            super::swap_words("Sinopsi: acarnissar-los; Sinopsis, aquarel·les acarnissares", &swaps),
+            "Sinopse: cevar-los; Sinopsis, aquarel·les acarnissares"
+        );
+        assert!(super::is_one_word("cevar") && super::is_one_word("guarda-chuva") && super::is_one_word("aquarel·les"));
+        assert!(!super::is_one_word("de cevar") && !super::is_one_word("cevar.") && !super::is_one_word(""));
+    }
+
+    /// A word the second hop marks and the original lacks is Catalan left
+    /// in the reader's text; the original's own words, superblanks and
+    /// escaped marks are not.
+    #[test]
+    fn the_second_hops_marks_name_the_pivots_words() {
+        let original = "Instalación de comederos y cebarlos para los pájaros. Kalle *Nº5* @teatro";
+        let raw = "[cityvibe:3]Instalação de *menjadores e *acarnissar-*los com *comederos. *Kalle [*Nº5]\\* [@teatro] @eclèctic #fazido aquarel·les.[]";
+        assert_eq!(super::leaked_words(original, raw), ["menjadores", "acarnissar", "eclèctic"]);
+        assert!(super::leaked_words(original, "[cityvibe:3]Instalação.[]").is_empty());
+    }
+
     #[test]
     fn a_pivot_keeps_the_originals_clock_times() {
         let original = "Sesión a las 19:30. Entrada 12.30 euros, de 10:00 a 14:00.";

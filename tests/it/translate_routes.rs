@@ -117,3 +117,28 @@ fn issue32_3_doctor_proves_every_mode_of_the_route_table() {
         assert!(line.contains(&format!("{mode} \"")), "{mode} not proved: {line}");
     }
 }
+
+/// Issue 33 item 2: words the pivot's first hop makes that its second does
+/// not know reach no Portuguese reader in Catalan. Through Catalan,
+/// Apertium leaves "tràmit" (trámite) and "assignació" (asignación) in the
+/// Portuguese; each such word is put back as its own translation
+/// ("trâmite", "atribuição"), and the text still goes through Catalan.
+#[test]
+fn issue33_2_a_pivot_leaves_no_catalan_word_in_portuguese() {
+    if !routes_installed() || routes::route("es", "pt", Some(Field::Description)).and_then(|r| r.pivot) != Some("ca") {
+        return;
+    }
+    let dir = workdir(&format!("[settings]\ntranslator = \"apertium\"\n{ALL_LANGS}[sources.madrid]\nenabled = true\n"));
+    let d = dir.path();
+    let text = "El trámite de asignación de plazas se hará por sorteo entre los pájaros del invierno.";
+    write_feed(d, &[record("9002", "Taller de aves", text, "Centro Cultural Galileo")]);
+    run(d);
+    let pt = &listed(d, "pt")["9002"];
+    let description = pt["description"].as_str().unwrap();
+    assert!(pt["text_origin"].as_str().unwrap().contains("spa-cat+cat-por via ca"), "{pt}");
+    let words: Vec<String> = description.split(|c: char| !c.is_alphanumeric()).map(str::to_lowercase).collect();
+    for catalan in ["tràmit", "assignació"] {
+        assert!(!words.iter().any(|w| w == catalan), "{catalan} in {description:?}");
+    }
+    assert!(description.contains("trâmite") && description.contains("atribuição"), "{description:?}");
+}
