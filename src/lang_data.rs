@@ -38,6 +38,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("it/contractions.tsv", include_str!("../data/lang/it/contractions.tsv")),
     ("it/function-words.txt", include_str!("../data/lang/it/function-words.txt")),
     ("pt/contractions.tsv", include_str!("../data/lang/pt/contractions.tsv")),
+    ("pt/engine-endings.tsv", include_str!("../data/lang/pt/engine-endings.tsv")),
     ("pt/function-words.txt", include_str!("../data/lang/pt/function-words.txt")),
     ("gl/contractions.tsv", include_str!("../data/lang/gl/contractions.tsv")),
     ("gl/function-words.txt", include_str!("../data/lang/gl/function-words.txt")),

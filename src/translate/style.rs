@@ -219,6 +219,25 @@ pub(crate) fn after_lead(c: char) -> bool {
     c.is_whitespace() || matches!(c, ',' | ';' | ':')
 }
 
+/// The letters inside words that Apertium writes wrongly in `lang`, put
+/// right (`data/lang/LANG/engine-endings.tsv`: "permití-los" →
+/// "permiti-los"); a row's letters must follow a letter.
+fn mend_endings<'a>(text: &'a str, lang: &str) -> std::borrow::Cow<'a, str> {
+    let mut out = std::borrow::Cow::Borrowed(text);
+    for row in super::lang::rows(&format!("{lang}/engine-endings.tsv")) {
+        let [from, to] = row[..] else { continue };
+        let mut at = 0;
+        while let Some(found) = out[at..].find(from).map(|p| p + at) {
+            let after_letter = out[..found].chars().next_back().is_some_and(char::is_alphabetic);
+            if after_letter {
+                out.to_mut().replace_range(found..found + from.len(), to);
+            }
+            at = found + if after_letter { to.len() } else { from.len() };
+        }
+    }
+    out
+}
+
 /// Preposition + article pairs an engine leaves apart when the noun after
 /// them was kept ("in il [Centro]"), as each language writes them
 /// (`data/lang/LANG/contractions.tsv`): (preposition, article, joined).
@@ -322,6 +341,7 @@ fn mend_around_names(segs: &mut [Segment], lang: &str) {
 /// Roman numeral as a word ("XV Mercado" → "Xv"; "Vii Journée") and elides
 /// before "yoga" ("d'yoga").
 fn mend_words(text: &str, lang: &str) -> String {
+    let text = &*mend_endings(text, lang);
     let table = format!("{lang}/engine-words.tsv");
     if lang != "fr" && super::lang::lines(&table).is_empty() {
         return text.to_string();
