@@ -8,7 +8,7 @@
 //! Not for: the term base's matching rules (unit tests in `terms`) or title
 //! case itself (`style`).
 use crate::common::{has_apertium, workdir};
-use crate::translate_quality::{listed, record, run, write_feed};
+use crate::translate_quality::{listed, record, run, titles, write_feed};
 
 /// English only: the other languages are not what these tests pin.
 const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"en\"]\n[sources.madrid]\nenabled = true\n";
@@ -30,7 +30,8 @@ fn issue33_1_a_kept_initial_is_not_found_inside_a_word() {
         ],
     );
     run(dir.path());
-    let title = |id: &str| listed(dir.path(), "en")[id]["title"].as_str().unwrap().to_string();
+    let en = titles(dir.path(), "en");
+    let title = |id: &str| en[id].clone();
     assert!(title("1").ends_with("LAB 4 Rare Futures"), "{}", title("1"));
     assert!(title("1").starts_with("Alex M. F. Quicho"), "{}", title("1"));
     assert!(title("2").ends_with("Rare Futures"), "{}", title("2"));
@@ -53,16 +54,17 @@ fn issue33_1_title_words_the_english_dictionary_lacks_are_translated() {
             record("1", "Arteterapia: crear para sanar", "", "Sala X"),
             record("2", "Hablemos de sexualidad", "", "Sala X"),
             record("3", "La huerta de las brujas", "", "Sala X"),
-            record("4", "Cuentos bufonescos con Juan Gamba", "", "Sala X"),
+            record("4", "Cuentos bufonescos en la biblioteca", "", "Sala X"),
             record("5", "Edificios emblemáticos del barrio", "", "Sala X"),
         ],
     );
     run(dir.path());
-    let title = |id: &str| listed(dir.path(), "en")[id]["title"].as_str().unwrap().to_string();
+    let en = titles(dir.path(), "en");
+    let title = |id: &str| en[id].clone();
     assert!(title("1").starts_with("Art Therapy:") && title("1").ends_with("to Heal"), "{}", title("1"));
     assert!(title("2").starts_with("Let's Talk About Sexuality"), "{}", title("2"));
     assert!(title("3").contains("Vegetable Garden") && !title("3").contains("Huerta"), "{}", title("3"));
-    assert_eq!(title("4"), "Jester Tales with Juan Gamba");
+    assert!(title("4").starts_with("Farcical Tales") && !title("4").contains("Bufonescos"), "{}", title("4"));
     assert!(title("5").contains("Buildings") && !title("5").contains("Edifice"), "{}", title("5"));
 }
 
@@ -88,7 +90,8 @@ fn issue33_1_english_titles_read_as_english_names_events() {
         ],
     );
     run(dir.path());
-    let title = |id: &str| listed(dir.path(), "en")[id]["title"].as_str().unwrap().to_string();
+    let en = titles(dir.path(), "en");
+    let title = |id: &str| en[id].clone();
     assert!(title("1").starts_with("Concert by Nistra"), "{}", title("1"));
     assert_eq!(title("2"), "Seed Exchange");
     assert_eq!(title("3"), "Winter Series");

@@ -36,6 +36,12 @@ pub fn run(dir: &Path) -> String {
     err
 }
 
+/// The titles of the listed events in `lang`, by source event id: one
+/// listing, read once.
+pub fn titles(dir: &Path, lang: &str) -> std::collections::BTreeMap<String, String> {
+    listed(dir, lang).into_iter().map(|(id, e)| (id, e["title"].as_str().unwrap_or_default().to_string())).collect()
+}
+
 /// The listed events in `lang`, by source event id.
 pub fn listed(dir: &Path, lang: &str) -> std::collections::BTreeMap<String, Value> {
     let out = cityvibe(dir, &["events", "list", "--lang", lang, "--json", "--limit", "1000", "--at", common::SAMPLES_AT]);

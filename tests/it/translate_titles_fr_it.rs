@@ -9,7 +9,7 @@
 //! Not for: the term base's matching rules (unit tests in `terms`) or the
 //! lead's finding (unit tests in `protect`).
 use crate::common::{has_apertium, workdir};
-use crate::translate_quality::{listed, record, run, write_feed};
+use crate::translate_quality::{record, run, titles, write_feed};
 
 const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\n[sources.madrid]\nenabled = true\n";
 
@@ -33,7 +33,8 @@ fn issue33_french_titles_keep_no_capital_after_a_copied_first_word() {
         ],
     );
     run(dir.path());
-    let fr = |id: &str| listed(dir.path(), "fr")[id]["title"].as_str().unwrap().to_string();
+    let fr_titles = titles(dir.path(), "fr");
+    let fr = |id: &str| fr_titles[id].clone();
     assert_eq!(fr("1"), "Pachanga foot");
     assert_eq!(fr("2"), "«\u{a0}Atelier adultes\u{a0}»");
     assert_eq!(fr("3"), "Danse baroque");
@@ -62,7 +63,8 @@ fn issue33_french_and_italian_title_words_from_the_term_base() {
         ],
     );
     run(dir.path());
-    let title = |lang: &str, id: &str| listed(dir.path(), lang)[id]["title"].as_str().unwrap().to_string();
+    let by_lang = [("fr", titles(dir.path(), "fr")), ("it", titles(dir.path(), "it"))];
+    let title = |lang: &str, id: &str| by_lang.iter().find(|(l, _)| *l == lang).unwrap().1[id].clone();
     assert!(title("fr", "1").starts_with("Un repaire"), "{}", title("fr", "1"));
     assert!(title("it", "1").starts_with("Una tana"), "{}", title("it", "1"));
     assert_eq!(title("fr", "2"), "Ensemble de nouveau");
