@@ -186,7 +186,8 @@ pub(super) fn leaked_words(original: &str, raw: &str) -> Vec<String> {
                     chars.next();
                 }
                 let pieces = words(&word);
-                if !pieces.is_empty() && pieces.iter().any(|p| !own.contains(p)) {
+                // The stream's own guard word is no leak: `reformat` takes it out.
+                if !pieces.is_empty() && pieces.iter().any(|p| !own.contains(p) && p != super::stream::JOIN_GUARD) {
                     out.push(word);
                 }
             }
@@ -250,6 +251,7 @@ mod tests {
         let raw = "[cityvibe:3]Instalação de *menjadores e *acarnissar-*los com *comederos. *Kalle [*Nº5]\\* [@teatro] @eclèctic #fazido aquarel·les.[]";
         assert_eq!(super::leaked_words(original, raw), ["menjadores", "acarnissar", "eclèctic"]);
         assert!(super::leaked_words(original, "[cityvibe:3]Instalação.[]").is_empty());
+        assert!(super::leaked_words(original, "[cityvibe:3]em [Madrid] *qzxv o 18.[]").is_empty());
     }
 
     #[test]

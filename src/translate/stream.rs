@@ -93,15 +93,20 @@ fn is_ascii_blank(c: char) -> bool {
 /// The word put after a kept span so that an engine's rules cannot join
 /// the words around it (`data/lang/es/joined-across-spans.tsv`): no
 /// dictionary of any pair knows it, and [`reformat`] takes it out.
-const JOIN_GUARD: &str = "qzxv";
+pub(super) const JOIN_GUARD: &str = "qzxv";
 
 /// `core` with [`JOIN_GUARD`] after each kept span that a preposition
 /// listed in `es/joined-across-spans.tsv` opens and an article listed there
 /// follows: "en [Madrid] el 18" would reach the rules as "en el 18" and
 /// come back Galician "no [Madrid] 18", the article gone.
 pub(crate) fn guard_joins(core: &str) -> std::borrow::Cow<'_, str> {
-    const FILE: &str = "es/joined-across-spans.tsv";
-    let listed = |side: &str, word: &str| crate::lang_data::rows(FILE).any(|r| r.len() == 2 && r[0] == side && r[1] == word.to_lowercase());
+    // (side, word) rows of the file, read once.
+    static LISTED: LazyLock<Vec<(&'static str, &'static str)>> =
+        LazyLock::new(|| crate::lang_data::rows("es/joined-across-spans.tsv").filter_map(|r| Some((*r.first()?, *r.get(1)?))).collect());
+    let listed = |side: &str, word: &str| {
+        let word = word.to_lowercase();
+        LISTED.iter().any(|&(s, w)| s == side && w == word)
+    };
     let last_word = |text: &str| {
         let text = text.strip_suffix(' ')?;
         let start = text.rfind(|c: char| !c.is_alphabetic()).map_or(0, |p| p + text[p..].chars().next().map_or(1, char::len_utf8));
