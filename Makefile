@@ -14,7 +14,7 @@ DEMO_AT ?= 2026-11-30
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 CITYVIBE := $(TARGET_DIR)/release/cityvibe
 
-.PHONY: build release demo test fuzz lint scaffold-check bench mt-score deps clean
+.PHONY: build release demo test fuzz lint scaffold-check bench mt-score deps docs clean
 
 build:
 	$(CARGO) build --release
@@ -119,6 +119,12 @@ MT_DEV ?= ../shared/mt-dev
 ## ledger caps 24 requests a day per host (a day of scoring skips a source).
 mt-score: build
 	state=$$(mktemp -d) && CITYVIBE_STATE_DIR=$$state python3 $(MT_DEV)/score.py .; rc=$$?; rm -rf $$state; exit $$rc
+
+## The command reference in docs/OPERATING.md, generated from the clap
+## definitions (src/cli.rs) by clap-markdown; `make test` fails while the
+## committed reference differs from what they generate.
+docs:
+	CITYVIBE_UPDATE_DOCS=1 $(CARGO) test --test it docs_repo::the_command_reference_in_operating_md_is_what_clap_generates -- --exact
 
 clean:
 	$(CARGO) clean
