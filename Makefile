@@ -50,7 +50,7 @@ CASES ?= 2000
 fuzz: deps
 	PROPTEST_CASES=$(CASES) $(CARGO) test --test it fuzz_drivers -- --nocapture
 
-## Adapters never do I/O (DESIGN.md): no network, file, database or process
+## Adapters never do I/O (docs/ARCHITECTURE.md): no network, file, database or process
 ## API in adapters/ (comment lines aside), then clippy with warnings as errors
 ## (clippy.toml's disallowed methods and types are denied in adapters/).
 ADAPTER_IO := std::fs|std::net|std::process|ureq|rusqlite|File::|TcpStream|UdpSocket|Command::|OpenOptions
@@ -59,7 +59,7 @@ lint:
 	@bad=$$(grep -nE '$(ADAPTER_IO)' adapters/*.rs | grep -vE '^[^:]+:[0-9]+:[[:space:]]*//' || true); \
 	if [ -n "$$bad" ]; then \
 	  echo "$$bad" >&2; \
-	  echo "lint: adapters/ must not use network, file, database or process APIs (DESIGN.md: adapters never do I/O)" >&2; \
+	  echo "lint: adapters/ must not use network, file, database or process APIs (docs/ARCHITECTURE.md: adapters never do I/O)" >&2; \
 	  exit 1; \
 	fi
 	$(CARGO) clippy --all-targets -- -D warnings
@@ -111,7 +111,7 @@ bench: build mt-score
 	$(CARGO) bench --bench translate
 	$(CARGO) bench --bench report
 
-## Translation quality: chrF++ per language on ../shared/mt-dev's dev set,
+## Translation quality: chrF++ per language on the dev set MT_DEV names,
 ## beside the floor of copying the Spanish (needs `pip install sacrebleu`).
 MT_DEV ?= ../shared/mt-dev
 

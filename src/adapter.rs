@@ -1,6 +1,6 @@
 //! The Adapter trait and the Manifest an adapter declares.
 //!
-//! An adapter is data plus a pure parser (DESIGN.md, "Adapters never do I/O"):
+//! An adapter is data plus a pure parser (docs/ARCHITECTURE.md, "Adapters never do I/O"):
 //! it never holds an HTTP client or a database handle, so it cannot skip a
 //! delay, follow a redirect, send a cookie or store a field the core does not
 //! want. The core fetches the manifest's feed URLs, hands the bytes to

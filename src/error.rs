@@ -9,7 +9,7 @@
 
 use std::path::PathBuf;
 
-/// What a command's exit status means: one meaning per code (README's table).
+/// What a command's exit status means: one meaning per code (docs/OPERATING.md, "Exit codes").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Exit {
     /// All went well.

@@ -1,5 +1,5 @@
-//! Tools for the developer who writes an adapter (DESIGN.md, "the developer
-//! writing a new adapter"): the checks every adapter must pass (shared by
+//! Tools for the developer who writes an adapter (docs/ADAPTERS.md, "Writing an
+//! adapter"): the checks every adapter must pass (shared by
 //! `tests/conformance.rs` and `cityvibe adapter check`), the offline check of
 //! one sample file, and the scaffold behind `cityvibe adapter new`.
 //!

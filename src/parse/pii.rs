@@ -205,7 +205,7 @@ fn may_hold_email(view: &str) -> bool {
 /// `a` of a text was tried (`memchr2`). With it, the block digit search of
 /// `fold` and the capture engine run only on kept candidates, valgrind
 /// counts 1.984 → 1.887 G instructions (−4.9 %) for an ingest of a
-/// generated 10,000-event feed (issue 31; the README's bench section).
+/// generated 10,000-event feed (issue 31; docs/BENCHMARKS.md, 2026-12-03).
 fn word_initial_as(b: &[u8]) -> impl Iterator<Item = usize> + '_ {
     // Branch-free, on fixed blocks, so that the compiler vectorises it.
     fn hit(c: u8, before: u8) -> u8 {

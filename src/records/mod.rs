@@ -1,5 +1,5 @@
 //! The record framework every adapter's parser runs inside: what all feeds
-//! have in common, done once (DESIGN.md, "Adapters never do I/O").
+//! have in common, done once (docs/ARCHITECTURE.md, "Adapters never do I/O").
 //!
 //! [`parse_feed`] is the one way the core hands a body to an adapter: it
 //! skips a UTF-8 byte-order mark (issue 10 item 11), turns an event with a

@@ -50,10 +50,8 @@ fn generated_reference() -> String {
     let command = with_usages(cityvibe::cli::Cli::command(), "cityvibe", &usages);
     let options = clap_markdown::MarkdownOptions::new().title("Command reference (generated)".into()).show_footer(false);
     let md = clap_markdown::help_markdown_command_custom(&command, &options);
-    let demoted: Vec<String> = md
-        .lines()
-        .map(|l| if l.starts_with("# ") || l.starts_with("## ") { format!("#{l}") } else { l.trim_end().to_string() })
-        .collect();
+    let demoted: Vec<String> =
+        md.lines().map(|l| if l.starts_with("# ") || l.starts_with("## ") { format!("#{l}") } else { l.trim_end().to_string() }).collect();
     format!("{}\n", demoted.join("\n").trim_end())
 }
 
@@ -203,7 +201,12 @@ fn no_document_points_outside_the_repository() {
         for (n, line) in text.lines().enumerate() {
             let comment = line.trim_start().starts_with("//");
             assert!(!(comment && line.contains("../shared")), "{}:{}: a comment points at ../shared", file.display(), n + 1);
-            assert!(!line.contains("DESIGN.md"), "{}:{}: DESIGN.md is not in the repository (docs/ARCHITECTURE.md is)", file.display(), n + 1);
+            assert!(
+                !line.contains("DESIGN.md"),
+                "{}:{}: DESIGN.md is not in the repository (docs/ARCHITECTURE.md is)",
+                file.display(),
+                n + 1
+            );
         }
     }
 }
@@ -234,7 +237,8 @@ fn the_readme_is_a_short_door_naming_every_crate() {
 }
 
 // Issue 34 item 5: docs/ARCHITECTURE.md gives every folder of src/ and adapters/
-// an `**Invariant:**` line, and each test or lint such a line names exists.
+// an `**Invariant:**` line, docs/POLITENESS.md pins every promise, and each
+// test or lint such a line names exists.
 #[test]
 fn every_invariant_in_architecture_md_names_a_real_test() {
     let doc = read("docs/ARCHITECTURE.md");
@@ -246,7 +250,11 @@ fn every_invariant_in_architecture_md_names_a_real_test() {
     }
     let makefile = read("Makefile");
     let ticked = Regex::new(r"`([^`]+)`").unwrap();
-    let invariants: Vec<&str> = doc.lines().filter(|l| l.starts_with("**Invariant:**")).collect();
+    // docs/POLITENESS.md's "**Pinned by:**" lines name tests the same way.
+    let politeness = read("docs/POLITENESS.md");
+    let pinned = politeness.lines().filter(|l| l.starts_with("**Pinned by:**"));
+    assert_eq!(pinned.clone().count(), 20, "docs/POLITENESS.md pins each of P1 to P20");
+    let invariants: Vec<&str> = doc.lines().filter(|l| l.starts_with("**Invariant:**")).chain(pinned).collect();
     for line in &invariants {
         let mut named = 0;
         for m in ticked.captures_iter(line) {
@@ -276,5 +284,43 @@ fn every_invariant_in_architecture_md_names_a_real_test() {
         let rest = &doc[start + head.len()..];
         let section = &rest[..rest.find("\n#").unwrap_or(rest.len())];
         assert!(section.lines().any(|l| l.starts_with("**Invariant:**")), "{folder}: no **Invariant:** line in its section");
+    }
+}
+
+/// Each library file's text before its unit tests (`#[cfg(test)]`), with
+/// its path relative to the crate root.
+fn library_code() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for dir in ["src", "adapters"] {
+        for file in files(dir, ".rs") {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let code = text.split("#[cfg(test)]").next().unwrap().to_string();
+            let rel = file.strip_prefix(ROOT).unwrap().to_string_lossy().into_owned();
+            out.push((rel, code));
+        }
+    }
+    out
+}
+
+// docs/ARCHITECTURE.md, `src/http/`: the polite client is the only code that
+// talks to publishers; the translation engines' own client (src/translate/)
+// talks only to the operator's translation server.
+#[test]
+fn only_http_and_the_translation_servers_hold_an_http_client() {
+    for (rel, code) in library_code() {
+        let allowed = rel.starts_with("src/http/") || rel.starts_with("src/translate/");
+        let uses = code.lines().any(|l| !l.trim_start().starts_with("//") && l.contains("ureq::"));
+        assert!(allowed || !uses, "{rel} uses ureq: only src/http/ (and the translation servers) may send a request");
+    }
+}
+
+// docs/ARCHITECTURE.md, `src/store/`: the store is the only code that opens
+// the events database, the host ledger the only other SQLite file.
+#[test]
+fn only_the_store_and_the_ledger_open_sqlite() {
+    for (rel, code) in library_code() {
+        let allowed = rel.starts_with("src/store/") || rel == "src/http/ledger.rs";
+        let opens = code.lines().any(|l| !l.trim_start().starts_with("//") && l.contains("Connection::open"));
+        assert!(allowed || !opens, "{rel} opens an SQLite connection: only src/store/ and src/http/ledger.rs may");
     }
 }

@@ -1,7 +1,7 @@
-//! Issue 31 item 10 (third bullet): the README's production set-up works
+//! Issue 31 item 10 (third bullet): the production set-up of docs/OPERATING.md works
 //! when followed word for word on a fresh Debian. The units and the crontab
-//! it installs ship in `deploy/`; these tests pin that the README installs
-//! those files, that their paths are the ones the README's steps lay out
+//! it installs ship in `deploy/`; these tests pin that docs/OPERATING.md installs
+//! those files, that their paths are the ones its steps lay out
 //! (`/srv/cityvibe`, its `data/`, the ledger `/var/lib/cityvibe`, the
 //! release binary), and that systemd parses them when `systemd-analyze` is
 //! installed. Not for the unit's hardening (`surface_docs`) nor for what a
@@ -15,9 +15,9 @@ fn read(rel: &str) -> String {
     std::fs::read_to_string(Path::new(ROOT).join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
 
-/// The README's "In production" section, up to the next heading.
+/// docs/OPERATING.md's "In production" section, up to the next heading.
 fn production() -> String {
-    let readme = read("README.md");
+    let readme = read("docs/OPERATING.md");
     let start = readme.find("## In production\n").expect("the production section");
     let end = start + 3 + readme[start + 3..].find("\n## ").expect("a heading after it");
     readme[start..end].to_string()
@@ -44,11 +44,11 @@ fn issue31_10_the_readme_installs_the_shipped_units_and_crontab() {
         "sudo install -m 0644 deploy/cityvibe.service deploy/cityvibe.timer /etc/systemd/system/",
         "sudo systemctl enable --now cityvibe.timer",
     ] {
-        assert!(text.lines().any(|l| l.trim() == step), "the README's set-up lacks the line {step:?}");
+        assert!(text.lines().any(|l| l.trim() == step), "docs/OPERATING.md's set-up lacks the line {step:?}");
     }
     assert!(!text.contains("crontab -u cityvibe -e"), "an editor session cannot be followed word for word");
     for file in ["deploy/cityvibe.service", "deploy/cityvibe.timer", "deploy/cityvibe.crontab"] {
-        assert!(Path::new(ROOT).join(file).is_file(), "{file} is installed by the README but not shipped");
+        assert!(Path::new(ROOT).join(file).is_file(), "{file} is installed by docs/OPERATING.md but not shipped");
     }
 
     // The paths of the units and the crontab are the ones the steps made.

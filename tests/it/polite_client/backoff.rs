@@ -297,14 +297,14 @@ fn a_backoff_given_up_is_remembered_by_the_next_run_p10_issue19_item13() {
     assert!(s.message.contains(&when.to_string()) && s.message.contains("our backoff"), "{}", s.message);
     let at = when.as_millisecond();
     assert_eq!(at, seen[3].at_ms + 16_000, "the next step of the backoff, 16 s after the fourth 429");
-    // The README's figure is this one: the step after 1, 2 and 4 times the delay.
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    // docs/POLITENESS.md's figure is this one: the step after 1, 2 and 4 times the delay.
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/POLITENESS.md")).unwrap();
     let said = readme.split_whitespace().collect::<Vec<_>>().join(" ");
     let factor: i64 = said
         .split_once(" times the delay after four tries")
         .and_then(|(before, _)| before.rsplit(['(', ' ']).next()?.parse().ok())
-        .expect("the README states the backoff's next step as `(N times the delay after four tries`");
-    assert_eq!(at - seen[3].at_ms, factor * 2_000, "README: {factor} times madrid's 2 s delay");
+        .expect("docs/POLITENESS.md states the backoff's next step as `(N times the delay after four tries`");
+    assert_eq!(at - seen[3].at_ms, factor * 2_000, "docs/POLITENESS.md: {factor} times madrid's 2 s delay");
 }
 
 /// P10, issue 19 item 13, the audit's side: robots.txt answering 503 until
