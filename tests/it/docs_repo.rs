@@ -250,6 +250,7 @@ fn every_invariant_in_architecture_md_names_a_real_test() {
     }
     let makefile = read("Makefile");
     let ticked = Regex::new(r"`([^`]+)`").unwrap();
+    let path = Regex::new(r"^[a-z_0-9]+(::[a-z_0-9]+)*$").unwrap();
     // docs/POLITENESS.md's "**Pinned by:**" lines name tests the same way.
     let politeness = read("docs/POLITENESS.md");
     let pinned = politeness.lines().filter(|l| l.starts_with("**Pinned by:**"));
@@ -262,7 +263,7 @@ fn every_invariant_in_architecture_md_names_a_real_test() {
             if let Some(target) = name.strip_prefix("make ") {
                 assert!(makefile.lines().any(|l| l.starts_with(&format!("{target}:"))), "{line}\n  no Makefile target {target}");
                 named += 1;
-            } else if Regex::new(r"^[a-z_0-9]+(::[a-z_0-9]+)*$").unwrap().is_match(name) {
+            } else if path.is_match(name) {
                 let func = name.rsplit("::").next().unwrap();
                 assert!(code.contains(&format!("fn {func}(")), "{line}\n  no test or function named {func}");
                 named += 1;
