@@ -166,13 +166,37 @@ fn every_promise_the_code_cites_is_defined_in_docs_policy() {
     assert!(cited.len() >= 19, "the grep found only {cited:?}");
 }
 
-/// The paths of a Markdown file's relative links (`](path)`, anchors cut).
-fn relative_links(text: &str) -> Vec<String> {
+/// A Markdown file's relative links (`](path#anchor)`), as (path, anchor);
+/// the path is empty for a link within the file.
+fn relative_links(text: &str) -> Vec<(String, Option<String>)> {
     let link = Regex::new(r"\]\(([^)\s]+)\)").unwrap();
     link.captures_iter(text)
         .map(|c| c[1].to_string())
-        .filter(|l| !l.starts_with("http://") && !l.starts_with("https://") && !l.starts_with('#') && !l.starts_with("mailto:"))
-        .map(|l| l.split('#').next().unwrap().to_string())
+        .filter(|l| !l.starts_with("http://") && !l.starts_with("https://") && !l.starts_with("mailto:"))
+        .map(|l| match l.split_once('#') {
+            Some((path, anchor)) => (path.to_string(), Some(anchor.to_string())),
+            None => (l, None),
+        })
+        .collect()
+}
+
+/// The anchors a Markdown file's headings get, as GitHub makes them:
+/// lower case, punctuation dropped, blanks as `-`.
+fn anchors(text: &str) -> BTreeSet<String> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix('#').map(|h| h.trim_start_matches('#')))
+        .filter(|h| h.starts_with(' '))
+        .map(|h| {
+            h.trim()
+                .to_lowercase()
+                .chars()
+                .filter_map(|c| match c {
+                    ' ' => Some('-'),
+                    c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+                    _ => None,
+                })
+                .collect()
+        })
         .collect()
 }
 
@@ -186,11 +210,15 @@ fn no_document_points_outside_the_repository() {
     for doc in &docs {
         let text = std::fs::read_to_string(doc).unwrap();
         let base = doc.parent().unwrap();
-        for link in relative_links(&text) {
-            let target = base.join(&link);
+        for (link, anchor) in relative_links(&text) {
+            let target = if link.is_empty() { doc.clone() } else { base.join(&link) };
             assert!(target.exists(), "{}: the link {link} names no file", doc.display());
             let real = target.canonicalize().unwrap();
             assert!(real.starts_with(Path::new(ROOT).canonicalize().unwrap()), "{}: {link} is outside the repository", doc.display());
+            if let Some(anchor) = anchor {
+                let heads = anchors(&std::fs::read_to_string(&target).unwrap());
+                assert!(heads.contains(&anchor), "{}: the link {link}#{anchor} names no heading of {}", doc.display(), target.display());
+            }
         }
         assert!(!text.contains("../shared"), "{} points at ../shared", doc.display());
     }

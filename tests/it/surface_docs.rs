@@ -1,8 +1,8 @@
-//! Issue 13 item 13: the sources page in seven languages. Issue 13 item 15: the README's systemd service treats exit 3 (locked,
+//! Issue 13 item 13: the sources page in seven languages. Issue 13 item 15: the systemd service of docs/OPERATING.md treats exit 3 (locked,
 //! nothing fetched) as success and is hardened; `systemd-analyze security`
 //! rates it 2.0 or better when systemd-analyze is installed.
 
-/// The `cityvibe.service` unit the README installs (`deploy/`, issue 31 item 10).
+/// The `cityvibe.service` unit docs/OPERATING.md installs (`deploy/`, issue 31 item 10).
 fn readme_service() -> String {
     std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/deploy/cityvibe.service")).unwrap()
 }

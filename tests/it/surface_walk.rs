@@ -1,4 +1,4 @@
-//! A new user's and an operator's walk through the README's commands, the
+//! A new user's and an operator's walk through the commands of docs/OPERATING.md, the
 //! defects it found pinned through the binary: an error names the option or
 //! the file it is about, a read command never makes a database, a table line
 //! reads as one, on any terminal. Not for the commands' main behaviour
