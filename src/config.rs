@@ -415,8 +415,10 @@ pub fn madrid_minute(ms: i64) -> u32 {
 }
 
 /// Switch a source on or off in place, keeping every comment, blank line and
-/// key order of the file (P16). Writes the reason and the date when off.
-pub fn set_enabled(path: &Path, id: &str, enabled: bool, reason: Option<&str>) -> Result<()> {
+/// key order of the file (P16). Writes the reason and the date when off
+/// (the Europe/Madrid day of `now_ms`, the caller's clock). The switch's
+/// history is the use case's to append (`operate::switch`), not this edit's.
+pub fn set_enabled(path: &Path, id: &str, enabled: bool, reason: Option<&str>, now_ms: i64) -> Result<()> {
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let mut doc: toml_edit::DocumentMut = text.parse().with_context(|| format!("{} is not valid TOML", path.display()))?;
     let sources = doc
@@ -436,15 +438,15 @@ pub fn set_enabled(path: &Path, id: &str, enabled: bool, reason: Option<&str>) -
         row.remove("disabled_on");
     } else {
         row["disabled_reason"] = toml_edit::value(reason.unwrap_or("").to_string());
-        let today = jiff::Timestamp::now().in_tz(crate::model::TZ_MADRID).map(|z| z.date().to_string()).unwrap_or_default();
+        let today = jiff::Timestamp::from_millisecond(now_ms)
+            .and_then(|t| t.in_tz(crate::model::TZ_MADRID))
+            .map(|z| z.date().to_string())
+            .unwrap_or_default();
         row["disabled_on"] = toml_edit::value(today);
     }
     let tmp = path.with_extension("toml.tmp");
     std::fs::write(&tmp, doc.to_string()).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
-    // The file holds the switch as it is now; the log keeps every one, with its reason (issue 21 item 7).
-    let action = if enabled { crate::switch_log::Action::Enable } else { crate::switch_log::Action::Disable };
-    crate::switch_log::record(path, id, action, reason)
+    std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))
 }
 
 #[cfg(test)]
