@@ -3,7 +3,7 @@
 //! source; then report. A failure of one source never stops the others.
 
 use crate::adapter::{Adapter, Feed, FeedError, FeedRole, FetchPlan, Paging};
-use crate::config::{Config, in_window, madrid_minute, parse_hours};
+use crate::config::Config;
 use crate::http::{
     Allowed, Client, Clock, FetchDriver, FetchOutcome, FetchReporter, FetchRequest, FetchResult, Gate, Ledger, Scheduler, Unwatched,
 };
@@ -481,16 +481,21 @@ impl FetchDriver for SourceDriver {
                 req.url
             )));
         }
-        if let Some(hours) = config.sources.get(id).and_then(|r| r.hours.as_deref())
-            && let Ok(window) = parse_hours(hours)
-            && !in_window(window, madrid_minute(now_ms))
+        // Checked at load and at every re-read: a policy that does not read
+        // cannot reach here; were it to, the source stops (fail closed).
+        let policy = match config.policy(self.adapter) {
+            Ok(p) => p,
+            Err(e) => return Gate::Stop(FetchOutcome::Failed(format!("{}: {e:#}", req.url))),
+        };
+        if let Some(hours) = &policy.hours
+            && !hours.contains(now_ms)
         {
             return Gate::Stop(FetchOutcome::Skipped(format!(
                 "{}: outside its hours {hours} (Europe/Madrid) now; no further request in this run (P9)",
                 req.url
             )));
         }
-        Gate::Go { delay: config.delay_for(self.adapter).max(self.delay) }
+        Gate::Go { delay: policy.delay.max(self.delay) }
     }
 
     fn halt(&mut self, now_ms: i64) -> Option<FetchOutcome> {
