@@ -16,7 +16,7 @@ use anyhow::Result;
 #[derive(Debug)]
 pub enum Corrected {
     /// Corrected: the correction as stored (with the feed's value beside it).
-    Corrected(Correction),
+    Corrected(Box<Correction>),
     /// The correction in force was lifted.
     Lifted,
 }
@@ -49,7 +49,7 @@ pub fn correct(
     // What the event's data refuses is the operator's to fix (exit 2).
     let refused = |e: anyhow::Error| if e.is::<Refused>() { crate::error::as_usage(e) } else { e };
     let correction = store.correct(source, id, field, &value, &reason, clock.now_ms()).map_err(refused)?;
-    Ok(Corrected::Corrected(correction))
+    Ok(Corrected::Corrected(Box::new(correction)))
 }
 
 #[cfg(test)]

@@ -226,6 +226,24 @@ mod tests {
         assert!(check(request(true, None, false)).unwrap().mirror_only.is_none());
     }
 
+    // A failure after the change is made comes back beside it, so the
+    // operator hears both, in that order; one before it is the error itself.
+    #[test]
+    fn a_history_that_cannot_be_written_comes_back_beside_the_change() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("sources.toml"), "[sources.madrid]\nenabled = false\ndisabled_reason = \"x\"\n").unwrap();
+        std::fs::create_dir(dir.path().join("sources.history.jsonl")).unwrap();
+        let clock = clock_at("2021-06-01T10:00:00Z");
+        let again = switch(dir.path(), request(false, Some("again"), false), &clock);
+        assert_eq!(again.change, Change::Already { since: None });
+        let failed = again.then_failed.expect("the history could not be written");
+        assert!(format!("{failed:#}").contains("switch history"), "{failed:#}");
+        let path = dir.path().join("sources.toml");
+        let config = Config::load(&path, crate::adapters::ALL).unwrap();
+        let on = check(request(true, None, false)).unwrap();
+        assert!(apply(&on, &path, &config, &dir.path().join("cityvibe.db"), &clock).is_err());
+    }
+
     // `audit --disable-blocked` writes the same two things as `disable`.
     #[test]
     fn switch_off_writes_the_file_and_the_history() {
