@@ -126,22 +126,25 @@ pub fn apply(checked: &Checked<'_>, config_path: &Path, config: &Config, db: &Pa
     }
     // Without a database there is nothing to withhold or bring back.
     if withdraw || (on && db.exists()) {
-        let events = (|| -> Result<Events> {
-            let store = Store::open(db)?;
-            if withdraw {
-                let n = store.withhold_source(id, now)?;
-                crate::switch_log::record(config_path, id, Action::Withdraw, reason, now)?;
-                Ok(Events::Withheld(n))
-            } else {
-                Ok(Events::Restored(store.restore_withheld(id)?))
-            }
-        })();
-        match events {
+        match events(&checked.request, config_path, db, now) {
             Ok(e) => outcome.events = Some(e),
             Err(e) => outcome.then_failed = Some(e),
         }
     }
     Ok(outcome)
+}
+
+/// Withhold the source's events (and say so in the history), or bring
+/// back those withheld.
+fn events(request: &Request<'_>, config_path: &Path, db: &Path, now_ms: i64) -> Result<Events> {
+    let store = Store::open(db)?;
+    if request.withdraw {
+        let n = store.withhold_source(request.id, now_ms)?;
+        crate::switch_log::record(config_path, request.id, Action::Withdraw, request.reason, now_ms)?;
+        Ok(Events::Withheld(n))
+    } else {
+        Ok(Events::Restored(store.restore_withheld(request.id)?))
+    }
 }
 
 /// Switch a source off for `reason` without the checks an operator's
