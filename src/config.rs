@@ -229,9 +229,8 @@ impl Config {
                     );
                 }
             }
-            if let Some(h) = &row.hours {
-                parse_hours(h).with_context(|| format!("[sources.{id}] hours"))?;
-            }
+            // The hours window, read as the gate, the driver and the report read it.
+            self.policy(*a)?;
             validate_citation(id, row)?;
             validate_feeds_off(id, row, a.manifest())?;
         }
@@ -343,6 +342,18 @@ impl Config {
         rule
     }
 
+    /// The policy of `adapter`'s source (its row's, or the defaults when it
+    /// has none). A config built by hand rather than loaded (a library
+    /// caller, a test) is held to the same bounds: the delay and the period
+    /// are clamped to them, and an hours window that does not read is an
+    /// error (fail closed: no window proved, no request).
+    pub fn policy(&self, adapter: &dyn Adapter) -> Result<SourcePolicy> {
+        let id = adapter.manifest().id;
+        let hours = self.sources.get(id).and_then(|r| r.hours.as_deref()).map(Hours::parse).transpose();
+        let hours = hours.with_context(|| format!("[sources.{id}] hours"))?;
+        Ok(SourcePolicy { delay: self.delay_for(adapter), period: self.period_for(id), hours })
+    }
+
     /// A source's period: the default, or longer from its row (P7).
     pub fn period_for(&self, id: &str) -> Duration {
         let row = self.sources.get(id).and_then(|r| r.period_hours).filter(|h| h.is_finite());
@@ -392,8 +403,51 @@ fn validate_feeds_off(id: &str, row: &SourceConfig, m: &Manifest) -> Result<()> 
     Ok(())
 }
 
+/// What a source's row sets for its fetching, read and checked in one
+/// place (P7, P9): the gate, the run's driver and the report read this,
+/// never the row's raw settings. Every row's policy is checked when
+/// sources.toml is loaded or re-read ([`Config::load`], [`Config::reload`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourcePolicy {
+    /// The delay between two requests to its host: the adapter's minimum,
+    /// or slower from the row, never over a day.
+    pub delay: Duration,
+    /// Fetched at most once per this long: the default, or longer from the row.
+    pub period: Duration,
+    /// Fetched only within these hours (Europe/Madrid), when the row says so.
+    pub hours: Option<Hours>,
+}
+
+/// An hours window in Europe/Madrid, as the row writes it (`"01:00-06:00"`)
+/// and as minutes since midnight; it may wrap midnight.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hours {
+    text: String,
+    window: (u32, u32),
+}
+
+impl Hours {
+    /// Read `"HH:MM-HH:MM"`; anything else is an error saying what to write.
+    pub fn parse(text: &str) -> Result<Hours> {
+        Ok(Hours { text: text.to_string(), window: parse_hours(text)? })
+    }
+
+    /// Whether the instant `ms` (since the epoch, a run's clock) falls in
+    /// the window, by the clock of Europe/Madrid.
+    pub fn contains(&self, ms: i64) -> bool {
+        in_window(self.window, madrid_minute(ms))
+    }
+}
+
+impl std::fmt::Display for Hours {
+    /// As the row writes it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
 /// `"01:00-06:00"` → minutes since midnight (start, end); a window may wrap midnight.
-pub fn parse_hours(s: &str) -> Result<(u32, u32)> {
+fn parse_hours(s: &str) -> Result<(u32, u32)> {
     let (a, b) = s.split_once('-').context("expected HH:MM-HH:MM")?;
     let m = |t: &str| -> Result<u32> {
         let time = crate::parse::dates::parse_time(t).with_context(|| format!("{t:?} is not HH:MM"))?;
@@ -403,20 +457,22 @@ pub fn parse_hours(s: &str) -> Result<(u32, u32)> {
 }
 
 /// Whether `minute` (since midnight) falls in the window.
-pub fn in_window((start, end): (u32, u32), minute: u32) -> bool {
+fn in_window((start, end): (u32, u32), minute: u32) -> bool {
     if start <= end { (start..end).contains(&minute) } else { minute >= start || minute < end }
 }
 
 /// The minute of the day in Europe/Madrid at `ms` since the epoch (a
 /// run's clock, the machine's or a test's simulated one).
-pub fn madrid_minute(ms: i64) -> u32 {
+fn madrid_minute(ms: i64) -> u32 {
     let z = jiff::Timestamp::from_millisecond(ms).ok().and_then(|t| t.in_tz(crate::model::TZ_MADRID).ok());
     z.map_or(0, |z| z.hour() as u32 * 60 + z.minute() as u32)
 }
 
 /// Switch a source on or off in place, keeping every comment, blank line and
-/// key order of the file (P16). Writes the reason and the date when off.
-pub fn set_enabled(path: &Path, id: &str, enabled: bool, reason: Option<&str>) -> Result<()> {
+/// key order of the file (P16). Writes the reason and the date when off
+/// (the Europe/Madrid day of `now_ms`, the caller's clock). The switch's
+/// history is the use case's to append (`operate::switch`), not this edit's.
+pub fn set_enabled(path: &Path, id: &str, enabled: bool, reason: Option<&str>, now_ms: i64) -> Result<()> {
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let mut doc: toml_edit::DocumentMut = text.parse().with_context(|| format!("{} is not valid TOML", path.display()))?;
     let sources = doc
@@ -436,15 +492,15 @@ pub fn set_enabled(path: &Path, id: &str, enabled: bool, reason: Option<&str>) -
         row.remove("disabled_on");
     } else {
         row["disabled_reason"] = toml_edit::value(reason.unwrap_or("").to_string());
-        let today = jiff::Timestamp::now().in_tz(crate::model::TZ_MADRID).map(|z| z.date().to_string()).unwrap_or_default();
+        let today = jiff::Timestamp::from_millisecond(now_ms)
+            .and_then(|t| t.in_tz(crate::model::TZ_MADRID))
+            .map(|z| z.date().to_string())
+            .unwrap_or_default();
         row["disabled_on"] = toml_edit::value(today);
     }
     let tmp = path.with_extension("toml.tmp");
     std::fs::write(&tmp, doc.to_string()).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
-    // The file holds the switch as it is now; the log keeps every one, with its reason (issue 21 item 7).
-    let action = if enabled { crate::switch_log::Action::Enable } else { crate::switch_log::Action::Disable };
-    crate::switch_log::record(path, id, action, reason)
+    std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))
 }
 
 #[cfg(test)]
@@ -453,11 +509,34 @@ mod tests {
 
     #[test]
     fn hours_window_wraps_midnight() {
-        let w = parse_hours("22:00-02:00").unwrap();
+        let w = Hours::parse("22:00-02:00").unwrap().window;
         assert!(in_window(w, 23 * 60));
         assert!(in_window(w, 60));
         assert!(!in_window(w, 12 * 60));
-        assert!(parse_hours("25:00-02:00").is_err());
+        assert!(Hours::parse("25:00-02:00").is_err());
+    }
+
+    // Issue 34 item 4: a row's settings read once into its policy: the
+    // delay and period it sets, and its window by Madrid's clock (23:30 UTC
+    // on 29 February 2020 is 00:30 on 1 March in Madrid, within 00:00-01:00).
+    #[test]
+    fn a_rows_settings_are_its_policy() {
+        let madrid = crate::adapters::by_id("madrid").unwrap();
+        let config: Config = toml::from_str("[sources.madrid]\nmin_delay_secs = 5\nperiod_hours = 6\nhours = \"00:00-01:00\"\n").unwrap();
+        let p = config.policy(madrid).unwrap();
+        assert_eq!((p.delay, p.period), (Duration::from_secs(5), Duration::from_secs(6 * 3600)));
+        let at = |t: &str| t.parse::<jiff::Timestamp>().unwrap().as_millisecond();
+        let hours = p.hours.unwrap();
+        assert_eq!(hours.to_string(), "00:00-01:00");
+        assert!(hours.contains(at("2020-02-29T23:30:00Z")));
+        assert!(!hours.contains(at("2020-03-01T00:30:00Z")));
+        // No row: the adapter's delay, the default period, no window.
+        let none = Config::enable_all().policy(madrid).unwrap();
+        assert_eq!((none.delay, none.period, none.hours), (madrid.manifest().min_delay, DEFAULT_PERIOD, None));
+        // A window that does not read is refused at load, naming the row.
+        let bad: Config = toml::from_str("[sources.madrid]\nhours = \"night\"\n").unwrap();
+        let err = bad.validate(crate::adapters::ALL).unwrap_err();
+        assert!(format!("{err:#}").starts_with("[sources.madrid] hours: expected HH:MM-HH:MM"), "{err:#}");
     }
 
     // P9: config can slow a source down, never speed it up.

@@ -22,7 +22,8 @@
 //! - `http`, the polite client (whoever watches a fetch, the `-v` request
 //!   lines and the run's spinner, implements its `FetchReporter` and hands
 //!   it in: `commands::progress`), then `schedule`, `translate`, `audit`,
-//!   `ingest`, `run`;
+//!   `ingest`, `run`, and `operate` (the operator's use cases: a source's
+//!   switch, takedowns, corrections, a translator's import);
 //! - on top, `commands` and `cli` (`main.rs` only parses and calls).
 
 pub mod adapter;
@@ -41,6 +42,7 @@ pub mod ingest;
 pub mod lang;
 pub mod lang_data;
 pub mod model;
+pub mod operate;
 pub mod output;
 pub mod parse;
 pub mod policy;

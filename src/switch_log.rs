@@ -2,6 +2,8 @@
 //! `enable` and `--withdraw`, and every switch `audit --disable-blocked`
 //! makes, with its time and reason, in a log beside sources.toml
 //! (`sources.history.jsonl`, one JSON object a line, only ever appended).
+//! Written only by the switch use case (`operate::switch`), read by
+//! `source history`.
 //!
 //! sources.toml holds the switch as it is now (a second disable overwrites
 //! the reason there, and `enable` removes it); this log keeps who switched
@@ -49,11 +51,12 @@ pub fn path_beside(config: &Path) -> PathBuf {
     config.with_file_name("sources.history.jsonl")
 }
 
-/// Append one switch to the log beside `config`; a reason is scrubbed of
-/// contact data first (P5).
-pub fn record(config: &Path, source: &str, action: Action, reason: Option<&str>) -> Result<()> {
+/// Append one switch, made at `now_ms` (the caller's clock), to the log
+/// beside `config`; a reason is scrubbed of contact data first (P5).
+pub fn record(config: &Path, source: &str, action: Action, reason: Option<&str>, now_ms: i64) -> Result<()> {
+    let at = jiff::Timestamp::from_millisecond(now_ms).and_then(|t| t.round(jiff::Unit::Second));
     let line = Switch {
-        at: jiff::Timestamp::now().round(jiff::Unit::Second).map(|t| t.to_string()).unwrap_or_default(),
+        at: at.map(|t| t.to_string()).unwrap_or_default(),
         source: source.to_string(),
         action,
         reason: reason.map(crate::parse::pii::scrub),

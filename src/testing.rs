@@ -23,3 +23,21 @@ pub(crate) fn thread_cpu() -> std::time::Duration {
     assert_eq!(rc, 0, "clock_gettime: {}", std::io::Error::last_os_error());
     std::time::Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
+
+/// A fresh database at `path` holding `madrid` events with these ids and
+/// titles (in Spanish), as a run would have stored them.
+pub(crate) fn store_with_madrid(path: &std::path::Path, events: &[(&str, &str)]) -> crate::store::Store {
+    let mut store = crate::store::Store::open(path).unwrap();
+    let mut ingest = store.begin_ingest(&crate::adapters::madrid::MANIFEST).unwrap();
+    for (id, title) in events {
+        ingest.upsert(&crate::model::Event::new(id, title, "es").unwrap()).unwrap();
+    }
+    ingest.finish(events.len() as u64, 0).unwrap();
+    store
+}
+
+/// A simulated clock at `rfc3339` (a time no test runs at, so that a
+/// stamp from the machine's clock cannot pass for it).
+pub(crate) fn clock_at(rfc3339: &str) -> crate::http::SimulatedClock {
+    crate::http::SimulatedClock::at_us(rfc3339.parse::<jiff::Timestamp>().unwrap().as_microsecond())
+}

@@ -205,7 +205,7 @@ impl FetchDriver for HostDriver {
         })
     }
 
-    fn fetched(&mut self, _store: &mut Store, req: FetchRequest, result: FetchResult) {
+    fn fetched(&mut self, _store: &mut Store, req: FetchRequest, result: FetchResult, _reporter: &mut dyn FetchReporter) {
         // The status of this fetch's last request, as the fetch result carries it.
         let status: Option<u16> = result.status;
         let max = if req.url.path() == "/robots.txt" { ROBOTS_MAX } else { OTHER_MAX };

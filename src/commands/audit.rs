@@ -58,7 +58,7 @@ pub fn execute(cli: &Cli, args: &AuditArgs) -> Result<super::Exit> {
                 continue;
             }
             let reason = format!("audit {today}: {}", r.blocked.join("; "));
-            crate::config::set_enabled(&cli.config, &r.id, false, Some(&reason))?;
+            crate::operate::switch::switch_off(&cli.config, &r.id, &reason, &crate::http::SystemClock)?;
             r.switched_off = Some(reason);
         }
     }

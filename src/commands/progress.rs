@@ -95,6 +95,9 @@ impl FetchReporter for Progress {
             if r.conditional { " (conditional)" } else { "" }
         );
     }
+    fn warn(&mut self, line: &str) {
+        eprintln!("cityvibe: {line}");
+    }
 }
 
 impl RunProgress for Progress {

@@ -3,7 +3,6 @@
 use super::{exit, local_time, print_json};
 use crate::adapter::Adapter;
 use crate::cli::{Cli, SourceDisableArgs, SourceHistoryArgs, SourceShowArgs};
-use crate::config::set_enabled;
 use crate::output::Table;
 use crate::store::{Store, now_ms};
 use crate::vocab::DelayRule;
@@ -228,64 +227,30 @@ pub fn enable(cli: &Cli, id: &str) -> Result<super::Exit> {
 }
 
 pub fn switch(cli: &Cli, id: &str, on: bool, reason: Option<&str>, withdraw: bool) -> Result<super::Exit> {
-    adapter(id)?;
-    if !on && reason.is_none_or(|r| r.trim().is_empty()) {
-        crate::bail_usage!("say why with --reason \"…\" (it is written into sources.toml)");
-    }
-    let todo = crate::adapter_tools::todo_fields(crate::adapters::require(id)?.manifest());
-    if on && !todo.is_empty() {
-        // P3: an unreviewed adapter is never switched on, so its TODO URLs are never requested.
-        crate::bail_usage!(
-            "{id} cannot be switched on: its manifest still says TODO in {} (adapters/{id}.rs); \
-             fill them in as docs/ADAPTERS.md says and check with `cityvibe adapter check {id} --sample FILE`",
-            todo.join(", ")
-        );
-    }
-    if on && let Some(what) = crate::adapters::require(id)?.manifest().pending_review() {
-        // P3, P14: switched on, cron would be refused this source every run; an
-        // operator expects `enable` to mean "fetched from the next run on", so it
-        // refuses, unless the switchboard serves mirror runs only (staging, tests).
-        if cli.mirror.is_none() {
-            crate::bail_usage!(
-                "{id} cannot be switched on: {what}. (A switchboard that serves only mirror runs may switch it on \
-                 with `cityvibe --mirror DIR source enable {id}`.)"
-            );
-        }
+    use crate::operate::switch::{Change, Events, Request};
+    let checked = crate::operate::switch::check(Request { id, on, reason, withdraw, mirror: cli.mirror.is_some() })?;
+    if let Some(what) = &checked.mirror_only {
         eprintln!("cityvibe: warning: {what}. Switched on for mirror runs only: a run without --mirror refuses it.");
     }
-    // A second disable (or enable) changes nothing in sources.toml and says
-    // so (issue 31 item 10): the first reason and date stay there.
     let before = super::load_config(cli)?;
-    let row = before.sources.get(id);
-    if row.is_some() && before.enabled(id) == on {
-        let since = match row.and_then(|r| r.disabled_on.as_deref()).zip(row.and_then(|r| r.disabled_reason.as_deref())) {
-            Some((day, why)) if !on => format!(" since {day} ({why})"),
-            _ => String::new(),
-        };
-        eprintln!("{id} was already switched {}{since} in {}; nothing changed", if on { "on" } else { "off" }, cli.config.display());
-        // The history keeps every word said, the second reason too (issue 21 item 7).
-        let action = if on { crate::switch_log::Action::Enable } else { crate::switch_log::Action::Disable };
-        crate::switch_log::record(&cli.config, id, action, reason)?;
-    } else {
-        set_enabled(&cli.config, id, on, reason)?;
-        super::load_config(cli)?;
-        eprintln!("{id} switched {} in {}", if on { "on" } else { "off" }, cli.config.display());
-    }
-    // Without a database there is nothing to withhold or bring back.
-    if withdraw || (on && cli.db.exists()) {
-        let store = Store::open(&cli.db)?;
-        if withdraw {
-            let n = store.withhold_source(id)?;
-            crate::switch_log::record(&cli.config, id, crate::switch_log::Action::Withdraw, reason)?;
-            eprintln!(
-                "{n} stored events of {id} withheld from every list and export (kept for `holdings`; `source enable {id}` brings them back)"
-            );
-        } else {
-            let n = store.restore_withheld(id)?;
-            if n > 0 {
-                eprintln!("{n} withheld events of {id} shown again");
-            }
+    let outcome = crate::operate::switch::apply(&checked, &cli.config, &before, &cli.db, &crate::http::SystemClock)?;
+    let (state, file) = (if on { "on" } else { "off" }, cli.config.display());
+    match &outcome.change {
+        Change::Already { since } => {
+            let since = since.as_ref().map(|(day, why)| format!(" since {day} ({why})")).unwrap_or_default();
+            eprintln!("{id} was already switched {state}{since} in {file}; nothing changed");
         }
+        Change::Switched => eprintln!("{id} switched {state} in {file}"),
+    }
+    if let Some(e) = outcome.then_failed {
+        return Err(e);
+    }
+    match outcome.events {
+        Some(Events::Withheld(n)) => eprintln!(
+            "{n} stored events of {id} withheld from every list and export (kept for `holdings`; `source enable {id}` brings them back)"
+        ),
+        Some(Events::Restored(n)) if n > 0 => eprintln!("{n} withheld events of {id} shown again"),
+        _ => {}
     }
     Ok(exit::OK)
 }

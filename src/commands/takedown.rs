@@ -3,36 +3,20 @@
 use super::{exit, local_time, print_json};
 use crate::cli::{Cli, TakedownAddArgs};
 use crate::store::Store;
-use crate::store::takedowns::{TakedownOutcome, Target};
+use crate::store::takedowns::TakedownOutcome;
 use anyhow::Result;
 
 pub fn add(cli: &Cli, args: &TakedownAddArgs) -> Result<super::Exit> {
     let (what, reason, force, as_json) = (args.target.as_str(), args.reason.as_str(), args.force, args.json);
-    let target = Target::parse(what, &crate::adapters::ids());
-    if let Target::Event { source, .. } = &target {
-        crate::adapters::require(source)?;
-    }
-    // A takedown may come before the first run (it then keeps the event out
-    // from the start), but one written to a mistyped --db protects nothing:
-    // say where it went when that database is new.
-    let new_db = !cli.db.is_file();
-    let new_folder = cli.db.parent().filter(|p| !p.as_os_str().is_empty() && !p.exists()).map(|p| p.to_path_buf());
-    let mut store = Store::open(&cli.db)?;
-    let outcome = store.add_takedown(&target, reason, force)?;
-    if new_db && matches!(outcome, TakedownOutcome::Unconfirmed { .. }) {
-        // A refused command creates nothing (issue 21 item 6): the database
-        // made for a takedown that was not recorded goes again, or a later
-        // read command would take the mistyped path for a real one.
-        drop(store);
-        unmake_database(&cli.db, new_folder.as_deref());
-    }
-    if new_db && !matches!(outcome, TakedownOutcome::Unconfirmed { .. }) {
+    let added = crate::operate::takedown::add(&cli.db, what, reason, force, &crate::http::SystemClock)?;
+    if added.created_db {
         eprintln!(
             "cityvibe: note: there was no database at {}; it was created to hold this takedown. \
              If cron runs with another database, add the takedown there (--db or CITYVIBE_DB)",
             cli.db.display()
         );
     }
+    let outcome = added.outcome;
     if let TakedownOutcome::Unconfirmed { source, id, examples } = &outcome {
         // Issue 10 item 12: a tombstone for a mistyped id would protect nothing.
         let like = if examples.is_empty() {
@@ -72,19 +56,6 @@ pub fn add(cli: &Cli, args: &TakedownAddArgs) -> Result<super::Exit> {
     Ok(exit::OK)
 }
 
-/// Remove a database this command made and did not use, with its SQLite
-/// side files (and its folder, when this command made that too).
-fn unmake_database(db: &std::path::Path, folder: Option<&std::path::Path>) {
-    for suffix in ["", "-wal", "-shm", "-journal"] {
-        let mut p = db.as_os_str().to_owned();
-        p.push(suffix);
-        let _ = std::fs::remove_file(std::path::PathBuf::from(p));
-    }
-    if let Some(f) = folder {
-        let _ = std::fs::remove_dir(f);
-    }
-}
-
 pub fn list(cli: &Cli, as_json: bool) -> Result<super::Exit> {
     let store = Store::open_existing(&cli.db)?;
     let rows = store.list_takedowns()?;
@@ -110,11 +81,7 @@ pub fn list(cli: &Cli, as_json: bool) -> Result<super::Exit> {
 
 pub fn remove(cli: &Cli, id: i64) -> Result<super::Exit> {
     let store = Store::open_existing(&cli.db)?;
-    match store.remove_takedown(id)? {
-        Some(_) => {
-            eprintln!("takedown {id} lifted; the event may come back when its feed next changes");
-            Ok(exit::OK)
-        }
-        None => crate::bail_usage!("no takedown with id {id}; see `cityvibe takedown list`"),
-    }
+    crate::operate::takedown::remove(&store, id)?;
+    eprintln!("takedown {id} lifted; the event may come back when its feed next changes");
+    Ok(exit::OK)
 }

@@ -60,54 +60,6 @@ pub fn execute(cli: &Cli, args: &TranslateArgs) -> Result<super::Exit> {
     Ok(exit::OK)
 }
 
-/// What an import did with each entry (issue 11.4).
-#[derive(Debug, Default, serde::Serialize)]
-struct ImportReport {
-    lang: String,
-    applied: usize,
-    /// Events whose shown text changed.
-    events: usize,
-    /// Entries still fuzzy or empty: left for review.
-    unreviewed: usize,
-    refused: Vec<Refused>,
-}
-
-#[derive(Debug, serde::Serialize)]
-struct Refused {
-    field: String,
-    original: String,
-    why: String,
-}
-
-/// A human translation as it is stored: through the gate of every stored
-/// text (issue 19 item 7), markup, control characters and bidi overrides
-/// stripped as from feed text; one line for a title.
-fn human_text(field: Field, text: &str) -> String {
-    if field == Field::Title { crate::parse::stored::line(text) } else { crate::parse::stored::block(text) }
-}
-
-/// The field an imported entry translates, or why it is not applied. The
-/// file's context is the translator's text: only `title` and `description`
-/// are read as fields, anything else is refused with the reason.
-fn checked(e: &exchange::Entry, current: &std::collections::HashSet<(Field, String)>, times: usize) -> Result<Field, String> {
-    let Some(field) = e.field.parse::<Field>().ok().filter(|f| Field::TEXTS.contains(f)) else {
-        return Err("unknown field (expected title or description)".into());
-    };
-    if times > 1 {
-        return Err(format!("appears {times} times in the file: keep the one translation meant"));
-    }
-    if !current.contains(&(field, e.original.clone())) {
-        return Err("not a current original text of any active event".into());
-    }
-    if let Some(why) = crate::parse::stored::refusal(&e.text).or_else(|| crate::parse::stored::refusal(&e.original)) {
-        return Err(why);
-    }
-    if human_text(field, &e.text).is_empty() {
-        return Err("empty once its markup and control characters are gone".into());
-    }
-    Ok(field)
-}
-
 /// Exchange files carry Spanish originals: Spanish is no target for them.
 fn check_not_source(lang: &str) -> Result<()> {
     use crate::store::memory::EXCHANGE_SOURCE_LANG;
@@ -172,7 +124,7 @@ pub fn exchange(cli: &Cli, command: &TranslateCommand) -> Result<super::Exit> {
                 if let Some(why) = crate::parse::stored::refusal(text) {
                     crate::bail_usage!("the {field} {why}: CityVibe does not store it");
                 }
-                let text = human_text(field, text);
+                let text = crate::operate::import::human_text(field, text);
                 if original.trim().is_empty() || text.is_empty() {
                     crate::bail_usage!("{id} has no {field} to translate, or the translation is empty");
                 }
@@ -192,44 +144,12 @@ fn import(cli: &Cli, file: &std::path::Path, json: bool) -> Result<super::Exit> 
     let content = std::fs::read_to_string(file).map_err(|e| crate::output::usage(format!("reading {}: {e}", file.display())))?;
     let imported = exchange::read(&content, &file.display().to_string()).map_err(|e| crate::output::usage(format!("{e:#}")))?;
     // The file's own language, not a --lang option: the message names the file.
-    let lang = imported.lang.as_str();
     let name = file.display();
-    if !crate::model::DISPLAY_LANGS.contains(&lang) || lang == crate::store::memory::EXCHANGE_SOURCE_LANG {
-        let said = if lang.is_empty() { "names no language".to_string() } else { format!("is in {lang:?}") };
-        crate::bail_usage!(
-            "{name} {said}: set its `Language:` header (PO) or target-language (XLIFF) to the language it translates \
-             the {} originals into: one of {}",
-            crate::store::memory::EXCHANGE_SOURCE_LANG,
-            crate::model::DISPLAY_LANGS
-                .iter()
-                .filter(|l| **l != crate::store::memory::EXCHANGE_SOURCE_LANG)
-                .copied()
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    }
+    crate::operate::import::check_language(&imported, &name.to_string())?;
     Store::require(&cli.db)?;
     let _lock = super::run_lock(cli)?;
     let mut store = Store::open(&cli.db)?;
-    let current: std::collections::HashSet<(Field, String)> =
-        store.exchange_texts(&imported.lang, &[])?.into_iter().map(|t| (t.field, t.original)).collect();
-    let mut report = ImportReport { lang: imported.lang.clone(), unreviewed: imported.unreviewed, ..Default::default() };
-    // An original twice in the file is refused every time, not applied
-    // last-one-wins: which translation was meant is the translator's call.
-    let mut apply: Vec<(Field, String, String)> = Vec::new();
-    for e in &imported.entries {
-        match checked(e, &current, imported.times(&e.field, &e.original)) {
-            Err(why) => report.refused.push(Refused {
-                field: crate::parse::stored::message(&e.field, &[]),
-                original: crate::parse::stored::message(&e.original, &[]),
-                why,
-            }),
-            Ok(field) => apply.push((field, e.original.clone(), human_text(field, &e.text))),
-        }
-    }
-    let entries: Vec<(Field, &str, &str)> = apply.iter().map(|(f, o, t)| (*f, o.as_str(), t.as_str())).collect();
-    report.events = store.save_human_translations(crate::store::memory::EXCHANGE_SOURCE_LANG, &imported.lang, &entries)?;
-    report.applied = entries.len();
+    let report = crate::operate::import::apply(&mut store, &imported, &crate::http::SystemClock)?;
     if json {
         super::print_json(&report)?;
     } else {

@@ -114,11 +114,12 @@ pub trait FetchDriver {
     /// The next fetch wanted, if any; called only when none is in flight.
     fn next_fetch(&mut self, store: &mut Store) -> Option<FetchRequest>;
     /// The result of the fetch last asked for.
-    fn fetched(&mut self, store: &mut Store, req: FetchRequest, result: FetchResult);
+    fn fetched(&mut self, store: &mut Store, req: FetchRequest, result: FetchResult, reporter: &mut dyn FetchReporter);
     /// Checked right before every request, retries included (P9, P16): the
     /// delay as it stands now (it may have risen), or why the source stops;
-    /// `now_ms` is the run's clock.
-    fn gate(&mut self, req: &FetchRequest, _now_ms: i64) -> Gate {
+    /// `now_ms` is the run's clock; a problem that does not stop the source
+    /// is told to `reporter`.
+    fn gate(&mut self, req: &FetchRequest, _now_ms: i64, _reporter: &mut dyn FetchReporter) -> Gate {
         Gate::Go { delay: req.delay }
     }
     /// Checked during every wait for a host (its delay, a backoff, a
@@ -155,7 +156,7 @@ struct Task {
 
 impl Task {
     /// End the task: its driver gets the outcome with what the task counted.
-    fn finish(self, store: &mut Store, drivers: &mut [&mut dyn FetchDriver], outcome: FetchOutcome) {
+    fn finish(self, store: &mut Store, drivers: &mut [&mut dyn FetchDriver], reporter: &mut dyn FetchReporter, outcome: FetchOutcome) {
         let r = FetchResult {
             outcome,
             requests: self.requests,
@@ -163,7 +164,7 @@ impl Task {
             status: self.status,
             elapsed_ms: self.elapsed_ms,
         };
-        drivers[self.driver].fetched(store, self.req, r);
+        drivers[self.driver].fetched(store, self.req, r, reporter);
     }
 }
 
@@ -258,7 +259,7 @@ impl<'c> Scheduler<'c> {
                         }
                     }
                     Ready::End(outcome) => {
-                        slot.take().expect("task").finish(store, drivers, outcome);
+                        slot.take().expect("task").finish(store, drivers, &mut *self.reporter, outcome);
                     }
                 }
             }
@@ -276,7 +277,7 @@ impl<'c> Scheduler<'c> {
                     if let Some(d) = slot.as_ref().map(|t| t.driver)
                         && let Some(outcome) = drivers[d].halt(now)
                     {
-                        slot.take().expect("task").finish(store, drivers, outcome);
+                        slot.take().expect("task").finish(store, drivers, &mut *self.reporter, outcome);
                         halted = true;
                     }
                 }
@@ -294,9 +295,9 @@ impl<'c> Scheduler<'c> {
             let mut t = tasks[i].take().expect("task");
             let driver = t.driver;
             // Checked before every request, retries and hops included (P9, P16).
-            match drivers[driver].gate(&t.req, self.clock.now_ms()) {
+            match drivers[driver].gate(&t.req, self.clock.now_ms(), &mut *self.reporter) {
                 Gate::Stop(outcome) => {
-                    t.finish(store, drivers, outcome);
+                    t.finish(store, drivers, &mut *self.reporter, outcome);
                     continue;
                 }
                 Gate::Go { delay } => {
@@ -313,7 +314,7 @@ impl<'c> Scheduler<'c> {
             }
             match self.step(store, &mut t) {
                 Step::Again => tasks[i] = Some(t),
-                Step::Done(outcome) => t.finish(store, drivers, outcome),
+                Step::Done(outcome) => t.finish(store, drivers, &mut *self.reporter, outcome),
             }
         }
     }
@@ -433,7 +434,7 @@ impl<'c> Scheduler<'c> {
             }
             Err(e) => return Step::Done(self.close(&host, &e)),
         }
-        let validators = if t.req.conditional { stored_validators(store, &t.req.url) } else { Validators::default() };
+        let validators = if t.req.conditional { stored_validators(store, &t.req.url, &mut *self.reporter) } else { Validators::default() };
         let conditional = validators.etag.is_some() || validators.last_modified.is_some();
         let result = self.client.get(&t.current, validators.etag.as_deref(), validators.last_modified.as_deref());
         // Rounded up: a delay counted from a truncated instant could fall short by
@@ -445,7 +446,8 @@ impl<'c> Scheduler<'c> {
         if let Err(e) = self.ledger.finished(&host, ended) {
             // The answer is taken in, but the run says at once that the
             // ledger failed, and the host gets nothing more (item 4).
-            eprintln!("cityvibe: {}", self.close_why(&host, &e));
+            let why = self.close_why(&host, &e);
+            self.reporter.warn(&why);
         }
         let st = self.hosts.entry(host.clone()).or_default();
         st.next_ms = st.next_ms.max(ended + delay_ms);
@@ -484,7 +486,7 @@ impl<'c> Scheduler<'c> {
                 Step::Again => return Step::Done(outcome),
                 Step::Done(_) => {
                     if let FetchOutcome::Failed(why) = &outcome {
-                        eprintln!("cityvibe: {}: {why}", t.req.source);
+                        self.reporter.warn(&format!("{}: {why}", t.req.source));
                     }
                 }
             }
@@ -507,7 +509,7 @@ impl<'c> Scheduler<'c> {
                 };
                 // A 304 run writes nothing else: validators only when they changed.
                 if (&v.etag, &v.last_modified) != (&old.etag, &old.last_modified) {
-                    keep_validators(store, t.req.url.as_str(), &v);
+                    keep_validators(store, t.req.url.as_str(), &v, &mut *self.reporter);
                 }
                 (Step::Done(FetchOutcome::NotModified), RequestOutcome::NotModified)
             }
@@ -526,7 +528,7 @@ impl<'c> Scheduler<'c> {
                     Validators { etag: ex.etag.clone(), last_modified: ex.last_modified.clone(), body_digest: Some(body.digest.clone()) };
                 if old.body_digest.as_deref() == Some(body.digest.as_str()) {
                     if v != *old {
-                        keep_validators(store, t.req.url.as_str(), &v);
+                        keep_validators(store, t.req.url.as_str(), &v, &mut *self.reporter);
                     }
                     return (Step::Done(FetchOutcome::Unchanged), RequestOutcome::Unchanged);
                 }
@@ -598,17 +600,17 @@ impl<'c> Scheduler<'c> {
 
 /// The validators to send for `url`; unreadable ones are said, not dropped
 /// (issue 22), and the request goes without them: a full download.
-fn stored_validators(store: &Store, url: &Url) -> Validators {
+fn stored_validators(store: &Store, url: &Url, reporter: &mut dyn FetchReporter) -> Validators {
     store.validators(url.as_str()).unwrap_or_else(|e| {
-        eprintln!("cityvibe: could not read the validators of {url} (this request goes without them and downloads it in full): {e:#}");
+        reporter.warn(&format!("could not read the validators of {url} (this request goes without them and downloads it in full): {e:#}"));
         Validators::default()
     })
 }
 
 /// Validators not stored only cost a full download next time: say so, go on.
-fn keep_validators(store: &Store, url: &str, v: &Validators) {
+fn keep_validators(store: &Store, url: &str, v: &Validators, reporter: &mut dyn FetchReporter) {
     if let Err(e) = store.set_validators(url, v) {
-        eprintln!("cityvibe: could not store the validators of {url} (next run downloads it in full): {e:#}");
+        reporter.warn(&format!("could not store the validators of {url} (next run downloads it in full): {e:#}"));
     }
 }
 

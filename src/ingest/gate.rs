@@ -13,7 +13,7 @@
 //! with the scheduler and the ledger, which a run still goes through.
 
 use crate::adapter::Adapter;
-use crate::config::{Config, in_window, madrid_minute};
+use crate::config::Config;
 use crate::http::Ledger;
 use crate::store::Store;
 use crate::store::runs::SourceReport;
@@ -186,17 +186,17 @@ impl<'a> SourceGate<'a> {
         {
             return Ok(Decision::Refuse(Why::Held { host: m.host.to_string(), asked: e.not_before_why.clone().unwrap_or_default() }));
         }
-        if let Some(hours) = self.config.sources.get(id).and_then(|r| r.hours.as_deref()) {
-            let window = crate::config::parse_hours(hours)?;
-            if !in_window(window, madrid_minute(self.now_ms)) {
-                return Ok(Decision::Skip(Why::OutsideHours(hours.to_string())));
-            }
+        let policy = self.config.policy(*adapter)?;
+        if let Some(hours) = &policy.hours
+            && !hours.contains(self.now_ms)
+        {
+            return Ok(Decision::Skip(Why::OutsideHours(hours.to_string())));
         }
         if !self.force
             && let Some(store) = self.store
             && let Some(last) = store.last_fetch_ms(id)?
         {
-            let period = self.config.period_for(id);
+            let period = policy.period;
             let due_ms = last + period.as_millis() as i64;
             if self.now_ms < due_ms - PERIOD_TOLERANCE_MS {
                 return Ok(Decision::Skip(Why::WithinPeriod { period, due_ms }));

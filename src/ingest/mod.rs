@@ -3,7 +3,7 @@
 //! source; then report. A failure of one source never stops the others.
 
 use crate::adapter::{Adapter, Feed, FeedError, FeedRole, FetchPlan, Paging};
-use crate::config::{Config, in_window, madrid_minute, parse_hours};
+use crate::config::Config;
 use crate::http::{
     Allowed, Client, Clock, FetchDriver, FetchOutcome, FetchReporter, FetchRequest, FetchResult, Gate, Ledger, Scheduler, Unwatched,
 };
@@ -246,7 +246,7 @@ impl SourceDriver {
     }
 
     /// Parse and store what was fetched; `Err` for a feed that cannot be read.
-    fn take_in(&mut self, store: &mut Store, mut bodies: Vec<Fetched>) -> Result<Verdict, String> {
+    fn take_in(&mut self, store: &mut Store, mut bodies: Vec<Fetched>, reporter: &mut dyn FetchReporter) -> Result<Verdict, String> {
         let m = self.adapter.manifest();
         // The publisher's own translations first, keyed by source event id.
         let mut translations: HashMap<String, Vec<PublisherTranslation>> = HashMap::new();
@@ -305,7 +305,7 @@ impl SourceDriver {
         if let Verdict::Committed(_) = verdict {
             // Only a body taken in is remembered, so a failed one is fetched again.
             for f in &bodies {
-                remember(store, &f.url, &f.validators);
+                remember(store, &f.url, &f.validators, reporter);
             }
         }
         Ok(verdict)
@@ -315,7 +315,7 @@ impl SourceDriver {
     /// (every feed answered 304 or the same body: nothing is written but
     /// the fetch log and the run, P12); or some changed and the others are
     /// asked again in full, to merge; or every body is at hand: take them in.
-    fn pass_ended(&mut self, store: &mut Store, req: &FetchRequest, what_to_do: &str) {
+    fn pass_ended(&mut self, store: &mut Store, req: &FetchRequest, what_to_do: &str, reporter: &mut dyn FetchReporter) {
         let m = self.adapter.manifest();
         if self.unchanged.len() == self.feeds_on.iter().filter(|on| **on).count() {
             self.end(SourceStatus::Unchanged, "every feed answered 304 or the same body as last time".into());
@@ -344,12 +344,20 @@ impl SourceDriver {
             self.end(SourceStatus::Unchanged, "every feed holds the same body as last time".into());
             return;
         }
-        self.take_in_and_end(store, bodies, req, true, what_to_do);
+        self.take_in_and_end(store, bodies, req, true, what_to_do, reporter);
     }
 
     /// Take the bodies in and end the source with what came of it.
-    fn take_in_and_end(&mut self, store: &mut Store, bodies: Vec<Fetched>, req: &FetchRequest, last_feed: bool, what_to_do: &str) {
-        match self.take_in(store, bodies) {
+    fn take_in_and_end(
+        &mut self,
+        store: &mut Store,
+        bodies: Vec<Fetched>,
+        req: &FetchRequest,
+        last_feed: bool,
+        what_to_do: &str,
+        reporter: &mut dyn FetchReporter,
+    ) {
+        match self.take_in(store, bodies, reporter) {
             Ok(Verdict::Committed(c)) => {
                 self.report.added = c.added;
                 self.report.updated = c.updated;
@@ -398,10 +406,10 @@ fn as_last_time(store: &Store, url: &str, digest: &str) -> bool {
 }
 
 /// Remember a body taken in by its validators, for the next request (P12).
-/// A failure costs only a full download next time.
-fn remember(store: &Store, url: &str, v: &Validators) {
+/// A failure costs only a full download next time: said, and the run goes on.
+fn remember(store: &Store, url: &str, v: &Validators, reporter: &mut dyn FetchReporter) {
     if let Err(e) = store.set_validators(url, v) {
-        eprintln!("cityvibe: could not store the validators of {url} (next run downloads it in full): {e:#}");
+        reporter.warn(&format!("could not store the validators of {url} (next run downloads it in full): {e:#}"));
     }
 }
 
@@ -436,15 +444,15 @@ impl FetchDriver for SourceDriver {
         })
     }
 
-    fn fetched(&mut self, store: &mut Store, req: FetchRequest, result: FetchResult) {
+    fn fetched(&mut self, store: &mut Store, req: FetchRequest, result: FetchResult, reporter: &mut dyn FetchReporter) {
         self.report.requests += result.requests as u64;
         self.busy_ms += result.elapsed_ms;
         let taking_in = std::time::Instant::now();
-        self.fetched_body(store, req, result);
+        self.fetched_body(store, req, result, reporter);
         self.busy_ms += taking_in.elapsed().as_millis() as u64;
     }
 
-    fn gate(&mut self, req: &FetchRequest, now_ms: i64) -> Gate {
+    fn gate(&mut self, req: &FetchRequest, now_ms: i64, reporter: &mut dyn FetchReporter) -> Gate {
         let id = self.adapter.manifest().id;
         // Past the run's deadline, or asked to stop: nothing more is sent,
         // and stored events are kept (issue 19).
@@ -454,7 +462,7 @@ impl FetchDriver for SourceDriver {
         // Re-read before every request, so `source disable`, a slower delay or
         // narrower hours take effect mid-run (P9, P16); an unreadable file
         // keeps the config the run started with.
-        let live = self.reload();
+        let live = self.reload(reporter);
         let config = live.as_ref().unwrap_or(&self.config);
         if let Some(c) = &live
             && !c.enabled(id)
@@ -473,16 +481,21 @@ impl FetchDriver for SourceDriver {
                 req.url
             )));
         }
-        if let Some(hours) = config.sources.get(id).and_then(|r| r.hours.as_deref())
-            && let Ok(window) = parse_hours(hours)
-            && !in_window(window, madrid_minute(now_ms))
+        // Checked at load and at every re-read: a policy that does not read
+        // cannot reach here; were it to, the source stops (fail closed).
+        let policy = match config.policy(self.adapter) {
+            Ok(p) => p,
+            Err(e) => return Gate::Stop(FetchOutcome::Failed(format!("{}: {e:#}", req.url))),
+        };
+        if let Some(hours) = &policy.hours
+            && !hours.contains(now_ms)
         {
             return Gate::Stop(FetchOutcome::Skipped(format!(
                 "{}: outside its hours {hours} (Europe/Madrid) now; no further request in this run (P9)",
                 req.url
             )));
         }
-        Gate::Go { delay: config.delay_for(self.adapter).max(self.delay) }
+        Gate::Go { delay: policy.delay.max(self.delay) }
     }
 
     fn halt(&mut self, now_ms: i64) -> Option<FetchOutcome> {
@@ -496,7 +509,7 @@ impl FetchDriver for SourceDriver {
 impl SourceDriver {
     /// sources.toml as it is now, validated; `None` when it cannot be read
     /// (the run keeps the last good settings and says so once, issue 22 item 2).
-    fn reload(&mut self) -> Option<Config> {
+    fn reload(&mut self, reporter: &mut dyn FetchReporter) -> Option<Config> {
         let path = self.config_path.as_ref()?;
         match Config::reload(path, &[self.adapter]) {
             Ok(mut c) => {
@@ -507,11 +520,11 @@ impl SourceDriver {
             }
             Err(e) => {
                 if !self.reload_failed {
-                    eprintln!(
-                        "cityvibe: {}: {} changed and no longer reads ({e:#}); this run keeps its last good settings",
+                    reporter.warn(&format!(
+                        "{}: {} changed and no longer reads ({e:#}); this run keeps its last good settings",
                         self.adapter.manifest().id,
                         path.display()
-                    );
+                    ));
                 }
                 self.reload_failed = true;
                 None
@@ -520,7 +533,7 @@ impl SourceDriver {
     }
 
     /// What `fetched` does with one result, timed by it.
-    fn fetched_body(&mut self, store: &mut Store, req: FetchRequest, result: FetchResult) {
+    fn fetched_body(&mut self, store: &mut Store, req: FetchRequest, result: FetchResult, reporter: &mut dyn FetchReporter) {
         let m = self.adapter.manifest();
         self.report.not_modified += result.not_modified as u64;
         let Some(result) = self.paged(store, &req, result) else { return };
@@ -543,7 +556,7 @@ impl SourceDriver {
                 // asked again in full after the pass, to merge (P12).
                 self.unchanged.push(feed_index);
                 if last_feed {
-                    self.pass_ended(store, &req, &what_to_do);
+                    self.pass_ended(store, &req, &what_to_do, reporter);
                 }
             }
             FetchOutcome::NotModified => self.end(SourceStatus::Unchanged, format!("{}: not modified (304)", req.url)),
@@ -565,12 +578,12 @@ impl SourceDriver {
                 self.bodies.push(Fetched { feed: feed_index, url: req.url.to_string(), body: *body, validators });
                 if m.plan == FetchPlan::All {
                     if last_feed {
-                        self.pass_ended(store, &req, &what_to_do);
+                        self.pass_ended(store, &req, &what_to_do, reporter);
                     }
                     return;
                 }
                 let bodies = std::mem::take(&mut self.bodies);
-                self.take_in_and_end(store, bodies, &req, last_feed, &what_to_do);
+                self.take_in_and_end(store, bodies, &req, last_feed, &what_to_do, reporter);
             }
         }
     }

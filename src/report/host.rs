@@ -107,15 +107,10 @@ pub(super) fn facts(cx: &Scope, log: &HostLog) -> Result<Facts> {
     let mut hours = Vec::new();
     for a in &adapters {
         let id = a.manifest().id;
-        let Some(window) = cx.config.and_then(|c| c.sources.get(id)).and_then(|row| row.hours.clone()) else { continue };
-        let bounds = crate::config::parse_hours(&window)?;
-        let outside = log
-            .requests
-            .iter()
-            .filter(|r| r.source == id && r.run_id.is_some())
-            .filter(|r| !crate::config::in_window(bounds, crate::config::madrid_minute(r.started_ms)))
-            .count() as u64;
-        hours.push((id, window, outside));
+        let Some(window) = cx.config.map(|c| c.policy(*a)).transpose()?.and_then(|p| p.hours) else { continue };
+        let outside =
+            log.requests.iter().filter(|r| r.source == id && r.run_id.is_some()).filter(|r| !window.contains(r.started_ms)).count() as u64;
+        hours.push((id, window.to_string(), outside));
     }
     // `audit` asks for robots.txt, tdmrep.json and ai.txt outside any run (P14, P15).
     let audits = crate::audit::PATHS

@@ -120,8 +120,9 @@ fn read_field(conn: &Connection, row: i64, f: Field) -> Result<Option<String>> {
 
 impl Store {
     /// Correct one field of a stored event; replaces an earlier correction
-    /// of the same field (keeping the feed's value it recorded).
-    pub fn correct(&mut self, source: &str, source_event_id: &str, f: Field, value: &str, reason: &str) -> Result<Correction> {
+    /// of the same field (keeping the feed's value it recorded). Dated
+    /// `now_ms` (the caller's clock).
+    pub fn correct(&mut self, source: &str, source_event_id: &str, f: Field, value: &str, reason: &str, now_ms: i64) -> Result<Correction> {
         let tx = self.conn.transaction()?;
         let row: i64 = tx
             .query_row("SELECT id FROM events WHERE source = ?1 AND source_event_id = ?2", params![source, source_event_id], |r| r.get(0))
@@ -154,7 +155,7 @@ impl Store {
         }
         write_field(&tx, row, f, Some(value))?;
         tx.execute("DELETE FROM corrections WHERE event_id = ?1 AND field = ?2 AND ended_at IS NULL", params![row, f.name()])?;
-        let now = now_ms();
+        let now = now_ms;
         tx.execute(
             "INSERT INTO corrections (event_id, field, value, feed_value, reason, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![row, f.name(), value, feed_value, reason, now],
@@ -174,8 +175,8 @@ impl Store {
     }
 
     /// Lift the active correction of a field: the feed's value shows again.
-    /// `false` when there was none.
-    pub fn lift_correction(&mut self, source: &str, source_event_id: &str, f: Field) -> Result<bool> {
+    /// `false` when there was none. Ended at `now_ms` (the caller's clock).
+    pub fn lift_correction(&mut self, source: &str, source_event_id: &str, f: Field, now_ms: i64) -> Result<bool> {
         let tx = self.conn.transaction()?;
         let found: Option<(i64, i64, Option<String>)> = tx
             .query_row(
@@ -187,7 +188,7 @@ impl Store {
             .optional()?;
         let Some((id, row, feed_value)) = found else { return Ok(false) };
         write_field(&tx, row, f, feed_value.as_deref())?;
-        tx.execute("UPDATE corrections SET ended_at = ?2, ended_why = 'lifted by the operator' WHERE id = ?1", params![id, now_ms()])?;
+        tx.execute("UPDATE corrections SET ended_at = ?2, ended_why = 'lifted by the operator' WHERE id = ?1", params![id, now_ms])?;
         tx.commit()?;
         Ok(true)
     }

@@ -45,17 +45,24 @@ impl Store {
     /// `source_lang`) and shows it at once on every active event in
     /// `source_lang` whose `field` is that text; returns how many events.
     pub fn save_human_translation(&mut self, source_lang: &str, lang: &str, field: Field, original: &str, text: &str) -> Result<usize> {
-        self.save_human_translations(source_lang, lang, &[(field, original, text)])
+        self.save_human_translations(source_lang, lang, &[(field, original, text)], now_ms())
     }
 
     /// [`Store::save_human_translation`] for each (field, original, text),
     /// all in one transaction: an import is applied whole or not at all
-    /// (issue 19 item 7). Returns how many event texts changed.
-    pub fn save_human_translations(&mut self, source_lang: &str, lang: &str, entries: &[(Field, &str, &str)]) -> Result<usize> {
+    /// (issue 19 item 7), each stamped `now_ms` (the caller's clock).
+    /// Returns how many event texts changed.
+    pub fn save_human_translations(
+        &mut self,
+        source_lang: &str,
+        lang: &str,
+        entries: &[(Field, &str, &str)],
+        now_ms: i64,
+    ) -> Result<usize> {
         let tx = self.conn.transaction()?;
         let mut events = 0;
         for (field, original, text) in entries {
-            events += save_human(&tx, source_lang, lang, *field, original, text)?;
+            events += save_human(&tx, source_lang, lang, *field, original, text, now_ms)?;
         }
         tx.commit()?;
         Ok(events)
@@ -145,13 +152,21 @@ impl Store {
 }
 
 /// One human translation stored and shown, inside `tx`.
-fn save_human(tx: &rusqlite::Transaction<'_>, source_lang: &str, lang: &str, field: Field, original: &str, text: &str) -> Result<usize> {
+fn save_human(
+    tx: &rusqlite::Transaction<'_>,
+    source_lang: &str,
+    lang: &str,
+    field: Field,
+    original: &str,
+    text: &str,
+    now_ms: i64,
+) -> Result<usize> {
     let hash = text_hash(original);
     tx.execute(
         "INSERT INTO translation_memory (source_lang, lang, field, source_hash, original, text, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
              ON CONFLICT (source_lang, lang, field, source_hash) DO UPDATE SET text = excluded.text, created_at = excluded.created_at",
-        params![source_lang, lang, field, hash, original, text, now_ms()],
+        params![source_lang, lang, field, hash, original, text, now_ms],
     )?;
     // The events column the field translates has its name.
     let column = field.as_str();

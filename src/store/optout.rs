@@ -5,7 +5,7 @@
 //! Not for the switch itself (sources.toml, `crate::config`) nor for
 //! takedowns of single events (`super::takedowns`).
 
-use super::{Store, now_ms};
+use super::Store;
 use crate::adapter::{Feed, FeedRole};
 use crate::vocab::EventStatus;
 use anyhow::Result;
@@ -35,11 +35,11 @@ impl Store {
         Ok(())
     }
 
-    /// Withhold every active event of a source; returns how many.
-    pub fn withhold_source(&self, source: &str) -> Result<u64> {
+    /// Withhold every active event of a source, as of `now_ms`; returns how many.
+    pub fn withhold_source(&self, source: &str, now_ms: i64) -> Result<u64> {
         let n = self.conn.execute(
             "UPDATE events SET status = ?2, withdrawn_at = ?3 WHERE source = ?1 AND status = 'active'",
-            params![source, WITHHELD, now_ms()],
+            params![source, WITHHELD, now_ms],
         )?;
         Ok(n as u64)
     }

@@ -9,7 +9,7 @@
 //! (issue 10 item 12), and an event already taken down is not taken down twice
 //! (issue 13 item 16). Not the command's wording: see `commands::takedown`.
 
-use super::{Store, now_ms};
+use super::Store;
 use crate::vocab::EventRef;
 use anyhow::Result;
 use rusqlite::{OptionalExtension, params};
@@ -86,8 +86,9 @@ impl Store {
     /// A URL that matches no stored event is still recorded (an event may be
     /// taken down before we ever store it); so is `SOURCE:ID` when ID has the
     /// shape of that source's stored ids, or with `force`. A bare id must name
-    /// exactly one stored event. An event a tombstone already names is left as it is.
-    pub fn add_takedown(&mut self, target: &Target, reason: &str, force: bool) -> Result<TakedownOutcome> {
+    /// exactly one stored event. An event a tombstone already names is left
+    /// as it is. The tombstone is dated `now_ms` (the caller's clock).
+    pub fn add_takedown(&mut self, target: &Target, reason: &str, force: bool, now_ms: i64) -> Result<TakedownOutcome> {
         if reason.trim().is_empty() {
             crate::bail_usage!("say why with --reason \"…\" (it is kept with the takedown)");
         }
@@ -152,7 +153,7 @@ impl Store {
                 ),
             },
         };
-        let now = now_ms();
+        let now = now_ms;
         tx.execute(
             "INSERT INTO takedowns (source, source_event_id, url, reason, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
             params![source, source_event_id, url, reason, now],

@@ -73,7 +73,7 @@ fn disable_takes_effect_before_the_next_request() {
     let config = dir.path().join("sources.toml");
     let server = Server::start(move |_, i| {
         if i == 0 {
-            cityvibe::config::set_enabled(&config, "madrid", false, Some("opt-out received")).unwrap();
+            cityvibe::config::set_enabled(&config, "madrid", false, Some("opt-out received"), cityvibe::store::now_ms()).unwrap();
         }
         Reply::new(500)
     });
