@@ -39,6 +39,10 @@ pub const DEFAULT_TEXT_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long `apertium -V` may take.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(20);
 
+/// The pair whose English analyser tells an English word in a Spanish
+/// text from a Spanish word a route does not know (`mend_unknown`).
+const ENGLISH: &str = "eng-spa";
+
 /// How much of the engine's stderr is kept for error messages.
 const STDERR_TAIL: usize = 2048;
 
@@ -139,11 +143,29 @@ impl ApertiumTranslator {
                     declared.name()
                 );
             }
-            if declared.pivot.is_none() {
+            if declared.pivot.is_none() && declared.second.is_none() {
                 return self.run(&declared.modes_name(), texts);
             }
-            let answers = self.run_marked(&declared.modes_name(), texts)?;
-            return self.mend_leaks(src, tgt, declared.pivot, texts, answers);
+            let (mut out, unknown) = match declared.pivot {
+                Some(_) => {
+                    let answers = self.run_marked(&declared.modes_name(), false, texts)?;
+                    let unknown: Vec<Vec<String>> = answers.iter().map(|a| a.unknown.clone()).collect();
+                    (self.mend_leaks(src, tgt, declared.pivot, texts, answers)?, unknown)
+                }
+                // A direct pair's marks would change its text (French
+                // elides no "le" before "*embaucador", English writes "a
+                // *Emoticuento"): the text comes from its unmarked engine,
+                // what it does not know from a marked one beside it.
+                None => {
+                    let out = self.run(&declared.modes_name(), texts)?;
+                    let marked = self.run_marked(&declared.modes_name(), true, texts)?;
+                    (out, marked.into_iter().map(|a| a.unknown).collect())
+                }
+            };
+            if let Some(second) = &declared.second {
+                self.mend_unknown(&second.join("+"), &unknown, &mut out)?;
+            }
+            return Ok(out);
         }
         let Some(route) = route(src, tgt, |s, t| self.mode(s, t).map(String::from)) else {
             bail!(
@@ -162,29 +184,40 @@ impl ApertiumTranslator {
     /// pipeline, starting its engine if needed. On any failure the engine
     /// is dropped (and killed) so the next call starts anew.
     fn run(&mut self, mode: &str, texts: &[String]) -> Result<Vec<String>> {
-        Ok(self.run_marked(mode, texts)?.into_iter().map(|a| a.text).collect())
+        Ok(self.run_marked(mode, false, texts)?.into_iter().map(|a| a.text).collect())
     }
 
-    /// As [`Self::run`], each answer with the words a pivot's second hop
-    /// marked as foreign to it and the original does not hold
-    /// ([`routes::leaked_words`]; none for a direct pair).
-    fn run_marked(&mut self, mode: &str, texts: &[String]) -> Result<Vec<Answer>> {
+    /// As [`Self::run`], each answer with the words the last hop marked as
+    /// foreign to it ([`routes::marked_words`]): a pivot's always, a direct
+    /// pair's when `mark_direct` (its engine runs apart from the unmarked
+    /// one, so that the two never share a tagger's state).
+    fn run_marked(&mut self, mode: &str, mark_direct: bool, texts: &[String]) -> Result<Vec<Answer>> {
+        let mark_direct = mark_direct && !mode.contains('+');
+        let key = if mark_direct { format!("{mode}/marked") } else { mode.to_string() };
+        self.run_on(&key, mode, mark_direct, texts)
+    }
+
+    /// As [`Self::run_marked`], on the engine kept under `key`: words sent
+    /// alone go to an engine of their own, so that a text's translation never
+    /// depends on which words went before it (Apertium's tagger keeps state
+    /// along a stream).
+    fn run_on(&mut self, key: &str, mode: &str, mark_direct: bool, texts: &[String]) -> Result<Vec<Answer>> {
         let texts = &scrubbed(texts);
         let framed: Vec<stream::Framed> = texts.iter().map(|t| stream::frame(t)).collect();
         let cores: Vec<&str> = framed.iter().map(|f| f.core).filter(|c| !c.is_empty()).collect();
         let mut translated = Vec::new();
         if !cores.is_empty() {
-            let engine = match self.engines.entry(mode.to_string()) {
+            let engine = match self.engines.entry(key.to_string()) {
                 Entry::Occupied(running) => running.into_mut(),
                 Entry::Vacant(slot) => {
                     let files: Vec<PathBuf> = mode.split('+').map(|m| self.modes_dir.join(format!("{m}.mode"))).collect();
-                    slot.insert(Engine::start(&files, mode)?)
+                    slot.insert(Engine::start(&files, mode, mark_direct)?)
                 }
             };
             match engine.translate(&cores, self.timeout) {
                 Ok(out) => translated = out,
                 Err(e) => {
-                    self.engines.remove(mode);
+                    self.engines.remove(key);
                     return Err(e.context(format!("apertium {mode}")));
                 }
             }
@@ -194,7 +227,7 @@ impl ApertiumTranslator {
             .iter()
             .map(|f| {
                 let answer = if f.core.is_empty() { Answer::default() } else { translated.next().unwrap_or_default() };
-                Answer { text: format!("{}{}{}", f.lead, answer.text, f.trail), leaked: answer.leaked }
+                Answer { text: format!("{}{}{}", f.lead, answer.text, f.trail), ..answer }
             })
             .collect())
     }
@@ -227,7 +260,7 @@ impl ApertiumTranslator {
         // The mending pipeline's second hop (the direct pair) marks a word
         // it does not know: such a word would come back Spanish, and stays
         // as the pivot made it ("duo", Portuguese as well as Catalan).
-        let mended = self.run_marked(&format!("{}+{}", back.modes_name(), direct.modes_name()), &leaked)?;
+        let mended = self.run_marked(&format!("{}+{}", back.modes_name(), direct.modes_name()), false, &leaked)?;
         let swaps: Vec<(&str, &str)> = leaked
             .iter()
             .zip(&mended)
@@ -242,12 +275,66 @@ impl ApertiumTranslator {
     }
 }
 
-/// One text's answer: the translation, and the words a pivot's second hop
-/// left in the pivot's language.
+impl ApertiumTranslator {
+    /// Each text's words its route left as the original wrote them
+    /// (`unknown[k]`, marked by the route's last hop) put in as a second
+    /// route `modes` translates each alone ("sexualidad" through
+    /// spa-cat+cat-por: "sexualidade"), where that route knows the word:
+    /// neither of its hops marks it, and it comes back one other word. A
+    /// word the second route does not know either stays as it was, and so
+    /// does a word English knows.
+    fn mend_unknown(&mut self, modes: &str, unknown: &[Vec<String>], out: &mut [String]) -> Result<()> {
+        let mut words: Vec<String> = Vec::new();
+        for w in unknown.iter().flatten() {
+            if !words.contains(w) {
+                words.push(w.clone());
+            }
+        }
+        if words.is_empty() || modes.split('+').any(|m| !self.modes.contains(m)) {
+            return Ok(());
+        }
+        // A word English knows is English written into the Spanish ("Party
+        // time!", "the most"), no Spanish word the pair lacks: it stays,
+        // rather than come back as a Spanish homograph's translation
+        // ("time", to swindle: "escroquez").
+        if self.modes.contains(ENGLISH) {
+            let english = self.run_on(&format!("{ENGLISH}/words"), ENGLISH, true, &words)?;
+            let foreign: Vec<bool> = english.iter().map(|a| a.unknown.is_empty() && a.leaked.is_empty()).collect();
+            let mut k = 0;
+            words.retain(|_| {
+                k += 1;
+                !foreign[k - 1]
+            });
+            if words.is_empty() {
+                return Ok(());
+            }
+        }
+        let answers = self.run_on(&format!("{modes}/words"), modes, !modes.contains('+'), &words)?;
+        let known: Vec<(&str, &str)> = words
+            .iter()
+            .zip(&answers)
+            .filter(|(_, a)| a.leaked.is_empty() && a.unknown.is_empty())
+            .map(|(w, a)| (w.as_str(), a.text.trim().trim_end_matches('.')))
+            .filter(|(w, a)| routes::is_one_word(a) && !a.eq_ignore_ascii_case(w))
+            .collect();
+        for (text, own) in out.iter_mut().zip(unknown) {
+            let swaps: Vec<(&str, &str)> = known.iter().filter(|(w, _)| own.iter().any(|o| o == w)).copied().collect();
+            if !swaps.is_empty() {
+                *text = routes::swap_unknown_words(text, &swaps);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One text's answer: the translation, the words a pivot's second hop
+/// left in the pivot's language, and the original's own words the last hop
+/// left untranslated.
 #[derive(Default)]
 struct Answer {
     text: String,
     leaked: Vec<String>,
+    unknown: Vec<String>,
 }
 
 impl Translator for ApertiumTranslator {
@@ -286,7 +373,7 @@ impl Engine {
     /// Starts the pipeline of `mode_files` run one after the other (one
     /// file: a direct pair; two: a pivot, the first's stream output going
     /// into the second as it is, superblanks and all).
-    fn start(mode_files: &[PathBuf], mode: &str) -> Result<Engine> {
+    fn start(mode_files: &[PathBuf], mode: &str, mark_direct: bool) -> Result<Engine> {
         let mut stages = Vec::new();
         for (k, file) in mode_files.iter().enumerate() {
             let pipeline = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
@@ -295,12 +382,12 @@ impl Engine {
             // that a word left in the pivot's language is seen
             // (`routes::leaked_words`); the marks never reach a reader
             // (`stream::reformat` drops them).
-            if k > 0 && k + 1 == mode_files.len() {
+            if (k > 0 || mark_direct) && k + 1 == mode_files.len() {
                 stage = stage.replace("$1", "$3");
             }
             stages.push(stage);
         }
-        let marks = stages.len() > 1;
+        let marks = stages.len() > 1 || mark_direct;
         let pipeline = stages.join(" | ");
         let mut child = Command::new("sh")
             // In the mode file $1 is the generator's option: -n, no `*`
@@ -384,8 +471,8 @@ impl Engine {
             match self.output.recv_timeout(timeout) {
                 Ok(Ok(seg)) => {
                     let raw = String::from_utf8_lossy(&seg);
-                    let leaked = if self.marks { routes::leaked_words(core, &raw) } else { Vec::new() };
-                    out.push(Answer { text: stream::reformat(&raw, first + k)?, leaked });
+                    let (leaked, unknown) = if self.marks { routes::marked_words(core, &raw) } else { Default::default() };
+                    out.push(Answer { text: stream::reformat(&raw, first + k)?, leaked, unknown });
                 }
                 Ok(Err(e)) => return Err(self.failure(&format!("text {k}: {e}"))),
                 Err(RecvTimeoutError::Timeout) => {

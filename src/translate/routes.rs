@@ -14,6 +14,7 @@ use regex::Regex;
 use std::sync::{LazyLock, OnceLock};
 
 const TABLE: &str = include_str!("../../data/translate/routes.tsv");
+const SECOND_OPINIONS: &str = include_str!("../../data/translate/unknown-words.tsv");
 
 /// One row's route: the modes in order, and the language between them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,6 +23,11 @@ pub struct Route {
     pub modes: Vec<&'static str>,
     /// The language a pivot goes through (`ca`, `es`); none for a direct pair.
     pub pivot: Option<&'static str>,
+    /// The modes a word goes through alone when this route leaves it as
+    /// the original wrote it, its last hop marking it unknown
+    /// (`data/translate/unknown-words.tsv`): es-pt's "sexualidad" through
+    /// spa-cat+cat-por is "sexualidade". None: such a word stays.
+    pub second: Option<Vec<&'static str>>,
 }
 
 impl Route {
@@ -35,9 +41,13 @@ impl Route {
     /// ([`leaked_words`]), so that a text translated before the mending
     /// existed is translated again.
     pub fn key_name(&self) -> String {
-        match self.pivot {
+        let name = match self.pivot {
             Some(_) => format!("{}/mended", self.modes_name()),
             None => self.modes_name(),
+        };
+        match &self.second {
+            Some(second) => format!("{name}/unknown:{}", second.join("+")),
+            None => name,
         }
     }
 
@@ -61,7 +71,14 @@ struct Row {
 
 fn rows() -> &'static [Row] {
     static ROWS: OnceLock<Vec<Row>> = OnceLock::new();
-    ROWS.get_or_init(|| TABLE.lines().filter_map(row).collect())
+    ROWS.get_or_init(|| {
+        let seconds: Vec<Row> = SECOND_OPINIONS.lines().filter_map(row).collect();
+        let mut rows: Vec<Row> = TABLE.lines().filter_map(row).collect();
+        for r in &mut rows {
+            r.route.second = seconds.iter().find(|s| (s.from, s.to, s.field) == (r.from, r.to, r.field)).map(|s| s.route.modes.clone());
+        }
+        rows
+    })
 }
 
 /// A line of the table; comments and blank lines are none. A malformed
@@ -80,7 +97,7 @@ fn row(line: &'static str) -> Option<Row> {
         [first, _] => Some(language_of(first.split_once('-')?.1)?),
         _ => None,
     };
-    Some(Row { from, to, field: (field != "*").then_some(field), route: Route { modes, pivot } })
+    Some(Row { from, to, field: (field != "*").then_some(field), route: Route { modes, pivot, second: None } })
 }
 
 /// The display language an Apertium code names (`cat` → `ca`, `es` → `es`);
@@ -97,12 +114,13 @@ pub fn route(from: &str, to: &str, field: Option<Field>) -> Option<&'static Rout
     exact.or_else(|| pair().find(|r| r.field.is_none())).map(|r| &r.route)
 }
 
-/// Every mode some route of the table runs, once each, in table order:
+/// Every mode some route of the table runs (its second opinion's too),
+/// once each, in table order:
 /// what `make deps` installs and `doctor` proves.
 pub fn modes() -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
     for r in rows() {
-        for m in &r.route.modes {
+        for m in r.route.modes.iter().chain(r.route.second.iter().flatten()) {
             if !out.contains(m) {
                 out.push(m);
             }
@@ -116,7 +134,7 @@ pub fn modes() -> Vec<&'static str> {
 pub fn modes_into(langs: &[String]) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
     for r in rows().iter().filter(|r| langs.iter().any(|l| l == r.to)) {
-        for m in &r.route.modes {
+        for m in r.route.modes.iter().chain(r.route.second.iter().flatten()) {
             if !out.contains(m) {
                 out.push(m);
             }
@@ -147,18 +165,23 @@ pub(super) fn keep_clock_times(original: &str, output: &str) -> String {
     .into_owned()
 }
 
-/// The words a pivot's second hop marked in its raw stream output `raw`
-/// as unknown to it (`*menjadores`) or without a translation (`@lemma`)
-/// that the original text does not hold: words the first hop made, which
-/// would reach the reader in the pivot's language ("menjadores",
-/// "acarnissar-los" in Portuguese). A marked word the original holds is the
-/// original's own (a name, a word neither pair knows), not a leak. Escaped
-/// characters and superblanks (kept spans, literal marks) are no marks.
-pub(super) fn leaked_words(original: &str, raw: &str) -> Vec<String> {
+/// The words a route's last hop marked in its raw stream output `raw` as
+/// unknown to it (`*menjadores`) or without a translation (`@lemma`),
+/// parted in two. First those the original text does not hold: words a
+/// pivot's first hop made, which would reach the reader in the pivot's
+/// language ("menjadores", "acarnissar-los" in Portuguese). Then the
+/// original's own lower-case words of four letters or more, as the
+/// original wrote them, that the route left untranslated ("sexualidad" in
+/// es-pt's "Encontros de saúde e *sexualidad"): a word a second route
+/// may know. A capitalised word is a name's, and stays; a shorter one is
+/// as often a foreign word as a Spanish one ("We can Dance it!").
+pub(super) fn marked_words(original: &str, raw: &str) -> (Vec<String>, Vec<String>) {
     let words =
         |t: &str| -> Vec<String> { t.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect() };
     let own = words(original);
+    let written: Vec<&str> = original.split(|c: char| !c.is_alphanumeric()).collect();
     let mut out = Vec::new();
+    let mut unknown: Vec<String> = Vec::new();
     let mut chars = raw.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
@@ -189,12 +212,20 @@ pub(super) fn leaked_words(original: &str, raw: &str) -> Vec<String> {
                 // The stream's own guard word is no leak: `reformat` takes it out.
                 if !pieces.is_empty() && pieces.iter().any(|p| !own.contains(p) && p != super::stream::JOIN_GUARD) {
                     out.push(word);
+                } else if c == '*'
+                    && word.chars().count() >= 4
+                    && word.chars().all(char::is_alphabetic)
+                    && word.starts_with(char::is_lowercase)
+                    && written.contains(&word.as_str())
+                    && !unknown.contains(&word)
+                {
+                    unknown.push(word);
                 }
             }
             _ => {}
         }
     }
-    out
+    (out, unknown)
 }
 
 /// Whether `text` is one word (letters, digits, `·`, an inner hyphen or
@@ -210,6 +241,42 @@ pub(super) fn is_one_word(text: &str) -> bool {
 /// word written as `by` (a word is bounded by what is neither a letter, a
 /// digit nor `·`): "*acarnissar*-los" → "cevar-los".
 pub(super) fn swap_words(text: &str, swaps: &[(&str, &str)]) -> String {
+    swap_words_where(text, swaps, |_, _, _, _| true)
+}
+
+/// As [`swap_words`], for a word a second route translated alone: the
+/// word goes in lower-case as the original wrote it ("polichinelas" →
+/// "polichinelles", not the dictionary's "Polichinelles"), and not after
+/// an elided article when one of the two words opens with a vowel and the
+/// other does not ("L'evangelio" stays rather than read "L'vangelo"), nor
+/// inside a web address ("…/carrusel-ambulante/" is the publisher's).
+pub(super) fn swap_unknown_words(text: &str, swaps: &[(&str, &str)]) -> String {
+    let opens_vowel =
+        |w: &str| w.chars().next().is_some_and(|c| "aeiouhàáâäèéêëìíîïòóôöùúûü".contains(c.to_lowercase().next().unwrap_or(c)));
+    let lowered: Vec<(&str, String)> = swaps
+        .iter()
+        .map(|(w, by)| {
+            let mut chars = by.chars();
+            let first = chars.next().map(|c| c.to_lowercase().collect::<String>()).unwrap_or_default();
+            (*w, if w.starts_with(char::is_lowercase) { first + chars.as_str() } else { by.to_string() })
+        })
+        .collect();
+    let swaps: Vec<(&str, &str)> = lowered.iter().map(|(w, by)| (*w, by.as_str())).collect();
+    swap_words_where(text, &swaps, |before, word, by, after| {
+        let token = format!(
+            "{}{word}{}",
+            before.rsplit(char::is_whitespace).next().unwrap_or(""),
+            after.split(char::is_whitespace).next().unwrap_or("")
+        );
+        let address = token.contains("://") || token.contains("www.") || token.contains('@') || token.contains('/');
+        let elided = before.ends_with(['\'', '’']) && opens_vowel(word) != opens_vowel(by);
+        !address && !elided
+    })
+}
+
+/// [`swap_words`], each occurrence swapped only where `keep(before, word,
+/// by, after)` says so, `before` and `after` being the text around it.
+fn swap_words_where(text: &str, swaps: &[(&str, &str)], keep: impl Fn(&str, &str, &str, &str) -> bool) -> String {
     let inside = |c: char| c.is_alphanumeric() || c == '·';
     let mut out = text.to_string();
     for (word, by) in swaps {
@@ -219,7 +286,8 @@ pub(super) fn swap_words(text: &str, swaps: &[(&str, &str)]) -> String {
             let (before, after) = (&rest[..at], &rest[at + word.len()..]);
             let bounded = !before.ends_with(inside) && !after.starts_with(inside);
             result.push_str(before);
-            result.push_str(if bounded { by } else { word });
+            let take = bounded && keep(&result, word, by, after);
+            result.push_str(if take { by } else { word });
             rest = after;
         }
         result.push_str(rest);
@@ -249,9 +317,37 @@ mod tests {
     fn the_second_hops_marks_name_the_pivots_words() {
         let original = "Instalación de comederos y cebarlos para los pájaros. Kalle *Nº5* @teatro";
         let raw = "[cityvibe:3]Instalação de *menjadores e *acarnissar-*los com *comederos. *Kalle [*Nº5]\\* [@teatro] @eclèctic #fazido aquarel·les.[]";
-        assert_eq!(super::leaked_words(original, raw), ["menjadores", "acarnissar", "eclèctic"]);
-        assert!(super::leaked_words(original, "[cityvibe:3]Instalação.[]").is_empty());
-        assert!(super::leaked_words(original, "[cityvibe:3]em [Madrid] *qzxv o 18.[]").is_empty());
+        let leaked = |raw: &str| super::marked_words(original, raw).0;
+        assert_eq!(leaked(raw), ["menjadores", "acarnissar", "eclèctic"]);
+        assert!(leaked("[cityvibe:3]Instalação.[]").is_empty());
+        assert!(leaked("[cityvibe:3]em [Madrid] *qzxv o 18.[]").is_empty());
+    }
+
+    /// The original's own lower-case words a route left marked are the
+    /// second route's to try; a name's, a short one's, a guard's are not.
+    #[test]
+    fn the_originals_own_unknown_words_are_set_apart() {
+        let original = "Hablemos de sexualidad con Kalle: We can dance, Lavapiés";
+        let raw = "[cityvibe:1]Falemos de *sexualidad com *Kalle: *We *can *dance, *Lavapiés *qzxv.[]";
+        let (leaked, unknown) = super::marked_words(original, raw);
+        assert_eq!(unknown, ["sexualidad", "dance"]);
+        assert!(leaked.is_empty(), "the stream's guard word is no leak: {leaked:?}");
+        // "Serbia" written with a capital is a name even where the engine lowered it.
+        assert!(super::marked_words("Rumanía, Serbia", "[cityvibe:1]Rumanía, *serbia.[]").1.is_empty());
+    }
+
+    /// A word from the second route goes in lower-case, never after an
+    /// elided article it does not open as, never inside an address.
+    #[test]
+    fn a_second_opinion_fits_where_it_goes() {
+        let swap = |text: &str, w: &str, by: &str| super::swap_unknown_words(text, &[(w, by)]);
+        assert_eq!(swap("Farse de polichinelas", "polichinelas", "Polichinelles"), "Farse de polichinelles");
+        assert_eq!(swap("L'evangelio secondo San Mateo", "evangelio", "vangelo"), "L'evangelio secondo San Mateo");
+        assert_eq!(swap("L'invencible estate", "invencible", "invincibile"), "L'invincibile estate");
+        assert_eq!(
+            swap("Carrusel: https://tiritirantes.com/carrusel-ambulante/ o carrusel.", "carrusel", "carosello"),
+            "Carrusel: https://tiritirantes.com/carrusel-ambulante/ o carosello."
+        );
     }
 
     #[test]
@@ -299,6 +395,26 @@ mod tests {
             n += 1;
         }
         assert!(n >= 3);
+    }
+
+    /// Every second opinion names a row of the route table and a route
+    /// from that row's language into its target; a translation's cache key
+    /// names it, so that adding one translates again what it routes.
+    #[test]
+    fn every_second_opinion_names_a_route() {
+        let mut n = 0;
+        for line in SECOND_OPINIONS.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+            let s = row(line).unwrap_or_else(|| panic!("unknown-words.tsv: not a row: {line:?}"));
+            assert!(rows().iter().any(|r| (r.from, r.to, r.field) == (s.from, s.to, s.field)), "no such route: {line:?}");
+            let first = s.route.modes[0].split_once('-').unwrap();
+            let last = s.route.modes.last().unwrap().split_once('-').unwrap();
+            assert_eq!((language_of(first.0), language_of(last.1)), (Some(s.from), Some(s.to)), "{line:?}");
+            n += 1;
+        }
+        assert!(n > 0);
+        let pt = route("es", "pt", Some(Field::Title)).unwrap();
+        assert_eq!(pt.key_name(), "es-pt/unknown:spa-cat+cat-por");
+        assert_eq!(route("es", "ca", None).unwrap().key_name(), "spa-cat");
     }
 
     /// Catalan originals go straight from Catalan (issue 32 item 3), and

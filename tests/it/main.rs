@@ -90,3 +90,4 @@ mod translate_routes;
 mod translate_senses;
 mod translate_status;
 mod translate_titles_fr_it;
+mod translate_unknown_words;
