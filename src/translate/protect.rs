@@ -190,7 +190,7 @@ fn first_word_lead(text: &str, spans: &[(usize, usize, Option<String>)]) -> Opti
     if text[..a].chars().any(char::is_alphanumeric) || !free || !capitalised || function_word(&word.to_lowercase()) {
         return None;
     }
-    text[b..].trim_start_matches(super::style::after_lead).starts_with(char::is_lowercase).then(|| word.to_string())
+    text[b..].trim_start_matches(super::words::after_lead).starts_with(char::is_lowercase).then(|| word.to_string())
 }
 
 /// The kept spans the text starts with, one after another ("XXI" "Premio
@@ -210,7 +210,7 @@ fn lead_of(text: &str, spans: &[(usize, usize, Option<String>)]) -> Option<Strin
             run.push_str(gap);
             run.push_str(target.as_deref().unwrap_or(&text[*a..*b]));
             end = *b;
-            if text[end..].trim_start_matches(super::style::after_lead).starts_with(char::is_lowercase) {
+            if text[end..].trim_start_matches(super::words::after_lead).starts_with(char::is_lowercase) {
                 lead = Some(run);
                 break;
             }

@@ -196,7 +196,7 @@ fn lower_after_lead(output: &str, lead: &str, names: &[String]) -> Option<String
     // "« Atelier Adultes »": the text's opening quote or mark comes first.
     let opening = |c: char| !c.is_alphanumeric();
     let rest = output.trim_start_matches(opening).strip_prefix(lead.trim_start_matches(opening).trim_end())?;
-    let word_start = output.len() - rest.trim_start_matches(after_lead).len();
+    let word_start = output.len() - rest.trim_start_matches(super::words::after_lead).len();
     if word_start == output.len() - rest.len() {
         return None;
     }
@@ -211,12 +211,6 @@ fn lower_after_lead(output: &str, lead: &str, names: &[String]) -> Option<String
         return None;
     }
     Some(format!("{}{}{}", &output[..word_start], c.to_lowercase(), &after[c.len_utf8()..]))
-}
-
-/// What may stand between a leading kept span and the lower-case word
-/// after it ("Marco Mezquida Piano+IA, con …").
-pub(crate) fn after_lead(c: char) -> bool {
-    c.is_whitespace() || matches!(c, ',' | ';' | ':')
 }
 
 /// The letters inside words that Apertium writes wrongly in `lang`, put

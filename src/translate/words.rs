@@ -25,6 +25,12 @@ pub fn words(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// What may stand between a leading kept span and the lower-case word
+/// after it ("Marco Mezquida Piano+IA, con …").
+pub(crate) fn after_lead(c: char) -> bool {
+    c.is_whitespace() || matches!(c, ',' | ';' | ':')
+}
+
 /// Whether the characters between two words start a sentence (or a quoted
 /// title), so that the next word's capital says nothing about it.
 pub fn opens_sentence(gap: &str) -> bool {
