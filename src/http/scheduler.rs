@@ -424,7 +424,7 @@ impl<'c> Scheduler<'c> {
         };
         // The slot is recorded before the request is sent (P8).
         let started = self.clock.now_ms();
-        if let Err(step) = self.reserve(&host, t, delay_ms, started) {
+        if let Some(step) = self.reserve(&host, t, delay_ms, started) {
             return step;
         }
         let validators = if t.req.conditional { stored_validators(store, &t.req.url, &mut *self.reporter) } else { Validators::default() };
@@ -474,21 +474,21 @@ impl<'c> Scheduler<'c> {
     }
 
     /// Book the task's request in the host ledger at `started` (P8), within
-    /// the daily cap counted across processes and databases (P7); else what
-    /// the task does instead.
-    fn reserve(&mut self, host: &str, t: &mut Task, delay_ms: i64, started: i64) -> Result<(), Step> {
+    /// the daily cap counted across processes and databases (P7); `None`
+    /// when booked, else what the task does instead.
+    fn reserve(&mut self, host: &str, t: &mut Task, delay_ms: i64, started: i64) -> Option<Step> {
         match self.ledger.reserve(host, delay_ms, t.req.daily_cap, started) {
-            Ok(Reservation::Reserved) => Ok(()),
+            Ok(Reservation::Reserved) => None,
             Ok(Reservation::NotBefore(at)) => {
                 t.not_before_ms = at;
-                Err(Step::Again)
+                Some(Step::Again)
             }
             Ok(Reservation::CapReached(used)) => {
                 let why = format!("daily cap of {} requests to {host} reached ({used} in the last 24 h)", t.req.daily_cap);
                 self.hosts.entry(host.to_string()).or_default().skipped = Some((None, why.clone()));
-                Err(Step::Done(FetchOutcome::Skipped(why)))
+                Some(Step::Done(FetchOutcome::Skipped(why)))
             }
-            Err(e) => Err(Step::Done(self.close(host, &e))),
+            Err(e) => Some(Step::Done(self.close(host, &e))),
         }
     }
 
