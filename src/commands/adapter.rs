@@ -2,6 +2,7 @@
 //! adapter (issue 7). Both work offline: `check` parses a sample file from
 //! disk, `new` writes files into the crate.
 
+use crate::adapter::Manifest;
 use crate::adapter_tools::check::{CheckReport, check_bytes, feed_for_sample, render_text};
 use crate::adapter_tools::scaffold::{NewAdapter, parse_format};
 use crate::adapter_tools::todo_fields;
@@ -24,8 +25,21 @@ pub fn check(args: &AdapterCheckArgs) -> Result<super::Exit> {
         );
         return Ok(exit::USAGE);
     };
-    // A run refuses a body over this before parsing it: so does the check
-    // (issue 19 item 5), rather than reading any file whole.
+    let bytes = read_sample(sample)?;
+    let feed = feed_for_sample(adapter, sample);
+    let report: CheckReport = check_bytes(adapter, feed, &sample.display().to_string(), &bytes, limit);
+    let todo = todo_fields(adapter.manifest());
+    // What the conformance suite would refuse in the manifest, said here first
+    // (an unknown update frequency among them, issue 21 item 5).
+    let problems = crate::adapter_tools::manifest_problems(adapter.manifest());
+    print_check(adapter.manifest(), &report, &todo, &problems, json)?;
+    Ok(check_exit(id, &report, &problems, json))
+}
+
+/// The sample's bytes. A run refuses a body over its cap before parsing
+/// it: so does the check (issue 19 item 5), rather than reading any file
+/// whole.
+fn read_sample(sample: &std::path::Path) -> Result<Vec<u8>> {
     let cap = crate::http::Limits::default().max_body_bytes;
     let size = std::fs::metadata(sample).map(|m| m.len()).unwrap_or(0);
     if size > cap {
@@ -35,14 +49,12 @@ pub fn check(args: &AdapterCheckArgs) -> Result<super::Exit> {
             cap >> 20
         );
     }
-    let bytes =
-        std::fs::read(sample).with_context(|| format!("reading the sample {}", sample.display())).map_err(crate::output::as_usage)?;
-    let feed = feed_for_sample(adapter, sample);
-    let report: CheckReport = check_bytes(adapter, feed, &sample.display().to_string(), &bytes, limit);
-    let todo = todo_fields(adapter.manifest());
-    // What the conformance suite would refuse in the manifest, said here first
-    // (an unknown update frequency among them, issue 21 item 5).
-    let problems = crate::adapter_tools::manifest_problems(adapter.manifest());
+    std::fs::read(sample).with_context(|| format!("reading the sample {}", sample.display())).map_err(crate::output::as_usage)
+}
+
+/// The check's report on stdout: JSON, or text with the manifest's TODO
+/// fields, its problems and the review still pending.
+fn print_check(manifest: &Manifest, report: &CheckReport, todo: &[&'static str], problems: &[String], json: bool) -> Result<()> {
     if json {
         #[derive(serde::Serialize)]
         struct Out<'a> {
@@ -56,23 +68,23 @@ pub fn check(args: &AdapterCheckArgs) -> Result<super::Exit> {
         }
         print_json(&Out {
             ok: !report.failed() && problems.is_empty(),
-            report: &report,
-            manifest_todo: &todo,
-            manifest_problems: &problems,
-            review_pending: adapter.manifest().pending_review(),
+            report,
+            manifest_todo: todo,
+            manifest_problems: problems,
+            review_pending: manifest.pending_review(),
         })?;
     } else {
-        let mut text = render_text(&report);
+        let mut text = render_text(report);
         if !todo.is_empty() {
             text.push_str(&format!(
                 "\nmanifest still has TODO in: {} (`source enable` and `run` refuse it until they are filled, P3)\n",
                 todo.join(", ")
             ));
         }
-        for p in &problems {
+        for p in problems {
             text.push_str(&format!("manifest: {p}\n"));
         }
-        if let Some(what) = adapter.manifest().pending_review() {
+        if let Some(what) = manifest.pending_review() {
             text.push_str(&format!("\nreview pending: {what}\n"));
         }
         use std::io::Write;
@@ -80,10 +92,17 @@ pub fn check(args: &AdapterCheckArgs) -> Result<super::Exit> {
         // failure to write is said (issue 22: it was dropped).
         write!(std::io::stdout().lock(), "{text}").context("writing to stdout")?;
     }
+    Ok(())
+}
+
+/// The check's exit status, with its reason on stderr: a manifest problem
+/// or a sample that fails (does not parse, or contact or image data
+/// survived) is a source problem.
+fn check_exit(id: &str, report: &CheckReport, problems: &[String], json: bool) -> super::Exit {
     if !problems.is_empty() {
         eprintln!("cityvibe: {id}: {} manifest problem(s), the conformance suite refuses them (see above)", problems.len());
         if !report.failed() {
-            return Ok(exit::SOURCE_PROBLEM);
+            return exit::SOURCE_PROBLEM;
         }
     }
     if report.failed() {
@@ -96,9 +115,9 @@ pub fn check(args: &AdapterCheckArgs) -> Result<super::Exit> {
         if !report.findings.is_empty() {
             eprintln!("cityvibe: {id}: {} e-mail/phone- or image-shaped value(s) survived parsing (P4, P5)", report.findings.len());
         }
-        return Ok(exit::SOURCE_PROBLEM);
+        return exit::SOURCE_PROBLEM;
     }
-    Ok(exit::OK)
+    exit::OK
 }
 
 /// `adapter new ID --host HOST --format json|xml|csv`: scaffold an adapter

@@ -5,6 +5,7 @@ use super::Exit;
 use crate::cli::{Cli, RunArgs};
 use crate::http::{Client, Limits, Mirror};
 use crate::ingest::RunOptions;
+use crate::run::RunOutcome;
 use crate::store::Store;
 use anyhow::Result;
 
@@ -47,8 +48,18 @@ pub fn execute(cli: &Cli, args: &RunArgs) -> Result<Exit> {
     if let Some((dir, lang)) = &report {
         super::report::after_run(cli, &store, dir, lang);
     }
-    // One line per problem on stderr, always; when no host name could be
-    // resolved at all, one line for the run (issue 31 item 10).
+    say_problems(&outcome);
+    if args.json {
+        super::print_json(&outcome)?;
+    } else if !args.quiet && super::stdout_is_terminal() {
+        print_table(&outcome)?;
+    }
+    Ok(outcome.exit)
+}
+
+/// One line per problem on stderr, always; when no host name could be
+/// resolved at all, one line for the run (issue 31 item 10).
+fn say_problems(outcome: &RunOutcome) {
     let unresolved = |s: &crate::store::runs::SourceReport| s.message.contains(crate::http::client::UNRESOLVED);
     let fetched: Vec<_> = outcome.report.sources.iter().filter(|s| s.requests > 0).collect();
     let no_host = !fetched.is_empty() && fetched.iter().all(|s| unresolved(s));
@@ -75,42 +86,41 @@ pub fn execute(cli: &Cli, args: &RunArgs) -> Result<Exit> {
     if let Some(why) = &outcome.translation_error {
         eprintln!("cityvibe: the translation step failed; events are stored and texts stay pending: {why}");
     }
-    if args.json {
-        super::print_json(&outcome)?;
-    } else if !args.quiet && super::stdout_is_terminal() {
-        // `translated` as `runs` has it (issue 21 item 4).
-        let mut t = crate::output::Table::new(&[
-            "source",
-            "status",
-            "req",
-            "304",
-            "added",
-            "updated",
-            "withdrawn",
-            "errors",
-            "translated",
-            "time",
-            "message",
-        ])
-        .right(&[2, 3, 4, 5, 6, 7, 8, 9]);
-        for s in &outcome.report.sources {
-            t.row([
-                s.id.clone(),
-                s.status.to_string(),
-                s.requests.to_string(),
-                s.not_modified.to_string(),
-                s.added.to_string(),
-                s.updated.to_string(),
-                s.withdrawn.to_string(),
-                s.record_errors.to_string(),
-                s.translated.to_string(),
-                format!("{:.1} s", s.duration_ms as f64 / 1000.0),
-                s.message.clone(),
-            ]);
-        }
-        t.print()?;
+}
+
+/// The run's table of sources, for a terminal.
+fn print_table(outcome: &RunOutcome) -> std::io::Result<()> {
+    // `translated` as `runs` has it (issue 21 item 4).
+    let mut t = crate::output::Table::new(&[
+        "source",
+        "status",
+        "req",
+        "304",
+        "added",
+        "updated",
+        "withdrawn",
+        "errors",
+        "translated",
+        "time",
+        "message",
+    ])
+    .right(&[2, 3, 4, 5, 6, 7, 8, 9]);
+    for s in &outcome.report.sources {
+        t.row([
+            s.id.clone(),
+            s.status.to_string(),
+            s.requests.to_string(),
+            s.not_modified.to_string(),
+            s.added.to_string(),
+            s.updated.to_string(),
+            s.withdrawn.to_string(),
+            s.record_errors.to_string(),
+            s.translated.to_string(),
+            format!("{:.1} s", s.duration_ms as f64 / 1000.0),
+            s.message.clone(),
+        ]);
     }
-    Ok(outcome.exit)
+    t.print()
 }
 
 /// One source in `run --dry-run`: the gate's answer, as a run would get it now.

@@ -119,7 +119,6 @@ pub fn uid(source: &str, id: &str) -> String {
 /// The whole calendar as one string (CRLF line ends).
 pub fn write(events: &[ExportEvent], now: jiff::Timestamp) -> String {
     let mut out = String::new();
-    let line = |out: &mut String, l: &str| out.push_str(&fold(l));
     line(&mut out, "BEGIN:VCALENDAR");
     line(&mut out, "VERSION:2.0");
     line(&mut out, &format!("PRODID:-//CityVibe//cityvibe {}//ES", env!("CARGO_PKG_VERSION")));
@@ -135,86 +134,107 @@ pub fn write(events: &[ExportEvent], now: jiff::Timestamp) -> String {
     }
     let stamp = now.strftime("%Y%m%dT%H%M%SZ").to_string();
     for x in events {
-        let e = &x.event;
-        let all = slots(e);
-        let Some(first) = all.first().copied() else { continue };
-        let tz = e.time_zone.as_str();
-        line(&mut out, "BEGIN:VEVENT");
-        line(&mut out, &format!("UID:{}", uid(&e.source, &e.source_event_id)));
-        line(&mut out, &format!("DTSTAMP:{stamp}"));
-        if e.all_day {
-            let last = |s: &Slot| s.end.map_or(s.start.date(), |d| d.date());
-            let end_day = last(&first).tomorrow().unwrap_or(first.start.date());
-            line(&mut out, &format!("DTSTART;VALUE=DATE:{}", ical_date(first.start.date())));
-            line(&mut out, &format!("DTEND;VALUE=DATE:{}", ical_date(end_day)));
-            if all.len() > 1 {
-                let days: Vec<String> = all[1..].iter().map(|s| ical_date(s.start.date())).collect();
-                line(&mut out, &format!("RDATE;VALUE=DATE:{}", days.join(",")));
-            }
-        } else {
-            line(&mut out, &format!("DTSTART{}", ical_time(first.start, tz)));
-            if let Some(end) = first.end.filter(|end| *end > first.start) {
-                line(&mut out, &format!("DTEND{}", ical_time(end, tz)));
-            }
-            if all.len() > 1 {
-                let utc = vtimezone(tz).is_none();
-                let times: Vec<String> = all[1..]
-                    .iter()
-                    .map(|s| {
-                        let t = ical_time(s.start, tz);
-                        t.rsplit(':').next().unwrap_or_default().to_string()
-                    })
-                    .collect();
-                let head = if utc { "RDATE".to_string() } else { format!("RDATE;TZID={tz}") };
-                line(&mut out, &format!("{head}:{}", times.join(",")));
-            }
-        }
-        let lang = escape_param(&e.lang);
-        line(&mut out, &format!("SUMMARY;LANGUAGE={lang}:{}", escape_text(&e.title)));
-        let mut description = e.description.trim().to_string();
-        if !description.is_empty() {
-            description.push_str("\n\n");
-        }
-        // The labels in the reader's language (issue 20 item 3).
-        let words = crate::i18n::catalogue(&x.reader_lang);
-        if let Some(price) = e.price.as_deref().filter(|p| !p.trim().is_empty()) {
-            let _ = writeln!(description, "{}", words.text_with("ics-price", &[("price", price.into())]));
-        }
-        let licence = words.text_with("ics-licence", &[("name", e.licence.as_str().into()), ("url", e.licence_url.as_str().into())]);
-        let _ = write!(description, "{}\n{licence}", e.attribution);
-        if let Some(url) = &e.url {
-            // Say what the link is: the event's page, more information, or the dataset (issue 32).
-            let label = match e.link {
-                crate::model::LinkKind::EventPage => "ics-original",
-                crate::model::LinkKind::MoreInformation => "ics-more-info",
-                crate::model::LinkKind::DatasetPage => "ics-dataset-page",
-            };
-            let _ = write!(description, "\n{}", words.text_with(label, &[("url", url.as_str().into())]));
-        }
-        line(&mut out, &format!("DESCRIPTION;LANGUAGE={lang}:{}", escape_text(&description)));
-        if let Some(loc) = location_line(e) {
-            line(&mut out, &format!("LOCATION:{}", escape_text(&loc)));
-        }
-        if let (Some(lat), Some(lon)) = (e.lat, e.lon) {
-            line(&mut out, &format!("GEO:{lat:.6};{lon:.6}"));
-        }
-        if let Some(url) = e.url.as_deref().filter(|u| !u.contains(['\r', '\n', ' ', '"'])) {
-            line(&mut out, &format!("URL:{url}"));
-        }
-        if !e.category_labels.is_empty() {
-            let cats: Vec<String> = e.category_labels.iter().map(|c| escape_text(c)).collect();
-            line(&mut out, &format!("CATEGORIES:{}", cats.join(",")));
-        }
-        line(&mut out, "CLASS:PUBLIC");
-        line(&mut out, "TRANSP:TRANSPARENT");
-        line(&mut out, &format!("X-CITYVIBE-SOURCE:{}", escape_text(&e.source)));
-        line(&mut out, &format!("X-CITYVIBE-ATTRIBUTION:{}", escape_text(&e.attribution)));
-        line(&mut out, &format!("X-CITYVIBE-LICENSE:{}", escape_text(&e.licence)));
-        line(&mut out, &format!("X-CITYVIBE-LICENSE-URL:{}", escape_text(&e.licence_url)));
-        line(&mut out, "END:VEVENT");
+        vevent(&mut out, x, &stamp);
     }
     line(&mut out, "END:VCALENDAR");
     out
+}
+
+/// One content line, folded.
+fn line(out: &mut String, l: &str) {
+    out.push_str(&fold(l));
+}
+
+/// One event's VEVENT, stamped `stamp`; nothing for an event without a date.
+fn vevent(out: &mut String, x: &ExportEvent, stamp: &str) {
+    let e = &x.event;
+    let all = slots(e);
+    let Some(first) = all.first().copied() else { return };
+    line(out, "BEGIN:VEVENT");
+    line(out, &format!("UID:{}", uid(&e.source, &e.source_event_id)));
+    line(out, &format!("DTSTAMP:{stamp}"));
+    dates(out, e.all_day, &all, first, e.time_zone.as_str());
+    let lang = escape_param(&e.lang);
+    line(out, &format!("SUMMARY;LANGUAGE={lang}:{}", escape_text(&e.title)));
+    line(out, &format!("DESCRIPTION;LANGUAGE={lang}:{}", escape_text(&description(x))));
+    if let Some(loc) = location_line(e) {
+        line(out, &format!("LOCATION:{}", escape_text(&loc)));
+    }
+    if let (Some(lat), Some(lon)) = (e.lat, e.lon) {
+        line(out, &format!("GEO:{lat:.6};{lon:.6}"));
+    }
+    if let Some(url) = e.url.as_deref().filter(|u| !u.contains(['\r', '\n', ' ', '"'])) {
+        line(out, &format!("URL:{url}"));
+    }
+    if !e.category_labels.is_empty() {
+        let cats: Vec<String> = e.category_labels.iter().map(|c| escape_text(c)).collect();
+        line(out, &format!("CATEGORIES:{}", cats.join(",")));
+    }
+    line(out, "CLASS:PUBLIC");
+    line(out, "TRANSP:TRANSPARENT");
+    line(out, &format!("X-CITYVIBE-SOURCE:{}", escape_text(&e.source)));
+    line(out, &format!("X-CITYVIBE-ATTRIBUTION:{}", escape_text(&e.attribution)));
+    line(out, &format!("X-CITYVIBE-LICENSE:{}", escape_text(&e.licence)));
+    line(out, &format!("X-CITYVIBE-LICENSE-URL:{}", escape_text(&e.licence_url)));
+    line(out, "END:VEVENT");
+}
+
+/// DTSTART, DTEND and the RDATE of the other slots: whole days as dates,
+/// else times in `tz` (or UTC when no VTIMEZONE of ours names it).
+fn dates(out: &mut String, all_day: bool, all: &[Slot], first: Slot, tz: &str) {
+    if all_day {
+        let last = |s: &Slot| s.end.map_or(s.start.date(), |d| d.date());
+        let end_day = last(&first).tomorrow().unwrap_or(first.start.date());
+        line(out, &format!("DTSTART;VALUE=DATE:{}", ical_date(first.start.date())));
+        line(out, &format!("DTEND;VALUE=DATE:{}", ical_date(end_day)));
+        if all.len() > 1 {
+            let days: Vec<String> = all[1..].iter().map(|s| ical_date(s.start.date())).collect();
+            line(out, &format!("RDATE;VALUE=DATE:{}", days.join(",")));
+        }
+    } else {
+        line(out, &format!("DTSTART{}", ical_time(first.start, tz)));
+        if let Some(end) = first.end.filter(|end| *end > first.start) {
+            line(out, &format!("DTEND{}", ical_time(end, tz)));
+        }
+        if all.len() > 1 {
+            let utc = vtimezone(tz).is_none();
+            let times: Vec<String> = all[1..]
+                .iter()
+                .map(|s| {
+                    let t = ical_time(s.start, tz);
+                    t.rsplit(':').next().unwrap_or_default().to_string()
+                })
+                .collect();
+            let head = if utc { "RDATE".to_string() } else { format!("RDATE;TZID={tz}") };
+            line(out, &format!("{head}:{}", times.join(",")));
+        }
+    }
+}
+
+/// The event's description, then its price, attribution, licence and link,
+/// labelled in the reader's language (issue 20 item 3).
+fn description(x: &ExportEvent) -> String {
+    let e = &x.event;
+    let mut description = e.description.trim().to_string();
+    if !description.is_empty() {
+        description.push_str("\n\n");
+    }
+    let words = crate::i18n::catalogue(&x.reader_lang);
+    if let Some(price) = e.price.as_deref().filter(|p| !p.trim().is_empty()) {
+        let _ = writeln!(description, "{}", words.text_with("ics-price", &[("price", price.into())]));
+    }
+    let licence = words.text_with("ics-licence", &[("name", e.licence.as_str().into()), ("url", e.licence_url.as_str().into())]);
+    let _ = write!(description, "{}\n{licence}", e.attribution);
+    if let Some(url) = &e.url {
+        // Say what the link is: the event's page, more information, or the dataset (issue 32).
+        let label = match e.link {
+            crate::model::LinkKind::EventPage => "ics-original",
+            crate::model::LinkKind::MoreInformation => "ics-more-info",
+            crate::model::LinkKind::DatasetPage => "ics-dataset-page",
+        };
+        let _ = write!(description, "\n{}", words.text_with(label, &[("url", url.as_str().into())]));
+    }
+    description
 }
 
 /// A parameter value: quoted when it holds `:`, `;` or `,`; `"` and controls dropped.

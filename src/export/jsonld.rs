@@ -6,6 +6,7 @@
 //! those are CreativeWork properties, not an Event's (issue 13 item 14).
 
 use super::{ExportEvent, Slot, slots};
+use crate::store::events::StoredEvent;
 use jiff::civil::DateTime;
 use serde_json::{Map, Value, json};
 
@@ -55,6 +56,32 @@ pub fn event(x: &ExportEvent) -> Value {
     }
     m.insert("eventStatus".into(), json!("https://schema.org/EventScheduled"));
     m.insert("eventAttendanceMode".into(), json!("https://schema.org/OfflineEventAttendanceMode"));
+    m.insert("location".into(), place(e));
+    if let Some(free) = e.free {
+        m.insert("isAccessibleForFree".into(), json!(free));
+    }
+    if let Some(offer) = offer(e) {
+        m.insert("offers".into(), offer);
+    }
+    if let Some(a) = e.audience.as_deref().filter(|a| !a.trim().is_empty()) {
+        m.insert("audience".into(), json!({ "@type": "Audience", "audienceType": a }));
+    }
+    if !e.category_labels.is_empty() {
+        m.insert("keywords".into(), json!(e.category_labels.join(", ")));
+    }
+    if let Some(url) = &e.url {
+        m.insert("url".into(), json!(url));
+        // Only the event's own page says which event this is (issue 32).
+        if e.link == crate::model::LinkKind::EventPage {
+            m.insert("sameAs".into(), json!(url));
+        }
+    }
+    m.insert("subjectOf".into(), dataset(x));
+    Value::Object(m)
+}
+
+/// Where the event is: a Place with its venue, postal address and point.
+fn place(e: &StoredEvent) -> Value {
     let mut place = Map::new();
     place.insert("@type".into(), json!("Place"));
     if let Some(v) = &e.venue {
@@ -74,12 +101,13 @@ pub fn event(x: &ExportEvent) -> Value {
     if let (Some(lat), Some(lon)) = (e.lat, e.lon) {
         place.insert("geo".into(), json!({ "@type": "GeoCoordinates", "latitude": lat, "longitude": lon }));
     }
-    m.insert("location".into(), Value::Object(place));
-    if let Some(free) = e.free {
-        m.insert("isAccessibleForFree".into(), json!(free));
-    }
-    // A free event's offer is a price of zero (Google and schema.org read
-    // `price`, not a description); a price text is kept as the description.
+    Value::Object(place)
+}
+
+/// The event's Offer. A free event's offer is a price of zero (Google and
+/// schema.org read `price`, not a description); a price text is kept as
+/// the description.
+fn offer(e: &StoredEvent) -> Option<Value> {
     let price_text = e.price.as_deref().filter(|p| !p.trim().is_empty());
     if e.free == Some(true) {
         let mut offer = json!({ "@type": "Offer", "price": 0, "priceCurrency": "EUR" });
@@ -89,27 +117,18 @@ pub fn event(x: &ExportEvent) -> Value {
         if let Some(url) = &e.url {
             offer["url"] = json!(url);
         }
-        m.insert("offers".into(), offer);
-    } else if let Some(price) = price_text {
-        m.insert("offers".into(), json!({ "@type": "Offer", "description": price, "priceCurrency": "EUR" }));
+        Some(offer)
+    } else {
+        price_text.map(|price| json!({ "@type": "Offer", "description": price, "priceCurrency": "EUR" }))
     }
-    if let Some(a) = e.audience.as_deref().filter(|a| !a.trim().is_empty()) {
-        m.insert("audience".into(), json!({ "@type": "Audience", "audienceType": a }));
-    }
-    if !e.category_labels.is_empty() {
-        m.insert("keywords".into(), json!(e.category_labels.join(", ")));
-    }
-    if let Some(url) = &e.url {
-        m.insert("url".into(), json!(url));
-        // Only the event's own page says which event this is (issue 32).
-        if e.link == crate::model::LinkKind::EventPage {
-            m.insert("sameAs".into(), json!(url));
-        }
-    }
-    // Licence, credit and source are CreativeWork properties, which an Event
-    // (a Thing) does not take: they belong to the dataset the event comes
-    // from, linked with `subjectOf` ("a CreativeWork about this Thing"), so
-    // validators accept the graph and readers still find them (P19).
+}
+
+/// The dataset the event comes from, with its licence, credit and source.
+/// Those are CreativeWork properties, which an Event (a Thing) does not
+/// take: linked with `subjectOf` ("a CreativeWork about this Thing"), so
+/// validators accept the graph and readers still find them (P19).
+fn dataset(x: &ExportEvent) -> Value {
+    let e = &x.event;
     let mut dataset = Map::new();
     dataset.insert("@type".into(), json!("Dataset"));
     if !x.dataset_page.is_empty() {
@@ -122,13 +141,12 @@ pub fn event(x: &ExportEvent) -> Value {
     if !x.publisher.is_empty() {
         dataset.insert("publisher".into(), json!({ "@type": "Organization", "name": x.publisher }));
     }
-    m.insert("subjectOf".into(), Value::Object(dataset));
-    Value::Object(m)
+    Value::Object(dataset)
 }
 
 /// The occurrences as schema.org Schedules: one weekly Schedule when the
 /// event repeats on weekdays at one time, else one Schedule per day.
-fn schedule(e: &crate::store::events::StoredEvent, all: &[Slot]) -> Value {
+fn schedule(e: &StoredEvent, all: &[Slot]) -> Value {
     let tz = e.time_zone.as_str();
     let time = |dt: DateTime| dt.time().strftime("%H:%M:%S").to_string();
     let weekdays: Vec<&str> = e.weekdays.iter().map(|d| crate::model::weekday_code(*d)).collect();

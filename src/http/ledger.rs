@@ -184,6 +184,66 @@ impl Drop for HostLock {
     }
 }
 
+/// The ledger's database at `path`, opened in WAL mode, its tables made.
+fn connect(path: &Path) -> Result<Connection> {
+    let conn = Connection::open(path)?;
+    conn.busy_timeout(Duration::from_secs(10))?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    // WAL with NORMAL: a committed reservation survives the process being
+    // killed (the case that matters, P8); after a power loss the machine's
+    // reboot outlasts any host's delay anyway, and no fsync per request
+    // slows the interleaving down.
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.execute_batch(
+        "CREATE TABLE IF NOT EXISTS hosts (
+             host TEXT PRIMARY KEY,
+             last_request_ms INTEGER,
+             in_flight_until_ms INTEGER,
+             not_before_ms INTEGER,
+             not_before_why TEXT,
+             crawl_delay_ms INTEGER,
+             crawl_delay_seen_ms INTEGER
+         );
+         CREATE TABLE IF NOT EXISTS requests (host TEXT NOT NULL, at_ms INTEGER NOT NULL);
+         CREATE INDEX IF NOT EXISTS requests_host ON requests (host, at_ms);
+         CREATE TABLE IF NOT EXISTS ledger (id TEXT NOT NULL, created_ms INTEGER NOT NULL);",
+    )?;
+    Ok(conn)
+}
+
+/// The id of the ledger in `dir`, checked against the one its state
+/// folder kept (`witness`): a ledger replaced or emptied is refused,
+/// saying what to do (P8, fail closed); a new one is named.
+fn ledger_id(conn: &Connection, dir: &Path, witness: Option<&str>) -> Result<String> {
+    let fail = || format!("opening the host ledger in {}", dir.display());
+    let (path, witness_path) = (dir.join("hosts.db"), dir.join("hosts").join(WITNESS));
+    let id: Option<String> = conn.query_row("SELECT id FROM ledger", [], |r| r.get(0)).optional().with_context(fail)?;
+    Ok(match (id, witness) {
+        (Some(id), Some(w)) if id != w => anyhow::bail!(
+            "the host ledger {} was replaced: it is ledger {id}, this state folder kept ledger {w} ({}); nothing is sent \
+             (P8, fail closed). Put the right file back, or, to start over with this one, remove {} and run again",
+            path.display(),
+            witness_path.display(),
+            witness_path.display()
+        ),
+        (Some(id), _) => id,
+        (None, Some(w)) => anyhow::bail!(
+            "the host ledger {} was emptied or replaced: this state folder kept ledger {w} ({}), the file holds none; \
+             nothing is sent (P8, fail closed). Put the right file back, or, to start over, remove {} and run again",
+            path.display(),
+            witness_path.display(),
+            witness_path.display()
+        ),
+        (None, None) => {
+            // A new ledger (or one kept before the witness existed): name it.
+            let now = crate::store::now_ms();
+            let id = format!("{now}-{}", std::process::id());
+            conn.execute("INSERT INTO ledger (id, created_ms) VALUES (?1, ?2)", params![id, now]).with_context(fail)?;
+            id
+        }
+    })
+}
+
 impl Ledger {
     /// Open (creating) the ledger in `dir`. A ledger this folder kept
     /// (its witness says so) that is gone, emptied or replaced is refused,
@@ -214,57 +274,10 @@ impl Ledger {
                 witness_path.display()
             );
         }
-        let conn = Connection::open(&path).with_context(fail)?;
-        conn.busy_timeout(Duration::from_secs(10)).with_context(fail)?;
-        conn.pragma_update(None, "journal_mode", "WAL").with_context(fail)?;
-        // WAL with NORMAL: a committed reservation survives the process being
-        // killed (the case that matters, P8); after a power loss the machine's
-        // reboot outlasts any host's delay anyway, and no fsync per request
-        // slows the interleaving down.
-        conn.pragma_update(None, "synchronous", "NORMAL").with_context(fail)?;
-        conn.execute_batch(
-            "CREATE TABLE IF NOT EXISTS hosts (
-                 host TEXT PRIMARY KEY,
-                 last_request_ms INTEGER,
-                 in_flight_until_ms INTEGER,
-                 not_before_ms INTEGER,
-                 not_before_why TEXT,
-                 crawl_delay_ms INTEGER,
-                 crawl_delay_seen_ms INTEGER
-             );
-             CREATE TABLE IF NOT EXISTS requests (host TEXT NOT NULL, at_ms INTEGER NOT NULL);
-             CREATE INDEX IF NOT EXISTS requests_host ON requests (host, at_ms);
-             CREATE TABLE IF NOT EXISTS ledger (id TEXT NOT NULL, created_ms INTEGER NOT NULL);",
-        )
-        .with_context(fail)?;
-        let id: Option<String> = conn.query_row("SELECT id FROM ledger", [], |r| r.get(0)).optional().with_context(fail)?;
-        let kept = witness.clone();
-        let id = match (id, witness) {
-            (Some(id), Some(w)) if id != w => anyhow::bail!(
-                "the host ledger {} was replaced: it is ledger {id}, this state folder kept ledger {w} ({}); nothing is sent \
-                 (P8, fail closed). Put the right file back, or, to start over with this one, remove {} and run again",
-                path.display(),
-                witness_path.display(),
-                witness_path.display()
-            ),
-            (Some(id), _) => id,
-            (None, Some(w)) => anyhow::bail!(
-                "the host ledger {} was emptied or replaced: this state folder kept ledger {w} ({}), the file holds none; \
-                 nothing is sent (P8, fail closed). Put the right file back, or, to start over, remove {} and run again",
-                path.display(),
-                witness_path.display(),
-                witness_path.display()
-            ),
-            (None, None) => {
-                // A new ledger (or one kept before the witness existed): name it.
-                let now = crate::store::now_ms();
-                let id = format!("{now}-{}", std::process::id());
-                conn.execute("INSERT INTO ledger (id, created_ms) VALUES (?1, ?2)", params![id, now]).with_context(fail)?;
-                id
-            }
-        };
+        let conn = connect(&path).with_context(fail)?;
+        let id = ledger_id(&conn, dir, witness.as_deref())?;
         // Written when new (or lost): a command that only reads writes nothing.
-        if kept.as_deref() != Some(id.as_str()) {
+        if witness.as_deref() != Some(id.as_str()) {
             std::fs::write(&witness_path, format!("{id}\n")).with_context(fail)?;
         }
         let identity = file_identity(&path).with_context(fail)?;

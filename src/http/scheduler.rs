@@ -5,10 +5,13 @@
 //! backoff, blocks, redirects, caps and the per-request checks all live here,
 //! so no adapter or command can get them wrong (P8–P13, P15). When the
 //! ledger cannot prove a host's delay, the host is not fetched (fail closed).
+//!
+//! This file holds the loop, the booking and the sending; beside it, the
+//! reading of an answer (`answers.rs`), a 429 or 503 (`backoff.rs`) and
+//! where requests may go (`redirects.rs`).
 
-use super::client::{Body, Client, Exchange};
+use super::client::{Body, Client};
 use super::clock::Clock;
-use super::headers::reservation;
 use super::ledger::{HELD, Ledger, Reservation};
 use super::reporter::FetchReporter;
 use crate::store::Store;
@@ -19,38 +22,11 @@ use std::collections::HashMap;
 use std::time::Duration;
 use url::Url;
 
+mod answers;
 mod backoff;
+mod redirects;
 
-/// Where a source's requests may go (P3, P13).
-#[derive(Debug, Clone)]
-pub struct Allowed {
-    /// (host, path prefix) pairs; a feed URL itself is always allowed.
-    pub rules: Vec<(String, String)>,
-    pub feed_urls: Vec<String>,
-    /// Feed URLs the operator switched off (P16): never requested, not even
-    /// as a redirect hop inside the allowed paths.
-    pub switched_off: Vec<String>,
-}
-
-impl Allowed {
-    /// Why `url` may not be requested, if it may not.
-    pub fn check(&self, url: &Url) -> Result<(), String> {
-        if url.scheme() != "https" && url.scheme() != "http" {
-            return Err(format!("{url}: scheme {} is not fetched", url.scheme()));
-        }
-        if self.switched_off.iter().any(|f| f == url.as_str()) {
-            return Err(format!("{url} is a feed switched off in sources.toml (feeds_off, P16)"));
-        }
-        if self.feed_urls.iter().any(|f| f == url.as_str()) {
-            return Ok(());
-        }
-        let host = url.host_str().unwrap_or("");
-        if self.rules.iter().any(|(h, prefix)| h == host && url.path().starts_with(prefix.as_str())) {
-            return Ok(());
-        }
-        Err(format!("{url} is outside the adapter's allow-list (P13)"))
-    }
-}
+pub use redirects::Allowed;
 
 /// One feed fetch asked for by a driver.
 #[derive(Debug, Clone)]
@@ -155,6 +131,23 @@ struct Task {
 }
 
 impl Task {
+    /// The fetch `req` of driver `driver`, before its first request.
+    fn new(driver: usize, req: FetchRequest) -> Task {
+        Task {
+            driver,
+            current: req.url.clone(),
+            req,
+            hops: 0,
+            tries: 0,
+            visited: Vec::new(),
+            requests: 0,
+            not_modified: 0,
+            status: None,
+            elapsed_ms: 0,
+            not_before_ms: 0,
+        }
+    }
+
     /// End the task: its driver gets the outcome with what the task counted.
     fn finish(self, store: &mut Store, drivers: &mut [&mut dyn FetchDriver], reporter: &mut dyn FetchReporter, outcome: FetchOutcome) {
         let r = FetchResult {
@@ -203,6 +196,14 @@ enum Step {
     Again,
 }
 
+/// What the driver's gate leaves of a task about to send.
+enum Cleared {
+    Send,
+    /// The source's delay rose: the task waits it first.
+    Later,
+    Stop(FetchOutcome),
+}
+
 /// When a task may go, or why it ends without a request.
 enum Ready {
     At(i64),
@@ -228,93 +229,96 @@ impl<'c> Scheduler<'c> {
                 if tasks[i].is_none()
                     && let Some(req) = d.next_fetch(store)
                 {
-                    tasks[i] = Some(Task {
-                        driver: i,
-                        current: req.url.clone(),
-                        req,
-                        hops: 0,
-                        tries: 0,
-                        visited: Vec::new(),
-                        requests: 0,
-                        not_modified: 0,
-                        status: None,
-                        elapsed_ms: 0,
-                        not_before_ms: 0,
-                    });
+                    tasks[i] = Some(Task::new(i, req));
                 }
             }
             if tasks.iter().all(Option::is_none) {
                 return;
             }
-            // When each task may go; tasks whose host said no, was given up,
-            // cannot be proven polite, or is out of reach for this run end at
-            // once, without a request.
-            let mut best: Option<(usize, i64)> = None;
-            for (i, slot) in tasks.iter_mut().enumerate() {
-                let Some(t) = slot else { continue };
-                match self.ready(t) {
-                    Ready::At(at) => {
-                        if best.is_none_or(|(_, b)| at < b) {
-                            best = Some((i, at));
-                        }
-                    }
-                    Ready::End(outcome) => {
-                        slot.take().expect("task").finish(store, drivers, &mut *self.reporter, outcome);
-                    }
-                }
-            }
-            let Some((i, ready)) = best else { continue };
+            let Some((i, ready)) = self.soonest(store, drivers, &mut tasks) else { continue };
             let wait = ready - self.clock.now_ms();
             if let Some(t) = &tasks[i] {
                 // For the run's spinner: which host, and how long it asked us to wait.
                 self.reporter.waiting_for(t.current.host_str().unwrap_or(""), wait.max(0));
             }
             if wait > 0 {
-                // A stop asked while waiting ends the wait at once (issue 31 item 3).
-                let now = self.clock.now_ms();
-                let mut halted = false;
-                for slot in tasks.iter_mut() {
-                    if let Some(d) = slot.as_ref().map(|t| t.driver)
-                        && let Some(outcome) = drivers[d].halt(now)
-                    {
-                        slot.take().expect("task").finish(store, drivers, &mut *self.reporter, outcome);
-                        halted = true;
-                    }
-                }
-                if halted {
-                    continue;
-                }
-                // Never past the task's time, and in short steps: the ledger is
-                // read again after each, so a request another process had in
-                // flight (counted with its send margin) is waited from its real
-                // end once it ends. `ready` never lies beyond the run's wait
-                // ceiling (P10).
-                self.clock.sleep(Duration::from_millis(wait.min(250) as u64));
+                self.wait(store, drivers, &mut tasks, wait);
                 continue;
             }
             let mut t = tasks[i].take().expect("task");
-            let driver = t.driver;
-            // Checked before every request, retries and hops included (P9, P16).
-            match drivers[driver].gate(&t.req, self.clock.now_ms(), &mut *self.reporter) {
-                Gate::Stop(outcome) => {
-                    t.finish(store, drivers, &mut *self.reporter, outcome);
-                    continue;
-                }
-                Gate::Go { delay } => {
-                    let host = t.current.host_str().unwrap_or("").to_string();
-                    let st = self.hosts.entry(host).or_default();
-                    let risen = delay.as_millis() as i64 > st.delay_ms.max(t.req.delay.as_millis() as i64);
-                    t.req.delay = t.req.delay.max(delay);
-                    if risen {
-                        // The operator slowed the source mid-run: wait the new delay.
-                        tasks[i] = Some(t);
-                        continue;
+            match self.clear(&mut *drivers[t.driver], &mut t) {
+                Cleared::Stop(outcome) => t.finish(store, drivers, &mut *self.reporter, outcome),
+                Cleared::Later => tasks[i] = Some(t),
+                Cleared::Send => match self.step(store, &mut t) {
+                    Step::Again => tasks[i] = Some(t),
+                    Step::Done(outcome) => t.finish(store, drivers, &mut *self.reporter, outcome),
+                },
+            }
+        }
+    }
+
+    /// The task that may go soonest, and when. Tasks whose host said no,
+    /// was given up, cannot be proven polite, or is out of reach for this
+    /// run end at once, without a request.
+    fn soonest(&mut self, store: &mut Store, drivers: &mut [&mut dyn FetchDriver], tasks: &mut [Option<Task>]) -> Option<(usize, i64)> {
+        let mut best: Option<(usize, i64)> = None;
+        for (i, slot) in tasks.iter_mut().enumerate() {
+            let Some(t) = slot else { continue };
+            match self.ready(t) {
+                Ready::At(at) => {
+                    if best.is_none_or(|(_, b)| at < b) {
+                        best = Some((i, at));
                     }
                 }
+                Ready::End(outcome) => {
+                    slot.take().expect("task").finish(store, drivers, &mut *self.reporter, outcome);
+                }
             }
-            match self.step(store, &mut t) {
-                Step::Again => tasks[i] = Some(t),
-                Step::Done(outcome) => t.finish(store, drivers, &mut *self.reporter, outcome),
+        }
+        best
+    }
+
+    /// Wait up to `wait` ms for the soonest task; a stop asked while
+    /// waiting ends the wait at once, and the tasks of the drivers that
+    /// asked it (issue 31 item 3).
+    fn wait(&mut self, store: &mut Store, drivers: &mut [&mut dyn FetchDriver], tasks: &mut [Option<Task>], wait: i64) {
+        let now = self.clock.now_ms();
+        let mut halted = false;
+        for slot in tasks.iter_mut() {
+            if let Some(d) = slot.as_ref().map(|t| t.driver)
+                && let Some(outcome) = drivers[d].halt(now)
+            {
+                slot.take().expect("task").finish(store, drivers, &mut *self.reporter, outcome);
+                halted = true;
+            }
+        }
+        if halted {
+            return;
+        }
+        // Never past the task's time, and in short steps: the ledger is
+        // read again after each, so a request another process had in
+        // flight (counted with its send margin) is waited from its real
+        // end once it ends. `ready` never lies beyond the run's wait
+        // ceiling (P10).
+        self.clock.sleep(Duration::from_millis(wait.min(250) as u64));
+    }
+
+    /// The driver's word right before a request, checked before every
+    /// one, retries and hops included (P9, P16).
+    fn clear(&mut self, driver: &mut dyn FetchDriver, t: &mut Task) -> Cleared {
+        match driver.gate(&t.req, self.clock.now_ms(), &mut *self.reporter) {
+            Gate::Stop(outcome) => Cleared::Stop(outcome),
+            Gate::Go { delay } => {
+                let host = t.current.host_str().unwrap_or("").to_string();
+                let st = self.hosts.entry(host).or_default();
+                let risen = delay.as_millis() as i64 > st.delay_ms.max(t.req.delay.as_millis() as i64);
+                t.req.delay = t.req.delay.max(delay);
+                if risen {
+                    // The operator slowed the source mid-run: wait the new delay.
+                    Cleared::Later
+                } else {
+                    Cleared::Send
+                }
             }
         }
     }
@@ -418,21 +422,10 @@ impl<'c> Scheduler<'c> {
             }
             Err(e) => return Step::Done(self.close(&host, &e)),
         };
-        // The slot is recorded before the request is sent (P8); the daily cap
-        // is counted across processes and databases (P7).
+        // The slot is recorded before the request is sent (P8).
         let started = self.clock.now_ms();
-        match self.ledger.reserve(&host, delay_ms, t.req.daily_cap, started) {
-            Ok(Reservation::Reserved) => {}
-            Ok(Reservation::NotBefore(at)) => {
-                t.not_before_ms = at;
-                return Step::Again;
-            }
-            Ok(Reservation::CapReached(used)) => {
-                let why = format!("daily cap of {} requests to {host} reached ({used} in the last 24 h)", t.req.daily_cap);
-                self.hosts.entry(host).or_default().skipped = Some((None, why.clone()));
-                return Step::Done(FetchOutcome::Skipped(why));
-            }
-            Err(e) => return Step::Done(self.close(&host, &e)),
+        if let Some(step) = self.reserve(&host, t, delay_ms, started) {
+            return step;
         }
         let validators = if t.req.conditional { stored_validators(store, &t.req.url, &mut *self.reporter) } else { Validators::default() };
         let conditional = validators.etag.is_some() || validators.last_modified.is_some();
@@ -477,8 +470,33 @@ impl<'c> Scheduler<'c> {
             }
         };
         log.outcome = outcome;
-        self.reporter.sent(&log);
-        if let Err(e) = store.log_fetch(&log) {
+        self.log(store, t, &log, step)
+    }
+
+    /// Book the task's request in the host ledger at `started` (P8), within
+    /// the daily cap counted across processes and databases (P7); `None`
+    /// when booked, else what the task does instead.
+    fn reserve(&mut self, host: &str, t: &mut Task, delay_ms: i64, started: i64) -> Option<Step> {
+        match self.ledger.reserve(host, delay_ms, t.req.daily_cap, started) {
+            Ok(Reservation::Reserved) => None,
+            Ok(Reservation::NotBefore(at)) => {
+                t.not_before_ms = at;
+                Some(Step::Again)
+            }
+            Ok(Reservation::CapReached(used)) => {
+                let why = format!("daily cap of {} requests to {host} reached ({used} in the last 24 h)", t.req.daily_cap);
+                self.hosts.entry(host.to_string()).or_default().skipped = Some((None, why.clone()));
+                Some(Step::Done(FetchOutcome::Skipped(why)))
+            }
+            Err(e) => Some(Step::Done(self.close(host, &e))),
+        }
+    }
+
+    /// Record the request sent in the fetch log (P17) and tell the
+    /// reporter; `step` is what follows, unless the log failed.
+    fn log(&mut self, store: &mut Store, t: &Task, log: &FetchRecord, step: Step) -> Step {
+        self.reporter.sent(log);
+        if let Err(e) = store.log_fetch(log) {
             // This request went unrecorded; no further one goes, and the run
             // says so now even when this fetch is otherwise done.
             let outcome = self.no_fetch_log(&e);
@@ -493,109 +511,6 @@ impl<'c> Scheduler<'c> {
         }
         step
     }
-
-    fn on_response(&mut self, store: &mut Store, t: &mut Task, ex: Exchange, delay_ms: i64, old: &Validators) -> (Step, RequestOutcome) {
-        let host = self.client.books(t.current.host_str().unwrap_or(""));
-        let status = ex.status;
-        let url = t.current.clone();
-        match status {
-            304 => {
-                t.not_modified += 1;
-                // A 304 refreshes the stored validators (P12).
-                let v = Validators {
-                    etag: ex.etag.or_else(|| old.etag.clone()),
-                    last_modified: ex.last_modified.or_else(|| old.last_modified.clone()),
-                    body_digest: None,
-                };
-                // A 304 run writes nothing else: validators only when they changed.
-                if (&v.etag, &v.last_modified) != (&old.etag, &old.last_modified) {
-                    keep_validators(store, t.req.url.as_str(), &v, &mut *self.reporter);
-                }
-                (Step::Done(FetchOutcome::NotModified), RequestOutcome::NotModified)
-            }
-            200..=299 => {
-                if let Some(why) = reservation(&ex.tdm_reservation, &ex.x_robots_tag) {
-                    self.hosts.entry(host).or_default().blocked = Some(why.clone());
-                    return (
-                        Step::Done(FetchOutcome::Refused(format!("{url}: {why} (P15); nothing of it was kept"))),
-                        RequestOutcome::RefusedReservation,
-                    );
-                }
-                let Some(body) = ex.body else {
-                    return (Step::Done(FetchOutcome::Failed(format!("{url}: empty response"))), RequestOutcome::NoBody);
-                };
-                let v =
-                    Validators { etag: ex.etag.clone(), last_modified: ex.last_modified.clone(), body_digest: Some(body.digest.clone()) };
-                if old.body_digest.as_deref() == Some(body.digest.as_str()) {
-                    if v != *old {
-                        keep_validators(store, t.req.url.as_str(), &v, &mut *self.reporter);
-                    }
-                    return (Step::Done(FetchOutcome::Unchanged), RequestOutcome::Unchanged);
-                }
-                // Validators are stored by the driver once the body was taken in,
-                // so a body that fails to parse is fetched again next run.
-                let outcome =
-                    FetchOutcome::Body { body: Box::new(body), final_url: url, content_type: ex.content_type.clone(), validators: v };
-                (Step::Done(outcome), RequestOutcome::Ok)
-            }
-            301 | 302 | 303 | 307 | 308 => {
-                let Some(loc) = ex.location else {
-                    return (
-                        Step::Done(FetchOutcome::Failed(format!("{url}: redirect {status} without Location"))),
-                        RequestOutcome::RedirectWithoutLocation,
-                    );
-                };
-                match self.next_hop(t, &loc) {
-                    Ok(next) => {
-                        t.current = next;
-                        (Step::Again, RequestOutcome::Redirect(status))
-                    }
-                    Err(Hop::Refused(why)) => (Step::Done(FetchOutcome::Refused(why)), RequestOutcome::RedirectRefused),
-                    Err(Hop::Failed(why)) => (Step::Done(FetchOutcome::Failed(why)), RequestOutcome::RedirectFailed),
-                }
-            }
-            429 | 503 => self.backoff(t, &ex, delay_ms),
-            401 | 403 | 451 => {
-                // A no is remembered in the host ledger, for every later run
-                // and process, `run --force` included, until the operator
-                // lifts it (P11, issue 31 item 6: cron asked again every 3 h).
-                let now = self.clock.now_ms();
-                let said = format!("HTTP {status} to {url} at {}", utc(now));
-                let held = match self.ledger.set_not_before(&host, HELD, now, &said) {
-                    Ok(_) => super::ledger::held_message(&host, &t.req.source, &said),
-                    Err(e) => format!("{host} could not be held in the host ledger ({e:#}): the next run may ask again"),
-                };
-                let why = format!("{url}: HTTP {status}: the host said no (P11); {held}");
-                self.hosts.entry(host).or_default().blocked = Some(format!("HTTP {status}"));
-                (Step::Done(FetchOutcome::Refused(why)), RequestOutcome::Refused)
-            }
-            _ => (Step::Done(FetchOutcome::Failed(format!("{url}: HTTP {status}"))), RequestOutcome::Http(status)),
-        }
-    }
-
-    /// Check a redirect's target before any request is sent to it (P13).
-    fn next_hop(&self, t: &mut Task, location: &str) -> Result<Url, Hop> {
-        let from = &t.current;
-        let next = from.join(location).map_err(|e| Hop::Failed(format!("{from}: unreadable Location {location:?}: {e}")))?;
-        if !next.username().is_empty() || next.password().is_some() {
-            return Err(Hop::Refused(format!("{from}: redirect to a URL carrying credentials refused; no request sent (P2)")));
-        }
-        if from.scheme() == "https" && next.scheme() != "https" {
-            return Err(Hop::Refused(format!("{from}: redirect to {next} would leave https; refused (P13)")));
-        }
-        if let Err(why) = t.req.allowed.check(&next) {
-            return Err(Hop::Refused(format!("{from}: redirect refused: {why}")));
-        }
-        t.visited.push(from.to_string());
-        if t.visited.iter().any(|v| v == next.as_str()) {
-            return Err(Hop::Failed(format!("{from}: redirect loop back to {next}")));
-        }
-        t.hops += 1;
-        if t.hops > self.client.limits.max_redirects {
-            return Err(Hop::Failed(format!("{}: more than {} redirects", t.req.url, self.client.limits.max_redirects)));
-        }
-        Ok(next)
-    }
 }
 
 /// The validators to send for `url`; unreadable ones are said, not dropped
@@ -607,22 +522,10 @@ fn stored_validators(store: &Store, url: &Url, reporter: &mut dyn FetchReporter)
     })
 }
 
-/// Validators not stored only cost a full download next time: say so, go on.
-fn keep_validators(store: &Store, url: &str, v: &Validators, reporter: &mut dyn FetchReporter) {
-    if let Err(e) = store.set_validators(url, v) {
-        reporter.warn(&format!("could not store the validators of {url} (next run downloads it in full): {e:#}"));
-    }
-}
-
 /// A skip, with the time the host may be asked again when there is one.
 fn skipped(until: Option<i64>, why: String) -> FetchOutcome {
     match until {
         Some(until_ms) => FetchOutcome::Deferred { until_ms, why },
         None => FetchOutcome::Skipped(why),
     }
-}
-
-enum Hop {
-    Refused(String),
-    Failed(String),
 }

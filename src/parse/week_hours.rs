@@ -163,9 +163,14 @@ fn clocks(text: &str) -> Vec<Clock> {
 /// ```
 pub fn week_hours(text: &str, lang: &str) -> Vec<DayHours> {
     let text = fold(&text.replace(['’', '\u{2bc}'], "'").replace('\u{a0}', " "));
-    let words = vocabulary(lang);
     let clocks = clocks(&text);
-    // The words of the text, by position, outside the time expressions.
+    let found = words_of(&text, vocabulary(lang));
+    day_hours(groups(&found, &clocks))
+}
+
+/// The words of `vocabulary` in `text`, by position: (start, end, word), a
+/// word of several tokens matched whole.
+fn words_of(text: &str, vocabulary: &[(String, Word)]) -> Vec<(usize, usize, Word)> {
     let mut found: Vec<(usize, usize, Word)> = Vec::new();
     let mut tokens: Vec<(usize, &str)> = Vec::new();
     let mut from: Option<usize> = None;
@@ -184,7 +189,7 @@ pub fn week_hours(text: &str, lang: &str) -> Vec<DayHours> {
     }
     let mut k = 0;
     while k < tokens.len() {
-        let hit = words.iter().find_map(|(w, word)| {
+        let hit = vocabulary.iter().find_map(|(w, word)| {
             let parts: Vec<&str> = w.split(' ').collect();
             let here: Vec<&str> = tokens[k..].iter().take(parts.len()).map(|(_, t)| *t).collect();
             (here == parts).then_some((parts.len(), *word))
@@ -198,13 +203,23 @@ pub fn week_hours(text: &str, lang: &str) -> Vec<DayHours> {
             None => k += 1,
         }
     }
-    #[derive(Default)]
-    struct Group {
-        days: Vec<Weekday>,
-        named: bool,
-        time: Option<(Time, Option<Time>)>,
-        closed: bool,
-    }
+    found
+}
+
+/// Days named together and the first time said after them.
+#[derive(Default)]
+struct Group {
+    days: Vec<Weekday>,
+    named: bool,
+    time: Option<(Time, Option<Time>)>,
+    closed: bool,
+}
+
+/// The words and clocks of a text, in the text's order, as groups: a day
+/// or a list or range of days after a time or a "closed" starts a group,
+/// the first time after it is the group's, a time after a duration word
+/// ("for 2 hours") is no start.
+fn groups(found: &[(usize, usize, Word)], clocks: &[Clock]) -> Vec<Group> {
     let mut groups: Vec<Group> = Vec::new();
     let mut current = Group::default();
     let mut in_duration = false;
@@ -267,6 +282,13 @@ pub fn week_hours(text: &str, lang: &str) -> Vec<DayHours> {
         };
     }
     groups.push(current);
+    groups
+}
+
+/// The groups that have a time, as [`DayHours`]: days said to be closed
+/// left out, a group naming no day taken as every day (empty `days`), a
+/// group naming only holidays dropped.
+fn day_hours(groups: Vec<Group>) -> Vec<DayHours> {
     let closed: Vec<Weekday> = groups.iter().filter(|g| g.closed).flat_map(|g| g.days.iter().copied()).collect();
     let mut out = Vec::new();
     for g in groups.into_iter().filter(|g| !g.closed) {

@@ -103,18 +103,6 @@ pub fn read(
     let unreadable = |reader: &quick_xml::Reader<&mut dyn BufRead>, e: &dyn std::fmt::Display| {
         FeedError::new(format!("XML unreadable at byte {}: {e}", reader.error_position()))
     };
-    let mut finish = |record: &mut Building, node: Node, position: usize, sink: &mut dyn EventSink| {
-        let (size, too_deep, node) = record.finish(node);
-        let name = || format!("<{}> #{position}", node.name);
-        let outcome = if size > RECORD_CAP {
-            Err(RecordError::new(name(), format!("record is over the {} MB a record may take; not read", RECORD_CAP >> 20)))
-        } else if too_deep {
-            Err(RecordError::new(name(), format!("record nests deeper than {MAX_DEPTH} elements; not read")))
-        } else {
-            map(&node, position).map_err(|e| e.or_name(name))
-        };
-        sink.push(outcome);
-    };
     loop {
         buf.clear();
         let event = reader.read_event_into(&mut buf).map_err(|e| unreadable(&reader, &e))?;
@@ -149,7 +137,7 @@ pub fn read(
                 position += 1;
             }
             if let Some(node) = record.enter(e, name, empty) {
-                finish(&mut record, node, position, sink);
+                sink.push(outcome(&mut record, node, position, &mut map));
             }
             continue;
         }
@@ -157,7 +145,7 @@ pub fn read(
             X::End(_) if record.open.is_empty() => depth = depth.saturating_sub(1),
             X::End(e) => {
                 if let Some(node) = record.leave(e.local_name().as_ref()) {
-                    finish(&mut record, node, position, sink);
+                    sink.push(outcome(&mut record, node, position, &mut map));
                 }
             }
             X::Text(t) if !record.open.is_empty() => record.append(&t.xml10_content()),
@@ -174,6 +162,26 @@ pub fn read(
         return Err(FeedError::new(format!("XML ends before its closing </{}>: the body was cut", shape.root)));
     }
     Ok(position)
+}
+
+/// What a record read whole comes to: refused when over [`RECORD_CAP`] or
+/// deeper than [`MAX_DEPTH`], else `map`'s event, a record error without a
+/// name getting the record's element and position.
+fn outcome(
+    record: &mut Building,
+    node: Node,
+    position: usize,
+    map: &mut impl FnMut(&Node, usize) -> Result<Event, RecordError>,
+) -> Result<Event, RecordError> {
+    let (size, too_deep, node) = record.finish(node);
+    let name = || format!("<{}> #{position}", node.name);
+    if size > RECORD_CAP {
+        Err(RecordError::new(name(), format!("record is over the {} MB a record may take; not read", RECORD_CAP >> 20)))
+    } else if too_deep {
+        Err(RecordError::new(name(), format!("record nests deeper than {MAX_DEPTH} elements; not read")))
+    } else {
+        map(&node, position).map_err(|e| e.or_name(name))
+    }
 }
 
 /// The record being read: its open elements (outermost first) and its text,

@@ -237,59 +237,7 @@ impl Chart {
         row_label: &str,
         period: &Period,
     ) -> Chart {
-        let line = 22.0;
-        let rows_h = TOP + line * strips.len().max(1) as f64;
-        let h = rows_h + BOTTOM;
-        // The whole period along x, as the other charts of the page: a run
-        // sits at its moment, and a quiet stretch shows as a gap.
-        let (from, to) = (period.from_ms, period.to_ms.max(period.from_ms + 1));
-        let span = (to - from) as f64;
-        let mut s = svg_open(id, h, &title);
-        // One mark drawn once and used for every run, and one link per
-        // row and group (a day's runs share their page of details): a month
-        // of cron of every source (a thousand marks) stays under 150 KB.
-        let left = 90.0;
-        // A mark per day (its worst run): as wide as most of a day's slot,
-        // from 2 (a year) to 12 (a week or less).
-        let mark_w = ((W - left - 6.0) / period.days.len().max(1) as f64 * 0.8).clamp(2.0, 12.0);
-        let _ = write!(s, r#"<defs><rect id="{id}-m" width="{mark_w:.1}" height="16"/></defs>"#);
-        for (i, strip) in strips.iter().enumerate() {
-            let y = TOP + line * i as f64;
-            let label = esc(&strip.label);
-            let _ = write!(
-                s,
-                r#"<text class="axis" x="0" y="{:.1}">{label}</text><g data-cat="{label}" transform="translate(0 {y:.0})">"#,
-                y + 13.0
-            );
-            let mut open: Option<&str> = None;
-            for m in &strip.marks {
-                if open != Some(m.href.as_str()) {
-                    if open.is_some() {
-                        s.push_str("</a>");
-                    }
-                    let _ = write!(s, r#"<a href="{}">"#, esc(&m.href));
-                    open = Some(&m.href);
-                }
-                let x = left + (m.at_ms.clamp(from, to) - from) as f64 / span * (W - left - 6.0) - mark_w / 2.0;
-                let _ = write!(s, r##"<use href="#{id}-m" x="{x:.0}" class="k-{}"/>"##, esc(&m.key));
-            }
-            if open.is_some() {
-                s.push_str("</a>");
-            }
-            s.push_str("</g>");
-        }
-        // The days along the bottom, every k-th labelled as on the bar charts.
-        let n = period.days.len().max(1) as f64;
-        let widest = period.days.iter().map(|d| label_w(short(d))).fold(0.0, f64::max);
-        let every = (widest / ((W - left - 6.0) / n)).ceil().max(1.0) as usize;
-        for (i, day) in period.days.iter().enumerate().filter(|(i, _)| i % every == 0) {
-            let x = left + (i as f64 + 0.5) / n * (W - left - 6.0);
-            if x + label_w(short(day)) / 2.0 > W + 3.0 {
-                continue;
-            }
-            let _ = write!(s, r#"<text class="axis" x="{x:.1}" y="{:.1}" text-anchor="middle">{}</text>"#, h - 8.0, esc(short(day)));
-        }
-        s.push_str("</svg>");
+        let svg = strips_svg(id, &title, strips, period);
         let rows = strips
             .iter()
             .map(|strip| Row {
@@ -301,13 +249,72 @@ impl Chart {
             id: id.into(),
             title,
             summary,
-            svg: s,
+            svg,
             head: keys.to_vec(),
             category_label: row_label.to_string(),
             rows,
             legend: keys.to_vec(),
         }
     }
+}
+
+/// The strips' drawing: a row of marks per strip along the whole period,
+/// each group of marks a link, the days along the bottom.
+fn strips_svg(id: &str, title: &str, strips: &[Strip], period: &Period) -> String {
+    let line = 22.0;
+    let rows_h = TOP + line * strips.len().max(1) as f64;
+    let h = rows_h + BOTTOM;
+    // The whole period along x, as the other charts of the page: a run
+    // sits at its moment, and a quiet stretch shows as a gap.
+    let (from, to) = (period.from_ms, period.to_ms.max(period.from_ms + 1));
+    let span = (to - from) as f64;
+    let mut s = svg_open(id, h, title);
+    // One mark drawn once and used for every run, and one link per
+    // row and group (a day's runs share their page of details): a month
+    // of cron of every source (a thousand marks) stays under 150 KB.
+    let left = 90.0;
+    // A mark per day (its worst run): as wide as most of a day's slot,
+    // from 2 (a year) to 12 (a week or less).
+    let mark_w = ((W - left - 6.0) / period.days.len().max(1) as f64 * 0.8).clamp(2.0, 12.0);
+    let _ = write!(s, r#"<defs><rect id="{id}-m" width="{mark_w:.1}" height="16"/></defs>"#);
+    for (i, strip) in strips.iter().enumerate() {
+        let y = TOP + line * i as f64;
+        let label = esc(&strip.label);
+        let _ = write!(
+            s,
+            r#"<text class="axis" x="0" y="{:.1}">{label}</text><g data-cat="{label}" transform="translate(0 {y:.0})">"#,
+            y + 13.0
+        );
+        let mut open: Option<&str> = None;
+        for m in &strip.marks {
+            if open != Some(m.href.as_str()) {
+                if open.is_some() {
+                    s.push_str("</a>");
+                }
+                let _ = write!(s, r#"<a href="{}">"#, esc(&m.href));
+                open = Some(&m.href);
+            }
+            let x = left + (m.at_ms.clamp(from, to) - from) as f64 / span * (W - left - 6.0) - mark_w / 2.0;
+            let _ = write!(s, r##"<use href="#{id}-m" x="{x:.0}" class="k-{}"/>"##, esc(&m.key));
+        }
+        if open.is_some() {
+            s.push_str("</a>");
+        }
+        s.push_str("</g>");
+    }
+    // The days along the bottom, every k-th labelled as on the bar charts.
+    let n = period.days.len().max(1) as f64;
+    let widest = period.days.iter().map(|d| label_w(short(d))).fold(0.0, f64::max);
+    let every = (widest / ((W - left - 6.0) / n)).ceil().max(1.0) as usize;
+    for (i, day) in period.days.iter().enumerate().filter(|(i, _)| i % every == 0) {
+        let x = left + (i as f64 + 0.5) / n * (W - left - 6.0);
+        if x + label_w(short(day)) / 2.0 > W + 3.0 {
+            continue;
+        }
+        let _ = write!(s, r#"<text class="axis" x="{x:.1}" y="{:.1}" text-anchor="middle">{}</text>"#, h - 8.0, esc(short(day)));
+    }
+    s.push_str("</svg>");
+    s
 }
 
 /// The span a strip chart covers: from, to (ms) and its days (`YYYY-MM-DD`), oldest first.

@@ -101,32 +101,7 @@ impl Store {
         if let Some(takedown) = existing_tombstone(&tx, target)? {
             return Ok(TakedownOutcome::AlreadyTakenDown { takedown });
         }
-        let matches: Vec<(i64, String, String, Option<String>)> = {
-            let (sql, args): (&str, Vec<&str>) = match target {
-                Target::Url(u) => ("SELECT id, source, source_event_id, url FROM events WHERE url = ?1", vec![u.as_str()]),
-                Target::Event { source, id } => (
-                    "SELECT id, source, source_event_id, url FROM events WHERE source = ?1 AND source_event_id = ?2",
-                    vec![source.as_str(), id.as_str()],
-                ),
-                Target::BareId(id) => ("SELECT id, source, source_event_id, url FROM events WHERE source_event_id = ?1", vec![id.as_str()]),
-            };
-            let mut st = tx.prepare(sql)?;
-            st.query_map(rusqlite::params_from_iter(args), |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
-                .collect::<rusqlite::Result<_>>()?
-        };
-        // A URL given with another scheme, without `www.` or with a trailing
-        // slash still names the event, when it names exactly one.
-        let matches = match target {
-            Target::Url(u) if matches.is_empty() => {
-                let want = loose_url(u);
-                let mut st = tx.prepare("SELECT id, source, source_event_id, url FROM events WHERE url IS NOT NULL")?;
-                let all: Vec<(i64, String, String, Option<String>)> =
-                    st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?.collect::<rusqlite::Result<_>>()?;
-                let loose: Vec<_> = all.into_iter().filter(|m| m.3.as_deref().map(loose_url).as_deref() == Some(want.as_str())).collect();
-                if loose.len() == 1 { loose } else { matches }
-            }
-            _ => matches,
-        };
+        let matches = matching_events(&tx, target)?;
         let (source, source_event_id, url) = match target {
             Target::Url(u) => {
                 // One event: keep its id and its URL as stored, so that neither
@@ -159,22 +134,7 @@ impl Store {
             params![source, source_event_id, url, reason, now],
         )?;
         let td_id = tx.last_insert_rowid();
-        let mut translations_deleted = 0u64;
-        let mut deleted = Vec::new();
-        for (row, src, id, _) in &matches {
-            // The machine translations of its texts leave the cache too (an
-            // identical text of another event only costs a new translation).
-            tx.execute(
-                "DELETE FROM translation_cache WHERE EXISTS (SELECT 1 FROM translations t
-                     WHERE t.event_id = ?1 AND t.origin <> 'publisher' AND t.text = translation_cache.text
-                       AND t.engine IS translation_cache.engine)",
-                [row],
-            )?;
-            // Explicit, though the foreign key cascades too.
-            translations_deleted += tx.execute("DELETE FROM translations WHERE event_id = ?1", [row])? as u64;
-            tx.execute("DELETE FROM events WHERE id = ?1", [row])?;
-            deleted.push(format!("{src}:{id}"));
-        }
+        let (deleted, translations_deleted) = delete_events(&tx, &matches)?;
         tx.commit()?;
         Ok(TakedownOutcome::Recorded(TakedownResult {
             takedown: Takedown { id: td_id, source, source_event_id, url, reason, created_at: crate::times::at_ms(now)? },
@@ -213,6 +173,62 @@ fn takedown_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Takedown> {
         reason: r.get(4)?,
         created_at: crate::times::column(r, 5)?,
     })
+}
+
+/// A stored event a takedown names: its row, source, event id and URL.
+type Match = (i64, String, String, Option<String>);
+
+/// The stored events `target` names. A URL given with another scheme,
+/// without `www.` or with a trailing slash still names the event, when it
+/// names exactly one.
+fn matching_events(tx: &rusqlite::Transaction<'_>, target: &Target) -> Result<Vec<Match>> {
+    let matches: Vec<Match> = {
+        let (sql, args): (&str, Vec<&str>) = match target {
+            Target::Url(u) => ("SELECT id, source, source_event_id, url FROM events WHERE url = ?1", vec![u.as_str()]),
+            Target::Event { source, id } => (
+                "SELECT id, source, source_event_id, url FROM events WHERE source = ?1 AND source_event_id = ?2",
+                vec![source.as_str(), id.as_str()],
+            ),
+            Target::BareId(id) => ("SELECT id, source, source_event_id, url FROM events WHERE source_event_id = ?1", vec![id.as_str()]),
+        };
+        let mut st = tx.prepare(sql)?;
+        st.query_map(rusqlite::params_from_iter(args), |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+            .collect::<rusqlite::Result<_>>()?
+    };
+    Ok(match target {
+        Target::Url(u) if matches.is_empty() => {
+            let want = loose_url(u);
+            let mut st = tx.prepare("SELECT id, source, source_event_id, url FROM events WHERE url IS NOT NULL")?;
+            let all: Vec<Match> =
+                st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?.collect::<rusqlite::Result<_>>()?;
+            let loose: Vec<_> = all.into_iter().filter(|m| m.3.as_deref().map(loose_url).as_deref() == Some(want.as_str())).collect();
+            if loose.len() == 1 { loose } else { matches }
+        }
+        _ => matches,
+    })
+}
+
+/// Delete the events matched, their translations and their entries in the
+/// translation cache: the events as `SOURCE:ID`, and how many translation
+/// rows went with them.
+fn delete_events(tx: &rusqlite::Transaction<'_>, matches: &[Match]) -> Result<(Vec<String>, u64)> {
+    let mut translations_deleted = 0u64;
+    let mut deleted = Vec::new();
+    for (row, src, id, _) in matches {
+        // The machine translations of its texts leave the cache too (an
+        // identical text of another event only costs a new translation).
+        tx.execute(
+            "DELETE FROM translation_cache WHERE EXISTS (SELECT 1 FROM translations t
+                     WHERE t.event_id = ?1 AND t.origin <> 'publisher' AND t.text = translation_cache.text
+                       AND t.engine IS translation_cache.engine)",
+            [row],
+        )?;
+        // Explicit, though the foreign key cascades too.
+        translations_deleted += tx.execute("DELETE FROM translations WHERE event_id = ?1", [row])? as u64;
+        tx.execute("DELETE FROM events WHERE id = ?1", [row])?;
+        deleted.push(format!("{src}:{id}"));
+    }
+    Ok((deleted, translations_deleted))
 }
 
 /// The tombstone that already names what `target` names, if any: the same

@@ -1,6 +1,7 @@
-//! The JSON record driver's unit tests (kept beside it so that `json.rs`
-//! stays the driver alone).
+//! The JSON record driver's unit tests: the walk, the repair and the typed
+//! driver together, through the driver's own entry points.
 
+use super::repair::{Repaired, repair};
 use super::*;
 
 fn records(body: &[u8], key: Option<&str>) -> Result<(Vec<serde_json::Value>, Vec<String>), Unreadable> {
