@@ -45,7 +45,7 @@ pub use crate::vocab::Field;
 /// Whether English title case leaves `word` in lower case unless it comes
 /// first (`data/lang/en/small-words.txt`).
 fn small_word(word: &str) -> bool {
-    super::lang::has("en/small-words.txt", word)
+    crate::lang_data::of(crate::lang::Lang::En).small_words.has(word)
 }
 
 #[derive(Debug, PartialEq)]
@@ -224,7 +224,7 @@ pub(crate) fn after_lead(c: char) -> bool {
 /// "permiti-los"); a row's letters must follow a letter.
 fn mend_endings<'a>(text: &'a str, lang: &str) -> std::borrow::Cow<'a, str> {
     let mut out = std::borrow::Cow::Borrowed(text);
-    for row in super::lang::rows(&format!("{lang}/engine-endings.tsv")) {
+    for row in crate::lang_data::of(lang).engine_endings.rows() {
         let [from, to] = row[..] else { continue };
         let mut at = 0;
         while let Some(found) = out[at..].find(from).map(|p| p + at) {
@@ -242,7 +242,7 @@ fn mend_endings<'a>(text: &'a str, lang: &str) -> std::borrow::Cow<'a, str> {
 /// them was kept ("in il [Centro]"), as each language writes them
 /// (`data/lang/LANG/contractions.tsv`): (preposition, article, joined).
 fn contractions(lang: &str) -> Vec<(&'static str, &'static str, &'static str)> {
-    super::lang::rows(&format!("{lang}/contractions.tsv")).filter_map(|r| Some((*r.first()?, *r.get(1)?, *r.get(2)?))).collect()
+    crate::lang_data::of(lang).contractions.rows().filter_map(|r| Some((*r.first()?, *r.get(1)?, *r.get(2)?))).collect()
 }
 
 /// Joins preposition and article where `lang` contracts them.
@@ -299,7 +299,7 @@ fn mend_around_names(segs: &mut [Segment], lang: &str) {
         let head = &cut[..cut.rfind(' ').map_or(0, |p| p + 1)];
         let word = &cut[head.len()..];
         let lower = word.to_lowercase();
-        let moved = |w: &str| w.get(2..).is_some_and(|m| super::lang::has("fr/moved-words.txt", m));
+        let moved = |w: &str| w.get(2..).is_some_and(|m| crate::lang_data::of(crate::lang::Lang::Fr).moved_words.has(m));
         let mended = match (lang, lower.as_str()) {
             ("fr", w) if w.starts_with("d'") && moved(w) && !after.is_empty() => {
                 let de = if name.starts_with(|c: char| "AEIOUÁÉÍÓÚaeiouh".contains(c)) { "d'" } else { "de " };
@@ -342,8 +342,9 @@ fn mend_around_names(segs: &mut [Segment], lang: &str) {
 /// before "yoga" ("d'yoga").
 fn mend_words(text: &str, lang: &str) -> String {
     let text = &*mend_endings(text, lang);
-    let table = format!("{lang}/engine-words.tsv");
-    if lang != "fr" && super::lang::lines(&table).is_empty() {
+    let data = crate::lang_data::of(lang);
+    let table = &data.engine_words;
+    if lang != "fr" && table.is_empty() {
         return text.to_string();
     }
     let mut out: Vec<String> = Vec::new();
@@ -351,7 +352,7 @@ fn mend_words(text: &str, lang: &str) -> String {
         let word = token.trim_matches(|c: char| !c.is_alphanumeric());
         let at = token.find(word).unwrap_or(0);
         let lower = word.to_lowercase();
-        let listed = super::lang::rows(&table).find(|r| r.first() == Some(&lower.as_str())).and_then(|r| r.get(1).copied());
+        let listed = table.rows().find(|r| r.first() == Some(&lower.as_str())).and_then(|r| r.get(1).copied());
         let fixed = match (lang, word, listed) {
             (_, w, Some(house)) => {
                 Some(if w.starts_with(char::is_uppercase) { super::terms::capitalize(house) } else { house.to_string() })
@@ -402,8 +403,7 @@ fn mend_split_capitals(text: &str, lang: &str) -> String {
 /// that noun's gender: a term Apertium saw as fixed got the Spanish word's
 /// ("O oficina" for "El taller" → "A oficina").
 fn agree_articles(text: &str, lang: &str) -> String {
-    let table = format!("{lang}/genders.tsv");
-    let rows: Vec<Vec<&str>> = super::lang::rows(&table).collect();
+    let rows: Vec<Vec<&str>> = crate::lang_data::of(lang).genders.rows().collect();
     if rows.is_empty() {
         return text.to_string();
     }
@@ -434,7 +434,7 @@ fn agree_articles(text: &str, lang: &str) -> String {
 /// word ("Activités Dans le centre"); lower case mid-sentence
 /// (`data/lang/LANG/function-words.txt`).
 fn function_words(lang: &str) -> &'static [&'static str] {
-    super::lang::lines(&format!("{lang}/function-words.txt"))
+    crate::lang_data::of(lang).function_words.lines()
 }
 
 fn lower_stray_capitals(text: &str, lang: &str, after_word: bool) -> String {
