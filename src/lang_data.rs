@@ -155,6 +155,8 @@ kinds! {
         punctuation: "punctuation.tsv",
         /// Preposition + article pairs joined.
         contractions: "contractions.tsv",
+        /// Catalan: the contracted prepositions after which Apertium moves a stop.
+        contracted_prepositions: "contracted-prepositions.txt",
         /// Words elided before a vowel.
         elisions: "elisions.tsv",
         /// French: words whose h is aspiré.
@@ -170,6 +172,8 @@ kinds! {
         subject_pronouns: "subject-pronouns.txt",
         /// French: the openings a moved pronoun goes back into.
         pronoun_openings: "pronoun-openings.tsv",
+        /// French: the letters of the Roman numerals Apertium writes as a word.
+        roman_numerals: "roman-numerals.txt",
         /// Letters inside words Apertium writes wrongly.
         engine_endings: "engine-endings.tsv",
         /// The fields sent to Apertium as they are.
@@ -184,6 +188,8 @@ kinds! {
     Shared {
         /// Garbled forms of an engine's output (`translate::garble`).
         garbled: "garbled.tsv",
+        /// The letters a word opens with that a word before it elides before.
+        vowels: "vowels.txt",
     }
 }
 

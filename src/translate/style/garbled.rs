@@ -93,7 +93,8 @@ pub(super) fn catalan_word_moved_before_a_span(segs: &mut [Segment]) {
         if !matches!(fused, "l'" | "d'") || !crate::lang_data::of(Lang::Ca).moved_words.has(moved) {
             continue;
         }
-        let vowel = name.starts_with(|c: char| "AEIOUÀÈÉÍÒÓÚaeiouàèéíòóúHh".contains(c));
+        // Catalan elides before a vowel (`data/lang/vowels.txt`) and an h, a kept name's too.
+        let vowel = super::places::starts_with_vowel(name) || super::places::mute_h(name, "ca");
         let written = match (fused, vowel) {
             ("d'", true) => "d'",
             ("d'", false) => "de ",

@@ -27,8 +27,11 @@ fn venue_head(name: &str) -> Option<Gender> {
     Some(if row.get(1) == Some(&"f") { Gender::Feminine } else { Gender::Masculine })
 }
 
-fn starts_with_vowel(text: &str) -> bool {
-    text.chars().next().is_some_and(|c| "aeiouáéíóúàèìòùâêîôûAEIOUÁÉÍÓÚÀÈÌÒÙÂÊÎÔÛ".contains(c))
+/// Whether `text` opens with a vowel, accented or not, in either case
+/// (`data/lang/vowels.txt`): what a word before it elides before.
+pub(super) fn starts_with_vowel(text: &str) -> bool {
+    let vowels = lang_data::shared().vowels.lines();
+    text.chars().next().is_some_and(|c| vowels.iter().any(|v| v.chars().eq(c.to_lowercase())))
 }
 
 /// The plain text before a kept span, cut into what stays and its last
@@ -234,7 +237,7 @@ fn elision(word: &str, next: &str, table: &lang_data::DataFile) -> Option<String
 
 /// Whether a word starts with an h that elides ("histoire"), not an
 /// aspiré one (`data/lang/LANG/h-aspire.txt`, French: "héros", "haut").
-fn mute_h(word: &str, lang: &str) -> bool {
+pub(super) fn mute_h(word: &str, lang: &str) -> bool {
     let bare: String = word.chars().take_while(|c| c.is_alphabetic()).collect::<String>().to_lowercase();
     bare.starts_with('h') && bare.chars().count() > 1 && !lang_data::of(lang).h_aspire.has(&bare)
 }
