@@ -252,6 +252,13 @@ mod tests {
             assert!(examples.iter().any(|e| e.path == file.path()), "{} has no example", file.path());
         }
         assert!(examples.iter().any(|e| e.expected.is_none()), "no `unchanged` line was read");
+        // A line that opens as an example but does not read as one (no
+        // ` => `, or an `unchanged` line with one) is not skipped silently.
+        let opened: Vec<&str> = translation_files()
+            .flat_map(|f| f.text().lines())
+            .filter(|l| ["example", "unchanged"].iter().any(|k| l.trim_start_matches(['#', ' ']).starts_with(k)))
+            .collect();
+        assert_eq!(opened.len(), examples.len(), "a line reads as no example: {opened:#?}");
     }
 
     #[test]
