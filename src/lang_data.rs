@@ -1,99 +1,306 @@
 //! The files of `data/lang/` (the word lists and small rules of each
-//! language), built into the binary and parsed once: the one place every
-//! layer reads that knowledge from. The ingest's description labels
-//! (`parse::labels`) read `es/labels.txt` here, below the translation that
-//! reads the rest; `translate::lang` holds the files' examples test and the
-//! digest a translation's cache key carries.
+//! language), built into the binary as one folder and read once into one
+//! typed value per language ([`LangData`], a field per kind of file) and
+//! one for the files every language shares ([`Shared`]): the one place
+//! every layer reads that knowledge from. A kind of file is a field, so a
+//! misspelt kind does not compile; the tests below check that every file of
+//! the folder is some field's and every field's file is in the folder.
+//! The ingest's description labels (`parse::labels`) read `es/labels.txt`
+//! here, below the translation that reads the rest; `translate::lang` holds
+//! the files' examples test and the digest a translation's cache key carries.
 //!
 //! Not for: what the rules mean (their readers), the term base
 //! (`translate::terms`, `data/terms/`) or the message catalogues (`i18n`).
 
-use std::collections::HashMap;
-use std::sync::OnceLock;
+use crate::lang::Lang;
+use include_dir::{Dir, include_dir};
+use std::sync::LazyLock;
 
-/// Every file of `data/lang/`, by its path there.
-pub const FILES: &[(&str, &str)] = &[
-    ("es/connectors.txt", include_str!("../data/lang/es/connectors.txt")),
-    ("es/function-words.txt", include_str!("../data/lang/es/function-words.txt")),
-    ("es/gazetteer.txt", include_str!("../data/lang/es/gazetteer.txt")),
-    ("es/given-names.txt", include_str!("../data/lang/es/given-names.txt")),
-    ("es/labels.txt", include_str!("../data/lang/es/labels.txt")),
-    ("es/not-name-starts.txt", include_str!("../data/lang/es/not-name-starts.txt")),
-    ("es/article-names.tsv", include_str!("../data/lang/es/article-names.tsv")),
-    ("es/venue-heads.tsv", include_str!("../data/lang/es/venue-heads.tsv")),
-    ("es/joined-across-spans.tsv", include_str!("../data/lang/es/joined-across-spans.tsv")),
-    ("en/general-after.txt", include_str!("../data/lang/en/general-after.txt")),
-    ("en/general-nouns.txt", include_str!("../data/lang/en/general-nouns.txt")),
-    ("en/compound-heads.txt", include_str!("../data/lang/en/compound-heads.txt")),
-    ("en/performer-heads.txt", include_str!("../data/lang/en/performer-heads.txt")),
-    ("en/small-words.txt", include_str!("../data/lang/en/small-words.txt")),
-    ("en/word-order.txt", include_str!("../data/lang/en/word-order.txt")),
-    ("en/engine-words.tsv", include_str!("../data/lang/en/engine-words.tsv")),
-    ("it/engine-words.tsv", include_str!("../data/lang/it/engine-words.tsv")),
-    ("fr/contractions.tsv", include_str!("../data/lang/fr/contractions.tsv")),
-    ("fr/elisions.tsv", include_str!("../data/lang/fr/elisions.tsv")),
-    ("fr/function-words.txt", include_str!("../data/lang/fr/function-words.txt")),
-    ("fr/h-aspire.txt", include_str!("../data/lang/fr/h-aspire.txt")),
-    ("fr/moved-words.txt", include_str!("../data/lang/fr/moved-words.txt")),
-    ("it/contractions.tsv", include_str!("../data/lang/it/contractions.tsv")),
-    ("it/function-words.txt", include_str!("../data/lang/it/function-words.txt")),
-    ("pt/contractions.tsv", include_str!("../data/lang/pt/contractions.tsv")),
-    ("pt/engine-endings.tsv", include_str!("../data/lang/pt/engine-endings.tsv")),
-    ("pt/function-words.txt", include_str!("../data/lang/pt/function-words.txt")),
-    ("gl/contractions.tsv", include_str!("../data/lang/gl/contractions.tsv")),
-    ("gl/function-words.txt", include_str!("../data/lang/gl/function-words.txt")),
-    ("ca/contractions.tsv", include_str!("../data/lang/ca/contractions.tsv")),
-    ("ca/function-words.txt", include_str!("../data/lang/ca/function-words.txt")),
-    ("ca/plain.txt", include_str!("../data/lang/ca/plain.txt")),
-    ("ca/elisions.tsv", include_str!("../data/lang/ca/elisions.tsv")),
-    ("it/elisions.tsv", include_str!("../data/lang/it/elisions.tsv")),
-    ("fr/titles.txt", include_str!("../data/lang/fr/titles.txt")),
-    ("it/titles.txt", include_str!("../data/lang/it/titles.txt")),
-    ("gl/plain.txt", include_str!("../data/lang/gl/plain.txt")),
-    ("en/ordinals.tsv", include_str!("../data/lang/en/ordinals.tsv")),
-    ("fr/ordinals.tsv", include_str!("../data/lang/fr/ordinals.tsv")),
-    ("pt/genders.tsv", include_str!("../data/lang/pt/genders.tsv")),
-    ("it/genders.tsv", include_str!("../data/lang/it/genders.tsv")),
-    ("fr/genders.tsv", include_str!("../data/lang/fr/genders.tsv")),
-    ("fr/punctuation.tsv", include_str!("../data/lang/fr/punctuation.tsv")),
-    ("en/punctuation.tsv", include_str!("../data/lang/en/punctuation.tsv")),
-    ("it/punctuation.tsv", include_str!("../data/lang/it/punctuation.tsv")),
-    ("pt/punctuation.tsv", include_str!("../data/lang/pt/punctuation.tsv")),
-    ("ca/punctuation.tsv", include_str!("../data/lang/ca/punctuation.tsv")),
-    ("gl/punctuation.tsv", include_str!("../data/lang/gl/punctuation.tsv")),
-    ("ca/hours.tsv", include_str!("../data/lang/ca/hours.tsv")),
-    ("ca/moved-words.txt", include_str!("../data/lang/ca/moved-words.txt")),
-    ("fr/subject-pronouns.txt", include_str!("../data/lang/fr/subject-pronouns.txt")),
-    ("fr/pronoun-openings.tsv", include_str!("../data/lang/fr/pronoun-openings.tsv")),
-    ("garbled.tsv", include_str!("../data/lang/garbled.tsv")),
-];
+/// The folder `data/lang/`, built in whole: a file added there is read
+/// with no Rust line naming it (`build.rs` rebuilds when the folder changes).
+static FOLDER: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/data/lang");
 
-/// The data lines of each file: neither blank nor a `#` comment, trimmed.
-fn parsed() -> &'static HashMap<&'static str, Vec<&'static str>> {
-    static PARSED: OnceLock<HashMap<&'static str, Vec<&'static str>>> = OnceLock::new();
-    PARSED.get_or_init(|| {
-        FILES
-            .iter()
-            .map(|(path, content)| {
-                let lines = content.lines().map(|l| l.trim_end_matches('\r').trim()).filter(|l| !l.is_empty() && !l.starts_with('#'));
-                (*path, lines.collect())
-            })
-            .collect()
-    })
+/// One file of `data/lang/`: its path there and its data lines (neither
+/// blank nor a `#` comment, trimmed). A kind a language has no file of
+/// reads as an empty file (a language with no such rule).
+#[derive(Debug, Default)]
+pub struct DataFile {
+    path: String,
+    text: Option<&'static str>,
+    lines: Vec<&'static str>,
 }
 
-/// The data lines of `path` (under `data/lang/`); none for a file not there
-/// (a language with no such rule).
-pub fn lines(path: &str) -> &'static [&'static str] {
-    parsed().get(path).map_or(&[], Vec::as_slice)
+impl DataFile {
+    fn read(dir: &str, name: &str) -> DataFile {
+        let path = if dir.is_empty() { name.to_string() } else { format!("{dir}/{name}") };
+        let text = FOLDER.get_file(&path).map(|f| f.contents_utf8().unwrap_or_else(|| panic!("data/lang/{path} is not UTF-8")));
+        let lines = text
+            .unwrap_or_default()
+            .lines()
+            .map(|l| l.trim_end_matches('\r').trim())
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .collect();
+        DataFile { path, text, lines }
+    }
+
+    /// Its path under `data/lang/` (`fr/elisions.tsv`).
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// Whether the file is in the folder.
+    pub fn exists(&self) -> bool {
+        self.text.is_some()
+    }
+
+    /// The whole file, comments and all (empty when there is none).
+    pub fn text(&self) -> &'static str {
+        self.text.unwrap_or_default()
+    }
+
+    /// Its data lines.
+    pub fn lines(&self) -> &[&'static str] {
+        &self.lines
+    }
+
+    /// Whether it has no data line.
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// Whether `word` is a line of the list.
+    pub fn has(&self, word: &str) -> bool {
+        self.lines.contains(&word)
+    }
+
+    /// The tab-separated columns of each line, trimmed.
+    pub fn rows(&self) -> impl Iterator<Item = Vec<&'static str>> + '_ {
+        self.lines.iter().map(|l| l.split('\t').map(str::trim).collect())
+    }
 }
 
-/// Whether `word` is a line of the list `path`.
-pub fn has(path: &str, word: &str) -> bool {
-    lines(path).contains(&word)
+/// A typed value of a folder's files: a struct with a field per kind of
+/// file, the kinds' file names, and the reading of them.
+macro_rules! kinds {
+    ($(#[$head:meta])* $name:ident { $( $(#[$doc:meta])* $field:ident: $file:literal, )* }) => {
+        $(#[$head])*
+        #[derive(Debug, Default)]
+        pub struct $name {
+            $( $(#[$doc])* pub $field: DataFile, )*
+        }
+
+        impl $name {
+            /// The file name of each kind, in the order of the fields.
+            pub const FILE_NAMES: &'static [&'static str] = &[$($file),*];
+
+            /// The files of `dir` under `data/lang/` (`""`: the folder itself).
+            fn read(dir: &str) -> $name {
+                $name { $( $field: DataFile::read(dir, $file), )* }
+            }
+
+            /// Every kind's file, there or not, in the order of the fields.
+            pub fn kinds(&self) -> [&DataFile; $name::FILE_NAMES.len()] {
+                [$(&self.$field),*]
+            }
+
+            /// The files that are there, in the order of the fields.
+            pub fn files(&self) -> impl Iterator<Item = &DataFile> {
+                self.kinds().into_iter().filter(|f| f.exists())
+            }
+        }
+    };
 }
 
-/// The tab-separated columns of each line of `path`.
-pub fn rows(path: &str) -> impl Iterator<Item = Vec<&'static str>> {
-    lines(path).iter().map(|l| l.split('\t').map(str::trim).collect())
+kinds! {
+    /// One language's files, `data/lang/LANG/`.
+    LangData {
+        /// Spanish: the small words that join the words of a name ("del", "de la").
+        connectors: "connectors.txt",
+        /// Articles, prepositions and the like: Spanish ones never start a
+        /// kept name; a target's go back to lower case mid-sentence.
+        function_words: "function-words.txt",
+        /// Spanish: place names kept as the publisher wrote them.
+        gazetteer: "gazetteer.txt",
+        /// Spanish: given names, a person's name starts with one.
+        given_names: "given-names.txt",
+        /// Spanish: the labels a description's parts open with ("Horario:").
+        labels: "labels.txt",
+        /// Spanish: capitalised words that do not start a name.
+        not_name_starts: "not-name-starts.txt",
+        /// Spanish: names that open with an article ("La Casa Encendida").
+        article_names: "article-names.tsv",
+        /// Spanish: the venue words a kept span may open with, with their gender.
+        venue_heads: "venue-heads.tsv",
+        /// Spanish: words an engine joins across a kept span's edge.
+        joined_across_spans: "joined-across-spans.tsv",
+        /// Set phrases of prices and audiences (`translate::phrases`).
+        phrases: "phrases.tsv",
+        /// English: words after which a noun is general ("history of the cinema").
+        general_after: "general-after.txt",
+        /// English: nouns that take no article when general.
+        general_nouns: "general-nouns.txt",
+        /// English: event nouns a compound is put in front of.
+        compound_heads: "compound-heads.txt",
+        /// English: performance nouns.
+        performer_heads: "performer-heads.txt",
+        /// English: the small words of title case.
+        small_words: "small-words.txt",
+        /// Where an adjective stands.
+        word_order: "word-order.txt",
+        /// Words an engine gets wrong the same way every time.
+        engine_words: "engine-words.tsv",
+        /// How edition ordinals are written.
+        ordinals: "ordinals.tsv",
+        /// How punctuation is set.
+        punctuation: "punctuation.tsv",
+        /// Preposition + article pairs joined.
+        contractions: "contractions.tsv",
+        /// Catalan: the contracted prepositions after which Apertium moves a stop.
+        contracted_prepositions: "contracted-prepositions.txt",
+        /// Words elided before a vowel.
+        elisions: "elisions.tsv",
+        /// French: words whose h is aspiré.
+        h_aspire: "h-aspire.txt",
+        /// Short words Apertium moves from after a kept span to before it.
+        moved_words: "moved-words.txt",
+        /// How titles are cased.
+        titles: "titles.txt",
+        /// Nouns the term base puts in whose gender is not the Spanish
+        /// word's, and the forms of the articles.
+        genders: "genders.tsv",
+        /// French: subject pronouns.
+        subject_pronouns: "subject-pronouns.txt",
+        /// French: the openings a moved pronoun goes back into.
+        pronoun_openings: "pronoun-openings.tsv",
+        /// French: the letters of the Roman numerals Apertium writes as a word.
+        roman_numerals: "roman-numerals.txt",
+        /// Letters inside words Apertium writes wrongly.
+        engine_endings: "engine-endings.tsv",
+        /// The fields sent to Apertium as they are.
+        plain: "plain.txt",
+        /// The words of weekly opening hours.
+        hours: "hours.tsv",
+    }
+}
+
+kinds! {
+    /// The files of `data/lang/` itself, every language's.
+    Shared {
+        /// Garbled forms of an engine's output (`translate::garble`).
+        garbled: "garbled.tsv",
+        /// The letters a word opens with that a word before it elides before.
+        vowels: "vowels.txt",
+    }
+}
+
+/// How a caller names a language to [`of`]: a [`Lang`], or its code as
+/// text (a code that is no display language has no data).
+pub trait LangCode {
+    fn code(&self) -> &str;
+}
+
+impl LangCode for Lang {
+    fn code(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl LangCode for str {
+    fn code(&self) -> &str {
+        self
+    }
+}
+
+impl LangCode for String {
+    fn code(&self) -> &str {
+        self
+    }
+}
+
+impl<T: LangCode + ?Sized> LangCode for &T {
+    fn code(&self) -> &str {
+        (**self).code()
+    }
+}
+
+/// The folder read: each display language's files, in [`Lang::ALL`]'s
+/// order, the shared ones, and the empty value of any other code.
+struct Folder {
+    langs: Vec<LangData>,
+    shared: Shared,
+    none: LangData,
+}
+
+static READ: LazyLock<Folder> = LazyLock::new(|| Folder {
+    langs: Lang::ALL.iter().map(|l| LangData::read(l.as_str())).collect(),
+    shared: Shared::read(""),
+    none: LangData::default(),
+});
+
+/// The files of `lang` (all empty for a code that is no display language).
+pub fn of(lang: impl LangCode) -> &'static LangData {
+    match Lang::ALL.iter().position(|l| l.as_str() == lang.code()) {
+        Some(i) => &READ.langs[i],
+        None => &READ.none,
+    }
+}
+
+/// The files every language shares.
+pub fn shared() -> &'static Shared {
+    &READ.shared
+}
+
+/// Every file of the folder, the shared ones first, then each language's.
+pub fn files() -> impl Iterator<Item = &'static DataFile> {
+    shared().files().chain(READ.langs.iter().flat_map(LangData::files))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    /// Every path of the folder, `LANG/NAME` or `NAME`.
+    fn folder_paths() -> BTreeSet<String> {
+        fn walk(dir: &Dir<'static>, out: &mut BTreeSet<String>) {
+            for f in dir.files() {
+                out.insert(f.path().to_string_lossy().replace('\\', "/"));
+            }
+            for d in dir.dirs() {
+                walk(d, out);
+            }
+        }
+        let mut out = BTreeSet::new();
+        walk(&FOLDER, &mut out);
+        out
+    }
+
+    /// A file of `data/lang/` that no field reads (a misspelt name, a
+    /// language with no code) fails here, as does a field whose file is in
+    /// no language's folder: nothing is silently empty.
+    #[test]
+    fn every_file_of_the_folder_is_a_field_and_every_field_a_file() {
+        let read: BTreeSet<String> = files().map(|f| f.path().to_string()).collect();
+        let unread: Vec<String> = folder_paths().into_iter().filter(|p| !read.contains(p)).collect();
+        assert!(unread.is_empty(), "files of data/lang/ no field of lang_data reads: {unread:?}");
+        for (k, name) in LangData::FILE_NAMES.iter().enumerate() {
+            assert!(READ.langs.iter().any(|l| l.kinds()[k].exists()), "no language has data/lang/LANG/{name}");
+        }
+        for f in shared().kinds() {
+            assert!(f.exists(), "data/lang/{} is missing", f.path());
+        }
+        assert_eq!(LangData::FILE_NAMES.iter().collect::<BTreeSet<_>>().len(), LangData::FILE_NAMES.len(), "a kind listed twice");
+    }
+
+    #[test]
+    fn lists_and_rows_read_as_the_files_say() {
+        assert!(of("es").connectors.has("del"));
+        assert!(of(Lang::It).contractions.rows().any(|r| r == ["in", "il", "nel"]));
+        assert_eq!(of("fr").elisions.path(), "fr/elisions.tsv");
+        assert!(of("fr").elisions.lines().iter().all(|l| !l.starts_with('#') && !l.is_empty()));
+        // A language with no file of a kind, and a code that is no language, read empty.
+        assert!(!of("en").elisions.exists() && of("en").elisions.is_empty());
+        assert!(of("xx").connectors.is_empty() && of("xx").files().next().is_none());
+        assert!(shared().garbled.exists());
+    }
 }

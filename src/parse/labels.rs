@@ -30,7 +30,7 @@ struct Labels {
 fn labels() -> &'static Labels {
     static LABELS: OnceLock<Labels> = OnceLock::new();
     LABELS.get_or_init(|| {
-        let words: HashSet<String> = crate::lang_data::lines("es/labels.txt").iter().map(|l| l.to_lowercase()).collect();
+        let words: HashSet<String> = crate::lang_data::of(crate::lang::Lang::Es).labels.lines().iter().map(|l| l.to_lowercase()).collect();
         // A label ends at the first colon after it (`label_at`): none may hold one.
         debug_assert!(words.iter().all(|w| !w.contains(':')), "a label holds a colon");
         let longest = words.iter().map(|w| w.chars().count()).max().unwrap_or(0);
@@ -102,7 +102,7 @@ mod tests {
     /// every blank), kept as the oracle of the one above.
     fn split_as_first_written(text: &str) -> String {
         let mut list: Vec<Vec<char>> =
-            crate::lang_data::lines("es/labels.txt").iter().map(|l| l.to_lowercase().chars().collect()).collect();
+            crate::lang_data::of(crate::lang::Lang::Es).labels.lines().iter().map(|l| l.to_lowercase().chars().collect()).collect();
         list.sort_by_key(|l| std::cmp::Reverse(l.len()));
         let label_at = |chars: &[char], at: usize| {
             chars[at].is_uppercase()

@@ -43,8 +43,10 @@ fn vocabulary(lang: &str) -> &'static [(String, Word)] {
     static ALL: OnceLock<HashMap<&'static str, Vec<(String, Word)>>> = OnceLock::new();
     let all = ALL.get_or_init(|| {
         let mut map = HashMap::new();
-        for (path, _) in crate::lang_data::FILES.iter().filter(|(p, _)| p.ends_with("/hours.tsv")) {
-            let mut words: Vec<(String, Word)> = crate::lang_data::rows(path)
+        for lang in crate::lang::Lang::ALL.into_iter().filter(|l| crate::lang_data::of(l).hours.exists()) {
+            let mut words: Vec<(String, Word)> = crate::lang_data::of(lang)
+                .hours
+                .rows()
                 .filter_map(|row| {
                     let word = match *row.get(1)? {
                         "mo" => Word::Day(Weekday::Monday),
@@ -66,7 +68,7 @@ fn vocabulary(lang: &str) -> &'static [(String, Word)] {
                 })
                 .collect();
             words.sort_by_key(|(w, _)| std::cmp::Reverse(w.split(' ').count()));
-            map.insert(path.split('/').next().unwrap_or_default(), words);
+            map.insert(lang.as_str(), words);
         }
         map
     });

@@ -13,9 +13,6 @@
 use regex::Regex;
 use std::sync::LazyLock;
 
-/// The data file of the forms, under `data/lang/`.
-pub const FILE: &str = "garbled.tsv";
-
 /// One form: its name, the languages it is looked for in, what it looks
 /// like, and what a match that is the language's own looks like.
 struct Form {
@@ -26,13 +23,17 @@ struct Form {
 }
 
 static FORMS: LazyLock<Vec<Form>> = LazyLock::new(|| {
-    super::lang::rows(FILE)
+    let file = &crate::lang_data::shared().garbled;
+    file.rows()
         .filter(|r| r.len() >= 3)
         .map(|r| Form {
             name: r[0],
             langs: r[1].split(',').map(str::trim).collect(),
-            pattern: Regex::new(r[2]).unwrap_or_else(|e| panic!("data/lang/{FILE}: {:?}: {e}", r[0])),
-            unless: r.get(3).filter(|u| !u.is_empty()).map(|u| Regex::new(u).unwrap_or_else(|e| panic!("data/lang/{FILE}: {u:?}: {e}"))),
+            pattern: Regex::new(r[2]).unwrap_or_else(|e| panic!("data/lang/{}: {:?}: {e}", file.path(), r[0])),
+            unless: r
+                .get(3)
+                .filter(|u| !u.is_empty())
+                .map(|u| Regex::new(u).unwrap_or_else(|e| panic!("data/lang/{}: {u:?}: {e}", file.path()))),
         })
         .collect()
 });
@@ -126,7 +127,7 @@ mod tests {
 
     #[test]
     fn every_form_parses_and_serves_a_language() {
-        assert_eq!(FORMS.len(), super::super::lang::rows(FILE).count());
+        assert_eq!(FORMS.len(), crate::lang_data::shared().garbled.rows().count());
         assert!(FORMS.iter().all(|f| !f.langs.is_empty() && !f.name.is_empty()));
     }
 

@@ -16,7 +16,7 @@ pub fn parse(content: &str) -> Vec<String> {
 
 /// The shipped gazetteer, with the operator's `dir/gazetteer.txt` added.
 pub fn load(dir: Option<&Path>) -> Result<Vec<String>> {
-    let mut phrases: Vec<String> = super::lang::lines("es/gazetteer.txt").iter().map(|l| l.to_string()).collect();
+    let mut phrases: Vec<String> = crate::lang_data::of(crate::lang::Lang::Es).gazetteer.lines().iter().map(|l| l.to_string()).collect();
     if let Some(path) = dir.map(|d| d.join("gazetteer.txt")).filter(|p| p.exists()) {
         let content = std::fs::read_to_string(&path).with_context(|| format!("reading the gazetteer {}", path.display()))?;
         phrases.extend(parse(&content));

@@ -7,10 +7,11 @@
 //! labels read one); this module holds what the translation makes of them.
 //!
 //! Each file says what it is for in its `#` head, and holds its examples as
-//! `# example[ LANG][ title]: INPUT => EXPECTED` lines, which one test runs
-//! (see the tests below): adding a given name, a contraction or a venue
-//! gender is a line of data with an example, and a test fails when the
-//! example does not hold. The cache key of a translation carries a digest of
+//! `# example[ LANG][ title]: INPUT => EXPECTED` lines, and inputs its rule
+//! must leave alone as `# unchanged[ LANG][ title]: INPUT` lines (as
+//! LanguageTool's rule files have), which one test runs (see the tests
+//! below): adding a given name, a contraction or a venue gender is a line
+//! of data with an example, and a test fails when the example does not hold. The cache key of a translation carries a digest of
 //! the files its languages read ([`digest`]), so an edit re-translates what
 //! it may change, with no version bumped by hand.
 //!
@@ -21,7 +22,8 @@ use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-pub use crate::lang_data::{FILES, has, lines, rows};
+use crate::lang::Lang;
+use crate::lang_data::{self, DataFile};
 
 /// The code that reads the files: a change to it changes what the same
 /// data gives, so it counts in the digest like the data.
@@ -44,22 +46,22 @@ const CODE: &[&str] = &[
 /// Whether `field` of texts into `lang` goes to Apertium as it is and
 /// comes back as Apertium gives it (`LANG/plain.txt`).
 pub fn plain(lang: &str, field: crate::vocab::Field) -> bool {
-    has(&format!("{lang}/plain.txt"), field.as_str())
+    lang_data::of(lang).plain.has(field.as_str())
 }
 
 /// Whether `lang` puts an adjective before its noun (`LANG/word-order.txt`).
 pub fn adjective_first(lang: &str) -> bool {
-    has(&format!("{lang}/word-order.txt"), "adjective-before-noun")
+    lang_data::of(lang).word_order.has("adjective-before-noun")
 }
 
 /// Whether `lang` writes titles in sentence case (`LANG/titles.txt`).
 pub fn sentence_case_titles(lang: &str) -> bool {
-    has(&format!("{lang}/titles.txt"), "sentence case")
+    lang_data::of(lang).titles.has("sentence case")
 }
 
 /// Whether `lang` writes edition ordinals its own way (`LANG/ordinals.tsv`).
 pub fn has_ordinals(lang: &str) -> bool {
-    !lines(&format!("{lang}/ordinals.tsv")).is_empty()
+    !lang_data::of(lang).ordinals.is_empty()
 }
 
 /// How `lang` writes the ordinal `n` (`LANG/ordinals.tsv`): the figures and
@@ -69,7 +71,7 @@ pub fn has_ordinals(lang: &str) -> bool {
 pub fn ordinal(lang: &str, n: u32) -> Option<String> {
     let figures = n.to_string();
     let exact = format!("={figures}");
-    let rows: Vec<Vec<&str>> = rows(&format!("{lang}/ordinals.tsv")).filter(|r| r.len() == 2).collect();
+    let rows: Vec<Vec<&str>> = lang_data::of(lang).ordinals.rows().filter(|r| r.len() == 2).collect();
     let ending = rows.iter().find(|r| r[0] == exact).or_else(|| {
         rows.iter()
             .filter(|r| !r[0].starts_with('=') && (r[0] == "*" || figures.ends_with(r[0])))
@@ -78,8 +80,9 @@ pub fn ordinal(lang: &str, n: u32) -> Option<String> {
     (ending[1] != "-").then(|| format!("{figures}{}", ending[1]))
 }
 
-/// A digest of what translating Spanish into `tgt` reads: the Spanish
-/// files, the target language's own, and the code that applies them.
+/// A digest of what translating Spanish into `tgt` reads: the shared
+/// files, the Spanish ones, the target language's own (but the set phrases,
+/// which the reader's view applies), and the code that applies them.
 pub fn digest(tgt: &str) -> String {
     static DIGESTS: OnceLock<std::sync::Mutex<HashMap<String, String>>> = OnceLock::new();
     let memo = DIGESTS.get_or_init(Default::default);
@@ -92,13 +95,21 @@ fn digest_of(tgt: &str) -> String {
     for code in CODE {
         h.update(code.as_bytes());
     }
-    for (path, content) in FILES.iter().filter(|(p, _)| !p.contains('/') || p.starts_with("es/") || p.starts_with(&format!("{tgt}/"))) {
-        h.update(path.as_bytes());
+    for file in
+        translation_files().filter(|f| !f.path().contains('/') || f.path().starts_with("es/") || f.path().starts_with(&format!("{tgt}/")))
+    {
+        h.update(file.path().as_bytes());
         h.update([0u8]);
-        h.update(content.as_bytes());
+        h.update(file.text().as_bytes());
         h.update([0u8]);
     }
     hex::encode(&h.finalize()[..8])
+}
+
+/// Every file of `data/lang/` that house style and the span finder read:
+/// all but the set phrases (`phrases`, with examples of their own).
+pub fn translation_files() -> impl Iterator<Item = &'static DataFile> {
+    lang_data::files().filter(|f| !Lang::ALL.iter().any(|l| std::ptr::eq(*f, &lang_data::of(l).phrases)))
 }
 
 /// One example of a data file.
@@ -112,24 +123,35 @@ pub struct Example {
     /// Whether it shows a title (English title case).
     pub title: bool,
     pub input: String,
-    pub expected: String,
+    /// What the rule makes of it; `None`: the input as it is (an
+    /// `unchanged` line, an input the rule must leave alone).
+    pub expected: Option<String>,
 }
 
 /// Every example of every file.
 pub fn examples() -> Vec<Example> {
     let mut out = Vec::new();
-    for (path, content) in FILES {
-        for line in content.lines() {
-            let Some(rest) = line.trim_start_matches(['#', ' ']).strip_prefix("example") else { continue };
+    for file in translation_files() {
+        for line in file.text().lines() {
+            let line = line.trim_start_matches(['#', ' ']);
+            let (rest, unchanged) = match (line.strip_prefix("example"), line.strip_prefix("unchanged")) {
+                (Some(rest), _) => (rest, false),
+                (None, Some(rest)) => (rest, true),
+                (None, None) => continue,
+            };
             let Some((how, body)) = rest.split_once(':') else { continue };
-            let Some((input, expected)) = body.split_once(" => ") else { continue };
+            let (input, expected) = match body.split_once(" => ") {
+                Some((input, expected)) if !unchanged => (input, Some(expected.trim().replace("\\n", "\n"))),
+                None if unchanged => (body, None),
+                _ => continue,
+            };
             let how: Vec<&str> = how.split_whitespace().collect();
             out.push(Example {
-                path,
+                path: file.path(),
                 lang: how.iter().find(|w| w.len() == 2).map(|w| w.to_string()),
                 title: how.contains(&"title"),
                 input: input.trim().to_string(),
-                expected: expected.trim().replace("\\n", "\n"),
+                expected,
             });
         }
     }
@@ -162,73 +184,89 @@ mod tests {
         (text, names)
     }
 
-    /// What the example's rule makes of its input.
-    fn outcome(e: &Example, gazetteer: &[String]) -> String {
+    /// What the example's rule makes of its input, and the input as the
+    /// rule gives it back when it changes nothing (an `unchanged` line's
+    /// expectation: the kept spans unmarked where house style runs).
+    fn outcome(e: &Example, gazetteer: &[String]) -> (String, String) {
         let dir = e.path.split('/').next().unwrap_or_default();
-        if e.path.ends_with("/plain.txt") {
+        let data = lang_data::of(dir);
+        let untouched = e.input.clone();
+        if e.path == data.plain.path() {
             let field = e.input.parse::<crate::vocab::Field>();
-            return if field.is_ok_and(|f| plain(dir, f)) { "plain" } else { "prepared" }.to_string();
+            return (if field.is_ok_and(|f| plain(dir, f)) { "plain" } else { "prepared" }.to_string(), untouched);
         }
-        if e.path.ends_with("/word-order.txt") || e.path.ends_with("/titles.txt") {
-            return if has(e.path, &e.input) { "yes" } else { "no" }.to_string();
+        if e.path == data.word_order.path() || e.path == data.titles.path() {
+            let listed = data.word_order.has(&e.input) || data.titles.has(&e.input);
+            return (if listed { "yes" } else { "no" }.to_string(), untouched);
         }
-        if e.path.ends_with("/ordinals.tsv") {
+        if e.path == data.ordinals.path() {
             let mut out = e.input.clone();
             for (a, b, written) in crate::translate::ordinals::find(&e.input, dir, &|_| true).into_iter().rev() {
                 out.replace_range(a..b, &format!("{{{written}}}"));
             }
-            return out;
+            return (out, untouched);
         }
-        if e.path.ends_with("/hours.tsv") {
-            return crate::parse::week_hours::describe(&crate::parse::week_hours::week_hours(&e.input, dir));
+        if e.path == data.hours.path() {
+            return (crate::parse::week_hours::describe(&crate::parse::week_hours::week_hours(&e.input, dir)), untouched);
         }
-        if e.path == crate::translate::garble::FILE {
+        if e.path == lang_data::shared().garbled.path() {
             let lang = e.lang.as_deref().unwrap_or_default();
             let (original, translation) = e.input.split_once(" | ").unwrap_or_default();
             let found = crate::translate::garble::forms(original, translation, lang);
-            return if found.is_empty() { "none".to_string() } else { found.join(", ") };
+            return (if found.is_empty() { "none".to_string() } else { found.join(", ") }, untouched);
         }
-        if e.path == "es/joined-across-spans.tsv" {
+        if e.path == data.joined_across_spans.path() {
             let core = e.input.replace('{', &KEEP_START.to_string()).replace('}', &KEEP_END.to_string());
-            return crate::translate::stream::guard_joins(&core).replace(KEEP_START, "{").replace(KEEP_END, "}");
+            return (crate::translate::stream::guard_joins(&core).replace(KEEP_START, "{").replace(KEEP_END, "}"), untouched);
         }
-        if e.path == "es/labels.txt" {
-            return crate::parse::labels::split_labelled_parts(&e.input);
+        if e.path == data.labels.path() {
+            return (crate::parse::labels::split_labelled_parts(&e.input), untouched);
         }
         if dir == "es" && e.lang.is_none() {
             let known = Known { gazetteer, ..Known::default() };
             let p = prepare(&e.input, known, &TermBase::default());
-            return p.text.replace(KEEP_START, "{").replace(KEEP_END, "}");
+            return (p.text.replace(KEEP_START, "{").replace(KEEP_END, "}"), untouched);
         }
         let lang = e.lang.as_deref().unwrap_or(dir);
         let (text, names) = kept_spans(&e.input);
-        finish(&text, &names, None, lang, if e.title { Field::Title } else { Field::Description })
+        (finish(&text, &names, None, lang, if e.title { Field::Title } else { Field::Description }), text)
     }
 
-    /// Issue 20.5: every example in `data/lang/` holds, and every file but
-    /// the plain lists of words has at least one.
+    /// Issue 20.5: every example in `data/lang/` holds (an `unchanged`
+    /// one: its input comes back as it is), and every file but the plain
+    /// lists of words has at least one.
     #[test]
     fn issue20_every_example_in_the_language_data_holds() {
         let gazetteer = crate::translate::gazetteer::load(None).unwrap();
         let examples = examples();
         let mut failed = Vec::new();
         for e in &examples {
-            let got = outcome(e, &gazetteer);
-            if got != e.expected {
-                failed.push(format!("{}: {:?} gave {got:?}, the file says {:?}", e.path, e.input, e.expected));
+            let (got, untouched) = outcome(e, &gazetteer);
+            let want = e.expected.clone().unwrap_or(untouched);
+            if got != want {
+                failed.push(format!("{}: {:?} gave {got:?}, the file says {want:?}", e.path, e.input));
             }
         }
         assert!(failed.is_empty(), "{}", failed.join("\n"));
-        for (path, _) in FILES {
-            assert!(examples.iter().any(|e| e.path == *path), "{path} has no example");
+        for file in translation_files() {
+            assert!(examples.iter().any(|e| e.path == file.path()), "{} has no example", file.path());
         }
+        assert!(examples.iter().any(|e| e.expected.is_none()), "no `unchanged` line was read");
+        // A line that opens as an example but does not read as one (no
+        // ` => `, or an `unchanged` line with one) is not skipped silently.
+        let opened: Vec<&str> = translation_files()
+            .flat_map(|f| f.text().lines())
+            .filter(|l| ["example", "unchanged"].iter().any(|k| l.trim_start_matches(['#', ' ']).starts_with(k)))
+            .collect();
+        assert_eq!(opened.len(), examples.len(), "a line reads as no example: {opened:#?}");
     }
 
     #[test]
     fn lists_rows_and_digests() {
-        assert!(has("es/connectors.txt", "del"));
-        assert!(rows("it/contractions.tsv").any(|r| r == ["in", "il", "nel"]));
-        assert!(lines("xx/none.txt").is_empty());
+        assert!(lang_data::of("es").connectors.has("del"));
+        assert!(lang_data::of("it").contractions.rows().any(|r| r == ["in", "il", "nel"]));
+        // A code that is no language has no data (a misspelt kind does not compile).
+        assert!(lang_data::of("xx").connectors.is_empty());
         assert_ne!(digest("en"), digest("fr"));
         assert_eq!(digest("en").len(), 16);
     }

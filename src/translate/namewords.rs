@@ -13,8 +13,9 @@
 //! (`analyser`).
 
 use super::analyser::{Analysis, WordKind};
-use super::lang;
 use super::words::words;
+use crate::lang::Lang;
+use crate::lang_data;
 use crate::vocab::Field;
 
 const TABLE: &str = include_str!("../../data/translate/name-words.tsv");
@@ -37,16 +38,16 @@ pub fn splits(lang: &str, field: Field) -> bool {
 pub fn name_words(text: &str, span: (usize, usize), analysis: &Analysis) -> Vec<(usize, usize)> {
     let ws: Vec<(usize, usize)> = words(&text[span.0..span.1]).into_iter().map(|(a, b)| (span.0 + a, span.0 + b)).collect();
     let lower = |k: usize| text[ws[k].0..ws[k].1].to_lowercase();
-    let connector = |k: usize| lang::has("es/connectors.txt", &lower(k));
+    let connector = |k: usize| lang_data::of(Lang::Es).connectors.has(&lower(k));
     let kind = |k: usize| analysis.units.iter().find(|u| u.0 <= ws[k].0 && ws[k].0 < u.1).map(|u| u.2);
     // A given name by the dictionary (`<np><ant>`) or by `es/given-names.txt`.
-    let given = |k: usize| analysis.given_names.contains(&ws[k].0) || lang::has("es/given-names.txt", &lower(k));
+    let given = |k: usize| analysis.given_names.contains(&ws[k].0) || lang_data::of(Lang::Es).given_names.has(&lower(k));
     let name_word = |k: usize| {
         let w = &text[ws[k].0..ws[k].1];
         let letters = w.chars().filter(|c| c.is_alphabetic()).count();
         let caps = letters >= 2 && !w.chars().any(char::is_lowercase);
         let odd = w.contains('_') || w.chars().skip(1).any(char::is_uppercase) || w.chars().any(|c| c.is_ascii_digit());
-        let known_elsewhere = lang::has("es/not-name-starts.txt", &lower(k));
+        let known_elsewhere = lang_data::of(Lang::Es).not_name_starts.has(&lower(k));
         caps || odd
             || (!connector(k) && given(k))
             || (!known_elsewhere && matches!(kind(k), Some(WordKind::Proper | WordKind::Unknown) | None))

@@ -13,19 +13,10 @@
 //! Not for: titles and descriptions (the engines' work), nor interface words
 //! (`i18n`).
 
+use crate::lang::Lang;
+use crate::lang_data::{self, LangCode};
 use regex::Regex;
 use std::sync::OnceLock;
-
-/// The phrase files, one per display language.
-const FILES: &[(&str, &str)] = &[
-    ("es", include_str!("../../data/lang/es/phrases.tsv")),
-    ("ca", include_str!("../../data/lang/ca/phrases.tsv")),
-    ("gl", include_str!("../../data/lang/gl/phrases.tsv")),
-    ("en", include_str!("../../data/lang/en/phrases.tsv")),
-    ("fr", include_str!("../../data/lang/fr/phrases.tsv")),
-    ("it", include_str!("../../data/lang/it/phrases.tsv")),
-    ("pt", include_str!("../../data/lang/pt/phrases.tsv")),
-];
 
 /// What a phrase says: a price or an audience.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,10 +58,11 @@ pub struct Phrases {
 /// The phrases into `lang` (none for a language with no file).
 pub fn into(lang: &str) -> &'static Phrases {
     // Each language's patterns are built the first time it is asked for.
-    static ALL: [OnceLock<Phrases>; FILES.len()] = [const { OnceLock::new() }; FILES.len()];
+    static ALL: [OnceLock<Phrases>; Lang::ALL.len()] = [const { OnceLock::new() }; Lang::ALL.len()];
     static NONE: Phrases = Phrases { decimal: String::new(), phrases: Vec::new(), examples: Vec::new() };
-    match FILES.iter().position(|(l, _)| *l == lang) {
-        Some(i) => ALL[i].get_or_init(|| Phrases::parse(FILES[i].0, FILES[i].1).unwrap_or_else(|e| panic!("{e}"))),
+    let file = &lang_data::of(lang).phrases;
+    match Lang::CODES.iter().position(|code| *code == lang.code()).filter(|_| file.exists()) {
+        Some(i) => ALL[i].get_or_init(|| Phrases::parse(Lang::CODES[i], file.text()).unwrap_or_else(|e| panic!("{e}"))),
         None => &NONE,
     }
 }
@@ -278,7 +270,7 @@ mod tests {
     #[test]
     fn every_example_of_the_phrase_files_holds() {
         let mut checked = 0;
-        for (lang, _) in FILES {
+        for lang in Lang::CODES {
             let phrases = into(lang);
             for (kind, from, text, expected) in phrases.examples() {
                 let got = match kind {
@@ -296,8 +288,13 @@ mod tests {
     /// Every phrase's own slots are the ones its rendering uses.
     #[test]
     fn every_phrase_fills_the_slots_it_has() {
-        for (lang, text) in FILES {
-            for line in text.lines().filter(|l| !l.starts_with('#') && !l.starts_with("example") && l.matches('\t').count() == 3) {
+        for lang in Lang::CODES {
+            for line in lang_data::of(lang)
+                .phrases
+                .text()
+                .lines()
+                .filter(|l| !l.starts_with('#') && !l.starts_with("example") && l.matches('\t').count() == 3)
+            {
                 let cols: Vec<&str> = line.split('\t').collect();
                 let slots = |s: &str| {
                     let mut v: Vec<String> = s.split('{').skip(1).filter_map(|p| p.split_once('}').map(|(n, _)| n.to_string())).collect();

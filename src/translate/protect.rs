@@ -12,26 +12,31 @@
 //! backend carries a kept span (each backend's own framing).
 
 use super::analyser::{Analysis, WordKind};
-use super::lang;
 use super::stream::{KEEP_END, KEEP_START};
 use super::terms::TermBase;
 use super::words::{opens_sentence, words};
+use crate::lang::Lang;
+use crate::lang_data::{self, LangData};
+
+fn spanish() -> &'static LangData {
+    lang_data::of(Lang::Es)
+}
 
 /// The Spanish word lists of `data/lang/es/` (see `lang`): function words
 /// that never start a name, capitalised words that are not names, given
 /// names that start a text as part of a person's name, and the lower-case
 /// words that join the parts of one name.
 fn function_word(w: &str) -> bool {
-    lang::has("es/function-words.txt", w)
+    spanish().function_words.has(w)
 }
 fn not_a_name_start(w: &str) -> bool {
-    lang::has("es/not-name-starts.txt", w)
+    spanish().not_name_starts.has(w)
 }
 fn given_name(w: &str) -> bool {
-    lang::has("es/given-names.txt", w)
+    spanish().given_names.has(w)
 }
 fn connector(w: &str) -> bool {
-    lang::has("es/connectors.txt", w)
+    spanish().connectors.has(w)
 }
 
 /// What the event tells us is a name, and what the dictionary says of its words.
@@ -139,7 +144,7 @@ fn article_names(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     for i in 1..info.len().saturating_sub(1) {
         let (w, prev, next) = (&info[i], &info[i - 1], &info[i + 1]);
-        let Some(row) = lang::rows("es/article-names.tsv").find(|r| r[0] == &text[w.a..w.b]) else { continue };
+        let Some(row) = spanish().article_names.rows().find(|r| r[0] == &text[w.a..w.b]) else { continue };
         if w.initial || !next.capital || next.caps || !spaced(i, i + 1) {
             continue;
         }

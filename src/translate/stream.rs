@@ -101,8 +101,9 @@ pub(super) const JOIN_GUARD: &str = "qzxv";
 /// come back Galician "no [Madrid] 18", the article gone.
 pub(crate) fn guard_joins(core: &str) -> std::borrow::Cow<'_, str> {
     // (side, word) rows of the file, read once.
-    static LISTED: LazyLock<Vec<(&'static str, &'static str)>> =
-        LazyLock::new(|| crate::lang_data::rows("es/joined-across-spans.tsv").filter_map(|r| Some((*r.first()?, *r.get(1)?))).collect());
+    static LISTED: LazyLock<Vec<(&'static str, &'static str)>> = LazyLock::new(|| {
+        crate::lang_data::of(crate::lang::Lang::Es).joined_across_spans.rows().filter_map(|r| Some((*r.first()?, *r.get(1)?))).collect()
+    });
     let listed = |side: &str, word: &str| {
         let word = word.to_lowercase();
         LISTED.iter().any(|&(s, w)| s == side && w == word)

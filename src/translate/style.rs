@@ -45,7 +45,7 @@ pub use crate::vocab::Field;
 /// Whether English title case leaves `word` in lower case unless it comes
 /// first (`data/lang/en/small-words.txt`).
 fn small_word(word: &str) -> bool {
-    super::lang::has("en/small-words.txt", word)
+    crate::lang_data::of(crate::lang::Lang::En).small_words.has(word)
 }
 
 #[derive(Debug, PartialEq)]
@@ -218,7 +218,7 @@ fn lower_after_lead(output: &str, lead: &str, names: &[String]) -> Option<String
 /// "permiti-los"); a row's letters must follow a letter.
 fn mend_endings<'a>(text: &'a str, lang: &str) -> std::borrow::Cow<'a, str> {
     let mut out = std::borrow::Cow::Borrowed(text);
-    for row in super::lang::rows(&format!("{lang}/engine-endings.tsv")) {
+    for row in crate::lang_data::of(lang).engine_endings.rows() {
         let [from, to] = row[..] else { continue };
         let mut at = 0;
         while let Some(found) = out[at..].find(from).map(|p| p + at) {
@@ -236,7 +236,7 @@ fn mend_endings<'a>(text: &'a str, lang: &str) -> std::borrow::Cow<'a, str> {
 /// them was kept ("in il [Centro]"), as each language writes them
 /// (`data/lang/LANG/contractions.tsv`): (preposition, article, joined).
 fn contractions(lang: &str) -> Vec<(&'static str, &'static str, &'static str)> {
-    super::lang::rows(&format!("{lang}/contractions.tsv")).filter_map(|r| Some((*r.first()?, *r.get(1)?, *r.get(2)?))).collect()
+    crate::lang_data::of(lang).contractions.rows().filter_map(|r| Some((*r.first()?, *r.get(1)?, *r.get(2)?))).collect()
 }
 
 /// Joins preposition and article where `lang` contracts them.
@@ -271,8 +271,11 @@ fn contract(text: &str, lang: &str) -> String {
 /// it: French "Concierto de [X] en [Y]" comes back "Concert d'en X Y"
 /// (the words it moves: `data/lang/fr/moved-words.txt`),
 /// Catalan "del [Espronceda]. Sombras" comes back "del. Espronceda Ombres"
-/// (and "del. Campo del Moro" with no stop at all). The word or stop goes
-/// back after the span.
+/// (and "del. Campo del Moro" with no stop at all; the contracted
+/// prepositions it does this after: `data/lang/ca/contracted-prepositions.txt`).
+/// The word or stop goes back after the span. A French "d'" or "l'" that
+/// stood before the moved word stays elided before a vowel
+/// (`data/lang/vowels.txt`) or a mute h of a word put in.
 fn mend_around_names(segs: &mut [Segment], lang: &str) {
     for i in 0..segs.len().saturating_sub(1) {
         let (Segment::Plain(before), Segment::Name(name)) = (&segs[i], &segs[i + 1]) else {
@@ -293,17 +296,20 @@ fn mend_around_names(segs: &mut [Segment], lang: &str) {
         let head = &cut[..cut.rfind(' ').map_or(0, |p| p + 1)];
         let word = &cut[head.len()..];
         let lower = word.to_lowercase();
-        let moved = |w: &str| w.get(2..).is_some_and(|m| super::lang::has("fr/moved-words.txt", m));
+        let moved = |w: &str| w.get(2..).is_some_and(|m| crate::lang_data::of(crate::lang::Lang::Fr).moved_words.has(m));
+        // A kept name's h never elides; a word put in (lower case) elides before a mute h.
+        let elides = places::starts_with_vowel(name) || name.starts_with('h') && places::mute_h(name, "fr");
+        let contracted = |w: &str| w.strip_suffix('.').is_some_and(|p| crate::lang_data::of(lang).contracted_prepositions.has(p));
         let mended = match (lang, lower.as_str()) {
             ("fr", w) if w.starts_with("d'") && moved(w) && !after.is_empty() => {
-                let de = if name.starts_with(|c: char| "AEIOUÁÉÍÓÚaeiouh".contains(c)) { "d'" } else { "de " };
+                let de = if elides { "d'" } else { "de " };
                 let de =
                     if word.starts_with('D') && i == 0 && head.trim().is_empty() { super::terms::capitalize(de) } else { de.to_string() };
                 Some((format!("{head}{de}"), format!(" {}{after}", &w[2..])))
             }
             ("fr", w) if w.starts_with("l'") && moved(w) && !after.is_empty() => {
                 // The elided article belongs to the kept name: "L'en Dehesa guerre" → "La Dehesa en guerre".
-                let art = if name.starts_with(|c: char| "AEIOUÁÉÍÓÚaeiouh".contains(c)) {
+                let art = if elides {
                     "l'"
                 } else if name.split(' ').next().is_some_and(|f| f.ends_with('a')) {
                     "la "
@@ -314,7 +320,7 @@ fn mend_around_names(segs: &mut [Segment], lang: &str) {
                     if word.starts_with('L') && i == 0 && head.trim().is_empty() { super::terms::capitalize(art) } else { art.to_string() };
                 Some((format!("{head}{art}"), format!(" {}{after}", &w[2..])))
             }
-            ("ca", "del." | "pel." | "al." | "dels." | "pels." | "als.") => {
+            (_, w) if contracted(w) => {
                 let new_sentence = after.chars().nth(1).is_some_and(char::is_uppercase);
                 Some((format!("{head}{} ", word.trim_end_matches('.')), if new_sentence { format!(".{after}") } else { after }))
             }
@@ -332,12 +338,13 @@ fn mend_around_names(segs: &mut [Segment], lang: &str) {
 /// Words an engine gets wrong the same way every time, put right: those of
 /// `data/lang/LANG/engine-words.tsv` (Italian "partorisca" for "para",
 /// English "childish" for "infantil"); Apertium's French writes a leading
-/// Roman numeral as a word ("XV Mercado" → "Xv"; "Vii Journée") and elides
-/// before "yoga" ("d'yoga").
+/// Roman numeral as a word ("XV Mercado" → "Xv"; "Vii Journée", the letters:
+/// `data/lang/fr/roman-numerals.txt`) and elides before "yoga" ("d'yoga").
 fn mend_words(text: &str, lang: &str) -> String {
     let text = &*mend_endings(text, lang);
-    let table = format!("{lang}/engine-words.tsv");
-    if lang != "fr" && super::lang::lines(&table).is_empty() {
+    let data = crate::lang_data::of(lang);
+    let table = &data.engine_words;
+    if lang != "fr" && table.is_empty() && data.roman_numerals.is_empty() {
         return text.to_string();
     }
     let mut out: Vec<String> = Vec::new();
@@ -345,14 +352,12 @@ fn mend_words(text: &str, lang: &str) -> String {
         let word = token.trim_matches(|c: char| !c.is_alphanumeric());
         let at = token.find(word).unwrap_or(0);
         let lower = word.to_lowercase();
-        let listed = super::lang::rows(&table).find(|r| r.first() == Some(&lower.as_str())).and_then(|r| r.get(1).copied());
+        let listed = table.rows().find(|r| r.first() == Some(&lower.as_str())).and_then(|r| r.get(1).copied());
         let fixed = match (lang, word, listed) {
             (_, w, Some(house)) => {
                 Some(if w.starts_with(char::is_uppercase) { super::terms::capitalize(house) } else { house.to_string() })
             }
-            ("fr", w, None) if w.len() >= 2 && w.starts_with(['I', 'V', 'X']) && w[1..].chars().all(|c| matches!(c, 'i' | 'v' | 'x')) => {
-                Some(w.to_uppercase())
-            }
+            (_, w, None) if numeral_written_as_a_word(w, &data.roman_numerals) => Some(w.to_uppercase()),
             // "Atelier d'yoga": French does not elide before "yo", "ya"…
             ("fr", w, None) if (w.starts_with("d'y") || w.starts_with("D'y")) && w[3..].starts_with(['a', 'e', 'i', 'o', 'u']) => {
                 Some(format!("{}e {}", &w[..1], &w[2..]))
@@ -365,6 +370,15 @@ fn mend_words(text: &str, lang: &str) -> String {
         }
     }
     out.join(" ")
+}
+
+/// Whether `word` is a Roman numeral an engine wrote as a word: two or
+/// more of the numeral `letters`, the first a capital and the rest lower
+/// case ("Xv", "Vii").
+fn numeral_written_as_a_word(word: &str, letters: &crate::lang_data::DataFile) -> bool {
+    let letter = |c: char| letters.lines().iter().any(|l| l.chars().eq(c.to_lowercase()));
+    let mut chars = word.chars();
+    word.chars().count() >= 2 && chars.next().is_some_and(|c| c.is_uppercase() && letter(c)) && chars.all(|c| c.is_lowercase() && letter(c))
 }
 
 /// Apertium joins a preposition to a capitalised article and keeps the
@@ -396,8 +410,7 @@ fn mend_split_capitals(text: &str, lang: &str) -> String {
 /// that noun's gender: a term Apertium saw as fixed got the Spanish word's
 /// ("O oficina" for "El taller" → "A oficina").
 fn agree_articles(text: &str, lang: &str) -> String {
-    let table = format!("{lang}/genders.tsv");
-    let rows: Vec<Vec<&str>> = super::lang::rows(&table).collect();
+    let rows: Vec<Vec<&str>> = crate::lang_data::of(lang).genders.rows().collect();
     if rows.is_empty() {
         return text.to_string();
     }
@@ -428,7 +441,7 @@ fn agree_articles(text: &str, lang: &str) -> String {
 /// word ("Activités Dans le centre"); lower case mid-sentence
 /// (`data/lang/LANG/function-words.txt`).
 fn function_words(lang: &str) -> &'static [&'static str] {
-    super::lang::lines(&format!("{lang}/function-words.txt"))
+    crate::lang_data::of(lang).function_words.lines()
 }
 
 fn lower_stray_capitals(text: &str, lang: &str, after_word: bool) -> String {

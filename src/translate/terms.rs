@@ -285,7 +285,7 @@ impl TermBase {
         }
         if capital(i) && !initial {
             // "El Autocuidado": a capitalised article opening a title names nothing.
-            let article = super::lang::has("es/function-words.txt", &lower(i - 1));
+            let article = crate::lang_data::of(crate::lang::Lang::Es).function_words.has(&lower(i - 1));
             let prev_capital = adjacent(i - 1, i) && capital(i - 1) && !article;
             if next_capital || prev_capital {
                 return false;

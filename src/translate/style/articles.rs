@@ -10,17 +10,18 @@
 //! kept spans (names keep their "The").
 
 use super::Segment;
+use crate::lang::Lang;
 
 /// Nouns English uses without an article when they mean the thing in
 /// general (`data/lang/en/general-nouns.txt`).
 fn general(noun: &str) -> bool {
-    crate::translate::lang::has("en/general-nouns.txt", noun)
+    crate::lang_data::of(Lang::En).general_nouns.has(noun)
 }
 
 /// Words after which "the" + a general noun means the thing in general
 /// ("history of the cinema"; `data/lang/en/general-after.txt`).
 fn general_after(word: &str) -> bool {
-    crate::translate::lang::has("en/general-after.txt", word)
+    crate::lang_data::of(Lang::En).general_after.has(word)
 }
 
 /// Words that may follow the noun without making it specific: the end of

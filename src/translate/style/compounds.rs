@@ -10,6 +10,7 @@
 //! children" as the engine wrote it), nor other languages.
 
 use super::Segment;
+use crate::lang::Lang;
 
 /// What may follow the moved noun: the title goes on with a preposition.
 const AFTER: &[&str] = &["in", "at", "on", "for", "with", "by", "from", "to"];
@@ -38,7 +39,7 @@ fn by_performer(text: &str) -> String {
         return text.to_string();
     };
     let head = head_end.rsplit([' ', '(', '\'', '"', '‘', '“']).next().unwrap_or_default();
-    if !crate::translate::lang::has("en/performer-heads.txt", &head.to_lowercase()) {
+    if !crate::lang_data::of(Lang::En).performer_heads.has(&head.to_lowercase()) {
         return text.to_string();
     }
     let the = if text.ends_with(" of the ") { "the " } else { "" };
@@ -46,7 +47,7 @@ fn by_performer(text: &str) -> String {
 }
 
 fn is_head(word: &str) -> bool {
-    crate::translate::lang::has("en/compound-heads.txt", &word.to_lowercase())
+    crate::lang_data::of(Lang::En).compound_heads.has(&word.to_lowercase())
 }
 
 /// The noun after "of" when it stands alone, as it goes before the head

@@ -9,6 +9,7 @@
 //! moved before a span (`style::mend_around_names`).
 
 use super::Segment;
+use crate::lang::Lang;
 
 /// A full stop standing alone (or doubled) right before a kept span, as an
 /// engine moves the stop of "del CEAC Maris Stella. Edad:" in front of the
@@ -89,10 +90,11 @@ pub(super) fn catalan_word_moved_before_a_span(segs: &mut [Segment]) {
         let word = &cut[head.len()..];
         let lower = word.to_lowercase();
         let Some((fused, moved)) = lower.split_at_checked(2) else { continue };
-        if !matches!(fused, "l'" | "d'") || !super::super::lang::has("ca/moved-words.txt", moved) {
+        if !matches!(fused, "l'" | "d'") || !crate::lang_data::of(Lang::Ca).moved_words.has(moved) {
             continue;
         }
-        let vowel = name.starts_with(|c: char| "AEIOUÀÈÉÍÒÓÚaeiouàèéíòóúHh".contains(c));
+        // Catalan elides before a vowel (`data/lang/vowels.txt`) and an h, a kept name's too.
+        let vowel = super::places::starts_with_vowel(name) || super::places::mute_h(name, "ca");
         let written = match (fused, vowel) {
             ("d'", true) => "d'",
             ("d'", false) => "de ",
@@ -121,7 +123,7 @@ pub(super) fn pronoun_after_a_name(segs: &mut [Segment]) {
         let Some((pronoun, tail)) = rest.split_once(' ') else { continue };
         let next = tail.split([' ', ',', '.']).next().unwrap_or_default();
         let verb_like = next.starts_with(char::is_lowercase) && next != "y";
-        if verb_like && super::super::lang::has("fr/subject-pronouns.txt", &pronoun.to_lowercase()) {
+        if verb_like && crate::lang_data::of(Lang::Fr).subject_pronouns.has(&pronoun.to_lowercase()) {
             segs[i] = Segment::Plain(format!(" {tail}"));
         }
     }
@@ -153,11 +155,11 @@ pub(super) fn pronoun_put_in(t: &str) -> Option<String> {
             };
         let rest = &t[at..];
         let Some((pronoun, tail)) = rest.split_once(' ') else { continue };
-        if !super::super::lang::has("fr/subject-pronouns.txt", &pronoun.to_lowercase()) {
+        if !crate::lang_data::of(Lang::Fr).subject_pronouns.has(&pronoun.to_lowercase()) {
             continue;
         }
         if at == 0 {
-            let opening = super::super::lang::rows("fr/pronoun-openings.tsv").filter(|r| r.len() == 2).find(|r| {
+            let opening = crate::lang_data::of(Lang::Fr).pronoun_openings.rows().filter(|r| r.len() == 2).find(|r| {
                 rest.strip_prefix(r[0]).is_some_and(|after| r[0].ends_with('\'') || after.is_empty() || after.starts_with([' ', ',', '.']))
             });
             if let Some(row) = opening {
@@ -175,7 +177,7 @@ pub(super) fn pronoun_put_in(t: &str) -> Option<String> {
 
 /// Whether `m` opens with a subject pronoun of the list.
 fn is_pronoun(m: &str) -> bool {
-    m.split(' ').next().is_some_and(|w| super::super::lang::has("fr/subject-pronouns.txt", &w.to_lowercase()))
+    m.split(' ').next().is_some_and(|w| crate::lang_data::of(Lang::Fr).subject_pronouns.has(&w.to_lowercase()))
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 //! leaves inside its own words (`style::contract`).
 
 use super::Segment;
-use crate::translate::lang;
+use crate::lang_data;
 use crate::translate::terms::capitalize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,12 +23,15 @@ enum Gender {
 /// Biblioteca"); a span that starts with none is a place or a person.
 fn venue_head(name: &str) -> Option<Gender> {
     let first = name.split(|c: char| !c.is_alphanumeric()).next()?.to_lowercase();
-    let row = lang::rows("es/venue-heads.tsv").find(|r| r.first() == Some(&first.as_str()))?;
+    let row = lang_data::of(crate::lang::Lang::Es).venue_heads.rows().find(|r| r.first() == Some(&first.as_str()))?;
     Some(if row.get(1) == Some(&"f") { Gender::Feminine } else { Gender::Masculine })
 }
 
-fn starts_with_vowel(text: &str) -> bool {
-    text.chars().next().is_some_and(|c| "aeiouáéíóúàèìòùâêîôûAEIOUÁÉÍÓÚÀÈÌÒÙÂÊÎÔÛ".contains(c))
+/// Whether `text` opens with a vowel, accented or not, in either case
+/// (`data/lang/vowels.txt`): what a word before it elides before.
+pub(super) fn starts_with_vowel(text: &str) -> bool {
+    let vowels = lang_data::shared().vowels.lines();
+    text.chars().next().is_some_and(|c| vowels.iter().any(|v| v.chars().eq(c.to_lowercase())))
 }
 
 /// The plain text before a kept span, cut into what stays and its last
@@ -183,8 +186,8 @@ pub(super) fn vous_after_imperative(segs: &mut [Segment]) {
 /// l'Ayuntamiento"; Catalan "de Aidan" → "d'Aidan". Only words in plain
 /// text elide; a kept span is never touched.
 pub(super) fn elide(segs: &mut [Segment], lang: &str) {
-    let table = format!("{lang}/elisions.tsv");
-    if lang::lines(&table).is_empty() {
+    let table = &lang_data::of(lang).elisions;
+    if table.is_empty() {
         return;
     }
     for i in 0..segs.len() {
@@ -204,7 +207,7 @@ pub(super) fn elide(segs: &mut [Segment], lang: &str) {
                 _ => None,
             };
             let plain_next = !(k + 2 == tokens.len() && next_name.is_some() && tokens[k + 1].is_empty());
-            let elided = next.filter(|n| starts_with_vowel(n) || plain_next && mute_h(n, lang)).and_then(|n| elision(token, n, &table));
+            let elided = next.filter(|n| starts_with_vowel(n) || plain_next && mute_h(n, lang)).and_then(|n| elision(token, n, table));
             match elided {
                 Some(e) => out.push_str(&e),
                 None => {
@@ -221,9 +224,9 @@ pub(super) fn elide(segs: &mut [Segment], lang: &str) {
 
 /// The elided form of a function word before `next`, if `table` gives it
 /// one there (`data/lang/LANG/elisions.tsv`).
-fn elision(word: &str, next: &str, table: &str) -> Option<String> {
+fn elision(word: &str, next: &str, table: &lang_data::DataFile) -> Option<String> {
     let lower = word.to_lowercase();
-    let row = lang::rows(table).find(|r| r.first() == Some(&lower.as_str()))?;
+    let row = table.rows().find(|r| r.first() == Some(&lower.as_str()))?;
     let short = *row.get(1)?;
     let next = next.to_lowercase();
     if row.get(2).is_some_and(|blocked| blocked.split(' ').any(|b| !b.is_empty() && next.starts_with(b))) {
@@ -234,9 +237,9 @@ fn elision(word: &str, next: &str, table: &str) -> Option<String> {
 
 /// Whether a word starts with an h that elides ("histoire"), not an
 /// aspiré one (`data/lang/LANG/h-aspire.txt`, French: "héros", "haut").
-fn mute_h(word: &str, lang: &str) -> bool {
+pub(super) fn mute_h(word: &str, lang: &str) -> bool {
     let bare: String = word.chars().take_while(|c| c.is_alphabetic()).collect::<String>().to_lowercase();
-    bare.starts_with('h') && bare.chars().count() > 1 && !lang::has(&format!("{lang}/h-aspire.txt"), &bare)
+    bare.starts_with('h') && bare.chars().count() > 1 && !lang_data::of(lang).h_aspire.has(&bare)
 }
 
 #[cfg(test)]

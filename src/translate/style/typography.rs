@@ -30,7 +30,7 @@ struct Rules {
 impl Rules {
     fn of(lang: &str) -> Option<Rules> {
         let mut rules = Rules { space_before: Vec::new(), space_after: Vec::new(), quotes: None, from: Vec::new() };
-        for row in crate::translate::lang::rows(&format!("{lang}/punctuation.tsv")) {
+        for row in crate::lang_data::of(lang).punctuation.rows() {
             match row.as_slice() {
                 ["space-before", marks] => rules.space_before.extend(marks.chars()),
                 ["space-after", marks] => rules.space_after.extend(marks.chars()),
