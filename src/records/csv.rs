@@ -1,6 +1,6 @@
 //! The CSV record driver's reader: decodes a feed (byte-order mark, UTF-8 or
 //! Windows-1252), reads its header, and hands each row on with its columns
-//! by name and its line; refuses a body that was cut (issue 10 item 2).
+//! by name and its line; refuses a body that was cut.
 //!
 //! When is a CSV cut? A file cut exactly at a line end looks complete, and
 //! cannot be told from one; that case is left to the withdrawal guard. A cut
@@ -206,8 +206,8 @@ mod tests {
         assert!(read(b"X;TITULO\n1;a\n").is_err(), "no ID column");
     }
 
-    /// A header split on the wrong separator says so (issue 21's walk: the
-    /// header "ID,TITULO" plainly has an ID, the message has to say why not).
+    /// A header split on the wrong separator says so: the header "ID,TITULO"
+    /// plainly has an ID, the message has to say why it is not found.
     #[test]
     fn a_header_on_another_separator_is_named() {
         let e = format!("{:?}", read(b"ID,TITULO\n1,a\n").unwrap_err());

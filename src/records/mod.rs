@@ -2,14 +2,13 @@
 //! have in common, done once (docs/ARCHITECTURE.md, "Adapters never do I/O").
 //!
 //! [`parse_feed`] is the one way the core hands a body to an adapter: it
-//! skips a UTF-8 byte-order mark (issue 10 item 11), turns an event with a
-//! date outside 1990 to ten years ahead into a record error and drops a
-//! point outside the source's region, counted (issue 32), scrubs every event
-//! (P5), files an event no category fits under `Other`, and caps every text
-//! field at [`FIELD_CAP`] (issue 10 item 5), with a record warning for each
-//! cut. The readers below find records in a body
-//! and own lenient reading, positions and truncation (issue 10 items 2, 6,
-//! 13). Not for: mapping a record to an event (each adapter's own).
+//! skips a UTF-8 byte-order mark, turns an event with a date outside 1990 to
+//! ten years ahead into a record error and drops a point outside the
+//! source's region, counted, scrubs every event (P5), files an event no
+//! category fits under `Other`, and caps every text field at [`FIELD_CAP`],
+//! with a record warning for each cut. The readers below find records in a
+//! body and own lenient reading, positions and truncation. Not for: mapping
+//! a record to an event (each adapter's own).
 
 pub mod csv;
 pub mod json;
@@ -38,7 +37,7 @@ const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 pub trait FeedParser<F: ?Sized> {
     fn parse_body(&self, feed: &F, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError>;
     /// Where the source's events are: a venue's point outside is dropped
-    /// and counted (issue 32). Empty: Spain's outline only.
+    /// and counted. Empty: Spain's outline only.
     fn region(&self) -> &[BoundingBox] {
         &[]
     }
@@ -78,7 +77,7 @@ struct Framed<'s, 'r> {
 
 /// The first date of `ev`'s schedule outside the plausible window
 /// (`parse::dates::plausible`), as the record error's reason: a junk year
-/// a mapping let through is never stored (issue 32).
+/// a mapping let through is never stored.
 fn implausible_date(ev: &Event, today: jiff::civil::Date) -> Option<String> {
     let s = &ev.schedule;
     let mut dates = vec![("start date", s.start), ("end date", s.end)];
@@ -93,12 +92,12 @@ impl EventSink for Framed<'_, '_> {
             Ok(event) => event,
             Err(error) => return self.inner.push(Err(error)),
         };
-        // Issue 32: a junk date (year 0021, 9999) is a record error, never stored.
+        // A junk date (year 0021, 9999) is a record error, never stored.
         if let Some(reason) = implausible_date(&event, self.today) {
             let id = event.source_event_id.clone();
             return self.inner.push(Err(RecordError::new(id.clone(), reason).with_id(Some(&id))));
         }
-        // Issue 32: a point outside the source's region is dropped, counted, never stored.
+        // A point outside the source's region is dropped, counted, never stored.
         if let (Some(lat), Some(lon)) = (event.venue.lat, event.venue.lon)
             && !crate::parse::geo::in_region(self.region, lat, lon)
         {
@@ -115,7 +114,7 @@ impl EventSink for Framed<'_, '_> {
             // The id is contact data: the error must not quote it (P5).
             return self.inner.push(Err(RecordError::new("(id withheld)", reason)));
         }
-        // Issue 20.2: the portal's labelled parts, each on a line of its own.
+        // The portal's labelled parts, each on a line of its own.
         if event.lang == "es" {
             event.description = crate::parse::labels::split_labelled_parts(&event.description);
         }
@@ -262,7 +261,7 @@ mod tests {
         }
     }
 
-    // Issue 32: whatever a mapping let through, a junk year is a record
+    // Whatever a mapping let through, a junk year is a record
     // error naming the date, and a point outside the region is dropped and
     // counted (as a warning), the event kept.
     #[test]
@@ -287,7 +286,7 @@ mod tests {
         framed.push(Ok(seville));
         let errors: Vec<&RecordError> = kept.0.iter().filter_map(|r| r.as_ref().err()).collect();
         assert_eq!(errors.len(), 2, "{errors:?}");
-        // The field and what is wrong with it, never the value (P5, issue 31 item 2).
+        // The field and what is wrong with it, never the value (P5).
         assert!(
             errors[0].reason.starts_with("start date is outside the plausible dates") && errors[0].id.as_deref() == Some("y21"),
             "{errors:?}"

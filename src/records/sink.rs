@@ -16,7 +16,7 @@ pub struct RecordError {
     pub reason: String,
     /// The source's id of the event, when it could be read from the record
     /// that failed: its stored event is kept as it is, neither updated nor
-    /// withdrawn, since the feed still lists it (issue 19 item 17).
+    /// withdrawn, since the feed still lists it.
     pub id: Option<String>,
 }
 

@@ -7,9 +7,9 @@
 //! their children the moment their start tag is seen (their text is never
 //! decoded, copied or kept), entity references, positions, a record over
 //! [`RECORD_CAP`] or nesting deeper than [`MAX_DEPTH`] refused alone (in time
-//! and memory linear in the record: its elements share one text, issue 19
-//! item 2), and a body that ends before its root closes
-//! refused as cut, even right after a whole record (issue 10 item 2).
+//! and memory linear in the record: its elements share one text), and a
+//! body that ends before its root closes refused as cut, even right after a
+//! whole record.
 //! Not for: what a record means (the adapter's mapping).
 
 use super::sink::{EventSink, FeedError, RecordError};
@@ -47,8 +47,8 @@ pub struct Node {
     start: usize,
     end: usize,
     /// The whole record's text, shared by all its elements: each element's
-    /// content is a span of it, not a copy of its own (issue 19 item 2: a
-    /// copy per open element was quadratic in the nesting).
+    /// content is a span of it, not a copy of its own (a copy per open
+    /// element would be quadratic in the nesting).
     record_text: Arc<str>,
     pub children: Vec<Node>,
 }

@@ -4,18 +4,18 @@
 //!
 //! Real feeds are not always valid JSON: datos.madrid.es puts raw line breaks
 //! inside strings, and its 2018 snapshot carries an invalid escape
-//! (`Usera\Pte de Vallecas`, issue 10 item 13). Rather than repairing the
-//! whole body before a strict parser sees it (which took 16 times the body
-//! for 100 MB of control bytes, issue 10 item 6), each record is read by
-//! the strict parser straight from the body, which finds where it ends:
+//! (`Usera\Pte de Vallecas`). Rather than repairing the whole body before a
+//! strict parser sees it (which takes 16 times the body for 100 MB of
+//! control bytes), each record is read by the strict parser straight from
+//! the body, which finds where it ends:
 //! nearly all are read once. Only a record the strict parser cannot read is
 //! walked leniently to find its end, repaired on its own into one reused
 //! buffer (at most a small multiple of the largest record) and read again;
 //! a record over [`RECORD_CAP`] is refused. The rest of the body (the
 //! array's brackets, other keys) is walked with constant bookkeeping.
 //!
-//! A body that ends before its closing brackets is a failed feed (issue 10
-//! item 2): nothing of it may be stored.
+//! A body that ends before its closing brackets is a failed feed: nothing
+//! of it may be stored.
 //!
 //! Here: the typed driver ([`read_records`]) and what an element reads as
 //! ([`Element`]); the walk of the body is `walk.rs`, the repair of one
@@ -57,9 +57,9 @@ pub struct Element<'a> {
     json: &'a [u8],
     /// `json` as text, when the whole body is valid UTF-8 (nearly always):
     /// the strict parse then reads it without checking every string's
-    /// UTF-8 again. Issue 22, `perf` samples of an ingest of the 100,000-event
-    /// bench feed: serde_json's check of each string was 3.9 %, the one
-    /// check of the whole body is 1.7 %.
+    /// UTF-8 again. In `perf` samples of an ingest of the 100,000-event bench
+    /// feed, serde_json's check of each string is 3.9 %, the one check of the
+    /// whole body 1.7 %.
     text: Option<&'a str>,
     /// Whether `json` runs on past the element.
     open: bool,
@@ -167,8 +167,7 @@ impl<'a> Element<'a> {
 
     /// [`Element::parse`]; when the element cannot be read, the error
     /// carries the event id still found under `id_key` (see
-    /// [`Element::id_at`]), so that its stored event is kept (issue 19
-    /// item 17).
+    /// [`Element::id_at`]), so that its stored event is kept.
     pub fn parse_keyed<T: serde::Deserialize<'a>>(&self, id_key: &str) -> Result<T, RecordError> {
         self.parse().map_err(|e| e.with_id(self.id_at(id_key)))
     }

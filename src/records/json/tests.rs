@@ -58,8 +58,7 @@ fn read_bytes(e: &Element<'_>) -> Vec<u8> {
 
 /// An element the strict read could read is read as it was; every other
 /// one as `repair` makes it: the same bytes and warnings as when every
-/// element went through `repair` (issue 14 item 5), alone or all in one
-/// array.
+/// element went through `repair`, alone or all in one array.
 #[test]
 fn only_elements_that_need_it_are_repaired_and_alike() {
     const PIECES: &[&str] = &["a", "é", " ", "\\n", "\n", "\r\n", "\t", "\x01", "\\P", "\\u00e9", "\\uZZ", "\\\"", "\\\\", "]", "}", ","];
@@ -144,9 +143,9 @@ fn outcomes(body: &[u8]) -> Vec<String> {
     out
 }
 
-/// Issue 19 item 1: a closing bracket that closes nothing open made the
-/// walk stand still on the next element, for ever. The broken record is
-/// one record error; the records around it are read.
+/// A closing bracket that closes nothing open does not make the walk stand
+/// still on the next element: the broken record is one record error; the
+/// records around it are read.
 #[test]
 fn a_stray_closing_bracket_is_one_record_error() {
     let got = outcomes(br#"[{"a": 1}, {"a": ]"x", "b": 1}, {"a": 2}]"#);
@@ -158,7 +157,7 @@ fn a_stray_closing_bracket_is_one_record_error() {
     assert_eq!(got, ["ok", "#2 (line 1): record is not an object", "ok"]);
 }
 
-/// Issue 19 item 2: a record nested deeper than [`MAX_DEPTH`] is refused
+/// A record nested deeper than [`MAX_DEPTH`] is refused
 /// alone, in time linear in its size.
 #[test]
 fn a_record_nested_too_deep_is_refused_alone() {
@@ -168,8 +167,8 @@ fn a_record_nested_too_deep_is_refused_alone() {
     let got = outcomes(body.as_bytes());
     // Not a timed test of speed: quadratic depth handling of 400,000
     // brackets takes many minutes of CPU; linear, milliseconds. Its own CPU
-    // time, which a loaded machine does not stretch (issue 31 item 11);
-    // 30 s leaves room for a debug build.
+    // time, which a loaded machine does not stretch; 30 s leaves room for a
+    // debug build.
     let cpu = crate::testing::thread_cpu() - started;
     assert!(cpu < std::time::Duration::from_secs(30), "{cpu:?} of CPU");
     assert_eq!(got, ["ok", "#2 (line 1): record nests deeper than 128 levels; not read", "ok"]);

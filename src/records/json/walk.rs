@@ -165,8 +165,8 @@ impl<'b> Scanner<'b> {
     /// Skip one value of any kind, leniently: a closing bracket that closes
     /// nothing open in the value (`{"a": ]"x"}`) is passed over as garbage,
     /// and a stray delimiter where a value should start (`:`) is taken as a
-    /// one-byte value, so the walk always moves on (issue 19 item 1: it
-    /// stood still on such a record, for ever). Brackets deeper than
+    /// one-byte value, so the walk always moves on, never standing still on
+    /// such a record. Brackets deeper than
     /// [`MAX_DEPTH`] set `too_deep`; the walk still finds the value's end, in
     /// one pass with a stack of one byte per open bracket.
     fn value(&mut self) -> Result<(), Unreadable> {
@@ -300,9 +300,9 @@ impl<'b> Scanner<'b> {
 /// deeper than `limit`: one pass, strings skipped with memchr.
 fn nests_deeper(json: &[u8], limit: usize) -> bool {
     // Nesting deeper than `limit` takes more than `limit` opening brackets:
-    // memchr counts them (about 1 % of an ingest run's `perf` samples where
-    // the walk below on every record was 4 %, issue 22), and nearly every
-    // record has far fewer.
+    // memchr counts them (about 1 % of an ingest run's `perf` samples, where
+    // the walk below on every record is 4 %), and nearly every record has
+    // far fewer.
     if memchr::memchr2_iter(b'{', b'[', json).nth(limit).is_none() {
         return false;
     }
