@@ -119,7 +119,7 @@ pub fn read_date(field: &str, text: &str) -> Result<Option<Date>, String> {
     if text.trim().is_empty() {
         return Ok(None);
     }
-    // The field and what is wrong, never the value (P5, issue 31 item 2).
+    // The field and what is wrong, never the value (P5).
     let date = parse_date(text).ok_or_else(|| format!("{field} is no date"))?;
     plausible(field, date, reading_day()).map(Some)
 }

@@ -1,6 +1,6 @@
 //! Numbers as Spanish portals write them: a decimal comma or a decimal
 //! point (`40,4167`, `-3.7038`), for coordinates and amounts. One home for
-//! the rule (issue 21 item 5), for adapters; not for prices as sentences
+//! the rule, for adapters; not for prices as sentences
 //! (`parse::price`).
 
 /// A decimal number written with a comma or a point, spaces around it

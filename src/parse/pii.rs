@@ -4,7 +4,7 @@
 //! (`records::parse_feed`) before it is stored, translated, logged or
 //! exported; every stored text field of it is scrubbed,
 //! the postal code is five digits or nothing, and an event whose id looks
-//! like contact data is refused (issue 10 items 3 and 4).
+//! like contact data is refused.
 //!
 //! Matching runs on a normalised [`view::View`] of the text (entities and
 //! tags decoded, NFKC, zero-width characters gone), and what it finds is cut
@@ -15,7 +15,7 @@
 //! already reads the digits of other scripts as ASCII ones. Any run of
 //! separators (blanks, dots, dashes, `/`, `·`, `•`, `_`, `~`, the Braille
 //! blank, a comma without a blank) is one gap, and a Spanish number is nine
-//! digits in any grouping (issue 31 item 1). Addresses are read with their
+//! digits in any grouping. Addresses are read with their
 //! spelt-out and bracketed `@` and `.` (`data/pii/address-forms.tsv`).
 //!
 //! Not by a libphonenumber port: the Rust `phonenumber` crate parses and
@@ -48,8 +48,8 @@ const GAP: &str = r"(?:[\s.\p{Pd}\x{2212}/·•_~\x{2800}()]{1,8}|[.\p{Pd}/·•
 
 /// What a local part and a domain label are made of. Both sets hold every
 /// case variant of their members already, so they are matched without
-/// `(?i)`: case-folding them again cost a third of the scrubber's setup,
-/// about 26 M instructions in every process (issue 14 item 5; the test
+/// `(?i)`: case-folding them again costs a third of the scrubber's setup,
+/// about 26 M instructions in every process (the test
 /// `the_address_classes_hold_their_case_variants` keeps this true).
 const LOCAL_CHAR: &str = r"(?-i:[\p{L}\p{N}\p{M}_%+\-])";
 const LABEL_CHAR: &str = r"(?-i:[\p{L}\p{N}\p{M}\-])";
@@ -120,13 +120,13 @@ static PHONE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The view's byte ranges that hold an e-mail address or a phone number.
 /// The patterns run over the whole view: windows around `@` and digit
-/// clusters, tried before, saved nothing measurable (issue 14 item 5) and
-/// let through a number split over lines and the head of a long local part.
+/// clusters save nothing measurable and let through a number split over
+/// lines and the head of a long local part.
 /// A pattern is skipped only on a view where it cannot find anything kept
 /// ([`may_hold_email`], [`may_hold_phone`]), and most texts hold neither
-/// an `@` nor seven digits: the patterns' scans were 8.4 % of the `perf`
-/// samples of an ingest of the 100,000-event bench feed, and are 3 % so
-/// (issue 22).
+/// an `@` nor seven digits: in `perf` samples of an ingest of the
+/// 100,000-event bench feed the patterns' scans are 8.4 % without the
+/// skip, 3 % with it.
 fn findings(view: &str) -> Vec<(usize, usize)> {
     let mut found: Vec<(usize, usize)> = if may_hold_email(view) {
         EMAIL.find_iter(view).filter(|m| !names_a_website(m.as_str())).map(|m| (m.start(), m.end())).collect()
@@ -205,7 +205,7 @@ fn may_hold_email(view: &str) -> bool {
 /// `a` of a text was tried (`memchr2`). With it, the block digit search of
 /// `fold` and the capture engine run only on kept candidates, valgrind
 /// counts 1.984 → 1.887 G instructions (−4.9 %) for an ingest of a
-/// generated 10,000-event feed (issue 31; docs/BENCHMARKS.md, 2026-12-03).
+/// generated 10,000-event feed (docs/BENCHMARKS.md, 2026-12-03).
 fn word_initial_as(b: &[u8]) -> impl Iterator<Item = usize> + '_ {
     // Branch-free, on fixed blocks, so that the compiler vectorises it.
     fn hit(c: u8, before: u8) -> u8 {
@@ -341,7 +341,7 @@ pub fn contains_pii(text: &str) -> bool {
 }
 
 /// Control characters, ANSI escapes and bidi overrides go too: the same
-/// steps as every other stored text (`parse::stored`, issue 19).
+/// steps as every other stored text (`parse::stored`).
 fn scrub_in_place(s: &mut String) {
     if let Cow::Owned(clean) = crate::parse::controls::without_controls(s) {
         *s = clean;

@@ -1,10 +1,10 @@
 //! The one gate of every text CityVibe stores or shows that did not come
 //! through an adapter's parser: engine answers, PO/XLIFF imports, operator
-//! corrections, term entries, attribution overrides and error messages
-//! (issue 19, "one scrubber and one checker"). Each passes the same steps
-//! as feed text: control characters, ANSI escapes and bidi overrides
-//! removed, markup stripped (`parse::text`), contact data scrubbed
-//! (`parse::pii`, P5) and the 64 KB a field may hold ([`FIELD_CAP`]).
+//! corrections, term entries, attribution overrides and error messages.
+//! Each passes the same steps as feed text: control characters, ANSI
+//! escapes and bidi overrides removed, markup stripped (`parse::text`),
+//! contact data scrubbed (`parse::pii`, P5) and the 64 KB a field may hold
+//! ([`FIELD_CAP`]).
 //!
 //! [`line`] and [`block`] clean a text to store; [`refusal`] says why an
 //! operator's text must be refused instead (contact data, or over the cap:
@@ -78,7 +78,7 @@ pub fn message(raw: &str, secrets: &[&str]) -> String {
 
 /// A message with the escapes of Rust's `{:?}` and of JSON read back
 /// (`\u{a0}`, `\u200b`, `\u{200b}`), so that the scrubber reads what they
-/// hide: `912\u{a0}345\u{a0}617` is a number (issue 31 item 2). A second
+/// hide: `912\u{a0}345\u{a0}617` is a number. A second
 /// line of defence: messages quote no value ([`withhold_values`]).
 pub fn unescaped(s: &str) -> Cow<'_, str> {
     static ESCAPE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\\u(?:\{([0-9a-fA-F]{1,6})\}|([0-9a-fA-F]{4}))").expect("escape"));
@@ -95,7 +95,7 @@ pub fn unescaped(s: &str) -> Cow<'_, str> {
 /// string (`string "912 345 617"`, `'x'`) and a value in backticks
 /// (`integer \`912345617\``, `unknown variant \`x\``), but not the name of
 /// a field the record lacks (`missing field \`id\``). A record error says
-/// which field and what is wrong, never the value (issue 31 item 2).
+/// which field and what is wrong, never the value.
 pub fn withhold_values(message: &str) -> String {
     static QUOTED: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r#"(missing field |duplicate field )?(?:`[^`]*`|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')"#).expect("quoted")

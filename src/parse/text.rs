@@ -100,9 +100,9 @@ fn untagged(html: &str) -> Cow<'_, str> {
         // Plain text (most feed fields): nothing to strip, no copy.
         return without_image_urls(decoded);
     }
-    // One walk, linear in the text (issue 19 item 2): `at` is where the rest
-    // starts, and the next `>` is looked for once however many `<` come
-    // before it (`< < < … >` looked for it again from every `<`).
+    // One walk, linear in the text: `at` is where the rest starts, and the
+    // next `>` is looked for once however many `<` come before it (looking
+    // for it again from every `<` makes `< < < … >` quadratic).
     let s = decoded.as_ref();
     let mut out = String::with_capacity(s.len());
     let mut at = 0;
@@ -192,7 +192,7 @@ pub fn one_line(s: &str) -> String {
 /// 0xE3, which start the Unicode ones) is looked at more closely, where
 /// `split_whitespace` decodes every character. With this walk and the NFC
 /// check below, an ingest of the 10,000-event bench feed takes 3.6 % fewer
-/// instructions (issue 22).
+/// instructions.
 fn collapse_blanks(s: &str, between: impl Fn(&str) -> &'static str) -> String {
     let b = s.as_bytes();
     let mut out = String::with_capacity(s.len());
@@ -246,8 +246,8 @@ pub fn nfc(s: &str) -> String {
 /// [`nfc`], borrowing when the text is already in NFC (nearly always).
 /// The quick check looks up every character that is not ASCII; a character
 /// below U+0300 (accented Latin letters, `¿`, `«`) is a starter that NFC
-/// keeps, as ASCII is, so it is checked as ASCII (issue 22; its gain is
-/// counted with [`collapse_blanks`]'s).
+/// keeps, as ASCII is, so it is checked as ASCII (its gain is counted with
+/// [`collapse_blanks`]'s).
 fn nfc_cow(s: &str) -> Cow<'_, str> {
     use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
     match is_nfc_quick(s.chars().map(|c| if c < FIRST_COMBINING { 'a' } else { c })) {
@@ -324,8 +324,8 @@ mod tests {
         assert_eq!(html_to_text("3 < 5 y 7 > 2"), "3 < 5 y 7 > 2");
     }
 
-    /// Issue 19 item 2: markup that made the walk quadratic (many scripts,
-    /// many `<` before one `>`, deep nesting) takes time linear in its size.
+    /// Markup that could make the walk quadratic (many scripts, many `<`
+    /// before one `>`, deep nesting) takes time linear in its size.
     #[test]
     fn hostile_markup_is_read_in_linear_time() {
         let n = 200_000;
@@ -339,7 +339,7 @@ mod tests {
             // Not a timed test of speed: a quadratic reading of these 3.6 MB
             // takes hours of CPU even optimised; a linear one well under a
             // second. Its own CPU time, which a loaded machine does not
-            // stretch (issue 31 item 11); 30 s leaves room for a debug build.
+            // stretch; 30 s leaves room for a debug build.
             let cpu = crate::testing::thread_cpu() - started;
             assert!(cpu < std::time::Duration::from_secs(30), "{cpu:?} of CPU for {}", &html[..20]);
             assert_eq!(got, want, "{}", &html[..20]);

@@ -1,4 +1,4 @@
-//! The view's text as the phone patterns read it (P5, issue 31 item 1):
+//! The view's text as the phone patterns read it (P5):
 //! number words become their digit (`nueve tres cuatro 501 012` reads
 //! `9 3 4 501 012`), and a letter O among digits a zero (`6OO 112 248`).
 //! Each piece remembers the view's bytes it stands for, so that a number

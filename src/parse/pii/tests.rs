@@ -1,8 +1,8 @@
-//! The scrubber's forms (P5, issue 10 items 3 and 4), and what it must leave alone.
+//! The scrubber's forms (P5), and what it must leave alone.
 
 use super::*;
 
-/// Every contact form of issue 10 items 3 and 4, and those seen in real feeds.
+/// Every contact form the scrubber removes, those seen in real feeds among them.
 pub const FORMS: &[&str] = &[
     "nombre.apellido@example.es",
     "+34 912 345 601",
@@ -44,11 +44,11 @@ pub const FORMS: &[&str] = &[
     "nombre<span>&#64;</span>example<b>.</b>es",
     "\u{FF19}\u{FF11}\u{FF12} 345 678",
     "mailto:nombre@example.es",
-    // Issue 19 item 6: spaced out to slip past a reader.
+    // Spaced out to slip past a reader.
     "pii06 @ example . es",
     "9 1 2 3 4 5 6 0 9",
     "6.0.0.1.1.2.2.3.3",
-    // Issue 31 item 1: the forms a person reads as contact data.
+    // The forms a person reads as contact data.
     "Tel. 91/234.56.78",
     "tel934501042",
     "912345678h",
@@ -88,9 +88,9 @@ fn every_form_is_removed_p5_issue10() {
     }
 }
 
-/// Forms the windows the patterns once ran in let through (issue 14 item
-/// 5): a number split over lines, and an address whose local part is longer
-/// than the 96 bytes a window reached back (its head stayed).
+/// Forms that running the patterns in windows around `@` and digits lets
+/// through: a number split over lines, and an address whose local part is
+/// longer than the 96 bytes a window reaches back (its head stays).
 #[test]
 fn a_number_over_lines_and_a_long_local_part_are_removed_whole_p5() {
     let long = format!("{}@example.es", "nombre.apellido".repeat(8));
@@ -196,8 +196,8 @@ fn an_id_that_is_contact_data_is_refused_without_quoting_it() {
     }
 }
 
-/// Matching the address classes without `(?i)` (issue 14 item 5) finds
-/// exactly what it found with it: every case variant of a member is a
+/// Matching the address classes without `(?i)` finds exactly what matching
+/// with it finds: every case variant of a member is a
 /// member. (`\p{L}` alone is not so: U+0345, a mark, folds to a letter, so
 /// the top-level domain stays case-insensitive.)
 #[test]
@@ -211,8 +211,8 @@ fn the_address_classes_hold_their_case_variants() {
     }
 }
 
-// Issue 19 item 6: a spaced-out dot is part of an address, a sentence's
-// full stop after one is not.
+// A spaced-out dot is part of an address, a sentence's full stop after one
+// is not.
 #[test]
 fn a_full_stop_after_an_address_ends_it() {
     assert_eq!(scrub("Escribe a info@teatro.es. Entradas a la venta"), format!("Escribe a {REDACTED}. Entradas a la venta"));
@@ -228,7 +228,7 @@ fn a_full_stop_after_an_address_ends_it() {
 
 /// The pre-checks skip a pattern only where it finds nothing kept: on
 /// every form of the scrubber's list, and on made-up texts of the
-/// characters the two patterns turn on (issue 22).
+/// characters the two patterns turn on.
 #[test]
 fn the_pre_checks_never_skip_a_finding() {
     let pieces = [
@@ -317,7 +317,7 @@ fn the_pre_checks_never_skip_a_finding() {
 
 /// The block test of `word_initial_as` only narrows which `a`s are tried:
 /// on made-up texts of the characters the spelt-out forms turn on, the
-/// pre-check answers as trying every `a` did (issue 31, the bench).
+/// pre-check answers as trying every `a` does.
 #[test]
 fn the_address_pre_check_answers_as_trying_every_a_did() {
     let every_a = |view: &str| view.contains('@') || view.match_indices(['a', 'A']).any(|(i, _)| spelt_at(view, i));

@@ -3,9 +3,9 @@
 //! a few percent-escapes decoded (`mailto%3A…%40…`), zero-width characters
 //! and soft hyphens removed, and every character in NFKC form (full-width
 //! `＠` and digits become ASCII), and the digits of other scripts read as
-//! ASCII digits (Arabic-Indic `٩١٢`, Devanagari `९१२`: issue 31 item 1).
-//! Each character of the view remembers the
-//! byte range of the original it came from, so a match found in the view
+//! ASCII digits (Arabic-Indic `٩١٢`, Devanagari `९१२`). Each character of
+//! the view remembers the byte range of the original it came from, so a
+//! match found in the view
 //! removes exactly those bytes from the original, and nothing else changes.
 //!
 //! Not for display or storage: the view is thrown away after matching.
@@ -108,7 +108,7 @@ fn changes(original: &str) -> impl Iterator<Item = (usize, Cow<'_, str>, usize)>
 /// none of them is one (bit tricks on a `u64`: a byte with its high bit
 /// set, or equal to one of the three). With it an ingest of the
 /// 10,000-event bench feed takes 1.7 % fewer instructions than with the
-/// byte-by-byte test alone (issue 22).
+/// byte-by-byte test alone.
 fn next_candidate(b: &[u8], mut from: usize) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -129,7 +129,7 @@ fn next_candidate(b: &[u8], mut from: usize) -> Option<usize> {
 /// dashes are most of what [`changes`] looks at in Spanish text, and the
 /// NFKC quick check of each, one at a time, is skipped. With the table and
 /// the walk past U+00C0..U+00FF below, an ingest of the 10,000-event bench
-/// feed takes 2.5 % fewer instructions (issue 22).
+/// feed takes 2.5 % fewer instructions.
 const TABLED: u32 = 0x3000;
 
 /// For each character from U+0080 below [`TABLED`]: whether [`change`]
@@ -296,8 +296,8 @@ mod tests {
         }
     }
 
-    /// The view as it was built before issue 14 item 5, one map entry per
-    /// character of it, kept as the oracle of the pieces.
+    /// The view built the plain way, one map entry per character of it,
+    /// kept as the oracle of the pieces.
     fn per_character(original: &str) -> (String, Vec<(usize, usize, usize)>) {
         let (mut text, mut map) = (String::new(), Vec::new());
         let mut push = |text: &mut String, s: &str, from: usize, to: usize| {

@@ -1,4 +1,4 @@
-//! The scrubber's word lists, read from `data/pii/` (P5, issue 31 item 1):
+//! The scrubber's word lists, read from `data/pii/` (P5):
 //! number words read as digits, labels that may be glued to a number, and
 //! the spelt-out and bracketed forms of an address's `@` and `.`. Each
 //! file's `example:` lines are run by the test below.
