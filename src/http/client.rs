@@ -138,7 +138,7 @@ pub enum WireError {
     Timeout(String),
     TooLarge(String),
     /// The answer began but its body could not be read to its end; the
-    /// kind says why (issue 22: no error dropped into one "other").
+    /// kind says why (no error dropped into one "other").
     Body(BodyFault, String),
     /// The host's name could not be resolved (DNS, or no network at all).
     NoHost(String),
@@ -146,8 +146,7 @@ pub enum WireError {
 }
 
 /// How a request whose host name could not be resolved is said, so that a
-/// run can tell "the network or DNS is down" from a host's own failure
-/// (issue 31 item 10).
+/// run can tell "the network or DNS is down" from a host's own failure.
 pub const UNRESOLVED: &str = "the host name could not be resolved";
 
 /// Why a body could not be read to its end.
@@ -241,7 +240,7 @@ impl Client {
     /// the fetch log: the host itself, but `folder:HOST` for a folder
     /// mirror, whose reads never leave the machine. They keep their own
     /// delays and cap, never spend the real host's, and never count as
-    /// requests to it (`holdings`; issue 19 item 14).
+    /// requests to it (`holdings`).
     pub fn books(&self, host: &str) -> String {
         match self.mirror {
             Some(Mirror::Dir(_)) => format!("folder:{host}"),

@@ -4,7 +4,7 @@
 //! same against the machine's clock ([`SystemClock`], what every command
 //! uses) and against a [`SimulatedClock`], whose waits pass at once: the
 //! tests prove those rules in milliseconds of simulated time, against the
-//! real client, ledger and loopback server (issue 22).
+//! real client, ledger and loopback server.
 //!
 //! Not for: timeouts on the wire (ureq's own, always real), a run's
 //! deadline (`ingest::RunBounds`), or the times the store writes down for
@@ -103,7 +103,7 @@ mod tests {
         let c = SimulatedClock::at_us(1_000_000_500);
         let started = std::time::Instant::now();
         c.sleep(Duration::from_secs(3600));
-        // Not the hour a real sleep takes, however loaded the machine (issue 31 item 11).
+        // Not the hour a real sleep takes, however loaded the machine.
         assert!(started.elapsed() < Duration::from_secs(1800), "{:?}", started.elapsed());
         assert_eq!(c.now_us(), 1_000_000_500 + 3_600_000_000);
         assert_eq!((c.now_ms(), c.now_ms_ceil()), (4_600_000, 4_600_001));

@@ -23,7 +23,7 @@ pub fn parse_retry_after(value: Option<&str>, now: SystemTime) -> RetryAfter {
         return RetryAfter::Unusable;
     };
     // Any size is read exactly, none ignored (P10): what a wait beyond a year
-    // means is the ledger's to say (the host is held, issue 19 item 15).
+    // means is the ledger's to say (the host is held).
     if v.bytes().all(|b| b.is_ascii_digit()) {
         let secs = v.parse::<u64>().unwrap_or(u64::MAX);
         return RetryAfter::Wait(Duration::from_secs(secs));
@@ -78,8 +78,7 @@ mod tests {
         assert_eq!(parse_retry_after(Some("Sunday, 06-Nov-94 08:49:37 GMT"), now), RetryAfter::Wait(Duration::from_secs(30)));
         assert_eq!(parse_retry_after(Some("Sun Nov  6 08:49:37 1994"), now), RetryAfter::Wait(Duration::from_secs(30)));
         assert_eq!(parse_retry_after(Some("Sun, 06 Nov 1994 08:00:00 GMT"), now), RetryAfter::Wait(Duration::ZERO));
-        // Beyond sense is read as it is, not unreadable (issue 10 item 7) nor
-        // cut short (issue 19 item 15).
+        // Beyond sense is read as it is, neither unreadable nor cut short.
         for (huge, secs) in [("1000000000", 1_000_000_000), ("99999999999999999999999", u64::MAX), ("604801", 604_801)] {
             assert_eq!(parse_retry_after(Some(huge), now), RetryAfter::Wait(Duration::from_secs(secs)), "{huge}");
         }

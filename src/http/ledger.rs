@@ -6,16 +6,17 @@
 //! Requests to real hosts are booked in the system ledger, in one fixed
 //! folder per machine ([`SYSTEM_STATE_DIR`]), whatever HOME, XDG_STATE_HOME
 //! or `--state-dir` say; a private ledger (`--state-dir`, else the XDG
-//! state folder) serves `--mirror` runs only: tests, demos, staging (issue
-//! 19 item 5). Not beside a database: two databases still talk to one host.
-//! A request's moment is reserved here, durably, BEFORE it is sent, in one `BEGIN IMMEDIATE`
-//! transaction that re-checks the delay, the not-before time and the daily
-//! cap: two processes cannot both take the same slot, and a process killed
-//! mid-request leaves its reservation behind, so the next waits the full
-//! delay from it (plus a second for the dead request to have reached the host). While the exchange runs, a per-host file lock tells other
-//! processes the host is busy; the OS releases it if the process dies.
+//! state folder) serves `--mirror` runs only: tests, demos, staging. Not
+//! beside a database: two databases still talk to one host. A request's
+//! moment is reserved here, durably, BEFORE it is sent, in one `BEGIN
+//! IMMEDIATE` transaction that re-checks the delay, the not-before time and
+//! the daily cap: two processes cannot both take the same slot, and a
+//! process killed mid-request leaves its reservation behind, so the next
+//! waits the full delay from it (plus a second for the dead request to have
+//! reached the host). While the exchange runs, a per-host file lock tells
+//! other processes the host is busy; the OS releases it if the process dies.
 //!
-//! The ledger distrusts itself (issue 19 items 4, 11): a file deleted or
+//! The ledger distrusts itself: a file deleted or
 //! replaced under a running process, a ledger gone or emptied while the
 //! folder's witness (`hosts/ledger-id`) says one was kept, and times no
 //! clock could have written (far ahead of now) are errors, so the caller
@@ -45,7 +46,7 @@ pub const MAX_NOT_BEFORE: Duration = Duration::from_secs(365 * 24 * 3600);
 pub const HELD: i64 = i64::MAX;
 
 /// Whether a hold's recorded reason is the host's "no" (401, 403, 451),
-/// remembered until the operator releases it (P11, issue 31 item 6),
+/// remembered until the operator releases it (P11),
 /// rather than a Retry-After of over a year (P10).
 pub fn held_for_a_no(why: &str) -> bool {
     ["HTTP 401 ", "HTTP 403 ", "HTTP 451 "].iter().any(|s| why.starts_with(s))
@@ -70,18 +71,18 @@ pub fn held_message(host: &str, source: &str, why: &str) -> String {
 
 /// How far ahead of this machine's clock a recorded time may be before it is
 /// taken for impossible (clock set back, ledger altered). Within it, a time
-/// ahead only makes us wait longer, which is safe (issue 19 item 11).
+/// ahead only makes us wait longer, which is safe.
 pub const CLOCK_SLACK_MS: i64 = 10 * 60 * 1000;
 
 /// How many days of requests the ledger keeps: a year and a day, the
-/// longest period `cityvibe report` draws (issue 31 item 4).
+/// longest period `cityvibe report` draws.
 pub const HISTORY_DAYS: i64 = 367;
 
 /// The witness file, in `hosts/`, naming the ledger this folder keeps.
 const WITNESS: &str = "ledger-id";
 
 /// The system ledger's folder: one fixed place per machine, which no HOME,
-/// `XDG_STATE_HOME` or `--state-dir` moves (P8, issue 19 item 5). Every
+/// `XDG_STATE_HOME` or `--state-dir` moves (P8). Every
 /// request to a real host, from any user or process, is booked here.
 pub const SYSTEM_STATE_DIR: &str = "/var/lib/cityvibe";
 
@@ -97,10 +98,10 @@ pub struct LedgerPlace {
 /// The ledger a command uses. Requests to real hosts (no `--mirror`) are
 /// booked in the system ledger only: a `--state-dir` (or
 /// `CITYVIBE_STATE_DIR`) naming another folder is refused for a command that
-/// `sends`, so no second schedule can exist for one host (issue 19 item 5);
-/// a command that only reads may look into the private ledger it names. A
-/// command whose `--mirror` never leaves the machine (`mirror`: a folder, a
-/// loopback base; issue 31 item 5) keeps a private ledger: `--state-dir`,
+/// `sends`, so no second schedule can exist for one host; a command that
+/// only reads may look into the private ledger it names. A command whose
+/// `--mirror` never leaves the machine (`mirror`: a folder, a loopback
+/// base) keeps a private ledger: `--state-dir`,
 /// else `$XDG_STATE_HOME/cityvibe`, else `$HOME/.local/state/cityvibe`.
 pub fn place(given: Option<&Path>, mirror: bool, sends: bool) -> Result<LedgerPlace> {
     let system = PathBuf::from(SYSTEM_STATE_DIR);
@@ -162,7 +163,7 @@ pub struct Ledger {
     conn: Connection,
     dir: PathBuf,
     /// The ledger file's identity (device, inode) when opened: a file
-    /// deleted or replaced later is caught before the next request (item 4).
+    /// deleted or replaced later is caught before the next request.
     identity: (u64, u64),
 }
 
@@ -247,7 +248,7 @@ fn ledger_id(conn: &Connection, dir: &Path, witness: Option<&str>) -> Result<Str
 impl Ledger {
     /// Open (creating) the ledger in `dir`. A ledger this folder kept
     /// (its witness says so) that is gone, emptied or replaced is refused,
-    /// saying what to do (issue 19 item 4).
+    /// saying what to do.
     pub fn open(dir: &Path) -> Result<Ledger> {
         let fail = || format!("opening the host ledger in {}", dir.display());
         std::fs::create_dir_all(dir.join("hosts")).with_context(fail)?;
@@ -286,7 +287,7 @@ impl Ledger {
     }
 
     /// The ledger file is still the one opened: not deleted, not replaced,
-    /// not emptied (issue 19 item 4). Checked before every read and write.
+    /// not emptied. Checked before every read and write.
     fn still_the_same(&self) -> Result<()> {
         let path = self.dir.join("hosts.db");
         let what = match std::fs::metadata(&path) {
@@ -309,7 +310,7 @@ impl Ledger {
 
     /// The host's state (all empty for a host never seen); an error when the
     /// ledger is not the one opened or holds times no clock could have
-    /// written by `now_ms` (issue 19 items 4, 11).
+    /// written by `now_ms`.
     pub fn host(&self, host: &str, now_ms: i64) -> Result<HostEntry> {
         self.still_the_same()?;
         let e = self.entry(host)?;
@@ -394,7 +395,7 @@ impl Ledger {
 
     /// No request to `host` before `until_ms`, kept exactly up to
     /// [`MAX_NOT_BEFORE`] from `now_ms`; beyond it the host is [`HELD`]
-    /// until the operator releases it (P10, issue 19 item 15). An earlier
+    /// until the operator releases it (P10). An earlier
     /// time never shortens a later one. Returns the time recorded.
     pub fn set_not_before(&self, host: &str, until_ms: i64, now_ms: i64, why: &str) -> Result<i64> {
         self.still_the_same()?;
@@ -427,7 +428,7 @@ impl Ledger {
 
     /// Every time recorded for `host` could have been written by this
     /// machine's clock: none ahead of `now_ms` (beyond [`CLOCK_SLACK_MS`]),
-    /// no not-before time past a year unless the host is [`HELD`] (item 11).
+    /// no not-before time past a year unless the host is [`HELD`].
     fn check_times(&self, host: &str, e: &HostEntry, now_ms: i64) -> Result<()> {
         let ahead = now_ms + CLOCK_SLACK_MS;
         // (what, the time recorded, how far ahead of now it may lawfully be)
@@ -497,14 +498,14 @@ impl Ledger {
     }
 
     /// Requests reserved for `host` in the 24 h before `now_ms`: what the
-    /// daily cap counts (read only; the source gate asks it, issue 22 item 2).
+    /// daily cap counts (read only; the source gate asks it).
     pub fn requests_in_last_day(&self, host: &str, now_ms: i64) -> Result<u32> {
         self.count_last_day(&self.conn, host, now_ms)
     }
 
     /// The count of `host`'s requests in the 24 h before `now_ms`, read in
     /// `conn` (the ledger, or a reservation's transaction). A day's count of
-    /// requests not yet made is no count (issue 19 item 11): an error.
+    /// requests not yet made is no count: an error.
     fn count_last_day(&self, conn: &rusqlite::Connection, host: &str, now_ms: i64) -> Result<u32> {
         let (used, latest): (u32, Option<i64>) = conn
             .query_row(
@@ -521,7 +522,7 @@ impl Ledger {
 
     /// The moment of every request reserved for `host` since `since_ms`,
     /// oldest first, whatever database made it: what the host's public
-    /// page counts (issue 31 item 4). Read only.
+    /// page counts. Read only.
     pub fn requests_since(&self, host: &str, since_ms: i64) -> Result<Vec<i64>> {
         self.still_the_same()?;
         let mut st = self.conn.prepare_cached("SELECT at_ms FROM requests WHERE host = ?1 AND at_ms >= ?2 ORDER BY at_ms")?;
@@ -612,7 +613,7 @@ mod tests {
     }
 
     // P10: a not-before time up to a year is kept exactly, beyond it the
-    // host is held; neither is ever shortened (issue 19 item 15).
+    // host is held; neither is ever shortened.
     #[test]
     fn not_before_is_kept_to_a_year_then_held_and_never_shortened() {
         let dir = tempfile::tempdir().unwrap();

@@ -34,8 +34,8 @@ impl Mirror {
     /// or an `http://` base on a loopback address: 127.0.0.0/8, ::1,
     /// `localhost`), so that it may keep a private host ledger. A mirror on
     /// any other host is a real host to be polite to: its requests are
-    /// booked in the system ledger like any real run's (issue 31 item 5:
-    /// `--mirror https://datos.madrid.es --state-dir X` kept a second
+    /// booked in the system ledger like any real run's (else
+    /// `--mirror https://datos.madrid.es --state-dir X` would keep a second
     /// schedule for datos.madrid.es).
     pub fn stays_on_this_machine(&self) -> bool {
         match self {
@@ -96,7 +96,7 @@ mod tests {
         assert_eq!(d.map(&u), Target::File(PathBuf::from("samples/datos.madrid.es/egob/a.json?x=1")));
     }
 
-    // Issue 31 item 5: only a folder or a loopback base may keep a private ledger.
+    // Only a folder or a loopback base may keep a private ledger.
     #[test]
     fn only_a_folder_or_a_loopback_mirror_stays_on_this_machine() {
         let http = |u: &str| Mirror::Http(Url::parse(u).unwrap()).stays_on_this_machine();

@@ -4,7 +4,7 @@
 //! sources.toml that no longer reads mid-run), for the command to print:
 //! the library prints nothing. The command layer implements
 //! [`FetchReporter`] and hands it in; the scheduler keeps no process-wide
-//! state for it (issue 22). Not for the problems that end a source: those
+//! state for it. Not for the problems that end a source: those
 //! reach the run's report through the drivers' outcomes.
 
 use crate::store::fetchlog::FetchRecord;

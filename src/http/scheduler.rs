@@ -101,8 +101,8 @@ pub trait FetchDriver {
     /// Checked during every wait for a host (its delay, a backoff, a
     /// Retry-After): why the source must end now without its request (the
     /// run's deadline passed, a signal asked it to stop), if it must. A
-    /// wait never holds a stop back (issue 31 item 3: a 120 s delay held a
-    /// SIGTERM past systemd's 90 s stop timeout).
+    /// wait never holds a stop back (a 120 s delay would hold a SIGTERM
+    /// past systemd's 90 s stop timeout).
     fn halt(&mut self, _now_ms: i64) -> Option<FetchOutcome> {
         None
     }
@@ -185,7 +185,7 @@ pub struct Scheduler<'c> {
     hosts: HashMap<String, HostState>,
     run_id: Option<i64>,
     /// The fetch log cannot be written: no request goes without its record
-    /// (P17; issue 19 item 16), so nothing more is sent in this run.
+    /// (P17), so nothing more is sent in this run.
     no_log: Option<String>,
     /// Told of each request sent and of the host waited for.
     reporter: &'c mut dyn FetchReporter,
@@ -280,7 +280,7 @@ impl<'c> Scheduler<'c> {
 
     /// Wait up to `wait` ms for the soonest task; a stop asked while
     /// waiting ends the wait at once, and the tasks of the drivers that
-    /// asked it (issue 31 item 3).
+    /// asked it.
     fn wait(&mut self, store: &mut Store, drivers: &mut [&mut dyn FetchDriver], tasks: &mut [Option<Task>], wait: i64) {
         let now = self.clock.now_ms();
         let mut halted = false;
@@ -352,7 +352,7 @@ impl<'c> Scheduler<'c> {
             Err(e) => return Ready::End(self.close(&host, &e)),
         };
         if entry.not_before_ms == Some(HELD) {
-            // Said by every run until the operator acts (P10, P11, issue 19 item 15, issue 31 item 6).
+            // Said by every run until the operator acts (P10, P11).
             let why = super::ledger::held_message(&host, &t.req.source, &entry.not_before_why.unwrap_or_default());
             self.hosts.entry(host).or_default().blocked = Some(why.clone());
             return Ready::End(FetchOutcome::Refused(why));
@@ -394,7 +394,7 @@ impl<'c> Scheduler<'c> {
         why
     }
 
-    /// The fetch log cannot be written: fail closed, nothing more is sent in this run (P17, item 16).
+    /// The fetch log cannot be written: fail closed, nothing more is sent in this run (P17).
     fn no_fetch_log(&mut self, e: &anyhow::Error) -> FetchOutcome {
         let why = format!(
             "not fetched: the database's fetch log cannot be written ({e:#}), and no request is sent without its record \
@@ -408,7 +408,7 @@ impl<'c> Scheduler<'c> {
     fn step(&mut self, store: &mut Store, t: &mut Task) -> Step {
         let host = self.client.books(t.current.host_str().unwrap_or(""));
         // No request without its record in the fetch log (P17): proven
-        // writable before the request, not found missing after it (item 16).
+        // writable before the request, not found missing after it.
         if let Err(e) = store.fetch_log_writable() {
             return Step::Done(self.no_fetch_log(&e));
         }
@@ -438,7 +438,7 @@ impl<'c> Scheduler<'c> {
         // The delay counts from the end of this exchange, in this process and any other.
         if let Err(e) = self.ledger.finished(&host, ended) {
             // The answer is taken in, but the run says at once that the
-            // ledger failed, and the host gets nothing more (item 4).
+            // ledger failed, and the host gets nothing more.
             let why = self.close_why(&host, &e);
             self.reporter.warn(&why);
         }
@@ -513,8 +513,8 @@ impl<'c> Scheduler<'c> {
     }
 }
 
-/// The validators to send for `url`; unreadable ones are said, not dropped
-/// (issue 22), and the request goes without them: a full download.
+/// The validators to send for `url`; unreadable ones are said, not dropped,
+/// and the request goes without them: a full download.
 fn stored_validators(store: &Store, url: &Url, reporter: &mut dyn FetchReporter) -> Validators {
     store.validators(url.as_str()).unwrap_or_else(|e| {
         reporter.warn(&format!("could not read the validators of {url} (this request goes without them and downloads it in full): {e:#}"));

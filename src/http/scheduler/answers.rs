@@ -100,7 +100,7 @@ impl Scheduler<'_> {
         let url = t.current.clone();
         // A no is remembered in the host ledger, for every later run
         // and process, `run --force` included, until the operator
-        // lifts it (P11, issue 31 item 6: cron asked again every 3 h).
+        // lifts it (P11): else cron would ask again every 3 h.
         let now = self.clock.now_ms();
         let said = format!("HTTP {status} to {url} at {}", utc(now));
         let held = match self.ledger.set_not_before(&host, HELD, now, &said) {

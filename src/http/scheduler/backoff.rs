@@ -2,8 +2,8 @@
 //! exponentially from the host's delay or wait what Retry-After asks, to the
 //! letter; remember it in the host ledger for every process and later
 //! command; give up after a bounded number of tries, remembering the next
-//! step too (issue 19 item 13); hold a host that asks for over a year until
-//! the operator releases it (item 15). Not for other statuses.
+//! step too; hold a host that asks for over a year until the operator
+//! releases it. Not for other statuses.
 
 use super::{FetchOutcome, Scheduler, Step, Task, skipped};
 use crate::http::client::Exchange;
@@ -23,7 +23,7 @@ impl Scheduler<'_> {
         if t.tries >= max {
             // The backoff episode outlives this command: the next step of
             // the backoff is the host's not-before time for every later
-            // command and process (P10, issue 19 item 13).
+            // command and process (P10).
             let base = delay_ms.max(1000.min(delay_ms.max(1)));
             let now = self.clock.now_ms_ceil();
             let next = now.saturating_add(base.saturating_mul(1i64 << (t.tries - 1).min(20)));
@@ -56,7 +56,7 @@ impl Scheduler<'_> {
             RetryAfter::Unusable => (backoff, "our backoff".to_string()),
         };
         // Every process on the machine waits it out too: exactly, up to a
-        // year; beyond it the host is held until the operator acts (item 15).
+        // year; beyond it the host is held until the operator acts.
         let until = match self.ledger.set_not_before(&host, now.saturating_add(wait), now, &format!("HTTP {status}, {said}")) {
             Ok(until) => until,
             Err(e) => return (Step::Done(self.close(&host, &e)), RequestOutcome::BackoffLedgerFailed),
