@@ -8,10 +8,10 @@
 //! or `--state-dir` say; a private ledger (`--state-dir`, else the XDG
 //! state folder) serves `--mirror` runs only: tests, demos, staging. Not
 //! beside a database: two databases still talk to one host. A request's
-//! moment is reserved here, durably, BEFORE it is sent, in one `BEGIN
-//! IMMEDIATE` transaction that re-checks the delay, the not-before time and
-//! the daily cap: two processes cannot both take the same slot, and a
-//! process killed mid-request leaves its reservation behind, so the next
+//! moment is reserved here, durably, BEFORE it is sent, in one
+//! `BEGIN IMMEDIATE` transaction that re-checks the delay, the not-before
+//! time and the daily cap: two processes cannot both take the same slot, and
+//! a process killed mid-request leaves its reservation behind, so the next
 //! waits the full delay from it (plus a second for the dead request to have
 //! reached the host). While the exchange runs, a per-host file lock tells
 //! other processes the host is busy; the OS releases it if the process dies.
