@@ -3,10 +3,10 @@
 //! SIGTERM from `systemctl stop` or `kill`, SIGHUP from a closed terminal).
 //! Both are checked between two requests, during every wait for a host's
 //! delay, between the run's steps and between two engine batches of the
-//! translation step (issue 31 item 3), never in the middle of a request or
-//! of a source's transaction; the run then sends nothing more, records
-//! itself as interrupted (exit 5) and frees its lock (issue 19: a hung run
-//! held the lock, and every later cron run exited 3).
+//! translation step, never in the middle of a request or of a source's
+//! transaction; the run then sends nothing more, records itself as
+//! interrupted (exit 5) and frees its lock (a hung run would hold the lock,
+//! and every later cron run would exit 3).
 //!
 //! Not for: the bounds on what a body may hold (`records`), nor the waits
 //! for a host (`http`).
@@ -74,7 +74,7 @@ mod tests {
     use super::*;
 
     /// The deadline is read on the run's clock, not the machine's: a test's
-    /// simulated hour passes the deadline at once (issue 22).
+    /// simulated hour passes the deadline at once.
     #[test]
     fn the_deadline_is_kept_on_the_runs_clock() {
         let bounds = RunBounds::starting_at(1_000, Duration::from_secs(60));

@@ -1,7 +1,6 @@
-//! The source gate (issue 22 item 2): the one answer to "should this source
-//! be fetched now?", asked by `run`, `run --dry-run`, `source show` and
-//! `doctor` alike, so the dry run never answers another question than the
-//! run (issue 21 item 2).
+//! The source gate: the one answer to "should this source be fetched
+//! now?", asked by `run`, `run --dry-run`, `source show` and `doctor`
+//! alike, so the dry run never answers another question than the run.
 //!
 //! It weighs, in this order: a row naming no adapter of this binary, the
 //! operator's switch, an unreviewed manifest (P3), a robots.txt review
@@ -39,7 +38,7 @@ pub enum Decision {
 /// Why a source is not fetched now.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Why {
-    /// `[sources.ID]` names no adapter built into this binary (a scaffold not yet built, issue 21 item 1).
+    /// `[sources.ID]` names no adapter built into this binary (a scaffold not yet built).
     UnknownAdapter { known: Vec<&'static str> },
     /// Switched off in sources.toml, or no row.
     SwitchedOff(String),
@@ -58,7 +57,7 @@ pub enum Why {
     NotBefore { host: String, until_ms: i64, asked: String },
     /// The host asked for more than a year away, or said no (401, 403,
     /// 451): held until the operator lifts the hold (`source release`, P10,
-    /// P11, issue 19 item 15, issue 31 item 6).
+    /// P11).
     Held { host: String, asked: String },
     /// The host's daily cap is used up (requests in the last 24 h).
     CapReached { host: String, cap: u32, used: u32 },
@@ -179,7 +178,7 @@ impl<'a> SourceGate<'a> {
             return Ok(Decision::Refuse(Why::ReviewPending(what)));
         }
         // A hold is said by every run, within the period or not, until the
-        // operator lifts it (P10, P11; issue 31 item 6).
+        // operator lifts it (P10, P11).
         let entry = self.ledger.map(|l| l.host(m.host, self.now_ms)).transpose()?;
         if let Some(e) = &entry
             && e.not_before_ms == Some(crate::http::ledger::HELD)

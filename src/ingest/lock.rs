@@ -1,5 +1,5 @@
 //! The run lock: one run at a time per database, whatever path names it
-//! (P8; issue 10 item 10). Not for the per-host politeness locks: those are
+//! (P8). Not for the per-host politeness locks: those are
 //! the host ledger's (`http::ledger`).
 
 use anyhow::{Context, Result};
@@ -20,7 +20,7 @@ impl RunLock {
     /// Take the lock of the database `db`, or fail at once with [`Locked`]:
     /// a lock file beside its real path (symlinks resolved), and, with a
     /// state folder, one named after the file's identity (device and inode),
-    /// which hard links share (issue 10 item 10).
+    /// which hard links share.
     pub fn acquire(db: &Path, state_dir: Option<&Path>) -> Result<RunLock> {
         if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).with_context(|| format!("creating the database folder {}", dir.display()))?;

@@ -70,7 +70,7 @@ pub fn run(store: &mut Store, opts: RunOptions<'_>) -> Result<RunReport> {
 }
 
 /// Run the selected sources once; past `bounds` no further request is sent
-/// and the sources not done end `skipped`, saying why (issue 19). `reporter`
+/// and the sources not done end `skipped`, saying why. `reporter`
 /// is told of each request and of the host waited for.
 pub fn run_within(store: &mut Store, opts: RunOptions<'_>, bounds: RunBounds, reporter: &mut dyn FetchReporter) -> Result<RunReport> {
     let run_id = store.begin_run()?;
@@ -88,7 +88,7 @@ pub fn run_within(store: &mut Store, opts: RunOptions<'_>, bounds: RunBounds, re
         if !opts.only.is_empty() && !opts.only.iter().any(|o| o == id) {
             continue;
         }
-        // One answer for the run, the dry run, `source show` and `doctor` (issue 22 item 2).
+        // One answer for the run, the dry run, `source show` and `doctor`.
         match gate.decide(id) {
             Ok(Decision::Go) => go.extend(opts.adapters.iter().find(|a| a.manifest().id == id)),
             Ok(Decision::Skip(why) | Decision::Refuse(why)) => reports.push(why.report(id)),
@@ -154,7 +154,7 @@ struct SourceDriver {
     done: bool,
     report: SourceReport,
     /// The source's own time: its requests on the wire and storing what
-    /// came back, not the waits for its or other hosts' delays (issue 13 item 8).
+    /// came back, not the waits for its or other hosts' delays.
     busy_ms: u64,
     /// Messages from feeds that failed before one worked (fallback plan).
     notes: Vec<String>,
@@ -216,8 +216,8 @@ impl SourceDriver {
         self.report.status = status;
 
         // Parser errors may quote feed text: no contact data, control bytes
-        // or bidi overrides in reports or logs (P5, issue 19 item 6).
-        // Escapes read back first: `{:?}` must hide nothing (issue 31 item 2).
+        // or bidi overrides in reports or logs (P5).
+        // Escapes read back first: `{:?}` must hide nothing.
         let message = crate::parse::controls::without_controls(&message);
         self.report.message = crate::parse::pii::scrub(&crate::parse::stored::unescaped(&message));
         self.done = true;
@@ -234,7 +234,7 @@ impl SourceDriver {
             let mut all = std::mem::take(&mut self.notes);
             all.push(why);
             // One reason said once: a host the ledger or the fetch log closed
-            // gives every remaining feed the same one (issue 19 item 16).
+            // gives every remaining feed the same one.
             all.dedup();
             self.end(status, format!("{}; {what_to_do}", all.join("; then ")));
         }
@@ -256,8 +256,8 @@ impl SourceDriver {
             let mut sink = TranslationSink { lang: feed.lang, map: &mut translations, tally: Tally::default() };
             let mut reader = fetched.body.reader().map_err(|e| format!("{}: reading the spooled body: {e}", fetched.url))?;
             parse_feed(self.adapter, feed, &mut reader, &mut sink).map_err(|e| format!("{}: {e}", fetched.url))?;
-            // Counted with the source's record errors and said in its report
-            // (issue 22: they were dropped).
+            // Counted with the source's record errors and said in its report,
+            // never dropped.
             translation_errors += sink.tally.error_count;
             translation_notes.extend(sink.tally.notes(&format!("{}: ", feed.url)));
         }
@@ -269,7 +269,7 @@ impl SourceDriver {
             ingest.set_withdraw_guard(self.withdraw_guard);
             let mut sink = StoreSink { ingest, translations: &translations, parsed: 0, tally: Tally::default(), failure: None };
             // A paged feed's pages, in the order they were asked: one feed
-            // in one transaction, a later row of an id winning (issue 32).
+            // in one transaction, a later row of an id winning.
             let mut parsed = Ok(());
             for fetched in bodies.iter_mut().filter(|f| f.feed == primary) {
                 let page = match fetched.body.reader() {
@@ -455,7 +455,7 @@ impl FetchDriver for SourceDriver {
     fn gate(&mut self, req: &FetchRequest, now_ms: i64, reporter: &mut dyn FetchReporter) -> Gate {
         let id = self.adapter.manifest().id;
         // Past the run's deadline, or asked to stop: nothing more is sent,
-        // and stored events are kept (issue 19).
+        // and stored events are kept.
         if let Some(why) = self.bounds.why_stop(now_ms) {
             return Gate::Stop(FetchOutcome::Skipped(format!("{}: not requested: {why}; the next run fetches it", req.url)));
         }
@@ -500,7 +500,7 @@ impl FetchDriver for SourceDriver {
 
     fn halt(&mut self, now_ms: i64) -> Option<FetchOutcome> {
         // During a wait for a host: the deadline or a signal ends it now,
-        // stored events kept (issue 31 item 3).
+        // stored events kept.
         let url = self.adapter.manifest().feeds.get(self.current).map_or("", |f| f.url);
         self.bounds.why_stop(now_ms).map(|why| FetchOutcome::Skipped(format!("{url}: not requested: {why}; the next run fetches it")))
     }
@@ -508,7 +508,7 @@ impl FetchDriver for SourceDriver {
 
 impl SourceDriver {
     /// sources.toml as it is now, validated; `None` when it cannot be read
-    /// (the run keeps the last good settings and says so once, issue 22 item 2).
+    /// (the run keeps the last good settings and says so once).
     fn reload(&mut self, reporter: &mut dyn FetchReporter) -> Option<Config> {
         let path = self.config_path.as_ref()?;
         match Config::reload(path, &[self.adapter]) {
@@ -546,7 +546,7 @@ impl SourceDriver {
             self.skip_feeds_off();
             self.next_feed >= m.feeds.len()
         };
-        // "Stored events kept" only when there are some (issue 31 item 10).
+        // "Stored events kept" only when there are some.
         let held = store.count_events(m.id).map_or(0, |(active, withdrawn)| active + withdrawn);
         let kept = if held > 0 { format!("its {held} stored events kept; ") } else { String::new() };
         let what_to_do = format!("{kept}if it persists, check {} or run `cityvibe source disable {} --reason \"…\"`", m.dataset_page, m.id);

@@ -26,7 +26,7 @@ pub(super) struct StoreSink<'s, 't> {
 pub(super) struct Tally {
     pub(super) errors: Vec<RecordError>,
     pub(super) error_count: u64,
-    /// Records kept but read leniently or cut (issue 10 items 5, 13).
+    /// Records kept but read leniently or cut.
     pub(super) warnings: Vec<RecordError>,
     pub(super) warning_count: u64,
 }
@@ -77,8 +77,8 @@ impl StoreSink<'_, '_> {
             return;
         }
         // Event and translations alike come out of `records::parse_feed`,
-        // which scrubbed them (P5): scrubbing them here again changed nothing
-        // and cost a third of the ingest's CPU time (issue 14 item 5).
+        // which scrubbed them (P5): scrubbing them here again would change
+        // nothing and cost a third of the ingest's CPU time.
         if let Some(ts) = self.translations.get(&event.source_event_id) {
             event.translations.extend(ts.iter().cloned());
         }
@@ -89,7 +89,7 @@ impl StoreSink<'_, '_> {
     }
     fn record_error(&mut self, error: RecordError) {
         if let Some(id) = &error.id {
-            // Still in the feed, only unreadable: not withdrawn (issue 19 item 17).
+            // Still in the feed, only unreadable: not withdrawn.
             self.ingest.keep(id);
         }
         self.tally.error(error);
@@ -100,7 +100,7 @@ impl StoreSink<'_, '_> {
 pub(super) struct TranslationSink<'m> {
     pub(super) lang: &'static str,
     pub(super) map: &'m mut HashMap<String, Vec<PublisherTranslation>>,
-    /// Counted and reported with the source (issue 22: none dropped quietly).
+    /// Counted and reported with the source: none dropped quietly.
     pub(super) tally: Tally,
 }
 
