@@ -4,7 +4,7 @@
 //! Written with `cityvibe adapter new` on 2026-12-02 from a real download
 //! (January 2026). ROBOTS.TXT REVIEW PENDING: no copy of the host's
 //! robots.txt could be had, so a run reads this source only through
-//! `--mirror`, and its row in sources.toml ships switched off (issue 32).
+//! `--mirror`, and its row in sources.toml ships switched off.
 //!
 //! One JSON feed: a bare array of records. What the feed taught the kit:
 //! coordinates in UTM metres (ETRS89, zone 30; `parse::geo`), every `;` of
@@ -44,7 +44,7 @@ pub static MANIFEST: Manifest = Manifest {
     plan: FetchPlan::FirstThatParses,
     // Only the API's own schedule path, until a hop has been seen by hand.
     redirects: &[RedirectRule { host: "datos.juntadeandalucia.es", path_prefix: "/api/v0/schedule/" }],
-    // Cautious until robots.txt has been read (issue 32): no Crawl-delay known.
+    // Cautious until robots.txt has been read: no Crawl-delay known.
     min_delay: Duration::from_secs(10),
     // One request per run, eight runs a day: 24 leaves room for retries.
     daily_cap: 24,
@@ -201,7 +201,7 @@ fn map(r: &Record, lang: &str, position: usize) -> Result<Event, RecordError> {
     };
     let mut ev = Event::new(id, &line(r.title.as_str()), lang).map_err(err)?;
     ev.description = text(r.description.as_str());
-    // No event page in the record (issue 32): the publisher's "more
+    // No event page in the record: the publisher's "more
     // information" link, else the dataset page; the manifest's `links` says
     // which, and the reader is told.
     ev.url = more_info(r).or_else(|| Some(MANIFEST.dataset_page.to_string()));

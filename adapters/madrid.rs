@@ -100,7 +100,7 @@ struct Record<'a> {
     start: Cow<'a, str>,
     end: Cow<'a, str>,
     /// The names the feed's format gives the start and end fields: an
-    /// error names the field, never its value (issue 31 item 2).
+    /// error names the field, never its value.
     date_fields: (&'static str, &'static str),
     time: Cow<'a, str>,
     weekdays: Cow<'a, str>,

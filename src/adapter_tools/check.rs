@@ -87,7 +87,7 @@ pub struct CheckReport {
     /// E-mail addresses and phone numbers the core's scrub replaced in free
     /// text (the feed carries contact data there: say so in `review.notes`).
     pub scrubbed: usize,
-    /// Venue points outside the manifest's region, dropped (issue 32).
+    /// Venue points outside the manifest's region, dropped.
     pub outside_region: usize,
     /// The first events, as they would be stored.
     pub events: Vec<Event>,
@@ -102,8 +102,8 @@ impl CheckReport {
 }
 
 /// The record errors a report keeps; all are counted. A sample of garbage
-/// records takes no more memory than a run of it would (issue 19 item 5:
-/// each error of millions was kept).
+/// records takes no more memory than a run of it would (keeping each of
+/// millions of errors would not).
 pub const ERRORS_KEPT: usize = 100;
 
 /// What the parse of a sample gave: every event, the first errors.

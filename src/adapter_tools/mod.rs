@@ -109,7 +109,7 @@ pub fn manifest_problems(m: &Manifest) -> Vec<String> {
         && !m.update_schedule.trim().is_empty()
         && crate::adapter::Frequency::of(m.update_schedule) == crate::adapter::Frequency::Unstated
     {
-        // Else the public page silently says "Updated: not stated" (issue 21 item 5).
+        // Else the public page silently says "Updated: not stated".
         p.push(format!(
             "update_schedule {:?} names no frequency the sources page knows: start it with one of {}, then any note in parentheses",
             m.update_schedule,

@@ -32,7 +32,7 @@ mod ai_txt;
 mod robots;
 mod tdmrep;
 
-/// What became of asking a host for one of the three files (issue 14 item 3).
+/// What became of asking a host for one of the three files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum FileState {
@@ -77,9 +77,8 @@ const ROBOTS_MAX: u64 = 500 * 1024;
 const OTHER_MAX: u64 = 1024 * 1024;
 
 /// How many times its delay a host whose robots.txt could not be read is
-/// left alone (issue 19 item 13): twice the step a backoff given up after
-/// four tries would take next (8 times the delay, after waits of 1, 2 and 4
-/// times it; issue 31 item 7).
+/// left alone: twice the step a backoff given up after four tries would
+/// take next (8 times the delay, after waits of 1, 2 and 4 times it).
 const UNREADABLE_ROBOTS_STEPS: i64 = 16;
 
 /// The three paths an audit asks a host for, in this order.
@@ -181,7 +180,7 @@ fn read_capped(body: &mut Body, max: u64) -> std::io::Result<(Vec<u8>, String)> 
 
 impl HostDriver {
     /// The Crawl-delay just read paces this audit's next requests, not only
-    /// later commands (the slowest word wins, rule 2; issue 19 item 12).
+    /// later commands (the slowest word wins, rule 2).
     fn obey_crawl_delay(&mut self, robots_txt: &[u8]) {
         let asked = texting_robots::Robot::new(crate::http::headers::AGENT_TOKEN, robots_txt).ok().and_then(|r| r.delay);
         if let Some(secs) = asked.map(f64::from).filter(|s| s.is_finite() && *s > 0.0) {
