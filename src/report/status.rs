@@ -312,7 +312,7 @@ fn event_charts(cx: &Scope, t: &Catalogue, marks: &[RunMark]) -> Result<Vec<Char
 /// Translation rows per display language, by origin, and the pending ones.
 fn coverage_chart(cx: &Scope, t: &Catalogue) -> Result<Chart> {
     let langs: Vec<String> =
-        cx.config.map_or_else(|| crate::model::DISPLAY_LANGS.iter().map(|l| l.to_string()).collect(), |c| c.settings.languages.clone());
+        cx.config.map_or_else(|| crate::lang::Lang::CODES.iter().map(|l| l.to_string()).collect(), |c| c.settings.languages.clone());
     let coverage = cx.store.translation_coverage(&langs)?;
     let col = |key: &str, f: fn(&crate::store::report::Coverage) -> u64| Series {
         key: key.into(),

@@ -1,6 +1,7 @@
 //! Translations per (event, language, field) and the translation cache.
 
 use super::{Store, now_ms};
+use crate::lang::Lang;
 use crate::vocab::{Field, TextOrigin};
 use anyhow::Result;
 use rusqlite::{OptionalExtension, params};
@@ -52,7 +53,7 @@ impl MachineTranslation {
     /// (or the cache under `cache_key` kept it).
     pub fn of(
         text: &SourceText,
-        lang: &str,
+        lang: Lang,
         translated: String,
         engine: String,
         source_hash: &str,

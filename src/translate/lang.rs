@@ -17,6 +17,7 @@
 //! Not for: the mechanism that applies the data (`protect`, `style`), or
 //! the term base (`terms`, `data/terms/`).
 
+use crate::lang::Lang;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -43,22 +44,22 @@ const CODE: &[&str] = &[
 
 /// Whether `field` of texts into `lang` goes to Apertium as it is and
 /// comes back as Apertium gives it (`LANG/plain.txt`).
-pub fn plain(lang: &str, field: crate::vocab::Field) -> bool {
+pub fn plain(lang: Lang, field: crate::vocab::Field) -> bool {
     has(&format!("{lang}/plain.txt"), field.as_str())
 }
 
 /// Whether `lang` puts an adjective before its noun (`LANG/word-order.txt`).
-pub fn adjective_first(lang: &str) -> bool {
+pub fn adjective_first(lang: Lang) -> bool {
     has(&format!("{lang}/word-order.txt"), "adjective-before-noun")
 }
 
 /// Whether `lang` writes titles in sentence case (`LANG/titles.txt`).
-pub fn sentence_case_titles(lang: &str) -> bool {
+pub fn sentence_case_titles(lang: Lang) -> bool {
     has(&format!("{lang}/titles.txt"), "sentence case")
 }
 
 /// Whether `lang` writes edition ordinals its own way (`LANG/ordinals.tsv`).
-pub fn has_ordinals(lang: &str) -> bool {
+pub fn has_ordinals(lang: Lang) -> bool {
     !lines(&format!("{lang}/ordinals.tsv")).is_empty()
 }
 
@@ -66,7 +67,7 @@ pub fn has_ordinals(lang: &str) -> bool {
 /// the ending of the line for `=n`, else of the longest line the figures
 /// end with, else of `*`; `None` where that ending is `-` (kept as the
 /// publisher wrote it) or the language has no such file.
-pub fn ordinal(lang: &str, n: u32) -> Option<String> {
+pub fn ordinal(lang: Lang, n: u32) -> Option<String> {
     let figures = n.to_string();
     let exact = format!("={figures}");
     let rows: Vec<Vec<&str>> = rows(&format!("{lang}/ordinals.tsv")).filter(|r| r.len() == 2).collect();
@@ -165,16 +166,17 @@ mod tests {
     /// What the example's rule makes of its input.
     fn outcome(e: &Example, gazetteer: &[String]) -> String {
         let dir = e.path.split('/').next().unwrap_or_default();
+        let lang_of = |code: &str| Lang::from_code(code).unwrap_or_else(|| panic!("{}: {code:?} is no display language", e.path));
         if e.path.ends_with("/plain.txt") {
             let field = e.input.parse::<crate::vocab::Field>();
-            return if field.is_ok_and(|f| plain(dir, f)) { "plain" } else { "prepared" }.to_string();
+            return if field.is_ok_and(|f| plain(lang_of(dir), f)) { "plain" } else { "prepared" }.to_string();
         }
         if e.path.ends_with("/word-order.txt") || e.path.ends_with("/titles.txt") {
             return if has(e.path, &e.input) { "yes" } else { "no" }.to_string();
         }
         if e.path.ends_with("/ordinals.tsv") {
             let mut out = e.input.clone();
-            for (a, b, written) in crate::translate::ordinals::find(&e.input, dir, &|_| true).into_iter().rev() {
+            for (a, b, written) in crate::translate::ordinals::find(&e.input, lang_of(dir), &|_| true).into_iter().rev() {
                 out.replace_range(a..b, &format!("{{{written}}}"));
             }
             return out;
@@ -183,7 +185,7 @@ mod tests {
             return crate::parse::week_hours::describe(&crate::parse::week_hours::week_hours(&e.input, dir));
         }
         if e.path == crate::translate::garble::FILE {
-            let lang = e.lang.as_deref().unwrap_or_default();
+            let lang = lang_of(e.lang.as_deref().unwrap_or_default());
             let (original, translation) = e.input.split_once(" | ").unwrap_or_default();
             let found = crate::translate::garble::forms(original, translation, lang);
             return if found.is_empty() { "none".to_string() } else { found.join(", ") };
@@ -200,7 +202,7 @@ mod tests {
             let p = prepare(&e.input, known, &TermBase::default());
             return p.text.replace(KEEP_START, "{").replace(KEEP_END, "}");
         }
-        let lang = e.lang.as_deref().unwrap_or(dir);
+        let lang = lang_of(e.lang.as_deref().unwrap_or(dir));
         let (text, names) = kept_spans(&e.input);
         finish(&text, &names, None, lang, if e.title { Field::Title } else { Field::Description })
     }

@@ -13,6 +13,7 @@
 //! Not for: titles and descriptions (the engines' work), nor interface words
 //! (`i18n`).
 
+use crate::lang::Lang;
 use regex::Regex;
 use std::sync::OnceLock;
 
@@ -65,7 +66,7 @@ pub struct Phrases {
 }
 
 /// The phrases into `lang` (none for a language with no file).
-pub fn into(lang: &str) -> &'static Phrases {
+pub fn into(lang: Lang) -> &'static Phrases {
     // Each language's patterns are built the first time it is asked for.
     static ALL: [OnceLock<Phrases>; FILES.len()] = [const { OnceLock::new() }; FILES.len()];
     static NONE: Phrases = Phrases { decimal: String::new(), phrases: Vec::new(), examples: Vec::new() };
@@ -279,7 +280,7 @@ mod tests {
     fn every_example_of_the_phrase_files_holds() {
         let mut checked = 0;
         for (lang, _) in FILES {
-            let phrases = into(lang);
+            let phrases = into(lang.parse().unwrap());
             for (kind, from, text, expected) in phrases.examples() {
                 let got = match kind {
                     Kind::Price => phrases.price(text, from),
