@@ -32,7 +32,7 @@ pub fn collect(store: &Store, args: &ExportArgs, cite: &Citations) -> Result<Vec
     }
     let mut events: Vec<ExportEvent> = events.into_iter().map(ExportEvent::new).collect();
     if let Some(lang) = args.lang {
-        events.iter_mut().for_each(|x| x.reader_lang = lang.to_string());
+        events.iter_mut().for_each(|x| x.reader_lang = lang);
     }
     Ok(events)
 }

@@ -176,7 +176,7 @@ pub fn write(events: &[ExportEvent], now: jiff::Timestamp) -> String {
             description.push_str("\n\n");
         }
         // The labels in the reader's language (issue 20 item 3).
-        let words = crate::i18n::catalogue_of(&x.reader_lang);
+        let words = crate::i18n::catalogue(x.reader_lang);
         if let Some(price) = e.price.as_deref().filter(|p| !p.trim().is_empty()) {
             let _ = writeln!(description, "{}", words.text_with("ics-price", &[("price", price.into())]));
         }
