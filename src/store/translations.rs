@@ -37,7 +37,7 @@ pub struct Existing {
 #[derive(Debug, Clone)]
 pub struct MachineTranslation {
     pub event_id: i64,
-    pub lang: String,
+    pub lang: Lang,
     pub field: Field,
     pub text: String,
     pub engine: String,
@@ -61,7 +61,7 @@ impl MachineTranslation {
     ) -> MachineTranslation {
         MachineTranslation {
             event_id: text.event_id,
-            lang: lang.to_string(),
+            lang,
             field: text.field,
             text: translated,
             engine,

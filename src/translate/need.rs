@@ -70,7 +70,7 @@ impl Need {
         stats.per_source.entry(self.source.clone()).or_default().0 += 1;
         MachineTranslation {
             event_id: self.event_id,
-            lang: tgt.to_string(),
+            lang: tgt,
             field: self.field,
             text: text.to_string(),
             engine: origin_name(engine, self.route, self.via),
