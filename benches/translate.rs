@@ -430,7 +430,13 @@ fn ours(texts: &[(String, Option<String>)], kinds: &[Field], cores: usize, batch
                 }
                 for (o, &i) in out.iter().zip(&of_field) {
                     let p = &prepared[k][i];
-                    std::hint::black_box(finish(o, &p.names, p.lead.as_deref(), TARGETS[k], field));
+                    std::hint::black_box(finish(
+                        o,
+                        &p.names,
+                        p.lead.as_deref(),
+                        cityvibe::lang::Lang::from_code(TARGETS[k]).unwrap(),
+                        field,
+                    ));
                 }
             }
         }

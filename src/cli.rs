@@ -1,5 +1,6 @@
 //! The command line, in one place (clap derive).
 
+use crate::lang::Lang;
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -126,8 +127,8 @@ pub struct ReportArgs {
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=366))]
     pub days: u32,
     /// The language of the operator's page (host pages are in all seven).
-    #[arg(long, value_name = "xx", default_value = "es", value_parser = Known::langs())]
-    pub lang: String,
+    #[arg(long, value_name = "xx", default_value = "es", value_enum)]
+    pub lang: Lang,
     /// Print what was written as JSON.
     #[arg(long)]
     pub json: bool,
@@ -154,8 +155,8 @@ pub struct ExportArgs {
     #[arg(long, value_enum)]
     pub format: ExportFormat,
     /// Show titles and descriptions in this language where a translation is stored.
-    #[arg(long, value_name = "xx", value_parser = Known::langs())]
-    pub lang: Option<String>,
+    #[arg(long, value_name = "xx", value_enum)]
+    pub lang: Option<Lang>,
     /// Only these sources (repeatable).
     #[arg(long = "source", value_name = "ID", value_parser = Known::sources())]
     pub sources: Vec<String>,
@@ -203,8 +204,8 @@ pub enum TranslateCommand {
         /// SOURCE:ID of the event.
         id: String,
         /// The language of the translation (ca, gl, en, fr, it, pt).
-        #[arg(long, value_parser = Known::langs())]
-        lang: String,
+        #[arg(long, value_enum)]
+        lang: Lang,
         /// The translated title.
         #[arg(long)]
         title: Option<String>,
@@ -216,8 +217,8 @@ pub enum TranslateCommand {
     /// as a PO or XLIFF file, for Weblate, Pontoon or Poedit.
     Export {
         /// The language to write (ca, gl, en, fr, it, pt).
-        #[arg(long, value_parser = Known::langs())]
-        lang: String,
+        #[arg(long, value_enum)]
+        lang: Lang,
         /// po or xliff.
         #[arg(long, value_enum)]
         format: crate::translate::exchange::Format,
@@ -269,8 +270,8 @@ pub struct EventsShowArgs {
     /// The event: SOURCE:ID, or a bare id that only one event has.
     pub id: String,
     /// Show titles and descriptions in this language (es, ca, gl, en, fr, it, pt).
-    #[arg(long, value_name = "xx", value_parser = Known::langs())]
-    pub lang: Option<String>,
+    #[arg(long, value_name = "xx", value_enum)]
+    pub lang: Option<Lang>,
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
@@ -308,8 +309,8 @@ pub struct EventsListArgs {
     #[arg(long, default_value_t = 50)]
     pub limit: usize,
     /// Show titles and descriptions in this language (es, ca, gl, en, fr, it, pt).
-    #[arg(long, value_name = "xx", value_parser = Known::langs())]
-    pub lang: Option<String>,
+    #[arg(long, value_name = "xx", value_enum)]
+    pub lang: Option<Lang>,
     /// Also list events whose every occurrence is over (most recent first, after the rest).
     #[arg(long)]
     pub all: bool,
@@ -359,8 +360,8 @@ pub struct SourcesExportArgs {
     #[arg(long, value_enum, default_value = "md")]
     pub format: SourcesFormat,
     /// The page's language: es, ca, gl, en, fr, it or pt.
-    #[arg(long, value_name = "xx", default_value = "es", value_parser = clap::builder::PossibleValuesParser::new(crate::lang::Lang::CODES))]
-    pub lang: String,
+    #[arg(long, value_name = "xx", default_value = "es", value_enum)]
+    pub lang: Lang,
 }
 
 // `cityvibe source history`'s options (a plain comment: a doc comment here would become its help text).
@@ -513,10 +514,6 @@ impl Known {
     /// The adapters' ids.
     pub fn sources() -> Known {
         Known(crate::adapters::ids)
-    }
-    /// The display languages.
-    pub fn langs() -> Known {
-        Known(|| crate::lang::Lang::CODES.to_vec())
     }
 }
 

@@ -77,7 +77,7 @@ pub struct Settings {
 }
 
 fn default_languages() -> Vec<String> {
-    crate::model::DISPLAY_LANGS.iter().map(|s| s.to_string()).collect()
+    crate::lang::Lang::CODES.iter().map(|s| s.to_string()).collect()
 }
 fn default_translate_timeout() -> u64 {
     60
@@ -100,6 +100,14 @@ pub const MAX_WAIT_SECS: u64 = 3600;
 pub const MAX_RUN_DEADLINE_SECS: u64 = DEFAULT_PERIOD.as_secs() - 600;
 fn default_translate_max_chars() -> usize {
     crate::policy::DEFAULT_MAX_CHARS
+}
+
+impl Settings {
+    /// The display languages, as `Config::load` checked them: a code that
+    /// is none (only in a config never checked) is left out.
+    pub fn langs(&self) -> Vec<crate::lang::Lang> {
+        self.languages.iter().filter_map(|l| crate::lang::Lang::from_code(l)).collect()
+    }
 }
 
 impl Default for Settings {
@@ -235,8 +243,8 @@ impl Config {
             validate_feeds_off(id, row, a.manifest())?;
         }
         for l in &self.settings.languages {
-            if !crate::model::DISPLAY_LANGS.contains(&l.as_str()) {
-                bail!("[settings] languages: {l:?} is not one of {}", crate::model::DISPLAY_LANGS.join(", "));
+            if crate::lang::Lang::from_code(l).is_none() {
+                bail!("[settings] languages: {l:?} is not one of {}", crate::lang::Lang::CODES.join(", "));
             }
         }
         if !(1..=MAX_WAIT_SECS).contains(&self.settings.max_wait_secs) {

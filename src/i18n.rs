@@ -9,6 +9,7 @@
 //! Not for: event texts, which the translation pipeline (`translate`) turns
 //! into the display languages, nor for the operator's CLI messages.
 
+use crate::lang::Lang;
 use std::sync::OnceLock;
 
 use fluent_bundle::FluentResource;
@@ -35,31 +36,36 @@ macro_rules! catalogue_files {
 pub const FILES: &[(&str, &str, &str)] = catalogue_files!["common", "reader", "report"];
 
 /// The language whose catalogue answers when another lacks a message.
-const FALLBACK: &str = "es";
+const FALLBACK: Lang = Lang::Es;
 
 /// One language's messages.
 pub struct Catalogue {
-    lang: &'static str,
+    lang: Lang,
     bundle: FluentBundle<FluentResource>,
 }
 
-/// The catalogue of `lang` (one of the display languages); any other code
-/// gets the Spanish one.
-pub fn catalogue(lang: &str) -> &'static Catalogue {
+/// The catalogue of `lang`.
+pub fn catalogue(lang: Lang) -> &'static Catalogue {
     static ALL: OnceLock<Vec<Catalogue>> = OnceLock::new();
-    let all = ALL.get_or_init(|| crate::lang::Lang::CODES.iter().map(|l| Catalogue::build(l)).collect());
-    all.iter().find(|c| c.lang == lang).or_else(|| all.iter().find(|c| c.lang == FALLBACK)).expect("the fallback language has a catalogue")
+    let all = ALL.get_or_init(|| Lang::ALL.into_iter().map(Catalogue::build).collect());
+    all.iter().find(|c| c.lang == lang).expect("every display language has a catalogue")
+}
+
+/// The catalogue of a stored language code: a code that is no display
+/// language gets the Spanish one.
+pub fn catalogue_of(code: &str) -> &'static Catalogue {
+    catalogue(Lang::from_code(code).unwrap_or(FALLBACK))
 }
 
 impl Catalogue {
-    fn build(lang: &'static str) -> Catalogue {
-        let langid = lang.parse().expect("a display language is a valid language identifier");
+    fn build(lang: Lang) -> Catalogue {
+        let langid = lang.as_str().parse().expect("a display language is a valid language identifier");
         let mut bundle = FluentBundle::new_concurrent(vec![langid]);
         // Plain text out: no Unicode isolation marks around arguments, which
         // would show as stray characters in a terminal, a CSV or an ICS line.
         bundle.set_use_isolating(false);
         for (file_lang, domain, source) in FILES {
-            if *file_lang != lang {
+            if *file_lang != lang.as_str() {
                 continue;
             }
             let resource = FluentResource::try_new((*source).to_string())
@@ -70,7 +76,7 @@ impl Catalogue {
     }
 
     /// The language this catalogue speaks.
-    pub fn lang(&self) -> &'static str {
+    pub fn lang(&self) -> Lang {
         self.lang
     }
 
@@ -129,7 +135,7 @@ mod tests {
     use super::*;
     use std::collections::BTreeSet;
 
-    fn ids(lang: &str, domain: &str) -> BTreeSet<String> {
+    fn ids(lang: Lang, domain: &str) -> BTreeSet<String> {
         let (_, _, source) = FILES.iter().find(|(l, d, _)| *l == lang && *d == domain).unwrap();
         let resource = FluentResource::try_new((*source).to_string()).unwrap();
         resource
@@ -145,8 +151,8 @@ mod tests {
     fn every_language_has_every_message_of_every_domain() {
         let domains: BTreeSet<&str> = FILES.iter().map(|(_, d, _)| *d).collect();
         for domain in domains {
-            let spanish = ids("es", domain);
-            for lang in crate::lang::Lang::CODES {
+            let spanish = ids(Lang::Es, domain);
+            for lang in Lang::ALL {
                 assert_eq!(ids(lang, domain), spanish, "data/i18n/{lang}/{domain}.ftl has other messages than es");
             }
         }
@@ -154,14 +160,14 @@ mod tests {
 
     #[test]
     fn a_message_is_said_in_the_readers_language() {
-        assert_eq!(catalogue("en").text("lang-es"), "Spanish");
-        assert_eq!(catalogue("fr").text("lang-es"), "espagnol");
-        assert_eq!(catalogue("es").text("lang-ca"), "catalán");
+        assert_eq!(catalogue(Lang::En).text("lang-es"), "Spanish");
+        assert_eq!(catalogue(Lang::Fr).text("lang-es"), "espagnol");
+        assert_eq!(catalogue(Lang::Es).text("lang-ca"), "catalán");
     }
 
     #[test]
     fn an_unknown_language_or_message_never_panics() {
-        assert_eq!(catalogue("xx").lang(), "es");
-        assert_eq!(catalogue("en").text("no-such-message"), "no-such-message");
+        assert_eq!(catalogue_of("xx").lang(), "es");
+        assert_eq!(catalogue(Lang::En).text("no-such-message"), "no-such-message");
     }
 }

@@ -1,9 +1,11 @@
 //! The seven display languages, one type: the code each is written with
 //! (ISO 639-1: in sources.toml, `--lang`, the database and every export),
-//! Apertium's names for it and its own name. `--lang` offers these values,
-//! and every other check of a language asks this type (`model::DISPLAY_LANGS`,
-//! `Known::langs`, the translators' `engine_codes` and the sources page read
-//! [`Lang::CODES`]), so a language is added in one place.
+//! Apertium's names for it and its own name. `--lang` parses to it (clap's
+//! `ValueEnum`), `[settings] languages` and a PO or XLIFF file's language are
+//! read into it, and the translation, the model's labels, the store's view,
+//! the exports, the report and the catalogues take it; a code is text only
+//! where it is read or written (the database, a config, a feed, an engine's
+//! mode). A language is added in one place.
 //!
 //! Not for the words shown in a language (`i18n`, `data/i18n/`) nor for
 //! which pairs an engine can translate (`translate::engine`).
@@ -11,8 +13,10 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// A display language, in CityVibe's order of preference.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
+/// A display language. Its variants (and [`Lang::ALL`]) stand in CityVibe's
+/// order of preference; languages compare as their codes do, so a map or a
+/// sort keyed by language keeps the order it had when keyed by code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum Lang {
     Es,
     Ca,
@@ -91,6 +95,50 @@ impl fmt::Display for Lang {
     }
 }
 
+impl Ord for Lang {
+    fn cmp(&self, other: &Lang) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl PartialOrd for Lang {
+    fn partial_cmp(&self, other: &Lang) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// A language is its code where a stored or written code meets it
+/// (`lang == "fr"`, `e.lang == lang`).
+impl PartialEq<&str> for Lang {
+    fn eq(&self, code: &&str) -> bool {
+        self.as_str() == *code
+    }
+}
+
+impl PartialEq<str> for Lang {
+    fn eq(&self, code: &str) -> bool {
+        self.as_str() == code
+    }
+}
+
+impl PartialEq<String> for Lang {
+    fn eq(&self, code: &String) -> bool {
+        self.as_str() == code
+    }
+}
+
+impl PartialEq<Lang> for String {
+    fn eq(&self, lang: &Lang) -> bool {
+        self == lang.as_str()
+    }
+}
+
+impl PartialEq<Lang> for &str {
+    fn eq(&self, lang: &Lang) -> bool {
+        *self == lang.as_str()
+    }
+}
+
 impl FromStr for Lang {
     type Err = String;
     fn from_str(s: &str) -> Result<Lang, String> {
@@ -117,6 +165,20 @@ mod tests {
             assert_eq!(lang.apertium_codes()[0], code);
         }
         assert_eq!(Lang::value_variants(), Lang::ALL);
+        // Equal to its code, and to no other, either way round.
+        let (code, stored) = ("fr", String::from("fr"));
+        assert_eq!(Lang::Fr, code);
+        assert_eq!(code, Lang::Fr);
+        assert_eq!(Lang::Fr, stored);
+        assert_eq!(stored, Lang::Fr);
+        for other in ["fra", "FR", "ca"] {
+            assert_ne!(Lang::Fr, other);
+            assert_ne!(other, Lang::Fr);
+        }
+        // Ordered as the codes are.
+        let mut sorted = Lang::ALL;
+        sorted.sort();
+        assert_eq!(sorted.map(Lang::as_str), ["ca", "en", "es", "fr", "gl", "it", "pt"]);
         for bad in ["", "de", "ES", "es-ES", "spa"] {
             assert!(bad.parse::<Lang>().is_err(), "{bad:?}");
         }

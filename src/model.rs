@@ -3,6 +3,7 @@
 //! Constructors require the key fields, so an event without a source id or a
 //! title cannot exist. Nothing here knows about HTTP or SQLite.
 
+use crate::lang::Lang;
 use jiff::civil::{Date, DateTime, Weekday};
 use serde::{Deserialize, Serialize};
 
@@ -369,9 +370,6 @@ pub enum Category {
     Other,
 }
 
-/// The display languages, in their order of preference (see [`crate::lang::Lang`]).
-pub const DISPLAY_LANGS: [&str; 7] = crate::lang::Lang::CODES;
-
 impl Category {
     pub const ALL: [Category; 13] = [
         Category::Music,
@@ -414,12 +412,12 @@ impl Category {
 
     /// The label in one of the seven display languages, from the reader
     /// catalogue (`data/i18n/LANG/reader.ftl`, `category-ID`).
-    pub fn label(self, lang: &str) -> String {
+    pub fn label(self, lang: Lang) -> String {
         crate::i18n::catalogue(lang).text(&format!("category-{}", self.id()))
     }
 
     /// The labels of categories in `lang`.
-    pub fn labels(categories: &[Category], lang: &str) -> Vec<String> {
+    pub fn labels(categories: &[Category], lang: Lang) -> Vec<String> {
         categories.iter().map(|c| c.label(lang)).collect()
     }
 }
@@ -483,7 +481,7 @@ mod tests {
     #[test]
     fn every_category_has_seven_labels() {
         for c in Category::ALL {
-            for l in DISPLAY_LANGS {
+            for l in crate::lang::Lang::ALL {
                 assert!(!c.label(l).is_empty());
                 assert!(crate::i18n::catalogue(l).has(&format!("category-{}", c.id())), "{l} lacks {}", c.id());
             }

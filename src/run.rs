@@ -68,7 +68,7 @@ pub fn run(store: &mut Store, opts: RunOptions<'_>, translate: bool, progress: &
         // Asked before every engine batch: a signal or the deadline stops
         // the step there, what is translated kept (issue 31 item 3).
         let stop = || bounds.why_stop(clock.now_ms());
-        match engines.translate_until(store, &settings.languages, &[], &options, &stop, |d, t, w| progress.translating(d, t, w)) {
+        match engines.translate_until(store, &settings.langs(), &[], &options, &stop, |d, t, w| progress.translating(d, t, w)) {
             Ok(stats) => {
                 interrupted = interrupted.or_else(|| stats.interrupted.clone());
                 for s in report.sources.iter_mut() {
@@ -80,7 +80,7 @@ pub fn run(store: &mut Store, opts: RunOptions<'_>, translate: bool, progress: &
             }
             Err(e) => translation_error = Some(format!("{e:#}")),
         }
-    } else if translate && let Err(e) = store.apply_translation_memory(&settings.languages, &[]) {
+    } else if translate && let Err(e) = store.apply_translation_memory(&settings.langs(), &[]) {
         // No engine: human corrections still reach new events with their text (issue 11.4).
         translation_error = Some(format!("{e:#}"));
     }

@@ -1,23 +1,21 @@
 //! `cityvibe events list|show`.
 
 use crate::cli::{Cli, EventsListArgs, EventsShowArgs};
+use crate::lang::Lang;
 use crate::store::Store;
 use crate::store::corrections::Correction;
 use crate::store::events::{EventFilter, StoredEvent};
 use anyhow::Result;
 
 /// Show events' texts in `lang` by the one rule (`translate::view`).
-pub fn in_language(store: &Store, events: &mut [StoredEvent], lang: Option<&str>) -> Result<()> {
+pub fn in_language(store: &Store, events: &mut [StoredEvent], lang: Option<Lang>) -> Result<()> {
     let Some(lang) = lang else { return Ok(()) };
-    if !crate::model::DISPLAY_LANGS.contains(&lang) {
-        crate::bail_usage!("--lang {lang}: use one of {}", crate::model::DISPLAY_LANGS.join(", "));
-    }
     crate::translate::view::show_in(store, events, lang)
 }
 
 pub fn list(cli: &Cli, args: &EventsListArgs) -> Result<super::Exit> {
     let EventsListArgs { sources, limit, lang, all, at, json } = args;
-    let (limit, lang, all, at, json) = (*limit, lang.as_deref(), *all, at.as_deref(), *json);
+    let (limit, lang, all, at, json) = (*limit, *lang, *all, at.as_deref(), *json);
     super::check_source_ids(sources)?;
     // The reader's moment: checked before anything is opened (exit 2).
     let moment = at.map(crate::schedule::parse_moment).transpose()?.unwrap_or_else(jiff::Timestamp::now);
@@ -115,7 +113,7 @@ struct ShownEvent<'a> {
 }
 
 pub fn show(cli: &Cli, args: &EventsShowArgs) -> Result<super::Exit> {
-    let (id, lang, json) = (args.id.as_str(), args.lang.as_deref(), args.json);
+    let (id, lang, json) = (args.id.as_str(), args.lang, args.json);
     let (source, event_id) = match id.parse::<crate::vocab::EventRef>() {
         Ok(named) if crate::adapters::by_id(&named.source).is_some() => (vec![named.source], named.id),
         _ => (vec![], id.to_string()),

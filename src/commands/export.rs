@@ -20,11 +20,6 @@ pub fn collect(store: &Store, args: &ExportArgs, cite: &Citations) -> Result<Vec
     {
         crate::bail_usage!("--from {f} is after --to {t}");
     }
-    if let Some(l) = &args.lang
-        && !crate::model::DISPLAY_LANGS.contains(&l.as_str())
-    {
-        crate::bail_usage!("--lang {l:?}: use one of {}", crate::model::DISPLAY_LANGS.join(", "));
-    }
     let filter = EventFilter {
         sources: args.sources.clone(),
         from: from.map(|d| d.to_string()),
@@ -32,12 +27,12 @@ pub fn collect(store: &Store, args: &ExportArgs, cite: &Citations) -> Result<Vec
         ..Default::default()
     };
     let mut events = cite.list(store, &filter)?;
-    if let Some(lang) = &args.lang {
+    if let Some(lang) = args.lang {
         crate::translate::view::show_in(store, &mut events, lang)?;
     }
     let mut events: Vec<ExportEvent> = events.into_iter().map(ExportEvent::new).collect();
-    if let Some(lang) = &args.lang {
-        events.iter_mut().for_each(|x| x.reader_lang = lang.clone());
+    if let Some(lang) = args.lang {
+        events.iter_mut().for_each(|x| x.reader_lang = lang);
     }
     Ok(events)
 }

@@ -4,6 +4,7 @@
 
 use super::{exit, print_json};
 use crate::cli::{Cli, ReportArgs};
+use crate::lang::Lang;
 use crate::report::{ReportOptions, Written};
 use crate::store::{Store, now_ms};
 use anyhow::Result;
@@ -11,10 +12,7 @@ use std::path::Path;
 
 pub fn execute(cli: &Cli, args: &ReportArgs) -> Result<super::Exit> {
     let ReportArgs { out, days, lang, json: as_json } = args;
-    let (days, lang, as_json) = (*days, lang.as_str(), *as_json);
-    if !crate::model::DISPLAY_LANGS.contains(&lang) {
-        crate::bail_usage!("--lang {lang}: the report is written in {}", crate::model::DISPLAY_LANGS.join(", "));
-    }
+    let (days, lang, as_json) = (*days, *lang, *as_json);
     let store = Store::open_existing(&cli.db)?;
     let written = write(cli, &store, out, days, lang)?;
     if as_json {
@@ -32,11 +30,11 @@ pub fn execute(cli: &Cli, args: &ReportArgs) -> Result<super::Exit> {
 
 /// Write the site into `out` from the database, the config (when there is
 /// one) and the host ledger (when there is one; none is created for it).
-pub fn write(cli: &Cli, store: &Store, out: &Path, days: u32, lang: &str) -> Result<Written> {
+pub fn write(cli: &Cli, store: &Store, out: &Path, days: u32, lang: Lang) -> Result<Written> {
     let config = if cli.config.exists() { Some(super::load_config(cli)?) } else { None };
     let ledger_dir = super::state_dir(cli).ok().filter(|d| d.is_dir());
     let ledger = ledger_dir.map(|d| crate::http::Ledger::open(&d)).transpose()?;
-    let opts = ReportOptions { out: out.to_path_buf(), days, lang: lang.to_string(), now_ms: now_ms() };
+    let opts = ReportOptions { out: out.to_path_buf(), days, lang, now_ms: now_ms() };
     let written = crate::report::write(store, config.as_ref(), ledger.as_ref(), crate::adapters::ALL, &opts)?;
     for host in &written.skipped_hosts {
         eprintln!("cityvibe: no page for the host {host:?} of the fetch log: it is not a valid DNS name (issue 31 item 9)");
@@ -46,7 +44,7 @@ pub fn write(cli: &Cli, store: &Store, out: &Path, days: u32, lang: &str) -> Res
 
 /// After a run: the report into `[settings] report_dir`, 30 days, the first
 /// display language of the config. A failure is said, never the run's.
-pub fn after_run(cli: &Cli, store: &Store, dir: &Path, lang: &str) {
+pub fn after_run(cli: &Cli, store: &Store, dir: &Path, lang: Lang) {
     if let Err(e) = write(cli, store, dir, 30, lang) {
         eprintln!("cityvibe: the report in {} was not written: {e:#}", dir.display());
     }

@@ -24,7 +24,7 @@ pub fn execute(cli: &Cli, args: &RunArgs) -> Result<Exit> {
     // interrupted, instead of killing it mid-way (issue 19, issue 21 item 4).
     crate::ingest::listen_for_stop()?;
     // Regenerated after the run (issue 23), in the first display language.
-    let report = config.settings.report_dir.clone().map(|d| (d, config.settings.languages.first().cloned().unwrap_or_else(|| "es".into())));
+    let report = config.settings.report_dir.clone().map(|d| (d, config.settings.langs().first().copied().unwrap_or(crate::lang::Lang::Es)));
     let limits = Limits { max_wait: std::time::Duration::from_secs(config.settings.max_wait_secs), ..Limits::default() };
     let client = Client::new(mirror, limits);
     let config_translates = config.settings.translator != crate::vocab::Translator::None;
@@ -46,7 +46,7 @@ pub fn execute(cli: &Cli, args: &RunArgs) -> Result<Exit> {
     drop(progress);
     drop(lock);
     if let Some((dir, lang)) = &report {
-        super::report::after_run(cli, &store, dir, lang);
+        super::report::after_run(cli, &store, dir, *lang);
     }
     say_problems(&outcome);
     if args.json {

@@ -3,10 +3,11 @@
 //! its link), the attribution we show, how often the publisher updates it,
 //! and how gently we fetch it.
 
-use super::sources_page::{Frequency, LANGS, Words, words};
+use super::sources_page::{Frequency, Words, words};
 use super::{exit, print_json};
 use crate::cli::{Cli, SourcesExportArgs, SourcesFormat};
 use crate::config::Config;
+use crate::lang::Lang;
 use anyhow::Result;
 use serde::Serialize;
 use std::io::Write;
@@ -139,15 +140,13 @@ pub fn html(list: &[SourceEntry], w: &Words) -> Result<String> {
             enabled: s.enabled,
         })
         .collect();
-    let page = SourcesPage { lang: w.lang, title: w.title, intro: w.intro, style: super::sources_page::STYLE, words: w, rows };
+    let page = SourcesPage { lang: w.lang.as_str(), title: w.title, intro: w.intro, style: super::sources_page::STYLE, words: w, rows };
     Ok(askama::Template::render(&page)?)
 }
 
 pub fn execute(cli: &Cli, args: &SourcesExportArgs) -> Result<super::Exit> {
-    let (format, lang) = (args.format, args.lang.as_str());
-    let Some(w) = words(lang) else {
-        crate::bail_usage!("--lang {lang}: the page is written in {}", LANGS.join(", "));
-    };
+    let (format, lang) = (args.format, args.lang);
+    let w = words(lang);
     // The page can be made without a sources.toml: then the adapters' own delays.
     let config = if cli.config.exists() { Some(super::load_config(cli)?) } else { None };
     let list = entries(config.as_ref());
@@ -164,7 +163,7 @@ pub fn execute(cli: &Cli, args: &SourcesExportArgs) -> Result<super::Exit> {
 
 /// A row as the page in `lang` shows it: the licence's name and the
 /// attribution's label in that language, where the catalogue has them.
-fn in_language(mut s: SourceEntry, lang: &str) -> SourceEntry {
+fn in_language(mut s: SourceEntry, lang: Lang) -> SourceEntry {
     s.attribution = crate::translate::fields::attribution_in(&s.attribution, lang);
     if let Some(name) = crate::translate::fields::licence_name(&s.licence_url, lang) {
         s.licence = name;

@@ -4,10 +4,11 @@
 //! Not for the page's layout (`sources_export.rs`) or for event texts.
 
 pub use crate::adapter::Frequency;
+use crate::lang::Lang;
 
 /// The page's fixed words in one language.
 pub struct Words {
-    pub lang: &'static str,
+    pub lang: Lang,
     pub title: &'static str,
     pub intro: &'static str,
     pub publisher: &'static str,
@@ -36,17 +37,14 @@ impl Words {
     }
 }
 
-/// The languages the page is written in, Spanish first (the default).
-pub const LANGS: [&str; 7] = crate::lang::Lang::CODES;
-
-/// The page's words in `lang`, if it is one of [`LANGS`].
-pub fn words(lang: &str) -> Option<&'static Words> {
-    ALL.iter().find(|w| w.lang == lang)
+/// The page's words in `lang`.
+pub fn words(lang: Lang) -> &'static Words {
+    ALL.iter().find(|w| w.lang == lang).expect("the page has words in every display language")
 }
 
 const ALL: [Words; 7] = [
     Words {
-        lang: "es",
+        lang: Lang::Es,
         title: "Fuentes de datos",
         intro: "CityVibe muestra eventos culturales publicados como datos abiertos por estas entidades. \
                 Cada evento enlaza a su original y cita su fuente y su licencia.",
@@ -61,7 +59,7 @@ const ALL: [Words; 7] = [
         frequencies: ["continua", "cada hora", "diaria", "semanal", "mensual", "no indicada"],
     },
     Words {
-        lang: "ca",
+        lang: Lang::Ca,
         title: "Fonts de dades",
         intro: "CityVibe mostra esdeveniments culturals publicats com a dades obertes per aquestes entitats. \
                 Cada esdeveniment enllaça amb l’original i en cita la font i la llicència.",
@@ -76,7 +74,7 @@ const ALL: [Words; 7] = [
         frequencies: ["contínua", "cada hora", "diària", "setmanal", "mensual", "no indicada"],
     },
     Words {
-        lang: "gl",
+        lang: Lang::Gl,
         title: "Fontes de datos",
         intro: "CityVibe mostra eventos culturais publicados como datos abertos por estas entidades. \
                 Cada evento leva unha ligazón ao orixinal e cita a súa fonte e a súa licenza.",
@@ -91,7 +89,7 @@ const ALL: [Words; 7] = [
         frequencies: ["continua", "cada hora", "diaria", "semanal", "mensual", "non indicada"],
     },
     Words {
-        lang: "en",
+        lang: Lang::En,
         title: "Data sources",
         intro: "CityVibe shows cultural events published as open data by these organisations. \
                 Every event links to its original and credits its source and licence.",
@@ -106,7 +104,7 @@ const ALL: [Words; 7] = [
         frequencies: ["continuously", "hourly", "daily", "weekly", "monthly", "not stated"],
     },
     Words {
-        lang: "fr",
+        lang: Lang::Fr,
         title: "Sources de données",
         intro: "CityVibe présente des événements culturels publiés en données ouvertes par ces organismes. \
                 Chaque événement renvoie à sa page d’origine et en cite la source et la licence.",
@@ -121,7 +119,7 @@ const ALL: [Words; 7] = [
         frequencies: ["en continu", "toutes les heures", "quotidienne", "hebdomadaire", "mensuelle", "non précisée"],
     },
     Words {
-        lang: "it",
+        lang: Lang::It,
         title: "Fonti dei dati",
         intro: "CityVibe mostra eventi culturali pubblicati come dati aperti da questi enti. \
                 Ogni evento rimanda alla pagina originale e ne cita la fonte e la licenza.",
@@ -136,7 +134,7 @@ const ALL: [Words; 7] = [
         frequencies: ["continuo", "ogni ora", "quotidiano", "settimanale", "mensile", "non indicato"],
     },
     Words {
-        lang: "pt",
+        lang: Lang::Pt,
         title: "Fontes de dados",
         intro: "A CityVibe mostra eventos culturais publicados como dados abertos por estas entidades. \
                 Cada evento tem uma ligação para o original e cita a sua fonte e a sua licença.",

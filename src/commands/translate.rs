@@ -4,6 +4,7 @@
 use super::exit;
 use crate::cli::{Cli, ExchangeOnly, TranslateArgs, TranslateCommand};
 use crate::config::Config;
+use crate::lang::Lang;
 use crate::run::RunProgress;
 use crate::store::Store;
 use crate::translate::exchange;
@@ -15,7 +16,7 @@ use anyhow::Result;
 pub fn step(store: &mut Store, config: &Config, sources: &[String], show_progress: bool) -> Result<Option<TranslateStats>> {
     let Some(mut engines) = engines(&config.settings) else {
         // No engine: human corrections still reach new events with their text (issue 11.4).
-        store.apply_translation_memory(&config.settings.languages, sources)?;
+        store.apply_translation_memory(&config.settings.langs(), sources)?;
         return Ok(None);
     };
     // The same progress as `run`'s translation step (issue 21 item 4).
@@ -23,7 +24,7 @@ pub fn step(store: &mut Store, config: &Config, sources: &[String], show_progres
     progress.start_translating();
     let options = Options::from_settings(&config.settings);
     let stats = engines
-        .translate(store, &config.settings.languages, sources, &options, |done, total, words| progress.translating(done, total, words))?;
+        .translate(store, &config.settings.langs(), sources, &options, |done, total, words| progress.translating(done, total, words))?;
     drop(progress);
     Ok(Some(stats))
 }
@@ -61,7 +62,7 @@ pub fn execute(cli: &Cli, args: &TranslateArgs) -> Result<super::Exit> {
 }
 
 /// Exchange files carry Spanish originals: Spanish is no target for them.
-fn check_not_source(lang: &str) -> Result<()> {
+fn check_not_source(lang: Lang) -> Result<()> {
     use crate::store::memory::EXCHANGE_SOURCE_LANG;
     if lang == EXCHANGE_SOURCE_LANG {
         crate::bail_usage!(
@@ -74,15 +75,9 @@ fn check_not_source(lang: &str) -> Result<()> {
 
 /// `translate correct|export|import`.
 pub fn exchange(cli: &Cli, command: &TranslateCommand) -> Result<super::Exit> {
-    let check_lang = |lang: &str| -> Result<()> {
-        if !crate::model::DISPLAY_LANGS.contains(&lang) {
-            crate::bail_usage!("--lang {lang}: use one of {}", crate::model::DISPLAY_LANGS.join(", "));
-        }
-        Ok(())
-    };
     match command {
         TranslateCommand::Export { lang, format, sources, only } => {
-            check_lang(lang)?;
+            let lang = *lang;
             check_not_source(lang)?;
             super::check_source_ids(sources)?;
             // A read command: a mistyped --db is said, not made into an empty file.
@@ -100,7 +95,7 @@ pub fn exchange(cli: &Cli, command: &TranslateCommand) -> Result<super::Exit> {
             Ok(exit::OK)
         }
         TranslateCommand::Correct { id, lang, title, description } => {
-            check_lang(lang)?;
+            let lang = *lang;
             let Ok(named) = id.parse::<crate::vocab::EventRef>() else {
                 crate::bail_usage!("{id}: say which event as SOURCE:ID (see `cityvibe events list`)");
             };
@@ -114,7 +109,7 @@ pub fn exchange(cli: &Cli, command: &TranslateCommand) -> Result<super::Exit> {
             let Some((own, original_title, original_description)) = store.event_texts(source.trim(), event_id.trim())? else {
                 crate::bail_usage!("no stored event {id}; see `cityvibe events list`");
             };
-            if own == *lang {
+            if own == lang {
                 crate::bail_usage!("{id} is published in {lang} already: correct the original with `cityvibe events correct`");
             }
             for (field, text, original) in
@@ -145,11 +140,11 @@ fn import(cli: &Cli, file: &std::path::Path, json: bool) -> Result<super::Exit> 
     let imported = exchange::read(&content, &file.display().to_string()).map_err(|e| crate::output::usage(format!("{e:#}")))?;
     // The file's own language, not a --lang option: the message names the file.
     let name = file.display();
-    crate::operate::import::check_language(&imported, &name.to_string())?;
+    let lang = crate::operate::import::check_language(&imported, &name.to_string())?;
     Store::require(&cli.db)?;
     let _lock = super::run_lock(cli)?;
     let mut store = Store::open(&cli.db)?;
-    let report = crate::operate::import::apply(&mut store, &imported, &crate::http::SystemClock)?;
+    let report = crate::operate::import::apply(&mut store, &imported, lang, &crate::http::SystemClock)?;
     if json {
         super::print_json(&report)?;
     } else {
@@ -184,7 +179,7 @@ fn status(cli: &Cli, json: bool) -> Result<super::Exit> {
     let store = Store::open_existing(&cli.db)?;
     let engine = engines(&config.settings).and_then(|e| e.workers.first().map(|w| w.engine_id()));
     let options = Options::from_settings(&config.settings);
-    let report = crate::translate::status::of(&store, &config.settings.languages, &options, engine.as_deref())?;
+    let report = crate::translate::status::of(&store, &config.settings.langs(), &options, engine.as_deref())?;
     if json {
         return super::print_json(&report).map(|_| exit::OK);
     }

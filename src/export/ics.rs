@@ -219,7 +219,7 @@ fn description(x: &ExportEvent) -> String {
     if !description.is_empty() {
         description.push_str("\n\n");
     }
-    let words = crate::i18n::catalogue(&x.reader_lang);
+    let words = crate::i18n::catalogue(x.reader_lang);
     if let Some(price) = e.price.as_deref().filter(|p| !p.trim().is_empty()) {
         let _ = writeln!(description, "{}", words.text_with("ics-price", &[("price", price.into())]));
     }

@@ -6,6 +6,7 @@ pub mod csv;
 pub mod ics;
 pub mod jsonld;
 
+use crate::lang::Lang;
 use crate::store::events::StoredEvent;
 use jiff::civil::{Date, DateTime};
 use serde::Serialize;
@@ -18,9 +19,10 @@ pub struct ExportEvent {
     pub event: StoredEvent,
     pub publisher: String,
     pub dataset_page: String,
-    /// The language of the labels around the event (`--lang`, else the event's own).
+    /// The language of the labels around the event (`--lang`, else the
+    /// event's own; Spanish for an original in no display language).
     #[serde(skip)]
-    pub reader_lang: String,
+    pub reader_lang: Lang,
 }
 
 impl ExportEvent {
@@ -29,7 +31,7 @@ impl ExportEvent {
         ExportEvent {
             publisher: m.map(|m| m.publisher.to_string()).unwrap_or_default(),
             dataset_page: m.map(|m| m.dataset_page.to_string()).unwrap_or_default(),
-            reader_lang: event.lang.clone(),
+            reader_lang: crate::i18n::catalogue_of(&event.lang).lang(),
             event,
         }
     }

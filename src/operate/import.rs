@@ -7,6 +7,7 @@
 //! translation is stored and shown (`store::memory`).
 
 use crate::http::Clock;
+use crate::lang::Lang;
 use crate::store::Store;
 use crate::store::memory::EXCHANGE_SOURCE_LANG;
 use crate::translate::exchange::{Entry, Imported};
@@ -36,23 +37,26 @@ pub struct Refused {
 
 /// The file's own language (there is no `--lang` for an import) must be a
 /// display language other than the originals': a usage error naming the
-/// file `name` otherwise.
-pub fn check_language(imported: &Imported, name: &str) -> Result<()> {
-    let lang = imported.lang.as_str();
-    if !crate::model::DISPLAY_LANGS.contains(&lang) || lang == EXCHANGE_SOURCE_LANG {
-        let said = if lang.is_empty() { "names no language".to_string() } else { format!("is in {lang:?}") };
-        crate::bail_usage!(
-            "{name} {said}: set its `Language:` header (PO) or target-language (XLIFF) to the language it translates \
-             the {EXCHANGE_SOURCE_LANG} originals into: one of {}",
-            crate::model::DISPLAY_LANGS.iter().filter(|l| **l != EXCHANGE_SOURCE_LANG).copied().collect::<Vec<_>>().join(", ")
-        );
+/// file `name` otherwise; the language it is.
+pub fn check_language(imported: &Imported, name: &str) -> Result<Lang> {
+    let code = imported.lang.as_str();
+    match Lang::from_code(code) {
+        Some(lang) if lang != EXCHANGE_SOURCE_LANG => Ok(lang),
+        _ => {
+            let said = if code.is_empty() { "names no language".to_string() } else { format!("is in {code:?}") };
+            crate::bail_usage!(
+                "{name} {said}: set its `Language:` header (PO) or target-language (XLIFF) to the language it translates \
+                 the {EXCHANGE_SOURCE_LANG} originals into: one of {}",
+                Lang::CODES.iter().filter(|l| **l != EXCHANGE_SOURCE_LANG).copied().collect::<Vec<_>>().join(", ")
+            );
+        }
     }
-    Ok(())
 }
 
-/// Check each entry and apply the accepted ones, all or none.
-pub fn apply(store: &mut Store, imported: &Imported, clock: &dyn Clock) -> Result<ImportReport> {
-    let current: HashSet<(Field, String)> = store.exchange_texts(&imported.lang, &[])?.into_iter().map(|t| (t.field, t.original)).collect();
+/// Check each entry of a file into `lang` (as [`check_language`] read it)
+/// and apply the accepted ones, all or none.
+pub fn apply(store: &mut Store, imported: &Imported, lang: Lang, clock: &dyn Clock) -> Result<ImportReport> {
+    let current: HashSet<(Field, String)> = store.exchange_texts(lang, &[])?.into_iter().map(|t| (t.field, t.original)).collect();
     let mut report = ImportReport { lang: imported.lang.clone(), unreviewed: imported.unreviewed, ..Default::default() };
     // An original twice in the file is refused every time, not applied
     // last-one-wins: which translation was meant is the translator's call.
@@ -68,7 +72,7 @@ pub fn apply(store: &mut Store, imported: &Imported, clock: &dyn Clock) -> Resul
         }
     }
     let entries: Vec<(Field, &str, &str)> = apply.iter().map(|(f, o, t)| (*f, o.as_str(), t.as_str())).collect();
-    report.events = store.save_human_translations(EXCHANGE_SOURCE_LANG, &imported.lang, &entries, clock.now_ms())?;
+    report.events = store.save_human_translations(EXCHANGE_SOURCE_LANG.as_str(), lang, &entries, clock.now_ms())?;
     report.applied = entries.len();
     Ok(report)
 }
@@ -124,8 +128,8 @@ mod tests {
         let mut store = store_with_madrid(&dir.path().join("cityvibe.db"), &[("1", "Concierto"), ("2", "Teatro")]);
         let imported =
             file("en", vec![entry("title", "Concierto", "Concert"), entry("title", "Ópera", "Opera"), entry("venue", "Teatro", "Theatre")]);
-        check_language(&imported, "en.po").unwrap();
-        let report = apply(&mut store, &imported, &clock_at("2020-02-29T23:30:00Z")).unwrap();
+        let lang = check_language(&imported, "en.po").unwrap();
+        let report = apply(&mut store, &imported, lang, &clock_at("2020-02-29T23:30:00Z")).unwrap();
         assert_eq!((report.lang.as_str(), report.applied, report.events, report.unreviewed), ("en", 1, 1, 2));
         let why: Vec<&str> = report.refused.iter().map(|r| r.why.as_str()).collect();
         assert_eq!(why, ["not a current original text of any active event", "unknown field (expected title or description)"]);

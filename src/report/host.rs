@@ -12,6 +12,7 @@ use super::chart::{Chart, Figures, Series};
 use super::{Arg, HostLog, STYLE, Scope, Spans, local, promise_secs, say, secs, spans};
 use crate::adapter::Adapter;
 use crate::i18n::Catalogue;
+use crate::lang::Lang;
 use crate::store::report::Request;
 use anyhow::Result;
 use askama::Template;
@@ -139,7 +140,7 @@ fn audited(r: &Request, path: &str) -> bool {
 }
 
 /// The page of `log`'s host in `lang`, rendered.
-pub(super) fn page(cx: &Scope, log: &HostLog, f: &Facts, lang: &str) -> Result<String> {
+pub(super) fn page(cx: &Scope, log: &HostLog, f: &Facts, lang: Lang) -> Result<String> {
     let t = crate::i18n::catalogue(lang);
     let host = log.host.as_str();
     let promise_ms = f.promise_ms;
@@ -193,14 +194,14 @@ pub(super) fn page(cx: &Scope, log: &HostLog, f: &Facts, lang: &str) -> Result<S
 }
 
 /// The seven languages as plain links, each named in its own language.
-fn switcher(host: &str, lang: &str) -> Vec<LangLink> {
-    crate::model::DISPLAY_LANGS
-        .iter()
+fn switcher(host: &str, lang: Lang) -> Vec<LangLink> {
+    Lang::ALL
+        .into_iter()
         .map(|l| LangLink {
-            lang: l,
+            lang: l.as_str(),
             href: super::host_file(host, l),
             name: crate::i18n::catalogue(l).text(&format!("lang-{l}")),
-            current: *l == lang,
+            current: l == lang,
         })
         .collect()
 }
@@ -380,7 +381,7 @@ fn hours_lines(t: &Catalogue, f: &Facts) -> Vec<String> {
 
 /// The language the manifests' review notes are written in: the page in
 /// that language quotes them; every page says the review in its own words.
-const NOTES_LANG: &str = "en";
+const NOTES_LANG: Lang = Lang::En;
 
 /// Whether a manifest's robots.txt review is still to be done: the manifest
 /// says so (`RobotsReview::Pending`), or it names no date of review.
@@ -391,7 +392,7 @@ fn review_pending(m: &crate::adapter::Manifest) -> bool {
 /// The human review in each manifest, in the page's language (issue 33
 /// item 6), the last `audit` request for each file, and the Crawl-delay
 /// the ledger last saw.
-fn review_lines(t: &Catalogue, f: &Facts, lang: &str) -> Vec<String> {
+fn review_lines(t: &Catalogue, f: &Facts, lang: Lang) -> Vec<String> {
     let mut lines = Vec::new();
     for a in &f.adapters {
         let m = a.manifest();
@@ -432,7 +433,7 @@ fn review_lines(t: &Catalogue, f: &Facts, lang: &str) -> Vec<String> {
 
 /// What we hold of each source of the host, its licence named in the page's
 /// language where the catalogue names it (`data/i18n/licences.tsv`, issue 33 item 6).
-fn held(t: &Catalogue, f: &Facts, lang: &str) -> Vec<Held> {
+fn held(t: &Catalogue, f: &Facts, lang: Lang) -> Vec<Held> {
     f.held
         .iter()
         .map(|(id, active, withdrawn, cited, dataset)| {

@@ -18,6 +18,7 @@ use crate::adapter::Adapter;
 use crate::config::Config;
 use crate::http::Ledger;
 use crate::i18n::{Catalogue, FluentValue};
+use crate::lang::Lang;
 use crate::store::Store;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
@@ -28,7 +29,7 @@ pub struct ReportOptions {
     /// Days back from `now_ms` that the pages cover.
     pub days: u32,
     /// The operator page's language (the host pages are in all seven).
-    pub lang: String,
+    pub lang: Lang,
     pub now_ms: i64,
 }
 
@@ -76,12 +77,12 @@ pub fn write(
     let mut pages = Vec::new();
     for log in &logs {
         let facts = host::facts(&cx, log)?;
-        for lang in crate::model::DISPLAY_LANGS {
+        for lang in Lang::ALL {
             let html = host::page(&cx, log, &facts, lang)?;
             pages.push(put(&hosts_dir.join(host_file(&log.host, lang)), &html)?);
         }
     }
-    let (index, runs) = status::pages(&cx, crate::i18n::catalogue(&opts.lang), &logs)?;
+    let (index, runs) = status::pages(&cx, crate::i18n::catalogue(opts.lang), &logs)?;
     let index_path = put(&opts.out.join("index.html"), &index)?;
     let runs_dir = folder(&opts.out.join("runs"))?;
     for (day, html) in &runs {
@@ -124,8 +125,8 @@ fn put(path: &Path, html: &str) -> Result<PathBuf> {
 
 /// The file of a host's page in `lang`: Spanish is the plain name. Only
 /// for a valid DNS name ([`dns_name`]), which the caller checks.
-pub fn host_file(host: &str, lang: &str) -> String {
-    if lang == "es" { format!("{host}.html") } else { format!("{host}.{lang}.html") }
+pub fn host_file(host: &str, lang: Lang) -> String {
+    if lang == Lang::Es { format!("{host}.html") } else { format!("{host}.{lang}.html") }
 }
 
 /// Whether `host` is a DNS name that may become a file name: labels of
@@ -312,17 +313,17 @@ mod tests {
     /// selectors), a zero by its own variant where a language has one.
     #[test]
     fn report_messages_agree_with_their_numbers() {
-        let en = crate::i18n::catalogue("en");
+        let en = crate::i18n::catalogue(Lang::En);
         assert_eq!(say(en, "report-gaps-broken", &[("n", Arg::N(1))]), "One pause was shorter than promised.");
         assert_eq!(say(en, "report-gaps-broken", &[("n", Arg::N(3))]), "3 pauses were shorter than promised.");
         let day = |lang, n| {
             say(crate::i18n::catalogue(lang), "report-day-summary", &[("requests", Arg::N(n)), ("days", Arg::N(1)), ("bytes", Arg::N(0))])
         };
-        assert_eq!(day("en", 0), "No request in the period.");
-        assert_eq!(day("fr", 0), "Aucune requête sur la période.");
-        assert!(day("fr", 2).starts_with("2 requêtes sur un jour"), "{}", day("fr", 2));
-        assert!(day("es", 1).starts_with("Una petición en un día"), "{}", day("es", 1));
-        assert_eq!(secs(crate::i18n::catalogue("es"), 10_002), "10,002");
+        assert_eq!(day(Lang::En, 0), "No request in the period.");
+        assert_eq!(day(Lang::Fr, 0), "Aucune requête sur la période.");
+        assert!(day(Lang::Fr, 2).starts_with("2 requêtes sur un jour"), "{}", day(Lang::Fr, 2));
+        assert!(day(Lang::Es, 1).starts_with("Una petición en un día"), "{}", day(Lang::Es, 1));
+        assert_eq!(secs(crate::i18n::catalogue(Lang::Es), 10_002), "10,002");
         assert_eq!(secs(en, 10_002), "10.002");
         assert_eq!(promise_secs(en, 10_000), "10");
         let said = spans("run `cityvibe audit` now");
@@ -377,7 +378,7 @@ mod tests {
             }
         }
         let out = dir.path().join("site");
-        let opts = ReportOptions { out: out.clone(), days: 30, lang: "en".into(), now_ms: now };
+        let opts = ReportOptions { out: out.clone(), days: 30, lang: Lang::En, now_ms: now };
         let written = write(&store, None, None, crate::adapters::ALL, &opts).unwrap();
         // A page of runs per Madrid day that has one: 30 or 31 of them, by the hour the test runs at.
         let run_days: std::collections::BTreeSet<String> =

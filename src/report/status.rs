@@ -311,8 +311,7 @@ fn event_charts(cx: &Scope, t: &Catalogue, marks: &[RunMark]) -> Result<Vec<Char
 
 /// Translation rows per display language, by origin, and the pending ones.
 fn coverage_chart(cx: &Scope, t: &Catalogue) -> Result<Chart> {
-    let langs: Vec<String> =
-        cx.config.map_or_else(|| crate::model::DISPLAY_LANGS.iter().map(|l| l.to_string()).collect(), |c| c.settings.languages.clone());
+    let langs = cx.config.map_or_else(|| crate::lang::Lang::ALL.to_vec(), |c| c.settings.langs());
     let coverage = cx.store.translation_coverage(&langs)?;
     let col = |key: &str, f: fn(&crate::store::report::Coverage) -> u64| Series {
         key: key.into(),
@@ -324,7 +323,13 @@ fn coverage_chart(cx: &Scope, t: &Catalogue) -> Result<Chart> {
     let pending: u64 = coverage.iter().map(|c| c.pending).sum();
     let failed = cx.store.translation_failures_count()?;
     let summary = say(t, "report-coverage-summary", &[("pending", Arg::N(pending)), ("failed", Arg::N(failed))]);
-    let figures = Figures { category_label: t.text("report-col-language"), categories: langs, series, limit: None, sparse: false };
+    let figures = Figures {
+        category_label: t.text("report-col-language"),
+        categories: langs.iter().map(|l| l.to_string()).collect(),
+        series,
+        limit: None,
+        sparse: false,
+    };
     Ok(Chart::bars("coverage", t.text("report-coverage-title"), summary, &figures))
 }
 

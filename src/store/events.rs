@@ -209,7 +209,7 @@ impl Store {
         let mut events = Vec::new();
         while let Some(row) = rows.next()? {
             let mut e = from_row(row)?;
-            e.category_labels = Category::labels(&e.categories, &e.lang);
+            e.category_labels = Category::labels(&e.categories, crate::i18n::catalogue_of(&e.lang).lang());
             events.push(e);
         }
         Ok(events)
@@ -256,6 +256,7 @@ impl Store {
 mod tests {
     use super::*;
     use crate::citation::Citations;
+    use crate::lang::Lang;
 
     /// A database holding one event of `jcyl` as a release before typed
     /// rows wrote it (schema 1, migrated on open).
@@ -303,7 +304,7 @@ mod tests {
             (v["start"].as_str(), v["end"].as_str(), v["status"].as_str()),
             (Some("2026-12-01T19:00:00"), Some("2026-12-15T21:00:00"), Some("active"))
         );
-        assert_eq!(e.category_labels, [Category::Music.label("es"), Category::Family.label("es")]);
+        assert_eq!(e.category_labels, [Category::Music.label(Lang::Es), Category::Family.label(Lang::Es)]);
     }
 
     /// Issue 22: stored JSON (or a date, or a status) that does not read

@@ -11,13 +11,14 @@
 
 use super::events::text_hash;
 use super::{Store, now_ms};
+use crate::lang::Lang;
 use crate::vocab::{Field, TextOrigin};
 use anyhow::Result;
 use rusqlite::params;
 use std::collections::HashMap;
 
 /// The language of the source strings in exchange (PO, XLIFF) files.
-pub const EXCHANGE_SOURCE_LANG: &str = "es";
+pub const EXCHANGE_SOURCE_LANG: Lang = Lang::Es;
 
 /// A translation memory entry's key: (original's language, language, field, original's hash).
 pub type MemoryKey = (String, String, Field, String);
@@ -44,7 +45,7 @@ impl Store {
     /// Stores a human translation into `lang` of `original` (a text in
     /// `source_lang`) and shows it at once on every active event in
     /// `source_lang` whose `field` is that text; returns how many events.
-    pub fn save_human_translation(&mut self, source_lang: &str, lang: &str, field: Field, original: &str, text: &str) -> Result<usize> {
+    pub fn save_human_translation(&mut self, source_lang: &str, lang: Lang, field: Field, original: &str, text: &str) -> Result<usize> {
         self.save_human_translations(source_lang, lang, &[(field, original, text)], now_ms())
     }
 
@@ -55,7 +56,7 @@ impl Store {
     pub fn save_human_translations(
         &mut self,
         source_lang: &str,
-        lang: &str,
+        lang: Lang,
         entries: &[(Field, &str, &str)],
         now_ms: i64,
     ) -> Result<usize> {
@@ -74,29 +75,30 @@ impl Store {
     /// (language, text) pairs were applied. For runs with machine translation
     /// switched off: the pipeline does the same before any engine, and a
     /// correction must not wait for an engine to reach a recurring activity.
-    pub fn apply_translation_memory(&mut self, langs: &[String], sources: &[String]) -> Result<usize> {
+    pub fn apply_translation_memory(&mut self, langs: &[Lang], sources: &[String]) -> Result<usize> {
         let humans = self.human_translations()?;
         if humans.is_empty() {
             return Ok(0);
         }
         let existing = self.existing_translations()?;
-        let mut due: Vec<(String, String, Field, String, String)> = Vec::new();
+        let mut due: Vec<(String, Lang, Field, String, String)> = Vec::new();
         for t in self.texts_to_translate(sources)? {
             let hash = text_hash(&t.text);
             for lang in langs.iter().filter(|l| **l != t.lang) {
-                let here = existing.get(&(t.event_id, lang.clone(), t.field));
+                let here = existing.get(&(t.event_id, lang.to_string(), t.field));
                 if here.is_some_and(|e| e.origin == TextOrigin::Publisher || (e.origin == TextOrigin::Human && e.source_hash == hash)) {
                     continue;
                 }
-                if let Some(text) = humans.get(&(t.lang.clone(), lang.clone(), t.field, hash.clone())) {
-                    due.push((t.lang.clone(), lang.clone(), t.field, t.text.clone(), text.clone()));
+                if let Some(text) = humans.get(&(t.lang.clone(), lang.to_string(), t.field, hash.clone())) {
+                    due.push((t.lang.clone(), *lang, t.field, t.text.clone(), text.clone()));
                 }
             }
         }
-        due.sort();
+        // In the order of the codes, as when they were strings.
+        due.sort_by(|a, b| (&a.0, a.1.as_str(), a.2, &a.3, &a.4).cmp(&(&b.0, b.1.as_str(), b.2, &b.3, &b.4)));
         due.dedup();
         for (source_lang, lang, field, original, text) in &due {
-            self.save_human_translation(source_lang, lang, *field, original, text)?;
+            self.save_human_translation(source_lang, *lang, *field, original, text)?;
         }
         Ok(due.len())
     }
@@ -117,12 +119,12 @@ impl Store {
     /// Only Spanish ([`EXCHANGE_SOURCE_LANG`]): an exchange file has one
     /// source language, and another language's originals labelled Spanish
     /// would mislead the translator (issue 11.6).
-    pub fn exchange_texts(&self, lang: &str, sources: &[String]) -> Result<Vec<ExchangeText>> {
+    pub fn exchange_texts(&self, lang: Lang, sources: &[String]) -> Result<Vec<ExchangeText>> {
         let shown = self.translations_into(lang)?;
         let mut st = self.conn.prepare(
             "SELECT id, source, source_event_id, title, description FROM events WHERE status = 'active' AND lang = ?1 AND lang <> ?2 ORDER BY id",
         )?;
-        let rows = st.query_map([EXCHANGE_SOURCE_LANG, lang], |r| {
+        let rows = st.query_map(params![EXCHANGE_SOURCE_LANG, lang], |r| {
             Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?, r.get::<_, String>(4)?))
         })?;
         let mut out: Vec<ExchangeText> = Vec::new();
@@ -155,7 +157,7 @@ impl Store {
 fn save_human(
     tx: &rusqlite::Transaction<'_>,
     source_lang: &str,
-    lang: &str,
+    lang: Lang,
     field: Field,
     original: &str,
     text: &str,

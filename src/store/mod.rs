@@ -42,6 +42,13 @@ pub struct Store {
     path: PathBuf,
 }
 
+/// A language is stored as its code.
+impl rusqlite::ToSql for crate::lang::Lang {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        Ok(rusqlite::types::ToSqlOutput::from(self.as_str()))
+    }
+}
+
 /// Milliseconds since the Unix epoch, the unit of every timestamp stored.
 pub fn now_ms() -> i64 {
     jiff::Timestamp::now().as_millisecond()

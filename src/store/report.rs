@@ -156,7 +156,7 @@ impl Store {
     /// by origin, and the texts (non-empty titles and descriptions of events
     /// in another language) that have none yet. One pass over the active
     /// events and their translations for every language together.
-    pub fn translation_coverage(&self, langs: &[String]) -> Result<Vec<Coverage>> {
+    pub fn translation_coverage(&self, langs: &[crate::lang::Lang]) -> Result<Vec<Coverage>> {
         let mut rows: std::collections::HashMap<String, Coverage> = Default::default();
         let mut st = self.conn.prepare(COVERAGE_ROWS)?;
         let found = st.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, TextOrigin>(1)?, r.get::<_, i64>(2)?.max(0) as u64)))?;
@@ -175,10 +175,10 @@ impl Store {
         let all: u64 = texts.iter().map(|t| t.1).sum();
         Ok(langs
             .iter()
-            .map(|lang| {
-                let mut c = rows.remove(lang).unwrap_or_default();
-                c.lang = lang.clone();
-                let own = texts.iter().filter(|t| &t.0 == lang).map(|t| t.1).sum::<u64>();
+            .map(|&lang| {
+                let mut c = rows.remove(lang.as_str()).unwrap_or_default();
+                c.lang = lang.to_string();
+                let own = texts.iter().filter(|t| t.0 == lang).map(|t| t.1).sum::<u64>();
                 c.pending = (all - own).saturating_sub(c.publisher + c.human + c.machine);
                 c
             })

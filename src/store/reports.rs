@@ -2,6 +2,7 @@
 //! `holdings` (P17).
 
 use super::Store;
+use crate::lang::Lang;
 use crate::vocab::Field;
 use anyhow::Result;
 use rusqlite::params;
@@ -178,7 +179,7 @@ pub struct ShownText {
 
 impl Store {
     /// The stored translations into `lang` of events (by row id): (row id, field) → text.
-    pub fn translations_into(&self, lang: &str) -> Result<std::collections::HashMap<(i64, Field), ShownText>> {
+    pub fn translations_into(&self, lang: Lang) -> Result<std::collections::HashMap<(i64, Field), ShownText>> {
         let mut st = self.conn.prepare(
             "SELECT t.event_id, t.field, t.text, t.origin, t.engine, t.source_hash, e.title, e.description, e.price
              FROM translations t JOIN events e ON e.id = t.event_id WHERE t.lang = ?1",

@@ -1,6 +1,7 @@
 //! Translations per (event, language, field) and the translation cache.
 
 use super::{Store, now_ms};
+use crate::lang::Lang;
 use crate::vocab::{Field, TextOrigin};
 use anyhow::Result;
 use rusqlite::{OptionalExtension, params};
@@ -36,7 +37,7 @@ pub struct Existing {
 #[derive(Debug, Clone)]
 pub struct MachineTranslation {
     pub event_id: i64,
-    pub lang: String,
+    pub lang: Lang,
     pub field: Field,
     pub text: String,
     pub engine: String,
@@ -52,7 +53,7 @@ impl MachineTranslation {
     /// (or the cache under `cache_key` kept it).
     pub fn of(
         text: &SourceText,
-        lang: &str,
+        lang: Lang,
         translated: String,
         engine: String,
         source_hash: &str,
@@ -60,7 +61,7 @@ impl MachineTranslation {
     ) -> MachineTranslation {
         MachineTranslation {
             event_id: text.event_id,
-            lang: lang.to_string(),
+            lang,
             field: text.field,
             text: translated,
             engine,

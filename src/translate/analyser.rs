@@ -14,6 +14,7 @@
 //! what this module says about each word).
 
 use super::stream::ESCAPED;
+use crate::lang::Lang;
 use anyhow::{Context, Result, anyhow, bail};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -46,10 +47,10 @@ const CATALAN: &[&str] = &[
 
 /// The analysers of a language whose originals CityVibe decides names in
 /// by the dictionary: Spanish and Catalan.
-fn analysers(lang: &str) -> &'static [&'static str] {
+fn analysers(lang: Lang) -> &'static [&'static str] {
     match lang {
-        "es" => SPANISH,
-        "ca" => CATALAN,
+        Lang::Es => SPANISH,
+        Lang::Ca => CATALAN,
         _ => &[],
     }
 }
@@ -117,11 +118,11 @@ impl Analyser {
     /// The system's Spanish analyser: the first of [`SPANISH`] installed under
     /// `$APERTIUM_DATADIR` (by default `/usr/share/apertium`).
     pub fn system() -> Result<Analyser> {
-        Analyser::system_for("es")
+        Analyser::system_for(Lang::Es)
     }
 
     /// The system's analyser of `lang` (`es` or `ca`), found as [`Analyser::system`] finds Spanish's.
-    pub fn system_for(lang: &str) -> Result<Analyser> {
+    pub fn system_for(lang: Lang) -> Result<Analyser> {
         let datadir = std::env::var_os("APERTIUM_DATADIR").unwrap_or_else(|| "/usr/share/apertium".into());
         let found: Option<PathBuf> = analysers(lang).iter().map(|f| Path::new(&datadir).join(f)).find(|p| p.exists());
         let Some(path) = found else {

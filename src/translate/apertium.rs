@@ -16,7 +16,7 @@
 //!
 //! Not for: deformatting (see `stream`), or deciding what to translate.
 
-use super::engine::{PIVOT, PivotMemo, Translator, check_lang, engine_codes, route, scrubbed};
+use super::engine::{PIVOT, PivotMemo, Translator, engine_codes, engine_lang, route, scrubbed};
 use super::routes;
 use super::stream;
 use crate::vocab::Field;
@@ -131,8 +131,8 @@ impl ApertiumTranslator {
     /// Spanish, as installed. A route whose mode is not installed is an
     /// error naming it: the table, not the machine, decides the route.
     fn translate_routed(&mut self, src: &str, tgt: &str, field: Option<Field>, texts: &[String]) -> Result<Vec<String>> {
-        check_lang(src)?;
-        check_lang(tgt)?;
+        engine_lang(src)?;
+        engine_lang(tgt)?;
         if src == tgt {
             return Ok(texts.to_vec());
         }

@@ -16,7 +16,7 @@
 //! Not for: the crawler's polite client. APy is CityVibe's own service, not a
 //! source; it still gets CityVibe's one User-Agent (P1) and only scrubbed text.
 
-use super::engine::{PIVOT, PivotMemo, Translator, check_lang, engine_codes, route, scrubbed};
+use super::engine::{PIVOT, PivotMemo, Translator, engine_codes, engine_lang, route, scrubbed};
 use super::server;
 use super::stream::{self, KEEP_END, KEEP_START};
 use anyhow::{Context, Result, anyhow, bail};
@@ -157,8 +157,8 @@ impl Translator for ApyTranslator {
     }
 
     fn translate(&mut self, src: &str, tgt: &str, texts: &[String]) -> Result<Vec<String>> {
-        check_lang(src)?;
-        check_lang(tgt)?;
+        engine_lang(src)?;
+        engine_lang(tgt)?;
         let Some(route) = route(src, tgt, |s, t| self.langpair(s, t)) else {
             bail!("APy at {} offers no pair for {src}->{tgt}, directly or through {PIVOT}", self.base_url);
         };

@@ -22,6 +22,7 @@ use super::need::{Fallen, Need};
 use super::protect::Prepared;
 use super::stats::TranslateStats;
 use super::style::{self, Field};
+use crate::lang::Lang;
 use crate::store::Store;
 use crate::store::translations::Failure;
 use anyhow::Result;
@@ -34,7 +35,7 @@ use std::collections::{BTreeMap, HashMap};
 const BATCH: usize = 50;
 
 /// One source language's texts of one field, by target: (target, texts).
-type Targets = Vec<(String, Vec<Need>)>;
+type Targets = Vec<(Lang, Vec<Need>)>;
 
 /// Failures after which a text is no longer sent (until it changes).
 pub const MAX_FAILURES: u32 = 3;
@@ -53,7 +54,7 @@ pub(super) fn send<T: Translator + Send>(
     store: &mut Store,
     workers: &mut [T],
     engine: &str,
-    needs: BTreeMap<(String, String), Vec<Need>>,
+    needs: BTreeMap<(String, Lang), Vec<Need>>,
     failures: &HashMap<String, Failure>,
     stats: &mut TranslateStats,
     mut fallen: Option<&mut Fallen>,
@@ -71,7 +72,7 @@ pub(super) fn send<T: Translator + Send>(
             by_field.entry(n.field).or_default().push(n);
         }
         for (field, list) in by_field {
-            by_src.entry((src.clone(), field)).or_default().push((tgt.clone(), list));
+            by_src.entry((src.clone(), field)).or_default().push((tgt, list));
         }
     }
     for ((src, field), targets) in by_src {
@@ -122,7 +123,7 @@ pub(super) fn send<T: Translator + Send>(
                     // that one poison text does not sink the others.
                     (Err(e), None) if batch.len() > 1 => {
                         let why = format!("{e:#}");
-                        let answers = one_by_one(workers, (&src, tgt, field), batch, &plans[t], e);
+                        let answers = one_by_one(workers, (&src, tgt.as_str(), field), batch, &plans[t], e);
                         if !outcome.succeeded[t] && answers.iter().all(|(_, a)| a.is_err()) {
                             down[t] = Some(why);
                         }
@@ -137,14 +138,14 @@ pub(super) fn send<T: Translator + Send>(
                         Ok(text) => {
                             outcome.succeeded[t] = true;
                             let (text, repair) = match waiting.clone().next() {
-                                Some(first) => finish_checked(&mut workers[0], &src, tgt, first, &text, stats),
-                                None => (style::finish(&text, &prepared.names, prepared.lead.as_deref(), tgt, Field::Description), None),
+                                Some(first) => finish_checked(&mut workers[0], &src, *tgt, first, &text, stats),
+                                None => (style::finish(&text, &prepared.names, prepared.lead.as_deref(), *tgt, Field::Description), None),
                             };
                             if failures.contains_key(key) {
                                 store.clear_translation_failure(key)?;
                             }
                             for n in waiting {
-                                let mut row = n.translated(tgt, &text, engine, key, stats);
+                                let mut row = n.translated(*tgt, &text, engine, key, stats);
                                 row.repair = repair.map(Repair::as_str);
                                 out.push(row);
                             }
@@ -154,7 +155,7 @@ pub(super) fn send<T: Translator + Send>(
                             outcome.suspects[t].push((i, format!("{e:#}")));
                             for n in waiting {
                                 if let Some(fallen) = fallen.as_deref_mut() {
-                                    fallen.entry((src.clone(), tgt.clone())).or_default().push(n.clone());
+                                    fallen.entry((src.clone(), *tgt)).or_default().push(n.clone());
                                 } else {
                                     stats.pending += 1;
                                     stats.per_source.entry(n.source.clone()).or_default().2 += 1;
@@ -232,7 +233,7 @@ fn checked(batch: &[usize], plan: &Plan, answers: Vec<String>) -> Result<Vec<Str
 fn finish_checked<T: Translator>(
     worker: &mut T,
     src: &str,
-    tgt: &str,
+    tgt: Lang,
     need: &Need,
     answer: &str,
     stats: &mut TranslateStats,
@@ -251,7 +252,7 @@ fn finish_checked<T: Translator>(
     let sent = std::slice::from_ref(&again.prepared.text);
     // Along the field's own route (a description into French goes through
     // Catalan), as the first translation went.
-    if let Ok(mut answers) = worker.translate_field(src, tgt, need.field, sent)
+    if let Ok(mut answers) = worker.translate_field(src, tgt.as_str(), need.field, sent)
         && answers.len() == 1
         && check(&sent[0], &answers[0]).is_ok()
     {

@@ -10,6 +10,7 @@
 //!
 //! Not for: caching, storing translations or choosing what to translate.
 
+use crate::lang::Lang;
 use crate::vocab::Field;
 use anyhow::{Result, anyhow, bail};
 use std::sync::Mutex;
@@ -17,9 +18,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 pub use super::apertium::ApertiumTranslator;
 pub use super::apy::ApyTranslator;
-
-// The languages CityVibe publishes in: one list, the model's.
-pub use crate::model::DISPLAY_LANGS as LANGUAGES;
 
 /// The language every pair goes through when there is no direct one.
 pub const PIVOT: &str = "es";
@@ -72,12 +70,10 @@ pub(crate) fn scrubbed(texts: &[String]) -> Vec<String> {
     texts.iter().map(|t| crate::parse::pii::scrub(t)).collect()
 }
 
-/// Fails with a clear message when `lang` is not one of [`LANGUAGES`].
-pub(crate) fn check_lang(lang: &str) -> Result<()> {
-    if engine_codes(lang).is_none() {
-        bail!("unsupported language {lang:?} (expected one of {})", LANGUAGES.join(", "));
-    }
-    Ok(())
+/// The display language a code handed to a backend names, or a clear
+/// error: the one parse of the codes [`Translator`] is called with.
+pub(crate) fn engine_lang(code: &str) -> Result<Lang> {
+    Lang::from_code(code).ok_or_else(|| anyhow!("unsupported language {code:?} (expected one of {})", Lang::CODES.join(", ")))
 }
 
 /// How a backend gets from one language to another, with what it needs for

@@ -8,6 +8,7 @@
 //! Not for: deciding what an import may change (`commands::translate`
 //! checks every entry against the current originals).
 
+use crate::lang::Lang;
 use crate::store::memory::ExchangeText;
 use crate::vocab::TextOrigin;
 use anyhow::{Context, Result, bail};
@@ -60,12 +61,12 @@ fn current(t: &ExchangeText) -> (String, Option<&TextOrigin>) {
 }
 
 /// Writes `texts` (translations into `lang`) as `format`.
-pub fn write(format: Format, lang: &str, texts: &[ExchangeText]) -> Result<String> {
+pub fn write(format: Format, lang: Lang, texts: &[ExchangeText]) -> Result<String> {
     match format {
         Format::Po => {
             let mut meta = CatalogMetadata::new();
             meta.project_id_version = "cityvibe".into();
-            meta.language = lang.into();
+            meta.language = lang.to_string();
             meta.mime_version = "1.0".into();
             meta.content_type = "text/plain; charset=UTF-8".into();
             meta.content_transfer_encoding = "8bit".into();
@@ -96,7 +97,7 @@ pub fn write(format: Format, lang: &str, texts: &[ExchangeText]) -> Result<Strin
             out.push_str(&format!(
                 "<file original=\"cityvibe\" datatype=\"plaintext\" source-language=\"{}\" target-language=\"{}\"><body>\n",
                 crate::store::memory::EXCHANGE_SOURCE_LANG,
-                escape(lang)
+                escape(lang.as_str())
             ));
             for t in texts {
                 let (text, origin) = current(t);
@@ -306,7 +307,7 @@ mod tests {
     #[test]
     fn both_formats_round_trip_and_machine_text_needs_review() {
         for format in [Format::Po, Format::Xliff] {
-            let written = write(format, "en", &texts()).unwrap();
+            let written = write(format, Lang::En, &texts()).unwrap();
             let back = read(&written, "t").unwrap();
             assert_eq!(back.lang, "en", "{format:?}");
             if format == Format::Po {

@@ -44,9 +44,9 @@ pub(super) fn translate(
     let mut needs = Fallen::new();
     for ((src, tgt), list) in fallen {
         for mut n in list {
-            n.key = prepared_key(&n.prepared, &n.field_key(), &src, &tgt, &engine);
+            n.key = prepared_key(&n.prepared, &n.field_key(), &src, tgt.as_str(), &engine);
             if let Some(text) = store.cached_translation(&n.key)? {
-                from_cache.push(n.translated(&tgt, &text, &engine, &n.key, stats));
+                from_cache.push(n.translated(tgt, &text, &engine, &n.key, stats));
                 continue;
             }
             match failures.get(&n.key) {
@@ -54,7 +54,7 @@ pub(super) fn translate(
                     stats.pending += 1;
                     stats.per_source.entry(n.source.clone()).or_default().2 += 1;
                 }
-                _ => needs.entry((src.clone(), tgt.clone())).or_default().push(n),
+                _ => needs.entry((src.clone(), tgt)).or_default().push(n),
             }
         }
     }

@@ -15,6 +15,7 @@
 
 use super::phrases;
 use crate::i18n::{FluentValue, catalogue};
+use crate::lang::Lang;
 use crate::store::events::StoredEvent;
 use std::sync::OnceLock;
 
@@ -22,7 +23,7 @@ use std::sync::OnceLock;
 /// publisher wrote them in (the event's original language). `machine_price`
 /// is an engine's current translation of the price and the engine's name:
 /// shown, and said to be an engine's, where no set phrase says the price.
-pub fn localize(e: &mut StoredEvent, from: &str, lang: &str, machine_price: Option<(&str, &str)>) {
+pub fn localize(e: &mut StoredEvent, from: &str, lang: Lang, machine_price: Option<(&str, &str)>) {
     let phrases = phrases::into(lang);
     if let Some(price) = e.price.clone().filter(|p| !p.trim().is_empty()) {
         match (phrases.price(&price, from), machine_price) {
@@ -63,9 +64,9 @@ fn keep_original(e: &mut StoredEvent, field: &str, original: &str, ours: String)
 /// An attribution in `lang`: a leading label that one of the display
 /// languages uses for "source" ("Fuente: Ayuntamiento de Madrid") is said
 /// with the reader's word; any other text is the publisher's and kept.
-pub fn attribution_in(text: &str, lang: &str) -> String {
+pub fn attribution_in(text: &str, lang: Lang) -> String {
     let Some((label, who)) = text.split_once(':') else { return text.to_string() };
-    let known = crate::model::DISPLAY_LANGS.iter().any(|l| catalogue(l).text("source-label").eq_ignore_ascii_case(label.trim()));
+    let known = Lang::ALL.into_iter().any(|l| catalogue(l).text("source-label").eq_ignore_ascii_case(label.trim()));
     if !known || who.trim().is_empty() {
         return text.to_string();
     }
@@ -73,7 +74,7 @@ pub fn attribution_in(text: &str, lang: &str) -> String {
 }
 
 /// The name of the licence at `url` in `lang`, when the catalogue names it.
-pub fn licence_name(url: &str, lang: &str) -> Option<String> {
+pub fn licence_name(url: &str, lang: Lang) -> Option<String> {
     licences().iter().find(|(link, _)| link == url.trim()).map(|(_, id)| catalogue(lang).text(id))
 }
 
@@ -98,24 +99,24 @@ mod tests {
     fn every_licence_of_the_table_has_its_message() {
         assert!(!licences().is_empty());
         for (link, id) in licences() {
-            assert!(catalogue("es").has(id), "data/i18n/licences.tsv: {link} names {id}, which reader.ftl lacks");
+            assert!(catalogue(Lang::Es).has(id), "data/i18n/licences.tsv: {link} names {id}, which reader.ftl lacks");
         }
         for a in crate::adapters::ALL {
             let m = a.manifest();
-            assert!(licence_name(m.licence.url, "en").is_some(), "{}: its licence has no name in data/i18n/licences.tsv", m.id);
+            assert!(licence_name(m.licence.url, Lang::En).is_some(), "{}: its licence has no name in data/i18n/licences.tsv", m.id);
         }
     }
 
     #[test]
     fn the_attribution_label_is_the_readers() {
         assert_eq!(
-            attribution_in("Fuente: Ayuntamiento de Madrid, datos.madrid.es", "en"),
+            attribution_in("Fuente: Ayuntamiento de Madrid, datos.madrid.es", Lang::En),
             "Source: Ayuntamiento de Madrid, datos.madrid.es"
         );
-        assert_eq!(attribution_in("Fuente: esMADRID.com, Madrid Destino", "fr"), "Source : esMADRID.com, Madrid Destino");
-        assert_eq!(attribution_in("Fuente: X", "es"), "Fuente: X");
+        assert_eq!(attribution_in("Fuente: esMADRID.com, Madrid Destino", Lang::Fr), "Source : esMADRID.com, Madrid Destino");
+        assert_eq!(attribution_in("Fuente: X", Lang::Es), "Fuente: X");
         // The publisher's own words without a known label stay as they are.
-        assert_eq!(attribution_in("Diputació de Barcelona", "en"), "Diputació de Barcelona");
-        assert_eq!(attribution_in("Datos: Ayuntamiento de Madrid", "en"), "Datos: Ayuntamiento de Madrid");
+        assert_eq!(attribution_in("Diputació de Barcelona", Lang::En), "Diputació de Barcelona");
+        assert_eq!(attribution_in("Datos: Ayuntamiento de Madrid", Lang::En), "Datos: Ayuntamiento de Madrid");
     }
 }

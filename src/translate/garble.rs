@@ -10,6 +10,7 @@
 //!
 //! Not for: mending (house style, `style`) or sending (`batches`).
 
+use crate::lang::Lang;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -39,7 +40,7 @@ static FORMS: LazyLock<Vec<Form>> = LazyLock::new(|| {
 });
 
 impl Form {
-    fn serves(&self, lang: &str) -> bool {
+    fn serves(&self, lang: Lang) -> bool {
         self.langs.iter().any(|l| *l == "all" || *l == lang)
     }
 
@@ -53,25 +54,26 @@ impl Form {
 /// none for a sound text.
 ///
 /// ```
+/// use cityvibe::lang::Lang;
 /// use cityvibe::translate::garble::forms;
-/// assert_eq!(forms("Ismael Serrano comenzaba", "Ismael Serrano il commençait", "fr"), ["a subject pronoun the original lacks"]);
-/// assert!(forms("Hay un tiempo", "Il y a un temps", "fr").is_empty());
+/// assert_eq!(forms("Ismael Serrano comenzaba", "Ismael Serrano il commençait", Lang::Fr), ["a subject pronoun the original lacks"]);
+/// assert!(forms("Hay un tiempo", "Il y a un temps", Lang::Fr).is_empty());
 /// ```
-pub fn forms(original: &str, translation: &str, lang: &str) -> Vec<&'static str> {
+pub fn forms(original: &str, translation: &str, lang: Lang) -> Vec<&'static str> {
     FORMS.iter().filter(|f| f.serves(lang) && f.matches(translation).count() > f.matches(original).count()).map(|f| f.name).collect()
 }
 
 /// Where the form named `name` stands in `translation` (into `lang`), the
 /// matches the language's own use excuses left out: what a stage of house
 /// style that mends that form works on.
-pub fn found(translation: &str, lang: &str, name: &str) -> Vec<std::ops::Range<usize>> {
+pub fn found(translation: &str, lang: Lang, name: &str) -> Vec<std::ops::Range<usize>> {
     FORMS.iter().filter(|f| f.name == name && f.serves(lang)).flat_map(|f| f.matches(translation).map(|m| m.range())).collect()
 }
 
 /// The kept spans of `names` that stand beside (or in) a garbled form of
 /// `translation`: those to leave to the engine when it is translated again.
 /// All of them when no single one stands beside a form.
-pub fn spans_at_fault(original: &str, translation: &str, lang: &str, names: &[String]) -> Vec<String> {
+pub fn spans_at_fault(original: &str, translation: &str, lang: Lang, names: &[String]) -> Vec<String> {
     let mut at_fault: Vec<String> = Vec::new();
     for f in FORMS.iter().filter(|f| f.serves(lang) && f.matches(translation).count() > f.matches(original).count()) {
         for m in f.matches(translation) {
@@ -136,7 +138,7 @@ mod tests {
         let names = vec!["CEAC Maris Stella".to_string(), "Parque de Pradolongo".to_string()];
         let es = "Comienza en la recepción del CEAC Maris Stella. Senda en el Parque de Pradolongo.";
         let ca = "Comença en la recepció del . CEAC Maris Stella Senda en el Parque de Pradolongo.";
-        assert_eq!(spans_at_fault(es, ca, "ca", &names), ["CEAC Maris Stella"]);
-        assert!(forms(es, "Comença en la recepció del CEAC Maris Stella. Senda en el Parque de Pradolongo.", "ca").is_empty());
+        assert_eq!(spans_at_fault(es, ca, Lang::Ca, &names), ["CEAC Maris Stella"]);
+        assert!(forms(es, "Comença en la recepció del CEAC Maris Stella. Senda en el Parque de Pradolongo.", Lang::Ca).is_empty());
     }
 }

@@ -18,11 +18,11 @@
 //! Not for: the mechanism that applies the data (`protect`, `style`), or
 //! the term base (`terms`, `data/terms/`).
 
+use crate::lang::Lang;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use crate::lang::Lang;
 use crate::lang_data::{self, DataFile};
 
 /// The code that reads the files: a change to it changes what the same
@@ -45,22 +45,22 @@ const CODE: &[&str] = &[
 
 /// Whether `field` of texts into `lang` goes to Apertium as it is and
 /// comes back as Apertium gives it (`LANG/plain.txt`).
-pub fn plain(lang: &str, field: crate::vocab::Field) -> bool {
+pub fn plain(lang: Lang, field: crate::vocab::Field) -> bool {
     lang_data::of(lang).plain.has(field.as_str())
 }
 
 /// Whether `lang` puts an adjective before its noun (`LANG/word-order.txt`).
-pub fn adjective_first(lang: &str) -> bool {
+pub fn adjective_first(lang: Lang) -> bool {
     lang_data::of(lang).word_order.has("adjective-before-noun")
 }
 
 /// Whether `lang` writes titles in sentence case (`LANG/titles.txt`).
-pub fn sentence_case_titles(lang: &str) -> bool {
+pub fn sentence_case_titles(lang: Lang) -> bool {
     lang_data::of(lang).titles.has("sentence case")
 }
 
 /// Whether `lang` writes edition ordinals its own way (`LANG/ordinals.tsv`).
-pub fn has_ordinals(lang: &str) -> bool {
+pub fn has_ordinals(lang: Lang) -> bool {
     !lang_data::of(lang).ordinals.is_empty()
 }
 
@@ -68,7 +68,7 @@ pub fn has_ordinals(lang: &str) -> bool {
 /// the ending of the line for `=n`, else of the longest line the figures
 /// end with, else of `*`; `None` where that ending is `-` (kept as the
 /// publisher wrote it) or the language has no such file.
-pub fn ordinal(lang: &str, n: u32) -> Option<String> {
+pub fn ordinal(lang: Lang, n: u32) -> Option<String> {
     let figures = n.to_string();
     let exact = format!("={figures}");
     let rows: Vec<Vec<&str>> = lang_data::of(lang).ordinals.rows().filter(|r| r.len() == 2).collect();
@@ -189,11 +189,12 @@ mod tests {
     /// expectation: the kept spans unmarked where house style runs).
     fn outcome(e: &Example, gazetteer: &[String]) -> (String, String) {
         let dir = e.path.split('/').next().unwrap_or_default();
+        let lang_of = |code: &str| Lang::from_code(code).unwrap_or_else(|| panic!("{}: {code:?} is no display language", e.path));
         let data = lang_data::of(dir);
         let untouched = e.input.clone();
         if e.path == data.plain.path() {
             let field = e.input.parse::<crate::vocab::Field>();
-            return (if field.is_ok_and(|f| plain(dir, f)) { "plain" } else { "prepared" }.to_string(), untouched);
+            return (if field.is_ok_and(|f| plain(lang_of(dir), f)) { "plain" } else { "prepared" }.to_string(), untouched);
         }
         if e.path == data.word_order.path() || e.path == data.titles.path() {
             let listed = data.word_order.has(&e.input) || data.titles.has(&e.input);
@@ -201,7 +202,7 @@ mod tests {
         }
         if e.path == data.ordinals.path() {
             let mut out = e.input.clone();
-            for (a, b, written) in crate::translate::ordinals::find(&e.input, dir, &|_| true).into_iter().rev() {
+            for (a, b, written) in crate::translate::ordinals::find(&e.input, lang_of(dir), &|_| true).into_iter().rev() {
                 out.replace_range(a..b, &format!("{{{written}}}"));
             }
             return (out, untouched);
@@ -210,7 +211,7 @@ mod tests {
             return (crate::parse::week_hours::describe(&crate::parse::week_hours::week_hours(&e.input, dir)), untouched);
         }
         if e.path == lang_data::shared().garbled.path() {
-            let lang = e.lang.as_deref().unwrap_or_default();
+            let lang = lang_of(e.lang.as_deref().unwrap_or_default());
             let (original, translation) = e.input.split_once(" | ").unwrap_or_default();
             let found = crate::translate::garble::forms(original, translation, lang);
             return (if found.is_empty() { "none".to_string() } else { found.join(", ") }, untouched);
@@ -227,7 +228,7 @@ mod tests {
             let p = prepare(&e.input, known, &TermBase::default());
             return (p.text.replace(KEEP_START, "{").replace(KEEP_END, "}"), untouched);
         }
-        let lang = e.lang.as_deref().unwrap_or(dir);
+        let lang = lang_of(e.lang.as_deref().unwrap_or(dir));
         let (text, names) = kept_spans(&e.input);
         (finish(&text, &names, None, lang, if e.title { Field::Title } else { Field::Description }), text)
     }

@@ -16,7 +16,7 @@
 //!
 //! Not for: Apertium framing (`stream`, `apy`).
 
-use super::engine::{Translator, check_lang, scrubbed};
+use super::engine::{Translator, engine_lang, scrubbed};
 use super::server;
 use super::stream::{KEEP_END, KEEP_START};
 use anyhow::{Context, Result, anyhow, bail};
@@ -133,8 +133,8 @@ impl Translator for LibreTranslator {
     }
 
     fn translate(&mut self, src: &str, tgt: &str, texts: &[String]) -> Result<Vec<String>> {
-        check_lang(src)?;
-        check_lang(tgt)?;
+        engine_lang(src)?;
+        engine_lang(tgt)?;
         if src == tgt || texts.is_empty() {
             return Ok(texts.to_vec());
         }
@@ -178,7 +178,7 @@ impl Translator for LibreTranslator {
     }
 
     fn supports(&self, src: &str, tgt: &str) -> bool {
-        check_lang(src).is_ok() && check_lang(tgt).is_ok()
+        engine_lang(src).is_ok() && engine_lang(tgt).is_ok()
     }
 }
 

@@ -37,8 +37,7 @@ pub mod view;
 mod words;
 
 pub use engine::{
-    ApertiumTranslator, ApyTranslator, LANGUAGES, NoneTranslator, PIVOT, TargetResult, Translator, translate_each_target,
-    translate_targets_parallel,
+    ApertiumTranslator, ApyTranslator, NoneTranslator, PIVOT, TargetResult, Translator, translate_each_target, translate_targets_parallel,
 };
 pub use stream::{KEEP_END, KEEP_START, keep_verbatim};
 

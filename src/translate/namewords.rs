@@ -29,7 +29,7 @@ fn rows() -> impl Iterator<Item = (String, String, bool)> {
 }
 
 /// Whether kept runs of `field` texts into `lang` are split word by word.
-pub fn splits(lang: &str, field: Field) -> bool {
+pub fn splits(lang: Lang, field: Field) -> bool {
     rows().any(|(l, f, on)| on && l == lang && f == field.as_str())
 }
 
@@ -185,7 +185,7 @@ mod tests {
             let (input, expected) = line.split_once(" => ").expect("INPUT => EXPECTED");
             let (lang, field) = input.split_once(' ').expect("LANG FIELD");
             let field = Field::TEXTS.into_iter().find(|f| f.as_str() == field).expect("title or description");
-            assert_eq!(splits(lang, field), expected == "words", "{line}");
+            assert_eq!(splits(lang.parse().unwrap(), field), expected == "words", "{line}");
             checked += 1;
         }
         assert!(checked >= 2);

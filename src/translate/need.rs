@@ -10,6 +10,7 @@ use super::protect::Prepared;
 use super::routes::Route;
 use super::stats::TranslateStats;
 use super::style::{self, Field, Slips};
+use crate::lang::Lang;
 use crate::store::translations::MachineTranslation;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -63,13 +64,13 @@ impl Need {
 
     /// The row storing `text` as this text's translation into `tgt` by
     /// `engine` under `key`, counted in `stats`.
-    pub(super) fn translated(&self, tgt: &str, text: &str, engine: &str, key: &str, stats: &mut TranslateStats) -> MachineTranslation {
+    pub(super) fn translated(&self, tgt: Lang, text: &str, engine: &str, key: &str, stats: &mut TranslateStats) -> MachineTranslation {
         stats.translated += 1;
         stats.words += self.words;
         stats.per_source.entry(self.source.clone()).or_default().0 += 1;
         MachineTranslation {
             event_id: self.event_id,
-            lang: tgt.to_string(),
+            lang: tgt,
             field: self.field,
             text: text.to_string(),
             engine: origin_name(engine, self.route, self.via),
@@ -80,7 +81,7 @@ impl Need {
     }
 
     /// An engine's answer for this text, in house style, marked if cut.
-    pub(super) fn finish(&self, answer: &str, tgt: &str) -> String {
+    pub(super) fn finish(&self, answer: &str, tgt: Lang) -> String {
         let p = &self.prepared;
         let slips = if self.apertium { Slips::Apertium } else { Slips::None };
         let mut text = if self.plain {
@@ -126,4 +127,4 @@ pub(super) fn origin_name(engine: &str, route: Option<&Route>, via: Option<&str>
 }
 
 /// Texts for the fallback: (source, target) → texts.
-pub(super) type Fallen = BTreeMap<(String, String), Vec<Need>>;
+pub(super) type Fallen = BTreeMap<(String, Lang), Vec<Need>>;

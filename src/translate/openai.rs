@@ -12,7 +12,7 @@
 //!
 //! Not for: batching (chat endpoints answer one conversation at a time).
 
-use super::engine::{Translator, check_lang, scrubbed};
+use super::engine::{Translator, engine_lang, scrubbed};
 use super::libretranslate::{from_html, to_html};
 use super::server;
 use anyhow::{Context, Result, anyhow, bail};
@@ -121,8 +121,8 @@ impl Translator for OpenAiTranslator {
     }
 
     fn translate(&mut self, src: &str, tgt: &str, texts: &[String]) -> Result<Vec<String>> {
-        check_lang(src)?;
-        check_lang(tgt)?;
+        engine_lang(src)?;
+        engine_lang(tgt)?;
         if src == tgt {
             return Ok(texts.to_vec());
         }
@@ -130,7 +130,7 @@ impl Translator for OpenAiTranslator {
     }
 
     fn supports(&self, src: &str, tgt: &str) -> bool {
-        check_lang(src).is_ok() && check_lang(tgt).is_ok()
+        engine_lang(src).is_ok() && engine_lang(tgt).is_ok()
     }
 }
 

@@ -9,12 +9,13 @@
 //! Not for: deciding names (`protect`), numbers in running text.
 
 use super::words::{opens_sentence, words};
+use crate::lang::Lang;
 
 /// The ordinals of `text` that `lang` writes its own way, with how it
 /// writes them: a Roman numeral opening a sentence before a word that
 /// `common` says the dictionary knows as a common word, and a figure with
 /// the ordinal mark before a word. Empty when `lang` has no ordinals file.
-pub fn find(text: &str, lang: &str, common: &dyn Fn(usize) -> bool) -> Vec<(usize, usize, String)> {
+pub fn find(text: &str, lang: Lang, common: &dyn Fn(usize) -> bool) -> Vec<(usize, usize, String)> {
     if !super::lang::has_ordinals(lang) {
         return Vec::new();
     }

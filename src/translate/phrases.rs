@@ -56,7 +56,7 @@ pub struct Phrases {
 }
 
 /// The phrases into `lang` (none for a language with no file).
-pub fn into(lang: &str) -> &'static Phrases {
+pub fn into(lang: Lang) -> &'static Phrases {
     // Each language's patterns are built the first time it is asked for.
     static ALL: [OnceLock<Phrases>; Lang::ALL.len()] = [const { OnceLock::new() }; Lang::ALL.len()];
     static NONE: Phrases = Phrases { decimal: String::new(), phrases: Vec::new(), examples: Vec::new() };
@@ -270,7 +270,7 @@ mod tests {
     #[test]
     fn every_example_of_the_phrase_files_holds() {
         let mut checked = 0;
-        for lang in Lang::CODES {
+        for lang in Lang::ALL {
             let phrases = into(lang);
             for (kind, from, text, expected) in phrases.examples() {
                 let got = match kind {

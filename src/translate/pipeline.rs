@@ -40,6 +40,7 @@ use super::need::{Fallen, Need, field_key, origin_name, prepared_key};
 use super::protect::{Known, prepare};
 use super::style::Field;
 use super::terms::TermBase;
+use crate::lang::Lang;
 use crate::store::Store;
 use crate::store::events::text_hash;
 use crate::store::translations::{MachineTranslation, SourceText};
@@ -100,7 +101,7 @@ pub(super) fn texts_for_engines(store: &Store, sources: &[String]) -> Result<Vec
 
 /// Whether `t` into `lang` is an engine's work: a price only when no set
 /// phrase of `lang` says it (`phrases`); a title or a description always.
-pub(super) fn needs_engine(t: &SourceText, lang: &str) -> bool {
+pub(super) fn needs_engine(t: &SourceText, lang: Lang) -> bool {
     t.field != Field::Price || super::phrases::into(lang).price(&t.text, &t.lang).is_none()
 }
 
@@ -109,7 +110,7 @@ pub(super) fn needs_engine(t: &SourceText, lang: &str) -> bool {
 /// publisher does not give is translated from (issue 20 item 4).
 fn publisher_spanish(store: &Store) -> Result<HashMap<(i64, Field), String>> {
     Ok(store
-        .translations_into("es")?
+        .translations_into(Lang::Es)?
         .into_iter()
         .filter(|(_, t)| t.origin == TextOrigin::Publisher && t.current && !t.text.trim().is_empty())
         .map(|(key, t)| (key, t.text))
@@ -121,7 +122,7 @@ fn publisher_spanish(store: &Store) -> Result<HashMap<(i64, Field), String>> {
 pub fn translate_pending<T: Translator + Send>(
     store: &mut Store,
     workers: &mut [T],
-    langs: &[String],
+    langs: &[Lang],
     sources: &[String],
     progress: impl FnMut(u64, u64, u64),
 ) -> Result<TranslateStats> {
@@ -149,7 +150,7 @@ pub fn shorten(text: &str, max: usize) -> Option<&str> {
 pub fn translate_pending_with<T: Translator + Send>(
     store: &mut Store,
     workers: &mut [T],
-    langs: &[String],
+    langs: &[Lang],
     sources: &[String],
     options: &Options,
     progress: impl FnMut(u64, u64, u64),
@@ -167,7 +168,7 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
     store: &mut Store,
     workers: &mut [T],
     fallback: Option<&mut [Workers]>,
-    langs: &[String],
+    langs: &[Lang],
     sources: &[String],
     options: &Options,
     progress: impl FnMut(u64, u64, u64),
@@ -185,7 +186,7 @@ pub fn translate_until<T: Translator + Send>(
     store: &mut Store,
     workers: &mut [T],
     fallback: Option<&mut [Workers]>,
-    langs: &[String],
+    langs: &[Lang],
     sources: &[String],
     options: &Options,
     stop: &dyn Fn() -> Option<String>,
@@ -201,7 +202,7 @@ pub fn translate_until<T: Translator + Send>(
     human_rows.sort();
     human_rows.dedup();
     for (source_lang, lang, field, original, text) in &human_rows {
-        store.save_human_translation(source_lang, lang, *field, original, text)?;
+        store.save_human_translation(source_lang, *lang, *field, original, text)?;
     }
     let fallen_into = if fallback.is_some() { Some(&mut fallen) } else { None };
     super::batches::send(store, workers, &engine, needs, &failures, &mut stats, fallen_into, stop, &mut progress)?;
@@ -224,10 +225,10 @@ pub fn translate_until<T: Translator + Send>(
 #[derive(Default)]
 pub(super) struct Plan {
     /// (source lang, target lang) → texts needing an engine.
-    pub(super) needs: BTreeMap<(String, String), Vec<Need>>,
+    pub(super) needs: BTreeMap<(String, Lang), Vec<Need>>,
     pub(super) from_cache: Vec<MachineTranslation>,
     /// Human translations of these very texts: (source lang, lang, field, original, text).
-    pub(super) human_rows: Vec<(String, String, Field, String, String)>,
+    pub(super) human_rows: Vec<(String, Lang, Field, String, String)>,
     /// (source lang, target lang) → texts for the fallback, when there is one.
     pub(super) fallen: Fallen,
     /// Target language → texts set aside after [`MAX_FAILURES`] failures.
@@ -237,16 +238,16 @@ pub(super) struct Plan {
 
 /// The term base of each of `langs`; the lines of the operator's files
 /// that were skipped go to `stats` (once each, issue 19 item 8).
-fn term_bases(options: &Options, langs: &[String], stats: &mut TranslateStats) -> Result<HashMap<String, TermBase>> {
+fn term_bases(options: &Options, langs: &[Lang], stats: &mut TranslateStats) -> Result<HashMap<Lang, TermBase>> {
     let mut terms = HashMap::new();
-    for lang in langs {
-        let base = TermBase::load(options.terms_dir.as_deref(), lang)?;
+    for &lang in langs {
+        let base = TermBase::load(options.terms_dir.as_deref(), lang.as_str())?;
         for problem in base.problems() {
             if !stats.term_problems.contains(problem) {
                 stats.term_problems.push(problem.clone());
             }
         }
-        terms.insert(lang.clone(), base);
+        terms.insert(lang, base);
     }
     Ok(terms)
 }
@@ -258,7 +259,7 @@ fn term_bases(options: &Options, langs: &[String], stats: &mut TranslateStats) -
 pub(super) fn plan(
     store: &Store,
     engine: &str,
-    langs: &[String],
+    langs: &[Lang],
     sources: &[String],
     options: &Options,
     has_fallback: bool,
@@ -272,7 +273,7 @@ pub(super) fn plan(
     let apertium = engine.starts_with("apertium");
     // One analyser per original language for the whole step; none
     // (capital letters decide) when Apertium's is not installed or fails.
-    let mut analysers: HashMap<String, Option<Analyser>> = HashMap::new();
+    let mut analysers: HashMap<Lang, Option<Analyser>> = HashMap::new();
     let existing = store.existing_translations()?;
     let humans = store.human_translations()?;
     let now = crate::store::now_ms();
@@ -299,18 +300,18 @@ pub(super) fn plan(
             running_text: t.field == Field::Description,
             ..Known::default()
         };
-        for lang in langs {
-            if *lang == t.lang || !needs_engine(&t, lang) {
+        for &lang in langs {
+            if lang == t.lang || !needs_engine(&t, lang) {
                 continue;
             }
-            let here = existing.get(&(t.event_id, lang.clone(), t.field));
+            let here = existing.get(&(t.event_id, lang.to_string(), t.field));
             if here.is_some_and(|e| e.origin == TextOrigin::Publisher) {
                 continue;
             }
             // A human translation of this very text wins over any engine.
-            if let Some(text) = humans.get(&(t.lang.clone(), lang.clone(), t.field, hash.clone())) {
+            if let Some(text) = humans.get(&(t.lang.clone(), lang.to_string(), t.field, hash.clone())) {
                 if !here.is_some_and(|e| e.origin == TextOrigin::Human && e.source_hash == hash) {
-                    plan.human_rows.push((t.lang.clone(), lang.clone(), t.field, t.text.clone(), text.clone()));
+                    plan.human_rows.push((t.lang.clone(), lang, t.field, t.text.clone(), text.clone()));
                 }
                 continue;
             }
@@ -318,11 +319,11 @@ pub(super) fn plan(
                 Some((text, cut)) => ("es", text, *cut, Some("es")),
                 None => (t.lang.as_str(), &original, original_cut, None),
             };
-            let base = if src == "es" { terms.get(lang).unwrap_or(&no_terms) } else { &no_terms };
+            let base = if src == "es" { terms.get(&lang).unwrap_or(&no_terms) } else { &no_terms };
             let plain = apertium && src == "es" && super::lang::plain(lang, t.field);
             let prepared = prepare(sent, known_into(known, src, lang, t.field), if plain { &no_terms } else { base });
-            let route = super::routes::route(src, lang, Some(t.field));
-            let key = prepared_key(&prepared, &field_key(t.field, shortened, route), src, lang, &engine);
+            let route = super::routes::route(src, lang.as_str(), Some(t.field));
+            let key = prepared_key(&prepared, &field_key(t.field, shortened, route), src, lang.as_str(), &engine);
             // Translated from this very text, prepared the same way: nothing to do.
             if here.is_some_and(|e| e.source_hash == hash && e.cache_key.as_deref() == Some(key.as_str())) {
                 continue;
@@ -348,7 +349,7 @@ pub(super) fn plan(
                 key,
                 hash: hash.clone(),
             };
-            plan.file(need, (src.to_string(), lang.clone()), now, has_fallback, stats);
+            plan.file(need, (src.to_string(), lang), now, has_fallback, stats);
         }
     }
     Ok(plan)
@@ -358,11 +359,11 @@ impl Plan {
     /// Files a text an engine must translate from and into `pair`: for the
     /// engine now, or, after failures, waiting or set aside (for the
     /// fallback when there is one).
-    fn file(&mut self, need: Need, pair: (String, String), now: i64, has_fallback: bool, stats: &mut TranslateStats) {
+    fn file(&mut self, need: Need, pair: (String, Lang), now: i64, has_fallback: bool, stats: &mut TranslateStats) {
         match self.failures.get(&need.key) {
             Some(f) if f.failures >= MAX_FAILURES => {
                 stats.skipped += 1;
-                *self.set_aside.entry(pair.1.clone()).or_default() += 1;
+                *self.set_aside.entry(pair.1.to_string()).or_default() += 1;
                 if has_fallback {
                     self.fallen.entry(pair).or_default().push(need);
                 }
@@ -382,24 +383,22 @@ impl Plan {
 
 /// What the event tells about names, with what the target language asks of
 /// a text: an adjective before its noun, titles in sentence case, its ordinals.
-fn known_into<'a>(known: Known<'a>, src: &str, lang: &'a str, field: Field) -> Known<'a> {
+fn known_into<'a>(known: Known<'a>, src: &str, lang: Lang, field: Field) -> Known<'a> {
     let adjective_first = super::lang::adjective_first(lang);
     let sentence_case = field == Field::Title && super::lang::sentence_case_titles(lang);
     // Kept runs word by word: the Spanish analyser's and word lists' work.
     let name_words = src == "es" && super::namewords::splits(lang, field);
-    Known { adjective_first, sentence_case, name_words, lang, ..known }
+    Known { adjective_first, sentence_case, name_words, lang: Some(lang), ..known }
 }
 
-/// Apertium's analysis of a `text` in `lang` (Spanish or Catalan: issue
+/// Apertium's analysis of a `text` in the language coded `code` (Spanish or Catalan: issue
 /// 32 item 3), starting that language's analyser on first use; `None` for
 /// other languages, or when the analyser is missing or failed on this text
 /// (a fresh one is started for the next; the failure is counted in `stats`
 /// and said after the step).
-fn analysis_of(analysers: &mut HashMap<String, Option<Analyser>>, lang: &str, text: &str, stats: &mut TranslateStats) -> Option<Analysis> {
-    if !matches!(lang, "es" | "ca") {
-        return None;
-    }
-    let running = analysers.entry(lang.to_string()).or_insert_with(|| Analyser::system_for(lang).ok());
+fn analysis_of(analysers: &mut HashMap<Lang, Option<Analyser>>, code: &str, text: &str, stats: &mut TranslateStats) -> Option<Analysis> {
+    let lang = Lang::from_code(code).filter(|l| matches!(l, Lang::Es | Lang::Ca))?;
+    let running = analysers.entry(lang).or_insert_with(|| Analyser::system_for(lang).ok());
     let answer = running.as_mut()?.analyse(text);
     match answer {
         Ok(a) => Some(a),
@@ -407,7 +406,7 @@ fn analysis_of(analysers: &mut HashMap<String, Option<Analyser>>, lang: &str, te
             stats.analyser_failures += 1;
             stats.analyser_error.get_or_insert_with(|| format!("{e:#}"));
             // A fresh process for the next text; this one goes by capitals.
-            analysers.insert(lang.to_string(), Analyser::system_for(lang).ok());
+            analysers.insert(lang, Analyser::system_for(lang).ok());
             None
         }
     }
@@ -425,7 +424,7 @@ impl Engines {
     pub fn translate(
         &mut self,
         store: &mut Store,
-        langs: &[String],
+        langs: &[Lang],
         sources: &[String],
         options: &Options,
         progress: impl FnMut(u64, u64, u64),
@@ -437,7 +436,7 @@ impl Engines {
     pub fn translate_until(
         &mut self,
         store: &mut Store,
-        langs: &[String],
+        langs: &[Lang],
         sources: &[String],
         options: &Options,
         stop: &dyn Fn() -> Option<String>,

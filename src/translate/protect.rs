@@ -66,8 +66,8 @@ pub struct Known<'a> {
     /// name alone has stay apart from the engine.
     pub name_words: bool,
     /// The target language: its way of writing an edition's ordinal
-    /// (`ordinals`, "V Concurso" → English "5th").
-    pub lang: &'a str,
+    /// (`ordinals`, "V Concurso" → English "5th"); none, no ordinal.
+    pub lang: Option<Lang>,
 }
 
 /// A text made ready for an engine.
@@ -262,7 +262,7 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
         }
     }
     let common = |a: usize| known.analysis.map_or(text[a..].starts_with(char::is_uppercase), |an| an.kind_at(a) == Some(WordKind::Common));
-    let mut ordinals = super::ordinals::find(&text, known.lang, &common);
+    let mut ordinals = known.lang.map_or_else(Vec::new, |lang| super::ordinals::find(&text, lang, &common));
     ordinals.retain(|&(a, b, _)| names.iter().all(|&(s, e)| b <= s || a >= e));
     let mut taken: Vec<(usize, usize)> = names.clone();
     taken.extend(ordinals.iter().map(|o| (o.0, o.1)));

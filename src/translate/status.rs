@@ -7,6 +7,7 @@
 
 use super::pipeline::Options;
 use super::terms::TermBase;
+use crate::lang::Lang;
 use crate::store::Store;
 use crate::store::events::text_hash;
 use crate::vocab::TextOrigin;
@@ -49,7 +50,7 @@ pub struct Status {
 }
 
 /// The status of every language of `langs` in `store`.
-pub fn of(store: &Store, langs: &[String], options: &Options, engine: Option<&str>) -> Result<Status> {
+pub fn of(store: &Store, langs: &[Lang], options: &Options, engine: Option<&str>) -> Result<Status> {
     // The plan step, as the next run would take it, tells which texts it sets aside.
     let set_aside = match engine {
         Some(engine) => super::pipeline::plan(store, engine, langs, &[], options, false, &mut Default::default())?.set_aside,
@@ -59,16 +60,16 @@ pub fn of(store: &Store, langs: &[String], options: &Options, engine: Option<&st
     let existing = store.existing_translations()?;
     let repairs = store.garbled_repairs()?;
     let mut languages = Vec::new();
-    for lang in langs {
-        let failed = set_aside.get(lang).copied().unwrap_or(0);
-        let mut s = LangStatus { lang: lang.clone(), failed, data_version: data_version(options, lang)?, ..Default::default() };
-        let repaired = |how: super::garble::Repair| repairs.get(&(lang.clone(), how.as_str().to_string())).copied().unwrap_or(0);
+    for &lang in langs {
+        let failed = set_aside.get(lang.as_str()).copied().unwrap_or(0);
+        let mut s = LangStatus { lang: lang.to_string(), failed, data_version: data_version(options, lang)?, ..Default::default() };
+        let repaired = |how: super::garble::Repair| repairs.get(&(lang.to_string(), how.as_str().to_string())).copied().unwrap_or(0);
         s.garbled_mended = repaired(super::garble::Repair::Mended);
         s.garbled_retranslated = repaired(super::garble::Repair::Retranslated);
-        for t in texts.iter().filter(|t| &t.lang != lang && super::pipeline::needs_engine(t, lang)) {
+        for t in texts.iter().filter(|t| lang != t.lang && super::pipeline::needs_engine(t, lang)) {
             s.texts += 1;
             let hash = text_hash(&t.text);
-            match existing.get(&(t.event_id, lang.clone(), t.field)).filter(|e| e.source_hash == hash) {
+            match existing.get(&(t.event_id, lang.to_string(), t.field)).filter(|e| e.source_hash == hash) {
                 Some(e) => match e.origin {
                     TextOrigin::Publisher => s.publisher += 1,
                     TextOrigin::Human => s.human += 1,
@@ -85,10 +86,10 @@ pub fn of(store: &Store, langs: &[String], options: &Options, engine: Option<&st
 /// `lang DIGEST, terms DIGEST (K entries)`: what a translation into `lang`
 /// is made with (the language data and house-style code, `lang::digest`;
 /// the term base).
-fn data_version(options: &Options, lang: &str) -> Result<String> {
-    let base = TermBase::load(options.terms_dir.as_deref(), lang)?;
+fn data_version(options: &Options, lang: Lang) -> Result<String> {
+    let base = TermBase::load(options.terms_dir.as_deref(), lang.as_str())?;
     if base.is_empty() {
-        return Ok(format!("lang {}, no terms", super::lang::digest(lang)));
+        return Ok(format!("lang {}, no terms", super::lang::digest(lang.as_str())));
     }
     let mut h = Sha256::new();
     for i in 0..base.len() {
@@ -98,5 +99,5 @@ fn data_version(options: &Options, lang: &str) -> Result<String> {
         h.update(t.target.as_bytes());
         h.update([u8::from(t.initial_only), u8::from(t.name_head)]);
     }
-    Ok(format!("lang {}, terms {} ({} entries)", super::lang::digest(lang), &hex::encode(h.finalize())[..12], base.len()))
+    Ok(format!("lang {}, terms {} ({} entries)", super::lang::digest(lang.as_str()), &hex::encode(h.finalize())[..12], base.len()))
 }

@@ -34,6 +34,7 @@ mod places;
 mod stages;
 mod typography;
 
+use crate::lang::Lang;
 use regex::Regex;
 use stages::Finishing;
 use std::sync::LazyLock;
@@ -91,7 +92,7 @@ fn segments(output: &str, names: &[String]) -> Vec<Segment> {
 /// The engine's output for one text in house style for `lang`; `names` are
 /// the spans kept for it, which come back byte for byte; `lead` the kept
 /// span the text starts with when a lower-case word follows it.
-pub fn finish(output: &str, names: &[String], lead: Option<&str>, lang: &str, field: Field) -> String {
+pub fn finish(output: &str, names: &[String], lead: Option<&str>, lang: Lang, field: Field) -> String {
     finish_from(output, names, names, lead, lang, field, Slips::Apertium)
 }
 
@@ -99,7 +100,7 @@ pub fn finish(output: &str, names: &[String], lead: Option<&str>, lang: &str, fi
 /// the elision an engine could not make before a kept name is mended
 /// ("de Alasdair Roberts" → "d'Alasdair Roberts") and the punctuation set
 /// as the language sets it (`typography`): the stages marked `sent_plain`.
-pub fn finish_plain(output: &str, names: &[String], lang: &str) -> String {
+pub fn finish_plain(output: &str, names: &[String], lang: Lang) -> String {
     stages::run(
         output,
         &Finishing { names, anchors: names, lead: None, lang, field: Field::Description, slips: Slips::Apertium, plain: true },
@@ -133,7 +134,7 @@ pub fn finish_from(
     names: &[String],
     anchors: &[String],
     lead: Option<&str>,
-    lang: &str,
+    lang: Lang,
     field: Field,
     slips: Slips,
 ) -> String {
@@ -216,7 +217,7 @@ fn lower_after_lead(output: &str, lead: &str, names: &[String]) -> Option<String
 /// The letters inside words that Apertium writes wrongly in `lang`, put
 /// right (`data/lang/LANG/engine-endings.tsv`: "permití-los" →
 /// "permiti-los"); a row's letters must follow a letter.
-fn mend_endings<'a>(text: &'a str, lang: &str) -> std::borrow::Cow<'a, str> {
+fn mend_endings<'a>(text: &'a str, lang: Lang) -> std::borrow::Cow<'a, str> {
     let mut out = std::borrow::Cow::Borrowed(text);
     for row in crate::lang_data::of(lang).engine_endings.rows() {
         let [from, to] = row[..] else { continue };
@@ -235,12 +236,12 @@ fn mend_endings<'a>(text: &'a str, lang: &str) -> std::borrow::Cow<'a, str> {
 /// Preposition + article pairs an engine leaves apart when the noun after
 /// them was kept ("in il [Centro]"), as each language writes them
 /// (`data/lang/LANG/contractions.tsv`): (preposition, article, joined).
-fn contractions(lang: &str) -> Vec<(&'static str, &'static str, &'static str)> {
+fn contractions(lang: Lang) -> Vec<(&'static str, &'static str, &'static str)> {
     crate::lang_data::of(lang).contractions.rows().filter_map(|r| Some((*r.first()?, *r.get(1)?, *r.get(2)?))).collect()
 }
 
 /// Joins preposition and article where `lang` contracts them.
-fn contract(text: &str, lang: &str) -> String {
+fn contract(text: &str, lang: Lang) -> String {
     let table = contractions(lang);
     if table.is_empty() {
         return text.to_string();
@@ -276,7 +277,7 @@ fn contract(text: &str, lang: &str) -> String {
 /// The word or stop goes back after the span. A French "d'" or "l'" that
 /// stood before the moved word stays elided before a vowel
 /// (`data/lang/vowels.txt`) or a mute h of a word put in.
-fn mend_around_names(segs: &mut [Segment], lang: &str) {
+fn mend_around_names(segs: &mut [Segment], lang: Lang) {
     for i in 0..segs.len().saturating_sub(1) {
         let (Segment::Plain(before), Segment::Name(name)) = (&segs[i], &segs[i + 1]) else {
             continue;
@@ -298,9 +299,9 @@ fn mend_around_names(segs: &mut [Segment], lang: &str) {
         let lower = word.to_lowercase();
         let moved = |w: &str| w.get(2..).is_some_and(|m| crate::lang_data::of(crate::lang::Lang::Fr).moved_words.has(m));
         // A kept name's h never elides; a word put in (lower case) elides before a mute h.
-        let elides = places::starts_with_vowel(name) || name.starts_with('h') && places::mute_h(name, "fr");
+        let elides = places::starts_with_vowel(name) || name.starts_with('h') && places::mute_h(name, Lang::Fr);
         let contracted = |w: &str| w.strip_suffix('.').is_some_and(|p| crate::lang_data::of(lang).contracted_prepositions.has(p));
-        let mended = match (lang, lower.as_str()) {
+        let mended = match (lang.as_str(), lower.as_str()) {
             ("fr", w) if w.starts_with("d'") && moved(w) && !after.is_empty() => {
                 let de = if elides { "d'" } else { "de " };
                 let de =
@@ -340,7 +341,7 @@ fn mend_around_names(segs: &mut [Segment], lang: &str) {
 /// English "childish" for "infantil"); Apertium's French writes a leading
 /// Roman numeral as a word ("XV Mercado" → "Xv"; "Vii Journée", the letters:
 /// `data/lang/fr/roman-numerals.txt`) and elides before "yoga" ("d'yoga").
-fn mend_words(text: &str, lang: &str) -> String {
+fn mend_words(text: &str, lang: Lang) -> String {
     let text = &*mend_endings(text, lang);
     let data = crate::lang_data::of(lang);
     let table = &data.engine_words;
@@ -353,7 +354,7 @@ fn mend_words(text: &str, lang: &str) -> String {
         let at = token.find(word).unwrap_or(0);
         let lower = word.to_lowercase();
         let listed = table.rows().find(|r| r.first() == Some(&lower.as_str())).and_then(|r| r.get(1).copied());
-        let fixed = match (lang, word, listed) {
+        let fixed = match (lang.as_str(), word, listed) {
             (_, w, Some(house)) => {
                 Some(if w.starts_with(char::is_uppercase) { super::terms::capitalize(house) } else { house.to_string() })
             }
@@ -385,7 +386,7 @@ fn numeral_written_as_a_word(word: &str, letters: &crate::lang_data::DataFile) -
 /// article's capital inside the word ("de La Gomera" → Italian "deLla
 /// Gomera", Portuguese "dA Gomera"): such a word, when it is a joined form
 /// of the language's contractions (`LANG/contractions.tsv`), in lower case.
-fn mend_split_capitals(text: &str, lang: &str) -> String {
+fn mend_split_capitals(text: &str, lang: Lang) -> String {
     let split = |word: &str| word.starts_with(char::is_lowercase) && word.chars().skip(1).any(char::is_uppercase);
     if !text.split(' ').any(|t| split(t.trim_matches(|c: char| !c.is_alphanumeric()))) {
         return text.to_string();
@@ -409,7 +410,7 @@ fn mend_split_capitals(text: &str, lang: &str) -> String {
 /// The article right before a noun of `data/lang/LANG/genders.tsv` put in
 /// that noun's gender: a term Apertium saw as fixed got the Spanish word's
 /// ("O oficina" for "El taller" → "A oficina").
-fn agree_articles(text: &str, lang: &str) -> String {
+fn agree_articles(text: &str, lang: Lang) -> String {
     let rows: Vec<Vec<&str>> = crate::lang_data::of(lang).genders.rows().collect();
     if rows.is_empty() {
         return text.to_string();
@@ -440,11 +441,11 @@ fn agree_articles(text: &str, lang: &str) -> String {
 /// Function words an engine capitalises after a kept span or an unknown
 /// word ("Activités Dans le centre"); lower case mid-sentence
 /// (`data/lang/LANG/function-words.txt`).
-fn function_words(lang: &str) -> &'static [&'static str] {
+fn function_words(lang: Lang) -> &'static [&'static str] {
     crate::lang_data::of(lang).function_words.lines()
 }
 
-fn lower_stray_capitals(text: &str, lang: &str, after_word: bool) -> String {
+fn lower_stray_capitals(text: &str, lang: Lang, after_word: bool) -> String {
     let words = function_words(lang);
     if words.is_empty() {
         return text.to_string();
@@ -584,7 +585,7 @@ mod tests {
     /// inside "Futures" and title case capitalised the rest of the word.
     #[test]
     fn issue33_a_kept_name_is_never_found_inside_a_word() {
-        let out = finish("Alex M. F. Quicho, Mentor of the LAB 4 Rare Futures", &names(&["F", "LAB"]), None, "en", Field::Title);
+        let out = finish("Alex M. F. Quicho, Mentor of the LAB 4 Rare Futures", &names(&["F", "LAB"]), None, Lang::En, Field::Title);
         assert_eq!(out, "Alex M. F. Quicho, Mentor of the LAB 4 Rare Futures");
         let segs = segments("F. and Futures", &names(&["F"]));
         assert_eq!(segs, vec![Segment::Name("F".into()), Segment::Plain(". and Futures".into())]);
@@ -594,45 +595,48 @@ mod tests {
     fn english_titles_get_title_case_but_names_stay_as_they_are() {
         let out = "storytelling in the library of Eloy de la Iglesia: a tale of the sea";
         let kept = names(&["Eloy de la Iglesia"]);
-        assert_eq!(finish(out, &kept, None, "en", Field::Title), "Storytelling in the Library of Eloy de la Iglesia: A Tale of the Sea");
-        assert_eq!(finish(out, &kept, None, "en", Field::Description), out);
+        assert_eq!(
+            finish(out, &kept, None, Lang::En, Field::Title),
+            "Storytelling in the Library of Eloy de la Iglesia: A Tale of the Sea"
+        );
+        assert_eq!(finish(out, &kept, None, Lang::En, Field::Description), out);
         // French sets a no-break space before its colon (`fr/punctuation.tsv`).
-        assert_eq!(finish(out, &kept, None, "fr", Field::Title), out.replace(": ", "\u{a0}: "));
+        assert_eq!(finish(out, &kept, None, Lang::Fr, Field::Title), out.replace(": ", "\u{a0}: "));
     }
 
     #[test]
     fn articles_contract_and_stray_capitals_go() {
         let kept = names(&["Centro Cultural"]);
-        assert_eq!(finish("Impara chotis in il Centro Cultural", &kept, None, "it", Field::Title), "Impara chotis nel Centro Cultural");
-        assert_eq!(finish("Activités Dans le centre. Le soir", &[], None, "fr", Field::Title), "Activités dans le centre. Le soir");
-        assert_eq!(finish("Visite de le Centro Cultural", &kept, None, "fr", Field::Title), "Visite du Centro Cultural");
-        assert_eq!(finish("In il parco", &[], None, "it", Field::Title), "Nel parco");
+        assert_eq!(finish("Impara chotis in il Centro Cultural", &kept, None, Lang::It, Field::Title), "Impara chotis nel Centro Cultural");
+        assert_eq!(finish("Activités Dans le centre. Le soir", &[], None, Lang::Fr, Field::Title), "Activités dans le centre. Le soir");
+        assert_eq!(finish("Visite de le Centro Cultural", &kept, None, Lang::Fr, Field::Title), "Visite du Centro Cultural");
+        assert_eq!(finish("In il parco", &[], None, Lang::It, Field::Title), "Nel parco");
         let kept = names(&["Kids Village", "Villaverde"]);
-        assert_eq!(finish("Kids Village En Villaverde", &kept, None, "fr", Field::Title), "Kids Village à Villaverde");
-        assert_eq!(finish("Atelier (En la rue Mayor)", &[], None, "fr", Field::Title), "Atelier (dans la rue Mayor)");
+        assert_eq!(finish("Kids Village En Villaverde", &kept, None, Lang::Fr, Field::Title), "Kids Village à Villaverde");
+        assert_eq!(finish("Atelier (En la rue Mayor)", &[], None, Lang::Fr, Field::Title), "Atelier (dans la rue Mayor)");
     }
 
     #[test]
     fn a_word_after_a_leading_kept_span_is_not_a_sentence_start() {
         let out = "Apprenez à Identifier les papillons de Madrid";
         let kept = names(&["Madrid"]);
-        assert_eq!(finish(out, &kept, Some("Apprenez à"), "fr", Field::Title), "Apprenez à identifier les papillons de Madrid");
-        assert_eq!(finish("Exposition Picasso", &names(&["Picasso"]), Some("Exposition"), "fr", Field::Title), "Exposition Picasso");
+        assert_eq!(finish(out, &kept, Some("Apprenez à"), Lang::Fr, Field::Title), "Apprenez à identifier les papillons de Madrid");
+        assert_eq!(finish("Exposition Picasso", &names(&["Picasso"]), Some("Exposition"), Lang::Fr, Field::Title), "Exposition Picasso");
         // French sets a no-break space before its colon (`fr/punctuation.tsv`).
-        assert_eq!(finish(out, &kept, None, "fr", Field::Title), out.replace(": ", "\u{a0}: "));
+        assert_eq!(finish(out, &kept, None, Lang::Fr, Field::Title), out.replace(": ", "\u{a0}: "));
     }
 
     #[test]
     fn words_an_engine_always_gets_wrong_are_mended() {
-        assert_eq!(finish("Ali partorisca volare", &[], None, "it", Field::Title), "Ali per volare");
-        assert_eq!(finish("Partorisca tutti", &[], None, "it", Field::Description), "Per tutti");
-        assert_eq!(finish("Xv Mercado de la Flor", &names(&["Mercado de la Flor"]), None, "fr", Field::Title), "XV Mercado de la Flor");
-        assert_eq!(finish("Vii Journée européenne (Iii)", &[], None, "fr", Field::Title), "VII Journée européenne (III)");
-        assert_eq!(finish("Vi sono corsi", &[], None, "it", Field::Title), "Vi sono corsi");
-        assert_eq!(finish("Ivre de joie", &[], None, "fr", Field::Title), "Ivre de joie");
+        assert_eq!(finish("Ali partorisca volare", &[], None, Lang::It, Field::Title), "Ali per volare");
+        assert_eq!(finish("Partorisca tutti", &[], None, Lang::It, Field::Description), "Per tutti");
+        assert_eq!(finish("Xv Mercado de la Flor", &names(&["Mercado de la Flor"]), None, Lang::Fr, Field::Title), "XV Mercado de la Flor");
+        assert_eq!(finish("Vii Journée européenne (Iii)", &[], None, Lang::Fr, Field::Title), "VII Journée européenne (III)");
+        assert_eq!(finish("Vi sono corsi", &[], None, Lang::It, Field::Title), "Vi sono corsi");
+        assert_eq!(finish("Ivre de joie", &[], None, Lang::Fr, Field::Title), "Ivre de joie");
         // Issue 11: no elision before "yo".
-        assert_eq!(finish("Atelier d'yoga", &[], None, "fr", Field::Title), "Atelier de yoga");
-        assert_eq!(finish("Il n'y a pas d'ypérite", &[], None, "fr", Field::Title), "Il n'y a pas d'ypérite");
+        assert_eq!(finish("Atelier d'yoga", &[], None, Lang::Fr, Field::Title), "Atelier de yoga");
+        assert_eq!(finish("Il n'y a pas d'ypérite", &[], None, Lang::Fr, Field::Title), "Il n'y a pas d'ypérite");
     }
 
     #[test]
@@ -654,31 +658,34 @@ mod tests {
     fn a_word_moved_before_a_kept_span_goes_back_after_it() {
         let kept = names(&["Marta Mansilla", "Arganzuela"]);
         assert_eq!(
-            finish("Concert D'en Marta Mansilla Arganzuela", &kept, None, "fr", Field::Title),
+            finish("Concert D'en Marta Mansilla Arganzuela", &kept, None, Lang::Fr, Field::Title),
             "Concert de Marta Mansilla à Arganzuela"
         );
         let kept = names(&["Pirograbados", "ASPIRAL"]);
         assert_eq!(
-            finish("Exposition d'en Pirograbados bois par ASPIRAL", &kept, None, "fr", Field::Title),
+            finish("Exposition d'en Pirograbados bois par ASPIRAL", &kept, None, Lang::Fr, Field::Title),
             "Exposition de Pirograbados en bois par ASPIRAL"
         );
         assert_eq!(
-            finish("Festival D'en Arte Villaverde", &names(&["Arte", "Villaverde"]), None, "fr", Field::Title),
+            finish("Festival D'en Arte Villaverde", &names(&["Arte", "Villaverde"]), None, Lang::Fr, Field::Title),
             "Festival d'Arte à Villaverde"
         );
-        assert_eq!(finish("L'en Dehesa guerre", &names(&["Dehesa"]), None, "fr", Field::Title), "La Dehesa en guerre");
-        assert_eq!(finish("Visite de l'et Prado Retiro", &names(&["Prado"]), None, "fr", Field::Title), "Visite du Prado et Retiro");
-        assert_eq!(finish("L'en Alcázar Segovia", &names(&["Alcázar"]), None, "fr", Field::Title), "L'Alcázar en Segovia");
-        assert_eq!(finish("Le goût d'en haut", &[], None, "fr", Field::Title), "Le goût d'en haut");
+        assert_eq!(finish("L'en Dehesa guerre", &names(&["Dehesa"]), None, Lang::Fr, Field::Title), "La Dehesa en guerre");
+        assert_eq!(finish("Visite de l'et Prado Retiro", &names(&["Prado"]), None, Lang::Fr, Field::Title), "Visite du Prado et Retiro");
+        assert_eq!(finish("L'en Alcázar Segovia", &names(&["Alcázar"]), None, Lang::Fr, Field::Title), "L'Alcázar en Segovia");
+        assert_eq!(finish("Le goût d'en haut", &[], None, Lang::Fr, Field::Title), "Le goût d'en haut");
         let kept = names(&["Espronceda"]);
         assert_eq!(
-            finish("Clàssics del. Espronceda Ombres acusadores", &kept, None, "ca", Field::Title),
+            finish("Clàssics del. Espronceda Ombres acusadores", &kept, None, Lang::Ca, Field::Title),
             // Catalan elides before the vowel the engine could not see.
             "Clàssics de l'Espronceda. Ombres acusadores"
         );
         let kept = names(&["Campo del Moro"]);
-        assert_eq!(finish("Jardins del. Campo del Moro", &kept, None, "ca", Field::Title), "Jardins del Campo del Moro");
-        assert_eq!(finish("Visita pel. Campo del Moro amb guia", &kept, None, "ca", Field::Title), "Visita pel Campo del Moro amb guia");
+        assert_eq!(finish("Jardins del. Campo del Moro", &kept, None, Lang::Ca, Field::Title), "Jardins del Campo del Moro");
+        assert_eq!(
+            finish("Visita pel. Campo del Moro amb guia", &kept, None, Lang::Ca, Field::Title),
+            "Visita pel Campo del Moro amb guia"
+        );
     }
 
     /// Issue 11: a small word the engine capitalised after a kept span goes
@@ -688,35 +695,38 @@ mod tests {
     fn issue11_capitals_an_engine_put_after_a_kept_span() {
         let kept = names(&["XXI", "Premio Internacional"]);
         assert_eq!(
-            finish("XXI Premio Internacional Of Photography", &kept, None, "en", Field::Title),
+            finish("XXI Premio Internacional Of Photography", &kept, None, Lang::En, Field::Title),
             "XXI Premio Internacional of Photography"
         );
-        assert_eq!(finish("Battle of rap 'the coop of Vallekas'", &[], None, "en", Field::Title), "Battle of Rap 'The Coop of Vallekas'");
-        assert_eq!(finish("Concert D'élèves de piano", &[], None, "fr", Field::Title), "Concert d'élèves de piano");
+        assert_eq!(
+            finish("Battle of rap 'the coop of Vallekas'", &[], None, Lang::En, Field::Title),
+            "Battle of Rap 'The Coop of Vallekas'"
+        );
+        assert_eq!(finish("Concert D'élèves de piano", &[], None, Lang::Fr, Field::Title), "Concert d'élèves de piano");
         let kept = names(&["XXI Premio"]);
-        assert_eq!(finish("XXI Premio D'humanitaire", &kept, Some("XXI Premio"), "fr", Field::Title), "XXI Premio d'humanitaire");
+        assert_eq!(finish("XXI Premio D'humanitaire", &kept, Some("XXI Premio"), Lang::Fr, Field::Title), "XXI Premio d'humanitaire");
         let kept = names(&["Piano+IA", "Philippe"]);
-        assert_eq!(finish("Piano+IA, Avec Philippe", &kept, Some("Piano+IA"), "fr", Field::Title), "Piano+IA, avec Philippe");
+        assert_eq!(finish("Piano+IA, Avec Philippe", &kept, Some("Piano+IA"), Lang::Fr, Field::Title), "Piano+IA, avec Philippe");
     }
 
     #[test]
     fn blanks_are_tidied() {
         assert_eq!(
-            finish("book club of  the month ,  celebrate  soon", &[], None, "en", Field::Title),
+            finish("book club of  the month ,  celebrate  soon", &[], None, Lang::En, Field::Title),
             "Book Club of the Month, Celebrate Soon"
         );
-        assert_eq!(finish("a  b", &[], None, "fr", Field::Description), "a b");
-        assert_eq!(finish("Quoi ? Rien !", &[], None, "fr", Field::Description), "Quoi\u{a0}? Rien\u{a0}!");
-        assert_eq!(finish("at  Teatro  X", &names(&["Teatro  X"]), None, "en", Field::Description), "at Teatro  X");
+        assert_eq!(finish("a  b", &[], None, Lang::Fr, Field::Description), "a b");
+        assert_eq!(finish("Quoi ? Rien !", &[], None, Lang::Fr, Field::Description), "Quoi\u{a0}? Rien\u{a0}!");
+        assert_eq!(finish("at  Teatro  X", &names(&["Teatro  X"]), None, Lang::En, Field::Description), "at Teatro  X");
     }
 
     #[test]
     fn issue11_no_spanish_opening_marks_outside_iberian_languages() {
         let out = "L'intelligenza artificiale: ¿progresso o pericolo? ¡Venite!";
-        assert_eq!(finish(out, &[], None, "it", Field::Title), "L'intelligenza artificiale: progresso o pericolo? Venite!");
-        assert_eq!(finish("¿Qué tal?", &[], None, "gl", Field::Title), "¿Qué tal?");
+        assert_eq!(finish(out, &[], None, Lang::It, Field::Title), "L'intelligenza artificiale: progresso o pericolo? Venite!");
+        assert_eq!(finish("¿Qué tal?", &[], None, Lang::Gl, Field::Title), "¿Qué tal?");
         // A kept name keeps its marks byte for byte.
         let kept = names(&["¡Ay, Carmela!"]);
-        assert_eq!(finish("Teatro: ¡Ay, Carmela!", &kept, None, "it", Field::Title), "Teatro: ¡Ay, Carmela!");
+        assert_eq!(finish("Teatro: ¡Ay, Carmela!", &kept, None, Lang::It, Field::Title), "Teatro: ¡Ay, Carmela!");
     }
 }

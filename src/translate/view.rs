@@ -11,6 +11,7 @@
 //!
 //! Not for: making translations (`pipeline`) or choosing which to store.
 
+use crate::lang::Lang;
 use crate::store::Store;
 use crate::store::events::StoredEvent;
 use crate::store::reports::ShownText;
@@ -20,7 +21,7 @@ use std::collections::HashMap;
 
 /// Shows each of `events` in `lang` where it can be, by the rule above,
 /// and the fields around their texts in `lang`.
-pub fn show_in(store: &Store, events: &mut [StoredEvent], lang: &str) -> Result<()> {
+pub fn show_in(store: &Store, events: &mut [StoredEvent], lang: Lang) -> Result<()> {
     let originals: Vec<String> = events.iter().map(|e| e.lang.clone()).collect();
     let stored = if events.iter().all(|e| e.lang == lang) { Default::default() } else { store.translations_into(lang)? };
     show_texts_in(&stored, events, lang);
@@ -34,7 +35,7 @@ pub fn show_in(store: &Store, events: &mut [StoredEvent], lang: &str) -> Result<
 }
 
 /// Titles and descriptions in `lang`, by the rule above.
-fn show_texts_in(stored: &HashMap<(i64, Field), ShownText>, events: &mut [StoredEvent], lang: &str) {
+fn show_texts_in(stored: &HashMap<(i64, Field), ShownText>, events: &mut [StoredEvent], lang: Lang) {
     for e in events.iter_mut() {
         if e.lang == lang {
             continue;

@@ -421,7 +421,7 @@ fn issue21_4_translation_progress_moves_in_fine_steps() {
     let mut store = cityvibe::store::Store::open(&d.join("data/cityvibe.db")).unwrap();
     let mut workers = vec![engine.with_timeout(std::time::Duration::from_secs(120))];
     let mut seen: Vec<(u64, u64)> = Vec::new();
-    let langs = ["es".to_string(), "ca".to_string()];
+    let langs = [cityvibe::lang::Lang::Es, cityvibe::lang::Lang::Ca];
     let stats =
         cityvibe::translate::pipeline::translate_pending(&mut store, &mut workers, &langs, &[], |done, total, _| seen.push((done, total)))
             .unwrap();

@@ -229,8 +229,8 @@ fn host_pages_name_licences_and_reviews_in_their_language_issue33_item6() {
         for lang in ["en", "fr", "it"] {
             let page = read(&d.join("site/hosts").join(format!("{}.{lang}.html", m.host)));
             let body = text(&page);
-            let spanish = cityvibe::translate::fields::licence_name(m.licence.url, "es").unwrap();
-            let ours = cityvibe::translate::fields::licence_name(m.licence.url, lang).unwrap();
+            let spanish = cityvibe::translate::fields::licence_name(m.licence.url, cityvibe::lang::Lang::Es).unwrap();
+            let ours = cityvibe::translate::fields::licence_name(m.licence.url, lang.parse().unwrap()).unwrap();
             assert!(body.contains(&ours), "{} {lang}: the licence's name in {lang}: {body}", m.host);
             if spanish != ours {
                 assert!(!body.contains(&spanish), "{} {lang}: the Spanish licence name: {body}", m.host);

@@ -1,6 +1,7 @@
 //! Issue 13 item 13: the sources page in seven languages. Issue 13 item 15: the systemd service of docs/OPERATING.md treats exit 3 (locked,
 //! nothing fetched) as success and is hardened; `systemd-analyze security`
-//! rates it 2.0 or better when systemd-analyze is installed.
+//! rates it 2.0 or better when systemd-analyze is installed. Issue 34 item
+//! 1: every `--lang` takes the seven codes and only those, as one type.
 
 /// The `cityvibe.service` unit docs/OPERATING.md installs (`deploy/`, issue 31 item 10).
 fn readme_service() -> String {
@@ -104,4 +105,36 @@ fn issue13_13_the_sources_page_speaks_seven_languages() {
         assert!(!es.contains(english), "English in the Spanish page: {english}");
     }
     assert_eq!(crate::common::cityvibe(d, &["sources", "export", "--lang", "de"]).status.code(), Some(2));
+}
+
+/// Issue 34 item 1: every command's `--lang` parses to the one language
+/// type: the seven codes are offered in its help, anything else is refused
+/// by the parser (exit 2, naming the seven) before a file is opened, where
+/// each command once checked a list of its own.
+#[test]
+fn issue34_1_every_lang_option_takes_the_seven_codes_and_nothing_else() {
+    let dir = crate::common::workdir("[settings]\ntranslator = \"none\"\n");
+    let d = dir.path();
+    let seven = "[possible values: es, ca, gl, en, fr, it, pt]";
+    // (the command, what else it needs)
+    let commands: [(&[&str], &[&str]); 7] = [
+        (&["events", "list"], &[]),
+        (&["events", "show"], &["madrid:1"]),
+        (&["export"], &["--format", "json"]),
+        (&["report"], &["--out", "site"]),
+        (&["translate", "export"], &["--format", "po"]),
+        (&["translate", "correct"], &["madrid:1", "--title", "T"]),
+        (&["sources", "export"], &[]),
+    ];
+    for (command, needs) in commands {
+        let help = crate::common::cityvibe(d, &[command, &["-h"]].concat());
+        assert!(String::from_utf8_lossy(&help.stdout).contains(seven), "{command:?} -h offers the seven codes");
+        for bad in ["de", "ES", "spa", "es-ES", ""] {
+            let out = crate::common::cityvibe(d, &[command, needs, &["--lang", bad]].concat());
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{command:?} --lang {bad:?}: {err}");
+            assert!(err.contains(seven) && err.contains("--lang"), "{command:?} --lang {bad:?}: {err}");
+        }
+    }
+    assert!(!d.join("data/cityvibe.db").exists() && !d.join("site").exists(), "a refused --lang opened or wrote a file");
 }

@@ -5,6 +5,7 @@ use crate::common::{self, apertium};
 use cityvibe::config::Config;
 use cityvibe::http::{Client, Limits, Mirror};
 use cityvibe::ingest::{RunOptions, run};
+use cityvibe::lang::Lang;
 use cityvibe::store::Store;
 use cityvibe::translate::pipeline::translate_pending;
 use cityvibe::translate::{ApertiumTranslator, Translator};
@@ -34,8 +35,8 @@ impl Translator for Counted {
     }
 }
 
-fn langs() -> Vec<String> {
-    cityvibe::model::DISPLAY_LANGS.iter().map(|s| s.to_string()).collect()
+fn langs() -> Vec<Lang> {
+    Lang::ALL.to_vec()
 }
 
 /// Store the samples of some sources (offline, through the mirror folder).
@@ -164,7 +165,7 @@ fn hanging_engine_leaves_events_and_counts_pending() {
     std::fs::write(modes.join("spa-eng.mode"), format!("'{}'\n", script.display())).unwrap();
     let hung = ApertiumTranslator::new(&modes, "apertium/hung").unwrap().with_timeout(Duration::from_millis(300));
     let mut workers = vec![hung];
-    let stats = translate_pending(&mut store, &mut workers, &["es".into(), "en".into()], &[], |_, _, _| {}).unwrap();
+    let stats = translate_pending(&mut store, &mut workers, &[Lang::Es, Lang::En], &[], |_, _, _| {}).unwrap();
     assert_eq!(stats.translated, 0);
     assert!(stats.pending > 0, "{stats:?}");
     assert!(stats.error.is_some());
@@ -172,7 +173,7 @@ fn hanging_engine_leaves_events_and_counts_pending() {
     assert_eq!(count(&store, "SELECT count(*) FROM translations WHERE origin = 'machine'"), 0);
     // Next run, a working engine: the pending texts are done.
     let mut workers = vec![engine.with_timeout(Duration::from_secs(60))];
-    let retry = translate_pending(&mut store, &mut workers, &["es".into(), "en".into()], &[], |_, _, _| {}).unwrap();
+    let retry = translate_pending(&mut store, &mut workers, &[Lang::Es, Lang::En], &[], |_, _, _| {}).unwrap();
     assert_eq!(retry.translated, stats.pending);
     assert_eq!(retry.pending, 0);
 }

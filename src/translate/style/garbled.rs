@@ -94,7 +94,7 @@ pub(super) fn catalan_word_moved_before_a_span(segs: &mut [Segment]) {
             continue;
         }
         // Catalan elides before a vowel (`data/lang/vowels.txt`) and an h, a kept name's too.
-        let vowel = super::places::starts_with_vowel(name) || super::places::mute_h(name, "ca");
+        let vowel = super::places::starts_with_vowel(name) || super::places::mute_h(name, crate::lang::Lang::Ca);
         let written = match (fused, vowel) {
             ("d'", true) => "d'",
             ("d'", false) => "de ",
@@ -142,7 +142,7 @@ const PRONOUN: &str = "a subject pronoun the original lacks";
 /// word, the subject Apertium passed on unknown, it goes ("Alpha il est une
 /// fille" → "Alpha est une fille").
 pub(super) fn pronoun_put_in(t: &str) -> Option<String> {
-    let spots = crate::translate::garble::found(t, "fr", PRONOUN);
+    let spots = crate::translate::garble::found(t, crate::lang::Lang::Fr, PRONOUN);
     let mut out = t.to_string();
     for spot in spots.into_iter().rev() {
         let m = &t[spot.clone()];
@@ -183,6 +183,7 @@ fn is_pronoun(m: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::super::{Field, finish};
+    use crate::lang::Lang;
 
     fn kept(names: &[&str]) -> Vec<String> {
         names.iter().map(|n| n.to_string()).collect()
@@ -195,26 +196,26 @@ mod tests {
         let names = kept(&["CEAC Maris Stella"]);
         let ca = "Lloc: Comença en la recepció del . CEAC Maris Stella Edat: per a majors";
         assert_eq!(
-            finish(ca, &names, None, "ca", Field::Description),
+            finish(ca, &names, None, Lang::Ca, Field::Description),
             "Lloc: Comença en la recepció del CEAC Maris Stella. Edat: per a majors"
         );
         let names = kept(&["Centro Sociocultural Montecarmelo"]);
         let end = "Horari d'obertura del .. Centro Sociocultural Montecarmelo";
-        assert_eq!(finish(end, &names, None, "ca", Field::Description), "Horari d'obertura del Centro Sociocultural Montecarmelo.");
+        assert_eq!(finish(end, &names, None, Lang::Ca, Field::Description), "Horari d'obertura del Centro Sociocultural Montecarmelo.");
         let names = kept(&["El Cairo"]);
         assert_eq!(
-            finish("el clasismo en l'El Cairo contemporani", &names, None, "ca", Field::Description),
+            finish("el clasismo en l'El Cairo contemporani", &names, None, Lang::Ca, Field::Description),
             "el clasismo en El Cairo contemporani"
         );
         let names = kept(&["Cairo"]);
         assert_eq!(
-            finish("el clasismo en l'El Cairo contemporani", &names, None, "ca", Field::Description),
+            finish("el clasismo en l'El Cairo contemporani", &names, None, Lang::Ca, Field::Description),
             "el clasismo en el Cairo contemporani"
         );
         // A stop after the span's sentence goes on is no sentence's end: it goes.
         let names = kept(&["CEAC Maris Stella"]);
         assert_eq!(
-            finish("recepció del . CEAC Maris Stella amb amics", &names, None, "ca", Field::Description),
+            finish("recepció del . CEAC Maris Stella amb amics", &names, None, Lang::Ca, Field::Description),
             "recepció del CEAC Maris Stella amb amics"
         );
     }

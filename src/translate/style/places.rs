@@ -9,6 +9,7 @@
 //! leaves inside its own words (`style::contract`).
 
 use super::Segment;
+use crate::lang::Lang;
 use crate::lang_data;
 use crate::translate::terms::capitalize;
 
@@ -69,7 +70,7 @@ fn french_at(name: &str) -> &'static str {
 /// Puts the preposition before each kept span right for `lang`.
 /// `apertium_slips`: the output is Apertium's, whose moved "en" ("d'en
 /// Magie Escena") is put back.
-pub(super) fn prepositions(segs: &mut [Segment], lang: &str, apertium_slips: bool) {
+pub(super) fn prepositions(segs: &mut [Segment], lang: Lang, apertium_slips: bool) {
     // "Madrid Distrito en Corto en Hortaleza": where a bare "en" joins two
     // kept spans and another "en" + span follows, the first is inside a
     // name; the place is the last.
@@ -87,7 +88,7 @@ pub(super) fn prepositions(segs: &mut [Segment], lang: &str, apertium_slips: boo
         if lang == "fr" && inside_a_name {
             continue;
         }
-        let mended = match lang {
+        let mended = match lang.as_str() {
             "fr" => french_before(before, name, apertium_slips),
             "en" => english_before(before, name),
             _ => None,
@@ -185,7 +186,7 @@ pub(super) fn vous_after_imperative(segs: &mut [Segment]) {
 /// la exposition" → "à l'exposition", "du Ayuntamiento" → "de
 /// l'Ayuntamiento"; Catalan "de Aidan" → "d'Aidan". Only words in plain
 /// text elide; a kept span is never touched.
-pub(super) fn elide(segs: &mut [Segment], lang: &str) {
+pub(super) fn elide(segs: &mut [Segment], lang: Lang) {
     let table = &lang_data::of(lang).elisions;
     if table.is_empty() {
         return;
@@ -237,13 +238,14 @@ fn elision(word: &str, next: &str, table: &lang_data::DataFile) -> Option<String
 
 /// Whether a word starts with an h that elides ("histoire"), not an
 /// aspiré one (`data/lang/LANG/h-aspire.txt`, French: "héros", "haut").
-pub(super) fn mute_h(word: &str, lang: &str) -> bool {
+pub(super) fn mute_h(word: &str, lang: Lang) -> bool {
     let bare: String = word.chars().take_while(|c| c.is_alphabetic()).collect::<String>().to_lowercase();
     bare.starts_with('h') && bare.chars().count() > 1 && !lang_data::of(lang).h_aspire.has(&bare)
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::lang::Lang;
     use crate::translate::style::{Field, finish};
 
     fn names(list: &[&str]) -> Vec<String> {
@@ -253,7 +255,7 @@ mod tests {
     /// Issue 11: French "en" before a kept place or venue is "à", "au", "à la", "à l'".
     #[test]
     fn issue11_french_en_before_a_kept_place_or_venue() {
-        let fr = |out: &str, kept: &[&str]| finish(out, &names(kept), None, "fr", Field::Title);
+        let fr = |out: &str, kept: &[&str]| finish(out, &names(kept), None, Lang::Fr, Field::Title);
         assert_eq!(fr("Kairo en Tetuán", &["Kairo", "Tetuán"]), "Kairo à Tetuán");
         assert_eq!(
             fr("Madrid Distrito en Corto en Hortaleza", &["Madrid Distrito", "Corto", "Hortaleza"]),
@@ -282,7 +284,7 @@ mod tests {
     /// Issue 11: after a "vous" imperative, "tu" possessives are "vous" ones.
     #[test]
     fn issue11_french_vous_after_an_imperative() {
-        let fr = |out: &str| finish(out, &[], None, "fr", Field::Title);
+        let fr = |out: &str| finish(out, &[], None, Lang::Fr, Field::Title);
         assert_eq!(fr("Améliorez ton anglais avec tes amis"), "Améliorez votre anglais avec vos amis");
         assert_eq!(fr("Prenez soin de ta santé"), "Prenez soin de votre santé");
         // No "vous" imperative: "ton" stays (the pronoun Apertium put in goes, issue 33.2).
@@ -293,7 +295,7 @@ mod tests {
     /// Issue 11: English "in" before a kept venue is "at".
     #[test]
     fn issue11_english_in_before_a_kept_venue() {
-        let en = |out: &str, kept: &[&str]| finish(out, &names(kept), None, "en", Field::Title);
+        let en = |out: &str, kept: &[&str]| finish(out, &names(kept), None, Lang::En, Field::Title);
         assert_eq!(
             en("Play Centre in Centro Cultural Sara Montiel", &["Centro Cultural Sara Montiel"]),
             "Play Centre at Centro Cultural Sara Montiel"
@@ -308,7 +310,7 @@ mod tests {
     /// Issue 11: French elision where the engine could not see the next word.
     #[test]
     fn issue11_french_elides_before_a_vowel_it_could_not_see() {
-        let fr = |out: &str, kept: &[&str]| finish(out, &names(kept), None, "fr", Field::Title);
+        let fr = |out: &str, kept: &[&str]| finish(out, &names(kept), None, Lang::Fr, Field::Title);
         assert_eq!(fr("Espoir de Alto Vuelo", &["Alto Vuelo"]), "Espoir d'Alto Vuelo");
         assert_eq!(fr("Visites guidées à la exposition", &[]), "Visites guidées à l'exposition");
         assert_eq!(fr("Danse du Ayuntamiento de Madrid", &["Ayuntamiento de Madrid"]), "Danse de l'Ayuntamiento de Madrid");

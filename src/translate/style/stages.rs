@@ -8,6 +8,7 @@
 //! siblings (`places`, `articles`, `compounds`).
 
 use super::{Field, Segment, Slips, articles, compounds, garbled, places};
+use crate::lang::Lang;
 
 /// What a stage knows of the text it finishes.
 pub(super) struct Finishing<'a> {
@@ -17,7 +18,7 @@ pub(super) struct Finishing<'a> {
     pub anchors: &'a [String],
     /// The kept span the text starts with when a lower-case word follows it.
     pub lead: Option<&'a str>,
-    pub lang: &'a str,
+    pub lang: Lang,
     pub field: Field,
     pub slips: Slips,
     /// Sent plain (`lang::plain`): only the stages marked `sent_plain` run.
@@ -27,7 +28,7 @@ pub(super) struct Finishing<'a> {
 /// The target languages a stage serves.
 pub(super) enum Langs {
     All,
-    Only(&'static [&'static str]),
+    Only(&'static [Lang]),
 }
 
 /// Where the text is cut into kept spans and the plain stretches between.
@@ -45,7 +46,7 @@ pub(super) enum Step {
     /// The whole text; `None` leaves it as it was.
     Text(fn(&str, &Finishing) -> Option<String>),
     /// Each plain stretch alone, given the target language.
-    Plain(Cut, fn(&str, &str) -> String),
+    Plain(Cut, fn(&str, Lang) -> String),
     /// The spans and stretches together.
     Segments(Cut, fn(&mut [Segment], &Finishing)),
 }
@@ -91,32 +92,36 @@ pub(super) const STAGES: &[Stage] = &[
     // the moved words put back.
     Stage { engines: APERTIUM, ..stage("blanks around anchors", Step::Plain(Cut::Anchors, |t, _| super::tidy_blanks(t))) },
     Stage {
-        langs: Langs::Only(&["fr", "ca"]),
+        langs: Langs::Only(&[Lang::Fr, Lang::Ca]),
         engines: APERTIUM,
         ..stage("words moved before a kept span", Step::Segments(Cut::Anchors, |s, f| super::mend_around_names(s, f.lang)))
     },
     // Garbled forms house style knows (issue 33 item 2, `data/lang/garbled.tsv`).
     stage("a stop moved before a kept span", Step::Segments(Cut::Names, |s, _| garbled::stop_moved_before_a_span(s))),
     Stage {
-        langs: Langs::Only(&["ca"]),
+        langs: Langs::Only(&[Lang::Ca]),
         sent_plain: true,
         ..stage("a Catalan article before a name's own", Step::Text(|t, _| garbled::catalan_article_before_a_names_own(t)))
     },
     Stage {
-        langs: Langs::Only(&["ca"]),
+        langs: Langs::Only(&[Lang::Ca]),
         ..stage("a Catalan word moved before a kept span", Step::Segments(Cut::Names, |s, _| garbled::catalan_word_moved_before_a_span(s)))
     },
     Stage {
-        langs: Langs::Only(&["fr"]),
+        langs: Langs::Only(&[Lang::Fr]),
         ..stage("a subject pronoun after a kept name", Step::Segments(Cut::Names, |s, _| garbled::pronoun_after_a_name(s)))
     },
     Stage {
-        langs: Langs::Only(&["fr"]),
+        langs: Langs::Only(&[Lang::Fr]),
         engines: APERTIUM,
         ..stage("a subject pronoun Apertium put in", Step::Text(|t, _| garbled::pronoun_put_in(t)))
     },
     stage("lower case after a leading span", Step::Text(|t, f| f.lead.and_then(|lead| super::lower_after_lead(t, lead, f.names)))),
-    Stage { langs: Langs::Only(&["en"]), engines: APERTIUM, ..stage("ranges open with from", Step::Text(|t, _| Some(super::from_to(t)))) },
+    Stage {
+        langs: Langs::Only(&[Lang::En]),
+        engines: APERTIUM,
+        ..stage("ranges open with from", Step::Text(|t, _| Some(super::from_to(t))))
+    },
     stage("blanks", Step::Plain(Cut::Names, |t, _| super::tidy_blanks(t))),
     stage("contractions", Step::Plain(Cut::Names, super::contract)),
     Stage { engines: APERTIUM, ..stage("words an engine gets wrong", Step::Plain(Cut::Names, super::mend_words)) },
@@ -127,14 +132,14 @@ pub(super) const STAGES: &[Stage] = &[
         ..stage("an article's capital inside a contraction", Step::Plain(Cut::Names, super::mend_split_capitals))
     },
     Stage {
-        langs: Langs::Only(&["en", "fr", "it", "pt"]),
+        langs: Langs::Only(&[Lang::En, Lang::Fr, Lang::It, Lang::Pt]),
         ..stage("no opening ¿ ¡", Step::Plain(Cut::Names, |t, _| super::drop_opening_marks(t)))
     },
     stage("function words in lower case", Step::Segments(Cut::Names, super::lower_stray_capitals_in)),
     // One rule for every engine; on Apertium's output the "en" it moved
     // ("d'en Magie Escena") goes back first.
     Stage {
-        langs: Langs::Only(&["fr", "en"]),
+        langs: Langs::Only(&[Lang::Fr, Lang::En]),
         engines: APERTIUM,
         ..stage(
             "prepositions before a span, a moved \"en\" put back",
@@ -142,23 +147,23 @@ pub(super) const STAGES: &[Stage] = &[
         )
     },
     Stage {
-        langs: Langs::Only(&["fr", "en"]),
+        langs: Langs::Only(&[Lang::Fr, Lang::En]),
         engines: Some(Slips::None),
         ..stage("prepositions before a span", Step::Segments(Cut::Names, |s, f| places::prepositions(s, f.lang, false)))
     },
     Stage { sent_plain: true, ..stage("elision", Step::Segments(Cut::Names, |s, f| places::elide(s, f.lang))) },
     Stage {
-        langs: Langs::Only(&["fr"]),
+        langs: Langs::Only(&[Lang::Fr]),
         ..stage("vous after an imperative", Step::Segments(Cut::Names, |s, _| places::vous_after_imperative(s)))
     },
-    Stage { langs: Langs::Only(&["en"]), ..stage("general nouns", Step::Segments(Cut::Names, |s, _| articles::general_nouns(s))) },
+    Stage { langs: Langs::Only(&[Lang::En]), ..stage("general nouns", Step::Segments(Cut::Names, |s, _| articles::general_nouns(s))) },
     Stage {
-        langs: Langs::Only(&["en"]),
+        langs: Langs::Only(&[Lang::En]),
         fields: Some(Field::Title),
         ..stage("compound nouns", Step::Segments(Cut::Names, |s, _| compounds::compounds(s)))
     },
     Stage {
-        langs: Langs::Only(&["en"]),
+        langs: Langs::Only(&[Lang::En]),
         fields: Some(Field::Title),
         ..stage("title case", Step::Segments(Cut::Names, |s, _| super::title_case(s)))
     },
@@ -227,14 +232,20 @@ mod tests {
 
     /// For each stage of Apertium's alone, a text of Apertium's it changes
     /// and nothing else does: (stage, language, field, kept names, output).
-    const SLIPS: &[(&str, &str, Field, &[&str], &str)] = &[
-        ("words moved before a kept span", "fr", Field::Title, &["Marta Mansilla", "Arganzuela"], "Concert d'en Marta Mansilla Arganzuela"),
-        ("ranges open with from", "en", Field::Description, &[], "of 12 to 13 hours"),
-        ("words an engine gets wrong", "it", Field::Description, &[], "Ali partorisca volare"),
-        ("articles agree with a term's gender", "pt", Field::Description, &[], "O oficina de cerâmica"),
-        ("an article's capital inside a contraction", "it", Field::Description, &[], "Viaggio alLa Gomera"),
-        ("prepositions before a span, a moved \"en\" put back", "fr", Field::Title, &["Escena"], "Concert d'en Magie Escena"),
-        ("a subject pronoun Apertium put in", "fr", Field::Description, &[], "Il naît d'une illusion"),
+    const SLIPS: &[(&str, Lang, Field, &[&str], &str)] = &[
+        (
+            "words moved before a kept span",
+            Lang::Fr,
+            Field::Title,
+            &["Marta Mansilla", "Arganzuela"],
+            "Concert d'en Marta Mansilla Arganzuela",
+        ),
+        ("ranges open with from", Lang::En, Field::Description, &[], "of 12 to 13 hours"),
+        ("words an engine gets wrong", Lang::It, Field::Description, &[], "Ali partorisca volare"),
+        ("articles agree with a term's gender", Lang::Pt, Field::Description, &[], "O oficina de cerâmica"),
+        ("an article's capital inside a contraction", Lang::It, Field::Description, &[], "Viaggio alLa Gomera"),
+        ("prepositions before a span, a moved \"en\" put back", Lang::Fr, Field::Title, &["Escena"], "Concert d'en Magie Escena"),
+        ("a subject pronoun Apertium put in", Lang::Fr, Field::Description, &[], "Il naît d'une illusion"),
     ];
     /// Stages of Apertium's alone that mend nothing by themselves: they
     /// ready the text for the repairs after them.
@@ -272,12 +283,12 @@ mod tests {
             ]
         );
         assert_eq!(
-            finish_plain("explora el clasismo en l'El Cairo contemporani", &[], "ca"),
+            finish_plain("explora el clasismo en l'El Cairo contemporani", &[], Lang::Ca),
             "explora el clasismo en El Cairo contemporani"
         );
         let kept = vec!["Alasdair Roberts".to_string()];
-        assert_eq!(finish_plain("concert de Alasdair Roberts", &kept, "fr"), "concert d'Alasdair Roberts");
-        assert_eq!(finish_plain("in il  parco partorisca tutti", &[], "it"), "in il  parco partorisca tutti");
+        assert_eq!(finish_plain("concert de Alasdair Roberts", &kept, Lang::Fr), "concert d'Alasdair Roberts");
+        assert_eq!(finish_plain("in il  parco partorisca tutti", &[], Lang::It), "in il  parco partorisca tutti");
     }
 
     /// Every row has a name of its own, and a stage for some languages

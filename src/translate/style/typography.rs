@@ -8,6 +8,7 @@
 //! Not for: the marks of a kept name, which come back byte for byte.
 
 use super::{Segment, segments};
+use crate::lang::Lang;
 
 /// The blank French sets beside a double mark and inside guillemets: a
 /// line never breaks there.
@@ -28,7 +29,7 @@ struct Rules {
 }
 
 impl Rules {
-    fn of(lang: &str) -> Option<Rules> {
+    fn of(lang: Lang) -> Option<Rules> {
         let mut rules = Rules { space_before: Vec::new(), space_after: Vec::new(), quotes: None, from: Vec::new() };
         for row in crate::lang_data::of(lang).punctuation.rows() {
             match row.as_slice() {
@@ -47,7 +48,7 @@ impl Rules {
 
 /// `text` with its punctuation set as `lang` sets it, kept `names` left as
 /// they are.
-pub(super) fn punctuate(text: &str, names: &[String], lang: &str) -> String {
+pub(super) fn punctuate(text: &str, names: &[String], lang: Lang) -> String {
     let Some(rules) = Rules::of(lang) else { return text.to_string() };
     // Each char, and whether it belongs to a kept name.
     let mut chars: Vec<(char, bool)> = Vec::with_capacity(text.len());
@@ -155,17 +156,18 @@ fn space_after(chars: &[(char, bool)], marks: &[char]) -> Vec<(char, bool)> {
 #[cfg(test)]
 mod tests {
     use super::punctuate;
+    use crate::lang::Lang;
 
     #[test]
     fn issue20_french_sets_its_double_marks_and_guillemets() {
-        let fr = |t: &str| punctuate(t, &[], "fr").replace('\u{a0}', "_");
+        let fr = |t: &str| punctuate(t, &[], Lang::Fr).replace('\u{a0}', "_");
         assert_eq!(fr("Atelier: 'Contes d'hiver'"), "Atelier_: «_Contes d'hiver_»");
         assert_eq!(fr("« Déjà »"), "«_Déjà_»");
         assert_eq!(fr("À 19:30, voir http://x.org/a?b=c"), "À 19:30, voir http://x.org/a?b=c");
         assert_eq!(fr("Quoi ?! Non"), "Quoi_?! Non");
         assert_eq!(fr("l'été d'un 'seul mot"), "l'été d'un 'seul mot");
-        assert_eq!(punctuate("Atelier: 'Contes'", &[], "en"), "Atelier: 'Contes'");
-        let kept = punctuate("Inspira_DOS: Univers", &["Inspira_DOS: Univers".to_string()], "fr");
+        assert_eq!(punctuate("Atelier: 'Contes'", &[], Lang::En), "Atelier: 'Contes'");
+        let kept = punctuate("Inspira_DOS: Univers", &["Inspira_DOS: Univers".to_string()], Lang::Fr);
         assert_eq!(kept, "Inspira_DOS: Univers");
     }
 }
