@@ -34,9 +34,9 @@ const SPANISH: &[&str] = &[
     "apertium-es-pt/es-pt.automorf.bin",
 ];
 
-/// The Catalan analysers tried, in order (issue 32 item 3: names in a
-/// Catalan original are decided by the Catalan dictionary): the English
-/// pair's first, as for Spanish.
+/// The Catalan analysers tried, in order (names in a Catalan original are
+/// decided by the Catalan dictionary): the English pair's first, as for
+/// Spanish.
 const CATALAN: &[&str] = &[
     "apertium-eng-cat/cat-eng.automorf.bin",
     "apertium-spa-cat/cat-spa.automorf.bin",

@@ -1,12 +1,11 @@
-//! The one check of every engine answer before it is stored or cached
-//! (issue 19 items 3 and 10): an answer is a translation of the text sent,
-//! or it is a failed text, never a translation. It must not be empty, not
-//! far longer or shorter than the text, hold no control bytes, no markup
-//! the text lacked, no contact data (P5: the text sent was scrubbed, so any
-//! is the engine's), no web address or domain the text lacked (a model
-//! obeying "ignore previous instructions" to advertise one), and not open
-//! with a model's chatter. The phrases that mark chatter are data:
-//! `data/translate/chatter.txt`.
+//! The one check of every engine answer before it is stored or cached: an
+//! answer is a translation of the text sent, or it is a failed text, never a
+//! translation. It must not be empty, not far longer or shorter than the text,
+//! hold no control bytes, no markup the text lacked, no contact data (P5: the
+//! text sent was scrubbed, so any is the engine's), no web address or domain
+//! the text lacked (a model obeying "ignore previous instructions" to advertise
+//! one), and not open with a model's chatter. The phrases that mark chatter are
+//! data: `data/translate/chatter.txt`.
 //!
 //! Not for: kept spans and alignment within a batch (each server client
 //! checks its own markup), nor house style (`style`).
@@ -176,7 +175,7 @@ mod tests {
             ("Línea uno\nlínea dos", "Line one\nline two"),
             ("Entrada 12 €, 20:00 h", "Entry €12, 8:00 p.m."),
             ("Nota: aforo limitado. No puedo más", "Note: limited capacity. I cannot more"),
-            // Apertium on the real Catalonia and Andalucía feeds (issue 32).
+            // Apertium on the real Catalonia and Andalucía feeds.
             ("entre els seus investigadors.l’aparador del Palau", "entre sus investigadores.el escaparate del Palau"),
             ("1948. 95 min. ByN. v.o.s.e. DCP", "1948. 95 min. ByN. v.ou.s.e. DCP"),
             (

@@ -1,13 +1,13 @@
-//! Sending texts to an engine, batch by batch (issue 10.5): each target's
-//! distinct texts go in batches of [`BATCH`], those the engine failed on
-//! before last and each alone; a failed batch is sent again text by text so
-//! that one poison text does not sink the others; a text the engine fails
-//! on while it is alive waits a doubling time and is skipped after
-//! [`MAX_FAILURES`]; an engine that translates nothing of a failed batch is
-//! down for the rest of the run for that language. Every answer is checked
-//! (`answer`, issue 19 item 10) before it is stored: a batch holding one that
-//! is not a translation of its text is sent again text by text, and such an
-//! answer to a text alone is that text's failure, never its translation.
+//! Sending texts to an engine, batch by batch: each target's distinct texts go
+//! in batches of [`BATCH`], those the engine failed on before last and each
+//! alone; a failed batch is sent again text by text so that one poison text
+//! does not sink the others; a text the engine fails on while it is alive waits
+//! a doubling time and is skipped after [`MAX_FAILURES`]; an engine that
+//! translates nothing of a failed batch is down for the rest of the run for
+//! that language. Every answer is checked (`answer`) before it is stored: a
+//! batch holding one that is not a translation of its text is sent again text
+//! by text, and such an answer to a text alone is that text's failure, never
+//! its translation.
 //!
 //! Below the plan (`pipeline`) and the fallback (`fallback`), which both
 //! send through it; it takes the texts (`need`) and the counts (`stats`)
@@ -29,9 +29,9 @@ use anyhow::Result;
 use std::collections::{BTreeMap, HashMap};
 
 /// Texts per engine batch: small enough to save progress often and to show
-/// it in fine steps (issue 21 item 4: batches of 250 moved `run`'s bar about
-/// 1,550 texts at a time, one round of every target language). The engines
-/// stay running between batches, so a smaller one costs a round trip, not a start.
+/// it in fine steps (batches of 250 move `run`'s bar about 1,550 texts at a
+/// time, one round of every target language). The engines stay running
+/// between batches, so a smaller one costs a round trip, not a start.
 const BATCH: usize = 50;
 
 /// One source language's texts of one field, by target: (target, texts).
@@ -43,12 +43,12 @@ pub const MAX_FAILURES: u32 = 3;
 /// The first wait after a failure; it doubles with each further one.
 const FIRST_BACKOFF_MS: i64 = 10 * 60 * 1000;
 
-/// Sends `needs` ((source, target) → texts) to `workers`, named `engine`
-/// in what is stored, and stores what they answer. What they fail on goes
-/// into `fallen` when there is a fallback, and counts as pending otherwise;
-/// `progress` is told (done, total, words) as batches complete. `stop` is
-/// asked before every batch: once it gives a reason, no batch more is sent,
-/// and the texts not sent count as pending (issue 31 item 3).
+/// Sends `needs` ((source, target) → texts) to `workers`, named `engine` in
+/// what is stored, and stores what they answer. What they fail on goes into
+/// `fallen` when there is a fallback, and counts as pending otherwise;
+/// `progress` is told (done, total, words) as batches complete. `stop` is asked
+/// before every batch: once it gives a reason, no batch more is sent, and the
+/// texts not sent count as pending.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn send<T: Translator + Send>(
     store: &mut Store,
@@ -213,8 +213,8 @@ fn record_failures<T: Translator + Send>(
 }
 
 /// The engine's answers to `batch` when each is a translation of its text
-/// (`answer::check`, issue 19 item 10); else an error naming the first
-/// that is not, and the batch is sent again text by text.
+/// (`answer::check`); else an error naming the first that is not, and the batch
+/// is sent again text by text.
 fn checked(batch: &[usize], plan: &Plan, answers: Vec<String>) -> Result<Vec<String>> {
     if answers.len() != batch.len() {
         anyhow::bail!("sent {} texts, the engine answered {}", batch.len(), answers.len());
@@ -225,11 +225,11 @@ fn checked(batch: &[usize], plan: &Plan, answers: Vec<String>) -> Result<Vec<Str
     Ok(answers)
 }
 
-/// An engine's answer to `need` in house style, checked for the garbled
-/// forms of `data/lang/garbled.tsv` whatever the engine or route (issue 33
-/// item 2): one that house style mended is `Mended`; one still garbled is
-/// translated again with the kept spans beside the form left to the engine,
-/// and that text taken when it is less garbled (`Retranslated`).
+/// An engine's answer to `need` in house style, checked for the garbled forms
+/// of `data/lang/garbled.tsv` whatever the engine or route: one that house
+/// style mended is `Mended`; one still garbled is translated again with the
+/// kept spans beside the form left to the engine, and that text taken when it
+/// is less garbled (`Retranslated`).
 fn finish_checked<T: Translator>(
     worker: &mut T,
     src: &str,

@@ -1,9 +1,9 @@
-//! Translations out to translators' tools and back in (issue 11.4): GNU
-//! gettext PO (through `polib`; Weblate, Pontoon and Poedit read it) and
-//! XLIFF 1.2 (through `quick-xml`). One entry per distinct original text:
-//! the original is the source string, the field its context, the events
-//! carrying it a comment; a machine translation goes out marked fuzzy
-//! (`needs-review-translation` in XLIFF) for a human to review.
+//! Translations out to translators' tools and back in: GNU gettext PO (through
+//! `polib`; Weblate, Pontoon and Poedit read it) and XLIFF 1.2 (through
+//! `quick-xml`). One entry per distinct original text: the original is the
+//! source string, the field its context, the events carrying it a comment; a
+//! machine translation goes out marked fuzzy (`needs-review-translation` in
+//! XLIFF) for a human to review.
 //!
 //! Not for: deciding what an import may change (`commands::translate`
 //! checks every entry against the current originals).
@@ -127,8 +127,8 @@ pub fn read(content: &str, name: &str) -> Result<Imported> {
 
 fn read_po(content: &str, name: &str) -> Result<Imported> {
     check_po_strings(content, name)?;
-    // polib panics on some malformed files (issue 19 item 7): a panic is
-    // caught and said as what it is, a file it cannot read, not a crash.
+    // polib panics on some malformed files: a panic is caught and said as what
+    // it is, a file it cannot read, not a crash.
     let quiet = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     let parsed = std::panic::catch_unwind(|| polib::po_file::parse_from_reader(content.as_bytes()));
@@ -150,9 +150,9 @@ fn read_po(content: &str, name: &str) -> Result<Imported> {
     Ok(Imported { lang, entries, unreviewed, repeated: po_repeats(content) })
 }
 
-/// Every string line of a PO file (one starting with `"`, or a keyword
-/// and then one) is a whole quoted string: a line holding a lone `"`
-/// panics inside polib (issue 19 item 7). The error names file and line.
+/// Every string line of a PO file (one starting with `"`, or a keyword and then
+/// one) is a whole quoted string: a line holding a lone `"` panics inside
+/// polib. The error names file and line.
 fn check_po_strings(content: &str, name: &str) -> Result<()> {
     for (n, line) in content.lines().enumerate() {
         let line = line.trim();
@@ -311,7 +311,7 @@ mod tests {
             let back = read(&written, "t").unwrap();
             assert_eq!(back.lang, "en", "{format:?}");
             if format == Format::Po {
-                // Issue 19 item 7: a lone `"` is named by line, not a panic.
+                // A lone `"` is named by line, not a panic.
                 let broken = written.replacen("msgstr \"Book", "\"\nmsgstr \"Book", 1);
                 let e = read(&broken, "en.po").unwrap_err().to_string();
                 assert!(e.starts_with("en.po:") && e.contains("does not close"), "{e}");

@@ -1,11 +1,10 @@
-//! The fallback engine (`[settings] fallback = "apertium"`, issue 11.5):
-//! texts the configured server failed on, or is not asked this run (waiting
-//! after failures, skipped), are translated by the local Apertium instead
-//! of staying pending. Each such text is stored under the fallback's own
-//! name and cache key, so `text_origin` names the engine that really
-//! translated it, and the next run, finding a key of another engine, asks
-//! the configured server again: the fallback's text is kept only until the
-//! better engine answers.
+//! The fallback engine (`[settings] fallback = "apertium"`): texts the
+//! configured server failed on, or is not asked this run (waiting after
+//! failures, skipped), are translated by the local Apertium instead of staying
+//! pending. Each such text is stored under the fallback's own name and cache
+//! key, so `text_origin` names the engine that really translated it, and the
+//! next run, finding a key of another engine, asks the configured server again:
+//! the fallback's text is kept only until the better engine answers.
 //!
 //! The fallback's texts go out as the configured engine's do (`batches`):
 //! in batches, a poison text isolated, waiting and skipped under its own key.

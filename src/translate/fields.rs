@@ -1,8 +1,8 @@
-//! The fields around an event's text in the reader's language (issue 20
-//! item 3), for `events list|show --lang`, every export and the sources
-//! page: the price and the audience through set phrases (`phrases`), the
-//! category labels, the attribution's label ("Fuente: …") and licence names
-//! through the message catalogue (`i18n`, `data/i18n/licences.tsv`).
+//! The fields around an event's text in the reader's language, for `events
+//! list|show --lang`, every export and the sources page: the price and the
+//! audience through set phrases (`phrases`), the category labels, the
+//! attribution's label ("Fuente: …") and licence names through the message
+//! catalogue (`i18n`, `data/i18n/licences.tsv`).
 //!
 //! The publisher's own wording of each field shown otherwise is kept beside
 //! it (`original_fields`), for the reader who needs the original (at a box

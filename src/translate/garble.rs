@@ -1,12 +1,12 @@
-//! Garbled translations (issue 33 item 2): the forms a kept span put back,
-//! or an engine's own pronoun, leave in a translated text where the original
-//! has none (a stop standing alone before a kept name, a Catalan article
-//! fused with a pronoun, a French subject pronoun after a name). The forms
-//! are data (`data/lang/garbled.tsv`, each with examples the tests run);
-//! this file counts them and names the kept spans beside them. Every
-//! translated text is checked here before it is stored, whatever the engine
-//! or the route (`batches`): one that house style did not mend is translated
-//! again with those spans left to the engine.
+//! Garbled translations: the forms a kept span put back, or an engine's own
+//! pronoun, leave in a translated text where the original has none (a stop
+//! standing alone before a kept name, a Catalan article fused with a pronoun, a
+//! French subject pronoun after a name). The forms are data
+//! (`data/lang/garbled.tsv`, each with examples the tests run); this file
+//! counts them and names the kept spans beside them. Every translated text is
+//! checked here before it is stored, whatever the engine or the route
+//! (`batches`): one that house style did not mend is translated again with
+//! those spans left to the engine.
 //!
 //! Not for: mending (house style, `style`) or sending (`batches`).
 

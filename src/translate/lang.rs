@@ -233,9 +233,9 @@ mod tests {
         (finish(&text, &names, None, lang, if e.title { Field::Title } else { Field::Description }), text)
     }
 
-    /// Issue 20.5: every example in `data/lang/` holds (an `unchanged`
-    /// one: its input comes back as it is), and every file but the plain
-    /// lists of words has at least one.
+    /// Every example in `data/lang/` holds (an `unchanged` one: its input comes
+    /// back as it is), and every file but the plain lists of words has at least
+    /// one.
     #[test]
     fn issue20_every_example_in_the_language_data_holds() {
         let gazetteer = crate::translate::gazetteer::load(None).unwrap();

@@ -1,15 +1,14 @@
-//! A LibreTranslate server as the engine (issue 11.5): `POST /translate`
-//! with a JSON body `{q: [texts], source, target, format: "html"}`, as its
-//! API documents. A neural engine honours no stream markup, so a kept span
-//! (a name, a term already in the target language) travels as
-//! `<span translate="no" id="kN">…</span>` and is put back byte for byte
-//! from our own copy; an answer that lost one is an error (the texts stay
-//! pending), never a translated name. In a batch, each text also carries a
-//! mark of its place (`<span translate="no" id="iN">`): an answer that comes
-//! back in another text's place, or without its mark, fails the batch, whose
-//! texts are then sent one by one (issue 19 item 10). A tag the engine
-//! made fails its answer too; what the answer says is then checked as every
-//! engine's is (`answer`).
+//! A LibreTranslate server as the engine: `POST /translate` with a JSON body
+//! `{q: [texts], source, target, format: "html"}`, as its API documents. A
+//! neural engine honours no stream markup, so a kept span (a name, a term
+//! already in the target language) travels as `<span translate="no"
+//! id="kN">…</span>` and is put back byte for byte from our own copy; an answer
+//! that lost one is an error (the texts stay pending), never a translated name.
+//! In a batch, each text also carries a mark of its place (`<span
+//! translate="no" id="iN">`): an answer that comes back in another text's
+//! place, or without its mark, fails the batch, whose texts are then sent one
+//! by one. A tag the engine made fails its answer too; what the answer says is
+//! then checked as every engine's is (`answer`).
 //!
 //! Only scrubbed texts leave (P5), with the language pair and, when the
 //! operator names one, the API key read from an environment variable.
@@ -75,8 +74,8 @@ pub(crate) fn from_html(html: &str, kept: &[String]) -> Result<String> {
     let mut out = String::with_capacity(html.len());
     let mut rest = html;
     let mut seen = vec![false; kept.len()];
-    // Every `<` of the text went as `&lt;`: a bare one outside our spans
-    // is markup the engine made, not ours to publish (issue 19 item 10).
+    // Every `<` of the text went as `&lt;`: a bare one outside our spans is
+    // markup the engine made, not ours to publish.
     let text = |segment: &str| -> Result<String> {
         if segment.contains('<') {
             bail!("the answer holds markup the text lacks");
@@ -105,10 +104,9 @@ pub(crate) fn from_html(html: &str, kept: &[String]) -> Result<String> {
     Ok(out)
 }
 
-/// The mark that goes before text `n` of a batch, so that an answer put
-/// against another text is seen (issue 19 item 10): a server that shifts
-/// its answers by one, with the right count, would otherwise store each
-/// translation against the wrong event.
+/// The mark that goes before text `n` of a batch, so that an answer put against
+/// another text is seen: a server that shifts its answers by one, with the
+/// right count, would otherwise store each translation against the wrong event.
 fn item_mark(n: usize) -> String {
     format!("<span translate=\"no\" id=\"i{n}\">{n}</span>")
 }

@@ -41,9 +41,9 @@ pub use engine::{
 };
 pub use stream::{KEEP_END, KEEP_START, keep_verbatim};
 
-/// The one engine `settings.translator` names, built as a run builds it
-/// (`None` when translation is switched off); for `doctor`'s probe, which
-/// proves it with a real translation (issue 21 item 3).
+/// The one engine `settings.translator` names, built as a run builds it (`None`
+/// when translation is switched off); for `doctor`'s probe, which proves it
+/// with a real translation.
 pub fn engine_for(settings: &crate::config::Settings, timeout: std::time::Duration) -> anyhow::Result<Option<Box<dyn Translator + Send>>> {
     use crate::vocab::Translator as T;
     let key = || settings.api_key_env.as_deref().and_then(|name| std::env::var(name).ok());

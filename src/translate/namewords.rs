@@ -1,13 +1,12 @@
-//! A kept run word by word (issue 33 item 3): inside a capitalised run the
-//! name finder keeps ("Universidad Autónoma de Madrid", "Fernando
-//! Valladares del Museo Nacional"), only the words a name alone has stay
-//! apart from the engine, as the analyser says of each: a proper noun or a
-//! word the dictionary does not know ("Lavapiés", "Valladares"), a word in
-//! capitals or with a brand's spelling, a given name and the surname right
-//! after it ("Gloria Fuertes"); the dictionary's ordinary words
-//! ("Universidad", "Museo", "Públicas") go to the engine, which translates
-//! them. Whether a (target language, field) gets it is
-//! `data/translate/name-words.tsv`, with the figures that chose it.
+//! A kept run word by word: inside a capitalised run the name finder keeps
+//! ("Universidad Autónoma de Madrid", "Fernando Valladares del Museo
+//! Nacional"), only the words a name alone has stay apart from the engine, as
+//! the analyser says of each: a proper noun or a word the dictionary does not
+//! know ("Lavapiés", "Valladares"), a word in capitals or with a brand's
+//! spelling, a given name and the surname right after it ("Gloria Fuertes");
+//! the dictionary's ordinary words ("Universidad", "Museo", "Públicas") go to
+//! the engine, which translates them. Whether a (target language, field) gets
+//! it is `data/translate/name-words.tsv`, with the figures that chose it.
 //!
 //! Not for: finding the runs (`protect`), or what the dictionary knows
 //! (`analyser`).

@@ -1,11 +1,10 @@
-//! An OpenAI-compatible chat-completions server as the engine (issue 11.5):
-//! llama.cpp's server, Ollama, vLLM or a hosted one, `POST
-//! /v1/chat/completions` with a model and two messages, one text per
-//! request. The prompt asks for the house style and for kept spans
-//! (`<span translate="no">`, as for LibreTranslate) to stay as they are;
-//! the answer is checked to be a translation of the one text asked, not
-//! chatter: every kept span back, no preamble, no extra paragraphs, a
-//! plausible length. A failed check is an error: the text stays pending.
+//! An OpenAI-compatible chat-completions server as the engine: llama.cpp's
+//! server, Ollama, vLLM or a hosted one, `POST /v1/chat/completions` with a
+//! model and two messages, one text per request. The prompt asks for the house
+//! style and for kept spans (`<span translate="no">`, as for LibreTranslate) to
+//! stay as they are; the answer is checked to be a translation of the one text
+//! asked, not chatter: every kept span back, no preamble, no extra paragraphs,
+//! a plausible length. A failed check is an error: the text stays pending.
 //!
 //! Only scrubbed texts leave (P5), with the model's name and, when the
 //! operator names one, the API key from an environment variable.

@@ -1,9 +1,9 @@
-//! Set phrases of the fields around an event's text (issue 20 item 3): a
-//! publisher's price ("Entrada libre hasta completar aforo", "16 euros",
-//! "Gratuït") and audience ("Niños,Familias") said in a reader's language,
-//! from `data/lang/LANG/phrases.tsv` (built in; a linguist edits the file,
-//! each with examples a test runs). An amount is written back as the
-//! language writes it ("€12" in English, "12 €" in French).
+//! Set phrases of the fields around an event's text: a publisher's price
+//! ("Entrada libre hasta completar aforo", "16 euros", "Gratuït") and audience
+//! ("Niños,Familias") said in a reader's language, from
+//! `data/lang/LANG/phrases.tsv` (built in; a linguist edits the file, each with
+//! examples a test runs). An amount is written back as the language writes it
+//! ("€12" in English, "12 €" in French).
 //!
 //! A price is matched whole, else sentence by sentence; it is said in the
 //! reader's language only when every sentence is, never half (a price no

@@ -6,14 +6,14 @@
 //! Each text is prepared per target (`protect`: names kept, the term base
 //! applied), sent, and put in house style (`style`). The cache key (`need`)
 //! names the prepared text, the engine, a digest of the language data and
-//! house-style code (`lang::digest`) and the term entries that matched, so
-//! a changed term base re-translates only the texts it touches. A text over
-//! the size limit is cut at a sentence end before it is sent. Texts go out
-//! batch by batch (`batches`): a text an engine fails on while others pass
-//! is sent alone, after the others, with a growing wait, and skipped after
-//! [`MAX_FAILURES`] (issue 10.5), so one text never holds back the rest.
-//! What the engine fails on goes to the fallback engine when the operator
-//! names one (`fallback`, issue 11.5).
+//! house-style code (`lang::digest`) and the term entries that matched, so a
+//! changed term base re-translates only the texts it touches. A text over the
+//! size limit is cut at a sentence end before it is sent. Texts go out batch by
+//! batch (`batches`): a text an engine fails on while others pass is sent
+//! alone, after the others, with a growing wait, and skipped after
+//! [`MAX_FAILURES`], so one text never holds back the rest. What the engine
+//! fails on goes to the fallback engine when the operator names one
+//! (`fallback`).
 //!
 //! The step is layered, each file importing only the ones below it: this
 //! one plans the step and drives it; `fallback` gives the fallback engine
@@ -24,15 +24,14 @@
 //! re-exported here.
 //!
 //! A price no set phrase says in a language (`phrases`) is a third text to
-//! translate into it (issue 20 item 3); one a phrase says never reaches an
-//! engine.
+//! translate into it; one a phrase says never reaches an engine.
 //!
 //! Where a publisher gives its own Spanish beside an original in another
 //! language (diba: Catalan and Spanish), each language it does not give is
 //! translated from that Spanish, not from the original, and says so in its
-//! engine's name (`apertium/3.8 via es`, shown as `text_origin`; issue 20
-//! item 4): Spanish is every engine's best-served language, and the
-//! publisher's Spanish is a human's.
+//! engine's name (`apertium/3.8 via es`, shown as `text_origin`): Spanish is
+//! every engine's best-served language, and the publisher's Spanish is a
+//! human's.
 
 use super::analyser::{Analyser, Analysis};
 use super::engine::Translator;
@@ -92,7 +91,7 @@ fn sendable(text: &str, max: usize) -> (String, bool) {
 }
 
 /// Every text of `sources`' active events an engine may translate: titles,
-/// descriptions, and prices where no set phrase says them (issue 20 item 3).
+/// descriptions, and prices where no set phrase says them.
 pub(super) fn texts_for_engines(store: &Store, sources: &[String]) -> Result<Vec<SourceText>> {
     let mut texts = store.texts_to_translate(sources)?;
     texts.extend(store.prices_to_translate(sources)?);
@@ -105,9 +104,9 @@ pub(super) fn needs_engine(t: &SourceText, lang: Lang) -> bool {
     t.field != Field::Price || super::phrases::into(lang).price(&t.text, &t.lang).is_none()
 }
 
-/// The publisher's own current Spanish of texts whose original is in
-/// another language, by (event, field): the pivot every language the
-/// publisher does not give is translated from (issue 20 item 4).
+/// The publisher's own current Spanish of texts whose original is in another
+/// language, by (event, field): the pivot every language the publisher does not
+/// give is translated from.
 fn publisher_spanish(store: &Store) -> Result<HashMap<(i64, Field), String>> {
     Ok(store
         .translations_into(Lang::Es)?
@@ -158,12 +157,11 @@ pub fn translate_pending_with<T: Translator + Send>(
     translate_pending_falling_back(store, workers, None, langs, sources, options, progress)
 }
 
-/// As [`translate_pending_with`]; what `workers` fail on, or are not asked
-/// this run (a text waiting after failures, or skipped), goes to `fallback`
-/// when there is one (`[settings] fallback`, issue 11.5). Its texts are
-/// stored under its own name and cache key, so the next run asks `workers`
-/// again: a fallback text is a lesser engine's, kept only until the
-/// configured one answers.
+/// As [`translate_pending_with`]; what `workers` fail on, or are not asked this
+/// run (a text waiting after failures, or skipped), goes to `fallback` when
+/// there is one (`[settings] fallback`). Its texts are stored under its own
+/// name and cache key, so the next run asks `workers` again: a fallback text is
+/// a lesser engine's, kept only until the configured one answers.
 pub fn translate_pending_falling_back<T: Translator + Send>(
     store: &mut Store,
     workers: &mut [T],
@@ -177,10 +175,9 @@ pub fn translate_pending_falling_back<T: Translator + Send>(
 }
 
 /// As [`translate_pending_falling_back`], asking `stop` before every engine
-/// batch: when it gives a reason (the run's deadline passed, a signal asked
-/// it to stop), what is translated is kept, the rest stays pending for the
-/// next run, and the reason is in [`TranslateStats::interrupted`] (issue 31
-/// item 3).
+/// batch: when it gives a reason (the run's deadline passed, a signal asked it
+/// to stop), what is translated is kept, the rest stays pending for the next
+/// run, and the reason is in [`TranslateStats::interrupted`].
 #[allow(clippy::too_many_arguments)]
 pub fn translate_until<T: Translator + Send>(
     store: &mut Store,
@@ -236,8 +233,8 @@ pub(super) struct Plan {
     pub(super) failures: HashMap<String, crate::store::translations::Failure>,
 }
 
-/// The term base of each of `langs`; the lines of the operator's files
-/// that were skipped go to `stats` (once each, issue 19 item 8).
+/// The term base of each of `langs`; the lines of the operator's files that
+/// were skipped go to `stats` (once each).
 fn term_bases(options: &Options, langs: &[Lang], stats: &mut TranslateStats) -> Result<HashMap<Lang, TermBase>> {
     let mut terms = HashMap::new();
     for &lang in langs {
@@ -281,9 +278,9 @@ pub(super) fn plan(
     for t in texts_for_engines(store, sources)? {
         let (original, original_cut) = sendable(&t.text, options.max_chars);
         stats.shortened += u64::from(original_cut);
-        // Where the publisher gives Spanish beside its original, the
-        // languages it does not give are translated from that Spanish: a
-        // human's text, and Apertium's best pairs (issue 20 item 4).
+        // Where the publisher gives Spanish beside its original, the languages
+        // it does not give are translated from that Spanish: a human's text,
+        // and Apertium's best pairs.
         let pivot = (t.lang != "es").then(|| spanish.get(&(t.event_id, t.field))).flatten().map(|text| sendable(text, options.max_chars));
         let hash = text_hash(&t.text);
         // Names are decided by Apertium's analyser on the Spanish sent (original or pivot).
@@ -391,11 +388,10 @@ fn known_into<'a>(known: Known<'a>, src: &str, lang: Lang, field: Field) -> Know
     Known { adjective_first, sentence_case, name_words, lang: Some(lang), ..known }
 }
 
-/// Apertium's analysis of a `text` in the language coded `code` (Spanish or Catalan: issue
-/// 32 item 3), starting that language's analyser on first use; `None` for
-/// other languages, or when the analyser is missing or failed on this text
-/// (a fresh one is started for the next; the failure is counted in `stats`
-/// and said after the step).
+/// Apertium's analysis of a `text` in the language coded `code` (Spanish or Catalan),
+/// starting that language's analyser on first use; `None` for other languages, or when the
+/// analyser is missing or failed on this text (a fresh one is started for the next; the
+/// failure is counted in `stats` and said after the step).
 fn analysis_of(analysers: &mut HashMap<Lang, Option<Analyser>>, code: &str, text: &str, stats: &mut TranslateStats) -> Option<Analysis> {
     let lang = Lang::from_code(code).filter(|l| matches!(l, Lang::Es | Lang::Ca))?;
     let running = analysers.entry(lang).or_insert_with(|| Analyser::system_for(lang).ok());

@@ -120,8 +120,8 @@ fn places_and_addresses(text: &str, given: &[&str], known: Known) -> Vec<(usize,
             }
         }
     }
-    // Web addresses stay as they are: an engine translates their words, and
-    // an answer holding an address the text lacks is refused (issue 19 item 10).
+    // Web addresses stay as they are: an engine translates their words, and an
+    // answer holding an address the text lacks is refused.
     for (at, end) in super::answer::web_addresses(text) {
         if names.iter().all(|&(a, b)| end <= a || at >= b) {
             names.push((at, end));
@@ -705,8 +705,8 @@ mod tests {
         assert_eq!(names("Visita a Carlos III"), ["Carlos III"]);
     }
 
-    /// Issue 11: a company in capitals keeps its "Y"; a leading ordinal is
-    /// kept on its own ("VI Feria" was English "I saw Feria").
+    /// A company in capitals keeps its "Y"; a leading ordinal is kept on its
+    /// own ("VI Feria" was English "I saw Feria").
     #[test]
     fn issue11_capitals_and_ordinals() {
         assert_eq!(names("'Clowntalent' (MARGARITO Y CIA.)"), ["MARGARITO Y CIA"]);
@@ -717,9 +717,9 @@ mod tests {
         assert!(names("Siglo XIX").is_empty());
     }
 
-    /// Issue 11: a locality the feed writes in capitals ("MADRID") is kept
-    /// where a title writes it "Madrid", also first ("Madrid" → Portuguese
-    /// "Madri"), but never cuts a longer name.
+    /// A locality the feed writes in capitals ("MADRID") is kept where a title
+    /// writes it "Madrid", also first ("Madrid" → Portuguese "Madri"), but
+    /// never cuts a longer name.
     #[test]
     fn issue11_a_locality_in_capitals_is_kept_as_a_title_writes_it() {
         let known = Known { locality: Some("MADRID"), ..Known::default() };
@@ -729,9 +729,9 @@ mod tests {
         assert_eq!(p.names, ["Ara de Madrid"]);
     }
 
-    /// Issue 11: a text's first word that no term translates heads the name
-    /// after it ("Aula Deportiva Municipal" came back "Salle de cours
-    /// Deportiva Municipal"); a term's word does not.
+    /// A text's first word that no term translates heads the name after it
+    /// ("Aula Deportiva Municipal" came back "Salle de cours Deportiva
+    /// Municipal"); a term's word does not.
     #[test]
     fn issue11_a_first_word_heads_the_name_after_it() {
         let terms = TermBase::parse("danza\tdance\n", "t").unwrap();
@@ -745,8 +745,8 @@ mod tests {
         assert_eq!(p.names, ["Carlos III"]);
     }
 
-    /// Issue 11: the lead is every kept span the text starts with, so that
-    /// the word an engine capitalises after them is put back in lower case.
+    /// The lead is every kept span the text starts with, so that the word an
+    /// engine capitalises after them is put back in lower case.
     #[test]
     fn issue11_the_lead_runs_over_leading_spans() {
         let p = prepare("XXI KIKO VENENO de gira", Known::default(), &TermBase::default());
@@ -757,10 +757,10 @@ mod tests {
         assert_eq!(p.lead.as_deref(), Some("Joel Blanco"));
     }
 
-    /// Issue 33: a first word no span holds leads too when a lower-case
-    /// word follows it (Apertium's French capitalised that word after a
-    /// word it copies: "Pachanga Foot"); an article opening the title leads
-    /// nothing ("La Flûte enchantée" is the engine's own).
+    /// A first word no span holds leads too when a lower-case word follows it
+    /// (Apertium's French capitalised that word after a word it copies:
+    /// "Pachanga Foot"); an article opening the title leads nothing ("La Flûte
+    /// enchantée" is the engine's own).
     #[test]
     fn issue33_a_free_first_word_leads_a_lower_case_word() {
         let lead = |t: &str| prepare(t, Known::default(), &TermBase::default()).lead;
@@ -786,9 +786,9 @@ mod tests {
         assert_eq!(p.text, "Cine \u{E000}at the library\u{E001} \u{E000}Gloria Fuertes\u{E001}");
     }
 
-    /// Issue 20.1: with Apertium's analysis, a capitalised run of dictionary
-    /// words is translated; one with a proper noun or an unknown word is
-    /// kept. Without it, capitals decide as before.
+    /// With Apertium's analysis, a capitalised run of dictionary words is
+    /// translated; one with a proper noun or an unknown word is kept. Without
+    /// it, capitals decide as before.
     #[test]
     fn issue20_the_dictionary_decides_which_capitalised_runs_are_names() {
         use crate::translate::analyser::{Analysis, WordKind};
@@ -818,8 +818,8 @@ mod tests {
         assert_eq!(prepare("Eloy de la Iglesia, cineasta", known, &TermBase::default()).names, ["Eloy de la Iglesia"]);
     }
 
-    /// Issue 20.1: the event's district is kept where it stands alone, not
-    /// where it heads a longer name.
+    /// The event's district is kept where it stands alone, not where it heads a
+    /// longer name.
     #[test]
     fn issue20_the_district_is_kept_where_it_stands_alone() {
         let known = Known { district: Some("Retiro"), ..Known::default() };

@@ -417,8 +417,8 @@ mod tests {
         assert_eq!(route("es", "ca", None).unwrap().key_name(), "spa-cat");
     }
 
-    /// Catalan originals go straight from Catalan (issue 32 item 3), and
-    /// Galician through Spanish.
+    /// Catalan originals go straight from Catalan, and Galician through
+    /// Spanish.
     #[test]
     fn catalan_originals_have_their_own_routes() {
         for (to, name) in [("es", "cat-spa"), ("en", "cat-eng"), ("fr", "cat-fra"), ("it", "cat-ita"), ("pt", "cat-por")] {

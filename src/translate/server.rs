@@ -50,13 +50,13 @@ fn is_timeout(e: &anyhow::Error) -> bool {
     })
 }
 
-/// A server that times out is not asked again in this run (issue 19 item
-/// 9): against a hanging server every later request would cost the whole
-/// timeout again, languages × (batch + single texts) of them, with the run
-/// lock held, before the fallback could start. One short probe tells a
-/// hanging server from a text that hangs it (issue 10.5: that text waits,
-/// the others are still translated): the server is silenced when the probe
-/// times out too, so a hanging server costs two timeouts in a run.
+/// A server that times out is not asked again in this run: against a hanging
+/// server every later request would cost the whole timeout again, languages ×
+/// (batch + single texts) of them, with the run lock held, before the fallback
+/// could start. One short probe tells a hanging server from a text that hangs
+/// it (that text waits, the others are still translated): the server is
+/// silenced when the probe times out too, so a hanging server costs two
+/// timeouts in a run.
 #[derive(Debug, Default)]
 pub(crate) struct Silence(std::sync::Mutex<Option<String>>);
 

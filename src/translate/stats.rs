@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 pub struct TranslateStats {
     /// Texts translated by the engine now.
     pub translated: u64,
-    /// Texts answered by the cache (named as in `run --json`: one name per thing, issue 13).
+    /// Texts answered by the cache (named as in `run --json`: one name per thing).
     #[serde(rename = "translation_cache_hits")]
     pub cache_hits: u64,
     /// Texts still untranslated (engine missing, failed or timed out).
@@ -28,8 +28,8 @@ pub struct TranslateStats {
     /// failed on them (counted in `translated` too).
     #[serde(rename = "translated_by_fallback")]
     pub fallback: u64,
-    /// Translations that came back garbled (`data/lang/garbled.tsv`) and
-    /// were mended by house style, or translated again (issue 33 item 2).
+    /// Translations that came back garbled (`data/lang/garbled.tsv`) and were
+    /// mended by house style, or translated again.
     #[serde(skip)]
     pub garbled_mended: u64,
     #[serde(skip)]
@@ -44,18 +44,18 @@ pub struct TranslateStats {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fallback_engine: Option<String>,
     /// Lines of the operator's term files that were skipped, or a missing
-    /// `terms_dir` (issue 19 item 8): said, and translation goes on.
+    /// `terms_dir`: said, and translation goes on.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub term_problems: Vec<String>,
-    /// Texts whose names capital letters decided because Apertium's
-    /// Spanish analyser failed on them (issue 22).
+    /// Texts whose names capital letters decided because Apertium's Spanish
+    /// analyser failed on them.
     #[serde(skip)]
     pub analyser_failures: u64,
     /// The analyser's first error.
     #[serde(skip)]
     pub analyser_error: Option<String>,
-    /// Why the step stopped before its end (the run's deadline, a signal):
-    /// the texts not sent are counted in `pending` (issue 31 item 3).
+    /// Why the step stopped before its end (the run's deadline, a signal): the
+    /// texts not sent are counted in `pending`.
     #[serde(skip)]
     pub interrupted: Option<String>,
 }
@@ -71,7 +71,7 @@ impl TranslateStats {
             ));
         }
         if let Some(why) = self.error.as_ref().filter(|_| self.pending > 0 || self.fallback == 0) {
-            // "1 translation", not "1 translations" (issue 31 item 10).
+            // "1 translation", not "1 translations".
             lines.push(format!("{} pending, retried next run: {why}", count(self.pending, "translation")));
         }
         if let (n @ 1.., Some(why)) = (self.analyser_failures, &self.analyser_error) {
@@ -95,7 +95,7 @@ fn count(n: u64, noun: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    // Issue 31 item 10: "1 translations pending" read wrong.
+    // "1 translations pending" reads wrong.
     #[test]
     fn one_is_singular() {
         assert_eq!(super::count(1, "translation"), "1 translation");

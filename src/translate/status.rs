@@ -1,7 +1,7 @@
-//! `cityvibe translate status` (issue 20 item 6): per display language, how
-//! the texts of active events are shown: given by the publisher, by a
-//! human, by an engine, or still pending (shown in the original), with the
-//! engine and the version of the data its translations are made with.
+//! `cityvibe translate status`: per display language, how the texts of active
+//! events are shown: given by the publisher, by a human, by an engine, or still
+//! pending (shown in the original), with the engine and the version of the data
+//! its translations are made with.
 //!
 //! Not for: translating (`pipeline`) or showing texts (`view`).
 
@@ -32,8 +32,8 @@ pub struct LangStatus {
     pub failed: u64,
     /// Machine translations that came back garbled (a stop torn from its
     /// sentence, an engine's pronoun; `data/lang/garbled.tsv`) and were mended
-    /// by house style, or translated again with the spans beside the form
-    /// left to the engine (issue 33 item 2).
+    /// by house style, or translated again with the spans beside the form left
+    /// to the engine.
     pub garbled_mended: u64,
     pub garbled_retranslated: u64,
     /// The house style's version and a digest of the term base the

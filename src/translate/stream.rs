@@ -304,9 +304,9 @@ mod tests {
         assert_eq!(deformat("Uno\ndos\n\ntres", 0), "[cityvibe:0]Uno[\n]dos.[][\n\n]tres.[]");
     }
 
-    /// Issue 33 item 2: "nació en [Madrid] el 18" came back Galician
-    /// "naceu no Madrid 18": a word no dictionary knows keeps the rules
-    /// from joining "en" and "el" across the span, and goes again.
+    /// "nació en [Madrid] el 18" came back Galician "naceu no Madrid 18": a
+    /// word no dictionary knows keeps the rules from joining "en" and "el"
+    /// across the span, and goes again.
     #[test]
     fn a_guard_keeps_words_around_a_span_apart_and_goes_again() {
         let core = format!("nació en {KEEP_START}Madrid{KEEP_END} el 18, con {KEEP_START}Luis{KEEP_END} y él");

@@ -580,9 +580,9 @@ mod tests {
         list.iter().map(|s| s.to_string()).collect()
     }
 
-    /// Issue 33 item 1: "Alex M. F. Quicho, mentora del LAB 4 Futuros Raros"
-    /// came out "…LAB 4 Rare FUtures": the kept initial "F" was found again
-    /// inside "Futures" and title case capitalised the rest of the word.
+    /// "Alex M. F. Quicho, mentora del LAB 4 Futuros Raros" came out "…LAB 4
+    /// Rare FUtures": the kept initial "F" was found again inside "Futures" and
+    /// title case capitalised the rest of the word.
     #[test]
     fn issue33_a_kept_name_is_never_found_inside_a_word() {
         let out = finish("Alex M. F. Quicho, Mentor of the LAB 4 Rare Futures", &names(&["F", "LAB"]), None, Lang::En, Field::Title);
@@ -634,7 +634,7 @@ mod tests {
         assert_eq!(finish("Vii Journée européenne (Iii)", &[], None, Lang::Fr, Field::Title), "VII Journée européenne (III)");
         assert_eq!(finish("Vi sono corsi", &[], None, Lang::It, Field::Title), "Vi sono corsi");
         assert_eq!(finish("Ivre de joie", &[], None, Lang::Fr, Field::Title), "Ivre de joie");
-        // Issue 11: no elision before "yo".
+        // No elision before "yo".
         assert_eq!(finish("Atelier d'yoga", &[], None, Lang::Fr, Field::Title), "Atelier de yoga");
         assert_eq!(finish("Il n'y a pas d'ypérite", &[], None, Lang::Fr, Field::Title), "Il n'y a pas d'ypérite");
     }
@@ -688,9 +688,9 @@ mod tests {
         );
     }
 
-    /// Issue 11: a small word the engine capitalised after a kept span goes
-    /// back to lower case in English title case; a quoted title starts
-    /// afresh; a French elided word is lower case mid-sentence.
+    /// A small word the engine capitalised after a kept span goes back to lower
+    /// case in English title case; a quoted title starts afresh; a French
+    /// elided word is lower case mid-sentence.
     #[test]
     fn issue11_capitals_an_engine_put_after_a_kept_span() {
         let kept = names(&["XXI", "Premio Internacional"]);

@@ -51,7 +51,7 @@ pub struct TermBase {
     terms: Vec<Term>,
     /// First word → entries starting with it, longest first.
     by_first: HashMap<String, Vec<usize>>,
-    /// Lines skipped, each as `file line N: why` (issue 19 item 8).
+    /// Lines skipped, each as `file line N: why`.
     problems: Vec<String>,
 }
 
@@ -74,12 +74,12 @@ impl TermBase {
         Ok(base)
     }
 
-    /// Reads a term file one line at a time: a malformed line is skipped
-    /// and said in [`TermBase::problems`], so that one typo in an
-    /// operator's file does not stop all translation (issue 19 item 8).
-    /// A target phrase goes into translations, so it passes the gate of
-    /// every stored text (`parse::stored`): one holding contact data is
-    /// skipped, markup and control characters are stripped.
+    /// Reads a term file one line at a time: a malformed line is skipped and
+    /// said in [`TermBase::problems`], so that one typo in an operator's file
+    /// does not stop all translation. A target phrase goes into translations,
+    /// so it passes the gate of every stored text (`parse::stored`): one
+    /// holding contact data is skipped, markup and control characters are
+    /// stripped.
     pub fn read(content: &str, name: &str) -> TermBase {
         let mut base = TermBase::default();
         for (n, line) in content.lines().enumerate() {
@@ -381,7 +381,7 @@ mod tests {
         assert!(streets.find("sale a la calle en busca de aire", &[]).is_empty());
         assert_eq!(b.find("Descubre las aves", &[]).len(), 1);
         assert!(b.find("El niño descubre", &[]).is_empty());
-        // Issue 11: an imperative after a colon starts a sentence too.
+        // An imperative after a colon starts a sentence too.
         assert_eq!(b.find("Taller de biotecnología: descubre la ciencia", &[]).len(), 1);
         assert!(b.find("Teatro Circo Price", &[]).is_empty());
         assert_eq!(b.find("Teatro de calle", &[]).len(), 1);
@@ -392,8 +392,8 @@ mod tests {
         assert_eq!(b.find("Cine en la biblioteca Gloria Fuertes", &[]).len(), 1);
     }
 
-    /// Issue 11: "Centro Municipal de Mayores" is a name, not seniors; a
-    /// text's first word does not make a name of what follows.
+    /// "Centro Municipal de Mayores" is a name, not seniors; a text's first
+    /// word does not make a name of what follows.
     #[test]
     fn issue11_no_term_after_a_names_connector() {
         let b = TermBase::parse("mayores\tseniors\n", "t").unwrap();
@@ -402,7 +402,7 @@ mod tests {
         assert_eq!(b.find("Actividades de mayores", &[]).len(), 1);
     }
 
-    /// Issue 11: "(TÍTERES TRAGALUZ)" is a company's name, not puppets.
+    /// "(TÍTERES TRAGALUZ)" is a company's name, not puppets.
     #[test]
     fn issue11_no_term_inside_a_bracket_in_capitals() {
         let b = TermBase::parse("títeres\tpuppets\ncirco\tcircus\n", "t").unwrap();
@@ -419,9 +419,8 @@ mod tests {
         assert_eq!(b.rendering("un taller", &f[0]), "lab");
     }
 
-    /// Issue 33 item 4: every example of the shipped files holds (the text
-    /// with each term found in braces, as put in), and every entry of the
-    /// multi-word senses has one.
+    /// Every example of the shipped files holds (the text with each term found
+    /// in braces, as put in), and every entry of the multi-word senses has one.
     #[test]
     fn issue33_4_every_multi_word_sense_has_an_example_that_holds() {
         for (lang, content) in SHIPPED {

@@ -1,9 +1,9 @@
 //! The one rule for showing an event in a language, used by `events list`,
-//! `events show` and every export (issues 11.6 and 14.2): a text is shown as
-//! language XX only when it is a translation (the publisher's, a human's or
-//! an engine's) of the event's current original. An event whose title or
-//! description has no such translation is shown as its original, labelled
-//! with its true language, never half translated under the wrong label.
+//! `events show` and every export: a text is shown as language XX only when it
+//! is a translation (the publisher's, a human's or an engine's) of the event's
+//! current original. An event whose title or description has no such
+//! translation is shown as its original, labelled with its true language, never
+//! half translated under the wrong label.
 //!
 //! The fields around the text (price, audience, categories, attribution,
 //! licence) are said in the reader's language in any case (`fields`): they
@@ -26,7 +26,7 @@ pub fn show_in(store: &Store, events: &mut [StoredEvent], lang: Lang) -> Result<
     let stored = if events.iter().all(|e| e.lang == lang) { Default::default() } else { store.translations_into(lang)? };
     show_texts_in(&stored, events, lang);
     for (e, from) in events.iter_mut().zip(&originals) {
-        // An engine's price, where no set phrase says it (issue 20 item 3).
+        // An engine's price, where no set phrase says it.
         let price = stored.get(&(e.row_id, Field::Price)).filter(|t| t.current && !t.text.trim().is_empty());
         let engine = price.map(|t| t.origin.to_string());
         super::fields::localize(e, from, lang, price.map(|t| t.text.as_str()).zip(engine.as_deref()));

@@ -113,8 +113,8 @@ mod tests {
         assert_eq!(compound_words("Day of the book", false), "Day of the book");
     }
 
-    /// Issue 33 item 1: "Concierto de Nistra y Caliza" came out "Concert of
-    /// Nistra y Caliza"; a performer after a concert is "by".
+    /// "Concierto de Nistra y Caliza" came out "Concert of Nistra y Caliza"; a
+    /// performer after a concert is "by".
     #[test]
     fn issue33_a_performer_after_a_concert_is_by() {
         use super::by_performer;

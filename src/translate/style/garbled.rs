@@ -1,9 +1,9 @@
-//! House style for the garbled forms it knows (issue 33 item 2; the forms
-//! themselves: `data/lang/garbled.tsv`, checked in `translate::garble`): a
-//! stop an engine moved before a kept span goes back after it; a Catalan
-//! word fused before one ("l'i Parque de Aluche  Madrid Riu") goes back
-//! after it, the article written out; a French subject pronoun right after
-//! a kept name ("Ismael Serrano il commençait") goes.
+//! House style for the garbled forms it knows (the forms themselves:
+//! `data/lang/garbled.tsv`, checked in `translate::garble`): a stop an engine
+//! moved before a kept span goes back after it; a Catalan word fused before one
+//! ("l'i Parque de Aluche  Madrid Riu") goes back after it, the article written
+//! out; a French subject pronoun right after a kept name ("Ismael Serrano il
+//! commençait") goes.
 //!
 //! Not for: finding the forms (`translate::garble`), or the French words
 //! moved before a span (`style::mend_around_names`).
@@ -189,8 +189,8 @@ mod tests {
         names.iter().map(|n| n.to_string()).collect()
     }
 
-    /// Issue 33.2: the stop an engine moved before a kept span goes back
-    /// after it (a new sentence follows) or goes (the sentence goes on).
+    /// The stop an engine moved before a kept span goes back after it (a new
+    /// sentence follows) or goes (the sentence goes on).
     #[test]
     fn issue33_2_a_stop_moved_before_a_span_goes_back() {
         let names = kept(&["CEAC Maris Stella"]);

@@ -252,7 +252,7 @@ mod tests {
         list.iter().map(|s| s.to_string()).collect()
     }
 
-    /// Issue 11: French "en" before a kept place or venue is "à", "au", "à la", "à l'".
+    /// French "en" before a kept place or venue is "à", "au", "à la", "à l'".
     #[test]
     fn issue11_french_en_before_a_kept_place_or_venue() {
         let fr = |out: &str, kept: &[&str]| finish(out, &names(kept), None, Lang::Fr, Field::Title);
@@ -281,18 +281,18 @@ mod tests {
         assert_eq!(fr("Le goût d'en haut", &[]), "Le goût d'en haut");
     }
 
-    /// Issue 11: after a "vous" imperative, "tu" possessives are "vous" ones.
+    /// After a "vous" imperative, "tu" possessives are "vous" ones.
     #[test]
     fn issue11_french_vous_after_an_imperative() {
         let fr = |out: &str| finish(out, &[], None, Lang::Fr, Field::Title);
         assert_eq!(fr("Améliorez ton anglais avec tes amis"), "Améliorez votre anglais avec vos amis");
         assert_eq!(fr("Prenez soin de ta santé"), "Prenez soin de votre santé");
-        // No "vous" imperative: "ton" stays (the pronoun Apertium put in goes, issue 33.2).
+        // No "vous" imperative: "ton" stays (the pronoun Apertium put in goes).
         assert_eq!(fr("Il améliore ton anglais"), "Améliore ton anglais");
         assert_eq!(fr("Chez ta grand-mère"), "Chez ta grand-mère");
     }
 
-    /// Issue 11: English "in" before a kept venue is "at".
+    /// English "in" before a kept venue is "at".
     #[test]
     fn issue11_english_in_before_a_kept_venue() {
         let en = |out: &str, kept: &[&str]| finish(out, &names(kept), None, Lang::En, Field::Title);
@@ -307,7 +307,7 @@ mod tests {
         assert_eq!(en("Concert in Tetuán", &["Tetuán"]), "Concert in Tetuán");
     }
 
-    /// Issue 11: French elision where the engine could not see the next word.
+    /// French elision where the engine could not see the next word.
     #[test]
     fn issue11_french_elides_before_a_vowel_it_could_not_see() {
         let fr = |out: &str, kept: &[&str]| finish(out, &names(kept), None, Lang::Fr, Field::Title);

@@ -96,7 +96,7 @@ pub(super) const STAGES: &[Stage] = &[
         engines: APERTIUM,
         ..stage("words moved before a kept span", Step::Segments(Cut::Anchors, |s, f| super::mend_around_names(s, f.lang)))
     },
-    // Garbled forms house style knows (issue 33 item 2, `data/lang/garbled.tsv`).
+    // Garbled forms house style knows (`data/lang/garbled.tsv`).
     stage("a stop moved before a kept span", Step::Segments(Cut::Names, |s, _| garbled::stop_moved_before_a_span(s))),
     Stage {
         langs: Langs::Only(&[Lang::Ca]),
@@ -267,9 +267,9 @@ mod tests {
     }
 
     /// A text sent plain gets a Catalan article doubled before a name's own
-    /// dropped (issue 33.2), Apertium's article capital inside a
-    /// contraction mended, the elision before a kept name and its
-    /// punctuation set as the language sets it, nothing else.
+    /// dropped, Apertium's article capital inside a contraction mended, the
+    /// elision before a kept name and its punctuation set as the language sets
+    /// it, nothing else.
     #[test]
     fn a_text_sent_plain_gets_only_four_stages() {
         let plain: Vec<&str> = STAGES.iter().filter(|s| s.sent_plain).map(|s| s.name).collect();
