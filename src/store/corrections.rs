@@ -1,9 +1,9 @@
-//! Operator corrections in the store (issue 12 item 9): the corrected value
-//! is written into the event's row, so every list, export, ordering and the
-//! translation step (a changed original is translated again) see it; the
-//! feed's value at correction time is kept beside it. When an ingest
-//! rewrites the row, a correction whose field the feed left alone is put
-//! back; one whose field the feed changed lapses, saying so.
+//! Operator corrections in the store: the corrected value is written into the
+//! event's row, so every list, export, ordering and the translation step (a
+//! changed original is translated again) see it; the feed's value at correction
+//! time is kept beside it. When an ingest rewrites the row, a correction whose
+//! field the feed left alone is put back; one whose field the feed changed
+//! lapses, saying so.
 //!
 //! Not for the rules of what may be corrected (`crate::correction`), nor
 //! for takedowns (a taken-down event's corrections go with its row).
@@ -33,8 +33,8 @@ macro_rules! refuse {
     ($($t:tt)*) => { return Err(Refused(format!($($t)*)).into()) };
 }
 
-/// A correction as stored; its times are instants, serialized by jiff as
-/// every report's are (RFC 3339, issue 22), not epoch ms.
+/// A correction as stored; its times are instants, serialized by jiff as every
+/// report's are (RFC 3339), not epoch ms.
 #[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq)]
 pub struct Correction {
     pub source: String,
@@ -64,11 +64,10 @@ fn field(name: &str) -> rusqlite::Result<Field> {
 /// Write `value` into the row's column for `field`. A start or an end also
 /// moves the one occurrence and the row's first start or last end.
 ///
-/// A start with a time makes an all-day event timed, in the row and so in
-/// every output (JSON, CSV, ICS, JSON-LD alike, issue 19 item 18); a start
-/// that is a date alone (an all-day feed value put back) makes it all-day
-/// again. An end with a time on an all-day event is refused: it would
-/// start at midnight.
+/// A start with a time makes an all-day event timed, in the row and so in every
+/// output (JSON, CSV, ICS, JSON-LD alike); a start that is a date alone (an
+/// all-day feed value put back) makes it all-day again. An end with a time on
+/// an all-day event is refused: it would start at midnight.
 fn write_field(conn: &Connection, row: i64, f: Field, value: Option<&str>) -> Result<()> {
     if !matches!(f, Field::Start | Field::End) {
         conn.execute(&format!("UPDATE events SET \"{}\" = ?2 WHERE id = ?1", f.column()), params![row, value])?;
@@ -90,7 +89,7 @@ fn write_field(conn: &Connection, row: i64, f: Field, value: Option<&str>) -> Re
     let value = value.map(|v| if date_only { format!("{v}T00:00:00") } else { v.to_string() });
     let (start, end) = if f == Field::Start { (value.clone(), end) } else { (start, value.clone()) };
     // Stored JSON that does not parse is an error naming the event, not an
-    // empty list that would drop its occurrences (issue 22).
+    // empty list that would drop its occurrences.
     let mut list: Vec<serde_json::Value> = serde_json::from_str(&occurrences)
         .with_context(|| format!("the stored event {event} cannot be read: its occurrences {occurrences:?} do not parse"))?;
     if list.len() > 1 {

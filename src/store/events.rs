@@ -188,7 +188,7 @@ impl Store {
         }
         if let Some(from) = &f.from {
             // The span's own end too: a span longer than a year stores the
-            // occurrences of its first year only (issue 33 item 5).
+            // occurrences of its first year only.
             sql.push_str(" AND max(coalesce(last_end, first_start, ''), coalesce(end, '')) >= ?");
             args.push(from.clone());
         }
@@ -279,8 +279,8 @@ mod tests {
         Store::open(&path).unwrap()
     }
 
-    /// Issue 22: a row comes back typed, and serializes as the JSON stored
-    /// (so `events list --json` and the exports print what they printed).
+    /// A row comes back typed, and serializes as the JSON stored (so `events
+    /// list --json` and the exports print what they printed).
     #[test]
     fn a_typed_row_serializes_as_the_json_stored() {
         let dir = tempfile::tempdir().unwrap();
@@ -307,8 +307,8 @@ mod tests {
         assert_eq!(e.category_labels, [Category::Music.label(Lang::Es), Category::Family.label(Lang::Es)]);
     }
 
-    /// Issue 22: stored JSON (or a date, or a status) that does not read
-    /// back is an error naming the event and the column, not a null.
+    /// Stored JSON (or a date, or a status) that does not read back is an error
+    /// naming the event and the column, not a null.
     #[test]
     fn a_stored_column_that_does_not_parse_is_an_error_naming_the_event() {
         let dir = tempfile::tempdir().unwrap();
@@ -333,8 +333,8 @@ mod tests {
         assert_eq!(store.list_events(&EventFilter::default()).unwrap().len(), 1);
     }
 
-    // P19, issue 12 item 8: a database from before keeps its events; the
-    // copies made at ingest are dropped and the source's citation is shown.
+    // P19: a database from before keeps its events; the copies made at ingest
+    // are dropped and the source's citation is shown.
     #[test]
     fn copies_of_an_old_attribution_are_dropped_on_upgrade() {
         let dir = tempfile::tempdir().unwrap();

@@ -43,8 +43,8 @@ impl Store {
     }
 
     /// Whether a row can be written to the fetch log now: one is written and
-    /// taken back, so a missing table, a column gone or a trigger refusing
-    /// is found before a request is sent, not after (P17, issue 19 item 16).
+    /// taken back, so a missing table, a column gone or a trigger refusing is
+    /// found before a request is sent, not after (P17).
     pub fn fetch_log_writable(&self) -> Result<()> {
         self.conn.execute_batch("SAVEPOINT fetch_log_probe")?;
         let tried = self.conn.execute(
@@ -127,10 +127,10 @@ pub struct HostStats {
 }
 
 impl Store {
-    /// Statistics of the requests sent to `host` since `since_ms`. Every row
-    /// of the fetch log is a request that went on the wire (it is written
-    /// after the exchange), so all of them count; the old `outcome NOT LIKE
-    /// 'skipped%'` filter matched nothing ever written (issue 14 item 3).
+    /// Statistics of the requests sent to `host` since `since_ms`. Every row of
+    /// the fetch log is a request that went on the wire (it is written after
+    /// the exchange), so all of them count; the old `outcome NOT LIKE
+    /// 'skipped%'` filter matched nothing ever written.
     pub fn host_stats(&self, host: &str, since_ms: i64) -> Result<HostStats> {
         let rows = self.fetch_log(host, since_ms)?;
         let mut s = HostStats { host: host.to_string(), ..Default::default() };
@@ -162,9 +162,9 @@ impl Store {
     }
 }
 
-/// The Europe/Madrid day a request started on. A start that is not a time
-/// (past jiff's range) is an error naming the host and the stored value,
-/// not a request counted on a day with no name (issue 22).
+/// The Europe/Madrid day a request started on. A start that is not a time (past
+/// jiff's range) is an error naming the host and the stored value, not a
+/// request counted on a day with no name.
 fn request_day(host: &str, started_ms: i64) -> Result<String> {
     let day = crate::times::at_ms(started_ms).and_then(|t| t.in_tz(crate::model::TZ_MADRID)).map(|z| z.date().to_string());
     day.with_context(|| {
@@ -176,10 +176,9 @@ fn request_day(host: &str, started_ms: i64) -> Result<String> {
 mod tests {
     use super::*;
 
-    /// Issue 14 item 5: a database from before bodies were told apart by
-    /// their XXH3-128 keeps each URL's ETag and Last-Modified (P12); the
-    /// SHA-256 it held stays as it was and matches no new digest, so each
-    /// feed is taken in once more.
+    /// A database from before bodies were told apart by their XXH3-128 keeps
+    /// each URL's ETag and Last-Modified (P12); the SHA-256 it held stays as it
+    /// was and matches no new digest, so each feed is taken in once more.
     #[test]
     fn validators_stored_before_the_body_digest_keep_their_etag() {
         let dir = tempfile::tempdir().unwrap();

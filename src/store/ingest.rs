@@ -24,7 +24,7 @@ pub struct IngestCounts {
     /// Operator corrections that lapsed because the feed changed their field.
     pub corrections_lapsed: u64,
     /// Records that repeated an id an earlier record of the feed had: each
-    /// merged into that id's one event, the last record winning (issue 32).
+    /// merged into that id's one event, the last record winning.
     pub merged: u64,
 }
 
@@ -58,14 +58,14 @@ pub struct SourceIngest<'a> {
     /// Stored events of the source: source event id → (row id, content hash, active).
     existing: HashMap<String, (i64, String, bool)>,
     seen: HashSet<String>,
-    /// The rows written by this ingest, by source event id: a later record
-    /// of the same id rewrites its row (the last one wins, issue 32).
+    /// The rows written by this ingest, by source event id: a later record of
+    /// the same id rewrites its row (the last one wins).
     written: HashMap<String, Written>,
     /// Ids of the feed skipped because a takedown names them: in the feed all
     /// the same, so they count among its distinct ids.
     taken_down_ids: HashSet<String>,
-    /// Ids of records the feed lists but that could not be read: their
-    /// stored events stay as they are (issue 19 item 17).
+    /// Ids of records the feed lists but that could not be read: their stored
+    /// events stay as they are.
     kept: HashSet<String>,
     /// The most of the source's active events one ingest may withdraw (P20).
     withdraw_guard: WithdrawGuard,
@@ -302,8 +302,8 @@ impl<'a> SourceIngest<'a> {
         Ok(())
     }
 
-    /// A record the feed lists under `id` could not be read: its stored
-    /// event, if any, is neither updated nor withdrawn (issue 19 item 17).
+    /// A record the feed lists under `id` could not be read: its stored event,
+    /// if any, is neither updated nor withdrawn.
     pub fn keep(&mut self, id: &str) {
         if !self.kept.contains(id) {
             self.kept.insert(id.to_string());
@@ -318,7 +318,7 @@ impl<'a> SourceIngest<'a> {
     /// Finish: withdraw what vanished and commit, unless the feed looks broken.
     /// `parsed` and `record_errors` are counts over the feed's records; the
     /// rules count the feed's distinct ids, so that records repeating one id
-    /// cannot pass for a full feed (P20, issue 10).
+    /// cannot pass for a full feed (P20).
     pub fn finish(self, parsed: u64, record_errors: u64) -> Result<Verdict> {
         let source = self.manifest.id;
         let before = self.active_before();
@@ -499,10 +499,10 @@ mod tests {
         st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect()
     }
 
-    /// Issue 14 item 5: rows written before the content hash changed form
-    /// hold the hex SHA-256 of the event's JSON. An upgrade must show none of
-    /// those events as changed (an update rewrites the row and may lapse an
-    /// operator's correction): they stay unchanged and take the new hash.
+    /// Rows written before the content hash changed form hold the hex SHA-256
+    /// of the event's JSON. An upgrade must show none of those events as
+    /// changed (an update rewrites the row and may lapse an operator's
+    /// correction): they stay unchanged and take the new hash.
     #[test]
     fn events_stored_with_the_old_hash_stay_unchanged_across_the_upgrade() {
         let dir = tempfile::tempdir().unwrap();

@@ -1,9 +1,8 @@
-//! The translation memory: human translations of exact original texts
-//! (issue 11.4). A correction is stored once per (original's language,
-//! language, field, original text) and wins over any engine for every event
-//! whose text is the same in the same language (the same bytes in Catalan
-//! and Spanish are two texts),
-//! across runs and engine changes; it stops applying to an event whose
+//! The translation memory: human translations of exact original texts. A
+//! correction is stored once per (original's language, language, field,
+//! original text) and wins over any engine for every event whose text is the
+//! same in the same language (the same bytes in Catalan and Spanish are two
+//! texts), across runs and engine changes; it stops applying to an event whose
 //! original changes (its hash no longer matches).
 //!
 //! Not for: machine translations or the cache (`translations`), nor reading
@@ -49,10 +48,10 @@ impl Store {
         self.save_human_translations(source_lang, lang, &[(field, original, text)], now_ms())
     }
 
-    /// [`Store::save_human_translation`] for each (field, original, text),
-    /// all in one transaction: an import is applied whole or not at all
-    /// (issue 19 item 7), each stamped `now_ms` (the caller's clock).
-    /// Returns how many event texts changed.
+    /// [`Store::save_human_translation`] for each (field, original, text), all
+    /// in one transaction: an import is applied whole or not at all, each
+    /// stamped `now_ms` (the caller's clock). Returns how many event texts
+    /// changed.
     pub fn save_human_translations(
         &mut self,
         source_lang: &str,
@@ -114,11 +113,11 @@ impl Store {
             .optional()?)
     }
 
-    /// The distinct Spanish original texts of active events (of some
-    /// sources, or all), each with its current translation into `lang`.
-    /// Only Spanish ([`EXCHANGE_SOURCE_LANG`]): an exchange file has one
-    /// source language, and another language's originals labelled Spanish
-    /// would mislead the translator (issue 11.6).
+    /// The distinct Spanish original texts of active events (of some sources,
+    /// or all), each with its current translation into `lang`. Only Spanish
+    /// ([`EXCHANGE_SOURCE_LANG`]): an exchange file has one source language,
+    /// and another language's originals labelled Spanish would mislead the
+    /// translator.
     pub fn exchange_texts(&self, lang: Lang, sources: &[String]) -> Result<Vec<ExchangeText>> {
         let shown = self.translations_into(lang)?;
         let mut st = self.conn.prepare(

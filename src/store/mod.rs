@@ -64,11 +64,11 @@ impl Store {
         // The first statements are where a file that is no database shows it: name the file.
         let setup = |conn: &Connection| -> rusqlite::Result<()> {
             conn.busy_timeout(Duration::from_secs(10))?;
-            // Only a new, empty file takes it (an existing one keeps its
-            // pages; nothing to migrate). Fewer, fuller pages: on the
-            // generated 100k feed the ingest writes 145 MB instead of 157 MB
-            // three times (WAL, checkpoint read, checkpoint write) in a
-            // quarter of the calls, 2.61 -> 2.38 CPU-s (issue 14 item 5).
+            // Only a new, empty file takes it (an existing one keeps its pages;
+            // nothing to migrate). Fewer, fuller pages: on the generated 100k
+            // feed the ingest writes 145 MB instead of 157 MB three times (WAL,
+            // checkpoint read, checkpoint write) in a quarter of the calls,
+            // 2.61 -> 2.38 CPU-s.
             conn.pragma_update(None, "page_size", PAGE_SIZE)?;
             conn.pragma_update(None, "journal_mode", "WAL")?;
             conn.pragma_update(None, "synchronous", "NORMAL")?;
@@ -88,9 +88,9 @@ impl Store {
         Ok(store)
     }
 
-    /// Open a database that must already exist (read commands: `events`,
-    /// `runs`, `export`, `holdings`…): a missing file is a usage error naming
-    /// the path, never a new empty database in the wrong folder (issue 13 item 4).
+    /// Open a database that must already exist (read commands: `events`, `runs`,
+    /// `export`, `holdings`…): a missing file is a usage error naming the path,
+    /// never a new empty database in the wrong folder.
     pub fn open_existing(path: &Path) -> Result<Store> {
         Store::require(path)?;
         Store::open(path)
@@ -155,7 +155,7 @@ mod tests {
     }
 
     /// A database made before the page size was set keeps its pages and its
-    /// rows, and takes new ones (issue 14 item 5).
+    /// rows, and takes new ones.
     #[test]
     fn an_existing_database_keeps_its_page_size_and_rows() {
         let dir = tempfile::tempdir().unwrap();

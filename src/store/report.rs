@@ -1,6 +1,6 @@
-//! The queries behind `cityvibe report` (issue 23): runs per source, events
-//! over time, translation coverage, requests per host and day, and a host's
-//! requests one by one. Every figure on a report page is one of these.
+//! The queries behind `cityvibe report`: runs per source, events over time,
+//! translation coverage, requests per host and day, and a host's requests one
+//! by one. Every figure on a report page is one of these.
 //!
 //! Not for: drawing or wording (`crate::report`), nor for writing: the fetch
 //! log and the run records are read here as they were written elsewhere.
@@ -121,10 +121,10 @@ impl Store {
     /// (Europe/Madrid, `YYYY-MM-DD`), from when each was first stored and
     /// withdrawn; a taken-down event is gone and counts on no day.
     ///
-    /// Drawn from aggregates (issue 31 item 8): one count of the events
-    /// active when the first day ends (an index-only pass, `events_seen`),
-    /// then only the events first stored or withdrawn after that, each
-    /// found through its index and placed on its day here.
+    /// Drawn from aggregates: one count of the events active when the first day
+    /// ends (an index-only pass, `events_seen`), then only the events first
+    /// stored or withdrawn after that, each found through its index and placed
+    /// on its day here.
     pub fn active_per_day(&self, source: &str, day_ends_ms: &[i64]) -> Result<Vec<u64>> {
         let Some(&first) = day_ends_ms.first() else { return Ok(vec![]) };
         let base: i64 = self.conn.prepare_cached(ACTIVE_AT)?.query_row(params![source, first], |r| r.get(0))?;
@@ -240,10 +240,10 @@ impl Store {
 mod tests {
     use super::*;
 
-    /// Issue 31 item 8: the report's queries over events find their rows
-    /// through an index (a SEARCH, or an index-only scan of one source's
-    /// range), never a scan of the events table per day or per host; the
-    /// plan is SQLite's own, whatever the machine's load.
+    /// The report's queries over events find their rows through an index (a
+    /// SEARCH, or an index-only scan of one source's range), never a scan of
+    /// the events table per day or per host; the plan is SQLite's own, whatever
+    /// the machine's load.
     #[test]
     fn the_report_reads_events_through_indexes_issue31_item8() {
         let dir = tempfile::tempdir().unwrap();

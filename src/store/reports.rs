@@ -24,7 +24,7 @@ pub struct RunRow {
 #[serde(rename_all = "lowercase")]
 pub enum RunStatus {
     Finished,
-    /// Its deadline passed or a signal stopped it (exit 5, issue 19).
+    /// Its deadline passed or a signal stopped it (exit 5).
     Interrupted,
     /// Still running, or killed outright.
     Unfinished,
@@ -226,7 +226,7 @@ pub struct LinkingEvent {
 mod tests {
     use super::*;
 
-    /// A run's end reads as `runs --json` has always written it (issue 22).
+    /// A run's end reads as `runs --json` has always written it.
     #[test]
     fn a_runs_end_keeps_its_spelling() {
         let word = |code| serde_json::to_value(run_status(code)).unwrap();

@@ -115,10 +115,10 @@ pub(super) fn content_hash(values: &[ValueRef<'_>], translations: &[PublisherTra
     format!("{:032x}", xxh3_128(&all))
 }
 
-/// Whether `stored` is a content hash of the form written before issue 14
-/// item 5 (the hex SHA-256 of the event as serde_json wrote it: 64 digits)
-/// and matches `ev`. Such a row is compared the old way once, then given its
-/// new hash, so that an upgrade shows no event as changed.
+/// Whether `stored` is a content hash of the older form (the hex SHA-256 of
+/// the event as serde_json wrote it: 64 digits) and matches `ev`. Such a row
+/// is compared the old way once, then given its new hash, so that an upgrade
+/// shows no event as changed.
 pub(super) fn legacy_hash_matches(stored: &str, ev: &Event) -> bool {
     stored.len() == 64 && serde_json::to_vec(ev).is_ok_and(|json| hex::encode(Sha256::digest(json)) == stored)
 }

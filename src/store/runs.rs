@@ -7,7 +7,7 @@ use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 
 /// The outcome of one source in one run: what `run` reports and what `runs`
-/// reads back (one type for both, issue 14 item 3).
+/// reads back (one type for both).
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct SourceReport {
     pub id: String,
@@ -19,8 +19,8 @@ pub struct SourceReport {
     pub withdrawn: u64,
     pub record_errors: u64,
     /// Records that repeated an id of an earlier record of the feed, merged
-    /// into its one event (the last record wins, issue 32). Said by the run
-    /// itself and in its message; not a column of the stored runs (0 there).
+    /// into its one event (the last record wins). Said by the run itself and in
+    /// its message; not a column of the stored runs (0 there).
     pub merged: u64,
     pub translated: u64,
     pub translation_cache_hits: u64,

@@ -132,17 +132,17 @@ pub const MIGRATIONS: &[&str] = &[
         created_at INTEGER NOT NULL
     );
     "#,
-    // 2: licence and attribution by reference (P19, issue 12 item 8): an
-    // event keeps its source's id, and readers cite the source as its
-    // manifest and sources.toml row say now, not as a copy made at ingest.
+    // 2: licence and attribution by reference (P19): an event keeps its
+    // source's id, and readers cite the source as its manifest and sources.toml
+    // row say now, not as a copy made at ingest.
     r#"
     ALTER TABLE events DROP COLUMN licence;
     ALTER TABLE events DROP COLUMN licence_url;
     ALTER TABLE events DROP COLUMN attribution;
     "#,
-    // 3: translations remember the cache key they were made under (a
-    // changed term base or house style re-translates only what it touches,
-    // issue 11); texts an engine failed on wait behind the others (issue 10.5).
+    // 3: translations remember the cache key they were made under (a changed
+    // term base or house style re-translates only what it touches); texts an
+    // engine failed on wait behind the others.
     r#"
     ALTER TABLE translations ADD COLUMN cache_key TEXT;
     CREATE TABLE translation_failures (
@@ -152,9 +152,9 @@ pub const MIGRATIONS: &[&str] = &[
         next_try_ms INTEGER NOT NULL
     );
     "#,
-    // 4: operator corrections (issue 12 item 9): the corrected value is
-    // written into the event's row; the feed's value at correction time is
-    // kept here, so the correction lapses when the feed changes the field.
+    // 4: operator corrections: the corrected value is written into the event's
+    // row; the feed's value at correction time is kept here, so the correction
+    // lapses when the feed changes the field.
     r#"
     CREATE TABLE corrections (
         id INTEGER PRIMARY KEY,
@@ -170,19 +170,18 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE UNIQUE INDEX corrections_active ON corrections (event_id, field) WHERE ended_at IS NULL;
     "#,
     // 5: each host's politeness state lives in the machine-wide host ledger
-    // (http::ledger, issue 12 item 1), shared by every database: the
-    // per-database copy goes.
+    // (http::ledger), shared by every database: the per-database copy goes.
     r#"
     DROP TABLE hosts;
     "#,
-    // 6: a run's per-source line holds all of the run's report, so `runs`
-    // and `run --json` say the same thing (issue 14 item 3).
+    // 6: a run's per-source line holds all of the run's report, so `runs` and
+    // `run --json` say the same thing.
     r#"
     ALTER TABLE run_sources ADD COLUMN translation_cache_hits INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE run_sources ADD COLUMN translation_pending INTEGER NOT NULL DEFAULT 0;
     "#,
-    // 7: the translation memory: human translations of exact original
-    // texts, which win over any engine (issue 11.4).
+    // 7: the translation memory: human translations of exact original texts,
+    // which win over any engine.
     r#"
     CREATE TABLE translation_memory (
         lang TEXT NOT NULL,
@@ -195,11 +194,11 @@ pub const MIGRATIONS: &[&str] = &[
     );
     "#,
     // 8: the translation memory is keyed by the original's language too: the
-    // same bytes in Catalan and in Spanish are two texts ("Nadal" is
-    // Christmas in Catalan, a surname in Spanish), and a correction of one
-    // must not reach the other (issue 11.4). A row stored before takes the
-    // language of the events carrying its original, Spanish first, and
-    // Spanish when none does (imports only ever took Spanish originals).
+    // same bytes in Catalan and in Spanish are two texts ("Nadal" is Christmas
+    // in Catalan, a surname in Spanish), and a correction of one must not reach
+    // the other. A row stored before takes the language of the events carrying
+    // its original, Spanish first, and Spanish when none does (imports only
+    // ever took Spanish originals).
     r#"
     CREATE TABLE translation_memory_8 (
         source_lang TEXT NOT NULL,
@@ -220,16 +219,16 @@ pub const MIGRATIONS: &[&str] = &[
     DROP TABLE translation_memory;
     ALTER TABLE translation_memory_8 RENAME TO translation_memory;
     "#,
-    // 9: a body is told from the last one taken in by its XXH3-128, no
-    // longer its SHA-256 (issue 14 item 5). A SHA-256 stored before matches
-    // no new digest: each feed is taken in once more, and changes nothing.
+    // 9: a body is told from the last one taken in by its XXH3-128, no longer
+    // its SHA-256. A SHA-256 stored before matches no new digest: each feed is
+    // taken in once more, and changes nothing.
     r#"
     ALTER TABLE validators RENAME COLUMN body_sha256 TO body_digest;
     "#,
-    // 10: the indexes `report` draws its aggregates from (issue 31 item 8),
-    // so its cost follows the days and hosts it shows, not the events
-    // stored: active events per day (first stored, withdrawn), events per
-    // source and status, a URL's last full answer, the runs of a period.
+    // 10: the indexes `report` draws its aggregates from, so its cost follows
+    // the days and hosts it shows, not the events stored: active events per day
+    // (first stored, withdrawn), events per source and status, a URL's last
+    // full answer, the runs of a period.
     r#"
     CREATE INDEX events_seen ON events (source, first_seen, withdrawn_at);
     CREATE INDEX events_withdrawn ON events (source, withdrawn_at, first_seen) WHERE withdrawn_at IS NOT NULL;
@@ -238,8 +237,8 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE INDEX runs_started ON runs (started_at);
     "#,
     // 11: a machine translation that came back garbled says how it was put
-    // right, `mended` (house style) or `retranslated` (issue 33 item 2), for
-    // `translate status`; NULL for every other.
+    // right, `mended` (house style) or `retranslated`, for `translate status`;
+    // NULL for every other.
     r#"
     ALTER TABLE translation_cache ADD COLUMN repair TEXT;
     "#,

@@ -5,9 +5,9 @@
 //! every event a tombstone names (see [`super::ingest`]).
 //!
 //! Not for guessing: an id that names no stored event and does not look like
-//! the ids its source uses is not recorded unless the operator confirms it
-//! (issue 10 item 12), and an event already taken down is not taken down twice
-//! (issue 13 item 16). Not the command's wording: see `commands::takedown`.
+//! the ids its source uses is not recorded unless the operator confirms it, and
+//! an event already taken down is not taken down twice. Not the command's
+//! wording: see `commands::takedown`.
 
 use super::Store;
 use crate::vocab::EventRef;
@@ -62,11 +62,11 @@ pub struct Takedown {
 pub enum TakedownOutcome {
     /// A new tombstone, and the events it deleted now.
     Recorded(TakedownResult),
-    /// A tombstone already names the event: nothing was recorded (issue 13 item 16).
+    /// A tombstone already names the event: nothing was recorded.
     AlreadyTakenDown { takedown: Takedown },
     /// `SOURCE:ID` names no stored event, and ID does not look like the ids
     /// that source uses: a tombstone would likely protect nothing, so it is
-    /// recorded only with `force` (issue 10 item 12).
+    /// recorded only with `force`.
     Unconfirmed { source: String, id: String, examples: Vec<String> },
 }
 
@@ -340,7 +340,7 @@ mod tests {
         let known = ["madrid", "diba"];
         assert_eq!(Target::parse("https://x.es/a?b=1", &known), Target::Url("https://x.es/a?b=1".into()));
         assert_eq!(Target::parse("madrid:123", &known), Target::Event { source: "madrid".into(), id: "123".into() });
-        // Issue 10 item 12: spaces around the colon and the id are not part of it.
+        // Spaces around the colon and the id are not part of it.
         assert_eq!(Target::parse(" madrid : 123 ", &known), Target::Event { source: "madrid".into(), id: "123".into() });
         assert_eq!(Target::parse("other:123", &known), Target::BareId("other:123".into()));
         assert_eq!(Target::parse("123", &known), Target::BareId("123".into()));

@@ -43,8 +43,8 @@ pub struct MachineTranslation {
     pub engine: String,
     pub source_hash: String,
     pub cache_key: String,
-    /// How a garbled answer was put right (`mended`, `retranslated`), kept
-    /// with its cache entry; `None` keeps what the entry says (issue 33 item 2).
+    /// How a garbled answer was put right (`mended`, `retranslated`), kept with
+    /// its cache entry; `None` keeps what the entry says.
     pub repair: Option<&'static str>,
 }
 
@@ -114,9 +114,9 @@ impl Store {
         Ok(out)
     }
 
-    /// The price texts of active events (of some sources, or all), as
-    /// texts an engine may translate where no set phrase says them
-    /// (`translate::phrases`, issue 20 item 3).
+    /// The price texts of active events (of some sources, or all), as texts an
+    /// engine may translate where no set phrase says them
+    /// (`translate::phrases`).
     pub fn prices_to_translate(&self, sources: &[String]) -> Result<Vec<SourceText>> {
         let mut st = self.conn.prepare(
             "SELECT id, source, lang, price, venue_name, locality FROM events
@@ -152,8 +152,8 @@ impl Store {
         Ok(self.conn.query_row("SELECT text FROM translation_cache WHERE key = ?1", [key], |r| r.get(0)).optional()?)
     }
 
-    /// Current machine translations of active events that came back garbled
-    /// and were put right, by (language, `mended` or `retranslated`) (issue 33 item 2).
+    /// Current machine translations of active events that came back garbled and were
+    /// put right, by (language, `mended` or `retranslated`).
     pub fn garbled_repairs(&self) -> Result<std::collections::HashMap<(String, String), u64>> {
         let mut st = self.conn.prepare(
             "SELECT t.lang, c.repair, count(*) FROM translations t
@@ -202,7 +202,7 @@ pub struct Failure {
 }
 
 impl Store {
-    /// Texts an engine failed on, by cache key (issue 10.5).
+    /// Texts an engine failed on, by cache key.
     pub fn translation_failures(&self) -> Result<HashMap<String, Failure>> {
         let mut st = self.conn.prepare("SELECT key, failures, next_try_ms FROM translation_failures")?;
         let rows = st.query_map([], |r| Ok((r.get(0)?, Failure { failures: r.get(1)?, next_try_ms: r.get(2)? })))?;
