@@ -1,6 +1,6 @@
-//! `cityvibe adapter check|new`: the developer's tools for writing an
-//! adapter (issue 7). Both work offline: `check` parses a sample file from
-//! disk, `new` writes files into the crate.
+//! `cityvibe adapter check|new`: the developer's tools for writing an adapter.
+//! Both work offline: `check` parses a sample file from disk, `new` writes
+//! files into the crate.
 
 use crate::adapter::Manifest;
 use crate::adapter_tools::check::{CheckReport, check_bytes, feed_for_sample, render_text};
@@ -17,7 +17,7 @@ use anyhow::{Context, Result};
 pub fn check(args: &AdapterCheckArgs) -> Result<super::Exit> {
     let (id, sample, json, limit) = (args.id.as_str(), args.sample.as_path(), args.json, args.limit);
     let Some(adapter) = crate::adapters::by_id(id) else {
-        // A scaffold written after this binary was built: say how to get it in (issue 21 item 1).
+        // A scaffold written after this binary was built: say how to get it in.
         eprintln!(
             "cityvibe: no adapter {id:?} in this binary; known: {}. If you just scaffolded it (adapters/{id}.rs), \
              rebuild (`cargo build --release`, or `cargo run -- adapter check {id} --sample FILE`) and check again",
@@ -30,15 +30,14 @@ pub fn check(args: &AdapterCheckArgs) -> Result<super::Exit> {
     let report: CheckReport = check_bytes(adapter, feed, &sample.display().to_string(), &bytes, limit);
     let todo = todo_fields(adapter.manifest());
     // What the conformance suite would refuse in the manifest, said here first
-    // (an unknown update frequency among them, issue 21 item 5).
+    // (an unknown update frequency among them).
     let problems = crate::adapter_tools::manifest_problems(adapter.manifest());
     print_check(adapter.manifest(), &report, &todo, &problems, json)?;
     Ok(check_exit(id, &report, &problems, json))
 }
 
-/// The sample's bytes. A run refuses a body over its cap before parsing
-/// it: so does the check (issue 19 item 5), rather than reading any file
-/// whole.
+/// The sample's bytes. A run refuses a body over its cap before parsing it: so
+/// does the check, rather than reading any file whole.
 fn read_sample(sample: &std::path::Path) -> Result<Vec<u8>> {
     let cap = crate::http::Limits::default().max_body_bytes;
     let size = std::fs::metadata(sample).map(|m| m.len()).unwrap_or(0);
@@ -88,8 +87,8 @@ fn print_check(manifest: &Manifest, report: &CheckReport, todo: &[&'static str],
             text.push_str(&format!("\nreview pending: {what}\n"));
         }
         use std::io::Write;
-        // A closed pipe ends it quietly (`output::finish`); any other
-        // failure to write is said (issue 22: it was dropped).
+        // A closed pipe ends it quietly (`output::finish`); any other failure
+        // to write is said.
         write!(std::io::stdout().lock(), "{text}").context("writing to stdout")?;
     }
     Ok(())

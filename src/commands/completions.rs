@@ -20,8 +20,8 @@ pub fn script(shell: CompletionShell) -> String {
 pub fn execute(shell: CompletionShell) -> Result<super::Exit> {
     use anyhow::Context;
     use std::io::Write;
-    // A closed pipe ends it quietly (`output::finish`); any other failure
-    // to write is said (issue 22: it was dropped).
+    // A closed pipe ends it quietly (`output::finish`); any other failure to
+    // write is said.
     std::io::stdout().lock().write_all(script(shell).as_bytes()).context("writing to stdout")?;
     Ok(exit::OK)
 }

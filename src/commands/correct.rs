@@ -1,6 +1,6 @@
-//! `cityvibe events correct SOURCE:ID FIELD VALUE --reason "…"` and
-//! `… FIELD --remove` (issue 12 item 9): the operator's correction of one
-//! field of a stored event, shown until the feed itself changes that field.
+//! `cityvibe events correct SOURCE:ID FIELD VALUE --reason "…"` and `… FIELD
+//! --remove`: the operator's correction of one field of a stored event, shown
+//! until the feed itself changes that field.
 
 use super::{exit, print_json};
 use crate::cli::{Cli, CorrectArgs};

@@ -1,11 +1,10 @@
-//! `cityvibe doctor` (issue 13 item 12, issue 21 item 3): proves each part
-//! a run needs, fetching nothing from any feed host and creating no file:
-//! it reads the config, finds and opens the database, opens the host
-//! ledger, looks at the run lock, asks the source gate what a run would do
-//! now, and probes the translation engine with a real one-word translation
-//! and checks its es→xx pairs. One function per check, one line each: ok,
-//! WARN or FAIL. Exit 2 when the config is wrong, 4 when any other check
-//! fails, else 0 (a warning is something a run survives).
+//! `cityvibe doctor`: proves each part a run needs, fetching nothing from any
+//! feed host and creating no file: it reads the config, finds and opens the
+//! database, opens the host ledger, looks at the run lock, asks the source gate
+//! what a run would do now, and probes the translation engine with a real
+//! one-word translation and checks its es→xx pairs. One function per check, one
+//! line each: ok, WARN or FAIL. Exit 2 when the config is wrong, 4 when any
+//! other check fails, else 0 (a warning is something a run survives).
 //!
 //! Not for repairs: each line says what to do, the operator does it.
 
@@ -100,10 +99,9 @@ fn database_check(cli: &Cli) -> Check {
     }
 }
 
-/// The host ledger a run would use with these options, and whose it is
-/// (issue 19 item 5): the system ledger, or a private one for --mirror runs
-/// (a warning). It opens (only when it exists: doctor makes no file); it is
-/// returned for the gate.
+/// The host ledger a run would use with these options, and whose it is: the
+/// system ledger, or a private one for --mirror runs (a warning). It opens
+/// (only when it exists: doctor makes no file); it is returned for the gate.
 fn ledger_check(cli: &Cli, checks: &mut Vec<Check>) -> Option<crate::http::Ledger> {
     let place = match crate::http::ledger::place(cli.state_dir.as_deref(), super::private_ledger_allowed(cli), true) {
         Ok(place) => place,
@@ -123,9 +121,9 @@ fn ledger_check(cli: &Cli, checks: &mut Vec<Check>) -> Option<crate::http::Ledge
             Verdict::Warn,
         )
     };
-    // Every process that books requests must be the ledger's own user: a
-    // run as anyone else gets no request (or, as root, leaves files the
-    // owner cannot write; issue 31 item 10).
+    // Every process that books requests must be the ledger's own user: a run as
+    // anyone else gets no request (or, as root, leaves files the owner cannot
+    // write).
     if let Some(owner) = other_owner(&place.dir) {
         checks.push(check(
             "host ledger",
@@ -176,9 +174,9 @@ fn user_name(uid: u32) -> String {
 
 const TERM_FILES: &str = "term files";
 
-/// The operator's term files (`[settings] terms_dir`, issue 19 item 8): a
-/// folder that is not there fails (a config mistake; runs use the shipped
-/// terms), a line a run would skip warns, naming file and line.
+/// The operator's term files (`[settings] terms_dir`): a folder that is not
+/// there fails (a config mistake; runs use the shipped terms), a line a run
+/// would skip warns, naming file and line.
 fn terms_check(c: &Config) -> Option<Check> {
     let dir = c.settings.terms_dir.as_deref()?;
     if !dir.is_dir() {
@@ -259,10 +257,10 @@ fn engine_check(c: &Config) -> Check {
     }
 }
 
-/// Every Apertium mode the route table (`data/translate/routes.tsv`) runs
-/// into one of the configured languages, proved with a real word from its
-/// source language (issue 32 item 3): a mode not installed warns (its texts
-/// wait untranslated, `make deps`), a mode that fails is a failure.
+/// Every Apertium mode the route table (`data/translate/routes.tsv`) runs into
+/// one of the configured languages, proved with a real word from its source
+/// language: a mode not installed warns (its texts wait untranslated, `make
+/// deps`), a mode that fails is a failure.
 fn route_check(c: &Config) -> Option<Check> {
     let s = &c.settings;
     let apertium = s.translator == crate::vocab::Translator::Apertium || s.fallback.is_some();

@@ -25,7 +25,7 @@ pub fn list(cli: &Cli, args: &EventsListArgs) -> Result<super::Exit> {
     let cite = super::load_citations(cli)?;
     let store = Store::open_existing(&cli.db)?;
     let stored = cite.list(&store, &EventFilter { sources: sources.clone(), ..Default::default() })?;
-    // Upcoming and current first, by next occurrence; ended only with --all (issue 13 item 6).
+    // Upcoming and current first, by next occurrence; ended only with --all.
     let ordered: Vec<_> = crate::schedule::for_reader(stored, all, moment).into_iter().take(limit).collect();
     let (standings, mut events): (Vec<_>, Vec<_>) = ordered.into_iter().unzip();
     in_language(&store, &mut events, lang)?;
@@ -129,13 +129,13 @@ pub fn show(cli: &Cli, args: &EventsShowArgs) -> Result<super::Exit> {
     }
     in_language(&store, &mut found, lang)?;
     let e = &found[0];
-    // The operator's corrections of it, in force and ended (issue 12 item 9).
+    // The operator's corrections of it, in force and ended.
     let corrections = store.corrections(&e.source, Some(&e.source_event_id))?;
     if json {
         super::print_json(&ShownEvent { event: e, corrections: &corrections })?;
         return Ok(super::exit::OK);
     }
-    // An active event whose every occurrence is over reads "ended" (issue 21 item 7: a year-old one said "active").
+    // An active event whose every occurrence is over reads "ended", not "active", however old it is.
     let ended = e.status == crate::vocab::EventStatus::Active
         && matches!(crate::schedule::standing(e, jiff::Timestamp::now()), crate::schedule::Standing::Ended(_));
     crate::outln!("{} ({}:{}, {})", e.title, e.source, e.source_event_id, if ended { "ended" } else { e.status.as_str() })?;
@@ -147,7 +147,7 @@ pub fn show(cli: &Cli, args: &EventsShowArgs) -> Result<super::Exit> {
     // Venue, street, postcode and locality, comma-separated as every export has them.
     crate::outln!("where: {}", crate::export::location_line(e).as_deref().unwrap_or("-"))?;
     // Each field in the reader's language, with the publisher's own words
-    // beside it, or said to be as published (issue 20 item 3).
+    // beside it, or said to be as published.
     for (field, value) in [("price", &e.price), ("audience", &e.audience)] {
         if let Some(value) = value {
             crate::outln!("{field}: {value}{}", as_published(e, field))?;
@@ -160,7 +160,7 @@ pub fn show(cli: &Cli, args: &EventsShowArgs) -> Result<super::Exit> {
         crate::outln!("\n{}\n", e.description.trim())?;
     }
     // Say what the link is, as the exports do: the event's page, the
-    // publisher's "more information", or the dataset's page (P19, issue 32).
+    // publisher's "more information", or the dataset's page (P19).
     let link = match e.link {
         crate::model::LinkKind::EventPage => "original",
         crate::model::LinkKind::MoreInformation => "more information",

@@ -56,9 +56,9 @@ type Linked = Vec<(String, u64)>;
 /// none). A query that names neither is a usage error.
 fn sources_of(cli: &Cli, query: &str) -> Result<(Vec<&'static dyn Adapter>, Linked)> {
     let mut adapters = resolve(query);
-    // A host we never fetch from may still be where our stored events link
-    // to (every Madrid event points at www.madrid.es): its webmaster asks
-    // what we hold of theirs (issue 13 item 10, P17).
+    // A host we never fetch from may still be where our stored events link to
+    // (every Madrid event points at www.madrid.es): its webmaster asks what we
+    // hold of theirs (P17).
     let mut linked = Vec::new();
     if adapters.is_empty() {
         if cli.db.is_file() {
@@ -102,7 +102,7 @@ struct SourceHoldings {
     events_active: u64,
     events_withdrawn: u64,
     events_withheld: u64,
-    /// The operator's corrections of its events, in force and ended (issue 12 item 9).
+    /// The operator's corrections of its events, in force and ended.
     corrections: Vec<Correction>,
     first_date: Option<String>,
     last_date: Option<String>,

@@ -45,10 +45,10 @@ pub fn check_source_ids(ids: &[String]) -> anyhow::Result<()> {
 /// error is [`crate::ingest::Locked`]: `main` tells it on stderr (and as
 /// JSON on stdout under `--json`) and exits 3, nothing done.
 pub fn run_lock(cli: &Cli) -> anyhow::Result<crate::ingest::RunLock> {
-    // The database's identity is locked in the state folder too, when there is one (issue 10 item 10):
-    // the ledger's, so machine-wide for real runs (issue 19 item 5). A command that sends nothing
-    // (`translate`) on a machine with no system ledger yet uses the private folder instead of
-    // failing: whoever runs cityvibe for real makes the system folder before its first lock.
+    // The database's identity is locked in the state folder too, when there is one: the ledger's, so
+    // machine-wide for real runs. A command that sends nothing (`translate`) on a machine with no
+    // system ledger yet uses the private folder instead of failing: whoever runs cityvibe for real
+    // makes the system folder before its first lock.
     let folder = match crate::http::ledger::place(cli.state_dir.as_deref(), private_ledger_allowed(cli), false) {
         Ok(p) if p.system && !p.dir.exists() => crate::http::ledger::place(None, true, false).ok().map(|p| p.dir),
         other => other.ok().map(|p| p.dir),
@@ -56,11 +56,10 @@ pub fn run_lock(cli: &Cli) -> anyhow::Result<crate::ingest::RunLock> {
     crate::ingest::RunLock::acquire(&cli.db, folder.as_deref())
 }
 
-/// Whether this command may keep a private host ledger: only with a
-/// `--mirror` whose reads never leave the machine (a folder, a loopback
-/// base); any other mirror host is booked in the system ledger, as a real
-/// host is (issue 31 item 5). An unreadable `--mirror` counts as none: the
-/// command itself says what is wrong with it.
+/// Whether this command may keep a private host ledger: only with a `--mirror`
+/// whose reads never leave the machine (a folder, a loopback base); any other
+/// mirror host is booked in the system ledger, as a real host is. An unreadable
+/// `--mirror` counts as none: the command itself says what is wrong with it.
 pub fn private_ledger_allowed(cli: &Cli) -> bool {
     cli.mirror.as_deref().and_then(|m| crate::http::Mirror::parse(m).ok()).is_some_and(|m| m.stays_on_this_machine())
 }
@@ -74,8 +73,8 @@ pub fn state_dir(cli: &Cli) -> anyhow::Result<std::path::PathBuf> {
 
 /// The host ledger of a command that sends requests (`run`, `audit`): the
 /// system ledger for real hosts, whatever HOME or XDG_STATE_HOME say, and a
-/// `--state-dir` elsewhere refused (exit 2); a private one for `--mirror`
-/// (issue 19 item 5). Opening it fails closed, saying what to do.
+/// `--state-dir` elsewhere refused (exit 2); a private one for `--mirror`.
+/// Opening it fails closed, saying what to do.
 pub fn sending_ledger(cli: &Cli) -> anyhow::Result<crate::http::Ledger> {
     let place = crate::http::ledger::place(cli.state_dir.as_deref(), private_ledger_allowed(cli), true)?;
     crate::http::Ledger::open(&place.dir).map_err(|e| {
@@ -116,9 +115,9 @@ pub fn load_citations(cli: &crate::cli::Cli) -> anyhow::Result<crate::citation::
     Ok(crate::citation::Citations::new(Some(&load_config(cli)?)))
 }
 
-/// The operator's switchboard; a mistake in it is a configuration error
-/// (exit 2). A row naming no adapter of this binary (a scaffold not yet
-/// built) is warned about once and changes nothing (issue 21 item 1).
+/// The operator's switchboard; a mistake in it is a configuration error (exit
+/// 2). A row naming no adapter of this binary (a scaffold not yet built) is
+/// warned about once and changes nothing.
 pub fn load_config(cli: &crate::cli::Cli) -> anyhow::Result<crate::config::Config> {
     let config = load_switchboard(cli)?;
     static WARNED: std::sync::Once = std::sync::Once::new();

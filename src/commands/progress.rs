@@ -1,9 +1,9 @@
-//! What a command shows while it works, one type for `run`, `translate`
-//! and `audit` ([`Progress`], issue 22): at `-v`, one stderr line per
-//! request sent (time, host, URL, status, bytes, ms: no contact data),
-//! wherever stderr goes; on a terminal only (indicatif draws on stderr and
-//! hides itself elsewhere), a spinner while fetching, naming the host the
-//! run waits for, then the translation step's bar.
+//! What a command shows while it works, one type for `run`, `translate` and
+//! `audit` ([`Progress`]): at `-v`, one stderr line per request sent (time,
+//! host, URL, status, bytes, ms: no contact data), wherever stderr goes; on a
+//! terminal only (indicatif draws on stderr and hides itself elsewhere), a
+//! spinner while fetching, naming the host the run waits for, then the
+//! translation step's bar.
 //!
 //! Handed to the polite scheduler as its [`FetchReporter`] (no process-wide
 //! state) and to the run as its [`RunProgress`].
@@ -105,7 +105,7 @@ impl RunProgress for Progress {
         if let Some(pb) = self.spinner.take() {
             pb.finish_and_clear();
         }
-        // No bar for a step that does not run (issue 21 item 4).
+        // No bar for a step that does not run.
         if self.translates {
             self.start_translating();
         }

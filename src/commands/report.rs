@@ -1,6 +1,6 @@
-//! `cityvibe report --out DIR [--days N] [--lang xx]`: write the status
-//! report and the hosts' transparency pages (issue 23); also what `run`
-//! calls after each run when `[settings] report_dir` is set.
+//! `cityvibe report --out DIR [--days N] [--lang xx]`: write the status report
+//! and the hosts' transparency pages; also what `run` calls after each run when
+//! `[settings] report_dir` is set.
 
 use super::{exit, print_json};
 use crate::cli::{Cli, ReportArgs};

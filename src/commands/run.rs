@@ -21,9 +21,9 @@ pub fn execute(cli: &Cli, args: &RunArgs) -> Result<Exit> {
     let lock = super::run_lock(cli)?;
     let mut store = Store::open(&cli.db)?;
     // Ctrl-C or SIGTERM stops the run at its next check, recorded as
-    // interrupted, instead of killing it mid-way (issue 19, issue 21 item 4).
+    // interrupted, instead of killing it mid-way.
     crate::ingest::listen_for_stop()?;
-    // Regenerated after the run (issue 23), in the first display language.
+    // Regenerated after the run, in the first display language.
     let report = config.settings.report_dir.clone().map(|d| (d, config.settings.langs().first().copied().unwrap_or(crate::lang::Lang::Es)));
     let limits = Limits { max_wait: std::time::Duration::from_secs(config.settings.max_wait_secs), ..Limits::default() };
     let client = Client::new(mirror, limits);
@@ -57,8 +57,8 @@ pub fn execute(cli: &Cli, args: &RunArgs) -> Result<Exit> {
     Ok(outcome.exit)
 }
 
-/// One line per problem on stderr, always; when no host name could be
-/// resolved at all, one line for the run (issue 31 item 10).
+/// One line per problem on stderr, always; when no host name could be resolved
+/// at all, one line for the run.
 fn say_problems(outcome: &RunOutcome) {
     let unresolved = |s: &crate::store::runs::SourceReport| s.message.contains(crate::http::client::UNRESOLVED);
     let fetched: Vec<_> = outcome.report.sources.iter().filter(|s| s.requests > 0).collect();
@@ -90,7 +90,7 @@ fn say_problems(outcome: &RunOutcome) {
 
 /// The run's table of sources, for a terminal.
 fn print_table(outcome: &RunOutcome) -> std::io::Result<()> {
-    // `translated` as `runs` has it (issue 21 item 4).
+    // `translated` as `runs` has it.
     let mut t = crate::output::Table::new(&[
         "source",
         "status",
@@ -145,12 +145,11 @@ pub struct DryRunFeed {
     pub when: String,
 }
 
-/// `run --dry-run`: what a run would fetch now and what it would not, and
-/// why, as the run's own gate answers (period, ledger, caps, hours,
-/// not-before, opt-outs; issue 21 item 2); no request, no lock, nothing
-/// written: the database and the ledger are read only when they exist.
-/// With `force`, it answers for a forced run: the period does not hold
-/// (issue 31 item 10; every other rule does).
+/// `run --dry-run`: what a run would fetch now and what it would not, and why,
+/// as the run's own gate answers (period, ledger, caps, hours, not-before,
+/// opt-outs); no request, no lock, nothing written: the database and the ledger
+/// are read only when they exist. With `force`, it answers for a forced run:
+/// the period does not hold (every other rule does).
 pub fn dry_run(cli: &Cli, only: &[String], force: bool, json: bool) -> Result<Exit> {
     let config = super::load_switchboard(cli)?;
     super::check_source_ids(only)?;

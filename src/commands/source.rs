@@ -33,8 +33,8 @@ pub struct SourceLine {
 }
 
 /// The host ledger, when one exists (listing never creates one). One that
-/// exists but cannot be read is said, not dropped (issue 22): the delays
-/// shown then leave out robots.txt's Crawl-delay.
+/// exists but cannot be read is said, not dropped: the delays shown then leave
+/// out robots.txt's Crawl-delay.
 fn open_ledger(cli: &Cli) -> Option<crate::http::Ledger> {
     let dir = super::state_dir(cli).ok().filter(|d| d.join("hosts.db").exists())?;
     crate::http::Ledger::open(&dir)
@@ -56,8 +56,8 @@ fn delay_rule(ledger: Option<&crate::http::Ledger>, config: &crate::config::Conf
 
 pub fn list(cli: &Cli, as_json: bool) -> Result<super::Exit> {
     let config = super::load_config(cli)?;
-    // No database at the path: a usage error like every read command's
-    // (issue 21 item 6; zeros and exit 0 hid a mistyped --db).
+    // No database at the path: a usage error like every read command's (zeros
+    // and exit 0 would hide a mistyped --db).
     let store = Some(Store::open_existing(&cli.db)?);
     let ledger = open_ledger(cli);
     let mut rows = Vec::new();
@@ -150,7 +150,7 @@ fn source_show(cli: &Cli, a: &'static dyn Adapter) -> Result<SourceShow> {
     let state = store.source_state(m.id)?;
     let (events_active, events_withdrawn) = store.count_events(m.id)?;
     let cited = crate::citation::of(Some(&config), m);
-    // What a run now would do with it: the run's own gate (issue 22 item 2).
+    // What a run now would do with it: the run's own gate.
     let gate = crate::ingest::SourceGate {
         mirror: cli.mirror.is_some(),
         ..crate::ingest::SourceGate::new(&config, Some(&store), ledger.as_ref())
@@ -255,12 +255,12 @@ pub fn switch(cli: &Cli, id: &str, on: bool, reason: Option<&str>, withdraw: boo
     Ok(exit::OK)
 }
 
-/// `source release ID|HOST`: the operator's word that lifts a host's hold
-/// (a Retry-After of over a year) or brings times recorded ahead of the
-/// clock back to now, in the host ledger in use (P10, issue 19 items 11, 15).
+/// `source release ID|HOST`: the operator's word that lifts a host's hold (a
+/// Retry-After of over a year) or brings times recorded ahead of the clock back
+/// to now, in the host ledger in use (P10).
 pub fn release(cli: &Cli, target: &str) -> Result<super::Exit> {
     let hosts: Vec<&str> = crate::adapters::ALL.iter().map(|a| a.manifest().host).collect();
-    // A folder mirror's reads are booked as `folder:HOST` (issue 19 item 14).
+    // A folder mirror's reads are booked as `folder:HOST`.
     let folder = matches!(cli.mirror.as_deref().map(crate::http::Mirror::parse), Some(Ok(crate::http::Mirror::Dir(_))));
     let host = match crate::adapters::require(target) {
         Ok(a) if folder => format!("folder:{}", a.manifest().host),
@@ -283,8 +283,8 @@ pub fn release(cli: &Cli, target: &str) -> Result<super::Exit> {
     Ok(exit::OK)
 }
 
-/// `source history ID`: every switch of the source, oldest first, from the
-/// log beside sources.toml (issue 21 item 7).
+/// `source history ID`: every switch of the source, oldest first, from the log
+/// beside sources.toml.
 pub fn history(cli: &Cli, args: &SourceHistoryArgs) -> Result<super::Exit> {
     let (id, as_json) = (args.id.as_str(), args.json);
     adapter(id)?;

@@ -150,8 +150,8 @@ pub fn execute(cli: &Cli, args: &SourcesExportArgs) -> Result<super::Exit> {
     // The page can be made without a sources.toml: then the adapters' own delays.
     let config = if cli.config.exists() { Some(super::load_config(cli)?) } else { None };
     let list = entries(config.as_ref());
-    // The page says licence names and the attribution's label in its
-    // language (issue 20 item 3); the JSON keeps the sources' own words.
+    // The page says licence names and the attribution's label in its language;
+    // the JSON keeps the sources' own words.
     let page: Vec<SourceEntry> = list.iter().cloned().map(|s| in_language(s, lang)).collect();
     match format {
         SourcesFormat::Json => print_json(&list)?,

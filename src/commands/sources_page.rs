@@ -1,7 +1,7 @@
 //! The fixed words of the public "Fuentes de datos" page in CityVibe's seven
-//! languages (issue 13 item 13), and the publisher's update frequency as a
-//! structured value, so no English note leaks into another language's page.
-//! Not for the page's layout (`sources_export.rs`) or for event texts.
+//! languages, and the publisher's update frequency as a structured value, so no
+//! English note leaks into another language's page. Not for the page's layout
+//! (`sources_export.rs`) or for event texts.
 
 pub use crate::adapter::Frequency;
 use crate::lang::Lang;

@@ -18,7 +18,7 @@ pub fn add(cli: &Cli, args: &TakedownAddArgs) -> Result<super::Exit> {
     }
     let outcome = added.outcome;
     if let TakedownOutcome::Unconfirmed { source, id, examples } = &outcome {
-        // Issue 10 item 12: a tombstone for a mistyped id would protect nothing.
+        // A tombstone for a mistyped id would protect nothing.
         let like = if examples.is_empty() {
             format!("no event of {source} is stored to compare it with")
         } else {

@@ -1,5 +1,5 @@
 //! `cityvibe translate`, and the translation step of `run`; `translate
-//! correct|export|import`, the human side of translation (issue 11.4).
+//! correct|export|import`, the human side of translation.
 
 use super::exit;
 use crate::cli::{Cli, ExchangeOnly, TranslateArgs, TranslateCommand};
@@ -15,11 +15,11 @@ use anyhow::Result;
 /// Translate what needs it; a progress bar on a terminal (texts done / total, words/s).
 pub fn step(store: &mut Store, config: &Config, sources: &[String], show_progress: bool) -> Result<Option<TranslateStats>> {
     let Some(mut engines) = engines(&config.settings) else {
-        // No engine: human corrections still reach new events with their text (issue 11.4).
+        // No engine: human corrections still reach new events with their text.
         store.apply_translation_memory(&config.settings.langs(), sources)?;
         return Ok(None);
     };
-    // The same progress as `run`'s translation step (issue 21 item 4).
+    // The same progress as `run`'s translation step.
     let mut progress = super::progress::Progress::new(0, show_progress);
     progress.start_translating();
     let options = Options::from_settings(&config.settings);
@@ -172,8 +172,8 @@ fn import(cli: &Cli, file: &std::path::Path, json: bool) -> Result<super::Exit> 
     Ok(exit::OK)
 }
 
-/// `translate status`: per language, the texts by who translated them, what
-/// is pending, what is set aside, the engine and the data (issue 20 item 6).
+/// `translate status`: per language, the texts by who translated them, what is
+/// pending, what is set aside, the engine and the data.
 fn status(cli: &Cli, json: bool) -> Result<super::Exit> {
     let config = super::load_config(cli)?;
     let store = Store::open_existing(&cli.db)?;
