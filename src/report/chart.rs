@@ -1,7 +1,6 @@
-//! Charts of the report pages as small inline SVG, each with its twin: the
-//! same figures as a table (issue 23 item 5). A chart is built from one
-//! [`Figures`] value, and both the SVG and the table are drawn from it, so
-//! they cannot disagree.
+//! Charts of the report pages as small inline SVG, each with its twin: the same
+//! figures as a table. A chart is built from one [`Figures`] value, and both
+//! the SVG and the table are drawn from it, so they cannot disagree.
 //!
 //! Hand-written rather than plotters: plotters' SVG backend lays out text
 //! with font metrics (a font crate or system fonts) and writes no `<title>`
@@ -12,9 +11,9 @@
 use std::fmt::Write;
 
 /// Width and height of every chart's drawing (the SVG scales to its box).
-/// Narrow enough that the labels stay readable when a phone scales it
-/// down: at 390 px the drawing is about 358 px wide, so its text of
-/// [`FONT`] units shows at 12.5 px, above the 11 px floor (issue 31 item 9).
+/// Narrow enough that the labels stay readable when a phone scales it down: at
+/// 390 px the drawing is about 358 px wide, so its text of [`FONT`] units shows
+/// at 12.5 px, above the 11 px floor.
 const W: f64 = 400.0;
 const H: f64 = 170.0;
 /// The text size, in the drawing's units (the stylesheet says the same).

@@ -91,7 +91,7 @@ pub(super) struct Facts {
     /// (when, path, status) of the last `audit` request for each file.
     audits: Vec<(i64, &'static str, Option<u16>)>,
     crawl_delay_ms: Option<i64>,
-    /// Why the host is held until the operator releases it (a 401, 403 or 451; P11, issue 31 item 6).
+    /// Why the host is held until the operator releases it (a 401, 403 or 451; P11).
     held_why: Option<String>,
 }
 
@@ -206,9 +206,9 @@ fn switcher(host: &str, lang: Lang) -> Vec<LangLink> {
         .collect()
 }
 
-/// The status group a request counts in on the per-day chart. `audit`'s
-/// 404 (or 410) for robots.txt, tdmrep.json or ai.txt is no error: the file
-/// is absent, which RFC 9309 reads as no rule (issue 31 item 9).
+/// The status group a request counts in on the per-day chart. `audit`'s 404
+/// (or 410) for robots.txt, tdmrep.json or ai.txt is no error: the file is
+/// absent, which RFC 9309 reads as no rule.
 fn group(r: &Request) -> &'static str {
     match r.status {
         Some(404 | 410) if crate::audit::PATHS.iter().any(|p| audited(r, p)) => "absent",
@@ -389,9 +389,8 @@ fn review_pending(m: &crate::adapter::Manifest) -> bool {
     m.pending_review().is_some() || jiff::civil::Date::strptime("%Y-%m-%d", m.review.date).is_err()
 }
 
-/// The human review in each manifest, in the page's language (issue 33
-/// item 6), the last `audit` request for each file, and the Crawl-delay
-/// the ledger last saw.
+/// The human review in each manifest, in the page's language, the last `audit`
+/// request for each file, and the Crawl-delay the ledger last saw.
 fn review_lines(t: &Catalogue, f: &Facts, lang: Lang) -> Vec<String> {
     let mut lines = Vec::new();
     for a in &f.adapters {
@@ -431,8 +430,8 @@ fn review_lines(t: &Catalogue, f: &Facts, lang: Lang) -> Vec<String> {
     lines
 }
 
-/// What we hold of each source of the host, its licence named in the page's
-/// language where the catalogue names it (`data/i18n/licences.tsv`, issue 33 item 6).
+/// What we hold of each source of the host, its licence named in the page's language
+/// where the catalogue names it (`data/i18n/licences.tsv`).
 fn held(t: &Catalogue, f: &Facts, lang: Lang) -> Vec<Held> {
     f.held
         .iter()

@@ -1,9 +1,9 @@
-//! `cityvibe report`: a small static site of pictures (issue 23). The
-//! operator's status page (`index.html`, one language, with `runs/DAY.html`
-//! behind its run marks) and one public transparency page per host in the
-//! seven display languages (`hosts/HOST.html` in Spanish, `hosts/HOST.LANG.html`
-//! in the others), as plain HTML and CSS with inline SVG: no script, nothing
-//! loaded from elsewhere, readable from disk or from any web server.
+//! `cityvibe report`: a small static site of pictures. The operator's status
+//! page (`index.html`, one language, with `runs/DAY.html` behind its run marks)
+//! and one public transparency page per host in the seven display languages
+//! (`hosts/HOST.html` in Spanish, `hosts/HOST.LANG.html` in the others), as
+//! plain HTML and CSS with inline SVG: no script, nothing loaded from elsewhere,
+//! readable from disk or from any web server.
 //!
 //! Every figure on a page is a query (`store::report`, the fetch log, the
 //! host ledger); the words come from the `report` message catalogue; the
@@ -94,7 +94,7 @@ pub fn write(
 }
 
 /// A folder of the site, made if missing; a symbolic link there is refused,
-/// never followed (issue 31 item 9): the pages land only where they are named.
+/// never followed: the pages land only where they are named.
 fn folder(dir: &Path) -> Result<PathBuf> {
     if std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink()) {
         anyhow::bail!(
@@ -151,10 +151,10 @@ pub(crate) fn serves(adapter: &dyn Adapter, host: &str) -> bool {
 }
 
 /// The hosts with a page: every adapter's host, and any other that this
-/// database's fetch log or the host ledger has requests to in the period
-/// (a source since removed still answers for what it did); and the names
-/// booked that are no DNS name, which get no page (a folder mirror's
-/// `folder:HOST`: its reads never left the machine, issue 31 item 9).
+/// database's fetch log or the host ledger has requests to in the period (a
+/// source since removed still answers for what it did); and the names booked
+/// that are no DNS name, which get no page (a folder mirror's `folder:HOST`:
+/// its reads never left the machine).
 fn hosts(cx: &Scope) -> Result<(Vec<String>, Vec<String>)> {
     let mut hosts: Vec<String> = cx.adapters.iter().map(|a| a.manifest().host.to_string()).collect();
     hosts.extend(cx.store.hosts_requested(cx.since_ms)?);
@@ -167,11 +167,11 @@ fn hosts(cx: &Scope) -> Result<(Vec<String>, Vec<String>)> {
     Ok((named, other.into_iter().filter(|h| !h.starts_with("folder:")).collect()))
 }
 
-/// Every request this machine made to one host in the period (issue 31
-/// item 4): this database's fetch log, with each answer, and the host
-/// ledger's moments, shared by every database of the machine. A request is
-/// in both under one moment (reserved, then logged with that start); the
-/// fetch log alone holds what the ledger no longer keeps.
+/// Every request this machine made to one host in the period: this database's
+/// fetch log, with each answer, and the host ledger's moments, shared by every
+/// database of the machine. A request is in both under one moment (reserved,
+/// then logged with that start); the fetch log alone holds what the ledger no
+/// longer keeps.
 pub(crate) struct HostLog {
     pub host: String,
     /// This database's requests, oldest first.
@@ -336,8 +336,8 @@ mod tests {
         written.pages.iter().any(|p| p.ends_with(format!("runs/{day}.html")))
     }
 
-    /// A month of cron (a run every 3 h, every source, three requests each,
-    /// statuses mixed) stays under the 150 KB each page is allowed (issue 23 item 5).
+    /// A month of cron (a run every 3 h, every source, three requests each, statuses
+    /// mixed) stays under the 150 KB each page is allowed.
     #[test]
     fn a_month_of_cron_keeps_every_page_under_150_kb() {
         let dir = tempfile::tempdir().unwrap();
@@ -390,9 +390,9 @@ mod tests {
         );
         assert!(written.largest_bytes < 150 * 1024, "the largest page is {} bytes", written.largest_bytes);
         let index = std::fs::read_to_string(&written.index).unwrap();
-        // A mark per source and day of runs in the period, its worst run
-        // (issue 31 item 9): every whole day here had a failed run among its
-        // eight, so its mark is failed (the first and last days may be partial).
+        // A mark per source and day of runs in the period, its worst run: every
+        // whole day here had a failed run among its eight, so its mark is failed
+        // (the first and last days may be partial).
         let days_in_period = run_days.iter().filter(|d| opts_days(&written, d)).count();
         assert_eq!(index.matches("<use href=").count(), days_in_period * crate::adapters::ALL.len(), "a mark per day and source");
         let failed = index.matches(r#"class="k-failed"/>"#).count();

@@ -206,11 +206,11 @@ fn period_of<'a>(cx: &'a Scope) -> Period<'a> {
     Period { from_ms, to_ms, days: &cx.day_list }
 }
 
-/// The statuses from worst to least (issue 31 item 9): a day's mark of a
-/// source shows its worst run, so a failure is never hidden by a later run;
-/// on a day without a problem, what the source did (new content, then
-/// unchanged) before the runs that fetched nothing (disabled, skipped).
-/// A status this build does not know ranks as a problem, after `anomaly`.
+/// The statuses from worst to least: a day's mark of a source shows its worst
+/// run, so a failure is never hidden by a later run; on a day without a
+/// problem, what the source did (new content, then unchanged) before the runs
+/// that fetched nothing (disabled, skipped). A status this build does not know
+/// ranks as a problem, after `anomaly`.
 const WORST_FIRST: [&str; 9] = ["failed", "refused", "interrupted", "anomaly", "", "ok", "unchanged", "disabled", "skipped"];
 
 fn rank(status: &str) -> usize {
@@ -333,8 +333,7 @@ fn coverage_chart(cx: &Scope, t: &Catalogue) -> Result<Chart> {
     Ok(Chart::bars("coverage", t.text("report-coverage-title"), summary, &figures))
 }
 
-/// Requests per day to each host, this machine's (issue 31 item 4),
-/// against the host's daily cap.
+/// Requests per day to each host, this machine's, against the host's daily cap.
 fn request_charts(cx: &Scope, t: &Catalogue, logs: &[HostLog]) -> Vec<Chart> {
     let mut charts = Vec::new();
     for (i, log) in logs.iter().enumerate() {
