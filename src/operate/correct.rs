@@ -1,7 +1,6 @@
-//! The operator's correction of one field of a stored event (`events
-//! correct`, issue 12 item 9): shown until the feed itself changes that
-//! field; or its lifting, after which the feed's value shows again. Dated
-//! by the caller's clock.
+//! The operator's correction of one field of a stored event (`events correct`):
+//! shown until the feed itself changes that field; or its lifting, after which
+//! the feed's value shows again. Dated by the caller's clock.
 //!
 //! Not for what a field may hold (`correction`) nor for how a correction
 //! is kept and ended (`store::corrections`).
@@ -58,9 +57,8 @@ mod tests {
     use crate::error::{Exit, exit_for};
     use crate::testing::{clock_at, store_with_madrid};
 
-    // Issue 12 item 9, issue 34 item 3: a correction and its lifting are
-    // dated by the clock handed in; a second lifting, or a correction
-    // without a reason, is the operator's mistake.
+    // A correction and its lifting are dated by the clock handed in; a second
+    // lifting, or a correction without a reason, is the operator's mistake.
     #[test]
     fn a_correction_and_its_lifting_are_dated_by_the_clock_handed_in() {
         let dir = tempfile::tempdir().unwrap();

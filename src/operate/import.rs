@@ -1,7 +1,7 @@
-//! A translator's file taken in (`translate import FILE`, issue 11.4):
-//! each entry checked against the current originals, the accepted ones
-//! applied in one transaction (dated by the caller's clock), every refusal
-//! kept with its reason in the report.
+//! A translator's file taken in (`translate import FILE`): each entry checked
+//! against the current originals, the accepted ones applied in one transaction
+//! (dated by the caller's clock), every refusal kept with its reason in the
+//! report.
 //!
 //! Not for reading PO or XLIFF (`translate::exchange`) nor for how a human
 //! translation is stored and shown (`store::memory`).
@@ -77,9 +77,9 @@ pub fn apply(store: &mut Store, imported: &Imported, lang: Lang, clock: &dyn Clo
     Ok(report)
 }
 
-/// A human translation as it is stored: through the gate of every stored
-/// text (issue 19 item 7), markup, control characters and bidi overrides
-/// stripped as from feed text; one line for a title.
+/// A human translation as it is stored: through the gate of every stored text,
+/// markup, control characters and bidi overrides stripped as from feed text;
+/// one line for a title.
 pub fn human_text(field: Field, text: &str) -> String {
     if field == Field::Title { crate::parse::stored::line(text) } else { crate::parse::stored::block(text) }
 }
@@ -120,8 +120,8 @@ mod tests {
         Imported { lang: lang.into(), entries, unreviewed: 2, repeated: Default::default() }
     }
 
-    // Issue 11.4, issue 34 item 3: what fits is applied, dated by the clock
-    // handed in; what does not is refused, each with its reason.
+    // What fits is applied, dated by the clock handed in; what does not is
+    // refused, each with its reason.
     #[test]
     fn an_import_applies_what_fits_dated_by_the_clock_and_refuses_the_rest() {
         let dir = tempfile::tempdir().unwrap();

@@ -43,9 +43,8 @@ pub struct Checked<'a> {
 pub enum Change {
     /// The row now says what was asked.
     Switched,
-    /// It said so already and nothing changed there (the history still
-    /// keeps the words said, issue 31 item 10); when off, since which day
-    /// and why, as the row has it.
+    /// It said so already and nothing changed there (the history still keeps
+    /// the words said); when off, since which day and why, as the row has it.
     Already { since: Option<(String, String)> },
 }
 
@@ -111,11 +110,11 @@ pub fn apply(checked: &Checked<'_>, config_path: &Path, config: &Config, db: &Pa
     let row = config.sources.get(id);
     let mut outcome = SwitchOutcome { change: Change::Switched, events: None, then_failed: None };
     if row.is_some() && config.enabled(id) == on {
-        // A second disable (or enable) changes nothing in sources.toml
-        // (issue 31 item 10): the first reason and date stay there.
+        // A second disable (or enable) changes nothing in sources.toml: the
+        // first reason and date stay there.
         let since = row.and_then(|r| r.disabled_on.clone()).zip(row.and_then(|r| r.disabled_reason.clone())).filter(|_| !on);
         outcome.change = Change::Already { since };
-        // The history keeps every word said, the second reason too (issue 21 item 7).
+        // The history keeps every word said, the second reason too.
         if let Err(e) = crate::switch_log::record(config_path, id, action(on), reason, now) {
             outcome.then_failed = Some(e);
             return Ok(outcome);
@@ -153,8 +152,8 @@ pub fn switch_off(config_path: &Path, id: &str, reason: &str, clock: &dyn Clock)
     write(config_path, id, false, Some(reason), clock.now_ms())
 }
 
-/// The file holds the switch as it is now; the history keeps every one,
-/// with its reason (issue 21 item 7).
+/// The file holds the switch as it is now; the history keeps every one, with
+/// its reason.
 fn write(config_path: &Path, id: &str, on: bool, reason: Option<&str>, now_ms: i64) -> Result<()> {
     crate::config::set_enabled(config_path, id, on, reason, now_ms)?;
     crate::switch_log::record(config_path, id, action(on), reason, now_ms)
@@ -180,9 +179,9 @@ mod tests {
         apply(&check(req).unwrap(), &path, &config, &dir.join("cityvibe.db"), clock).unwrap()
     }
 
-    // P16, issue 34 item 3: off with its events withheld, off again, on
-    // again; every switch is in the history, dated by the clock handed in
-    // (the day in sources.toml is Madrid's: 1 March there, 29 February in UTC).
+    // P16: off with its events withheld, off again, on again; every switch is
+    // in the history, dated by the clock handed in (the day in sources.toml is
+    // Madrid's: 1 March there, 29 February in UTC).
     #[test]
     fn a_switch_is_dated_by_the_clock_handed_in_and_kept_in_the_history() {
         let dir = tempfile::tempdir().unwrap();

@@ -36,9 +36,9 @@ pub fn add(db: &Path, what: &str, reason: &str, force: bool, clock: &dyn Clock) 
     let outcome = store.add_takedown(&target, reason, force, clock.now_ms())?;
     let unconfirmed = matches!(outcome, TakedownOutcome::Unconfirmed { .. });
     if new_db && unconfirmed {
-        // A refused command creates nothing (issue 21 item 6): the database
-        // made for a takedown that was not recorded goes again, or a later
-        // read command would take the mistyped path for a real one.
+        // A refused command creates nothing: the database made for a takedown
+        // that was not recorded goes again, or a later read command would take
+        // the mistyped path for a real one.
         drop(store);
         unmake_database(db, new_folder.as_deref());
     }
@@ -73,9 +73,9 @@ mod tests {
     use crate::error::{Exit, exit_for};
     use crate::testing::{clock_at, store_with_madrid};
 
-    // P18, issue 34 item 3: the takedown deletes the event and its tombstone
-    // is dated by the clock handed in; lifted, it is gone; lifted twice is
-    // the operator's mistake.
+    // P18: the takedown deletes the event and its tombstone is dated by the
+    // clock handed in; lifted, it is gone; lifted twice is the operator's
+    // mistake.
     #[test]
     fn a_takedown_is_dated_by_the_clock_handed_in_and_lifted_once() {
         let dir = tempfile::tempdir().unwrap();
@@ -92,8 +92,8 @@ mod tests {
         assert_eq!(exit_for(&remove(&store, r.takedown.id).unwrap_err()), Exit::Usage);
     }
 
-    // Issue 21 item 6: a takedown not recorded leaves no database (nor the
-    // folder made for it) behind; one recorded says it made the database.
+    // A takedown not recorded leaves no database (nor the folder made for it)
+    // behind; one recorded says it made the database.
     #[test]
     fn a_takedown_not_recorded_leaves_no_database_behind() {
         let dir = tempfile::tempdir().unwrap();
