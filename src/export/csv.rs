@@ -35,8 +35,8 @@ pub const HEADER: [&str; 28] = [
     "category_labels",
 ];
 
-/// Every occurrence, `START/END` (or `START`) in the event's civil time,
-/// joined by `; `: a one-row-per-event file loses no date (issue 13 item 14).
+/// Every occurrence, `START/END` (or `START`) in the event's civil time, joined
+/// by `; `: a one-row-per-event file loses no date.
 fn occurrences(e: &crate::store::events::StoredEvent) -> String {
     super::slots(e)
         .iter()

@@ -212,7 +212,7 @@ fn dates(out: &mut String, all_day: bool, all: &[Slot], first: Slot, tz: &str) {
 }
 
 /// The event's description, then its price, attribution, licence and link,
-/// labelled in the reader's language (issue 20 item 3).
+/// labelled in the reader's language.
 fn description(x: &ExportEvent) -> String {
     let e = &x.event;
     let mut description = e.description.trim().to_string();
@@ -226,7 +226,7 @@ fn description(x: &ExportEvent) -> String {
     let licence = words.text_with("ics-licence", &[("name", e.licence.as_str().into()), ("url", e.licence_url.as_str().into())]);
     let _ = write!(description, "{}\n{licence}", e.attribution);
     if let Some(url) = &e.url {
-        // Say what the link is: the event's page, more information, or the dataset (issue 32).
+        // Say what the link is: the event's page, more information, or the dataset.
         let label = match e.link {
             crate::model::LinkKind::EventPage => "ics-original",
             crate::model::LinkKind::MoreInformation => "ics-more-info",

@@ -1,9 +1,9 @@
 //! schema.org `Event`s as JSON-LD: one `@graph` under `@context`
 //! https://schema.org, each event with its place, dates (or schedule),
-//! language, the link to the original (`url`, `sameAs`), an `Offer` (price 0
-//! in EUR when free), and the dataset it comes from as `subjectOf`, which
-//! carries `license`, `creditText`, `copyrightNotice` and `publisher` (P19):
-//! those are CreativeWork properties, not an Event's (issue 13 item 14).
+//! language, the link to the original (`url`, `sameAs`), an `Offer` (price 0 in
+//! EUR when free), and the dataset it comes from as `subjectOf`, which carries
+//! `license`, `creditText`, `copyrightNotice` and `publisher` (P19): those are
+//! CreativeWork properties, not an Event's.
 
 use super::{ExportEvent, Slot, slots};
 use crate::store::events::StoredEvent;
@@ -71,7 +71,7 @@ pub fn event(x: &ExportEvent) -> Value {
     }
     if let Some(url) = &e.url {
         m.insert("url".into(), json!(url));
-        // Only the event's own page says which event this is (issue 32).
+        // Only the event's own page says which event this is.
         if e.link == crate::model::LinkKind::EventPage {
             m.insert("sameAs".into(), json!(url));
         }

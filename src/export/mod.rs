@@ -53,11 +53,11 @@ pub fn slots(e: &StoredEvent) -> Vec<Slot> {
     slots_at(e, today)
 }
 
-/// The occurrences of an event as a reader sees them on `today` (the
-/// event's own civil date): a repeated span longer than a year (stored
-/// expanded for its first year only) is expanded from a year before `today`
-/// to a year after it, so that an event running from 2022 to 2027 is on
-/// today (issue 33 item 5); anything else as [`slots`] says.
+/// The occurrences of an event as a reader sees them on `today` (the event's
+/// own civil date): a repeated span longer than a year (stored expanded for its
+/// first year only) is expanded from a year before `today` to a year after it,
+/// so that an event running from 2022 to 2027 is on today; anything else as
+/// [`slots`] says.
 pub fn slots_at(e: &StoredEvent, today: Date) -> Vec<Slot> {
     let slot = |start: DateTime, end: Option<DateTime>| Slot { start, end: end.filter(|end| *end >= start) };
     let occurrences = match repeated_span(e) {
@@ -81,8 +81,8 @@ pub fn repeated_span(e: &StoredEvent) -> Option<crate::model::RepeatedSpan> {
 
 /// Parse the date given to `option` (`--from` or `--to`).
 pub fn parse_date(option: &str, s: &str) -> anyhow::Result<Date> {
-    // The option and the form expected, in plain words: the parser's own
-    // message ("failed to parse two digit integer as month…") helps no one (issue 21 item 7).
+    // The option and the form expected, in plain words: the parser's own message ("failed to
+    // parse two digit integer as month…") helps no one.
     s.trim().parse::<Date>().map_err(|_| {
         crate::output::usage(format!("{option} {s:?} is not a date: write YYYY-MM-DD, a day that exists (e.g. {option} 2026-12-01)"))
     })
