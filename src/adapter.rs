@@ -36,25 +36,25 @@ pub struct Manifest {
     pub language: &'static str,
     /// Where the source's events are, as WGS84 boxes (a mainland and its
     /// islands): the record framework drops a venue's point outside them,
-    /// counts it in the run's report and `adapter check`, and never stores
-    /// it (issue 32). Empty: Spain's outline only (`model::in_spain`).
+    /// counts it in the run's report and `adapter check`, and never stores it.
+    /// Empty: Spain's outline only (`model::in_spain`).
     pub region: &'static [BoundingBox],
     pub licence: Licence,
     /// The attribution text shown with every event (P19).
     pub attribution: &'static str,
     /// The dataset's page at the publisher.
     pub dataset_page: &'static str,
-    /// What the events' `url` leads to: their own page, or (a record with
-    /// no page of its own) the publisher's "more information" link; an
-    /// event linked to `dataset_page` is shown as linked to the dataset
-    /// (issue 32). The reader is told which.
+    /// What the events' `url` leads to: their own page, or (a record with no
+    /// page of its own) the publisher's "more information" link; an event
+    /// linked to `dataset_page` is shown as linked to the dataset. The reader
+    /// is told which.
     pub links: EventLinks,
     /// How often the publisher updates the feed: its first word is one of
     /// [`Frequency`]'s (`continuous`, `hourly`, `daily`, `weekly`, `monthly`,
-    /// or their Spanish words), then any note in parentheses, e.g.
-    /// `"weekly (the council updates it on Mondays)"`. The public page shows
-    /// the frequency in its own language; `adapter check` and the conformance
-    /// suite refuse a first word they do not know (issue 21 item 5).
+    /// or their Spanish words), then any note in parentheses, e.g. `"weekly
+    /// (the council updates it on Mondays)"`. The public page shows the
+    /// frequency in its own language; `adapter check` and the conformance suite
+    /// refuse a first word they do not know.
     pub update_schedule: &'static str,
     pub review: Review,
 }

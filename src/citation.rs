@@ -28,8 +28,8 @@ pub struct Citation {
 }
 
 impl Citation {
-    /// What `url`, an event's link, leads to (issue 32): the dataset page
-    /// when it is the source's, else what the manifest says its links are.
+    /// What `url`, an event's link, leads to: the dataset page when it is the
+    /// source's, else what the manifest says its links are.
     pub fn link_kind(&self, url: Option<&str>) -> crate::model::LinkKind {
         use crate::model::LinkKind;
         match (self.links, url) {
@@ -44,7 +44,7 @@ impl Citation {
 pub fn of(config: Option<&Config>, m: &Manifest) -> Citation {
     let row = config.and_then(|c| c.sources.get(m.id));
     // The operator's texts are shown on every event: they pass the gate of
-    // every stored text, contact data included (P5, issue 19 item 6).
+    // every stored text, contact data included (P5).
     let pick = |over: Option<&Option<String>>, own: &str| over.and_then(|o| o.clone()).unwrap_or_else(|| own.to_string());
     Citation {
         licence: crate::parse::stored::line(&pick(row.map(|r| &r.licence), m.licence.name)),
@@ -109,7 +109,7 @@ impl Citations {
 mod tests {
     use super::*;
 
-    // P19, issue 12 item 8: the row overrides field by field; the rest is the manifest's.
+    // P19: the row overrides field by field; the rest is the manifest's.
     #[test]
     fn the_row_overlays_the_manifest() {
         let m = &crate::adapters::jcyl::MANIFEST;

@@ -504,9 +504,9 @@ pub struct AdapterCheckArgs {
     pub limit: usize,
 }
 
-/// A word from a known list, offered by shell completion and `--help`
-/// (issue 13 item 11) but checked by the command itself, so a mistyped
-/// source id gets the one "unknown source" message that names the known ones.
+/// A word from a known list, offered by shell completion and `--help` but
+/// checked by the command itself, so a mistyped source id gets the one "unknown
+/// source" message that names the known ones.
 #[derive(Clone)]
 pub struct Known(fn() -> Vec<&'static str>);
 
@@ -530,11 +530,11 @@ impl TypedValueParser for Known {
 }
 
 impl Cli {
-    /// Parse the command line, then take `CITYVIBE_DB`, `CITYVIBE_CONFIG`
-    /// and `CITYVIBE_STATE_DIR` for an option not given on it. Done here,
-    /// not with clap's `env`: clap counts an option the environment gives as
-    /// one typed, and its usage line in errors then shows it as if required
-    /// (`--state-dir <DIR>` under the systemd unit; issue 21 item 7).
+    /// Parse the command line, then take `CITYVIBE_DB`, `CITYVIBE_CONFIG` and
+    /// `CITYVIBE_STATE_DIR` for an option not given on it. Done here, not with
+    /// clap's `env`: clap counts an option the environment gives as one typed,
+    /// and its usage line in errors then shows it as if required (`--state-dir
+    /// <DIR>` under the systemd unit).
     pub fn parse_with_env() -> Result<Cli, clap::Error> {
         use clap::{CommandFactory, FromArgMatches};
         let matches = Cli::command().try_get_matches()?;
@@ -561,9 +561,9 @@ impl Cli {
 }
 
 impl Command {
-    /// Whether the command was asked for `--json`: a failure is then told
-    /// as a JSON object on stdout too (issue 21 item 7), so a script reading
-    /// stdout is never left with nothing.
+    /// Whether the command was asked for `--json`: a failure is then told as a
+    /// JSON object on stdout too, so a script reading stdout is never left with
+    /// nothing.
     pub fn wants_json(&self) -> bool {
         match self {
             Command::Run(RunArgs { json, .. })

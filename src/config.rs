@@ -44,10 +44,10 @@ pub struct Settings {
     /// `translator = "openai"`, and the model to ask.
     pub openai_url: Option<String>,
     pub openai_model: Option<String>,
-    /// `"apertium"`: when the server of `translator` fails (down, an error,
-    /// a timeout, an answer that is no translation), its texts are
-    /// translated by the local Apertium instead of staying pending, and asked
-    /// of the server again on the next run (issue 11.5).
+    /// `"apertium"`: when the server of `translator` fails (down, an error, a
+    /// timeout, an answer that is no translation), its texts are translated by
+    /// the local Apertium instead of staying pending, and asked of the server
+    /// again on the next run.
     pub fallback: Option<crate::vocab::Fallback>,
     /// The name of the environment variable holding the translation server's
     /// API key (never the key itself: this file is not a secret).
@@ -62,17 +62,17 @@ pub struct Settings {
     /// A folder of the operator's term files (`es-XX.tsv`, relative to this
     /// file); a language without one there uses the shipped `data/terms/`.
     pub terms_dir: Option<std::path::PathBuf>,
-    /// Longest text, in characters, sent to an engine; a longer one is cut
-    /// at a sentence end first (issue 10.5).
+    /// Longest text, in characters, sent to an engine; a longer one is cut at a
+    /// sentence end first.
     #[serde(default = "default_translate_max_chars")]
     pub translate_max_chars: usize,
     /// The longest a run may go on, in seconds (default 2 h, below the 3 h
-    /// period): past it the run stops between two requests or steps,
-    /// records itself as interrupted and frees its lock (issue 19).
+    /// period): past it the run stops between two requests or steps, records
+    /// itself as interrupted and frees its lock.
     #[serde(default = "default_run_deadline")]
     pub run_deadline_secs: u64,
-    /// Where `cityvibe run` writes the report site after each run (relative
-    /// to this file), as `cityvibe report --out` would (issue 23).
+    /// Where `cityvibe run` writes the report site after each run (relative to
+    /// this file), as `cityvibe report --out` would.
     pub report_dir: Option<std::path::PathBuf>,
 }
 
@@ -91,7 +91,7 @@ fn default_run_deadline() -> u64 {
 
 /// A source is fetched at most once per period (P7); a row may lengthen it.
 pub const DEFAULT_PERIOD: Duration = Duration::from_secs(3 * 3600);
-/// Bounds on a row's values, checked at load (issue 10 item 9).
+/// Bounds on a row's values, checked at load.
 pub const MAX_DELAY_SECS: f64 = 24.0 * 3600.0;
 pub const MAX_PERIOD_HOURS: f64 = 7.0 * 24.0;
 pub const MAX_WAIT_SECS: u64 = 3600;
@@ -178,9 +178,9 @@ impl Config {
         Self::read(path, adapters).map_err(crate::error::as_usage)
     }
 
-    /// Read it again during a run (P9, P16): validated as at load, so a
-    /// mistake made meanwhile is an error the run reports while it keeps
-    /// the last good settings (issue 22 item 2).
+    /// Read it again during a run (P9, P16): validated as at load, so a mistake
+    /// made meanwhile is an error the run reports while it keeps the last good
+    /// settings.
     pub fn reload(path: &Path, adapters: &[&dyn Adapter]) -> Result<Config> {
         Self::read(path, adapters)
     }
@@ -201,8 +201,8 @@ impl Config {
 
     pub fn validate(&self, adapters: &[&dyn Adapter]) -> Result<()> {
         for (id, row) in &self.sources {
-            // A row this binary has no adapter for (a scaffold not yet built)
-            // never stops the other sources: the gate reports it (issue 21 item 1).
+            // A row this binary has no adapter for (a scaffold not yet built) never
+            // stops the other sources: the gate reports it.
             let Some(a) = adapters.iter().find(|a| a.manifest().id == id) else { continue };
             let min = a.manifest().min_delay;
             if let Some(secs) = row.min_delay_secs {
@@ -524,9 +524,9 @@ mod tests {
         assert!(Hours::parse("25:00-02:00").is_err());
     }
 
-    // Issue 34 item 4: a row's settings read once into its policy: the
-    // delay and period it sets, and its window by Madrid's clock (23:30 UTC
-    // on 29 February 2020 is 00:30 on 1 March in Madrid, within 00:00-01:00).
+    // A row's settings read once into its policy: the delay and period it sets,
+    // and its window by Madrid's clock (23:30 UTC on 29 February 2020 is 00:30
+    // on 1 March in Madrid, within 00:00-01:00).
     #[test]
     fn a_rows_settings_are_its_policy() {
         let madrid = crate::adapters::by_id("madrid").unwrap();
@@ -559,7 +559,7 @@ mod tests {
         assert_eq!(slow.delay_for(crate::adapters::by_id("madrid").unwrap()), Duration::from_secs(5));
     }
 
-    // P16, issue 12 item 7: feeds_off names real feeds and leaves one with the events.
+    // P16: feeds_off names real feeds and leaves one with the events.
     #[test]
     fn feeds_off_is_validated_against_the_manifest() {
         let check = |t: &str| toml::from_str::<Config>(t).unwrap().validate(crate::adapters::ALL);
@@ -580,7 +580,7 @@ mod tests {
         assert!(c.feed_on("madrid", &crate::adapters::madrid::MANIFEST.feeds[1]));
     }
 
-    // P19, issue 12 item 8: citation overrides are checked, each with a clear error.
+    // P19: citation overrides are checked, each with a clear error.
     #[test]
     fn citation_overrides_are_validated() {
         let err = |t: &str| toml::from_str::<Config>(t).unwrap().validate(crate::adapters::ALL).unwrap_err().to_string();
@@ -594,7 +594,7 @@ mod tests {
         ok.validate(crate::adapters::ALL).unwrap();
     }
 
-    // Issue 10 item 9: a delay over a day is refused at load, never a panic.
+    // A delay over a day is refused at load, never a panic.
     #[test]
     fn delays_and_periods_have_bounds() {
         let adapters = crate::adapters::ALL;

@@ -1,7 +1,7 @@
-//! Operator corrections (issue 12 item 9, "hay un error en tus eventos tal
-//! y como los mostramos"): which fields of a stored event the operator may
-//! correct, and what a corrected value must be. A correction shows instead
-//! of the feed's value until the feed itself changes that field.
+//! Operator corrections ("hay un error en tus eventos tal y como los
+//! mostramos"): which fields of a stored event the operator may correct, and
+//! what a corrected value must be. A correction shows instead of the feed's
+//! value until the feed itself changes that field.
 //!
 //! Only the rules live here; storing, applying at ingest and lifting are in
 //! `store::corrections`. Corrected text passes the same PII scrub as feed
@@ -58,12 +58,12 @@ impl Field {
         Field::ALL.map(Field::name).join(", ")
     }
 
-    /// The value as it will be stored, through the gate of every stored
-    /// text (`parse::stored`: markup, control characters and bidi
-    /// overrides stripped, contact data scrubbed, P5) and checked; or an
-    /// error saying what to write instead. A text over the 64 KB a field
-    /// may hold is refused, not cut (issue 19 item 7). A start or end
-    /// given as a date alone is kept as a date: the event is all-day.
+    /// The value as it will be stored, through the gate of every stored text
+    /// (`parse::stored`: markup, control characters and bidi overrides
+    /// stripped, contact data scrubbed, P5) and checked; or an error saying
+    /// what to write instead. A text over the 64 KB a field may hold is
+    /// refused, not cut. A start or end given as a date alone is kept as a
+    /// date: the event is all-day.
     pub fn value(self, raw: &str) -> Result<String> {
         let raw = raw.trim();
         if raw.len() > crate::parse::stored::FIELD_CAP {
@@ -104,7 +104,7 @@ impl Field {
 mod tests {
     use super::*;
 
-    // Issue 12 item 9, P5: values are checked and scrubbed before they are stored.
+    // P5: values are checked and scrubbed before they are stored.
     #[test]
     fn values_are_checked_and_scrubbed() {
         assert_eq!(Field::parse("venue").unwrap().column(), "venue_name");
@@ -122,7 +122,7 @@ mod tests {
         assert_eq!(Field::Start.value("2026-12-24").unwrap(), "2026-12-24");
     }
 
-    // Issue 19 item 7: corrections are held to the feed's rules.
+    // Corrections are held to the feed's rules.
     #[test]
     fn corrections_pass_the_gate_of_every_stored_text() {
         assert_eq!(Field::Title.value("Jazz<script>alert(1)</script> \x1B[31mhoy\u{202E}").unwrap(), "Jazz hoy");

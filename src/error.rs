@@ -22,8 +22,8 @@ pub enum Exit {
     Locked,
     /// An internal, database or I/O failure (a bug, a full disk, a broken file).
     Internal,
-    /// A run stopped before its end: its deadline passed, or a signal asked
-    /// it to stop (issue 19). What it stored is kept.
+    /// A run stopped before its end: its deadline passed, or a signal asked it
+    /// to stop. What it stored is kept.
     Interrupted,
 }
 

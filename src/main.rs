@@ -14,8 +14,8 @@ fn main() -> ExitCode {
                 let _ = e.print();
                 return Exit::Usage.into();
             }
-            // `--help`, `--version` on stdout: a closed pipe ends quietly,
-            // any other failure to write is said (issue 22).
+            // `--help`, `--version` on stdout: a closed pipe ends quietly, any
+            // other failure to write is said.
             return output::finish(e.print().map(|()| Exit::Ok).map_err(|io| anyhow::Error::new(io).context("writing to stdout")));
         }
     };

@@ -221,11 +221,11 @@ fn repeat(
     out
 }
 
-/// A repeated span longer than [`HORIZON_DAYS`] (an exhibition open six days
-/// a week from 2022 to 2027): its stored occurrences are the first
+/// A repeated span longer than [`HORIZON_DAYS`] (an exhibition open six days a
+/// week from 2022 to 2027): its stored occurrences are the first
 /// [`HORIZON_DAYS`] only, so that an unchanged feed stores the same row
 /// whenever it is read. A reader at any moment gets its occurrences from
-/// [`RepeatedSpan::around`] instead (issue 33 item 5).
+/// [`RepeatedSpan::around`] instead.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RepeatedSpan {
     first: Date,
@@ -327,10 +327,9 @@ impl Venue {
     }
 }
 
-/// What an event's link (`url`) leads to, as the reader is told (P19,
-/// issue 32): the event's own page, the publisher's "more information"
-/// link when the record has no page of its own, or the dataset's page when
-/// it has neither.
+/// What an event's link (`url`) leads to, as the reader is told (P19): the
+/// event's own page, the publisher's "more information" link when the record
+/// has no page of its own, or the dataset's page when it has neither.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LinkKind {
@@ -465,7 +464,7 @@ mod tests {
         assert!(in_canaries(28.1, -15.4));
     }
 
-    /// The stored spellings read back as the values that wrote them (issue 22).
+    /// The stored spellings read back as the values that wrote them.
     #[test]
     fn weekday_codes_and_category_ids_read_back() {
         for d in [Weekday::Monday, Weekday::Wednesday, Weekday::Sunday] {

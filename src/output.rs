@@ -1,9 +1,9 @@
-//! The one way commands speak (issue 13): what goes to stdout, how times
-//! look, and which exit status a result becomes. A printer above the
-//! domain: what an exit status or a usage mistake *is* lives in the leaf
-//! `error`, how a time is written in JSON in the leaf `times` (both
-//! re-exported here). Not for progress bars or per-problem stderr lines
-//! (those stay with the command that knows them).
+//! The one way commands speak: what goes to stdout, how times look, and which
+//! exit status a result becomes. A printer above the domain: what an exit
+//! status or a usage mistake *is* lives in the leaf `error`, how a time is
+//! written in JSON in the leaf `times` (both re-exported here). Not for
+//! progress bars or per-problem stderr lines (those stay with the command that
+//! knows them).
 //!
 //! A command:
 //! - returns `anyhow::Result<Exit>`; a usage or configuration mistake is
@@ -66,9 +66,9 @@ pub fn finish(result: anyhow::Result<Exit>) -> std::process::ExitCode {
     }
 }
 
-/// [`finish`] for a command asked for `--json`: a failure is also a JSON
-/// object on stdout, `{"error": "…", "exit": N}`, beside its line on stderr
-/// (issue 21 item 7: a held lock printed nothing on stdout).
+/// [`finish`] for a command asked for `--json`: a failure is also a JSON object
+/// on stdout, `{"error": "…", "exit": N}`, beside its line on stderr, so that
+/// a failure such as a held lock never leaves stdout empty.
 pub fn finish_json(result: anyhow::Result<Exit>) -> std::process::ExitCode {
     /// A failure as `--json` prints it.
     #[derive(serde::Serialize)]

@@ -8,10 +8,10 @@
 //! Not for applying them (`store::ingest`, `translate::pipeline`) nor for
 //! reading them from the file (`config`).
 
-/// How much of a source one healthy-looking feed may take away at once
-/// (P20, issue 10): more than `max_share` of its active events withdrawn in
-/// one ingest is an anomaly, since a feed cut short or whose ids all
-/// collapsed into one looks exactly like that.
+/// How much of a source one healthy-looking feed may take away at once (P20):
+/// more than `max_share` of its active events withdrawn in one ingest is an
+/// anomaly, since a feed cut short or whose ids all collapsed into one looks
+/// exactly like that.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct WithdrawGuard {
     /// A share of the active events, above 0 and at most [`WithdrawGuard::CEILING`].
@@ -41,6 +41,6 @@ impl Default for WithdrawGuard {
 }
 
 /// The longest text, in characters, sent to a translation engine when
-/// `[settings] translate_max_chars` says nothing (issue 10.5): descriptions
-/// in the real feeds stay under 10,000 characters.
+/// `[settings] translate_max_chars` says nothing: descriptions in the real
+/// feeds stay under 10,000 characters.
 pub const DEFAULT_MAX_CHARS: usize = 20_000;

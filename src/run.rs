@@ -1,9 +1,9 @@
-//! The run as one library use case (issue 14 item 2): fetch and store every
-//! selected source (`ingest::run`), translate what changed, record each
-//! source's line, finish the run row, and return a typed report. Whatever
-//! happens after the run row is begun, it is finished with its exit status,
-//! and every source's line is in the report. `commands/run.rs` only parses
-//! arguments, holds the lock, shows progress and prints.
+//! The run as one library use case: fetch and store every selected source
+//! (`ingest::run`), translate what changed, record each source's line, finish
+//! the run row, and return a typed report. Whatever happens after the run row
+//! is begun, it is finished with its exit status, and every source's line is in
+//! the report. `commands/run.rs` only parses arguments, holds the lock, shows
+//! progress and prints.
 //!
 //! Not for the politeness rules (`http`), the storing rules (`store`) or
 //! the translation rules (`translate`).
@@ -42,8 +42,8 @@ pub struct RunOutcome {
     /// The translation step itself failed (not an engine: the database):
     /// events are stored and texts stay pending.
     pub translation_error: Option<String>,
-    /// Why the run stopped before its end (its deadline, a signal): the
-    /// sources not done are `skipped` and texts stay pending (issue 19).
+    /// Why the run stopped before its end (its deadline, a signal): the sources
+    /// not done are `skipped` and texts stay pending.
     pub interrupted: Option<String>,
     #[serde(skip)]
     pub exit: Exit,
@@ -65,8 +65,8 @@ pub fn run(store: &mut Store, opts: RunOptions<'_>, translate: bool, progress: &
         // Translate after storing: a missing or failing engine leaves events
         // stored untranslated, counted as pending and retried next run.
         let options = Options::from_settings(&settings);
-        // Asked before every engine batch: a signal or the deadline stops
-        // the step there, what is translated kept (issue 31 item 3).
+        // Asked before every engine batch: a signal or the deadline stops the
+        // step there, what is translated kept.
         let stop = || bounds.why_stop(clock.now_ms());
         match engines.translate_until(store, &settings.langs(), &[], &options, &stop, |d, t, w| progress.translating(d, t, w)) {
             Ok(stats) => {
@@ -81,7 +81,7 @@ pub fn run(store: &mut Store, opts: RunOptions<'_>, translate: bool, progress: &
             Err(e) => translation_error = Some(format!("{e:#}")),
         }
     } else if translate && let Err(e) = store.apply_translation_memory(&settings.langs(), &[]) {
-        // No engine: human corrections still reach new events with their text (issue 11.4).
+        // No engine: human corrections still reach new events with their text.
         translation_error = Some(format!("{e:#}"));
     }
     let exit = if translation_error.is_some() {

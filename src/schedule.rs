@@ -1,9 +1,9 @@
-//! When an event happens next, for lists a reader wants (issue 13 item 6):
-//! upcoming and current events first, by their next occurrence; ended ones
-//! only on request. Times are the event's own civil time in its zone. The
-//! moment is always handed in (`events list --at`, else now), so a list can
-//! be read as a reader would see it on any day. Not for storing or
-//! exporting occurrences (`export::slots` reads them).
+//! When an event happens next, for lists a reader wants: upcoming and current
+//! events first, by their next occurrence; ended ones only on request. Times
+//! are the event's own civil time in its zone. The moment is always handed in
+//! (`events list --at`, else now), so a list can be read as a reader would see
+//! it on any day. Not for storing or exporting occurrences (`export::slots`
+//! reads them).
 
 use crate::export::{Slot, slots, slots_at};
 use crate::store::events::StoredEvent;
@@ -109,9 +109,9 @@ pub fn when(e: &StoredEvent, s: &Slot) -> String {
     if e.all_day { format!("{}{until}", day(s.start)) } else { format!("{}{until}", time(s.start)) }
 }
 
-/// A stored civil time (`2026-12-01T19:30:00`) as a reader reads it: the
-/// date alone for an all-day event or a day's bound (`T00:00:00`,
-/// `T23:59:59`), else date and time to the minute (issue 21 item 7).
+/// A stored civil time (`2026-12-01T19:30:00`) as a reader reads it: the date
+/// alone for an all-day event or a day's bound (`T00:00:00`, `T23:59:59`), else
+/// date and time to the minute.
 pub fn civil_text(stored: &str, all_day: bool) -> String {
     match stored.parse::<DateTime>() {
         Ok(dt) => civil_day_or_time(dt, all_day),

@@ -1,9 +1,8 @@
-//! A source's switch history (issue 21 item 7): every `source disable`,
-//! `enable` and `--withdraw`, and every switch `audit --disable-blocked`
-//! makes, with its time and reason, in a log beside sources.toml
-//! (`sources.history.jsonl`, one JSON object a line, only ever appended).
-//! Written only by the switch use case (`operate::switch`), read by
-//! `source history`.
+//! A source's switch history: every `source disable`, `enable` and
+//! `--withdraw`, and every switch `audit --disable-blocked` makes, with its
+//! time and reason, in a log beside sources.toml (`sources.history.jsonl`, one
+//! JSON object a line, only ever appended). Written only by the switch use case
+//! (`operate::switch`), read by `source history`.
 //!
 //! sources.toml holds the switch as it is now (a second disable overwrites
 //! the reason there, and `enable` removes it); this log keeps who switched
@@ -70,11 +69,11 @@ pub fn record(config: &Path, source: &str, action: Action, reason: Option<&str>,
     writeln!(file, "{}", serde_json::to_string(&line)?).with_context(|| format!("writing the switch history {}", path.display()))
 }
 
-/// Every switch of `source` in the log beside `config`, oldest first
-/// (none when there is no log yet), and the lines that could not be read,
-/// each named by its number (issue 31 item 10: one bad line stopped the
-/// whole history). A file edited by hand may hold anything: the texts read
-/// carry no control bytes, so printing them cannot drive the terminal.
+/// Every switch of `source` in the log beside `config`, oldest first (none when
+/// there is no log yet), and the lines that could not be read, each named by
+/// its number, so that one bad line never stops the whole history. A file
+/// edited by hand may hold anything: the texts read carry no control bytes, so
+/// printing them cannot drive the terminal.
 pub fn of(config: &Path, source: &str) -> Result<(Vec<Switch>, Vec<String>)> {
     let path = path_beside(config);
     let bytes = match std::fs::read(&path) {

@@ -13,9 +13,9 @@ pub(crate) fn xorshift(seed: u64) -> impl FnMut() -> u64 {
     }
 }
 
-/// CPU time this thread has used so far: what a test that bounds the work
-/// of a call on this thread measures, so that its verdict does not depend
-/// on how loaded the machine is (issue 31 item 11), as wall time does.
+/// CPU time this thread has used so far: what a test that bounds the work of a
+/// call on this thread measures, so that its verdict does not depend on how
+/// loaded the machine is, as wall time does.
 pub(crate) fn thread_cpu() -> std::time::Duration {
     let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: a valid clock id and a timespec to write into.

@@ -1,15 +1,14 @@
-//! Typed vocabularies shared by the run, the store and the commands (issue
-//! 14 item 3): a source's status in a run, what came of one request (the
-//! fetch log's `outcome`), where a stored event stands ([`EventStatus`]),
-//! the translator (and its fallback) the operator chose, which text of an
-//! event a translation is of ([`Field`]) and who made it ([`TextOrigin`]),
-//! whose word a source's delay is ([`DelayRule`]), and how one stored
-//! event is named ([`EventRef`],
-//! `SOURCE:ID`). Each word has one spelling, kept here: the same text is
-//! stored in SQLite, written in JSON and read back from sources.toml. The
-//! fixed words are spelled both ways by `strum`'s derives (from the variant
-//! name, lower case), serde's by `rename_all`, and a test reads every stored
-//! spelling back. Not for audit verdicts (audit/).
+//! Typed vocabularies shared by the run, the store and the commands: a source's
+//! status in a run, what came of one request (the fetch log's `outcome`), where
+//! a stored event stands ([`EventStatus`]), the translator (and its fallback)
+//! the operator chose, which text of an event a translation is of ([`Field`])
+//! and who made it ([`TextOrigin`]), whose word a source's delay is
+//! ([`DelayRule`]), and how one stored event is named ([`EventRef`],
+//! `SOURCE:ID`). Each word has one spelling, kept here: the same text is stored
+//! in SQLite, written in JSON and read back from sources.toml. The fixed words
+//! are spelled both ways by `strum`'s derives (from the variant name, lower
+//! case), serde's by `rename_all`, and a test reads every stored spelling back.
+//! Not for audit verdicts (audit/).
 
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 use serde::{Deserialize, Serialize};
@@ -286,12 +285,11 @@ pub enum Fallback {
 }
 
 /// Which text of an event a translation is of: the `field` column of
-/// `translations` and of the translation memory, an exchange file's
-/// context, and (through `translate::style`) what house style a text gets:
-/// titles are title-cased in English. Titles and descriptions are what a
-/// human translates ([`Field::TEXTS`]); a price is an engine's only where no
-/// set phrase says it (issue 20 item 3). Its name is the `events` column it
-/// translates.
+/// `translations` and of the translation memory, an exchange file's context,
+/// and (through `translate::style`) what house style a text gets: titles are
+/// title-cased in English. Titles and descriptions are what a human translates
+/// ([`Field::TEXTS`]); a price is an engine's only where no set phrase says it.
+/// Its name is the `events` column it translates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, EnumString, IntoStaticStr, Display, EnumIter)]
 #[serde(rename_all = "lowercase")]
 #[strum(serialize_all = "lowercase")]
@@ -476,8 +474,8 @@ mod tests {
     }
 
     /// Every spelling stored before strum spelled them (runs, run_sources,
-    /// sources' state, sources.toml) reads back as its word, and is written
-    /// as it was: the derive changed no stored byte (issue 22).
+    /// sources' state, sources.toml) reads back as its word, and is written as
+    /// it was: the derive changed no stored byte.
     #[test]
     fn stored_spellings_written_before_the_derive_read_back() {
         use strum::IntoEnumIterator;
@@ -522,8 +520,8 @@ mod tests {
         assert_eq!(Fallback::Apertium.to_string(), "apertium");
     }
 
-    /// Every event status the `events` table has held reads back as its
-    /// word and is written as it was (issue 22: typed rows).
+    /// Every event status the `events` table has held reads back as its word
+    /// and is written as it was, now that rows are typed.
     #[test]
     fn event_statuses_stored_before_the_type_read_back() {
         use strum::IntoEnumIterator;
@@ -542,7 +540,7 @@ mod tests {
     }
 
     /// Every field the `translations` table and the translation memory have
-    /// held reads back as its word and is written as it was (issue 22).
+    /// held reads back as its word and is written as it was.
     #[test]
     fn translation_fields_stored_before_the_type_read_back() {
         use strum::IntoEnumIterator;
@@ -562,7 +560,7 @@ mod tests {
 
     /// Every origin the `translations` table has held (the column's three
     /// words, an engine in the column beside) reads back as its word, is
-    /// written as it was, and is said as `text_origin` has said it (issue 22).
+    /// written as it was, and is said as `text_origin` has said it.
     #[test]
     fn text_origins_stored_before_the_type_read_back() {
         let conn = rusqlite::Connection::open_in_memory().unwrap();
@@ -591,8 +589,8 @@ mod tests {
         assert!("".parse::<TextOrigin>().is_err());
     }
 
-    /// The delay rule is written as `source list` and `source show --json`
-    /// have always written it (issue 22).
+    /// The delay rule is written as `source list` and `source show --json` have
+    /// always written it.
     #[test]
     fn delay_rules_keep_their_spelling() {
         use strum::IntoEnumIterator;
@@ -619,8 +617,8 @@ mod tests {
         }
     }
 
-    /// Every spelling the fetch log has ever held reads back as its word
-    /// (issue 14 item 3), and text that is none of them is refused.
+    /// Every spelling the fetch log has ever held reads back as its word, and
+    /// text that is none of them is refused.
     #[test]
     fn fetch_log_outcomes_written_before_the_type_read_back() {
         use RequestOutcome as O;
