@@ -387,7 +387,11 @@ impl ApyServer {
         // Debian's pairs live under the engine's data dir, as in /usr/bin/apertium.
         let datadir = std::env::var("APERTIUM_DATADIR").unwrap_or_else(|_| "/usr/share/apertium".into());
         let spawned = Command::new("apertium-apy")
-            .args(["-p", &port.to_string(), &format!("{datadir}/modes")])
+            // APy answers 503 to a request it could not finish within its
+            // timeout (10 s by default; ours waits 60 s); a loaded machine starting a pair's
+            // pipeline for a batch of 50 texts can take longer, and the
+            // verdict must not depend on load.
+            .args(["-p", &port.to_string(), "-t", "60", &format!("{datadir}/modes")])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
