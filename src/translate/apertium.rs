@@ -148,8 +148,8 @@ impl ApertiumTranslator {
             }
             let (mut out, unknown) = match declared.pivot {
                 Some(_) => {
-                    let answers = self.run_marked(&declared.modes_name(), false, texts)?;
-                    let unknown: Vec<Vec<String>> = answers.iter().map(|a| a.unknown.clone()).collect();
+                    let mut answers = self.run_marked(&declared.modes_name(), false, texts)?;
+                    let unknown: Vec<Vec<String>> = answers.iter_mut().map(|a| std::mem::take(&mut a.unknown)).collect();
                     (self.mend_leaks(src, tgt, declared.pivot, texts, answers)?, unknown)
                 }
                 // A direct pair's marks would change its text (French
@@ -299,12 +299,8 @@ impl ApertiumTranslator {
         // ("time", to swindle: "escroquez").
         if self.modes.contains(ENGLISH) {
             let english = self.run_on(&format!("{ENGLISH}/words"), ENGLISH, true, &words)?;
-            let foreign: Vec<bool> = english.iter().map(|a| a.unknown.is_empty() && a.leaked.is_empty()).collect();
-            let mut k = 0;
-            words.retain(|_| {
-                k += 1;
-                !foreign[k - 1]
-            });
+            words =
+                words.into_iter().zip(english).filter(|(_, a)| !(a.unknown.is_empty() && a.leaked.is_empty())).map(|(w, _)| w).collect();
             if words.is_empty() {
                 return Ok(());
             }

@@ -251,8 +251,9 @@ pub(super) fn swap_words(text: &str, swaps: &[(&str, &str)]) -> String {
 /// other does not ("L'evangelio" stays rather than read "L'vangelo"), nor
 /// inside a web address ("…/carrusel-ambulante/" is the publisher's).
 pub(super) fn swap_unknown_words(text: &str, swaps: &[(&str, &str)]) -> String {
-    let opens_vowel =
-        |w: &str| w.chars().next().is_some_and(|c| "aeiouhàáâäèéêëìíîïòóôöùúûü".contains(c.to_lowercase().next().unwrap_or(c)));
+    // The vowels elision reads (`data/lang/vowels.txt`), and h, which
+    // elides in French, Italian and Catalan alike.
+    let opens_vowel = |w: &str| super::style::starts_with_vowel(w) || w.starts_with(['h', 'H']);
     let lowered: Vec<(&str, String)> = swaps
         .iter()
         .map(|(w, by)| {

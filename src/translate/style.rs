@@ -31,6 +31,7 @@ mod articles;
 mod compounds;
 mod garbled;
 mod places;
+pub(super) use places::starts_with_vowel;
 mod stages;
 mod typography;
 

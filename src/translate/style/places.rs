@@ -30,7 +30,7 @@ fn venue_head(name: &str) -> Option<Gender> {
 
 /// Whether `text` opens with a vowel, accented or not, in either case
 /// (`data/lang/vowels.txt`): what a word before it elides before.
-pub(super) fn starts_with_vowel(text: &str) -> bool {
+pub(in crate::translate) fn starts_with_vowel(text: &str) -> bool {
     let vowels = lang_data::shared().vowels.lines();
     text.chars().next().is_some_and(|c| vowels.iter().any(|v| v.chars().eq(c.to_lowercase())))
 }
