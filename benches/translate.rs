@@ -40,12 +40,14 @@
 
 use anyhow::{Context, Result, bail};
 use cityvibe::adapters::madrid::{MANIFEST, Madrid};
-use cityvibe::translate::analyser::Analyser;
-use cityvibe::translate::protect::{Known, prepare};
-use cityvibe::translate::routes;
-use cityvibe::translate::style::{Field, finish};
-use cityvibe::translate::terms::TermBase;
-use cityvibe::translate::{ApertiumTranslator, Translator, translate_each_target};
+use cityvibe::translate::engines::apertium::ApertiumTranslator;
+use cityvibe::translate::engines::routes;
+use cityvibe::translate::engines::{Translator, translate_each_target};
+use cityvibe::translate::finish::finish;
+use cityvibe::translate::prepare::analyser::Analyser;
+use cityvibe::translate::prepare::terms::TermBase;
+use cityvibe::translate::prepare::{Known, prepare};
+use cityvibe::vocab::Field;
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -58,7 +60,7 @@ use support::{Measure, become_subreaper, cpu_now, load_average, reap_orphans, ru
 
 const REAL_FEED: &str = "../shared/realdata/madrid_300107/300107-0-agenda-actividades-eventos_2025-10.json";
 const TARGETS: [&str; 6] = ["ca", "gl", "en", "fr", "it", "pt"];
-/// As `translate::pipeline::translate_pending` sends texts to the engines.
+/// As `translate::plan::translate_pending` sends texts to the engines.
 const PIPELINE_BATCH: usize = 50;
 const TARGET_MEDIAN: Duration = Duration::from_secs(20);
 const TARGET_SPEEDUP: f64 = 10.0;

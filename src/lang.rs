@@ -8,7 +8,7 @@
 //! mode). A language is added in one place.
 //!
 //! Not for the words shown in a language (`i18n`, `data/i18n/`) nor for
-//! which pairs an engine can translate (`translate::engine`).
+//! which pairs an engine can translate (`translate::engines`).
 
 use std::fmt;
 use std::str::FromStr;

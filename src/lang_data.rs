@@ -10,7 +10,7 @@
 //! the files' examples test and the digest a translation's cache key carries.
 //!
 //! Not for: what the rules mean (their readers), the term base
-//! (`translate::terms`, `data/terms/`) or the message catalogues (`i18n`).
+//! (`translate::prepare::terms`, `data/terms/`) or the message catalogues (`i18n`).
 
 use crate::lang::Lang;
 use include_dir::{Dir, include_dir};
@@ -186,7 +186,7 @@ kinds! {
 kinds! {
     /// The files of `data/lang/` itself, every language's.
     Shared {
-        /// Garbled forms of an engine's output (`translate::garble`).
+        /// Garbled forms of an engine's output (`translate::finish::garble`).
         garbled: "garbled.tsv",
         /// The letters a word opens with that a word before it elides before.
         vowels: "vowels.txt",

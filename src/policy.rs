@@ -5,7 +5,7 @@
 //! the translation pipeline can apply them, without either reaching into
 //! the other.
 //!
-//! Not for applying them (`store::ingest`, `translate::pipeline`) nor for
+//! Not for applying them (`store::ingest`, `translate::plan`) nor for
 //! reading them from the file (`config`).
 
 /// How much of a source one healthy-looking feed may take away at once (P20):

@@ -12,7 +12,8 @@ use crate::http::FetchReporter;
 use crate::ingest::{RunBounds, RunOptions, RunReport};
 use crate::output::Exit;
 use crate::store::Store;
-use crate::translate::pipeline::{Options, TranslateStats, engines};
+use crate::translate::plan::{Options, engines};
+use crate::translate::send::stats::TranslateStats;
 use anyhow::Result;
 use serde::Serialize;
 

@@ -286,7 +286,7 @@ pub enum Fallback {
 
 /// Which text of an event a translation is of: the `field` column of
 /// `translations` and of the translation memory, an exchange file's context,
-/// and (through `translate::style`) what house style a text gets: titles are
+/// and (through `translate::finish`) what house style a text gets: titles are
 /// title-cased in English. Titles and descriptions are what a human translates
 /// ([`Field::TEXTS`]); a price is an engine's only where no set phrase says it.
 /// Its name is the `events` column it translates.

@@ -12,7 +12,7 @@ use super::Exit;
 use crate::cli::Cli;
 use crate::config::Config;
 use crate::output::Table;
-use crate::translate::Translator as _;
+use crate::translate::engines::Translator as _;
 use anyhow::Result;
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -182,7 +182,7 @@ fn terms_check(c: &Config) -> Option<Check> {
     if !dir.is_dir() {
         return Some(check(TERM_FILES, Verdict::Fail, format!("terms_dir {} is not a folder: fix [settings] terms_dir", dir.display())));
     }
-    let problems = crate::translate::terms::TermBase::check_dir(dir, &c.settings.languages);
+    let problems = crate::translate::prepare::terms::TermBase::check_dir(dir, &c.settings.languages);
     Some(match problems.as_slice() {
         [] => check(TERM_FILES, Verdict::Ok, format!("{}: every line reads", dir.display())),
         [first, ..] => check(TERM_FILES, Verdict::Warn, format!("{} lines skipped, first: {first}", problems.len())),
@@ -267,9 +267,9 @@ fn route_check(c: &Config) -> Option<Check> {
     if !apertium {
         return None;
     }
-    let Ok(mut engine) = crate::translate::ApertiumTranslator::system() else { return None };
+    let Ok(mut engine) = crate::translate::engines::apertium::ApertiumTranslator::system() else { return None };
     let (mut proved, mut missing, mut failed) = (Vec::new(), Vec::new(), Vec::new());
-    for mode in crate::translate::routes::modes_into(&s.languages) {
+    for mode in crate::translate::engines::routes::modes_into(&s.languages) {
         if !engine.has_mode(mode) {
             missing.push(mode.to_string());
             continue;

@@ -8,7 +8,8 @@ use crate::lang::Lang;
 use crate::run::RunProgress;
 use crate::store::Store;
 use crate::translate::exchange;
-use crate::translate::pipeline::{Options, TranslateStats, engines};
+use crate::translate::plan::{Options, engines};
+use crate::translate::send::stats::TranslateStats;
 use crate::vocab::Field;
 use anyhow::Result;
 

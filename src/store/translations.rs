@@ -182,7 +182,7 @@ impl Store {
             )?;
             let now = now_ms();
             for t in items {
-                // The last line of P5 for engine answers, which `translate::answer`
+                // The last line of P5 for engine answers, which `translate::send::answer`
                 // checks first: nothing reaches the table or the cache unscrubbed.
                 let text = crate::parse::pii::scrub(&crate::parse::controls::without_controls(&t.text));
                 cache.execute(params![t.cache_key, text, t.engine, now, t.repair])?;

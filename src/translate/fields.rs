@@ -11,7 +11,7 @@
 //! `machine_fields`), else shown as published and named in
 //! `untranslated_fields`, never half said.
 //!
-//! Not for: titles and descriptions (`view`, `pipeline`).
+//! Not for: titles and descriptions (`view`, `plan`).
 
 use super::phrases;
 use crate::i18n::{FluentValue, catalogue};

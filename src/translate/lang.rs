@@ -15,7 +15,7 @@
 //! the files its languages read ([`digest`]), so an edit re-translates what
 //! it may change, with no version bumped by hand.
 //!
-//! Not for: the mechanism that applies the data (`protect`, `style`), or
+//! Not for: the mechanism that applies the data (`prepare`, `finish`), or
 //! the term base (`terms`, `data/terms/`).
 
 use crate::lang::Lang;
@@ -28,20 +28,27 @@ use crate::lang_data::{self, DataFile};
 /// The code that reads the files: a change to it changes what the same
 /// data gives, so it counts in the digest like the data.
 const CODE: &[&str] = &[
-    include_str!("protect.rs"),
-    include_str!("namewords.rs"),
-    include_str!("ordinals.rs"),
-    include_str!("words.rs"),
-    include_str!("style.rs"),
-    include_str!("style/articles.rs"),
-    include_str!("style/compounds.rs"),
-    include_str!("style/garbled.rs"),
-    include_str!("style/places.rs"),
-    include_str!("style/stages.rs"),
-    include_str!("style/typography.rs"),
+    include_str!("prepare/mod.rs"),
+    include_str!("prepare/namewords.rs"),
+    include_str!("prepare/ordinals.rs"),
+    include_str!("prepare/words.rs"),
+    include_str!("finish/mod.rs"),
+    include_str!("finish/articles.rs"),
+    include_str!("finish/compounds.rs"),
+    include_str!("finish/garbled.rs"),
+    include_str!("finish/places.rs"),
+    include_str!("finish/stages.rs"),
+    include_str!("finish/typography.rs"),
     include_str!("../parse/labels.rs"),
-    include_str!("garble.rs"),
+    include_str!("finish/garble.rs"),
 ];
+
+/// Whether `text` opens with a vowel, accented or not, in either case
+/// (`data/lang/vowels.txt`): what a word before it elides before.
+pub fn starts_with_vowel(text: &str) -> bool {
+    let vowels = lang_data::shared().vowels.lines();
+    text.chars().next().is_some_and(|c| vowels.iter().any(|v| v.chars().eq(c.to_lowercase())))
+}
 
 /// Whether `field` of texts into `lang` goes to Apertium as it is and
 /// comes back as Apertium gives it (`LANG/plain.txt`).
@@ -161,10 +168,10 @@ pub fn examples() -> Vec<Example> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::translate::protect::{Known, prepare};
-    use crate::translate::stream::{KEEP_END, KEEP_START};
-    use crate::translate::style::finish;
-    use crate::translate::terms::TermBase;
+    use crate::translate::engines::stream::{KEEP_END, KEEP_START};
+    use crate::translate::finish::finish;
+    use crate::translate::prepare::terms::TermBase;
+    use crate::translate::prepare::{Known, prepare};
     use crate::vocab::Field;
 
     /// The input with its `{kept}` spans unmarked, and those spans.
@@ -202,7 +209,7 @@ mod tests {
         }
         if e.path == data.ordinals.path() {
             let mut out = e.input.clone();
-            for (a, b, written) in crate::translate::ordinals::find(&e.input, lang_of(dir), &|_| true).into_iter().rev() {
+            for (a, b, written) in crate::translate::prepare::ordinals::find(&e.input, lang_of(dir), &|_| true).into_iter().rev() {
                 out.replace_range(a..b, &format!("{{{written}}}"));
             }
             return (out, untouched);
@@ -213,12 +220,12 @@ mod tests {
         if e.path == lang_data::shared().garbled.path() {
             let lang = lang_of(e.lang.as_deref().unwrap_or_default());
             let (original, translation) = e.input.split_once(" | ").unwrap_or_default();
-            let found = crate::translate::garble::forms(original, translation, lang);
+            let found = crate::translate::finish::garble::forms(original, translation, lang);
             return (if found.is_empty() { "none".to_string() } else { found.join(", ") }, untouched);
         }
         if e.path == data.joined_across_spans.path() {
             let core = e.input.replace('{', &KEEP_START.to_string()).replace('}', &KEEP_END.to_string());
-            return (crate::translate::stream::guard_joins(&core).replace(KEEP_START, "{").replace(KEEP_END, "}"), untouched);
+            return (crate::translate::engines::stream::guard_joins(&core).replace(KEEP_START, "{").replace(KEEP_END, "}"), untouched);
         }
         if e.path == data.labels.path() {
             return (crate::parse::labels::split_labelled_parts(&e.input), untouched);
@@ -238,7 +245,7 @@ mod tests {
     /// one.
     #[test]
     fn issue20_every_example_in_the_language_data_holds() {
-        let gazetteer = crate::translate::gazetteer::load(None).unwrap();
+        let gazetteer = crate::translate::prepare::gazetteer::load(None).unwrap();
         let examples = examples();
         let mut failed = Vec::new();
         for e in &examples {

@@ -1,45 +1,37 @@
 //! Machine translation of event texts into CityVibe's seven languages.
 //!
-//! `engine` holds the [`Translator`] trait and its backends; `stream` turns
-//! plain text into Apertium's stream format and back. Callers hand in texts
-//! already scrubbed of personal data (P5) and get texts of the same count and
-//! order back. A translation step runs from `pipeline` (the plan) through
-//! `fallback` to `batches` (the sending), over `need` and `stats`.
+//! A translation step runs as a pipeline, one folder per stage, each
+//! importing only the ones below it:
+//! - `plan`: what to translate and the cache; drives the step;
+//! - `send`: the texts an engine must translate, sent batch by batch, the
+//!   fallback engine, the check of every answer, what the step did;
+//! - `finish`: house style on every answer, and the garbled forms it knows;
+//! - `prepare`: what an engine must not translate (names, places, terms,
+//!   ordinals), found before it sees a text, and the term base;
+//! - `engines`: the [`engines::Translator`] trait, its backends and the
+//!   route table.
+//!
+//! Beside the pipeline: `view` and `fields` (an event shown in a reader's
+//! language), `phrases` (set phrases of prices and audiences), `lang` (the
+//! language data), `exchange` (PO and XLIFF out and back) and `status`.
+//! Callers hand in texts already scrubbed of personal data (P5) and get texts
+//! of the same count and order back.
 
-pub mod analyser;
-mod answer;
-mod apertium;
-mod apy;
-mod batches;
-pub mod engine;
+pub mod engines;
 pub mod exchange;
-mod fallback;
 pub mod fields;
-pub mod garble;
-pub mod gazetteer;
+pub mod finish;
 pub mod lang;
-mod libretranslate;
-mod namewords;
-mod need;
-mod openai;
-mod ordinals;
 pub mod phrases;
-pub mod pipeline;
-pub mod protect;
-pub mod routes;
-mod server;
-mod stats;
+pub mod plan;
+pub mod prepare;
+pub mod send;
 pub mod status;
-mod stream;
-pub mod style;
-pub mod terms;
 pub mod view;
-mod words;
 
-pub use engine::{
-    ApertiumTranslator, ApyTranslator, NoneTranslator, PIVOT, TargetResult, Translator, translate_each_target, translate_targets_parallel,
-};
-pub use stream::{KEEP_END, KEEP_START, keep_verbatim};
+use engines::Translator;
+use engines::apertium::ApertiumTranslator;
+use engines::apy::ApyTranslator;
 
 /// The one engine `settings.translator` names, built as a run builds it (`None`
 /// when translation is switched off); for `doctor`'s probe, which proves it
@@ -52,8 +44,8 @@ pub fn engine_for(settings: &crate::config::Settings, timeout: std::time::Durati
         T::None => return Ok(None),
         T::Apertium => Box::new(ApertiumTranslator::system()?.with_timeout(timeout)),
         T::Apy => Box::new(ApyTranslator::with_timeout(&url(&settings.apy_url), timeout)?),
-        T::Libretranslate => Box::new(libretranslate::LibreTranslator::new(&url(&settings.libretranslate_url), key(), timeout)?),
-        T::Openai => Box::new(openai::OpenAiTranslator::new(
+        T::Libretranslate => Box::new(engines::libretranslate::LibreTranslator::new(&url(&settings.libretranslate_url), key(), timeout)?),
+        T::Openai => Box::new(engines::openai::OpenAiTranslator::new(
             &url(&settings.openai_url),
             settings.openai_model.as_deref().unwrap_or_default(),
             key(),

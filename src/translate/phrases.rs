@@ -7,7 +7,7 @@
 //!
 //! A price is matched whole, else sentence by sentence; it is said in the
 //! reader's language only when every sentence is, never half (a price no
-//! phrase covers is an engine's to translate, `pipeline`, or shown as
+//! phrase covers is an engine's to translate, `plan`, or shown as
 //! published; the caller says which).
 //!
 //! Not for: titles and descriptions (the engines' work), nor interface words

@@ -3,10 +3,10 @@
 //! pending (shown in the original), with the engine and the version of the data
 //! its translations are made with.
 //!
-//! Not for: translating (`pipeline`) or showing texts (`view`).
+//! Not for: translating (`plan`) or showing texts (`view`).
 
-use super::pipeline::Options;
-use super::terms::TermBase;
+use super::plan::Options;
+use super::prepare::terms::TermBase;
 use crate::lang::Lang;
 use crate::store::Store;
 use crate::store::events::text_hash;
@@ -27,7 +27,7 @@ pub struct LangStatus {
     pub machine: u64,
     /// No current translation: shown in the original until one is made.
     pub pending: u64,
-    /// Texts the engine failed on [`super::pipeline::MAX_FAILURES`] times: set aside, not
+    /// Texts the engine failed on [`super::send::batches::MAX_FAILURES`] times: set aside, not
     /// sent again until they change (their event is shown in the original).
     pub failed: u64,
     /// Machine translations that came back garbled (a stop torn from its
@@ -53,20 +53,21 @@ pub struct Status {
 pub fn of(store: &Store, langs: &[Lang], options: &Options, engine: Option<&str>) -> Result<Status> {
     // The plan step, as the next run would take it, tells which texts it sets aside.
     let set_aside = match engine {
-        Some(engine) => super::pipeline::plan(store, engine, langs, &[], options, false, &mut Default::default())?.set_aside,
+        Some(engine) => super::plan::plan(store, engine, langs, &[], options, false, &mut Default::default())?.set_aside,
         None => Default::default(),
     };
-    let texts = super::pipeline::texts_for_engines(store, &[])?;
+    let texts = super::plan::texts_for_engines(store, &[])?;
     let existing = store.existing_translations()?;
     let repairs = store.garbled_repairs()?;
     let mut languages = Vec::new();
     for &lang in langs {
         let failed = set_aside.get(lang.as_str()).copied().unwrap_or(0);
         let mut s = LangStatus { lang: lang.to_string(), failed, data_version: data_version(options, lang)?, ..Default::default() };
-        let repaired = |how: super::garble::Repair| repairs.get(&(lang.to_string(), how.as_str().to_string())).copied().unwrap_or(0);
-        s.garbled_mended = repaired(super::garble::Repair::Mended);
-        s.garbled_retranslated = repaired(super::garble::Repair::Retranslated);
-        for t in texts.iter().filter(|t| lang != t.lang && super::pipeline::needs_engine(t, lang)) {
+        let repaired =
+            |how: super::finish::garble::Repair| repairs.get(&(lang.to_string(), how.as_str().to_string())).copied().unwrap_or(0);
+        s.garbled_mended = repaired(super::finish::garble::Repair::Mended);
+        s.garbled_retranslated = repaired(super::finish::garble::Repair::Retranslated);
+        for t in texts.iter().filter(|t| lang != t.lang && super::plan::needs_engine(t, lang)) {
             s.texts += 1;
             let hash = text_hash(&t.text);
             match existing.get(&(t.event_id, lang.to_string(), t.field)).filter(|e| e.source_hash == hash) {

@@ -9,7 +9,7 @@
 //! licence) are said in the reader's language in any case (`fields`): they
 //! are the reader's, whatever language the text could be shown in.
 //!
-//! Not for: making translations (`pipeline`) or choosing which to store.
+//! Not for: making translations (`plan`) or choosing which to store.
 
 use crate::lang::Lang;
 use crate::store::Store;

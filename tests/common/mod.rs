@@ -25,8 +25,8 @@ pub fn realdata(rel: &str) -> Option<PathBuf> {
 /// The real Apertium engine; `None`, announced on stderr, when it is
 /// missing outside CI. Under `CI=true` a missing Apertium fails the test
 /// (scripts/deps.sh installs it). The one check every translation test asks.
-pub fn apertium() -> Option<cityvibe::translate::ApertiumTranslator> {
-    match cityvibe::translate::ApertiumTranslator::system() {
+pub fn apertium() -> Option<cityvibe::translate::engines::apertium::ApertiumTranslator> {
+    match cityvibe::translate::engines::apertium::ApertiumTranslator::system() {
         Ok(t) => Some(t),
         Err(e) if std::env::var("CI").as_deref() != Ok("true") => {
             eprintln!("notice: skipping, no Apertium ({e:#}); run scripts/deps.sh");

@@ -353,3 +353,31 @@ fn only_the_store_and_the_ledger_open_sqlite() {
         assert!(allowed || !opens, "{rel} opens an SQLite connection: only src/store/ and src/http/ledger.rs may");
     }
 }
+
+/// The stages of a translation step, from the top down (docs/ARCHITECTURE.md,
+/// `src/translate/`): each folder's code names only the stages below it.
+const TRANSLATE_STAGES: [&str; 5] = ["plan", "send", "finish", "prepare", "engines"];
+
+#[test]
+fn each_stage_of_translate_imports_only_the_stages_below_it() {
+    let named = Regex::new(r"crate::translate::([a-z_]+)").unwrap();
+    let mut seen = 0;
+    for (rel, code) in library_code() {
+        let Some(stage) = TRANSLATE_STAGES.iter().position(|s| rel.starts_with(&format!("src/translate/{s}/"))) else { continue };
+        seen += 1;
+        for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            for m in named.captures_iter(line) {
+                if let Some(other) = TRANSLATE_STAGES.iter().position(|s| *s == &m[1]) {
+                    assert!(
+                        other >= stage,
+                        "{rel} names `translate::{}`, a stage above `{}`: the stages run {TRANSLATE_STAGES:?}, each importing only those after it\n  {line}",
+                        &m[1],
+                        TRANSLATE_STAGES[stage]
+                    );
+                }
+            }
+            assert!(!line.contains("super::super"), "{rel} reaches two folders up; name the stage by its path\n  {line}");
+        }
+    }
+    assert!(seen >= 25, "only {seen} files of the translate stages read: have the folders moved?");
+}

@@ -423,7 +423,7 @@ fn issue21_4_translation_progress_moves_in_fine_steps() {
     let mut seen: Vec<(u64, u64)> = Vec::new();
     let langs = [cityvibe::lang::Lang::Es, cityvibe::lang::Lang::Ca];
     let stats =
-        cityvibe::translate::pipeline::translate_pending(&mut store, &mut workers, &langs, &[], |done, total, _| seen.push((done, total)))
+        cityvibe::translate::plan::translate_pending(&mut store, &mut workers, &langs, &[], |done, total, _| seen.push((done, total)))
             .unwrap();
     assert_eq!(stats.translated, 240, "{stats:?}");
     let mut last = 0;

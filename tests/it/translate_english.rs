@@ -6,7 +6,7 @@
 //! again inside a word ("Rare FUtures").
 //!
 //! Not for: the term base's matching rules (unit tests in `terms`) or title
-//! case itself (`style`).
+//! case itself (`finish`).
 use crate::common::{has_apertium, workdir};
 use crate::translate_quality::{listed, record, run, titles, write_feed};
 

@@ -8,7 +8,7 @@
 use crate::common;
 
 use crate::translate_quality::{record, write_feed};
-use cityvibe::translate::garble::forms;
+use cityvibe::translate::finish::garble::forms;
 use common::{cityvibe, realdata, workdir};
 use serde_json::Value;
 use std::collections::HashMap;

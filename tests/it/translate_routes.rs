@@ -7,7 +7,7 @@
 
 use crate::common::{cityvibe, has_apertium, sample, workdir};
 use crate::translate_quality::{listed, record, run, write_feed};
-use cityvibe::translate::routes;
+use cityvibe::translate::engines::routes;
 use cityvibe::vocab::Field;
 use std::path::Path;
 

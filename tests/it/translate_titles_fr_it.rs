@@ -7,7 +7,7 @@
 //! term's gender in French too ("La roman graphique").
 //!
 //! Not for: the term base's matching rules (unit tests in `terms`) or the
-//! lead's finding (unit tests in `protect`).
+//! lead's finding (unit tests in `prepare`).
 use crate::common::{has_apertium, workdir};
 use crate::translate_quality::{record, run, titles, write_feed};
 

@@ -9,23 +9,23 @@
 //! The fallback's texts go out as the configured engine's do (`batches`):
 //! in batches, a poison text isolated, waiting and skipped under its own key.
 //!
-//! Below the plan (`pipeline`), which calls it; above `batches`, `need` and
+//! Below the plan (`plan`), which calls it; above `batches`, `need` and
 //! `stats`, which it uses.
 //!
-//! Not for: deciding what needs translating (`pipeline`).
+//! Not for: deciding what needs translating (`plan`).
 
-use super::batches::{MAX_FAILURES, send};
-use super::engine::Workers;
-use super::need::{Fallen, prepared_key};
-use super::stats::TranslateStats;
 use crate::store::Store;
 use crate::store::translations::{Failure, MachineTranslation};
+use crate::translate::engines::Workers;
+use crate::translate::send::batches::{MAX_FAILURES, send};
+use crate::translate::send::need::{Fallen, prepared_key};
+use crate::translate::send::stats::TranslateStats;
 use anyhow::Result;
 use std::collections::HashMap;
 
 /// Translates `fallen` with `workers`, from the cache where it can; counts
 /// into `stats` (`fallback` too).
-pub(super) fn translate(
+pub(in crate::translate) fn translate(
     store: &mut Store,
     workers: &mut [Workers],
     fallen: Fallen,

@@ -5,13 +5,13 @@
 //! exposition" (a term put back) is "à l'exposition"; English "in Centro
 //! Cultural X" is "at Centro Cultural X".
 //!
-//! Not for: deciding what is kept (`protect`) or contractions an engine
-//! leaves inside its own words (`style::contract`).
+//! Not for: deciding what is kept (`prepare`) or contractions an engine
+//! leaves inside its own words (`finish::contract`).
 
 use super::Segment;
 use crate::lang::Lang;
 use crate::lang_data;
-use crate::translate::terms::capitalize;
+use crate::translate::prepare::terms::capitalize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Gender {
@@ -26,13 +26,6 @@ fn venue_head(name: &str) -> Option<Gender> {
     let first = name.split(|c: char| !c.is_alphanumeric()).next()?.to_lowercase();
     let row = lang_data::of(crate::lang::Lang::Es).venue_heads.rows().find(|r| r.first() == Some(&first.as_str()))?;
     Some(if row.get(1) == Some(&"f") { Gender::Feminine } else { Gender::Masculine })
-}
-
-/// Whether `text` opens with a vowel, accented or not, in either case
-/// (`data/lang/vowels.txt`): what a word before it elides before.
-pub(in crate::translate) fn starts_with_vowel(text: &str) -> bool {
-    let vowels = lang_data::shared().vowels.lines();
-    text.chars().next().is_some_and(|c| vowels.iter().any(|v| v.chars().eq(c.to_lowercase())))
 }
 
 /// The plain text before a kept span, cut into what stays and its last
@@ -60,7 +53,7 @@ fn tail_words(plain: &str, n: usize) -> Option<(&str, Vec<&str>)> {
 /// article ("au", "à la", "à l'"), a place or a person none ("à").
 fn french_at(name: &str) -> &'static str {
     match venue_head(name) {
-        Some(_) if starts_with_vowel(name) => "à l'",
+        Some(_) if crate::translate::lang::starts_with_vowel(name) => "à l'",
         Some(Gender::Masculine) => "au ",
         Some(Gender::Feminine) => "à la ",
         None => "à ",
@@ -208,7 +201,9 @@ pub(super) fn elide(segs: &mut [Segment], lang: Lang) {
                 _ => None,
             };
             let plain_next = !(k + 2 == tokens.len() && next_name.is_some() && tokens[k + 1].is_empty());
-            let elided = next.filter(|n| starts_with_vowel(n) || plain_next && mute_h(n, lang)).and_then(|n| elision(token, n, table));
+            let elided = next
+                .filter(|n| crate::translate::lang::starts_with_vowel(n) || plain_next && mute_h(n, lang))
+                .and_then(|n| elision(token, n, table));
             match elided {
                 Some(e) => out.push_str(&e),
                 None => {
@@ -246,7 +241,8 @@ pub(super) fn mute_h(word: &str, lang: Lang) -> bool {
 #[cfg(test)]
 mod tests {
     use crate::lang::Lang;
-    use crate::translate::style::{Field, finish};
+    use crate::translate::finish::finish;
+    use crate::vocab::Field;
 
     fn names(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| s.to_string()).collect()

@@ -25,7 +25,7 @@ use regex::Regex;
 use std::sync::LazyLock;
 
 /// Characters the stream format reserves; a backslash makes them literal.
-pub(super) const ESCAPED: &[char] = &['\\', '[', ']', '^', '$', '/', '<', '>', '{', '}'];
+pub(in crate::translate) const ESCAPED: &[char] = &['\\', '[', ']', '^', '$', '/', '<', '>', '{', '}'];
 /// Characters the engine uses as marks (unknown word, generation error,
 /// post-generation trigger). Literal ones are carried in a superblank.
 const MARKS: &[char] = &['*', '#', '@', '~'];
@@ -93,7 +93,7 @@ fn is_ascii_blank(c: char) -> bool {
 /// The word put after a kept span so that an engine's rules cannot join
 /// the words around it (`data/lang/es/joined-across-spans.tsv`): no
 /// dictionary of any pair knows it, and [`reformat`] takes it out.
-pub(super) const JOIN_GUARD: &str = "qzxv";
+pub(in crate::translate) const JOIN_GUARD: &str = "qzxv";
 
 /// `core` with [`JOIN_GUARD`] after each kept span that a preposition
 /// listed in `es/joined-across-spans.tsv` opens and an article listed there

@@ -15,9 +15,9 @@
 //!
 //! Not for: Apertium framing (`stream`, `apy`).
 
-use super::engine::{Translator, engine_lang, scrubbed};
-use super::server;
-use super::stream::{KEEP_END, KEEP_START};
+use crate::translate::engines::server;
+use crate::translate::engines::stream::{KEEP_END, KEEP_START};
+use crate::translate::engines::{Translator, engine_lang, scrubbed};
 use anyhow::{Context, Result, anyhow, bail};
 use regex::Regex;
 use serde_json::json;

@@ -92,7 +92,7 @@ fn drop_general_the(text: &str, opens: bool) -> String {
             // A dropped capital "The" hands its capital on.
             capital_next = w.starts_with('T');
         } else if capital_next && !w.is_empty() {
-            kept.push(crate::translate::terms::capitalize(w));
+            kept.push(crate::translate::prepare::terms::capitalize(w));
             capital_next = false;
         } else {
             kept.push(w.to_string());

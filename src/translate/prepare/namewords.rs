@@ -8,16 +8,16 @@
 //! the engine, which translates them. Whether a (target language, field) gets
 //! it is `data/translate/name-words.tsv`, with the figures that chose it.
 //!
-//! Not for: finding the runs (`protect`), or what the dictionary knows
+//! Not for: finding the runs (`prepare`), or what the dictionary knows
 //! (`analyser`).
 
-use super::analyser::{Analysis, WordKind};
-use super::words::words;
 use crate::lang::Lang;
 use crate::lang_data;
+use crate::translate::prepare::analyser::{Analysis, WordKind};
+use crate::translate::prepare::words::words;
 use crate::vocab::Field;
 
-const TABLE: &str = include_str!("../../data/translate/name-words.tsv");
+const TABLE: &str = include_str!("../../../data/translate/name-words.tsv");
 
 /// The rows of the table: (target language, field, whether it splits).
 fn rows() -> impl Iterator<Item = (String, String, bool)> {

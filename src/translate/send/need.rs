@@ -1,17 +1,18 @@
 //! One text an engine must translate ([`Need`]) and what follows from it:
 //! the cache key it is asked and stored under, the row its translation
-//! becomes, the engine's answer put in house style. The plan (`pipeline`)
+//! becomes, the engine's answer put in house style. The plan (`plan`)
 //! makes them, the batches (`batches`) and the fallback (`fallback`) send
 //! them; this file imports none of the three.
 //!
-//! Not for: deciding what needs translating (`pipeline`) or sending it (`batches`).
+//! Not for: deciding what needs translating (`plan`) or sending it (`batches`).
 
-use super::protect::Prepared;
-use super::routes::Route;
-use super::stats::TranslateStats;
-use super::style::{self, Field, Slips};
 use crate::lang::Lang;
 use crate::store::translations::MachineTranslation;
+use crate::translate::engines::routes::Route;
+use crate::translate::finish::{self, Slips};
+use crate::translate::prepare::Prepared;
+use crate::translate::send::stats::TranslateStats;
+use crate::vocab::Field;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 
@@ -27,44 +28,51 @@ pub fn cache_key(text: &str, src: &str, tgt: &str, engine: &str) -> String {
 
 /// The cache key of a prepared text: its marked text (names, term targets),
 /// engine, house style and the term entries that matched it.
-pub(super) fn prepared_key(p: &Prepared, field: &str, src: &str, tgt: &str, engine: &str) -> String {
-    let engine = format!("{engine}\0lang/{}\0{field}\0{}", super::lang::digest(tgt), p.terms_used.join("\n"));
+pub(in crate::translate) fn prepared_key(p: &Prepared, field: &str, src: &str, tgt: &str, engine: &str) -> String {
+    let engine = format!("{engine}\0lang/{}\0{field}\0{}", crate::translate::lang::digest(tgt), p.terms_used.join("\n"));
     cache_key(&p.text, src, tgt, &engine)
 }
 
 #[derive(Clone)]
-pub(super) struct Need {
-    pub(super) event_id: i64,
-    pub(super) source: String,
-    pub(super) field: Field,
-    pub(super) prepared: Prepared,
-    pub(super) key: String,
-    pub(super) hash: String,
-    pub(super) words: u64,
+pub(in crate::translate) struct Need {
+    pub(in crate::translate) event_id: i64,
+    pub(in crate::translate) source: String,
+    pub(in crate::translate) field: Field,
+    pub(in crate::translate) prepared: Prepared,
+    pub(in crate::translate) key: String,
+    pub(in crate::translate) hash: String,
+    pub(in crate::translate) words: u64,
     /// Cut at the size limit: the translation ends with a mark saying so.
-    pub(super) shortened: bool,
+    pub(in crate::translate) shortened: bool,
     /// The publisher's language the text is translated from instead of the
     /// original's (`es`: its own Spanish beside a Catalan original).
-    pub(super) via: Option<&'static str>,
+    pub(in crate::translate) via: Option<&'static str>,
     /// Sent to Apertium, whose steady slips house style mends.
-    pub(super) apertium: bool,
+    pub(in crate::translate) apertium: bool,
     /// Sent with names kept but no term, stored as the engine gives it
     /// (`data/lang/XX/plain.txt`).
-    pub(super) plain: bool,
+    pub(in crate::translate) plain: bool,
     /// The route the table names for this text (`routes`), which Apertium
     /// follows: in its cache key and its origin's name.
-    pub(super) route: Option<&'static Route>,
+    pub(in crate::translate) route: Option<&'static Route>,
 }
 
 impl Need {
     /// The field as the cache key names it: a cut text is another text.
-    pub(super) fn field_key(&self) -> String {
+    pub(in crate::translate) fn field_key(&self) -> String {
         field_key(self.field, self.shortened, self.route)
     }
 
     /// The row storing `text` as this text's translation into `tgt` by
-    /// `engine` under `key`, counted in `stats`.
-    pub(super) fn translated(&self, tgt: Lang, text: &str, engine: &str, key: &str, stats: &mut TranslateStats) -> MachineTranslation {
+    /// `engines` under `key`, counted in `stats`.
+    pub(in crate::translate) fn translated(
+        &self,
+        tgt: Lang,
+        text: &str,
+        engine: &str,
+        key: &str,
+        stats: &mut TranslateStats,
+    ) -> MachineTranslation {
         stats.translated += 1;
         stats.words += self.words;
         stats.per_source.entry(self.source.clone()).or_default().0 += 1;
@@ -81,13 +89,13 @@ impl Need {
     }
 
     /// An engine's answer for this text, in house style, marked if cut.
-    pub(super) fn finish(&self, answer: &str, tgt: Lang) -> String {
+    pub(in crate::translate) fn finish(&self, answer: &str, tgt: Lang) -> String {
         let p = &self.prepared;
         let slips = if self.apertium { Slips::Apertium } else { Slips::None };
         let mut text = if self.plain {
-            style::finish_plain(answer, &p.names, tgt)
+            finish::finish_plain(answer, &p.names, tgt)
         } else {
-            style::finish_from(answer, &p.names, &p.anchors(), p.lead.as_deref(), tgt, self.field, slips)
+            finish::finish_from(answer, &p.names, &p.anchors(), p.lead.as_deref(), tgt, self.field, slips)
         };
         if self.shortened {
             text.push_str(" […]");
@@ -98,7 +106,7 @@ impl Need {
 
 /// The field as a cache key names it: a cut text is another text, and a
 /// text sent along another route another translation.
-pub(super) fn field_key(field: Field, shortened: bool, route: Option<&Route>) -> String {
+pub(in crate::translate) fn field_key(field: Field, shortened: bool, route: Option<&Route>) -> String {
     let cut = if shortened { "/cut" } else { "" };
     match route {
         Some(route) => format!("{field}{cut}\0{}", route.key_name()),
@@ -111,7 +119,7 @@ pub(super) fn field_key(field: Field, shortened: bool, route: Option<&Route>) ->
 /// spa-cat+cat-fra via ca`), and `via es` when the text was translated
 /// from the publisher's Spanish, not the original (`apertium/3.8.3 spa-eng
 /// via es`; both: `via es+ca`). Other engines do not follow the table.
-pub(super) fn origin_name(engine: &str, route: Option<&Route>, via: Option<&str>) -> String {
+pub(in crate::translate) fn origin_name(engine: &str, route: Option<&Route>, via: Option<&str>) -> String {
     let route = route.filter(|_| engine.starts_with("apertium/"));
     let vias: Vec<&str> = via.into_iter().chain(route.and_then(|r| r.pivot)).collect();
     let mut name = engine.to_string();
@@ -127,4 +135,4 @@ pub(super) fn origin_name(engine: &str, route: Option<&Route>, via: Option<&str>
 }
 
 /// Texts for the fallback: (source, target) → texts.
-pub(super) type Fallen = BTreeMap<(String, Lang), Vec<Need>>;
+pub(in crate::translate) type Fallen = BTreeMap<(String, Lang), Vec<Need>>;

@@ -2,7 +2,7 @@
 //! text its dictionary knows: a capitalised run of dictionary words
 //! ("Universo Oscuro", "La Tercera Palabra") is translated, a run holding a
 //! proper noun ("Grant") or a word the dictionary does not know
-//! ("Phillips", "Usera") is a name and kept (see `protect`).
+//! ("Phillips", "Usera") is a name and kept (see `prepare`).
 //!
 //! One `lt-proc -z` process over a pair's `spa-*.automorf.bin` is kept
 //! running for a whole translation step, like the engines: each text goes
@@ -10,11 +10,11 @@
 //! thread makes a hung analyser a timeout; any failure drops the process
 //! and the step goes on with the capital-letter heuristics alone.
 //!
-//! Not for: translating, or deciding what to keep (`protect` does, with
+//! Not for: translating, or deciding what to keep (`prepare` does, with
 //! what this module says about each word).
 
-use super::stream::ESCAPED;
 use crate::lang::Lang;
+use crate::translate::engines::stream::ESCAPED;
 use anyhow::{Context, Result, anyhow, bail};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};

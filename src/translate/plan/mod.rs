@@ -3,8 +3,8 @@
 //! over; a failing engine leaves texts pending for the next run, never loses
 //! an event.
 //!
-//! Each text is prepared per target (`protect`: names kept, the term base
-//! applied), sent, and put in house style (`style`). The cache key (`need`)
+//! Each text is prepared per target (`prepare`: names kept, the term base
+//! applied), sent, and put in house style (`finish`). The cache key (`need`)
 //! names the prepared text, the engine, a digest of the language data and
 //! house-style code (`lang::digest`) and the term entries that matched, so a
 //! changed term base re-translates only the texts it touches. A text over the
@@ -16,12 +16,10 @@
 //! (`fallback`).
 //!
 //! The step is layered, each file importing only the ones below it: this
-//! one plans the step and drives it; `fallback` gives the fallback engine
-//! what the configured one failed on; `batches` sends texts to an engine;
-//! `need` (a text an engine must translate, its cache key) and `stats`
-//! (what the step did) sit under all three. The step's public names
-//! ([`TranslateStats`], [`cache_key`], [`Workers`], [`MAX_FAILURES`]) are
-//! re-exported here.
+//! one plans the step and drives it; under it, in `send`, `fallback` gives
+//! the fallback engine what the configured one failed on, `batches` sends
+//! texts to an engine, and `need` (a text an engine must translate, its
+//! cache key) and `stats` (what the step did) sit under both.
 //!
 //! A price no set phrase says in a language (`phrases`) is a third text to
 //! translate into it; one a phrase says never reaches an engine.
@@ -33,25 +31,24 @@
 //! every engine's best-served language, and the publisher's Spanish is a
 //! human's.
 
-use super::analyser::{Analyser, Analysis};
-use super::engine::Translator;
-use super::need::{Fallen, Need, field_key, origin_name, prepared_key};
-use super::protect::{Known, prepare};
-use super::style::Field;
-use super::terms::TermBase;
 use crate::lang::Lang;
+use crate::policy::DEFAULT_MAX_CHARS;
 use crate::store::Store;
 use crate::store::events::text_hash;
 use crate::store::translations::{MachineTranslation, SourceText};
+use crate::translate::engines::Translator;
+use crate::translate::engines::Workers;
+use crate::translate::prepare::analyser::{Analyser, Analysis};
+use crate::translate::prepare::terms::TermBase;
+use crate::translate::prepare::{Known, prepare};
+use crate::translate::send::batches::MAX_FAILURES;
+use crate::translate::send::need::{Fallen, Need, field_key, origin_name, prepared_key};
+use crate::translate::send::stats::TranslateStats;
+use crate::vocab::Field;
 use crate::vocab::TextOrigin;
 use anyhow::Result;
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
-
-pub use super::batches::MAX_FAILURES;
-pub use super::engine::Workers;
-pub use super::need::cache_key;
-pub use super::stats::TranslateStats;
 
 /// How texts are prepared and guarded.
 #[derive(Debug, Clone)]
@@ -76,9 +73,6 @@ impl Default for Options {
     }
 }
 
-/// Descriptions in the real feeds stay under 10,000 characters (the cap lives in `policy`).
-pub use crate::policy::DEFAULT_MAX_CHARS;
-
 /// A text as an engine gets it: scrubbed (P5, belt and braces: only
 /// scrubbed text ever reaches an engine) and cut at `max` characters; true
 /// when cut.
@@ -92,7 +86,7 @@ fn sendable(text: &str, max: usize) -> (String, bool) {
 
 /// Every text of `sources`' active events an engine may translate: titles,
 /// descriptions, and prices where no set phrase says them.
-pub(super) fn texts_for_engines(store: &Store, sources: &[String]) -> Result<Vec<SourceText>> {
+pub(in crate::translate) fn texts_for_engines(store: &Store, sources: &[String]) -> Result<Vec<SourceText>> {
     let mut texts = store.texts_to_translate(sources)?;
     texts.extend(store.prices_to_translate(sources)?);
     Ok(texts)
@@ -100,7 +94,7 @@ pub(super) fn texts_for_engines(store: &Store, sources: &[String]) -> Result<Vec
 
 /// Whether `t` into `lang` is an engine's work: a price only when no set
 /// phrase of `lang` says it (`phrases`); a title or a description always.
-pub(super) fn needs_engine(t: &SourceText, lang: Lang) -> bool {
+pub(in crate::translate) fn needs_engine(t: &SourceText, lang: Lang) -> bool {
     t.field != Field::Price || super::phrases::into(lang).price(&t.text, &t.lang).is_none()
 }
 
@@ -202,7 +196,7 @@ pub fn translate_until<T: Translator + Send>(
         store.save_human_translation(source_lang, *lang, *field, original, text)?;
     }
     let fallen_into = if fallback.is_some() { Some(&mut fallen) } else { None };
-    super::batches::send(store, workers, &engine, needs, &failures, &mut stats, fallen_into, stop, &mut progress)?;
+    crate::translate::send::batches::send(store, workers, &engine, needs, &failures, &mut stats, fallen_into, stop, &mut progress)?;
     if stats.interrupted.is_some() {
         // Stopped: what the fallback would have had waits for the next run.
         for n in fallen.into_values().flatten() {
@@ -212,7 +206,7 @@ pub fn translate_until<T: Translator + Send>(
     } else if let Some(fallback) = fallback
         && !fallen.is_empty()
     {
-        super::fallback::translate(store, fallback, fallen, &failures, &mut stats, stop, &mut progress)?;
+        crate::translate::send::fallback::translate(store, fallback, fallen, &failures, &mut stats, stop, &mut progress)?;
     }
     Ok(stats)
 }
@@ -220,17 +214,17 @@ pub fn translate_until<T: Translator + Send>(
 /// What the plan step found: the texts an engine must translate now, those
 /// the cache or a human answers, those set aside. Nothing of it is stored yet.
 #[derive(Default)]
-pub(super) struct Plan {
+pub(in crate::translate) struct Plan {
     /// (source lang, target lang) → texts needing an engine.
-    pub(super) needs: BTreeMap<(String, Lang), Vec<Need>>,
-    pub(super) from_cache: Vec<MachineTranslation>,
+    pub(in crate::translate) needs: BTreeMap<(String, Lang), Vec<Need>>,
+    pub(in crate::translate) from_cache: Vec<MachineTranslation>,
     /// Human translations of these very texts: (source lang, lang, field, original, text).
-    pub(super) human_rows: Vec<(String, Lang, Field, String, String)>,
+    pub(in crate::translate) human_rows: Vec<(String, Lang, Field, String, String)>,
     /// (source lang, target lang) → texts for the fallback, when there is one.
-    pub(super) fallen: Fallen,
+    pub(in crate::translate) fallen: Fallen,
     /// Target language → texts set aside after [`MAX_FAILURES`] failures.
-    pub(super) set_aside: BTreeMap<String, u64>,
-    pub(super) failures: HashMap<String, crate::store::translations::Failure>,
+    pub(in crate::translate) set_aside: BTreeMap<String, u64>,
+    pub(in crate::translate) failures: HashMap<String, crate::store::translations::Failure>,
 }
 
 /// The term base of each of `langs`; the lines of the operator's files that
@@ -250,10 +244,10 @@ fn term_bases(options: &Options, langs: &[Lang], stats: &mut TranslateStats) -> 
 }
 
 /// The plan step: for each text of `sources`' active events and each of
-/// `langs`, who answers it (the publisher, a human, the cache, `engine`) and
+/// `langs`, who answers it (the publisher, a human, the cache, `engines`) and
 /// from which text (the original, or the publisher's Spanish); counted in
 /// `stats`. Reads only, so `translate status` asks it too.
-pub(super) fn plan(
+pub(in crate::translate) fn plan(
     store: &Store,
     engine: &str,
     langs: &[Lang],
@@ -266,7 +260,7 @@ pub(super) fn plan(
     let mut plan = Plan { failures: store.translation_failures()?, ..Plan::default() };
     let terms = term_bases(options, langs, stats)?;
     let no_terms = TermBase::default();
-    let gazetteer = super::gazetteer::load(options.terms_dir.as_deref())?;
+    let gazetteer = crate::translate::prepare::gazetteer::load(options.terms_dir.as_deref())?;
     let apertium = engine.starts_with("apertium");
     // One analyser per original language for the whole step; none
     // (capital letters decide) when Apertium's is not installed or fails.
@@ -319,7 +313,7 @@ pub(super) fn plan(
             let base = if src == "es" { terms.get(&lang).unwrap_or(&no_terms) } else { &no_terms };
             let plain = apertium && src == "es" && super::lang::plain(lang, t.field);
             let prepared = prepare(sent, known_into(known, src, lang, t.field), if plain { &no_terms } else { base });
-            let route = super::routes::route(src, lang.as_str(), Some(t.field));
+            let route = crate::translate::engines::routes::route(src, lang.as_str(), Some(t.field));
             let key = prepared_key(&prepared, &field_key(t.field, shortened, route), src, lang.as_str(), &engine);
             // Translated from this very text, prepared the same way: nothing to do.
             if here.is_some_and(|e| e.source_hash == hash && e.cache_key.as_deref() == Some(key.as_str())) {
@@ -384,7 +378,7 @@ fn known_into<'a>(known: Known<'a>, src: &str, lang: Lang, field: Field) -> Know
     let adjective_first = super::lang::adjective_first(lang);
     let sentence_case = field == Field::Title && super::lang::sentence_case_titles(lang);
     // Kept runs word by word: the Spanish analyser's and word lists' work.
-    let name_words = src == "es" && super::namewords::splits(lang, field);
+    let name_words = src == "es" && crate::translate::prepare::namewords::splits(lang, field);
     Known { adjective_first, sentence_case, name_words, lang: Some(lang), ..known }
 }
 
@@ -483,16 +477,21 @@ pub fn engines(settings: &crate::config::Settings) -> Option<Engines> {
             crate::vocab::Translator::Libretranslate => {
                 let url = settings.libretranslate_url.clone().unwrap_or_default();
                 let key = settings.api_key_env.as_deref().and_then(|name| std::env::var(name).ok());
-                super::libretranslate::LibreTranslator::new(&url, key, timeout)
+                crate::translate::engines::libretranslate::LibreTranslator::new(&url, key, timeout)
                     .map(|t| Box::new(t) as Box<dyn Translator + Send>)
                     .map_err(|e| e.context(format!("the LibreTranslate server at {url} is not usable")))
             }
             crate::vocab::Translator::Openai => {
                 let url = settings.openai_url.clone().unwrap_or_default();
                 let key = settings.api_key_env.as_deref().and_then(|name| std::env::var(name).ok());
-                super::openai::OpenAiTranslator::new(&url, settings.openai_model.as_deref().unwrap_or_default(), key, timeout)
-                    .map(|t| Box::new(t) as Box<dyn Translator + Send>)
-                    .map_err(|e| e.context(format!("the OpenAI-compatible server at {url} is not usable")))
+                crate::translate::engines::openai::OpenAiTranslator::new(
+                    &url,
+                    settings.openai_model.as_deref().unwrap_or_default(),
+                    key,
+                    timeout,
+                )
+                .map(|t| Box::new(t) as Box<dyn Translator + Send>)
+                .map_err(|e| e.context(format!("the OpenAI-compatible server at {url} is not usable")))
             }
             crate::vocab::Translator::None => return Box::new(Unavailable("translation is switched off".into())),
         };

@@ -16,9 +16,9 @@
 //! Not for: the crawler's polite client. APy is CityVibe's own service, not a
 //! source; it still gets CityVibe's one User-Agent (P1) and only scrubbed text.
 
-use super::engine::{PIVOT, PivotMemo, Translator, engine_codes, engine_lang, route, scrubbed};
-use super::server;
-use super::stream::{self, KEEP_END, KEEP_START};
+use crate::translate::engines::server;
+use crate::translate::engines::stream::{self, KEEP_END, KEEP_START};
+use crate::translate::engines::{PIVOT, PivotMemo, Translator, engine_codes, engine_lang, route, scrubbed};
 use anyhow::{Context, Result, anyhow, bail};
 use std::collections::BTreeSet;
 use std::time::Duration;

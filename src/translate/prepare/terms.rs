@@ -9,22 +9,22 @@
 //! words, case-insensitive, longest phrase first; a capital on the matched
 //! text's first letter is kept on the target phrase.
 //!
-//! Not for: names (see `protect`), or how a matched phrase travels through
+//! Not for: names (see `prepare`), or how a matched phrase travels through
 //! an engine (it becomes a kept span, like a name).
 
-use super::words::{opens_sentence, words};
+use crate::translate::prepare::words::{opens_sentence, words};
 use anyhow::{Context, Result, bail};
 use std::collections::HashMap;
 use std::path::Path;
 
 /// The shipped term files, one per target language.
 const SHIPPED: &[(&str, &str)] = &[
-    ("en", include_str!("../../data/terms/es-en.tsv")),
-    ("fr", include_str!("../../data/terms/es-fr.tsv")),
-    ("it", include_str!("../../data/terms/es-it.tsv")),
-    ("pt", include_str!("../../data/terms/es-pt.tsv")),
-    ("ca", include_str!("../../data/terms/es-ca.tsv")),
-    ("gl", include_str!("../../data/terms/es-gl.tsv")),
+    ("en", include_str!("../../../data/terms/es-en.tsv")),
+    ("fr", include_str!("../../../data/terms/es-fr.tsv")),
+    ("it", include_str!("../../../data/terms/es-it.tsv")),
+    ("pt", include_str!("../../../data/terms/es-pt.tsv")),
+    ("ca", include_str!("../../../data/terms/es-ca.tsv")),
+    ("gl", include_str!("../../../data/terms/es-gl.tsv")),
 ];
 
 /// One entry: the Spanish phrase as lowercase words, and what it becomes.
@@ -248,7 +248,7 @@ impl TermBase {
         // ciencia"): there a verb like Descubre is an imperative.
         let at_start = !text[..ws[i].0].chars().any(char::is_alphanumeric)
             || opens_sentence(&text[ws[i - 1].1..ws[i].0])
-            || super::ordinals::leads(&text[..ws[i].0]);
+            || crate::translate::prepare::ordinals::leads(&text[..ws[i].0]);
         if term.initial_only && !at_start {
             return false;
         }

@@ -25,13 +25,13 @@
 //! A kept name comes back byte for byte: style never touches it. Repairs of
 //! Apertium's own slips never run on a neural engine's output.
 //!
-//! Not for: deciding what is a name (`protect`) or engine framing.
+//! Not for: deciding what is a name (`prepare`) or engine framing.
 
 mod articles;
 mod compounds;
+pub mod garble;
 mod garbled;
 mod places;
-pub(super) use places::starts_with_vowel;
 mod stages;
 mod typography;
 
@@ -40,9 +40,7 @@ use regex::Regex;
 use stages::Finishing;
 use std::sync::LazyLock;
 
-/// Which field a text is: titles get title case in English; a
-/// description or a price does not.
-pub use crate::vocab::Field;
+use crate::vocab::Field;
 
 /// Whether English title case leaves `word` in lower case unless it comes
 /// first (`data/lang/en/small-words.txt`).
@@ -198,7 +196,7 @@ fn lower_after_lead(output: &str, lead: &str, names: &[String]) -> Option<String
     // "« Atelier Adultes »": the text's opening quote or mark comes first.
     let opening = |c: char| !c.is_alphanumeric();
     let rest = output.trim_start_matches(opening).strip_prefix(lead.trim_start_matches(opening).trim_end())?;
-    let word_start = output.len() - rest.trim_start_matches(super::words::after_lead).len();
+    let word_start = output.len() - rest.trim_start_matches(crate::translate::prepare::words::after_lead).len();
     if word_start == output.len() - rest.len() {
         return None;
     }
@@ -258,7 +256,10 @@ fn contract(text: &str, lang: Lang) -> String {
             let (a, b) = (word.to_lowercase(), tokens[i + 1].to_lowercase());
             if let Some((_, _, joined)) = table.iter().find(|(p, q, _)| *p == a && *q == b) {
                 let capital = word.chars().next().is_some_and(char::is_uppercase) && lead.is_empty();
-                out.push(format!("{lead}{}", if capital { super::terms::capitalize(joined) } else { joined.to_string() }));
+                out.push(format!(
+                    "{lead}{}",
+                    if capital { crate::translate::prepare::terms::capitalize(joined) } else { joined.to_string() }
+                ));
                 i += 2;
                 continue;
             }
@@ -300,13 +301,16 @@ fn mend_around_names(segs: &mut [Segment], lang: Lang) {
         let lower = word.to_lowercase();
         let moved = |w: &str| w.get(2..).is_some_and(|m| crate::lang_data::of(crate::lang::Lang::Fr).moved_words.has(m));
         // A kept name's h never elides; a word put in (lower case) elides before a mute h.
-        let elides = places::starts_with_vowel(name) || name.starts_with('h') && places::mute_h(name, Lang::Fr);
+        let elides = crate::translate::lang::starts_with_vowel(name) || name.starts_with('h') && places::mute_h(name, Lang::Fr);
         let contracted = |w: &str| w.strip_suffix('.').is_some_and(|p| crate::lang_data::of(lang).contracted_prepositions.has(p));
         let mended = match (lang.as_str(), lower.as_str()) {
             ("fr", w) if w.starts_with("d'") && moved(w) && !after.is_empty() => {
                 let de = if elides { "d'" } else { "de " };
-                let de =
-                    if word.starts_with('D') && i == 0 && head.trim().is_empty() { super::terms::capitalize(de) } else { de.to_string() };
+                let de = if word.starts_with('D') && i == 0 && head.trim().is_empty() {
+                    crate::translate::prepare::terms::capitalize(de)
+                } else {
+                    de.to_string()
+                };
                 Some((format!("{head}{de}"), format!(" {}{after}", &w[2..])))
             }
             ("fr", w) if w.starts_with("l'") && moved(w) && !after.is_empty() => {
@@ -318,8 +322,11 @@ fn mend_around_names(segs: &mut [Segment], lang: Lang) {
                 } else {
                     "le "
                 };
-                let art =
-                    if word.starts_with('L') && i == 0 && head.trim().is_empty() { super::terms::capitalize(art) } else { art.to_string() };
+                let art = if word.starts_with('L') && i == 0 && head.trim().is_empty() {
+                    crate::translate::prepare::terms::capitalize(art)
+                } else {
+                    art.to_string()
+                };
                 Some((format!("{head}{art}"), format!(" {}{after}", &w[2..])))
             }
             (_, w) if contracted(w) => {
@@ -356,9 +363,11 @@ fn mend_words(text: &str, lang: Lang) -> String {
         let lower = word.to_lowercase();
         let listed = table.rows().find(|r| r.first() == Some(&lower.as_str())).and_then(|r| r.get(1).copied());
         let fixed = match (lang.as_str(), word, listed) {
-            (_, w, Some(house)) => {
-                Some(if w.starts_with(char::is_uppercase) { super::terms::capitalize(house) } else { house.to_string() })
-            }
+            (_, w, Some(house)) => Some(if w.starts_with(char::is_uppercase) {
+                crate::translate::prepare::terms::capitalize(house)
+            } else {
+                house.to_string()
+            }),
             (_, w, None) if numeral_written_as_a_word(w, &data.roman_numerals) => Some(w.to_uppercase()),
             // "Atelier d'yoga": French does not elide before "yo", "ya"…
             ("fr", w, None) if (w.starts_with("d'y") || w.starts_with("D'y")) && w[3..].starts_with(['a', 'e', 'i', 'o', 'u']) => {
@@ -433,7 +442,7 @@ fn agree_articles(text: &str, lang: Lang) -> String {
         let lower = before.to_lowercase();
         if let Some(form) = forms(&lower, g).filter(|f| *f != lower) {
             let capital = before.starts_with(char::is_uppercase);
-            tokens[i - 1] = if capital { super::terms::capitalize(form) } else { form.to_string() };
+            tokens[i - 1] = if capital { crate::translate::prepare::terms::capitalize(form) } else { form.to_string() };
         }
     }
     tokens.join(" ")
@@ -481,7 +490,7 @@ fn lower_stray_capitals(text: &str, lang: Lang, after_word: bool) -> String {
         if after && function && !kept {
             out.push_str(&lower);
         } else if after && capital && elided {
-            out.push_str(&super::terms::capitalize_not(token));
+            out.push_str(&crate::translate::prepare::terms::capitalize_not(token));
         } else {
             out.push_str(token);
         }
@@ -541,7 +550,7 @@ fn title_case(segs: &mut [Segment]) {
                     let small = small_word(&bare) && !*first && !opens;
                     if !small && !letters.is_empty() {
                         out.push_str(lead);
-                        out.push_str(&super::terms::capitalize(&letters));
+                        out.push_str(&crate::translate::prepare::terms::capitalize(&letters));
                     } else if small && letters.chars().skip(1).all(|c| !c.is_uppercase()) {
                         // An engine capitalises the first word it translated after a kept span ("Of").
                         out.push_str(&word.to_lowercase());

@@ -16,9 +16,9 @@
 //!
 //! Not for: deformatting (see `stream`), or deciding what to translate.
 
-use super::engine::{PIVOT, PivotMemo, Translator, engine_codes, engine_lang, route, scrubbed};
-use super::routes;
-use super::stream;
+use crate::translate::engines::routes;
+use crate::translate::engines::stream;
+use crate::translate::engines::{PIVOT, PivotMemo, Translator, engine_codes, engine_lang, route, scrubbed};
 use crate::vocab::Field;
 use anyhow::{Context, Result, anyhow, bail};
 use std::collections::hash_map::Entry;

@@ -9,22 +9,23 @@
 //! by text, and such an answer to a text alone is that text's failure, never
 //! its translation.
 //!
-//! Below the plan (`pipeline`) and the fallback (`fallback`), which both
+//! Below the plan (`plan`) and the fallback (`fallback`), which both
 //! send through it; it takes the texts (`need`) and the counts (`stats`)
 //! from the files under it, and imports neither of those above.
 //!
-//! Not for: deciding what needs translating or the cache (`pipeline`).
+//! Not for: deciding what needs translating or the cache (`plan`).
 
-use super::answer::check;
-use super::engine::{Translator, translate_each_target};
-use super::garble::{self, Repair};
-use super::need::{Fallen, Need};
-use super::protect::Prepared;
-use super::stats::TranslateStats;
-use super::style::{self, Field};
 use crate::lang::Lang;
 use crate::store::Store;
 use crate::store::translations::Failure;
+use crate::translate::engines::{Translator, translate_each_target};
+use crate::translate::finish;
+use crate::translate::finish::garble::{self, Repair};
+use crate::translate::prepare::Prepared;
+use crate::translate::send::answer::check;
+use crate::translate::send::need::{Fallen, Need};
+use crate::translate::send::stats::TranslateStats;
+use crate::vocab::Field;
 use anyhow::Result;
 use std::collections::{BTreeMap, HashMap};
 
@@ -43,14 +44,14 @@ pub const MAX_FAILURES: u32 = 3;
 /// The first wait after a failure; it doubles with each further one.
 const FIRST_BACKOFF_MS: i64 = 10 * 60 * 1000;
 
-/// Sends `needs` ((source, target) → texts) to `workers`, named `engine` in
+/// Sends `needs` ((source, target) → texts) to `workers`, named `engines` in
 /// what is stored, and stores what they answer. What they fail on goes into
 /// `fallen` when there is a fallback, and counts as pending otherwise;
 /// `progress` is told (done, total, words) as batches complete. `stop` is asked
 /// before every batch: once it gives a reason, no batch more is sent, and the
 /// texts not sent count as pending.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn send<T: Translator + Send>(
+pub(in crate::translate) fn send<T: Translator + Send>(
     store: &mut Store,
     workers: &mut [T],
     engine: &str,
@@ -139,7 +140,7 @@ pub(super) fn send<T: Translator + Send>(
                             outcome.succeeded[t] = true;
                             let (text, repair) = match waiting.clone().next() {
                                 Some(first) => finish_checked(&mut workers[0], &src, *tgt, first, &text, stats),
-                                None => (style::finish(&text, &prepared.names, prepared.lead.as_deref(), *tgt, Field::Description), None),
+                                None => (finish::finish(&text, &prepared.names, prepared.lead.as_deref(), *tgt, Field::Description), None),
                             };
                             if failures.contains_key(key) {
                                 store.clear_translation_failure(key)?;
@@ -238,7 +239,7 @@ fn finish_checked<T: Translator>(
     answer: &str,
     stats: &mut TranslateStats,
 ) -> (String, Option<Repair>) {
-    let original = super::protect::unmark(&need.prepared.text);
+    let original = crate::translate::prepare::unmark(&need.prepared.text);
     let text = need.finish(answer, tgt);
     let left = garble::forms(&original, &text, tgt);
     if left.is_empty() {

@@ -6,17 +6,17 @@
 //! writes them is data: `data/lang/LANG/ordinals.tsv`; a language without
 //! the file keeps the Spanish numeral as it is.
 //!
-//! Not for: deciding names (`protect`), numbers in running text.
+//! Not for: deciding names (`prepare`), numbers in running text.
 
-use super::words::{opens_sentence, words};
 use crate::lang::Lang;
+use crate::translate::prepare::words::{opens_sentence, words};
 
 /// The ordinals of `text` that `lang` writes its own way, with how it
 /// writes them: a Roman numeral opening a sentence before a word that
 /// `common` says the dictionary knows as a common word, and a figure with
 /// the ordinal mark before a word. Empty when `lang` has no ordinals file.
 pub fn find(text: &str, lang: Lang, common: &dyn Fn(usize) -> bool) -> Vec<(usize, usize, String)> {
-    if !super::lang::has_ordinals(lang) {
+    if !crate::translate::lang::has_ordinals(lang) {
         return Vec::new();
     }
     let ws = words(text);
@@ -33,7 +33,7 @@ pub fn find(text: &str, lang: Lang, common: &dyn Fn(usize) -> bool) -> Vec<(usiz
                 _ => continue,
             },
         };
-        if let Some(written) = super::lang::ordinal(lang, n) {
+        if let Some(written) = crate::translate::lang::ordinal(lang, n) {
             out.push((a, end, written));
         }
     }

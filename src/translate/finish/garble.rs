@@ -8,7 +8,7 @@
 //! (`batches`): one that house style did not mend is translated again with
 //! those spans left to the engine.
 //!
-//! Not for: mending (house style, `style`) or sending (`batches`).
+//! Not for: mending (house style, `finish`) or sending (`batches`).
 
 use crate::lang::Lang;
 use regex::Regex;
@@ -92,8 +92,11 @@ pub fn spans_at_fault(original: &str, translation: &str, lang: Lang, names: &[St
 
 /// `prepared` with `spans` no longer kept: the engine translates them with
 /// the words around them.
-pub(super) fn unkept(prepared: &super::protect::Prepared, spans: &[String]) -> super::protect::Prepared {
-    use super::stream::{KEEP_END, KEEP_START};
+pub(in crate::translate) fn unkept(
+    prepared: &crate::translate::prepare::Prepared,
+    spans: &[String],
+) -> crate::translate::prepare::Prepared {
+    use crate::translate::engines::stream::{KEEP_END, KEEP_START};
     let mut p = prepared.clone();
     for span in spans {
         p.text = p.text.replace(&format!("{KEEP_START}{span}{KEEP_END}"), span);

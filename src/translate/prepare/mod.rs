@@ -6,17 +6,25 @@
 //! The result is the text with each span wrapped in [`KEEP_START`] …
 //! [`KEEP_END`] (a term's span holds the target phrase instead of the
 //! Spanish), which every backend carries through untouched, and the list of
-//! names, which house style (see `style`) never restyles.
+//! names, which house style (see `finish`) never restyles.
 //!
 //! Not for: personal data (scrubbed before, by `parse::pii`), or how a
 //! backend carries a kept span (each backend's own framing).
 
-use super::analyser::{Analysis, WordKind};
-use super::stream::{KEEP_END, KEEP_START};
-use super::terms::TermBase;
-use super::words::{opens_sentence, words};
+pub mod addresses;
+pub mod analyser;
+pub mod gazetteer;
+pub mod namewords;
+pub mod ordinals;
+pub mod terms;
+pub mod words;
+
 use crate::lang::Lang;
 use crate::lang_data::{self, LangData};
+use crate::translate::engines::stream::{KEEP_END, KEEP_START};
+use crate::translate::prepare::analyser::{Analysis, WordKind};
+use crate::translate::prepare::terms::TermBase;
+use crate::translate::prepare::words::{opens_sentence, words};
 
 fn spanish() -> &'static LangData {
     lang_data::of(Lang::Es)
@@ -81,7 +89,7 @@ pub struct Prepared {
     pub terms_used: Vec<String>,
     /// The kept span the text starts with, when a lower-case word follows
     /// it: engines that capitalise a sentence's first word would capitalise
-    /// that word (see `style`).
+    /// that word (see `finish`).
     pub lead: Option<String>,
 }
 
@@ -94,7 +102,7 @@ impl Prepared {
         for line in &self.terms_used {
             if let Some((_, target)) = line.split_once('\t') {
                 anchors.push(target.to_string());
-                anchors.push(super::terms::capitalize(target));
+                anchors.push(crate::translate::prepare::terms::capitalize(target));
             }
         }
         anchors
@@ -122,7 +130,7 @@ fn places_and_addresses(text: &str, given: &[&str], known: Known) -> Vec<(usize,
     }
     // Web addresses stay as they are: an engine translates their words, and an
     // answer holding an address the text lacks is refused.
-    for (at, end) in super::answer::web_addresses(text) {
+    for (at, end) in addresses::web_addresses(text) {
         if names.iter().all(|&(a, b)| end <= a || at >= b) {
             names.push((at, end));
         }
@@ -165,7 +173,7 @@ fn article_names(text: &str) -> Vec<(usize, usize)> {
 /// "Leyendas botánicas" would come back "Legends Botanists", since the
 /// engine cannot move a term; where the dictionary knows the noun, the
 /// engine translates the pair ("Botanic Legends").
-fn terms_to_put_in(text: &str, taken: &[(usize, usize)], known: Known, terms: &TermBase) -> Vec<super::terms::Found> {
+fn terms_to_put_in(text: &str, taken: &[(usize, usize)], known: Known, terms: &TermBase) -> Vec<crate::translate::prepare::terms::Found> {
     let mut found = terms.find(text, taken);
     found.retain(|f| !(known.running_text && terms.term(f.term).titles_only));
     if let Some(analysis) = known.analysis.filter(|_| known.adjective_first) {
@@ -195,7 +203,7 @@ fn first_word_lead(text: &str, spans: &[(usize, usize, Option<String>)]) -> Opti
     if text[..a].chars().any(char::is_alphanumeric) || !free || !capitalised || function_word(&word.to_lowercase()) {
         return None;
     }
-    text[b..].trim_start_matches(super::words::after_lead).starts_with(char::is_lowercase).then(|| word.to_string())
+    text[b..].trim_start_matches(crate::translate::prepare::words::after_lead).starts_with(char::is_lowercase).then(|| word.to_string())
 }
 
 /// The kept spans the text starts with, one after another ("XXI" "Premio
@@ -215,7 +223,7 @@ fn lead_of(text: &str, spans: &[(usize, usize, Option<String>)]) -> Option<Strin
             run.push_str(gap);
             run.push_str(target.as_deref().unwrap_or(&text[*a..*b]));
             end = *b;
-            if text[end..].trim_start_matches(super::words::after_lead).starts_with(char::is_lowercase) {
+            if text[end..].trim_start_matches(crate::translate::prepare::words::after_lead).starts_with(char::is_lowercase) {
                 lead = Some(run);
                 break;
             }
@@ -262,7 +270,7 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
         }
     }
     let common = |a: usize| known.analysis.map_or(text[a..].starts_with(char::is_uppercase), |an| an.kind_at(a) == Some(WordKind::Common));
-    let mut ordinals = known.lang.map_or_else(Vec::new, |lang| super::ordinals::find(&text, lang, &common));
+    let mut ordinals = known.lang.map_or_else(Vec::new, |lang| crate::translate::prepare::ordinals::find(&text, lang, &common));
     ordinals.retain(|&(a, b, _)| names.iter().all(|&(s, e)| b <= s || a >= e));
     let mut taken: Vec<(usize, usize)> = names.clone();
     taken.extend(ordinals.iter().map(|o| (o.0, o.1)));
@@ -315,7 +323,7 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
                 span.0 = first.0;
             }
             match known.analysis.filter(|_| known.name_words) {
-                Some(analysis) => names.extend(super::namewords::name_words(&text, span, analysis)),
+                Some(analysis) => names.extend(crate::translate::prepare::namewords::name_words(&text, span, analysis)),
                 None => names.push(span),
             }
         }
@@ -331,7 +339,7 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
         // "Lámparas de Calabaza" into a sentence-case title: the term's
         // capital came from Spanish title case ("Lumières de citrouille").
         if known.sentence_case && !starts_sentence(&text, f.start) && t.target.starts_with(char::is_lowercase) {
-            rendering = super::terms::capitalize_not(&rendering);
+            rendering = crate::translate::prepare::terms::capitalize_not(&rendering);
         }
         spans.push((f.start, f.end, Some(rendering)));
     }
@@ -434,7 +442,7 @@ fn starts_sentence(text: &str, a: usize) -> bool {
         None => true,
         Some(p) => {
             let end = p + before[p..].chars().next().map_or(1, char::len_utf8);
-            opens_sentence(&before[end..]) || super::ordinals::leads(before)
+            opens_sentence(&before[end..]) || crate::translate::prepare::ordinals::leads(before)
         }
     }
 }
@@ -580,7 +588,7 @@ fn sentence_case_names_by(text: &str, dictionary_name: &dyn Fn(usize) -> bool) -
     let mut i = 0;
     while i < info.len() {
         let w = &info[i];
-        let numeral = super::ordinals::roman(&text[w.a..w.b]).is_some();
+        let numeral = crate::translate::prepare::ordinals::roman(&text[w.a..w.b]).is_some();
         // A leading ordinal ("VI Feria", "V Concurso"): engines read it as a
         // word ("I saw"). One letter is an ordinal only before a word the
         // dictionary does not take for a name ("I Love Lucy" is English).
@@ -658,7 +666,7 @@ fn word_info(text: &str, ws: &[(usize, usize)]) -> Vec<Word> {
                 odd: w.contains('_')
                     || (w.chars().skip(1).any(char::is_uppercase) && w.chars().any(char::is_lowercase))
                     || (w.chars().any(char::is_alphabetic) && w.chars().any(|c| c.is_ascii_digit()) && letters >= 2),
-                initial: i == 0 || opens_sentence(&text[ws[i - 1].1..a]) || super::ordinals::leads(&text[..a]),
+                initial: i == 0 || opens_sentence(&text[ws[i - 1].1..a]) || crate::translate::prepare::ordinals::leads(&text[..a]),
                 lower: w.to_lowercase(),
             }
         })
@@ -791,7 +799,7 @@ mod tests {
     /// it, capitals decide as before.
     #[test]
     fn issue20_the_dictionary_decides_which_capitalised_runs_are_names() {
-        use crate::translate::analyser::{Analysis, WordKind};
+        use crate::translate::prepare::analyser::{Analysis, WordKind};
         let text = "Visita a Letras Liberadas con Grant Phillips";
         let unit = |w: &str, k| {
             let a = text.find(w).unwrap();

@@ -11,9 +11,9 @@
 //!
 //! Not for: batching (chat endpoints answer one conversation at a time).
 
-use super::engine::{Translator, engine_lang, scrubbed};
-use super::libretranslate::{from_html, to_html};
-use super::server;
+use crate::translate::engines::libretranslate::{from_html, to_html};
+use crate::translate::engines::server;
+use crate::translate::engines::{Translator, engine_lang, scrubbed};
 use anyhow::{Context, Result, anyhow, bail};
 use serde_json::json;
 use std::time::Duration;

@@ -1,9 +1,12 @@
 //! The machine-translation seam: one small trait, the backends that implement
 //! it, and running several target languages at once.
 //!
-//! Backends: [`ApertiumTranslator`] (local engine, one long-lived null-flush
-//! process per language pair), [`ApyTranslator`] (an apertium-apy server over
-//! HTTP) and [`NoneTranslator`] (translation switched off). Texts handed to a
+//! Backends, one file each: [`apertium::ApertiumTranslator`] (local engine,
+//! one long-lived null-flush process per language pair, with `stream` its
+//! format), [`apy::ApyTranslator`] (an apertium-apy server over HTTP),
+//! `libretranslate` and `openai` (servers of their kinds, sharing `server`),
+//! and [`NoneTranslator`] (translation switched off); `routes` is the route
+//! table Apertium and APy follow. Texts handed to a
 //! translator are already scrubbed of personal data (P5); each backend still
 //! runs them through the one scrubber, `parse::pii`, before an engine sees
 //! them, since an APy server may be another machine's.
@@ -16,8 +19,13 @@ use anyhow::{Result, anyhow, bail};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-pub use super::apertium::ApertiumTranslator;
-pub use super::apy::ApyTranslator;
+pub mod apertium;
+pub mod apy;
+pub mod libretranslate;
+pub mod openai;
+pub mod routes;
+mod server;
+pub mod stream;
 
 /// The language every pair goes through when there is no direct one.
 pub const PIVOT: &str = "es";

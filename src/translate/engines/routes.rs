@@ -6,15 +6,15 @@
 //! (`apertium/3.8.3 spa-cat+cat-fra via ca`) and its cache key.
 //!
 //! Not for: running the modes (`apertium`), or deciding what to translate
-//! (`pipeline`). A pair the table does not declare goes as the backend
+//! (`plan`). A pair the table does not declare goes as the backend
 //! finds it (direct, else through Spanish).
 
 use crate::vocab::Field;
 use regex::Regex;
 use std::sync::{LazyLock, OnceLock};
 
-const TABLE: &str = include_str!("../../data/translate/routes.tsv");
-const SECOND_OPINIONS: &str = include_str!("../../data/translate/unknown-words.tsv");
+const TABLE: &str = include_str!("../../../data/translate/routes.tsv");
+const SECOND_OPINIONS: &str = include_str!("../../../data/translate/unknown-words.tsv");
 
 /// One row's route: the modes in order, and the language between them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -148,7 +148,7 @@ pub fn modes_into(langs: &[String]) -> Vec<&'static str> {
 /// "alle 19.30"): the output with each time the original wrote with a colon
 /// written with it again, as the direct pairs keep it ("Séance à 19:30").
 /// A dotted figure the original wrote itself ("12.30 €") is left alone.
-pub(super) fn keep_clock_times(original: &str, output: &str) -> String {
+pub(in crate::translate) fn keep_clock_times(original: &str, output: &str) -> String {
     static COLON: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b(\d{1,2}):(\d{2})\b").expect("time regex"));
     static DOT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b(\d{1,2})\.(\d{2})\b").expect("dotted time regex"));
     let times: Vec<(&str, &str)> =
@@ -175,7 +175,7 @@ pub(super) fn keep_clock_times(original: &str, output: &str) -> String {
 /// es-pt's "Encontros de saúde e *sexualidad"): a word a second route
 /// may know. A capitalised word is a name's, and stays; a shorter one is
 /// as often a foreign word as a Spanish one ("We can Dance it!").
-pub(super) fn marked_words(original: &str, raw: &str) -> (Vec<String>, Vec<String>) {
+pub(in crate::translate) fn marked_words(original: &str, raw: &str) -> (Vec<String>, Vec<String>) {
     let words =
         |t: &str| -> Vec<String> { t.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect() };
     let own = words(original);
@@ -210,7 +210,7 @@ pub(super) fn marked_words(original: &str, raw: &str) -> (Vec<String>, Vec<Strin
                 }
                 let pieces = words(&word);
                 // The stream's own guard word is no leak: `reformat` takes it out.
-                if !pieces.is_empty() && pieces.iter().any(|p| !own.contains(p) && p != super::stream::JOIN_GUARD) {
+                if !pieces.is_empty() && pieces.iter().any(|p| !own.contains(p) && p != crate::translate::engines::stream::JOIN_GUARD) {
                     out.push(word);
                 } else if c == '*'
                     && word.chars().count() >= 4
@@ -230,7 +230,7 @@ pub(super) fn marked_words(original: &str, raw: &str) -> (Vec<String>, Vec<Strin
 
 /// Whether `text` is one word (letters, digits, `·`, an inner hyphen or
 /// apostrophe): what a word alone may be mended into.
-pub(super) fn is_one_word(text: &str) -> bool {
+pub(in crate::translate) fn is_one_word(text: &str) -> bool {
     !text.is_empty()
         && text.chars().all(|c| c.is_alphanumeric() || matches!(c, '·' | '-' | '\'' | '’'))
         && text.starts_with(char::is_alphanumeric)
@@ -240,7 +240,7 @@ pub(super) fn is_one_word(text: &str) -> bool {
 /// `text` with every whole-word occurrence of each `(word, by)` pair's
 /// word written as `by` (a word is bounded by what is neither a letter, a
 /// digit nor `·`): "*acarnissar*-los" → "cevar-los".
-pub(super) fn swap_words(text: &str, swaps: &[(&str, &str)]) -> String {
+pub(in crate::translate) fn swap_words(text: &str, swaps: &[(&str, &str)]) -> String {
     swap_words_where(text, swaps, |_, _, _, _| true)
 }
 
@@ -250,10 +250,10 @@ pub(super) fn swap_words(text: &str, swaps: &[(&str, &str)]) -> String {
 /// an elided article when one of the two words opens with a vowel and the
 /// other does not ("L'evangelio" stays rather than read "L'vangelo"), nor
 /// inside a web address ("…/carrusel-ambulante/" is the publisher's).
-pub(super) fn swap_unknown_words(text: &str, swaps: &[(&str, &str)]) -> String {
+pub(in crate::translate) fn swap_unknown_words(text: &str, swaps: &[(&str, &str)]) -> String {
     // The vowels elision reads (`data/lang/vowels.txt`), and h, which
     // elides in French, Italian and Catalan alike.
-    let opens_vowel = |w: &str| super::style::starts_with_vowel(w) || w.starts_with(['h', 'H']);
+    let opens_vowel = |w: &str| crate::translate::lang::starts_with_vowel(w) || w.starts_with(['h', 'H']);
     let lowered: Vec<(&str, String)> = swaps
         .iter()
         .map(|(w, by)| {

@@ -6,7 +6,7 @@
 //! commençait") goes.
 //!
 //! Not for: finding the forms (`translate::garble`), or the French words
-//! moved before a span (`style::mend_around_names`).
+//! moved before a span (`finish::mend_around_names`).
 
 use super::Segment;
 use crate::lang::Lang;
@@ -94,7 +94,7 @@ pub(super) fn catalan_word_moved_before_a_span(segs: &mut [Segment]) {
             continue;
         }
         // Catalan elides before a vowel (`data/lang/vowels.txt`) and an h, a kept name's too.
-        let vowel = super::places::starts_with_vowel(name) || super::places::mute_h(name, crate::lang::Lang::Ca);
+        let vowel = crate::translate::lang::starts_with_vowel(name) || super::places::mute_h(name, crate::lang::Lang::Ca);
         let written = match (fused, vowel) {
             ("d'", true) => "d'",
             ("d'", false) => "de ",
@@ -103,7 +103,7 @@ pub(super) fn catalan_word_moved_before_a_span(segs: &mut [Segment]) {
             _ => "el ",
         };
         let capital = word.starts_with(char::is_uppercase);
-        let written = if capital { super::super::terms::capitalize(written) } else { written.to_string() };
+        let written = if capital { crate::translate::prepare::terms::capitalize(written) } else { written.to_string() };
         segs[i] = Segment::Plain(format!("{head}{written}"));
         segs[i + 2] = Segment::Plain(format!(" {moved} {}", after.trim_start_matches(' ')));
     }
@@ -142,7 +142,7 @@ const PRONOUN: &str = "a subject pronoun the original lacks";
 /// word, the subject Apertium passed on unknown, it goes ("Alpha il est une
 /// fille" → "Alpha est une fille").
 pub(super) fn pronoun_put_in(t: &str) -> Option<String> {
-    let spots = crate::translate::garble::found(t, crate::lang::Lang::Fr, PRONOUN);
+    let spots = crate::translate::finish::garble::found(t, crate::lang::Lang::Fr, PRONOUN);
     let mut out = t.to_string();
     for spot in spots.into_iter().rev() {
         let m = &t[spot.clone()];
@@ -169,7 +169,7 @@ pub(super) fn pronoun_put_in(t: &str) -> Option<String> {
         }
         let capital = pronoun.starts_with(char::is_uppercase);
         let next = tail.chars().next().map_or(0, char::len_utf8);
-        let written = if capital { super::super::terms::capitalize(&tail[..next]) } else { tail[..next].to_string() };
+        let written = if capital { crate::translate::prepare::terms::capitalize(&tail[..next]) } else { tail[..next].to_string() };
         out.replace_range(at..at + pronoun.len() + 1 + next, &written);
     }
     (out != t).then_some(out)

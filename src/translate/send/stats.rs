@@ -1,7 +1,7 @@
 //! What a translation step did ([`TranslateStats`]): texts translated,
 //! answered by the cache, pending, cut, set aside, sent to the fallback,
 //! in total and per source, and the lines the operator is told of it. Every
-//! layer of the step counts into it (`pipeline`, `fallback`, `batches`); it
+//! layer of the step counts into it (`plan`, `fallback`, `batches`); it
 //! imports none of them.
 //!
 //! Not for: `translate status`, which tells how the stored texts are shown
