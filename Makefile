@@ -44,7 +44,7 @@ test: deps
 	$(CARGO) test --all-targets --no-fail-fast -- --test-threads=$(TEST_THREADS)
 	$(CARGO) test --doc
 
-## A longer fuzzing run of the record drivers (issue 19): N cases per
+## A longer fuzzing run of the record drivers: N cases per
 ## property instead of make test's few (`make fuzz CASES=20000`).
 CASES ?= 2000
 fuzz: deps

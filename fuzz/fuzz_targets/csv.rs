@@ -1,5 +1,5 @@
 //! libFuzzer target: any bytes as a CSV feed, through every adapter that
-//! reads CSV, as a run parses a body (issue 19). A panic, a hang (libFuzzer's
+//! reads CSV, as a run parses a body. A panic, a hang (libFuzzer's
 //! `-timeout`) or memory past `-rss_limit_mb` is a finding.
 #![no_main]
 

@@ -1,5 +1,5 @@
 //! libFuzzer target: any bytes as a JSON feed, through every adapter that
-//! reads JSON, as a run parses a body (issue 19). A panic, a hang (libFuzzer's
+//! reads JSON, as a run parses a body. A panic, a hang (libFuzzer's
 //! `-timeout`) or memory past `-rss_limit_mb` is a finding.
 #![no_main]
 

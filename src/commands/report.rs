@@ -37,7 +37,7 @@ pub fn write(cli: &Cli, store: &Store, out: &Path, days: u32, lang: Lang) -> Res
     let opts = ReportOptions { out: out.to_path_buf(), days, lang, now_ms: now_ms() };
     let written = crate::report::write(store, config.as_ref(), ledger.as_ref(), crate::adapters::ALL, &opts)?;
     for host in &written.skipped_hosts {
-        eprintln!("cityvibe: no page for the host {host:?} of the fetch log: it is not a valid DNS name (issue 31 item 9)");
+        eprintln!("cityvibe: no page for the host {host:?} of the fetch log: it is not a valid DNS name");
     }
     Ok(written)
 }

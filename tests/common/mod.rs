@@ -168,7 +168,7 @@ pub fn run_on_simulated_time(dir: &Path, mirror: &Path, only: &[&str]) -> cityvi
 
 /// CPU time this thread has used so far: what a test bounding the work of
 /// a call on its own thread measures, so that its verdict does not depend
-/// on how loaded the machine is (issue 31 item 11), as wall time does.
+/// on how loaded the machine is, as a wall-time verdict does.
 pub fn thread_cpu() -> std::time::Duration {
     let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: a valid clock id and a timespec to write into.

@@ -1,4 +1,4 @@
-//! The andalucia adapter (issue 32): its sample in the real feed's shape,
+//! The andalucia adapter: its sample in the real feed's shape,
 //! the real January 2026 download (each distinct id one event or a named
 //! record error, every point inside Andalusia, no junk date, no contact
 //! data), and through the binary: a run without `--mirror` refused before
@@ -63,7 +63,7 @@ fn sample_reads_utm_points_broken_entities_wandering_keys_and_links() {
     let outside = event(&c, "900104");
     assert_eq!((outside.venue.lat, outside.venue.lon), (None, None));
 
-    // Junk year and no date: record errors naming the field (issue 32).
+    // Junk year and no date: record errors naming the field.
     let errors: Vec<(&str, &str)> = c.errors.iter().map(|e| (e.record.as_str(), e.reason.as_str())).collect();
     assert!(
         errors
@@ -80,7 +80,7 @@ fn sample_reads_utm_points_broken_entities_wandering_keys_and_links() {
     }
 }
 
-// Done-when of issue 32 on the real download: each distinct id is one event
+// On the real download: each distinct id is one event
 // or a named record error (at most 2 %), every point inside the region, no
 // date outside 1990 to ten years ahead, nothing personal or image-like.
 #[test]
@@ -127,7 +127,7 @@ fn switched_on() -> tempfile::TempDir {
     workdir(&sources_toml(&["andalucia"], ""))
 }
 
-// P3, P14, issue 32: while the robots.txt review is pending, a run without
+// P3, P14: while the robots.txt review is pending, a run without
 // --mirror refuses the source before any request, saying what to read and
 // where to write it. Through the binary, the run's own gate answers in `run
 // --dry-run` (a real run without --mirror books in the machine's system
@@ -161,7 +161,7 @@ fn issue32_p14_a_run_without_mirror_refuses_it_and_says_what_to_read() {
     assert_eq!(dry["sources"][0]["would"], "fetch", "{dry}");
 }
 
-// Issue 32: `source enable` refuses a pending review (an operator takes
+// `source enable` refuses a pending review (an operator takes
 // "on" to mean "fetched from the next run"), saying what to read; the row
 // stays off. A switchboard for mirror runs may switch it on, warned.
 #[test]
@@ -182,7 +182,7 @@ fn issue32_source_enable_refuses_a_pending_review() {
     assert!(std::fs::read_to_string(d.join("sources.toml")).unwrap().contains("enabled = true"));
 }
 
-// Issue 32: tests and staging use the adapter before the review: a --mirror
+// Tests and staging use the adapter before the review: a --mirror
 // run stores it; an event of 2019 is stored as ended, never listed as
 // current; the contact block reaches neither the database nor an export (P5).
 #[test]

@@ -158,7 +158,7 @@ fn bad_records_are_counted_and_the_rest_emitted() {
         errs[0].contains("no title") && errs[1].contains("bad start date in data_inici") && errs[2].contains("bad end date in data_fi"),
         "{errs:#?}"
     );
-    // The field, never its value (P5, issue 31 item 2).
+    // The field, never its value (P5).
     assert!(errs.iter().all(|e| !e.contains("2026-02-3")), "{errs:#?}");
     assert!(errs[3].contains("before it starts") && errs[4].contains("no id") && errs[5].contains("no title"), "{errs:#?}");
     assert!(errs[6].contains("bad start date"), "{errs:#?}");

@@ -148,7 +148,7 @@ fn bad_records_are_counted_and_the_rest_emitted() {
     assert!(errs[1].starts_with("3") && errs[1].contains("no title"), "{errs:?}");
     assert!(errs[2].starts_with("4") && errs[2].contains("bad start date in <inicio>"), "{errs:?}");
     assert!(errs[3].contains("bad end date in <fin>"), "{errs:?}");
-    // The field, never its value (P5, issue 31 item 2).
+    // The field, never its value (P5).
     assert!(errs.iter().all(|e| !e.contains("/02/2026")), "{errs:?}");
     assert!(errs[4].contains("before it starts"), "{errs:?}");
     assert!(errs[5].contains("no dates"), "{errs:?}");

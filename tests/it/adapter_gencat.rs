@@ -1,4 +1,4 @@
-//! The `gencat` source (issue 32): the Generalitat's Catalan agenda, a
+//! The `gencat` source: the Generalitat's Catalan agenda, a
 //! Socrata dataset read in pages. Through the binary with `--mirror DIR`:
 //! one id on several rows is one event, the last row winning, and the run
 //! counts the merged rows; the real page of `../shared/realdata/` stores

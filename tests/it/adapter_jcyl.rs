@@ -198,7 +198,7 @@ fn bad_records_are_counted_and_the_rest_emitted() {
         errs[1].contains("no title") && errs[2].contains("bad start date in fecha_inicio") && errs[3].contains("bad end date in fecha_fin"),
         "{errs:#?}"
     );
-    // The field, never its value (P5, issue 31 item 2).
+    // The field, never its value (P5).
     assert!(errs.iter().all(|e| !e.contains("2026-02-3")), "{errs:#?}");
     assert!(errs[4].contains("before it starts") && errs[5].contains("no title"), "{errs:#?}");
     assert!(errs[6].contains("not an object") && errs[7].contains("not an object"), "{errs:#?}");

@@ -1,4 +1,4 @@
-//! `cityvibe adapter check` and `cityvibe adapter new` (issue 7). The full
+//! `cityvibe adapter check` and `cityvibe adapter new`. The full
 //! proof that a fresh scaffold compiles and passes `cargo test` is
 //! `make scaffold-check` (it builds a copy of the crate).
 
@@ -145,7 +145,7 @@ fn check_fails_when_personal_data_or_an_image_url_survives() {
     assert!(r.failed());
     let kinds: Vec<(&str, &str)> = r.findings.iter().map(|f| (f.field.as_str(), f.kind)).collect();
     assert!(kinds.contains(&("venue.name", "image")), "{kinds:?}");
-    // Since issue 10 (P5) the core scrubs every text field (the province too)
+    // The core scrubs every text field (P5; the province too)
     // and refuses an id that is contact data, as a record error that does not quote it.
     assert!(!kinds.iter().any(|k| k.1 == "pii"), "{kinds:?}");
     assert_eq!((r.event_count, r.error_count), (1, 1));
@@ -201,8 +201,8 @@ fn new_writes_the_adapter_its_registry_entry_a_disabled_row_and_a_sample() {
     let sample = std::fs::read_to_string(dir.path().join("data/samples/www.bilbao.eus/TODO/bilbao.xml")).unwrap();
     assert!(sample.contains("<event id=\"bilbao-0001\">"));
 
-    // Twice is refused as a usage mistake (exit 2, as issue 13 item 1's
-    // table says), naming the file, and nothing is overwritten.
+    // Twice is refused as a usage mistake (exit 2, as the exit codes of
+    // docs/OPERATING.md say), naming the file, and nothing is overwritten.
     let again = cityvibe(dir.path(), &["adapter", "new", "bilbao", "--host", "www.bilbao.eus", "--root", root]);
     assert_eq!(again.status.code(), Some(2), "{}", String::from_utf8_lossy(&again.stderr));
     assert!(String::from_utf8_lossy(&again.stderr).contains("bilbao.rs already exists"));
@@ -210,7 +210,7 @@ fn new_writes_the_adapter_its_registry_entry_a_disabled_row_and_a_sample() {
 }
 
 /// Run outside the crate root, `adapter new` says where to run it, with
-/// the usage exit (2), not the exit of an internal failure (4); issue 13.1.
+/// the usage exit (2), not the exit of an internal failure (4).
 #[test]
 fn new_outside_the_crate_root_is_a_usage_error() {
     let dir = tempfile::tempdir().unwrap();

@@ -1,4 +1,4 @@
-//! Issue 4: every source together, through `--mirror DIR` (andalucia and
+//! Every source together, through `--mirror DIR` (andalucia and
 //! gencat, whose robots.txt reviews are pending, are read through a mirror too).
 use crate::common;
 

@@ -1,4 +1,4 @@
-//! Issue 2, end to end through the binary: `run` against the real madrid
+//! End to end through the binary: `run` against the real madrid
 //! adapter (2 s delay) through `--mirror`, a loopback server recording every
 //! request, and the SQLite file it leaves. (Its fallback from JSON to CSV to
 //! XML, each 2 s apart, is proven on simulated time in `polite_client::pacing`.)
@@ -126,8 +126,8 @@ fn second_run_while_locked_makes_no_request() {
 }
 
 /// Exit code 2 and a clear message for a config error. (A row naming no
-/// adapter is no longer one: it fails that source alone, issue 21 item 1,
-/// pinned in operator_day.)
+/// adapter is not one: it fails that source alone, pinned by
+/// `operator_day::issue21_1_a_scaffold_row_never_breaks_the_binary_built_before_it`.)
 #[test]
 fn config_error_exits_2() {
     let dir = workdir("[sources.madrid]\nperiod_hours = 1\n");

@@ -1,4 +1,4 @@
-//! The conformance suite every adapter gets for free (issue 7): each test
+//! The conformance suite every adapter gets for free: each test
 //! walks `cityvibe::adapters::ALL`, so a new adapter is checked the moment it
 //! is registered. Each test collects every failure before asserting, so one
 //! run lists everything that is wrong.
@@ -81,7 +81,7 @@ fn manifests_are_valid() {
                 todo.join(", ")
             ));
         }
-        // P14, issue 32: a robots.txt review still pending ships switched off.
+        // P14: a robots.txt review still pending ships switched off.
         if m.pending_review().is_some() && config.enabled(m.id) {
             failures.push(format!("{}: enabled in sources.toml (or has no row) while its robots.txt review is pending", m.id));
         }

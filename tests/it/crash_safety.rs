@@ -1,5 +1,5 @@
 //! A process killed in the middle of a run leaves a database that opens and
-//! holds, per source, either the old or the new state (issue 2, P20).
+//! holds, per source, either the old or the new state (P20).
 use crate::common;
 
 use common::server::{Reply, Server};

@@ -1,4 +1,4 @@
-//! esmadrid on its real shape (issue 32 item 5): the publisher's
+//! esmadrid on its real shape: the publisher's
 //! tourist-information file (`../shared/realdata/esmadrid_turismo/`), which
 //! has the agenda's XML shape exactly, on one line, with 580 filled
 //! `<email>`s and 596 `<phone>`s and every `<fechas/>` empty. The adapter

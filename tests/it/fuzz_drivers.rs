@@ -1,9 +1,9 @@
-//! Issue 19, "fuzz the JSON, CSV and XML drivers": property tests (proptest,
+//! Fuzzing the JSON, CSV and XML drivers: property tests (proptest,
 //! on stable Rust) over the record drivers, through the adapters as a run
 //! calls them (`parse_bytes`: byte-order mark, drivers, mapping, scrub).
 //! The seeds are the real feeds of `../shared/realdata/` (read at test time,
-//! never copied) and the project's samples, with the hostile cases of issue
-//! 19 as mutations. The properties: nothing panics; time stays linear in
+//! never copied) and the project's samples, with the hostile cases of
+//! [`HOSTILE`] as mutations. The properties: nothing panics; time stays linear in
 //! the body (a bound per byte that a quadratic walk breaks at these sizes);
 //! a valid record among garbage records is still found; garbage is record
 //! errors, one per garbage record, never a hang or a lost feed.
@@ -28,7 +28,8 @@ fn runner(default: u32) -> TestRunner {
     TestRunner::new(Config { cases: cases(default), failure_persistence: None, ..Config::default() })
 }
 
-/// The 21-byte record of issue 19 item 1, and other hostile pieces.
+/// Hostile pieces: a 21-byte record whose stray bracket closes nothing, and
+/// others that once hung or broke a driver.
 const HOSTILE: &[&str] = &[
     r#"{"a": ]"x", "b": 1}"#,
     "]",
@@ -107,7 +108,7 @@ fn corpus() -> Vec<Seed> {
 
 /// Parse, with the CPU time it took on this thread (the drivers start no
 /// thread of their own): what a loaded machine does not stretch, unlike
-/// wall time (issue 31 item 11). A panic fails the property (proptest
+/// wall time. A panic fails the property (proptest
 /// catches it).
 fn parse_timed(seed: &Seed, body: &[u8]) -> (Result<Collect, String>, Duration) {
     let started = common::thread_cpu();

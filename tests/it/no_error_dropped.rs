@@ -44,9 +44,9 @@ fn issue22_body_bad_gzip_is_told_by_kind() {
     assert!(err.contains("reading the body: the body's encoding could not be decoded"), "{err}");
 }
 
-// Issue 22: the record errors and warnings of a publisher's translation
-// feed (diba's Spanish and English) were counted nowhere and said nowhere;
-// they are counted with the source's record errors and said in its report.
+// Issue 22: the record errors and warnings of a publisher's translation feed
+// (diba's Spanish and English) are counted with the source's record errors and
+// said in its report.
 #[test]
 fn issue22_translation_feed_errors_and_warnings_are_reported() {
     let dir = workdir(&common::sources_toml(&["diba"], ""));
@@ -68,7 +68,7 @@ fn issue22_translation_feed_errors_and_warnings_are_reported() {
     assert_eq!((s["status"].as_str(), s["record_errors"].as_u64()), (Some("ok"), Some(1)), "{s}");
     let message = s["message"].as_str().unwrap();
     assert!(message.contains("actesturisme_es/format/json/pag-ini/1/pag-fi/1000: 1 bad records (first: "), "{message}");
-    // The field, never its value (issue 31 item 2).
+    // The field, never its value (P5).
     assert!(message.contains("bad start date in data_inici") && !message.contains("someday"), "{message}");
     assert!(message.contains("actesturisme_en/format/json/pag-ini/1/pag-fi/1000: 1 record warnings (first: "), "{message}");
     assert!(message.contains("invalid escape"), "{message}");
@@ -83,8 +83,8 @@ fn into_full_device(dir: &std::path::Path, args: &[&str]) -> (Option<i32>, Strin
 }
 
 // Issue 22: a failure to write stdout other than a closed pipe is said, and
-// the command ends with exit 4; `completions`, `--help` and `--version`
-// dropped it and exited 0 (a table command already said it: kept so).
+// the command ends with exit 4, for `completions`, `--help` and `--version`
+// as for a table command.
 #[test]
 fn issue22_stdout_write_errors_other_than_a_closed_pipe_are_reported() {
     let dir = workdir(MADRID_ONLY);
@@ -105,8 +105,8 @@ fn issue22_closed_pipe_stays_quiet_for_completions_help_and_version() {
     }
 }
 
-// Issue 22: validators that cannot be read were dropped (the request went
-// without them, unsaid); the run now says so, and still fetches.
+// Issue 22: validators that cannot be read are said, not dropped unsaid,
+// and the run still fetches, without them.
 #[test]
 fn issue22_unreadable_validators_are_reported() {
     let body = std::fs::read(common::sample("datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json")).unwrap();
@@ -127,8 +127,8 @@ fn issue22_unreadable_validators_are_reported() {
 }
 
 // Issue 22: `source list` and `source show` read the host ledger for the
-// Crawl-delay; one that exists but cannot be read was dropped (the delays
-// shown left it out, unsaid). It is said once, and the listing still comes.
+// Crawl-delay; one that exists but cannot be read is said once (not left
+// out of the delays shown, unsaid), and the listing still comes.
 #[test]
 fn issue22_an_unreadable_host_ledger_is_said_by_source_list_and_show() {
     let dir = crate::surface_output::stocked();

@@ -91,7 +91,7 @@ fn a_correction_shows_until_the_feed_changes_that_field() {
     let e = show(d, None);
     assert_eq!(e["title"], "Cine: El espíritu de la colmena (suspendido)");
     let c = &e["corrections"][0];
-    // An RFC 3339 time like every report's (issue 22; epoch ms before).
+    // An RFC 3339 time like every report's.
     assert!(c["ended_at"].as_str().is_some_and(|t| t.parse::<jiff::Timestamp>().is_ok()), "{e}");
     assert!(c["ended_why"].as_str().unwrap().contains("the feed changed title"), "{e}");
     // And a later run does not bring it back.

@@ -1,6 +1,6 @@
 //! Issue 21 through the binary: the operator's and the adapter writer's day.
 //! A scaffold never breaks the deployed binary, the dry run answers the
-//! run's own question (one source gate, issue 22 item 2), nothing says "ok"
+//! run's own question (one source gate), nothing says "ok"
 //! that isn't, and nothing is made by mistake.
 use crate::common;
 use crate::surface_output::MADRID_ONLY;
@@ -115,9 +115,9 @@ fn dead_port() -> u16 {
     l.local_addr().unwrap().port()
 }
 
-// Issue 21 item 3: with translator = "apy" at a dead port, doctor said
-// "translation ok" and the next run left every text pending; it now proves
-// the engine with a real one-word translation, says FAIL and exits non-zero.
+// Issue 21 item 3: with translator = "apy" at a dead port, doctor proves
+// the engine with a real one-word translation, says FAIL and exits non-zero
+// (not "translation ok" before a run that leaves every text pending).
 #[test]
 fn issue21_3_doctor_fails_an_engine_that_cannot_translate() {
     let port = dead_port();
@@ -161,8 +161,8 @@ fn issue21_3_doctor_says_a_run_holds_the_lock_in_its_own_words() {
     assert!(line.contains("a run is under way") && !line.contains("this run"), "{line}");
 }
 
-// Issue 21 item 6: a refused takedown on a mistyped --db made a 416 KB
-// database that later read commands took for a real one.
+// Issue 21 item 6: a refused takedown on a mistyped --db makes no database
+// that later read commands would take for a real one.
 #[test]
 fn issue21_6_a_refused_takedown_creates_no_database() {
     let dir = workdir(MADRID_ONLY);
@@ -175,7 +175,7 @@ fn issue21_6_a_refused_takedown_creates_no_database() {
     assert!(stderr(&out).contains("no database at"), "{}", stderr(&out));
 }
 
-// Issue 21 item 6: `source list` on a missing database printed zeros, exit 0.
+// Issue 21 item 6: `source list` on a missing database says so, exit 2, not zeros and exit 0.
 #[test]
 fn issue21_6_source_list_without_a_database_exits_2() {
     let dir = workdir(MADRID_ONLY);
@@ -185,8 +185,8 @@ fn issue21_6_source_list_without_a_database_exits_2() {
     assert!(!dir.path().join("typo.db").exists());
 }
 
-// Issue 21 item 7: `run --json` printed nothing on stdout when the lock was
-// held; a failure under --json is now a JSON object there, beside the line on stderr.
+// Issue 21 item 7: a failure under --json (the lock held, a usage error) is a
+// JSON object on stdout, beside the line on stderr.
 #[test]
 fn issue21_7_a_json_failure_is_json_on_stdout() {
     let dir = crate::surface_output::stocked();
@@ -194,7 +194,7 @@ fn issue21_7_a_json_failure_is_json_on_stdout() {
     let db = d.join("data/cityvibe.db");
     let held = cityvibe::ingest::RunLock::acquire(&db, Some(&common::state_dir(d))).unwrap();
     // A mirror run (a run to real hosts with a private ledger is refused,
-    // exit 2, before the lock is asked: issue 19 item 5); nothing is sent.
+    // exit 2, before the lock is asked); nothing is sent.
     let out = cityvibe(d, &["--mirror", "http://127.0.0.1:9", "run", "--json"]);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     let v = json_of(&out);
@@ -219,9 +219,9 @@ fn issue21_7_date_errors_name_the_option_and_the_form() {
     assert!(!err.contains("parse") && !err.contains("1..=12"), "parser internals leak: {err}");
 }
 
-// Issue 21 item 7: `events show` called a year-old event "active", printed
-// three blank lines for an empty description, and an all-day event's raw
-// `T00:00:00 → T23:59:59`; `holdings` showed the same raw times.
+// Issue 21 item 7: `events show` calls a year-old event "ended", prints no
+// run of blank lines for an empty description, and an all-day event as dates, not
+// `T00:00:00 → T23:59:59`; `holdings` shows no such raw times either.
 #[test]
 fn issue21_7_events_show_an_old_all_day_event_as_ended_dates() {
     let feed = r#"{"@graph": [{"id": "900001", "title": "Feria del libro antiguo", "description": "",
@@ -243,8 +243,8 @@ fn issue21_7_events_show_an_old_all_day_event_as_ended_dates() {
     assert!(!holdings.contains("T00:00:00") && !holdings.contains("T23:59"), "{holdings}");
 }
 
-// Issue 21 item 7: a second `source disable` overwrote the reason and
-// `enable` deleted reason and date; `source history` keeps every switch.
+// Issue 21 item 7: `source history` keeps every switch with its reason and
+// date, a second `source disable` and an `enable` included.
 #[test]
 fn issue21_7_source_history_keeps_every_switch_and_reason() {
     let dir = workdir(MADRID_ONLY);
@@ -302,16 +302,16 @@ fn on_terminal(dir: &std::path::Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&reader.join().unwrap()).replace('\r', "")
 }
 
-// Issue 21 item 4: a run with no translation step drew a full bar
-// "0/0 texts starting the engine… (ETA 0s)"; the end-of-run table had no
-// translated count, which `runs` has.
+// Issue 21 item 4: the run's bar never stands at a full "0/0 texts
+// starting the engine… (ETA 0s)" while nothing is translated yet; the
+// end-of-run table has a translated count, as `runs` has.
 #[test]
 fn issue21_4_no_full_bar_at_nothing_and_a_translated_column() {
     if !crate::common::has_apertium() {
         return;
     }
     let server = madrid_server();
-    // Real Apertium: the bar stood at a full 0/0 while the engine started.
+    // Real Apertium, which takes a while to start: no 0/0 bar meanwhile.
     let dir = workdir("[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"ca\"]\n\n[sources.madrid]\nenabled = true\n");
     let text = on_terminal(dir.path(), &["--mirror", &server.url(), "run"]);
     assert!(!text.contains("0/0"), "a bar at 0/0: {text}");
@@ -323,8 +323,8 @@ fn issue21_4_no_full_bar_at_nothing_and_a_translated_column() {
     assert!(header.contains("translated"), "{header}");
 }
 
-// Issue 21 item 7: the five global options were mixed into every help
-// page's own options; they stand under their own heading now.
+// Issue 21 item 7: the five global options stand under their own heading
+// on every help page, apart from the command's own options.
 #[test]
 fn issue21_7_global_options_have_their_own_heading() {
     let dir = workdir(MADRID_ONLY);
@@ -337,9 +337,9 @@ fn issue21_7_global_options_have_their_own_heading() {
     assert!(own.contains("--reason"), "{text}");
 }
 
-// Issue 21 item 7: under the systemd unit (CITYVIBE_STATE_DIR set) a usage
-// error showed `--state-dir <DIR>` in the usage line as if it were required;
-// the environment still sets it.
+// Issue 21 item 7: an option set from the environment (CITYVIBE_STATE_DIR
+// under the systemd unit) is not shown in a usage error's line as if it
+// were required; the environment still sets it.
 #[test]
 fn issue21_7_an_option_from_the_environment_is_not_shown_as_required() {
     let dir = workdir(MADRID_ONLY);
@@ -355,10 +355,10 @@ fn issue21_7_an_option_from_the_environment_is_not_shown_as_required() {
     assert!(stderr(&out).contains("no database at typed.db"), "{}", stderr(&out));
 }
 
-// Issue 21 item 5: only the first word of `update_schedule` counts, and
-// "Semanalmente (…)" silently became "Updated: not stated" on the public
-// page; Spanish adverbs are known now, and an unknown first word is a
-// manifest problem that `adapter check` and the conformance suite report.
+// Issue 21 item 5: only the first word of `update_schedule` counts; Spanish
+// adverbs ("Semanalmente (…)") are known, never "Updated: not stated" on the
+// public page, and an unknown first word is a manifest problem that `adapter
+// check` and the conformance suite report.
 #[test]
 fn issue21_5_an_unknown_update_frequency_is_flagged() {
     use cityvibe::adapter::{Frequency, Manifest};
@@ -395,10 +395,9 @@ fn issue22_2_source_show_gives_the_gates_answer() {
     assert!(text.contains("a run now would skip: fetched less than its period"), "{text}");
 }
 
-// Issue 21 item 4: the translation step told its progress in jumps of one
-// batch of 250 texts per language (about 1,550 texts in a run's bar); it
-// now moves in steps of at most 50 texts a language (real Apertium, a real
-// database).
+// Issue 21 item 4: the translation step tells its progress in steps of at
+// most 50 texts a language, not one batch of 250 per language (real
+// Apertium, a real database).
 #[test]
 fn issue21_4_translation_progress_moves_in_fine_steps() {
     let Some(engine) = crate::common::apertium() else {
@@ -437,7 +436,7 @@ fn issue21_4_translation_progress_moves_in_fine_steps() {
 
 // Issue 22 item 2: sources.toml re-read before each request is validated as
 // at load; one that no longer reads is said once on stderr, and the run
-// keeps its last good settings (it went on silently, or took an unchecked file).
+// keeps its last good settings (neither silent nor taking an unchecked file).
 #[test]
 fn issue22_2_a_failed_live_reload_is_reported_and_the_run_goes_on() {
     let csv = std::fs::read(sample("datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.csv")).unwrap();
@@ -463,8 +462,8 @@ fn issue22_2_a_failed_live_reload_is_reported_and_the_run_goes_on() {
     assert!(seen[1].at - seen[0].at >= std::time::Duration::from_secs(2), "madrid's 2 s delay kept");
 }
 
-// Issue 21 item 7: `next due at 2026-12-01T20:41:35Z` sat in tables that
-// otherwise follow TZ; the skip's message gives it in the display zone.
+// Issue 21 item 7: the skip's message gives the next due time in the
+// display zone (TZ), as the tables do, not `2026-12-01T20:41:35Z`.
 #[test]
 fn issue21_7_next_due_follows_tz() {
     let server = madrid_server();

@@ -136,7 +136,7 @@ fn jsonld_is_schema_org_events_with_licence_and_original() {
             assert_eq!(g["location"]["geo"]["@type"], "GeoCoordinates");
             assert_eq!(g["location"]["geo"]["latitude"], e["lat"]);
         }
-        // Licence and credit on the dataset the event is the subject of (issue 13.14: valid schema.org).
+        // Licence and credit on the dataset the event is the subject of (valid schema.org).
         assert_eq!(g["subjectOf"]["@type"], "Dataset");
         assert_eq!(g["subjectOf"]["license"], e["licence_url"]);
         assert_eq!(g["subjectOf"]["creditText"], e["attribution"]);

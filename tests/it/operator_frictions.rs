@@ -38,9 +38,9 @@ fn dry_madrid(dir: &Path, force: bool) -> Value {
     serde_json::from_slice::<Value>(&out.stdout).unwrap()["sources"][0].clone()
 }
 
-/// Issue 31 item 10: `run --force --dry-run` said `skip … (run --force for
-/// a manual run)`, the answer for a run that is not forced. It answers for
-/// a forced run: within the period, it would fetch.
+/// Issue 31 item 10: `run --force --dry-run` answers for a forced run:
+/// within the period, it would fetch (not `skip … (run --force for a
+/// manual run)`, the answer for a run that is not forced).
 #[test]
 fn issue31_item10_a_forced_dry_run_answers_for_a_forced_run() {
     let server = Server::start(|_, _| Reply::ok(madrid_json()));
@@ -54,8 +54,8 @@ fn issue31_item10_a_forced_dry_run_answers_for_a_forced_run() {
     assert!(forced["feeds"][0]["url"].as_str().is_some_and(|u| u.ends_with(".json")), "{forced}");
 }
 
-/// Issue 31 item 10: a source that failed said "stored events kept" with
-/// none stored. It says so only when there are some, with their number.
+/// Issue 31 item 10: a source that failed says "stored events kept" only
+/// when there are some, with their number.
 #[test]
 fn issue31_item10_stored_events_kept_is_said_only_when_there_are_some() {
     let fail = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
@@ -84,9 +84,8 @@ fn issue31_item10_stored_events_kept_is_said_only_when_there_are_some() {
     assert!(message(&again).contains("stored events kept"), "{}", message(&again));
 }
 
-/// Issue 31 item 10: with no network, every source failed on its own line,
-/// each advising to switch it off. Now the run says once that no host
-/// could be resolved, and advises nothing of the kind. In a network
+/// Issue 31 item 10: with no network, the run says once that no host could
+/// be resolved, and advises switching off no source. In a network
 /// namespace of its own, with no interface up, so nothing leaves the
 /// machine, and a system ledger of its own (a tmpfs over /var/lib).
 #[test]
@@ -112,9 +111,9 @@ fn issue31_item10_no_host_resolved_is_said_once_without_advice_to_switch_off() {
     assert!(!said.contains("source disable"), "advice to switch a source off: {said}");
 }
 
-/// Issue 31 item 10: `doctor` run by a user who does not own the host
-/// ledger said nothing of it. It says that cron must run as the ledger's
-/// user. (The folder is given to `nobody`; the test runs as root, as CI does.)
+/// Issue 31 item 10: `doctor` run by a user who does not own the host ledger
+/// says that cron must run as the ledger's user. (The folder is given to
+/// `nobody`; the test runs as root, as CI does.)
 #[test]
 fn issue31_item10_doctor_says_cron_must_run_as_the_ledgers_user() {
     let dir = workdir(MADRID);
@@ -135,10 +134,10 @@ fn issue31_item10_doctor_says_cron_must_run_as_the_ledgers_user() {
     assert_eq!(out.status.code(), Some(4), "{said}");
 }
 
-/// Issue 31 item 10: one line of `sources.history.jsonl` that is not a
-/// switch record stopped `source history`, and a reason's control bytes
-/// reached the terminal. The bad line is skipped and named by its number;
-/// nothing printed carries a control byte.
+/// Issue 31 item 10: a line of `sources.history.jsonl` that is not a
+/// switch record does not stop `source history`: it is skipped and named
+/// by its number; nothing printed carries a control byte (a reason's
+/// included).
 #[test]
 fn issue31_item10_source_history_skips_a_bad_line_and_prints_no_control_bytes() {
     let dir = workdir(MADRID);
@@ -161,8 +160,8 @@ fn issue31_item10_source_history_skips_a_bad_line_and_prints_no_control_bytes() 
     }
 }
 
-/// Issue 31 item 10: a second `source disable` said "switched off" again
-/// and replaced the first reason. It says the source was already off, since
+/// Issue 31 item 10: a second `source disable` says the source was already
+/// off (not "switched off" again, replacing the first reason), since
 /// when and why, and changes nothing in sources.toml (the history keeps
 /// the second reason beside the first).
 #[test]
@@ -176,7 +175,7 @@ fn issue31_item10_a_second_disable_says_the_source_was_already_off() {
     let said = stderr(&second);
     assert!(said.contains("madrid was already switched off since") && said.contains("(the publisher asked)"), "{said}");
     assert_eq!(std::fs::read_to_string(dir.path().join("sources.toml")).unwrap(), toml, "the file changed");
-    // The history keeps both words (issue 21 item 7).
+    // The history keeps both words.
     let history = std::fs::read_to_string(dir.path().join("sources.history.jsonl")).unwrap();
     assert!(history.lines().count() == 2 && history.contains("again"), "{history}");
 }

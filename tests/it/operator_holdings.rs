@@ -80,7 +80,7 @@ fn holdings_agree_with_the_servers_own_log_p17() {
     assert!(s["first_date"].as_str().unwrap() <= s["last_date"].as_str().unwrap());
     // Fields: content columns that hold something, never our bookkeeping.
     let fields: Vec<&str> = s["fields"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
-    // Licence and attribution are cited by reference, not stored per event (issue 12 item 8).
+    // Licence and attribution are cited by reference, not stored per event.
     for must in ["source_event_id", "title", "description", "url", "lat", "lon"] {
         assert!(fields.contains(&must), "fields lack {must}: {fields:?}");
     }
@@ -106,7 +106,7 @@ fn holdings_agree_with_the_servers_own_log_p17() {
 
 /// Issue 14 item 3: the fetch log's outcome is one typed word
 /// (`vocab::RequestOutcome`). A database holding rows in every spelling
-/// written before that type still answers `holdings` and `source show`,
+/// earlier releases wrote still answers `holdings` and `source show`,
 /// each row read back and counted (P17).
 #[test]
 fn fetch_log_rows_in_the_old_spellings_still_read_back_p17_issue14() {
@@ -121,7 +121,7 @@ fn fetch_log_rows_in_the_old_spellings_still_read_back_p17_issue14() {
         })
         .unwrap();
     // The folder run's read is booked as `folder:datos.madrid.es`: it never
-    // left the machine, so it is no request to the host (issue 19 item 14).
+    // left the machine, so it is no request to the host.
     assert_eq!(ours, 0);
     let old: [(&str, Option<u16>); 16] = [
         ("ok", Some(200)),

@@ -29,7 +29,7 @@ fn events_in(dir: &Path, lang: &str) -> Vec<serde_json::Value> {
 
 /// P16, issue 12 item 7: diba without its English feed. The English feed is
 /// never asked for again; the Catalan original and the publisher's Spanish
-/// still come in, and English now comes from the engine, not the publisher.
+/// still come in, and English comes from the engine, not the publisher.
 #[test]
 fn a_feed_switched_off_is_never_requested_and_the_rest_still_work() {
     let server = samples_server();

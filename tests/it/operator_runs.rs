@@ -23,7 +23,7 @@ fn runs_lists_each_run_and_source_newest_first() {
     });
     let dir = workdir(MADRID_ONLY);
     let d = dir.path();
-    // No database yet: a read command creates none and says so (issue 13 item 4).
+    // No database yet: a read command creates none and says so.
     let none = cityvibe(d, &["runs", "--json"]);
     assert_eq!(none.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&none.stderr).contains("no database at"));

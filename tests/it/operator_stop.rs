@@ -116,9 +116,9 @@ fn last_run(dir: &Path) -> Value {
     serde_json::from_slice::<Value>(&out.stdout).unwrap()[0].clone()
 }
 
-/// Issue 31 item 3: SIGTERM while the run translated was dropped: every
-/// remaining text was translated and the run recorded `finished`, exit 0.
-/// Now the batch on the wire ends, is stored, and no further batch is sent:
+/// Issue 31 item 3: SIGTERM while the run translates is not dropped (every
+/// remaining text translated, the run recorded `finished`, exit 0): the
+/// batch on the wire ends, is stored, and no further batch is sent:
 /// exit 5, `interrupted`, the rest pending; the next run translates the
 /// rest, and only the rest.
 #[test]
@@ -154,8 +154,8 @@ fn issue31_item3_sigterm_while_translating_stops_between_engine_batches() {
     assert_eq!(stored_en(dir.path()), total);
 }
 
-/// Issue 31 item 3: `run_deadline_secs` passing while the run translated
-/// was dropped the same way. The first batch's answer is held until the
+/// Issue 31 item 3: `run_deadline_secs` passing while the run translates
+/// stops it the same way. The first batch's answer is held until the
 /// deadline is past (2.5 s after the request, which the run sent after it
 /// began); no batch follows it.
 #[test]
@@ -191,11 +191,11 @@ fn feed_server() -> Server {
     })
 }
 
-/// Issue 31 item 3: a wait for a host's delay held a SIGTERM until it
-/// ended (a 120 s `min_delay_secs` kept `systemctl stop` waiting past its
-/// 90 s timeout, and systemd killed the run). Now the wait ends at once on
-/// SIGTERM, SIGINT or SIGHUP: the next feed is never asked for, exit 5,
-/// `interrupted`. (A run still waiting after 100 s fails the test.)
+/// Issue 31 item 3: a wait for a host's delay ends at once on SIGTERM, SIGINT
+/// or SIGHUP (a 120 s `min_delay_secs` must not keep `systemctl stop` waiting
+/// past its 90 s timeout, until systemd kills the run): the next feed is never
+/// asked for, exit 5, `interrupted`. (A run still waiting after 100 s fails the
+/// test.)
 #[test]
 fn issue31_item3_a_signal_ends_the_wait_for_a_hosts_delay_at_once() {
     for (sig, name) in [(libc::SIGTERM, "SIGTERM"), (libc::SIGHUP, "SIGHUP"), (libc::SIGINT, "SIGINT")] {

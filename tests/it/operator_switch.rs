@@ -23,7 +23,7 @@ fn disable_and_enable_keep_the_file_as_written() {
     assert!(row.contains("disabled_reason = \"el webmaster lo pidió\""), "{row}");
     assert!(row.contains("disabled_on = \"20"), "{row}");
     assert_ne!(tail, row);
-    // `source list` reads a database (issue 21 item 6): an empty one will do.
+    // `source list` reads a database: an empty one will do.
     std::fs::create_dir_all(dir.path().join("data")).unwrap();
     cityvibe::store::Store::open(&dir.path().join("data/cityvibe.db")).unwrap();
     let list = cityvibe(dir.path(), &["source", "list", "--json"]);

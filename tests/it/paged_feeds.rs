@@ -1,4 +1,4 @@
-//! Paged feeds (issue 32): a SODA dataset read page after page by the
+//! Paged feeds: a SODA dataset read page after page by the
 //! framework (`Paging::LimitOffset`), each page a request under the host's
 //! delay (P8), in a stable order, until a short page; a failed page fails
 //! the source and withdraws nothing (P20). The gencat adapter's own parser

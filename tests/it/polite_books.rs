@@ -1,6 +1,6 @@
-//! Whose books a request is kept in (issue 19 item 14): a folder mirror's
+//! Whose books a request is kept in: a folder mirror's
 //! reads never spend the real host's budget nor count as requests to it.
-//! The real madrid adapter (2 s) against a folder. (Item 12, `audit`
+//! The real madrid adapter (2 s) against a folder. (`audit`
 //! obeying the Crawl-delay it has just read, is proven on simulated time in
 //! `polite_client::pacing`.)
 use crate::common;
@@ -35,7 +35,7 @@ fn a_folder_mirror_keeps_its_own_books_issue19_item14() {
 
     // The real host (here the loopback server) is asked at once: no delay
     // was spent on it by the folder read. Decided by what the run did, not
-    // by how long it took (issue 31 item 11): with an hour's delay and a run
+    // by how long it took, which a loaded machine stretches: with an hour's delay and a run
     // that waits at most 10 s, a delay counted from the folder read would
     // skip the host for this run instead of asking it.
     std::fs::write(dir.path().join("sources.toml"), "[settings]\nmax_wait_secs = 10\n[sources.madrid]\nmin_delay_secs = 3600\n").unwrap();

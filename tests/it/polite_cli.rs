@@ -1,4 +1,4 @@
-//! The polite client at the binary level (issue 3): what only separate
+//! The polite client at the binary level: what only separate
 //! `cityvibe` processes can prove. Requests go through `--mirror` to a
 //! loopback server that records every request; the assertions are on what
 //! that server saw. These use the real madrid adapter (2 s delay), so they
@@ -27,7 +27,7 @@ fn list_json(dir: &std::path::Path) -> serde_json::Value {
 /// than madrid's 2 s delay after the first (the last request time lives in
 /// the host ledger). The first run met a 403: it made no other request, exited
 /// 1, and `source list` showed madrid `refused` until the second run succeeded,
-/// once the operator had lifted the hold the 403 left (issue 31 item 6).
+/// once the operator had lifted the hold the 403 left.
 #[test]
 fn two_processes_keep_the_host_delay_and_a_refusal_shows_until_a_success() {
     let body = madrid_body();

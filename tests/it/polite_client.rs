@@ -1,4 +1,4 @@
-//! The polite client, proven on the wire (issue 3): every test runs the real
+//! The polite client, proven on the wire: every test runs the real
 //! run engine (`ingest::run`) through the real scheduler and ureq client
 //! against a loopback HTTP server, and asserts on what THAT SERVER saw
 //! (arrival times, paths, headers), not only on our own fetch log.
@@ -7,9 +7,9 @@
 //! short delays (100–400 ms), so the rules are the real ones. Each test's
 //! doc comment cites the POLICY ids it proves. This module holds the
 //! helpers the tests share; the tests sit in its submodules, one per
-//! concern (issue 14 item 7 split a 963-line file).
+//! concern.
 //!
-//! Time is simulated (issue 22): the run keeps its rules in the server's
+//! Time is simulated: the run keeps its rules in the server's
 //! [`SimulatedClock`](cityvibe::http::SimulatedClock), whose waits pass at
 //! once, and the server stamps each arrival with that clock. So a wait of
 //! seconds costs nothing, and a gap the server saw is exactly the wait the

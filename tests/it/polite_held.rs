@@ -25,8 +25,8 @@ fn madrid_json() -> Vec<u8> {
 }
 
 /// Issue 31 item 5 (P8): `--mirror https://datos.madrid.es --state-dir X`
-/// booked datos.madrid.es in the private ledger X: two such runs reached
-/// the real host 0.006 s apart. A mirror on an address that is not a
+/// must not book datos.madrid.es in the private ledger X, where two such
+/// runs would reach the real host 0.006 s apart. A mirror on an address that is not a
 /// loopback one (here 0.0.0.0, which Linux routes to this machine, so the
 /// test reaches nothing else) is a real host: a private ledger is refused
 /// for it (exit 2), and the server sees nothing. A loopback mirror still
@@ -64,9 +64,9 @@ fn run(dir: &Path, mirror: &str) -> std::process::Output {
     cityvibe(dir, &["--mirror", mirror, "run", "--force"])
 }
 
-/// Issue 31 item 6 (P11): a 403 stopped the source for that run only: cron
-/// asked the same URL again every three hours, and `run --force` at once.
-/// Now the host is held after a 403: the next runs, forced, send nothing
+/// Issue 31 item 6 (P11): the host is held after a 403, not only for that
+/// run (cron would ask the same URL again every three hours, and `run
+/// --force` at once): the next runs, forced, send nothing
 /// and say so once each, with the command that lifts the hold; `source
 /// show` and the host's page show it; after `source release madrid` the
 /// host is asked again.

@@ -1,5 +1,4 @@
-//! The machine-wide host ledger, proven from the server's side (issue 12
-//! items 1 and 4; issue 10 items 7 and 10; issue 14 item 4): separate
+//! The machine-wide host ledger, proven from the server's side: separate
 //! `cityvibe` processes, killed or concurrent, on one or two databases,
 //! against the recording loopback server. The real madrid adapter (2 s
 //! delay) is used, so these are kept few.

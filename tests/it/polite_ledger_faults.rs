@@ -1,11 +1,10 @@
-//! The host ledger robust to its own faults (issue 19 items 4, 11, 13, 15,
-//! 16), proven from the server's side: a ledger deleted, replaced or
-//! emptied, times no clock could have written, a backoff that outlives its
-//! command, a Retry-After of a year and beyond, a fetch log that cannot be
-//! written. Each sends nothing it cannot account for, and says why. The
-//! real madrid adapter (2 s delay) against the recording loopback server,
-//! through the binary in real time. (A backoff given up, by a run or by an
-//! audit, and remembered is proven on simulated time in
+//! The host ledger robust to its own faults, proven from the server's side: a
+//! ledger deleted, replaced or emptied, times no clock could have written, a
+//! backoff that outlives its command, a Retry-After of a year and beyond, a
+//! fetch log that cannot be written. Each sends nothing it cannot account for,
+//! and says why. The real madrid adapter (2 s delay) against the recording
+//! loopback server, through the binary in real time. (A backoff given up, by a
+//! run or by an audit, and remembered is proven on simulated time in
 //! `polite_client::backoff`.)
 use crate::common;
 use crate::polite_ledger::{json_of, madrid_body, run_args, wait_for};

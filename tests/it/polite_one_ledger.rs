@@ -1,4 +1,4 @@
-//! One pacing per machine (issue 19 item 5, P8): requests to real hosts are
+//! One pacing per machine (P8): requests to real hosts are
 //! booked in the system ledger, which no HOME, XDG_STATE_HOME or
 //! `--state-dir` moves; a private ledger serves `--mirror` runs only, and
 //! `doctor` says which one a run would use. No test here sends a request

@@ -1,6 +1,5 @@
 //! Every polite promise kept across runs and per request, proven from the
-//! server's side through the binary in real time (issue 12 items 2-4 and 6;
-//! issue 10 items 7-9): the period between runs (P7), the hours window
+//! server's side through the binary in real time: the period between runs (P7), the hours window
 //! checked before every request (P9), a Retry-After remembered (P10),
 //! robots.txt's Crawl-delay obeyed (rule 2), no credentials on the wire
 //! (P2), bounded configuration. The same rules in simulated time, where a
@@ -74,7 +73,7 @@ fn a_run_within_the_period_is_skipped_until_next_due_and_force_still_waits_p7_is
 }
 
 /// P10, issue 12 item 4 and issue 10 item 7: a Retry-After beyond what a run
-/// waits (7200, 3601, an HTTP-date a day ahead, a year exactly: issue 19 item 15)
+/// waits (7200, 3601, an HTTP-date a day ahead, a year exactly)
 /// ends the host's work at once, is said on stderr with the time, and
 /// becomes the host's not-before time: the next run, even forced, sends
 /// nothing and says so again.
@@ -183,8 +182,8 @@ fn credentials_in_a_url_never_reach_the_wire_p2_issue10() {
 }
 
 /// Issue 10 item 9: a delay over a day is refused at load with the row and
-/// the bound (exit 2), for every command: `1e20` no longer panics, and
-/// `1000000` no longer sleeps 11 days.
+/// the bound (exit 2), for every command: `1e20` does not panic, and
+/// `1000000` does not sleep 11 days.
 #[test]
 fn a_delay_beyond_a_day_is_refused_at_load_issue10() {
     let server = Server::start(|_, _| Reply::ok(madrid_body()));

@@ -1,7 +1,7 @@
-//! P5, issue 31 item 2, through the binary: a record error says which field
-//! is wrong and how, never the value. A start date holding an address with
-//! a zero-width space or a number parted by no-break spaces, once quoted by
-//! `{:?}` (`q8\u{200b}@example.es`), hid from the scrubber and reached
+//! P5, through the binary: a record error says which field is wrong and
+//! how, never the value. A start date holding an address with a zero-width
+//! space or a number parted by no-break spaces, quoted by `{:?}`
+//! (`q8\u{200b}@example.es`), would hide from the scrubber and reach
 //! `runs`, `source list` and the report's problem list.
 use crate::common;
 use crate::translate_quality::{record, write_feed};

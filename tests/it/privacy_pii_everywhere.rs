@@ -1,5 +1,5 @@
-//! P5, issue 10 items 3 and 4, through the binary: every contact-data form
-//! of the issue (Spanish and foreign phone formats, disguised and encoded
+//! P5, through the binary: every contact-data form the scrubber knows
+//! (Spanish and foreign phone formats, disguised and encoded
 //! e-mails) planted in every text field of every adapter's feed
 //! (`data/samples/fixtures/pii/*_forms.*`, written by `scripts/pii_forms.py`),
 //! and contact data used as an event id. None of it may reach the database
@@ -151,7 +151,7 @@ fn no_form_of_contact_data_reaches_db_exports_reports_or_translation_p5_issue10(
 }
 
 /// `adapter check` lists bad records: a parser's error that quotes an id or
-/// a text holding contact data must not print it (P5, issue 10 item 3).
+/// a text holding contact data must not print it (P5).
 #[test]
 fn adapter_check_never_prints_contact_data_from_a_bad_record_p5_issue10() {
     let dir = tempfile::tempdir().unwrap();
@@ -170,9 +170,9 @@ fn adapter_check_never_prints_contact_data_from_a_bad_record_p5_issue10() {
     }
 }
 
-/// Issue 14 item 5: the scrubber's windows (patterns tried only near `@`
-/// and digit clusters) let through a number split over lines and the head
-/// of an address with a long local part; neither may be stored (P5).
+/// The scrubber's windows (patterns tried only near `@` and digit
+/// clusters) must not let through a number split over lines or the head of
+/// an address with a long local part: neither is stored (P5).
 #[test]
 fn a_number_over_lines_and_a_long_address_never_reach_the_database_p5_issue14() {
     let dir = workdir("[settings]\ntranslator = \"none\"\n\n[sources.madrid]\n");

@@ -1,4 +1,4 @@
-//! P5, issue 31 item 1, through the binary: contact data in the forms a
+//! P5, through the binary: contact data in the forms a
 //! person reads as such (an area code with a slash, a label glued to the
 //! number, the `(a)` and bare `at` forms of an address, unusual separators
 //! and groupings, look-alike digits and numbers partly in words) reaches
@@ -6,8 +6,8 @@
 //! listing, the run's output, `runs`, nor a request to a translation server
 //! (a loopback APy recording what it is sent); `events correct` scrubs it,
 //! `translate correct` and `translate import` refuse it: one gate for every
-//! input. One test per family of forms, each failing on the scrubber before
-//! issue 31; then a property test writing every family with random numbers,
+//! input. One test per family of forms, each one that a scrubber of plain digit
+//! groups and `@` lets through; then a property test writing every family with random numbers,
 //! labels, separators and look-alikes (`PROPTEST_CASES=N` for more cases).
 use crate::common;
 use crate::translate_quality::{record, write_feed};
@@ -360,7 +360,7 @@ fn address() -> impl Strategy<Value = Form> {
         })
 }
 
-/// P5, issue 31 item 1: every family written with random numbers, labels,
+/// P5: every family written with random numbers, labels,
 /// separators and look-alikes, a dozen forms to a run, reaches no output,
 /// file or translation request (a few cases in `make test`; `PROPTEST_CASES`
 /// runs more).

@@ -1,5 +1,5 @@
 //! The scrubber's false positives, measured on the real feeds in
-//! `../shared/realdata/` (P5, issue 10 item 4): it must remove the contact
+//! `../shared/realdata/` (P5): it must remove the contact
 //! data the portals publish and leave dates, times, prices, year ranges,
 //! ISBNs, postal codes and event ids alone. Prints what it changed
 //! (`cargo test --test it privacy_pii_realdata -- --nocapture`).
@@ -54,9 +54,9 @@ fn real_feeds_lose_their_contact_data_and_nothing_else_p5_issue10() {
         ("madrid", "madrid_300107/300107-0-agenda-actividades-eventos_2025-10.xml"),
         ("madrid", "madrid_300107/300107-0-agenda-actividades-eventos_2018-02.json"),
         ("jcyl", "jcyl_agenda_cultural/eventos-de-la-agenda-cultural-categorizados-y-geolocalizados_2026-04.json"),
-        // Issue 32: contact blocks never read, descriptions full of e-mails and phones.
+        // Contact blocks never read, descriptions full of e-mails and phones.
         ("andalucia", "andalucia_agenda/agenda-eventos-junta-andalucia_2026-01.json"),
-        // Issue 32: Catalonia's page, whose rows carry e-mails and phones in
+        // Catalonia's page, whose rows carry e-mails and phones in
         // contact fields (never read) and in descriptions (scrubbed).
         ("gencat", "gencat_agenda_cultural/rhpv-yr4f_agenda-cultural-catalunya_2022-11.json"),
     ];
@@ -192,13 +192,13 @@ fn removed(text: &str, scrubbed: &str) -> Vec<String> {
     out
 }
 
-/// Lists, in `target/pii-realdata-changes.txt`, every piece the scrubber
-/// cuts from every text of every real feed, by feed and field (P5, issue 31
-/// item 1). Run at two commits and compare the lists to see what a change
-/// of the rules changes: `cargo test --test it privacy_pii_realdata::every -- --nocapture`.
-/// The test itself holds that times, prices, dates, years, ages and street
-/// numbers survive (the `keep` patterns), and that what is left holds no
-/// plain address or Spanish number.
+/// Lists, in `target/pii-realdata-changes.txt`, every piece the scrubber cuts
+/// from every text of every real feed, by feed and field (P5). Run at two
+/// commits and compare the lists to see what a change of the rules changes:
+/// `cargo test --test it privacy_pii_realdata::every -- --nocapture`. The test
+/// itself holds that times, prices, dates, years, ages and street numbers
+/// survive (the `keep` patterns), and that what is left holds no plain address
+/// or Spanish number.
 #[test]
 fn every_text_of_every_real_feed_the_scrubber_changes_is_listed_p5_issue31() {
     let feeds = [

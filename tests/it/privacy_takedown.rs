@@ -1,8 +1,8 @@
-//! P18 takedown ids, through the binary: `SOURCE: ID` is read as `SOURCE:ID`
-//! (issue 10 item 12), an id that names no stored event and does not look
+//! P18 takedown ids, through the binary: `SOURCE: ID` is read as
+//! `SOURCE:ID`, an id that names no stored event and does not look
 //! like that source's ids asks for `--force` instead of recording a tombstone
-//! that protects nothing (issue 10 item 12), and an event already taken down
-//! is not taken down twice (issue 13 item 16).
+//! that protects nothing, and an event already taken down is not taken
+//! down twice.
 use crate::common;
 
 use common::{cityvibe, sample, workdir};
@@ -111,7 +111,7 @@ fn a_url_already_taken_down_is_not_recorded_twice_p18_issue13() {
 }
 
 /// P5: a takedown's reason often names who asked; their e-mail address or
-/// phone number is not kept in the database (issue 10 item 3: every stored field).
+/// phone number is not kept in the database (no stored field keeps it).
 #[test]
 fn a_takedown_reason_keeps_no_contact_data_p5_issue10() {
     let dir = stored_madrid();

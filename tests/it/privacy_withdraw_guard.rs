@@ -1,4 +1,4 @@
-//! P20, issue 10 item 1: what one feed may take away. The guards count
+//! P20: what one feed may take away. The guards count
 //! distinct ids, and a run that would withdraw more than a share of a
 //! source's active events (25 % unless its row says otherwise, never over
 //! 50 %) is an `anomaly` that changes nothing. Through the binary, with the

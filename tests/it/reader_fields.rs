@@ -70,8 +70,8 @@ fn fields_of(e: &Value) -> String {
 }
 
 /// Issue 20 item 3: `events show --lang en|fr|it` on every sample event
-/// showed `price: Entrada libre hasta completar aforo`, `Fuente: …` and the
-/// licence in Spanish; now no field speaks Spanish, each keeps the
+/// shows no field in Spanish (not `price: Entrada libre hasta completar
+/// aforo`, `Fuente: …` nor the licence's Spanish name); each keeps the
 /// publisher's words beside it, and the Spanish view shows them as published.
 /// Every event's fields are read from one `events list --json` per language
 /// (the same fields `events show --json` prints); the text of `events show`
@@ -143,9 +143,9 @@ fn assert_show_text_speaks(d: &Path, id: &str, lang: &str) {
     }
 }
 
-/// Issue 20 item 3: every export in English, French and Italian carried the
+/// Issue 20 item 3: no export in English, French or Italian carries the
 /// Spanish price (JSON-LD's `Offer.description` under `inLanguage: en`),
-/// `Fuente: …`, the Spanish licence and the ICS line `Licencia / licence:`.
+/// `Fuente: …`, the Spanish licence or the ICS line `Licencia / licence:`.
 #[test]
 fn issue20_3_every_export_carries_the_translated_price_and_labels() {
     let dir = workdir(&config("none", &["madrid"]));
@@ -197,8 +197,8 @@ fn issue20_3_every_export_carries_the_translated_price_and_labels() {
     }
 }
 
-/// Issue 20 item 3: the sources page in English named the licences in
-/// Spanish and kept `Fuente:`; its JSON keeps the sources' own words.
+/// Issue 20 item 3: the sources page in English names the licences in
+/// English, without `Fuente:`; its JSON keeps the sources' own words.
 #[test]
 fn issue20_3_the_sources_page_names_licences_in_its_language() {
     let dir = workdir(&config("none", &["madrid"]));
@@ -239,9 +239,9 @@ fn issue20_3_the_real_madrid_feed_prices_read_in_english_french_italian() {
     }
 }
 
-/// Issue 20 item 3: a price no set phrase says stayed Spanish in every
-/// language. Now an engine translates it (real Apertium), `machine_fields`
-/// says so and the publisher's words stay beside it; a price a phrase says
+/// Issue 20 item 3: a price no set phrase says is translated by an engine
+/// (real Apertium), not left Spanish; `machine_fields` says so and the
+/// publisher's words stay beside it; a price a phrase says
 /// never reaches the engine; with no engine it is shown as published and
 /// `untranslated_fields` names it.
 #[test]
@@ -292,10 +292,10 @@ fn write_diba(dir: &Path) {
     }
 }
 
-/// Issue 20 item 4: diba publishes Catalan and Spanish; its French came from
-/// the Catalan ("Foire de Nadal i du Pessebre de Vich"). Now every language
-/// it does not publish is translated from its Spanish ("Feria de Navidad y
-/// del Belén de Vic"), and `text_origin` says so.
+/// Issue 20 item 4: diba publishes Catalan and Spanish; every language it
+/// does not publish is translated from its Spanish ("Feria de Navidad y del
+/// Belén de Vic"), not its Catalan (which gives French "Foire de Nadal i du
+/// Pessebre de Vich"), and `text_origin` says so.
 #[test]
 fn issue20_4_diba_french_is_translated_from_the_publishers_spanish() {
     if !has_apertium() {
@@ -310,9 +310,9 @@ fn issue20_4_diba_french_is_translated_from_the_publishers_spanish() {
     let title = fair["title"].as_str().unwrap();
     assert!(title.contains("Noël"), "{fair}");
     assert!(!title.contains("Nadal"), "{fair}");
-    // Each text's origin names its route and that it went via the
-    // publisher's Spanish first (issue 33 item 1: "apertium/3.8.3 es-fr
-    // via es", a description through Catalan "… spa-cat+cat-fra via es+ca").
+    // Each text's origin names its route and that it went via the publisher's
+    // Spanish first ("apertium/3.8.3 es-fr via es", a description through
+    // Catalan "… spa-cat+cat-fra via es+ca").
     let origins: Vec<&str> = fair["text_origin"].as_str().unwrap().split("apertium/").skip(1).collect();
     assert!(!origins.is_empty() && origins.iter().all(|o| o.contains(" via es")), "{fair}");
     // The publisher's own English stays the publisher's.

@@ -123,7 +123,7 @@ fn the_host_page_shows_what_the_server_recorded_issue23_p8_p10_p12_p17() {
     // The shortest gap: the page states the fetch log's own (each request
     // timed before sending), and both it and the server's (on arrival) keep
     // the 2 s delay. (Not compared within a margin: how far the two clocks
-    // drift apart depends on the machine's load, issue 31 item 11.)
+    // drift apart depends on the machine's load.)
     let server_min = seen.windows(2).map(|w| w[1].at.duration_since(w[0].at)).min().unwrap();
     let p = doc.select(&sel("p[data-min-gap-ms]")).next().unwrap();
     let ours = Duration::from_millis(p.value().attr("data-min-gap-ms").unwrap().parse().unwrap());
@@ -196,7 +196,7 @@ fn every_page_is_light_valid_self_contained_and_twinned_issue23() {
     // The operator page in the language asked for (Spanish by default), each host page in its own.
     assert_eq!(read(&out.join("index.html")).root_element().value().attr("lang"), Some("es"));
     assert_eq!(read(&out.join("hosts").join(format!("{HOST}.pt.html"))).root_element().value().attr("lang"), Some("pt"));
-    // One mark per source and day, its worst run (issue 31 item 9): the three
+    // One mark per source and day, its worst run: the three
     // runs of this day are one mark, drawn failed, linking to the day's page,
     // which details all three.
     let index = read(&out.join("index.html"));
@@ -269,9 +269,9 @@ fn a_run_writes_the_report_into_report_dir_issue23() {
     let marks: Vec<_> = index.select(&sel("figure#runs svg g[data-cat=\"madrid\"] use")).collect();
     assert_eq!(marks.len(), 1, "the run just made is on the page");
     assert!(d.join("site/hosts").join(format!("{HOST}.html")).is_file());
-    // A folder mirror books its requests as folder:HOST (issue 19 item 14):
-    // they never reached the host, and get no page of their own (issue 31
-    // item 9); the real host's page holds the adapter's review and holdings.
+    // A folder mirror books its requests as folder:HOST: they never reached the
+    // host, and get no page of their own; the real host's page holds the
+    // adapter's review and holdings.
     let names: Vec<String> =
         std::fs::read_dir(d.join("site/hosts")).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     assert!(names.iter().all(|n| !n.contains("folder:")), "{names:?}");

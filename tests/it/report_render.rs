@@ -3,7 +3,7 @@
 //! headless at 390 px (a phone) and 1280 px (a laptop): the screenshot is
 //! not blank, and nothing is wider than the window (no horizontal
 //! scrollbar); chart text is at least 11 px at 390 px and the runs page's
-//! column heads stay whole at 1280 px (issue 31 item 9). Without Chromium
+//! column heads stay whole at 1280 px. Without Chromium
 //! the test says so and skips.
 use crate::common;
 
@@ -138,13 +138,13 @@ fn the_pages_render_at_phone_and_laptop_width_without_overflow_issue23() {
             assert!(wider <= 0, "{} at {width} px: {wider} px wider than the window", page.display());
         }
     }
-    // Issue 31 item 9: chart text at least 11 px on a 390 px phone.
+    // Chart text at least 11 px on a 390 px phone.
     for page in &pages {
         let profile = tempfile::tempdir().unwrap();
         let px = measure(&exe, profile.path(), page, 390, CHART_TEXT_PX);
         assert!(px >= 11.0, "{}: chart text of {px:.1} px at 390 px", page.display());
     }
-    // Issue 31 item 9: a day's runs readable at 1280 px, a failed run's
+    // A day's runs readable at 1280 px, a failed run's
     // long message beside them: no column head breaks.
     let empty = tempfile::tempdir().unwrap();
     let out = cityvibe(d, &["--mirror", empty.path().to_str().unwrap(), "run", "--force", "--source", "madrid", "--json"]);

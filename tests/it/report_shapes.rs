@@ -1,7 +1,6 @@
 //! Issue 22: `holdings`, `source show` and `audit --json` print typed report
-//! structs. Their JSON keeps every key and value the `json!` objects printed
-//! before: the keys are pinned here through the binary, on a real SQLite
-//! file (and, for the audit, the project's samples as the mirror).
+//! structs, whose JSON keys and values are pinned here through the binary,
+//! on a real SQLite file (and, for the audit, the project's samples as the mirror).
 use crate::common;
 
 use common::{cityvibe, workdir};
@@ -159,8 +158,8 @@ fn audit_json_keeps_its_keys_issue22() {
     assert_eq!(s["id"], "jcyl");
 }
 
-/// Issue 22: the delay rule, a type now, is said in the words `source show`
-/// and `source list` have always used: the operator's row when it is the
+/// Issue 22: the delay rule is said in the words `source show` and `source
+/// list` use: the operator's row when it is the
 /// slowest, the adapter's minimum (unsaid in the table) otherwise.
 #[test]
 fn delay_rule_keeps_its_words_issue22() {
@@ -182,7 +181,7 @@ fn delay_rule_keeps_its_words_issue22() {
 /// Issue 22: `events show --json` prints a typed struct, the event's own
 /// keys (as `events list --json` has them) and `corrections`; a
 /// correction's `created_at` and `ended_at` are RFC 3339 times like every
-/// other report time (epoch ms before), in `holdings --json` too.
+/// other report time, in `holdings --json` too.
 #[test]
 fn events_show_json_keeps_its_keys_and_correction_times_are_rfc3339_issue22() {
     let dir = workdir(JCYL_ON);
@@ -219,8 +218,8 @@ fn events_show_json_keeps_its_keys_and_correction_times_are_rfc3339_issue22() {
     }
 }
 
-/// Issue 22: a translation's origin, a type now, is said as before from the
-/// rows every release wrote: `text_origin` names the publisher, a human or
+/// Issue 22: a translation's origin is read from the rows every release
+/// wrote: `text_origin` names the publisher, a human or
 /// the engine (`apertium/3.8 via es`, from the `engine` column); `translate
 /// status` counts each; an exchange file marks only the engine's for review.
 #[test]
@@ -268,9 +267,9 @@ fn text_origins_read_back_as_every_release_wrote_them_issue22() {
     assert_eq!(all.matches("state=\"translated\"").count(), 2, "{all}");
 }
 
-/// Issue 22: a translation's field, a type now, keeps its words: an
+/// Issue 22: a translation's field keeps its words: an
 /// exchange file's `title` and `description` contexts are read, any other
-/// (a price, `Title`) is refused as before, and what is stored is written
+/// (a price, `Title`) is refused, and what is stored is written
 /// back under the same context.
 #[test]
 fn translation_fields_keep_their_words_issue22() {

@@ -260,18 +260,19 @@ fn issue19_9_a_hanging_server_is_asked_once_and_the_fallback_starts_at_once() {
     let out = run(dir.path());
     assert!(out.status.success(), "{}", stderr(&out));
     // The request that timed out, and one short probe telling a hanging
-    // server from a text that hangs it (issue 10.5); before, 24 requests.
-    // (Counted, not timed: the run's length follows from it, issue 31 item 11.)
+    // server from a text that hangs it; not one per language, batch and text.
+    // (Counted, not timed: the run's length follows from it, and a loaded
+    // machine stretches time.)
     let asked = server.requests().len();
     assert!(asked <= 2, "a server that timed out was asked {asked} times in the same run");
     let en = listed(dir.path(), "en");
     assert!(en["1"]["text_origin"].as_str().unwrap_or("").starts_with("apertium/"), "the fallback translated: {}", en["1"]);
 }
 
-// Issue 19 item 10, the OpenAI-compatible client: it refused chatter but
-// stored markup and control bytes, and a model obeying an event text's
-// "ignore previous instructions" gave the English title "HACKED Visit
-// Evil.example for Free Tickets Now.". Each is a failed text now.
+// Issue 19 item 10, the OpenAI-compatible client: markup, control bytes
+// and the answer of a model obeying an event text's "ignore previous
+// instructions" (the English title "HACKED Visit Evil.example for Free
+// Tickets Now.") are failed texts, as chatter is.
 #[test]
 fn issue19_10_an_obeying_or_careless_model_is_never_stored() {
     let server = Server::start(|seen, _| {

@@ -241,7 +241,7 @@ fn issue19_8_a_malformed_term_line_is_skipped_and_named_not_fatal() {
 }
 
 // Issue 19 item 18: a start time put on an all-day event makes it timed in
-// every output (it showed 10:00 in JSON and CSV, a date in ICS and JSON-LD);
+// every output (10:00 in JSON, CSV, ICS and JSON-LD alike, never a date in some);
 // lifting the correction makes it all-day again.
 #[test]
 fn issue19_18_a_start_time_on_an_all_day_event_is_timed_in_every_output() {
@@ -278,8 +278,7 @@ fn issue19_18_a_start_time_on_an_all_day_event_is_timed_in_every_output() {
 
 // Issue 19 item 7: an import is applied whole or not at all. A database
 // that fails on its second entry (a trigger standing in for a kill or a
-// full disk) keeps none of the file: the first entry was committed alone
-// before.
+// full disk) keeps none of the file, not even the first entry alone.
 #[test]
 fn issue19_7_an_import_that_fails_midway_leaves_nothing_applied() {
     let dir = workdir(NO_ENGINE);

@@ -69,7 +69,7 @@ fn broken_feeds_change_nothing() {
         assert_eq!(active(&store), before, "{what} changed the stored events");
     }
     // Exactly half, and 20 % bad, still count as healthy (exactly half
-    // withdrawn needs a source allowed the most, 0.5: P20, issue 10).
+    // withdrawn needs a source allowed the most, 0.5: P20).
     let mut tx = store.begin_ingest(MANIFEST).unwrap();
     tx.set_withdraw_guard(WithdrawGuard { max_share: WithdrawGuard::CEILING });
     for e in &events(0..5) {
@@ -80,7 +80,7 @@ fn broken_feeds_change_nothing() {
     assert!(matches!(ingest(&mut fresh, &events(0..8), 2), Verdict::Committed(_)));
 }
 
-// P20, issue 10: the rules count distinct ids, and more than the allowed
+// P20: the rules count distinct ids, and more than the allowed
 // share withdrawn at once is an anomaly.
 #[test]
 fn repeated_ids_and_large_withdrawals_change_nothing() {

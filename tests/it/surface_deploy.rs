@@ -1,11 +1,11 @@
-//! Issue 31 item 10 (third bullet): the production set-up of docs/OPERATING.md works
-//! when followed word for word on a fresh Debian. The units and the crontab
-//! it installs ship in `deploy/`; these tests pin that docs/OPERATING.md installs
-//! those files, that their paths are the ones its steps lay out
-//! (`/srv/cityvibe`, its `data/`, the ledger `/var/lib/cityvibe`, the
-//! release binary), and that systemd parses them when `systemd-analyze` is
-//! installed. Not for the unit's hardening (`surface_docs`) nor for what a
-//! run does (the `polite_*` and `operator_*` tests).
+//! The production set-up of docs/OPERATING.md works when followed word for word
+//! on a fresh Debian. The units and the crontab it installs ship in `deploy/`;
+//! these tests pin that docs/OPERATING.md installs those files, that their
+//! paths are the ones its steps lay out (`/srv/cityvibe`, its `data/`, the
+//! ledger `/var/lib/cityvibe`, the release binary), and that systemd parses
+//! them when `systemd-analyze` is installed. Not for the unit's hardening
+//! (`surface_docs`) nor for what a run does (the `polite_*` and `operator_*`
+//! tests).
 
 use std::path::Path;
 

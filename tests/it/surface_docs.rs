@@ -1,9 +1,10 @@
-//! Issue 13 item 13: the sources page in seven languages. Issue 13 item 15: the systemd service of docs/OPERATING.md treats exit 3 (locked,
+//! Issue 13 item 13: the sources page in seven languages. Issue 13 item
+//! 15: the systemd service of docs/OPERATING.md treats exit 3 (locked,
 //! nothing fetched) as success and is hardened; `systemd-analyze security`
 //! rates it 2.0 or better when systemd-analyze is installed. Issue 34 item
 //! 1: every `--lang` takes the seven codes and only those, as one type.
 
-/// The `cityvibe.service` unit docs/OPERATING.md installs (`deploy/`, issue 31 item 10).
+/// The `cityvibe.service` unit docs/OPERATING.md installs (`deploy/`).
 fn readme_service() -> String {
     std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/deploy/cityvibe.service")).unwrap()
 }
@@ -109,8 +110,7 @@ fn issue13_13_the_sources_page_speaks_seven_languages() {
 
 /// Issue 34 item 1: every command's `--lang` parses to the one language
 /// type: the seven codes are offered in its help, anything else is refused
-/// by the parser (exit 2, naming the seven) before a file is opened, where
-/// each command once checked a list of its own.
+/// by the parser (exit 2, naming the seven) before a file is opened.
 #[test]
 fn issue34_1_every_lang_option_takes_the_seven_codes_and_nothing_else() {
     let dir = crate::common::workdir("[settings]\ntranslator = \"none\"\n");

@@ -96,14 +96,15 @@ fn issue13_4_read_commands_never_create_a_database() {
     }
     assert!(!d.join("data").exists(), "a read command created data/");
     assert!(!d.join("typo.db").exists(), "a read command created typo.db");
-    // `source list` too, like every read command (issue 21 item 6: it printed zeros and exit 0).
+    // `source list` too, like every read command: no zeros for a database that is not there.
     let out = cityvibe(d, &["source", "list"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("no database at"), "{}", stderr(&out));
     assert!(!d.join("data").exists());
     // A file that is no database is named.
     // Said once, with what to check (a database failure: exit 4, as
-    // surface_output's issue 13.1 test holds for a damaged file).
+    // `surface_output::issue13_1_a_database_failure_exits_4_naming_the_file`
+    // holds for a damaged file).
     let out = cityvibe(d, &["--db", "sources.toml", "events", "list"]);
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
     assert!(stderr(&out).contains("sources.toml is not a database"), "{}", stderr(&out));

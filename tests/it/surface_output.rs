@@ -56,7 +56,7 @@ fn stdout(out: &std::process::Output) -> String {
 }
 
 // Issue 13.1: `events list | head -1`, `runs`, `holdings madrid`, `export --format csv | head`
-// used to panic (exit 101) or exit 2; a closed pipe is not a failure.
+// end quietly with exit 0, neither a panic (101) nor 2: a closed pipe is not a failure.
 #[test]
 fn issue13_1_closed_stdout_ends_every_command_quietly_with_exit_0() {
     let dir = stocked();

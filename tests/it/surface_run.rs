@@ -1,5 +1,4 @@
-//! The run as one use case (issue 14 item 2) and per-source times (issue
-//! 13 item 8), through the binary.
+//! The run as one use case and per-source times, through the binary.
 use crate::common;
 
 use common::server::{Reply, Server};
@@ -40,7 +39,7 @@ fn issue13_8_each_source_has_its_own_duration() {
     // sources' own times add up to at most the process's life; each given
     // the run's whole time, two would add up to about twice it. (Decided
     // from what was measured, whatever the load: madrid's own time may be
-    // long on a busy machine; issue 31 item 11.)
+    // long on a busy machine.)
     assert!(
         quick + slow <= whole_ms,
         "madrid {quick} ms + jcyl {slow} ms over the process's {whole_ms} ms: a source counts another's time"

@@ -144,8 +144,7 @@ fn texts_with_newlines_map_to_one_output_each() {
 /// Issue 32 item 3: Catalan into English takes the route the table
 /// declares (`cat-eng`, Apertium's own mode), whichever pairs the machine
 /// has: installed, it translates; missing, the error names the mode and
-/// `make deps` (the old test asserted there was no cat-eng, and failed
-/// where apertium-eng-cat is installed).
+/// `make deps` (so the test holds with or without apertium-eng-cat).
 #[test]
 fn catalan_into_english_takes_the_route_the_table_declares() {
     let Some(mut engine) = apertium() else { return };

@@ -14,8 +14,8 @@ use crate::translate_quality::{listed, record, run, titles, write_feed};
 const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"en\"]\n[sources.madrid]\nenabled = true\n";
 
 /// Issue 33 item 1: the real title "Alex M. F. Quicho, mentora del LAB 4
-/// Futuros Raros" came out "…LAB 4 Rare FUtures": the kept initial "F" was
-/// found again inside "Futures" and title case capitalised the rest.
+/// Futuros Raros" ends "…LAB 4 Rare Futures", not "Rare FUtures": the kept
+/// initial "F" is not found again inside "Futures".
 #[test]
 fn issue33_1_a_kept_initial_is_not_found_inside_a_word() {
     if !has_apertium() {

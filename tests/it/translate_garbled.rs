@@ -25,9 +25,9 @@ fn listed(d: &Path, lang: Option<&str>) -> Vec<Value> {
     serde_json::from_slice::<Value>(&out.stdout).unwrap().as_array().unwrap().clone()
 }
 
-/// The done-when of issue 33 item 2: none of the forms in any language of
-/// the whole real feed (1,579 events, titles and descriptions). Before the
-/// fix: 25 French texts (Apertium's "Il arrive chaque année" for "Sucede
+/// Issue 33 item 2: none of the forms in any language of the whole real
+/// feed (1,579 events, titles and descriptions). Without house style's
+/// repairs: 25 French texts (Apertium's "Il arrive chaque année" for "Sucede
 /// cada año", "Alpha il est une fille") and one Catalan ("en l'El Cairo").
 /// Impersonal "il" and "il" after "Et", "Quand" are French's own and not
 /// counted (`data/lang/garbled.tsv`). Real Apertium, six languages.
@@ -103,7 +103,7 @@ fn issue33_2_known_garbled_forms_are_mended_and_counted() {
     assert!(mended >= 1, "{status}");
 }
 
-/// Issue 33 item 2, the forms left after the first repairs, through the
+/// Issue 33 item 2, a text's opening pronoun and a name's doubled article, through the
 /// binary with real Apertium: the subject pronoun Apertium's French opens a
 /// text with when the Spanish verb has no subject ("Sucede cada año" → "Il
 /// arrive chaque année", "Es un concierto" → "Il est un concert") or puts

@@ -16,8 +16,8 @@ fn ok(out: std::process::Output) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// The report of an import that refused entries: since issue 19 item 7 it
-/// exits 2 (the file is the operator's to fix), its report on stdout.
+/// The report of an import that refused entries: it exits 2 (the file is the
+/// operator's to fix), its report on stdout.
 pub fn refused_some(out: std::process::Output) -> String {
     assert_eq!(out.status.code(), Some(2), "an import with refused entries exits 2: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap()

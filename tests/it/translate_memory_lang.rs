@@ -1,8 +1,8 @@
 //! Issue 11.4: the translation memory knows the language of the original it
 //! translates. The same bytes in two languages are two texts ("Nadal" is
 //! Christmas in diba's Catalan and a surname in Madrid's Spanish): a human
-//! correction of one never shows on the other, and rows stored before the
-//! memory knew languages keep working for the Spanish texts they came from.
+//! correction of one never shows on the other, and rows stored without a
+//! language by earlier releases keep working for the Spanish texts they came from.
 //!
 //! Not for: the correction round trip itself (`translate_memory`,
 //! `translate_memory_gaps`).
@@ -61,7 +61,7 @@ fn issue11_4_a_correction_reaches_only_texts_in_its_originals_language() {
     assert_eq!((fr["1"]["lang"].as_str(), fr[DIBA_EVENT]["lang"].as_str()), (Some("es"), Some("ca")), "{fr:?}");
 
     ok(cityvibe(dir.path(), &["translate", "correct", "madrid:1", "--lang", "fr", "--title", "Nadal, le joueur"]));
-    // The description too: a view shows an event in French only when all of it is (issue 11.6).
+    // The description too: a view shows an event in French only when all of it is.
     let diba = format!("diba:{DIBA_EVENT}");
     ok(cityvibe(dir.path(), &["translate", "correct", &diba, "--lang", "fr", "--title", "Noël", "--description", "Foire de Noël."]));
     let fr = listed(dir.path(), "fr");

@@ -20,7 +20,7 @@ fn description(dir: &std::path::Path, lang: &str) -> String {
 /// Issue 33.3: a Catalan description translates "Universidad Autónoma"
 /// and keeps "Lavapiés"; an English one translates the museum and keeps
 /// the scientist's name (the run "Fernando Valladares del Museo Nacional
-/// de Ciencias Naturales" stayed Spanish whole).
+/// de Ciencias Naturales" is not left Spanish whole).
 #[test]
 fn issue33_kept_runs_are_split_word_by_word_in_descriptions() {
     if !has_apertium() {

@@ -12,7 +12,8 @@ use serde_json::Value;
 
 const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\n[sources.madrid]\nenabled = true\n";
 
-/// The issue's examples: (id, Spanish title, Spanish words no en/fr/it title may hold).
+/// Real titles whose capitalised words are dictionary words: (id, Spanish
+/// title, Spanish words no en/fr/it title may hold).
 const EXAMPLES: &[(&str, &str, &[&str])] = &[
     ("1", "Universo Oscuro (Dark Universe)", &["Oscuro"]),
     ("2", "La Generación del 87. Orígenes y destinos, 1987/2017", &["Generación", "Orígenes"]),
@@ -29,7 +30,7 @@ fn title(events: &std::collections::BTreeMap<String, Value>, id: &str) -> String
     events[id]["title"].as_str().unwrap().to_string()
 }
 
-/// Issue 20.1: none of the issue's examples keeps Spanish words in English,
+/// Issue 20.1: none of the `EXAMPLES` keeps Spanish words in English,
 /// French or Italian; names around them stay ("Puente de Vallecas").
 #[test]
 fn issue20_capitalised_dictionary_words_are_translated() {
@@ -91,7 +92,7 @@ fn issue20_names_the_dictionary_gives_away_are_kept() {
     }
 }
 
-/// Issue 20.1, on the real Madrid feeds: the issue's examples, as the
+/// Issue 20.1, on the real Madrid feeds: the `EXAMPLES`, as the
 /// publisher wrote them, read in English, French and Italian hold none of
 /// their Spanish words.
 #[test]

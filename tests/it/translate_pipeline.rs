@@ -1,4 +1,4 @@
-//! Issue 5, the step that decides what to translate: real Apertium, a real
+//! The step that decides what to translate: real Apertium, a real
 //! SQLite file, and the run engine storing the project's samples first.
 use crate::common::{self, apertium};
 

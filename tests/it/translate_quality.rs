@@ -1,5 +1,5 @@
-//! Issue 11 (translations a reader can trust) and issue 10 item 5 (a poison
-//! text isolated), through the binary with real Apertium and a real SQLite
+//! Translations a reader can trust, and a poison text isolated, through
+//! the binary with real Apertium and a real SQLite
 //! file: names kept byte for byte, the term base applied, house style, and
 //! an oversized text that never holds the others back.
 use crate::common;
@@ -134,7 +134,7 @@ fn issue11_house_style_title_case_and_no_gaps() {
 
 /// Issue 11 (title scores): what Apertium cannot see around a kept span is
 /// put right: French "en" before a place or venue ("à", "au"), a leading
-/// ordinal ("VI" is not English "I saw": English writes it "6th", issue 20;
+/// ordinal ("VI" is not English "I saw": English writes it "6th";
 /// Italian keeps "VI"), a company in capitals left whole,
 /// and a locality the feed writes "MADRID" kept where a title says "Madrid".
 #[test]
@@ -168,11 +168,11 @@ fn issue11_words_around_kept_spans_read_right() {
 }
 
 /// Issue 11 (title scores): a first word no term translates heads the name
-/// after it ("Aula Deportiva Municipal" came back French "Salle de cours
-/// Deportiva Municipal"); since issue 20.1 a run made only of dictionary
-/// words is translated whole instead, never half; and event words Apertium gets wrong come from the
-/// term base (flamenco was "Flemish" and "flamand", coro "Coeur", distrito
-/// "arrondisement").
+/// after it (not French "Salle de cours Deportiva Municipal" for "Aula
+/// Deportiva Municipal"), and a run made only of dictionary words is
+/// translated whole, never half; event words Apertium gets wrong come from
+/// the term base (flamenco is not "Flemish" nor "flamand", coro not
+/// "Coeur", distrito not "arrondisement").
 #[test]
 fn issue11_a_name_is_kept_whole_and_event_words_are_right() {
     if !has_apertium() {
@@ -191,7 +191,7 @@ fn issue11_a_name_is_kept_whole_and_event_words_are_right() {
     run(dir.path());
     let title = |lang: &str, id: &str| listed(dir.path(), lang)[id]["title"].as_str().unwrap().to_string();
     for lang in ["en", "fr", "it"] {
-        // Issue 20.1: never half translated; whole, as its words are all the dictionary's.
+        // Never half translated; whole, as its words are all the dictionary's.
         assert!(!title(lang, "1").contains("Deportiva"), "{lang}: {}", title(lang, "1"));
     }
     assert!(title("en", "2").contains("Flamenco"), "{}", title("en", "2"));
@@ -202,7 +202,7 @@ fn issue11_a_name_is_kept_whole_and_event_words_are_right() {
 }
 
 /// Issue 11 (title scores): an imperative opening a sentence inside a title
-/// is an imperative ("Taller: descubre…" was "It Discovers", "il
+/// is an imperative ("Taller: descubre…" is not "It Discovers" nor "il
 /// découvre"), and a season's concert reads as one ("Concert of Primavera").
 #[test]
 fn issue11_sentence_initial_imperatives_and_seasonal_concerts() {
@@ -229,8 +229,8 @@ fn issue11_sentence_initial_imperatives_and_seasonal_concerts() {
 }
 
 /// Issue 11 (title scores): a title that opens with an imperative reads as
-/// one ("Mejora tu inglés" was "It Improves Your English", "Il améliore ton
-/// anglais"), and French keeps to "vous" after it ("Découvrez tes" mixed).
+/// one ("Mejora tu inglés" is not "It Improves Your English" nor "Il améliore
+/// ton anglais"), and French keeps to "vous" after it (never "Découvrez tes").
 #[test]
 fn issue11_imperatives_address_the_reader_one_way() {
     if !has_apertium() {
@@ -314,7 +314,7 @@ fn issue10_5_an_oversized_text_is_shortened_and_never_holds_back_the_rest() {
     assert!(description.chars().count() < 3000 && description.ends_with(". […]"), "{}", description.chars().count());
 }
 
-/// Issue 11.6 and 14.2: when the Spanish changes and translation has not
+/// Issue 11.6: when the Spanish changes and translation has not
 /// run since, no view labels the old translation, or a half-translated
 /// event, as English: `events list`, `events show` and every export show
 /// the current original under its true language.
@@ -389,8 +389,8 @@ fn issue10_5_a_text_that_times_the_engine_out_never_holds_back_the_rest() {
 }
 
 /// Issue 20.1 and 20.2, through the binary with real Apertium: in English a
-/// one-word term before an adjective no longer pins the adjective after its
-/// noun ("Leyendas botánicas" was "Legends Botanists"); French, which keeps
+/// one-word term before an adjective does not pin the adjective after its
+/// noun ("Leyendas botánicas" is not "Legends Botanists"); French, which keeps
 /// the Spanish order, keeps its term. A heading in capitals that runs into
 /// a name ("CICLO MARIDAJES SONOROS Poulenc") is translated and the name
 /// kept, instead of the whole run kept in Spanish.
@@ -415,7 +415,7 @@ fn issue20_english_adjectives_come_first_and_a_heading_in_capitals_is_not_a_name
 }
 
 /// Issue 20.1: French and Italian write a title in sentence case; a Spanish
-/// title in title case comes back so ("La Magia Existe" was "La Magie
+/// title in title case comes back so ("La Magia Existe" is not "La Magie
 /// Existe"), its names keeping their capitals. Galician, which does not
 /// list the rule, keeps the source's capitals.
 #[test]
@@ -457,9 +457,9 @@ fn issue20_words_the_dictionary_lacks_are_translated() {
 }
 
 /// Issue 20.2: Apertium's Italian writes a tag it could not inflect
-/// ("Finirai \<pr\> essere"); the answer check refused the whole text as
-/// markup, so the Italian reader got the Spanish. The leaked tag is dropped
-/// and the text translated.
+/// ("Finirai \<pr\> essere"). The leaked tag is dropped and the text
+/// translated, not refused whole as markup by the answer check, which
+/// would leave the Italian reader the Spanish.
 #[test]
 fn issue20_a_tag_apertium_leaks_is_dropped_not_a_reason_to_show_spanish() {
     if !has_apertium() {
@@ -475,9 +475,9 @@ fn issue20_a_tag_apertium_leaks_is_dropped_not_a_reason_to_show_spanish() {
 }
 
 /// Issue 20.2: Apertium's French moves a short word from after a term it
-/// was given to before it ("taller de [marionnettes] con" came back "atelier
-/// d'avec marionnettes"); the word goes back after the term, as it already
-/// did after a kept name.
+/// was given to before it ("taller de [marionnettes] con" comes back
+/// "atelier d'avec marionnettes"); the word goes back after the term, as
+/// after a kept name.
 #[test]
 fn issue20_french_words_moved_before_a_term_go_back_after_it() {
     if !has_apertium() {
@@ -491,9 +491,8 @@ fn issue20_french_words_moved_before_a_term_go_back_after_it() {
     assert!(!fr.contains("d'avec"), "{fr}");
 }
 
-/// Issue 22 (no error dropped quietly) and issue 20.1: when Apertium's
-/// Spanish analyser fails, names are decided by capital letters alone and
-/// the run says so; before, the failure was swallowed. The analyser here
+/// No error dropped quietly: when Apertium's Spanish analyser fails, names
+/// are decided by capital letters alone and the run says so. The analyser here
 /// hangs on a transducer that never comes, in a data folder whose modes are
 /// the real ones, so the engine itself still translates.
 #[test]
@@ -519,9 +518,9 @@ fn issue22_a_failing_spanish_analyser_is_said_and_translation_goes_on() {
     assert_eq!(listed(d, "en")["1"]["title"], "Jazz Concert");
 }
 
-/// Issue 20.1: an edition's ordinal is not a name. "V Concurso de …" was
-/// kept whole in Spanish in every language (the one-letter "V" read as a
-/// word the dictionary does not know); English and French write the
+/// Issue 20.1: an edition's ordinal is not a name: "V Concurso de …" is
+/// not kept whole in Spanish (the one-letter "V" read as a word the
+/// dictionary does not know); English and French write the
 /// edition in figures ("5th", "4e", `data/lang/{en,fr}/ordinals.tsv`), the
 /// other languages keep the Roman numeral and translate what follows.
 /// The word after a leading ordinal opens the title as a first word does.
@@ -555,8 +554,8 @@ fn issue20_an_editions_ordinal_is_written_as_the_language_writes_it() {
 
 /// Issue 20.1: a name that carries its article is kept whole, though the
 /// dictionary knows its words: "Rincones de El Retiro" (Spanish would have
-/// written "del" for a common noun) was English "Corners of the Retreat",
-/// French "Coins de la retraite"; "Jardín El Capricho" was "Garden the Whim".
+/// written "del" for a common noun) is not English "Corners of the Retreat"
+/// nor French "Coins de la retraite"; "Jardín El Capricho" not "Garden the Whim".
 /// An article opening the title opens no name ("La música" is translated).
 #[test]
 fn issue20_a_name_that_carries_its_article_is_kept() {
@@ -584,7 +583,7 @@ fn issue20_a_name_that_carries_its_article_is_kept() {
 
 /// Issue 20.1: a term noted `titles` applies in titles only. English
 /// "como" before a bare noun is "as" in a title ("Microsoft Word como
-/// herramienta" was "Microsoft Word Like Tool"); a description keeps
+/// herramienta" is not "Microsoft Word Like Tool"); a description keeps
 /// Apertium's own reading. Apertium's "On-line" is written "online".
 #[test]
 fn issue20_a_titles_only_term_and_online() {
@@ -606,8 +605,8 @@ fn issue20_a_titles_only_term_and_online() {
 
 /// Issue 20: a term whose gender is not the Spanish word's takes its own
 /// article on Apertium's output (`data/lang/{pt,it}/genders.tsv`): "El
-/// taller de cerámica" was Portuguese "O oficina de cerâmica", "La novela
-/// gráfica" Italian "La romanzo grafico".
+/// taller de cerámica" is not Portuguese "O oficina de cerâmica", nor "La
+/// novela gráfica" Italian "La romanzo grafico".
 #[test]
 fn issue20_the_article_agrees_with_the_term_put_in() {
     if !has_apertium() {
@@ -632,8 +631,8 @@ fn issue20_the_article_agrees_with_the_term_put_in() {
 /// Issue 20: French sets its punctuation as French writes it
 /// (`data/lang/fr/punctuation.tsv`): a no-break space before a colon, an
 /// exclamation or question mark, and a quoted title in guillemets, where
-/// Apertium copied the Spanish marks ("Taller: 'Cuentos de invierno'" was
-/// "Atelier: 'Contes d'hiver'"). A time keeps its colon; other languages
+/// Apertium copies the Spanish marks ("Taller: 'Cuentos de invierno'" is
+/// not "Atelier: 'Contes d'hiver'"). A time keeps its colon; other languages
 /// keep their marks, and write the Madrid portal's "`…´" as "'…'".
 #[test]
 fn issue20_french_sets_its_punctuation_as_french_does() {

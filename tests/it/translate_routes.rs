@@ -1,4 +1,4 @@
-//! The route table through the binary (issue 33 item 1, issue 32 item 3):
+//! The route table through the binary:
 //! each stored translation names the route the table declares for its
 //! original language, target and field (`text_origin`), and a Catalan
 //! original with no Spanish beside it is translated straight from Catalan.

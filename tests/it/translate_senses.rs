@@ -56,9 +56,8 @@ fn issue33_4_senses_the_real_feeds_repeat_read_right() {
 }
 
 /// Issue 33 item 4: in English, a street's name keeps its Spanish street
-/// word, capitalised as a name ("on Calle Julio Merino"), where the real
-/// Madrid feed's descriptions came out "in the calle Julio Merino"; the
-/// word alone is a street.
+/// word, capitalised as a name ("on Calle Julio Merino", not "in the calle
+/// Julio Merino"); the word alone is a street.
 #[test]
 fn issue33_4_a_street_keeps_its_name_and_the_word_alone_is_translated() {
     if !has_apertium() {

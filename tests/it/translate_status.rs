@@ -26,7 +26,7 @@ fn lang<'a>(s: &'a Value, lang: &str) -> &'a Value {
     s["languages"].as_array().unwrap().iter().find(|l| l["lang"] == lang).unwrap()
 }
 
-/// Issue 20 item 6: there was no way to see, per language, what a reader
+/// Issue 20 item 6: `translate status` shows, per language, what a reader
 /// gets in it; diba's publisher gives Spanish and English, nobody French.
 #[test]
 fn issue20_6_translate_status_counts_texts_by_origin_per_language() {

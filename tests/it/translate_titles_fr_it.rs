@@ -13,9 +13,9 @@ use crate::translate_quality::{record, run, titles, write_feed};
 
 const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\n[sources.madrid]\nenabled = true\n";
 
-/// Issue 33: a French title is written in sentence case; Apertium took the
+/// Issue 33: a French title is written in sentence case; Apertium takes the
 /// word after a first word it copies, or after a quoted leading term, for
-/// a sentence's first and capitalised it where the Spanish had none.
+/// a sentence's first and capitalises it where the Spanish has none.
 #[test]
 fn issue33_french_titles_keep_no_capital_after_a_copied_first_word() {
     if !has_apertium() {

@@ -1,5 +1,5 @@
 # The words of `cityvibe report`: the operator's status page and each
-# host's public transparency page (issue 23), in Galician.
+# host's public transparency page, in Galician.
 # Each message id must exist in every language (a test checks it).
 # Figures come in as arguments; numbers with decimals arrive already written
 # with this language's decimal sign (report-decimal-sign).

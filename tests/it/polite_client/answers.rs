@@ -12,7 +12,7 @@ use std::sync::atomic::Ordering;
 /// run (not the source's other feed, not another source on the host), the
 /// source is `refused`, and the source's state (what `source list` shows)
 /// says so until a later run succeeds. The no is held in the host ledger
-/// until the operator lifts it (issue 31 item 6), as it is here.
+/// until the operator lifts it, as it is here.
 #[test]
 fn blocks_stop_the_host_and_the_source_is_refused_until_a_success() {
     let body = feed_body();
@@ -48,7 +48,7 @@ fn blocks_stop_the_host_and_the_source_is_refused_until_a_success() {
         let st = Store::open(&db).unwrap().source_state(id).unwrap();
         assert_eq!(st.last_status.map(|s| s.as_str()), Some("refused"), "what `source list` shows for {id}");
     }
-    // Each no is held in the host ledger until the operator lifts it (issue 31 item 6).
+    // Each no is held in the host ledger until the operator lifts it.
     let release_all = || {
         let ledger = common::ledger_beside(&db);
         for host in ["s401.test", "s403.test", "s451.test"] {

@@ -172,7 +172,7 @@ fn retry_after_in_the_past_waits_only_the_host_delay() {
 
 /// P10: an unusable Retry-After (`-5`, `abc`, `1e3`, `1.5`) is ignored and
 /// the normal backoff applies: d, then 2d. (A number too big for sense is
-/// not unusable: it is capped at a week, issue 10 item 7, see
+/// not unusable: it is capped at a week, see
 /// `polite_ledger::a_huge_retry_after_is_capped_and_remembered_p10`.)
 #[test]
 fn unusable_retry_after_falls_back_to_the_normal_backoff() {
@@ -273,8 +273,8 @@ fn a_429_pauses_the_whole_host() {
 /// on: 8 times the delay) becomes its not-before time in the host ledger; a
 /// run right after, with new store and ledger connections as a new command
 /// would have, sends nothing and says until when. Runs here wait at most
-/// 10 s, so the 16 s step is not waited. Issue 31 item 7: the README said
-/// 16 times the delay; the factor it states is the one measured here.
+/// 10 s, so the 16 s step is not waited. docs/POLITENESS.md states the factor
+/// measured here.
 #[test]
 fn a_backoff_given_up_is_remembered_by_the_next_run_p10_issue19_item13() {
     let server = serve(|_, _| Reply::new(429));

@@ -146,7 +146,7 @@ fn audit_is_paced_by_the_crawl_delay_it_reads_p8_p14_issue19_item12() {
     }
 }
 
-/// Issue 2 fallback and P8: madrid's JSON fails (500), its CSV is an HTML
+/// The fallback and P8: madrid's JSON fails (500), its CSV is an HTML
 /// error page with status 200, its XML works: three requests, each exactly
 /// madrid's 2 s after the last, and the XML's events stored.
 #[test]
