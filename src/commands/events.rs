@@ -189,7 +189,7 @@ fn as_published(e: &ShownEvent, field: &str) -> String {
         format!(" (machine translation, {engine}; as published: {original})")
     } else if let Some(original) = originals.get(field) {
         format!(" (as published: {original})")
-    } else if e.untranslated_fields.iter().any(|f| *f == field) {
+    } else if e.untranslated_fields.contains(&field) {
         " (as published; no set phrase says it in this language)".to_string()
     } else {
         String::new()
