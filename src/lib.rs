@@ -18,7 +18,8 @@
 //! - the record framework `records`, the adapter interface `adapter` above
 //!   it, the adapters and `adapter_tools` above that;
 //! - `config` (sources.toml) and `store` (SQLite), side by side;
-//! - readers of both: `citation`, `export`, and `output`, the printer;
+//! - readers of both: `citation`, `shown` (what a reader is shown of a
+//!   stored event), `export`, and `output`, the printer;
 //! - `http`, the polite client (whoever watches a fetch, the `-v` request
 //!   lines and the run's spinner, implements its `FetchReporter` and hands
 //!   it in: `commands::progress`), then `schedule`, `translate`, `audit`,
@@ -50,6 +51,7 @@ pub mod records;
 pub mod report;
 pub mod run;
 pub mod schedule;
+pub mod shown;
 pub mod store;
 pub mod switch_log;
 #[cfg(test)]

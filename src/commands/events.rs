@@ -2,15 +2,19 @@
 
 use crate::cli::{Cli, EventsListArgs, EventsShowArgs};
 use crate::lang::Lang;
+use crate::shown::ShownEvent;
 use crate::store::Store;
 use crate::store::corrections::Correction;
 use crate::store::events::{EventFilter, StoredEvent};
 use anyhow::Result;
 
-/// Show events' texts in `lang` by the one rule (`translate::view`).
-pub fn in_language(store: &Store, events: &mut [StoredEvent], lang: Option<Lang>) -> Result<()> {
-    let Some(lang) = lang else { return Ok(()) };
-    crate::translate::view::show_in(store, events, lang)
+/// Events as a reader of `lang` is shown them, by the one rule
+/// (`translate::view`); without `lang`, each in its own language.
+pub fn in_language(store: &Store, events: Vec<StoredEvent>, lang: Option<Lang>) -> Result<Vec<ShownEvent>> {
+    match lang {
+        Some(lang) => crate::translate::view::show_in(store, events, lang),
+        None => Ok(events.into_iter().map(ShownEvent::in_its_language).collect()),
+    }
 }
 
 pub fn list(cli: &Cli, args: &EventsListArgs) -> Result<super::Exit> {
@@ -27,15 +31,15 @@ pub fn list(cli: &Cli, args: &EventsListArgs) -> Result<super::Exit> {
     let stored = cite.list(&store, &EventFilter { sources: sources.clone(), ..Default::default() })?;
     // Upcoming and current first, by next occurrence; ended only with --all.
     let ordered: Vec<_> = crate::schedule::for_reader(stored, all, moment).into_iter().take(limit).collect();
-    let (standings, mut events): (Vec<_>, Vec<_>) = ordered.into_iter().unzip();
-    in_language(&store, &mut events, lang)?;
+    let (standings, events): (Vec<_>, Vec<_>) = ordered.into_iter().unzip();
+    let events = in_language(&store, events, lang)?;
     if json {
         // Listed in the table's order, with the occurrence that order is by:
         // `next` (now or next) or `ended` (the last), as the table's first column.
         #[derive(serde::Serialize)]
         struct Listed<'a> {
             #[serde(flatten)]
-            event: &'a StoredEvent,
+            event: &'a ShownEvent,
             next: Option<crate::export::Slot>,
             ended: Option<crate::export::Slot>,
         }
@@ -53,19 +57,19 @@ pub fn list(cli: &Cli, args: &EventsListArgs) -> Result<super::Exit> {
     }
     for (e, standing) in events.iter().zip(&standings) {
         let when = match standing {
-            crate::schedule::Standing::Next(s) => crate::schedule::when(e, s),
-            crate::schedule::Standing::Ended(s) => format!("ended {}", crate::schedule::when(e, s)),
+            crate::schedule::Standing::Next(s) => crate::schedule::when(&e.stored, s),
+            crate::schedule::Standing::Ended(s) => format!("ended {}", crate::schedule::when(&e.stored, s)),
             crate::schedule::Standing::Undated => "no date".to_string(),
         };
         crate::outln!(
             "{}  {:<9} {}\n      {} · {}\n      {}{}",
             when,
-            e.source,
+            e.stored.source,
             e.title,
-            e.venue.as_deref().unwrap_or("-"),
-            e.url.as_deref().unwrap_or("-"),
+            e.stored.venue.as_deref().unwrap_or("-"),
+            e.stored.url.as_deref().unwrap_or("-"),
             e.attribution,
-            if lang.is_some() { format!(" · text: {} [{}]", e.lang, e.text_origin) } else { String::new() }
+            if lang.is_some() { format!(" · text: {} [{}]", e.text_lang(), e.origin) } else { String::new() }
         )?;
     }
     if events.is_empty() {
@@ -106,9 +110,9 @@ pub(super) fn unlisted(sources: &[String], counts: &crate::store::events::Status
 /// `events show --json`: the event as `events list --json` prints it, with
 /// the operator's corrections of it beside its own keys.
 #[derive(serde::Serialize)]
-struct ShownEvent<'a> {
+struct EventWithCorrections<'a> {
     #[serde(flatten)]
-    event: &'a StoredEvent,
+    event: &'a ShownEvent,
     corrections: &'a [Correction],
 }
 
@@ -120,32 +124,32 @@ pub fn show(cli: &Cli, args: &EventsShowArgs) -> Result<super::Exit> {
     };
     let cite = super::load_citations(cli)?;
     let store = Store::open_existing(&cli.db)?;
-    let mut found = cite
+    let found = cite
         .list(&store, &EventFilter { sources: source, source_event_id: Some(event_id), include_withdrawn: true, ..Default::default() })?;
     match found.len() {
         0 => crate::bail_usage!("no stored event {id}; see `cityvibe events list`"),
         1 => {}
         n => crate::bail_usage!("{n} events have the id {id}: say which with SOURCE:ID"),
     }
-    in_language(&store, &mut found, lang)?;
-    let e = &found[0];
+    let found = in_language(&store, found, lang)?;
+    let (e, s) = (&found[0], &found[0].stored);
     // The operator's corrections of it, in force and ended.
-    let corrections = store.corrections(&e.source, Some(&e.source_event_id))?;
+    let corrections = store.corrections(&s.source, Some(&s.source_event_id))?;
     if json {
-        super::print_json(&ShownEvent { event: e, corrections: &corrections })?;
+        super::print_json(&EventWithCorrections { event: e, corrections: &corrections })?;
         return Ok(super::exit::OK);
     }
     // An active event whose every occurrence is over reads "ended", not "active", however old it is.
-    let ended = e.status == crate::vocab::EventStatus::Active
-        && matches!(crate::schedule::standing(e, jiff::Timestamp::now()), crate::schedule::Standing::Ended(_));
-    crate::outln!("{} ({}:{}, {})", e.title, e.source, e.source_event_id, if ended { "ended" } else { e.status.as_str() })?;
-    crate::outln!("text: {} [{}]", e.lang, e.text_origin)?;
-    let civil = |t: Option<jiff::civil::DateTime>| t.map(|t| crate::schedule::civil_day_or_time(t, e.all_day));
-    let (start, end) = (civil(e.start).unwrap_or("?".into()), civil(e.end).unwrap_or("no end given".into()));
+    let ended = s.status == crate::vocab::EventStatus::Active
+        && matches!(crate::schedule::standing(s, jiff::Timestamp::now()), crate::schedule::Standing::Ended(_));
+    crate::outln!("{} ({}:{}, {})", e.title, s.source, s.source_event_id, if ended { "ended" } else { s.status.as_str() })?;
+    crate::outln!("text: {} [{}]", e.text_lang(), e.origin)?;
+    let civil = |t: Option<jiff::civil::DateTime>| t.map(|t| crate::schedule::civil_day_or_time(t, s.all_day));
+    let (start, end) = (civil(s.start).unwrap_or("?".into()), civil(s.end).unwrap_or("no end given".into()));
     let span = if start == end { start } else { format!("{start} → {end}") };
-    crate::outln!("when: {span}{} ({})", if e.all_day { ", all day" } else { "" }, e.time_zone)?;
+    crate::outln!("when: {span}{} ({})", if s.all_day { ", all day" } else { "" }, s.time_zone)?;
     // Venue, street, postcode and locality, comma-separated as every export has them.
-    crate::outln!("where: {}", crate::export::location_line(e).as_deref().unwrap_or("-"))?;
+    crate::outln!("where: {}", crate::export::location_line(s).as_deref().unwrap_or("-"))?;
     // Each field in the reader's language, with the publisher's own words
     // beside it, or said to be as published.
     for (field, value) in [("price", &e.price), ("audience", &e.audience)] {
@@ -161,14 +165,14 @@ pub fn show(cli: &Cli, args: &EventsShowArgs) -> Result<super::Exit> {
     }
     // Say what the link is, as the exports do: the event's page, the
     // publisher's "more information", or the dataset's page (P19).
-    let link = match e.link {
+    let link = match s.link {
         crate::model::LinkKind::EventPage => "original",
         crate::model::LinkKind::MoreInformation => "more information",
         crate::model::LinkKind::DatasetPage => "dataset page",
     };
-    crate::outln!("{link}: {}", e.url.as_deref().unwrap_or("-"))?;
-    crate::outln!("{} — licence: {} <{}>", e.attribution, e.licence, e.licence_url)?;
-    if let Some(licence) = e.original_fields.get("licence") {
+    crate::outln!("{link}: {}", s.url.as_deref().unwrap_or("-"))?;
+    crate::outln!("{} — licence: {} <{}>", e.attribution, e.licence, s.licence_url)?;
+    if let Some(licence) = e.original_fields().get("licence") {
         crate::outln!("licence as the source names it: {licence}")?;
     }
     for c in &corrections {
@@ -179,12 +183,13 @@ pub fn show(cli: &Cli, args: &EventsShowArgs) -> Result<super::Exit> {
 
 /// How `events show` marks a field not said as the publisher said it: its
 /// publisher's words, or that no set phrase says it in the reader's language.
-fn as_published(e: &StoredEvent, field: &str) -> String {
-    if let (Some(engine), Some(original)) = (e.machine_fields.get(field), e.original_fields.get(field)) {
+fn as_published(e: &ShownEvent, field: &str) -> String {
+    let originals = e.original_fields();
+    if let (Some(engine), Some(original)) = (e.machine_fields.get(field), originals.get(field)) {
         format!(" (machine translation, {engine}; as published: {original})")
-    } else if let Some(original) = e.original_fields.get(field) {
+    } else if let Some(original) = originals.get(field) {
         format!(" (as published: {original})")
-    } else if e.untranslated_fields.iter().any(|f| f == field) {
+    } else if e.untranslated_fields.contains(&field) {
         " (as published; no set phrase says it in this language)".to_string()
     } else {
         String::new()

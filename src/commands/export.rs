@@ -26,15 +26,9 @@ pub fn collect(store: &Store, args: &ExportArgs, cite: &Citations) -> Result<Vec
         to: to.map(|d| d.to_string()),
         ..Default::default()
     };
-    let mut events = cite.list(store, &filter)?;
-    if let Some(lang) = args.lang {
-        crate::translate::view::show_in(store, &mut events, lang)?;
-    }
-    let mut events: Vec<ExportEvent> = events.into_iter().map(ExportEvent::new).collect();
-    if let Some(lang) = args.lang {
-        events.iter_mut().for_each(|x| x.reader_lang = lang);
-    }
-    Ok(events)
+    let events = cite.list(store, &filter)?;
+    let shown = super::events::in_language(store, events, args.lang)?;
+    Ok(shown.into_iter().map(ExportEvent::new).collect())
 }
 
 pub fn execute(cli: &Cli, args: &ExportArgs) -> Result<super::Exit> {

@@ -126,7 +126,7 @@ pub fn write(events: &[ExportEvent], now: jiff::Timestamp) -> String {
     line(&mut out, "METHOD:PUBLISH");
     line(&mut out, "X-WR-CALNAME:CityVibe");
     line(&mut out, &format!("X-WR-TIMEZONE:{TZ_MADRID}"));
-    let mut zones: Vec<&str> = events.iter().map(|e| e.event.time_zone.as_str()).filter(|tz| vtimezone(tz).is_some()).collect();
+    let mut zones: Vec<&str> = events.iter().map(|x| x.shown.stored.time_zone.as_str()).filter(|tz| vtimezone(tz).is_some()).collect();
     zones.sort();
     zones.dedup();
     for tz in zones {
@@ -147,23 +147,23 @@ fn line(out: &mut String, l: &str) {
 
 /// One event's VEVENT, stamped `stamp`; nothing for an event without a date.
 fn vevent(out: &mut String, x: &ExportEvent, stamp: &str) {
-    let e = &x.event;
-    let all = slots(e);
+    let (e, s) = (&x.shown, &x.shown.stored);
+    let all = slots(s);
     let Some(first) = all.first().copied() else { return };
     line(out, "BEGIN:VEVENT");
-    line(out, &format!("UID:{}", uid(&e.source, &e.source_event_id)));
+    line(out, &format!("UID:{}", uid(&s.source, &s.source_event_id)));
     line(out, &format!("DTSTAMP:{stamp}"));
-    dates(out, e.all_day, &all, first, e.time_zone.as_str());
-    let lang = escape_param(&e.lang);
+    dates(out, s.all_day, &all, first, s.time_zone.as_str());
+    let lang = escape_param(e.text_lang());
     line(out, &format!("SUMMARY;LANGUAGE={lang}:{}", escape_text(&e.title)));
     line(out, &format!("DESCRIPTION;LANGUAGE={lang}:{}", escape_text(&description(x))));
-    if let Some(loc) = location_line(e) {
+    if let Some(loc) = location_line(s) {
         line(out, &format!("LOCATION:{}", escape_text(&loc)));
     }
-    if let (Some(lat), Some(lon)) = (e.lat, e.lon) {
+    if let (Some(lat), Some(lon)) = (s.lat, s.lon) {
         line(out, &format!("GEO:{lat:.6};{lon:.6}"));
     }
-    if let Some(url) = e.url.as_deref().filter(|u| !u.contains(['\r', '\n', ' ', '"'])) {
+    if let Some(url) = s.url.as_deref().filter(|u| !u.contains(['\r', '\n', ' ', '"'])) {
         line(out, &format!("URL:{url}"));
     }
     if !e.category_labels.is_empty() {
@@ -172,10 +172,10 @@ fn vevent(out: &mut String, x: &ExportEvent, stamp: &str) {
     }
     line(out, "CLASS:PUBLIC");
     line(out, "TRANSP:TRANSPARENT");
-    line(out, &format!("X-CITYVIBE-SOURCE:{}", escape_text(&e.source)));
+    line(out, &format!("X-CITYVIBE-SOURCE:{}", escape_text(&s.source)));
     line(out, &format!("X-CITYVIBE-ATTRIBUTION:{}", escape_text(&e.attribution)));
     line(out, &format!("X-CITYVIBE-LICENSE:{}", escape_text(&e.licence)));
-    line(out, &format!("X-CITYVIBE-LICENSE-URL:{}", escape_text(&e.licence_url)));
+    line(out, &format!("X-CITYVIBE-LICENSE-URL:{}", escape_text(&s.licence_url)));
     line(out, "END:VEVENT");
 }
 
@@ -214,20 +214,20 @@ fn dates(out: &mut String, all_day: bool, all: &[Slot], first: Slot, tz: &str) {
 /// The event's description, then its price, attribution, licence and link,
 /// labelled in the reader's language.
 fn description(x: &ExportEvent) -> String {
-    let e = &x.event;
+    let (e, s) = (&x.shown, &x.shown.stored);
     let mut description = e.description.trim().to_string();
     if !description.is_empty() {
         description.push_str("\n\n");
     }
-    let words = crate::i18n::catalogue(x.reader_lang);
+    let words = crate::i18n::catalogue(e.lang);
     if let Some(price) = e.price.as_deref().filter(|p| !p.trim().is_empty()) {
         let _ = writeln!(description, "{}", words.text_with("ics-price", &[("price", price.into())]));
     }
-    let licence = words.text_with("ics-licence", &[("name", e.licence.as_str().into()), ("url", e.licence_url.as_str().into())]);
+    let licence = words.text_with("ics-licence", &[("name", e.licence.as_str().into()), ("url", s.licence_url.as_str().into())]);
     let _ = write!(description, "{}\n{licence}", e.attribution);
-    if let Some(url) = &e.url {
+    if let Some(url) = &s.url {
         // Say what the link is: the event's page, more information, or the dataset.
-        let label = match e.link {
+        let label = match s.link {
             crate::model::LinkKind::EventPage => "ics-original",
             crate::model::LinkKind::MoreInformation => "ics-more-info",
             crate::model::LinkKind::DatasetPage => "ics-dataset-page",
@@ -279,10 +279,11 @@ mod tests {
 mod zone_tests {
     use super::*;
     use crate::export::ExportEvent;
+    use crate::shown::ShownEvent;
     use crate::store::events::StoredEvent;
 
     fn event(tz: &str, occurrences: Vec<crate::model::Occurrence>) -> ExportEvent {
-        ExportEvent::new(StoredEvent {
+        ExportEvent::new(ShownEvent::in_its_language(StoredEvent {
             row_id: 1,
             source: "madrid".into(),
             source_event_id: "x1".into(),
@@ -314,13 +315,8 @@ mod zone_tests {
             categories: Vec::new(),
             source_categories: Vec::new(),
             lang: "es".into(),
-            text_origin: "original".into(),
             status: crate::vocab::EventStatus::Active,
-            category_labels: Vec::new(),
-            original_fields: Default::default(),
-            untranslated_fields: Vec::new(),
-            machine_fields: Default::default(),
-        })
+        }))
     }
 
     #[test]

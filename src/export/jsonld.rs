@@ -6,6 +6,7 @@
 //! CreativeWork properties, not an Event's.
 
 use super::{ExportEvent, Slot, slots};
+use crate::shown::ShownEvent;
 use crate::store::events::StoredEvent;
 use jiff::civil::DateTime;
 use serde_json::{Map, Value, json};
@@ -33,31 +34,31 @@ const DAYS: [(&str, &str); 7] = [
 
 /// One schema.org Event.
 pub fn event(x: &ExportEvent) -> Value {
-    let e = &x.event;
-    let tz = e.time_zone.as_str();
-    let all = slots(e);
+    let (e, s) = (&x.shown, &x.shown.stored);
+    let tz = s.time_zone.as_str();
+    let all = slots(s);
     let mut m = Map::new();
     m.insert("@type".into(), json!("Event"));
-    m.insert("identifier".into(), json!(format!("{}:{}", e.source, e.source_event_id)));
+    m.insert("identifier".into(), json!(format!("{}:{}", s.source, s.source_event_id)));
     m.insert("name".into(), json!(e.title));
     if !e.description.trim().is_empty() {
         m.insert("description".into(), json!(e.description));
     }
-    m.insert("inLanguage".into(), json!(e.lang));
+    m.insert("inLanguage".into(), json!(e.text_lang()));
     if let (Some(first), Some(last)) = (all.first(), all.last()) {
-        m.insert("startDate".into(), json!(iso(first.start, tz, e.all_day)));
+        m.insert("startDate".into(), json!(iso(first.start, tz, s.all_day)));
         let end = last.end.unwrap_or(last.start);
         if all.len() > 1 || last.end.is_some() {
-            m.insert("endDate".into(), json!(iso(end, tz, e.all_day)));
+            m.insert("endDate".into(), json!(iso(end, tz, s.all_day)));
         }
         if all.len() > 1 {
-            m.insert("eventSchedule".into(), schedule(e, &all));
+            m.insert("eventSchedule".into(), schedule(s, &all));
         }
     }
     m.insert("eventStatus".into(), json!("https://schema.org/EventScheduled"));
     m.insert("eventAttendanceMode".into(), json!("https://schema.org/OfflineEventAttendanceMode"));
-    m.insert("location".into(), place(e));
-    if let Some(free) = e.free {
+    m.insert("location".into(), place(s));
+    if let Some(free) = s.free {
         m.insert("isAccessibleForFree".into(), json!(free));
     }
     if let Some(offer) = offer(e) {
@@ -69,10 +70,10 @@ pub fn event(x: &ExportEvent) -> Value {
     if !e.category_labels.is_empty() {
         m.insert("keywords".into(), json!(e.category_labels.join(", ")));
     }
-    if let Some(url) = &e.url {
+    if let Some(url) = &s.url {
         m.insert("url".into(), json!(url));
         // Only the event's own page says which event this is.
-        if e.link == crate::model::LinkKind::EventPage {
+        if s.link == crate::model::LinkKind::EventPage {
             m.insert("sameAs".into(), json!(url));
         }
     }
@@ -107,14 +108,14 @@ fn place(e: &StoredEvent) -> Value {
 /// The event's Offer. A free event's offer is a price of zero (Google and
 /// schema.org read `price`, not a description); a price text is kept as
 /// the description.
-fn offer(e: &StoredEvent) -> Option<Value> {
+fn offer(e: &ShownEvent) -> Option<Value> {
     let price_text = e.price.as_deref().filter(|p| !p.trim().is_empty());
-    if e.free == Some(true) {
+    if e.stored.free == Some(true) {
         let mut offer = json!({ "@type": "Offer", "price": 0, "priceCurrency": "EUR" });
         if let Some(p) = price_text {
             offer["description"] = json!(p);
         }
-        if let Some(url) = &e.url {
+        if let Some(url) = &e.stored.url {
             offer["url"] = json!(url);
         }
         Some(offer)
@@ -128,14 +129,14 @@ fn offer(e: &StoredEvent) -> Option<Value> {
 /// take: linked with `subjectOf` ("a CreativeWork about this Thing"), so
 /// validators accept the graph and readers still find them (P19).
 fn dataset(x: &ExportEvent) -> Value {
-    let e = &x.event;
+    let e = &x.shown;
     let mut dataset = Map::new();
     dataset.insert("@type".into(), json!("Dataset"));
     if !x.dataset_page.is_empty() {
         dataset.insert("url".into(), json!(x.dataset_page));
         dataset.insert("@id".into(), json!(x.dataset_page));
     }
-    dataset.insert("license".into(), json!(e.licence_url));
+    dataset.insert("license".into(), json!(e.stored.licence_url));
     dataset.insert("creditText".into(), json!(e.attribution));
     dataset.insert("copyrightNotice".into(), json!(e.licence));
     if !x.publisher.is_empty() {

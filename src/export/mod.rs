@@ -6,33 +6,29 @@ pub mod csv;
 pub mod ics;
 pub mod jsonld;
 
-use crate::lang::Lang;
+use crate::shown::ShownEvent;
 use crate::store::events::StoredEvent;
 use jiff::civil::{Date, DateTime};
 use serde::Serialize;
 
-/// An event ready to export: as stored (texts possibly translated) plus
-/// what its source's manifest says of the publisher.
+/// An event ready to export: as the reader is shown it (texts possibly
+/// translated, labels in the reader's language, `shown.lang`) plus what its
+/// source's manifest says of the publisher.
 #[derive(Debug, Clone, Serialize)]
 pub struct ExportEvent {
     #[serde(flatten)]
-    pub event: StoredEvent,
+    pub shown: ShownEvent,
     pub publisher: String,
     pub dataset_page: String,
-    /// The language of the labels around the event (`--lang`, else the
-    /// event's own; Spanish for an original in no display language).
-    #[serde(skip)]
-    pub reader_lang: Lang,
 }
 
 impl ExportEvent {
-    pub fn new(event: StoredEvent) -> ExportEvent {
-        let m = crate::adapters::by_id(&event.source).map(|a| a.manifest());
+    pub fn new(shown: ShownEvent) -> ExportEvent {
+        let m = crate::adapters::by_id(&shown.stored.source).map(|a| a.manifest());
         ExportEvent {
             publisher: m.map(|m| m.publisher.to_string()).unwrap_or_default(),
             dataset_page: m.map(|m| m.dataset_page.to_string()).unwrap_or_default(),
-            reader_lang: crate::i18n::catalogue_of(&event.lang).lang(),
-            event,
+            shown,
         }
     }
 }

@@ -9,7 +9,6 @@ use crate::vocab::EventStatus;
 use anyhow::{Context, Result};
 use jiff::civil::{Date, DateTime, Weekday};
 use rusqlite::{Row, params_from_iter};
-use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 /// Hash of a text, used to tell whether a translation still matches its original.
@@ -17,10 +16,12 @@ pub fn text_hash(text: &str) -> String {
     hex::encode(Sha256::digest(text.as_bytes()))[..32].to_string()
 }
 
-/// An event as stored, with its attribution (P19).
-#[derive(Debug, Clone, Serialize)]
+/// An event as stored, with its attribution (P19): the columns as
+/// `store::ingest` wrote them. What a reader is shown of it (texts in a
+/// language, labels, fields said in the reader's words) is
+/// `shown::ShownEvent`, which keeps this row beside it unchanged.
+#[derive(Debug, Clone)]
 pub struct StoredEvent {
-    #[serde(skip)]
     pub row_id: i64,
     pub source: String,
     pub source_event_id: String,
@@ -38,7 +39,6 @@ pub struct StoredEvent {
     pub all_day: bool,
     pub time_zone: String,
     pub occurrences: Vec<Occurrence>,
-    #[serde(serialize_with = "crate::model::ser_weekdays")]
     pub weekdays: Vec<Weekday>,
     pub excluded: Vec<Date>,
     pub free: Option<bool>,
@@ -54,25 +54,13 @@ pub struct StoredEvent {
     pub lon: Option<f64>,
     pub categories: Vec<Category>,
     pub source_categories: Vec<String>,
-    /// Language of `title` and `description` as shown.
+    /// The language `title` and `description` were published in, as its
+    /// feed declares it (ISO 639-1). Text, not a `Lang`: a feed's language
+    /// is whatever its adapter's manifest says (`Feed::lang`), which may be
+    /// no display language (a Basque feed), and such a row still reads back;
+    /// `Lang::from_code` tells which it is.
     pub lang: String,
-    /// Who produced the shown text: `original`, `publisher`, or the MT engine.
-    pub text_origin: String,
     pub status: EventStatus,
-    /// The categories' labels in the language shown (`--lang`, else the event's own).
-    pub category_labels: Vec<String>,
-    /// The publisher's own wording of each field shown in the reader's
-    /// language instead (price, audience, attribution, licence).
-    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub original_fields: std::collections::BTreeMap<String, String>,
-    /// Fields shown as published, in the original's language, because no
-    /// set phrase says them in the reader's (`data/lang/LANG/phrases.tsv`).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub untranslated_fields: Vec<String>,
-    /// Fields a translation engine said in the reader's language, no set
-    /// phrase covering them: field → engine.
-    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub machine_fields: std::collections::BTreeMap<String, String>,
 }
 
 /// Which events to list.
@@ -149,12 +137,7 @@ fn typed(r: &Row, source: String, source_event_id: String) -> Result<StoredEvent
         categories: json(r, 24, "categories")?,
         source_categories: json(r, 25, "source categories")?,
         lang: r.get(26)?,
-        text_origin: "original".into(),
         status: r.get(27).context("its status")?,
-        category_labels: Vec::new(),
-        original_fields: Default::default(),
-        untranslated_fields: Vec::new(),
-        machine_fields: Default::default(),
     })
 }
 
@@ -208,9 +191,7 @@ impl Store {
         let mut rows = st.query(params_from_iter(args.iter()))?;
         let mut events = Vec::new();
         while let Some(row) = rows.next()? {
-            let mut e = from_row(row)?;
-            e.category_labels = Category::labels(&e.categories, crate::i18n::catalogue_of(&e.lang).lang());
-            events.push(e);
+            events.push(from_row(row)?);
         }
         Ok(events)
     }
@@ -279,8 +260,8 @@ mod tests {
         Store::open(&path).unwrap()
     }
 
-    /// A row comes back typed, and serializes as the JSON stored (so `events
-    /// list --json` and the exports print what they printed).
+    /// A row comes back typed, and is shown in its own language as the JSON
+    /// stored (so `events list --json` and the exports print what they printed).
     #[test]
     fn a_typed_row_serializes_as_the_json_stored() {
         let dir = tempfile::tempdir().unwrap();
@@ -292,7 +273,8 @@ mod tests {
         assert_eq!(e.categories, [Category::Music, Category::Family]);
         assert_eq!(e.weekdays, [Weekday::Tuesday]);
         assert_eq!(e.occurrences.len(), 2);
-        let v = serde_json::to_value(e).unwrap();
+        let shown = crate::shown::ShownEvent::in_its_language(e.clone());
+        let v = serde_json::to_value(&shown).unwrap();
         let stored = |column: &str| -> serde_json::Value {
             let text: String = store.conn.query_row(&format!("SELECT {column} FROM events"), [], |r| r.get(0)).unwrap();
             serde_json::from_str(&text).unwrap()
@@ -304,7 +286,7 @@ mod tests {
             (v["start"].as_str(), v["end"].as_str(), v["status"].as_str()),
             (Some("2026-12-01T19:00:00"), Some("2026-12-15T21:00:00"), Some("active"))
         );
-        assert_eq!(e.category_labels, [Category::Music.label(Lang::Es), Category::Family.label(Lang::Es)]);
+        assert_eq!(shown.category_labels, [Category::Music.label(Lang::Es), Category::Family.label(Lang::Es)]);
     }
 
     /// Stored JSON (or a date, or a status) that does not read back is an error

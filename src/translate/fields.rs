@@ -4,61 +4,53 @@
 //! attribution's label ("Fuente: …") and licence names through the message
 //! catalogue (`i18n`, `data/i18n/licences.tsv`).
 //!
-//! The publisher's own wording of each field shown otherwise is kept beside
-//! it (`original_fields`), for the reader who needs the original (at a box
-//! office, in a dispute). A price no phrase says in the reader's language is
-//! said by a translation engine where one has translated it (named in
-//! `machine_fields`), else shown as published and named in
-//! `untranslated_fields`, never half said.
+//! The publisher's own wording of each field shown otherwise stays in the
+//! stored row beside it (`ShownEvent::original_fields`), for the reader who
+//! needs the original (at a box office, in a dispute). A price no phrase says
+//! in the reader's language is said by a translation engine where one has
+//! translated it (named in `machine_fields`), else shown as published and
+//! named in `untranslated_fields`, never half said.
 //!
 //! Not for: titles and descriptions (`view`, `plan`).
 
 use super::phrases;
 use crate::i18n::{FluentValue, catalogue};
 use crate::lang::Lang;
-use crate::store::events::StoredEvent;
+use crate::shown::ShownEvent;
 use std::sync::OnceLock;
 
-/// Shows the fields around `e`'s text in `lang`; `from` is the language the
-/// publisher wrote them in (the event's original language). `machine_price`
-/// is an engine's current translation of the price and the engine's name:
-/// shown, and said to be an engine's, where no set phrase says the price.
-pub fn localize(e: &mut StoredEvent, from: &str, lang: Lang, machine_price: Option<(&str, &str)>) {
+/// Says the fields around `e`'s text in `lang`, from the publisher's as
+/// stored (in the event's original language). `machine_price` is an
+/// engine's current translation of the price and the engine's name: shown,
+/// and said to be an engine's, where no set phrase says the price.
+pub fn localize(e: &mut ShownEvent, lang: Lang, machine_price: Option<(&str, &str)>) {
     let phrases = phrases::into(lang);
-    if let Some(price) = e.price.clone().filter(|p| !p.trim().is_empty()) {
-        match (phrases.price(&price, from), machine_price) {
-            (Some(ours), _) => e.price = Some(keep_original(e, "price", &price, ours)),
+    let s = &e.stored;
+    let from = s.lang.as_str();
+    if let Some(price) = s.price.as_deref().filter(|p| !p.trim().is_empty()) {
+        match (phrases.price(price, from), machine_price) {
+            (Some(ours), _) => e.price = Some(ours),
             (None, _) if from == lang => {}
             (None, Some((text, engine))) => {
-                e.price = Some(keep_original(e, "price", &price, text.to_string()));
-                e.machine_fields.insert("price".into(), engine.to_string());
+                e.price = Some(text.to_string());
+                e.machine_fields.insert("price", engine.to_string());
             }
-            (None, None) => e.untranslated_fields.push("price".into()),
+            (None, None) => e.untranslated_fields.push("price"),
         }
     }
-    if let Some(audience) = e.audience.clone().filter(|a| !a.trim().is_empty()) {
+    if let Some(audience) = s.audience.as_deref().filter(|a| !a.trim().is_empty()) {
         // In its own language an audience code with no phrase is kept as written.
-        match phrases.audience(&audience, from, from == lang) {
-            Some(ours) => e.audience = Some(keep_original(e, "audience", &audience, ours)),
-            None if from != lang => e.untranslated_fields.push("audience".into()),
+        match phrases.audience(audience, from, from == lang) {
+            Some(ours) => e.audience = Some(ours),
+            None if from != lang => e.untranslated_fields.push("audience"),
             None => {}
         }
     }
-    let attribution = e.attribution.clone();
-    e.attribution = keep_original(e, "attribution", &attribution, attribution_in(&attribution, lang));
-    if let Some(name) = licence_name(&e.licence_url, lang) {
-        let licence = e.licence.clone();
-        e.licence = keep_original(e, "licence", &licence, name);
+    e.attribution = attribution_in(&s.attribution, lang);
+    if let Some(name) = licence_name(&s.licence_url, lang) {
+        e.licence = name;
     }
-    e.category_labels = crate::model::Category::labels(&e.categories, lang);
-}
-
-/// `ours`, remembering the publisher's `original` wording of `field` when it differs.
-fn keep_original(e: &mut StoredEvent, field: &str, original: &str, ours: String) -> String {
-    if ours != original {
-        e.original_fields.insert(field.to_string(), original.to_string());
-    }
-    ours
+    e.category_labels = crate::model::Category::labels(&s.categories, lang);
 }
 
 /// An attribution in `lang`: a leading label that one of the display
