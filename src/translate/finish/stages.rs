@@ -7,7 +7,7 @@
 //! Not for: the rules themselves, which live in the parent module and its
 //! siblings (`places`, `articles`, `compounds`).
 
-use super::{Field, Segment, Slips, articles, compounds, garbled, places};
+use super::{Field, Segment, Slips, articles, capitals, compounds, garbled, places};
 use crate::lang::Lang;
 
 /// What a stage knows of the text it finishes.
@@ -116,7 +116,7 @@ pub(super) const STAGES: &[Stage] = &[
         engines: APERTIUM,
         ..stage("a subject pronoun Apertium put in", Step::Text(|t, _| garbled::pronoun_put_in(t)))
     },
-    stage("lower case after a leading span", Step::Text(|t, f| f.lead.and_then(|lead| super::lower_after_lead(t, lead, f.names)))),
+    stage("lower case after a leading span", Step::Text(|t, f| f.lead.and_then(|lead| capitals::lower_after_lead(t, lead, f.names)))),
     Stage {
         langs: Langs::Only(&[Lang::En]),
         engines: APERTIUM,
@@ -135,7 +135,7 @@ pub(super) const STAGES: &[Stage] = &[
         langs: Langs::Only(&[Lang::En, Lang::Fr, Lang::It, Lang::Pt]),
         ..stage("no opening ¿ ¡", Step::Plain(Cut::Names, |t, _| super::drop_opening_marks(t)))
     },
-    stage("function words in lower case", Step::Segments(Cut::Names, super::lower_stray_capitals_in)),
+    stage("function words in lower case", Step::Segments(Cut::Names, capitals::lower_stray_capitals_in)),
     // One rule for every engine; on Apertium's output the "en" it moved
     // ("d'en Magie Escena") goes back first.
     Stage {
@@ -165,7 +165,7 @@ pub(super) const STAGES: &[Stage] = &[
     Stage {
         langs: Langs::Only(&[Lang::En]),
         fields: Some(Field::Title),
-        ..stage("title case", Step::Segments(Cut::Names, |s, _| super::title_case(s)))
+        ..stage("title case", Step::Segments(Cut::Names, |s, _| capitals::title_case(s)))
     },
     stage("blanks at a span's edge", Step::Segments(Cut::Names, |s, _| super::blanks_at_edges(s))),
     Stage {
