@@ -34,6 +34,7 @@ const CODE: &[&str] = &[
     include_str!("prepare/words.rs"),
     include_str!("finish/mod.rs"),
     include_str!("finish/articles.rs"),
+    include_str!("finish/blanks.rs"),
     include_str!("finish/capitals.rs"),
     include_str!("finish/compounds.rs"),
     include_str!("finish/garbled.rs"),

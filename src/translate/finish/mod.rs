@@ -28,6 +28,7 @@
 //! Not for: deciding what is a name (`prepare`) or engine framing.
 
 mod articles;
+mod blanks;
 mod capitals;
 mod compounds;
 pub mod garble;
@@ -133,26 +134,6 @@ pub fn finish_from(
     slips: Slips,
 ) -> String {
     stages::run(output, &Finishing { names, anchors, lead, lang, field, slips, plain: false })
-}
-
-/// Only Spanish (and, optionally, Galician and Catalan) opens a question or
-/// exclamation with ¿ ¡; es-it Apertium keeps them.
-fn drop_opening_marks(text: &str) -> String {
-    if text.contains(['¿', '¡']) { text.chars().filter(|c| *c != '¿' && *c != '¡').collect() } else { text.to_string() }
-}
-
-/// Two blanks meeting at a span's edge become one: the second goes.
-fn blanks_at_edges(segs: &mut [Segment]) {
-    let mut blank = false;
-    for s in segs {
-        let (Segment::Plain(t) | Segment::Name(t)) = s;
-        if blank && t.starts_with(' ') {
-            *t = t.trim_start_matches(' ').to_string();
-        }
-        if !t.is_empty() {
-            blank = t.ends_with(' ');
-        }
-    }
 }
 
 /// Apertium's English writes Spanish "de X a Y" word for word: "Of 12 to
@@ -402,25 +383,6 @@ fn agree_articles(text: &str, lang: Lang) -> String {
     tokens.join(" ")
 }
 
-/// Runs of spaces become one; a space left before `,` `.` or `)` by a
-/// dropped word goes (French spaces before `:;!?` are typography, kept).
-fn tidy_blanks(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c == ' ' && out.ends_with(' ') {
-            continue;
-        }
-        if matches!(c, ',' | '.' | ')') && out.ends_with(' ') && out.len() > 1 {
-            let trimmed = out.trim_end_matches(' ');
-            if !trimmed.is_empty() && !trimmed.ends_with(['\n', '.', ',']) {
-                out.truncate(trimmed.len());
-            }
-        }
-        out.push(c);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -511,24 +473,4 @@ mod tests {
         );
     }
 
-    #[test]
-    fn blanks_are_tidied() {
-        assert_eq!(
-            finish("book club of  the month ,  celebrate  soon", &[], None, Lang::En, Field::Title),
-            "Book Club of the Month, Celebrate Soon"
-        );
-        assert_eq!(finish("a  b", &[], None, Lang::Fr, Field::Description), "a b");
-        assert_eq!(finish("Quoi ? Rien !", &[], None, Lang::Fr, Field::Description), "Quoi\u{a0}? Rien\u{a0}!");
-        assert_eq!(finish("at  Teatro  X", &names(&["Teatro  X"]), None, Lang::En, Field::Description), "at Teatro  X");
-    }
-
-    #[test]
-    fn issue11_no_spanish_opening_marks_outside_iberian_languages() {
-        let out = "L'intelligenza artificiale: ¿progresso o pericolo? ¡Venite!";
-        assert_eq!(finish(out, &[], None, Lang::It, Field::Title), "L'intelligenza artificiale: progresso o pericolo? Venite!");
-        assert_eq!(finish("¿Qué tal?", &[], None, Lang::Gl, Field::Title), "¿Qué tal?");
-        // A kept name keeps its marks byte for byte.
-        let kept = names(&["¡Ay, Carmela!"]);
-        assert_eq!(finish("Teatro: ¡Ay, Carmela!", &kept, None, Lang::It, Field::Title), "Teatro: ¡Ay, Carmela!");
-    }
 }

@@ -7,7 +7,7 @@
 //! Not for: the rules themselves, which live in the parent module and its
 //! siblings (`places`, `articles`, `compounds`).
 
-use super::{Field, Segment, Slips, articles, capitals, compounds, garbled, places};
+use super::{Field, Segment, Slips, articles, blanks, capitals, compounds, garbled, places, typography};
 use crate::lang::Lang;
 
 /// What a stage knows of the text it finishes.
@@ -90,7 +90,7 @@ pub(super) const STAGES: &[Stage] = &[
     // Apertium moves a word or stop from after a kept span (a name or a
     // term) to before it: blanks are tidied around the anchors first, then
     // the moved words put back.
-    Stage { engines: APERTIUM, ..stage("blanks around anchors", Step::Plain(Cut::Anchors, |t, _| super::tidy_blanks(t))) },
+    Stage { engines: APERTIUM, ..stage("blanks around anchors", Step::Plain(Cut::Anchors, |t, _| blanks::tidy_blanks(t))) },
     Stage {
         langs: Langs::Only(&[Lang::Fr, Lang::Ca]),
         engines: APERTIUM,
@@ -122,7 +122,7 @@ pub(super) const STAGES: &[Stage] = &[
         engines: APERTIUM,
         ..stage("ranges open with from", Step::Text(|t, _| Some(super::from_to(t))))
     },
-    stage("blanks", Step::Plain(Cut::Names, |t, _| super::tidy_blanks(t))),
+    stage("blanks", Step::Plain(Cut::Names, |t, _| blanks::tidy_blanks(t))),
     stage("contractions", Step::Plain(Cut::Names, super::contract)),
     Stage { engines: APERTIUM, ..stage("words an engine gets wrong", Step::Plain(Cut::Names, super::mend_words)) },
     Stage { engines: APERTIUM, ..stage("articles agree with a term's gender", Step::Plain(Cut::Names, super::agree_articles)) },
@@ -133,7 +133,7 @@ pub(super) const STAGES: &[Stage] = &[
     },
     Stage {
         langs: Langs::Only(&[Lang::En, Lang::Fr, Lang::It, Lang::Pt]),
-        ..stage("no opening ¿ ¡", Step::Plain(Cut::Names, |t, _| super::drop_opening_marks(t)))
+        ..stage("no opening ¿ ¡", Step::Plain(Cut::Names, |t, _| typography::drop_opening_marks(t)))
     },
     stage("function words in lower case", Step::Segments(Cut::Names, capitals::lower_stray_capitals_in)),
     // One rule for every engine; on Apertium's output the "en" it moved
@@ -167,10 +167,10 @@ pub(super) const STAGES: &[Stage] = &[
         fields: Some(Field::Title),
         ..stage("title case", Step::Segments(Cut::Names, |s, _| capitals::title_case(s)))
     },
-    stage("blanks at a span's edge", Step::Segments(Cut::Names, |s, _| super::blanks_at_edges(s))),
+    stage("blanks at a span's edge", Step::Segments(Cut::Names, |s, _| blanks::blanks_at_edges(s))),
     Stage {
         sent_plain: true,
-        ..stage("punctuation as the language sets it", Step::Text(|t, f| Some(super::typography::punctuate(t, f.names, f.lang))))
+        ..stage("punctuation as the language sets it", Step::Text(|t, f| Some(typography::punctuate(t, f.names, f.lang))))
     },
 ];
 
