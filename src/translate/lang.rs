@@ -37,6 +37,7 @@ const CODE: &[&str] = &[
     include_str!("finish/blanks.rs"),
     include_str!("finish/capitals.rs"),
     include_str!("finish/compounds.rs"),
+    include_str!("finish/contract.rs"),
     include_str!("finish/garbled.rs"),
     include_str!("finish/places.rs"),
     include_str!("finish/stages.rs"),

@@ -31,6 +31,7 @@ mod articles;
 mod blanks;
 mod capitals;
 mod compounds;
+mod contract;
 pub mod garble;
 mod garbled;
 mod places;
@@ -167,44 +168,6 @@ fn mend_endings<'a>(text: &'a str, lang: Lang) -> std::borrow::Cow<'a, str> {
     out
 }
 
-/// Preposition + article pairs an engine leaves apart when the noun after
-/// them was kept ("in il [Centro]"), as each language writes them
-/// (`data/lang/LANG/contractions.tsv`): (preposition, article, joined).
-fn contractions(lang: Lang) -> Vec<(&'static str, &'static str, &'static str)> {
-    crate::lang_data::of(lang).contractions.rows().filter_map(|r| Some((*r.first()?, *r.get(1)?, *r.get(2)?))).collect()
-}
-
-/// Joins preposition and article where `lang` contracts them.
-fn contract(text: &str, lang: Lang) -> String {
-    let table = contractions(lang);
-    if table.is_empty() {
-        return text.to_string();
-    }
-    let tokens: Vec<&str> = text.split(' ').collect();
-    let mut out: Vec<String> = Vec::with_capacity(tokens.len());
-    let mut i = 0;
-    while i < tokens.len() {
-        if i + 1 < tokens.len() {
-            // An opening bracket or quote before the preposition stays.
-            let word = tokens[i].trim_start_matches(|c: char| !c.is_alphanumeric());
-            let lead = &tokens[i][..tokens[i].len() - word.len()];
-            let (a, b) = (word.to_lowercase(), tokens[i + 1].to_lowercase());
-            if let Some((_, _, joined)) = table.iter().find(|(p, q, _)| *p == a && *q == b) {
-                let capital = word.chars().next().is_some_and(char::is_uppercase) && lead.is_empty();
-                out.push(format!(
-                    "{lead}{}",
-                    if capital { crate::translate::prepare::terms::capitalize(joined) } else { joined.to_string() }
-                ));
-                i += 2;
-                continue;
-            }
-        }
-        out.push(tokens[i].to_string());
-        i += 1;
-    }
-    out.join(" ")
-}
-
 /// Apertium moves a short word or stop that followed a kept span to before
 /// it: French "Concierto de [X] en [Y]" comes back "Concert d'en X Y"
 /// (the words it moves: `data/lang/fr/moved-words.txt`),
@@ -327,62 +290,6 @@ fn numeral_written_as_a_word(word: &str, letters: &crate::lang_data::DataFile) -
     word.chars().count() >= 2 && chars.next().is_some_and(|c| c.is_uppercase() && letter(c)) && chars.all(|c| c.is_lowercase() && letter(c))
 }
 
-/// Apertium joins a preposition to a capitalised article and keeps the
-/// article's capital inside the word ("de La Gomera" → Italian "deLla
-/// Gomera", Portuguese "dA Gomera"): such a word, when it is a joined form
-/// of the language's contractions (`LANG/contractions.tsv`), in lower case.
-fn mend_split_capitals(text: &str, lang: Lang) -> String {
-    let split = |word: &str| word.starts_with(char::is_lowercase) && word.chars().skip(1).any(char::is_uppercase);
-    if !text.split(' ').any(|t| split(t.trim_matches(|c: char| !c.is_alphanumeric()))) {
-        return text.to_string();
-    }
-    let table = contractions(lang);
-    let tokens: Vec<String> = text
-        .split(' ')
-        .map(|token| {
-            let word = token.trim_matches(|c: char| !c.is_alphanumeric());
-            let lower = word.to_lowercase();
-            if split(word) && table.iter().any(|&(_, _, joined)| joined == lower) {
-                token.replacen(word, &lower, 1)
-            } else {
-                token.to_string()
-            }
-        })
-        .collect();
-    tokens.join(" ")
-}
-
-/// The article right before a noun of `data/lang/LANG/genders.tsv` put in
-/// that noun's gender: a term Apertium saw as fixed got the Spanish word's
-/// ("O oficina" for "El taller" → "A oficina").
-fn agree_articles(text: &str, lang: Lang) -> String {
-    let rows: Vec<Vec<&str>> = crate::lang_data::of(lang).genders.rows().collect();
-    if rows.is_empty() {
-        return text.to_string();
-    }
-    let gender = |w: &str| rows.iter().find(|r| r.len() == 3 && r[0] == "noun" && r[1] == w).map(|r| r[2]);
-    let forms = |w: &str, g: &str| {
-        let article = rows.iter().filter(|r| r.len() == 3 && r[0] == "article");
-        let mut rows = article.filter(|r| r[1] == w || r[2] == w);
-        rows.next().map(|r| if g == "m" { r[1] } else { r[2] })
-    };
-    let mut tokens: Vec<String> = text.split(' ').map(str::to_string).collect();
-    for i in 1..tokens.len() {
-        let noun = tokens[i].trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
-        let Some(g) = gender(&noun) else { continue };
-        let before = &tokens[i - 1];
-        if before.is_empty() || !before.chars().all(char::is_alphabetic) {
-            continue;
-        }
-        let lower = before.to_lowercase();
-        if let Some(form) = forms(&lower, g).filter(|f| *f != lower) {
-            let capital = before.starts_with(char::is_uppercase);
-            tokens[i - 1] = if capital { crate::translate::prepare::terms::capitalize(form) } else { form.to_string() };
-        }
-    }
-    tokens.join(" ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -400,15 +307,6 @@ mod tests {
         assert_eq!(out, "Alex M. F. Quicho, Mentor of the LAB 4 Rare Futures");
         let segs = segments("F. and Futures", &names(&["F"]));
         assert_eq!(segs, vec![Segment::Name("F".into()), Segment::Plain(". and Futures".into())]);
-    }
-
-    #[test]
-    fn articles_contract() {
-        let kept = names(&["Centro Cultural"]);
-        assert_eq!(finish("Impara chotis in il Centro Cultural", &kept, None, Lang::It, Field::Title), "Impara chotis nel Centro Cultural");
-        assert_eq!(finish("Visite de le Centro Cultural", &kept, None, Lang::Fr, Field::Title), "Visite du Centro Cultural");
-        assert_eq!(finish("In il parco", &[], None, Lang::It, Field::Title), "Nel parco");
-        assert_eq!(finish("Atelier (En la rue Mayor)", &[], None, Lang::Fr, Field::Title), "Atelier (dans la rue Mayor)");
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! Not for: the rules themselves, which live in the parent module and its
 //! siblings (`places`, `articles`, `compounds`).
 
-use super::{Field, Segment, Slips, articles, blanks, capitals, compounds, garbled, places, typography};
+use super::{Field, Segment, Slips, articles, blanks, capitals, compounds, contract, garbled, places, typography};
 use crate::lang::Lang;
 
 /// What a stage knows of the text it finishes.
@@ -123,13 +123,13 @@ pub(super) const STAGES: &[Stage] = &[
         ..stage("ranges open with from", Step::Text(|t, _| Some(super::from_to(t))))
     },
     stage("blanks", Step::Plain(Cut::Names, |t, _| blanks::tidy_blanks(t))),
-    stage("contractions", Step::Plain(Cut::Names, super::contract)),
+    stage("contractions", Step::Plain(Cut::Names, contract::contract)),
     Stage { engines: APERTIUM, ..stage("words an engine gets wrong", Step::Plain(Cut::Names, super::mend_words)) },
-    Stage { engines: APERTIUM, ..stage("articles agree with a term's gender", Step::Plain(Cut::Names, super::agree_articles)) },
+    Stage { engines: APERTIUM, ..stage("articles agree with a term's gender", Step::Plain(Cut::Names, contract::agree_articles)) },
     Stage {
         engines: APERTIUM,
         sent_plain: true,
-        ..stage("an article's capital inside a contraction", Step::Plain(Cut::Names, super::mend_split_capitals))
+        ..stage("an article's capital inside a contraction", Step::Plain(Cut::Names, contract::mend_split_capitals))
     },
     Stage {
         langs: Langs::Only(&[Lang::En, Lang::Fr, Lang::It, Lang::Pt]),
