@@ -39,6 +39,8 @@ const CODE: &[&str] = &[
     include_str!("finish/compounds.rs"),
     include_str!("finish/contract.rs"),
     include_str!("finish/garbled.rs"),
+    include_str!("finish/mend.rs"),
+    include_str!("finish/moved.rs"),
     include_str!("finish/places.rs"),
     include_str!("finish/stages.rs"),
     include_str!("finish/typography.rs"),

@@ -7,7 +7,7 @@
 //! Not for: the rules themselves, which live in the parent module and its
 //! siblings (`places`, `articles`, `compounds`).
 
-use super::{Field, Segment, Slips, articles, blanks, capitals, compounds, contract, garbled, places, typography};
+use super::{Field, Segment, Slips, articles, blanks, capitals, compounds, contract, garbled, mend, moved, places, typography};
 use crate::lang::Lang;
 
 /// What a stage knows of the text it finishes.
@@ -94,7 +94,7 @@ pub(super) const STAGES: &[Stage] = &[
     Stage {
         langs: Langs::Only(&[Lang::Fr, Lang::Ca]),
         engines: APERTIUM,
-        ..stage("words moved before a kept span", Step::Segments(Cut::Anchors, |s, f| super::mend_around_names(s, f.lang)))
+        ..stage("words moved before a kept span", Step::Segments(Cut::Anchors, |s, f| moved::mend_around_names(s, f.lang)))
     },
     // Garbled forms house style knows (`data/lang/garbled.tsv`).
     stage("a stop moved before a kept span", Step::Segments(Cut::Names, |s, _| garbled::stop_moved_before_a_span(s))),
@@ -120,11 +120,11 @@ pub(super) const STAGES: &[Stage] = &[
     Stage {
         langs: Langs::Only(&[Lang::En]),
         engines: APERTIUM,
-        ..stage("ranges open with from", Step::Text(|t, _| Some(super::from_to(t))))
+        ..stage("ranges open with from", Step::Text(|t, _| Some(mend::from_to(t))))
     },
     stage("blanks", Step::Plain(Cut::Names, |t, _| blanks::tidy_blanks(t))),
     stage("contractions", Step::Plain(Cut::Names, contract::contract)),
-    Stage { engines: APERTIUM, ..stage("words an engine gets wrong", Step::Plain(Cut::Names, super::mend_words)) },
+    Stage { engines: APERTIUM, ..stage("words an engine gets wrong", Step::Plain(Cut::Names, mend::mend_words)) },
     Stage { engines: APERTIUM, ..stage("articles agree with a term's gender", Step::Plain(Cut::Names, contract::agree_articles)) },
     Stage {
         engines: APERTIUM,
