@@ -25,6 +25,16 @@
 //! A kept name comes back byte for byte: style never touches it. Repairs of
 //! Apertium's own slips never run on a neural engine's output.
 //!
+//! This file holds the entry points and the cut: the text cut into kept
+//! spans and the plain stretches between (`Segment`) and joined again.
+//! `stages` orders the rules, which live one family to a file: `blanks`;
+//! `capitals` (after a lead, stray function words, English title case);
+//! `contract` (prepositions and articles before a word an engine could not
+//! see); `mend` (Apertium's steady slips in plain text); `moved` (the words
+//! it moves before a kept span); `places` (prepositions and elision at a
+//! span's edge, French "vous"); `garbled` (the forms of `garble`);
+//! `articles` and `compounds` (English); `typography` (punctuation).
+//!
 //! Not for: deciding what is a name (`prepare`) or engine framing.
 
 mod articles;
@@ -41,10 +51,54 @@ mod stages;
 mod typography;
 
 use crate::lang::Lang;
+use crate::vocab::Field;
 use stages::Finishing;
 
-use crate::vocab::Field;
+/// The engine's output for one text in house style for `lang`; `names` are
+/// the spans kept for it, which come back byte for byte; `lead` the kept
+/// span the text starts with when a lower-case word follows it.
+pub fn finish(output: &str, names: &[String], lead: Option<&str>, lang: Lang, field: Field) -> String {
+    finish_from(output, names, names, lead, lang, field, Slips::Apertium)
+}
 
+/// The engine's output for a text sent plain (`lang::plain`), where only
+/// the elision an engine could not make before a kept name is mended
+/// ("de Alasdair Roberts" → "d'Alasdair Roberts") and the punctuation set
+/// as the language sets it (`typography`): the stages marked `sent_plain`.
+pub fn finish_plain(output: &str, names: &[String], lang: Lang) -> String {
+    stages::run(
+        output,
+        &Finishing { names, anchors: names, lead: None, lang, field: Field::Description, slips: Slips::Apertium, plain: true },
+    )
+}
+
+/// Whose output a text is: Apertium's steady slips ("partorisca", "d'en",
+/// "del.") are mended on its output only, never on a neural engine's, which
+/// does not make them and may mean what they look like.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slips {
+    Apertium,
+    None,
+}
+
+/// As [`finish`], for the output of an engine that makes `slips`.
+/// `anchors` are the spans the engine saw as fixed (the kept names and the
+/// terms put in, see `Prepared::anchors`): Apertium moves words around each.
+/// Runs the stages of [`stages::STAGES`] that apply, in order.
+pub fn finish_from(
+    output: &str,
+    names: &[String],
+    anchors: &[String],
+    lead: Option<&str>,
+    lang: Lang,
+    field: Field,
+    slips: Slips,
+) -> String {
+    stages::run(output, &Finishing { names, anchors, lead, lang, field, slips, plain: false })
+}
+
+/// A piece of the text cut at its kept spans, what the stages work on: a
+/// plain stretch house style may change, or a kept span it never touches.
 #[derive(Debug, PartialEq)]
 enum Segment {
     Plain(String),
@@ -85,24 +139,6 @@ fn segments(output: &str, names: &[String]) -> Vec<Segment> {
     out
 }
 
-/// The engine's output for one text in house style for `lang`; `names` are
-/// the spans kept for it, which come back byte for byte; `lead` the kept
-/// span the text starts with when a lower-case word follows it.
-pub fn finish(output: &str, names: &[String], lead: Option<&str>, lang: Lang, field: Field) -> String {
-    finish_from(output, names, names, lead, lang, field, Slips::Apertium)
-}
-
-/// The engine's output for a text sent plain (`lang::plain`), where only
-/// the elision an engine could not make before a kept name is mended
-/// ("de Alasdair Roberts" → "d'Alasdair Roberts") and the punctuation set
-/// as the language sets it (`typography`): the stages marked `sent_plain`.
-pub fn finish_plain(output: &str, names: &[String], lang: Lang) -> String {
-    stages::run(
-        output,
-        &Finishing { names, anchors: names, lead: None, lang, field: Field::Description, slips: Slips::Apertium, plain: true },
-    )
-}
-
 /// The segments' texts one after another.
 fn concat(segs: Vec<Segment>) -> String {
     segs.into_iter()
@@ -110,31 +146,6 @@ fn concat(segs: Vec<Segment>) -> String {
             Segment::Plain(t) | Segment::Name(t) => t,
         })
         .collect()
-}
-
-/// Whose output a text is: Apertium's steady slips ("partorisca", "d'en",
-/// "del.") are mended on its output only, never on a neural engine's, which
-/// does not make them and may mean what they look like.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Slips {
-    Apertium,
-    None,
-}
-
-/// As [`finish`], for the output of an engine that makes `slips`.
-/// `anchors` are the spans the engine saw as fixed (the kept names and the
-/// terms put in, see `Prepared::anchors`): Apertium moves words around each.
-/// Runs the stages of [`stages::STAGES`] that apply, in order.
-pub fn finish_from(
-    output: &str,
-    names: &[String],
-    anchors: &[String],
-    lead: Option<&str>,
-    lang: Lang,
-    field: Field,
-    slips: Slips,
-) -> String {
-    stages::run(output, &Finishing { names, anchors, lead, lang, field, slips, plain: false })
 }
 
 #[cfg(test)]

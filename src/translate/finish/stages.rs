@@ -4,8 +4,9 @@
 //! alone, or on the text cut into spans and stretches. `finish_from` runs
 //! the rows that apply, top to bottom.
 //!
-//! Not for: the rules themselves, which live in the parent module and its
-//! siblings (`places`, `articles`, `compounds`).
+//! Not for: the rules themselves, which live in its siblings, one family
+//! to a file (`capitals`, `contract`, `mend`, `places`…), or the cut of a
+//! text into kept spans and plain stretches (the parent module).
 
 use super::{Field, Segment, Slips, articles, blanks, capitals, compounds, contract, garbled, mend, moved, places, typography};
 use crate::lang::Lang;
