@@ -131,48 +131,50 @@ pub(super) fn title_case(segs: &mut [Segment]) {
             Segment::Plain(t) => {
                 let mut out = String::with_capacity(t.len());
                 let mut word = String::new();
-                let flush = |word: &mut String, out: &mut String, first: &mut bool| {
-                    if word.is_empty() {
-                        return;
-                    }
-                    let letters: String = word.chars().skip_while(|c| !c.is_alphanumeric()).collect();
-                    let lead = &word[..word.len() - letters.len()];
-                    let bare = letters.trim_end_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
-                    // A quoted or bracketed title starts afresh: "'The Coop'".
-                    let opens = lead.contains(['\'', '"', '«', '(', '`', '‘', '“', '¿', '¡', '[']);
-                    let small = small_word(&bare) && !*first && !opens;
-                    if !small && !letters.is_empty() {
-                        out.push_str(lead);
-                        out.push_str(&crate::translate::prepare::terms::capitalize(&letters));
-                    } else if small && letters.chars().skip(1).all(|c| !c.is_uppercase()) {
-                        // An engine capitalises the first word it translated after a kept span ("Of").
-                        out.push_str(&word.to_lowercase());
-                    } else {
-                        out.push_str(word);
-                    }
-                    if !letters.is_empty() {
-                        *first = false;
-                    }
-                    if word.ends_with([':', '.', '—', '–', '(', '?', '!'])
-                        || letters.is_empty() && word.contains(['—', '–', '-', '(', '«', '"'])
-                    {
-                        *first = true;
-                    }
-                    word.clear();
-                };
                 for c in t.chars() {
                     if c.is_whitespace() {
-                        flush(&mut word, &mut out, &mut first);
+                        title_case_word(&mut word, &mut out, &mut first);
                         out.push(c);
                     } else {
                         word.push(c);
                     }
                 }
-                flush(&mut word, &mut out, &mut first);
+                title_case_word(&mut word, &mut out, &mut first);
                 *t = out;
             }
         }
     }
+}
+
+/// One word of a plain stretch in title case, written to `out` and
+/// `word` emptied; `first` says whether it opens the title or a part of it,
+/// and is set for the word after.
+fn title_case_word(word: &mut String, out: &mut String, first: &mut bool) {
+    if word.is_empty() {
+        return;
+    }
+    let letters: String = word.chars().skip_while(|c| !c.is_alphanumeric()).collect();
+    let lead = &word[..word.len() - letters.len()];
+    let bare = letters.trim_end_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+    // A quoted or bracketed title starts afresh: "'The Coop'".
+    let opens = lead.contains(['\'', '"', '«', '(', '`', '‘', '“', '¿', '¡', '[']);
+    let small = small_word(&bare) && !*first && !opens;
+    if !small && !letters.is_empty() {
+        out.push_str(lead);
+        out.push_str(&crate::translate::prepare::terms::capitalize(&letters));
+    } else if small && letters.chars().skip(1).all(|c| !c.is_uppercase()) {
+        // An engine capitalises the first word it translated after a kept span ("Of").
+        out.push_str(&word.to_lowercase());
+    } else {
+        out.push_str(word);
+    }
+    if !letters.is_empty() {
+        *first = false;
+    }
+    if word.ends_with([':', '.', '—', '–', '(', '?', '!']) || letters.is_empty() && word.contains(['—', '–', '-', '(', '«', '"']) {
+        *first = true;
+    }
+    word.clear();
 }
 
 #[cfg(test)]
