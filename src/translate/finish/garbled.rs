@@ -6,7 +6,7 @@
 //! commençait") goes.
 //!
 //! Not for: finding the forms (`translate::garble`), or the French words
-//! moved before a span (`finish::mend_around_names`).
+//! moved before a span (`moved`).
 
 use super::Segment;
 use crate::lang::Lang;

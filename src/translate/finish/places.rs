@@ -6,7 +6,7 @@
 //! Cultural X" is "at Centro Cultural X".
 //!
 //! Not for: deciding what is kept (`prepare`) or contractions an engine
-//! leaves inside its own words (`finish::contract`).
+//! leaves inside its own words (`contract`).
 
 use super::Segment;
 use crate::lang::Lang;

@@ -4,10 +4,11 @@
 //! alone, or on the text cut into spans and stretches. `finish_from` runs
 //! the rows that apply, top to bottom.
 //!
-//! Not for: the rules themselves, which live in the parent module and its
-//! siblings (`places`, `articles`, `compounds`).
+//! Not for: the rules themselves, which live in its siblings, one family
+//! to a file (`capitals`, `contract`, `mend`, `places`…), or the cut of a
+//! text into kept spans and plain stretches (the parent module).
 
-use super::{Field, Segment, Slips, articles, compounds, garbled, places};
+use super::{Field, Segment, Slips, articles, blanks, capitals, compounds, contract, garbled, mend, moved, places, typography};
 use crate::lang::Lang;
 
 /// What a stage knows of the text it finishes.
@@ -90,11 +91,11 @@ pub(super) const STAGES: &[Stage] = &[
     // Apertium moves a word or stop from after a kept span (a name or a
     // term) to before it: blanks are tidied around the anchors first, then
     // the moved words put back.
-    Stage { engines: APERTIUM, ..stage("blanks around anchors", Step::Plain(Cut::Anchors, |t, _| super::tidy_blanks(t))) },
+    Stage { engines: APERTIUM, ..stage("blanks around anchors", Step::Plain(Cut::Anchors, |t, _| blanks::tidy_blanks(t))) },
     Stage {
         langs: Langs::Only(&[Lang::Fr, Lang::Ca]),
         engines: APERTIUM,
-        ..stage("words moved before a kept span", Step::Segments(Cut::Anchors, |s, f| super::mend_around_names(s, f.lang)))
+        ..stage("words moved before a kept span", Step::Segments(Cut::Anchors, |s, f| moved::mend_around_names(s, f.lang)))
     },
     // Garbled forms house style knows (`data/lang/garbled.tsv`).
     stage("a stop moved before a kept span", Step::Segments(Cut::Names, |s, _| garbled::stop_moved_before_a_span(s))),
@@ -116,26 +117,26 @@ pub(super) const STAGES: &[Stage] = &[
         engines: APERTIUM,
         ..stage("a subject pronoun Apertium put in", Step::Text(|t, _| garbled::pronoun_put_in(t)))
     },
-    stage("lower case after a leading span", Step::Text(|t, f| f.lead.and_then(|lead| super::lower_after_lead(t, lead, f.names)))),
+    stage("lower case after a leading span", Step::Text(|t, f| f.lead.and_then(|lead| capitals::lower_after_lead(t, lead, f.names)))),
     Stage {
         langs: Langs::Only(&[Lang::En]),
         engines: APERTIUM,
-        ..stage("ranges open with from", Step::Text(|t, _| Some(super::from_to(t))))
+        ..stage("ranges open with from", Step::Text(|t, _| Some(mend::from_to(t))))
     },
-    stage("blanks", Step::Plain(Cut::Names, |t, _| super::tidy_blanks(t))),
-    stage("contractions", Step::Plain(Cut::Names, super::contract)),
-    Stage { engines: APERTIUM, ..stage("words an engine gets wrong", Step::Plain(Cut::Names, super::mend_words)) },
-    Stage { engines: APERTIUM, ..stage("articles agree with a term's gender", Step::Plain(Cut::Names, super::agree_articles)) },
+    stage("blanks", Step::Plain(Cut::Names, |t, _| blanks::tidy_blanks(t))),
+    stage("contractions", Step::Plain(Cut::Names, contract::contract)),
+    Stage { engines: APERTIUM, ..stage("words an engine gets wrong", Step::Plain(Cut::Names, mend::mend_words)) },
+    Stage { engines: APERTIUM, ..stage("articles agree with a term's gender", Step::Plain(Cut::Names, contract::agree_articles)) },
     Stage {
         engines: APERTIUM,
         sent_plain: true,
-        ..stage("an article's capital inside a contraction", Step::Plain(Cut::Names, super::mend_split_capitals))
+        ..stage("an article's capital inside a contraction", Step::Plain(Cut::Names, contract::mend_split_capitals))
     },
     Stage {
         langs: Langs::Only(&[Lang::En, Lang::Fr, Lang::It, Lang::Pt]),
-        ..stage("no opening ¿ ¡", Step::Plain(Cut::Names, |t, _| super::drop_opening_marks(t)))
+        ..stage("no opening ¿ ¡", Step::Plain(Cut::Names, |t, _| typography::drop_opening_marks(t)))
     },
-    stage("function words in lower case", Step::Segments(Cut::Names, super::lower_stray_capitals_in)),
+    stage("function words in lower case", Step::Segments(Cut::Names, capitals::lower_stray_capitals_in)),
     // One rule for every engine; on Apertium's output the "en" it moved
     // ("d'en Magie Escena") goes back first.
     Stage {
@@ -165,12 +166,12 @@ pub(super) const STAGES: &[Stage] = &[
     Stage {
         langs: Langs::Only(&[Lang::En]),
         fields: Some(Field::Title),
-        ..stage("title case", Step::Segments(Cut::Names, |s, _| super::title_case(s)))
+        ..stage("title case", Step::Segments(Cut::Names, |s, _| capitals::title_case(s)))
     },
-    stage("blanks at a span's edge", Step::Segments(Cut::Names, |s, _| super::blanks_at_edges(s))),
+    stage("blanks at a span's edge", Step::Segments(Cut::Names, |s, _| blanks::blanks_at_edges(s))),
     Stage {
         sent_plain: true,
-        ..stage("punctuation as the language sets it", Step::Text(|t, f| Some(super::typography::punctuate(t, f.names, f.lang))))
+        ..stage("punctuation as the language sets it", Step::Text(|t, f| Some(typography::punctuate(t, f.names, f.lang))))
     },
 ];
 

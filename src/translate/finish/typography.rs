@@ -3,7 +3,8 @@
 //! créer", "le froid arrive !") and quotes a title in guillemets with a
 //! no-break space inside ("« Contes d'hiver »"), where the engine copied
 //! the Spanish marks ("Atelier: 'Contes d'hiver'"). Every engine, titles
-//! and descriptions alike.
+//! and descriptions alike. The Spanish opening ¿ ¡ go in the languages
+//! that do not write them (which: `stages`).
 //!
 //! Not for: the marks of a kept name, which come back byte for byte.
 
@@ -153,10 +154,22 @@ fn space_after(chars: &[(char, bool)], marks: &[char]) -> Vec<(char, bool)> {
     out
 }
 
+/// Only Spanish (and, optionally, Galician and Catalan) opens a question or
+/// exclamation with ¿ ¡; es-it Apertium keeps them.
+pub(super) fn drop_opening_marks(text: &str) -> String {
+    if text.contains(['¿', '¡']) { text.chars().filter(|c| *c != '¿' && *c != '¡').collect() } else { text.to_string() }
+}
+
 #[cfg(test)]
 mod tests {
     use super::punctuate;
     use crate::lang::Lang;
+    use crate::translate::finish::finish;
+    use crate::vocab::Field;
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
 
     #[test]
     fn issue20_french_sets_its_double_marks_and_guillemets() {
@@ -169,5 +182,15 @@ mod tests {
         assert_eq!(punctuate("Atelier: 'Contes'", &[], Lang::En), "Atelier: 'Contes'");
         let kept = punctuate("Inspira_DOS: Univers", &["Inspira_DOS: Univers".to_string()], Lang::Fr);
         assert_eq!(kept, "Inspira_DOS: Univers");
+    }
+
+    #[test]
+    fn issue11_no_spanish_opening_marks_outside_iberian_languages() {
+        let out = "L'intelligenza artificiale: ¿progresso o pericolo? ¡Venite!";
+        assert_eq!(finish(out, &[], None, Lang::It, Field::Title), "L'intelligenza artificiale: progresso o pericolo? Venite!");
+        assert_eq!(finish("¿Qué tal?", &[], None, Lang::Gl, Field::Title), "¿Qué tal?");
+        // A kept name keeps its marks byte for byte.
+        let kept = names(&["¡Ay, Carmela!"]);
+        assert_eq!(finish("Teatro: ¡Ay, Carmela!", &kept, None, Lang::It, Field::Title), "Teatro: ¡Ay, Carmela!");
     }
 }

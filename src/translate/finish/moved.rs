@@ -1,0 +1,129 @@
+//! Words and stops Apertium moves from after a kept span to before it, put
+//! back after it: French "Concert d'en X Y" → "Concert de X en Y", Catalan
+//! "del. Espronceda Ombres" → "del Espronceda. Ombres". Apertium's output
+//! only.
+//!
+//! Not for: the garbled forms `data/lang/garbled.tsv` knows (a stop alone
+//! before a span, a Catalan word fused before one: `garbled`).
+
+use super::Segment;
+use crate::lang::Lang;
+
+/// Apertium moves a short word or stop that followed a kept span to before
+/// it: French "Concierto de [X] en [Y]" comes back "Concert d'en X Y"
+/// (the words it moves: `data/lang/fr/moved-words.txt`),
+/// Catalan "del [Espronceda]. Sombras" comes back "del. Espronceda Ombres"
+/// (and "del. Campo del Moro" with no stop at all; the contracted
+/// prepositions it does this after: `data/lang/ca/contracted-prepositions.txt`).
+/// The word or stop goes back after the span. A French "d'" or "l'" that
+/// stood before the moved word stays elided before a vowel
+/// (`data/lang/vowels.txt`) or a mute h of a word put in.
+pub(super) fn mend_around_names(segs: &mut [Segment], lang: Lang) {
+    for i in 0..segs.len().saturating_sub(1) {
+        let (Segment::Plain(before), Segment::Name(name)) = (&segs[i], &segs[i + 1]) else {
+            continue;
+        };
+        let after = match segs.get(i + 2) {
+            Some(Segment::Plain(a)) => a.clone(),
+            Some(Segment::Name(_)) => continue,
+            None => String::new(),
+        };
+        if !after.is_empty() && !after.starts_with(' ') {
+            continue;
+        }
+        let cut = before.trim_end_matches(' ');
+        if cut.len() == before.len() {
+            continue;
+        }
+        let head = &cut[..cut.rfind(' ').map_or(0, |p| p + 1)];
+        let word = &cut[head.len()..];
+        let lower = word.to_lowercase();
+        let moved = |w: &str| w.get(2..).is_some_and(|m| crate::lang_data::of(crate::lang::Lang::Fr).moved_words.has(m));
+        // A kept name's h never elides; a word put in (lower case) elides before a mute h.
+        let elides = crate::translate::lang::starts_with_vowel(name) || name.starts_with('h') && super::places::mute_h(name, Lang::Fr);
+        let contracted = |w: &str| w.strip_suffix('.').is_some_and(|p| crate::lang_data::of(lang).contracted_prepositions.has(p));
+        let mended = match (lang.as_str(), lower.as_str()) {
+            ("fr", w) if w.starts_with("d'") && moved(w) && !after.is_empty() => {
+                let de = if elides { "d'" } else { "de " };
+                let de = if word.starts_with('D') && i == 0 && head.trim().is_empty() {
+                    crate::translate::prepare::terms::capitalize(de)
+                } else {
+                    de.to_string()
+                };
+                Some((format!("{head}{de}"), format!(" {}{after}", &w[2..])))
+            }
+            ("fr", w) if w.starts_with("l'") && moved(w) && !after.is_empty() => {
+                // The elided article belongs to the kept name: "L'en Dehesa guerre" → "La Dehesa en guerre".
+                let art = if elides {
+                    "l'"
+                } else if name.split(' ').next().is_some_and(|f| f.ends_with('a')) {
+                    "la "
+                } else {
+                    "le "
+                };
+                let art = if word.starts_with('L') && i == 0 && head.trim().is_empty() {
+                    crate::translate::prepare::terms::capitalize(art)
+                } else {
+                    art.to_string()
+                };
+                Some((format!("{head}{art}"), format!(" {}{after}", &w[2..])))
+            }
+            (_, w) if contracted(w) => {
+                let new_sentence = after.chars().nth(1).is_some_and(char::is_uppercase);
+                Some((format!("{head}{} ", word.trim_end_matches('.')), if new_sentence { format!(".{after}") } else { after }))
+            }
+            _ => None,
+        };
+        if let Some((b, a)) = mended {
+            segs[i] = Segment::Plain(b);
+            if i + 2 < segs.len() {
+                segs[i + 2] = Segment::Plain(a);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lang::Lang;
+    use crate::translate::finish::finish;
+    use crate::vocab::Field;
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_word_moved_before_a_kept_span_goes_back_after_it() {
+        let kept = names(&["Marta Mansilla", "Arganzuela"]);
+        assert_eq!(
+            finish("Concert D'en Marta Mansilla Arganzuela", &kept, None, Lang::Fr, Field::Title),
+            "Concert de Marta Mansilla à Arganzuela"
+        );
+        let kept = names(&["Pirograbados", "ASPIRAL"]);
+        assert_eq!(
+            finish("Exposition d'en Pirograbados bois par ASPIRAL", &kept, None, Lang::Fr, Field::Title),
+            "Exposition de Pirograbados en bois par ASPIRAL"
+        );
+        assert_eq!(
+            finish("Festival D'en Arte Villaverde", &names(&["Arte", "Villaverde"]), None, Lang::Fr, Field::Title),
+            "Festival d'Arte à Villaverde"
+        );
+        assert_eq!(finish("L'en Dehesa guerre", &names(&["Dehesa"]), None, Lang::Fr, Field::Title), "La Dehesa en guerre");
+        assert_eq!(finish("Visite de l'et Prado Retiro", &names(&["Prado"]), None, Lang::Fr, Field::Title), "Visite du Prado et Retiro");
+        assert_eq!(finish("L'en Alcázar Segovia", &names(&["Alcázar"]), None, Lang::Fr, Field::Title), "L'Alcázar en Segovia");
+        assert_eq!(finish("Le goût d'en haut", &[], None, Lang::Fr, Field::Title), "Le goût d'en haut");
+        let kept = names(&["Espronceda"]);
+        assert_eq!(
+            finish("Clàssics del. Espronceda Ombres acusadores", &kept, None, Lang::Ca, Field::Title),
+            // Catalan elides before the vowel the engine could not see.
+            "Clàssics de l'Espronceda. Ombres acusadores"
+        );
+        let kept = names(&["Campo del Moro"]);
+        assert_eq!(finish("Jardins del. Campo del Moro", &kept, None, Lang::Ca, Field::Title), "Jardins del Campo del Moro");
+        assert_eq!(
+            finish("Visita pel. Campo del Moro amb guia", &kept, None, Lang::Ca, Field::Title),
+            "Visita pel Campo del Moro amb guia"
+        );
+    }
+}
