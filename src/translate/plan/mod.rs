@@ -35,7 +35,8 @@ use crate::lang::Lang;
 use crate::policy::DEFAULT_MAX_CHARS;
 use crate::store::Store;
 use crate::store::events::text_hash;
-use crate::store::translations::{MachineTranslation, SourceText};
+use crate::store::memory::MemoryKey;
+use crate::store::translations::{Existing, MachineTranslation, SourceText};
 use crate::translate::engines::Translator;
 use crate::translate::engines::Workers;
 use crate::translate::prepare::analyser::{Analyser, Analysis};
@@ -256,94 +257,183 @@ pub(in crate::translate) fn plan(
     has_fallback: bool,
     stats: &mut TranslateStats,
 ) -> Result<Plan> {
-    let engine = engine.to_string();
     let mut plan = Plan { failures: store.translation_failures()?, ..Plan::default() };
-    let terms = term_bases(options, langs, stats)?;
-    let no_terms = TermBase::default();
-    let gazetteer = crate::translate::prepare::gazetteer::load(options.terms_dir.as_deref())?;
-    let apertium = engine.starts_with("apertium");
-    // One analyser per original language for the whole step; none
-    // (capital letters decide) when Apertium's is not installed or fails.
-    let mut analysers: HashMap<Lang, Option<Analyser>> = HashMap::new();
-    let existing = store.existing_translations()?;
-    let humans = store.human_translations()?;
-    let now = crate::store::now_ms();
-    let spanish = publisher_spanish(store)?;
+    let mut planner = Planner::read(store, engine, langs, options, has_fallback, stats)?;
     for t in texts_for_engines(store, sources)? {
-        let (original, original_cut) = sendable(&t.text, options.max_chars);
+        let sent = planner.to_send(&t, options.max_chars, stats);
+        let known = planner.known(&t, &sent);
+        for &lang in langs {
+            planner.plan_into(&mut plan, &t, &sent, known, lang, stats)?;
+        }
+    }
+    Ok(plan)
+}
+
+/// What the plan step reads once for all its texts: how a text is prepared
+/// for the engine (its name, the term bases, the gazetteer, the analysers)
+/// and what answers texts already (the translations stored, the humans', the
+/// publisher's Spanish).
+struct Planner<'a> {
+    store: &'a Store,
+    engine: String,
+    /// Whether the engine is Apertium.
+    apertium: bool,
+    has_fallback: bool,
+    terms: HashMap<Lang, TermBase>,
+    no_terms: TermBase,
+    gazetteer: Vec<String>,
+    /// One analyser per original language for the whole step; none
+    /// (capital letters decide) when Apertium's is not installed or fails.
+    analysers: HashMap<Lang, Option<Analyser>>,
+    existing: HashMap<(i64, String, Field), Existing>,
+    humans: HashMap<MemoryKey, String>,
+    now: i64,
+    spanish: HashMap<(i64, Field), String>,
+}
+
+/// One text as the engines get it: the original, scrubbed and cut, and the
+/// publisher's Spanish beside it when there is one (each with whether it was
+/// cut); the original's hash; the analysis of the Spanish sent.
+struct ToSend {
+    original: String,
+    original_cut: bool,
+    pivot: Option<(String, bool)>,
+    hash: String,
+    analysis: Option<Analysis>,
+}
+
+impl<'a> Planner<'a> {
+    /// Reads what the step needs for `langs` with the engine named `engine`;
+    /// the lines of the operator's term files that were skipped go to `stats`.
+    fn read(
+        store: &'a Store,
+        engine: &str,
+        langs: &[Lang],
+        options: &Options,
+        has_fallback: bool,
+        stats: &mut TranslateStats,
+    ) -> Result<Planner<'a>> {
+        let terms = term_bases(options, langs, stats)?;
+        let gazetteer = crate::translate::prepare::gazetteer::load(options.terms_dir.as_deref())?;
+        Ok(Planner {
+            store,
+            engine: engine.to_string(),
+            apertium: engine.starts_with("apertium"),
+            has_fallback,
+            terms,
+            no_terms: TermBase::default(),
+            gazetteer,
+            analysers: HashMap::new(),
+            existing: store.existing_translations()?,
+            humans: store.human_translations()?,
+            now: crate::store::now_ms(),
+            spanish: publisher_spanish(store)?,
+        })
+    }
+
+    /// Text `t` as the engines get it, cut at `max_chars` (counted in `stats`).
+    fn to_send(&mut self, t: &SourceText, max_chars: usize, stats: &mut TranslateStats) -> ToSend {
+        let (original, original_cut) = sendable(&t.text, max_chars);
         stats.shortened += u64::from(original_cut);
         // Where the publisher gives Spanish beside its original, the languages
         // it does not give are translated from that Spanish: a human's text,
         // and Apertium's best pairs.
-        let pivot = (t.lang != "es").then(|| spanish.get(&(t.event_id, t.field))).flatten().map(|text| sendable(text, options.max_chars));
+        let pivot = (t.lang != "es").then(|| self.spanish.get(&(t.event_id, t.field))).flatten().map(|text| sendable(text, max_chars));
         let hash = text_hash(&t.text);
         // Names are decided by Apertium's analyser on the Spanish sent (original or pivot).
         let analysis = match &pivot {
-            Some((text, _)) => analysis_of(&mut analysers, "es", text, stats),
-            None => analysis_of(&mut analysers, &t.lang, &original, stats),
+            Some((text, _)) => analysis_of(&mut self.analysers, "es", text, stats),
+            None => analysis_of(&mut self.analysers, &t.lang, &original, stats),
         };
-        let known = Known {
+        ToSend { original, original_cut, pivot, hash, analysis }
+    }
+
+    /// What event `t` tells about names, with the analysis of its text.
+    fn known<'k>(&'k self, t: &'k SourceText, sent: &'k ToSend) -> Known<'k> {
+        Known {
             venue: t.venue.as_deref(),
             locality: t.locality.as_deref(),
             district: t.district.as_deref(),
-            gazetteer: &gazetteer,
-            analysis: analysis.as_ref(),
+            gazetteer: &self.gazetteer,
+            analysis: sent.analysis.as_ref(),
             running_text: t.field == Field::Description,
             ..Known::default()
-        };
-        for &lang in langs {
-            if lang == t.lang || !needs_engine(&t, lang) {
-                continue;
-            }
-            let here = existing.get(&(t.event_id, lang.to_string(), t.field));
-            if here.is_some_and(|e| e.origin == TextOrigin::Publisher) {
-                continue;
-            }
-            // A human translation of this very text wins over any engine.
-            if let Some(text) = humans.get(&(t.lang.clone(), lang.to_string(), t.field, hash.clone())) {
-                if !here.is_some_and(|e| e.origin == TextOrigin::Human && e.source_hash == hash) {
-                    plan.human_rows.push((t.lang.clone(), lang, t.field, t.text.clone(), text.clone()));
-                }
-                continue;
-            }
-            let (src, sent, shortened, via) = match &pivot {
-                Some((text, cut)) => ("es", text, *cut, Some("es")),
-                None => (t.lang.as_str(), &original, original_cut, None),
-            };
-            let base = if src == "es" { terms.get(&lang).unwrap_or(&no_terms) } else { &no_terms };
-            let plain = apertium && src == "es" && super::lang::plain(lang, t.field);
-            let prepared = prepare(sent, known_into(known, src, lang, t.field), if plain { &no_terms } else { base });
-            let route = crate::translate::engines::routes::route(src, lang.as_str(), Some(t.field));
-            let key = prepared_key(&prepared, &field_key(t.field, shortened, route), src, lang.as_str(), &engine);
-            // Translated from this very text, prepared the same way: nothing to do.
-            if here.is_some_and(|e| e.source_hash == hash && e.cache_key.as_deref() == Some(key.as_str())) {
-                continue;
-            }
-            if let Some(cached) = store.cached_translation(&key)? {
-                stats.cache_hits += 1;
-                stats.per_source.entry(t.source.clone()).or_default().1 += 1;
-                let engine = origin_name(&engine, route, via);
-                plan.from_cache.push(MachineTranslation::of(&t, lang, cached, engine, &hash, key));
-                continue;
-            }
-            let need = Need {
-                event_id: t.event_id,
-                source: t.source.clone(),
-                field: t.field,
-                words: sent.split_whitespace().count() as u64,
-                shortened,
-                via,
-                apertium,
-                plain,
-                route,
-                prepared,
-                key,
-                hash: hash.clone(),
-            };
-            plan.file(need, (src.to_string(), lang), now, has_fallback, stats);
         }
     }
-    Ok(plan)
+
+    /// Files text `t` into `lang` in `plan`: nothing when no engine is asked
+    /// for it, when the publisher gives it or when it is translated from this
+    /// very text, prepared the same way; else a human's translation of it,
+    /// the cache's, or the text for an engine ([`Plan::file`]).
+    fn plan_into(
+        &self,
+        plan: &mut Plan,
+        t: &SourceText,
+        sent: &ToSend,
+        known: Known,
+        lang: Lang,
+        stats: &mut TranslateStats,
+    ) -> Result<()> {
+        if lang == t.lang || !needs_engine(t, lang) {
+            return Ok(());
+        }
+        let here = self.existing.get(&(t.event_id, lang.to_string(), t.field));
+        if here.is_some_and(|e| e.origin == TextOrigin::Publisher) {
+            return Ok(());
+        }
+        // A human translation of this very text wins over any engine.
+        if let Some(text) = self.humans.get(&(t.lang.clone(), lang.to_string(), t.field, sent.hash.clone())) {
+            if !here.is_some_and(|e| e.origin == TextOrigin::Human && e.source_hash == sent.hash) {
+                plan.human_rows.push((t.lang.clone(), lang, t.field, t.text.clone(), text.clone()));
+            }
+            return Ok(());
+        }
+        let (src, need) = self.need(t, sent, known, lang);
+        // Translated from this very text, prepared the same way: nothing to do.
+        if here.is_some_and(|e| e.source_hash == need.hash && e.cache_key.as_deref() == Some(need.key.as_str())) {
+            return Ok(());
+        }
+        if let Some(cached) = self.store.cached_translation(&need.key)? {
+            stats.cache_hits += 1;
+            stats.per_source.entry(t.source.clone()).or_default().1 += 1;
+            let engine = origin_name(&self.engine, need.route, need.via);
+            plan.from_cache.push(MachineTranslation::of(t, lang, cached, engine, &need.hash, need.key));
+            return Ok(());
+        }
+        plan.file(need, (src.to_string(), lang), self.now, self.has_fallback, stats);
+        Ok(())
+    }
+
+    /// Text `t` into `lang` as an engine must translate it, and the code of
+    /// the language it goes from: the publisher's Spanish when there is one,
+    /// else the original; prepared (names kept, the term base applied unless
+    /// the pair is plain), with its route and cache key.
+    fn need<'s>(&self, t: &'s SourceText, sent: &'s ToSend, known: Known, lang: Lang) -> (&'s str, Need) {
+        let (src, text, shortened, via) = match &sent.pivot {
+            Some((text, cut)) => ("es", text, *cut, Some("es")),
+            None => (t.lang.as_str(), &sent.original, sent.original_cut, None),
+        };
+        let base = if src == "es" { self.terms.get(&lang).unwrap_or(&self.no_terms) } else { &self.no_terms };
+        let plain = self.apertium && src == "es" && super::lang::plain(lang, t.field);
+        let prepared = prepare(text, known_into(known, src, lang, t.field), if plain { &self.no_terms } else { base });
+        let route = crate::translate::engines::routes::route(src, lang.as_str(), Some(t.field));
+        let key = prepared_key(&prepared, &field_key(t.field, shortened, route), src, lang.as_str(), &self.engine);
+        let need = Need {
+            event_id: t.event_id,
+            source: t.source.clone(),
+            field: t.field,
+            words: text.split_whitespace().count() as u64,
+            shortened,
+            via,
+            apertium: self.apertium,
+            plain,
+            route,
+            prepared,
+            key,
+            hash: sent.hash.clone(),
+        };
+        (src, need)
+    }
 }
 
 impl Plan {
