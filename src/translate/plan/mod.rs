@@ -263,7 +263,7 @@ pub(in crate::translate) fn plan(
     let mut plan = Plan { failures: store.translation_failures()?, ..Plan::default() };
     let mut planner = Planner::read(store, engine, langs, options, has_fallback, stats)?;
     for t in texts_for_engines(store, sources)? {
-        let sent = planner.to_send(&t, options.max_chars, stats);
+        let sent = planner.text_to_send(&t, options.max_chars, stats);
         let known = planner.known(&t, &sent);
         for &lang in langs {
             planner.plan_into(&mut plan, &t, &sent, known, lang, stats)?;
@@ -335,7 +335,7 @@ impl<'a> Planner<'a> {
     }
 
     /// Text `t` as the engines get it, cut at `max_chars` (counted in `stats`).
-    fn to_send(&mut self, t: &SourceText, max_chars: usize, stats: &mut TranslateStats) -> ToSend {
+    fn text_to_send(&mut self, t: &SourceText, max_chars: usize, stats: &mut TranslateStats) -> ToSend {
         let (original, original_cut) = sendable(&t.text, max_chars);
         stats.shortened += u64::from(original_cut);
         // Where the publisher gives Spanish beside its original, the languages
