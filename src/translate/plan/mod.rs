@@ -273,7 +273,8 @@ pub(in crate::translate) fn plan(
 }
 
 /// What the plan step reads once for all its texts: how a text is prepared
-/// for the engine (its name, the term bases, the gazetteer, the analysers)
+/// for the engine (the engine's name, the term bases, the gazetteer, the
+/// analysers)
 /// and what answers texts already (the translations stored, the humans', the
 /// publisher's Spanish).
 struct Planner<'a> {
@@ -296,7 +297,8 @@ struct Planner<'a> {
 
 /// One text as the engines get it: the original, scrubbed and cut, and the
 /// publisher's Spanish beside it when there is one (each with whether it was
-/// cut); the original's hash; the analysis of the Spanish sent.
+/// cut); the original's hash; the analyser's reading of the text sent (the
+/// publisher's Spanish, else the original).
 struct ToSend {
     original: String,
     original_cut: bool,
