@@ -9,26 +9,24 @@
 //! error, never a hang or a panic. Either way the pipeline's whole process
 //! group is killed and the next batch starts a fresh one.
 //!
-//! The pipeline is the pair's mode file run by `sh`, with `-z` given to every
-//! stage (as apertium-apy does), not the `apertium` front-end: with its input
-//! kept open, the front-end's gawk wrappers hold text back, so `apertium -z`
-//! answers only at end of input.
+//! This file chooses the modes and the route and mends what a route leaves;
+//! the pipeline itself, its process and its threads, is `pipeline`'s.
 //!
 //! Not for: deformatting (see `stream`), or deciding what to translate.
 
+use crate::translate::engines::pipeline::{Answer, Engine, kill_pgid};
 use crate::translate::engines::routes;
 use crate::translate::engines::stream;
 use crate::translate::engines::{PIVOT, PivotMemo, Translator, engine_codes, engine_lang, route, scrubbed};
 use crate::vocab::Field;
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Context, Result, bail};
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeSet, HashMap};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
@@ -42,9 +40,6 @@ const PROBE_TIMEOUT: Duration = Duration::from_secs(20);
 /// The pair whose English analyser tells an English word in a Spanish
 /// text from a Spanish word a route does not know (`mend_unknown`).
 const ENGLISH: &str = "eng-spa";
-
-/// How much of the engine's stderr is kept for error messages.
-const STDERR_TAIL: usize = 2048;
 
 pub struct ApertiumTranslator {
     modes_dir: PathBuf,
@@ -323,16 +318,6 @@ impl ApertiumTranslator {
     }
 }
 
-/// One text's answer: the translation, the words a pivot's second hop
-/// left in the pivot's language, and the original's own words the last hop
-/// left untranslated.
-#[derive(Default)]
-struct Answer {
-    text: String,
-    leaked: Vec<String>,
-    unknown: Vec<String>,
-}
-
 impl Translator for ApertiumTranslator {
     fn engine_id(&self) -> String {
         self.engine_id.clone()
@@ -352,197 +337,6 @@ impl Translator for ApertiumTranslator {
             _ => route(src, tgt, |s, t| self.mode(s, t)).is_some(),
         }
     }
-}
-
-/// One running null-flush pipeline for one mode.
-struct Engine {
-    child: Child,
-    input: Option<Sender<Vec<u8>>>,
-    output: Receiver<std::io::Result<Vec<u8>>>,
-    stderr: Arc<Mutex<Vec<u8>>>,
-    next_id: usize,
-    /// Whether the last hop marks unknown words (a pivot's).
-    marks: bool,
-}
-
-impl Engine {
-    /// Starts the pipeline of `mode_files` run one after the other (one
-    /// file: a direct pair; two: a pivot, the first's stream output going
-    /// into the second as it is, superblanks and all).
-    fn start(mode_files: &[PathBuf], mode: &str, mark_direct: bool) -> Result<Engine> {
-        let mut stages = Vec::new();
-        for (k, file) in mode_files.iter().enumerate() {
-            let pipeline = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
-            let mut stage = null_flush_pipeline(&pipeline);
-            // A pivot's second hop marks what it does not know ($3: -g), so
-            // that a word left in the pivot's language is seen
-            // (`routes::leaked_words`); the marks never reach a reader
-            // (`stream::reformat` drops them).
-            if (k > 0 || mark_direct) && k + 1 == mode_files.len() {
-                stage = stage.replace("$1", "$3");
-            }
-            stages.push(stage);
-        }
-        let marks = stages.len() > 1 || mark_direct;
-        let pipeline = stages.join(" | ");
-        let mut child = Command::new("sh")
-            // In the mode file $1 is the generator's option: -n, no `*`
-            // before unknown words (what `apertium -u` passes); $2 the
-            // tagger's, none; $3 a pivot's second generator's, -g, marks.
-            .args(["-c", &pipeline, mode, "-n", "", "-g"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            // Its own process group, so that the whole pipeline can be
-            // killed at once.
-            .process_group(0)
-            .spawn()
-            .with_context(|| format!("starting the {mode} pipeline"))?;
-        let mut stdin = child.stdin.take().expect("stdin is piped");
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let mut stderr_pipe = child.stderr.take().expect("stderr is piped");
-
-        let (input, to_write) = mpsc::channel::<Vec<u8>>();
-        thread::spawn(move || {
-            for buf in to_write {
-                if stdin.write_all(&buf).and_then(|()| stdin.flush()).is_err() {
-                    break;
-                }
-            }
-        });
-
-        let (segments, output) = mpsc::channel();
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let mut seg = Vec::new();
-                let res = match reader.read_until(0, &mut seg) {
-                    Ok(0) => Err(std::io::Error::other("engine closed its output")),
-                    Ok(_) if seg.last() == Some(&0) => {
-                        seg.pop();
-                        Ok(seg)
-                    }
-                    Ok(_) => Err(std::io::Error::other("engine output ended mid-text")),
-                    Err(e) => Err(e),
-                };
-                let done = res.is_err();
-                if segments.send(res).is_err() || done {
-                    break;
-                }
-            }
-        });
-
-        let stderr = Arc::new(Mutex::new(Vec::new()));
-        let tail = Arc::clone(&stderr);
-        thread::spawn(move || {
-            let mut buf = [0u8; 1024];
-            while let Ok(n) = stderr_pipe.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                let mut t = tail.lock().unwrap_or_else(|e| e.into_inner());
-                t.extend_from_slice(&buf[..n]);
-                let excess = t.len().saturating_sub(STDERR_TAIL);
-                t.drain(..excess);
-            }
-        });
-
-        Ok(Engine { child, input: Some(input), output, stderr, next_id: 0, marks })
-    }
-
-    fn translate(&mut self, cores: &[&str], timeout: Duration) -> Result<Vec<Answer>> {
-        let first = self.next_id;
-        self.next_id += cores.len();
-        let mut buf = Vec::new();
-        for (k, core) in cores.iter().enumerate() {
-            buf.extend_from_slice(stream::deformat(core, first + k).as_bytes());
-            buf.push(0);
-        }
-        let sent = self.input.as_ref().map(|tx| tx.send(buf));
-        if !matches!(sent, Some(Ok(()))) {
-            return Err(self.failure("engine no longer takes input"));
-        }
-        let mut out = Vec::with_capacity(cores.len());
-        for (k, core) in cores.iter().enumerate() {
-            match self.output.recv_timeout(timeout) {
-                Ok(Ok(seg)) => {
-                    let raw = String::from_utf8_lossy(&seg);
-                    let (leaked, unknown) = if self.marks { routes::marked_words(core, &raw) } else { Default::default() };
-                    out.push(Answer { text: stream::reformat(&raw, first + k)?, leaked, unknown });
-                }
-                Ok(Err(e)) => return Err(self.failure(&format!("text {k}: {e}"))),
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err(self.failure(&format!("text {k}: no answer within {:.1} s", timeout.as_secs_f64())));
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(self.failure(&format!("text {k}: engine output lost")));
-                }
-            }
-        }
-        Ok(out)
-    }
-
-    /// An error that says what happened, with the exit status and the end of
-    /// stderr when the engine has exited.
-    fn failure(&mut self, what: &str) -> anyhow::Error {
-        let status = match self.child.try_wait() {
-            Ok(Some(s)) => format!("; {s}"),
-            _ => String::new(),
-        };
-        // Give the stderr thread a moment to collect a dying engine's last words.
-        thread::sleep(Duration::from_millis(50));
-        let stderr = self.stderr.lock().map(|t| String::from_utf8_lossy(&t).trim().to_string());
-        let stderr = match stderr {
-            Ok(s) if !s.is_empty() => format!("; stderr: {s}"),
-            _ => String::new(),
-        };
-        anyhow!("{what}{status}{stderr}")
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        self.input = None;
-        kill_group(&mut self.child);
-    }
-}
-
-/// A mode's pipeline with `-z` (flush at every NUL) given to each stage but
-/// those that take no such flag, as apertium-apy does.
-fn null_flush_pipeline(mode: &str) -> String {
-    const NO_Z: &[&str] = &["vislcg3", "cg-mwesplit", "hfst-tokenise", "hfst-tokenize", "divvun-suggest"];
-    mode.trim()
-        .split('|')
-        .map(|stage| {
-            let stage = stage.trim();
-            let (program, rest) = stage.split_once(char::is_whitespace).unwrap_or((stage, ""));
-            let name = program.trim_matches('\'').rsplit('/').next().unwrap_or(program);
-            if NO_Z.contains(&name) { stage.to_string() } else { format!("{program} -z {rest}").trim_end().to_string() }
-        })
-        .collect::<Vec<_>>()
-        .join(" | ")
-}
-
-/// Kills the child's whole process group (the front-end script and every
-/// stage of its pipeline) and reaps the child. The helper threads end on
-/// their own when the pipes close.
-fn kill_group(child: &mut Child) {
-    if !kill_pgid(child.id()) {
-        let _ = child.kill();
-    }
-    let _ = child.wait();
-}
-
-/// Sends SIGKILL to process group `pgid`; std has no killpg, but the shell's
-/// builtin kill takes a negative pid.
-fn kill_pgid(pgid: u32) -> bool {
-    Command::new("sh")
-        .args(["-c", "kill -9 -\"$1\" 2>/dev/null", "sh", &pgid.to_string()])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
 }
 
 /// Runs `command args` and returns its stdout, within [`PROBE_TIMEOUT`].
@@ -571,20 +365,5 @@ fn probe(command: &str, args: &[&str]) -> Result<String> {
             kill_pgid(pid);
             bail!("{shown} did not answer within {} s", PROBE_TIMEOUT.as_secs());
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_stage_gets_null_flush() {
-        let mode = "lt-proc -w 'a.bin' | cg-proc -w 'b.bin' | apertium-tagger -g $2 'c.prob' | lt-proc $1 'd.bin'\n";
-        assert_eq!(
-            null_flush_pipeline(mode),
-            "lt-proc -z -w 'a.bin' | cg-proc -z -w 'b.bin' | apertium-tagger -z -g $2 'c.prob' | lt-proc -z $1 'd.bin'"
-        );
-        assert_eq!(null_flush_pipeline("'/x/vislcg3' -g r.bin | cat"), "'/x/vislcg3' -g r.bin | cat -z");
     }
 }

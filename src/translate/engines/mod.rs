@@ -2,8 +2,8 @@
 //! it, and running several target languages at once.
 //!
 //! Backends, one file each: [`apertium::ApertiumTranslator`] (local engine,
-//! one long-lived null-flush process per language pair, with `stream` its
-//! format), [`apy::ApyTranslator`] (an apertium-apy server over HTTP),
+//! one long-lived null-flush process per language pair, `pipeline`, with
+//! `stream` its format), [`apy::ApyTranslator`] (an apertium-apy server over HTTP),
 //! `libretranslate` and `openai` (servers of their kinds, sharing `server`),
 //! and [`NoneTranslator`] (translation switched off); `routes` is the route
 //! table Apertium and APy follow. Texts handed to a
@@ -23,6 +23,7 @@ pub mod apertium;
 pub mod apy;
 pub mod libretranslate;
 pub mod openai;
+mod pipeline;
 pub mod routes;
 mod server;
 pub mod stream;

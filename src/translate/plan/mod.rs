@@ -19,7 +19,8 @@
 //! one plans the step and drives it; under it, in `send`, `fallback` gives
 //! the fallback engine what the configured one failed on, `batches` sends
 //! texts to an engine, and `need` (a text an engine must translate, its
-//! cache key) and `stats` (what the step did) sit under both.
+//! cache key) and `stats` (what the step did) sit under both. Beside this
+//! file, `configured` starts the engines the settings ask for.
 //!
 //! A price no set phrase says in a language (`phrases`) is a third text to
 //! translate into it; one a phrase says never reaches an engine.
@@ -31,11 +32,14 @@
 //! every engine's best-served language, and the publisher's Spanish is a
 //! human's.
 
+pub mod configured;
+
 use crate::lang::Lang;
 use crate::policy::DEFAULT_MAX_CHARS;
 use crate::store::Store;
 use crate::store::events::text_hash;
-use crate::store::translations::{MachineTranslation, SourceText};
+use crate::store::memory::MemoryKey;
+use crate::store::translations::{Existing, MachineTranslation, SourceText};
 use crate::translate::engines::Translator;
 use crate::translate::engines::Workers;
 use crate::translate::prepare::analyser::{Analyser, Analysis};
@@ -256,94 +260,185 @@ pub(in crate::translate) fn plan(
     has_fallback: bool,
     stats: &mut TranslateStats,
 ) -> Result<Plan> {
-    let engine = engine.to_string();
     let mut plan = Plan { failures: store.translation_failures()?, ..Plan::default() };
-    let terms = term_bases(options, langs, stats)?;
-    let no_terms = TermBase::default();
-    let gazetteer = crate::translate::prepare::gazetteer::load(options.terms_dir.as_deref())?;
-    let apertium = engine.starts_with("apertium");
-    // One analyser per original language for the whole step; none
-    // (capital letters decide) when Apertium's is not installed or fails.
-    let mut analysers: HashMap<Lang, Option<Analyser>> = HashMap::new();
-    let existing = store.existing_translations()?;
-    let humans = store.human_translations()?;
-    let now = crate::store::now_ms();
-    let spanish = publisher_spanish(store)?;
+    let mut planner = Planner::read(store, engine, langs, options, has_fallback, stats)?;
     for t in texts_for_engines(store, sources)? {
-        let (original, original_cut) = sendable(&t.text, options.max_chars);
+        let sent = planner.text_to_send(&t, options.max_chars, stats);
+        let known = planner.known(&t, &sent);
+        for &lang in langs {
+            planner.plan_into(&mut plan, &t, &sent, known, lang, stats)?;
+        }
+    }
+    Ok(plan)
+}
+
+/// What the plan step reads once for all its texts: how a text is prepared
+/// for the engine (the engine's name, the term bases, the gazetteer, the
+/// analysers)
+/// and what answers texts already (the translations stored, the humans', the
+/// publisher's Spanish).
+struct Planner<'a> {
+    store: &'a Store,
+    engine: String,
+    /// Whether the engine is Apertium.
+    apertium: bool,
+    has_fallback: bool,
+    terms: HashMap<Lang, TermBase>,
+    no_terms: TermBase,
+    gazetteer: Vec<String>,
+    /// One analyser per original language for the whole step; none
+    /// (capital letters decide) when Apertium's is not installed or fails.
+    analysers: HashMap<Lang, Option<Analyser>>,
+    existing: HashMap<(i64, String, Field), Existing>,
+    humans: HashMap<MemoryKey, String>,
+    now: i64,
+    spanish: HashMap<(i64, Field), String>,
+}
+
+/// One text as the engines get it: the original, scrubbed and cut, and the
+/// publisher's Spanish beside it when there is one (each with whether it was
+/// cut); the original's hash; the analyser's reading of the text sent (the
+/// publisher's Spanish, else the original).
+struct ToSend {
+    original: String,
+    original_cut: bool,
+    pivot: Option<(String, bool)>,
+    hash: String,
+    analysis: Option<Analysis>,
+}
+
+impl<'a> Planner<'a> {
+    /// Reads what the step needs for `langs` with the engine named `engine`;
+    /// the lines of the operator's term files that were skipped go to `stats`.
+    fn read(
+        store: &'a Store,
+        engine: &str,
+        langs: &[Lang],
+        options: &Options,
+        has_fallback: bool,
+        stats: &mut TranslateStats,
+    ) -> Result<Planner<'a>> {
+        let terms = term_bases(options, langs, stats)?;
+        let gazetteer = crate::translate::prepare::gazetteer::load(options.terms_dir.as_deref())?;
+        Ok(Planner {
+            store,
+            engine: engine.to_string(),
+            apertium: engine.starts_with("apertium"),
+            has_fallback,
+            terms,
+            no_terms: TermBase::default(),
+            gazetteer,
+            analysers: HashMap::new(),
+            existing: store.existing_translations()?,
+            humans: store.human_translations()?,
+            now: crate::store::now_ms(),
+            spanish: publisher_spanish(store)?,
+        })
+    }
+
+    /// Text `t` as the engines get it, cut at `max_chars` (counted in `stats`).
+    fn text_to_send(&mut self, t: &SourceText, max_chars: usize, stats: &mut TranslateStats) -> ToSend {
+        let (original, original_cut) = sendable(&t.text, max_chars);
         stats.shortened += u64::from(original_cut);
         // Where the publisher gives Spanish beside its original, the languages
         // it does not give are translated from that Spanish: a human's text,
         // and Apertium's best pairs.
-        let pivot = (t.lang != "es").then(|| spanish.get(&(t.event_id, t.field))).flatten().map(|text| sendable(text, options.max_chars));
+        let pivot = (t.lang != "es").then(|| self.spanish.get(&(t.event_id, t.field))).flatten().map(|text| sendable(text, max_chars));
         let hash = text_hash(&t.text);
         // Names are decided by Apertium's analyser on the Spanish sent (original or pivot).
         let analysis = match &pivot {
-            Some((text, _)) => analysis_of(&mut analysers, "es", text, stats),
-            None => analysis_of(&mut analysers, &t.lang, &original, stats),
+            Some((text, _)) => analysis_of(&mut self.analysers, "es", text, stats),
+            None => analysis_of(&mut self.analysers, &t.lang, &original, stats),
         };
-        let known = Known {
+        ToSend { original, original_cut, pivot, hash, analysis }
+    }
+
+    /// What event `t` tells about names, with the analysis of its text.
+    fn known<'k>(&'k self, t: &'k SourceText, sent: &'k ToSend) -> Known<'k> {
+        Known {
             venue: t.venue.as_deref(),
             locality: t.locality.as_deref(),
             district: t.district.as_deref(),
-            gazetteer: &gazetteer,
-            analysis: analysis.as_ref(),
+            gazetteer: &self.gazetteer,
+            analysis: sent.analysis.as_ref(),
             running_text: t.field == Field::Description,
             ..Known::default()
-        };
-        for &lang in langs {
-            if lang == t.lang || !needs_engine(&t, lang) {
-                continue;
-            }
-            let here = existing.get(&(t.event_id, lang.to_string(), t.field));
-            if here.is_some_and(|e| e.origin == TextOrigin::Publisher) {
-                continue;
-            }
-            // A human translation of this very text wins over any engine.
-            if let Some(text) = humans.get(&(t.lang.clone(), lang.to_string(), t.field, hash.clone())) {
-                if !here.is_some_and(|e| e.origin == TextOrigin::Human && e.source_hash == hash) {
-                    plan.human_rows.push((t.lang.clone(), lang, t.field, t.text.clone(), text.clone()));
-                }
-                continue;
-            }
-            let (src, sent, shortened, via) = match &pivot {
-                Some((text, cut)) => ("es", text, *cut, Some("es")),
-                None => (t.lang.as_str(), &original, original_cut, None),
-            };
-            let base = if src == "es" { terms.get(&lang).unwrap_or(&no_terms) } else { &no_terms };
-            let plain = apertium && src == "es" && super::lang::plain(lang, t.field);
-            let prepared = prepare(sent, known_into(known, src, lang, t.field), if plain { &no_terms } else { base });
-            let route = crate::translate::engines::routes::route(src, lang.as_str(), Some(t.field));
-            let key = prepared_key(&prepared, &field_key(t.field, shortened, route), src, lang.as_str(), &engine);
-            // Translated from this very text, prepared the same way: nothing to do.
-            if here.is_some_and(|e| e.source_hash == hash && e.cache_key.as_deref() == Some(key.as_str())) {
-                continue;
-            }
-            if let Some(cached) = store.cached_translation(&key)? {
-                stats.cache_hits += 1;
-                stats.per_source.entry(t.source.clone()).or_default().1 += 1;
-                let engine = origin_name(&engine, route, via);
-                plan.from_cache.push(MachineTranslation::of(&t, lang, cached, engine, &hash, key));
-                continue;
-            }
-            let need = Need {
-                event_id: t.event_id,
-                source: t.source.clone(),
-                field: t.field,
-                words: sent.split_whitespace().count() as u64,
-                shortened,
-                via,
-                apertium,
-                plain,
-                route,
-                prepared,
-                key,
-                hash: hash.clone(),
-            };
-            plan.file(need, (src.to_string(), lang), now, has_fallback, stats);
         }
     }
-    Ok(plan)
+
+    /// Files text `t` into `lang` in `plan`: nothing when no engine is asked
+    /// for it, when the publisher gives it or when it is translated from this
+    /// very text, prepared the same way; else a human's translation of it,
+    /// the cache's, or the text for an engine ([`Plan::file`]).
+    fn plan_into(
+        &self,
+        plan: &mut Plan,
+        t: &SourceText,
+        sent: &ToSend,
+        known: Known,
+        lang: Lang,
+        stats: &mut TranslateStats,
+    ) -> Result<()> {
+        if lang == t.lang || !needs_engine(t, lang) {
+            return Ok(());
+        }
+        let here = self.existing.get(&(t.event_id, lang.to_string(), t.field));
+        if here.is_some_and(|e| e.origin == TextOrigin::Publisher) {
+            return Ok(());
+        }
+        // A human translation of this very text wins over any engine.
+        if let Some(text) = self.humans.get(&(t.lang.clone(), lang.to_string(), t.field, sent.hash.clone())) {
+            if !here.is_some_and(|e| e.origin == TextOrigin::Human && e.source_hash == sent.hash) {
+                plan.human_rows.push((t.lang.clone(), lang, t.field, t.text.clone(), text.clone()));
+            }
+            return Ok(());
+        }
+        let (src, need) = self.need(t, sent, known, lang);
+        // Translated from this very text, prepared the same way: nothing to do.
+        if here.is_some_and(|e| e.source_hash == need.hash && e.cache_key.as_deref() == Some(need.key.as_str())) {
+            return Ok(());
+        }
+        if let Some(cached) = self.store.cached_translation(&need.key)? {
+            stats.cache_hits += 1;
+            stats.per_source.entry(t.source.clone()).or_default().1 += 1;
+            let engine = origin_name(&self.engine, need.route, need.via);
+            plan.from_cache.push(MachineTranslation::of(t, lang, cached, engine, &need.hash, need.key));
+            return Ok(());
+        }
+        plan.file(need, (src.to_string(), lang), self.now, self.has_fallback, stats);
+        Ok(())
+    }
+
+    /// Text `t` into `lang` as an engine must translate it, and the code of
+    /// the language it goes from: the publisher's Spanish when there is one,
+    /// else the original; prepared (names kept, the term base applied unless
+    /// the pair is plain), with its route and cache key.
+    fn need<'s>(&self, t: &'s SourceText, sent: &'s ToSend, known: Known, lang: Lang) -> (&'s str, Need) {
+        let (src, text, shortened, via) = match &sent.pivot {
+            Some((text, cut)) => ("es", text, *cut, Some("es")),
+            None => (t.lang.as_str(), &sent.original, sent.original_cut, None),
+        };
+        let base = if src == "es" { self.terms.get(&lang).unwrap_or(&self.no_terms) } else { &self.no_terms };
+        let plain = self.apertium && src == "es" && super::lang::plain(lang, t.field);
+        let prepared = prepare(text, known_into(known, src, lang, t.field), if plain { &self.no_terms } else { base });
+        let route = crate::translate::engines::routes::route(src, lang.as_str(), Some(t.field));
+        let key = prepared_key(&prepared, &field_key(t.field, shortened, route), src, lang.as_str(), &self.engine);
+        let need = Need {
+            event_id: t.event_id,
+            source: t.source.clone(),
+            field: t.field,
+            words: text.split_whitespace().count() as u64,
+            shortened,
+            via,
+            apertium: self.apertium,
+            plain,
+            route,
+            prepared,
+            key,
+            hash: sent.hash.clone(),
+        };
+        (src, need)
+    }
 }
 
 impl Plan {
@@ -400,109 +495,4 @@ fn analysis_of(analysers: &mut HashMap<Lang, Option<Analyser>>, code: &str, text
             None
         }
     }
-}
-
-/// The engines the settings ask for: the configured one's workers, and the
-/// fallback's when `[settings] fallback` names one.
-pub struct Engines {
-    pub workers: Vec<Workers>,
-    pub fallback: Option<Vec<Workers>>,
-}
-
-impl Engines {
-    /// [`translate_pending_falling_back`] with these engines.
-    pub fn translate(
-        &mut self,
-        store: &mut Store,
-        langs: &[Lang],
-        sources: &[String],
-        options: &Options,
-        progress: impl FnMut(u64, u64, u64),
-    ) -> Result<TranslateStats> {
-        translate_pending_falling_back(store, &mut self.workers, self.fallback.as_deref_mut(), langs, sources, options, progress)
-    }
-
-    /// [`translate_until`] with these engines: `stop` is asked before every batch.
-    pub fn translate_until(
-        &mut self,
-        store: &mut Store,
-        langs: &[Lang],
-        sources: &[String],
-        options: &Options,
-        stop: &dyn Fn() -> Option<String>,
-        progress: impl FnMut(u64, u64, u64),
-    ) -> Result<TranslateStats> {
-        translate_until(store, &mut self.workers, self.fallback.as_deref_mut(), langs, sources, options, stop, progress)
-    }
-}
-
-/// A translator that is not there: every request fails with the reason, so
-/// the texts are counted as pending and retried next run.
-pub struct Unavailable(pub String);
-
-impl Translator for Unavailable {
-    fn engine_id(&self) -> String {
-        "unavailable".into()
-    }
-    fn translate(&mut self, _src: &str, _tgt: &str, _texts: &[String]) -> Result<Vec<String>> {
-        anyhow::bail!("{}", self.0)
-    }
-    fn supports(&self, _src: &str, _tgt: &str) -> bool {
-        false
-    }
-}
-
-/// The engines the settings ask for, one per core (and the fallback's);
-/// `None` when translation is switched off. An engine that cannot start
-/// gives [`Unavailable`], so the run still stores every event and counts
-/// what is pending.
-pub fn engines(settings: &crate::config::Settings) -> Option<Engines> {
-    let timeout = std::time::Duration::from_secs(settings.translate_timeout_secs.max(1));
-    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).clamp(1, 4);
-    let apertium = || -> Workers {
-        super::ApertiumTranslator::system()
-            .map(|t| Box::new(t.with_timeout(timeout)) as Workers)
-            .map_err(|e| e.context("Apertium is not usable (install it with `make deps`)"))
-            .unwrap_or_else(|e| Box::new(Unavailable(format!("{e:#}"))))
-    };
-    let make = |_: usize| -> Box<dyn Translator + Send> {
-        let made: Result<Box<dyn Translator + Send>> = match settings.translator {
-            crate::vocab::Translator::Apertium => return apertium(),
-            crate::vocab::Translator::Apy => {
-                let url = settings.apy_url.clone().unwrap_or_default();
-                super::ApyTranslator::with_timeout(&url, timeout)
-                    .map(|t| Box::new(t) as Box<dyn Translator + Send>)
-                    .map_err(|e| e.context(format!("the APy server at {url} is not usable")))
-            }
-            crate::vocab::Translator::Libretranslate => {
-                let url = settings.libretranslate_url.clone().unwrap_or_default();
-                let key = settings.api_key_env.as_deref().and_then(|name| std::env::var(name).ok());
-                crate::translate::engines::libretranslate::LibreTranslator::new(&url, key, timeout)
-                    .map(|t| Box::new(t) as Box<dyn Translator + Send>)
-                    .map_err(|e| e.context(format!("the LibreTranslate server at {url} is not usable")))
-            }
-            crate::vocab::Translator::Openai => {
-                let url = settings.openai_url.clone().unwrap_or_default();
-                let key = settings.api_key_env.as_deref().and_then(|name| std::env::var(name).ok());
-                crate::translate::engines::openai::OpenAiTranslator::new(
-                    &url,
-                    settings.openai_model.as_deref().unwrap_or_default(),
-                    key,
-                    timeout,
-                )
-                .map(|t| Box::new(t) as Box<dyn Translator + Send>)
-                .map_err(|e| e.context(format!("the OpenAI-compatible server at {url} is not usable")))
-            }
-            crate::vocab::Translator::None => return Box::new(Unavailable("translation is switched off".into())),
-        };
-        made.unwrap_or_else(|e| Box::new(Unavailable(format!("{e:#}"))))
-    };
-    let workers = match settings.translator {
-        crate::vocab::Translator::None => return None,
-        // One client is enough: the server does the work.
-        crate::vocab::Translator::Apy | crate::vocab::Translator::Libretranslate | crate::vocab::Translator::Openai => vec![make(0)],
-        crate::vocab::Translator::Apertium => (0..cores).map(make).collect(),
-    };
-    let fallback = settings.fallback.map(|crate::vocab::Fallback::Apertium| (0..cores).map(|_| apertium()).collect());
-    Some(Engines { workers, fallback })
 }

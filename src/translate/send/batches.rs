@@ -17,7 +17,7 @@
 
 use crate::lang::Lang;
 use crate::store::Store;
-use crate::store::translations::Failure;
+use crate::store::translations::{Failure, MachineTranslation};
 use crate::translate::engines::{Translator, translate_each_target};
 use crate::translate::finish;
 use crate::translate::finish::garble::{self, Repair};
@@ -58,14 +58,38 @@ pub(in crate::translate) fn send<T: Translator + Send>(
     needs: BTreeMap<(String, Lang), Vec<Need>>,
     failures: &HashMap<String, Failure>,
     stats: &mut TranslateStats,
-    mut fallen: Option<&mut Fallen>,
+    fallen: Option<&mut Fallen>,
     stop: &dyn Fn() -> Option<String>,
     progress: &mut dyn FnMut(u64, u64, u64),
 ) -> Result<()> {
     let total: u64 = needs.values().map(|v| v.len() as u64).sum();
     let mut done = 0u64;
-    // By source language and field: each field of a pair may have a route
-    // of its own (`routes`), so a batch holds texts of one field.
+    let mut sending = Sending { store, workers, engine, failures, stats, fallen };
+    for ((src, field), targets) in by_source_and_field(needs) {
+        let mut rounds = Rounds::new(src, field, targets, failures);
+        for round in 0..rounds.count {
+            if sending.stats.interrupted.is_none() {
+                sending.stats.interrupted = stop();
+            }
+            if sending.stats.interrupted.is_some() {
+                // Between two batches: the rest waits for the next run.
+                rounds.count_unsent(round, sending.stats);
+                break;
+            }
+            let out = sending.round(&mut rounds, round)?;
+            done += out.len() as u64;
+            sending.store.save_translations(&out)?;
+            progress(done, total, sending.stats.words);
+        }
+        sending.record_failures(&rounds)?;
+    }
+    Ok(())
+}
+
+/// `needs` by source language and field, each with its targets: each field
+/// of a pair may have a route of its own (`routes`), so a batch holds texts
+/// of one field.
+fn by_source_and_field(needs: BTreeMap<(String, Lang), Vec<Need>>) -> BTreeMap<(String, Field), Targets> {
     let mut by_src: BTreeMap<(String, Field), Targets> = BTreeMap::new();
     for ((src, tgt), list) in needs {
         let mut by_field: BTreeMap<Field, Vec<Need>> = BTreeMap::new();
@@ -76,103 +100,186 @@ pub(in crate::translate) fn send<T: Translator + Send>(
             by_src.entry((src.clone(), field)).or_default().push((tgt, list));
         }
     }
-    for ((src, field), targets) in by_src {
+    by_src
+}
+
+/// One call of [`send`]: the engine's workers and the name its answers are
+/// stored under, the failures known before it, and where answers go (the
+/// store, the counts, the fallback's texts).
+struct Sending<'a, T> {
+    store: &'a mut Store,
+    workers: &'a mut [T],
+    engine: &'a str,
+    failures: &'a HashMap<String, Failure>,
+    stats: &'a mut TranslateStats,
+    fallen: Option<&'a mut Fallen>,
+}
+
+/// One source language's texts of one field on their way to every target,
+/// round by round (a round sends each target's next batch): per target, the
+/// order of its texts, what its engine did so far and whether it is down.
+struct Rounds {
+    src: String,
+    field: Field,
+    targets: Targets,
+    plans: Vec<Plan>,
+    /// How many rounds: as many as the batches of the target with most.
+    count: usize,
+    outcome: Outcome,
+    /// A target whose engine failed a whole batch, text by text, before
+    /// translating anything is down for this run, and why: its later batches
+    /// are not sent (against a hanging server each would cost timeouts).
+    down: Vec<Option<String>>,
+}
+
+impl Rounds {
+    fn new(src: String, field: Field, targets: Targets, failures: &HashMap<String, Failure>) -> Rounds {
         // Per target: its distinct prepared texts, those an engine failed on
         // before last and each in a batch of its own.
         let plans: Vec<Plan> = targets.iter().map(|(_, list)| Plan::new(list, failures)).collect();
-        let tgt_names: Vec<&str> = targets.iter().map(|(t, _)| t.as_str()).collect();
-        let rounds = plans.iter().map(|p| p.batches.len()).max().unwrap_or(0);
-        let mut outcome = Outcome { succeeded: vec![false; targets.len()], suspects: vec![Vec::new(); targets.len()] };
-        // A target whose engine failed a whole batch, text by text, before
-        // translating anything is down for this run: its later batches are
-        // not sent (against a hanging server each would cost timeouts).
-        let mut down: Vec<Option<String>> = vec![None; targets.len()];
-        for round in 0..rounds {
-            if stats.interrupted.is_none() {
-                stats.interrupted = stop();
-            }
-            if stats.interrupted.is_some() {
-                // Between two batches: the rest waits for the next run.
-                for ((_, list), plan) in targets.iter().zip(&plans) {
-                    for &i in plan.batches.iter().skip(round).flatten() {
-                        for n in list.iter().filter(|n| n.key == plan.keys[i].0) {
-                            stats.pending += 1;
-                            stats.per_source.entry(n.source.clone()).or_default().2 += 1;
-                        }
-                    }
-                }
-                break;
-            }
-            let batches: Vec<Vec<String>> = plans
-                .iter()
-                .zip(&down)
-                .map(|(p, down)| match p.batches.get(round) {
-                    Some(b) if down.is_none() => b.iter().map(|&i| p.keys[i].1.text.clone()).collect(),
-                    _ => Vec::new(),
-                })
-                .collect();
-            let results = translate_each_target(workers, &src, &tgt_names, Some(field), &batches);
-            let mut out = Vec::new();
-            for (t, result) in results.into_iter().enumerate() {
-                let Some(batch) = plans[t].batches.get(round) else { continue };
-                let (tgt, list) = &targets[t];
-                let texts = result.texts.and_then(|answers| checked(batch, &plans[t], answers));
-                let answers: Vec<(usize, Result<String>)> = match (texts, &down[t]) {
-                    (_, Some(why)) => batch.iter().map(|&i| (i, Err(anyhow::anyhow!("not sent, the engine is down: {why}")))).collect(),
-                    (Ok(translated), None) => batch.iter().copied().zip(translated.into_iter().map(Ok)).collect(),
-                    // A failed batch of several is sent again text by text, so
-                    // that one poison text does not sink the others.
-                    (Err(e), None) if batch.len() > 1 => {
-                        let why = format!("{e:#}");
-                        let answers = one_by_one(workers, (&src, tgt.as_str(), field), batch, &plans[t], e);
-                        if !outcome.succeeded[t] && answers.iter().all(|(_, a)| a.is_err()) {
-                            down[t] = Some(why);
-                        }
-                        answers
-                    }
-                    (Err(e), None) => vec![(batch[0], Err(e))],
-                };
-                for (i, answer) in answers {
-                    let (key, prepared) = &plans[t].keys[i];
-                    let waiting = list.iter().filter(|n| &n.key == key);
-                    match answer {
-                        Ok(text) => {
-                            outcome.succeeded[t] = true;
-                            let (text, repair) = match waiting.clone().next() {
-                                Some(first) => finish_checked(&mut workers[0], &src, *tgt, first, &text, stats),
-                                None => (finish::finish(&text, &prepared.names, prepared.lead.as_deref(), *tgt, Field::Description), None),
-                            };
-                            if failures.contains_key(key) {
-                                store.clear_translation_failure(key)?;
-                            }
-                            for n in waiting {
-                                let mut row = n.translated(*tgt, &text, engine, key, stats);
-                                row.repair = repair.map(Repair::as_str);
-                                out.push(row);
-                            }
-                        }
-                        Err(e) => {
-                            stats.error.get_or_insert_with(|| format!("{src}→{tgt}: {e:#}"));
-                            outcome.suspects[t].push((i, format!("{e:#}")));
-                            for n in waiting {
-                                if let Some(fallen) = fallen.as_deref_mut() {
-                                    fallen.entry((src.clone(), *tgt)).or_default().push(n.clone());
-                                } else {
-                                    stats.pending += 1;
-                                    stats.per_source.entry(n.source.clone()).or_default().2 += 1;
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            done += out.len() as u64;
-            store.save_translations(&out)?;
-            progress(done, total, stats.words);
-        }
-        record_failures(store, workers, &src, &tgt_names, &plans, &outcome, failures)?;
+        let count = plans.iter().map(|p| p.batches.len()).max().unwrap_or(0);
+        let outcome = Outcome { succeeded: vec![false; targets.len()], suspects: vec![Vec::new(); targets.len()] };
+        let down = vec![None; targets.len()];
+        Rounds { src, field, targets, plans, count, outcome, down }
     }
-    Ok(())
+
+    /// The targets' language codes, in order.
+    fn target_names(&self) -> Vec<&str> {
+        self.targets.iter().map(|(t, _)| t.as_str()).collect()
+    }
+
+    /// The texts round `round` sends, target by target: none for a target
+    /// whose batches are over or whose engine is down.
+    fn batches(&self, round: usize) -> Vec<Vec<String>> {
+        self.plans
+            .iter()
+            .zip(&self.down)
+            .map(|(p, down)| match p.batches.get(round) {
+                Some(b) if down.is_none() => b.iter().map(|&i| p.keys[i].1.text.clone()).collect(),
+                _ => Vec::new(),
+            })
+            .collect()
+    }
+
+    /// Counts as pending, in `stats`, every text of round `round` and after:
+    /// they wait for the next run.
+    fn count_unsent(&self, round: usize, stats: &mut TranslateStats) {
+        for ((_, list), plan) in self.targets.iter().zip(&self.plans) {
+            for &i in plan.batches.iter().skip(round).flatten() {
+                for n in list.iter().filter(|n| n.key == plan.keys[i].0) {
+                    stats.pending += 1;
+                    stats.per_source.entry(n.source.clone()).or_default().2 += 1;
+                }
+            }
+        }
+    }
+}
+
+impl<T: Translator + Send> Sending<'_, T> {
+    /// Sends round `round` of `rounds`, each target's batch to a worker of
+    /// its own, and takes every answer: the rows to store.
+    fn round(&mut self, rounds: &mut Rounds, round: usize) -> Result<Vec<MachineTranslation>> {
+        let batches = rounds.batches(round);
+        let results = translate_each_target(self.workers, &rounds.src, &rounds.target_names(), Some(rounds.field), &batches);
+        let mut out = Vec::new();
+        for (t, result) in results.into_iter().enumerate() {
+            let Some(batch) = rounds.plans[t].batches.get(round).cloned() else { continue };
+            let texts = result.texts.and_then(|answers| checked(&batch, &rounds.plans[t], answers));
+            for (i, answer) in self.answers(rounds, t, &batch, texts) {
+                self.take(rounds, t, i, answer, &mut out)?;
+            }
+        }
+        Ok(out)
+    }
+
+    /// The answer to each text of target `t`'s `batch`, from what the engine
+    /// answered to the whole batch (`texts`, checked): none when the engine
+    /// is down; a failed batch of several is sent again text by text, and an
+    /// engine that fails every text of it before translating anything is
+    /// down from then on.
+    fn answers(&mut self, rounds: &mut Rounds, t: usize, batch: &[usize], texts: Result<Vec<String>>) -> Vec<(usize, Result<String>)> {
+        match (texts, &rounds.down[t]) {
+            (_, Some(why)) => batch.iter().map(|&i| (i, Err(anyhow::anyhow!("not sent, the engine is down: {why}")))).collect(),
+            (Ok(translated), None) => batch.iter().copied().zip(translated.into_iter().map(Ok)).collect(),
+            // A failed batch of several is sent again text by text, so
+            // that one poison text does not sink the others.
+            (Err(e), None) if batch.len() > 1 => {
+                let why = format!("{e:#}");
+                let tgt = rounds.targets[t].0;
+                let answers = one_by_one(self.workers, (&rounds.src, tgt.as_str(), rounds.field), batch, &rounds.plans[t], e);
+                if !rounds.outcome.succeeded[t] && answers.iter().all(|(_, a)| a.is_err()) {
+                    rounds.down[t] = Some(why);
+                }
+                answers
+            }
+            (Err(e), None) => vec![(batch[0], Err(e))],
+        }
+    }
+
+    /// Takes the `answer` to text `i` of target `t`: a translation, in house
+    /// style, goes into `out` for every text waiting on it and clears the
+    /// text's past failures; a failure is remembered as a suspect, and its
+    /// texts go to the fallback or count as pending.
+    fn take(&mut self, rounds: &mut Rounds, t: usize, i: usize, answer: Result<String>, out: &mut Vec<MachineTranslation>) -> Result<()> {
+        let src = &rounds.src;
+        let (tgt, list) = &rounds.targets[t];
+        let (key, prepared) = &rounds.plans[t].keys[i];
+        let waiting = list.iter().filter(|n| &n.key == key);
+        match answer {
+            Ok(text) => {
+                rounds.outcome.succeeded[t] = true;
+                let (text, repair) = match waiting.clone().next() {
+                    Some(first) => finish_checked(&mut self.workers[0], src, *tgt, first, &text, self.stats),
+                    None => (finish::finish(&text, &prepared.names, prepared.lead.as_deref(), *tgt, Field::Description), None),
+                };
+                if self.failures.contains_key(key) {
+                    self.store.clear_translation_failure(key)?;
+                }
+                for n in waiting {
+                    let mut row = n.translated(*tgt, &text, self.engine, key, self.stats);
+                    row.repair = repair.map(Repair::as_str);
+                    out.push(row);
+                }
+            }
+            Err(e) => {
+                self.stats.error.get_or_insert_with(|| format!("{src}→{tgt}: {e:#}"));
+                rounds.outcome.suspects[t].push((i, format!("{e:#}")));
+                for n in waiting {
+                    if let Some(fallen) = self.fallen.as_deref_mut() {
+                        fallen.entry((src.clone(), *tgt)).or_default().push(n.clone());
+                    } else {
+                        self.stats.pending += 1;
+                        self.stats.per_source.entry(n.source.clone()).or_default().2 += 1;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Records the texts `rounds` failed on for their backoff.
+    fn record_failures(&mut self, rounds: &Rounds) -> Result<()> {
+        let tgt_names = rounds.target_names();
+        // A text counts as poison only when the engine translated others into
+        // the same language meanwhile: a dead engine is not the texts' fault.
+        // When the only texts sent were ones it had failed on before (a
+        // steady feed), a short text that is no one's data asks whether the
+        // engine is alive.
+        for (t, list) in rounds.outcome.suspects.iter().enumerate() {
+            let only_suspects = !list.is_empty() && list.iter().all(|(i, _)| self.failures.contains_key(&rounds.plans[t].keys[*i].0));
+            let alive = rounds.outcome.succeeded[t] || (only_suspects && engine_answers(&mut self.workers[0], &rounds.src, tgt_names[t]));
+            if !alive {
+                continue;
+            }
+            for (i, error) in list {
+                let key = &rounds.plans[t].keys[*i].0;
+                let before = self.failures.get(key).map_or(0, |f| f.failures);
+                let backoff = FIRST_BACKOFF_MS.saturating_mul(1 << before.min(10));
+                self.store.record_translation_failure(key, error, backoff)?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// What one source language's rounds left: per target, whether the engine
@@ -180,37 +287,6 @@ pub(in crate::translate) fn send<T: Translator + Send>(
 struct Outcome {
     succeeded: Vec<bool>,
     suspects: Vec<Vec<(usize, String)>>,
-}
-
-/// Record the failed texts of `outcome` for their backoff.
-fn record_failures<T: Translator + Send>(
-    store: &mut Store,
-    workers: &mut [T],
-    src: &str,
-    tgt_names: &[&str],
-    plans: &[Plan],
-    outcome: &Outcome,
-    failures: &HashMap<String, Failure>,
-) -> Result<()> {
-    // A text counts as poison only when the engine translated others into
-    // the same language meanwhile: a dead engine is not the texts' fault.
-    // When the only texts sent were ones it had failed on before (a
-    // steady feed), a short text that is no one's data asks whether the
-    // engine is alive.
-    for (t, list) in outcome.suspects.iter().enumerate() {
-        let only_suspects = !list.is_empty() && list.iter().all(|(i, _)| failures.contains_key(&plans[t].keys[*i].0));
-        let alive = outcome.succeeded[t] || (only_suspects && engine_answers(&mut workers[0], src, tgt_names[t]));
-        if !alive {
-            continue;
-        }
-        for (i, error) in list {
-            let key = &plans[t].keys[*i].0;
-            let before = failures.get(key).map_or(0, |f| f.failures);
-            let backoff = FIRST_BACKOFF_MS.saturating_mul(1 << before.min(10));
-            store.record_translation_failure(key, error, backoff)?;
-        }
-    }
-    Ok(())
 }
 
 /// The engine's answers to `batch` when each is a translation of its text
