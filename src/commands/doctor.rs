@@ -229,7 +229,7 @@ fn gate_checks(cli: &Cli, config: &Config, ledger: Option<&crate::http::Ledger>)
 fn engine_check(c: &Config) -> Check {
     let s = &c.settings;
     let timeout = std::time::Duration::from_secs(s.translate_timeout_secs.clamp(1, 15));
-    let mut engine = match crate::translate::engine_for(s, timeout) {
+    let mut engine = match crate::translate::plan::configured::engine(s, timeout) {
         Ok(None) => return check("translation", Verdict::Ok, "switched off (translator = \"none\")"),
         Ok(Some(e)) => e,
         Err(e) if s.translator == crate::vocab::Translator::Apertium => {

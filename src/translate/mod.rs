@@ -28,28 +28,3 @@ pub mod prepare;
 pub mod send;
 pub mod status;
 pub mod view;
-
-use engines::Translator;
-use engines::apertium::ApertiumTranslator;
-use engines::apy::ApyTranslator;
-
-/// The one engine `settings.translator` names, built as a run builds it (`None`
-/// when translation is switched off); for `doctor`'s probe, which proves it
-/// with a real translation.
-pub fn engine_for(settings: &crate::config::Settings, timeout: std::time::Duration) -> anyhow::Result<Option<Box<dyn Translator + Send>>> {
-    use crate::vocab::Translator as T;
-    let key = || settings.api_key_env.as_deref().and_then(|name| std::env::var(name).ok());
-    let url = |u: &Option<String>| u.clone().unwrap_or_default();
-    Ok(Some(match settings.translator {
-        T::None => return Ok(None),
-        T::Apertium => Box::new(ApertiumTranslator::system()?.with_timeout(timeout)),
-        T::Apy => Box::new(ApyTranslator::with_timeout(&url(&settings.apy_url), timeout)?),
-        T::Libretranslate => Box::new(engines::libretranslate::LibreTranslator::new(&url(&settings.libretranslate_url), key(), timeout)?),
-        T::Openai => Box::new(engines::openai::OpenAiTranslator::new(
-            &url(&settings.openai_url),
-            settings.openai_model.as_deref().unwrap_or_default(),
-            key(),
-            timeout,
-        )?),
-    }))
-}

@@ -11,6 +11,8 @@ use crate::lang::Lang;
 use crate::store::Store;
 use crate::translate::engines::apertium::ApertiumTranslator;
 use crate::translate::engines::apy::ApyTranslator;
+use crate::translate::engines::libretranslate::LibreTranslator;
+use crate::translate::engines::openai::OpenAiTranslator;
 use crate::translate::engines::{Translator, Workers};
 use crate::translate::send::stats::TranslateStats;
 use anyhow::Result;
@@ -65,56 +67,66 @@ impl Translator for Unavailable {
     }
 }
 
+/// The engine `settings.translator` names, built as a run builds each of its
+/// workers (`None` when translation is switched off); `doctor` proves it
+/// with a real translation.
+pub fn engine(settings: &crate::config::Settings, timeout: std::time::Duration) -> Result<Option<Workers>> {
+    use crate::vocab::Translator as T;
+    let key = || settings.api_key_env.as_deref().and_then(|name| std::env::var(name).ok());
+    let url = |u: &Option<String>| u.clone().unwrap_or_default();
+    Ok(Some(match settings.translator {
+        T::None => return Ok(None),
+        T::Apertium => Box::new(ApertiumTranslator::system()?.with_timeout(timeout)),
+        T::Apy => Box::new(ApyTranslator::with_timeout(&url(&settings.apy_url), timeout)?),
+        T::Libretranslate => Box::new(LibreTranslator::new(&url(&settings.libretranslate_url), key(), timeout)?),
+        T::Openai => Box::new(OpenAiTranslator::new(
+            &url(&settings.openai_url),
+            settings.openai_model.as_deref().unwrap_or_default(),
+            key(),
+            timeout,
+        )?),
+    }))
+}
+
+/// What an engine that does not start is said to be, and what to do.
+fn not_usable(settings: &crate::config::Settings) -> String {
+    use crate::vocab::Translator as T;
+    let url = |u: &Option<String>| u.clone().unwrap_or_default();
+    match settings.translator {
+        T::Apertium => "Apertium is not usable (install it with `make deps`)".into(),
+        T::Apy => format!("the APy server at {} is not usable", url(&settings.apy_url)),
+        T::Libretranslate => format!("the LibreTranslate server at {} is not usable", url(&settings.libretranslate_url)),
+        T::Openai => format!("the OpenAI-compatible server at {} is not usable", url(&settings.openai_url)),
+        T::None => "translation is switched off".into(),
+    }
+}
+
 /// The engines the settings ask for, one per core (and the fallback's);
 /// `None` when translation is switched off. An engine that cannot start
 /// gives [`Unavailable`], so the run still stores every event and counts
 /// what is pending.
 pub fn engines(settings: &crate::config::Settings) -> Option<Engines> {
+    use crate::vocab::Translator as T;
     let timeout = std::time::Duration::from_secs(settings.translate_timeout_secs.max(1));
     let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).clamp(1, 4);
+    let make = |_: usize| -> Workers {
+        match engine(settings, timeout) {
+            Ok(Some(engine)) => engine,
+            Ok(None) => Box::new(Unavailable(not_usable(settings))),
+            Err(e) => Box::new(Unavailable(format!("{:#}", e.context(not_usable(settings))))),
+        }
+    };
+    let workers = match settings.translator {
+        T::None => return None,
+        // One client is enough: the server does the work.
+        T::Apy | T::Libretranslate | T::Openai => vec![make(0)],
+        T::Apertium => (0..cores).map(make).collect(),
+    };
     let apertium = || -> Workers {
         ApertiumTranslator::system()
             .map(|t| Box::new(t.with_timeout(timeout)) as Workers)
             .map_err(|e| e.context("Apertium is not usable (install it with `make deps`)"))
             .unwrap_or_else(|e| Box::new(Unavailable(format!("{e:#}"))))
-    };
-    let make = |_: usize| -> Box<dyn Translator + Send> {
-        let made: Result<Box<dyn Translator + Send>> = match settings.translator {
-            crate::vocab::Translator::Apertium => return apertium(),
-            crate::vocab::Translator::Apy => {
-                let url = settings.apy_url.clone().unwrap_or_default();
-                ApyTranslator::with_timeout(&url, timeout)
-                    .map(|t| Box::new(t) as Box<dyn Translator + Send>)
-                    .map_err(|e| e.context(format!("the APy server at {url} is not usable")))
-            }
-            crate::vocab::Translator::Libretranslate => {
-                let url = settings.libretranslate_url.clone().unwrap_or_default();
-                let key = settings.api_key_env.as_deref().and_then(|name| std::env::var(name).ok());
-                crate::translate::engines::libretranslate::LibreTranslator::new(&url, key, timeout)
-                    .map(|t| Box::new(t) as Box<dyn Translator + Send>)
-                    .map_err(|e| e.context(format!("the LibreTranslate server at {url} is not usable")))
-            }
-            crate::vocab::Translator::Openai => {
-                let url = settings.openai_url.clone().unwrap_or_default();
-                let key = settings.api_key_env.as_deref().and_then(|name| std::env::var(name).ok());
-                crate::translate::engines::openai::OpenAiTranslator::new(
-                    &url,
-                    settings.openai_model.as_deref().unwrap_or_default(),
-                    key,
-                    timeout,
-                )
-                .map(|t| Box::new(t) as Box<dyn Translator + Send>)
-                .map_err(|e| e.context(format!("the OpenAI-compatible server at {url} is not usable")))
-            }
-            crate::vocab::Translator::None => return Box::new(Unavailable("translation is switched off".into())),
-        };
-        made.unwrap_or_else(|e| Box::new(Unavailable(format!("{e:#}"))))
-    };
-    let workers = match settings.translator {
-        crate::vocab::Translator::None => return None,
-        // One client is enough: the server does the work.
-        crate::vocab::Translator::Apy | crate::vocab::Translator::Libretranslate | crate::vocab::Translator::Openai => vec![make(0)],
-        crate::vocab::Translator::Apertium => (0..cores).map(make).collect(),
     };
     let fallback = settings.fallback.map(|crate::vocab::Fallback::Apertium| (0..cores).map(|_| apertium()).collect());
     Some(Engines { workers, fallback })
