@@ -20,32 +20,10 @@ pub mod terms;
 pub mod words;
 
 use crate::lang::Lang;
-use crate::lang_data::{self, LangData};
 use crate::translate::engines::stream::{KEEP_END, KEEP_START};
 use crate::translate::prepare::analyser::{Analysis, WordKind};
 use crate::translate::prepare::terms::TermBase;
-use crate::translate::prepare::words::{opens_sentence, words};
-
-fn spanish() -> &'static LangData {
-    lang_data::of(Lang::Es)
-}
-
-/// The Spanish word lists of `data/lang/es/` (see `lang`): function words
-/// that never start a name, capitalised words that are not names, given
-/// names that start a text as part of a person's name, and the lower-case
-/// words that join the parts of one name.
-fn function_word(w: &str) -> bool {
-    spanish().function_words.has(w)
-}
-fn not_a_name_start(w: &str) -> bool {
-    spanish().not_name_starts.has(w)
-}
-fn given_name(w: &str) -> bool {
-    spanish().given_names.has(w)
-}
-fn connector(w: &str) -> bool {
-    spanish().connectors.has(w)
-}
+use crate::translate::prepare::words::{connector, function_word, given_name, not_a_name_start, opens_sentence, spanish, words};
 
 /// What the event tells us is a name, and what the dictionary says of its words.
 #[derive(Debug, Default, Clone, Copy)]
