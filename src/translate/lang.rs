@@ -29,6 +29,7 @@ use crate::lang_data::{self, DataFile};
 /// data gives, so it counts in the digest like the data.
 const CODE: &[&str] = &[
     include_str!("prepare/mod.rs"),
+    include_str!("prepare/capitals.rs"),
     include_str!("prepare/namewords.rs"),
     include_str!("prepare/ordinals.rs"),
     include_str!("prepare/words.rs"),
