@@ -17,6 +17,7 @@ mod capitals;
 pub mod gazetteer;
 pub mod namewords;
 pub mod ordinals;
+mod places;
 pub mod terms;
 pub mod words;
 
@@ -25,6 +26,7 @@ use crate::translate::engines::stream::{KEEP_END, KEEP_START};
 use crate::translate::prepare::analyser::{Analysis, WordKind};
 use crate::translate::prepare::terms::TermBase;
 use capitals::{article_names, sentence_case_names};
+use places::{given_in_capitals, places_and_addresses};
 use crate::translate::prepare::words::{connector, function_word, given_name, not_a_name_start, opens_sentence, words};
 
 /// What the event tells us is a name, and what the dictionary says of its words.
@@ -87,35 +89,6 @@ impl Prepared {
         }
         anchors
     }
-}
-
-/// The spans kept before anything else: the event's own venue, locality
-/// and district, the gazetteer's entries (longest first), and web addresses.
-fn places_and_addresses(text: &str, given: &[&str], known: Known) -> Vec<(usize, usize)> {
-    let mut names: Vec<(usize, usize)> = Vec::new();
-    // The district names a place that may also head a longer name
-    // ("Centro" in "Centro Cultural X"): kept only where it stands alone.
-    let mut places: Vec<(&str, bool)> = given.iter().map(|p| (*p, false)).collect();
-    places.extend(known.district.map(str::trim).filter(|p| p.chars().count() > 2).map(|p| (p, true)));
-    places.extend(known.gazetteer.iter().map(|p| (p.as_str(), false)));
-    places.sort_by_key(|p| std::cmp::Reverse(p.0.len()));
-    for (phrase, alone) in places {
-        for (at, _) in text.match_indices(phrase) {
-            let end = at + phrase.len();
-            let fits = !alone || stands_alone(text, at, end);
-            if fits && whole_word(text, at, end) && names.iter().all(|&(a, b)| end <= a || at >= b) {
-                names.push((at, end));
-            }
-        }
-    }
-    // Web addresses stay as they are: an engine translates their words, and an
-    // answer holding an address the text lacks is refused.
-    for (at, end) in addresses::web_addresses(text) {
-        if names.iter().all(|&(a, b)| end <= a || at >= b) {
-            names.push((at, end));
-        }
-    }
-    names
 }
 
 /// The terms of `terms` found in `text` outside `taken`, but a one-word
@@ -212,7 +185,7 @@ fn render(text: &str, spans: Vec<(usize, usize, Option<String>)>) -> (String, Ve
 pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     let text: String = text.chars().filter(|c| !matches!(*c, KEEP_START | KEEP_END)).collect();
     let given: Vec<&str> = [known.venue, known.locality].into_iter().flatten().map(str::trim).filter(|p| p.chars().count() > 2).collect();
-    let mut names = places_and_addresses(&text, &given, known);
+    let mut names = places_and_addresses(&text, &given, known.district, known.gazetteer);
     let article_names = if known.running_text { Vec::new() } else { article_names(&text) };
     for span in article_names {
         if names.iter().all(|&(a, b)| span.1 <= a || span.0 >= b) {
@@ -304,21 +277,6 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     let lead = lead_of(&text, &spans).or_else(|| first_word_lead(&text, &spans));
     let (out, kept) = render(&text, spans);
     Prepared { text: out, names: kept, terms_used, lead }
-}
-
-/// A feed that writes its venue or locality in capitals ("MADRID") names
-/// the same place a title writes "Madrid": added to `names` where no other
-/// span holds it.
-fn given_in_capitals(text: &str, given: &[&str], names: &mut Vec<(usize, usize)>, taken: &[(usize, usize)]) {
-    for phrase in given.iter().map(|p| title_cased(p)).filter(|p| !p.is_empty()) {
-        for (at, _) in text.match_indices(phrase.as_str()) {
-            let end = at + phrase.len();
-            let free = names.iter().chain(taken).all(|&(a, b)| end <= a || at >= b);
-            if whole_word(text, at, end) && free {
-                names.push((at, end));
-            }
-        }
-    }
 }
 
 /// The parts of the capitalised run `span` that the dictionary says are
@@ -458,43 +416,9 @@ fn heads_a_name(word: &str) -> bool {
     word.starts_with(char::is_uppercase) && word.chars().any(char::is_lowercase) && !function_word(&lower) && !not_a_name_start(&lower)
 }
 
-/// A phrase in capitals as a title writes it ("SAN SEBASTIÁN" → "San
-/// Sebastián"); empty when it is not in capitals.
-fn title_cased(phrase: &str) -> String {
-    if phrase.chars().any(char::is_lowercase) {
-        return String::new();
-    }
-    let mut out = String::with_capacity(phrase.len());
-    let mut start = true;
-    for c in phrase.chars() {
-        if start {
-            out.push(c);
-        } else {
-            out.extend(c.to_lowercase());
-        }
-        start = !c.is_alphanumeric();
-    }
-    out
-}
-
 /// Drops every kept-span mark, leaving the text.
 pub fn unmark(text: &str) -> String {
     text.chars().filter(|c| !matches!(*c, KEEP_START | KEEP_END)).collect()
-}
-
-/// Whether `a..b` of `text` is not part of a longer capitalised run: no
-/// capitalised word right before or after it.
-fn stands_alone(text: &str, a: usize, b: usize) -> bool {
-    let capital_word = |w: Option<&str>| w.is_some_and(|w| w.starts_with(char::is_uppercase));
-    let before = text[..a].strip_suffix(' ').map(|t| t.rsplit(' ').next().unwrap_or(t));
-    let after = text[b..].strip_prefix(' ').map(|t| t.split(' ').next().unwrap_or(t));
-    !capital_word(before.filter(|w| !w.is_empty() && w.chars().all(char::is_alphabetic))) && !capital_word(after)
-}
-
-fn whole_word(text: &str, a: usize, b: usize) -> bool {
-    let before = text[..a].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
-    let after = text[b..].chars().next().is_none_or(|c| !c.is_alphanumeric());
-    before && after
 }
 
 #[cfg(test)]
