@@ -30,6 +30,7 @@ use crate::lang_data::{self, DataFile};
 const CODE: &[&str] = &[
     include_str!("prepare/mod.rs"),
     include_str!("prepare/capitals.rs"),
+    include_str!("prepare/names.rs"),
     include_str!("prepare/namewords.rs"),
     include_str!("prepare/ordinals.rs"),
     include_str!("prepare/places.rs"),
