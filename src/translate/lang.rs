@@ -34,6 +34,7 @@ const CODE: &[&str] = &[
     include_str!("prepare/namewords.rs"),
     include_str!("prepare/ordinals.rs"),
     include_str!("prepare/places.rs"),
+    include_str!("prepare/render.rs"),
     include_str!("prepare/words.rs"),
     include_str!("finish/mod.rs"),
     include_str!("finish/articles.rs"),

@@ -8,6 +8,13 @@
 //! Spanish), which every backend carries through untouched, and the list of
 //! names, which house style (see `finish`) never restyles.
 //!
+//! [`prepare`] finds the spans in order, each finder around what those
+//! before it took: the places the event names (`places`) and, in a title,
+//! the names that carry their article (`capitals`); edition ordinals
+//! (`ordinals`) and terms (`terms`), which the target language writes its
+//! own way; the names the text's capitals give away (`names`), kept whole
+//! or word by word (`namewords`). `render` writes the result.
+//!
 //! Not for: personal data (scrubbed before, by `parse::pii`), or how a
 //! backend carries a kept span (each backend's own framing).
 
@@ -19,16 +26,15 @@ pub mod namewords;
 mod names;
 pub mod ordinals;
 mod places;
+mod render;
 pub mod terms;
 pub mod words;
 
 use crate::lang::Lang;
 use crate::translate::engines::stream::{KEEP_END, KEEP_START};
-use crate::translate::prepare::analyser::{Analysis, WordKind};
-use crate::translate::prepare::terms::TermBase;
-use capitals::article_names;
-use places::{given_in_capitals, places_and_addresses};
-use crate::translate::prepare::words::{function_word, opens_sentence, words};
+use analyser::{Analysis, WordKind};
+use render::Span;
+use terms::{Found, TermBase};
 
 /// What the event tells us is a name, and what the dictionary says of its words.
 #[derive(Debug, Default, Clone, Copy)]
@@ -85,11 +91,68 @@ impl Prepared {
         for line in &self.terms_used {
             if let Some((_, target)) = line.split_once('\t') {
                 anchors.push(target.to_string());
-                anchors.push(crate::translate::prepare::terms::capitalize(target));
+                anchors.push(terms::capitalize(target));
             }
         }
         anchors
     }
+}
+
+/// Marks the spans of `text` that no engine may translate; `terms` is the
+/// term base for the target language (empty when the source is not Spanish).
+pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
+    let text = unmark(text);
+    let given: Vec<&str> = [known.venue, known.locality].into_iter().flatten().map(str::trim).filter(|p| p.chars().count() > 2).collect();
+    let mut kept = kept_first(&text, &given, known);
+    // What the target language writes its own way: ordinals, then terms.
+    let ordinals = edition_ordinals(&text, known, &kept);
+    let mut taken: Vec<(usize, usize)> = kept.clone();
+    taken.extend(ordinals.iter().map(|o| (o.0, o.1)));
+    let found = terms_to_put_in(&text, &taken, known, terms);
+    taken.extend(found.iter().map(|f| (f.start, f.end)));
+    // The names around all that, whole or word by word.
+    for span in names::find(&text, &taken, &kept, known.analysis, known.running_text) {
+        match known.analysis.filter(|_| known.name_words) {
+            Some(analysis) => kept.extend(namewords::name_words(&text, span, analysis)),
+            None => kept.push(span),
+        }
+    }
+    places::given_in_capitals(&text, &given, &mut kept, &taken);
+    let mut spans: Vec<Span> = kept.into_iter().map(|(a, b)| (a, b, None)).collect();
+    spans.extend(ordinals.into_iter().map(|(a, b, written)| (a, b, Some(written))));
+    spans.extend(render::term_spans(&text, &found, terms, known.sentence_case));
+    spans.sort_by_key(|s| s.0);
+    let text = match known.analysis {
+        Some(analysis) if known.sentence_case => render::sentence_cased(&text, &spans, analysis),
+        _ => text,
+    };
+    // After sentence casing: "Danza Barroca" leads with "Danza" once it reads "Danza barroca".
+    let lead = render::lead(&text, &spans);
+    let (text, names) = render::marked(&text, spans);
+    Prepared { text, names, terms_used: terms_used(&found, terms), lead }
+}
+
+/// The spans kept before anything else: the places the event names
+/// (`given`: its venue and locality), then, in a title, the names that
+/// carry their article where no place holds them.
+fn kept_first(text: &str, given: &[&str], known: Known) -> Vec<(usize, usize)> {
+    let mut kept = places::places_and_addresses(text, given, known.district, known.gazetteer);
+    let article_names = if known.running_text { Vec::new() } else { capitals::article_names(text) };
+    for span in article_names {
+        if kept.iter().all(|&(a, b)| span.1 <= a || span.0 >= b) {
+            kept.push(span);
+        }
+    }
+    kept
+}
+
+/// The edition ordinals of `text` outside the `kept` spans, as the target
+/// language writes them; none without a target language.
+fn edition_ordinals(text: &str, known: Known, kept: &[(usize, usize)]) -> Vec<(usize, usize, String)> {
+    let common = |a: usize| known.analysis.map_or(text[a..].starts_with(char::is_uppercase), |an| an.kind_at(a) == Some(WordKind::Common));
+    let mut ordinals = known.lang.map_or_else(Vec::new, |lang| ordinals::find(text, lang, &common));
+    ordinals.retain(|&(a, b, _)| kept.iter().all(|&(s, e)| b <= s || a >= e));
+    ordinals
 }
 
 /// The terms of `terms` found in `text` outside `taken`, but a one-word
@@ -97,7 +160,7 @@ impl Prepared {
 /// "Leyendas botánicas" would come back "Legends Botanists", since the
 /// engine cannot move a term; where the dictionary knows the noun, the
 /// engine translates the pair ("Botanic Legends").
-fn terms_to_put_in(text: &str, taken: &[(usize, usize)], known: Known, terms: &TermBase) -> Vec<crate::translate::prepare::terms::Found> {
+fn terms_to_put_in(text: &str, taken: &[(usize, usize)], known: Known, terms: &TermBase) -> Vec<Found> {
     let mut found = terms.find(text, taken);
     found.retain(|f| !(known.running_text && terms.term(f.term).titles_only));
     if let Some(analysis) = known.analysis.filter(|_| known.adjective_first) {
@@ -114,181 +177,24 @@ fn terms_to_put_in(text: &str, taken: &[(usize, usize)], known: Known, terms: &T
     found
 }
 
-/// A text's first word, when no kept span holds it, it is capitalised only
-/// as a first word is and not a function word, and a lower-case word
-/// follows it ("Pachanga fútbol", "Arteterapia: crear para sanar"): an
-/// engine that copies the word takes the next one for the sentence's first
-/// ("Pachanga Foot"); the lead lets house style undo that capital.
-fn first_word_lead(text: &str, spans: &[(usize, usize, Option<String>)]) -> Option<String> {
-    let &(a, b) = words(text).first()?;
-    let word = &text[a..b];
-    let free = spans.iter().all(|s| s.1 <= a || s.0 >= b);
-    let capitalised = word.starts_with(char::is_uppercase) && !word.chars().skip(1).any(char::is_uppercase);
-    if text[..a].chars().any(char::is_alphanumeric) || !free || !capitalised || function_word(&word.to_lowercase()) {
-        return None;
-    }
-    text[b..].trim_start_matches(crate::translate::prepare::words::after_lead).starts_with(char::is_lowercase).then(|| word.to_string())
-}
-
-/// The kept spans the text starts with, one after another ("XXI" "Premio
-/// Internacional"), when a lower-case word follows the last of them.
-fn lead_of(text: &str, spans: &[(usize, usize, Option<String>)]) -> Option<String> {
-    let mut lead = None;
-    if let Some(&(first, _, _)) = spans.first()
-        && !text[..first].chars().any(char::is_alphanumeric)
-    {
-        let mut run = String::new();
-        let mut end = first;
-        for (a, b, target) in spans {
-            let gap = &text[end..*a];
-            if !gap.chars().all(char::is_whitespace) {
-                break;
-            }
-            run.push_str(gap);
-            run.push_str(target.as_deref().unwrap_or(&text[*a..*b]));
-            end = *b;
-            if text[end..].trim_start_matches(crate::translate::prepare::words::after_lead).starts_with(char::is_lowercase) {
-                lead = Some(run);
-                break;
-            }
-        }
-    }
-    lead
-}
-
-/// The text with each span between [`KEEP_START`] and [`KEEP_END`]: a
-/// term's rendering, or the words kept as they are (returned, sorted, once each).
-fn render(text: &str, spans: Vec<(usize, usize, Option<String>)>) -> (String, Vec<String>) {
-    let mut kept = Vec::new();
-    let mut out = String::with_capacity(text.len() + spans.len() * 8);
-    let mut last = 0;
-    for (a, b, target) in spans {
-        out.push_str(&text[last..a]);
-        out.push(KEEP_START);
-        match target {
-            Some(t) => out.push_str(&t),
-            None => {
-                out.push_str(&text[a..b]);
-                kept.push(text[a..b].to_string());
-            }
-        }
-        out.push(KEEP_END);
-        last = b;
-    }
-    out.push_str(&text[last..]);
-    kept.sort();
-    kept.dedup();
-    (out, kept)
-}
-
-/// Marks the spans of `text` that no engine may translate; `terms` is the
-/// term base for the target language (empty when the source is not Spanish).
-pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
-    let text: String = text.chars().filter(|c| !matches!(*c, KEEP_START | KEEP_END)).collect();
-    let given: Vec<&str> = [known.venue, known.locality].into_iter().flatten().map(str::trim).filter(|p| p.chars().count() > 2).collect();
-    let mut names = places_and_addresses(&text, &given, known.district, known.gazetteer);
-    let article_names = if known.running_text { Vec::new() } else { article_names(&text) };
-    for span in article_names {
-        if names.iter().all(|&(a, b)| span.1 <= a || span.0 >= b) {
-            names.push(span);
-        }
-    }
-    let common = |a: usize| known.analysis.map_or(text[a..].starts_with(char::is_uppercase), |an| an.kind_at(a) == Some(WordKind::Common));
-    let mut ordinals = known.lang.map_or_else(Vec::new, |lang| crate::translate::prepare::ordinals::find(&text, lang, &common));
-    ordinals.retain(|&(a, b, _)| names.iter().all(|&(s, e)| b <= s || a >= e));
-    let mut taken: Vec<(usize, usize)> = names.clone();
-    taken.extend(ordinals.iter().map(|o| (o.0, o.1)));
-    let found = terms_to_put_in(&text, &taken, known, terms);
-    taken.extend(found.iter().map(|f| (f.start, f.end)));
-    for span in names::find(&text, &taken, &names, known.analysis, known.running_text) {
-        match known.analysis.filter(|_| known.name_words) {
-            Some(analysis) => names.extend(crate::translate::prepare::namewords::name_words(&text, span, analysis)),
-            None => names.push(span),
-        }
-    }
-    given_in_capitals(&text, &given, &mut names, &taken);
-    let mut spans: Vec<(usize, usize, Option<String>)> = names.into_iter().map(|(a, b)| (a, b, None)).collect();
-    spans.extend(ordinals.into_iter().map(|(a, b, written)| (a, b, Some(written))));
-    let mut terms_used = Vec::new();
-    for f in &found {
-        let t = terms.term(f.term);
-        terms_used.push(format!("{}\t{}", t.spanish, t.target));
-        let mut rendering = terms.rendering(&text, f);
-        // "Lámparas de Calabaza" into a sentence-case title: the term's
-        // capital came from Spanish title case ("Lumières de citrouille").
-        if known.sentence_case && !starts_sentence(&text, f.start) && t.target.starts_with(char::is_lowercase) {
-            rendering = crate::translate::prepare::terms::capitalize_not(&rendering);
-        }
-        spans.push((f.start, f.end, Some(rendering)));
-    }
-    terms_used.sort();
-    terms_used.dedup();
-    spans.sort_by_key(|s| s.0);
-    let text = match known.analysis {
-        Some(analysis) if known.sentence_case => sentence_cased(&text, &spans, analysis),
-        _ => text,
-    };
-    // After sentence casing: "Danza Barroca" leads with "Danza" once it reads "Danza barroca".
-    let lead = lead_of(&text, &spans).or_else(|| first_word_lead(&text, &spans));
-    let (out, kept) = render(&text, spans);
-    Prepared { text: out, names: kept, terms_used, lead }
-}
-
-/// `text` with the capital of each word outside `spans` undone where
-/// Spanish title case put it ("La Magia Existe" → "La magia existe"): a
-/// capitalised word, not in capitals, not opening a sentence, that the
-/// dictionary knows as a common or function word.
-fn sentence_cased(text: &str, spans: &[(usize, usize, Option<String>)], analysis: &Analysis) -> String {
-    let mut out = text.to_string();
-    let ws = words(text);
-    let capital = |k: usize| text[ws[k].0..].starts_with(char::is_uppercase);
-    // "(La La Land)": a run of capitalised words holding one the dictionary
-    // does not know, or knows as a proper noun, is a name: all keep capitals.
-    let mut in_name = vec![false; ws.len()];
-    let mut k = 0;
-    while k < ws.len() {
-        let mut end = k;
-        while end + 1 < ws.len() && capital(end) && capital(end + 1) && &text[ws[end].1..ws[end + 1].0] == " " {
-            end += 1;
-        }
-        let named = (k..=end).any(|j| matches!(analysis.kind_at(ws[j].0), Some(WordKind::Proper | WordKind::Unknown)));
-        if end > k && named {
-            in_name[k..=end].fill(true);
-        }
-        k = end + 1;
-    }
-    for (j, &(a, b)) in ws.iter().enumerate() {
-        if in_name[j] {
-            continue;
-        }
-        let word = &text[a..b];
-        let lower = word.to_lowercase();
-        let capital = word.starts_with(char::is_uppercase) && word.chars().skip(1).any(char::is_lowercase);
-        let free = spans.iter().all(|s| b <= s.0 || a >= s.1);
-        let common = matches!(analysis.kind_at(a), Some(WordKind::Common | WordKind::Function));
-        if capital && free && common && lower.len() == word.len() && !starts_sentence(text, a) {
-            out.replace_range(a..b, &lower);
-        }
-    }
-    out
-}
-
-/// Whether the word at byte `a` opens `text` or a sentence in it.
-fn starts_sentence(text: &str, a: usize) -> bool {
-    let before = &text[..a];
-    match before.rfind(|c: char| c.is_alphanumeric()) {
-        None => true,
-        Some(p) => {
-            let end = p + before[p..].chars().next().map_or(1, char::len_utf8);
-            opens_sentence(&before[end..]) || crate::translate::prepare::ordinals::leads(before)
-        }
-    }
-}
-
 /// Whether a lower-case word the dictionary knows as an adjective follows
 /// byte `end` of `text` after one space.
 fn before_an_adjective(text: &str, end: usize, analysis: &Analysis) -> bool {
     text[end..].strip_prefix(' ').is_some_and(|rest| rest.starts_with(char::is_lowercase)) && analysis.adjective_at(end + 1)
+}
+
+/// The term entries put in, as `Spanish\ttarget` lines, sorted, once each.
+fn terms_used(found: &[Found], terms: &TermBase) -> Vec<String> {
+    let mut used: Vec<String> = found
+        .iter()
+        .map(|f| {
+            let t = terms.term(f.term);
+            format!("{}\t{}", t.spanish, t.target)
+        })
+        .collect();
+    used.sort();
+    used.dedup();
+    used
 }
 
 /// Drops every kept-span mark, leaving the text.
