@@ -21,7 +21,13 @@ use super::words::{connector, function_word, given_name, not_a_name_start, words
 /// biblioteca Gloria Fuertes" with the term taken still gives "Gloria
 /// Fuertes" away. `running_text`: a description, where a run in capitals is
 /// a heading, not a name by itself.
-pub(super) fn find(text: &str, taken: &[(usize, usize)], places: &[(usize, usize)], analysis: Option<&Analysis>, running_text: bool) -> Vec<(usize, usize)> {
+pub(super) fn find(
+    text: &str,
+    taken: &[(usize, usize)],
+    places: &[(usize, usize)],
+    analysis: Option<&Analysis>,
+    running_text: bool,
+) -> Vec<(usize, usize)> {
     let mut rest = text.as_bytes().to_vec();
     for &(a, b) in taken {
         rest[a..b].fill(b'x');
@@ -33,13 +39,12 @@ pub(super) fn find(text: &str, taken: &[(usize, usize)], places: &[(usize, usize
     let dictionary_name = |a: usize| {
         let word = ws.iter().find(|w| w.0 == a).map(|w| text[w.0..w.1].to_lowercase()).unwrap_or_default();
         !not_a_name_start(&word)
-            && analysis.is_some_and(|an| an.given_name_at(a) || an.kind_at(a).is_some_and(|k| matches!(k, WordKind::Proper | WordKind::Unknown)))
+            && analysis
+                .is_some_and(|an| an.given_name_at(a) || an.kind_at(a).is_some_and(|k| matches!(k, WordKind::Proper | WordKind::Unknown)))
     };
     // A run right before a kept place ("Jóvenes de [Madrid]") is part of its name.
     let before_a_name = |b: usize| {
-        places
-            .iter()
-            .any(|&(s, _)| s >= b && matches!(&text[b..s], " " | " de " | " del " | " de la " | " de los " | " de las " | " y "))
+        places.iter().any(|&(s, _)| s >= b && matches!(&text[b..s], " " | " de " | " del " | " de la " | " de los " | " de las " | " y "))
     };
     let mut found = sentence_case_names(&rest, &dictionary_name);
     if let Some(analysis) = analysis {
@@ -48,25 +53,28 @@ pub(super) fn find(text: &str, taken: &[(usize, usize)], places: &[(usize, usize
             .flat_map(|span| if before_a_name(span.1) { vec![span] } else { by_dictionary(text, span, analysis, !running_text) })
             .collect();
     }
-    let mut names = Vec::new();
-    for mut span in found {
-        if taken.iter().all(|&(a, b)| span.1 <= a || span.0 >= b) {
-            // "Aula Deportiva Municipal de Escalada": a text's first word that
-            // no term translates heads the name right after it, instead of
-            // coming back half translated ("Salle de cours Deportiva").
-            if let [first, second, ..] = ws[..]
-                && second.0 == span.0
-                && &text[first.1..second.0] == " "
-                && !text[..first.0].chars().any(char::is_alphanumeric)
-                && heads_a_name(&text[first.0..first.1])
-                && taken.iter().all(|&(a, b)| first.1 <= a || first.0 >= b)
-            {
-                span.0 = first.0;
-            }
-            names.push(span);
-        }
+    found
+        .into_iter()
+        .filter(|span| taken.iter().all(|&(a, b)| span.1 <= a || span.0 >= b))
+        .map(|span| headed(text, &ws, span, taken))
+        .collect()
+}
+
+/// `span` with the text's first word before it, when that word heads the
+/// name: "Aula Deportiva Municipal de Escalada", whose first word no term
+/// translates, instead of coming back half translated ("Salle de cours
+/// Deportiva"). `ws`: the words of `text`.
+fn headed(text: &str, ws: &[(usize, usize)], mut span: (usize, usize), taken: &[(usize, usize)]) -> (usize, usize) {
+    if let [first, second, ..] = ws[..]
+        && second.0 == span.0
+        && &text[first.1..second.0] == " "
+        && !text[..first.0].chars().any(char::is_alphanumeric)
+        && heads_a_name(&text[first.0..first.1])
+        && taken.iter().all(|&(a, b)| first.1 <= a || first.0 >= b)
+    {
+        span.0 = first.0;
     }
-    names
+    span
 }
 
 /// The parts of the capitalised run `span` that the dictionary says are
