@@ -2,7 +2,7 @@
 //! text its dictionary knows: a capitalised run of dictionary words
 //! ("Universo Oscuro", "La Tercera Palabra") is translated, a run holding a
 //! proper noun ("Grant") or a word the dictionary does not know
-//! ("Phillips", "Usera") is a name and kept (see `prepare`).
+//! ("Phillips", "Usera") is a name and kept (see `names`).
 //!
 //! One `lt-proc -z` process over a pair's `spa-*.automorf.bin` is kept
 //! running for a whole translation step, like the engines: each text goes

@@ -4,7 +4,7 @@
 //! `gazetteer.txt` in the term folder (`[settings] terms_dir`) adds to it.
 //!
 //! Not for: names the dictionary gives away (a proper noun or an unknown
-//! word, see `analyser`), or the event's own venue and place (`prepare`).
+//! word, see `analyser`), or the event's own venue and place (`places`).
 
 use anyhow::{Context, Result};
 use std::path::Path;

@@ -8,44 +8,33 @@
 //! Spanish), which every backend carries through untouched, and the list of
 //! names, which house style (see `finish`) never restyles.
 //!
+//! [`prepare`] finds the spans in order, each finder around what those
+//! before it took: the places the event names (`places`) and, in a title,
+//! the names that carry their article (`capitals`); edition ordinals
+//! (`ordinals`) and terms (`terms`), which the target language writes its
+//! own way; the names the text's capitals give away (`names`), kept whole
+//! or word by word (`namewords`). `render` writes the result.
+//!
 //! Not for: personal data (scrubbed before, by `parse::pii`), or how a
 //! backend carries a kept span (each backend's own framing).
 
 pub mod addresses;
 pub mod analyser;
+mod capitals;
 pub mod gazetteer;
+mod names;
 pub mod namewords;
 pub mod ordinals;
+mod places;
+mod render;
 pub mod terms;
 pub mod words;
 
 use crate::lang::Lang;
-use crate::lang_data::{self, LangData};
 use crate::translate::engines::stream::{KEEP_END, KEEP_START};
-use crate::translate::prepare::analyser::{Analysis, WordKind};
-use crate::translate::prepare::terms::TermBase;
-use crate::translate::prepare::words::{opens_sentence, words};
-
-fn spanish() -> &'static LangData {
-    lang_data::of(Lang::Es)
-}
-
-/// The Spanish word lists of `data/lang/es/` (see `lang`): function words
-/// that never start a name, capitalised words that are not names, given
-/// names that start a text as part of a person's name, and the lower-case
-/// words that join the parts of one name.
-fn function_word(w: &str) -> bool {
-    spanish().function_words.has(w)
-}
-fn not_a_name_start(w: &str) -> bool {
-    spanish().not_name_starts.has(w)
-}
-fn given_name(w: &str) -> bool {
-    spanish().given_names.has(w)
-}
-fn connector(w: &str) -> bool {
-    spanish().connectors.has(w)
-}
+use analyser::{Analysis, WordKind};
+use render::Span;
+use terms::{Found, TermBase};
 
 /// What the event tells us is a name, and what the dictionary says of its words.
 #[derive(Debug, Default, Clone, Copy)]
@@ -102,70 +91,68 @@ impl Prepared {
         for line in &self.terms_used {
             if let Some((_, target)) = line.split_once('\t') {
                 anchors.push(target.to_string());
-                anchors.push(crate::translate::prepare::terms::capitalize(target));
+                anchors.push(terms::capitalize(target));
             }
         }
         anchors
     }
 }
 
-/// The spans kept before anything else: the event's own venue, locality
-/// and district, the gazetteer's entries (longest first), and web addresses.
-fn places_and_addresses(text: &str, given: &[&str], known: Known) -> Vec<(usize, usize)> {
-    let mut names: Vec<(usize, usize)> = Vec::new();
-    // The district names a place that may also head a longer name
-    // ("Centro" in "Centro Cultural X"): kept only where it stands alone.
-    let mut places: Vec<(&str, bool)> = given.iter().map(|p| (*p, false)).collect();
-    places.extend(known.district.map(str::trim).filter(|p| p.chars().count() > 2).map(|p| (p, true)));
-    places.extend(known.gazetteer.iter().map(|p| (p.as_str(), false)));
-    places.sort_by_key(|p| std::cmp::Reverse(p.0.len()));
-    for (phrase, alone) in places {
-        for (at, _) in text.match_indices(phrase) {
-            let end = at + phrase.len();
-            let fits = !alone || stands_alone(text, at, end);
-            if fits && whole_word(text, at, end) && names.iter().all(|&(a, b)| end <= a || at >= b) {
-                names.push((at, end));
-            }
+/// Marks the spans of `text` that no engine may translate; `terms` is the
+/// term base for the target language (empty when the source is not Spanish).
+pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
+    let text = unmark(text);
+    let given: Vec<&str> = [known.venue, known.locality].into_iter().flatten().map(str::trim).filter(|p| p.chars().count() > 2).collect();
+    let mut kept = kept_first(&text, &given, known);
+    // What the target language writes its own way: ordinals, then terms.
+    let ordinals = edition_ordinals(&text, known, &kept);
+    let mut taken: Vec<(usize, usize)> = kept.clone();
+    taken.extend(ordinals.iter().map(|o| (o.0, o.1)));
+    let found = terms_to_put_in(&text, &taken, known, terms);
+    taken.extend(found.iter().map(|f| (f.start, f.end)));
+    // The names around all that, whole or word by word.
+    for span in names::find(&text, &taken, &kept, known.analysis, known.running_text) {
+        match known.analysis.filter(|_| known.name_words) {
+            Some(analysis) => kept.extend(namewords::name_words(&text, span, analysis)),
+            None => kept.push(span),
         }
     }
-    // Web addresses stay as they are: an engine translates their words, and an
-    // answer holding an address the text lacks is refused.
-    for (at, end) in addresses::web_addresses(text) {
-        if names.iter().all(|&(a, b)| end <= a || at >= b) {
-            names.push((at, end));
-        }
-    }
-    names
+    places::given_in_capitals(&text, &given, &mut kept, &taken);
+    let mut spans: Vec<Span> = kept.into_iter().map(|(a, b)| (a, b, None)).collect();
+    spans.extend(ordinals.into_iter().map(|(a, b, written)| (a, b, Some(written))));
+    spans.extend(render::term_spans(&text, &found, terms, known.sentence_case));
+    spans.sort_by_key(|s| s.0);
+    let text = match known.analysis {
+        Some(analysis) if known.sentence_case => render::sentence_cased(&text, &spans, analysis),
+        _ => text,
+    };
+    // After sentence casing: "Danza Barroca" leads with "Danza" once it reads "Danza barroca".
+    let lead = render::lead(&text, &spans);
+    let (text, names) = render::marked(&text, spans);
+    Prepared { text, names, terms_used: terms_used(&found, terms), lead }
 }
 
-/// Names that carry their article (`es/article-names.tsv`): a capitalised
-/// article inside a sentence before a capitalised word, with the
-/// capitalised words and connectors after it ("Jardín El Capricho", "por La
-/// Latina y Lavapiés"); kept whatever the dictionary says of their words.
-/// In a text in title case, only an article left apart from the
-/// preposition it contracts with ("Rincones de El Retiro"). Titles only.
-fn article_names(text: &str) -> Vec<(usize, usize)> {
-    let ws = words(text);
-    let info = word_info(text, &ws);
-    let sentence_case = info.iter().any(|w| !w.capital && w.lower.chars().count() >= 4 && !function_word(&w.lower));
-    let spaced = |i: usize, j: usize| text[info[i].b..info[j].a] == *" ";
-    let mut out = Vec::new();
-    for i in 1..info.len().saturating_sub(1) {
-        let (w, prev, next) = (&info[i], &info[i - 1], &info[i + 1]);
-        let Some(row) = spanish().article_names.rows().find(|r| r[0] == &text[w.a..w.b]) else { continue };
-        if w.initial || !next.capital || next.caps || !spaced(i, i + 1) {
-            continue;
+/// The spans kept before anything else: the places the event names
+/// (`given`: its venue and locality), then, in a title, the names that
+/// carry their article where no place holds them.
+fn kept_first(text: &str, given: &[&str], known: Known) -> Vec<(usize, usize)> {
+    let mut kept = places::places_and_addresses(text, given, known.district, known.gazetteer);
+    let article_names = if known.running_text { Vec::new() } else { capitals::article_names(text) };
+    for span in article_names {
+        if kept.iter().all(|&(a, b)| span.1 <= a || span.0 >= b) {
+            kept.push(span);
         }
-        let contracts = row.get(1).is_some_and(|ps| ps.split(' ').any(|p| p == prev.lower));
-        if !(sentence_case || (contracts && !prev.capital && spaced(i - 1, i))) {
-            continue;
-        }
-        // "de", "del", "la"… join; "y" joins two names, each kept on its own.
-        let joins = |k: usize| connector(&info[k].lower) && !matches!(info[k].lower.as_str(), "y" | "e" | "i") && spaced(k - 1, k);
-        let end = run_end(&info, i + 1, |j| spaced(j - 1, j), joins, |_| false);
-        out.push((w.a, info[end].b));
     }
-    out
+    kept
+}
+
+/// The edition ordinals of `text` outside the `kept` spans, as the target
+/// language writes them; none without a target language.
+fn edition_ordinals(text: &str, known: Known, kept: &[(usize, usize)]) -> Vec<(usize, usize, String)> {
+    let common = |a: usize| known.analysis.map_or(text[a..].starts_with(char::is_uppercase), |an| an.kind_at(a) == Some(WordKind::Common));
+    let mut ordinals = known.lang.map_or_else(Vec::new, |lang| ordinals::find(text, lang, &common));
+    ordinals.retain(|&(a, b, _)| kept.iter().all(|&(s, e)| b <= s || a >= e));
+    ordinals
 }
 
 /// The terms of `terms` found in `text` outside `taken`, but a one-word
@@ -173,7 +160,7 @@ fn article_names(text: &str) -> Vec<(usize, usize)> {
 /// "Leyendas botánicas" would come back "Legends Botanists", since the
 /// engine cannot move a term; where the dictionary knows the noun, the
 /// engine translates the pair ("Botanic Legends").
-fn terms_to_put_in(text: &str, taken: &[(usize, usize)], known: Known, terms: &TermBase) -> Vec<crate::translate::prepare::terms::Found> {
+fn terms_to_put_in(text: &str, taken: &[(usize, usize)], known: Known, terms: &TermBase) -> Vec<Found> {
     let mut found = terms.find(text, taken);
     found.retain(|f| !(known.running_text && terms.term(f.term).titles_only));
     if let Some(analysis) = known.analysis.filter(|_| known.adjective_first) {
@@ -190,341 +177,24 @@ fn terms_to_put_in(text: &str, taken: &[(usize, usize)], known: Known, terms: &T
     found
 }
 
-/// A text's first word, when no kept span holds it, it is capitalised only
-/// as a first word is and not a function word, and a lower-case word
-/// follows it ("Pachanga fútbol", "Arteterapia: crear para sanar"): an
-/// engine that copies the word takes the next one for the sentence's first
-/// ("Pachanga Foot"); the lead lets house style undo that capital.
-fn first_word_lead(text: &str, spans: &[(usize, usize, Option<String>)]) -> Option<String> {
-    let &(a, b) = words(text).first()?;
-    let word = &text[a..b];
-    let free = spans.iter().all(|s| s.1 <= a || s.0 >= b);
-    let capitalised = word.starts_with(char::is_uppercase) && !word.chars().skip(1).any(char::is_uppercase);
-    if text[..a].chars().any(char::is_alphanumeric) || !free || !capitalised || function_word(&word.to_lowercase()) {
-        return None;
-    }
-    text[b..].trim_start_matches(crate::translate::prepare::words::after_lead).starts_with(char::is_lowercase).then(|| word.to_string())
-}
-
-/// The kept spans the text starts with, one after another ("XXI" "Premio
-/// Internacional"), when a lower-case word follows the last of them.
-fn lead_of(text: &str, spans: &[(usize, usize, Option<String>)]) -> Option<String> {
-    let mut lead = None;
-    if let Some(&(first, _, _)) = spans.first()
-        && !text[..first].chars().any(char::is_alphanumeric)
-    {
-        let mut run = String::new();
-        let mut end = first;
-        for (a, b, target) in spans {
-            let gap = &text[end..*a];
-            if !gap.chars().all(char::is_whitespace) {
-                break;
-            }
-            run.push_str(gap);
-            run.push_str(target.as_deref().unwrap_or(&text[*a..*b]));
-            end = *b;
-            if text[end..].trim_start_matches(crate::translate::prepare::words::after_lead).starts_with(char::is_lowercase) {
-                lead = Some(run);
-                break;
-            }
-        }
-    }
-    lead
-}
-
-/// The text with each span between [`KEEP_START`] and [`KEEP_END`]: a
-/// term's rendering, or the words kept as they are (returned, sorted, once each).
-fn render(text: &str, spans: Vec<(usize, usize, Option<String>)>) -> (String, Vec<String>) {
-    let mut kept = Vec::new();
-    let mut out = String::with_capacity(text.len() + spans.len() * 8);
-    let mut last = 0;
-    for (a, b, target) in spans {
-        out.push_str(&text[last..a]);
-        out.push(KEEP_START);
-        match target {
-            Some(t) => out.push_str(&t),
-            None => {
-                out.push_str(&text[a..b]);
-                kept.push(text[a..b].to_string());
-            }
-        }
-        out.push(KEEP_END);
-        last = b;
-    }
-    out.push_str(&text[last..]);
-    kept.sort();
-    kept.dedup();
-    (out, kept)
-}
-
-/// Marks the spans of `text` that no engine may translate; `terms` is the
-/// term base for the target language (empty when the source is not Spanish).
-pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
-    let text: String = text.chars().filter(|c| !matches!(*c, KEEP_START | KEEP_END)).collect();
-    let given: Vec<&str> = [known.venue, known.locality].into_iter().flatten().map(str::trim).filter(|p| p.chars().count() > 2).collect();
-    let mut names = places_and_addresses(&text, &given, known);
-    let article_names = if known.running_text { Vec::new() } else { article_names(&text) };
-    for span in article_names {
-        if names.iter().all(|&(a, b)| span.1 <= a || span.0 >= b) {
-            names.push(span);
-        }
-    }
-    let common = |a: usize| known.analysis.map_or(text[a..].starts_with(char::is_uppercase), |an| an.kind_at(a) == Some(WordKind::Common));
-    let mut ordinals = known.lang.map_or_else(Vec::new, |lang| crate::translate::prepare::ordinals::find(&text, lang, &common));
-    ordinals.retain(|&(a, b, _)| names.iter().all(|&(s, e)| b <= s || a >= e));
-    let mut taken: Vec<(usize, usize)> = names.clone();
-    taken.extend(ordinals.iter().map(|o| (o.0, o.1)));
-    let found = terms_to_put_in(&text, &taken, known, terms);
-    taken.extend(found.iter().map(|f| (f.start, f.end)));
-    // Names are looked for around what is taken: a taken span reads as a
-    // lower-case word, so "en la biblioteca Gloria Fuertes" with the term
-    // taken still gives "Gloria Fuertes" away.
-    let mut rest = text.clone().into_bytes();
-    for &(a, b) in &taken {
-        rest[a..b].fill(b'x');
-    }
-    let rest = String::from_utf8(rest).unwrap_or_default();
-    let ws = words(&text);
-    // A text's first word the dictionary does not know, or knows as a proper
-    // noun, starts a name too ("Kiokio Solo", "Madrid Distrito", "Paz Rojo").
-    let dictionary_name = |a: usize| {
-        let word = ws.iter().find(|w| w.0 == a).map(|w| text[w.0..w.1].to_lowercase()).unwrap_or_default();
-        !not_a_name_start(&word)
-            && known
-                .analysis
-                .is_some_and(|an| an.given_name_at(a) || an.kind_at(a).is_some_and(|k| matches!(k, WordKind::Proper | WordKind::Unknown)))
-    };
-    // A run right before a kept place ("Jóvenes de [Madrid]") is part of its name.
-    let places_kept = names.clone();
-    let before_a_name = |b: usize| {
-        places_kept
-            .iter()
-            .any(|&(s, _)| s >= b && matches!(&text[b..s], " " | " de " | " del " | " de la " | " de los " | " de las " | " y "))
-    };
-    let mut found_names = sentence_case_names_by(&rest, &dictionary_name);
-    if let Some(analysis) = known.analysis {
-        found_names = found_names
-            .into_iter()
-            .flat_map(|span| if before_a_name(span.1) { vec![span] } else { by_dictionary(&text, span, analysis, !known.running_text) })
-            .collect();
-    }
-    for mut span in found_names {
-        if taken.iter().all(|&(a, b)| span.1 <= a || span.0 >= b) {
-            // "Aula Deportiva Municipal de Escalada": a text's first word that
-            // no term translates heads the name right after it, instead of
-            // coming back half translated ("Salle de cours Deportiva").
-            if let [first, second, ..] = ws[..]
-                && second.0 == span.0
-                && &text[first.1..second.0] == " "
-                && !text[..first.0].chars().any(char::is_alphanumeric)
-                && heads_a_name(&text[first.0..first.1])
-                && taken.iter().all(|&(a, b)| first.1 <= a || first.0 >= b)
-            {
-                span.0 = first.0;
-            }
-            match known.analysis.filter(|_| known.name_words) {
-                Some(analysis) => names.extend(crate::translate::prepare::namewords::name_words(&text, span, analysis)),
-                None => names.push(span),
-            }
-        }
-    }
-    given_in_capitals(&text, &given, &mut names, &taken);
-    let mut spans: Vec<(usize, usize, Option<String>)> = names.into_iter().map(|(a, b)| (a, b, None)).collect();
-    spans.extend(ordinals.into_iter().map(|(a, b, written)| (a, b, Some(written))));
-    let mut terms_used = Vec::new();
-    for f in &found {
-        let t = terms.term(f.term);
-        terms_used.push(format!("{}\t{}", t.spanish, t.target));
-        let mut rendering = terms.rendering(&text, f);
-        // "Lámparas de Calabaza" into a sentence-case title: the term's
-        // capital came from Spanish title case ("Lumières de citrouille").
-        if known.sentence_case && !starts_sentence(&text, f.start) && t.target.starts_with(char::is_lowercase) {
-            rendering = crate::translate::prepare::terms::capitalize_not(&rendering);
-        }
-        spans.push((f.start, f.end, Some(rendering)));
-    }
-    terms_used.sort();
-    terms_used.dedup();
-    spans.sort_by_key(|s| s.0);
-    let text = match known.analysis {
-        Some(analysis) if known.sentence_case => sentence_cased(&text, &spans, analysis),
-        _ => text,
-    };
-    // After sentence casing: "Danza Barroca" leads with "Danza" once it reads "Danza barroca".
-    let lead = lead_of(&text, &spans).or_else(|| first_word_lead(&text, &spans));
-    let (out, kept) = render(&text, spans);
-    Prepared { text: out, names: kept, terms_used, lead }
-}
-
-/// A feed that writes its venue or locality in capitals ("MADRID") names
-/// the same place a title writes "Madrid": added to `names` where no other
-/// span holds it.
-fn given_in_capitals(text: &str, given: &[&str], names: &mut Vec<(usize, usize)>, taken: &[(usize, usize)]) {
-    for phrase in given.iter().map(|p| title_cased(p)).filter(|p| !p.is_empty()) {
-        for (at, _) in text.match_indices(phrase.as_str()) {
-            let end = at + phrase.len();
-            let free = names.iter().chain(taken).all(|&(a, b)| end <= a || at >= b);
-            if whole_word(text, at, end) && free {
-                names.push((at, end));
-            }
-        }
-    }
-}
-
-/// The parts of the capitalised run `span` that the dictionary says are
-/// names: none for a run of dictionary words, and "Lucía Montes y Mado
-/// Dallery" split at its "y" when a name follows it (the engine then
-/// translates the "y"; each side is looked at afresh). (Leaving out the
-/// common words that open a run, "Concurso de Vinos [Artesanales]", cost
-/// more names than it mended: "Puente de [Vallecas]", "Ara de [Madrid]".)
-fn by_dictionary(text: &str, span: (usize, usize), analysis: &Analysis, caps: bool) -> Vec<(usize, usize)> {
-    if !holds_a_name(text, span, analysis, caps) {
-        return Vec::new();
-    }
-    let ws: Vec<(usize, usize)> = words(&text[span.0..span.1]).into_iter().map(|(a, b)| (span.0 + a, span.0 + b)).collect();
-    for (k, w) in ws.iter().enumerate().skip(1) {
-        let joins = matches!(&text[w.0..w.1], "y" | "e") && text[ws[k - 1].1..w.0] == *" ";
-        if joins && k + 1 < ws.len() {
-            let (left, right) = ((span.0, ws[k - 1].1), (ws[k + 1].0, span.1));
-            if holds_a_name(text, right, analysis, caps) {
-                let mut parts = by_dictionary(text, left, analysis, caps);
-                parts.extend(by_dictionary(text, right, analysis, caps));
-                return parts;
-            }
-        }
-    }
-    vec![span]
-}
-
-/// `text` with the capital of each word outside `spans` undone where
-/// Spanish title case put it ("La Magia Existe" → "La magia existe"): a
-/// capitalised word, not in capitals, not opening a sentence, that the
-/// dictionary knows as a common or function word.
-fn sentence_cased(text: &str, spans: &[(usize, usize, Option<String>)], analysis: &Analysis) -> String {
-    let mut out = text.to_string();
-    let ws = words(text);
-    let capital = |k: usize| text[ws[k].0..].starts_with(char::is_uppercase);
-    // "(La La Land)": a run of capitalised words holding one the dictionary
-    // does not know, or knows as a proper noun, is a name: all keep capitals.
-    let mut in_name = vec![false; ws.len()];
-    let mut k = 0;
-    while k < ws.len() {
-        let mut end = k;
-        while end + 1 < ws.len() && capital(end) && capital(end + 1) && &text[ws[end].1..ws[end + 1].0] == " " {
-            end += 1;
-        }
-        let named = (k..=end).any(|j| matches!(analysis.kind_at(ws[j].0), Some(WordKind::Proper | WordKind::Unknown)));
-        if end > k && named {
-            in_name[k..=end].fill(true);
-        }
-        k = end + 1;
-    }
-    for (j, &(a, b)) in ws.iter().enumerate() {
-        if in_name[j] {
-            continue;
-        }
-        let word = &text[a..b];
-        let lower = word.to_lowercase();
-        let capital = word.starts_with(char::is_uppercase) && word.chars().skip(1).any(char::is_lowercase);
-        let free = spans.iter().all(|s| b <= s.0 || a >= s.1);
-        let common = matches!(analysis.kind_at(a), Some(WordKind::Common | WordKind::Function));
-        if capital && free && common && lower.len() == word.len() && !starts_sentence(text, a) {
-            out.replace_range(a..b, &lower);
-        }
-    }
-    out
-}
-
-/// Whether the word at byte `a` opens `text` or a sentence in it.
-fn starts_sentence(text: &str, a: usize) -> bool {
-    let before = &text[..a];
-    match before.rfind(|c: char| c.is_alphanumeric()) {
-        None => true,
-        Some(p) => {
-            let end = p + before[p..].chars().next().map_or(1, char::len_utf8);
-            opens_sentence(&before[end..]) || crate::translate::prepare::ordinals::leads(before)
-        }
-    }
-}
-
 /// Whether a lower-case word the dictionary knows as an adjective follows
 /// byte `end` of `text` after one space.
 fn before_an_adjective(text: &str, end: usize, analysis: &Analysis) -> bool {
     text[end..].strip_prefix(' ').is_some_and(|rest| rest.starts_with(char::is_lowercase)) && analysis.adjective_at(end + 1)
 }
 
-/// Whether the capitalised run `span` of `text` is a name by the
-/// dictionary: it holds a proper noun or a word the dictionary does not
-/// know, a word in capitals (a company), a brand's odd spelling, or starts
-/// with a given name; a run of dictionary words ("Universo Oscuro") is not.
-fn holds_a_name(text: &str, (a, b): (usize, usize), analysis: &Analysis, caps: bool) -> bool {
-    let run = &text[a..b];
-    let odd = |w: &str| {
-        let letters = w.chars().filter(|c| c.is_alphabetic()).count();
-        w.contains('_')
-            || (w.chars().skip(1).any(char::is_uppercase) && w.chars().any(char::is_lowercase))
-            || (letters >= 2 && w.chars().any(|c| c.is_ascii_digit()))
-            || (caps && letters >= 2 && !w.chars().any(char::is_lowercase))
-    };
-    // Running text: a run in capitals is a heading ("CICLO MARIDAJES
-    // SONOROS"), a name only when the dictionary knows none of its words ("BARBIERI").
-    let shouted = run.chars().any(char::is_alphabetic) && !run.chars().any(char::is_lowercase);
-    if !caps && shouted {
-        return words(run).iter().all(|&(s, _)| {
-            matches!(analysis.kind_at(a + s), Some(WordKind::Proper | WordKind::Unknown) | None)
-                || connector(&run[s..].split(' ').next().unwrap_or("").to_lowercase())
-        });
-    }
-    // "Castilla", "Navidad": proper nouns every language has its own word for.
-    let own_word = |s: usize, e: usize| !not_a_name_start(&run[s..e].to_lowercase()) && analysis.names_within(a + s, a + e);
-    names_a_person(text, (a, b), analysis) || words(run).iter().any(|&(s, e)| odd(&run[s..e]) || own_word(s, e))
-}
-
-/// Whether the capitalised run `a..b` of `text` is a person's name: it
-/// starts with a given name of `data/lang/es/given-names.txt`, or holds a
-/// word the dictionary knows as a given name too followed by another
-/// capitalised word ("Paloma Pedrero", "Gloria Fuertes").
-fn names_a_person(text: &str, (a, b): (usize, usize), analysis: &Analysis) -> bool {
-    let run = &text[a..b];
-    let ws = words(run);
-    let first = ws.first().map(|&(s, e)| run[s..e].to_lowercase()).unwrap_or_default();
-    // A given name, then (past the particles of a name: "Lope de Rueda",
-    // "Gerardo de Vega") a capitalised word: the whole run is the person's.
-    let particles_then_capital = |i: usize| {
-        let mut j = i + 1;
-        while ws.get(j).is_some_and(|&(s, e)| connector(&run[s..e])) {
-            j += 1;
-        }
-        ws.get(j).is_some_and(|&(s, _)| run[s..].starts_with(char::is_uppercase))
-            && run[ws[i].1..ws[j].0].split(' ').all(|w| w.is_empty() || connector(w))
-    };
-    given_name(&first) || (0..ws.len()).any(|i| analysis.given_name_at(a + ws[i].0) && particles_then_capital(i))
-}
-
-/// Whether a text's first word may head the name that follows it: a
-/// capitalised word, not in capitals, not a function word.
-fn heads_a_name(word: &str) -> bool {
-    let lower = word.to_lowercase();
-    word.starts_with(char::is_uppercase) && word.chars().any(char::is_lowercase) && !function_word(&lower) && !not_a_name_start(&lower)
-}
-
-/// A phrase in capitals as a title writes it ("SAN SEBASTIÁN" → "San
-/// Sebastián"); empty when it is not in capitals.
-fn title_cased(phrase: &str) -> String {
-    if phrase.chars().any(char::is_lowercase) {
-        return String::new();
-    }
-    let mut out = String::with_capacity(phrase.len());
-    let mut start = true;
-    for c in phrase.chars() {
-        if start {
-            out.push(c);
-        } else {
-            out.extend(c.to_lowercase());
-        }
-        start = !c.is_alphanumeric();
-    }
-    out
+/// The term entries put in, as `Spanish\ttarget` lines, sorted, once each.
+fn terms_used(found: &[Found], terms: &TermBase) -> Vec<String> {
+    let mut used: Vec<String> = found
+        .iter()
+        .map(|f| {
+            let t = terms.term(f.term);
+            format!("{}\t{}", t.spanish, t.target)
+        })
+        .collect();
+    used.sort();
+    used.dedup();
+    used
 }
 
 /// Drops every kept-span mark, leaving the text.
@@ -532,198 +202,9 @@ pub fn unmark(text: &str) -> String {
     text.chars().filter(|c| !matches!(*c, KEEP_START | KEEP_END)).collect()
 }
 
-/// Whether `a..b` of `text` is not part of a longer capitalised run: no
-/// capitalised word right before or after it.
-fn stands_alone(text: &str, a: usize, b: usize) -> bool {
-    let capital_word = |w: Option<&str>| w.is_some_and(|w| w.starts_with(char::is_uppercase));
-    let before = text[..a].strip_suffix(' ').map(|t| t.rsplit(' ').next().unwrap_or(t));
-    let after = text[b..].strip_prefix(' ').map(|t| t.split(' ').next().unwrap_or(t));
-    !capital_word(before.filter(|w| !w.is_empty() && w.chars().all(char::is_alphabetic))) && !capital_word(after)
-}
-
-fn whole_word(text: &str, a: usize, b: usize) -> bool {
-    let before = text[..a].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
-    let after = text[b..].chars().next().is_none_or(|c| !c.is_alphanumeric());
-    before && after
-}
-
-/// Proper-noun spans given away by Spanish sentence case: a capitalised word
-/// that does not start a sentence, with the capitalised words and connectors
-/// (`de`, `del`, `la`, `y`…) that follow it ("Puente de Vallecas"); words in
-/// capitals ("KIKO VENENO") too. Nothing in a title-case text, and no
-/// capitals in an all-capitals one: they say nothing about names.
-pub fn sentence_case_names(text: &str) -> Vec<(usize, usize)> {
-    sentence_case_names_by(text, &|_| false)
-}
-
-/// As [`sentence_case_names`]; `dictionary_name` says whether the word at a
-/// byte offset is a name by the dictionary, so that it may start a span
-/// where a sentence starts too.
-fn sentence_case_names_by(text: &str, dictionary_name: &dyn Fn(usize) -> bool) -> Vec<(usize, usize)> {
-    let ws = words(text);
-    if ws.is_empty() {
-        return Vec::new();
-    }
-    let info = word_info(text, &ws);
-    // Title case capitalises function words too ("Concierto De La Banda"):
-    // sentence case never does, except in a name's first word.
-    // "And" between two words in capitals joins a name ("MARGARITO Y CIA.").
-    let in_caps =
-        |i: usize| matches!(info[i].lower.as_str(), "y" | "e") && i > 0 && info[i - 1].caps && info.get(i + 1).is_some_and(|n| n.caps);
-    let function_caps = (0..info.len())
-        .filter(|&i| {
-            let w = &info[i];
-            !w.initial && w.capital && !w.caps && function_word(&w.lower) && !in_caps(i)
-        })
-        .count();
-    let lower_content = info.iter().filter(|w| !w.capital && w.lower.chars().count() >= 4).count();
-    if function_caps >= 2 || (function_caps == 1 && lower_content == 0) {
-        return Vec::new();
-    }
-    let letters: usize = text.chars().filter(|c| c.is_alphabetic()).count();
-    let upper: usize = text.chars().filter(|c| c.is_uppercase()).count();
-    // A short text in capitals is a name ("KIKO VENENO"); a long one shouts.
-    let shouting = letters > 0 && upper * 10 > letters * 8 && info.len() > 4;
-    let mut spans = Vec::new();
-    let mut i = 0;
-    while i < info.len() {
-        let w = &info[i];
-        let numeral = crate::translate::prepare::ordinals::roman(&text[w.a..w.b]).is_some();
-        // A leading ordinal ("VI Feria", "V Concurso"): engines read it as a
-        // word ("I saw"). One letter is an ordinal only before a word the
-        // dictionary does not take for a name ("I Love Lucy" is English).
-        let ordinal = numeral && !shouting && w.initial && info.get(i + 1).is_some_and(|n| n.capital && (w.caps || !dictionary_name(n.a)));
-        let starts = (w.caps && !shouting && !numeral)
-            || ordinal
-            || w.odd
-            || (w.capital && given_name(&w.lower) && info.get(i + 1).is_some_and(|n| n.capital || connector(&n.lower)))
-            || (w.capital && !w.initial && !w.caps && !function_word(&w.lower) && !not_a_name_start(&w.lower))
-            || (w.capital && w.initial && !w.caps && dictionary_name(w.a) && info.get(i + 1).is_some_and(|n| n.capital));
-        if !starts {
-            i += 1;
-            continue;
-        }
-        if numeral {
-            // An ordinal on its own: what follows is looked at afresh.
-            spans.push((w.a, w.b));
-            i += 1;
-            continue;
-        }
-        // Words apart by blanks only (never none: words are maximal runs).
-        let blank = |j: usize| text[info[j - 1].b..info[j].a].chars().all(|c| c == ' ');
-        // "CICLO MARIDAJES SONOROS Poulenc": a heading in capitals ends
-        // where a word in sentence case starts.
-        let heading_ends = |j: usize| {
-            let n = &info[j];
-            info[j - 1].caps && n.capital && !n.odd && text[n.a..n.b].chars().any(char::is_lowercase)
-        };
-        let end = run_end(&info, i, blank, |k| connector(&info[k].lower), heading_ends);
-        spans.push((info[i].a, info[end].b));
-        i = end + 1;
-    }
-    spans
-}
-
-/// The last word of a name run that reaches word `end`: it goes on over
-/// each capitalised word that does not start a sentence, and over one or
-/// two lower-case connectors that a capitalised word follows. `blank(j)`:
-/// the gap before word `j` may stand inside a name; `joins(k)`: word `k`
-/// is a connector that may join; `ends(j)`: the run stops before word `j`.
-fn run_end(info: &[Word], end: usize, blank: impl Fn(usize) -> bool, joins: impl Fn(usize) -> bool, ends: impl Fn(usize) -> bool) -> usize {
-    let (mut end, mut j) = (end, end + 1);
-    while j < info.len() && blank(j) && !ends(j) {
-        if info[j].capital && !info[j].initial {
-            end = j;
-            j += 1;
-            continue;
-        }
-        // Connectors join only when a capitalised word follows them.
-        match (j..info.len().min(j + 2)).take_while(|&k| joins(k) && !info[k].capital).last() {
-            Some(k) if k + 1 < info.len() && info[k + 1].capital && blank(k + 1) => {
-                end = k + 1;
-                j = k + 2;
-            }
-            _ => break,
-        }
-    }
-    end
-}
-
-/// Each word of `text` (at `ws`) with what the name finder asks of it.
-fn word_info(text: &str, ws: &[(usize, usize)]) -> Vec<Word> {
-    ws.iter()
-        .enumerate()
-        .map(|(i, &(a, b))| {
-            let w = &text[a..b];
-            let first = w.chars().next().unwrap_or(' ');
-            let letters = w.chars().filter(|c| c.is_alphabetic()).count();
-            Word {
-                a,
-                b,
-                capital: first.is_uppercase(),
-                caps: letters >= 2 && w.chars().all(|c| !c.is_lowercase()),
-                // "Inspira_DOS", "CaixaForum", "Face2Face": a brand, wherever it stands.
-                odd: w.contains('_')
-                    || (w.chars().skip(1).any(char::is_uppercase) && w.chars().any(char::is_lowercase))
-                    || (w.chars().any(char::is_alphabetic) && w.chars().any(|c| c.is_ascii_digit()) && letters >= 2),
-                initial: i == 0 || opens_sentence(&text[ws[i - 1].1..a]) || crate::translate::prepare::ordinals::leads(&text[..a]),
-                lower: w.to_lowercase(),
-            }
-        })
-        .collect()
-}
-
-struct Word {
-    a: usize,
-    b: usize,
-    capital: bool,
-    caps: bool,
-    odd: bool,
-    initial: bool,
-    lower: String,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn names(text: &str) -> Vec<&str> {
-        sentence_case_names(text).into_iter().map(|(a, b)| &text[a..b]).collect()
-    }
-
-    #[test]
-    fn sentence_case_gives_names_away() {
-        assert_eq!(names("Ciclo de cine de Eloy de la Iglesia"), ["Eloy de la Iglesia"]);
-        assert_eq!(names("Eloy de la Iglesia, cineasta"), ["Eloy de la Iglesia"]);
-        assert_eq!(names("Ballet Ara de Madrid"), ["Ara de Madrid"]);
-        assert_eq!(names("Paseo por Puente de Vallecas y Usera"), ["Puente de Vallecas y Usera"]);
-        assert_eq!(names("Concierto de Joel Blanco. La música del Río"), ["Joel Blanco", "Río"]);
-        assert_eq!(names("'Zumbados' (TEATRO ATÓPICO)"), ["TEATRO ATÓPICO"]);
-        assert_eq!(names("Inspira_DOS: cuentos con Face2Face"), ["Inspira_DOS", "Face2Face"]);
-        assert!(names("Acto por la llegada del pueblo gitano a España en Navidad").is_empty());
-    }
-
-    #[test]
-    fn initial_and_function_words_are_not_names() {
-        assert!(names("Exposición de pintura").is_empty());
-        assert!(names("Taller: La vida es bella").is_empty());
-        assert!(names("El patio de recreo. Descubre las aves").is_empty());
-        assert!(names("Concierto De La Banda Municipal De Música").is_empty());
-        assert_eq!(names("Carlos III y Urraca I"), ["Carlos III y Urraca I"]);
-        assert_eq!(names("Visita a Carlos III"), ["Carlos III"]);
-    }
-
-    /// A company in capitals keeps its "Y"; a leading ordinal is kept on its
-    /// own ("VI Feria" was English "I saw Feria").
-    #[test]
-    fn issue11_capitals_and_ordinals() {
-        assert_eq!(names("'Clowntalent' (MARGARITO Y CIA.)"), ["MARGARITO Y CIA"]);
-        // The word after a leading ordinal opens the title: its capital says nothing.
-        assert_eq!(names("VI Feria de Enoturismo"), ["VI", "Enoturismo"]);
-        assert_eq!(names("XXV Semana de la Ciencia"), ["XXV", "Ciencia"]);
-        assert!(names("`VIAJE A LO INHUMANO´").is_empty());
-        assert!(names("Siglo XIX").is_empty());
-    }
 
     /// A locality the feed writes in capitals ("MADRID") is kept where a title
     /// writes it "Madrid", also first ("Madrid" → Portuguese "Madri"), but

@@ -8,8 +8,8 @@
 //! the engine, which translates them. Whether a (target language, field) gets
 //! it is `data/translate/name-words.tsv`, with the figures that chose it.
 //!
-//! Not for: finding the runs (`prepare`), or what the dictionary knows
-//! (`analyser`).
+//! Not for: finding the runs (`capitals`, `names`), or what the dictionary
+//! knows (`analyser`).
 
 use crate::lang::Lang;
 use crate::lang_data;

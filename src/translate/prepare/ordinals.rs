@@ -6,7 +6,7 @@
 //! writes them is data: `data/lang/LANG/ordinals.tsv`; a language without
 //! the file keeps the Spanish numeral as it is.
 //!
-//! Not for: deciding names (`prepare`), numbers in running text.
+//! Not for: deciding names (`names`), numbers in running text.
 
 use crate::lang::Lang;
 use crate::translate::prepare::words::{opens_sentence, words};

@@ -9,7 +9,7 @@
 //! words, case-insensitive, longest phrase first; a capital on the matched
 //! text's first letter is kept on the target phrase.
 //!
-//! Not for: names (see `prepare`), or how a matched phrase travels through
+//! Not for: names (see `names`), or how a matched phrase travels through
 //! an engine (it becomes a kept span, like a name).
 
 use crate::translate::prepare::words::{opens_sentence, words};

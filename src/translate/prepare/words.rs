@@ -1,8 +1,13 @@
 //! Words of a Spanish text as the term base, the name finder and the
-//! ordinals see them: their byte ranges, and whether the characters
-//! between two of them open a sentence.
+//! ordinals see them: their byte ranges, whether the characters between
+//! two of them open a sentence, and the Spanish word lists that say which
+//! words never start a name, start a person's name or join a name's parts.
 //!
-//! Not for: what a word is (the analyser) or what it becomes (terms).
+//! Not for: what the dictionary says a word is (the analyser) or what it
+//! becomes (terms).
+
+use crate::lang::Lang;
+use crate::lang_data::{self, LangData};
 
 /// The words of a text with their byte ranges: runs of letters, digits and `_`.
 pub fn words(text: &str) -> Vec<(usize, usize)> {
@@ -63,4 +68,26 @@ pub fn opens_sentence(gap: &str) -> bool {
                 | ';'
         )
     })
+}
+
+/// The Spanish language data (`data/lang/es/`).
+pub(super) fn spanish() -> &'static LangData {
+    lang_data::of(Lang::Es)
+}
+
+/// The Spanish word lists of `data/lang/es/` (see `lang`): function words
+/// that never start a name, capitalised words that are not names, given
+/// names that start a text as part of a person's name, and the lower-case
+/// words that join the parts of one name.
+pub(super) fn function_word(w: &str) -> bool {
+    spanish().function_words.has(w)
+}
+pub(super) fn not_a_name_start(w: &str) -> bool {
+    spanish().not_name_starts.has(w)
+}
+pub(super) fn given_name(w: &str) -> bool {
+    spanish().given_names.has(w)
+}
+pub(super) fn connector(w: &str) -> bool {
+    spanish().connectors.has(w)
 }

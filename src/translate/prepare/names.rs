@@ -1,0 +1,158 @@
+//! The names of a text that no engine may translate: the runs its capitals
+//! give away (`capitals`), looked for around the spans already taken, and,
+//! with Apertium's analysis, only those the dictionary takes for names: a
+//! run holding a proper noun, a word the dictionary does not know, a word
+//! in capitals or a brand's spelling, or a person's name ("Grant Phillips",
+//! "Eloy de la Iglesia"); a run of dictionary words ("Universo Oscuro") is
+//! left to the engine.
+//!
+//! Not for: the places the event names (`places`), what the dictionary
+//! knows (`analyser`), or which words of a kept run stay apart (`namewords`).
+
+use super::analyser::{Analysis, WordKind};
+use super::capitals::sentence_case_names;
+use super::words::{connector, function_word, given_name, not_a_name_start, words};
+
+/// The names in `text` outside the `taken` spans: the runs its capitals
+/// give away and, with Apertium's `analysis`, only those the dictionary
+/// takes for names ([`by_dictionary`]; a run right before one of the kept
+/// `places` is part of its name whatever its words). Names are looked for
+/// around what is taken: a taken span reads as a lower-case word, so "en la
+/// biblioteca Gloria Fuertes" with the term taken still gives "Gloria
+/// Fuertes" away. `running_text`: a description, where a run in capitals is
+/// a heading, not a name by itself.
+pub(super) fn find(
+    text: &str,
+    taken: &[(usize, usize)],
+    places: &[(usize, usize)],
+    analysis: Option<&Analysis>,
+    running_text: bool,
+) -> Vec<(usize, usize)> {
+    let mut rest = text.as_bytes().to_vec();
+    for &(a, b) in taken {
+        rest[a..b].fill(b'x');
+    }
+    let rest = String::from_utf8(rest).unwrap_or_default();
+    let ws = words(text);
+    // A text's first word the dictionary does not know, or knows as a proper
+    // noun, starts a name too ("Kiokio Solo", "Madrid Distrito", "Paz Rojo").
+    let dictionary_name = |a: usize| {
+        let word = ws.iter().find(|w| w.0 == a).map(|w| text[w.0..w.1].to_lowercase()).unwrap_or_default();
+        !not_a_name_start(&word)
+            && analysis
+                .is_some_and(|an| an.given_name_at(a) || an.kind_at(a).is_some_and(|k| matches!(k, WordKind::Proper | WordKind::Unknown)))
+    };
+    // A run right before a kept place ("Jóvenes de [Madrid]") is part of its name.
+    let before_a_name = |b: usize| {
+        places.iter().any(|&(s, _)| s >= b && matches!(&text[b..s], " " | " de " | " del " | " de la " | " de los " | " de las " | " y "))
+    };
+    let mut found = sentence_case_names(&rest, &dictionary_name);
+    if let Some(analysis) = analysis {
+        found = found
+            .into_iter()
+            .flat_map(|span| if before_a_name(span.1) { vec![span] } else { by_dictionary(text, span, analysis, !running_text) })
+            .collect();
+    }
+    found
+        .into_iter()
+        .filter(|span| taken.iter().all(|&(a, b)| span.1 <= a || span.0 >= b))
+        .map(|span| headed(text, &ws, span, taken))
+        .collect()
+}
+
+/// `span` with the text's first word before it, when that word heads the
+/// name: "Aula Deportiva Municipal de Escalada", whose first word no term
+/// translates, instead of coming back half translated ("Salle de cours
+/// Deportiva"). `ws`: the words of `text`.
+fn headed(text: &str, ws: &[(usize, usize)], mut span: (usize, usize), taken: &[(usize, usize)]) -> (usize, usize) {
+    if let [first, second, ..] = ws[..]
+        && second.0 == span.0
+        && &text[first.1..second.0] == " "
+        && !text[..first.0].chars().any(char::is_alphanumeric)
+        && heads_a_name(&text[first.0..first.1])
+        && taken.iter().all(|&(a, b)| first.1 <= a || first.0 >= b)
+    {
+        span.0 = first.0;
+    }
+    span
+}
+
+/// The parts of the capitalised run `span` that the dictionary says are
+/// names: none for a run of dictionary words, and "Lucía Montes y Mado
+/// Dallery" split at its "y" when a name follows it (the engine then
+/// translates the "y"; each side is looked at afresh). (Leaving out the
+/// common words that open a run, "Concurso de Vinos [Artesanales]", cost
+/// more names than it mended: "Puente de [Vallecas]", "Ara de [Madrid]".)
+fn by_dictionary(text: &str, span: (usize, usize), analysis: &Analysis, caps: bool) -> Vec<(usize, usize)> {
+    if !holds_a_name(text, span, analysis, caps) {
+        return Vec::new();
+    }
+    let ws: Vec<(usize, usize)> = words(&text[span.0..span.1]).into_iter().map(|(a, b)| (span.0 + a, span.0 + b)).collect();
+    for (k, w) in ws.iter().enumerate().skip(1) {
+        let joins = matches!(&text[w.0..w.1], "y" | "e") && text[ws[k - 1].1..w.0] == *" ";
+        if joins && k + 1 < ws.len() {
+            let (left, right) = ((span.0, ws[k - 1].1), (ws[k + 1].0, span.1));
+            if holds_a_name(text, right, analysis, caps) {
+                let mut parts = by_dictionary(text, left, analysis, caps);
+                parts.extend(by_dictionary(text, right, analysis, caps));
+                return parts;
+            }
+        }
+    }
+    vec![span]
+}
+
+/// Whether the capitalised run `span` of `text` is a name by the
+/// dictionary: it holds a proper noun or a word the dictionary does not
+/// know, a word in capitals (a company), a brand's odd spelling, or starts
+/// with a given name; a run of dictionary words ("Universo Oscuro") is not.
+fn holds_a_name(text: &str, (a, b): (usize, usize), analysis: &Analysis, caps: bool) -> bool {
+    let run = &text[a..b];
+    let odd = |w: &str| {
+        let letters = w.chars().filter(|c| c.is_alphabetic()).count();
+        w.contains('_')
+            || (w.chars().skip(1).any(char::is_uppercase) && w.chars().any(char::is_lowercase))
+            || (letters >= 2 && w.chars().any(|c| c.is_ascii_digit()))
+            || (caps && letters >= 2 && !w.chars().any(char::is_lowercase))
+    };
+    // Running text: a run in capitals is a heading ("CICLO MARIDAJES
+    // SONOROS"), a name only when the dictionary knows none of its words ("BARBIERI").
+    let shouted = run.chars().any(char::is_alphabetic) && !run.chars().any(char::is_lowercase);
+    if !caps && shouted {
+        return words(run).iter().all(|&(s, _)| {
+            matches!(analysis.kind_at(a + s), Some(WordKind::Proper | WordKind::Unknown) | None)
+                || connector(&run[s..].split(' ').next().unwrap_or("").to_lowercase())
+        });
+    }
+    // "Castilla", "Navidad": proper nouns every language has its own word for.
+    let own_word = |s: usize, e: usize| !not_a_name_start(&run[s..e].to_lowercase()) && analysis.names_within(a + s, a + e);
+    names_a_person(text, (a, b), analysis) || words(run).iter().any(|&(s, e)| odd(&run[s..e]) || own_word(s, e))
+}
+
+/// Whether the capitalised run `a..b` of `text` is a person's name: it
+/// starts with a given name of `data/lang/es/given-names.txt`, or holds a
+/// word the dictionary knows as a given name too followed by another
+/// capitalised word ("Paloma Pedrero", "Gloria Fuertes").
+fn names_a_person(text: &str, (a, b): (usize, usize), analysis: &Analysis) -> bool {
+    let run = &text[a..b];
+    let ws = words(run);
+    let first = ws.first().map(|&(s, e)| run[s..e].to_lowercase()).unwrap_or_default();
+    // A given name, then (past the particles of a name: "Lope de Rueda",
+    // "Gerardo de Vega") a capitalised word: the whole run is the person's.
+    let particles_then_capital = |i: usize| {
+        let mut j = i + 1;
+        while ws.get(j).is_some_and(|&(s, e)| connector(&run[s..e])) {
+            j += 1;
+        }
+        ws.get(j).is_some_and(|&(s, _)| run[s..].starts_with(char::is_uppercase))
+            && run[ws[i].1..ws[j].0].split(' ').all(|w| w.is_empty() || connector(w))
+    };
+    given_name(&first) || (0..ws.len()).any(|i| analysis.given_name_at(a + ws[i].0) && particles_then_capital(i))
+}
+
+/// Whether a text's first word may head the name that follows it: a
+/// capitalised word, not in capitals, not a function word.
+fn heads_a_name(word: &str) -> bool {
+    let lower = word.to_lowercase();
+    word.starts_with(char::is_uppercase) && word.chars().any(char::is_lowercase) && !function_word(&lower) && !not_a_name_start(&lower)
+}
