@@ -24,33 +24,27 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::lang_data::{self, DataFile};
+use include_dir::{Dir, include_dir};
 
 /// The code that reads the files: a change to it changes what the same
-/// data gives, so it counts in the digest like the data.
-const CODE: &[&str] = &[
-    include_str!("prepare/mod.rs"),
-    include_str!("prepare/capitals.rs"),
-    include_str!("prepare/names.rs"),
-    include_str!("prepare/namewords.rs"),
-    include_str!("prepare/ordinals.rs"),
-    include_str!("prepare/places.rs"),
-    include_str!("prepare/render.rs"),
-    include_str!("prepare/words.rs"),
-    include_str!("finish/mod.rs"),
-    include_str!("finish/articles.rs"),
-    include_str!("finish/blanks.rs"),
-    include_str!("finish/capitals.rs"),
-    include_str!("finish/compounds.rs"),
-    include_str!("finish/contract.rs"),
-    include_str!("finish/garbled.rs"),
-    include_str!("finish/mend.rs"),
-    include_str!("finish/moved.rs"),
-    include_str!("finish/places.rs"),
-    include_str!("finish/stages.rs"),
-    include_str!("finish/typography.rs"),
-    include_str!("../parse/labels.rs"),
-    include_str!("finish/garble.rs"),
-];
+/// data gives, so it counts in the digest like the data. The two stages
+/// that read the language data are embedded whole, so a file added to
+/// either counts without being listed; the labels reader beside them.
+static CODE: [Dir<'static>; 2] =
+    [include_dir!("$CARGO_MANIFEST_DIR/src/translate/prepare"), include_dir!("$CARGO_MANIFEST_DIR/src/translate/finish")];
+const LABELS_CODE: &str = include_str!("../parse/labels.rs");
+
+/// Every file of [`CODE`], folder by folder in path order, then the labels reader.
+fn code() -> impl Iterator<Item = &'static [u8]> {
+    CODE.iter()
+        .flat_map(|dir| {
+            let mut files: Vec<&'static include_dir::File<'static>> = dir.files().collect();
+            files.sort_by_key(|f| f.path());
+            files
+        })
+        .map(|f| f.contents())
+        .chain([LABELS_CODE.as_bytes()])
+}
 
 /// Whether `text` opens with a vowel, accented or not, in either case
 /// (`data/lang/vowels.txt`): what a word before it elides before.
@@ -108,8 +102,8 @@ pub fn digest(tgt: &str) -> String {
 
 fn digest_of(tgt: &str) -> String {
     let mut h = Sha256::new();
-    for code in CODE {
-        h.update(code.as_bytes());
+    for code in code() {
+        h.update(code);
     }
     for file in
         translation_files().filter(|f| !f.path().contains('/') || f.path().starts_with("es/") || f.path().starts_with(&format!("{tgt}/")))
@@ -177,6 +171,24 @@ pub fn examples() -> Vec<Example> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every Rust file of prepare/ and finish/ counts in the digest, as it
+    /// stands on disk: a file added to either stage is read without a list.
+    #[test]
+    fn the_digest_reads_every_file_of_the_two_stages() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/translate");
+        let mut on_disk = Vec::new();
+        for stage in ["prepare", "finish"] {
+            let mut files: Vec<_> = std::fs::read_dir(root.join(stage)).unwrap().map(|e| e.unwrap().path()).collect();
+            files.sort();
+            on_disk.extend(files.iter().map(|f| std::fs::read(f).unwrap()));
+        }
+        on_disk.push(std::fs::read(root.join("../parse/labels.rs")).unwrap());
+        let read: Vec<&[u8]> = code().collect();
+        assert!(on_disk.len() > 20, "{} files", on_disk.len());
+        assert_eq!(read.len(), on_disk.len());
+        assert!(read.iter().zip(&on_disk).all(|(a, b)| *a == b.as_slice()));
+    }
     use crate::translate::engines::stream::{KEEP_END, KEEP_START};
     use crate::translate::finish::finish;
     use crate::translate::prepare::terms::TermBase;
