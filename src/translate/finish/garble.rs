@@ -55,7 +55,7 @@ impl Form {
 ///
 /// ```
 /// use cityvibe::lang::Lang;
-/// use cityvibe::translate::garble::forms;
+/// use cityvibe::translate::finish::garble::forms;
 /// assert_eq!(forms("Ismael Serrano comenzaba", "Ismael Serrano il commençait", Lang::Fr), ["a subject pronoun the original lacks"]);
 /// assert!(forms("Hay un tiempo", "Il y a un temps", Lang::Fr).is_empty());
 /// ```
