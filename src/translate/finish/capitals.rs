@@ -10,7 +10,7 @@
 //! capital Apertium keeps inside a contraction (`contract`).
 
 use super::Segment;
-use super::stages::Finishing;
+use super::Finishing;
 use crate::lang::Lang;
 
 /// Whether English title case leaves `word` in lower case unless it comes

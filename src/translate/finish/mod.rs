@@ -52,7 +52,6 @@ mod typography;
 
 use crate::lang::Lang;
 use crate::vocab::Field;
-use stages::Finishing;
 
 /// The engine's output for one text in house style for `lang`; `names` are
 /// the spans kept for it, which come back byte for byte; `lead` the kept
@@ -95,6 +94,21 @@ pub fn finish_from(
     slips: Slips,
 ) -> String {
     stages::run(output, &Finishing { names, anchors, lead, lang, field, slips, plain: false })
+}
+
+/// What a stage knows of the text it finishes.
+struct Finishing<'a> {
+    /// The kept names, which come back byte for byte.
+    names: &'a [String],
+    /// The spans the engine saw as fixed: the names and the terms put in.
+    anchors: &'a [String],
+    /// The kept span the text starts with when a lower-case word follows it.
+    lead: Option<&'a str>,
+    lang: Lang,
+    field: Field,
+    slips: Slips,
+    /// Sent plain (`lang::plain`): only the stages marked `sent_plain` run.
+    plain: bool,
 }
 
 /// A piece of the text cut at its kept spans, what the stages work on: a

@@ -8,23 +8,8 @@
 //! to a file (`capitals`, `contract`, `mend`, `places`…), or the cut of a
 //! text into kept spans and plain stretches (the parent module).
 
-use super::{Field, Segment, Slips, articles, blanks, capitals, compounds, contract, garbled, mend, moved, places, typography};
+use super::{Field, Finishing, Segment, Slips, articles, blanks, capitals, compounds, contract, garbled, mend, moved, places, typography};
 use crate::lang::Lang;
-
-/// What a stage knows of the text it finishes.
-pub(super) struct Finishing<'a> {
-    /// The kept names, which come back byte for byte.
-    pub names: &'a [String],
-    /// The spans the engine saw as fixed: the names and the terms put in.
-    pub anchors: &'a [String],
-    /// The kept span the text starts with when a lower-case word follows it.
-    pub lead: Option<&'a str>,
-    pub lang: Lang,
-    pub field: Field,
-    pub slips: Slips,
-    /// Sent plain (`lang::plain`): only the stages marked `sent_plain` run.
-    pub plain: bool,
-}
 
 /// The target languages a stage serves.
 pub(super) enum Langs {
