@@ -74,20 +74,10 @@ pub(super) fn catalan_word_moved_before_a_span(segs: &mut [Segment]) {
             segs[i] = Segment::Plain(cut);
             continue;
         }
-        let after = match segs.get(i + 2) {
-            Some(Segment::Plain(a)) => a.clone(),
-            Some(Segment::Name(_)) => continue,
-            None => String::new(),
-        };
+        let Some((head, word, after)) = super::word_before_span(segs, i) else { continue };
         if after.is_empty() || !after.starts_with(' ') {
             continue;
         }
-        let cut = before.trim_end_matches(' ');
-        if cut.len() == before.len() {
-            continue;
-        }
-        let head = &cut[..cut.rfind(' ').map_or(0, |p| p + 1)];
-        let word = &cut[head.len()..];
         let lower = word.to_lowercase();
         let Some((fused, moved)) = lower.split_at_checked(2) else { continue };
         if !matches!(fused, "l'" | "d'") || !crate::lang_data::of(Lang::Ca).moved_words.has(moved) {

@@ -153,6 +153,27 @@ fn segments(output: &str, names: &[String]) -> Vec<Segment> {
     out
 }
 
+/// What stands around the kept span at `segs[i + 1]` when `segs[i]` is
+/// plain: the plain text before it cut at its last word (`head`, `word`, the
+/// blanks between the word and the span left out) and the plain text after
+/// the span (empty at the end). `None` when no blank parts that word from the
+/// span, or when another kept span follows straight: the rules that put a
+/// word an engine moved before a span back after it work on these.
+fn word_before_span(segs: &[Segment], i: usize) -> Option<(&str, &str, String)> {
+    let Segment::Plain(before) = segs.get(i)? else { return None };
+    let after = match segs.get(i + 2) {
+        Some(Segment::Plain(a)) => a.clone(),
+        Some(Segment::Name(_)) => return None,
+        None => String::new(),
+    };
+    let cut = before.trim_end_matches(' ');
+    if cut.len() == before.len() {
+        return None;
+    }
+    let head = &cut[..cut.rfind(' ').map_or(0, |p| p + 1)];
+    Some((head, &cut[head.len()..], after))
+}
+
 /// The segments' texts one after another.
 fn concat(segs: Vec<Segment>) -> String {
     segs.into_iter()

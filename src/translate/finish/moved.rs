@@ -20,23 +20,13 @@ use crate::lang::Lang;
 /// (`data/lang/vowels.txt`) or a mute h of a word put in.
 pub(super) fn mend_around_names(segs: &mut [Segment], lang: Lang) {
     for i in 0..segs.len().saturating_sub(1) {
-        let (Segment::Plain(before), Segment::Name(name)) = (&segs[i], &segs[i + 1]) else {
+        let (Segment::Plain(_), Segment::Name(name)) = (&segs[i], &segs[i + 1]) else {
             continue;
         };
-        let after = match segs.get(i + 2) {
-            Some(Segment::Plain(a)) => a.clone(),
-            Some(Segment::Name(_)) => continue,
-            None => String::new(),
-        };
+        let Some((head, word, after)) = super::word_before_span(segs, i) else { continue };
         if !after.is_empty() && !after.starts_with(' ') {
             continue;
         }
-        let cut = before.trim_end_matches(' ');
-        if cut.len() == before.len() {
-            continue;
-        }
-        let head = &cut[..cut.rfind(' ').map_or(0, |p| p + 1)];
-        let word = &cut[head.len()..];
         let lower = word.to_lowercase();
         let moved = |w: &str| w.get(2..).is_some_and(|m| crate::lang_data::of(crate::lang::Lang::Fr).moved_words.has(m));
         // A kept name's h never elides; a word put in (lower case) elides before a mute h.
