@@ -55,6 +55,7 @@ mod privacy_pii_realdata;
 mod privacy_takedown;
 mod privacy_withdraw_guard;
 mod reader_fields;
+mod reader_open_days;
 mod report_machine;
 mod report_pages;
 mod report_render;
