@@ -194,11 +194,14 @@ pub fn split_address(text: &str, lang: &str) -> AddressParts {
     };
     let mut address: Vec<String> = Vec::new();
     if venue.chars().count() > 100 {
-        address.push(venue);
-    } else if !venue.is_empty() {
-        parts.venue = Some(venue);
+        // A whole programme, not a name: the text stays as written.
+        address.push(trim(rest.trim_end_matches([' ', '.'])));
+    } else {
+        parts.venue = Some(venue).filter(|v| !v.is_empty());
+        address.push(street);
     }
-    address.extend([street, after_code].into_iter().filter(|s| !s.is_empty()));
+    address.push(after_code);
+    address.retain(|s| !s.is_empty());
     parts.address = (!address.is_empty()).then(|| address.join(". "));
     parts
 }

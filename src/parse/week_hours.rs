@@ -316,6 +316,8 @@ enum Item {
     Word(Word),
     Number(i16),
     Clock(usize),
+    /// The end of a sentence (". "), not a month's abbreviation ("oct.").
+    Stop,
 }
 
 /// The words of `vocabulary`, the numbers that are no time, and the times
@@ -363,6 +365,17 @@ fn items(text: &str, vocabulary: &[(String, Word)], clocks: &[Clock]) -> Vec<(us
             None => k += 1,
         }
     }
+    // Sentence ends: a stop after a word, but not after a month's abbreviation ("11 oct. y 1 nov.").
+    for (i, (at, token)) in tokens.iter().enumerate() {
+        let end = at + token.len();
+        let stops = text[end..].starts_with(". ") || text[end..].starts_with(".\n");
+        let abbreviation = token.chars().count() <= 4
+            && vocabulary.iter().any(|(w, word)| w == token && matches!(word, Word::Month(_)))
+            && tokens.get(i + 1).is_some_and(|(_, t)| !t.chars().next().is_some_and(char::is_uppercase));
+        if stops && token.chars().next_back().is_some_and(char::is_alphabetic) && !abbreviation {
+            out.push((end, Item::Stop));
+        }
+    }
     out.sort_by_key(|(at, _)| *at);
     out
 }
@@ -375,7 +388,10 @@ enum Unit {
         days: Vec<Weekday>,
         holidays: bool,
     },
-    Dated(Vec<DatedHours>),
+    /// Dated days, each with the number of the sentence it was written in
+    /// within the group ("Cerrado el 25 de diciembre. 24 y 31 de diciembre de 10 a 14 h").
+    Dated(Vec<(DatedHours, u8)>),
+    Stop,
     Clock(Time, Option<Time>),
     Closed,
     Opening,
@@ -421,6 +437,10 @@ fn units(items: &[(usize, Item)], clocks: &[Clock]) -> Vec<Unit> {
                 i += 1;
             }
             Item::Word(Word::Range) => i += 1,
+            Item::Stop => {
+                out.push(Unit::Stop);
+                i += 1;
+            }
             Item::Word(Word::Month(m)) => {
                 heading = Some(m);
                 i += 1;
@@ -513,15 +533,16 @@ fn units(items: &[(usize, Item)], clocks: &[Clock]) -> Vec<Unit> {
 /// Dated days named one after another ("el diumenge 7 ni el dissabte 20 de
 /// novembre") are one group: what follows them (a time, "closed") is all
 /// theirs, and a day with no month takes the month of the next that has one.
-fn push_dated(out: &mut Vec<Unit>, dated: Vec<DatedHours>) {
+fn push_dated(out: &mut Vec<Unit>, dated: Vec<(DatedHours, u8)>) {
     if let Some(Unit::Dated(group)) = out.last_mut() {
-        group.extend(dated);
+        let part = group.iter().map(|(_, p)| *p).max().unwrap_or(0);
+        group.extend(dated.into_iter().map(|(d, p)| (d, p + part)));
     } else {
         out.push(Unit::Dated(dated));
     }
     if let Some(Unit::Dated(group)) = out.last_mut() {
         let mut next: Option<(i8, Option<i16>)> = None;
-        for d in group.iter_mut().rev() {
+        for (d, _) in group.iter_mut().rev() {
             match d.month {
                 Some(m) => next = Some((m, d.year)),
                 None => {
@@ -539,29 +560,50 @@ fn push_dated(out: &mut Vec<Unit>, dated: Vec<DatedHours>) {
 /// runs following one another ("…de 2020, 1 y 6 de enero de 2021"). A run
 /// with no month takes `heading` when `bare` allows a day alone (after a
 /// weekday or "dia"), else it is no date. Gives the days and the item after them.
-fn dates(items: &[(usize, Item)], from: usize, weekday: Option<Weekday>, heading: Option<i8>, bare: bool) -> (Vec<DatedHours>, usize) {
+fn dates(
+    items: &[(usize, Item)],
+    from: usize,
+    weekday: Option<Weekday>,
+    heading: Option<i8>,
+    bare: bool,
+) -> (Vec<(DatedHours, u8)>, usize) {
     let mut out = Vec::new();
     let mut k = from;
+    let mut part = 0u8;
     loop {
+        let before = k;
+        // A list of dates goes on past a sentence's end ("…31 de diciembre. 1 y 6 de enero").
+        let mut stop = false;
+        if !out.is_empty() && matches!(items.get(k).map(|x| x.1), Some(Item::Stop)) {
+            k += 1;
+            stop = true;
+        }
         let mut run = Vec::new();
         let mut j = k;
         while let Some(Item::Number(n @ 1..=31)) = items.get(j).map(|x| x.1) {
             run.push(n as i8);
             j += 1;
         }
-        if run.is_empty() {
-            break;
-        }
         let (month, year, next) = match items.get(j).map(|x| x.1) {
+            _ if run.is_empty() => {
+                k = before;
+                break;
+            }
             Some(Item::Word(Word::Month(m))) => match items.get(j + 1).map(|x| x.1) {
                 Some(Item::Number(y @ 1990..=2100)) => (Some(m), Some(y), j + 2),
                 _ => (Some(m), None, j + 1),
             },
             _ if bare && out.is_empty() => (heading, None, j),
-            _ => break,
+            _ => {
+                k = before;
+                break;
+            }
         };
+        if stop {
+            part = part.saturating_add(1);
+        }
         let weekday = if run.len() == 1 { weekday } else { None };
-        out.extend(run.into_iter().map(|day| DatedHours { day, month, year, weekday, start: None, end: None, closed: false }));
+        out.extend(run.into_iter().map(|day| (DatedHours { day, month, year, weekday, start: None, end: None, closed: false }, part)));
         k = next;
         if month.is_none() {
             break;
@@ -583,28 +625,42 @@ fn read(units: Vec<Unit>) -> WeekHours {
         let Unit::Dated(days) = &units[i] else { continue };
         let mut days = days.clone();
         used[i] = true;
+        let last = days.iter().map(|(_, part)| *part).max().unwrap_or(0);
         match units.get(i + 1) {
             Some(Unit::Clock(s, e)) => {
-                days.iter_mut().for_each(|d| (d.start, d.end) = (Some(*s), *e));
+                // "Cerrado el 25 de diciembre. 24 y 31 de diciembre de 10 a 14 h": the time is the
+                // last sentence's dates', the dates before it are the "closed"'s before them.
+                let closed_before = last > 0 && i > 0 && matches!(units[i - 1], Unit::Closed) && !used[i - 1];
+                for (d, part) in days.iter_mut() {
+                    if closed_before && *part < last {
+                        d.closed = true;
+                    } else {
+                        (d.start, d.end) = (Some(*s), *e);
+                    }
+                }
+                if closed_before {
+                    used[i - 1] = true;
+                }
                 used[i + 1] = true;
             }
             Some(Unit::Closed) => {
-                days.iter_mut().for_each(|d| d.closed = true);
+                days.iter_mut().for_each(|(d, _)| d.closed = true);
                 used[i + 1] = true;
             }
             _ => {}
         }
-        dated.push(days);
+        dated.push(days.into_iter().map(|(d, _)| d).collect());
     }
     // Days closed: "Lunes cerrado" first, so that a "closed" after days is
     // theirs before it is taken for dates after it.
     for i in 0..n {
-        if let (Unit::Days { days, .. }, Some(Unit::Closed)) = (&units[i], units.get(i + 1)) {
-            // "…y festivos. Cerrado los días 24 y 25": holidays alone close no weekday.
-            if !used[i + 1] && !days.is_empty() {
-                h.closed.extend(days.iter().copied());
-                (used[i], used[i + 1]) = (true, true);
-            }
+        // "…y festivos. Cerrado los días 24 y 25": holidays alone close no weekday.
+        if let (Unit::Days { days, .. }, Some(Unit::Closed)) = (&units[i], units.get(i + 1))
+            && !used[i + 1]
+            && !days.is_empty()
+        {
+            h.closed.extend(days.iter().copied());
+            (used[i], used[i + 1]) = (true, true);
         }
     }
     // "Cerrado el 25 de diciembre": dates after a "closed" no days took.
@@ -622,11 +678,13 @@ fn read(units: Vec<Unit>) -> WeekHours {
     }
     h.dated = dated.into_iter().flatten().collect();
     for i in 1..n {
-        if let (Unit::Closed, Unit::Days { days, .. }) = (&units[i - 1], &units[i]) {
-            if !used[i - 1] && !used[i] && !matches!(units.get(i + 1), Some(Unit::Clock(..))) {
-                h.closed.extend(days.iter().copied());
-                (used[i - 1], used[i]) = (true, true);
-            }
+        if let (Unit::Closed, Unit::Days { days, .. }) = (&units[i - 1], &units[i])
+            && !used[i - 1]
+            && !used[i]
+            && !matches!(units.get(i + 1), Some(Unit::Clock(..)))
+        {
+            h.closed.extend(days.iter().copied());
+            (used[i - 1], used[i]) = (true, true);
         }
     }
     let free: Vec<usize> = (0..n).filter(|i| !used[*i] && matches!(units[*i], Unit::Days { .. } | Unit::Clock(..))).collect();
@@ -637,19 +695,17 @@ fn read(units: Vec<Unit>) -> WeekHours {
         named_days = true;
         let beside = if time_first { k.checked_sub(1) } else { Some(k + 1) }.and_then(|k| free.get(k)).copied();
         let mut time = (None, None);
-        if let Some(j) = beside {
-            if let (Unit::Clock(s, e), false) = (&units[j], used[j]) {
-                time = (Some(*s), *e);
-                used[j] = true;
-            }
+        if let Some(j) = beside
+            && let (Unit::Clock(s, e), false) = (&units[j], used[j])
+        {
+            time = (Some(*s), *e);
+            used[j] = true;
         }
         used[i] = true;
         h.weekly.push(DayHours { days: days.clone(), holidays: *holidays, start: time.0, end: time.1 });
     }
-    if !named_days {
-        if let Some(Unit::Clock(s, e)) = free.iter().map(|i| &units[*i]).find(|u| matches!(u, Unit::Clock(..))) {
-            h.weekly.push(DayHours { days: vec![], holidays: false, start: Some(*s), end: *e });
-        }
+    if !named_days && let Some(Unit::Clock(s, e)) = free.iter().map(|i| &units[*i]).find(|u| matches!(u, Unit::Clock(..))) {
+        h.weekly.push(DayHours { days: vec![], holidays: false, start: Some(*s), end: *e });
     }
     h.closed.sort_by_key(|d| d.to_monday_zero_offset());
     h.closed.dedup();
@@ -683,10 +739,12 @@ fn resolve(d: &DatedHours, first: Date, last: Date) -> Vec<Date> {
     let mut month = first.first_of_month();
     while month <= last && found.len() < 40 {
         let fits = d.month.is_none_or(|m| m == month.month()) && d.year.is_none_or(|y| y == month.year());
-        if let (true, Ok(day)) = (fits, Date::new(month.year(), month.month(), d.day)) {
-            if day >= first && day <= last && d.weekday.is_none_or(|w| w == day.weekday()) {
-                found.push(day);
-            }
+        if let (true, Ok(day)) = (fits, Date::new(month.year(), month.month(), d.day))
+            && day >= first
+            && day <= last
+            && d.weekday.is_none_or(|w| w == day.weekday())
+        {
+            found.push(day);
         }
         let Ok(next) = month.checked_add(jiff::Span::new().months(1)) else { break };
         month = next;

@@ -87,8 +87,9 @@ fn named(text: &str, names: [&str; 7], closed_word: &str) -> Named {
     let plain_text = plain(text);
     let mut dated_days: Vec<i8> = Vec::new();
     let mut text = plain_text.clone();
+    let figures = regex::Regex::new(r"\d+").unwrap();
     for c in dated.captures_iter(&plain_text).filter(|c| c.get(3).is_none()) {
-        dated_days.extend(regex::Regex::new(r"\d+").unwrap().find_iter(&c[2]).filter_map(|n| n.as_str().parse::<i8>().ok()));
+        dated_days.extend(figures.find_iter(&c[2]).filter_map(|n| n.as_str().parse::<i8>().ok()));
         text = text.replace(&c[0], "");
     }
     // "Feiners", "laborables": Monday to Friday.
@@ -115,11 +116,12 @@ fn named(text: &str, names: [&str; 7], closed_word: &str) -> Named {
     for m in closed_after.find_iter(&text) {
         closed.extend(word.captures_iter(m.as_str()).filter_map(|c| day(&c[1])));
     }
+    let dated_after = regex::Regex::new(r"^\s*,?\s*\d").unwrap();
     for c in closed_before.captures_iter(&text) {
         // "Cerrado los lunes, excepto…" / "tancat els dilluns", but not a
         // dated closing ("Cerrada, domingo, 1 de mayo").
         let after = &text[c.get(0).unwrap().end()..];
-        if !regex::Regex::new(r"^\s*,?\s*\d").unwrap().is_match(after) {
+        if !dated_after.is_match(after) {
             closed.extend(day(&c[1]));
         }
     }
