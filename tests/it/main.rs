@@ -46,6 +46,7 @@ mod polite_client;
 mod polite_held;
 mod polite_ledger;
 mod polite_ledger_faults;
+mod polite_mirror;
 mod polite_one_ledger;
 mod polite_promises;
 mod privacy_error_messages;
