@@ -49,7 +49,8 @@ pub enum FetchOutcome {
         body: Box<Body>,
         final_url: Url,
         content_type: Option<String>,
-        validators: Validators,
+        /// Boxed: the outcome is handed around by value, its other kinds small.
+        validators: Box<Validators>,
     },
     /// 304: nothing to parse (P12).
     NotModified,

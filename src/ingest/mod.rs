@@ -567,7 +567,7 @@ impl SourceDriver {
             Paged::Asking => return,
             Paged::Read => return self.bodies_at_hand(store, &req, last_feed, &what_to_do, reporter),
             Paged::AsLastTime(why) => return self.as_last_time(store, &req, why, last_feed, &what_to_do, reporter),
-            Paged::Outcome(result) => result,
+            Paged::Outcome(result) => *result,
         };
         match result.outcome {
             FetchOutcome::NotModified => {
@@ -590,7 +590,7 @@ impl SourceDriver {
             }
             FetchOutcome::Failed(why) => self.setback(SourceStatus::Failed, why, last_feed, &what_to_do),
             FetchOutcome::Body { body, validators, .. } => {
-                self.bodies.push(Fetched::whole(feed_index, req.url.to_string(), *body, validators));
+                self.bodies.push(Fetched::whole(feed_index, req.url.to_string(), *body, *validators));
                 self.bodies_at_hand(store, &req, last_feed, &what_to_do, reporter);
             }
         }
@@ -619,7 +619,14 @@ impl SourceDriver {
 
     /// A feed's body (or every page of it) is in `bodies`: take it in, or,
     /// with feeds fetched together, once the pass is over.
-    fn bodies_at_hand(&mut self, store: &mut Store, req: &FetchRequest, last_feed: bool, what_to_do: &str, reporter: &mut dyn FetchReporter) {
+    fn bodies_at_hand(
+        &mut self,
+        store: &mut Store,
+        req: &FetchRequest,
+        last_feed: bool,
+        what_to_do: &str,
+        reporter: &mut dyn FetchReporter,
+    ) {
         if self.adapter.manifest().plan == FetchPlan::All {
             if last_feed {
                 self.pass_ended(store, req, what_to_do, reporter);

@@ -80,38 +80,31 @@ impl Fetched {
 /// A page's records and warnings as the record framework handed them out.
 #[derive(Default)]
 pub(super) struct PageRecords {
-    items: Vec<Item>,
-    records: u64,
-}
-
-enum Item {
-    Record(Result<Event, RecordError>),
-    Warning(RecordError),
-    OutsideRegion(RecordError),
+    records: Vec<Result<Event, RecordError>>,
+    /// Warnings, each with whether it is a point outside the region.
+    warnings: Vec<(bool, RecordError)>,
 }
 
 impl EventSink for PageRecords {
     fn push(&mut self, record: Result<Event, RecordError>) {
-        self.records += 1;
-        self.items.push(Item::Record(record));
+        self.records.push(record);
     }
     fn warning(&mut self, warning: RecordError) {
-        self.items.push(Item::Warning(warning));
+        self.warnings.push((false, warning));
     }
     fn outside_region(&mut self, warning: RecordError) {
-        self.items.push(Item::OutsideRegion(warning));
+        self.warnings.push((true, warning));
     }
 }
 
 impl PageRecords {
-    /// Hand every record and warning to `sink`, in the order read.
+    /// Hand every record, then every warning, to `sink`, each in the order read.
     fn replay(&mut self, sink: &mut dyn EventSink) {
-        for item in self.items.drain(..) {
-            match item {
-                Item::Record(r) => sink.push(r),
-                Item::Warning(w) => sink.warning(w),
-                Item::OutsideRegion(w) => sink.outside_region(w),
-            }
+        for r in self.records.drain(..) {
+            sink.push(r);
+        }
+        for (outside, w) in self.warnings.drain(..) {
+            if outside { sink.outside_region(w) } else { sink.warning(w) }
         }
     }
 }
@@ -156,7 +149,7 @@ pub(super) enum Paged {
     /// unchanged (why, in words).
     AsLastTime(String),
     /// Not a paged feed, or the feed failed: this is its outcome.
-    Outcome(FetchResult),
+    Outcome(Box<FetchResult>),
 }
 
 /// What one page's record count says of the feed.
@@ -192,12 +185,12 @@ impl SourceDriver {
         let feed_index = self.current;
         let feed = &self.adapter.manifest().feeds[feed_index];
         if feed.paging == Paging::Whole {
-            return Paged::Outcome(result);
+            return Paged::Outcome(Box::new(result));
         }
         let (page, again) = self.paged_read.next();
         let url = req.url.to_string();
         let came = match std::mem::replace(&mut result.outcome, FetchOutcome::Failed(String::new())) {
-            FetchOutcome::Body { body, validators, .. } => self.page_came(feed, page, url.clone(), *body, validators),
+            FetchOutcome::Body { body, validators, .. } => self.page_came(feed, page, url.clone(), *body, *validators),
             as_before @ (FetchOutcome::NotModified | FetchOutcome::Unchanged) if !again => {
                 self.paged_read.not_modified |= matches!(as_before, FetchOutcome::NotModified);
                 self.page_as_last_time(store, feed, page, &url)
@@ -265,9 +258,10 @@ impl SourceDriver {
         if let Err(why) = read {
             return Err(format!("{url}: page {} of the feed cannot be read: {why}; nothing of the feed is taken in", page + 1));
         }
-        let verdict = judge(feed, records.records, page);
+        let count = records.records.len() as u64;
+        let verdict = judge(feed, count, page);
         self.paged_read.changed = true;
-        let validators = Validators { records: Some(records.records), ..validators };
+        let validators = Validators { records: Some(count), ..validators };
         let digest = body.digest.clone();
         drop(body);
         self.bodies.push(Fetched { feed: self.current, page, url, content: Content::Records(records), digest, validators });
@@ -337,6 +331,6 @@ impl SourceDriver {
         {
             result.outcome = FetchOutcome::Failed(format!("page {} of {}: {w}; nothing of the feed is taken in", page + 1, feed.url));
         }
-        Paged::Outcome(result)
+        Paged::Outcome(Box::new(result))
     }
 }

@@ -94,7 +94,12 @@ impl Store {
             .conn
             .query_row("SELECT etag, last_modified, body_digest, records FROM validators WHERE url = ?1", [url], |r| {
                 let records: Option<i64> = r.get(3)?;
-                Ok(Validators { etag: r.get(0)?, last_modified: r.get(1)?, body_digest: r.get(2)?, records: records.map(|n| n.max(0) as u64) })
+                Ok(Validators {
+                    etag: r.get(0)?,
+                    last_modified: r.get(1)?,
+                    body_digest: r.get(2)?,
+                    records: records.map(|n| n.max(0) as u64),
+                })
             })
             .optional()?
             .unwrap_or_default())

@@ -216,8 +216,7 @@ fn a_page_changed_among_304s_takes_the_feed_in_whole_p12_p20() {
     let shape: Vec<(&str, bool)> = pages.iter().map(|(o, inm)| (o.as_str(), inm.is_some())).collect();
     assert_eq!(shape, [("0", true), ("2", true), ("4", true), ("0", false), ("4", false)], "{pages:?}");
     assert_eq!((second.status.as_str(), second.updated, second.withdrawn), ("ok", 1, 0), "{second:?}");
-    let title: String =
-        store.connection().query_row("SELECT title FROM events WHERE source_event_id = '3'", [], |r| r.get(0)).unwrap();
+    let title: String = store.connection().query_row("SELECT title FROM events WHERE source_event_id = '3'", [], |r| r.get(0)).unwrap();
     assert_eq!(title, "Concert 3, new date");
     assert_eq!(active(&store), 5);
     // Then all 304 again: unchanged.

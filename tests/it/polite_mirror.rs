@@ -80,7 +80,11 @@ fn a_mirror_on_another_host_is_paced_as_that_host_at_its_slowest_sources_delay_p
     let paths: Vec<&str> = seen.iter().map(|s| s.path.as_str()).collect();
     assert_eq!(seen.len(), 2, "{paths:?}");
     let gap = seen[1].at.duration_since(seen[0].at);
-    assert!(gap.as_millis() >= 3000, "two requests to the mirror's host {} ms apart, under the slowest delay, 3 s (P8): {paths:?}", gap.as_millis());
+    assert!(
+        gap.as_millis() >= 3000,
+        "two requests to the mirror's host {} ms apart, under the slowest delay, 3 s (P8): {paths:?}",
+        gap.as_millis()
+    );
     let db = rusqlite::Connection::open(dir.path().join("data/cityvibe.db")).unwrap();
     let hosts: Vec<String> =
         db.prepare("SELECT DISTINCT host FROM fetch_log").unwrap().query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
@@ -94,8 +98,9 @@ fn a_mirror_on_another_host_is_paced_as_that_host_at_its_slowest_sources_delay_p
 /// mirror it is still read (tests, demos).
 #[test]
 fn a_pending_review_is_never_read_through_a_mirror_on_another_host_p14() {
-    let page = std::fs::read(common::sample("analisi.transparenciacatalunya.cat/resource/rhpv-yr4f.json?$order=codi&$limit=1000&$offset=0"))
-        .unwrap();
+    let page =
+        std::fs::read(common::sample("analisi.transparenciacatalunya.cat/resource/rhpv-yr4f.json?$order=codi&$limit=1000&$offset=0"))
+            .unwrap();
     let server = Server::start(move |_, _| Reply::ok(page.clone()));
     let dir = workdir("[settings]\ntranslator = \"none\"\n[sources.gencat]\n");
     let elsewhere = format!("http://0.0.0.0:{}", server.port);

@@ -96,7 +96,8 @@ impl Scheduler<'_> {
         }
         // Validators are stored by the driver once the body was taken in,
         // so a body that fails to parse is fetched again next run.
-        let outcome = FetchOutcome::Body { body: Box::new(body), final_url: url, content_type: ex.content_type.clone(), validators: v };
+        let outcome =
+            FetchOutcome::Body { body: Box::new(body), final_url: url, content_type: ex.content_type.clone(), validators: Box::new(v) };
         (Step::Done(outcome), RequestOutcome::Ok)
     }
 
