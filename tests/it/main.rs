@@ -85,6 +85,7 @@ mod translate_names;
 mod translate_neural;
 mod translate_neural_fallback;
 mod translate_neural_poison;
+mod translate_neural_referee;
 mod translate_pipeline;
 mod translate_quality;
 mod translate_routes;
