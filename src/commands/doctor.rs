@@ -210,7 +210,10 @@ fn lock_check(cli: &Cli) -> Option<Check> {
 /// What a run started now would do with each source, as the run's own gate answers.
 fn gate_checks(cli: &Cli, config: &Config, ledger: Option<&crate::http::Ledger>) -> Vec<Check> {
     let store = if cli.db.is_file() { crate::store::Store::open(&cli.db).ok() } else { None };
-    let gate = crate::ingest::SourceGate { mirror: cli.mirror.is_some(), ..crate::ingest::SourceGate::new(config, store.as_ref(), ledger) };
+    let gate = crate::ingest::SourceGate {
+        local_mirror: super::private_ledger_allowed(cli),
+        ..crate::ingest::SourceGate::new(config, store.as_ref(), ledger)
+    };
     gate.ids()
         .into_iter()
         .map(|id| {

@@ -156,7 +156,7 @@ pub fn dry_run(cli: &Cli, only: &[String], force: bool, json: bool) -> Result<Ex
     let store = if cli.db.is_file() { Some(Store::open_existing(&cli.db)?) } else { None };
     let ledger = super::state_dir(cli).ok().filter(|d| d.join("hosts.db").is_file()).map(|d| crate::http::Ledger::open(&d)).transpose()?;
     let gate = crate::ingest::SourceGate {
-        mirror: cli.mirror.is_some(),
+        local_mirror: super::private_ledger_allowed(cli),
         force,
         ..crate::ingest::SourceGate::new(&config, store.as_ref(), ledger.as_ref())
     };
