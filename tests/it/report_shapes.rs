@@ -57,6 +57,7 @@ fn holdings_json_keeps_its_keys_and_values_issue22() {
             "dataset_page",
             "enabled",
             "events_active",
+            "events_current",
             "events_withdrawn",
             "events_withheld",
             "feeds",
