@@ -14,15 +14,17 @@
 //! dataset page), and events back to 2018, stored as ended.
 
 use crate::adapter::*;
-use crate::model::{Category, Event, Schedule};
+use crate::model::{Category, Event};
 use crate::parse::dates::{parse_time, read_date};
 use crate::parse::geo::utm_etrs89_to_degrees;
 use crate::parse::loose::Loose;
 use crate::parse::loose_list::{LooseList, NestedList};
 use crate::parse::number::decimal;
-use crate::parse::occurrences::{hours_in_text, merge};
+use crate::parse::occurrences::merge;
+use crate::parse::places::split_address;
 use crate::parse::price::free_from_text;
 use crate::parse::text::{html_to_line, html_to_text, non_empty, repair_dotted_entities};
+use crate::parse::week_hours::{DayHours, WeekHours, schedule, week_hours};
 use crate::records::json;
 use std::io::BufRead;
 use std::time::Duration;
@@ -206,12 +208,30 @@ fn map(r: &Record, lang: &str, position: usize) -> Result<Event, RecordError> {
     // which, and the reader is told.
     ev.url = more_info(r).or_else(|| Some(MANIFEST.dataset_page.to_string()));
 
-    // "De 10:00 a 14:00 horas": the first time and its end, every day of each span.
-    let hours = r.schedule.as_str();
-    let (start_time, end_time) = match parse_time(hours) {
-        Some(t) => (Some(t), None),
-        None => hours_in_text(hours).map_or((None, None), |(t, end)| (Some(t), end)),
+    // "Lunes a viernes de 09:00 a 14:00", "Sábados 10:30 horas": each span's
+    // days as the text names them, through the kit (`week_hours`, Spanish
+    // words in data/lang/es/hours.tsv); a bare "19.30" is every day's time.
+    // The address field holds the venue, the street, the postal code and
+    // sometimes the days it opens ("…domingos y festivos durante todo el
+    // año"): taken apart (`parse::places::split_address`), the days go to the schedule.
+    let lines: Vec<String> =
+        text(r.address.as_str()).lines().map(|l| l.trim().trim_end_matches('.').to_string()).filter(|l| !l.is_empty()).collect();
+    let place = split_address(&lines.join(". "), lang);
+    let hours = line(r.schedule.as_str());
+    let hours = match &place.hours {
+        Some(days) => format!("{hours} {days}").trim().to_string(),
+        None => hours,
     };
+    let reading = match parse_time(&hours) {
+        Some(t) => {
+            WeekHours { weekly: vec![DayHours { days: vec![], holidays: false, start: Some(t), end: None }], ..WeekHours::default() }
+        }
+        None => week_hours(&hours, lang),
+    };
+    // What the kit could not read stays for the reader, as the publisher wrote it.
+    if reading.is_empty() && !hours.is_empty() && !ev.description.contains(&hours) {
+        ev.description = if ev.description.is_empty() { hours.clone() } else { format!("{}\n\n{hours}", ev.description) };
+    }
     if r.date_registration.0.is_empty() {
         return Err(err("no date_registration: the event has no date".into()));
     }
@@ -224,15 +244,17 @@ fn map(r: &Record, lang: &str, position: usize) -> Result<Event, RecordError> {
         if last.is_some_and(|l| l < first) {
             return Err(err(format!("date_registration ends before it starts ({first} > {})", last.unwrap_or(first))));
         }
-        schedules.push(Schedule::from_span(first, last, start_time, end_time, vec![], vec![]));
+        schedules.push(schedule(first, last, &reading));
     }
     ev.schedule = merge(schedules);
 
     ev.price = non_empty(&line(r.cost.as_str()));
     ev.free = ev.price.as_deref().and_then(free_from_text);
     let v = &mut ev.venue;
-    v.address = non_empty(&line(r.address.as_str()));
-    v.locality = non_empty(&line(r.location.as_str()));
+    v.name = place.venue;
+    v.address = place.address;
+    v.postal_code = place.postal_code;
+    v.locality = non_empty(&line(r.location.as_str())).or(place.town);
     v.province = r.province.iter().find_map(|p| non_empty(&line(p.province.as_str())));
     if let Some((lat, lon)) = r.coordinates.iter().find_map(point) {
         v.set_coordinates(lat, lon);

@@ -16,6 +16,7 @@ use crate::model::{Category, Event};
 use crate::parse::dates::read_date;
 use crate::parse::loose::Loose;
 use crate::parse::number::decimal;
+use crate::parse::places::catalan_town;
 use crate::parse::price::free_from_text;
 use crate::parse::text::{html_to_line, html_to_text, non_empty, one_line};
 use crate::parse::week_hours::{schedule, week_hours};
@@ -147,6 +148,9 @@ impl json::Record for Row<'_> {
 /// never the event's original.
 const AGENDA_HOST: &str = "agenda.cultura.gencat.cat";
 
+/// What `localitat` says of an event held in several towns.
+const SEVERAL_TOWNS: &str = "Diferents municipis";
+
 /// Provinces as the location paths write them (`agenda:ubicacions/PROVINCE/…`).
 const PROVINCES: [(&str, &str); 4] = [("barcelona", "Barcelona"), ("girona", "Girona"), ("lleida", "Lleida"), ("tarragona", "Tarragona")];
 
@@ -170,7 +174,15 @@ fn map(r: &Row, lang: &str, position: usize) -> Result<Event, RecordError> {
         return Err(err(format!("data_fi {} is before data_inici {}", r.data_fi.as_str(), r.data_inici.as_str())));
     }
     // The dates carry no time (always 00:00): the times are in `horari`.
-    ev.schedule = schedule(first, last, &week_hours(&html_to_text(r.horari.as_str()), "ca"));
+    // Each day as `horari` names it, an opening night one dated occurrence
+    // (the kit: `week_hours`, Catalan words in data/lang/ca/hours.tsv).
+    let hours = html_to_line(r.horari.as_str());
+    let reading = week_hours(&hours, lang);
+    ev.schedule = schedule(first, last, &reading);
+    // What the kit could not read stays for the reader, as the publisher wrote it.
+    if reading.is_empty() && !hours.is_empty() && !ev.description.contains(&hours) {
+        ev.description = if ev.description.is_empty() { hours.clone() } else { format!("{}\n\n{hours}", ev.description) };
+    }
 
     ev.price = non_empty(&html_to_line(r.entrades.as_str()));
     ev.free = ev.price.as_deref().and_then(free_from_text);
@@ -183,7 +195,17 @@ fn map(r: &Row, lang: &str, position: usize) -> Result<Event, RecordError> {
         r.comarca_i_municipi.as_str().split(',').next().unwrap_or("").trim().trim_start_matches("agenda:ubicacions/").split('/');
     let province = place.next().unwrap_or("");
     v.province = PROVINCES.iter().find(|(slug, _)| *slug == province).map(|(_, name)| name.to_string());
-    v.locality = non_empty(&one_line(r.localitat.as_str())).or_else(|| place.nth(1).map(locality_of_slug));
+    // The publisher's own `localitat` first; else the municipality of the
+    // slug by its official name (`parse::places`, Idescat's register), else
+    // the slug's words. One event "in different municipalities" repeats its
+    // row once per province ("Diferents municipis de Girona"…): each row
+    // says the same, so the last row read does not make it one province's.
+    let localitat = one_line(r.localitat.as_str());
+    v.locality = match localitat.strip_prefix(SEVERAL_TOWNS) {
+        Some(_) => Some(SEVERAL_TOWNS.to_string()),
+        None => non_empty(&localitat),
+    }
+    .or_else(|| place.nth(1).map(|slug| catalan_town(slug).unwrap_or_else(|| locality_of_slug(slug))));
     if let (Some(lat), Some(lon)) = (decimal(r.latitud.as_str()), decimal(r.longitud.as_str())) {
         v.set_coordinates(lat, lon);
     }
@@ -221,9 +243,9 @@ fn map(r: &Row, lang: &str, position: usize) -> Result<Event, RecordError> {
     Ok(ev)
 }
 
-/// A town from its location slug (`sant-cugat-del-valles`): words
-/// capitalised but the small ones (`Sant Cugat del Valles`). The slug has
-/// lost its accents; `localitat`, when given, is preferred.
+/// A town no municipality's slug matches (`sant-salvador`): words
+/// capitalised but the small ones (`Sant Salvador`). The slug has lost its
+/// accents; a municipality takes its official name (`catalan_town`).
 fn locality_of_slug(slug: &str) -> String {
     const SMALL: [&str; 8] = ["de", "del", "dels", "la", "les", "el", "els", "i"];
     slug.split('-')
@@ -271,7 +293,7 @@ mod tests {
         assert_eq!(starts, ["2026-12-12T19:00:00", "2026-12-13T11:00:00"]);
         let puppets = got.events.iter().find(|e| e.source_event_id == "20261105003").unwrap();
         assert_eq!(puppets.schedule.occurrences[0].start, date(2026, 12, 5).at(20, 30, 0, 0));
-        assert_eq!(puppets.venue.locality.as_deref(), Some("Sant Cugat del Valles"));
+        assert_eq!(puppets.venue.locality.as_deref(), Some("Sant Cugat del Vallès"));
         // The sample's e-mail, phone, image and media fields are never read (P4, P5).
         let all = format!("{:?}", got.events);
         for needle in ["coral@example.com", "taquilla@example.com", "972 000 111", "600 00 00 00", ".jpg", "/video/", ".pdf"] {

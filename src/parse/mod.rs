@@ -14,9 +14,12 @@
 //! - dates outside 1990 to ten years ahead (`0021`, `9999`) as record errors: [`dates::read_date`], [`dates::plausible`];
 //! - category labels and audiences to the taxonomy: [`crate::model::Category::from_label`], [`category::add_audience`];
 //! - price texts ("Gratuito", "5,50 euros"): [`price::free_from_text`];
-//! - opening hours that give days their own times ("Dissabte: 19 h  Diumenge: 11 h",
-//!   "De dimarts a divendres: de 17 a 20 h"), weekday names as data:
-//!   [`week_hours::week_hours`], and a span of days with them: [`week_hours::schedule`];
+//! - free-text opening hours in Spanish, Catalan or Galician ("Martes a sábado de 9 a 18 h.
+//!   Domingos de 9 a 15 h. Lunes cerrado", "Inauguració, dia 14 de febrer a les 18.30 h"),
+//!   over a span of days, as a schedule with no occurrence on a closed day:
+//!   [`week_hours::hours_schedule`] (its halves [`week_hours::week_hours`] and
+//!   [`week_hours::schedule`]; the words are data in `data/lang/LANG/hours.tsv`);
+//! - a Catalan municipality's official name from a URL slug: [`places::catalan_town`];
 //! - a span of days with a start time becomes one occurrence a day:
 //!   [`crate::model::Schedule::from_span`].
 
@@ -31,6 +34,7 @@ pub mod loose_list;
 pub mod number;
 pub mod occurrences;
 pub mod pii;
+pub mod places;
 pub mod price;
 pub mod stored;
 pub mod text;

@@ -1,12 +1,24 @@
-//! Opening-hours and show-time texts that give each day its own time
-//! ("Dissabte: 19 h  Diumenge: 11 h", "De dimarts a divendres: de 17 a 20 h
-//! Dissabtes: d'11 a 14 h Dilluns: tancat"), read into groups of weekdays
-//! with a time each, and a span of days with such groups into a schedule.
+//! Opening-hours and show-time texts, in the words of the feed's language,
+//! read into what they say about days: groups of weekdays with a time each
+//! ("Martes a sábado de 9 a 18 h. Domingos de 9 a 15 h. Lunes cerrado",
+//! "Dissabte: 19 h  Diumenge: 11 h"), weekdays said to be closed, and dated
+//! days ("Inauguració, dia 14 de febrer a les 18.30 h", "Cerrado 24 y 25 de
+//! diciembre"); then a span of days with that reading into a schedule that
+//! has no occurrence on a day the text closes or does not name.
 //!
-//! The words (weekday names, "festius", "tancat", "durada", the range word
-//! "a") are data: `data/lang/LANG/hours.tsv`, each file with examples the
-//! tests run. The times are read here: `20.30 h`, `20 h`, `20h`, `19:30`,
-//! `de 9 a 20 h`, `d'11 a 14 h`, `12 i 17 h` (the first one counts).
+//! The entry point for an adapter is [`hours_schedule`] (text, language and
+//! span in, schedule out); [`week_hours`] and [`schedule`] are its two
+//! halves, and [`WeekHours::opening_hours`] writes a reading in
+//! OpenStreetMap's `opening_hours` syntax (`Tu-Sa 09:00-18:00; Su,PH
+//! 09:00-15:00; Mo off`), the form schema.org's `openingHours` takes and
+//! the one the data files' examples are written in.
+//!
+//! The words (weekday and month names, "festivos", "cerrado", "durada",
+//! "inauguració", the range word "a") are data: `data/lang/LANG/hours.tsv`,
+//! each file with examples the tests run. The times are read here: `20.30
+//! h`, `20 h`, `20h`, `19:30`, `de 9 a 20 h`, `d'11 a 14 h`, `12 i 17 h` (the
+//! first one counts). Never a guessed day: a text that says nothing this
+//! reader understands leaves the span as it is, with no time of day.
 //! Not for: a plain time or the first time of a sentence
 //! (`dates::parse_time`, `occurrences::hours_in_text`).
 
@@ -23,8 +35,113 @@ use std::sync::{LazyLock, OnceLock};
 pub struct DayHours {
     /// Empty: every day.
     pub days: Vec<Weekday>,
-    pub start: Time,
+    /// Public holidays too ("Domingos y festivos").
+    pub holidays: bool,
+    /// None: the days are named with no time ("Sábados y domingos"): all day.
+    pub start: Option<Time>,
     pub end: Option<Time>,
+}
+
+/// A day the text dates ("14 de febrero", "Dissabte 20", "dies 3, 10 i 17
+/// de febrer"), open at a time, all day, or closed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DatedHours {
+    pub day: i8,
+    /// None when the text gives the day of the month alone ("Dissabte 20").
+    pub month: Option<i8>,
+    pub year: Option<i16>,
+    /// The weekday written beside it, which the day must fall on.
+    pub weekday: Option<Weekday>,
+    pub start: Option<Time>,
+    pub end: Option<Time>,
+    pub closed: bool,
+}
+
+/// What an opening-hours text says about days: see [`week_hours`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WeekHours {
+    /// Weekly groups: each day a group names is open, at its time.
+    pub weekly: Vec<DayHours>,
+    /// Weekdays said to be closed ("Lunes cerrado", "Dilluns: tancat").
+    pub closed: Vec<Weekday>,
+    /// Dated days: occurrences of their own, or closed days.
+    pub dated: Vec<DatedHours>,
+    /// The text opens with an opening night ("Inauguració", "Inauguración"):
+    /// its dated day is one occurrence, the span's other days keep theirs.
+    pub opening: bool,
+}
+
+impl WeekHours {
+    /// Whether the text said anything this reader understood.
+    pub fn is_empty(&self) -> bool {
+        self.weekly.is_empty() && self.closed.is_empty() && self.dated.is_empty()
+    }
+
+    /// The reading in OpenStreetMap's `opening_hours` syntax: `Tu-Sa
+    /// 09:00-18:00; Su,PH 09:00-15:00; Mo off`, dated days as `2020 Feb 14
+    /// 18:30` (`Feb 14` without a year, `day 20` for a day of the month alone,
+    /// which the syntax cannot say); `none` when nothing was read.
+    ///
+    /// ```
+    /// use cityvibe::parse::week_hours::week_hours;
+    /// let h = week_hours("Martes a sábado de 9 a 18 h. Domingos y festivos de 9 a 15 h. Lunes cerrado", "es");
+    /// assert_eq!(h.opening_hours(), "Tu-Sa 09:00-18:00; Su,PH 09:00-15:00; Mo off");
+    /// ```
+    pub fn opening_hours(&self) -> String {
+        let t = |t: Time| format!("{:02}:{:02}", t.hour(), t.minute());
+        let times = |start: Option<Time>, end: Option<Time>| match (start, end) {
+            (Some(s), Some(e)) => format!(" {}-{}", t(s), t(e)),
+            (Some(s), None) => format!(" {}", t(s)),
+            _ => String::new(),
+        };
+        let mut rules: Vec<String> = Vec::new();
+        for h in &self.weekly {
+            let mut days = if h.days.is_empty() { "Mo-Su".to_string() } else { day_ranges(&h.days) };
+            if h.holidays {
+                days.push_str(",PH");
+            }
+            rules.push(format!("{days}{}", times(h.start, h.end)));
+        }
+        if !self.closed.is_empty() {
+            rules.push(format!("{} off", day_ranges(&self.closed)));
+        }
+        for d in &self.dated {
+            const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+            let mut day = match d.month {
+                Some(m) => format!("{} {:02}", MONTHS[(m - 1) as usize], d.day),
+                None => format!("day {}", d.day),
+            };
+            if let Some(y) = d.year {
+                day = format!("{y} {day}");
+            }
+            rules.push(if d.closed { format!("{day} off") } else { format!("{day}{}", times(d.start, d.end)) });
+        }
+        if rules.is_empty() { "none".into() } else { rules.join("; ") }
+    }
+}
+
+const CODES: [&str; 7] = ["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"];
+
+/// `Tu-Sa`, `Mo,We,Fr`, `Th-Sa,Mo`: runs of three or more days as ranges.
+fn day_ranges(days: &[Weekday]) -> String {
+    let mut n: Vec<i8> = days.iter().map(|d| d.to_monday_zero_offset()).collect();
+    n.sort();
+    n.dedup();
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < n.len() {
+        let mut j = i;
+        while j + 1 < n.len() && n[j + 1] == n[j] + 1 {
+            j += 1;
+        }
+        if j >= i + 2 {
+            out.push(format!("{}-{}", CODES[n[i] as usize], CODES[n[j] as usize]));
+        } else {
+            out.extend((i..=j).map(|k| CODES[n[k] as usize].to_string()));
+        }
+        i = j + 1;
+    }
+    out.join(",")
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,6 +153,11 @@ enum Word {
     Closed,
     Duration,
     Range,
+    Month(i8),
+    DayOfMonth,
+    Bound,
+    Opening,
+    Open,
 }
 
 /// The words of `lang`'s `hours.tsv`, folded, longest first.
@@ -48,7 +170,8 @@ fn vocabulary(lang: &str) -> &'static [(String, Word)] {
                 .hours
                 .rows()
                 .filter_map(|row| {
-                    let word = match *row.get(1)? {
+                    let meaning = *row.get(1)?;
+                    let word = match meaning {
                         "mo" => Word::Day(Weekday::Monday),
                         "tu" => Word::Day(Weekday::Tuesday),
                         "we" => Word::Day(Weekday::Wednesday),
@@ -62,7 +185,11 @@ fn vocabulary(lang: &str) -> &'static [(String, Word)] {
                         "closed" => Word::Closed,
                         "duration" => Word::Duration,
                         "range" => Word::Range,
-                        _ => return None,
+                        "day" => Word::DayOfMonth,
+                        "bound" => Word::Bound,
+                        "opening" => Word::Opening,
+                        "open" => Word::Open,
+                        m => Word::Month(m.strip_prefix("month-")?.parse().ok().filter(|m| (1..=12).contains(m))?),
                     };
                     Some((fold(row[0]), word))
                 })
@@ -80,12 +207,16 @@ static NUMBER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(\d{1,2})(?:[.:](
 // What may stand between two numbers of one time expression: "h", then a
 // joiner ("a" for an end, "i" or "," for another time), "les", "de"/"d'".
 static JOINER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*(h\b\.?)?\s*(a|i|,|-|–|fins a|y|hasta)?\s*(?:les\s+|las\s+)?(?:de\s+|d')?\s*$").expect("joiner regex")
+    Regex::new(r"^\s*(h\b\.?|horas\b\.?)?\s*(a|i|y|e|,|-|–|fins a|hasta|ata)?\s*(?:les\s+|las\s+|as\s+)?(?:de\s+|d')?\s*$")
+        .expect("joiner regex")
 });
+// A lower-case letter glued to an upper-case one: "horasDomingos".
+static GLUED: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(\p{Ll})(\p{Lu})").expect("glued regex"));
 
 /// One time expression: where it stands, its time and end.
 struct Clock {
     at: usize,
+    to: usize,
     start: Time,
     end: Option<Time>,
 }
@@ -93,8 +224,8 @@ struct Clock {
 /// The time expressions of a folded text. A number is a time when an `h`
 /// follows it or its group ("de 9 a 20 h"), or when it has colon minutes.
 fn clocks(text: &str) -> Vec<Clock> {
-    // (position, hour, minutes, joiner before it, h right after it)
-    let mut numbers: Vec<(usize, usize, i8, i8, String)> = Vec::new();
+    // (position, end, hour, minutes, colon)
+    let mut numbers: Vec<(usize, usize, i8, i8, bool)> = Vec::new();
     for m in NUMBER.captures_iter(text) {
         let whole = m.get(0).expect("match");
         let before = text[..whole.start()].chars().next_back();
@@ -108,8 +239,7 @@ fn clocks(text: &str) -> Vec<Clock> {
             continue;
         }
         let (Ok(h), Ok(min)) = (m[1].parse::<i8>(), m.get(2).map_or(Ok(0), |x| x.as_str().parse::<i8>())) else { continue };
-        let colon = whole.as_str().contains(':');
-        numbers.push((whole.start(), whole.end(), h, min, if colon { ":".into() } else { String::new() }));
+        numbers.push((whole.start(), whole.end(), h, min, whole.as_str().contains(':')));
     }
     let mut out = Vec::new();
     let mut i = 0;
@@ -125,19 +255,19 @@ fn clocks(text: &str) -> Vec<Clock> {
             group.push((j + 1, c.get(2).map(|x| x.as_str().to_string())));
             j += 1;
         }
-        let tail = &text[numbers[j].1..];
-        has_h |= tail.trim_start().starts_with('h') && !tail.trim_start()[1..].starts_with(|c: char| c.is_alphabetic());
+        let tail = text[numbers[j].1..].trim_start();
+        // "20 h", "20h.", "11 horas"; not "1 hora 15 minutos", a duration.
+        has_h |= tail.starts_with('h') && (!tail[1..].starts_with(|c: char| c.is_alphabetic()) || tail.starts_with("horas"));
         let (first, ..) = group[0];
-        let colon = !numbers[first].4.is_empty();
-        if has_h || colon {
+        if has_h || numbers[first].4 {
             let n = &numbers[first];
             if let Ok(start) = Time::new(n.2, n.3, 0, 0) {
                 let end = group
                     .get(1)
-                    .filter(|(_, joiner)| matches!(joiner.as_deref(), Some("a" | "-" | "–" | "fins a" | "hasta")))
+                    .filter(|(_, joiner)| matches!(joiner.as_deref(), Some("a" | "-" | "–" | "fins a" | "hasta" | "ata")))
                     .and_then(|(k, _)| Time::new(numbers[*k].2, numbers[*k].3, 0, 0).ok())
                     .filter(|e| *e > start);
-                out.push(Clock { at: n.0, start, end });
+                out.push(Clock { at: n.0, to: numbers[j].1, start, end });
             }
         }
         i = j + 1;
@@ -145,35 +275,54 @@ fn clocks(text: &str) -> Vec<Clock> {
     out
 }
 
-/// The groups of days of an opening-hours text in `lang` (its
-/// `data/lang/LANG/hours.tsv`), each with its first time: a day or a list
-/// or range of days starts a group, the first time after it is the group's,
-/// days said to be closed have none. A text naming no day gives one group
-/// of every day (empty `days`); days closed are left out of it.
+/// What an opening-hours text in `lang` (its `data/lang/LANG/hours.tsv`)
+/// says about days:
+/// - a day, or a list or range of days, and the first time said next to it
+///   (after it, or before it when the text writes times first: "De 9:00 a
+///   14:00 horas de lunes a viernes") make a weekly group; days named with
+///   no time are open all day; the second range of a day does not count;
+/// - days next to "closed" are closed, and so are dated days;
+/// - a day of the month ("14 de febrero", "Dissabte 20") with its time is a
+///   dated day, an occurrence of its own, never every day's hour; a range of
+///   dates ("del 21 de febrero al 6 de marzo") or a bound ("hasta el 30 de
+///   septiembre") is no occurrence;
+/// - a text naming no day gives its first time to every day but the closed.
 ///
 /// ```
 /// use cityvibe::parse::week_hours::{DayHours, week_hours};
 /// use jiff::civil::{Weekday, time};
+/// let h = week_hours("Dissabte: 19 h  Diumenge: 11 h", "ca");
 /// assert_eq!(
-///     week_hours("Dissabte: 19 h  Diumenge: 11 h", "ca"),
+///     h.weekly,
 ///     vec![
-///         DayHours { days: vec![Weekday::Saturday], start: time(19, 0, 0, 0), end: None },
-///         DayHours { days: vec![Weekday::Sunday], start: time(11, 0, 0, 0), end: None },
+///         DayHours { days: vec![Weekday::Saturday], holidays: false, start: Some(time(19, 0, 0, 0)), end: None },
+///         DayHours { days: vec![Weekday::Sunday], holidays: false, start: Some(time(11, 0, 0, 0)), end: None },
 ///     ]
 /// );
-/// assert_eq!(week_hours("20.30 h", "ca"), vec![DayHours { days: vec![], start: time(20, 30, 0, 0), end: None }]);
+/// assert_eq!(week_hours("20.30 h", "ca").opening_hours(), "Mo-Su 20:30");
+/// assert_eq!(week_hours("Inauguració, dia 14 de febrer a les 18.30 h", "ca").opening_hours(), "Feb 14 18:30");
 /// ```
-pub fn week_hours(text: &str, lang: &str) -> Vec<DayHours> {
+pub fn week_hours(text: &str, lang: &str) -> WeekHours {
+    let text = GLUED.replace_all(text, "$1 $2");
     let text = fold(&text.replace(['’', '\u{2bc}'], "'").replace('\u{a0}', " "));
     let clocks = clocks(&text);
-    let found = words_of(&text, vocabulary(lang));
-    day_hours(groups(&found, &clocks))
+    let items = items(&text, vocabulary(lang), &clocks);
+    read(units(&items, &clocks))
 }
 
-/// The words of `vocabulary` in `text`, by position: (start, end, word), a
-/// word of several tokens matched whole.
-fn words_of(text: &str, vocabulary: &[(String, Word)]) -> Vec<(usize, usize, Word)> {
-    let mut found: Vec<(usize, usize, Word)> = Vec::new();
+/// A word, number or time of the text, in its order.
+#[derive(Debug, Clone, Copy)]
+enum Item {
+    Word(Word),
+    Number(i16),
+    Clock(usize),
+    /// The end of a sentence (". "), not a month's abbreviation ("oct.").
+    Stop,
+}
+
+/// The words of `vocabulary`, the numbers that are no time, and the times
+/// of `text`, by position; a word of several tokens matched whole.
+fn items(text: &str, vocabulary: &[(String, Word)], clocks: &[Clock]) -> Vec<(usize, Item)> {
     let mut tokens: Vec<(usize, &str)> = Vec::new();
     let mut from: Option<usize> = None;
     for (i, c) in text.char_indices() {
@@ -189,8 +338,20 @@ fn words_of(text: &str, vocabulary: &[(String, Word)]) -> Vec<(usize, usize, Wor
     if let Some(s) = from {
         tokens.push((s, &text[s..]));
     }
+    let mut out: Vec<(usize, Item)> = clocks.iter().enumerate().map(|(i, c)| (c.at, Item::Clock(i))).collect();
+    let in_clock = |at: usize| clocks.iter().any(|c| (c.at..c.to).contains(&at));
     let mut k = 0;
     while k < tokens.len() {
+        let (at, token) = tokens[k];
+        if in_clock(at) {
+            k += 1;
+            continue;
+        }
+        if let Ok(n) = token.parse::<i16>() {
+            out.push((at, Item::Number(n)));
+            k += 1;
+            continue;
+        }
         let hit = vocabulary.iter().find_map(|(w, word)| {
             let parts: Vec<&str> = w.split(' ').collect();
             let here: Vec<&str> = tokens[k..].iter().take(parts.len()).map(|(_, t)| *t).collect();
@@ -198,125 +359,417 @@ fn words_of(text: &str, vocabulary: &[(String, Word)]) -> Vec<(usize, usize, Wor
         });
         match hit {
             Some((n, word)) => {
-                let (at, last) = (tokens[k].0, tokens[k + n - 1]);
-                found.push((at, last.0 + last.1.len(), word));
+                out.push((at, Item::Word(word)));
                 k += n;
             }
             None => k += 1,
         }
     }
-    found
-}
-
-/// Days named together and the first time said after them.
-#[derive(Default)]
-struct Group {
-    days: Vec<Weekday>,
-    named: bool,
-    time: Option<(Time, Option<Time>)>,
-    closed: bool,
-}
-
-/// The words and clocks of a text, in the text's order, as groups: a day
-/// or a list or range of days after a time or a "closed" starts a group,
-/// the first time after it is the group's, a time after a duration word
-/// ("for 2 hours") is no start.
-fn groups(found: &[(usize, usize, Word)], clocks: &[Clock]) -> Vec<Group> {
-    let mut groups: Vec<Group> = Vec::new();
-    let mut current = Group::default();
-    let mut in_duration = false;
-    let mut previous_day: Option<(Weekday, usize)> = None;
-    let mut pending_range = false;
-    let mut events: Vec<(usize, Option<Word>, Option<&Clock>)> = found.iter().map(|(at, _, w)| (*at, Some(*w), None)).collect();
-    events.extend(clocks.iter().map(|c| (c.at, None, Some(c))));
-    events.sort_by_key(|e| e.0);
-    let ends: HashMap<usize, usize> = found.iter().map(|(at, end, _)| (*at, *end)).collect();
-    for (at, word, clock) in events {
-        if let Some(c) = clock {
-            if !in_duration && !current.closed && current.time.is_none() {
-                current.time = Some((c.start, c.end));
-            }
-            previous_day = None;
-            continue;
+    // Sentence ends: a stop after a word, but not after a month's abbreviation ("11 oct. y 1 nov.").
+    for (i, (at, token)) in tokens.iter().enumerate() {
+        let end = at + token.len();
+        let stops = text[end..].starts_with(". ") || text[end..].starts_with(".\n");
+        let abbreviation = token.chars().count() <= 4
+            && vocabulary.iter().any(|(w, word)| w == token && matches!(word, Word::Month(_)))
+            && tokens.get(i + 1).is_some_and(|(_, t)| !t.chars().next().is_some_and(char::is_uppercase));
+        if stops && token.chars().next_back().is_some_and(char::is_alphabetic) && !abbreviation {
+            out.push((end, Item::Stop));
         }
-        let word = word.expect("a word or a clock");
-        let days: Vec<Weekday> = match word {
-            Word::Day(d) => vec![d],
-            Word::Weekdays => (0..5).filter_map(|i| Weekday::from_monday_zero_offset(i).ok()).collect(),
-            Word::EveryDay => (0..7).filter_map(|i| Weekday::from_monday_zero_offset(i).ok()).collect(),
-            Word::Holidays => vec![],
-            Word::Closed => {
-                current.closed = true;
-                continue;
-            }
-            Word::Duration => {
-                in_duration = true;
-                continue;
-            }
-            Word::Range => {
-                pending_range = previous_day.is_some();
-                continue;
-            }
-        };
-        in_duration = false;
-        if current.time.is_some() || current.closed {
-            groups.push(std::mem::take(&mut current));
-        }
-        current.named = true;
-        if let (true, Some((from, _)), Word::Day(to)) = (pending_range, previous_day, word) {
-            let mut d = from;
-            while d != to {
-                d = d.next();
-                if !current.days.contains(&d) {
-                    current.days.push(d);
-                }
-            }
-        }
-        pending_range = false;
-        for d in days {
-            if !current.days.contains(&d) {
-                current.days.push(d);
-            }
-        }
-        previous_day = match word {
-            Word::Day(d) => Some((d, ends.get(&at).copied().unwrap_or(at))),
-            _ => None,
-        };
     }
-    groups.push(current);
-    groups
+    out.sort_by_key(|(at, _)| *at);
+    out
 }
 
-/// The groups that have a time, as [`DayHours`]: days said to be closed
-/// left out, a group naming no day taken as every day (empty `days`), a
-/// group naming only holidays dropped.
-fn day_hours(groups: Vec<Group>) -> Vec<DayHours> {
-    let closed: Vec<Weekday> = groups.iter().filter(|g| g.closed).flat_map(|g| g.days.iter().copied()).collect();
-    let mut out = Vec::new();
-    for g in groups.into_iter().filter(|g| !g.closed) {
-        let Some((start, end)) = g.time else { continue };
-        // A group that names only holidays is no weekday of ours.
-        if g.named && g.days.is_empty() {
-            continue;
+/// The text as a row of units: days named together, dated days named
+/// together, times, "closed".
+#[derive(Debug, Clone)]
+enum Unit {
+    Days {
+        days: Vec<Weekday>,
+        holidays: bool,
+    },
+    /// Dated days, each with the number of the sentence it was written in
+    /// within the group ("Cerrado el 25 de diciembre. 24 y 31 de diciembre de 10 a 14 h").
+    Dated(Vec<(DatedHours, u8)>),
+    Stop,
+    Clock(Time, Option<Time>),
+    Closed,
+    Opening,
+    /// "Abierto", "Hi haurà funció": what follows is open; it parts dated days.
+    Open,
+}
+
+/// Groups the items: consecutive day words (with ranges) into one set of
+/// days; numbers with a month (or after a weekday or "dia") into dated
+/// days; a range of dates or a bounded date dropped; a time after a
+/// duration word dropped.
+fn units(items: &[(usize, Item)], clocks: &[Clock]) -> Vec<Unit> {
+    let mut out: Vec<Unit> = Vec::new();
+    let mut heading: Option<i8> = None;
+    let mut in_duration = false;
+    let mut i = 0;
+    let word = |k: usize| match items.get(k).map(|x| x.1) {
+        Some(Item::Word(w)) => Some(w),
+        _ => None,
+    };
+    while i < items.len() {
+        match items[i].1 {
+            Item::Clock(c) => {
+                if !in_duration {
+                    out.push(Unit::Clock(clocks[c].start, clocks[c].end));
+                }
+                i += 1;
+            }
+            Item::Word(Word::Duration) => {
+                in_duration = true;
+                i += 1;
+            }
+            Item::Word(Word::Closed) => {
+                out.push(Unit::Closed);
+                i += 1;
+            }
+            Item::Word(Word::Opening) => {
+                out.push(Unit::Opening);
+                i += 1;
+            }
+            Item::Word(Word::Open) => {
+                out.push(Unit::Open);
+                i += 1;
+            }
+            Item::Word(Word::Range) => i += 1,
+            Item::Stop => {
+                out.push(Unit::Stop);
+                i += 1;
+            }
+            Item::Word(Word::Month(m)) => {
+                heading = Some(m);
+                i += 1;
+            }
+            Item::Word(Word::Bound) => {
+                // "hasta el 30 de septiembre", "desde el 7 de enero": a bound, no day of its own.
+                let (_, mut end) = dates(items, i + 1, None, None, false);
+                if end > i + 1 && word(end) == Some(Word::Range) {
+                    end = dates(items, end + 1, None, None, false).1;
+                }
+                i = end.max(i + 1);
+            }
+            Item::Word(Word::Day(_) | Word::Weekdays | Word::EveryDay | Word::Holidays) => {
+                in_duration = false;
+                let (mut days, mut holidays, mut j, mut last_day, mut range) = (Vec::new(), false, i, None::<Weekday>, false);
+                let add = |d: Weekday, days: &mut Vec<Weekday>| {
+                    if !days.contains(&d) {
+                        days.push(d);
+                    }
+                };
+                loop {
+                    match word(j) {
+                        Some(Word::Day(d)) => {
+                            if let (true, Some(from)) = (range, last_day) {
+                                let mut x = from;
+                                while x != d {
+                                    x = x.next();
+                                    add(x, &mut days);
+                                }
+                            }
+                            add(d, &mut days);
+                            (last_day, range) = (Some(d), false);
+                        }
+                        Some(Word::Weekdays) => {
+                            (0..5).filter_map(|k| Weekday::from_monday_zero_offset(k).ok()).for_each(|d| add(d, &mut days))
+                        }
+                        Some(Word::EveryDay) => {
+                            (0..7).filter_map(|k| Weekday::from_monday_zero_offset(k).ok()).for_each(|d| add(d, &mut days))
+                        }
+                        Some(Word::Holidays) => holidays = true,
+                        Some(Word::Range) if last_day.is_some() && matches!(word(j + 1), Some(Word::Day(_))) => range = true,
+                        _ => break,
+                    }
+                    j += 1;
+                }
+                // A weekday with a day of the month ("Dissabte 20", "Viernes 5 de diciembre"): a dated day.
+                if let ([one], false, Some(Item::Number(1..=31))) = (days.as_slice(), holidays, items.get(j).map(|x| x.1)) {
+                    let (dated, end) = dates(items, j, Some(*one), heading, true);
+                    if !dated.is_empty() {
+                        push_dated(&mut out, dated);
+                        i = end;
+                        continue;
+                    }
+                }
+                out.push(Unit::Days { days, holidays });
+                i = j;
+            }
+            Item::Word(Word::DayOfMonth) | Item::Number(_) => {
+                let after_word = matches!(items[i].1, Item::Word(Word::DayOfMonth));
+                let from = if after_word { i + 1 } else { i };
+                // "De 14 a 30 de junio": a range of days of one month, no day of its own.
+                if let (Some(Item::Number(1..=31)), Some(Word::Range)) = (items.get(from).map(|x| x.1), word(from + 1)) {
+                    let (then, end) = dates(items, from + 2, None, None, false);
+                    if !then.is_empty() {
+                        i = end;
+                        continue;
+                    }
+                }
+                let (dated, end) = dates(items, from, None, heading, after_word);
+                if dated.is_empty() {
+                    i += 1;
+                    continue;
+                }
+                // "del 21 de febrero al 6 de marzo": a range of dates, no day of its own.
+                if word(end) == Some(Word::Range) {
+                    let (then, after) = dates(items, end + 1, None, None, false);
+                    if !then.is_empty() {
+                        i = after;
+                        continue;
+                    }
+                }
+                push_dated(&mut out, dated);
+                i = end;
+            }
         }
-        let mut days = if g.named { g.days } else { (0..7).filter_map(|i| Weekday::from_monday_zero_offset(i).ok()).collect() };
-        days.retain(|d| !closed.contains(d));
-        days.sort_by_key(|d| d.to_monday_zero_offset());
-        if days.len() == 7 {
-            days.clear();
-        } else if days.is_empty() {
-            continue;
-        }
-        out.push(DayHours { days, start, end });
     }
     out
 }
 
-/// A span of days (`last` none: one day) with the groups of
-/// [`week_hours`]: one occurrence on each day a group names, at its time.
-/// A single day takes the first group that names its weekday (or every
-/// day), else the first; a span no group's days fall in takes the first
-/// group's time every day; no group: all day.
+/// Dated days named one after another ("el diumenge 7 ni el dissabte 20 de
+/// novembre") are one group: what follows them (a time, "closed") is all
+/// theirs, and a day with no month takes the month of the next that has one.
+fn push_dated(out: &mut Vec<Unit>, dated: Vec<(DatedHours, u8)>) {
+    if let Some(Unit::Dated(group)) = out.last_mut() {
+        let part = group.iter().map(|(_, p)| *p).max().unwrap_or(0);
+        group.extend(dated.into_iter().map(|(d, p)| (d, p + part)));
+    } else {
+        out.push(Unit::Dated(dated));
+    }
+    if let Some(Unit::Dated(group)) = out.last_mut() {
+        let mut next: Option<(i8, Option<i16>)> = None;
+        for (d, _) in group.iter_mut().rev() {
+            match d.month {
+                Some(m) => next = Some((m, d.year)),
+                None => {
+                    if let Some((m, y)) = next {
+                        (d.month, d.year) = (Some(m), y);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The dated days written from item `from` on: runs of days of the month
+/// ("24, 25 y 31"), each closed by a month ("de diciembre") and maybe a year,
+/// runs following one another ("…de 2020, 1 y 6 de enero de 2021"). A run
+/// with no month takes `heading` when `bare` allows a day alone (after a
+/// weekday or "dia"), else it is no date. Gives the days and the item after them.
+fn dates(
+    items: &[(usize, Item)],
+    from: usize,
+    weekday: Option<Weekday>,
+    heading: Option<i8>,
+    bare: bool,
+) -> (Vec<(DatedHours, u8)>, usize) {
+    let mut out = Vec::new();
+    let mut k = from;
+    let mut part = 0u8;
+    loop {
+        let before = k;
+        // A list of dates goes on past a sentence's end ("…31 de diciembre. 1 y 6 de enero").
+        let mut stop = false;
+        if !out.is_empty() && matches!(items.get(k).map(|x| x.1), Some(Item::Stop)) {
+            k += 1;
+            stop = true;
+        }
+        let mut run = Vec::new();
+        let mut j = k;
+        while let Some(Item::Number(n @ 1..=31)) = items.get(j).map(|x| x.1) {
+            run.push(n as i8);
+            j += 1;
+        }
+        let (month, year, next) = match items.get(j).map(|x| x.1) {
+            _ if run.is_empty() => {
+                k = before;
+                break;
+            }
+            Some(Item::Word(Word::Month(m))) => match items.get(j + 1).map(|x| x.1) {
+                Some(Item::Number(y @ 1990..=2100)) => (Some(m), Some(y), j + 2),
+                _ => (Some(m), None, j + 1),
+            },
+            _ if bare && out.is_empty() => (heading, None, j),
+            _ => {
+                k = before;
+                break;
+            }
+        };
+        if stop {
+            part = part.saturating_add(1);
+        }
+        let weekday = if run.len() == 1 { weekday } else { None };
+        out.extend(run.into_iter().map(|day| (DatedHours { day, month, year, weekday, start: None, end: None, closed: false }, part)));
+        k = next;
+        if month.is_none() {
+            break;
+        }
+    }
+    (out, k)
+}
+
+/// Pairs the units into a reading: a dated day takes the time or "closed"
+/// beside it; days take "closed" beside them, else a time (the next one,
+/// or the one before when the text writes its times first).
+fn read(units: Vec<Unit>) -> WeekHours {
+    let mut h = WeekHours { opening: units.iter().any(|u| matches!(u, Unit::Opening)), ..WeekHours::default() };
+    let mut dated: Vec<Vec<DatedHours>> = Vec::new();
+    let units: Vec<Unit> = units.into_iter().filter(|u| !matches!(u, Unit::Opening | Unit::Open)).collect();
+    let n = units.len();
+    let mut used = vec![false; n];
+    for i in 0..n {
+        let Unit::Dated(days) = &units[i] else { continue };
+        let mut days = days.clone();
+        used[i] = true;
+        let last = days.iter().map(|(_, part)| *part).max().unwrap_or(0);
+        match units.get(i + 1) {
+            Some(Unit::Clock(s, e)) => {
+                // "Cerrado el 25 de diciembre. 24 y 31 de diciembre de 10 a 14 h": the time is the
+                // last sentence's dates', the dates before it are the "closed"'s before them.
+                let closed_before = last > 0 && i > 0 && matches!(units[i - 1], Unit::Closed) && !used[i - 1];
+                for (d, part) in days.iter_mut() {
+                    if closed_before && *part < last {
+                        d.closed = true;
+                    } else {
+                        (d.start, d.end) = (Some(*s), *e);
+                    }
+                }
+                if closed_before {
+                    used[i - 1] = true;
+                }
+                used[i + 1] = true;
+            }
+            Some(Unit::Closed) => {
+                days.iter_mut().for_each(|(d, _)| d.closed = true);
+                used[i + 1] = true;
+            }
+            _ => {}
+        }
+        dated.push(days.into_iter().map(|(d, _)| d).collect());
+    }
+    // Days closed: "Lunes cerrado" first, so that a "closed" after days is
+    // theirs before it is taken for dates after it.
+    for i in 0..n {
+        // "…y festivos. Cerrado los días 24 y 25": holidays alone close no weekday.
+        if let (Unit::Days { days, .. }, Some(Unit::Closed)) = (&units[i], units.get(i + 1))
+            && !used[i + 1]
+            && !days.is_empty()
+        {
+            h.closed.extend(days.iter().copied());
+            (used[i], used[i + 1]) = (true, true);
+        }
+    }
+    // "Cerrado el 25 de diciembre": dates after a "closed" no days took.
+    let mut k = 0;
+    for i in 0..n {
+        if !matches!(units[i], Unit::Dated(_)) {
+            continue;
+        }
+        let plain_dated = matches!(units.get(i + 1), Some(Unit::Clock(..)) | Some(Unit::Closed)) && used.get(i + 1) == Some(&true);
+        if !plain_dated && i > 0 && matches!(units[i - 1], Unit::Closed) && !used[i - 1] {
+            dated[k].iter_mut().for_each(|d| d.closed = true);
+            used[i - 1] = true;
+        }
+        k += 1;
+    }
+    h.dated = dated.into_iter().flatten().collect();
+    for i in 1..n {
+        if let (Unit::Closed, Unit::Days { days, .. }) = (&units[i - 1], &units[i])
+            && !used[i - 1]
+            && !used[i]
+            && !matches!(units.get(i + 1), Some(Unit::Clock(..)))
+        {
+            h.closed.extend(days.iter().copied());
+            (used[i - 1], used[i]) = (true, true);
+        }
+    }
+    let free: Vec<usize> = (0..n).filter(|i| !used[*i] && matches!(units[*i], Unit::Days { .. } | Unit::Clock(..))).collect();
+    let time_first = free.first().is_some_and(|i| matches!(units[*i], Unit::Clock(..)));
+    let mut named_days = false;
+    for (k, &i) in free.iter().enumerate() {
+        let Unit::Days { days, holidays } = &units[i] else { continue };
+        named_days = true;
+        let beside = if time_first { k.checked_sub(1) } else { Some(k + 1) }.and_then(|k| free.get(k)).copied();
+        let mut time = (None, None);
+        if let Some(j) = beside
+            && let (Unit::Clock(s, e), false) = (&units[j], used[j])
+        {
+            time = (Some(*s), *e);
+            used[j] = true;
+        }
+        used[i] = true;
+        h.weekly.push(DayHours { days: days.clone(), holidays: *holidays, start: time.0, end: time.1 });
+    }
+    if !named_days && let Some(Unit::Clock(s, e)) = free.iter().map(|i| &units[*i]).find(|u| matches!(u, Unit::Clock(..))) {
+        h.weekly.push(DayHours { days: vec![], holidays: false, start: Some(*s), end: *e });
+    }
+    h.closed.sort_by_key(|d| d.to_monday_zero_offset());
+    h.closed.dedup();
+    let closed = h.closed.clone();
+    h.weekly.retain_mut(|g| {
+        // A group that names only holidays is no weekday of ours.
+        if g.days.is_empty() && g.holidays {
+            return false;
+        }
+        let every = g.days.is_empty();
+        if every {
+            g.days = (0..7).filter_map(|i| Weekday::from_monday_zero_offset(i).ok()).collect();
+        }
+        g.days.retain(|d| !closed.contains(d));
+        g.days.sort_by_key(|d| d.to_monday_zero_offset());
+        // Empty days: a time the text gives no day for (not "cada dia", which names all seven).
+        if every && g.days.len() == 7 {
+            g.days.clear();
+            return true;
+        }
+        !g.days.is_empty()
+    });
+    h
+}
+
+/// The days of the span `first..=last` a dated day may be: for an open day
+/// the earliest (a month and day with no year may come round twice), for a
+/// closed day every one; none when a day of the month alone fits several.
+fn resolve(d: &DatedHours, first: Date, last: Date) -> Vec<Date> {
+    let mut found = Vec::new();
+    let mut month = first.first_of_month();
+    while month <= last && found.len() < 40 {
+        let fits = d.month.is_none_or(|m| m == month.month()) && d.year.is_none_or(|y| y == month.year());
+        if let (true, Ok(day)) = (fits, Date::new(month.year(), month.month(), d.day))
+            && day >= first
+            && day <= last
+            && d.weekday.is_none_or(|w| w == day.weekday())
+        {
+            found.push(day);
+        }
+        let Ok(next) = month.checked_add(jiff::Span::new().months(1)) else { break };
+        month = next;
+    }
+    if d.closed {
+        found
+    } else if d.month.is_none() && found.len() > 1 {
+        Vec::new()
+    } else {
+        found.into_iter().take(1).collect()
+    }
+}
+
+/// The longest span, in days after the first, over which a time the text
+/// gives no day for is taken as every day's.
+pub const GUESS_NO_DAYS_BEYOND: i32 = 7;
+
+/// A span of days (`last` none: one day) with the reading of
+/// [`week_hours`]: one occurrence on each day a weekly group names, at its
+/// time (all day when it has none), none on a closed weekday or dated day;
+/// each dated open day one occurrence. A text that names no day this reader
+/// understood, or whose days the span does not hold, leaves the span as it
+/// is (all day, its closed weekdays left out); so does an opening night's
+/// text, its night added, and a time given no day over more than
+/// [`GUESS_NO_DAYS_BEYOND`] days. Never a guessed day.
 ///
 /// ```
 /// use cityvibe::parse::week_hours::{schedule, week_hours};
@@ -328,41 +781,101 @@ fn day_hours(groups: Vec<Group>) -> Vec<DayHours> {
 /// let sunday = schedule(date(2021, 2, 28), None, &hours);
 /// assert_eq!(sunday.occurrences[0].start.to_string(), "2021-02-28T11:00:00");
 /// ```
-pub fn schedule(first: Date, last: Option<Date>, hours: &[DayHours]) -> Schedule {
-    let Some(head) = hours.first() else { return Schedule::from_span(first, last, None, None, vec![], vec![]) };
-    if last.is_none_or(|l| l <= first) {
-        let h = hours.iter().find(|h| h.days.is_empty() || h.days.contains(&first.weekday())).unwrap_or(head);
-        return Schedule::from_span(first, last, Some(h.start), h.end, vec![], vec![]);
+pub fn schedule(first: Date, last: Option<Date>, hours: &WeekHours) -> Schedule {
+    let last = last.filter(|l| *l > first);
+    let span_end = last.unwrap_or(first);
+    let all: Vec<Weekday> = (0..7).filter_map(|i| Weekday::from_monday_zero_offset(i).ok()).collect();
+    let open_days = |days: &[Weekday]| -> Vec<Weekday> {
+        if days.is_empty() && !hours.closed.is_empty() {
+            all.iter().copied().filter(|d| !hours.closed.contains(d)).collect()
+        } else {
+            days.to_vec()
+        }
+    };
+    let mut excluded = Vec::new();
+    let mut dated = Vec::new();
+    for d in &hours.dated {
+        for day in resolve(d, first, span_end) {
+            if d.closed {
+                excluded.push(day);
+            } else {
+                dated.push((day, d.start, d.end));
+            }
+        }
     }
-    let merged = merge(hours.iter().map(|h| Schedule::from_span(first, last, Some(h.start), h.end, h.days.clone(), vec![])).collect());
-    if merged.occurrences.is_empty() {
-        return Schedule::from_span(first, last, Some(head.start), head.end, vec![], vec![]);
+    excluded.sort();
+    excluded.dedup();
+    let mut parts: Vec<Schedule> = Vec::new();
+    // A time the text gives no day for is every day's over a few days (a
+    // festival's "20 h"), but over a longer span it would be a guess at the
+    // days ("a les 18.30 h" of a lecture series over six months): the span
+    // then stays as it is, with no invented time.
+    let long = last.is_some_and(|l| (l - first).get_days() > GUESS_NO_DAYS_BEYOND);
+    for g in hours.weekly.iter().filter(|g| !(long && g.days.is_empty())) {
+        let days = open_days(&g.days);
+        let part = match last {
+            Some(_) => Schedule::from_span(first, last, g.start, g.end, days, excluded.clone()),
+            None if days.is_empty() || days.contains(&first.weekday()) => {
+                Schedule::from_span(first, None, g.start, g.end, vec![], excluded.clone())
+            }
+            None => continue,
+        };
+        if !part.occurrences.is_empty() {
+            parts.push(part);
+        }
     }
+    if parts.is_empty() && (dated.is_empty() || hours.opening) {
+        parts.push(Schedule::from_span(first, last, None, None, open_days(&[]), excluded.clone()));
+    }
+    parts.extend(
+        dated.into_iter().filter(|(d, ..)| !excluded.contains(d)).map(|(d, s, e)| Schedule::from_span(d, None, s, e, vec![], vec![])),
+    );
+    let merged = merge(parts);
     // It starts at its first occurrence, not at a group's time on a day that group does not name.
     Schedule { start: merged.occurrences.first().map(|o| o.start).or(merged.start), ..merged }
 }
 
-/// The groups as the data files' examples write them: `sa 19:00; su
-/// 11:00`, `every day 20:30`, `tu we 17:00-20:00`, or `none`.
-pub fn describe(hours: &[DayHours]) -> String {
-    if hours.is_empty() {
-        return "none".into();
+/// An opening-hours text in `lang` over the span `first..=last` as a
+/// schedule: [`week_hours`] then [`schedule`]. The one call an adapter makes
+/// for a free-text hours field.
+///
+/// ```
+/// use cityvibe::parse::week_hours::hours_schedule;
+/// use jiff::civil::date;
+/// // Saturdays only, never the other days of the span.
+/// let s = hours_schedule("Sábados 10:30 horas", "es", date(2020, 3, 14), Some(date(2020, 4, 25)));
+/// assert_eq!(s.occurrences.len(), 7);
+/// assert!(s.occurrences.iter().all(|o| o.start.date().weekday() == jiff::civil::Weekday::Saturday));
+/// ```
+pub fn hours_schedule(text: &str, lang: &str, first: Date, last: Option<Date>) -> Schedule {
+    schedule(first, last, &week_hours(text, lang))
+}
+
+/// The reading as the data files' examples write it: [`WeekHours::opening_hours`].
+pub fn describe(hours: &WeekHours) -> String {
+    hours.opening_hours()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Real texts of the feeds, read as their words say.
+    #[test]
+    fn real_texts_read_as_their_words_say() {
+        for (text, lang, want) in [
+            (
+                "Martes y sábados de 09:00 a 21:00. domingos y festivos de 09:00 a 15:00. Lunes cerrado (excepto víspera de festivo, con horario de festivo) Abierto todos los festivos, incluso los locales.Cerrado los días: 24, 25 y 31 de diciembre. 1 y 6 de enero",
+                "es",
+                "Tu,Sa 09:00-21:00; Su,PH 09:00-15:00; Mo off; Dec 24 off; Dec 25 off; Dec 31 off; Jan 01 off; Jan 06 off",
+            ),
+            (
+                "Inauguració 22 d'agost a les 19 h  De dilluns a dissabte 9 a 13.30 h i 17 a 19.30 h Diumenge 9.30 a 13.30 h.",
+                "ca",
+                "Mo-Sa 09:00-13:30; Su 09:30-13:30; Aug 22 19:00",
+            ),
+        ] {
+            assert_eq!(week_hours(text, lang).opening_hours(), want, "{text}");
+        }
     }
-    let t = |t: Time| format!("{}:{:02}", t.hour(), t.minute());
-    hours
-        .iter()
-        .map(|h| {
-            let days = if h.days.is_empty() {
-                "every day".to_string()
-            } else {
-                let code = |d: &Weekday| ["mo", "tu", "we", "th", "fr", "sa", "su"][d.to_monday_zero_offset() as usize];
-                h.days.iter().map(code).collect::<Vec<_>>().join(" ")
-            };
-            match h.end {
-                Some(e) => format!("{days} {}-{}", t(h.start), t(e)),
-                None => format!("{days} {}", t(h.start)),
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("; ")
 }

@@ -58,6 +58,8 @@ mod privacy_takedown;
 mod privacy_withdraw_guard;
 mod reader_current;
 mod reader_fields;
+mod reader_open_days;
+mod reader_places;
 mod report_machine;
 mod report_pages;
 mod report_readers;
