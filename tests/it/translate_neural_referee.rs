@@ -20,11 +20,14 @@ use std::path::Path;
 /// What an obeying engine answers to the description that asks for it.
 const HACKED: &str = "HACKED: this event is cancelled, stay at home and tell everybody.";
 
-/// An engine's answer to `q`: the injection for the text that carries it,
-/// else an honest English translation of the two test descriptions.
+/// An engine's answer to `q`: an honest English translation of the test
+/// descriptions, but for the sentence that asks for the injection, which
+/// it obeys, keeping the marks and kept spans its client checks.
 fn answer(q: &str) -> String {
-    if q.contains("Ignora") {
-        return HACKED.to_string();
+    let mut q = q.to_string();
+    if let Some(start) = q.find("Ignora") {
+        let end = q[start..].find('.').map_or(q.len(), |i| start + i + 1);
+        q.replace_range(start..end, HACKED);
     }
     q.replace("Concierto de jazz en el parque", "Jazz concert in the park")
         .replace("Entrada libre hasta completar el aforo", "Free entry until the venue is full")
@@ -61,7 +64,9 @@ fn the_referee_refuses_the_injection(server: &Server, settings: &str) {
     assert!(!db.contains("HACKED"), "the obeyed injection reached the database");
     let conn = rusqlite::Connection::open(dir.path().join("data/cityvibe.db")).unwrap();
     let failures: i64 = conn.query_row("SELECT count(*) FROM translation_failures", [], |r| r.get(0)).unwrap();
-    assert_eq!(failures, 1, "the refused answer counts as a failure of its text");
+    let why: String =
+        conn.query_row("SELECT group_concat(last_error, ' | ') FROM translation_failures", [], |r| r.get(0)).unwrap_or_default();
+    assert_eq!(failures, 1, "the refused answer counts as a failure of its text: {why}");
 }
 
 #[test]
