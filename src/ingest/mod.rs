@@ -376,7 +376,7 @@ impl SourceDriver {
                     c.withdrawn
                 );
                 if c.merged > 0 {
-                    msg.push_str(&format!(", {} records merged into an earlier record of the same id (the last one wins)", c.merged));
+                    msg.push_str(&format!(", {} records merged into an earlier record of the same id", c.merged));
                 }
                 if c.taken_down > 0 {
                     msg.push_str(&format!(", {} kept out by takedowns", c.taken_down));

@@ -184,7 +184,14 @@ impl<T: Translator + Send> Sending<'_, T> {
     /// its own, and takes every answer: the rows to store.
     fn round(&mut self, rounds: &mut Rounds, round: usize) -> Result<Vec<MachineTranslation>> {
         let batches = rounds.batches(round);
-        let results = translate_each_target(self.workers, &rounds.src, &rounds.target_names(), Some(rounds.field), &batches);
+        let mut results = translate_each_target(self.workers, &rounds.src, &rounds.target_names(), Some(rounds.field), &batches);
+        // The system refused a thread or a process: no text's fault, and no
+        // engine's; the step stops here (exit 6), the texts wait for the next run.
+        if let Some(i) = results.iter().position(|r| r.texts.as_ref().is_err_and(crate::error::is_refused))
+            && let Err(e) = results.swap_remove(i).texts
+        {
+            return Err(e);
+        }
         let mut out = Vec::new();
         for (t, result) in results.into_iter().enumerate() {
             let Some(batch) = rounds.plans[t].batches.get(round).cloned() else { continue };
