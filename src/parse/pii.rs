@@ -203,7 +203,8 @@ static PHONE: LazyLock<Regex> = LazyLock::new(|| {
     let spain = r"(?:\(\s*(?:\+|00)\s*34\s*\)|(?:\+|(?-u:\b)00)\s*34)";
     Regex::new(&format!(
         r"(?x)
-          (?:{spain}{GAP}?)? (?P<nat>{national}) (?:\s*/\s*(?:{national}|[0-9]{{2,4}}(?-u:\b)))?
+          # '34' glued before the nine digits is the prefix without its '+': 'wa.me/34655443302'
+          (?:{spain}{GAP}? | 34)? (?P<nat>{national}) (?:\s*/\s*(?:{national}|[0-9]{{1,4}}(?-u:\b)))?
           # any number with its country prefix: '+33 1 23 45 67 89', '0033 1 23 45 46 14'
         | (?:\+|(?-u:\b)00)\s*\(?[1-9][0-9]{{0,2}}\)? (?:{GAP}?\(?[0-9]+\)?){{1,8}}"
     ))
@@ -412,7 +413,7 @@ fn stands_alone(text: &str, start: usize, end: usize) -> bool {
                 let whole = text[..start - word.len()].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
                 // Nine digits in a row glued to letters read as a number
                 // whatever the word (`Bizum655443301`, `Reserves937812328`).
-                let a_run = found.len() == 9 && found.bytes().all(|b| b.is_ascii_digit());
+                let a_run = matches!(found.len(), 9 | 11) && found.bytes().all(|b| b.is_ascii_digit());
                 !(whole && (words::is_label(&word) || a_run))
             }
             _ => false,

@@ -79,12 +79,17 @@ pub const FORMS: &[&str] = &[
     // Inside a tag's attributes, and split by a comment.
     "<a href=\"mailto:nombre@example.es\">Escríbenos</a>",
     "<a href=\"tel:+34655443302\">Llámanos</a>",
+    "<a href=\"https://api.whatsapp.com/send?phone=34655443302&amp;text=\">WhatsApp</a>",
+    "(+34) 91 548 95 12/3",
     "<span title=\"nombre@example.es\">Info</span>",
     "nombre<!-- x -->@example.es",
     // A label the list lacks, glued.
     "Bizum655443301",
     "Reserves937812328",
     "guasap655443303",
+    "34655443302",
+    "Bizum34655443301",
+    "send?phone=34656000504&text=Hola",
     // Words and signs for `@` and `.`.
     "nombre arrova example punt cat",
     "nombre arroba example ponto gal",

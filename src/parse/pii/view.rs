@@ -337,10 +337,23 @@ fn percent(s: &str) -> Option<(&'static str, usize)> {
     code(hex).map(|c| (c, 3))
 }
 
+/// A tag's text with its syntax made blanks, byte for byte: `<`, `>`,
+/// quotes, and an `=` before a quote (`href="`); an `=` inside a value
+/// stays (`?phone=34…`).
+fn blank_syntax(tag: &str) -> String {
+    let b = tag.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    for (k, &c) in b.iter().enumerate() {
+        let syntax = matches!(c, b'<' | b'>' | b'"' | b'\'' | b'`') || (c == b'=' && matches!(b.get(k + 1), Some(b'"' | b'\'')));
+        out.push(if syntax { b' ' } else { c });
+    }
+    String::from_utf8(out).expect("ASCII bytes replaced by ASCII bytes")
+}
+
 /// The tags and comments of `original` that hold something a browser
 /// shows or follows apart from the text (an attribute's value, a
-/// comment's text): where each starts, and its text with `<`, `>`, `=`
-/// and quotes made blanks (as long as it, byte for byte), for the matcher
+/// comment's text): where each starts, and its text with its syntax made
+/// blanks ([`blank_syntax`], as long as it, byte for byte), for the matcher
 /// to read as a text of its own: `<a href="tel:+34655443302">` reads
 /// ` a href  tel:+34655443302  `.
 pub fn hidden(original: &str) -> impl Iterator<Item = (usize, String)> + '_ {
@@ -348,7 +361,7 @@ pub fn hidden(original: &str) -> impl Iterator<Item = (usize, String)> + '_ {
     memchr::memchr_iter(b'<', b).filter_map(move |at| {
         let (len, _) = tag(&original[at..])?;
         let inner = &original[at..at + len];
-        inner.contains(['=', '-', ' ']).then(|| (at, inner.replace(['<', '>', '=', '"', '\'', '`'], " ")))
+        inner.contains(['=', '-', ' ']).then(|| (at, blank_syntax(inner)))
     })
 }
 
