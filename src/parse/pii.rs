@@ -163,7 +163,8 @@ const CONTACT_SCHEMES: &[&str] = &["tel:", "sms:", "callto:", "whatsapp:", "face
 /// of it between `/`, `?`, `&`, `=`, `#`, `;` or `,` that is a Spanish
 /// number (nine digits from 6 to 9, after `34`, `0034` or `+34` or not),
 /// or, after a messaging host or a `phone`-like key (`wa.me/447911123456`,
-/// `?phone=…`), any run of seven to fifteen digits.
+/// `?phone=…`), any run of seven to fifteen digits. A host whose numbers
+/// are ids (`data/pii/id-hosts.txt`) has only the second.
 fn link_carries_a_number(link: &str) -> bool {
     let lower = link.to_ascii_lowercase();
     let messaging = ["wa.me/", "whatsapp.", "t.me/", "viber.", "signal.me", "phone=", "tel=", "telefono=", "movil=", "number="]
@@ -175,26 +176,41 @@ fn link_carries_a_number(link: &str) -> bool {
             return false;
         }
         let national = digits.strip_prefix("0034").or_else(|| digits.strip_prefix("34").filter(|n| n.len() == 9)).unwrap_or(digits);
-        (national.len() == 9 && matches!(national.as_bytes()[0], b'6'..=b'9')) || (messaging && (7..=15).contains(&digits.len()))
+        (national.len() == 9 && matches!(national.as_bytes()[0], b'6'..=b'9') && (messaging || !words::on_an_id_host(&lower)))
+            || (messaging && (7..=15).contains(&digits.len()))
     })
 }
 
-/// The links of `view` that carry contact data, whole: a contact scheme
-/// with a digit or an `@` (`tel:+34…`, `mailto:…`), a link that carries
-/// a number ([`link_carries_a_number`]) or one that holds something
-/// [`findings`] found. A link's trailing full stop or bracket is the text's.
-fn links_with_contact_data(view: &str, found: &[(usize, usize)]) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
+/// The links of `view` that carry contact data, whole, added to `found`:
+/// a contact scheme with a digit or an `@` (`tel:+34…`, `mailto:…`), a
+/// link that carries a number ([`link_carries_a_number`]) or one that holds
+/// something [`findings`] found. A link's trailing full stop or bracket is
+/// the text's. A number found in a link on a host whose numbers are ids
+/// (`data/pii/id-hosts.txt`) with no phone key is an id: `found[phones_from..]`
+/// (the numbers) loses it.
+fn add_links_with_contact_data(view: &str, found: &mut Vec<(usize, usize)>, phones_from: usize) {
+    let mut links = Vec::new();
     for m in LINK.find_iter(view) {
         let link = m.as_str().trim_end_matches(['.', ',', ';', ':', '!', '?', ')']);
         let (start, end) = (m.start(), m.start() + link.len());
+        let inside = |&(s, e): &(usize, usize)| s < end && e > start;
         let lower = link.to_ascii_lowercase();
+        if words::on_an_id_host(&lower) && !link_carries_a_number(link) {
+            let mut k = phones_from;
+            while k < found.len() {
+                if inside(&found[k]) && found[k].0 >= start && found[k].1 <= end {
+                    found.remove(k);
+                } else {
+                    k += 1;
+                }
+            }
+        }
         let scheme = CONTACT_SCHEMES.iter().any(|s| lower.starts_with(s)) && link.bytes().any(|b| b.is_ascii_digit() || b == b'@');
-        if scheme || link_carries_a_number(link) || found.iter().any(|&(s, e)| s < end && e > start) {
-            out.push((start, end));
+        if scheme || link_carries_a_number(link) || found.iter().any(inside) {
+            links.push((start, end));
         }
     }
-    out
+    found.extend(links);
 }
 
 static PHONE: LazyLock<Regex> = LazyLock::new(|| {
@@ -230,6 +246,7 @@ fn findings(view: &str) -> Vec<(usize, usize)> {
         let weak = EMAIL_WEAK.captures_iter(view).filter(|c| c.name("label").is_some_and(|l| weak_address(l.as_str())));
         found.extend(weak.filter_map(|c| c.get(0)).map(|m| (m.start(), m.end())));
     }
+    let phones_from = found.len();
     let folded = Folded::of(view);
     let text: &str = &folded.text;
     if may_hold_phone(text) {
@@ -257,8 +274,7 @@ fn findings(view: &str) -> Vec<(usize, usize)> {
         }
     }
     if memchr::memchr2(b':', b'/', view.as_bytes()).is_some() {
-        let links = links_with_contact_data(view, &found);
-        found.extend(links);
+        add_links_with_contact_data(view, &mut found, phones_from);
     }
     found.sort_unstable();
     found

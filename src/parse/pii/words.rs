@@ -14,6 +14,7 @@ const PHONE_LABELS: &str = include_str!("../../../data/pii/phone-labels.txt");
 const ADDRESS_FORMS: &str = include_str!("../../../data/pii/address-forms.tsv");
 const LOOK_ALIKES: &str = include_str!("../../../data/pii/look-alikes.tsv");
 const CODE_LABELS: &str = include_str!("../../../data/pii/code-labels.txt");
+const ID_HOSTS: &str = include_str!("../../../data/pii/id-hosts.txt");
 
 /// The lines of a data file that hold entries: no comments, no blanks.
 fn entries(file: &'static str) -> impl Iterator<Item = &'static str> {
@@ -100,6 +101,15 @@ pub fn after_a_code_label(before: &str) -> bool {
     !word.is_empty() && CODE_LABELS_LIST.contains(&word.to_lowercase())
 }
 
+/// Whether a link (lower-case) is on a host whose numbers are ids
+/// (`data/pii/id-hosts.txt`), or one of its subdomains.
+pub fn on_an_id_host(link: &str) -> bool {
+    static HOSTS: LazyLock<Vec<&'static str>> = LazyLock::new(|| entries(ID_HOSTS).collect());
+    let rest = link.split_once("://").map_or(link, |(_, r)| r);
+    let host = rest.split(['/', '?', '#', ':']).next().unwrap_or_default();
+    HOSTS.iter().any(|h| host == *h || host.strip_suffix(h).is_some_and(|sub| sub.ends_with('.')))
+}
+
 /// Whether `word` (letters only) is a label of a number.
 pub fn is_label(word: &str) -> bool {
     let word = word.to_lowercase();
@@ -125,6 +135,7 @@ mod tests {
             ("address-forms.tsv", ADDRESS_FORMS),
             ("look-alikes.tsv", LOOK_ALIKES),
             ("code-labels.txt", CODE_LABELS),
+            ("id-hosts.txt", ID_HOSTS),
         ] {
             for line in text.lines().filter_map(|l| l.trim().strip_prefix("# example:")) {
                 let (input, want) = line.split_once(" => ").expect("example: TEXT => RESULT");
