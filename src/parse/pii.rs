@@ -18,6 +18,11 @@
 //! digits in any grouping. Addresses are read with their
 //! spelt-out and bracketed `@` and `.` (`data/pii/address-forms.tsv`).
 //!
+//! What a person follows is read too: a link that carries an address or a
+//! number is cut whole (`wa.me/34…`, `tel:`, a number in a path or query),
+//! and what tags and comments hold (an `href`, a `title`) is matched as a
+//! text of its own ([`view::hidden`]).
+//!
 //! Not by a libphonenumber port: the Rust `phonenumber` crate parses and
 //! validates one number but has no finder of numbers in free text (its
 //! `PhoneNumberMatcher` is not ported), and its validity test would let
@@ -133,8 +138,7 @@ static EMAIL_WEAK: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// A dot spelt as a word between blanks: what every [`EMAIL_WEAK`] match holds.
-static DOT_WORD: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(&format!(r"(?i)\s{}\s", forms("dot-word"))).expect("dot word regex"));
+static DOT_WORD: LazyLock<Regex> = LazyLock::new(|| Regex::new(&format!(r"(?i)\s{}\s", forms("dot-word"))).expect("dot word regex"));
 
 /// Whether a [`EMAIL_WEAK`] match's first label may be a domain: not a
 /// word a sentence puts after `en` (`not-domain`, the function words of

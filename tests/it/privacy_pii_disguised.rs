@@ -93,7 +93,10 @@ fn words_and_signs_for_the_at_and_the_dot_make_an_address_p5() {
         ],
         &planted(
             &[],
-            &["zqs501", "zqs502", "zqs503", "zqs504", "zqs505", "zqs506", "zqs507", "zqs508", "zqs509", "zqs510", "zqs511", "q411", "zqs512"],
+            &[
+                "zqs501", "zqs502", "zqs503", "zqs504", "zqs505", "zqs506", "zqs507", "zqs508", "zqs509", "zqs510", "zqs511", "q411",
+                "zqs512",
+            ],
             &[],
         ),
     );
@@ -198,8 +201,11 @@ const LINKS: &[&str] = &[
 
 /// A number placed in a link or a tag's attribute.
 fn in_a_link() -> impl Strategy<Value = Form> {
-    (nine(), 0..LINKS.len(), prop::sample::select(vec![" ", ".", "-", ""]))
-        .prop_map(|(n, k, sep)| Form { text: LINKS[k].replace("{n}", &n).replace("{g}", &grouped(&n, &[3, 2, 2, 2], sep)), number: Some(n), name: None })
+    (nine(), 0..LINKS.len(), prop::sample::select(vec![" ", ".", "-", ""])).prop_map(|(n, k, sep)| Form {
+        text: LINKS[k].replace("{n}", &n).replace("{g}", &grouped(&n, &[3, 2, 2, 2], sep)),
+        number: Some(n),
+        name: None,
+    })
 }
 
 const HIDING: &[&str] = &[
@@ -228,16 +234,29 @@ fn glued() -> impl Strategy<Value = Form> {
         .prop_map(|(word, n, after)| Form { text: format!("{word}{n}{after}"), number: Some(n), name: None })
 }
 
-const AT_WORDS: &[&str] =
-    &[" arrova ", " arroba ", " ARROBA ", "@", " @ ", "\\u0040", "\\u{40}", "%2540", "&#8203;@", "&#64;", "&#65312;", "\u{2800}@\u{2800}", " at "];
+const AT_WORDS: &[&str] = &[
+    " arrova ",
+    " arroba ",
+    " ARROBA ",
+    "@",
+    " @ ",
+    "\\u0040",
+    "\\u{40}",
+    "%2540",
+    "&#8203;@",
+    "&#64;",
+    "&#65312;",
+    "\u{2800}@\u{2800}",
+    " at ",
+];
 const DOT_WORDS: &[&str] = &[" punt ", " ponto ", " punto ", " dot ", ".", ",", " . "];
 
 /// An address with its `@` and `.` written in words or signs of every
 /// language and encoding the scrubber reads, or quoted, or without a
 /// top-level domain after a provider, or with an IP literal.
 fn address_in_words() -> impl Strategy<Value = Form> {
-    ("[a-z]{3,6}", "[a-z]{3,8}", 0..AT_WORDS.len() + 4, 0..DOT_WORDS.len(), prop::sample::select(vec!["es", "cat", "gal", "com"]))
-        .prop_map(|(local, dom, at, dot, tld)| {
+    ("[a-z]{3,6}", "[a-z]{3,8}", 0..AT_WORDS.len() + 4, 0..DOT_WORDS.len(), prop::sample::select(vec!["es", "cat", "gal", "com"])).prop_map(
+        |(local, dom, at, dot, tld)| {
             let name = format!("zq{local}");
             let dom = format!("dm{dom}");
             let text = match at.checked_sub(AT_WORDS.len()) {
@@ -253,7 +272,8 @@ fn address_in_words() -> impl Strategy<Value = Form> {
                 }
             };
             Form { text, number: None, name: Some(name) }
-        })
+        },
+    )
 }
 
 /// A number in Galician or Catalan words, partly or wholly, or with
@@ -359,7 +379,7 @@ fn through_the_binary(strategy: impl Strategy<Value = Form>, default_cases: u32)
 
 #[test]
 fn random_numbers_in_links_and_attributes_are_never_kept_p5() {
-    through_the_binary(in_a_link(), 2);
+    through_the_binary(in_a_link(), 1);
 }
 
 #[test]
@@ -374,12 +394,12 @@ fn random_numbers_glued_to_random_words_are_never_kept_p5() {
 
 #[test]
 fn random_addresses_in_words_and_signs_are_never_kept_p5() {
-    through_the_binary(address_in_words(), 2);
+    through_the_binary(address_in_words(), 1);
 }
 
 #[test]
 fn random_numbers_in_words_and_look_alikes_are_never_kept_p5() {
-    through_the_binary(number_in_words_or_look_alikes(), 2);
+    through_the_binary(number_in_words_or_look_alikes(), 1);
 }
 
 /// The scrubber alone over many more forms of every family than the

@@ -140,7 +140,10 @@ fn every_file(dir: &Path) -> String {
             if path.file_name().is_some_and(|n| n != "mirror") {
                 all.push_str(&every_file(&path));
             }
-        } else if path.file_name().is_some_and(|n| n != "sources.toml" && !n.to_string_lossy().ends_with(".po") && !n.to_string_lossy().ends_with(".xlf")) {
+        } else if path
+            .file_name()
+            .is_some_and(|n| n != "sources.toml" && !n.to_string_lossy().ends_with(".po") && !n.to_string_lossy().ends_with(".xlf"))
+        {
             all.push_str(&String::from_utf8_lossy(&std::fs::read(&path).unwrap_or_default()));
         }
     }

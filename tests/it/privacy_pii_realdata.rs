@@ -158,7 +158,9 @@ fn every_text(path: &std::path::Path) -> Vec<(String, String)> {
         let text = String::from_utf8_lossy(&bytes).replace(['\r', '\n'], " ");
         // A JSONP body (Euskadi's `jsonCallback([…]);`) without its wrapper.
         let text = match (text.find('('), text.trim_end().strip_suffix(");")) {
-            (Some(open), Some(body)) if text[..open].bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') => body[open + 1..].to_string(),
+            (Some(open), Some(body)) if text[..open].bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') => {
+                body[open + 1..].to_string()
+            }
             _ => text,
         };
         let fixed = Regex::new(r#"\\([^"\\/bfnrtu])"#).unwrap().replace_all(&text, r"\\$1").into_owned();

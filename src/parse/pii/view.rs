@@ -147,15 +147,14 @@ const TABLED: u32 = 0x3000;
 static KEPT: LazyLock<Vec<bool>> = LazyLock::new(|| {
     (0x80..TABLED)
         .map(|u| {
-            char::from_u32(u)
-                .is_some_and(|c| {
-                    !is_invisible(c)
-                        && blank(c).is_none()
-                        && !is_combining_mark(c)
-                        && words::sign_digit(c).is_none()
-                        && is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes
-                        && lookalike_digit(c).is_none()
-                })
+            char::from_u32(u).is_some_and(|c| {
+                !is_invisible(c)
+                    && blank(c).is_none()
+                    && !is_combining_mark(c)
+                    && words::sign_digit(c).is_none()
+                    && is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes
+                    && lookalike_digit(c).is_none()
+            })
         })
         .collect()
 });
@@ -410,8 +409,9 @@ mod tests {
 
     #[test]
     fn the_eight_byte_test_finds_the_byte_the_plain_walk_finds() {
-        let plain =
-            |b: &[u8], from: usize| b[from..].iter().position(|&c| matches!(c, b'&' | b'<' | b'%' | b'\\') || !c.is_ascii()).map(|k| from + k);
+        let plain = |b: &[u8], from: usize| {
+            b[from..].iter().position(|&c| matches!(c, b'&' | b'<' | b'%' | b'\\') || !c.is_ascii()).map(|k| from + k)
+        };
         for mark in ["&", "<", "%", "\\", "é", "\u{200B}", "\u{7F}"] {
             for at in 0..20 {
                 let text = format!("{}{mark}{}", "a".repeat(at), "b".repeat(at % 9));

@@ -149,7 +149,11 @@ mod tests {
             assert!(!address_forms(kind).is_empty(), "address-forms.tsv has no {kind}");
         }
         assert!(NUMBERS.len() >= 25 && LABELS.len() >= 10);
-        assert!(NUMBERS.iter().all(|(w, d)| w.len() <= 8 && number_word(&w.to_uppercase()).is_none_or(|x| x == *d) && number_word(w) == Some(*d)));
+        assert!(
+            NUMBERS
+                .iter()
+                .all(|(w, d)| w.len() <= 8 && number_word(&w.to_uppercase()).is_none_or(|x| x == *d) && number_word(w) == Some(*d))
+        );
         assert!(!address_forms("at-word").is_empty() && !address_forms("brackets").is_empty());
     }
 }
