@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes data/samples/fixtures/pii/*_forms.* and forms_needles.txt (P5, issue 10).
+"""Writes data/samples/fixtures/pii/*_forms.* and forms_needles.txt (P5, issues 10 and 41).
 
 Every contact-data form of issue 10 items 3 and 4 is planted in every text
 field of a record of each adapter's feed shape (one record per form, the
@@ -52,6 +52,23 @@ def forms(n):
         (f"{mail}&#64;example.es", mail),
         (f"{mail}<span>@</span>example.es", mail),
         ("\uff19\uff11\uff12 " + f"{a} {b}", f"912{a}{b}"),
+        # In links, attributes and comments, glued labels, words
+        # and signs for the `@` and the dot
+        (f"https://wa.me/34655{a}{b}", f"655{a}{b}"),
+        (f"api.whatsapp.com/send?phone=34656{a}{b}&text=Hola", f"656{a}{b}"),
+        (f'<a href="tel:+34657{a}{b}">Llámanos</a>', f"657{a}{b}"),
+        (f'<a href="mailto:{mail}@example.es">Escríbenos</a>', mail),
+        (f"{mail}<!-- x -->@example.es", mail),
+        (f"Bizum658{a}{b}", f"658{a}{b}"),
+        (f"{mail} arrova example punt cat", mail),
+        (f"{mail} en example punto es", mail),
+        (f"{mail}@example,es", mail),
+        (f'"{mail}"@example.es', mail),
+        (f"{mail} @ gmail", mail),
+        (f"{mail}@[192.168.1.20]", mail),
+        (f"{mail}&#8203;@example.es", mail),
+        (f"{mail}%2540example.es", mail),
+        (f"{mail}\u2800@\u2800example.es", mail),
     ]
 
 

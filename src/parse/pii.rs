@@ -18,6 +18,11 @@
 //! digits in any grouping. Addresses are read with their
 //! spelt-out and bracketed `@` and `.` (`data/pii/address-forms.tsv`).
 //!
+//! What a person follows is read too: a link that carries an address or a
+//! number is cut whole (`wa.me/34…`, `tel:`, a number in a path or query),
+//! and what tags and comments hold (an `href`, a `title`) is matched as a
+//! text of its own ([`view::hidden`]).
+//!
 //! Not by a libphonenumber port: the Rust `phonenumber` crate parses and
 //! validates one number but has no finder of numbers in free text (its
 //! `PhoneNumberMatcher` is not ported), and its validity test would let
@@ -67,14 +72,18 @@ static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
         format!("(?:{chars})")
     };
     let (open, close) = (side(0), side(1));
-    let (at_word, dot_word) = (forms("at-word"), forms("dot-word"));
-    let (at_bracketed, dot_bracketed, dot_sign) = (forms("at-bracketed"), forms("dot-bracketed"), forms("dot-sign"));
+    let (at_word, at_sure, dot_word) = (forms("at-word"), forms("at-sure"), forms("dot-word"));
+    let (at_bracketed, dot_bracketed, dot_sign, dot_glued) =
+        (forms("at-bracketed"), forms("dot-bracketed"), forms("dot-sign"), forms("dot-glued"));
+    let provider = forms("provider");
     // `(at)`, `[@]`, `(a)`, `-at-`, `_at_`, `«at»`: unmistakable, in any text.
     let at_enclosed = format!(r"\s*(?:{open}\s*(?:{at_word}|{at_bracketed})\s*{close}|-{at_word}-|_{at_word}_)\s*");
     let dot_enclosed =
         format!(r"(?:\s*(?:{open}\s*(?:{dot_word}|{dot_bracketed})\s*{close}|-{dot_word}-|_{dot_word}_)\s*|\s*{dot_sign}\s*)");
     let dot_spelt = format!(r"(?:{dot_enclosed}|\s+{dot_word}\s+)");
-    let local = format!(r"{LOCAL_CHAR}+(?:(?:\.|{dot_enclosed}){LOCAL_CHAR}+)*");
+    // A quoted local part: `"r504"@ejemplo.es`.
+    let quoted = r#"(?:"[^"\n@]{1,64}"|“[^”\n@]{1,64}”)"#;
+    let local = format!(r"(?:{quoted}|{LOCAL_CHAR}+(?:(?:\.|{dot_enclosed}){LOCAL_CHAR}+)*)");
     let label = format!(r"{LABEL_CHAR}+");
     let tld = r"(?:\p{L}{2,}|xn--[a-z0-9\-]+)";
     // A dot with a space before it is a spelt-out one too: `example . es`;
@@ -87,23 +96,126 @@ static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
     let spaced_dot = r"\s+\.\s*";
     let one_case_label = r"(?-i:\p{Ll}[\p{Ll}\p{N}\p{M}\-]*|\p{Lu}[\p{Lu}\p{N}\p{M}\-]*)";
     let one_case_tld = r"(?-i:\p{Ll}{2,}|\p{Lu}{2,})";
-    let domain = format!(r"{label}(?:{dot}{label}|{spaced_dot}{one_case_label})*(?:{dot}{tld}|{spaced_dot}{one_case_tld})");
+    // An IP literal: `r506@[192.168.1.20]`, `r507@10.0.0.7`, `[IPv6:…]`.
+    let ip = r"(?:\[\s*(?:IPv6:[0-9a-f:.]+|[0-9]{1,3}(?:\.[0-9]{1,3}){3})\s*\]|[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?-u:\b))";
+    // The last dot may be a glued comma: `ejemplo,es` (`dot-glued`).
+    let domain = format!(
+        r"(?:{ip}|{label}(?:{dot}{label}|{spaced_dot}{one_case_label})*(?:{dot}{tld}|{spaced_dot}{one_case_tld}|{dot_glued}{one_case_tld}))"
+    );
     // After a bare ` at `, a domain whose top-level domain is in one case:
-    // `maria.lopez at example.es`, not `Concert at Palau.The show`.
-    let bare_domain = format!(r"{label}(?:{dot}{label})*{dot}{one_case_tld}");
+    // `maria.lopez at example.es`, `at example . es`, not `Concert at Palau.The show`.
+    let bare_domain = format!(r"{label}(?:{dot}{label})*(?:{dot}|{spaced_dot}){one_case_tld}");
+    // An `@` glued to the local part or with a blank on both sides: a
+    // handle after a word (`Sigue a @teatro.real`) has a blank before only.
+    let at = format!(r"(?:@\s*|\s+@\s+|{at_enclosed}|\s+{at_sure}\s+)");
     Regex::new(&format!(
         r"(?ix)
         (?:mailto:\s*)?
         (?:
-            {local} (?: \s*@\s* | {at_enclosed} | \s+arroba\s+ ) {domain}
+            {local} {at} {domain}
           # a bare ' at ': 'nombre at example dot es', 'maria at example.es'
           | {local} \s+{at_word}\s+ {bare_domain}
           # an address without its top-level domain: 'reservas@gmail'
           | {local} (?:@|{at_enclosed}) \p{{L}}{{3}}{LABEL_CHAR}*
+          # or with a blank by its '@', of a mail provider: 'r505 @ gmail'
+          | {local} (?:@\s+|\s+@\s*) {provider}(?-u:\b)
         )"
     ))
     .expect("e-mail regex")
 });
+
+/// An address whose `@` is a word that is mostly something else (`en`,
+/// `at-weak`): only with every dot spelt as a word and a top-level domain
+/// of the `tld` list (`r502 en ejemplo punto es`); [`weak_address`] then
+/// refuses a first label that a sentence puts after `en` (`en este punto es`).
+static EMAIL_WEAK: LazyLock<Regex> = LazyLock::new(|| {
+    let (at_weak, dot_word, tld) = (forms("at-weak"), forms("dot-word"), forms("tld"));
+    Regex::new(&format!(
+        r"(?x) {LOCAL_CHAR}+(?:\.{LOCAL_CHAR}+)* \s+(?i:{at_weak})\s+ (?P<label>{LABEL_CHAR}+)
+          (?:\s+(?i:{dot_word})\s+{LABEL_CHAR}+)* \s+(?i:{dot_word})\s+ (?i:{tld})(?-u:\b)"
+    ))
+    .expect("weak e-mail regex")
+});
+
+/// A dot spelt as a word between blanks: what every [`EMAIL_WEAK`] match holds.
+static DOT_WORD: LazyLock<Regex> = LazyLock::new(|| Regex::new(&format!(r"(?i)\s{}\s", forms("dot-word"))).expect("dot word regex"));
+
+/// Whether a [`EMAIL_WEAK`] match's first label may be a domain: not a
+/// word a sentence puts after `en` (`not-domain`, the function words of
+/// Spanish, Catalan and Galician).
+fn weak_address(label: &str) -> bool {
+    use crate::lang::Lang;
+    let word = label.to_lowercase();
+    !words::address_forms("not-domain").contains(&word.as_str())
+        && ![Lang::Es, Lang::Ca, Lang::Gl].iter().any(|&l| crate::lang_data::of(l).function_words.has(&word))
+}
+
+/// A web or contact link: a scheme (`https://`, `tel:`, `sms:`, `mailto:`,
+/// `whatsapp:`), `www.` or a host name with a path (`wa.me/34…`,
+/// `api.whatsapp.com/send?phone=…`), up to a blank, a quote or a bracket.
+static LINK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?i)(?:\b(?:https?|ftp)://|\b(?:tel|sms|callto|whatsapp|facetime|skype|viber|mailto):|\bwww\.|\b(?:[a-z0-9\-]+\.)+[a-z]{2,}/)[^\s<>"'«»\[\]{}]*"#,
+    )
+    .expect("link regex")
+});
+
+/// The schemes whose link is contact data as soon as it carries a digit or an `@`.
+const CONTACT_SCHEMES: &[&str] = &["tel:", "sms:", "callto:", "whatsapp:", "facetime:", "skype:", "viber:", "mailto:"];
+
+/// Whether a link carries a phone number in its path or query: a piece
+/// of it between `/`, `?`, `&`, `=`, `#`, `;` or `,` that is a Spanish
+/// number (nine digits from 6 to 9, after `34`, `0034` or `+34` or not),
+/// or, after a messaging host or a `phone`-like key (`wa.me/447911123456`,
+/// `?phone=…`), any run of seven to fifteen digits. A host whose numbers
+/// are ids (`data/pii/id-hosts.txt`) has only the second.
+fn link_carries_a_number(link: &str) -> bool {
+    let lower = link.to_ascii_lowercase();
+    let messaging = ["wa.me/", "whatsapp.", "t.me/", "viber.", "signal.me", "phone=", "tel=", "telefono=", "movil=", "number="]
+        .iter()
+        .any(|m| lower.contains(m));
+    lower.split(['/', '?', '&', '=', '#', ';', ',']).any(|piece| {
+        let digits = piece.trim_start_matches('+');
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return false;
+        }
+        let national = digits.strip_prefix("0034").or_else(|| digits.strip_prefix("34").filter(|n| n.len() == 9)).unwrap_or(digits);
+        (national.len() == 9 && matches!(national.as_bytes()[0], b'6'..=b'9') && (messaging || !words::on_an_id_host(&lower)))
+            || (messaging && (7..=15).contains(&digits.len()))
+    })
+}
+
+/// The links of `view` that carry contact data, whole, added to `found`:
+/// a contact scheme with a digit or an `@` (`tel:+34…`, `mailto:…`), a
+/// link that carries a number ([`link_carries_a_number`]) or one that holds
+/// something [`findings`] found. A link's trailing full stop or bracket is
+/// the text's. A number found in a link on a host whose numbers are ids
+/// (`data/pii/id-hosts.txt`) with no phone key is an id: `found[phones_from..]`
+/// (the numbers) loses it.
+fn add_links_with_contact_data(view: &str, found: &mut Vec<(usize, usize)>, phones_from: usize) {
+    let mut links = Vec::new();
+    for m in LINK.find_iter(view) {
+        let link = m.as_str().trim_end_matches(['.', ',', ';', ':', '!', '?', ')']);
+        let (start, end) = (m.start(), m.start() + link.len());
+        let inside = |&(s, e): &(usize, usize)| s < end && e > start;
+        let lower = link.to_ascii_lowercase();
+        if words::on_an_id_host(&lower) && !link_carries_a_number(link) {
+            let mut k = phones_from;
+            while k < found.len() {
+                if inside(&found[k]) && found[k].0 >= start && found[k].1 <= end {
+                    found.remove(k);
+                } else {
+                    k += 1;
+                }
+            }
+        }
+        let scheme = CONTACT_SCHEMES.iter().any(|s| lower.starts_with(s)) && link.bytes().any(|b| b.is_ascii_digit() || b == b'@');
+        if scheme || link_carries_a_number(link) || found.iter().any(inside) {
+            links.push((start, end));
+        }
+    }
+    found.extend(links);
+}
 
 static PHONE: LazyLock<Regex> = LazyLock::new(|| {
     // A Spanish number: nine digits from 6 to 9, in any grouping.
@@ -111,7 +223,8 @@ static PHONE: LazyLock<Regex> = LazyLock::new(|| {
     let spain = r"(?:\(\s*(?:\+|00)\s*34\s*\)|(?:\+|(?-u:\b)00)\s*34)";
     Regex::new(&format!(
         r"(?x)
-          (?:{spain}{GAP}?)? (?P<nat>{national}) (?:\s*/\s*(?:{national}|[0-9]{{2,4}}(?-u:\b)))?
+          # '34' glued before the nine digits is the prefix without its '+': 'wa.me/34655443302'
+          (?:{spain}{GAP}? | 34)? (?P<nat>{national}) (?:\s*/\s*(?:{national}|[0-9]{{1,4}}(?-u:\b)))?
           # any number with its country prefix: '+33 1 23 45 67 89', '0033 1 23 45 46 14'
         | (?:\+|(?-u:\b)00)\s*\(?[1-9][0-9]{{0,2}}\)? (?:{GAP}?\(?[0-9]+\)?){{1,8}}"
     ))
@@ -133,6 +246,11 @@ fn findings(view: &str) -> Vec<(usize, usize)> {
     } else {
         Vec::new()
     };
+    if DOT_WORD.is_match(view) {
+        let weak = EMAIL_WEAK.captures_iter(view).filter(|c| c.name("label").is_some_and(|l| weak_address(l.as_str())));
+        found.extend(weak.filter_map(|c| c.get(0)).map(|m| (m.start(), m.end())));
+    }
+    let phones_from = found.len();
     let folded = Folded::of(view);
     let text: &str = &folded.text;
     if may_hold_phone(text) {
@@ -149,6 +267,7 @@ fn findings(view: &str) -> Vec<(usize, usize)> {
             };
             if enough_digits(m.as_str())
                 && stands_alone(text, m.start(), m.end())
+                && !words::after_a_code_label(&text[..m.start()])
                 && national().is_none_or(|n| folded.has_words(n.start, n.end) || grouped(&text[n]))
             {
                 found.push(folded.view_range(m.start(), m.end()));
@@ -158,6 +277,37 @@ fn findings(view: &str) -> Vec<(usize, usize)> {
             }
         }
     }
+    if memchr::memchr2(b':', b'/', view.as_bytes()).is_some() {
+        add_links_with_contact_data(view, &mut found, phones_from);
+    }
+    found.sort_unstable();
+    found
+}
+
+/// What [`findings`] finds inside the tags and comments of `original` (a
+/// link's `href`, a `title`, a comment's text: what a browser follows or
+/// a reader of the source sees), as ranges of `original`.
+fn hidden_findings(original: &str) -> Vec<(usize, usize)> {
+    if memchr::memchr(b'<', original.as_bytes()).is_none() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (at, inner) in view::hidden(original) {
+        let v = View::of(&inner);
+        for (start, end) in findings(&v.text) {
+            let (from, to) = v.original_range(start, end);
+            out.push((at + from, at + to));
+        }
+    }
+    out
+}
+
+/// Every range of `original` that holds contact data: what the view
+/// shows, and what its tags and comments hold.
+fn original_findings(original: &str) -> Vec<(usize, usize)> {
+    let view = View::of(original);
+    let mut found: Vec<(usize, usize)> = findings(&view.text).into_iter().map(|(s, e)| view.original_range(s, e)).collect();
+    found.extend(hidden_findings(original));
     found.sort_unstable();
     found
 }
@@ -188,7 +338,7 @@ fn grouped(national: &str) -> bool {
 }
 
 /// Whether [`EMAIL`] can match in `view`: every address it finds holds an
-/// `@` or a spelt-out `at` or `arroba`, in any case, with a blank, a
+/// `@` or a spelt-out `at`, `arroba` or `arrova`, in any case, with a blank, a
 /// bracket, a dash or an underscore on either side (`nombre at example dot
 /// es`, `nombre(arroba)x.es`, `maria-at-x-dot-es`), or a bracketed `a`
 /// (`reservas(a)x.es`).
@@ -240,7 +390,7 @@ fn spelt_at(view: &str, i: usize) -> bool {
     let before = view[..i].chars().next_back();
     let word = if b.get(i + 1).is_some_and(|c| c.eq_ignore_ascii_case(&b't')) {
         2
-    } else if b.get(i + 1..i + 6).is_some_and(|w| w.eq_ignore_ascii_case(b"rroba")) {
+    } else if b.get(i + 1..i + 6).is_some_and(|w| w.eq_ignore_ascii_case(b"rroba") || w.eq_ignore_ascii_case(b"rrova")) {
         6
     } else {
         // `(a)`, `[ a ]`
@@ -260,7 +410,8 @@ fn may_hold_phone(view: &str) -> bool {
 
 /// A phone match must not be part of a longer code: no digit right before
 /// or after it, no letter right before it unless they spell a label of a
-/// number (`tel934501042`, `data/pii/phone-labels.txt`), and not joined by
+/// number (`tel934501042`, `data/pii/phone-labels.txt`) or the number is
+/// nine digits in a row (`Bizum655443301`), and not joined by
 /// a separator to more digits (an ISBN, a reference number, a date). A
 /// letter right after it is the text going on (`934501029h`).
 fn stands_alone(text: &str, start: usize, end: usize) -> bool {
@@ -280,7 +431,10 @@ fn stands_alone(text: &str, start: usize, end: usize) -> bool {
                 let word: String = text[..start].chars().rev().take_while(|c| c.is_alphabetic()).collect();
                 let word: String = word.chars().rev().collect();
                 let whole = text[..start - word.len()].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
-                !(whole && words::is_label(&word))
+                // Nine digits in a row glued to letters read as a number
+                // whatever the word (`Bizum655443301`, `Reserves937812328`).
+                let a_run = matches!(found.len(), 9 | 11) && found.bytes().all(|b| b.is_ascii_digit());
+                !(whole && (words::is_label(&word) || a_run))
             }
             _ => false,
         };
@@ -312,15 +466,13 @@ pub fn scrub(text: &str) -> String {
 fn scrub_cow(text: &str) -> Cow<'_, str> {
     let mut cur: Cow<str> = Cow::Borrowed(text);
     for _ in 0..8 {
-        let view = View::of(&cur);
-        let found = findings(&view.text);
+        let found = original_findings(&cur);
         if found.is_empty() {
             break;
         }
         let mut out = String::with_capacity(cur.len());
         let mut last = 0;
-        for (start, end) in found {
-            let (from, to) = view.original_range(start, end);
+        for (from, to) in found {
             if from < last {
                 last = last.max(to);
                 continue;
@@ -337,7 +489,7 @@ fn scrub_cow(text: &str) -> Cow<'_, str> {
 
 /// Whether a text holds anything shaped like an e-mail or phone number.
 pub fn contains_pii(text: &str) -> bool {
-    !findings(&View::of(text).text).is_empty()
+    !original_findings(text).is_empty()
 }
 
 /// Control characters, ANSI escapes and bidi overrides go too: the same

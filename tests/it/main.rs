@@ -51,6 +51,7 @@ mod polite_mirror;
 mod polite_one_ledger;
 mod polite_promises;
 mod privacy_error_messages;
+mod privacy_pii_disguised;
 mod privacy_pii_everywhere;
 mod privacy_pii_forms;
 mod privacy_pii_realdata;

@@ -21,7 +21,7 @@ use std::path::Path;
 use unicode_normalization::UnicodeNormalization;
 
 /// The number words of the scrubber's list, to read a text back as digits.
-fn number_words() -> Vec<(String, char)> {
+pub(crate) fn number_words() -> Vec<(String, char)> {
     let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/pii/number-words.tsv")).unwrap();
     text.lines()
         .filter(|l| !l.starts_with('#') && l.contains('\t'))
@@ -32,19 +32,46 @@ fn number_words() -> Vec<(String, char)> {
         .collect()
 }
 
+/// The signs of the scrubber's look-alike list (`❶`), with their digits.
+fn look_alike_signs() -> Vec<(char, char)> {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/pii/look-alikes.tsv")).unwrap_or_default();
+    let mut out: Vec<(char, char)> = (0..9).map(|k| (char::from_u32(0x2776 + k).unwrap(), char::from(b'1' + k as u8))).collect();
+    out.extend(text.lines().filter(|l| l.starts_with("sign\t")).filter_map(|l| {
+        let mut cols = l.split('\t').skip(1);
+        Some((cols.next()?.chars().next()?, cols.next()?.trim().chars().next()?))
+    }));
+    out
+}
+
+/// The look-alike letters of the scrubber's list (`S`, `l`, `З`), lower-case.
+fn look_alike_letters() -> Vec<(char, char)> {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/pii/look-alikes.tsv")).unwrap_or_default();
+    let mut out: Vec<(char, char)> = vec![('s', '5'), ('l', '1'), ('з', '3')];
+    out.extend(text.lines().filter(|l| l.starts_with("letter\t")).filter_map(|l| {
+        let mut cols = l.split('\t').skip(1);
+        Some((cols.next()?.to_lowercase().chars().next()?, cols.next()?.trim().chars().next()?))
+    }));
+    out
+}
+
 /// The digits of a text as a reader reads them, every other character gone:
 /// NFKC, the digits of other scripts, a letter O and number words read as
-/// digits. A planted number shows here as its nine digits in a row.
-fn digits(text: &str, words: &[(String, char)]) -> String {
-    let lower: String = text.nfkc().collect::<String>().to_lowercase();
+/// digits, and in a word that holds a digit the look-alike letters. A
+/// planted number shows here as its nine digits in a row.
+pub(crate) fn digits(text: &str, words: &[(String, char)]) -> String {
+    let signs = look_alike_signs();
+    let lower: String = text.nfkc().map(|c| signs.iter().find(|(s, _)| *s == c).map_or(c, |(_, d)| *d)).collect::<String>().to_lowercase();
+    let look_alikes = look_alike_letters();
     let mut out = String::new();
     for word in lower.split(|c: char| !c.is_alphanumeric()) {
         if let Some((_, d)) = words.iter().find(|(w, _)| w == word) {
             out.push(*d);
             continue;
         }
+        let with_digit = word.chars().any(|c| c.is_numeric());
         for c in word.chars() {
             match c {
+                _ if with_digit && let Some((_, d)) = look_alikes.iter().find(|(l, _)| *l == c) => out.push(*d),
                 '0'..='9' => out.push(c),
                 'o' => out.push('0'),
                 '\u{660}'..='\u{669}' => out.push(char::from(b'0' + (c as u32 - 0x660) as u8)),
@@ -59,14 +86,17 @@ fn digits(text: &str, words: &[(String, char)]) -> String {
 
 /// A text's letters and digits, lower-case: a planted address's local part
 /// shows here whatever its `@` and `.` were written as.
-fn letters(text: &str) -> String {
+pub(crate) fn letters(text: &str) -> String {
     text.nfkc().collect::<String>().to_lowercase().chars().filter(|c| c.is_alphanumeric()).collect()
 }
 
-/// What was planted: the nine digits of each number, the local part of each address.
-struct Planted {
-    numbers: Vec<String>,
-    names: Vec<String>,
+/// What was planted: the nine digits of each number, the local part of
+/// each address, and pieces of text that must not survive as written
+/// (lower-case, NFKC: a number in words, a link's host).
+pub(crate) struct Planted {
+    pub numbers: Vec<String>,
+    pub names: Vec<String>,
+    pub pieces: Vec<String>,
 }
 
 impl Planted {
@@ -78,12 +108,16 @@ impl Planted {
         for n in &self.names {
             assert!(!l.contains(n.as_str()), "P5: {what} holds the address of {n}");
         }
+        let lower = text.nfkc().collect::<String>().to_lowercase();
+        for p in &self.pieces {
+            assert!(!lower.contains(p.as_str()), "P5: {what} holds {p:?}");
+        }
     }
 }
 
 /// A translation server on the loopback (APy) that records what it is sent
 /// and sends it back as its "translation".
-fn recording_translator() -> Server {
+pub(crate) fn recording_translator() -> Server {
     Server::start(|seen, _| {
         if seen.path.starts_with("/listPairs") {
             return Reply::ok(r#"{"responseData": [{"sourceLanguage": "spa", "targetLanguage": "eng"}], "responseStatus": 200}"#);
@@ -106,7 +140,10 @@ fn every_file(dir: &Path) -> String {
             if path.file_name().is_some_and(|n| n != "mirror") {
                 all.push_str(&every_file(&path));
             }
-        } else if path.file_name().is_some_and(|n| n != "sources.toml" && !n.to_string_lossy().ends_with(".po")) {
+        } else if path
+            .file_name()
+            .is_some_and(|n| n != "sources.toml" && !n.to_string_lossy().ends_with(".po") && !n.to_string_lossy().ends_with(".xlf"))
+        {
             all.push_str(&String::from_utf8_lossy(&std::fs::read(&path).unwrap_or_default()));
         }
     }
@@ -117,7 +154,7 @@ fn every_file(dir: &Path) -> String {
 /// and translates it against a recording APy, then hands each text to
 /// `events correct`, `translate correct` and `translate import`; asserts
 /// that nothing of `planted` reaches any output, file or request.
-fn assert_never_kept(texts: &[String], planted: &Planted) {
+pub(crate) fn assert_never_kept(texts: &[String], planted: &Planted) {
     let words = number_words();
     let apy = recording_translator();
     let dir = common::workdir(&format!(
@@ -165,6 +202,17 @@ fn assert_never_kept(texts: &[String], planted: &Planted) {
         let out = cityvibe(d, &["translate", "import", "en.po", "--json"]);
         assert_eq!(out.status.code(), Some(2), "translate import must refuse {t:?}: {}", out_text(&out));
         seen.push_str(&out_text(&out));
+        let escaped = t.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;");
+        let xliff = format!(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xliff version=\"1.2\" xmlns=\"urn:oasis:names:tc:xliff:document:1.2\">\n\
+             <file original=\"cityvibe\" datatype=\"plaintext\" source-language=\"es\" target-language=\"en\"><body>\n\
+             <trans-unit id=\"u0\" resname=\"title\"><source>Concierto de jazz</source>\
+             <target state=\"translated\">Jazz, call {escaped}</target></trans-unit>\n</body></file>\n</xliff>\n"
+        );
+        std::fs::write(d.join("en.xlf"), xliff).unwrap();
+        let out = cityvibe(d, &["translate", "import", "en.xlf", "--json"]);
+        assert_eq!(out.status.code(), Some(2), "translate import (XLIFF) must refuse {t:?}: {}", out_text(&out));
+        seen.push_str(&out_text(&out));
     }
 
     let mut shown = String::new();
@@ -185,8 +233,11 @@ fn assert_never_kept(texts: &[String], planted: &Planted) {
 
 fn family(texts: &[&str], numbers: &[&str], names: &[&str]) {
     let texts: Vec<String> = texts.iter().map(|t| t.to_string()).collect();
-    let planted =
-        Planted { numbers: numbers.iter().map(|s| s.to_string()).collect(), names: names.iter().map(|s| s.to_string()).collect() };
+    let planted = Planted {
+        numbers: numbers.iter().map(|s| s.to_string()).collect(),
+        names: names.iter().map(|s| s.to_string()).collect(),
+        pieces: Vec::new(),
+    };
     assert_never_kept(&texts, &planted);
 }
 
@@ -383,6 +434,7 @@ fn p5_issue31_random_forms_of_every_family_are_never_kept() {
             let planted = Planted {
                 numbers: forms.iter().filter_map(|f| f.number.clone()).collect(),
                 names: forms.iter().filter_map(|f| f.name.clone()).collect(),
+                pieces: Vec::new(),
             };
             let texts: Vec<String> = forms.iter().map(|f| f.text.clone()).collect();
             assert_never_kept(&texts, &planted);

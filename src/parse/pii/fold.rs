@@ -1,6 +1,9 @@
 //! The view's text as the phone patterns read it (P5):
 //! number words become their digit (`nueve tres cuatro 501 012` reads
-//! `9 3 4 501 012`), and a letter O among digits a zero (`6OO 112 248`).
+//! `9 3 4 501 012`), seven or more of them in a row a number of their own
+//! (`seis cinco cinco catro catro tres tres cero un` reads `655443301`),
+//! and a letter that looks like a digit, among digits, that digit
+//! (`6OO 112 248`, `6l2 34S 678`, `9З4`: `data/pii/look-alikes.tsv`).
 //! Each piece remembers the view's bytes it stands for, so that a number
 //! found here removes exactly those bytes of the view, and through the view
 //! of the original.
@@ -8,7 +11,7 @@
 //! Not for addresses (their forms are in the address pattern) nor for the
 //! look-alike digits of other scripts (the view folds those for both).
 
-use super::words::NUMBERS;
+use super::words::{LONGEST_NUMBER, letter_digit, number_word};
 use std::borrow::Cow;
 
 /// The folded text; `pieces` holds the replaced pieces (a word read as a
@@ -34,33 +37,42 @@ impl<'a> Folded<'a> {
     /// third more CPU).
     pub fn of(view: &'a str) -> Folded<'a> {
         let b = view.as_bytes();
-        let o = |c: Option<&u8>| matches!(c, Some(b'O' | b'o'));
-        let (mut replaced, mut beside_o, mut at) = (Vec::new(), false, 0);
+        let (mut replaced, mut beside_letter, mut at) = (Vec::new(), false, 0);
         while let Some(start) = next_digit(b, at) {
             let end = b[start..].iter().position(|c| !c.is_ascii_digit()).map_or(b.len(), |k| start + k);
-            beside_o |= o(b.get(end)) || (start > 0 && o(b.get(start - 1)));
+            beside_letter |= view[end..].chars().next().is_some_and(|c| letter_digit(c).is_some())
+                || view[..start].chars().next_back().is_some_and(|c| letter_digit(c).is_some());
             words_beside(view, start, end, &mut replaced);
             at = end;
         }
+        // A number wholly in words: its words and the gaps after them read
+        // as its digits in a row. Before the words beside digits, which
+        // give way where they overlap.
+        let mut pieces = words_in_a_row(view);
         replaced.sort_unstable();
         replaced.dedup();
-        let zeros = if beside_o { letter_o_zeros(view) } else { Vec::new() };
-        if replaced.is_empty() && zeros.is_empty() {
+        if beside_letter {
+            replaced.extend(letter_digits(view));
+        }
+        if replaced.is_empty() && pieces.is_empty() {
             return Folded { text: Cow::Borrowed(view), pieces: Vec::new() };
         }
-        replaced.extend(zeros.into_iter().map(|at| (at, at + 1, b'0')));
-        replaced.sort_unstable();
+        pieces.extend(replaced);
+        pieces.sort_unstable_by_key(|p| (p.0, usize::MAX - p.1));
         let mut text = String::with_capacity(view.len());
-        let mut pieces = Vec::with_capacity(replaced.len());
+        let mut kept = Vec::with_capacity(pieces.len());
         let mut done = 0;
-        for (from, to, digit) in replaced {
+        for (from, to, digit) in pieces {
+            if from < done {
+                continue;
+            }
             text.push_str(&view[done..from]);
-            pieces.push((text.len(), from, to));
+            kept.push((text.len(), from, to));
             text.push(char::from(digit));
             done = to;
         }
         text.push_str(&view[done..]);
-        Folded { text: Cow::Owned(text), pieces }
+        Folded { text: Cow::Owned(text), pieces: kept }
     }
 
     /// Whether this text's bytes `start..end` hold a number word.
@@ -107,7 +119,7 @@ fn next_digit(b: &[u8], mut from: usize) -> Option<usize> {
 /// neither letters nor digits.
 fn words_beside(view: &str, start: usize, end: usize, out: &mut Vec<(usize, usize, u8)>) {
     let gap = |c: char| !c.is_alphanumeric();
-    let digit_of = |w: &str| NUMBERS.iter().find(|(n, _)| n.eq_ignore_ascii_case(w)).map(|(_, d)| *d);
+    let digit_of = number_word;
     let mut pos = start;
     loop {
         let before = &view[..pos];
@@ -143,28 +155,89 @@ fn words_beside(view: &str, start: usize, end: usize, out: &mut Vec<(usize, usiz
     }
 }
 
-/// The bytes of `view` that hold a letter O read as a zero: an `O` or `o` in
-/// a run of digits and Os that holds a digit (`6OO`, `92O7`, `439Oh`), but
-/// not the end of a word before the digits (`teléfono934…`). Only numbers
-/// are read in this view: `H2O` read as `H20` finds none.
-fn letter_o_zeros(view: &str) -> Vec<usize> {
-    let b = view.as_bytes();
+/// The letters of `view` read as digits, each as `(from, to, digit)`: a
+/// look-alike letter (`O`, `l`, `S`, `З`, `data/pii/look-alikes.tsv`) in a
+/// run of digits and such letters that holds a digit (`6OO`, `92O7`,
+/// `439Oh`, `6l2`), but not the end of a word glued before the digits
+/// (`teléfono934…`, `Hotel912…`), and before the first digit only a zero's. Only numbers are read in this view:
+/// `H2O` read as `H20` finds none.
+fn letter_digits(view: &str) -> Vec<(usize, usize, u8)> {
     let mut out = Vec::new();
-    let mut seen = 0;
-    for at in memchr::memchr2_iter(b'O', b'o', b) {
-        if at < seen {
+    let in_run = |c: char| c.is_ascii_digit() || letter_digit(c).is_some();
+    let chars: Vec<(usize, char)> = view.char_indices().collect();
+    let mut k = 0;
+    while k < chars.len() {
+        if !in_run(chars[k].1) {
+            k += 1;
             continue;
         }
-        let run = |c: &u8| c.is_ascii_digit() || matches!(c, b'O' | b'o');
-        let start = b[..at].iter().rposition(|c| !run(c)).map_or(0, |k| k + 1);
-        let end = b[at..].iter().position(|c| !run(c)).map_or(b.len(), |k| at + k);
-        seen = end;
-        let Some(first_digit) = b[start..end].iter().position(u8::is_ascii_digit).map(|k| start + k) else { continue };
-        // Os before the first digit only when the run stands apart from a
-        // word before it: `teléfono934…` keeps its `o`.
-        let from = if apart(view[..start].chars().next_back()) { start } else { first_digit };
-        out.extend((from..end).filter(|&k| matches!(b[k], b'O' | b'o')));
+        let start = k;
+        while k < chars.len() && in_run(chars[k].1) {
+            k += 1;
+        }
+        let Some(first_digit) = (start..k).find(|&j| chars[j].1.is_ascii_digit()) else { continue };
+        // Letters before the first digit only when the run stands apart
+        // from a word before it.
+        // Only a zero's look-alike before the first digit (`OO34 …`): a
+        // word glued to a number is a label (`S655443301`, `l912…`).
+        let apart_before = apart(start.checked_sub(1).map(|j| chars[j].1));
+        let from = if apart_before { start } else { first_digit };
+        for (j, &(at, c)) in chars.iter().enumerate().take(k).skip(from) {
+            if let Some(d) = letter_digit(c).filter(|&d| j > first_digit || d == b'0') {
+                out.push((at, at + c.len_utf8(), d));
+            }
+        }
     }
+    out
+}
+
+/// Seven or more number words in a row (parted by at most eight
+/// characters that are neither letters nor digits): a number written
+/// wholly in words. Each word as `(from, to, digit)`, `to` reaching over
+/// the gap after it but the last, so that the folded text reads the
+/// digits in a row. One walk over the words of the view, each looked up
+/// only when it is no longer than the longest number word.
+fn words_in_a_row(view: &str) -> Vec<(usize, usize, u8)> {
+    const AT_LEAST: usize = 7;
+    let mut out = Vec::new();
+    let mut run: Vec<(usize, usize, u8)> = Vec::new();
+    let mut last_end = 0;
+    let flush = |run: &mut Vec<(usize, usize, u8)>, out: &mut Vec<(usize, usize, u8)>| {
+        if run.len() >= AT_LEAST {
+            let n = run.len();
+            for k in 0..n {
+                let to = if k + 1 < n { run[k + 1].0 } else { run[k].1 };
+                out.push((run[k].0, to, run[k].2));
+            }
+        }
+        run.clear();
+    };
+    let mut words = view.char_indices().peekable();
+    while let Some((from, c)) = words.next() {
+        if !c.is_alphanumeric() {
+            continue;
+        }
+        let mut to = from + c.len_utf8();
+        while let Some(&(at, c)) = words.peek() {
+            if !c.is_alphanumeric() {
+                break;
+            }
+            to = at + c.len_utf8();
+            words.next();
+        }
+        let gap_ok = run.is_empty() || (from - last_end <= 8 && view[last_end..from].chars().count() <= 8);
+        let digit = if to - from <= *LONGEST_NUMBER { number_word(&view[from..to]) } else { None };
+        match digit {
+            Some(d) if gap_ok => run.push((from, to, d)),
+            Some(d) => {
+                flush(&mut run, &mut out);
+                run.push((from, to, d));
+            }
+            None => flush(&mut run, &mut out),
+        }
+        last_end = to;
+    }
+    flush(&mut run, &mut out);
     out
 }
 
@@ -185,7 +258,9 @@ mod tests {
         assert_eq!(&view[from..to], "6OO 112");
         assert!(matches!(Folded::of("Concierto a las 20:00").text, Cow::Borrowed(_)));
         assert_eq!(Folded::of("nuevebis dos 3").text, "nuevebis 2 3");
-        assert!(matches!(Folded::of("nueve tres cuatro cinco").text, Cow::Borrowed(_)), "no digit, no fold");
+        assert!(matches!(Folded::of("nueve tres cuatro cinco").text, Cow::Borrowed(_)), "four words are text");
+        assert_eq!(Folded::of("al seis cinco cinco, catro catro tres, tres cero un hoy").text, "al 655443301 hoy");
+        assert_eq!(Folded::of("6l2 34S 9З4 Hotel912 S1").text, "612 345 934 Hotel912 S1");
     }
 
     #[test]

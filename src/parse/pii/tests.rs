@@ -69,6 +69,50 @@ pub const FORMS: &[&str] = &[
     "nombre@example(.)es",
     "nombre@example\u{3002}es",
     "nombre@gmail",
+    // A phone inside a link: the link goes whole.
+    "https://wa.me/34655443302",
+    "api.whatsapp.com/send?phone=34655443302&text=Hola",
+    "tel:+34655443302",
+    "sms:655443302",
+    "https://example.es/reservas/655443302",
+    "https://example.es/c?tel=655%20443%20302",
+    // Inside a tag's attributes, and split by a comment.
+    "<a href=\"mailto:nombre@example.es\">Escríbenos</a>",
+    "<a href=\"tel:+34655443302\">Llámanos</a>",
+    "<a href=\"https://api.whatsapp.com/send?phone=34655443302&amp;text=\">WhatsApp</a>",
+    "(+34) 91 548 95 12/3",
+    "<span title=\"nombre@example.es\">Info</span>",
+    "nombre<!-- x -->@example.es",
+    // A label the list lacks, glued.
+    "Bizum655443301",
+    "Reserves937812328",
+    "guasap655443303",
+    "34655443302",
+    "Bizum34655443301",
+    "send?phone=34656000504&text=Hola",
+    // Words and signs for `@` and `.`.
+    "nombre arrova example punt cat",
+    "nombre arroba example ponto gal",
+    "nombre en example punto es",
+    "nombre@example,es",
+    "\"nombre\"@example.es",
+    "nombre @ gmail",
+    "nombre@[192.168.1.20]",
+    "nombre\\u0040example.es",
+    "nombre%2540example.es",
+    "nombre&#8203;@example.es",
+    "nombre&#65312;example.es",
+    "nombre\u{2800}@\u{2800}example.es",
+    "nombre at example . es",
+    // Number words of Galician and Catalan, wholly in words, look-alikes.
+    "nove catro dous 345 678",
+    "sis u u 443 302",
+    "seis cinco cinco catro catro tres tres cero un",
+    "6l2 34S 678",
+    "9\u{417}4 501 022",
+    "9\u{301}12 345 678",
+    "9\u{FE0F}\u{20E3}1\u{FE0F}\u{20E3}2 345 678",
+    "\u{277E}\u{2776}\u{2777} 345 678",
 ];
 
 #[test]
@@ -78,7 +122,9 @@ fn every_form_is_removed_p5_issue10() {
             let out = scrub(&text);
             assert!(out.contains(REDACTED), "{text:?} came out as {out:?}");
             assert!(!contains_pii(&out), "{text:?} left contact data: {out:?}");
-            for piece in ["nombre", "345", "234 56", "2345678", "example", "@", "\u{FF20}", "&#64;", "%40", "45 46 14", "7946"] {
+            for piece in
+                ["nombre", "345", "234 56", "2345678", "example", "@", "\u{FF20}", "&#64;", "%40", "45 46 14", "7946", "655", "443"]
+            {
                 if form.contains(piece) {
                     assert!(!out.contains(piece), "{text:?}: {piece:?} survives in {out:?}");
                 }
@@ -136,6 +182,14 @@ pub const KEEP: &[&str] = &[
     "Ciclo 2025-2026, 12-14 de diciembre de 2025",
     "Sesiones 6 7 8 9 y 10 de diciembre",
     "7 8 9 10 11 12 13 14 15",
+    "Síguenos en Instagram @teatro.real y @museo_prado",
+    "ISBN 84-376-0494-7, ISBN-10: 0-306-40615-2, ISBN 8437604947, ISBN 84 376 0494 X",
+    "Lo importante en este punto es que vengas",
+    "https://www.madrid.es/evento/50066046",
+    "https://datosabiertos.jcyl.es/web/jcyl/risp/es/cultura-ocio/agenda_cultural/1284806871500.json",
+    "<a href=\"https://www.teatro.es/obra?id=123\" title=\"La obra\">Obra</a><!-- fin -->",
+    "Sala S1, planta 2, Hotel 3; H2O; 3l de agua",
+    "Uno, dos, tres, cuatro y cinco actos",
 ];
 
 #[test]
