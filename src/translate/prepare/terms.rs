@@ -27,6 +27,18 @@ const SHIPPED: &[(&str, &str)] = &[
     ("gl", include_str!("../../../data/terms/es-gl.tsv")),
 ];
 
+/// The shipped term files for Basque originals, one per target language
+/// (`eu-XX.tsv`, Spanish included: "Bertso-saioa" → "Sesión de bertsos").
+const SHIPPED_BASQUE: &[(&str, &str)] = &[
+    ("es", include_str!("../../../data/terms/eu-es.tsv")),
+    ("en", include_str!("../../../data/terms/eu-en.tsv")),
+    ("fr", include_str!("../../../data/terms/eu-fr.tsv")),
+    ("it", include_str!("../../../data/terms/eu-it.tsv")),
+    ("pt", include_str!("../../../data/terms/eu-pt.tsv")),
+    ("ca", include_str!("../../../data/terms/eu-ca.tsv")),
+    ("gl", include_str!("../../../data/terms/eu-gl.tsv")),
+];
+
 /// One entry: the Spanish phrase as lowercase words, and what it becomes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Term {
@@ -172,6 +184,15 @@ impl TermBase {
         };
         base.problems.extend(missing);
         Ok(base)
+    }
+
+    /// The shipped term base for Basque originals into `tgt`
+    /// (`data/terms/eu-TGT.tsv`); empty for a language without one.
+    pub fn basque(tgt: &str) -> Result<TermBase> {
+        match SHIPPED_BASQUE.iter().find(|(l, _)| *l == tgt) {
+            Some((_, content)) => TermBase::parse(content, &format!("data/terms/eu-{tgt}.tsv")),
+            None => Ok(TermBase::default()),
+        }
     }
 
     /// What is wrong with an operator's term folder, for `doctor`: the
