@@ -94,13 +94,15 @@ pub fn read(
 ) -> Result<usize, FeedError> {
     // A feed that declares another encoding (`<?xml … encoding="ISO-8859-1"?>`)
     // is decoded to UTF-8 as it streams; quick-xml reads UTF-8 only.
+    let (head, encoding) = declaration(body).map_err(|e| FeedError::new(format!("reading the XML body: {e}")))?;
+    let mut chained = std::io::Read::chain(std::io::Cursor::new(head), body);
     let mut decoded;
-    let body: &mut dyn BufRead = match declared_encoding(body).map_err(|e| FeedError::new(format!("reading the XML body: {e}")))? {
+    let body: &mut dyn BufRead = match encoding {
         Some(encoding) => {
-            decoded = Utf8Of::new(body, encoding);
+            decoded = Utf8Of::new(&mut chained, encoding);
             &mut decoded
         }
-        None => body,
+        None => &mut chained,
     };
     let mut reader = quick_xml::Reader::from_reader(body);
     let mut buf = Vec::new();
@@ -275,20 +277,26 @@ impl Building {
     }
 }
 
-/// The encoding an XML declaration at the start of `body` names, when it is
-/// not UTF-8 (nor UTF-16, which a declaration cannot name in ASCII): read
-/// from the bytes already buffered, never consumed. `None`: read as UTF-8.
-fn declared_encoding(body: &mut dyn BufRead) -> std::io::Result<Option<&'static encoding_rs::Encoding>> {
-    let head = body.fill_buf()?;
-    let head = &head[..head.len().min(256)];
-    let Some(rest) = head.strip_prefix(b"<?xml") else { return Ok(None) };
-    let Some(end) = memchr::memmem::find(rest, b"?>") else { return Ok(None) };
-    let decl = String::from_utf8_lossy(&rest[..end]);
-    let Some(at) = decl.find("encoding") else { return Ok(None) };
+/// The bytes of an XML declaration at the start of `body` (taken out of it,
+/// to be read again before the rest) and the encoding it names, when that
+/// is not UTF-8 (nor UTF-16, which a declaration cannot name in ASCII).
+/// Reads at most 256 bytes, whatever the reader's buffer. `None`: UTF-8.
+fn declaration(body: &mut dyn BufRead) -> std::io::Result<(Vec<u8>, Option<&'static encoding_rs::Encoding>)> {
+    let mut head = Vec::new();
+    while head.len() < 256 && !head.ends_with(b"?>") && (head.len() >= 5 || b"<?xml".starts_with(&head)) {
+        let Some(&byte) = body.fill_buf()?.first() else { break };
+        head.push(byte);
+        body.consume(1);
+    }
+    let Some(decl) = head.strip_prefix(b"<?xml").and_then(|d| d.strip_suffix(b"?>")) else { return Ok((head, None)) };
+    let decl = String::from_utf8_lossy(decl).into_owned();
+    let Some(at) = decl.find("encoding") else { return Ok((head, None)) };
     let value = decl[at + "encoding".len()..].trim_start().strip_prefix('=').map(str::trim_start).unwrap_or("");
-    let Some(quote) = value.chars().next().filter(|q| matches!(q, '"' | '\'')) else { return Ok(None) };
+    let Some(quote) = value.chars().next().filter(|q| matches!(q, '"' | '\'')) else { return Ok((head, None)) };
     let label = value[1..].split(quote).next().unwrap_or("");
-    Ok(encoding_rs::Encoding::for_label(label.as_bytes()).filter(|e| *e != encoding_rs::UTF_8 && *e != encoding_rs::UTF_16LE && *e != encoding_rs::UTF_16BE))
+    let encoding = encoding_rs::Encoding::for_label(label.as_bytes())
+        .filter(|e| *e != encoding_rs::UTF_8 && *e != encoding_rs::UTF_16LE && *e != encoding_rs::UTF_16BE);
+    Ok((head, encoding))
 }
 
 /// A body in another encoding, read as UTF-8: decoded block by block

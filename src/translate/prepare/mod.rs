@@ -117,8 +117,7 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     let found = terms_to_put_in(&text, &taken, known, terms);
     taken.extend(found.iter().map(|f| (f.start, f.end)));
     // The names around all that, whole or word by word.
-    let by_dictionary = known.analysis.filter(|_| !known.capitals_are_names);
-    for span in names::find(&text, &taken, &kept, by_dictionary, known.running_text) {
+    for span in names::find(&text, &taken, &kept, known.analysis, known.running_text, known.capitals_are_names) {
         match known.analysis.filter(|_| known.name_words) {
             Some(analysis) => kept.extend(namewords::name_words(&text, span, analysis)),
             None => kept.push(span),

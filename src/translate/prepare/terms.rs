@@ -145,12 +145,15 @@ impl TermBase {
         let base = self;
         // A later line for the same phrase wins: the operator's own additions
         // go at the end of the file.
+        // The same words joined otherwise ("bertso saioa", "bertso-saioa")
+        // are two entries.
+        let key = |t: &Term| t.spanish.to_lowercase().split_whitespace().collect::<Vec<_>>().join(" ");
         let mut seen = HashMap::new();
         for (i, t) in base.terms.iter().enumerate() {
-            seen.insert(t.words.clone(), i);
+            seen.insert(key(t), i);
         }
         for (i, t) in base.terms.iter().enumerate() {
-            if seen[&t.words] == i {
+            if seen[&key(t)] == i {
                 base.by_first.entry(t.words[0].clone()).or_default().push(i);
             }
         }
@@ -244,7 +247,15 @@ impl TermBase {
                         continue;
                     }
                     let same = (0..n).all(|k| lower[i + k] == self.terms[t].words[k]);
-                    let blanks_between = (1..n).all(|k| text[ws[i + k - 1].1..ws[i + k].0].chars().all(char::is_whitespace));
+                    // Blanks between the words, or the very joiner the entry
+                    // writes ("bertso-saioa": a hyphen matches a hyphen only).
+                    let phrase = self.terms[t].spanish.to_lowercase();
+                    let pw = words(&phrase);
+                    let blanks_between = (1..n).all(|k| {
+                        let gap = &text[ws[i + k - 1].1..ws[i + k].0];
+                        let want = pw.get(k).map_or(" ", |w| &phrase[pw[k - 1].1..w.0]);
+                        if want.chars().all(char::is_whitespace) { gap.chars().all(char::is_whitespace) && !gap.is_empty() } else { gap == want }
+                    });
                     if same && blanks_between && free(ws[i].0, ws[i + n - 1].1) && self.fits(t, text, &ws, i, n) {
                         hit = Some((t, n));
                         break;
