@@ -96,19 +96,29 @@ fn a_jsonp_body_is_read_and_anything_else_around_it_refused() {
 }
 
 // P3, P14: the review is pending: a run without a mirror refuses the source
-// before any request, says what to read, and the source's rows ship off.
+// before any request and says what to read (the run's own gate, answered by
+// `run --dry-run`: a real run without --mirror books in the machine's system
+// ledger, which a test must not touch; `review_pending` proves on loopback
+// that the run itself sends nothing); through a mirror the gate lets it
+// through; the shipped row is off.
 #[test]
 fn a_run_without_a_mirror_refuses_euskadi_until_its_review_is_read_p14() {
     let dir = common::workdir(&common::sources_toml(&["euskadi"], ""));
-    let out = common::cityvibe(dir.path(), &["run", "--source", "euskadi", "--json"]);
+    let d = dir.path();
+    let out = common::cityvibe(d, &["run", "--dry-run", "--source", "euskadi", "--json"]);
     let said = text(&out);
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {said}"));
-    let s = &report["sources"][0];
-    assert_eq!(s["status"], "refused", "{said}");
-    assert_eq!(s["requests"], 0, "{said}");
-    for told in ["https://opendata.euskadi.eus/robots.txt", "adapters/euskadi.rs", "review.robots_txt", MANIFEST.dataset_page] {
-        assert!(s["message"].as_str().unwrap_or("").contains(told), "the refusal does not say {told:?}: {said}");
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    let dry: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {said}"));
+    let line = &dry["sources"][0];
+    assert_eq!(line["would"], "refuse", "{line}");
+    let why = line["why"].as_str().unwrap_or("");
+    for told in ["robots.txt review is pending", "https://opendata.euskadi.eus/robots.txt", "adapters/euskadi.rs", "review.robots_txt", MANIFEST.dataset_page] {
+        assert!(why.contains(told), "the refusal does not say {told:?}: {why}");
     }
+    let mirror = mirror_with(b"jsonCallback([]);");
+    let out = common::cityvibe(d, &["--mirror", mirror.path().to_str().unwrap(), "run", "--dry-run", "--source", "euskadi", "--json"]);
+    let dry: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out)));
+    assert_eq!(dry["sources"][0]["would"], "fetch", "{dry}");
     let shipped = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("sources.toml")).unwrap();
     let row = shipped.split("[sources.euskadi]").nth(1).expect("a sources.toml row for euskadi");
     assert!(row.trim_start().starts_with("enabled = false"), "{row}");
