@@ -227,8 +227,9 @@ fn point(r: &Record) -> Option<(f64, f64)> {
 mod tests {
     use super::*;
 
-    const SAMPLE: &[u8] =
-        include_bytes!("../data/samples/opendata.euskadi.eus/contenidos/ds_eventos/agenda_cultura_euskadi/es_kultura/adjuntos/kulturklik.json");
+    const SAMPLE: &[u8] = include_bytes!(
+        "../data/samples/opendata.euskadi.eus/contenidos/ds_eventos/agenda_cultura_euskadi/es_kultura/adjuntos/kulturklik.json"
+    );
 
     /// The sample's records read as events, the one without an id in its
     /// page's address as a named record error (the golden file and the

@@ -17,7 +17,8 @@ pub mod jcyl;
 pub mod madrid;
 
 /// Every adapter, in a fixed order.
-pub static ALL: &[&dyn Adapter] = &[&madrid::Madrid, &esmadrid::Esmadrid, &diba::Diba, &jcyl::Jcyl, &andalucia::Andalucia, &gencat::Gencat, &euskadi::Euskadi];
+pub static ALL: &[&dyn Adapter] =
+    &[&madrid::Madrid, &esmadrid::Esmadrid, &diba::Diba, &jcyl::Jcyl, &andalucia::Andalucia, &gencat::Gencat, &euskadi::Euskadi];
 
 /// The adapter with this id.
 pub fn by_id(id: &str) -> Option<&'static dyn Adapter> {

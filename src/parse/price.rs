@@ -27,7 +27,17 @@ pub fn free_from_text(price: &str) -> Option<bool> {
     }
     // "doako", "doan": free in Basque (Kulturklik's "Doakoa").
     let free = has(&[
-        "gratu", "gratis", "entrada libre", "entrada lliure", "acceso libre", "acces lliure", "sin coste", "sense cost", "free", "doako", "doan",
+        "gratu",
+        "gratis",
+        "entrada libre",
+        "entrada lliure",
+        "acceso libre",
+        "acces lliure",
+        "sin coste",
+        "sense cost",
+        "free",
+        "doako",
+        "doan",
     ]);
     free.then_some(true)
 }

@@ -400,8 +400,10 @@ mod tests {
         assert!(std::str::from_utf8(&latin1).is_err());
         let mut sink = Collect::default();
         let mut body = std::io::BufReader::with_capacity(7, &latin1[..]);
-        read(&mut body, &SHAPE, &mut sink, |node, _| Event::new(node.attribute("id"), node.text_of("t"), "es").map_err(|e| RecordError::new("", e)))
-            .unwrap();
+        read(&mut body, &SHAPE, &mut sink, |node, _| {
+            Event::new(node.attribute("id"), node.text_of("t"), "es").map_err(|e| RecordError::new("", e))
+        })
+        .unwrap();
         let titles: Vec<&str> = sink.events.iter().map(|e| e.title.as_str()).collect();
         assert_eq!(titles, ["Exposición «Año»", "Música en Iruña"]);
         let utf8 = r#"<?xml version="1.0" encoding="UTF-8"?><list><item id="1"><t>Año</t></item></list>"#;

@@ -112,7 +112,13 @@ fn a_run_without_a_mirror_refuses_euskadi_until_its_review_is_read_p14() {
     let line = &dry["sources"][0];
     assert_eq!(line["would"], "refuse", "{line}");
     let why = line["why"].as_str().unwrap_or("");
-    for told in ["robots.txt review is pending", "https://opendata.euskadi.eus/robots.txt", "adapters/euskadi.rs", "review.robots_txt", MANIFEST.dataset_page] {
+    for told in [
+        "robots.txt review is pending",
+        "https://opendata.euskadi.eus/robots.txt",
+        "adapters/euskadi.rs",
+        "review.robots_txt",
+        MANIFEST.dataset_page,
+    ] {
         assert!(why.contains(told), "the refusal does not say {told:?}: {why}");
     }
     let mirror = mirror_with(b"jsonCallback([]);");
@@ -245,7 +251,8 @@ fn an_iso_8859_1_xml_feed_that_declares_its_encoding_is_read() {
     let utf8 = dir.path().join("agenda-utf8.xml");
     std::fs::write(&utf8, xml.as_bytes()).unwrap();
     let check = |p: &Path| -> serde_json::Value {
-        let out = common::cityvibe(dir.path(), &["adapter", "check", "madrid", "--sample", p.to_str().unwrap(), "--json", "--limit", "100"]);
+        let out =
+            common::cityvibe(dir.path(), &["adapter", "check", "madrid", "--sample", p.to_str().unwrap(), "--json", "--limit", "100"]);
         serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out)))
     };
     let (read, as_utf8) = (check(&path), check(&utf8));

@@ -254,7 +254,11 @@ impl TermBase {
                     let blanks_between = (1..n).all(|k| {
                         let gap = &text[ws[i + k - 1].1..ws[i + k].0];
                         let want = pw.get(k).map_or(" ", |w| &phrase[pw[k - 1].1..w.0]);
-                        if want.chars().all(char::is_whitespace) { gap.chars().all(char::is_whitespace) && !gap.is_empty() } else { gap == want }
+                        if want.chars().all(char::is_whitespace) {
+                            gap.chars().all(char::is_whitespace) && !gap.is_empty()
+                        } else {
+                            gap == want
+                        }
                     });
                     if same && blanks_between && free(ws[i].0, ws[i + n - 1].1) && self.fits(t, text, &ws, i, n) {
                         hit = Some((t, n));
