@@ -61,7 +61,10 @@ fn contact_data_and_images_never_reach_the_database() {
     place("fixtures/pii/jcyl.json", "datosabiertos.jcyl.es/web/jcyl/risp/es/cultura-ocio/agenda_cultural/1284806871500.json");
     place("fixtures/pii/andalucia.json", "datos.juntadeandalucia.es/api/v0/schedule/all?format=json");
     place("fixtures/pii/gencat.json", "analisi.transparenciacatalunya.cat/resource/rhpv-yr4f.json?$order=codi&$limit=1000&$offset=0");
-    place("fixtures/pii/euskadi.json", "opendata.euskadi.eus/contenidos/ds_eventos/agenda_cultura_euskadi/es_kultura/adjuntos/kulturklik.json");
+    place(
+        "fixtures/pii/euskadi.json",
+        "opendata.euskadi.eus/contenidos/ds_eventos/agenda_cultura_euskadi/es_kultura/adjuntos/kulturklik.json",
+    );
     // Stored through the library on simulated time: what reaches the file is
     // the subject, not the samples' crawl delays (10 s between diba's feeds).
     let v = serde_json::to_value(common::run_on_simulated_time(dir.path(), &mirror, &[])).unwrap();
