@@ -11,12 +11,14 @@ use crate::adapter::Adapter;
 pub mod andalucia;
 pub mod diba;
 pub mod esmadrid;
+pub mod euskadi;
 pub mod gencat;
 pub mod jcyl;
 pub mod madrid;
 
 /// Every adapter, in a fixed order.
-pub static ALL: &[&dyn Adapter] = &[&madrid::Madrid, &esmadrid::Esmadrid, &diba::Diba, &jcyl::Jcyl, &andalucia::Andalucia, &gencat::Gencat];
+pub static ALL: &[&dyn Adapter] =
+    &[&madrid::Madrid, &esmadrid::Esmadrid, &diba::Diba, &jcyl::Jcyl, &andalucia::Andalucia, &gencat::Gencat, &euskadi::Euskadi];
 
 /// The adapter with this id.
 pub fn by_id(id: &str) -> Option<&'static dyn Adapter> {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install the Debian packages cityvibe's translation needs: the Apertium engine,
-# the language pairs for es <-> {ca, gl, en, fr, it, pt} and ca -> {en, fr, it, pt}
+# the language pairs for es <-> {ca, gl, en, fr, it, pt}, ca -> {en, fr, it, pt}
+# and eu -> {es, en} (Basque originals)
 # (every mode data/translate/routes.tsv names), and apertium-apy
 # (the HTTP server the ApyTranslator backend talks to, also used by tests).
 #
@@ -20,6 +21,8 @@ PACKAGES=(
   apertium-fra-cat  # modes cat-fra, fra-cat (Catalan originals; Spanish descriptions via Catalan)
   apertium-cat-ita  # modes cat-ita, ita-cat (Catalan originals; Spanish descriptions via Catalan)
   apertium-por-cat  # modes cat-por, por-cat (Catalan originals; Spanish descriptions via Catalan)
+  apertium-eu-es    # mode eu-es (Basque originals into Spanish, then on through the route table)
+  apertium-eu-en    # mode eu-en (Basque originals; its analyser decides a text's language beside Spanish)
   apertium-apy      # HTTP API server (Python)
 )
 

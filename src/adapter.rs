@@ -335,6 +335,18 @@ pub trait Adapter: Sync {
     /// Each record's outcome goes to `sink.push`; only a body that cannot
     /// be read at all is an `Err`.
     fn parse(&self, feed: &Feed, body: &mut dyn BufRead, sink: &mut dyn EventSink) -> Result<(), FeedError>;
+
+    /// The languages this source's originals may be written in, when its
+    /// feed mixes them (Kulturklik: Spanish and Basque titles in one feed);
+    /// empty (the default) when every text is in its feed's `lang`. For
+    /// such a source the core decides each event's language at ingest from
+    /// its title (`translate::prepare::original`): the candidate whose
+    /// Apertium analyser knows more of its ordinary words, a tie going to
+    /// the language the parser put in `Event::lang` (the record's hint),
+    /// then to the feed's `lang`.
+    fn original_languages(&self) -> &'static [&'static str] {
+        &[]
+    }
 }
 
 /// The record framework runs every adapter's parser ([`crate::records::parse_feed`]).

@@ -139,6 +139,17 @@ impl PartialEq<Lang> for &str {
     }
 }
 
+/// The languages a feed's originals may be written in that are no display
+/// language: CityVibe translates from them (through `data/translate/routes.tsv`)
+/// but never into them. Each with Apertium's names for it, most specific first.
+pub const ORIGINAL_ONLY: &[(&str, [&str; 2])] = &[("eu", ["eu", "eus"])];
+
+/// Apertium's names for an original language's code: a display language's
+/// ([`Lang::apertium_codes`]) or one of [`ORIGINAL_ONLY`].
+pub fn apertium_codes_of(code: &str) -> Option<[&'static str; 2]> {
+    Lang::from_code(code).map(Lang::apertium_codes).or_else(|| ORIGINAL_ONLY.iter().find(|o| o.0 == code).map(|o| o.1))
+}
+
 impl FromStr for Lang {
     type Err = String;
     fn from_str(s: &str) -> Result<Lang, String> {

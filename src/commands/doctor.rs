@@ -362,7 +362,13 @@ fn route_check(c: &Config) -> Option<Check> {
             missing.push(mode.to_string());
             continue;
         }
-        let word = if mode.starts_with("cat") || mode.starts_with("ca-") { "bon dia" } else { "hola" };
+        let word = if mode.starts_with("cat") || mode.starts_with("ca-") {
+            "bon dia"
+        } else if mode.starts_with("eu-") {
+            "egun on"
+        } else {
+            "hola"
+        };
         match engine.translate_through(mode, word) {
             Ok(out) if !out.trim().is_empty() => proved.push(format!("{mode} \"{}\"", out.trim())),
             Ok(_) => failed.push(format!("{mode} gave nothing back")),

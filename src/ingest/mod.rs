@@ -275,7 +275,9 @@ impl SourceDriver {
         let (parsed, tally, verdict) = {
             let mut ingest = store.begin_ingest(m).map_err(|e| format!("database: {e:#}"))?;
             ingest.set_withdraw_guard(self.withdraw_guard);
-            let mut sink = StoreSink { ingest, translations: &translations, parsed: 0, tally: Tally::default(), failure: None };
+            let candidates = self.adapter.original_languages();
+            let decider = (!candidates.is_empty()).then(|| crate::translate::prepare::original::Decider::new(candidates, feed.lang));
+            let mut sink = StoreSink { ingest, translations: &translations, parsed: 0, tally: Tally::default(), failure: None, decider };
             // A paged feed's pages, in the order they were asked: one feed
             // in one transaction, a later row of an id winning.
             let mut parsed = Ok(());
@@ -285,7 +287,7 @@ impl SourceDriver {
                     break;
                 }
             }
-            let StoreSink { ingest, parsed: n, tally, failure, translations: _ } = sink;
+            let StoreSink { ingest, parsed: n, tally, failure, translations: _, decider: _ } = sink;
             let verdict = match (failure, &parsed) {
                 (Some(e), _) => {
                     let _ = ingest.rollback();

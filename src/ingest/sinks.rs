@@ -19,6 +19,9 @@ pub(super) struct StoreSink<'s, 't> {
     pub(super) parsed: u64,
     pub(super) tally: Tally,
     pub(super) failure: Option<anyhow::Error>,
+    /// For a source whose feed mixes languages: decides each event's
+    /// original language from its title (`Adapter::original_languages`).
+    pub(super) decider: Option<crate::translate::prepare::original::Decider>,
 }
 
 /// A feed's record errors and warnings: how many, and the first few.
@@ -84,6 +87,9 @@ impl StoreSink<'_, '_> {
         // nothing and cost a third of the ingest's CPU time.
         if let Some(ts) = self.translations.get(&event.source_event_id) {
             event.translations.extend(ts.iter().cloned());
+        }
+        if let Some(decider) = &mut self.decider {
+            event.lang = decider.decide(&event.title, &event.lang);
         }
         self.parsed += 1;
         if let Err(e) = self.ingest.upsert(&event) {

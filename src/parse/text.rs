@@ -299,6 +299,50 @@ pub fn fold(s: &str) -> String {
         .collect()
 }
 
+/// A title wrapped whole in quotes (Kulturklik writes a third of its titles
+/// `"\"El científico de la ópera\""`) without them; quotes inside a title,
+/// and a title that only starts or ends with a quoted part, stay.
+///
+/// ```
+/// use cityvibe::parse::text::unwrap_quotes;
+/// assert_eq!(unwrap_quotes("\"El científico de la ópera\""), "El científico de la ópera");
+/// assert_eq!(unwrap_quotes("«Goraki»"), "Goraki");
+/// assert_eq!(unwrap_quotes("Jarabe de Palo: \"20 años\""), "Jarabe de Palo: \"20 años\"");
+/// assert_eq!(unwrap_quotes("\"Ipuinen lapikoa\", sesión de cuentacuentos"), "\"Ipuinen lapikoa\", sesión de cuentacuentos");
+/// assert_eq!(unwrap_quotes("\"Uno\" y \"otro\""), "\"Uno\" y \"otro\"");
+/// assert_eq!(unwrap_quotes("\"Filmazpit: \"Nola?\"\""), "Filmazpit: \"Nola?\"");
+/// ```
+pub fn unwrap_quotes(title: &str) -> &str {
+    let t = title.trim();
+    for (open, close) in [('"', '"'), ('“', '”'), ('«', '»')] {
+        let Some(inner) = t.strip_prefix(open).and_then(|r| r.strip_suffix(close)) else { continue };
+        // The first quote inside must open a part of its own (after a blank
+        // or a colon) and the quotes inside must pair up: else the outer two
+        // close and open two quoted parts (`"Uno" y "otro"`).
+        let mut prev = ' ';
+        let mut depth = 0i32;
+        let mut wraps = !inner.trim().is_empty();
+        for c in inner.chars() {
+            if c == open && open == close {
+                if depth == 0 && !(prev.is_whitespace() || matches!(prev, ':' | '(' | '-')) {
+                    wraps = false;
+                }
+                depth = 1 - depth;
+            } else if c == open {
+                depth += 1;
+            } else if c == close {
+                depth -= 1;
+                wraps &= depth >= 0;
+            }
+            prev = c;
+        }
+        if wraps && depth == 0 {
+            return inner.trim();
+        }
+    }
+    t
+}
+
 /// `Some(trimmed)` unless empty.
 pub fn non_empty(s: &str) -> Option<String> {
     let t = s.trim();

@@ -92,6 +92,18 @@ pub fn read(
     sink: &mut dyn EventSink,
     mut map: impl FnMut(&Node, usize) -> Result<Event, RecordError>,
 ) -> Result<usize, FeedError> {
+    // A feed that declares another encoding (`<?xml … encoding="ISO-8859-1"?>`)
+    // is decoded to UTF-8 as it streams; quick-xml reads UTF-8 only.
+    let (head, encoding) = declaration(body).map_err(|e| FeedError::new(format!("reading the XML body: {e}")))?;
+    let mut chained = std::io::Read::chain(std::io::Cursor::new(head), body);
+    let mut decoded;
+    let body: &mut dyn BufRead = match encoding {
+        Some(encoding) => {
+            decoded = Utf8Of::new(&mut chained, encoding);
+            &mut decoded
+        }
+        None => &mut chained,
+    };
     let mut reader = quick_xml::Reader::from_reader(body);
     let mut buf = Vec::new();
     let mut skip = Vec::new();
@@ -265,6 +277,76 @@ impl Building {
     }
 }
 
+/// The bytes of an XML declaration at the start of `body` (taken out of it,
+/// to be read again before the rest) and the encoding it names, when that
+/// is not UTF-8 (nor UTF-16, which a declaration cannot name in ASCII).
+/// Reads at most 256 bytes, whatever the reader's buffer. `None`: UTF-8.
+fn declaration(body: &mut dyn BufRead) -> std::io::Result<(Vec<u8>, Option<&'static encoding_rs::Encoding>)> {
+    let mut head = Vec::new();
+    while head.len() < 256 && !head.ends_with(b"?>") && (head.len() >= 5 || b"<?xml".starts_with(&head)) {
+        let Some(&byte) = body.fill_buf()?.first() else { break };
+        head.push(byte);
+        body.consume(1);
+    }
+    let Some(decl) = head.strip_prefix(b"<?xml").and_then(|d| d.strip_suffix(b"?>")) else { return Ok((head, None)) };
+    let decl = String::from_utf8_lossy(decl).into_owned();
+    let Some(at) = decl.find("encoding") else { return Ok((head, None)) };
+    let value = decl[at + "encoding".len()..].trim_start().strip_prefix('=').map(str::trim_start).unwrap_or("");
+    let Some(quote) = value.chars().next().filter(|q| matches!(q, '"' | '\'')) else { return Ok((head, None)) };
+    let label = value[1..].split(quote).next().unwrap_or("");
+    let encoding = encoding_rs::Encoding::for_label(label.as_bytes())
+        .filter(|e| *e != encoding_rs::UTF_8 && *e != encoding_rs::UTF_16LE && *e != encoding_rs::UTF_16BE);
+    Ok((head, encoding))
+}
+
+/// A body in another encoding, read as UTF-8: decoded block by block
+/// through encoding_rs as the XML reader asks for it (memory stays one
+/// block, not the feed). A byte the encoding cannot map reads as U+FFFD.
+struct Utf8Of<'b> {
+    inner: &'b mut dyn BufRead,
+    decoder: encoding_rs::Decoder,
+    out: Vec<u8>,
+    at: usize,
+    done: bool,
+}
+
+impl<'b> Utf8Of<'b> {
+    fn new(inner: &'b mut dyn BufRead, encoding: &'static encoding_rs::Encoding) -> Utf8Of<'b> {
+        Utf8Of { inner, decoder: encoding.new_decoder_without_bom_handling(), out: Vec::new(), at: 0, done: false }
+    }
+}
+
+impl std::io::Read for Utf8Of<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(buf.len());
+        buf[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for Utf8Of<'_> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        while self.at >= self.out.len() && !self.done {
+            let input = self.inner.fill_buf()?;
+            let last = input.is_empty();
+            self.out.clear();
+            self.at = 0;
+            self.out.resize(self.decoder.max_utf8_buffer_length(input.len()).unwrap_or(input.len() * 3 + 16).max(16), 0);
+            let (_, read, written, _) = self.decoder.decode_to_utf8(input, &mut self.out, last);
+            self.out.truncate(written);
+            self.inner.consume(read);
+            self.done = last;
+        }
+        Ok(&self.out[self.at..])
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.at = (self.at + amount).min(self.out.len());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -304,5 +386,27 @@ mod tests {
         }
         assert!(read_all("<other/>").is_err());
         assert!(read_all("").is_err());
+    }
+
+    /// An ISO-8859-1 feed that declares its encoding reads as the text it
+    /// holds (it was refused: "invalid utf-8 sequence of 1 bytes from index 26"),
+    /// streamed through a small buffer; a UTF-8 feed reads as before.
+    #[test]
+    fn a_feed_in_the_encoding_it_declares_is_read() {
+        let (text, _, _) = encoding_rs::WINDOWS_1252.encode(
+            r#"<?xml version="1.0" encoding="ISO-8859-1"?><list><item id="1"><t>Exposición «Año»</t></item><item id="2"><t>Música en Iruña</t></item></list>"#,
+        );
+        let latin1: Vec<u8> = text.into_owned();
+        assert!(std::str::from_utf8(&latin1).is_err());
+        let mut sink = Collect::default();
+        let mut body = std::io::BufReader::with_capacity(7, &latin1[..]);
+        read(&mut body, &SHAPE, &mut sink, |node, _| {
+            Event::new(node.attribute("id"), node.text_of("t"), "es").map_err(|e| RecordError::new("", e))
+        })
+        .unwrap();
+        let titles: Vec<&str> = sink.events.iter().map(|e| e.title.as_str()).collect();
+        assert_eq!(titles, ["Exposición «Año»", "Música en Iruña"]);
+        let utf8 = r#"<?xml version="1.0" encoding="UTF-8"?><list><item id="1"><t>Año</t></item></list>"#;
+        assert_eq!(read_all(utf8).unwrap(), ["1|1|Año|<t>Año</t> [t]"]);
     }
 }

@@ -5,7 +5,7 @@ use crate::common;
 use common::{cityvibe, sample, workdir};
 use std::path::Path;
 
-const ALL_ON: &str = "[settings]\ntranslator = \"none\"\n[sources.madrid]\n[sources.esmadrid]\n[sources.diba]\n[sources.jcyl]\n[sources.andalucia]\n[sources.gencat]\n";
+const ALL_ON: &str = "[settings]\ntranslator = \"none\"\n[sources.madrid]\n[sources.esmadrid]\n[sources.diba]\n[sources.jcyl]\n[sources.andalucia]\n[sources.gencat]\n[sources.euskadi]\n";
 
 fn run(dir: &Path, mirror: &Path) -> serde_json::Value {
     let out = cityvibe(dir, &["--mirror", mirror.to_str().unwrap(), "run", "--json"]);
@@ -22,7 +22,7 @@ fn every_source_from_the_samples_is_ok() {
     let v = run(dir.path(), &sample(""));
     let sources = v["sources"].as_array().unwrap();
     let ids: Vec<&str> = sources.iter().map(|s| s["id"].as_str().unwrap()).collect();
-    assert_eq!(ids, vec!["madrid", "esmadrid", "diba", "jcyl", "andalucia", "gencat"]);
+    assert_eq!(ids, vec!["madrid", "esmadrid", "diba", "jcyl", "andalucia", "gencat", "euskadi"]);
     for s in sources {
         assert_eq!(s["status"], "ok", "{s}");
         assert!(s["added"].as_u64().unwrap() > 0, "{s}");
@@ -30,7 +30,7 @@ fn every_source_from_the_samples_is_ok() {
     assert_eq!(v["sources"][2]["requests"], 3, "diba fetches its three language feeds");
     let out = cityvibe(dir.path(), &["events", "list", "--json", "--limit", "1000", "--at", common::SAMPLES_AT]);
     let events: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
-    for id in ["madrid", "esmadrid", "diba", "jcyl", "andalucia", "gencat"] {
+    for id in ["madrid", "esmadrid", "diba", "jcyl", "andalucia", "gencat", "euskadi"] {
         assert!(events.iter().any(|e| e["source"] == id), "no {id} event listed");
     }
     // The publisher's own Spanish and English versions of diba's events are kept as such.
@@ -61,6 +61,10 @@ fn contact_data_and_images_never_reach_the_database() {
     place("fixtures/pii/jcyl.json", "datosabiertos.jcyl.es/web/jcyl/risp/es/cultura-ocio/agenda_cultural/1284806871500.json");
     place("fixtures/pii/andalucia.json", "datos.juntadeandalucia.es/api/v0/schedule/all?format=json");
     place("fixtures/pii/gencat.json", "analisi.transparenciacatalunya.cat/resource/rhpv-yr4f.json?$order=codi&$limit=1000&$offset=0");
+    place(
+        "fixtures/pii/euskadi.json",
+        "opendata.euskadi.eus/contenidos/ds_eventos/agenda_cultura_euskadi/es_kultura/adjuntos/kulturklik.json",
+    );
     // Stored through the library on simulated time: what reaches the file is
     // the subject, not the samples' crawl delays (10 s between diba's feeds).
     let v = serde_json::to_value(common::run_on_simulated_time(dir.path(), &mirror, &[])).unwrap();

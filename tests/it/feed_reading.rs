@@ -14,6 +14,7 @@ const JCYL: &str = "datosabiertos.jcyl.es/web/jcyl/risp/es/cultura-ocio/agenda_c
 const ANDALUCIA: &str = "datos.juntadeandalucia.es/api/v0/schedule/all?format=json";
 /// gencat's first page (a paged feed: `--mirror DIR` serves each page at its URL).
 const GENCAT: &str = "analisi.transparenciacatalunya.cat/resource/rhpv-yr4f.json?$order=codi&$limit=1000&$offset=0";
+const EUSKADI: &str = "opendata.euskadi.eus/contenidos/ds_eventos/agenda_cultura_euskadi/es_kultura/adjuntos/kulturklik.json";
 
 fn diba(lang: &str) -> String {
     format!("do.diba.cat/api/dataset/actesturisme_{lang}/format/json/pag-ini/1/pag-fi/1000")
@@ -68,10 +69,11 @@ fn active(dir: &Path, source: &str) -> i64 {
 /// is skipped, for every adapter.
 #[test]
 fn issue10_byte_order_marks_are_skipped_for_every_adapter_and_format() {
-    let dir = workdir(&toml(&["madrid", "esmadrid", "diba", "jcyl", "andalucia", "gencat"]));
+    let dir = workdir(&toml(&["madrid", "esmadrid", "diba", "jcyl", "andalucia", "gencat", "euskadi"]));
     let mirror = dir.path().join("mirror");
     place(&mirror, ANDALUCIA, &with_bom(ANDALUCIA));
     place(&mirror, GENCAT, &with_bom(GENCAT));
+    place(&mirror, EUSKADI, &with_bom(EUSKADI));
     // madrid: only its JSON answers, so no fallback can hide a failure.
     place(&mirror, MADRID_JSON, &with_bom(MADRID_JSON));
     place(&mirror, ESMADRID, &with_bom(ESMADRID));
@@ -133,9 +135,9 @@ fn cut(bytes: &[u8], share: f64) -> Vec<u8> {
 /// unclosed; the JSON mid-file), so no fallback can answer.
 #[test]
 fn issue10_p20_a_cut_feed_fails_and_withdraws_nothing() {
-    let dir = workdir(&toml(&["madrid", "esmadrid", "diba", "jcyl", "andalucia", "gencat"]));
+    let dir = workdir(&toml(&["madrid", "esmadrid", "diba", "jcyl", "andalucia", "gencat", "euskadi"]));
     let whole = dir.path().join("whole");
-    for rel in [MADRID_JSON, ESMADRID, JCYL, ANDALUCIA, GENCAT, &diba("ca"), &diba("es"), &diba("en")] {
+    for rel in [MADRID_JSON, ESMADRID, JCYL, ANDALUCIA, GENCAT, EUSKADI, &diba("ca"), &diba("es"), &diba("en")] {
         place(&whole, rel, &sample_bytes(rel));
     }
     // The stored state before: through the library on simulated time.
@@ -158,6 +160,7 @@ fn issue10_p20_a_cut_feed_fails_and_withdraws_nothing() {
     place(&cut_dir, JCYL, &cut(&sample_bytes(JCYL), 0.5));
     place(&cut_dir, ANDALUCIA, &cut(&sample_bytes(ANDALUCIA), 0.5));
     place(&cut_dir, GENCAT, &cut(&sample_bytes(GENCAT), 0.5));
+    place(&cut_dir, EUSKADI, &cut(&sample_bytes(EUSKADI), 0.5));
     // A second run within the period is a manual one (P7).
     let second = run_with(dir.path(), &cut_dir, &["--force"]);
     for (id, n) in &before {

@@ -9,6 +9,7 @@ mod golden;
 mod adapter_andalucia;
 mod adapter_diba;
 mod adapter_esmadrid;
+mod adapter_euskadi;
 mod adapter_gencat;
 mod adapter_jcyl;
 mod adapter_tools;

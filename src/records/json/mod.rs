@@ -94,6 +94,15 @@ pub trait Record {
     /// Whether an element that is not an object is refused before it is
     /// parsed ([`Element::record`]) or parsed as it is ([`Element::parse`]).
     const OBJECTS_ONLY: bool = true;
+
+    /// The event id in the value found under [`Record::ID_KEY`]: the value
+    /// itself by default; a feed whose id lives inside another field
+    /// (Kulturklik's 16-digit number inside `friendlyUrl`) takes it out, so
+    /// that an unreadable record still keeps its stored event by its id.
+    /// `None`: no id in it.
+    fn id_in(value: &str) -> Option<&str> {
+        Some(value)
+    }
 }
 
 /// The JSON record driver, typed: each element of the array named `key` is
@@ -117,6 +126,10 @@ pub fn read_records<R: Record>(
         |element| {
             let record =
                 if R::OBJECTS_ONLY { element.record_keyed::<R::Of<'_>>(R::ID_KEY) } else { element.parse_keyed::<R::Of<'_>>(R::ID_KEY) };
+            let record = record.map_err(|mut e| {
+                e.id = e.id.as_deref().and_then(R::id_in).map(str::to_string);
+                e
+            });
             record.and_then(|record| map(record, element.position)).map_err(|e| e.or_name(|| element.name()))
         },
         |item| match item {

@@ -232,3 +232,28 @@ fn read_records_maps_each_record_once_as_its_type() {
     assert_eq!(errors[0].0, "#2 (line 2)");
     assert_eq!(errors[1].1.as_deref(), Some("c"));
 }
+
+#[test]
+fn a_jsonp_body_is_read_as_its_array_and_nothing_else_may_wrap_it() {
+    let body = b"jsonCallback([ {\n  \"documentName\" : \"Goraki\"\n}, {\n  \"documentName\" : \"Ni ala zu\"\n} ]);\n";
+    let (recs, notes) = records(body, None).unwrap();
+    assert_eq!(recs.len(), 2, "{notes:?}");
+    assert_eq!(recs[1]["documentName"], "Ni ala zu");
+    // Without the semicolon, with blanks, a dotted name: still the array.
+    assert_eq!(records(b"  cb.x ( [1, 2] )  ", None).unwrap().0.len(), 2);
+    // A plain document is read as before.
+    assert_eq!(records(b"[true, null]", None).unwrap().0.len(), 2);
+    // Anything else around the array is refused, saying what is wrong.
+    for (bad, says) in [
+        (&b"jsonCallback([1, 2]"[..], "ends before its closing brackets"),
+        (b"jsonCallback([1, 2]) x", "data after the JSONP callback"),
+        (b"jsonCallback([1, 2]);;", "data after the JSONP callback"),
+        (b"jsonCallback [1, 2]);", "expected `(`"),
+        (b"jsonCallback([1, 2];", "not closed by `)`"),
+        (b"<html>([1])", "expected an array"),
+        (b"[1, 2]);", "data after the end of the document"),
+    ] {
+        let Err(Unreadable(why)) = records(bad, None) else { panic!("{:?} was read", String::from_utf8_lossy(bad)) };
+        assert!(why.contains(says), "{:?}: {why}", String::from_utf8_lossy(bad));
+    }
+}

@@ -35,6 +35,7 @@ pub fn for_each_element<R>(
     let mut count = 0;
     let mut found = false;
     s.ws();
+    let padding = s.padding_open()?;
     match (s.peek(), key) {
         (Some(b'['), None) => {
             found = true;
@@ -78,6 +79,9 @@ pub fn for_each_element<R>(
         (None, _) => return Err(Unreadable("empty body: no JSON document".into())),
     }
     s.ws();
+    if let Some(callback) = padding {
+        s.padding_close(callback)?;
+    }
     if s.i < body.len() {
         return Err(s.error("data after the end of the document"));
     }
@@ -118,6 +122,52 @@ impl<'b> Scanner<'b> {
         while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
             self.i += 1;
         }
+    }
+
+    /// A JSONP body (`jsonCallback([ … ]);`, Kulturklik): the callback's
+    /// name (letters, digits, `_`, `$` and `.`, not starting with a digit)
+    /// and its `(` are passed, and the name returned; `None` for a plain
+    /// JSON document, which starts with `[`, `{` or a scalar.
+    fn padding_open(&mut self) -> Result<Option<&'b str>, Unreadable> {
+        let start = self.i;
+        let is_name = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.');
+        if !self.peek().is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, b'_' | b'$')) {
+            return Ok(None);
+        }
+        while self.peek().is_some_and(is_name) {
+            self.i += 1;
+        }
+        let name = std::str::from_utf8(&self.b[start..self.i]).unwrap_or("");
+        if matches!(name, "true" | "false" | "null") {
+            self.i = start;
+            return Ok(None);
+        }
+        self.ws();
+        if self.peek() != Some(b'(') {
+            return Err(self.error(&format!(
+                "{name:?} before the document is neither JSON nor a JSONP callback `{name}(…);` (expected `(` after it)"
+            )));
+        }
+        self.i += 1;
+        self.ws();
+        Ok(Some(name))
+    }
+
+    /// The end of a JSONP body: `)`, an optional `;`, nothing else.
+    fn padding_close(&mut self, name: &str) -> Result<(), Unreadable> {
+        if self.peek() != Some(b')') {
+            return Err(self.error(&format!("the JSONP callback `{name}(` is not closed by `)` right after the document")));
+        }
+        self.i += 1;
+        self.ws();
+        if self.peek() == Some(b';') {
+            self.i += 1;
+            self.ws();
+        }
+        if self.i < self.b.len() {
+            return Err(self.error(&format!("data after the JSONP callback `{name}(…);`: only the padding may wrap the document")));
+        }
+        Ok(())
     }
 
     fn line_of(&mut self, at: usize) -> usize {

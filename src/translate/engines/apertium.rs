@@ -125,7 +125,10 @@ impl ApertiumTranslator {
     /// Spanish, as installed. A route whose mode is not installed is an
     /// error naming it: the table, not the machine, decides the route.
     fn translate_routed(&mut self, src: &str, tgt: &str, field: Option<Field>, texts: &[String]) -> Result<Vec<String>> {
-        engine_lang(src)?;
+        // An original-only language (Basque) goes where the table routes it.
+        if routes::route(src, tgt, field).is_none() {
+            engine_lang(src)?;
+        }
         engine_lang(tgt)?;
         if src == tgt {
             return Ok(texts.to_vec());

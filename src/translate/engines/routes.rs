@@ -100,10 +100,14 @@ fn row(line: &'static str) -> Option<Row> {
     Some(Row { from, to, field: (field != "*").then_some(field), route: Route { modes, pivot, second: None } })
 }
 
-/// The display language an Apertium code names (`cat` → `ca`, `es` → `es`);
-/// a variant (`por_BR`) is no route's pivot.
+/// The language an Apertium code names (`cat` → `ca`, `es` → `es`, and the
+/// original-only `eu`); a variant (`por_BR`) is no route's pivot.
 fn language_of(code: &str) -> Option<&'static str> {
-    crate::lang::Lang::ALL.iter().find(|l| l.apertium_codes().contains(&code)).map(|l| l.as_str())
+    crate::lang::Lang::ALL
+        .iter()
+        .find(|l| l.apertium_codes().contains(&code))
+        .map(|l| l.as_str())
+        .or_else(|| crate::lang::ORIGINAL_ONLY.iter().find(|o| o.1.contains(&code)).map(|o| o.0))
 }
 
 /// The route the table names for `field` (`None`: any field) of a text in
@@ -371,7 +375,7 @@ mod tests {
         for line in TABLE.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
             let r = row(line).unwrap_or_else(|| panic!("routes.tsv: not a row: {line:?}"));
             assert!(r.field.is_none_or(|f| f.parse::<Field>().is_ok()), "{line:?}");
-            assert!(crate::lang::Lang::from_code(r.from).is_some() && crate::lang::Lang::from_code(r.to).is_some(), "{line:?}");
+            assert!(crate::lang::apertium_codes_of(r.from).is_some() && crate::lang::Lang::from_code(r.to).is_some(), "{line:?}");
             // A pivot's two modes meet in its language, and the route
             // starts in `from` and ends in `to`.
             let first = r.route.modes[0].split_once('-').unwrap();
@@ -429,5 +433,17 @@ mod tests {
         }
         assert_eq!(route("ca", "gl", None).unwrap().name(), "cat-spa+es-gl via es");
         assert!(route("xx", "en", None).is_none());
+    }
+
+    /// Basque originals (an original language, no display language) go
+    /// into Spanish with eu-es and from there on, into all seven.
+    #[test]
+    fn basque_originals_reach_every_display_language() {
+        for to in crate::lang::Lang::CODES {
+            let r = route("eu", to, Some(Field::Title)).unwrap_or_else(|| panic!("no eu->{to} route"));
+            assert!(r.modes[0].starts_with("eu-"), "{to}: {}", r.name());
+        }
+        assert_eq!(route("eu", "es", None).unwrap().name(), "eu-es");
+        assert_eq!(route("eu", "fr", None).unwrap().name(), "eu-es+es-fr via es");
     }
 }

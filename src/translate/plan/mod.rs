@@ -284,11 +284,13 @@ struct Planner<'a> {
     apertium: bool,
     has_fallback: bool,
     terms: HashMap<Lang, TermBase>,
+    /// The term bases of Basque originals (`data/terms/eu-XX.tsv`).
+    basque_terms: HashMap<Lang, TermBase>,
     no_terms: TermBase,
     gazetteer: Vec<String>,
     /// One analyser per original language for the whole step; none
     /// (capital letters decide) when Apertium's is not installed or fails.
-    analysers: HashMap<Lang, Option<Analyser>>,
+    analysers: HashMap<String, Option<Analyser>>,
     existing: HashMap<(i64, String, Field), Existing>,
     humans: HashMap<MemoryKey, String>,
     now: i64,
@@ -326,6 +328,7 @@ impl<'a> Planner<'a> {
             apertium: engine.starts_with("apertium"),
             has_fallback,
             terms,
+            basque_terms: langs.iter().map(|&l| Ok((l, TermBase::basque(l.as_str())?))).collect::<Result<_>>()?,
             no_terms: TermBase::default(),
             gazetteer,
             analysers: HashMap::new(),
@@ -362,6 +365,9 @@ impl<'a> Planner<'a> {
             gazetteer: &self.gazetteer,
             analysis: sent.analysis.as_ref(),
             running_text: t.field == Field::Description,
+            // Basque writes titles in sentence case: a capitalised run is a
+            // name ("Amets Arzallus", "Gora Herria"), whatever eu-es makes of it.
+            capitals_are_names: t.lang == "eu",
             ..Known::default()
         }
     }
@@ -418,7 +424,11 @@ impl<'a> Planner<'a> {
             Some((text, cut)) => ("es", text, *cut, Some("es")),
             None => (t.lang.as_str(), &sent.original, sent.original_cut, None),
         };
-        let base = if src == "es" { self.terms.get(&lang).unwrap_or(&self.no_terms) } else { &self.no_terms };
+        let base = match src {
+            "es" => self.terms.get(&lang).unwrap_or(&self.no_terms),
+            "eu" => self.basque_terms.get(&lang).unwrap_or(&self.no_terms),
+            _ => &self.no_terms,
+        };
         let plain = self.apertium && src == "es" && super::lang::plain(lang, t.field);
         let prepared = prepare(text, known_into(known, src, lang, t.field), if plain { &self.no_terms } else { base });
         let route = crate::translate::engines::routes::route(src, lang.as_str(), Some(t.field));
@@ -477,13 +487,16 @@ fn known_into<'a>(known: Known<'a>, src: &str, lang: Lang, field: Field) -> Know
     Known { adjective_first, sentence_case, name_words, lang: Some(lang), ..known }
 }
 
-/// Apertium's analysis of a `text` in the language coded `code` (Spanish or Catalan),
+/// Apertium's analysis of a `text` in the language coded `code` (Spanish, Catalan or Basque),
 /// starting that language's analyser on first use; `None` for other languages, or when the
 /// analyser is missing or failed on this text (a fresh one is started for the next; the
 /// failure is counted in `stats` and said after the step).
-fn analysis_of(analysers: &mut HashMap<Lang, Option<Analyser>>, code: &str, text: &str, stats: &mut TranslateStats) -> Option<Analysis> {
-    let lang = Lang::from_code(code).filter(|l| matches!(l, Lang::Es | Lang::Ca))?;
-    let running = analysers.entry(lang).or_insert_with(|| Analyser::system_for(lang).ok());
+fn analysis_of(analysers: &mut HashMap<String, Option<Analyser>>, code: &str, text: &str, stats: &mut TranslateStats) -> Option<Analysis> {
+    if !matches!(code, "es" | "ca" | "eu") {
+        return None;
+    }
+    let lang = code.to_string();
+    let running = analysers.entry(lang.clone()).or_insert_with(|| Analyser::system_for_code(code).ok());
     let answer = running.as_mut()?.analyse(text);
     match answer {
         Ok(a) => Some(a),
@@ -491,7 +504,7 @@ fn analysis_of(analysers: &mut HashMap<Lang, Option<Analyser>>, code: &str, text
             stats.analyser_failures += 1;
             stats.analyser_error.get_or_insert_with(|| format!("{e:#}"));
             // A fresh process for the next text; this one goes by capitals.
-            analysers.insert(lang, Analyser::system_for(lang).ok());
+            analysers.insert(lang, Analyser::system_for_code(code).ok());
             None
         }
     }

@@ -1,4 +1,4 @@
-//! Apertium's own Spanish (or Catalan) morphological analyser, asked which words of a
+//! Apertium's own Spanish (or Catalan, or Basque) morphological analyser, asked which words of a
 //! text its dictionary knows: a capitalised run of dictionary words
 //! ("Universo Oscuro", "La Tercera Palabra") is translated, a run holding a
 //! proper noun ("Grant") or a word the dictionary does not know
@@ -44,12 +44,18 @@ const CATALAN: &[&str] = &[
     "apertium-por-cat/cat-por.automorf.bin",
 ];
 
-/// The analysers of a language whose originals CityVibe decides names in
-/// by the dictionary: Spanish and Catalan.
-fn analysers(lang: Lang) -> &'static [&'static str] {
-    match lang {
-        Lang::Es => SPANISH,
-        Lang::Ca => CATALAN,
+/// The Basque analysers tried, in order (apertium-eu-es, apertium-eu-en):
+/// Basque is an original language, never a display language, so it has a
+/// code (`eu`) and no [`Lang`].
+const BASQUE: &[&str] = &["apertium-eu-es/eu-es.automorf.bin", "apertium-eu-en/eu-en.automorf.bin"];
+
+/// The analysers of the original language coded `code`: Spanish, Catalan
+/// and Basque; none for another.
+fn analysers_of(code: &str) -> &'static [&'static str] {
+    match code {
+        "es" => SPANISH,
+        "ca" => CATALAN,
+        "eu" => BASQUE,
         _ => &[],
     }
 }
@@ -122,10 +128,16 @@ impl Analyser {
 
     /// The system's analyser of `lang` (`es` or `ca`), found as [`Analyser::system`] finds Spanish's.
     pub fn system_for(lang: Lang) -> Result<Analyser> {
+        Analyser::system_for_code(lang.as_str())
+    }
+
+    /// The system's analyser of the original language coded `code` (`es`,
+    /// `ca` or `eu`), found as [`Analyser::system`] finds Spanish's.
+    pub fn system_for_code(code: &str) -> Result<Analyser> {
         let datadir = std::env::var_os("APERTIUM_DATADIR").unwrap_or_else(|| "/usr/share/apertium".into());
-        let found: Option<PathBuf> = analysers(lang).iter().map(|f| Path::new(&datadir).join(f)).find(|p| p.exists());
+        let found: Option<PathBuf> = analysers_of(code).iter().map(|f| Path::new(&datadir).join(f)).find(|p| p.exists());
         let Some(path) = found else {
-            bail!("no {lang} analyser of Apertium under {} (install it with `make deps`)", Path::new(&datadir).display());
+            bail!("no {code} analyser of Apertium under {} (install it with `make deps`)", Path::new(&datadir).display());
         };
         Analyser::start(&path)
     }

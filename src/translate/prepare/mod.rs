@@ -25,6 +25,7 @@ pub mod gazetteer;
 mod names;
 pub mod namewords;
 pub mod ordinals;
+pub mod original;
 mod places;
 mod render;
 pub mod terms;
@@ -62,6 +63,11 @@ pub struct Known<'a> {
     /// Kept runs are split word by word (`namewords`): only the words a
     /// name alone has stay apart from the engine.
     pub name_words: bool,
+    /// The original writes titles in sentence case (Basque): every
+    /// capitalised run but a sentence's first word is a name, kept whatever
+    /// the dictionary knows of its words ("Amets Arzallus", not "Sueño
+    /// Arzallus").
+    pub capitals_are_names: bool,
     /// The target language: its way of writing an edition's ordinal
     /// (`ordinals`, "V Concurso" → English "5th"); none, no ordinal.
     pub lang: Option<Lang>,
@@ -111,7 +117,7 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     let found = terms_to_put_in(&text, &taken, known, terms);
     taken.extend(found.iter().map(|f| (f.start, f.end)));
     // The names around all that, whole or word by word.
-    for span in names::find(&text, &taken, &kept, known.analysis, known.running_text) {
+    for span in names::find(&text, &taken, &kept, known.analysis, known.running_text, known.capitals_are_names) {
         match known.analysis.filter(|_| known.name_words) {
             Some(analysis) => kept.extend(namewords::name_words(&text, span, analysis)),
             None => kept.push(span),

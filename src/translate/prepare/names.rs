@@ -20,13 +20,17 @@ use super::words::{connector, function_word, given_name, not_a_name_start, words
 /// around what is taken: a taken span reads as a lower-case word, so "en la
 /// biblioteca Gloria Fuertes" with the term taken still gives "Gloria
 /// Fuertes" away. `running_text`: a description, where a run in capitals is
-/// a heading, not a name by itself.
+/// a heading, not a name by itself. `all_capitals` (an original that writes
+/// titles in sentence case, Basque): every capitalised run is a name, a
+/// sentence's first word too when a capitalised word follows it ("Amets
+/// Arzallus"), whatever the dictionary knows of its words.
 pub(super) fn find(
     text: &str,
     taken: &[(usize, usize)],
     places: &[(usize, usize)],
     analysis: Option<&Analysis>,
     running_text: bool,
+    all_capitals: bool,
 ) -> Vec<(usize, usize)> {
     let mut rest = text.as_bytes().to_vec();
     for &(a, b) in taken {
@@ -37,6 +41,9 @@ pub(super) fn find(
     // A text's first word the dictionary does not know, or knows as a proper
     // noun, starts a name too ("Kiokio Solo", "Madrid Distrito", "Paz Rojo").
     let dictionary_name = |a: usize| {
+        if all_capitals {
+            return true;
+        }
         let word = ws.iter().find(|w| w.0 == a).map(|w| text[w.0..w.1].to_lowercase()).unwrap_or_default();
         !not_a_name_start(&word)
             && analysis
@@ -47,7 +54,7 @@ pub(super) fn find(
         places.iter().any(|&(s, _)| s >= b && matches!(&text[b..s], " " | " de " | " del " | " de la " | " de los " | " de las " | " y "))
     };
     let mut found = sentence_case_names(&rest, &dictionary_name);
-    if let Some(analysis) = analysis {
+    if let Some(analysis) = analysis.filter(|_| !all_capitals) {
         found = found
             .into_iter()
             .flat_map(|span| if before_a_name(span.1) { vec![span] } else { by_dictionary(text, span, analysis, !running_text) })

@@ -27,6 +27,18 @@ const SHIPPED: &[(&str, &str)] = &[
     ("gl", include_str!("../../../data/terms/es-gl.tsv")),
 ];
 
+/// The shipped term files for Basque originals, one per target language
+/// (`eu-XX.tsv`, Spanish included: "Bertso-saioa" → "Sesión de bertsos").
+const SHIPPED_BASQUE: &[(&str, &str)] = &[
+    ("es", include_str!("../../../data/terms/eu-es.tsv")),
+    ("en", include_str!("../../../data/terms/eu-en.tsv")),
+    ("fr", include_str!("../../../data/terms/eu-fr.tsv")),
+    ("it", include_str!("../../../data/terms/eu-it.tsv")),
+    ("pt", include_str!("../../../data/terms/eu-pt.tsv")),
+    ("ca", include_str!("../../../data/terms/eu-ca.tsv")),
+    ("gl", include_str!("../../../data/terms/eu-gl.tsv")),
+];
+
 /// One entry: the Spanish phrase as lowercase words, and what it becomes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Term {
@@ -133,12 +145,15 @@ impl TermBase {
         let base = self;
         // A later line for the same phrase wins: the operator's own additions
         // go at the end of the file.
+        // The same words joined otherwise ("bertso saioa", "bertso-saioa")
+        // are two entries.
+        let key = |t: &Term| t.spanish.to_lowercase().split_whitespace().collect::<Vec<_>>().join(" ");
         let mut seen = HashMap::new();
         for (i, t) in base.terms.iter().enumerate() {
-            seen.insert(t.words.clone(), i);
+            seen.insert(key(t), i);
         }
         for (i, t) in base.terms.iter().enumerate() {
-            if seen[&t.words] == i {
+            if seen[&key(t)] == i {
                 base.by_first.entry(t.words[0].clone()).or_default().push(i);
             }
         }
@@ -172,6 +187,15 @@ impl TermBase {
         };
         base.problems.extend(missing);
         Ok(base)
+    }
+
+    /// The shipped term base for Basque originals into `tgt`
+    /// (`data/terms/eu-TGT.tsv`); empty for a language without one.
+    pub fn basque(tgt: &str) -> Result<TermBase> {
+        match SHIPPED_BASQUE.iter().find(|(l, _)| *l == tgt) {
+            Some((_, content)) => TermBase::parse(content, &format!("data/terms/eu-{tgt}.tsv")),
+            None => Ok(TermBase::default()),
+        }
     }
 
     /// What is wrong with an operator's term folder, for `doctor`: the
@@ -223,7 +247,19 @@ impl TermBase {
                         continue;
                     }
                     let same = (0..n).all(|k| lower[i + k] == self.terms[t].words[k]);
-                    let blanks_between = (1..n).all(|k| text[ws[i + k - 1].1..ws[i + k].0].chars().all(char::is_whitespace));
+                    // Blanks between the words, or the very joiner the entry
+                    // writes ("bertso-saioa": a hyphen matches a hyphen only).
+                    let phrase = self.terms[t].spanish.to_lowercase();
+                    let pw = words(&phrase);
+                    let blanks_between = (1..n).all(|k| {
+                        let gap = &text[ws[i + k - 1].1..ws[i + k].0];
+                        let want = pw.get(k).map_or(" ", |w| &phrase[pw[k - 1].1..w.0]);
+                        if want.chars().all(char::is_whitespace) {
+                            gap.chars().all(char::is_whitespace) && !gap.is_empty()
+                        } else {
+                            gap == want
+                        }
+                    });
                     if same && blanks_between && free(ws[i].0, ws[i + n - 1].1) && self.fits(t, text, &ws, i, n) {
                         hit = Some((t, n));
                         break;
