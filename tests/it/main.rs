@@ -86,6 +86,7 @@ mod translate_neural_fallback;
 mod translate_neural_poison;
 mod translate_pipeline;
 mod translate_quality;
+mod translate_real_slips;
 mod translate_routes;
 mod translate_senses;
 mod translate_status;

@@ -158,6 +158,8 @@ pub(super) const STAGES: &[Stage] = &[
         sent_plain: true,
         ..stage("punctuation as the language sets it", Step::Text(|t, f| Some(typography::punctuate(t, f.names, f.lang))))
     },
+    // Last: the stages above find the kept names as they were published.
+    Stage { sent_plain: true, ..stage("places in the reader's language", Step::Segments(Cut::Names, |s, f| places::exonyms(s, f.lang))) },
 ];
 
 /// The text as the last stage left it: whole, or cut.
