@@ -242,4 +242,10 @@ pub const MIGRATIONS: &[&str] = &[
     r#"
     ALTER TABLE translation_cache ADD COLUMN repair TEXT;
     "#,
+    // 12: a page of a paged feed keeps how many records it held when taken
+    // in, so that a 304 on it (P12) still says whether another page follows.
+    // NULL for a whole feed, and for a page stored before: asked in full once.
+    r#"
+    ALTER TABLE validators ADD COLUMN records INTEGER;
+    "#,
 ];

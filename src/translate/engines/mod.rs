@@ -213,10 +213,13 @@ pub fn translate_each_target<T: Translator + Send>(
 ) -> Vec<TargetResult> {
     let slots: Vec<Mutex<Option<Result<Vec<String>>>>> = targets.iter().map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
+    // A worker thread the system refuses (a task or address-space limit) is
+    // an error for every target no other worker took, never a panic.
+    let mut refused: Option<crate::error::Refused> = None;
     std::thread::scope(|scope| {
         for worker in workers.iter_mut() {
             let (slots, next) = (&slots, &next);
-            scope.spawn(move || {
+            let started = crate::spawn::scoped(scope, "translate", move || {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(tgt) = targets.get(i) else { break };
@@ -229,6 +232,10 @@ pub fn translate_each_target<T: Translator + Send>(
                     *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
                 }
             });
+            if let Err(e) = started {
+                refused = e.downcast::<crate::error::Refused>().ok();
+                break;
+            }
         }
     });
     targets
@@ -236,10 +243,10 @@ pub fn translate_each_target<T: Translator + Send>(
         .zip(slots)
         .map(|(lang, slot)| TargetResult {
             lang: lang.to_string(),
-            texts: slot
-                .into_inner()
-                .unwrap_or_else(|e| e.into_inner())
-                .unwrap_or_else(|| Err(anyhow!("no worker to translate into {lang}"))),
+            texts: slot.into_inner().unwrap_or_else(|e| e.into_inner()).unwrap_or_else(|| match &refused {
+                Some(r) => Err(r.again().into()),
+                None => Err(anyhow!("no worker to translate into {lang}")),
+            }),
         })
         .collect()
 }
