@@ -133,6 +133,8 @@ kinds! {
         venue_heads: "venue-heads.tsv",
         /// Spanish: words an engine joins across a kept span's edge.
         joined_across_spans: "joined-across-spans.tsv",
+        /// Spanish: demonstratives and possessives a term is not put in after.
+        determiners: "determiners.txt",
         /// Set phrases of prices and audiences (`translate::phrases`).
         phrases: "phrases.tsv",
         /// English: words after which a noun is general ("history of the cinema").
@@ -161,6 +163,8 @@ kinds! {
         elisions: "elisions.tsv",
         /// French: words whose h is aspiré.
         h_aspire: "h-aspire.txt",
+        /// Places with an established name in the language ("Barcelone").
+        exonyms: "exonyms.tsv",
         /// Short words Apertium moves from after a kept span to before it.
         moved_words: "moved-words.txt",
         /// How titles are cased.

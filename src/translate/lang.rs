@@ -251,6 +251,16 @@ mod tests {
         if e.path == data.labels.path() {
             return (crate::parse::labels::split_labelled_parts(&e.input), untouched);
         }
+        if e.path == data.exonyms.path() {
+            let (text, names) = kept_spans(&e.input);
+            return (finish(&text, &names, None, lang_of(dir), if e.title { Field::Title } else { Field::Description }), text);
+        }
+        if e.path == data.determiners.path() {
+            let code = e.lang.as_deref().unwrap_or_else(|| panic!("{}: an example names its term base", e.path));
+            let terms = TermBase::load(None, code).unwrap();
+            let known = Known { running_text: !e.title, ..Known::default() };
+            return (prepare(&e.input, known, &terms).text.replace(KEEP_START, "{").replace(KEEP_END, "}"), untouched);
+        }
         if dir == "es" && e.lang.is_none() {
             let known = Known { gazetteer, ..Known::default() };
             let p = prepare(&e.input, known, &TermBase::default());

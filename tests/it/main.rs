@@ -96,6 +96,7 @@ mod translate_neural_poison;
 mod translate_neural_referee;
 mod translate_pipeline;
 mod translate_quality;
+mod translate_real_slips;
 mod translate_routes;
 mod translate_senses;
 mod translate_status;

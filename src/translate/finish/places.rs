@@ -238,6 +238,21 @@ pub(super) fn mute_h(word: &str, lang: Lang) -> bool {
     bare.starts_with('h') && bare.chars().count() > 1 && !lang_data::of(lang).h_aspire.has(&bare)
 }
 
+/// A kept span that is a place alone, with an established name in the
+/// reader's language (`data/lang/LANG/exonyms.tsv`: French "Barcelone",
+/// "Catalogne", English "Seville"), takes that name; a venue's, a
+/// person's, an organisation's or a work's name, in which a place is only
+/// a part ("Generalitat de Catalunya", "Teatre Municipal de Girona"),
+/// stays as published.
+pub(super) fn exonyms(segs: &mut [Segment], lang: Lang) {
+    for seg in segs.iter_mut() {
+        let Segment::Name(name) = seg else { continue };
+        let place = name.trim();
+        let Some(row) = lang_data::of(lang).exonyms.rows().find(|r| r.len() == 2 && r[0] == place) else { continue };
+        *name = name.replacen(place, row[1], 1);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::lang::Lang;

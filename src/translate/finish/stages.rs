@@ -158,6 +158,8 @@ pub(super) const STAGES: &[Stage] = &[
         sent_plain: true,
         ..stage("punctuation as the language sets it", Step::Text(|t, f| Some(typography::punctuate(t, f.names, f.lang))))
     },
+    // Last: the stages above find the kept names as they were published.
+    Stage { sent_plain: true, ..stage("places in the reader's language", Step::Segments(Cut::Names, |s, f| places::exonyms(s, f.lang))) },
 ];
 
 /// The text as the last stage left it: whole, or cut.
@@ -254,10 +256,10 @@ mod tests {
 
     /// A text sent plain gets a Catalan article doubled before a name's own
     /// dropped, Apertium's article capital inside a contraction mended, the
-    /// elision before a kept name and its punctuation set as the language sets
-    /// it, nothing else.
+    /// elision before a kept name, its punctuation set as the language sets
+    /// it and a place alone in the reader's name for it, nothing else.
     #[test]
-    fn a_text_sent_plain_gets_only_four_stages() {
+    fn a_text_sent_plain_gets_only_five_stages() {
         let plain: Vec<&str> = STAGES.iter().filter(|s| s.sent_plain).map(|s| s.name).collect();
         assert_eq!(
             plain,
@@ -265,7 +267,8 @@ mod tests {
                 "a Catalan article before a name's own",
                 "an article's capital inside a contraction",
                 "elision",
-                "punctuation as the language sets it"
+                "punctuation as the language sets it",
+                "places in the reader's language"
             ]
         );
         assert_eq!(

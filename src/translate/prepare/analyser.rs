@@ -88,6 +88,9 @@ pub struct Analysis {
     /// Where the words start that the dictionary knows as an adjective
     /// (`<adj>` among their readings: "botánicas", "extraordinario").
     pub adjectives: Vec<usize>,
+    /// Where the words start that the dictionary knows as a coordinating
+    /// conjunction (`<cnjcoo>` among their readings: Catalan "I", "and").
+    pub conjunctions: Vec<usize>,
 }
 
 impl Analysis {
@@ -102,6 +105,10 @@ impl Analysis {
     }
 
     /// Whether the word at byte `a` may be a given name.
+    pub fn conjunction_at(&self, a: usize) -> bool {
+        self.conjunctions.contains(&a)
+    }
+
     pub fn given_name_at(&self, a: usize) -> bool {
         self.given_names.contains(&a) || self.kind_at(a) == Some(WordKind::Proper)
     }
@@ -207,6 +214,7 @@ fn parse(text: &str, stream: &str) -> Analysis {
     let mut units = Vec::new();
     let mut given_names = Vec::new();
     let mut adjectives = Vec::new();
+    let mut conjunctions = Vec::new();
     let mut cursor = 0;
     let mut chars = stream.chars();
     while let Some(c) = chars.next() {
@@ -243,13 +251,16 @@ fn parse(text: &str, stream: &str) -> Analysis {
                     if fields[1..].iter().any(|r| r.contains("<adj>")) {
                         adjectives.push(a);
                     }
+                    if fields[1..].iter().any(|r| r.contains("<cnjcoo>")) {
+                        conjunctions.push(a);
+                    }
                     cursor = b;
                 }
             }
             _ => {}
         }
     }
-    Analysis { units, given_names, adjectives }
+    Analysis { units, given_names, adjectives, conjunctions }
 }
 
 fn split_unescaped(unit: &str, sep: char) -> Vec<String> {

@@ -158,6 +158,9 @@ fn edition_ordinals(text: &str, known: Known, kept: &[(usize, usize)]) -> Vec<(u
     let common = |a: usize| known.analysis.map_or(text[a..].starts_with(char::is_uppercase), |an| an.kind_at(a) == Some(WordKind::Common));
     let mut ordinals = known.lang.map_or_else(Vec::new, |lang| ordinals::find(text, lang, &common));
     ordinals.retain(|&(a, b, _)| kept.iter().all(|&(s, e)| b <= s || a >= e));
+    // "I ara què?": a numeral the dictionary reads as a conjunction too is
+    // Catalan's "and" opening a sentence, no first edition.
+    ordinals.retain(|&(a, _, _)| !known.analysis.is_some_and(|an| an.conjunction_at(a)));
     ordinals
 }
 
@@ -169,6 +172,9 @@ fn edition_ordinals(text: &str, known: Known, kept: &[(usize, usize)]) -> Vec<(u
 fn terms_to_put_in(text: &str, taken: &[(usize, usize)], known: Known, terms: &TermBase) -> Vec<Found> {
     let mut found = terms.find(text, taken);
     found.retain(|f| !(known.running_text && terms.term(f.term).titles_only));
+    // After a demonstrative or a possessive (`es/determiners.txt`) the engine
+    // translates the pair: alone, the word would read as a pronoun ("celle-ci").
+    found.retain(|f| !words::determiner_before(text, f.start));
     if let Some(analysis) = known.analysis.filter(|_| known.adjective_first) {
         found.retain(|f| {
             let term = terms.term(f.term);
@@ -295,6 +301,7 @@ mod tests {
         let analysis = Analysis {
             given_names: vec![],
             adjectives: vec![],
+            conjunctions: vec![],
             units: vec![
                 unit("Letras", WordKind::Common),
                 unit("Liberadas", WordKind::Common),

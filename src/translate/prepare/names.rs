@@ -86,7 +86,7 @@ fn headed(text: &str, ws: &[(usize, usize)], mut span: (usize, usize), taken: &[
 
 /// The parts of the capitalised run `span` that the dictionary says are
 /// names: none for a run of dictionary words, and "Lucía Montes y Mado
-/// Dallery" split at its "y" when a name follows it (the engine then
+/// Dallery" (Catalan "Lleida i Tarragona") split at its "y" when a name follows it (the engine then
 /// translates the "y"; each side is looked at afresh). (Leaving out the
 /// common words that open a run, "Concurso de Vinos [Artesanales]", cost
 /// more names than it mended: "Puente de [Vallecas]", "Ara de [Madrid]".)
@@ -96,7 +96,10 @@ fn by_dictionary(text: &str, span: (usize, usize), analysis: &Analysis, caps: bo
     }
     let ws: Vec<(usize, usize)> = words(&text[span.0..span.1]).into_iter().map(|(a, b)| (span.0 + a, span.0 + b)).collect();
     for (k, w) in ws.iter().enumerate().skip(1) {
-        let joins = matches!(&text[w.0..w.1], "y" | "e") && text[ws[k - 1].1..w.0] == *" ";
+        // "y", "e", Catalan "i": a lower-case word the dictionary reads as a conjunction.
+        let word = &text[w.0..w.1];
+        let conjunction = matches!(word, "y" | "e") || (analysis.conjunction_at(w.0) && word.chars().all(char::is_lowercase));
+        let joins = conjunction && text[ws[k - 1].1..w.0] == *" ";
         if joins && k + 1 < ws.len() {
             let (left, right) = ((span.0, ws[k - 1].1), (ws[k + 1].0, span.1));
             if holds_a_name(text, right, analysis, caps) {

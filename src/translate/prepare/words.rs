@@ -88,6 +88,13 @@ pub(super) fn not_a_name_start(w: &str) -> bool {
 pub(super) fn given_name(w: &str) -> bool {
     spanish().given_names.has(w)
 }
+/// Whether the word right before byte `at` of `text` (one space between)
+/// is a demonstrative or a possessive of `es/determiners.txt`.
+pub(super) fn determiner_before(text: &str, at: usize) -> bool {
+    let Some(before) = text[..at].strip_suffix(' ') else { return false };
+    let start = before.rfind(|c: char| !c.is_alphabetic()).map_or(0, |p| p + before[p..].chars().next().map_or(1, char::len_utf8));
+    spanish().determiners.has(&before[start..].to_lowercase())
+}
 pub(super) fn connector(w: &str) -> bool {
     spanish().connectors.has(w)
 }
