@@ -18,7 +18,7 @@
 use crate::lang::Lang;
 use crate::store::Store;
 use crate::store::translations::{Failure, MachineTranslation};
-use crate::translate::engines::{Translator, translate_each_target};
+use crate::translate::engines::{Translator, translate_each_target, worker_of};
 use crate::translate::finish;
 use crate::translate::finish::garble::{self, Repair};
 use crate::translate::prepare::Prepared;
@@ -65,25 +65,48 @@ pub(in crate::translate) fn send<T: Translator + Send>(
     let total: u64 = needs.values().map(|v| v.len() as u64).sum();
     let mut done = 0u64;
     let mut sending = Sending { store, workers, engine, failures, stats, fallen };
+    let n = sending.workers.len().max(1);
     for ((src, field), targets) in by_source_and_field(needs) {
-        let mut rounds = Rounds::new(src, field, targets, failures);
-        for round in 0..rounds.count {
-            if sending.stats.interrupted.is_none() {
-                sending.stats.interrupted = stop();
+        // A wave is as many targets as workers, one each: a worker holds
+        // the engines of one target at a time, closed when the wave is
+        // done, so what translation holds is bounded by the workers, not
+        // by the routes.
+        for wave in waves(targets, n) {
+            let mut rounds = Rounds::new(src.clone(), field, wave, failures);
+            for round in 0..rounds.count {
+                if sending.stats.interrupted.is_none() {
+                    sending.stats.interrupted = stop();
+                }
+                if sending.stats.interrupted.is_some() {
+                    // Between two batches: the rest waits for the next run.
+                    rounds.count_unsent(round, sending.stats);
+                    break;
+                }
+                let out = sending.round(&mut rounds, round)?;
+                done += out.len() as u64;
+                sending.store.save_translations(&out)?;
+                progress(done, total, sending.stats.words);
             }
-            if sending.stats.interrupted.is_some() {
-                // Between two batches: the rest waits for the next run.
-                rounds.count_unsent(round, sending.stats);
-                break;
+            sending.record_failures(&rounds)?;
+            for worker in sending.workers.iter_mut() {
+                worker.rest();
             }
-            let out = sending.round(&mut rounds, round)?;
-            done += out.len() as u64;
-            sending.store.save_translations(&out)?;
-            progress(done, total, sending.stats.words);
         }
-        sending.record_failures(&rounds)?;
     }
     Ok(())
+}
+
+/// `targets` in waves of `n`, in order: target `i` of a wave goes to worker
+/// `i` (`engines::worker_of`).
+fn waves(targets: Targets, n: usize) -> Vec<Targets> {
+    let mut out: Vec<Targets> = Vec::new();
+    for (k, t) in targets.into_iter().enumerate() {
+        if k % n == 0 {
+            out.push(Vec::new());
+        }
+        out.last_mut().expect("a wave was just pushed").push(t);
+    }
+    out
 }
 
 /// `needs` by source language and field, each with its targets: each field
@@ -176,6 +199,13 @@ impl Rounds {
 }
 
 impl<T: Translator + Send> Sending<'_, T> {
+    /// The worker that translates into target `t` of a wave: every text
+    /// into that target, retries included, goes through its engines.
+    fn worker(&mut self, t: usize) -> &mut T {
+        let n = self.workers.len();
+        &mut self.workers[worker_of(t, n)]
+    }
+
     /// Sends round `round` of `rounds`, each target's batch to a worker of
     /// its own, and takes every answer: the rows to store.
     fn round(&mut self, rounds: &mut Rounds, round: usize) -> Result<Vec<MachineTranslation>> {
@@ -206,7 +236,8 @@ impl<T: Translator + Send> Sending<'_, T> {
             (Err(e), None) if batch.len() > 1 => {
                 let why = format!("{e:#}");
                 let tgt = rounds.targets[t].0;
-                let answers = one_by_one(self.workers, (&rounds.src, tgt.as_str(), rounds.field), batch, &rounds.plans[t], e);
+                let worker = self.worker(t);
+                let answers = one_by_one(worker, (&rounds.src, tgt.as_str(), rounds.field), batch, &rounds.plans[t], e);
                 if !rounds.outcome.succeeded[t] && answers.iter().all(|(_, a)| a.is_err()) {
                     rounds.down[t] = Some(why);
                 }
@@ -221,6 +252,7 @@ impl<T: Translator + Send> Sending<'_, T> {
     /// text's past failures; a failure is remembered as a suspect, and its
     /// texts go to the fallback or count as pending.
     fn take(&mut self, rounds: &mut Rounds, t: usize, i: usize, answer: Result<String>, out: &mut Vec<MachineTranslation>) -> Result<()> {
+        let n = self.workers.len();
         let src = &rounds.src;
         let (tgt, list) = &rounds.targets[t];
         let (key, prepared) = &rounds.plans[t].keys[i];
@@ -229,7 +261,7 @@ impl<T: Translator + Send> Sending<'_, T> {
             Ok(text) => {
                 rounds.outcome.succeeded[t] = true;
                 let (text, repair) = match waiting.clone().next() {
-                    Some(first) => finish_checked(&mut self.workers[0], src, *tgt, first, &text, self.stats),
+                    Some(first) => finish_checked(&mut self.workers[worker_of(t, n)], src, *tgt, first, &text, self.stats),
                     None => (finish::finish(&text, &prepared.names, prepared.lead.as_deref(), *tgt, Field::Description), None),
                 };
                 if self.failures.contains_key(key) {
@@ -267,7 +299,7 @@ impl<T: Translator + Send> Sending<'_, T> {
         // engine is alive.
         for (t, list) in rounds.outcome.suspects.iter().enumerate() {
             let only_suspects = !list.is_empty() && list.iter().all(|(i, _)| self.failures.contains_key(&rounds.plans[t].keys[*i].0));
-            let alive = rounds.outcome.succeeded[t] || (only_suspects && engine_answers(&mut self.workers[0], &rounds.src, tgt_names[t]));
+            let alive = rounds.outcome.succeeded[t] || (only_suspects && engine_answers(self.worker(t), &rounds.src, tgt_names[t]));
             if !alive {
                 continue;
             }
@@ -377,13 +409,12 @@ impl Plan {
 /// a row with no success the engine itself is taken to be down and the rest
 /// are not tried.
 fn one_by_one<T: Translator + Send>(
-    workers: &mut [T],
+    worker: &mut T,
     (src, tgt, field): (&str, &str, Field),
     batch: &[usize],
     plan: &Plan,
     first_error: anyhow::Error,
 ) -> Vec<(usize, Result<String>)> {
-    let worker = &mut workers[0];
     let mut out = Vec::new();
     let mut failed_in_a_row = 0;
     let mut any_ok = false;
