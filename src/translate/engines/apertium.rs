@@ -244,9 +244,8 @@ impl ApertiumTranslator {
                 let files: Vec<PathBuf> = mode.split('+').map(|m| self.modes_dir.join(format!("{m}.mode"))).collect();
                 let (pipeline, _) = pipeline_of(&files, mark_direct)?;
                 self.make_room(Engine::processes_of(&pipeline));
-                let engine = Engine::start(&files, mode, mark_direct).map_err(|e| {
-                    e.context(format!("starting an engine beside {} processes of this worker's", self.processes()))
-                })?;
+                let engine = Engine::start(&files, mode, mark_direct)
+                    .map_err(|e| e.context(format!("starting an engine beside {} processes of this worker's", self.processes())))?;
                 self.engines.insert(key.to_string(), (engine, 0));
             }
             let (engine, used) = self.engines.get_mut(key).expect("started just above");

@@ -17,8 +17,8 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -90,7 +90,17 @@ impl Engine {
         let progress = Arc::new(AtomicU64::new(0));
         let output = reader(stdout, Arc::clone(&progress));
         let stderr = stderr_tail(stderr_pipe);
-        Ok(Engine { child, input: Some(input), output, stderr, next_id: 0, answered: 0, progress, marks, processes: Engine::processes_of(&pipeline) })
+        Ok(Engine {
+            child,
+            input: Some(input),
+            output,
+            stderr,
+            next_id: 0,
+            answered: 0,
+            progress,
+            marks,
+            processes: Engine::processes_of(&pipeline),
+        })
     }
 
     /// The processes of a pipeline: its stages and the shell running them.

@@ -23,7 +23,7 @@ use crate::translate::finish;
 use crate::translate::finish::garble::{self, Repair};
 use crate::translate::prepare::Prepared;
 use crate::translate::send::answer::check;
-use crate::translate::send::need::{Fallen, Need};
+use crate::translate::send::need::{Fallen, Need, asked_key};
 use crate::translate::send::stats::TranslateStats;
 use crate::vocab::Field;
 use anyhow::Result;
@@ -64,7 +64,7 @@ pub(in crate::translate) fn send<T: Translator + Send>(
 ) -> Result<()> {
     let total: u64 = needs.values().map(|v| v.len() as u64).sum();
     let mut done = 0u64;
-    let mut sending = Sending { store, workers, engine, failures, stats, fallen };
+    let mut sending = Sending { store, workers, engine, failures, stats, fallen, asked: Vec::new() };
     let n = sending.workers.len().max(1);
     for ((src, field), targets) in by_source_and_field(needs) {
         // A wave is as many targets as workers, one each: a worker holds
@@ -84,6 +84,8 @@ pub(in crate::translate) fn send<T: Translator + Send>(
                 }
                 let out = sending.round(&mut rounds, round)?;
                 done += out.len() as u64;
+                // What the engine said, before house style, then the texts made of it.
+                sending.store.save_engine_answers(&std::mem::take(&mut sending.asked))?;
                 sending.store.save_translations(&out)?;
                 progress(done, total, sending.stats.words);
             }
@@ -136,6 +138,8 @@ struct Sending<'a, T> {
     failures: &'a HashMap<String, Failure>,
     stats: &'a mut TranslateStats,
     fallen: Option<&'a mut Fallen>,
+    /// The engine's answers of this round, (asked key, answer, engine), to keep.
+    asked: Vec<(String, String, String)>,
 }
 
 /// One source language's texts of one field on their way to every target,
@@ -261,7 +265,11 @@ impl<T: Translator + Send> Sending<'_, T> {
             Ok(text) => {
                 rounds.outcome.succeeded[t] = true;
                 let (text, repair) = match waiting.clone().next() {
-                    Some(first) => finish_checked(&mut self.workers[worker_of(t, n)], src, *tgt, first, &text, self.stats),
+                    Some(first) => {
+                        self.asked.push((first.asked.clone(), text.clone(), self.engine.to_string()));
+                        let asking = Asking { engine: self.engine, asked: &mut self.asked };
+                        finish_checked(&mut self.workers[worker_of(t, n)], asking, src, *tgt, first, &text, self.stats)
+                    }
                     None => (finish::finish(&text, &prepared.names, prepared.lead.as_deref(), *tgt, Field::Description), None),
                 };
                 if self.failures.contains_key(key) {
@@ -339,8 +347,16 @@ fn checked(batch: &[usize], plan: &Plan, answers: Vec<String>) -> Result<Vec<Str
 /// style mended is `Mended`; one still garbled is translated again with the
 /// kept spans beside the form left to the engine, and that text taken when it
 /// is less garbled (`Retranslated`).
-fn finish_checked<T: Translator>(
+/// Where [`finish_checked`] keeps a second answer it asks for: the engine's
+/// name, and the answers to keep, (asked key, answer, engine).
+pub(in crate::translate) struct Asking<'a> {
+    pub(in crate::translate) engine: &'a str,
+    pub(in crate::translate) asked: &'a mut Vec<(String, String, String)>,
+}
+
+pub(in crate::translate) fn finish_checked<T: Translator>(
     worker: &mut T,
+    asking: Asking,
     src: &str,
     tgt: Lang,
     need: &Need,
@@ -365,6 +381,8 @@ fn finish_checked<T: Translator>(
         && answers.len() == 1
         && check(&sent[0], &answers[0]).is_ok()
     {
+        let key = asked_key(&sent[0], &again.field_key(), src, tgt.as_str(), asking.engine);
+        asking.asked.push((key, answers[0].clone(), asking.engine.to_string()));
         let retried = again.finish(&answers.remove(0), tgt);
         if garble::forms(&original, &retried, tgt).len() < left.len() {
             stats.garbled_retranslated += 1;
