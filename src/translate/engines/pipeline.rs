@@ -140,7 +140,9 @@ impl Engine {
                 Err(RecvTimeoutError::Timeout) => {
                     let chars = core.chars().count();
                     let secs = budget.as_secs_f64();
-                    return Err(self.failure(&format!("text {k}: no output for {secs:.1} s, the budget of a text of {chars} characters")));
+                    return Err(self.failure(&format!(
+                        "text {k}: no answer within {secs:.1} s of the engine's last output (the budget of a text of {chars} characters)"
+                    )));
                 }
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(self.failure(&format!("text {k}: engine output lost")));
