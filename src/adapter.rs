@@ -293,7 +293,8 @@ impl Manifest {
              CityVibeBot and for *: no feed URL under a Disallow, its Crawl-delay) and the licence and dataset page \
              ({dataset}, {licence}), then write what they say in the manifest's review record in adapters/{id}.rs \
              (review.robots_txt, review.robots_sha256, review.date, min_delay, licence, attribution) and set \
-             review.robots to RobotsReview::Read (docs/ADAPTERS.md, section 1). Meanwhile only a --mirror run reads it",
+             review.robots to RobotsReview::Read (docs/ADAPTERS.md, section 1). Meanwhile only a --mirror run on a folder or a \
+             loopback address reads it",
             dataset = self.dataset_page,
             licence = self.licence.url,
         ))

@@ -14,6 +14,9 @@ pub struct Cli {
     /// The operator's switchboard [env: CITYVIBE_CONFIG].
     #[arg(long, global = true, help_heading = "Global options", default_value = "sources.toml")]
     pub config: PathBuf,
+    /// Whether `config` was named (`--config` or `CITYVIBE_CONFIG`), not the default.
+    #[arg(skip)]
+    pub config_named: bool,
     /// Send requests for https://HOST/PATH to DIR/HOST/PATH or URL/HOST/PATH instead;
     /// every politeness rule still applies as if to HOST.
     #[arg(long, global = true, help_heading = "Global options", value_name = "DIR|URL")]
@@ -58,7 +61,8 @@ pub enum Command {
     Runs(RunsArgs),
     /// What we hold of a host's or source's data and how we fetched it (P17).
     Holdings(HoldingsArgs),
-    /// Active events as json, csv, ics (RFC 5545) or jsonld (schema.org), with licence and attribution (P19).
+    /// Current events (not ended; with --from, those lasting until that day) as json, csv,
+    /// ics (RFC 5545) or jsonld (schema.org), with licence and attribution (P19).
     Export(ExportArgs),
     /// Print a shell completion script: `cityvibe completions bash > /etc/bash_completion.d/cityvibe`.
     Completions {
@@ -71,7 +75,11 @@ pub enum Command {
     Audit(AuditArgs),
     /// Check what a run needs: config, database, run lock, translation engine
     /// and pairs, host ledger. Fetches nothing, creates nothing.
-    Doctor,
+    Doctor {
+        /// Print the checks as JSON: `{"checks": [{"what", "verdict", "detail"}], "exit"}`.
+        #[arg(long)]
+        json: bool,
+    },
     /// Write the status report and each host's transparency page: static
     /// HTML and CSS with inline SVG charts, no script, nothing from elsewhere.
     Report(ReportArgs),
@@ -160,7 +168,8 @@ pub struct ExportArgs {
     /// Only these sources (repeatable).
     #[arg(long = "source", value_name = "ID", value_parser = Known::sources())]
     pub sources: Vec<String>,
-    /// Only events that last until this day or later (YYYY-MM-DD).
+    /// Only events that last until this day or later (YYYY-MM-DD). Without it,
+    /// only current events: those not ended now, as `events list` shows them.
     #[arg(long, value_name = "DATE")]
     pub from: Option<String>,
     /// Only events that begin on this day or earlier (YYYY-MM-DD).
@@ -546,10 +555,12 @@ impl Cli {
         {
             cli.db = v;
         }
+        cli.config_named = typed("config");
         if !typed("config")
             && let Some(v) = env("CITYVIBE_CONFIG")
         {
             cli.config = v;
+            cli.config_named = true;
         }
         if !typed("state_dir")
             && let Some(v) = env("CITYVIBE_STATE_DIR")
@@ -557,6 +568,23 @@ impl Cli {
             cli.state_dir = Some(v);
         }
         Ok(cli)
+    }
+}
+
+impl Cli {
+    /// A config the operator named (`--config`, `CITYVIBE_CONFIG`) that is no
+    /// file is a usage mistake for every command: a command that could go on
+    /// without one (`events list`, `export`) would otherwise answer from
+    /// another switchboard than the one asked for. The default `sources.toml`
+    /// may be missing where a command needs none.
+    pub fn named_config_exists(&self) -> anyhow::Result<()> {
+        if self.config_named && !self.config.is_file() {
+            crate::bail_usage!(
+                "the config {} named by --config (or CITYVIBE_CONFIG) is no file; give the path of sources.toml, or leave the option out",
+                self.config.display()
+            );
+        }
+        Ok(())
     }
 }
 
@@ -569,7 +597,8 @@ impl Command {
             Command::Run(RunArgs { json, .. })
             | Command::Runs(RunsArgs { json, .. })
             | Command::Holdings(HoldingsArgs { json, .. })
-            | Command::Audit(AuditArgs { json, .. }) => *json,
+            | Command::Audit(AuditArgs { json, .. })
+            | Command::Doctor { json } => *json,
             Command::Translate(TranslateArgs { command: Some(TranslateCommand::Import { json, .. }), .. }) => *json,
             Command::Translate(TranslateArgs { command: None, json, .. }) => *json,
             Command::Events {

@@ -1,6 +1,7 @@
 //! What a failure means, for every layer: the exit statuses a command ends
 //! with, the usage error (exit 2) and its helpers, the run lock's refusal
-//! (exit 3), and [`exit_for`], which maps an error to its status. A leaf:
+//! (exit 3), the system's refusal of a thread or a process ([`Refused`], exit
+//! 6), and [`exit_for`], which maps an error to its status. A leaf:
 //! it names no other module of the crate, so the store, the config and the
 //! polite client can say "usage mistake" without reaching up to the printer.
 //!
@@ -25,6 +26,10 @@ pub enum Exit {
     /// A run stopped before its end: its deadline passed, or a signal asked it
     /// to stop. What it stored is kept.
     Interrupted,
+    /// The system refused a thread or a process (an address-space, task or
+    /// cgroup limit): the message names the limit. What was stored is kept;
+    /// the next run, given room, finishes the rest.
+    Refused,
 }
 
 impl Exit {
@@ -36,6 +41,7 @@ impl Exit {
             Exit::Locked => 3,
             Exit::Internal => 4,
             Exit::Interrupted => 5,
+            Exit::Refused => 6,
         }
     }
 }
@@ -85,6 +91,46 @@ impl std::fmt::Display for Locked {
 }
 impl std::error::Error for Locked {}
 
+/// The system refused to start a thread or a process (exit 6): `what` was
+/// being started, `error` is the system's answer, `limits` the limits in
+/// force that may be why (read by `spawn`, which makes every such error).
+#[derive(Debug)]
+pub struct Refused {
+    pub what: String,
+    pub error: std::io::Error,
+    pub limits: String,
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the system refused {} ({}): a limit on this process is reached ({}); raise it (ulimit -v / -u, \
+             systemd MemoryMax= / TasksMax=, the cgroup's memory.max / pids.max) or run with fewer other processes; \
+             what was stored is kept and the next run finishes the rest",
+            self.what, self.error, self.limits
+        )
+    }
+}
+impl std::error::Error for Refused {}
+
+impl Refused {
+    /// The same refusal once more (for each of the texts it stopped; an
+    /// `io::Error` cannot be cloned).
+    pub fn again(&self) -> Refused {
+        let error = match self.error.raw_os_error() {
+            Some(code) => std::io::Error::from_raw_os_error(code),
+            None => std::io::Error::new(self.error.kind(), self.error.to_string()),
+        };
+        Refused { what: self.what.clone(), error, limits: self.limits.clone() }
+    }
+}
+
+/// Whether the system refused a thread or a process somewhere in `e`'s chain.
+pub fn is_refused(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| c.is::<Refused>())
+}
+
 /// Whether an error is stdout closed under us (`| head`): not a failure.
 pub fn is_closed_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
@@ -98,6 +144,8 @@ pub fn exit_for(e: &anyhow::Error) -> Exit {
         Exit::Usage
     } else if e.chain().any(|c| c.is::<Locked>()) {
         Exit::Locked
+    } else if is_refused(e) {
+        Exit::Refused
     } else {
         Exit::Internal
     }

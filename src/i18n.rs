@@ -158,6 +158,55 @@ mod tests {
         }
     }
 
+    /// Every variable a select expression of `pattern` reads with a `[one]` variant.
+    fn counted_vars<'s>(pattern: &fluent_syntax::ast::Pattern<&'s str>, out: &mut BTreeSet<&'s str>) {
+        use fluent_syntax::ast::{Expression, InlineExpression, PatternElement, VariantKey};
+        for element in &pattern.elements {
+            let PatternElement::Placeable { expression } = element else { continue };
+            if let Expression::Select { selector: InlineExpression::VariableReference { id }, variants } = expression {
+                if variants.iter().any(|v| matches!(v.key, VariantKey::Identifier { name: "one" })) {
+                    out.insert(id.name);
+                }
+                for v in variants {
+                    counted_vars(&v.value, out);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn zero_never_reads_as_one_in_any_language() {
+        // French and Portuguese put 0 in CLDR's "one": "Un code distinct" for no code.
+        for lang in Lang::ALL {
+            for (_, domain, source) in FILES.iter().filter(|(l, _, _)| *l == lang.as_str()) {
+                let resource = FluentResource::try_new((*source).to_string()).unwrap();
+                for entry in resource.entries() {
+                    let fluent_syntax::ast::Entry::Message(m) = entry else { continue };
+                    let Some(pattern) = &m.value else { continue };
+                    let mut vars = BTreeSet::new();
+                    counted_vars(pattern, &mut vars);
+                    for var in &vars {
+                        let said = |n: u64| {
+                            let mut args = FluentArgs::new();
+                            for other in &vars {
+                                args.set(*other, FluentValue::from(2));
+                            }
+                            args.set(*var, FluentValue::from(n));
+                            // Arguments the message reads without counting them.
+                            for name in ["host", "cap", "bytes", "min", "delay", "source", "window", "licence", "from", "to", "at"] {
+                                if !vars.contains(name) {
+                                    args.set(name, FluentValue::from("x"));
+                                }
+                            }
+                            catalogue(lang).format(m.id.name, Some(&args))
+                        };
+                        assert_ne!(said(0), said(1), "data/i18n/{lang}/{domain}.ftl: {} says the same for 0 and 1 {var}", m.id.name);
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_message_is_said_in_the_readers_language() {
         assert_eq!(catalogue(Lang::En).text("lang-es"), "Spanish");

@@ -10,6 +10,7 @@
 //! - leaves: `lang` (the display languages), `lang_data` (the word lists
 //!   and rules of `data/lang/`), `vocab` (stored spellings),
 //!   `error` (exit statuses, the usage error, the run lock's refusal),
+//!   `spawn` (every thread and child process, a refusal an error),
 //!   `times` (how a stored time is written in JSON), `policy` (the limits
 //!   the operator may tune);
 //! - `i18n` (the message catalogues), then `model` (an event and its
@@ -52,6 +53,7 @@ pub mod report;
 pub mod run;
 pub mod schedule;
 pub mod shown;
+pub mod spawn;
 pub mod store;
 pub mod switch_log;
 #[cfg(test)]

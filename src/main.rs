@@ -19,9 +19,9 @@ fn main() -> ExitCode {
             return output::finish(e.print().map(|()| Exit::Ok).map_err(|io| anyhow::Error::new(io).context("writing to stdout")));
         }
     };
-    let result = match &cli.command {
+    let result = cli.named_config_exists().and_then(|()| match &cli.command {
         Command::Run(args) => commands::run::execute(&cli, args),
-        Command::Doctor => commands::doctor::execute(&cli),
+        Command::Doctor { json } => commands::doctor::execute(&cli, *json),
         Command::Events { command: EventsCommand::List(args) } => commands::events::list(&cli, args),
         Command::Events { command: EventsCommand::Show(args) } => commands::events::show(&cli, args),
         Command::Events { command: EventsCommand::Correct(args) } => commands::correct::execute(&cli, args),
@@ -50,6 +50,6 @@ fn main() -> ExitCode {
             TakedownCommand::List { json } => commands::takedown::list(&cli, *json),
             TakedownCommand::Remove { id } => commands::takedown::remove(&cli, *id),
         },
-    };
+    });
     if cli.command.wants_json() { output::finish_json(result) } else { output::finish(result) }
 }

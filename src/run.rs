@@ -60,6 +60,9 @@ pub fn run(store: &mut Store, opts: RunOptions<'_>, translate: bool, progress: &
     progress.fetched();
     let mut translation = None;
     let mut translation_error = None;
+    // The translation step's own failure: the database (exit 4), or the
+    // system refusing a thread or a process (exit 6).
+    let mut translation_exit = Exit::Internal;
     // Checked between the steps too: past the deadline, texts wait for the next run.
     let mut interrupted = bounds.why_stop(clock.now_ms());
     let translate = translate && interrupted.is_none();
@@ -80,14 +83,17 @@ pub fn run(store: &mut Store, opts: RunOptions<'_>, translate: bool, progress: &
                 }
                 translation = Some(stats);
             }
-            Err(e) => translation_error = Some(format!("{e:#}")),
+            Err(e) => {
+                translation_exit = crate::error::exit_for(&e);
+                translation_error = Some(format!("{e:#}"));
+            }
         }
     } else if translate && let Err(e) = store.apply_translation_memory(&settings.langs(), &[]) {
         // No engine: human corrections still reach new events with their text.
         translation_error = Some(format!("{e:#}"));
     }
     let exit = if translation_error.is_some() {
-        Exit::Internal
+        translation_exit
     } else if interrupted.is_some() {
         Exit::Interrupted
     } else if report.any_problem() {

@@ -70,12 +70,21 @@ pub fn standing_at(e: &StoredEvent, now: DateTime) -> Standing {
     }
 }
 
+/// Whether `e` is current for a reader at `at`: not ended (on now, still to
+/// come, or undated). The one meaning of "current" that `events list`,
+/// `export`, `holdings` and the report share; "active" is the store's word
+/// for an event not withdrawn, whether or not it has ended.
+pub fn is_current(e: &StoredEvent, at: Timestamp) -> bool {
+    !matches!(standing(e, at), Standing::Ended(_))
+}
+
 /// Order for a reader at the moment `at`: upcoming and current by next
 /// occurrence, then the undated, then (kept only with `all`) the ended,
 /// most recent first.
 pub fn for_reader(events: Vec<StoredEvent>, all: bool, at: Timestamp) -> Vec<(Standing, StoredEvent)> {
     let mut out: Vec<(Standing, StoredEvent)> =
         events.into_iter().map(|e| (standing(&e, at), e)).filter(|(s, _)| all || !matches!(s, Standing::Ended(_))).collect();
+    // (`!Ended` is [`is_current`], read once per event here for the order too.)
     out.sort_by(|(a, x), (b, y)| {
         let rank = |s: &Standing| match s {
             Standing::Next(_) => 0,

@@ -1,6 +1,8 @@
 //! `cityvibe doctor`: proves each part a run needs, fetching nothing from any
-//! feed host and creating no file: it reads the config, finds and opens the
-//! database, opens the host ledger, looks at the run lock, asks the source gate
+//! feed host and leaving no file: it reads the config, finds and opens the
+//! database, opens the host ledger or proves that this user can make it (a
+//! probe folder made and removed at once), proves the same of `report_dir`,
+//! looks at the run lock, asks the source gate
 //! what a run would do now, and probes the translation engine with a real
 //! one-word translation and checks its es→xx pairs. One function per check, one
 //! line each: ok, WARN or FAIL. Exit 2 when the config is wrong, 4 when any
@@ -22,18 +24,30 @@ enum Verdict {
     Fail,
 }
 
+impl Verdict {
+    fn word(self) -> &'static str {
+        ["ok", "WARN", "FAIL"][self as usize]
+    }
+}
+
 /// One line of the report.
+#[derive(serde::Serialize)]
 struct Check {
     what: String,
+    #[serde(serialize_with = "verdict_word")]
     verdict: Verdict,
     detail: String,
+}
+
+fn verdict_word<S: serde::Serializer>(v: &Verdict, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(v.word())
 }
 
 fn check(what: impl Into<String>, verdict: Verdict, detail: impl Into<String>) -> Check {
     Check { what: what.into(), verdict, detail: detail.into() }
 }
 
-pub fn execute(cli: &Cli) -> Result<Exit> {
+pub fn execute(cli: &Cli, json: bool) -> Result<Exit> {
     let config = super::load_switchboard(cli);
     let mut checks = vec![config_check(cli, &config)];
     checks.push(database_check(cli));
@@ -42,24 +56,78 @@ pub fn execute(cli: &Cli) -> Result<Exit> {
         checks.push(c);
     }
     if let Ok(c) = &config {
+        checks.extend(report_dir_check(c));
         checks.extend(gate_checks(cli, c, ledger.as_ref()));
         checks.push(engine_check(c));
         checks.extend(route_check(c));
         checks.extend(terms_check(c));
     }
-    let mut t = Table::new(&["check", "", "detail"]);
-    for c in &checks {
-        t.row([c.what.clone(), ["ok", "WARN", "FAIL"][c.verdict as usize].to_string(), c.detail.clone()]);
-    }
-    t.print()?;
     // A config that does not read, or a terms_dir that is not there, is the operator's file to fix.
     let terms_missing = checks.iter().any(|c| c.what == TERM_FILES && c.verdict == Verdict::Fail);
-    Ok(if config.is_err() || terms_missing {
+    let exit = if config.is_err() || terms_missing {
         Exit::Usage
     } else if checks.iter().any(|c| c.verdict == Verdict::Fail) {
         Exit::Internal
     } else {
         Exit::Ok
+    };
+    if json {
+        super::print_json(&serde_json::json!({ "checks": checks, "exit": exit.code() }))?;
+        return Ok(exit);
+    }
+    let mut t = Table::new(&["check", "", "detail"]);
+    for c in &checks {
+        t.row([c.what.clone(), c.verdict.word().to_string(), c.detail.clone()]);
+    }
+    t.print()?;
+    Ok(exit)
+}
+
+/// Whether this process's user can write into `dir`, or make it: a probe
+/// folder is made in `dir`, or in the nearest folder above it that exists,
+/// and removed at once (the only proof that holds for every permission
+/// model: modes, groups, ACLs, a read-only mount). The error says why not.
+fn can_make(dir: &std::path::Path) -> std::io::Result<()> {
+    let mut base = dir;
+    while !base.exists() {
+        match base.parent() {
+            Some(p) if !p.as_os_str().is_empty() => base = p,
+            _ => {
+                base = std::path::Path::new(".");
+                break;
+            }
+        }
+    }
+    if !base.is_dir() {
+        return Err(std::io::Error::other(format!("{} is no folder", base.display())));
+    }
+    tempfile::Builder::new().prefix(".cityvibe-doctor-").tempdir_in(base)?.close()
+}
+
+/// The login name of the user this process runs as.
+fn my_name() -> String {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata("/proc/self").map_or_else(|_| "this user".to_string(), |m| user_name(m.uid()))
+}
+
+/// `[settings] report_dir`, which `run` writes after each run: this user
+/// must be able to write it (or make it), else every run fails there.
+fn report_dir_check(c: &Config) -> Option<Check> {
+    let dir = c.settings.report_dir.as_deref()?;
+    Some(match can_make(dir) {
+        Ok(()) => check("report", Verdict::Ok, format!("{}: {} can write the report there after each run", dir.display(), my_name())),
+        Err(e) => {
+            let me = my_name();
+            check(
+                "report",
+                Verdict::Fail,
+                format!(
+                    "report_dir {} cannot be written by {me} ({e}): every run would fail there (exit 4); \
+                     `sudo install -d -o {me} {0}`, or set [settings] report_dir to a folder {me} writes",
+                    dir.display()
+                ),
+            )
+        }
     })
 }
 
@@ -137,7 +205,24 @@ fn ledger_check(cli: &Cli, checks: &mut Vec<Check>) -> Option<crate::http::Ledge
     }
     let db = place.dir.join("hosts.db");
     if !db.exists() {
-        checks.push(check("host ledger", Verdict::Warn, format!("none yet in {} ({whose}): the first run makes it", place.dir.display())));
+        // "The first run makes it" only when this user can: proved, not assumed.
+        let me = my_name();
+        checks.push(match can_make(&place.dir) {
+            Ok(()) => check(
+                "host ledger",
+                Verdict::Warn,
+                format!("none yet in {} ({whose}): the first run makes it ({me} can)", place.dir.display()),
+            ),
+            Err(e) => check(
+                "host ledger",
+                Verdict::Fail,
+                format!(
+                    "none yet in {0} ({whose}), and {me} cannot make it ({e}): a run would send nothing and exit 4; \
+                     `sudo install -d -o {me} {0}` (or StateDirectory=cityvibe in the systemd unit), then run as {me}",
+                    place.dir.display()
+                ),
+            ),
+        });
         return None;
     }
     match crate::http::Ledger::open(&place.dir) {
@@ -210,7 +295,10 @@ fn lock_check(cli: &Cli) -> Option<Check> {
 /// What a run started now would do with each source, as the run's own gate answers.
 fn gate_checks(cli: &Cli, config: &Config, ledger: Option<&crate::http::Ledger>) -> Vec<Check> {
     let store = if cli.db.is_file() { crate::store::Store::open(&cli.db).ok() } else { None };
-    let gate = crate::ingest::SourceGate { mirror: cli.mirror.is_some(), ..crate::ingest::SourceGate::new(config, store.as_ref(), ledger) };
+    let gate = crate::ingest::SourceGate {
+        local_mirror: super::private_ledger_allowed(cli),
+        ..crate::ingest::SourceGate::new(config, store.as_ref(), ledger)
+    };
     gate.ids()
         .into_iter()
         .map(|id| {

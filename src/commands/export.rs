@@ -1,4 +1,6 @@
-//! `cityvibe export`: active events as JSON, CSV, iCalendar or JSON-LD (P19).
+//! `cityvibe export`: events as JSON, CSV, iCalendar or JSON-LD (P19): the
+//! current ones (not ended: `schedule::is_current`, as `events list` shows
+//! them) unless `--from` asks for more.
 
 use super::exit;
 use crate::citation::Citations;
@@ -26,7 +28,13 @@ pub fn collect(store: &Store, args: &ExportArgs, cite: &Citations) -> Result<Vec
         to: to.map(|d| d.to_string()),
         ..Default::default()
     };
-    let events = cite.list(store, &filter)?;
+    let mut events = cite.list(store, &filter)?;
+    // No --from: what a reader is shown now, the events not ended; --from
+    // opens the window back to that day.
+    if from.is_none() {
+        let now = jiff::Timestamp::now();
+        events.retain(|e| crate::schedule::is_current(e, now));
+    }
     let shown = super::events::in_language(store, events, args.lang)?;
     Ok(shown.into_iter().map(ExportEvent::new).collect())
 }
@@ -57,7 +65,8 @@ pub fn execute(cli: &Cli, args: &ExportArgs) -> Result<super::Exit> {
         if counts.active == 0 && store.count_all_events()? > 0 {
             eprintln!("no events to export: {}", super::events::unlisted(&args.sources, &counts));
         } else {
-            eprintln!("no active events match: run `cityvibe run`, or widen --source/--from/--to");
+            let window = if args.from.is_none() { " (without --from, only events not ended are exported)" } else { "" };
+            eprintln!("no events match{window}: run `cityvibe run`, or widen --source/--from/--to");
         }
     }
     Ok(exit::OK)

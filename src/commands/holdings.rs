@@ -6,6 +6,7 @@ use super::{exit, print_json};
 use crate::adapter::Adapter;
 use crate::cli::{Cli, HoldingsArgs};
 use crate::store::corrections::Correction;
+use crate::store::events::EventFilter;
 use crate::store::fetchlog::HostStats;
 use crate::store::reports::LinkingEvent;
 use crate::store::{Store, now_ms};
@@ -99,7 +100,11 @@ struct SourceHoldings {
     min_delay_secs: f64,
     /// Whether sources.toml switches it on; unknown without a sources.toml.
     enabled: Option<bool>,
+    /// Stored and not withdrawn ("active", the store's word), ended or not.
     events_active: u64,
+    /// Of the active, those a reader is shown now: not ended
+    /// (`schedule::is_current`, as `events list` and `export` count them).
+    events_current: u64,
     events_withdrawn: u64,
     events_withheld: u64,
     /// The operator's corrections of its events, in force and ended.
@@ -126,8 +131,36 @@ struct HoldingsReport<'a> {
     sources: Vec<SourceHoldings>,
     linked_from_events: Vec<LinkedSource>,
     /// For a page's URL, the stored events whose original it is; null for a host or a source.
-    page_events: Option<Vec<LinkingEvent>>,
+    page_events: Option<Vec<PageEvent>>,
     fetch_log_30_days: Vec<HostStats>,
+}
+
+/// A stored event whose original is the page asked about.
+#[derive(Debug, Serialize)]
+struct PageEvent {
+    #[serde(flatten)]
+    event: LinkingEvent,
+    /// Whether a reader is shown it now: active and not ended.
+    current: bool,
+}
+
+impl PageEvent {
+    /// `current` or `ended` for an active event (an April fair read in
+    /// December is over, however active its row), else its status.
+    fn standing(&self) -> &str {
+        match (self.event.status, self.current) {
+            (crate::vocab::EventStatus::Active, true) => "current",
+            (crate::vocab::EventStatus::Active, false) => "ended",
+            (status, _) => status.as_str(),
+        }
+    }
+}
+
+/// The active events of `source` (or the one with `id`) a reader is shown now.
+fn current_events(store: &Store, source: &str, id: Option<&str>) -> Result<u64> {
+    let filter = EventFilter { sources: vec![source.to_string()], source_event_id: id.map(str::to_string), ..Default::default() };
+    let now = Timestamp::now();
+    Ok(store.list_events(&filter)?.iter().filter(|e| crate::schedule::is_current(e, now)).count() as u64)
 }
 
 fn source_holdings(store: &Store, config: Option<&crate::config::Config>, a: &dyn Adapter) -> Result<SourceHoldings> {
@@ -147,6 +180,7 @@ fn source_holdings(store: &Store, config: Option<&crate::config::Config>, a: &dy
         min_delay_secs: config.map_or(m.min_delay.as_secs_f64(), |c| c.delay_for(a).as_secs_f64()),
         enabled: config.map(|c| c.enabled(m.id)),
         events_active: held.events_active,
+        events_current: current_events(store, m.id, None)?,
         events_withdrawn: held.events_withdrawn,
         events_withheld: store.count_withheld(m.id)?,
         corrections: store.corrections(m.id, None)?,
@@ -180,7 +214,15 @@ pub fn show(cli: &Cli, args: &HoldingsArgs) -> Result<super::Exit> {
     // A page's webmaster asks about that page: which stored events have it
     // as their original (P17), so that they can be taken down by it (P18).
     let page_events = match page_of(query) {
-        Some(p) => Some(store.events_linking_to(&p.0, |u| page_of(u).as_ref() == Some(&p))?),
+        Some(p) => {
+            let mut events = Vec::new();
+            for event in store.events_linking_to(&p.0, |u| page_of(u).as_ref() == Some(&p))? {
+                let current =
+                    event.status == crate::vocab::EventStatus::Active && current_events(&store, &event.source, Some(&event.id))? > 0;
+                events.push(PageEvent { event, current });
+            }
+            Some(events)
+        }
         None => None,
     };
     let linked_from_events = linked.into_iter().map(|(source, events)| LinkedSource { source, events }).collect();
@@ -205,10 +247,10 @@ fn print_text(report: &HoldingsReport) -> std::io::Result<()> {
             n => crate::outln!("{n} stored event(s) have this page as their original:")?,
         }
         for e in page_events {
-            crate::outln!("  {}:{}  {} ({})", e.source, e.id, e.title, e.status)?;
+            crate::outln!("  {}:{}  {} ({})", e.event.source, e.event.id, e.event.title, e.standing())?;
         }
         // By id: the stored link may differ from the query in its scheme.
-        if let Some(e) = page_events.first() {
+        if let Some(PageEvent { event: e, .. }) = page_events.first() {
             crate::outln!("  `cityvibe takedown add {}:{} --reason \"…\"` deletes one and keeps it out (P18)", e.source, e.id)?;
         }
     }
@@ -240,7 +282,16 @@ fn print_source(s: &SourceHoldings) -> std::io::Result<()> {
     line("dataset", s.dataset_page.to_string())?;
     line("licence", format!("{} <{}>", s.licence, s.licence_url))?;
     line("attribution", format!("{} (shown with every event)", s.attribution))?;
-    line("events", format!("{} active, {} withdrawn", s.events_active, s.events_withdrawn))?;
+    line(
+        "events",
+        format!(
+            "{} active ({} current, {} ended), {} withdrawn",
+            s.events_active,
+            s.events_current,
+            s.events_active.saturating_sub(s.events_current),
+            s.events_withdrawn
+        ),
+    )?;
     if s.events_withheld > 0 {
         line("withheld", format!("{} events kept but shown nowhere (source disable --withdraw)", s.events_withheld))?;
     }

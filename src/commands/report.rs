@@ -36,16 +36,32 @@ pub fn write(cli: &Cli, store: &Store, out: &Path, days: u32, lang: Lang) -> Res
     let ledger = ledger_dir.map(|d| crate::http::Ledger::open(&d)).transpose()?;
     let opts = ReportOptions { out: out.to_path_buf(), days, lang, now_ms: now_ms() };
     let written = crate::report::write(store, config.as_ref(), ledger.as_ref(), crate::adapters::ALL, &opts)?;
+    // A bad row is one bad row: the other pages are written, and each skipped name is said.
     for host in &written.skipped_hosts {
-        eprintln!("cityvibe: no page for the host {host:?} of the fetch log: it is not a valid DNS name");
+        let shown: String = host.chars().take(80).collect();
+        let cut = if shown.len() < host.len() { format!("… ({} bytes)", host.len()) } else { String::new() };
+        eprintln!(
+            "cityvibe: no page for the host {shown:?}{cut} of the fetch log: it is no DNS name, or too long to name a file; \
+             the report shows every other host"
+        );
     }
     Ok(written)
 }
 
 /// After a run: the report into `[settings] report_dir`, 30 days, the first
-/// display language of the config. A failure is said, never the run's.
-pub fn after_run(cli: &Cli, store: &Store, dir: &Path, lang: Lang) {
-    if let Err(e) = write(cli, store, dir, 30, lang) {
-        eprintln!("cityvibe: the report in {} was not written: {e:#}", dir.display());
+/// display language of the config. A failure is said, and returned for the
+/// run's exit status (4): what the run stored is kept, but a report nobody
+/// can see must not pass for a good run (`doctor` proves the folder too).
+pub fn after_run(cli: &Cli, store: &Store, dir: &Path, lang: Lang) -> bool {
+    match write(cli, store, dir, 30, lang) {
+        Ok(_) => true,
+        Err(e) => {
+            eprintln!(
+                "cityvibe: the report in {} was not written: {e:#}; the run's events are stored; make the folder writable \
+                 for this user or change [settings] report_dir (`cityvibe doctor` checks it)",
+                dir.display()
+            );
+            false
+        }
     }
 }

@@ -45,35 +45,51 @@ pub fn execute(cli: &Cli, args: &RunArgs) -> Result<Exit> {
     let outcome = crate::run::run(&mut store, opts, !args.no_translate, &mut progress)?;
     drop(progress);
     drop(lock);
-    if let Some((dir, lang)) = &report {
-        super::report::after_run(cli, &store, dir, *lang);
-    }
+    let reported = report.as_ref().is_none_or(|(dir, lang)| super::report::after_run(cli, &store, dir, *lang));
     say_problems(&outcome);
     if args.json {
         super::print_json(&outcome)?;
     } else if !args.quiet && super::stdout_is_terminal() {
         print_table(&outcome)?;
     }
-    Ok(outcome.exit)
+    // A report that could not be written is an I/O failure (exit 4), unless
+    // the run already ends with a graver status of its own.
+    Ok(match outcome.exit {
+        Exit::Ok | Exit::SourceProblem if !reported => Exit::Internal,
+        exit => exit,
+    })
 }
 
-/// One line per problem on stderr, always; when no host name could be resolved
-/// at all, one line for the run.
+/// How a failure reads when it is the network's, not a host's: no name
+/// resolved, no route, nobody answering the connection. One of them alone
+/// is a host's problem; every source failing so is the network down.
+const NETWORK_DOWN: &[&str] =
+    &[crate::http::client::UNRESOLVED, "Network is unreachable", "No route to host", "Host is unreachable", "Connection refused"];
+
+/// One line per problem on stderr, always; when every source sent failed
+/// before any host answered (no name resolved, the network unreachable, every
+/// connection refused), one line for the run that says the network is down,
+/// and no advice to switch sources off.
 fn say_problems(outcome: &RunOutcome) {
-    let unresolved = |s: &crate::store::runs::SourceReport| s.message.contains(crate::http::client::UNRESOLVED);
+    let unreached = |s: &crate::store::runs::SourceReport| {
+        s.status == crate::vocab::SourceStatus::Failed && NETWORK_DOWN.iter().any(|w| s.message.contains(w))
+    };
     let fetched: Vec<_> = outcome.report.sources.iter().filter(|s| s.requests > 0).collect();
-    let no_host = !fetched.is_empty() && fetched.iter().all(|s| unresolved(s));
-    if no_host {
+    let no_network = !fetched.is_empty() && fetched.iter().all(|s| unreached(s));
+    if no_network {
         let ids: Vec<&str> = fetched.iter().map(|s| s.id.as_str()).collect();
+        let why = NETWORK_DOWN.iter().find(|w| fetched.iter().any(|s| s.message.contains(*w))).copied().unwrap_or_default();
+        let how = if why == crate::http::client::UNRESOLVED { "resolved" } else { "reached" };
         eprintln!(
-            "cityvibe: no host could be resolved: is the network or DNS up? not fetched: {}; the next run tries again",
+            "cityvibe: no host could be {how}: is the network or DNS up? the network looks down ({why}); \
+             not fetched: {}; stored events are kept and the next run tries again",
             ids.join(", ")
         );
     }
     for s in &outcome.report.sources {
         // A host that asked us to wait is said too, with the time (P10); a
         // source within its period is normal for cron and stays silent (P7).
-        if (s.status.is_problem() || s.not_before.is_some()) && !(no_host && unresolved(s)) {
+        if (s.status.is_problem() || s.not_before.is_some()) && !(no_network && unreached(s)) {
             eprintln!("cityvibe: {}: {}: {}", s.id, s.status, s.message);
         }
     }
@@ -156,7 +172,7 @@ pub fn dry_run(cli: &Cli, only: &[String], force: bool, json: bool) -> Result<Ex
     let store = if cli.db.is_file() { Some(Store::open_existing(&cli.db)?) } else { None };
     let ledger = super::state_dir(cli).ok().filter(|d| d.join("hosts.db").is_file()).map(|d| crate::http::Ledger::open(&d)).transpose()?;
     let gate = crate::ingest::SourceGate {
-        mirror: cli.mirror.is_some(),
+        local_mirror: super::private_ledger_allowed(cli),
         force,
         ..crate::ingest::SourceGate::new(&config, store.as_ref(), ledger.as_ref())
     };

@@ -152,7 +152,7 @@ fn source_show(cli: &Cli, a: &'static dyn Adapter) -> Result<SourceShow> {
     let cited = crate::citation::of(Some(&config), m);
     // What a run now would do with it: the run's own gate.
     let gate = crate::ingest::SourceGate {
-        mirror: cli.mirror.is_some(),
+        local_mirror: super::private_ledger_allowed(cli),
         ..crate::ingest::SourceGate::new(&config, Some(&store), ledger.as_ref())
     };
     let run_now = match gate.decide(m.id)? {

@@ -231,21 +231,32 @@ impl Client {
         Client { agent: config.new_agent(), mirror, limits }
     }
 
-    /// Whether requests go to a mirror (`--mirror`), never to the real hosts.
-    pub fn reads_mirror(&self) -> bool {
-        self.mirror.is_some()
-    }
-
     /// The name `host`'s requests are booked under, in the host ledger and
     /// the fetch log: the host itself, but `folder:HOST` for a folder
-    /// mirror, whose reads never leave the machine. They keep their own
+    /// mirror, whose reads never leave the machine (they keep their own
     /// delays and cap, never spend the real host's, and never count as
-    /// requests to it (`holdings`).
+    /// requests to it, `holdings`), and the mirror's own host for a mirror
+    /// on another machine, which every request through it reaches whatever
+    /// feed it stands in for (P8).
     pub fn books(&self, host: &str) -> String {
-        match self.mirror {
+        match &self.mirror {
             Some(Mirror::Dir(_)) => format!("folder:{host}"),
-            _ => host.to_string(),
+            Some(m) => m.remote_host().unwrap_or(host).to_string(),
+            None => host.to_string(),
         }
+    }
+
+    /// Whether requests go to a mirror on another machine (`--mirror
+    /// https://staging.example`): one host for every source, paced as one.
+    pub fn reads_remote_mirror(&self) -> bool {
+        self.mirror.as_ref().is_some_and(|m| m.remote_host().is_some())
+    }
+
+    /// Whether requests go to a mirror whose reads never leave the machine
+    /// (a folder, a loopback base): the only runs that may read a source
+    /// whose robots.txt review is pending (P3, P14).
+    pub fn reads_local_mirror(&self) -> bool {
+        self.mirror.as_ref().is_some_and(Mirror::stays_on_this_machine)
     }
 
     /// Send one GET for `url` (already checked against the manifest), with

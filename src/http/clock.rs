@@ -6,12 +6,28 @@
 //! tests prove those rules in milliseconds of simulated time, against the
 //! real client, ledger and loopback server.
 //!
+//! Beside the wall clock, a clock may tell the machine's boot clock
+//! ([`Uptime`]: time since boot, which no setting of the wall clock moves,
+//! the same for every process): the host ledger paces by both, so that a
+//! wall clock set forward (by NTP or a person) never shortens a wait (P8).
+//!
 //! Not for: timeouts on the wire (ureq's own, always real), a run's
 //! deadline (`ingest::RunBounds`), or the times the store writes down for
 //! people (`store::now_ms`).
 
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// A moment by the machine's boot clock: the time since it booted, which
+/// no step of the wall clock moves, and which boot (a time of another boot
+/// says nothing of now).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Uptime {
+    /// The boot's id (Linux's `/proc/sys/kernel/random/boot_id`).
+    pub boot: String,
+    /// Microseconds since that boot (`CLOCK_BOOTTIME`: suspended time included).
+    pub us: i64,
+}
 
 /// A source of the current time that can also be waited on.
 pub trait Clock {
@@ -20,6 +36,11 @@ pub trait Clock {
 
     /// Let `d` pass.
     fn sleep(&self, d: Duration);
+
+    /// Now by the machine's boot clock, where there is one (Linux).
+    fn uptime(&self) -> Option<Uptime> {
+        None
+    }
 
     /// Now, in ms since the Unix epoch (rounded down).
     fn now_ms(&self) -> i64 {
@@ -53,6 +74,18 @@ impl Clock for SystemClock {
     fn sleep(&self, d: Duration) {
         std::thread::sleep(d);
     }
+
+    #[cfg(target_os = "linux")]
+    fn uptime(&self) -> Option<Uptime> {
+        static BOOT: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+        let boot = BOOT
+            .get_or_init(|| {
+                std::fs::read_to_string("/proc/sys/kernel/random/boot_id").ok().map(|id| id.trim().to_string()).filter(|id| !id.is_empty())
+            })
+            .clone()?;
+        let t = rustix::time::clock_gettime(rustix::time::ClockId::Boottime);
+        Some(Uptime { boot, us: t.tv_sec.saturating_mul(1_000_000).saturating_add(t.tv_nsec as i64 / 1000) })
+    }
 }
 
 /// A clock that only moves when it is waited on (or moved on): a wait of
@@ -61,6 +94,8 @@ impl Clock for SystemClock {
 #[derive(Debug)]
 pub struct SimulatedClock {
     now_us: AtomicI64,
+    /// Its boot clock: moved by waits, not by [`SimulatedClock::set_wall`].
+    uptime_us: AtomicI64,
 }
 
 impl SimulatedClock {
@@ -73,13 +108,22 @@ impl SimulatedClock {
 
     /// A clock starting at `us` microseconds since the Unix epoch.
     pub fn at_us(us: i64) -> SimulatedClock {
-        SimulatedClock { now_us: AtomicI64::new(us) }
+        SimulatedClock { now_us: AtomicI64::new(us), uptime_us: AtomicI64::new(3_600_000_000) }
     }
 
-    /// Move the time on by `d` (what a wait does).
+    /// Move the time on by `d` (what a wait does): the wall clock and the
+    /// boot clock alike.
     pub fn advance(&self, d: Duration) {
         let us = i64::try_from(d.as_micros()).unwrap_or(i64::MAX);
         self.now_us.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |t| Some(t.saturating_add(us))).ok();
+        self.uptime_us.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |t| Some(t.saturating_add(us))).ok();
+    }
+
+    /// Step the wall clock by `ms` (forward, or back when negative), as NTP
+    /// or a person setting the time does: no time passes, so the boot
+    /// clock does not move.
+    pub fn set_wall(&self, ms: i64) {
+        self.now_us.fetch_add(ms.saturating_mul(1000), std::sync::atomic::Ordering::SeqCst);
     }
 }
 
@@ -90,6 +134,10 @@ impl Clock for SimulatedClock {
 
     fn sleep(&self, d: Duration) {
         self.advance(d);
+    }
+
+    fn uptime(&self) -> Option<Uptime> {
+        Some(Uptime { boot: "simulated".into(), us: self.uptime_us.load(Ordering::SeqCst) })
     }
 }
 

@@ -25,6 +25,7 @@
 //! Not for: deciding what to fetch (the scheduler) or the per-database fetch
 //! log (store::fetchlog), which is the record of what was done.
 
+use super::clock::Uptime;
 use anyhow::{Context, Result};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use std::fs::File;
@@ -145,6 +146,26 @@ pub struct HostEntry {
     /// robots.txt's Crawl-delay for CityVibeBot (or `*`) as `audit` last read it.
     pub crawl_delay_ms: Option<i64>,
     pub crawl_delay_seen_ms: Option<i64>,
+    /// The last request (its reservation or its end, the later) by the
+    /// machine's boot clock, which no step of the wall clock moves: a delay
+    /// is waited by both clocks, so a clock set forward never shortens it.
+    pub last_uptime: Option<Uptime>,
+}
+
+impl HostEntry {
+    /// The wall-clock time (ms) at which `delay_ms` has passed since the
+    /// last request by the boot clock, `now_ms` and `now_up` being now by
+    /// each clock; `None` when the boot clock says nothing (another boot,
+    /// no boot clock, no request recorded by it).
+    pub fn ready_by_uptime(&self, delay_ms: i64, now_ms: i64, now_up: Option<&Uptime>) -> Option<i64> {
+        let (last, now) = (self.last_uptime.as_ref()?, now_up?);
+        if last.boot != now.boot {
+            return None;
+        }
+        let left_us = last.us.saturating_add(delay_ms.saturating_mul(1000)).saturating_sub(now.us);
+        // Rounded up: never a fraction of a millisecond short (P8).
+        Some(now_ms.saturating_add((left_us.max(0) + 999) / 1000))
+    }
 }
 
 /// The answer to asking for a request's slot.
@@ -209,6 +230,13 @@ fn connect(path: &Path) -> Result<Connection> {
          CREATE INDEX IF NOT EXISTS requests_host ON requests (host, at_ms);
          CREATE TABLE IF NOT EXISTS ledger (id TEXT NOT NULL, created_ms INTEGER NOT NULL);",
     )?;
+    // The boot clock's time of a host's last request (P8): added to a
+    // ledger kept before it, which older binaries still read and write.
+    let has_uptime: bool =
+        conn.query_row("SELECT count(*) FROM pragma_table_info('hosts') WHERE name = 'last_uptime_us'", [], |r| r.get::<_, i64>(0))? > 0;
+    if !has_uptime {
+        conn.execute_batch("ALTER TABLE hosts ADD COLUMN last_uptime_us INTEGER; ALTER TABLE hosts ADD COLUMN boot TEXT;")?;
+    }
     Ok(conn)
 }
 
@@ -323,15 +351,17 @@ impl Ledger {
             .conn
             .query_row(
                 "SELECT max(coalesce(last_request_ms, 0), coalesce(in_flight_until_ms, 0)), not_before_ms, not_before_why, crawl_delay_ms,
-                     crawl_delay_seen_ms FROM hosts WHERE host = ?1",
+                     crawl_delay_seen_ms, boot, last_uptime_us FROM hosts WHERE host = ?1",
                 [host],
                 |r| {
+                    let (boot, us): (Option<String>, Option<i64>) = (r.get(5)?, r.get(6)?);
                     Ok(HostEntry {
                         last_request_ms: r.get(0)?,
                         not_before_ms: r.get(1)?,
                         not_before_why: r.get(2)?,
                         crawl_delay_ms: r.get(3)?,
                         crawl_delay_seen_ms: r.get(4)?,
+                        last_uptime: boot.zip(us).map(|(boot, us)| Uptime { boot, us }),
                     })
                 },
             )
@@ -340,22 +370,31 @@ impl Ledger {
         Ok(row.unwrap_or_default())
     }
 
-    /// Reserve the moment `now_ms` for a request to `host`, if its delay
-    /// since the last request, its not-before time and its daily cap allow;
-    /// recorded durably before returning [`Reservation::Reserved`] (P8).
-    pub fn reserve(&self, host: &str, delay_ms: i64, daily_cap: u32, now_ms: i64) -> Result<Reservation> {
+    /// Reserve the moment `now_ms` (`now_up` by the boot clock) for a
+    /// request to `host`, if its delay since the last request (by both
+    /// clocks), its not-before time and its daily cap allow; recorded
+    /// durably before returning [`Reservation::Reserved`] (P8).
+    pub fn reserve(&self, host: &str, delay_ms: i64, daily_cap: u32, now_ms: i64, now_up: Option<&Uptime>) -> Result<Reservation> {
         let ctx = || format!("reserving a request to {host} in the host ledger");
         self.still_the_same()?;
         self.check_times(host, &self.entry(host)?, now_ms)?;
         let tx = rusqlite::Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate).with_context(ctx)?;
-        let (last, in_flight, not_before): (Option<i64>, Option<i64>, Option<i64>) = tx
-            .query_row("SELECT last_request_ms, in_flight_until_ms, not_before_ms FROM hosts WHERE host = ?1", [host], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-            })
+        type Row = (Option<i64>, Option<i64>, Option<i64>, Option<String>, Option<i64>);
+        let (last, in_flight, not_before, boot, last_us): Row = tx
+            .query_row(
+                "SELECT last_request_ms, in_flight_until_ms, not_before_ms, boot, last_uptime_us FROM hosts WHERE host = ?1",
+                [host],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+            )
             .optional()
             .with_context(ctx)?
-            .unwrap_or((None, None, None));
-        let ready = last.max(in_flight).map_or(0, |l| l.saturating_add(delay_ms)).max(not_before.unwrap_or(0));
+            .unwrap_or((None, None, None, None, None));
+        let by_uptime = HostEntry { last_uptime: boot.zip(last_us).map(|(boot, us)| Uptime { boot, us }), ..HostEntry::default() };
+        let ready = last
+            .max(in_flight)
+            .map_or(0, |l| l.saturating_add(delay_ms))
+            .max(not_before.unwrap_or(0))
+            .max(by_uptime.ready_by_uptime(delay_ms, now_ms, now_up).unwrap_or(0));
         if ready > now_ms {
             return Ok(Reservation::NotBefore(ready));
         }
@@ -370,6 +409,7 @@ impl Ledger {
             params![host, now_ms, now_ms + SEND_MARGIN_MS],
         )
         .with_context(ctx)?;
+        record_uptime(&tx, host, now_up).with_context(ctx)?;
         tx.execute("INSERT INTO requests (host, at_ms) VALUES (?1, ?2)", params![host, now_ms]).with_context(ctx)?;
         // The daily cap needs a day; the hosts' transparency pages count
         // every request of this machine for the longest report period.
@@ -379,9 +419,11 @@ impl Ledger {
         Ok(Reservation::Reserved)
     }
 
-    /// The exchange ended at `ended_ms`: the next delay counts from here.
-    pub fn finished(&self, host: &str, ended_ms: i64) -> Result<()> {
+    /// The exchange ended at `ended_ms` (`ended_up` by the boot clock):
+    /// the next delay counts from here.
+    pub fn finished(&self, host: &str, ended_ms: i64, ended_up: Option<&Uptime>) -> Result<()> {
         self.still_the_same()?;
+        let ctx = || format!("recording the end of a request to {host} in the host ledger");
         self.conn
             .execute(
                 "INSERT INTO hosts (host, last_request_ms) VALUES (?1, ?2)
@@ -389,7 +431,8 @@ impl Ledger {
                      in_flight_until_ms = NULL",
                 params![host, ended_ms],
             )
-            .with_context(|| format!("recording the end of a request to {host} in the host ledger"))?;
+            .with_context(ctx)?;
+        record_uptime(&self.conn, host, ended_up).with_context(ctx)?;
         Ok(())
     }
 
@@ -557,6 +600,19 @@ impl Ledger {
     }
 }
 
+/// Record `up` as `host`'s last request by the boot clock: never moved
+/// back within one boot (another process may have recorded a later one);
+/// a time of another boot is replaced.
+fn record_uptime(conn: &Connection, host: &str, up: Option<&Uptime>) -> rusqlite::Result<()> {
+    let Some(up) = up else { return Ok(()) };
+    conn.execute(
+        "UPDATE hosts SET last_uptime_us = CASE WHEN boot = ?2 THEN max(coalesce(last_uptime_us, 0), ?3) ELSE ?3 END, boot = ?2
+         WHERE host = ?1",
+        params![host, up.boot, up.us],
+    )?;
+    Ok(())
+}
+
 /// A file's identity: (device, inode) on Unix, its creation time elsewhere.
 fn file_identity(path: &Path) -> Result<(u64, u64)> {
     let m = std::fs::metadata(path).with_context(|| format!("reading {}", path.display()))?;
@@ -600,16 +656,37 @@ mod tests {
     fn reservations_keep_the_delay_and_the_cap() {
         let dir = tempfile::tempdir().unwrap();
         let l = Ledger::open(dir.path()).unwrap();
-        assert_eq!(l.reserve("h", 1000, 2, 10_000).unwrap(), Reservation::Reserved);
+        assert_eq!(l.reserve("h", 1000, 2, 10_000, None).unwrap(), Reservation::Reserved);
         // Its end not yet recorded (or its process dead): the send margin counts too.
-        assert_eq!(l.reserve("h", 1000, 2, 10_500).unwrap(), Reservation::NotBefore(11_000 + SEND_MARGIN_MS));
-        l.finished("h", 10_800).unwrap();
-        assert_eq!(l.reserve("h", 1000, 2, 11_000).unwrap(), Reservation::NotBefore(11_800));
-        assert_eq!(l.reserve("h", 1000, 2, 11_800).unwrap(), Reservation::Reserved);
-        assert_eq!(l.reserve("h", 1000, 2, 20_000).unwrap(), Reservation::CapReached(2));
+        assert_eq!(l.reserve("h", 1000, 2, 10_500, None).unwrap(), Reservation::NotBefore(11_000 + SEND_MARGIN_MS));
+        l.finished("h", 10_800, None).unwrap();
+        assert_eq!(l.reserve("h", 1000, 2, 11_000, None).unwrap(), Reservation::NotBefore(11_800));
+        assert_eq!(l.reserve("h", 1000, 2, 11_800, None).unwrap(), Reservation::Reserved);
+        assert_eq!(l.reserve("h", 1000, 2, 20_000, None).unwrap(), Reservation::CapReached(2));
         // Another process (another connection) sees the same state.
         let other = Ledger::open(dir.path()).unwrap();
         assert_eq!(other.host("h", 11_800).unwrap().last_request_ms, Some(11_800 + SEND_MARGIN_MS));
+    }
+
+    // P8: the wall clock set forward by 8 s between two requests (NTP, a
+    // person) does not shorten a 10 s delay: the boot clock, which no step
+    // moves, still asks for the rest; a time of another boot says nothing.
+    #[test]
+    fn a_wall_clock_set_forward_never_shortens_the_delay() {
+        let dir = tempfile::tempdir().unwrap();
+        let l = Ledger::open(dir.path()).unwrap();
+        let up = |boot: &str, us| Uptime { boot: boot.into(), us };
+        assert_eq!(l.reserve("h", 10_000, 9, 100_000, Some(&up("b", 5_000_000))).unwrap(), Reservation::Reserved);
+        l.finished("h", 100_050, Some(&up("b", 5_050_000))).unwrap();
+        // 2 s later by the boot clock, 10 s later by the wall clock.
+        assert_eq!(l.reserve("h", 10_000, 9, 110_050, Some(&up("b", 7_050_000))).unwrap(), Reservation::NotBefore(118_050));
+        assert_eq!(l.host("h", 110_050).unwrap().ready_by_uptime(10_000, 110_050, Some(&up("b", 7_050_000))), Some(118_050));
+        // Another process's earlier time never moves the last request back.
+        l.finished("h", 100_060, Some(&up("b", 5_000_100))).unwrap();
+        assert_eq!(l.host("h", 110_050).unwrap().last_uptime, Some(up("b", 5_050_000)));
+        assert_eq!(l.reserve("h", 10_000, 9, 118_050, Some(&up("b", 15_050_000))).unwrap(), Reservation::Reserved);
+        // After a reboot the boot clock's old times say nothing: the wall clock's delay holds alone.
+        assert_eq!(l.reserve("h", 10_000, 9, 128_050, Some(&up("c", 1_000))).unwrap(), Reservation::NotBefore(128_050 + SEND_MARGIN_MS));
     }
 
     // P10: a not-before time up to a year is kept exactly, beyond it the
@@ -624,7 +701,7 @@ mod tests {
         l.set_not_before("h", now + 5, now, "near").unwrap();
         let e = l.host("h", now).unwrap();
         assert_eq!((e.not_before_ms, e.not_before_why.as_deref()), (Some(now + year), Some("a year")));
-        assert_eq!(l.reserve("h", 0, 10, now).unwrap(), Reservation::NotBefore(now + year));
+        assert_eq!(l.reserve("h", 0, 10, now, None).unwrap(), Reservation::NotBefore(now + year));
         assert_eq!(l.set_not_before("h", now + year + 1, now, "beyond").unwrap(), HELD);
         assert_eq!(l.host("h", now).unwrap().not_before_ms, Some(HELD));
         assert_eq!(l.release("h", now).unwrap().len(), 1);

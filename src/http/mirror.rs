@@ -49,6 +49,18 @@ impl Mirror {
         }
     }
 
+    /// The host a mirror on another machine is (an `http(s)://` base that
+    /// is not loopback): every request through it goes to that one host,
+    /// so it is booked and paced as that host, not as the feeds' hosts it
+    /// stands in for (P8). `None` for a folder or a loopback base, whose
+    /// reads never leave the machine.
+    pub fn remote_host(&self) -> Option<&str> {
+        match self {
+            Mirror::Http(url) if !self.stays_on_this_machine() => url.host_str(),
+            _ => None,
+        }
+    }
+
     /// Where the request for `url` really goes.
     pub fn map(&self, url: &Url) -> Target {
         let host = url.host_str().unwrap_or("");
@@ -108,6 +120,10 @@ mod tests {
             ["https://datos.madrid.es", "http://0.0.0.0:9/", "http://10.0.0.1/", "http://staging.example.org/", "http://localhost.example/"]
         {
             assert!(!http(public), "{public}");
+            assert!(Mirror::Http(Url::parse(public).unwrap()).remote_host().is_some(), "{public}");
         }
+        assert_eq!(Mirror::Http(Url::parse("https://staging.example:8443/base/").unwrap()).remote_host(), Some("staging.example"));
+        assert_eq!(Mirror::Http(Url::parse("http://127.0.0.1:9/").unwrap()).remote_host(), None);
+        assert_eq!(Mirror::Dir(PathBuf::from("samples")).remote_host(), None);
     }
 }

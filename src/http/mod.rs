@@ -21,7 +21,7 @@ pub mod reporter;
 pub mod scheduler;
 
 pub use client::{Body, Client, Limits, USER_AGENT};
-pub use clock::{Clock, SimulatedClock, SystemClock};
+pub use clock::{Clock, SimulatedClock, SystemClock, Uptime};
 pub use ledger::Ledger;
 pub use mirror::Mirror;
 pub use reporter::{FetchReporter, Unwatched};

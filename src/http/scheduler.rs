@@ -49,7 +49,8 @@ pub enum FetchOutcome {
         body: Box<Body>,
         final_url: Url,
         content_type: Option<String>,
-        validators: Validators,
+        /// Boxed: the outcome is handed around by value, its other kinds small.
+        validators: Box<Validators>,
     },
     /// 304: nothing to parse (P12).
     NotModified,
@@ -309,7 +310,7 @@ impl<'c> Scheduler<'c> {
         match driver.gate(&t.req, self.clock.now_ms(), &mut *self.reporter) {
             Gate::Stop(outcome) => Cleared::Stop(outcome),
             Gate::Go { delay } => {
-                let host = t.current.host_str().unwrap_or("").to_string();
+                let host = self.client.books(t.current.host_str().unwrap_or(""));
                 let st = self.hosts.entry(host).or_default();
                 let risen = delay.as_millis() as i64 > st.delay_ms.max(t.req.delay.as_millis() as i64);
                 t.req.delay = t.req.delay.max(delay);
@@ -360,8 +361,11 @@ impl<'c> Scheduler<'c> {
         let st = self.hosts.entry(host.clone()).or_default();
         st.delay_ms = st.delay_ms.max(t.req.delay.as_millis() as i64).max(entry.crawl_delay_ms.unwrap_or(0));
         let from_last = entry.last_request_ms.map_or(0, |l| l.saturating_add(st.delay_ms));
+        // By the boot clock too: a wall clock set forward never shortens the delay (P8).
+        let now = self.clock.now_ms();
+        let by_uptime = entry.ready_by_uptime(st.delay_ms, now, self.clock.uptime().as_ref()).unwrap_or(0);
         let not_before = entry.not_before_ms.unwrap_or(0);
-        let at = st.next_ms.max(from_last).max(not_before).max(t.not_before_ms);
+        let at = st.next_ms.max(from_last).max(by_uptime).max(not_before).max(t.not_before_ms);
         let ceiling = self.client.limits.max_wait.as_millis() as i64;
         if at - self.clock.now_ms() > ceiling {
             let when = utc(at);
@@ -436,7 +440,7 @@ impl<'c> Scheduler<'c> {
         t.requests += 1;
         t.elapsed_ms += (ended - started).max(0) as u64;
         // The delay counts from the end of this exchange, in this process and any other.
-        if let Err(e) = self.ledger.finished(&host, ended) {
+        if let Err(e) = self.ledger.finished(&host, ended, self.clock.uptime().as_ref()) {
             // The answer is taken in, but the run says at once that the
             // ledger failed, and the host gets nothing more.
             let why = self.close_why(&host, &e);
@@ -477,7 +481,7 @@ impl<'c> Scheduler<'c> {
     /// the daily cap counted across processes and databases (P7); `None`
     /// when booked, else what the task does instead.
     fn reserve(&mut self, host: &str, t: &mut Task, delay_ms: i64, started: i64) -> Option<Step> {
-        match self.ledger.reserve(host, delay_ms, t.req.daily_cap, started) {
+        match self.ledger.reserve(host, delay_ms, t.req.daily_cap, started, self.clock.uptime().as_ref()) {
             Ok(Reservation::Reserved) => None,
             Ok(Reservation::NotBefore(at)) => {
                 t.not_before_ms = at;

@@ -4,8 +4,9 @@
 //!
 //! It weighs, in this order: a row naming no adapter of this binary, the
 //! operator's switch, an unreviewed manifest (P3), a robots.txt review
-//! still pending (P14; read only through `--mirror`), a host held until the
-//! operator releases it (P10, P11), the hours window (P9), the period (P7),
+//! still pending (P14; read only through a folder or loopback `--mirror`),
+//! a host held until the operator releases it (P10, P11), the hours window
+//! (P9), the period (P7),
 //! and what else the host ledger says (a not-before time beyond what a run
 //! waits, P10; the daily cap, P7). It reads, never
 //! writes: the per-request rules (delay, re-read config, reservation) stay
@@ -129,9 +130,11 @@ pub struct SourceGate<'a> {
     pub ledger: Option<&'a Ledger>,
     /// An operator's manual run: the period does not hold (every delay, window and cap still does).
     pub force: bool,
-    /// The run reads a mirror (`--mirror`), not the real hosts: a source
-    /// whose robots.txt review is pending may be read.
-    pub mirror: bool,
+    /// The run reads a mirror whose reads never leave the machine (a
+    /// folder, a loopback base), not the real hosts: a source whose
+    /// robots.txt review is pending may be read. A mirror on another host
+    /// is a real host to whoever runs it: not this.
+    pub local_mirror: bool,
     /// The longest a run waits for a host; a not-before time beyond it skips the source.
     pub max_wait: Duration,
     pub now_ms: i64,
@@ -146,7 +149,7 @@ impl<'a> SourceGate<'a> {
             store,
             ledger,
             force: false,
-            mirror: false,
+            local_mirror: false,
             max_wait: Duration::from_secs(config.settings.max_wait_secs),
             now_ms: crate::store::now_ms(),
         }
@@ -172,7 +175,7 @@ impl<'a> SourceGate<'a> {
         if !todo.is_empty() {
             return Ok(Decision::Refuse(Why::Unreviewed(todo)));
         }
-        if !self.mirror
+        if !self.local_mirror
             && let Some(what) = m.pending_review()
         {
             return Ok(Decision::Refuse(Why::ReviewPending(what)));

@@ -8,7 +8,6 @@ use crate::http::{
     Allowed, Client, Clock, FetchDriver, FetchOutcome, FetchReporter, FetchRequest, FetchResult, Gate, Ledger, Scheduler, Unwatched,
 };
 use crate::model::PublisherTranslation;
-use crate::records::parse_feed;
 use crate::store::Store;
 use crate::store::fetchlog::Validators;
 use crate::store::ingest::{Verdict, WithdrawGuard};
@@ -27,7 +26,7 @@ mod sinks;
 pub use bounds::{RunBounds, listen_for_stop};
 pub use gate::{Decision, SourceGate};
 pub use lock::{Locked, RunLock};
-use pages::Fetched;
+use pages::{Fetched, Paged, PagedRead};
 use sinks::{StoreSink, Tally, TranslationSink};
 
 /// What `run` was asked to do.
@@ -78,7 +77,7 @@ pub fn run_within(store: &mut Store, opts: RunOptions<'_>, bounds: RunBounds, re
     let mut drivers: Vec<SourceDriver> = Vec::new();
     let gate = SourceGate {
         force: opts.force,
-        mirror: opts.client.reads_mirror(),
+        local_mirror: opts.client.reads_local_mirror(),
         adapters: opts.adapters,
         now_ms: opts.clock.now_ms(),
         ..SourceGate::new(&opts.config, Some(&*store), Some(opts.ledger))
@@ -100,13 +99,19 @@ pub fn run_within(store: &mut Store, opts: RunOptions<'_>, bounds: RunBounds, re
             }
         }
     }
+    // A mirror on another host serves every source of the run from that one
+    // host: it is paced by the slowest of their delays (P8, P9).
+    let mirror_delay = go.iter().map(|a| opts.config.delay_for(*a)).max().filter(|_| opts.client.reads_remote_mirror());
     for adapter in go {
         let id = adapter.manifest().id;
         // Feeds switched off (P16, "en parte"): never requested, and what
         // came from them is not shown any more (their language falls to the engine).
         let off: Vec<&Feed> = adapter.manifest().feeds.iter().filter(|f| !opts.config.feed_on(id, f)).collect();
         store.forget_feeds(id, &off)?;
-        drivers.push(SourceDriver::new(adapter, &opts.config, opts.config_path.clone(), bounds));
+        let mut driver = SourceDriver::new(adapter, &opts.config, opts.config_path.clone(), bounds);
+        driver.delay = driver.delay.max(mirror_delay.unwrap_or_default());
+        driver.pages_cap = opts.client.limits.max_body_bytes;
+        drivers.push(driver);
     }
     {
         let mut refs: Vec<&mut dyn FetchDriver> = drivers.iter_mut().map(|d| d as &mut dyn FetchDriver).collect();
@@ -138,8 +143,11 @@ struct SourceDriver {
     /// Per feed of the manifest, whether the operator left it on (P16).
     feeds_on: Vec<bool>,
     next_feed: usize,
-    /// The page of the current feed to ask next (0 for a feed not paged).
-    page: u32,
+    /// Where the read of the current feed stands when it is paged.
+    paged_read: PagedRead,
+    /// The most a paged feed's pages may come to together, in bytes: the
+    /// cap of one body (`Limits::max_body_bytes`).
+    pages_cap: u64,
     /// Bodies fetched so far (FetchPlan::All, and the pages of a paged feed).
     bodies: Vec<Fetched>,
     /// Feeds fetched together that answered 304 or the same body (P12).
@@ -187,7 +195,8 @@ impl SourceDriver {
             config_path,
             feeds_on: m.feeds.iter().map(|f| config.feed_on(m.id, f)).collect(),
             next_feed: 0,
-            page: 0,
+            paged_read: PagedRead::default(),
+            pages_cap: crate::http::Limits::default().max_body_bytes,
             bodies: Vec::new(),
             unchanged: Vec::new(),
             again: Vec::new(),
@@ -254,8 +263,7 @@ impl SourceDriver {
         for fetched in bodies.iter_mut().filter(|f| m.feeds[f.feed].role == FeedRole::Translation) {
             let feed = &m.feeds[fetched.feed];
             let mut sink = TranslationSink { lang: feed.lang, map: &mut translations, tally: Tally::default() };
-            let mut reader = fetched.body.reader().map_err(|e| format!("{}: reading the spooled body: {e}", fetched.url))?;
-            parse_feed(self.adapter, feed, &mut reader, &mut sink).map_err(|e| format!("{}: {e}", fetched.url))?;
+            fetched.feed_into(self.adapter, feed, &mut sink).map_err(|e| format!("{}: {e}", fetched.url))?;
             // Counted with the source's record errors and said in its report,
             // never dropped.
             translation_errors += sink.tally.error_count;
@@ -272,11 +280,7 @@ impl SourceDriver {
             // in one transaction, a later row of an id winning.
             let mut parsed = Ok(());
             for fetched in bodies.iter_mut().filter(|f| f.feed == primary) {
-                let page = match fetched.body.reader() {
-                    Ok(mut reader) => parse_feed(self.adapter, feed, &mut reader, &mut sink),
-                    Err(e) => Err(FeedError::new(format!("reading the spooled body: {e}"))),
-                };
-                if let Err(FeedError(why)) = page {
+                if let Err(FeedError(why)) = fetched.feed_into(self.adapter, feed, &mut sink) {
                     parsed = Err(FeedError(if feed.paging == Paging::Whole { why } else { format!("{}: {why}", fetched.url) }));
                     break;
                 }
@@ -335,9 +339,9 @@ impl SourceDriver {
             return;
         }
         let mut bodies = std::mem::take(&mut self.bodies);
-        // In the manifest's order, whatever order they came in: the merge is the same.
-        // (A stable sort: a paged feed's pages keep their order.)
-        bodies.sort_by_key(|f| f.feed);
+        // In the manifest's order, whatever order they came in: the merge is
+        // the same; a paged feed's pages in their own order.
+        bodies.sort_by_key(|f| (f.feed, f.page));
         // Bodies fetched without validators: when every one is the body
         // taken in last time, nothing to do.
         if all_as_last_time(store, bodies.iter()) {
@@ -372,7 +376,7 @@ impl SourceDriver {
                     c.withdrawn
                 );
                 if c.merged > 0 {
-                    msg.push_str(&format!(", {} records merged into an earlier record of the same id (the last one wins)", c.merged));
+                    msg.push_str(&format!(", {} records merged into an earlier record of the same id", c.merged));
                 }
                 if c.taken_down > 0 {
                     msg.push_str(&format!(", {} kept out by takedowns", c.taken_down));
@@ -397,7 +401,7 @@ impl SourceDriver {
 
 /// Whether every body is the one taken in last time from its URL (P12).
 fn all_as_last_time<'f>(store: &Store, mut bodies: impl Iterator<Item = &'f Fetched>) -> bool {
-    bodies.all(|f| as_last_time(store, &f.url, &f.body.digest))
+    bodies.all(|f| as_last_time(store, &f.url, &f.digest))
 }
 
 /// Whether `digest` is that of the body taken in last time from `url`.
@@ -414,7 +418,7 @@ fn remember(store: &Store, url: &str, v: &Validators, reporter: &mut dyn FetchRe
 }
 
 impl FetchDriver for SourceDriver {
-    fn next_fetch(&mut self, _store: &mut Store) -> Option<FetchRequest> {
+    fn next_fetch(&mut self, store: &mut Store) -> Option<FetchRequest> {
         let m = self.adapter.manifest();
         if self.done {
             return None;
@@ -429,18 +433,24 @@ impl FetchDriver for SourceDriver {
         };
         self.current = index;
         let feed = &m.feeds[index];
-        let url = Url::parse(&feed.paging.page_url(feed.url, self.page)).ok()?;
+        let (page, in_full) = self.paged_read.next();
+        let url = Url::parse(&feed.paging.page_url(feed.url, page)).ok()?;
+        // Every feed sends its own validators (P12), each page of a paged
+        // one too: a page answered 304 is as full as it was when taken in,
+        // so a page whose record count was not kept is asked in full. A
+        // page asked again because another one changed goes in full.
+        let conditional = conditional
+            && match feed.paging {
+                Paging::Whole => true,
+                Paging::LimitOffset { .. } => !in_full && store.validators(url.as_str()).is_ok_and(|v| v.records.is_some()),
+            };
         Some(FetchRequest {
             source: m.id.to_string(),
             url,
             delay: self.delay,
             daily_cap: m.daily_cap,
             allowed: self.allowed.clone(),
-            // Every feed sends its own validators (P12). A page is asked in
-            // full: a 304 would leave its records uncounted, and so whether
-            // another page follows unknown; a run where every page comes
-            // back as last time is unchanged all the same.
-            conditional: conditional && feed.paging == Paging::Whole,
+            conditional,
         })
     }
 
@@ -536,7 +546,10 @@ impl SourceDriver {
     fn fetched_body(&mut self, store: &mut Store, req: FetchRequest, result: FetchResult, reporter: &mut dyn FetchReporter) {
         let m = self.adapter.manifest();
         self.report.not_modified += result.not_modified as u64;
-        let Some(result) = self.paged(store, &req, result) else { return };
+        let came = match self.paged(store, &req, result, reporter) {
+            Paged::Asking => return,
+            came => came,
+        };
         let feed_index = self.current;
         let last_feed = if self.asking_again {
             self.again.retain(|i| *i != feed_index);
@@ -550,17 +563,19 @@ impl SourceDriver {
         let held = store.count_events(m.id).map_or(0, |(active, withdrawn)| active + withdrawn);
         let kept = if held > 0 { format!("its {held} stored events kept; ") } else { String::new() };
         let what_to_do = format!("{kept}if it persists, check {} or run `cityvibe source disable {} --reason \"…\"`", m.dataset_page, m.id);
+        let result = match came {
+            Paged::Asking => return,
+            Paged::Read => return self.bodies_at_hand(store, &req, last_feed, &what_to_do, reporter),
+            Paged::AsLastTime(why) => return self.as_last_time(store, &req, why, last_feed, &what_to_do, reporter),
+            Paged::Outcome(result) => *result,
+        };
         match result.outcome {
-            FetchOutcome::NotModified | FetchOutcome::Unchanged if m.plan == FetchPlan::All => {
-                // As last time; should another feed have changed, this one is
-                // asked again in full after the pass, to merge (P12).
-                self.unchanged.push(feed_index);
-                if last_feed {
-                    self.pass_ended(store, &req, &what_to_do, reporter);
-                }
+            FetchOutcome::NotModified => {
+                self.as_last_time(store, &req, format!("{}: not modified (304)", req.url), last_feed, &what_to_do, reporter)
             }
-            FetchOutcome::NotModified => self.end(SourceStatus::Unchanged, format!("{}: not modified (304)", req.url)),
-            FetchOutcome::Unchanged => self.end(SourceStatus::Unchanged, format!("{}: same body as last time", req.url)),
+            FetchOutcome::Unchanged => {
+                self.as_last_time(store, &req, format!("{}: same body as last time", req.url), last_feed, &what_to_do, reporter)
+            }
             FetchOutcome::Refused(why) => self.end(SourceStatus::Refused, format!("{why}; {what_to_do}")),
             FetchOutcome::Skipped(why) => self.end(SourceStatus::Skipped, why),
             FetchOutcome::Deferred { until_ms, why } => {
@@ -575,16 +590,50 @@ impl SourceDriver {
             }
             FetchOutcome::Failed(why) => self.setback(SourceStatus::Failed, why, last_feed, &what_to_do),
             FetchOutcome::Body { body, validators, .. } => {
-                self.bodies.push(Fetched { feed: feed_index, url: req.url.to_string(), body: *body, validators });
-                if m.plan == FetchPlan::All {
-                    if last_feed {
-                        self.pass_ended(store, &req, &what_to_do, reporter);
-                    }
-                    return;
-                }
-                let bodies = std::mem::take(&mut self.bodies);
-                self.take_in_and_end(store, bodies, &req, last_feed, &what_to_do, reporter);
+                self.bodies.push(Fetched::whole(feed_index, req.url.to_string(), *body, *validators));
+                self.bodies_at_hand(store, &req, last_feed, &what_to_do, reporter);
             }
         }
+    }
+
+    /// The feed came back as last time (`why`): the source is unchanged;
+    /// with feeds fetched together, should another have changed, this one
+    /// is asked again in full after the pass, to merge (P12).
+    fn as_last_time(
+        &mut self,
+        store: &mut Store,
+        req: &FetchRequest,
+        why: String,
+        last_feed: bool,
+        what_to_do: &str,
+        reporter: &mut dyn FetchReporter,
+    ) {
+        if self.adapter.manifest().plan != FetchPlan::All {
+            return self.end(SourceStatus::Unchanged, why);
+        }
+        self.unchanged.push(self.current);
+        if last_feed {
+            self.pass_ended(store, req, what_to_do, reporter);
+        }
+    }
+
+    /// A feed's body (or every page of it) is in `bodies`: take it in, or,
+    /// with feeds fetched together, once the pass is over.
+    fn bodies_at_hand(
+        &mut self,
+        store: &mut Store,
+        req: &FetchRequest,
+        last_feed: bool,
+        what_to_do: &str,
+        reporter: &mut dyn FetchReporter,
+    ) {
+        if self.adapter.manifest().plan == FetchPlan::All {
+            if last_feed {
+                self.pass_ended(store, req, what_to_do, reporter);
+            }
+            return;
+        }
+        let bodies = std::mem::take(&mut self.bodies);
+        self.take_in_and_end(store, bodies, req, last_feed, what_to_do, reporter);
     }
 }

@@ -6,63 +6,165 @@
 //! page, or a feed still full at the bound, takes nothing in and so
 //! withdraws nothing (P20).
 //!
+//! Each page asks conditionally (P12) with the validators kept under its
+//! own URL, and the number of records it held when it was taken in: a 304
+//! (or the same body) is that page as it was, so as full as it was, and
+//! the next page is asked the same way. A 304 on the first page does not
+//! end the feed: a change may land on any page. Every page as last time is
+//! the feed unchanged (nothing written but the fetch log); when some page
+//! changed, the pages that answered 304 are asked again in full, since no
+//! raw body is kept between runs (a feed may carry contact data, P5), and
+//! the feed is taken in whole.
+//!
+//! What a paged read keeps is bounded: each page is parsed as it comes and
+//! only its records are kept, never its body (one page's body at a time on
+//! the disk), and the pages' bodies together are held to the cap of one
+//! feed's body; past it the feed fails, saying so.
+//!
 //! Not for: building page URLs (`adapter::Paging`), sending requests
 //! (`http`), or storing (`store::ingest`).
 
-use super::{SourceDriver, all_as_last_time, as_last_time};
-use crate::adapter::{Adapter, EventSink, Feed, Paging, RecordError};
-use crate::http::{Body, FetchOutcome, FetchRequest, FetchResult};
+use super::{SourceDriver, all_as_last_time, remember};
+use crate::adapter::{Adapter, EventSink, Feed, FeedError, Paging, RecordError};
+use crate::http::{Body, FetchOutcome, FetchReporter, FetchRequest, FetchResult};
 use crate::model::Event;
 use crate::records::parse_feed;
 use crate::store::Store;
 use crate::store::fetchlog::Validators;
 
-/// One body fetched in this run: a feed's, or one page of a paged feed's.
+/// What a fetch brought of a feed.
+pub(super) enum Content {
+    /// A whole feed's body, spooled; parsed when it is taken in.
+    Body(Body),
+    /// A page's records, parsed as the page came; its body is gone.
+    Records(PageRecords),
+}
+
+/// One feed fetched in this run: a whole feed's body, or one page's records.
 pub(super) struct Fetched {
     /// The feed's index in the manifest.
     pub(super) feed: usize,
+    /// The page (0 for a feed not paged): a feed's pages are taken in in order.
+    pub(super) page: u32,
     /// The URL asked (a page's URL for a paged feed): its validators and
     /// last body digest are kept under it (P12).
     pub(super) url: String,
-    pub(super) body: Body,
+    pub(super) content: Content,
+    /// The body's digest ([`Body::digest`]).
+    pub(super) digest: String,
     pub(super) validators: Validators,
 }
 
+impl Fetched {
+    /// A whole feed's body.
+    pub(super) fn whole(feed: usize, url: String, body: Body, validators: Validators) -> Fetched {
+        Fetched { feed, page: 0, url, digest: body.digest.clone(), content: Content::Body(body), validators }
+    }
+
+    /// Hand the feed's records to `sink`: a body is parsed now, a page's
+    /// records go as they were read (already through the record framework).
+    pub(super) fn feed_into(&mut self, adapter: &dyn Adapter, feed: &Feed, sink: &mut dyn EventSink) -> Result<(), FeedError> {
+        match &mut self.content {
+            Content::Body(body) => {
+                let mut reader = body.reader().map_err(|e| FeedError::new(format!("reading the spooled body: {e}")))?;
+                parse_feed(adapter, feed, &mut reader, sink)
+            }
+            Content::Records(page) => {
+                page.replay(sink);
+                Ok(())
+            }
+        }
+    }
+}
+
+/// A page's records and warnings as the record framework handed them out.
+#[derive(Default)]
+pub(super) struct PageRecords {
+    records: Vec<Result<Event, RecordError>>,
+    /// Warnings, each with whether it is a point outside the region.
+    warnings: Vec<(bool, RecordError)>,
+}
+
+impl EventSink for PageRecords {
+    fn push(&mut self, record: Result<Event, RecordError>) {
+        self.records.push(record);
+    }
+    fn warning(&mut self, warning: RecordError) {
+        self.warnings.push((false, warning));
+    }
+    fn outside_region(&mut self, warning: RecordError) {
+        self.warnings.push((true, warning));
+    }
+}
+
+impl PageRecords {
+    /// Hand every record, then every warning, to `sink`, each in the order read.
+    fn replay(&mut self, sink: &mut dyn EventSink) {
+        for r in self.records.drain(..) {
+            sink.push(r);
+        }
+        for (outside, w) in self.warnings.drain(..) {
+            if outside { sink.outside_region(w) } else { sink.warning(w) }
+        }
+    }
+}
+
+/// Where a paged feed's read stands in this run.
+#[derive(Default)]
+pub(super) struct PagedRead {
+    /// The page to ask next in the first pass.
+    page: u32,
+    /// Pages that answered as last time (304, or the same body).
+    unchanged: Vec<u32>,
+    /// Whether one of them was a 304.
+    not_modified: bool,
+    /// Whether some page came back changed.
+    changed: bool,
+    /// The feed's last page (a short one), once known.
+    last: Option<u32>,
+    /// Pages to ask again in full because another page changed, in order.
+    again: Vec<u32>,
+    /// The pages' bodies read so far, in bytes.
+    bytes: u64,
+}
+
+impl PagedRead {
+    /// The page to ask next, and whether it is asked again in full (no
+    /// validators: its body is needed to take the feed in).
+    pub(super) fn next(&self) -> (u32, bool) {
+        match self.again.first() {
+            Some(page) => (*page, true),
+            None => (self.page, false),
+        }
+    }
+}
+
 /// What a page that came back means for the feed.
+pub(super) enum Paged {
+    /// Another page is to be asked: nothing more to do now.
+    Asking,
+    /// Every page is at hand (in `bodies`): take the feed in.
+    Read,
+    /// Every page answered 304 or the same body as last time: the feed is
+    /// unchanged (why, in words).
+    AsLastTime(String),
+    /// Not a paged feed, or the feed failed: this is its outcome.
+    Outcome(Box<FetchResult>),
+}
+
+/// What one page's record count says of the feed.
 enum PageVerdict {
     /// A full page: ask the next one.
     More,
     /// A short page: the feed is whole.
     Last,
-    /// The page cannot be read, or the feed is still full at the bound:
-    /// the feed is not taken in (why).
+    /// The feed is still full at the bound: not taken in (why).
     Fail(String),
 }
 
-/// Counts the records of a page: events and record errors alike.
-#[derive(Default)]
-struct Count(u64);
-
-impl EventSink for Count {
-    fn push(&mut self, _record: Result<Event, RecordError>) {
-        self.0 += 1;
-    }
-}
-
-/// Read page `page` (0-based) of `feed` from `body` and say whether another
-/// page is to be asked. Records are counted through the adapter's own
-/// parser, whatever the format.
-fn judge_page(adapter: &dyn Adapter, feed: &Feed, page: u32, url: &str, body: &mut Body) -> PageVerdict {
+fn judge(feed: &Feed, records: u64, page: u32) -> PageVerdict {
     let Paging::LimitOffset { size, max_pages, .. } = feed.paging else { return PageVerdict::Last };
-    let mut count = Count::default();
-    let read = body
-        .reader()
-        .map_err(|e| format!("reading the spooled body: {e}"))
-        .and_then(|mut reader| parse_feed(adapter, feed, &mut reader, &mut count).map_err(|e| e.to_string()));
-    if let Err(why) = read {
-        return PageVerdict::Fail(format!("{url}: page {} of the feed cannot be read: {why}; nothing of the feed is taken in", page + 1));
-    }
-    if count.0 < u64::from(size) {
+    if records < u64::from(size) {
         return PageVerdict::Last;
     }
     if page + 1 >= max_pages {
@@ -76,55 +178,159 @@ fn judge_page(adapter: &dyn Adapter, feed: &Feed, page: u32, url: &str, body: &m
 }
 
 impl SourceDriver {
-    /// A page of a paged feed came back: another page is asked (`None`:
-    /// nothing more to do now), or the feed's last page, or a page that
-    /// failed, goes on as the feed's outcome (with every earlier page of
-    /// the feed in `bodies` when it is the last; with none when it failed).
-    pub(super) fn paged(&mut self, store: &Store, req: &FetchRequest, mut result: FetchResult) -> Option<FetchResult> {
+    /// A page of a paged feed came back (a feed not paged passes through
+    /// as its outcome): another page is asked, or the feed is read whole,
+    /// or it is as last time, or it failed (none of its pages taken in).
+    pub(super) fn paged(&mut self, store: &Store, req: &FetchRequest, mut result: FetchResult, reporter: &mut dyn FetchReporter) -> Paged {
         let feed_index = self.current;
         let feed = &self.adapter.manifest().feeds[feed_index];
         if feed.paging == Paging::Whole {
-            return Some(result);
+            return Paged::Outcome(Box::new(result));
         }
-        let page = std::mem::take(&mut self.page);
-        let verdict = match &mut result.outcome {
-            FetchOutcome::Body { body, .. } => judge_page(self.adapter, feed, page, req.url.as_str(), body),
-            _ => PageVerdict::Fail(String::new()),
+        let (page, again) = self.paged_read.next();
+        let url = req.url.to_string();
+        let came = match std::mem::replace(&mut result.outcome, FetchOutcome::Failed(String::new())) {
+            FetchOutcome::Body { body, validators, .. } => self.page_came(feed, page, url.clone(), *body, *validators),
+            as_before @ (FetchOutcome::NotModified | FetchOutcome::Unchanged) if !again => {
+                self.paged_read.not_modified |= matches!(as_before, FetchOutcome::NotModified);
+                self.page_as_last_time(store, feed, page, &url)
+            }
+            FetchOutcome::NotModified | FetchOutcome::Unchanged => Err(format!(
+                "{url}: answered as unchanged to a request without validators; nothing of the feed is taken in, will retry next run"
+            )),
+            other => {
+                result.outcome = other;
+                Err(String::new())
+            }
         };
+        let verdict = match came {
+            Ok(verdict) => verdict,
+            Err(why) => return self.page_failed(feed, page, result, why),
+        };
+        if again {
+            // A page asked again in full must be as full as it was: else the
+            // feed moved between two requests of this run.
+            let short = matches!(verdict, PageVerdict::Last);
+            if short != (self.paged_read.last == Some(page)) {
+                let why = format!(
+                    "{url}: page {} changed between two requests of this run (a page that was {} came back {}); nothing of the \
+                     feed is taken in, the next run reads it again",
+                    page + 1,
+                    if short { "full" } else { "short" },
+                    if short { "short" } else { "full" },
+                );
+                return self.page_failed(feed, page, result, why);
+            }
+            self.paged_read.again.remove(0);
+            return if self.paged_read.again.is_empty() { self.pages_read() } else { Paged::Asking };
+        }
         match verdict {
             PageVerdict::More => {
-                let FetchOutcome::Body { body, validators, .. } = result.outcome else { unreachable!("judged a body") };
-                self.bodies.push(Fetched { feed: feed_index, url: req.url.to_string(), body: *body, validators });
-                self.page = page + 1;
-                None
+                self.paged_read.page = page + 1;
+                Paged::Asking
             }
+            PageVerdict::Fail(why) => self.page_failed(feed, page, result, why),
             PageVerdict::Last => {
-                // Every page as last time: nothing to take in (P12), as for a
-                // feed answered with the same body.
-                if let FetchOutcome::Body { body, .. } = &result.outcome
-                    && as_last_time(store, req.url.as_str(), &body.digest)
-                    && all_as_last_time(store, self.bodies.iter().filter(|f| f.feed == feed_index))
-                {
-                    self.bodies.retain(|f| f.feed != feed_index);
-                    result.outcome = FetchOutcome::Unchanged;
-                }
-                Some(result)
-            }
-            PageVerdict::Fail(why) => {
-                // A page that failed fails the feed: none of its pages is taken in (P20).
-                self.bodies.retain(|f| f.feed != feed_index);
-                if !why.is_empty() {
-                    result.outcome = FetchOutcome::Failed(why);
-                } else if page > 0 {
-                    result.outcome = match result.outcome {
-                        FetchOutcome::Failed(w) => {
-                            FetchOutcome::Failed(format!("page {} of {}: {w}; nothing of the feed is taken in", page + 1, feed.url))
-                        }
-                        other => other,
-                    };
-                }
-                Some(result)
+                self.paged_read.last = Some(page);
+                self.pass_over(store, feed, reporter)
             }
         }
+    }
+
+    /// A page's body: parsed now, its records kept, its body let go.
+    fn page_came(&mut self, feed: &Feed, page: u32, url: String, mut body: Body, validators: Validators) -> Result<PageVerdict, String> {
+        self.paged_read.bytes += body.len;
+        if self.paged_read.bytes > self.pages_cap {
+            return Err(format!(
+                "{}: its pages come to {} bytes by page {}, over the {} bytes one feed's body may hold; nothing of the feed is \
+                 taken in (P20); if the feed has grown this large, review the adapter's page size and max_pages",
+                feed.url,
+                self.paged_read.bytes,
+                page + 1,
+                self.pages_cap
+            ));
+        }
+        let mut records = PageRecords::default();
+        let read = body
+            .reader()
+            .map_err(|e| format!("reading the spooled body: {e}"))
+            .and_then(|mut reader| parse_feed(self.adapter, feed, &mut reader, &mut records).map_err(|e| e.to_string()));
+        if let Err(why) = read {
+            return Err(format!("{url}: page {} of the feed cannot be read: {why}; nothing of the feed is taken in", page + 1));
+        }
+        let count = records.records.len() as u64;
+        let verdict = judge(feed, count, page);
+        self.paged_read.changed = true;
+        let validators = Validators { records: Some(count), ..validators };
+        let digest = body.digest.clone();
+        drop(body);
+        self.bodies.push(Fetched { feed: self.current, page, url, content: Content::Records(records), digest, validators });
+        Ok(verdict)
+    }
+
+    /// A page answered 304 or the same body: as full as when it was taken in.
+    fn page_as_last_time(&mut self, store: &Store, feed: &Feed, page: u32, url: &str) -> Result<PageVerdict, String> {
+        let records = store.validators(url).ok().and_then(|v| v.records).ok_or_else(|| {
+            format!(
+                "{url}: answered as unchanged, but how many records this page held was not kept; nothing of the feed is taken \
+                 in, the next run asks it in full"
+            )
+        })?;
+        self.paged_read.unchanged.push(page);
+        Ok(judge(feed, records, page))
+    }
+
+    /// The first pass over the pages reached the last one.
+    fn pass_over(&mut self, store: &Store, feed: &Feed, reporter: &mut dyn FetchReporter) -> Paged {
+        let feed_index = self.current;
+        let read = &mut self.paged_read;
+        let pages = read.last.map_or(0, |l| l + 1);
+        if !read.changed {
+            let how = if read.not_modified { "answered 304 or the same body as last time" } else { "held the same body as last time" };
+            self.paged_read = PagedRead::default();
+            return Paged::AsLastTime(format!("{}: every page ({pages}) {how}", feed.url));
+        }
+        if !read.unchanged.is_empty() {
+            // Their bodies are needed to take the feed in whole: asked again
+            // in full, in order.
+            read.again = std::mem::take(&mut read.unchanged);
+            return Paged::Asking;
+        }
+        // Every page came with its body, each the body taken in last time
+        // (asked without validators: their record counts were not kept yet):
+        // nothing to take in; the counts are kept, so the next run asks
+        // each page conditionally.
+        let mine: Vec<&Fetched> = self.bodies.iter().filter(|f| f.feed == feed_index).collect();
+        if all_as_last_time(store, mine.iter().copied()) {
+            for f in &mine {
+                remember(store, &f.url, &f.validators, reporter);
+            }
+            self.bodies.retain(|f| f.feed != feed_index);
+            self.paged_read = PagedRead::default();
+            return Paged::AsLastTime(format!("{}: every page ({pages}) held the same body as last time", feed.url));
+        }
+        self.pages_read()
+    }
+
+    /// Every page of the feed is at hand, in order.
+    fn pages_read(&mut self) -> Paged {
+        self.bodies.sort_by_key(|f| (f.feed, f.page));
+        self.paged_read = PagedRead::default();
+        Paged::Read
+    }
+
+    /// A page failed: the feed fails, none of its pages is taken in (P20).
+    fn page_failed(&mut self, feed: &Feed, page: u32, mut result: FetchResult, why: String) -> Paged {
+        let feed_index = self.current;
+        self.bodies.retain(|f| f.feed != feed_index);
+        self.paged_read = PagedRead::default();
+        if !why.is_empty() {
+            result.outcome = FetchOutcome::Failed(why);
+        } else if page > 0
+            && let FetchOutcome::Failed(w) = &result.outcome
+        {
+            result.outcome = FetchOutcome::Failed(format!("page {} of {}: {w}; nothing of the feed is taken in", page + 1, feed.url));
+        }
+        Paged::Outcome(Box::new(result))
     }
 }

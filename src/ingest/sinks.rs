@@ -69,6 +69,9 @@ impl EventSink for StoreSink<'_, '_> {
     fn warning(&mut self, warning: RecordError) {
         self.tally.warning(warning);
     }
+    fn merged_repeat(&mut self) {
+        self.ingest.count_merged_repeat();
+    }
 }
 
 impl StoreSink<'_, '_> {

@@ -30,6 +30,9 @@ pub fn add(db: &Path, what: &str, reason: &str, force: bool, clock: &dyn Clock) 
     if let Target::Event { source, .. } = &target {
         crate::adapters::require(source)?;
     }
+    if let Target::BareId(id) = &target {
+        mistyped_source(id)?;
+    }
     let new_db = !db.is_file();
     let new_folder = db.parent().filter(|p| !p.as_os_str().is_empty() && !p.exists()).map(|p| p.to_path_buf());
     let mut store = Store::open(db)?;
@@ -43,6 +46,26 @@ pub fn add(db: &Path, what: &str, reason: &str, force: bool, clock: &dyn Clock) 
         unmake_database(db, new_folder.as_deref());
     }
     Ok(Added { outcome, created_db: new_db && !unconfirmed })
+}
+
+/// `madird:123` is no bare id but a source id mistyped: refuse it naming
+/// the closest source id (`madrid:123`), never `madrid:madird:123`. A part
+/// before `:` far from every source id is left to be a bare id with a colon.
+fn mistyped_source(id: &str) -> Result<()> {
+    let Some((head, rest)) = id.split_once(':') else { return Ok(()) };
+    let (head, rest) = (head.trim(), rest.trim());
+    if head.is_empty() || rest.is_empty() || !head.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
+        return Ok(());
+    }
+    let lower = head.to_ascii_lowercase();
+    let closest = crate::adapters::ids().into_iter().map(|known| (strsim::damerau_levenshtein(&lower, known), known)).min();
+    match closest {
+        // Within two edits (a swap counts as one) of a source id: a typo.
+        Some((distance, known)) if distance <= 2 => {
+            crate::bail_usage!("{head:?} is no source id; did you mean {known}:{rest}? (sources: {})", crate::adapters::ids().join(", "))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Lift takedown `id`: the event may come back when its feed next changes.

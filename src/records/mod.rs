@@ -87,6 +87,9 @@ fn implausible_date(ev: &Event, today: jiff::civil::Date) -> Option<String> {
 }
 
 impl EventSink for Framed<'_, '_> {
+    fn merged_repeat(&mut self) {
+        self.inner.merged_repeat();
+    }
     fn push(&mut self, record: Result<Event, RecordError>) {
         let mut event = match record {
             Ok(event) => event,
@@ -177,6 +180,7 @@ impl EventSink for MergeRepeats<'_> {
                 Some(&i) => {
                     let first = &mut self.events[i];
                     first.schedule = merge(vec![std::mem::take(&mut first.schedule), event.schedule]);
+                    self.inner.merged_repeat();
                 }
                 None => {
                     self.by_id.insert(event.source_event_id.clone(), self.events.len());
@@ -191,6 +195,9 @@ impl EventSink for MergeRepeats<'_> {
     }
     fn outside_region(&mut self, warning: RecordError) {
         self.inner.outside_region(warning);
+    }
+    fn merged_repeat(&mut self) {
+        self.inner.merged_repeat();
     }
 }
 

@@ -79,4 +79,9 @@ pub trait EventSink {
     fn outside_region(&mut self, warning: RecordError) {
         self.warning(warning);
     }
+    /// A record repeated the id of an earlier record of the feed and was
+    /// merged into its event before it reached the store (an adapter that
+    /// gathers a publisher's one-record-per-date lists): counted as the
+    /// store counts the repeats it merges itself, so `merged` is honest.
+    fn merged_repeat(&mut self) {}
 }

@@ -110,12 +110,17 @@ fn folder(dir: &Path) -> Result<PathBuf> {
 /// Write one page whole (a reader never sees half a page): into a new file
 /// beside it (created, never opened through a link), then renamed over the
 /// page, which replaces a link standing there instead of writing through it.
+/// The page is made mode 0666 less the umask, as any file the operator
+/// writes (0644 under umask 022): a web server running as another user can
+/// read it; a temporary file's own 0600 would hide it.
 fn put(path: &Path, html: &str) -> Result<PathBuf> {
     use std::io::Write;
+    use std::os::unix::fs::PermissionsExt;
     let dir = path.parent().unwrap_or(Path::new("."));
     let mut tmp = tempfile::Builder::new()
         .prefix(".page-")
         .suffix(".part")
+        .permissions(std::fs::Permissions::from_mode(0o666))
         .tempfile_in(dir)
         .with_context(|| format!("writing beside {}", path.display()))?;
     tmp.write_all(html.as_bytes()).with_context(|| format!("writing {}", path.display()))?;
@@ -132,10 +137,13 @@ pub fn host_file(host: &str, lang: Lang) -> String {
 /// Whether `host` is a DNS name that may become a file name: labels of
 /// ASCII letters, digits and inner hyphens, 1 to 63 long, 253 at most in
 /// all, the last not all digits (no address, no port, no `folder:` booking,
-/// no path; RFC 1123 section 2.1, RFC 3696 section 2).
+/// no path; RFC 1123 section 2.1, RFC 3696 section 2), and short enough
+/// that each of its page files fits in a file name (255 bytes: a 253-byte
+/// name is a DNS name, `NAME.pt.html` is no file name).
 pub fn dns_name(host: &str) -> bool {
     let labels: Vec<&str> = host.split('.').collect();
     host.len() <= 253
+        && Lang::ALL.into_iter().all(|l| host_file(host, l).len() <= MAX_FILE_NAME)
         && labels.iter().all(|l| {
             (1..=63).contains(&l.len())
                 && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
@@ -144,6 +152,9 @@ pub fn dns_name(host: &str) -> bool {
         })
         && labels.last().is_some_and(|l| !l.bytes().all(|b| b.is_ascii_digit()))
 }
+
+/// The longest file name (bytes) of the file systems the report lands on.
+const MAX_FILE_NAME: usize = 255;
 
 /// Whether `adapter` fetches from `host`.
 pub(crate) fn serves(adapter: &dyn Adapter, host: &str) -> bool {

@@ -16,6 +16,8 @@ use askama::Template;
 const STATUSES: [&str; 8] = ["ok", "unchanged", "skipped", "anomaly", "failed", "interrupted", "refused", "disabled"];
 /// Statuses that are no problem of their own.
 const FINE: [&str; 4] = ["ok", "unchanged", "skipped", "disabled"];
+/// Statuses that end a source's earlier problem: it fetched and stored again.
+const RECOVERED: [&str; 2] = ["ok", "unchanged"];
 /// How many problems the page lists, newest first.
 const PROBLEMS_SHOWN: usize = 12;
 
@@ -86,10 +88,19 @@ pub(super) fn pages(cx: &Scope, t: &Catalogue, logs: &[HostLog]) -> Result<(Stri
     let marks = cx.store.run_marks(cx.since_ms)?;
     let generated = say(t, "report-generated", &[("at", Arg::S(local(cx.now_ms)))]);
     let status_label = |s: &str| if t.has(&format!("report-status-{s}")) { t.text(&format!("report-status-{s}")) } else { s.to_string() };
+    // Newest first; a problem its source has since recovered from (a later
+    // run of it `ok` or `unchanged`) is over: the timeline still shows it,
+    // the list of problems to fix does not advise on it.
+    let mut recovered: std::collections::HashSet<&str> = Default::default();
     let problems: Vec<Problem> = marks
         .iter()
         .rev()
-        .filter(|m| !FINE.contains(&m.status.as_str()))
+        .filter(|m| {
+            if RECOVERED.contains(&m.status.as_str()) {
+                recovered.insert(m.source.as_str());
+            }
+            !FINE.contains(&m.status.as_str()) && !recovered.contains(m.source.as_str())
+        })
         .take(PROBLEMS_SHOWN)
         .map(|m| Problem {
             href: run_href(m),
@@ -280,6 +291,11 @@ fn event_charts(cx: &Scope, t: &Catalogue, marks: &[RunMark]) -> Result<Vec<Char
         "report-events-summary",
         &[("active", Arg::N(today)), ("sources", Arg::N(active.iter().filter(|s| s.values.last() > Some(&0)).count() as u64))],
     );
+    // Of them, those a reader is shown at the report's moment: not ended, the
+    // count `events list`, `export` and `holdings` give on the same database.
+    let at = jiff::Timestamp::from_millisecond(cx.now_ms)?;
+    let current = cx.store.list_events(&Default::default())?.iter().filter(|e| crate::schedule::is_current(e, at)).count() as u64;
+    let summary = format!("{summary} {}", say(t, "report-events-current", &[("current", Arg::N(current))]));
     let figures =
         Figures { category_label: t.text("report-col-day"), categories: cx.day_list.clone(), series: active, limit: None, sparse: true };
     let mut charts = vec![Chart::bars("events", t.text("report-events-title"), summary, &figures)];
@@ -312,8 +328,10 @@ fn event_charts(cx: &Scope, t: &Catalogue, marks: &[RunMark]) -> Result<Vec<Char
 /// Translation rows per display language, by origin, and the pending ones.
 fn coverage_chart(cx: &Scope, t: &Catalogue) -> Result<Chart> {
     let langs = cx.config.map_or_else(|| crate::lang::Lang::ALL.to_vec(), |c| c.settings.langs());
-    let coverage = cx.store.translation_coverage(&langs)?;
-    let col = |key: &str, f: fn(&crate::store::report::Coverage) -> u64| Series {
+    // The very count `translate status` shows (texts of active events in another
+    // language, by who gave their current translation), not a second query.
+    let coverage = crate::translate::status::counts(cx.store, &langs)?;
+    let col = |key: &str, f: fn(&crate::translate::status::LangStatus) -> u64| Series {
         key: key.into(),
         label: t.text(&format!("report-series-{key}")),
         values: coverage.iter().map(f).collect(),

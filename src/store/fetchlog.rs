@@ -30,6 +30,9 @@ pub struct Validators {
     pub last_modified: Option<String>,
     /// The body taken in last time ([`crate::http::client::Body::digest`]).
     pub body_digest: Option<String>,
+    /// How many records the page held when it was taken in (a page of a
+    /// paged feed only): a page answered 304 is as full as it was (P12).
+    pub records: Option<u64>,
 }
 
 impl Store {
@@ -89,8 +92,14 @@ impl Store {
     pub fn validators(&self, url: &str) -> Result<Validators> {
         Ok(self
             .conn
-            .query_row("SELECT etag, last_modified, body_digest FROM validators WHERE url = ?1", [url], |r| {
-                Ok(Validators { etag: r.get(0)?, last_modified: r.get(1)?, body_digest: r.get(2)? })
+            .query_row("SELECT etag, last_modified, body_digest, records FROM validators WHERE url = ?1", [url], |r| {
+                let records: Option<i64> = r.get(3)?;
+                Ok(Validators {
+                    etag: r.get(0)?,
+                    last_modified: r.get(1)?,
+                    body_digest: r.get(2)?,
+                    records: records.map(|n| n.max(0) as u64),
+                })
             })
             .optional()?
             .unwrap_or_default())
@@ -99,10 +108,11 @@ impl Store {
     /// Store validators after a body was taken in, or refreshed by a 304.
     pub fn set_validators(&self, url: &str, v: &Validators) -> Result<()> {
         self.conn.execute(
-            "INSERT INTO validators (url, etag, last_modified, body_digest, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
+            "INSERT INTO validators (url, etag, last_modified, body_digest, records, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
              ON CONFLICT (url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
-                 body_digest = coalesce(excluded.body_digest, validators.body_digest), updated_at = excluded.updated_at",
-            params![url, v.etag, v.last_modified, v.body_digest, now_ms()],
+                 body_digest = coalesce(excluded.body_digest, validators.body_digest),
+                 records = coalesce(excluded.records, validators.records), updated_at = excluded.updated_at",
+            params![url, v.etag, v.last_modified, v.body_digest, v.records.map(|n| n as i64), now_ms()],
         )?;
         Ok(())
     }

@@ -229,6 +229,12 @@ impl<'a> SourceIngest<'a> {
         Ok(())
     }
 
+    /// A record the adapter merged into an earlier one of the same id before
+    /// it came here (its dates joined): counted as merged, as [`Self::merge`] counts.
+    pub fn count_merged_repeat(&mut self) {
+        self.counts.merged += 1;
+    }
+
     /// A later record of an id this ingest already wrote: counted as merged,
     /// and when it differs, written over that row (the last record wins; an
     /// event the first record had left unchanged counts as updated).

@@ -6,7 +6,6 @@
 //! log and the run records are read here as they were written elsewhere.
 
 use super::Store;
-use crate::vocab::TextOrigin;
 use anyhow::{Context, Result};
 use rusqlite::params;
 
@@ -42,17 +41,6 @@ pub struct Request {
     pub outcome: String,
 }
 
-/// Translation rows per display language, by where they came from.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Coverage {
-    pub lang: String,
-    pub publisher: u64,
-    pub human: u64,
-    pub machine: u64,
-    /// Texts of active events in another language with no translation row yet.
-    pub pending: u64,
-}
-
 /// Events of a source active at a moment: first stored before it, not withdrawn by it.
 const ACTIVE_AT: &str = "SELECT count(*) FROM events INDEXED BY events_seen
      WHERE source = ?1 AND first_seen < ?2 AND (withdrawn_at IS NULL OR withdrawn_at >= ?2)";
@@ -65,12 +53,6 @@ const SOURCES: &str = "WITH RECURSIVE s(source) AS (
          SELECT min(source) FROM events
          UNION ALL SELECT (SELECT min(source) FROM events WHERE source > s.source) FROM s WHERE s.source IS NOT NULL)
      SELECT source FROM s WHERE source IS NOT NULL";
-/// Translation rows of active events into another language, by language and origin.
-const COVERAGE_ROWS: &str = "SELECT t.lang, t.origin, count(*) FROM events e JOIN translations t ON t.event_id = e.id
-     WHERE e.status = 'active' AND t.lang <> e.lang GROUP BY t.lang, t.origin";
-/// Non-empty titles and descriptions of active events, by the events' language.
-const COVERAGE_TEXTS: &str = "SELECT lang, coalesce(sum(trim(title) <> ''), 0) + coalesce(sum(trim(description) <> ''), 0)
-     FROM events WHERE status = 'active' GROUP BY lang";
 /// The queries `report` runs whose cost could follow the events stored:
 /// each must find its rows through an index (a test reads their plans).
 pub const EVENT_QUERIES: [&str; 4] = [ACTIVE_AT, CHANGED_SINCE, SOURCES, COUNT_BY_STATUS];
@@ -150,39 +132,6 @@ impl Store {
         let mut st = self.conn.prepare(SOURCES)?;
         let rows = st.query_map([], |r| r.get(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
-    }
-
-    /// Translation coverage of active events in each of `langs`: stored rows
-    /// by origin, and the texts (non-empty titles and descriptions of events
-    /// in another language) that have none yet. One pass over the active
-    /// events and their translations for every language together.
-    pub fn translation_coverage(&self, langs: &[crate::lang::Lang]) -> Result<Vec<Coverage>> {
-        let mut rows: std::collections::HashMap<String, Coverage> = Default::default();
-        let mut st = self.conn.prepare(COVERAGE_ROWS)?;
-        let found = st.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, TextOrigin>(1)?, r.get::<_, i64>(2)?.max(0) as u64)))?;
-        for row in found {
-            let (lang, origin, n) = row?;
-            let c = rows.entry(lang).or_default();
-            match origin {
-                TextOrigin::Publisher => c.publisher += n,
-                TextOrigin::Human => c.human += n,
-                TextOrigin::Machine(_) => c.machine += n,
-            }
-        }
-        let mut st = self.conn.prepare(COVERAGE_TEXTS)?;
-        let texts: Vec<(String, u64)> =
-            st.query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)?.max(0) as u64)))?.collect::<rusqlite::Result<_>>()?;
-        let all: u64 = texts.iter().map(|t| t.1).sum();
-        Ok(langs
-            .iter()
-            .map(|&lang| {
-                let mut c = rows.remove(lang.as_str()).unwrap_or_default();
-                c.lang = lang.to_string();
-                let own = texts.iter().filter(|t| t.0 == lang).map(|t| t.1).sum::<u64>();
-                c.pending = (all - own).saturating_sub(c.publisher + c.human + c.machine);
-                c
-            })
-            .collect())
     }
 
     /// (active, withdrawn) events of `source`, counted in its index.

@@ -242,7 +242,13 @@ pub const MIGRATIONS: &[&str] = &[
     r#"
     ALTER TABLE translation_cache ADD COLUMN repair TEXT;
     "#,
-    // 12: what an engine answered, keyed by exactly what it was asked (the
+    // 12: a page of a paged feed keeps how many records it held when taken
+    // in, so that a 304 on it (P12) still says whether another page follows.
+    // NULL for a whole feed, and for a page stored before: asked in full once.
+    r#"
+    ALTER TABLE validators ADD COLUMN records INTEGER;
+    "#,
+    // 13: what an engine answered, keyed by exactly what it was asked (the
     // prepared text, the languages, the field's route, the engine and its
     // version): house style is put on it locally, so a release whose
     // finishing changes rewrites texts without asking the engine again.

@@ -56,17 +56,29 @@ pub fn of(store: &Store, langs: &[Lang], options: &Options, engine: Option<&str>
         Some(engine) => super::plan::plan(store, engine, langs, &[], options, false, &mut Default::default())?.set_aside,
         None => Default::default(),
     };
-    let texts = super::plan::texts_for_engines(store, &[])?;
-    let existing = store.existing_translations()?;
     let repairs = store.garbled_repairs()?;
-    let mut languages = Vec::new();
-    for &lang in langs {
-        let failed = set_aside.get(lang.as_str()).copied().unwrap_or(0);
-        let mut s = LangStatus { lang: lang.to_string(), failed, data_version: data_version(options, lang)?, ..Default::default() };
+    let mut languages = counts(store, langs)?;
+    for (s, &lang) in languages.iter_mut().zip(langs) {
+        s.failed = set_aside.get(lang.as_str()).copied().unwrap_or(0);
+        s.data_version = data_version(options, lang)?;
         let repaired =
             |how: super::finish::garble::Repair| repairs.get(&(lang.to_string(), how.as_str().to_string())).copied().unwrap_or(0);
         s.garbled_mended = repaired(super::finish::garble::Repair::Mended);
         s.garbled_retranslated = repaired(super::finish::garble::Repair::Retranslated);
+    }
+    Ok(Status { engine: engine.unwrap_or("none").to_string(), languages })
+}
+
+/// The texts of every language of `langs` by who gave their current
+/// translation, and those pending: the one count `translate status` and the
+/// report's translation chart both show (the fields about failures, repairs
+/// and data left empty).
+pub fn counts(store: &Store, langs: &[Lang]) -> Result<Vec<LangStatus>> {
+    let texts = super::plan::texts_for_engines(store, &[])?;
+    let existing = store.existing_translations()?;
+    let mut languages = Vec::new();
+    for &lang in langs {
+        let mut s = LangStatus { lang: lang.to_string(), ..Default::default() };
         for t in texts.iter().filter(|t| lang != t.lang && super::plan::needs_engine(t, lang)) {
             s.texts += 1;
             let hash = text_hash(&t.text);
@@ -81,7 +93,7 @@ pub fn of(store: &Store, langs: &[Lang], options: &Options, engine: Option<&str>
         }
         languages.push(s);
     }
-    Ok(Status { engine: engine.unwrap_or("none").to_string(), languages })
+    Ok(languages)
 }
 
 /// `lang DIGEST, terms DIGEST (K entries)`: what a translation into `lang`

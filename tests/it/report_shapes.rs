@@ -57,6 +57,7 @@ fn holdings_json_keeps_its_keys_and_values_issue22() {
             "dataset_page",
             "enabled",
             "events_active",
+            "events_current",
             "events_withdrawn",
             "events_withheld",
             "feeds",
@@ -101,7 +102,11 @@ fn holdings_json_keeps_its_keys_and_values_issue22() {
     // A page's URL: the stored events whose original it is, with their status.
     let v = json_of(d, &["holdings", "https://www.jcyl.es/e/7", "--json"]);
     assert_eq!(v["linked_from_events"], serde_json::json!([{ "source": "jcyl", "events": 1 }]));
-    assert_eq!(v["page_events"], serde_json::json!([{ "source": "jcyl", "id": "7", "title": "Concierto", "status": "active" }]));
+    // Active in the store, and ended for a reader (its one day, 2026-12-01, is over).
+    assert_eq!(
+        v["page_events"],
+        serde_json::json!([{ "source": "jcyl", "id": "7", "title": "Concierto", "status": "active", "current": false }])
+    );
 }
 
 #[test]

@@ -310,3 +310,29 @@ fn issue19_10_an_obeying_or_careless_model_is_never_stored() {
         assert!(!export_en(dir.path()).contains(needle), "{needle:?} exported");
     }
 }
+
+/// The answer check takes a word, a stop and a capital run together for a
+/// sentence run on, not a web domain (`minutos.Idade` has no real top-level
+/// domain): real Apertium's Galician of a real Madrid description (a film's
+/// duration and age, as the feed writes them, no space after the stops) is
+/// stored, not left pending on every run. Through the binary.
+#[test]
+fn apertium_galician_of_a_sentence_run_on_is_stored_not_taken_for_a_domain() {
+    if !has_apertium() {
+        return;
+    }
+    let dir = workdir("[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"gl\"]\n[sources.madrid]\nenabled = true\n");
+    let description = "1958. Michael Anderson. Una mujer (Anne Baxter) empieza a dudar de su cordura cuando su hermano (Richard Todd), \
+                       al que todos daban por muerto, aparece reclamando su herencia.Duración: 87 minutos.Edad recomendada: mayores de 13 años.";
+    write_feed(dir.path(), &[record("1", "Clásicos del Espronceda. Sombras acusadoras", description, "Sala X")]);
+    let out = common::cityvibe(dir.path(), &["--mirror", "mirror", "run", "--source", "madrid"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let gl = listed(dir.path(), "gl");
+    let text = gl["1"]["description"].as_str().unwrap_or_default();
+    assert_eq!(gl["1"]["lang"], "gl", "{}", gl["1"]);
+    assert!(text.contains("87 minutos") && text.contains("anos"), "{text}");
+    let status = common::cityvibe(dir.path(), &["translate", "status", "--json"]);
+    let status: Value = serde_json::from_slice(&status.stdout).unwrap();
+    let gl_status = status["languages"].as_array().unwrap().iter().find(|l| l["lang"] == "gl").cloned().unwrap_or_default();
+    assert_eq!(gl_status["pending"], 0, "{gl_status}");
+}

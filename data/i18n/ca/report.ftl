@@ -45,6 +45,12 @@ report-events-summary = Avui hi ha { $active ->
     [one] d’una font
    *[other] de { $sources } fonts
 }.
+# "Active" is the store's word (not withdrawn), "current" the reader's (not ended).
+report-events-current = { $current ->
+    [0] Cap no és actual: tots han acabat.
+    [one] Un és actual (en curs o per venir).
+   *[other] { $current } són actuals (en curs o per venir).
+}
 report-changes-title = Canvis per dia a { $source }
 report-changes-summary = { $added } altes, { $updated } canvis i { $withdrawn } retirades en el període.
 report-series-active = actius

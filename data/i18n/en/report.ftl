@@ -45,6 +45,12 @@ report-events-summary = Today there { $active ->
     [one] one source
    *[other] { $sources } sources
 }.
+# "Active" is the store's word (not withdrawn), "current" the reader's (not ended).
+report-events-current = { $current ->
+    [0] None is current: every one has ended.
+    [one] One is current (on now or to come).
+   *[other] { $current } are current (on now or to come).
+}
 report-changes-title = Changes per day in { $source }
 report-changes-summary = { $added } added, { $updated } updated and { $withdrawn } withdrawn in the period.
 report-series-active = active

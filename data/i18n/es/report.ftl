@@ -45,6 +45,12 @@ report-events-summary = Hoy hay { $active ->
     [one] una fuente
    *[other] { $sources } fuentes
 }.
+# "Active" is the store's word (not withdrawn), "current" the reader's (not ended).
+report-events-current = { $current ->
+    [0] Ninguno es actual: todos han terminado.
+    [one] Uno es actual (en curso o por venir).
+   *[other] { $current } son actuales (en curso o por venir).
+}
 report-changes-title = Cambios por día en { $source }
 report-changes-summary = { $added } altas, { $updated } cambios y { $withdrawn } retiradas en el periodo.
 report-series-active = activos

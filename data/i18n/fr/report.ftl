@@ -3,6 +3,8 @@
 # Each message id must exist in every language (a test checks it).
 # Figures come in as arguments; numbers with decimals arrive already written
 # with this language's decimal sign (report-decimal-sign).
+# Zero is [0] wherever [one] is: French CLDR rules put 0 in "one", which would
+# read "Un code distinct" for no code (a test formats every message with 0).
 
 report-decimal-sign = ,
 report-site = CityVibe
@@ -16,11 +18,13 @@ report-none = aucun
 
 report-status-title = État de CityVibe
 report-status-intro = Ce qu’ont fait les exécutions { $days ->
+    [0] des 0 derniers jours
     [one] du dernier jour
    *[other] des { $days } derniers jours
 }.
 report-runs-title = Exécutions par source
 report-runs-summary = { $runs ->
+    [0] 0 exécutions
     [one] Une exécution
    *[other] { $runs } exécutions
 } sur la période ; { $problems ->
@@ -39,12 +43,20 @@ report-status-refused = refusée
 report-status-disabled = désactivée
 report-events-title = Événements actifs par jour
 report-events-summary = Aujourd’hui, { $active ->
+    [0] 0 événements actifs
     [one] un événement actif
    *[other] { $active } événements actifs
 } { $sources ->
+    [0] de 0 sources
     [one] d’une source
    *[other] de { $sources } sources
 }.
+# "Active" is the store's word (not withdrawn), "current" the reader's (not ended).
+report-events-current = { $current ->
+    [0] Aucun n’est actuel : tous sont terminés.
+    [one] Un est actuel (en cours ou à venir).
+   *[other] { $current } sont actuels (en cours ou à venir).
+}
 report-changes-title = Changements par jour dans { $source }
 report-changes-summary = { $added } ajouts, { $updated } modifications et { $withdrawn } retraits sur la période.
 report-series-active = actifs
@@ -68,6 +80,7 @@ report-series-pending = en attente
 report-series-failed = mis de côté
 report-host-requests-title = Requêtes par jour vers { $host }
 report-host-requests-summary = { $requests ->
+    [0] 0 requêtes
     [one] Une requête
    *[other] { $requests } requêtes
 } ; la limite est de { $cap } par jour.
@@ -92,6 +105,7 @@ report-series-pauses = Pauses
 
 report-host-title = Ce que CityVibeBot a fait sur { $host }
 report-host-intro = CityVibeBot rassemble des agendas culturels publiés en données ouvertes. Cette page résume chaque requête envoyée à { $host } { $days ->
+    [0] ces 0 derniers jours
     [one] le dernier jour
    *[other] ces { $days } derniers jours
 }, telle qu’il l’a consignée.
@@ -100,9 +114,11 @@ report-day-title = Requêtes par jour
 report-day-summary = { $requests ->
     [0] Aucune requête sur la période.
    *[other] { $requests ->
+        [0] 0 requêtes
         [one] Une requête
        *[other] { $requests } requêtes
     } sur { $days ->
+        [0] 0 jours
         [one] un jour
        *[other] { $days } jours
     } ; { $bytes } octets reçus.
@@ -116,6 +132,7 @@ report-series-elsewhere = depuis une autre base de données de cette machine
 report-series-short = plus courte que promis
 report-codes-title = Codes de réponse
 report-codes-summary = { $codes ->
+    [0] 0 codes distincts
     [one] Un code distinct
    *[other] { $codes } codes distincts
 } ; { $not_modified ->
@@ -126,6 +143,7 @@ report-codes-summary = { $codes ->
 report-code-error = pas de réponse
 report-code-elsewhere = autre base de données
 report-elsewhere = { $n ->
+    [0] 0 de ces requêtes ont été envoyées depuis une autre base de données de cette machine : leurs réponses figurent dans le journal de cette base, pas ici.
     [one] Une de ces requêtes a été envoyée depuis une autre base de données de cette machine : sa réponse figure dans le journal de cette base, pas ici.
    *[other] { $n } de ces requêtes ont été envoyées depuis une autre base de données de cette machine : leurs réponses figurent dans le journal de cette base, pas ici.
 }
@@ -133,12 +151,14 @@ report-saved = Les réponses 304 ont épargné environ { $bytes } octets : la ta
 report-gaps-title = Pause entre deux requêtes successives
 report-gaps-chart-title = Pauses par durée
 report-gaps-count = { $n ->
+    [0] 0 pauses mesurées
     [one] Une pause mesurée
    *[other] { $n } pauses mesurées
 } ; la barre rouge compte celles plus courtes que promis.
 report-gaps-min = La pause la plus courte a été de { $min } s ; nous promettons au moins { $delay } s.
 report-gaps-kept = Promesse tenue à chaque pause.
 report-gaps-broken = { $n ->
+    [0] 0 pauses ont été plus courtes que promis.
     [one] Une pause a été plus courte que promis.
    *[other] { $n } pauses ont été plus courtes que promis.
 }

@@ -45,6 +45,12 @@ report-events-summary = Hoxe hai { $active ->
     [one] dunha fonte
    *[other] de { $sources } fontes
 }.
+# "Active" is the store's word (not withdrawn), "current" the reader's (not ended).
+report-events-current = { $current ->
+    [0] Ningún é actual: todos remataron.
+    [one] Un é actual (en curso ou por vir).
+   *[other] { $current } son actuais (en curso ou por vir).
+}
 report-changes-title = Cambios por día en { $source }
 report-changes-summary = { $added } altas, { $updated } cambios e { $withdrawn } retiradas no período.
 report-series-active = activos

@@ -45,6 +45,12 @@ report-events-summary = Oggi ci sono { $active ->
     [one] da una fonte
    *[other] da { $sources } fonti
 }.
+# "Active" is the store's word (not withdrawn), "current" the reader's (not ended).
+report-events-current = { $current ->
+    [0] Nessuno è attuale: sono tutti finiti.
+    [one] Uno è attuale (in corso o in arrivo).
+   *[other] { $current } sono attuali (in corso o in arrivo).
+}
 report-changes-title = Cambiamenti per giorno in { $source }
 report-changes-summary = { $added } aggiunti, { $updated } modificati e { $withdrawn } ritirati nel periodo.
 report-series-active = attivi

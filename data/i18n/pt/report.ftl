@@ -3,6 +3,9 @@
 # Each message id must exist in every language (a test checks it).
 # Figures come in as arguments; numbers with decimals arrive already written
 # with this language's decimal sign (report-decimal-sign).
+# Zero is [0] wherever [one] is: the CLDR rules Fluent uses for pt put 0 in
+# "one", which would read "Um código distinto" for no code (a test formats
+# every message with 0).
 
 report-decimal-sign = ,
 report-site = CityVibe
@@ -16,11 +19,13 @@ report-none = nenhum
 
 report-status-title = Estado da CityVibe
 report-status-intro = O que fizeram as execuções { $days ->
+    [0] dos últimos 0 dias
     [one] do último dia
    *[other] dos últimos { $days } dias
 }.
 report-runs-title = Execuções por fonte
 report-runs-summary = { $runs ->
+    [0] 0 execuções
     [one] Uma execução
    *[other] { $runs } execuções
 } no período; { $problems ->
@@ -39,12 +44,20 @@ report-status-refused = recusada
 report-status-disabled = desativada
 report-events-title = Eventos ativos por dia
 report-events-summary = Hoje há { $active ->
+    [0] 0 eventos ativos
     [one] um evento ativo
    *[other] { $active } eventos ativos
 } { $sources ->
+    [0] de 0 fontes
     [one] de uma fonte
    *[other] de { $sources } fontes
 }.
+# "Active" is the store's word (not withdrawn), "current" the reader's (not ended).
+report-events-current = { $current ->
+    [0] Nenhum é atual: todos terminaram.
+    [one] Um é atual (em curso ou por vir).
+   *[other] { $current } são atuais (em curso ou por vir).
+}
 report-changes-title = Alterações por dia em { $source }
 report-changes-summary = { $added } novos, { $updated } alterados e { $withdrawn } retirados no período.
 report-series-active = ativos
@@ -68,6 +81,7 @@ report-series-pending = pendente
 report-series-failed = de parte
 report-host-requests-title = Pedidos por dia a { $host }
 report-host-requests-summary = { $requests ->
+    [0] 0 pedidos
     [one] Um pedido
    *[other] { $requests } pedidos
 }; o limite é de { $cap } por dia.
@@ -92,6 +106,7 @@ report-series-pauses = Pausas
 
 report-host-title = O que o CityVibeBot fez em { $host }
 report-host-intro = O CityVibeBot recolhe agendas culturais publicadas como dados abertos. Esta página resume cada pedido que fez a { $host } { $days ->
+    [0] nos últimos 0 dias
     [one] no último dia
    *[other] nos últimos { $days } dias
 }, tal como os registou.
@@ -100,9 +115,11 @@ report-day-title = Pedidos por dia
 report-day-summary = { $requests ->
     [0] Nenhum pedido no período.
    *[other] { $requests ->
+        [0] 0 pedidos
         [one] Um pedido
        *[other] { $requests } pedidos
     } em { $days ->
+        [0] 0 dias
         [one] um dia
        *[other] { $days } dias
     }; receberam-se { $bytes } bytes.
@@ -116,6 +133,7 @@ report-series-elsewhere = de outra base de dados desta máquina
 report-series-short = mais curta do que o prometido
 report-codes-title = Códigos de resposta
 report-codes-summary = { $codes ->
+    [0] 0 códigos distintos
     [one] Um código distinto
    *[other] { $codes } códigos distintos
 }; { $not_modified ->
@@ -126,6 +144,7 @@ report-codes-summary = { $codes ->
 report-code-error = sem resposta
 report-code-elsewhere = outra base de dados
 report-elsewhere = { $n ->
+    [0] 0 destes pedidos foram enviados de outra base de dados desta máquina: as suas respostas estão no registo dessa base de dados, não aqui.
     [one] Um destes pedidos foi enviado de outra base de dados desta máquina: a sua resposta está no registo dessa base de dados, não aqui.
    *[other] { $n } destes pedidos foram enviados de outra base de dados desta máquina: as suas respostas estão no registo dessa base de dados, não aqui.
 }
@@ -133,12 +152,14 @@ report-saved = As respostas 304 pouparam cerca de { $bytes } bytes: o tamanho da
 report-gaps-title = Pausa entre dois pedidos seguidos
 report-gaps-chart-title = Pausas por duração
 report-gaps-count = { $n ->
+    [0] 0 pausas medidas
     [one] Uma pausa medida
    *[other] { $n } pausas medidas
 }; a barra vermelha conta as mais curtas do que o prometido.
 report-gaps-min = A pausa mais curta foi de { $min } s; prometemos pelo menos { $delay } s.
 report-gaps-kept = Promessa cumprida em cada pausa.
 report-gaps-broken = { $n ->
+    [0] 0 pausas foram mais curtas do que o prometido.
     [one] Uma pausa foi mais curta do que o prometido.
    *[other] { $n } pausas foram mais curtas do que o prometido.
 }

@@ -35,6 +35,7 @@ impl Scheduler<'_> {
                     etag: ex.etag.or_else(|| old.etag.clone()),
                     last_modified: ex.last_modified.or_else(|| old.last_modified.clone()),
                     body_digest: None,
+                    records: None,
                 };
                 // A 304 run writes nothing else: validators only when they changed.
                 if (&v.etag, &v.last_modified) != (&old.etag, &old.last_modified) {
@@ -81,7 +82,12 @@ impl Scheduler<'_> {
         let Some(body) = ex.body else {
             return (Step::Done(FetchOutcome::Failed(format!("{url}: empty response"))), RequestOutcome::NoBody);
         };
-        let v = Validators { etag: ex.etag.clone(), last_modified: ex.last_modified.clone(), body_digest: Some(body.digest.clone()) };
+        let v = Validators {
+            etag: ex.etag.clone(),
+            last_modified: ex.last_modified.clone(),
+            body_digest: Some(body.digest.clone()),
+            records: old.records,
+        };
         if old.body_digest.as_deref() == Some(body.digest.as_str()) {
             if v != *old {
                 keep_validators(store, t.req.url.as_str(), &v, &mut *self.reporter);
@@ -90,7 +96,8 @@ impl Scheduler<'_> {
         }
         // Validators are stored by the driver once the body was taken in,
         // so a body that fails to parse is fetched again next run.
-        let outcome = FetchOutcome::Body { body: Box::new(body), final_url: url, content_type: ex.content_type.clone(), validators: v };
+        let outcome =
+            FetchOutcome::Body { body: Box::new(body), final_url: url, content_type: ex.content_type.clone(), validators: Box::new(v) };
         (Step::Done(outcome), RequestOutcome::Ok)
     }
 

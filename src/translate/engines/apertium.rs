@@ -26,7 +26,6 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
-use std::thread;
 use std::time::Duration;
 
 /// How long one text may take before the engine counts as hung. The first
@@ -390,21 +389,23 @@ impl Translator for ApertiumTranslator {
 /// Runs `command args` and returns its stdout, within [`PROBE_TIMEOUT`].
 fn probe(command: &str, args: &[&str]) -> Result<String> {
     let shown = format!("{command} {}", args.join(" "));
-    let mut child = Command::new(command)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .with_context(|| format!("running {shown} (is Apertium installed? see scripts/deps.sh)"))?;
+    let mut child = crate::spawn::process(
+        Command::new(command).args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::null()).process_group(0),
+        &shown,
+    )
+    .map_err(|e| {
+        if crate::error::is_refused(&e) { e } else { e.context(format!("running {shown} (is Apertium installed? see scripts/deps.sh)")) }
+    })?;
     let pid = child.id();
     let (tx, rx) = mpsc::channel();
-    thread::spawn(move || {
+    crate::spawn::thread("apertium-probe", move || {
         let mut out = String::new();
         let read = child.stdout.take().expect("stdout is piped").read_to_string(&mut out);
         let _ = tx.send(read.and_then(|_| child.wait()).map(|status| (status, out)));
-    });
+    })
+    .inspect_err(|_| {
+        kill_pgid(pid);
+    })?;
     match rx.recv_timeout(PROBE_TIMEOUT) {
         Ok(Ok((status, _))) if !status.success() => bail!("{shown} failed: {status}"),
         Ok(Ok((_, out))) => Ok(out),

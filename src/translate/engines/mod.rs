@@ -227,10 +227,13 @@ pub fn translate_each_target<T: Translator + Send>(
 ) -> Vec<TargetResult> {
     let slots: Vec<Mutex<Option<Result<Vec<String>>>>> = targets.iter().map(|_| Mutex::new(None)).collect();
     let n = workers.len();
+    // A worker thread the system refuses (a task or address-space limit) is
+    // an error for every target of the workers not started, never a panic.
+    let mut refused: Option<crate::error::Refused> = None;
     std::thread::scope(|scope| {
         for (w, worker) in workers.iter_mut().enumerate() {
             let slots = &slots;
-            scope.spawn(move || {
+            let started = crate::spawn::scoped(scope, "translate", move || {
                 for (i, tgt) in targets.iter().enumerate().filter(|(i, _)| worker_of(*i, n) == w) {
                     let texts = texts.get(i).map(Vec::as_slice).unwrap_or_default();
                     let result = match field {
@@ -241,6 +244,10 @@ pub fn translate_each_target<T: Translator + Send>(
                     *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
                 }
             });
+            if let Err(e) = started {
+                refused = e.downcast::<crate::error::Refused>().ok();
+                break;
+            }
         }
     });
     targets
@@ -248,10 +255,10 @@ pub fn translate_each_target<T: Translator + Send>(
         .zip(slots)
         .map(|(lang, slot)| TargetResult {
             lang: lang.to_string(),
-            texts: slot
-                .into_inner()
-                .unwrap_or_else(|e| e.into_inner())
-                .unwrap_or_else(|| Err(anyhow!("no worker to translate into {lang}"))),
+            texts: slot.into_inner().unwrap_or_else(|e| e.into_inner()).unwrap_or_else(|| match &refused {
+                Some(r) => Err(r.again().into()),
+                None => Err(anyhow!("no worker to translate into {lang}")),
+            }),
         })
         .collect()
 }

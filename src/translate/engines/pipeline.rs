@@ -70,26 +70,34 @@ impl Engine {
     /// into the second as it is, superblanks and all).
     pub(super) fn start(mode_files: &[PathBuf], mode: &str, mark_direct: bool) -> Result<Engine> {
         let (pipeline, marks) = pipeline_of(mode_files, mark_direct)?;
-        let mut child = Command::new("sh")
-            // In the mode file $1 is the generator's option: -n, no `*`
-            // before unknown words (what `apertium -u` passes); $2 the
-            // tagger's, none; $3 a pivot's second generator's, -g, marks.
-            .args(["-c", &pipeline, mode, "-n", "", "-g"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            // Its own process group, so that the whole pipeline can be
-            // killed at once.
-            .process_group(0)
-            .spawn()
-            .with_context(|| format!("starting the {mode} pipeline"))?;
+        let mut child = crate::spawn::process(
+            Command::new("sh")
+                // In the mode file $1 is the generator's option: -n, no `*`
+                // before unknown words (what `apertium -u` passes); $2 the
+                // tagger's, none; $3 a pivot's second generator's, -g, marks.
+                .args(["-c", &pipeline, mode, "-n", "", "-g"])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                // Its own process group, so that the whole pipeline can be
+                // killed at once.
+                .process_group(0),
+            &format!("the {mode} pipeline"),
+        )?;
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr_pipe = child.stderr.take().expect("stderr is piped");
-        let input = writer(stdin);
         let progress = Arc::new(AtomicU64::new(0));
-        let output = reader(stdout, Arc::clone(&progress));
-        let stderr = stderr_tail(stderr_pipe);
+        // A thread the system refuses ends the pipeline just started.
+        let threads = writer(stdin).and_then(|input| Ok((input, reader(stdout, Arc::clone(&progress))?, stderr_tail(stderr_pipe)?)));
+        let (input, output, stderr) = match threads {
+            Ok(t) => t,
+            Err(e) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(e);
+            }
+        };
         Ok(Engine {
             child,
             input: Some(input),
@@ -224,24 +232,24 @@ pub(super) fn pipeline_of(mode_files: &[PathBuf], mark_direct: bool) -> Result<(
 
 /// A thread writing into the engine's `stdin` what is sent on the channel it
 /// gives, until the engine no longer takes input.
-fn writer(mut stdin: ChildStdin) -> Sender<Vec<u8>> {
+fn writer(mut stdin: ChildStdin) -> Result<Sender<Vec<u8>>> {
     let (input, to_write) = mpsc::channel::<Vec<u8>>();
-    thread::spawn(move || {
+    crate::spawn::thread("apertium-in", move || {
         for buf in to_write {
             if stdin.write_all(&buf).and_then(|()| stdin.flush()).is_err() {
                 break;
             }
         }
-    });
-    input
+    })?;
+    Ok(input)
 }
 
 /// A thread cutting the engine's `stdout` at the NULs: each text's answer
 /// comes on the channel it gives, and the first error (output closed, or
 /// ended mid-text) ends it.
-fn reader(stdout: ChildStdout, progress: Arc<AtomicU64>) -> Receiver<std::io::Result<Vec<u8>>> {
+fn reader(stdout: ChildStdout, progress: Arc<AtomicU64>) -> Result<Receiver<std::io::Result<Vec<u8>>>> {
     let (segments, output) = mpsc::channel();
-    thread::spawn(move || {
+    crate::spawn::thread("apertium-out", move || {
         let mut reader = BufReader::new(Counting(stdout, progress));
         loop {
             let mut seg = Vec::new();
@@ -259,8 +267,8 @@ fn reader(stdout: ChildStdout, progress: Arc<AtomicU64>) -> Receiver<std::io::Re
                 break;
             }
         }
-    });
-    output
+    })?;
+    Ok(output)
 }
 
 /// The engine's output, counting in `.1` the bytes read from it.
@@ -276,10 +284,10 @@ impl Read for Counting {
 
 /// A thread keeping the last [`STDERR_TAIL`] bytes of the engine's stderr,
 /// for error messages.
-fn stderr_tail(mut stderr_pipe: ChildStderr) -> Arc<Mutex<Vec<u8>>> {
+fn stderr_tail(mut stderr_pipe: ChildStderr) -> Result<Arc<Mutex<Vec<u8>>>> {
     let stderr = Arc::new(Mutex::new(Vec::new()));
     let tail = Arc::clone(&stderr);
-    thread::spawn(move || {
+    crate::spawn::thread("apertium-err", move || {
         let mut buf = [0u8; 1024];
         while let Ok(n) = stderr_pipe.read(&mut buf) {
             if n == 0 {
@@ -290,8 +298,8 @@ fn stderr_tail(mut stderr_pipe: ChildStderr) -> Arc<Mutex<Vec<u8>>> {
             let excess = t.len().saturating_sub(STDERR_TAIL);
             t.drain(..excess);
         }
-    });
-    stderr
+    })?;
+    Ok(stderr)
 }
 
 /// A mode's pipeline with `-z` (flush at every NUL) given to each stage but

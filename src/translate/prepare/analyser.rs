@@ -20,7 +20,6 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
-use std::thread;
 use std::time::Duration;
 
 /// The Spanish analysers tried, in order, under Apertium's data folder:
@@ -133,19 +132,14 @@ impl Analyser {
 
     /// Starts `lt-proc -z -w` over the transducer at `path`.
     pub fn start(path: &Path) -> Result<Analyser> {
-        let mut child = Command::new("lt-proc")
-            .arg("-z")
-            .arg("-w")
-            .arg(path)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .with_context(|| format!("starting lt-proc over {}", path.display()))?;
+        let mut child = crate::spawn::process(
+            Command::new("lt-proc").arg("-z").arg("-w").arg(path).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()),
+            &format!("lt-proc over {}", path.display()),
+        )?;
         let input = child.stdin.take();
         let stdout = child.stdout.take().context("lt-proc has no stdout")?;
         let (send, output) = mpsc::channel();
-        thread::spawn(move || {
+        let started = crate::spawn::thread("lt-proc-out", move || {
             let mut reader = BufReader::new(stdout);
             loop {
                 let mut buf = Vec::new();
@@ -156,6 +150,11 @@ impl Analyser {
                 }
             }
         });
+        if let Err(e) = started {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(e);
+        }
         Ok(Analyser { child, input, output })
     }
 

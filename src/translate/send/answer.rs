@@ -7,14 +7,27 @@
 //! one), and not open with a model's chatter. The phrases that mark chatter are
 //! data: `data/translate/chatter.txt`.
 //!
+//! A neural engine's answer (LibreTranslate, an OpenAI-compatible server)
+//! may read well and still say what the text does not ("HACKED: this event
+//! is cancelled, stay at home"): its form cannot tell. So it also meets a
+//! referee that knows the text, [`Referee`]: Apertium's own translation of
+//! the same text. An answer that shares too little with the text and the
+//! referee together, or that brings a sentence or a number neither has, is
+//! refused ([`refereed`]); the referee's pipeline starts only when a neural
+//! engine's answer is first judged.
+//!
 //! Not for: kept spans and alignment within a batch (each server client
 //! checks its own markup), nor house style (`finish`).
 
 use crate::parse::controls::is_forbidden;
 use crate::parse::pii;
+use crate::translate::engines::Translator;
+use crate::translate::engines::apertium::ApertiumTranslator;
 use crate::translate::prepare::addresses::written_addresses;
+use crate::vocab::Field;
 use anyhow::{Result, bail};
 use regex::Regex;
+use std::collections::HashSet;
 use std::sync::LazyLock;
 
 /// Phrases a model opens chatter with, one per line, lower case.
@@ -34,6 +47,18 @@ static DOMAIN: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[\p{L}\p{N}-]+(?:
 /// writes them on the real Catalonia and Andalucía feeds.
 static DOMAIN_ANY_CASE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}+").expect("domain regex"));
+
+/// Every top-level domain, one per line: a [`DOMAIN`] is one only when it
+/// ends in one (`minutos.idade`, a sentence run on, is none).
+const DOMAIN_ENDINGS: &str = include_str!("../../../data/translate/domain-endings.txt");
+
+static ENDINGS: LazyLock<HashSet<&'static str>> =
+    LazyLock::new(|| DOMAIN_ENDINGS.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect());
+
+/// Whether `name`, words joined by dots, ends in a real top-level domain.
+fn real_domain(name: &str) -> bool {
+    name.rsplit('.').next().is_some_and(|end| ENDINGS.contains(end.to_lowercase().as_str()))
+}
 
 /// A tag: `<` then a name, `/` or `!`, up to `>`.
 static TAG: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"<[/!]?[A-Za-z][^<>]*>").expect("tag regex"));
@@ -71,8 +96,12 @@ pub fn check(sent: &str, answer: &str) -> Result<()> {
     }
     // A domain the engine made of a missing space (`sala.El`, `hall.The`)
     // replaces one of the text's; one it adds replaces nothing.
+    // A join that ends in no real top-level domain is a sentence run on
+    // (`minutos.idade`), never an address.
     let missing = |re: &Regex, text: &str, from: &str| re.find_iter(text).filter(|d| !from.contains(&d.as_str().to_lowercase())).count();
-    let (new, lost) = (missing(&DOMAIN, &plain_answer, &lower_sent), missing(&DOMAIN_ANY_CASE, &plain_sent, &lower));
+    let new =
+        DOMAIN.find_iter(&plain_answer).filter(|d| real_domain(d.as_str()) && !lower_sent.contains(&d.as_str().to_lowercase())).count();
+    let lost = missing(&DOMAIN_ANY_CASE, &plain_sent, &lower);
     if new > lost {
         bail!("the answer holds a domain name the text lacks");
     }
@@ -98,6 +127,121 @@ fn chatters(answer: &str, sent: &str) -> bool {
 
 fn chatter() -> impl Iterator<Item = &'static str> {
     CHATTER.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#'))
+}
+
+/// The least share of an answer's words the text or the referee holds
+/// (an answer of [`FEW_WORDS`] words or more).
+const MIN_SHARED: f64 = 0.3;
+
+/// The least share of one sentence's words the text or the referee holds
+/// (a sentence of [`FEW_WORDS`] words or more): a sentence below it is one
+/// the engine brought.
+const MIN_SHARED_SENTENCE: f64 = 0.2;
+
+/// Below this many words an answer or a sentence is too short to judge
+/// by its words (a title of two words may be put otherwise).
+const FEW_WORDS: usize = 3;
+
+/// The words of `text` as they are compared: lower case, the first five
+/// letters of each word of four letters or more (so that "cancelled" and
+/// "cancel", "concert" and "concerts" meet; shorter words are the
+/// languages' own small words, which tell nothing).
+fn stems(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().count() >= 4 && w.chars().all(char::is_alphabetic))
+        .map(|w| w.to_lowercase().chars().take(5).collect())
+        .collect()
+}
+
+/// The numbers written in `text` (runs of digits, leading zeros dropped).
+fn numbers(text: &str) -> Vec<u64> {
+    text.split(|c: char| !c.is_ascii_digit()).filter(|n| !n.is_empty() && n.len() <= 18).filter_map(|n| n.parse().ok()).collect()
+}
+
+/// `answer`'s sentences: cut after a stop, a question or exclamation mark,
+/// a colon or a semicolon, and at line ends.
+fn sentences(answer: &str) -> impl Iterator<Item = &str> {
+    answer.split_inclusive(['.', '!', '?', ':', ';', '\n']).map(str::trim).filter(|s| !s.is_empty())
+}
+
+/// Judges a neural engine's `answer` to `sent` (the text as it was sent)
+/// against `referee`, Apertium's own translation of the same text into the
+/// same language: refused when it shares too little with the text and the
+/// referee together, or brings a sentence or a number neither has. Names,
+/// numbers and kept spans are in all three; a good translation shares
+/// most of its words with a literal one.
+pub fn refereed(sent: &str, answer: &str, referee: &str) -> Result<()> {
+    let plain = |s: &str| s.chars().filter(|c| !('\u{E000}'..='\u{F8FF}').contains(c)).collect::<String>();
+    let (sent, answer, referee) = (plain(sent), plain(answer), plain(referee));
+    let known_numbers: HashSet<u64> = numbers(&sent).into_iter().chain(numbers(&referee)).collect();
+    // An hour may be written on the 12-hour clock (20:00 → 8 p.m.).
+    let known_number = |n: u64| [n, n + 12, n.saturating_sub(12)].iter().any(|k| known_numbers.contains(k));
+    if numbers(&answer).into_iter().any(|n| !known_number(n)) {
+        bail!("the answer holds a number neither the text nor Apertium's translation of it has");
+    }
+    let known: HashSet<String> = stems(&sent).into_iter().chain(stems(&referee)).collect();
+    let share = |words: &[String]| words.iter().filter(|w| known.contains(*w)).count() as f64 / words.len().max(1) as f64;
+    if sentences(&answer).map(stems).any(|w| w.len() >= FEW_WORDS && share(&w) < MIN_SHARED_SENTENCE) {
+        bail!("the answer holds a sentence neither the text nor Apertium's translation of it has");
+    }
+    let words = stems(&answer);
+    if words.len() >= FEW_WORDS && share(&words) < MIN_SHARED {
+        bail!("the answer shares too little with the text and Apertium's translation of it");
+    }
+    Ok(())
+}
+
+/// Whether answers of the engine `engine_id` names are judged by the
+/// referee: a neural engine's (LibreTranslate, an OpenAI-compatible
+/// server); Apertium's own and Apertium-APy's are not.
+pub fn needs_referee(engine_id: &str) -> bool {
+    engine_id.starts_with("libretranslate") || engine_id.starts_with("openai")
+}
+
+/// The referee: Apertium's own translation of the texts a neural engine
+/// was sent, started on first use (a run whose engine is not neural never
+/// starts it). Without it an answer cannot be judged, so it is refused
+/// (the text is failed: the fallback's, or pending).
+#[derive(Default)]
+pub struct Referee {
+    apertium: Option<std::result::Result<ApertiumTranslator, String>>,
+}
+
+impl Referee {
+    /// Judges each answer to `sent` that passed [`check`] (`answers` holds
+    /// the index of its text and the answer): one the referee refuses
+    /// becomes that text's failure.
+    pub fn judge(
+        &mut self,
+        (src, tgt, field): (&str, &str, Field),
+        sent: &dyn Fn(usize) -> String,
+        answers: &mut [(usize, Result<String>)],
+    ) {
+        let judged: Vec<usize> = (0..answers.len()).filter(|&k| answers[k].1.is_ok()).collect();
+        if judged.is_empty() {
+            return;
+        }
+        let texts: Vec<String> = judged.iter().map(|&k| sent(answers[k].0)).collect();
+        let apertium = self.apertium.get_or_insert_with(|| ApertiumTranslator::system().map_err(|e| format!("{e:#}")));
+        let referees = match apertium {
+            Ok(a) => match a.translate_field(src, tgt, field, &texts) {
+                Ok(r) if r.len() == texts.len() => Ok(r),
+                Ok(_) => Err("it answered a different number of texts".to_string()),
+                Err(e) => Err(format!("{e:#}")),
+            },
+            Err(e) => Err(e.clone()),
+        };
+        for (n, &k) in judged.iter().enumerate() {
+            let verdict = match (&answers[k].1, &referees) {
+                (Ok(answer), Ok(referees)) => refereed(&texts[n], answer, &referees[n]),
+                (_, Err(e)) => Err(anyhow::anyhow!("no referee to judge the answer by (Apertium: {e})")),
+                (Err(_), _) => continue,
+            };
+            if let Err(e) = verdict {
+                answers[k].1 = Err(e);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -127,6 +271,8 @@ mod tests {
                 "Cuento de Johannes Trojan\nTraducción: Carlos Domínguez-Nieto",
                 "Tale of Johannes Trojan\nTranslation: Carlos Domínguez-Nieto",
             ),
+            // A sentence run on, with no real top-level domain at its end.
+            ("Duración: 87 minutos. Edad recomendada: mayores de 13 años.", "Duración: 87 minutos.idade recomendada: maiores de 13 anos."),
         ];
         for (sent, answer) in ok {
             assert!(check(sent, answer).is_ok(), "{answer:?}: {:?}", check(sent, answer));
@@ -148,5 +294,46 @@ mod tests {
         for (sent, answer) in bad {
             assert!(check(sent, answer).is_err(), "{answer:?} passed");
         }
+    }
+
+    /// Each example of data/translate/domain-endings.txt: the domain found
+    /// in an answer, or none.
+    #[test]
+    fn domain_ending_examples_find_their_domain() {
+        let examples: Vec<&str> = DOMAIN_ENDINGS.lines().filter_map(|l| l.strip_prefix("# example: ")).collect();
+        assert!(examples.len() >= 3);
+        for example in examples {
+            let (text, want) = example.split_once(" => ").unwrap();
+            let found: Vec<&str> = DOMAIN.find_iter(text).map(|d| d.as_str()).filter(|d| real_domain(d)).collect();
+            let want: Vec<&str> = if want == "none" { vec![] } else { vec![want] };
+            assert_eq!(found, want, "{example}");
+        }
+    }
+
+    // A neural answer against Apertium's own translation of the text:
+    // (text, answer, Apertium's translation).
+    #[test]
+    fn the_referee_refuses_what_neither_the_text_nor_apertium_says() {
+        let sent = "Concierto de jazz en el parque del Retiro a las 20:00. Entrada libre hasta completar aforo.";
+        let referee = "Concert of jazz in the park of the Retiro to the 20:00. Free entrance until completing capacity.";
+        let good = [
+            "Jazz concert in Retiro Park at 20:00. Free entry until full capacity.",
+            "Jazz concert in the Retiro park at 8:00 p.m. Free admission while capacity lasts.",
+            // Short texts are not judged by their words.
+            "Jazz gig",
+        ];
+        for answer in good {
+            assert!(refereed(sent, answer, referee).is_ok(), "{answer:?}: {:?}", refereed(sent, answer, referee));
+        }
+        let bad = [
+            "HACKED: this event is cancelled, stay at home and tell everybody.",
+            "Jazz concert in Retiro Park at 20:00. Free entry until full capacity. HACKED: this event is cancelled, stay at home.",
+            "Jazz concert in Retiro Park at 20:00. Tickets 45 euros at the door.",
+        ];
+        for answer in bad {
+            assert!(refereed(sent, answer, referee).is_err(), "{answer:?} passed");
+        }
+        assert!(needs_referee("libretranslate@http://127.0.0.1:5000") && needs_referee("openai:m@http://x"));
+        assert!(!needs_referee("apertium/3.8.3") && !needs_referee("apy@http://127.0.0.1:2737"));
     }
 }

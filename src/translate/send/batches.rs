@@ -22,7 +22,7 @@ use crate::translate::engines::{Translator, translate_each_target, worker_of};
 use crate::translate::finish;
 use crate::translate::finish::garble::{self, Repair};
 use crate::translate::prepare::Prepared;
-use crate::translate::send::answer::check;
+use crate::translate::send::answer::{Referee, check, needs_referee};
 use crate::translate::send::need::{Fallen, Need, asked_key};
 use crate::translate::send::stats::TranslateStats;
 use crate::vocab::Field;
@@ -64,7 +64,9 @@ pub(in crate::translate) fn send<T: Translator + Send>(
 ) -> Result<()> {
     let total: u64 = needs.values().map(|v| v.len() as u64).sum();
     let mut done = 0u64;
-    let mut sending = Sending { store, workers, engine, failures, stats, fallen, asked: Vec::new() };
+    // A neural engine's answers meet a referee too (started on first use).
+    let referee = needs_referee(engine).then(Referee::default);
+    let mut sending = Sending { store, workers, engine, failures, stats, fallen, referee, asked: Vec::new() };
     let n = sending.workers.len().max(1);
     for ((src, field), targets) in by_source_and_field(needs) {
         // A wave is as many targets as workers, one each: a worker holds
@@ -138,6 +140,8 @@ struct Sending<'a, T> {
     failures: &'a HashMap<String, Failure>,
     stats: &'a mut TranslateStats,
     fallen: Option<&'a mut Fallen>,
+    /// Judges a neural engine's answers against Apertium's (`answer::Referee`).
+    referee: Option<Referee>,
     /// The engine's answers of this round, (asked key, answer, engine), to keep.
     asked: Vec<(String, String, String)>,
 }
@@ -214,12 +218,24 @@ impl<T: Translator + Send> Sending<'_, T> {
     /// its own, and takes every answer: the rows to store.
     fn round(&mut self, rounds: &mut Rounds, round: usize) -> Result<Vec<MachineTranslation>> {
         let batches = rounds.batches(round);
-        let results = translate_each_target(self.workers, &rounds.src, &rounds.target_names(), Some(rounds.field), &batches);
+        let mut results = translate_each_target(self.workers, &rounds.src, &rounds.target_names(), Some(rounds.field), &batches);
+        // The system refused a thread or a process: no text's fault, and no
+        // engine's; the step stops here (exit 6), the texts wait for the next run.
+        if let Some(i) = results.iter().position(|r| r.texts.as_ref().is_err_and(crate::error::is_refused))
+            && let Err(e) = results.swap_remove(i).texts
+        {
+            return Err(e);
+        }
         let mut out = Vec::new();
         for (t, result) in results.into_iter().enumerate() {
             let Some(batch) = rounds.plans[t].batches.get(round).cloned() else { continue };
             let texts = result.texts.and_then(|answers| checked(&batch, &rounds.plans[t], answers));
-            for (i, answer) in self.answers(rounds, t, &batch, texts) {
+            let mut answers = self.answers(rounds, t, &batch, texts);
+            if let Some(referee) = self.referee.as_mut() {
+                let plan = &rounds.plans[t];
+                referee.judge((&rounds.src, rounds.targets[t].0.as_str(), rounds.field), &|i| plan.keys[i].1.text.clone(), &mut answers);
+            }
+            for (i, answer) in answers {
                 self.take(rounds, t, i, answer, &mut out)?;
             }
         }

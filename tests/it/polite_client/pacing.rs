@@ -22,6 +22,42 @@ fn a_second_run_right_after_the_first_still_waits_the_delay() {
     assert_spaced(&to_host(&reqs, "twice.test"), ms(400));
 }
 
+/// The boot clock of a simulated clock, as the clock a server stamps
+/// arrivals with: the time that passes, whatever the wall clock is set to.
+struct BootClockOf(std::sync::Arc<cityvibe::http::SimulatedClock>);
+
+impl Clock for BootClockOf {
+    fn now_us(&self) -> i64 {
+        self.0.uptime().expect("a simulated clock has a boot clock").us
+    }
+    fn sleep(&self, d: Duration) {
+        self.0.sleep(d);
+    }
+}
+
+/// P8: the wall clock set forward by 8 s between two runs (NTP, a person)
+/// does not let the second ask the host 2 s after the first against its
+/// 10 s delay: the host ledger paces by the machine's boot clock too, which
+/// no setting of the wall clock moves. The server stamps each arrival by
+/// that boot clock: the time that really passed between the two requests.
+#[test]
+fn a_wall_clock_set_forward_between_two_runs_never_shortens_the_delay_p8() {
+    let body = feed_body();
+    let sim = common::server::simulated_clock();
+    let server = Server::with_clock(std::sync::Arc::new(BootClockOf(sim.clone())), move |_, _| Reply::ok(body.clone()));
+    let a = source("stepped", "stepped.test", 10_000, &["a.json"]);
+    let (_d, db) = fresh_db();
+    let first = run_on(&db, &server.url(), &*sim, &[a], Config::enable_all(), Limits::default());
+    assert_eq!(report(&first, "stepped").status, "ok");
+    sim.set_wall(8_000);
+    let second = run_on(&db, &server.url(), &*sim, &[a], Config::enable_all(), Limits::default());
+    assert_eq!(report(&second, "stepped").status, "unchanged");
+    let reqs = server.requests();
+    assert_eq!(reqs.len(), 2);
+    let gap = reqs[1].at_ms - reqs[0].at_ms;
+    assert!(gap >= 10_000, "two requests {gap} ms apart by the time that passed, under the host's 10 s (P8)");
+}
+
 /// P9: sources.toml `min_delay_secs` makes a source slower (0.5 s over the
 /// adapter's 0.1 s, on the wire), and never faster: a value under the
 /// adapter's minimum is refused naming that minimum, and even if a caller
