@@ -55,6 +55,12 @@ pub struct Settings {
     /// Seconds a translation engine may take on one text before it is given up.
     #[serde(default = "default_translate_timeout")]
     pub translate_timeout_secs: u64,
+    /// The most processes the local translation engines of a run may hold
+    /// at once, all workers together (default 140: about 1.5 GB with
+    /// Apertium's pairs); a worker closes its least recently used engine
+    /// before it would hold more than its share.
+    #[serde(default = "default_translate_max_processes")]
+    pub translate_max_processes: usize,
     /// The longest a run waits for a host (a Retry-After, a backoff, a
     /// delay); beyond it the host waits for a later run (P10).
     #[serde(default = "default_max_wait")]
@@ -81,6 +87,9 @@ fn default_languages() -> Vec<String> {
 }
 fn default_translate_timeout() -> u64 {
     60
+}
+fn default_translate_max_processes() -> usize {
+    140
 }
 fn default_max_wait() -> u64 {
     300
@@ -122,6 +131,7 @@ impl Default for Settings {
             fallback: None,
             api_key_env: None,
             translate_timeout_secs: default_translate_timeout(),
+            translate_max_processes: default_translate_max_processes(),
             max_wait_secs: default_max_wait(),
             terms_dir: None,
             translate_max_chars: default_translate_max_chars(),

@@ -248,4 +248,17 @@ pub const MIGRATIONS: &[&str] = &[
     r#"
     ALTER TABLE validators ADD COLUMN records INTEGER;
     "#,
+    // 13: what an engine answered, keyed by exactly what it was asked (the
+    // prepared text, the languages, the field's route, the engine and its
+    // version): house style is put on it locally, so a release whose
+    // finishing changes rewrites texts without asking the engine again.
+    // The rows before stay as they were, readable.
+    r#"
+    CREATE TABLE engine_answers (
+        key TEXT PRIMARY KEY,
+        answer TEXT NOT NULL,
+        engine TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+    );
+    "#,
 ];

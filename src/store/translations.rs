@@ -152,6 +152,31 @@ impl Store {
         Ok(self.conn.query_row("SELECT text FROM translation_cache WHERE key = ?1", [key], |r| r.get(0)).optional()?)
     }
 
+    /// What the engine answered when asked what `key` names
+    /// (`send::need::asked_key`), before house style.
+    pub fn engine_answer(&self, key: &str) -> Result<Option<String>> {
+        Ok(self.conn.query_row("SELECT answer FROM engine_answers WHERE key = ?1", [key], |r| r.get(0)).optional()?)
+    }
+
+    /// Keeps engine answers, (asked key, answer, engine), in one transaction:
+    /// scrubbed, as everything stored is (P5).
+    pub fn save_engine_answers(&mut self, answers: &[(String, String, String)]) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        {
+            let mut st = tx.prepare_cached(
+                "INSERT INTO engine_answers (key, answer, engine, created_at) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (key) DO UPDATE SET answer = excluded.answer, engine = excluded.engine, created_at = excluded.created_at",
+            )?;
+            let now = now_ms();
+            for (key, answer, engine) in answers {
+                let answer = crate::parse::pii::scrub(&crate::parse::controls::without_controls(answer));
+                st.execute(params![key, answer, engine, now])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
     /// Current machine translations of active events that came back garbled and were
     /// put right, by (language, `mended` or `retranslated`).
     pub fn garbled_repairs(&self) -> Result<std::collections::HashMap<(String, String), u64>> {

@@ -83,6 +83,7 @@ mod surface_run;
 mod surface_tools;
 mod surface_walk;
 mod translate_engine;
+mod translate_engine_answers;
 mod translate_english;
 mod translate_garbled;
 mod translate_memory;

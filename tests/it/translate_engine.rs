@@ -300,6 +300,21 @@ fn engine_that_hangs_errs_within_the_timeout() {
     assert!(!running(&pid), "engine {pid} still running");
 }
 
+/// An engine still writing its answer is not dead: one that takes twice
+/// its whole budget over a text, but writes some of it every 0.4 s, is
+/// waited for (the clock runs from its last output).
+#[test]
+fn an_engine_still_answering_is_waited_for_past_its_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = "head -c 1 > /dev/null\nprintf '[cityvibe:0]Con'\nfor i in 1 2 3 4 5 6 7 8 9 10 11 12; do sleep 0.4; printf 'x'; done\nprintf '.[]\\000'\nexec sleep 600";
+    let mut t = fake_engine(dir.path(), body).with_timeout(Duration::from_secs(1));
+    let started = Instant::now();
+    let out = t.translate("es", "en", &["Concierto.".to_string()]).unwrap();
+    assert_eq!(out, ["Conxxxxxxxxxxxx"]);
+    // Longer than the first text's whole budget (twice the timeout).
+    assert!(started.elapsed() > Duration::from_secs(4), "{:?}", started.elapsed());
+}
+
 /// A dying engine is an error at once (not after the timeout), with its
 /// last words; the translator does not panic and can be used again.
 #[test]

@@ -14,13 +14,12 @@
 //!
 //! Not for: deformatting (see `stream`), or deciding what to translate.
 
-use crate::translate::engines::pipeline::{Answer, Engine, kill_pgid};
+use crate::translate::engines::pipeline::{Answer, Engine, kill_pgid, pipeline_of};
 use crate::translate::engines::routes;
 use crate::translate::engines::stream;
 use crate::translate::engines::{PIVOT, PivotMemo, Translator, engine_codes, engine_lang, route, scrubbed};
 use crate::vocab::Field;
 use anyhow::{Context, Result, bail};
-use std::collections::hash_map::Entry;
 use std::collections::{BTreeSet, HashMap};
 use std::io::Read;
 use std::os::unix::process::CommandExt;
@@ -45,9 +44,21 @@ pub struct ApertiumTranslator {
     engine_id: String,
     modes: BTreeSet<String>,
     timeout: Duration,
-    engines: HashMap<String, Engine>,
+    /// Running engines by key, each with when it was last used (a count).
+    engines: HashMap<String, (Engine, u64)>,
+    /// Uses so far: the clock of `engines`' last uses.
+    uses: u64,
+    /// The most processes this translator's engines may hold at once
+    /// ([`DEFAULT_MAX_PROCESSES`]); starting one more closes the least
+    /// recently used first.
+    max_processes: usize,
     pivot_memo: PivotMemo,
 }
+
+/// The processes one translator (one worker) may hold by default: the
+/// heaviest route with its second opinions fits, two workers stay under
+/// 150 processes and (Apertium's 2025 pairs) about 1.5 GB.
+pub const DEFAULT_MAX_PROCESSES: usize = 70;
 
 impl ApertiumTranslator {
     /// The system's Apertium: its version from `apertium -V`, its pairs from
@@ -82,8 +93,34 @@ impl ApertiumTranslator {
             modes,
             timeout: DEFAULT_TEXT_TIMEOUT,
             engines: HashMap::new(),
+            uses: 0,
+            max_processes: DEFAULT_MAX_PROCESSES,
             pivot_memo: PivotMemo::default(),
         })
+    }
+
+    /// Sets the most processes this translator's engines may hold at once
+    /// (one engine always may run, whatever its size).
+    pub fn with_max_processes(mut self, max: usize) -> Self {
+        self.max_processes = max;
+        self
+    }
+
+    /// The processes this translator's engines hold now (each pipeline's
+    /// stages and the shell that runs them).
+    pub fn processes(&self) -> usize {
+        self.engines.values().map(|(e, _)| e.processes()).sum()
+    }
+
+    /// Makes room for an engine of `needed` processes: the least recently
+    /// used engines are closed until it fits under `max_processes`.
+    fn make_room(&mut self, needed: usize) {
+        while !self.engines.is_empty() && self.processes() + needed > self.max_processes {
+            let oldest = self.engines.iter().min_by_key(|(_, (_, used))| *used).map(|(k, _)| k.clone());
+            if let Some(key) = oldest {
+                self.engines.remove(&key);
+            }
+        }
     }
 
     /// Sets how long one text may take before the engine counts as hung.
@@ -204,13 +241,17 @@ impl ApertiumTranslator {
         let cores: Vec<&str> = framed.iter().map(|f| f.core).filter(|c| !c.is_empty()).collect();
         let mut translated = Vec::new();
         if !cores.is_empty() {
-            let engine = match self.engines.entry(key.to_string()) {
-                Entry::Occupied(running) => running.into_mut(),
-                Entry::Vacant(slot) => {
-                    let files: Vec<PathBuf> = mode.split('+').map(|m| self.modes_dir.join(format!("{m}.mode"))).collect();
-                    slot.insert(Engine::start(&files, mode, mark_direct)?)
-                }
-            };
+            self.uses += 1;
+            if !self.engines.contains_key(key) {
+                let files: Vec<PathBuf> = mode.split('+').map(|m| self.modes_dir.join(format!("{m}.mode"))).collect();
+                let (pipeline, _) = pipeline_of(&files, mark_direct)?;
+                self.make_room(Engine::processes_of(&pipeline));
+                let engine = Engine::start(&files, mode, mark_direct)
+                    .map_err(|e| e.context(format!("starting an engine beside {} processes of this worker's", self.processes())))?;
+                self.engines.insert(key.to_string(), (engine, 0));
+            }
+            let (engine, used) = self.engines.get_mut(key).expect("started just above");
+            *used = self.uses;
             match engine.translate(&cores, self.timeout) {
                 Ok(out) => translated = out,
                 Err(e) => {
@@ -331,6 +372,13 @@ impl Translator for ApertiumTranslator {
 
     fn translate_field(&mut self, src: &str, tgt: &str, field: Field, texts: &[String]) -> Result<Vec<String>> {
         self.translate_routed(src, tgt, Some(field), texts)
+    }
+
+    /// Closes every engine: their processes end, and the next text starts
+    /// what it needs.
+    fn rest(&mut self) {
+        self.engines.clear();
+        self.pivot_memo = PivotMemo::default();
     }
 
     fn supports(&self, src: &str, tgt: &str) -> bool {

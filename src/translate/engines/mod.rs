@@ -17,7 +17,6 @@ use crate::lang::Lang;
 use crate::vocab::Field;
 use anyhow::{Result, anyhow, bail};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 pub mod apertium;
 pub mod apy;
@@ -45,6 +44,10 @@ pub trait Translator {
         let _ = field;
         self.translate(src, tgt, texts)
     }
+    /// The work that needed the engines this backend holds is done: close
+    /// them (a local engine's processes end; the next text starts what it
+    /// needs). A backend that holds nothing does nothing.
+    fn rest(&mut self) {}
 }
 
 /// Engine instances of any kind, one per worker.
@@ -62,6 +65,9 @@ impl<T: Translator + ?Sized> Translator for Box<T> {
     }
     fn translate_field(&mut self, src: &str, tgt: &str, field: Field, texts: &[String]) -> Result<Vec<String>> {
         (**self).translate_field(src, tgt, field, texts)
+    }
+    fn rest(&mut self) {
+        (**self).rest()
     }
 }
 
@@ -187,10 +193,12 @@ pub struct TargetResult {
 }
 
 /// Translates `texts` from `src` into each of `targets`, one thread per
-/// worker (use as many workers as cores). Each worker takes the next target
-/// not yet done, so a slow pair does not hold the others back, and keeps its
-/// engine processes for the next call. A failing target does not stop the
-/// others; results come back in the order of `targets`.
+/// worker (use as many workers as cores). Target `i` goes to worker
+/// `i % workers` ([`worker_of`]), always: each engine is fed the same texts in
+/// the same order from one run to the next, whatever the machine's load, so
+/// that what an engine keeps from one text to the next (Apertium's tagger and
+/// constraint grammar do) cannot make two runs differ. A failing target
+/// does not stop the others; results come back in the order of `targets`.
 pub fn translate_targets_parallel<T: Translator + Send>(
     workers: &mut [T],
     src: &str,
@@ -199,6 +207,12 @@ pub fn translate_targets_parallel<T: Translator + Send>(
 ) -> Vec<TargetResult> {
     let each: Vec<Vec<String>> = targets.iter().map(|_| texts.to_vec()).collect();
     translate_each_target(workers, src, targets, None, &each)
+}
+
+/// The worker that translates into target `i` of `n` workers: the same one
+/// for a target every time.
+pub fn worker_of(i: usize, n: usize) -> usize {
+    i % n.max(1)
 }
 
 /// As [`translate_targets_parallel`], with texts of their own for each
@@ -212,17 +226,15 @@ pub fn translate_each_target<T: Translator + Send>(
     texts: &[Vec<String>],
 ) -> Vec<TargetResult> {
     let slots: Vec<Mutex<Option<Result<Vec<String>>>>> = targets.iter().map(|_| Mutex::new(None)).collect();
-    let next = AtomicUsize::new(0);
+    let n = workers.len();
     // A worker thread the system refuses (a task or address-space limit) is
-    // an error for every target no other worker took, never a panic.
+    // an error for every target of the workers not started, never a panic.
     let mut refused: Option<crate::error::Refused> = None;
     std::thread::scope(|scope| {
-        for worker in workers.iter_mut() {
-            let (slots, next) = (&slots, &next);
+        for (w, worker) in workers.iter_mut().enumerate() {
+            let slots = &slots;
             let started = crate::spawn::scoped(scope, "translate", move || {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(tgt) = targets.get(i) else { break };
+                for (i, tgt) in targets.iter().enumerate().filter(|(i, _)| worker_of(*i, n) == w) {
                     let texts = texts.get(i).map(Vec::as_slice).unwrap_or_default();
                     let result = match field {
                         _ if texts.is_empty() => Ok(Vec::new()),

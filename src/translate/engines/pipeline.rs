@@ -17,10 +17,11 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How much of the engine's stderr is kept for error messages.
 const STDERR_TAIL: usize = 2048;
@@ -42,8 +43,25 @@ pub(super) struct Engine {
     output: Receiver<std::io::Result<Vec<u8>>>,
     stderr: Arc<Mutex<Vec<u8>>>,
     next_id: usize,
+    /// Texts answered so far.
+    answered: usize,
+    /// Bytes of output read so far (by the reader thread): what shows the
+    /// engine is working.
+    progress: Arc<AtomicU64>,
     /// Whether the last hop marks unknown words (a pivot's).
     marks: bool,
+    /// Its processes ([`Engine::processes_of`]).
+    processes: usize,
+}
+
+/// How long the engine may write nothing while it owes the answer to
+/// `core`: `timeout` for every started 1,000 characters of the text (a
+/// long description takes longer than a title on any machine), doubled for
+/// a fresh pipeline's first text, which also waits for the pair's data to
+/// load.
+pub(super) fn text_budget(timeout: Duration, core: &str, first: bool) -> Duration {
+    let thousands = core.chars().count().div_ceil(1000).max(1) as u32;
+    timeout * thousands * if first { 2 } else { 1 }
 }
 
 impl Engine {
@@ -69,8 +87,9 @@ impl Engine {
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr_pipe = child.stderr.take().expect("stderr is piped");
+        let progress = Arc::new(AtomicU64::new(0));
         // A thread the system refuses ends the pipeline just started.
-        let threads = writer(stdin).and_then(|input| Ok((input, reader(stdout)?, stderr_tail(stderr_pipe)?)));
+        let threads = writer(stdin).and_then(|input| Ok((input, reader(stdout, Arc::clone(&progress))?, stderr_tail(stderr_pipe)?)));
         let (input, output, stderr) = match threads {
             Ok(t) => t,
             Err(e) => {
@@ -79,7 +98,27 @@ impl Engine {
                 return Err(e);
             }
         };
-        Ok(Engine { child, input: Some(input), output, stderr, next_id: 0, marks })
+        Ok(Engine {
+            child,
+            input: Some(input),
+            output,
+            stderr,
+            next_id: 0,
+            answered: 0,
+            progress,
+            marks,
+            processes: Engine::processes_of(&pipeline),
+        })
+    }
+
+    /// The processes of a pipeline: its stages and the shell running them.
+    pub(super) fn processes_of(pipeline: &str) -> usize {
+        pipeline.split('|').count() + 1
+    }
+
+    /// The processes this engine holds.
+    pub(super) fn processes(&self) -> usize {
+        self.processes
     }
 
     pub(super) fn translate(&mut self, cores: &[&str], timeout: Duration) -> Result<Vec<Answer>> {
@@ -96,15 +135,22 @@ impl Engine {
         }
         let mut out = Vec::with_capacity(cores.len());
         for (k, core) in cores.iter().enumerate() {
-            match self.output.recv_timeout(timeout) {
+            // A fresh pipeline's first text also waits for its data to load.
+            let budget = text_budget(timeout, core, self.answered == 0);
+            match self.wait(budget) {
                 Ok(Ok(seg)) => {
+                    self.answered += 1;
                     let raw = String::from_utf8_lossy(&seg);
                     let (leaked, unknown) = if self.marks { routes::marked_words(core, &raw) } else { Default::default() };
                     out.push(Answer { text: stream::reformat(&raw, first + k)?, leaked, unknown });
                 }
                 Ok(Err(e)) => return Err(self.failure(&format!("text {k}: {e}"))),
                 Err(RecvTimeoutError::Timeout) => {
-                    return Err(self.failure(&format!("text {k}: no answer within {:.1} s", timeout.as_secs_f64())));
+                    let chars = core.chars().count();
+                    let secs = budget.as_secs_f64();
+                    return Err(self.failure(&format!(
+                        "text {k}: no answer within {secs:.1} s of the engine's last output (the budget of a text of {chars} characters)"
+                    )));
                 }
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(self.failure(&format!("text {k}: engine output lost")));
@@ -112,6 +158,30 @@ impl Engine {
             }
         }
         Ok(out)
+    }
+
+    /// The next text's answer, waiting while the engine makes progress: the
+    /// wait fails only once the engine has written nothing at all for
+    /// `budget` (its last byte of output, not the moment the text was sent,
+    /// starts the clock), so a busy machine slows an engine without
+    /// failing it.
+    fn wait(&self, budget: Duration) -> Result<std::io::Result<Vec<u8>>, RecvTimeoutError> {
+        let poll = budget.min(Duration::from_millis(500));
+        let mut since = Instant::now();
+        let mut seen = self.progress.load(Ordering::Relaxed);
+        loop {
+            match self.output.recv_timeout(poll) {
+                Err(RecvTimeoutError::Timeout) => {
+                    let now = self.progress.load(Ordering::Relaxed);
+                    if now != seen {
+                        (seen, since) = (now, Instant::now());
+                    } else if since.elapsed() >= budget {
+                        return Err(RecvTimeoutError::Timeout);
+                    }
+                }
+                other => return other,
+            }
+        }
     }
 
     /// An error that says what happened, with the exit status and the end of
@@ -142,7 +212,7 @@ impl Drop for Engine {
 /// The shell pipeline of `mode_files` run one after the other, each stage in
 /// null-flush mode, and whether its last hop marks unknown words (a pivot's,
 /// or a direct pair's when `mark_direct`).
-fn pipeline_of(mode_files: &[PathBuf], mark_direct: bool) -> Result<(String, bool)> {
+pub(super) fn pipeline_of(mode_files: &[PathBuf], mark_direct: bool) -> Result<(String, bool)> {
     let mut stages = Vec::new();
     for (k, file) in mode_files.iter().enumerate() {
         let pipeline = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
@@ -177,10 +247,10 @@ fn writer(mut stdin: ChildStdin) -> Result<Sender<Vec<u8>>> {
 /// A thread cutting the engine's `stdout` at the NULs: each text's answer
 /// comes on the channel it gives, and the first error (output closed, or
 /// ended mid-text) ends it.
-fn reader(stdout: ChildStdout) -> Result<Receiver<std::io::Result<Vec<u8>>>> {
+fn reader(stdout: ChildStdout, progress: Arc<AtomicU64>) -> Result<Receiver<std::io::Result<Vec<u8>>>> {
     let (segments, output) = mpsc::channel();
     crate::spawn::thread("apertium-out", move || {
-        let mut reader = BufReader::new(stdout);
+        let mut reader = BufReader::new(Counting(stdout, progress));
         loop {
             let mut seg = Vec::new();
             let res = match reader.read_until(0, &mut seg) {
@@ -199,6 +269,17 @@ fn reader(stdout: ChildStdout) -> Result<Receiver<std::io::Result<Vec<u8>>>> {
         }
     })?;
     Ok(output)
+}
+
+/// The engine's output, counting in `.1` the bytes read from it.
+struct Counting(ChildStdout, Arc<AtomicU64>);
+
+impl Read for Counting {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.0.read(buf)?;
+        self.1.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
 }
 
 /// A thread keeping the last [`STDERR_TAIL`] bytes of the engine's stderr,

@@ -71,12 +71,19 @@ impl Translator for Unavailable {
 /// workers (`None` when translation is switched off); `doctor` proves it
 /// with a real translation.
 pub fn engine(settings: &crate::config::Settings, timeout: std::time::Duration) -> Result<Option<Workers>> {
+    engine_of_worker(settings, timeout, 1)
+}
+
+/// [`engine`] as one of `workers`: a local engine holds its share of
+/// `translate_max_processes`.
+fn engine_of_worker(settings: &crate::config::Settings, timeout: std::time::Duration, workers: usize) -> Result<Option<Workers>> {
+    let share = settings.translate_max_processes / workers.max(1);
     use crate::vocab::Translator as T;
     let key = || settings.api_key_env.as_deref().and_then(|name| std::env::var(name).ok());
     let url = |u: &Option<String>| u.clone().unwrap_or_default();
     Ok(Some(match settings.translator {
         T::None => return Ok(None),
-        T::Apertium => Box::new(ApertiumTranslator::system()?.with_timeout(timeout)),
+        T::Apertium => Box::new(ApertiumTranslator::system()?.with_timeout(timeout).with_max_processes(share)),
         T::Apy => Box::new(ApyTranslator::with_timeout(&url(&settings.apy_url), timeout)?),
         T::Libretranslate => Box::new(LibreTranslator::new(&url(&settings.libretranslate_url), key(), timeout)?),
         T::Openai => Box::new(OpenAiTranslator::new(
@@ -108,9 +115,10 @@ fn not_usable(settings: &crate::config::Settings) -> String {
 pub fn engines(settings: &crate::config::Settings) -> Option<Engines> {
     use crate::vocab::Translator as T;
     let timeout = std::time::Duration::from_secs(settings.translate_timeout_secs.max(1));
+    // No more workers than cores: a worker keeps a core busy.
     let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).clamp(1, 4);
     let make = |_: usize| -> Workers {
-        match engine(settings, timeout) {
+        match engine_of_worker(settings, timeout, cores) {
             Ok(Some(engine)) => engine,
             Ok(None) => Box::new(Unavailable(not_usable(settings))),
             Err(e) => Box::new(Unavailable(format!("{:#}", e.context(not_usable(settings))))),
@@ -124,7 +132,7 @@ pub fn engines(settings: &crate::config::Settings) -> Option<Engines> {
     };
     let apertium = || -> Workers {
         ApertiumTranslator::system()
-            .map(|t| Box::new(t.with_timeout(timeout)) as Workers)
+            .map(|t| Box::new(t.with_timeout(timeout).with_max_processes(settings.translate_max_processes / cores)) as Workers)
             .map_err(|e| e.context("Apertium is not usable (install it with `make deps`)"))
             .unwrap_or_else(|e| Box::new(Unavailable(format!("{e:#}"))))
     };

@@ -18,12 +18,12 @@
 use crate::lang::Lang;
 use crate::store::Store;
 use crate::store::translations::{Failure, MachineTranslation};
-use crate::translate::engines::{Translator, translate_each_target};
+use crate::translate::engines::{Translator, translate_each_target, worker_of};
 use crate::translate::finish;
 use crate::translate::finish::garble::{self, Repair};
 use crate::translate::prepare::Prepared;
 use crate::translate::send::answer::{Referee, check, needs_referee};
-use crate::translate::send::need::{Fallen, Need};
+use crate::translate::send::need::{Fallen, Need, asked_key};
 use crate::translate::send::stats::TranslateStats;
 use crate::vocab::Field;
 use anyhow::Result;
@@ -66,26 +66,51 @@ pub(in crate::translate) fn send<T: Translator + Send>(
     let mut done = 0u64;
     // A neural engine's answers meet a referee too (started on first use).
     let referee = needs_referee(engine).then(Referee::default);
-    let mut sending = Sending { store, workers, engine, failures, stats, fallen, referee };
+    let mut sending = Sending { store, workers, engine, failures, stats, fallen, referee, asked: Vec::new() };
+    let n = sending.workers.len().max(1);
     for ((src, field), targets) in by_source_and_field(needs) {
-        let mut rounds = Rounds::new(src, field, targets, failures);
-        for round in 0..rounds.count {
-            if sending.stats.interrupted.is_none() {
-                sending.stats.interrupted = stop();
+        // A wave is as many targets as workers, one each: a worker holds
+        // the engines of one target at a time, closed when the wave is
+        // done, so what translation holds is bounded by the workers, not
+        // by the routes.
+        for wave in waves(targets, n) {
+            let mut rounds = Rounds::new(src.clone(), field, wave, failures);
+            for round in 0..rounds.count {
+                if sending.stats.interrupted.is_none() {
+                    sending.stats.interrupted = stop();
+                }
+                if sending.stats.interrupted.is_some() {
+                    // Between two batches: the rest waits for the next run.
+                    rounds.count_unsent(round, sending.stats);
+                    break;
+                }
+                let out = sending.round(&mut rounds, round)?;
+                done += out.len() as u64;
+                // What the engine said, before house style, then the texts made of it.
+                sending.store.save_engine_answers(&std::mem::take(&mut sending.asked))?;
+                sending.store.save_translations(&out)?;
+                progress(done, total, sending.stats.words);
             }
-            if sending.stats.interrupted.is_some() {
-                // Between two batches: the rest waits for the next run.
-                rounds.count_unsent(round, sending.stats);
-                break;
+            sending.record_failures(&rounds)?;
+            for worker in sending.workers.iter_mut() {
+                worker.rest();
             }
-            let out = sending.round(&mut rounds, round)?;
-            done += out.len() as u64;
-            sending.store.save_translations(&out)?;
-            progress(done, total, sending.stats.words);
         }
-        sending.record_failures(&rounds)?;
     }
     Ok(())
+}
+
+/// `targets` in waves of `n`, in order: target `i` of a wave goes to worker
+/// `i` (`engines::worker_of`).
+fn waves(targets: Targets, n: usize) -> Vec<Targets> {
+    let mut out: Vec<Targets> = Vec::new();
+    for (k, t) in targets.into_iter().enumerate() {
+        if k % n == 0 {
+            out.push(Vec::new());
+        }
+        out.last_mut().expect("a wave was just pushed").push(t);
+    }
+    out
 }
 
 /// `needs` by source language and field, each with its targets: each field
@@ -117,6 +142,8 @@ struct Sending<'a, T> {
     fallen: Option<&'a mut Fallen>,
     /// Judges a neural engine's answers against Apertium's (`answer::Referee`).
     referee: Option<Referee>,
+    /// The engine's answers of this round, (asked key, answer, engine), to keep.
+    asked: Vec<(String, String, String)>,
 }
 
 /// One source language's texts of one field on their way to every target,
@@ -180,6 +207,13 @@ impl Rounds {
 }
 
 impl<T: Translator + Send> Sending<'_, T> {
+    /// The worker that translates into target `t` of a wave: every text
+    /// into that target, retries included, goes through its engines.
+    fn worker(&mut self, t: usize) -> &mut T {
+        let n = self.workers.len();
+        &mut self.workers[worker_of(t, n)]
+    }
+
     /// Sends round `round` of `rounds`, each target's batch to a worker of
     /// its own, and takes every answer: the rows to store.
     fn round(&mut self, rounds: &mut Rounds, round: usize) -> Result<Vec<MachineTranslation>> {
@@ -222,7 +256,8 @@ impl<T: Translator + Send> Sending<'_, T> {
             (Err(e), None) if batch.len() > 1 => {
                 let why = format!("{e:#}");
                 let tgt = rounds.targets[t].0;
-                let answers = one_by_one(self.workers, (&rounds.src, tgt.as_str(), rounds.field), batch, &rounds.plans[t], e);
+                let worker = self.worker(t);
+                let answers = one_by_one(worker, (&rounds.src, tgt.as_str(), rounds.field), batch, &rounds.plans[t], e);
                 if !rounds.outcome.succeeded[t] && answers.iter().all(|(_, a)| a.is_err()) {
                     rounds.down[t] = Some(why);
                 }
@@ -237,6 +272,7 @@ impl<T: Translator + Send> Sending<'_, T> {
     /// text's past failures; a failure is remembered as a suspect, and its
     /// texts go to the fallback or count as pending.
     fn take(&mut self, rounds: &mut Rounds, t: usize, i: usize, answer: Result<String>, out: &mut Vec<MachineTranslation>) -> Result<()> {
+        let n = self.workers.len();
         let src = &rounds.src;
         let (tgt, list) = &rounds.targets[t];
         let (key, prepared) = &rounds.plans[t].keys[i];
@@ -245,7 +281,11 @@ impl<T: Translator + Send> Sending<'_, T> {
             Ok(text) => {
                 rounds.outcome.succeeded[t] = true;
                 let (text, repair) = match waiting.clone().next() {
-                    Some(first) => finish_checked(&mut self.workers[0], src, *tgt, first, &text, self.stats),
+                    Some(first) => {
+                        self.asked.push((first.asked.clone(), text.clone(), self.engine.to_string()));
+                        let asking = Asking { engine: self.engine, asked: &mut self.asked };
+                        finish_checked(&mut self.workers[worker_of(t, n)], asking, src, *tgt, first, &text, self.stats)
+                    }
                     None => (finish::finish(&text, &prepared.names, prepared.lead.as_deref(), *tgt, Field::Description), None),
                 };
                 if self.failures.contains_key(key) {
@@ -283,7 +323,7 @@ impl<T: Translator + Send> Sending<'_, T> {
         // engine is alive.
         for (t, list) in rounds.outcome.suspects.iter().enumerate() {
             let only_suspects = !list.is_empty() && list.iter().all(|(i, _)| self.failures.contains_key(&rounds.plans[t].keys[*i].0));
-            let alive = rounds.outcome.succeeded[t] || (only_suspects && engine_answers(&mut self.workers[0], &rounds.src, tgt_names[t]));
+            let alive = rounds.outcome.succeeded[t] || (only_suspects && engine_answers(self.worker(t), &rounds.src, tgt_names[t]));
             if !alive {
                 continue;
             }
@@ -323,8 +363,16 @@ fn checked(batch: &[usize], plan: &Plan, answers: Vec<String>) -> Result<Vec<Str
 /// style mended is `Mended`; one still garbled is translated again with the
 /// kept spans beside the form left to the engine, and that text taken when it
 /// is less garbled (`Retranslated`).
-fn finish_checked<T: Translator>(
+/// Where [`finish_checked`] keeps a second answer it asks for: the engine's
+/// name, and the answers to keep, (asked key, answer, engine).
+pub(in crate::translate) struct Asking<'a> {
+    pub(in crate::translate) engine: &'a str,
+    pub(in crate::translate) asked: &'a mut Vec<(String, String, String)>,
+}
+
+pub(in crate::translate) fn finish_checked<T: Translator>(
     worker: &mut T,
+    asking: Asking,
     src: &str,
     tgt: Lang,
     need: &Need,
@@ -349,6 +397,8 @@ fn finish_checked<T: Translator>(
         && answers.len() == 1
         && check(&sent[0], &answers[0]).is_ok()
     {
+        let key = asked_key(&sent[0], &again.field_key(), src, tgt.as_str(), asking.engine);
+        asking.asked.push((key, answers[0].clone(), asking.engine.to_string()));
         let retried = again.finish(&answers.remove(0), tgt);
         if garble::forms(&original, &retried, tgt).len() < left.len() {
             stats.garbled_retranslated += 1;
@@ -393,13 +443,12 @@ impl Plan {
 /// a row with no success the engine itself is taken to be down and the rest
 /// are not tried.
 fn one_by_one<T: Translator + Send>(
-    workers: &mut [T],
+    worker: &mut T,
     (src, tgt, field): (&str, &str, Field),
     batch: &[usize],
     plan: &Plan,
     first_error: anyhow::Error,
 ) -> Vec<(usize, Result<String>)> {
-    let worker = &mut workers[0];
     let mut out = Vec::new();
     let mut failed_in_a_row = 0;
     let mut any_ok = false;

@@ -18,7 +18,7 @@ use crate::store::Store;
 use crate::store::translations::{Failure, MachineTranslation};
 use crate::translate::engines::Workers;
 use crate::translate::send::batches::{MAX_FAILURES, send};
-use crate::translate::send::need::{Fallen, prepared_key};
+use crate::translate::send::need::{Fallen, asked_key, prepared_key};
 use crate::translate::send::stats::TranslateStats;
 use anyhow::Result;
 use std::collections::HashMap;
@@ -44,6 +44,7 @@ pub(in crate::translate) fn translate(
     for ((src, tgt), list) in fallen {
         for mut n in list {
             n.key = prepared_key(&n.prepared, &n.field_key(), &src, tgt.as_str(), &engine);
+            n.asked = asked_key(&n.prepared.text, &n.field_key(), &src, tgt.as_str(), &engine);
             if let Some(text) = store.cached_translation(&n.key)? {
                 from_cache.push(n.translated(tgt, &text, &engine, &n.key, stats));
                 continue;
