@@ -95,8 +95,8 @@ fn issue11_4_corrections_stored_before_the_language_key_survive_the_migration() 
     {
         // The memory as schema 7 kept it, with one Spanish correction (and
         // the validators' column as schema 7 named it, without the indexes,
-        // the repair column and the pages' record counts of later migrations,
-        // which run again).
+        // the repair column, the pages' record counts and the engine answers'
+        // table of later migrations, which run again).
         let db = rusqlite::Connection::open(dir.path().join("data/cityvibe.db")).unwrap();
         db.execute_batch(
             "DROP TABLE translation_memory;
@@ -107,6 +107,7 @@ fn issue11_4_corrections_stored_before_the_language_key_survive_the_migration() 
              DROP INDEX fetch_log_url; DROP INDEX runs_started;
              ALTER TABLE translation_cache DROP COLUMN repair;
              ALTER TABLE validators DROP COLUMN records;
+             DROP TABLE engine_answers;
              PRAGMA user_version = 7;",
         )
         .unwrap();
