@@ -82,8 +82,12 @@ static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
         format!(r"(?:\s*(?:{open}\s*(?:{dot_word}|{dot_bracketed})\s*{close}|-{dot_word}-|_{dot_word}_)\s*|\s*{dot_sign}\s*)");
     let dot_spelt = format!(r"(?:{dot_enclosed}|\s+{dot_word}\s+)");
     // A quoted local part: `"r504"@ejemplo.es`.
-    let quoted = r#"(?:"[^"\n@]{1,64}"|“[^”\n@]{1,64}”)"#;
-    let local = format!(r"(?:{quoted}|{LOCAL_CHAR}+(?:(?:\.|{dot_enclosed}){LOCAL_CHAR}+)*)");
+    // Its content neither starts nor ends with a blank, and it is followed by
+    // a whole domain only: in JSON, `"key": [ { "@type"` is a closing quote,
+    // blanks and an opening one before a keyword, not a quoted local part.
+    let quoted = r#"(?:"[^"\s@](?:[^"\n@]{0,62}[^"\s@])?"|“[^”\s@](?:[^”\n@]{0,62}[^”\s@])?”)"#;
+    let plain_local = format!(r"(?:{LOCAL_CHAR}+(?:(?:\.|{dot_enclosed}){LOCAL_CHAR}+)*)");
+    let local = format!(r"(?:{quoted}|{plain_local})");
     let label = format!(r"{LABEL_CHAR}+");
     let tld = r"(?:\p{L}{2,}|xn--[a-z0-9\-]+)";
     // A dot with a space before it is a spelt-out one too: `example . es`;
@@ -116,9 +120,9 @@ static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
           # a bare ' at ': 'nombre at example dot es', 'maria at example.es'
           | {local} \s+{at_word}\s+ {bare_domain}
           # an address without its top-level domain: 'reservas@gmail'
-          | {local} (?:@|{at_enclosed}) \p{{L}}{{3}}{LABEL_CHAR}*
+          | {plain_local} (?:@|{at_enclosed}) \p{{L}}{{3}}{LABEL_CHAR}*
           # or with a blank by its '@', of a mail provider: 'r505 @ gmail'
-          | {local} (?:@\s+|\s+@\s*) {provider}(?-u:\b)
+          | {plain_local} (?:@\s+|\s+@\s*) {provider}(?-u:\b)
         )"
     ))
     .expect("e-mail regex")
