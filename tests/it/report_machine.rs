@@ -7,32 +7,15 @@
 //! are no error; the runs timeline shows each day's worst run; and every
 //! word of a host page is in the page's language.
 use crate::common;
+use crate::report_pages::{ok, read, sel, text};
 
 use common::server::{Reply, Server};
 use common::{cityvibe, sample, workdir};
-use scraper::{Html, Selector};
+use scraper::Html;
 use std::collections::BTreeMap;
-use std::path::Path;
 
 const JCYL: &str = "datosabiertos.jcyl.es";
 const JCYL_ON: &str = "[settings]\ntranslator = \"none\"\n\n[sources.jcyl]\nenabled = true\n";
-
-fn ok(out: &std::process::Output) -> String {
-    assert!(out.status.success(), "exit {:?}\nstderr {}", out.status.code(), String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn sel(s: &str) -> Selector {
-    Selector::parse(s).unwrap()
-}
-
-fn read(path: &Path) -> Html {
-    Html::parse_document(&std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
-}
-
-fn text(doc: &Html) -> String {
-    doc.root_element().text().collect()
-}
 
 /// A chart's table twin as (category, series) -> figure.
 fn table_of(doc: &Html, chart: &str) -> BTreeMap<(String, String), u64> {

@@ -62,17 +62,24 @@ fn three_runs() -> Site {
     Site { dir, server, answered }
 }
 
-fn ok(out: &std::process::Output) -> String {
+/// The command's standard output, after asserting that it succeeded (shared
+/// by the report's test files).
+pub(crate) fn ok(out: &std::process::Output) -> String {
     assert!(out.status.success(), "exit {:?}\nstderr {}", out.status.code(), String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-fn sel(s: &str) -> Selector {
+pub(crate) fn sel(s: &str) -> Selector {
     Selector::parse(s).unwrap()
 }
 
-fn read(path: &Path) -> Html {
+pub(crate) fn read(path: &Path) -> Html {
     Html::parse_document(&std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+}
+
+/// A page's text, every node's in document order.
+pub(crate) fn text(doc: &Html) -> String {
+    doc.root_element().text().collect()
 }
 
 /// A table twin as (category, series) → figure; each column's series is

@@ -6,32 +6,15 @@
 //! longer a problem to fix; the translation chart counts what `translate
 //! status` counts.
 use crate::common;
+use crate::report_pages::{ok, read, sel, text};
 
 use common::{cityvibe, sample, workdir};
-use scraper::{Html, Selector};
 use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 const MADRID: &str = "[settings]\ntranslator = \"none\"\nlanguages = [\"es\", \"en\", \"fr\"]\n\n[sources.madrid]\n";
 const MADRID_HOST: &str = "datos.madrid.es";
-
-fn ok(out: &std::process::Output) -> String {
-    assert!(out.status.success(), "exit {:?}\nstderr {}", out.status.code(), String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn sel(s: &str) -> Selector {
-    Selector::parse(s).unwrap()
-}
-
-fn read(path: &Path) -> Html {
-    Html::parse_document(&std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
-}
-
-fn text(doc: &Html) -> String {
-    doc.root_element().text().collect()
-}
 
 /// A folder with madrid's sample stored (through the binary, from the samples' folder).
 fn with_madrid() -> tempfile::TempDir {
