@@ -53,11 +53,16 @@ pub fn execute(cli: &Cli, args: &RunArgs) -> Result<Exit> {
         print_table(&outcome)?;
     }
     // A report that could not be written is an I/O failure (exit 4), unless
-    // the run already ends with a graver status of its own.
-    Ok(match outcome.exit {
+    // the run already ends with a graver status of its own; the run's row
+    // says the same exit as the process (`runs` shows it).
+    let exit = match outcome.exit {
         Exit::Ok | Exit::SourceProblem if !reported => Exit::Internal,
         exit => exit,
-    })
+    };
+    if exit != outcome.exit {
+        store.finish_run(outcome.report.run_id, exit.code() as i32)?;
+    }
+    Ok(exit)
 }
 
 /// How a failure reads when it is the network's, not a host's: no name

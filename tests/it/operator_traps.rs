@@ -63,8 +63,8 @@ fn doctor_proves_the_host_ledger_can_be_made_by_its_user_p8() {
 }
 
 /// A `report_dir` the run cannot write (the folder would sit under a file)
-/// is a failure both `doctor` (FAIL, exit 4) and the run's exit code (4)
-/// show; the run's events are stored all the same.
+/// is a failure `doctor` (FAIL, exit 4), the run's exit code (4) and its
+/// row in `runs` all show; the run's events are stored all the same.
 #[test]
 fn a_report_dir_that_cannot_be_written_fails_the_run_and_doctor() {
     let dir = workdir("[settings]\ntranslator = \"none\"\nreport_dir = \"blocked/report\"\n[sources.madrid]\n");
@@ -80,6 +80,10 @@ fn a_report_dir_that_cannot_be_written_fails_the_run_and_doctor() {
     assert!(stderr(&run).contains("the report in") && stderr(&run).contains("was not written"), "{}", stderr(&run));
     let runs: Value = serde_json::from_slice(&run.stdout).unwrap();
     assert!(runs["sources"][0]["added"].as_u64().unwrap() > 0, "the events are stored: {runs}");
+    // The run's row says the exit the process gave, as `runs` shows it.
+    let db = rusqlite::Connection::open(d.join("data/cityvibe.db")).unwrap();
+    let code: Option<i64> = db.query_row("SELECT exit_code FROM runs ORDER BY id DESC LIMIT 1", [], |r| r.get(0)).unwrap();
+    assert_eq!(code, Some(4), "the run row's exit code");
 }
 
 /// With every connection refused (a loopback mirror nobody listens on) the
