@@ -13,7 +13,7 @@ sample go to OUT.
 Not for: measuring anything but Linux processes this user may read, or
 limiting them (see docs/OPERATING.md, "Footprint").
 
-Usage (from the project root; wrap a heavy run in `flock /tmp/cityvibe-heavy.lock`):
+Usage (from the project root):
   python3 scripts/footprint.py [--every 0.5] [--json OUT] -- target/release/cityvibe --db X run --source madrid
 """
 import argparse, ctypes, json, os, sys, time

@@ -303,10 +303,10 @@ fn p5_issue31_look_alike_digits_and_numbers_in_words_are_never_kept() {
 
 /// What a generated form looks like: its text and what it plants.
 #[derive(Debug, Clone)]
-struct Form {
-    text: String,
-    number: Option<String>,
-    name: Option<String>,
+pub(crate) struct Form {
+    pub(crate) text: String,
+    pub(crate) number: Option<String>,
+    pub(crate) name: Option<String>,
 }
 
 const SEPARATORS: &[&str] = &[" ", ".", "-", "·", "•", "/", "_", ",", "~", "\u{2800}", " - ", "\u{a0}", "  ", "\u{2013}", " . "];
@@ -417,13 +417,18 @@ fn address() -> impl Strategy<Value = Form> {
 /// runs more).
 #[test]
 fn p5_issue31_random_forms_of_every_family_are_never_kept() {
-    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(3);
+    through_the_binary(prop_oneof![phone(), address()], 12, 3);
+}
+
+/// `per_run` forms of `strategy` a case, `default_cases` cases unless
+/// `PROPTEST_CASES` says more: the scrubber alone first, text by text (a
+/// failing form shrinks fast and is named), then the binary over all of
+/// them: database, files, exports, listings, output, translation requests.
+pub(crate) fn through_the_binary(strategy: impl Strategy<Value = Form>, per_run: usize, default_cases: u32) {
+    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(default_cases);
     let mut runner = TestRunner::new(Config { cases, failure_persistence: None, ..Config::default() });
-    let forms = proptest::collection::vec(prop_oneof![phone(), address()], 12);
     runner
-        .run(&forms, |forms| {
-            // The scrubber first, text by text: a failing form shrinks fast
-            // and is named, before the binary is run over all of them.
+        .run(&proptest::collection::vec(strategy, per_run), |forms| {
             let words = number_words();
             for f in &forms {
                 let out = cityvibe::parse::pii::scrub(&format!("Reservas: {} hoy", f.text));
