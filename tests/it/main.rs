@@ -97,6 +97,7 @@ mod translate_neural_poison;
 mod translate_neural_referee;
 mod translate_pipeline;
 mod translate_quality;
+mod translate_real_senses;
 mod translate_real_slips;
 mod translate_routes;
 mod translate_senses;

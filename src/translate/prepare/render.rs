@@ -10,7 +10,7 @@
 //! `ordinals`), or how a backend carries a kept span.
 
 use super::analyser::{Analysis, WordKind};
-use super::terms::{Found, TermBase, capitalize_not};
+use super::terms::{Found, TermBase, capitalize_not, shouted};
 use super::words::{after_lead, function_word, opens_sentence, words};
 use crate::translate::engines::stream::{KEEP_END, KEEP_START};
 
@@ -28,7 +28,7 @@ pub(super) fn term_spans(text: &str, found: &[Found], terms: &TermBase, sentence
             let mut rendering = terms.rendering(text, f);
             // "Lámparas de Calabaza" into a sentence-case title: the term's
             // capital came from Spanish title case ("Lumières de citrouille").
-            if sentence_case && !starts_sentence(text, f.start) && t.target.starts_with(char::is_lowercase) {
+            if sentence_case && !starts_sentence(text, f.start) && t.target.starts_with(char::is_lowercase) && !shouted(text) {
                 rendering = capitalize_not(&rendering);
             }
             (f.start, f.end, Some(rendering))

@@ -55,6 +55,10 @@ pub struct Term {
     /// Note `titles`: only in a title, where the word is read one way
     /// ("como" + a bare noun is "as"), not in running text.
     pub titles_only: bool,
+    /// Note `heads-place`: a phrase that heads a place's name in a title
+    /// case title ("Itinerario Ornitológico Parque del Oeste"), put in even
+    /// where a capitalised word follows it.
+    pub heads_place: bool,
 }
 
 /// The entries for one pair (Spanish into one target language).
@@ -132,6 +136,7 @@ impl TermBase {
             name_head: note.contains("name-head"),
             before_name: note.contains("before-name"),
             titles_only: note.split([' ', ',']).any(|n| n == "titles"),
+            heads_place: note.contains("heads-place"),
         });
         Ok(())
     }
@@ -288,7 +293,9 @@ impl TermBase {
         if term.initial_only && !at_start {
             return false;
         }
-        let capital = |k: usize| text[ws[k].0..].chars().next().is_some_and(char::is_uppercase);
+        // A text all in capitals ("FERIA DE EMPLEO Y EMPRENDIMIENTO"): its
+        // capitals say nothing of names.
+        let capital = |k: usize| !shouted(text) && text[ws[k].0..].chars().next().is_some_and(char::is_uppercase);
         let adjacent = |a: usize, b: usize| text[ws[a].1..ws[b].0] == *" ";
         let next_capital = i + n < ws.len() && adjacent(i + n - 1, i + n) && capital(i + n);
         if term.name_head && next_capital {
@@ -298,7 +305,7 @@ impl TermBase {
             return false;
         }
         // "en la Biblioteca Gloria Fuertes": the phrase runs into a name.
-        if n > 1 && next_capital && capital(i + n - 1) {
+        if n > 1 && next_capital && capital(i + n - 1) && !term.heads_place {
             return false;
         }
         // "(TÍTERES TRAGALUZ)": a bracket in capitals names a company.
@@ -331,12 +338,24 @@ impl TermBase {
     }
 
     /// The target phrase for a found term, with the matched text's capital
-    /// first letter kept.
+    /// first letter kept; in capitals in a text all in capitals.
     pub fn rendering(&self, text: &str, found: &Found) -> String {
         let target = &self.terms[found.term].target;
         let capital = text[found.start..].chars().next().is_some_and(char::is_uppercase);
-        if capital { capitalize(target) } else { target.clone() }
+        if shouted(text) {
+            target.to_uppercase()
+        } else if capital {
+            capitalize(target)
+        } else {
+            target.clone()
+        }
     }
+}
+
+/// Whether `text` is written all in capitals: letters, and none lower case
+/// (a few words in capitals inside a text are names: "Teatro con EDULOGIC").
+pub fn shouted(text: &str) -> bool {
+    text.chars().filter(|c| c.is_alphabetic()).count() >= 8 && !text.chars().any(char::is_lowercase)
 }
 
 /// `text` with its first letter upper case.
