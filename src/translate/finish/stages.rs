@@ -83,7 +83,12 @@ pub(super) const STAGES: &[Stage] = &[
         ..stage("words moved before a kept span", Step::Segments(Cut::Anchors, |s, f| moved::mend_around_names(s, f.lang)))
     },
     // Garbled forms house style knows (`data/lang/garbled.tsv`).
-    stage("a stop moved before a kept span", Step::Segments(Cut::Names, |s, _| garbled::stop_moved_before_a_span(s))),
+    // Apertium's garbles around a kept name: on a text sent plain too (Catalan and
+    // Galician descriptions keep their names, and Apertium moves words around them).
+    Stage {
+        sent_plain: true,
+        ..stage("a stop moved before a kept span", Step::Segments(Cut::Names, |s, _| garbled::stop_moved_before_a_span(s)))
+    },
     Stage {
         langs: Langs::Only(&[Lang::Ca]),
         sent_plain: true,
@@ -91,6 +96,7 @@ pub(super) const STAGES: &[Stage] = &[
     },
     Stage {
         langs: Langs::Only(&[Lang::Ca]),
+        sent_plain: true,
         ..stage("a Catalan word moved before a kept span", Step::Segments(Cut::Names, |s, _| garbled::catalan_word_moved_before_a_span(s)))
     },
     Stage {
@@ -254,17 +260,20 @@ mod tests {
         }
     }
 
-    /// A text sent plain gets a Catalan article doubled before a name's own
-    /// dropped, Apertium's article capital inside a contraction mended, the
-    /// elision before a kept name, its punctuation set as the language sets
-    /// it and a place alone in the reader's name for it, nothing else.
+    /// A text sent plain gets Apertium's garbles around a kept name mended (a
+    /// stop or a Catalan word moved before it, a Catalan article doubled
+    /// before a name's own), its article capital inside a contraction mended,
+    /// the elision before a kept name, its punctuation set as the language
+    /// sets it and a place alone in the reader's name for it, nothing else.
     #[test]
-    fn a_text_sent_plain_gets_only_five_stages() {
+    fn a_text_sent_plain_gets_only_seven_stages() {
         let plain: Vec<&str> = STAGES.iter().filter(|s| s.sent_plain).map(|s| s.name).collect();
         assert_eq!(
             plain,
             [
+                "a stop moved before a kept span",
                 "a Catalan article before a name's own",
+                "a Catalan word moved before a kept span",
                 "an article's capital inside a contraction",
                 "elision",
                 "punctuation as the language sets it",
@@ -277,6 +286,10 @@ mod tests {
         );
         let kept = vec!["Alasdair Roberts".to_string()];
         assert_eq!(finish_plain("concert de Alasdair Roberts", &kept, Lang::Fr), "concert d'Alasdair Roberts");
+        // A Spanish description into Catalan keeps its names and nothing else:
+        // "la mentoría de Alejandro Torres y el Niño" came back "d'i Alejandro Torres el Nen".
+        let kept = vec!["Alejandro Torres".to_string()];
+        assert_eq!(finish_plain("la mentoria d'i Alejandro Torres el Nen", &kept, Lang::Ca), "la mentoria d'Alejandro Torres i el Nen");
         assert_eq!(finish_plain("in il  parco partorisca tutti", &[], Lang::It), "in il  parco partorisca tutti");
     }
 

@@ -528,9 +528,12 @@ impl Plan {
 /// a text: an adjective before its noun, titles in sentence case, its ordinals.
 fn known_into<'a>(known: Known<'a>, src: &str, lang: Lang, field: Field) -> Known<'a> {
     let adjective_first = super::lang::adjective_first(lang);
-    let sentence_case = field == Field::Title && super::lang::sentence_case_titles(lang);
-    // Kept runs word by word: the Spanish analyser's and word lists' work.
-    let name_words = src == "es" && crate::translate::prepare::namewords::splits(lang, field);
+    // Sentence case undoes Spanish title case; a Catalan original writes its
+    // titles in sentence case already, and a capital there is a name's
+    // ("Concert de Nadal", "Ara Poesia").
+    let sentence_case = field == Field::Title && super::lang::sentence_case_titles(lang) && src != "ca";
+    // Kept runs word by word, where `data/translate/name-words.tsv` says so.
+    let name_words = crate::translate::prepare::namewords::splits_from(src, lang, field);
     Known { adjective_first, sentence_case, name_words, lang: Some(lang), ..known }
 }
 

@@ -19,7 +19,8 @@ use crate::vocab::Field;
 
 const TABLE: &str = include_str!("../../../data/translate/name-words.tsv");
 
-/// The rows of the table: (target language, field, whether it splits).
+/// The rows of the table: (target language, field, whether it splits); a
+/// row for a Catalan original names its target `ca>LANG`.
 fn rows() -> impl Iterator<Item = (String, String, bool)> {
     TABLE.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).filter_map(|l| {
         let cols: Vec<&str> = l.split('\t').collect();
@@ -27,9 +28,21 @@ fn rows() -> impl Iterator<Item = (String, String, bool)> {
     })
 }
 
-/// Whether kept runs of `field` texts into `lang` are split word by word.
+/// Whether kept runs of `field` texts from Spanish into `lang` are split
+/// word by word.
 pub fn splits(lang: Lang, field: Field) -> bool {
     rows().any(|(l, f, on)| on && l == lang && f == field.as_str())
+}
+
+/// Whether kept runs of `field` texts from the original language coded
+/// `src` into `lang` are split word by word: Spanish's rows, or a Catalan
+/// original's (`ca>LANG`); none for another language.
+pub fn splits_from(src: &str, lang: Lang, field: Field) -> bool {
+    match src {
+        "es" => splits(lang, field),
+        "ca" => rows().any(|(l, f, on)| on && l == format!("ca>{lang}") && f == field.as_str()),
+        _ => false,
+    }
 }
 
 /// The parts of the kept run `span` of `text` that stay apart from the
@@ -184,7 +197,8 @@ mod tests {
             let (input, expected) = line.split_once(" => ").expect("INPUT => EXPECTED");
             let (lang, field) = input.split_once(' ').expect("LANG FIELD");
             let field = Field::TEXTS.into_iter().find(|f| f.as_str() == field).expect("title or description");
-            assert_eq!(splits(lang.parse().unwrap(), field), expected == "words", "{line}");
+            let (src, lang) = lang.split_once('>').unwrap_or(("es", lang));
+            assert_eq!(splits_from(src, lang.parse().unwrap(), field), expected == "words", "{line}");
             checked += 1;
         }
         assert!(checked >= 2);
