@@ -105,7 +105,7 @@ fn a_network_that_is_down_is_one_line_without_advice_to_switch_off() {
         assert_eq!(said.lines().filter(|l| l.starts_with("cityvibe: madrid") || l.starts_with("cityvibe: jcyl")).count(), 0, "{said}");
     };
     check(&cityvibe(d, &["--mirror", &mirror, "run", "--force"]), "Connection refused");
-    let bin = env!("CARGO_BIN_EXE_cityvibe");
+    let bin = common::bin().display().to_string();
     let state = common::state_dir(d);
     let script = format!("exec {bin} --mirror {mirror} --state-dir {} run --force", state.display());
     let out = std::process::Command::new("unshare")

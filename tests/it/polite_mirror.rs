@@ -30,7 +30,7 @@ fn stderr(out: &Output) -> String {
 /// /var/lib in a mount namespace) and no private state folder; `None`,
 /// announced, where no mount namespace can be made (not root).
 fn run_with_a_system_ledger_of_its_own(dir: &Path, args: &[&str]) -> Option<Output> {
-    let bin = env!("CARGO_BIN_EXE_cityvibe");
+    let bin = common::bin().display().to_string();
     let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
     let script = format!("mount -t tmpfs tmpfs /var/lib && mkdir /var/lib/cityvibe && exec {bin} {}", quoted.join(" "));
     let out = std::process::Command::new("unshare")

@@ -20,12 +20,12 @@ fn stderr(out: &Output) -> String {
 
 /// `cityvibe --mirror SAMPLES run --source madrid --json` in `dir`, behind `wrap` (a limit).
 fn limited_run(dir: &Path, wrap: &[&str]) -> Output {
-    let bin = env!("CARGO_BIN_EXE_cityvibe");
+    let bin = common::bin().display().to_string();
     let samples = sample("");
     let state = common::state_dir(dir);
     let mut args: Vec<&str> = wrap.to_vec();
     args.extend([
-        bin,
+        bin.as_str(),
         "--mirror",
         samples.to_str().unwrap(),
         "--state-dir",

@@ -33,7 +33,7 @@ pub fn take_one_down(d: &Path) {
 /// Run the binary with its stdout a pipe whose reading end is already
 /// closed (what `| head -1` does once it has its line), with `env` set.
 pub fn into_closed_pipe(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cityvibe"))
+    let mut child = Command::new(common::bin())
         .args(args)
         .current_dir(dir)
         .env_clear()
@@ -47,7 +47,7 @@ pub fn into_closed_pipe(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
 }
 
 fn with_tz(dir: &Path, tz: &str, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_cityvibe")).args(args).current_dir(dir).env_clear().env("TZ", tz).output().unwrap()
+    Command::new(common::bin()).args(args).current_dir(dir).env_clear().env("TZ", tz).output().unwrap()
 }
 
 fn stdout(out: &std::process::Output) -> String {
