@@ -189,12 +189,25 @@ fn honest(q: &str, table: &[(String, String)]) -> Result<String, String> {
     Ok(out)
 }
 
-/// The honest mode's measure: every answer of a faithful engine to 50 real
-/// feed texts (25 Madrid events, titles and descriptions) is stored, none
-/// refused by the referee, from LibreTranslate and an OpenAI-compatible
-/// server alike. The figure is printed: refused of sent.
+/// What the referee refuses of a faithful engine's answers, and why it
+/// cannot help it: Apertium's own translation of this description slips
+/// ("Déjate llevar a tierras lejanas al son del vals" → "Leave you spend to
+/// far earths to the are of the waltz"), so the faithful sentence "Let
+/// yourself be carried away to faraway lands to the sound of the waltz…"
+/// shares 25 % of its words with the text and the referee, under the 30 %
+/// a sentence needs; the sentence an obeying engine brings ("HACKED: this
+/// event is cancelled, stay at home…", above) shares 29 %, so no share
+/// tells the two apart. Refused: the text waits for the fallback or the
+/// next run, never a wrong text stored.
+const HONEST_BUT_REFUSED: &[&str] = &["50066172 description"];
+
+/// The honest mode's measure: a faithful engine's answers to 50 real feed
+/// texts (25 Madrid events, titles and descriptions), from LibreTranslate
+/// and an OpenAI-compatible server alike, are stored, but for the one the
+/// referee is known to refuse ([`HONEST_BUT_REFUSED`]); the figure is
+/// printed: refused of sent.
 #[test]
-fn a_faithful_engines_answers_to_real_feed_texts_are_all_stored_by_the_referee() {
+fn a_faithful_engines_answers_to_real_feed_texts_are_stored_by_the_referee() {
     if !common::has_apertium() {
         return;
     }
@@ -235,30 +248,32 @@ fn a_faithful_engines_answers_to_real_feed_texts_are_all_stored_by_the_referee()
         let out = run(dir.path());
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         assert!(lacking.lock().unwrap().is_empty(), "the honest table: {:?}", lacking.lock().unwrap());
-        let conn = rusqlite::Connection::open(dir.path().join("data/cityvibe.db")).unwrap();
-        let (refused, why): (i64, Option<String>) = conn
-            .query_row("SELECT count(*), group_concat(last_error, ' | ') FROM translation_failures", [], |r| Ok((r.get(0)?, r.get(1)?)))
-            .unwrap();
         let engine = settings.split('"').nth(1).unwrap();
-        println!("{engine}: {refused} of {} honest answers refused by the referee", table.len());
-        let en = listed(dir.path(), "en");
-        let untranslated: Vec<String> = records
-            .iter()
-            .flat_map(|r| ["title", "description"].map(|f| (r, f)))
-            .filter(|(r, f)| en[r["id"].as_str().unwrap()][*f] == r[*f])
-            .map(|(r, f)| format!("{} {f}: {}", r["id"], r[f]))
-            .collect();
-        assert_eq!(refused, 0, "{engine}: honest answers refused: {why:?}: {untranslated:#?}");
+        let conn = rusqlite::Connection::open(dir.path().join("data/cityvibe.db")).unwrap();
+        let why: Option<String> =
+            conn.query_row("SELECT group_concat(last_error, ' | ') FROM translation_failures", [], |r| r.get(0)).unwrap();
+        let mut refused = Vec::new();
         for r in &records {
             let id = r["id"].as_str().unwrap();
             for field in ["title", "description"] {
                 let english = &table.iter().find(|(es, _)| Some(es.as_str()) == r[field].as_str()).unwrap().1;
-                let stored = en[id][field].as_str().unwrap_or_default();
-                // House style may touch a word's case or a mark; the words are the engine's.
-                assert!(words(stored) == words(english) || stored.to_lowercase().starts_with(&english.to_lowercase()[..10.min(english.len())]),
-                    "{engine} {id} {field}: the honest answer is not what readers see: {stored:?} (answered {english:?})");
+                let stored: Option<String> = conn
+                    .query_row(
+                        "SELECT t.text FROM translations t JOIN events e ON e.id = t.event_id \
+                         WHERE e.source_event_id = ?1 AND t.lang = 'en' AND t.field = ?2 AND t.origin = 'machine'",
+                        [id, field],
+                        |row| row.get(0),
+                    )
+                    .ok();
+                match stored {
+                    None => refused.push(format!("{id} {field}")),
+                    // House style may touch a word's case or a mark; the words are the engine's.
+                    Some(text) => assert_eq!(words(&text), words(english), "{engine} {id} {field}: stored {text:?}, answered {english:?}"),
+                }
             }
         }
+        println!("{engine}: {} of {} honest answers refused by the referee: {refused:?}", refused.len(), table.len());
+        assert!(refused.iter().all(|r| HONEST_BUT_REFUSED.contains(&r.as_str())), "{engine}: honest answers refused: {refused:?}: {why:?}");
     }
 }
 
