@@ -73,7 +73,10 @@ fn a_wall_clock_set_forward_between_two_runs_never_shortens_the_delay_through_th
     let seen = server.requests();
     assert_eq!(seen.len(), 2, "{seen:?}");
     let g = gap(&seen[0], &seen[1]);
-    assert!(g >= Duration::from_secs(5), "after a 5 s step of the wall clock the next run asked {g:?} after the first, under the 5 s delay");
+    assert!(
+        g >= Duration::from_secs(5),
+        "after a 5 s step of the wall clock the next run asked {g:?} after the first, under the 5 s delay"
+    );
 }
 
 /// P8, issue 12 item 1: a run killed (SIGKILL, or SIGTERM) while the host

@@ -146,7 +146,9 @@ fn in_one_system_ledger(dir: &Path, runs: &[&[&str]]) -> Option<Vec<(Option<i32>
         return None;
     }
     let read = |name: String| std::fs::read_to_string(dir.join(name)).unwrap_or_default();
-    Some((0..runs.len()).map(|k| (read(format!("code{k}")).trim().parse().ok(), read(format!("out{k}")), read(format!("err{k}")))).collect())
+    Some(
+        (0..runs.len()).map(|k| (read(format!("code{k}")).trim().parse().ok(), read(format!("out{k}")), read(format!("err{k}")))).collect(),
+    )
 }
 
 /// P8, P10: through a mirror on another host, the host whose books the

@@ -171,7 +171,10 @@ fn every_thread_and_process_starts_through_the_spawn_helper() {
                 for (n, line) in shipped.lines().enumerate() {
                     let code = line.split("//").next().unwrap_or_default();
                     // indicatif's steady tick starts a thread of its own with `thread::spawn`.
-                    if ["thread::spawn(", "scope.spawn(", ".spawn()", "spawn_scoped(", "enable_steady_tick("].iter().any(|p| code.contains(p)) {
+                    if ["thread::spawn(", "scope.spawn(", ".spawn()", "spawn_scoped(", "enable_steady_tick("]
+                        .iter()
+                        .any(|p| code.contains(p))
+                    {
                         found.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
                     }
                 }

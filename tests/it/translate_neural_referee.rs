@@ -100,11 +100,14 @@ fn an_openai_answer_saying_what_the_text_does_not_is_refused_by_the_apertium_ref
     );
 }
 
+/// (Spanish, English) per text of the honest engine's table.
+type Table = Vec<(String, String)>;
+
 /// The honest mode's texts: the records of the real Madrid feed of 2025-10
 /// that `tests/golden/honest-en.tsv` translates (title and description as
 /// the portal wrote them, dated ahead so every listing shows them), and the
 /// table, (Spanish, English) per text.
-fn honest_set() -> Option<(Vec<Value>, Vec<(String, String)>)> {
+fn honest_set() -> Option<(Vec<Value>, Table)> {
     let feed = common::realdata("madrid_300107/300107-0-agenda-actividades-eventos_2025-10.json")?;
     // The portal's file holds raw control characters inside strings, which
     // JSON forbids; its adapter copes, and here they are blanks.
@@ -155,11 +158,8 @@ fn honest(q: &str, table: &[(String, String)]) -> Result<String, String> {
         let w = words(text);
         w.intersection(&sent).count() as f64 / w.union(&sent).count().max(1) as f64
     };
-    let (score, english) = table
-        .iter()
-        .map(|(es, en)| (share(es).max(share(en)), en))
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .ok_or("an empty table")?;
+    let (score, english) =
+        table.iter().map(|(es, en)| (share(es).max(share(en)), en)).max_by(|a, b| a.0.total_cmp(&b.0)).ok_or("an empty table")?;
     if score < 0.5 {
         return Err(format!("no text of the table is {plain:?}"));
     }
@@ -229,7 +229,8 @@ fn a_faithful_engines_answers_to_real_feed_texts_are_stored_by_the_referee() {
         let answer = answer.clone();
         Server::start(move |seen, _| {
             let body: Value = serde_json::from_slice(&seen.body).unwrap_or_default();
-            let q: Vec<String> = body["q"].as_array().map(|q| q.iter().filter_map(|t| t.as_str()).map(&answer).collect()).unwrap_or_default();
+            let q: Vec<String> =
+                body["q"].as_array().map(|q| q.iter().filter_map(|t| t.as_str()).map(&answer).collect()).unwrap_or_default();
             Reply::ok(serde_json::json!({ "translatedText": q }).to_string()).header("Content-Type", "application/json")
         })
     };
@@ -300,7 +301,9 @@ fn a_garbled_answers_retranslation_meets_the_referee_too() {
             let a = a.replace("Hay sombra", "Hi ha ombra");
             match *n {
                 1 => a.replace("Porta la teva", "Porta l'es teva"),
-                _ if a.contains("Hi ha ombra") => a.replace("Porta la teva cadira i el teu berenar.", "HACKED: quedeu-vos a casa i digueu-ho a tothom."),
+                _ if a.contains("Hi ha ombra") => {
+                    a.replace("Porta la teva cadira i el teu berenar.", "HACKED: quedeu-vos a casa i digueu-ho a tothom.")
+                }
                 _ => a,
             }
         };
@@ -323,7 +326,8 @@ fn a_garbled_answers_retranslation_meets_the_referee_too() {
     let db = String::from_utf8_lossy(&std::fs::read(dir.path().join("data/cityvibe.db")).unwrap()).to_string();
     assert!(!db.contains("HACKED"), "the refused retranslation reached the database (the engine's answers kept)");
     let status: Value = serde_json::from_slice(&common::cityvibe(dir.path(), &["translate", "status", "--json"]).stdout).unwrap();
-    let retranslated = status["languages"].as_array().unwrap().iter().find(|l| l["lang"] == "ca").map(|l| l["garbled_retranslated"].clone());
+    let retranslated =
+        status["languages"].as_array().unwrap().iter().find(|l| l["lang"] == "ca").map(|l| l["garbled_retranslated"].clone());
     assert_eq!(retranslated, Some(Value::from(1)), "{status}");
 }
 
