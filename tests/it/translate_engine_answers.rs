@@ -15,7 +15,7 @@ const FEED: &str = "mirror/datos.madrid.es/egob/catalogo/300107-0-agenda-activid
 
 /// The first `n` events of the real feed, into the work folder's mirror;
 /// `false` when the real data is missing (outside CI).
-fn write_real_sample(dir: &Path, n: usize) -> bool {
+pub(crate) fn write_real_sample(dir: &Path, n: usize) -> bool {
     let Some(path) = common::realdata("madrid_300107/300107-0-agenda-actividades-eventos_2025-10.json") else { return false };
     // The feed holds raw control characters inside its strings.
     let raw: String =
@@ -29,7 +29,7 @@ fn write_real_sample(dir: &Path, n: usize) -> bool {
     true
 }
 
-fn config(langs: &str) -> String {
+pub(crate) fn config(langs: &str) -> String {
     format!("[settings]\ntranslator = \"apertium\"\nlanguages = [{langs}]\n[sources.madrid]\nenabled = true\n")
 }
 
