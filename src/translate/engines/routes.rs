@@ -38,7 +38,7 @@ impl Route {
 
     /// The route as a cache key names it: its modes, and for a pivot the
     /// mending of what its second hop leaves in the pivot's language
-    /// ([`leaked_words`]), so that a text translated before the mending
+    /// ([`marked_words`]), so that a text translated before the mending
     /// existed is translated again.
     pub fn key_name(&self) -> String {
         let name = match self.pivot {
