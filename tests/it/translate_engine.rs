@@ -502,21 +502,36 @@ fn footprint_mb(modes: &str) -> u64 {
 /// shell that runs it is named (`sh -c PIPELINE MODES`).
 fn pipelines_under(root: u32) -> Vec<String> {
     let mut kids: std::collections::HashMap<u32, Vec<u32>> = std::collections::HashMap::new();
+    let mut leaders = std::collections::HashSet::new();
     for e in std::fs::read_dir("/proc").unwrap().flatten() {
         let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else { continue };
         let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else { continue };
-        let Some(ppid) = stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok()) else { continue };
+        let fields: Vec<u32> = stat
+            .rsplit_once(')')
+            .map(|(_, rest)| rest.split_whitespace().skip(1).take(2).filter_map(|f| f.parse().ok()).collect())
+            .unwrap_or_default();
+        let [ppid, pgrp] = fields[..] else { continue };
         kids.entry(ppid).or_default().push(pid);
+        if pgrp == pid {
+            leaders.insert(pid);
+        }
     }
     let (mut todo, mut out) = (vec![root], Vec::new());
     while let Some(pid) = todo.pop() {
+        todo.extend(kids.get(&pid).into_iter().flatten());
+        // A pipeline is a process group led by its shell; the shell's
+        // children are copies of it until each runs its stage.
+        if !leaders.contains(&pid) {
+            continue;
+        }
         let argv: Vec<String> = std::fs::read(format!("/proc/{pid}/cmdline"))
             .map(|c| c.split(|&b| b == 0).map(|a| String::from_utf8_lossy(a).into_owned()).collect())
             .unwrap_or_default();
-        if argv.len() > 3 && argv[0] == "sh" && argv[1] == "-c" {
+        // A pipeline's shell, not the one-line shells that kill a process
+        // group (`sh -c 'kill -9 -"$1"' sh PGID`).
+        if argv.len() > 3 && argv[0] == "sh" && argv[1] == "-c" && argv[2].contains('|') {
             out.push(argv[3].clone());
         }
-        todo.extend(kids.get(&pid).into_iter().flatten());
     }
     out
 }
