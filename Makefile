@@ -14,7 +14,7 @@ DEMO_AT ?= 2026-11-30
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 CITYVIBE := $(TARGET_DIR)/release/cityvibe
 
-.PHONY: build release demo test fuzz lint scaffold-check bench mt-score deps docs clean
+.PHONY: build release demo test fuzz lint scaffold-check bench mt-score deps docs clean upgrade-check
 
 build:
 	$(CARGO) build --release
@@ -107,6 +107,15 @@ scaffold-check:
 ## Throughput and memory figures (not a pass/fail test): the translation
 ## scores, then the four benchmarks in benches/ (cargo builds them and the
 ## release binary they run, in release). `make test` only compiles them.
+## The upgrade check: a release built from HEAD plus one comment line in
+## src/translate/finish/, run on a database HEAD's release filled with the
+## real Madrid feed's first UPGRADE_EVENTS events, must send 0 texts to the
+## engine and change no stored text (scripts/upgrade_check.sh; two release
+## builds and a translation run: minutes, not part of `make test`).
+UPGRADE_EVENTS ?= 100
+upgrade-check:
+	bash scripts/upgrade_check.sh --events $(UPGRADE_EVENTS)
+
 bench: build mt-score
 	$(CARGO) bench --bench ingest
 	$(CARGO) bench --bench esmadrid

@@ -33,10 +33,18 @@
 //!   `--per-process-pairs ca,en` measures only those pairs and scales the
 //!   time to six, labelled as an estimate.
 //!
+//! * **run**: the release binary itself, `cityvibe run --source madrid` on
+//!   a fresh database from a mirror of the same feed into Spanish and the
+//!   six targets, as cron runs it (waves, memory budget, analysers, house
+//!   style, the store): its peak processes and peak summed PSS (its process
+//!   tree sampled every half second, as scripts/footprint.py does), its CPU
+//!   (user+sys of the whole tree) and wall, beside the floor's peaks (one
+//!   pipeline at a time) and CPU. `--no-run` leaves it out.
+//!
 //! Targets: median of the runs under 20 s; at least 10× faster than one
 //! Apertium process per text. Prints words/s per pair.
 //!
-//! `cargo bench --bench translate -- [--runs 3] [--batch 50] [--events 50] [--per-process-pairs ca,gl,en,fr,it,pt] [--no-floor] [--no-per-process]`
+//! `cargo bench --bench translate -- [--runs 3] [--batch 50] [--events 50] [--per-process-pairs ca,gl,en,fr,it,pt] [--no-floor] [--no-per-process] [--no-run]`
 
 use anyhow::{Context, Result, bail};
 use cityvibe::adapters::madrid::{MANIFEST, Madrid};
@@ -56,7 +64,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 mod support;
-use support::{Measure, become_subreaper, cpu_now, load_average, reap_orphans, run_measured_quiet};
+use support::{Measure, Peaks, Sampler, become_subreaper, cpu_now, load_average, reap_orphans, run_measured_quiet};
 
 const REAL_FEED: &str = "../shared/realdata/madrid_300107/300107-0-agenda-actividades-eventos_2025-10.json";
 const TARGETS: [&str; 6] = ["ca", "gl", "en", "fr", "it", "pt"];
@@ -79,6 +87,7 @@ struct Options {
     per_process_pairs: Vec<String>,
     floor: bool,
     per_process: bool,
+    run: bool,
 }
 
 fn real_main() -> Result<()> {
@@ -89,6 +98,7 @@ fn real_main() -> Result<()> {
         per_process_pairs: TARGETS.iter().map(|s| s.to_string()).collect(),
         floor: true,
         per_process: true,
+        run: true,
     };
     let Some(args) = support::bench_args("translate", std::env::args().skip(1).collect()) else { return Ok(()) };
     let mut it = args.into_iter();
@@ -107,9 +117,10 @@ fn real_main() -> Result<()> {
             }
             "--no-floor" => o.floor = false,
             "--no-per-process" => o.per_process = false,
+            "--no-run" => o.run = false,
             "-h" | "--help" => {
                 println!(
-                    "cargo bench --bench translate -- [--runs 3] [--batch 50] [--events 50] [--per-process-pairs ca,gl,en,fr,it,pt] [--no-floor] [--no-per-process]"
+                    "cargo bench --bench translate -- [--runs 3] [--batch 50] [--events 50] [--per-process-pairs ca,gl,en,fr,it,pt] [--no-floor] [--no-per-process] [--no-run]"
                 );
                 return Ok(());
             }
@@ -193,6 +204,9 @@ fn bench(o: Options) -> Result<()> {
     // each measured: the second hop's CPU is said on its own below.
     let mut floor: BTreeMap<&str, Measure> = BTreeMap::new();
     let mut second_hops: Vec<(String, Measure, Measure)> = Vec::new();
+    // One pipeline at a time: the floor's peaks are its heaviest route's
+    // (this process's own memory beside it, as cityvibe's is beside its engines).
+    let floor_sampler = o.floor.then(|| Sampler::start(std::process::id(), Duration::from_millis(500)));
     if o.floor {
         let tmp = tempfile::tempdir()?;
         for (tgt, _) in &modes {
@@ -228,6 +242,8 @@ fn bench(o: Options) -> Result<()> {
         }
     }
 
+    let floor_peaks = floor_sampler.map(Sampler::stop);
+
     // --- ours: fresh workers per run, all pairs in parallel ----------------
     let subreaper = become_subreaper();
     let mut runs: Vec<Run> = Vec::new();
@@ -246,6 +262,9 @@ fn bench(o: Options) -> Result<()> {
     order.sort_by_key(|&i| runs[i].wall);
     let median_run = runs[order[order.len() / 2]].clone();
     let (median, median_pairs) = (median_run.wall, median_run.held.clone());
+
+    // --- the release binary, as cron runs it --------------------------------
+    let production = if o.run { Some(production_run(&path)?) } else { None };
 
     // --- the table ----------------------------------------------------------
     let floor_cpu: Duration = floor.values().map(|m| m.cpu).sum();
@@ -298,6 +317,26 @@ fn bench(o: Options) -> Result<()> {
         );
     }
 
+    if let Some((m, peaks)) = &production {
+        println!(
+            "run (the release binary, `run --source madrid` from a fresh database into es + six targets): peak {} processes, peak {:.0} MB summed PSS, CPU {:.2} s (user+sys of its tree), wall {:.2} s",
+            peaks.processes,
+            peaks.pss_mb(),
+            m.cpu.as_secs_f64(),
+            m.wall.as_secs_f64()
+        );
+    }
+    if let Some(fp) = floor_peaks {
+        println!(
+            "floor (one Apertium pipeline per pair, one at a time, the same texts): peak {} processes, peak {:.0} MB summed PSS, CPU {:.2} s",
+            fp.processes,
+            fp.pss_mb(),
+            floor_cpu.as_secs_f64()
+        );
+        if let Some((m, _)) = &production {
+            println!("run vs floor in CPU: {:.2}×", m.cpu.as_secs_f64() / floor_cpu.as_secs_f64());
+        }
+    }
     for (what, hop, direct) in &second_hops {
         println!(
             "second hop of {what}: {:.2} s CPU (the direct pair on the same texts: {:.2} s), in the floor above",
@@ -451,6 +490,55 @@ fn ours(texts: &[(String, Option<String>)], kinds: &[Field], cores: usize, batch
     let cpu1 = cpu_now();
     let held = held.lock().unwrap().clone();
     Ok(Run { wall, cpu_self: cpu1.0 - cpu0.0, cpu_engines: cpu1.1 - cpu0.1, held })
+}
+
+/// The release binary's `run --source madrid` over the feed at `feed`, from
+/// a fresh database in a temporary folder: what it cost (CPU of its whole
+/// tree, reaped orphans included) and its peaks, sampled every half second.
+fn production_run(feed: &std::path::Path) -> Result<(Measure, Peaks)> {
+    let bin = support::cityvibe_binary()?;
+    let tmp = tempfile::tempdir()?;
+    let mirror = tmp.path().join("m/datos.madrid.es/egob/catalogo");
+    std::fs::create_dir_all(&mirror)?;
+    std::fs::copy(feed, mirror.join("300107-0-agenda-actividades-eventos.json"))?;
+    let config = tmp.path().join("sources.toml");
+    std::fs::write(
+        &config,
+        "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"en\", \"fr\", \"it\", \"pt\", \"ca\", \"gl\"]\n\n[sources.madrid]\nenabled = true\n",
+    )?;
+    let mut cmd = Command::new(bin);
+    cmd.arg("--config")
+        .arg(&config)
+        .arg("--db")
+        .arg(tmp.path().join("run.db"))
+        .arg("--mirror")
+        .arg(tmp.path().join("m"))
+        .args(["run", "--force", "--source", "madrid", "--quiet"])
+        .env("CITYVIBE_STATE_DIR", tmp.path().join("state"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    reap_orphans();
+    let cpu0 = cpu_now();
+    let start = Instant::now();
+    let mut child = cmd.spawn().context("starting the release binary")?;
+    let sampler = Sampler::start(child.id(), Duration::from_millis(500));
+    let mut stderr = child.stderr.take().expect("piped");
+    let tail = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = std::io::Read::read_to_string(&mut stderr, &mut s);
+        s
+    });
+    let status = child.wait()?;
+    let wall = start.elapsed();
+    let peaks = sampler.stop();
+    reap_orphans();
+    let cpu1 = cpu_now();
+    let stderr = tail.join().unwrap_or_default();
+    if !status.success() {
+        bail!("cityvibe run exited with {status}: {}", stderr.trim());
+    }
+    Ok((Measure { wall, cpu: cpu1.1 - cpu0.1, max_rss_bytes: 0 }, peaks))
 }
 
 /// One run of ours.

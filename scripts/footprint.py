@@ -7,8 +7,10 @@ tree (by parent pid), counts its processes and sums their PSS from
 processes, the peak summed PSS (and RSS) and when each was seen, the CPU time
 of the whole tree (user+sys, from wait4: this script is the tree's
 subreaper, so that a pipeline stage whose parent shell was killed is reaped,
-and counted, here) and the wall time. With --json OUT the same figures and every
-sample go to OUT.
+and counted, here) and the wall time, and what held the peak: the summed PSS of each
+process group of the tree (an Apertium pipeline is one group, named by its
+mode; any other group by its command). With --json OUT the same figures and
+every sample go to OUT.
 
 Not for: measuring anything but Linux processes this user may read, or
 limiting them (see docs/OPERATING.md, "Footprint").
@@ -61,6 +63,28 @@ def memory(pid):
     return pss, rss
 
 
+def group_name(pgid):
+    """What process group `pgid` runs: a pipeline's mode (`sh -c PIPELINE MODE`), else the command's name."""
+    try:
+        with open(f'/proc/{pgid}/cmdline', 'rb') as f:
+            argv = f.read().split(b'\0')
+    except OSError:
+        return f'group {pgid}'
+    argv = [a.decode('utf-8', 'replace') for a in argv]
+    if len(argv) > 3 and os.path.basename(argv[0]) == 'sh' and argv[1] == '-c':
+        return argv[3]
+    return os.path.basename(argv[0]) if argv and argv[0] else f'group {pgid}'
+
+
+def pgid_of(pid):
+    try:
+        with open(f'/proc/{pid}/stat', 'rb') as f:
+            stat = f.read()
+    except OSError:
+        return None
+    return int(stat[stat.rfind(b')') + 2:].split()[2])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--every', type=float, default=0.5)
@@ -76,6 +100,7 @@ def main():
     if pid == 0:
         os.execvp(cmd[0], cmd)
     samples, peak_procs, peak_pss = [], (0, 0.0), (0, 0, 0.0)
+    peak_groups, pid_group = {}, os.getpgid(0)
     status, cpu = None, 0.0
     while True:
         # Reap the command and every orphan of its tree, counting their CPU.
@@ -92,7 +117,8 @@ def main():
         if status is not None and not children_map().get(os.getpid()):
             break
         pids = tree(pid)
-        mem = [m for m in (memory(p) for p in pids) if m]
+        held = [(p, m) for p, m in ((p, memory(p)) for p in pids) if m]
+        mem = [m for _, m in held]
         pss, rss = sum(m[0] for m in mem), sum(m[1] for m in mem)
         t = round(time.monotonic() - start, 1)
         samples.append({'t': t, 'processes': len(mem), 'pss_kb': pss, 'rss_kb': rss})
@@ -100,6 +126,14 @@ def main():
             peak_procs = (len(mem), t)
         if pss > peak_pss[0]:
             peak_pss = (pss, rss, t)
+            groups = {}
+            for p, m in held:
+                g = pgid_of(p)
+                name = 'cityvibe and its own children' if g == pid_group else group_name(g)
+                key = f'{name} [{g}]'
+                n, kb = groups.get(key, (0, 0))
+                groups[key] = (n + 1, kb + m[0])
+            peak_groups = groups
         time.sleep(a.every)
     wall = time.monotonic() - start
     out = {
@@ -113,6 +147,8 @@ def main():
         'cpu_s': round(cpu, 2),
         'wall_s': round(wall, 2),
         'samples': len(samples),
+        'at_peak_pss': [f'{kb / 1024:.0f} MB {n} processes: {name}'
+                        for name, (n, kb) in sorted(peak_groups.items(), key=lambda g: -g[1][1])],
     }
     print(json.dumps(out, indent=1), file=sys.stderr)
     if a.json:

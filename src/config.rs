@@ -61,6 +61,13 @@ pub struct Settings {
     /// before it would hold more than its share.
     #[serde(default = "default_translate_max_processes")]
     pub translate_max_processes: usize,
+    /// What the local translation engines of a run may hold at once, all
+    /// workers together, in MB of summed PSS as data/translate/footprint.tsv
+    /// weighs each pipeline (default 1,300: the run stays under 1.5 GB); the
+    /// targets are packed into waves that fit, and a target heavier alone
+    /// runs alone, closing its least recently used engine to stay within.
+    #[serde(default = "default_translate_max_memory_mb")]
+    pub translate_max_memory_mb: u64,
     /// The longest a run waits for a host (a Retry-After, a backoff, a
     /// delay); beyond it the host waits for a later run (P10).
     #[serde(default = "default_max_wait")]
@@ -90,6 +97,9 @@ fn default_translate_timeout() -> u64 {
 }
 fn default_translate_max_processes() -> usize {
     140
+}
+fn default_translate_max_memory_mb() -> u64 {
+    crate::translate::engines::apertium::DEFAULT_MAX_MEMORY_MB
 }
 fn default_max_wait() -> u64 {
     300
@@ -132,6 +142,7 @@ impl Default for Settings {
             api_key_env: None,
             translate_timeout_secs: default_translate_timeout(),
             translate_max_processes: default_translate_max_processes(),
+            translate_max_memory_mb: default_translate_max_memory_mb(),
             max_wait_secs: default_max_wait(),
             terms_dir: None,
             translate_max_chars: default_translate_max_chars(),

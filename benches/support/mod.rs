@@ -4,7 +4,9 @@
 //! wall time, CPU time and peak RSS (`wait4`), count this process's and its
 //! reaped descendants' CPU (`getrusage`), adopt orphaned grandchildren
 //! (`PR_SET_CHILD_SUBREAPER`), all through the `libc` crate; plus the
-//! `cargo bench` gate and small file helpers. Not a timing library and not
+//! `cargo bench` gate and small file helpers; and a sampler of a process
+//! tree's processes and summed PSS every half second (`/proc/*/smaps_rollup`,
+//! as scripts/footprint.py samples a run). Not a timing library and not
 //! for the shipped binary.
 #![allow(dead_code)]
 
@@ -99,6 +101,78 @@ pub fn run_measured_quiet(mut cmd: Command, input: Option<&Path>) -> Result<Meas
         bail!("exited with {code:?}: {}", stderr.trim());
     }
     Ok(m)
+}
+
+/// The most a process tree held at one sample: processes, and summed PSS in kB.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Peaks {
+    pub processes: usize,
+    pub pss_kb: u64,
+}
+
+impl Peaks {
+    pub fn max(self, other: Peaks) -> Peaks {
+        Peaks { processes: self.processes.max(other.processes), pss_kb: self.pss_kb.max(other.pss_kb) }
+    }
+    pub fn pss_mb(&self) -> f64 {
+        self.pss_kb as f64 / 1024.0
+    }
+}
+
+/// Samples, every `every`, the tree of processes under `root` (itself
+/// included) until the returned handle is stopped, and keeps the peaks.
+pub struct Sampler {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: std::thread::JoinHandle<Peaks>,
+}
+
+impl Sampler {
+    pub fn start(root: u32, every: Duration) -> Sampler {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = std::sync::Arc::clone(&stop);
+        let thread = std::thread::spawn(move || {
+            let mut peaks = Peaks::default();
+            while !flag.load(std::sync::atomic::Ordering::Relaxed) {
+                peaks = peaks.max(sample_tree(root));
+                std::thread::sleep(every);
+            }
+            peaks
+        });
+        Sampler { stop, thread }
+    }
+
+    pub fn stop(self) -> Peaks {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.thread.join().unwrap_or_default()
+    }
+}
+
+/// The processes of `root`'s tree now, and their summed PSS.
+fn sample_tree(root: u32) -> Peaks {
+    let mut kids: std::collections::HashMap<u32, Vec<u32>> = std::collections::HashMap::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else { continue };
+        let Ok(stat) = std::fs::read(entry.path().join("stat")) else { continue };
+        // The command may hold blanks and parentheses: the ppid follows the last ')'.
+        let Some(close) = stat.iter().rposition(|&b| b == b')') else { continue };
+        let rest = String::from_utf8_lossy(&stat[close + 1..]).into_owned();
+        if let Some(ppid) = rest.split_whitespace().nth(1).and_then(|p| p.parse::<u32>().ok()) {
+            kids.entry(ppid).or_default().push(pid);
+        }
+    }
+    let (mut todo, mut peaks) = (vec![root], Peaks::default());
+    while let Some(pid) = todo.pop() {
+        if let Ok(rollup) = std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")) {
+            peaks.processes += 1;
+            peaks.pss_kb += rollup
+                .lines()
+                .find_map(|l| l.strip_prefix("Pss:"))
+                .and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok())
+                .unwrap_or(0);
+        }
+        todo.extend(kids.get(&pid).into_iter().flatten());
+    }
+    peaks
 }
 
 /// The 1, 5 and 15 minute load averages, as /proc/loadavg gives them.

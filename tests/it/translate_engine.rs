@@ -483,3 +483,96 @@ fn apy_server_down_is_an_error() {
     let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     assert!(ApyTranslator::new(&format!("http://127.0.0.1:{port}")).is_err());
 }
+
+/// The MB data/translate/footprint.tsv gives one pipeline of `modes`
+/// (`spa-cat+cat-fra`: both pairs).
+fn footprint_mb(modes: &str) -> u64 {
+    let table = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/translate/footprint.tsv")).unwrap();
+    let weigh = |mode: &str| -> u64 {
+        table
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .find_map(|l| l.strip_prefix(mode)?.strip_prefix('\t')?.trim().parse().ok())
+            .unwrap_or_else(|| panic!("{mode} is not in data/translate/footprint.tsv"))
+    };
+    modes.split('+').map(weigh).sum()
+}
+
+/// The Apertium pipelines alive under `root` now: each one's modes, as the
+/// shell that runs it is named (`sh -c PIPELINE MODES`).
+fn pipelines_under(root: u32) -> Vec<String> {
+    let mut kids: std::collections::HashMap<u32, Vec<u32>> = std::collections::HashMap::new();
+    let mut leaders = std::collections::HashSet::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else { continue };
+        let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else { continue };
+        let fields: Vec<u32> = stat
+            .rsplit_once(')')
+            .map(|(_, rest)| rest.split_whitespace().skip(1).take(2).filter_map(|f| f.parse().ok()).collect())
+            .unwrap_or_default();
+        let [ppid, pgrp] = fields[..] else { continue };
+        kids.entry(ppid).or_default().push(pid);
+        if pgrp == pid {
+            leaders.insert(pid);
+        }
+    }
+    let (mut todo, mut out) = (vec![root], Vec::new());
+    while let Some(pid) = todo.pop() {
+        todo.extend(kids.get(&pid).into_iter().flatten());
+        // A pipeline is a process group led by its shell; the shell's
+        // children are copies of it until each runs its stage.
+        if !leaders.contains(&pid) {
+            continue;
+        }
+        let argv: Vec<String> = std::fs::read(format!("/proc/{pid}/cmdline"))
+            .map(|c| c.split(|&b| b == 0).map(|a| String::from_utf8_lossy(a).into_owned()).collect())
+            .unwrap_or_default();
+        // A pipeline's shell, not the one-line shells that kill a process
+        // group (`sh -c 'kill -9 -"$1"' sh PGID`).
+        if argv.len() > 3 && argv[0] == "sh" && argv[1] == "-c" && argv[2].contains('|') {
+            out.push(argv[3].clone());
+        }
+    }
+    out
+}
+
+/// What a run's engines hold at once stays within `translate_max_memory_mb`
+/// (default 1,300 MB) as data/translate/footprint.tsv weighs each pipeline:
+/// Spanish descriptions into French and into Italian, both through Catalan
+/// with their mending and second opinions, are never translated side by
+/// side, though two workers could. Sampled every 50 ms through the binary,
+/// on the first events of the real Madrid feed.
+#[test]
+fn the_engines_a_run_holds_at_once_stay_within_its_memory_budget() {
+    if apertium().is_none() {
+        return;
+    }
+    let dir = common::workdir(&crate::translate_engine_answers::config("\"es\", \"fr\", \"it\""));
+    if !crate::translate_engine_answers::write_real_sample(dir.path(), 8) {
+        return;
+    }
+    let mut child = common::command(dir.path())
+        .args(["--mirror", "mirror", "run", "--source", "madrid"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (mut heaviest, mut seen) = ((0u64, Vec::new()), 0usize);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        let alive = pipelines_under(child.id());
+        seen += alive.len();
+        let mb: u64 = alive.iter().map(|m| footprint_mb(m)).sum();
+        if mb > heaviest.0 {
+            heaviest = (mb, alive);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert!(status.success(), "{stderr}");
+    assert!(seen > 0, "no engine pipeline was seen running");
+    assert!(heaviest.0 <= 1300, "{} MB held at once by {:?}", heaviest.0, heaviest.1);
+}

@@ -15,7 +15,7 @@ const FEED: &str = "mirror/datos.madrid.es/egob/catalogo/300107-0-agenda-activid
 
 /// The first `n` events of the real feed, into the work folder's mirror;
 /// `false` when the real data is missing (outside CI).
-fn write_real_sample(dir: &Path, n: usize) -> bool {
+pub(crate) fn write_real_sample(dir: &Path, n: usize) -> bool {
     let Some(path) = common::realdata("madrid_300107/300107-0-agenda-actividades-eventos_2025-10.json") else { return false };
     // The feed holds raw control characters inside its strings.
     let raw: String =
@@ -29,7 +29,7 @@ fn write_real_sample(dir: &Path, n: usize) -> bool {
     true
 }
 
-fn config(langs: &str) -> String {
+pub(crate) fn config(langs: &str) -> String {
     format!("[settings]\ntranslator = \"apertium\"\nlanguages = [{langs}]\n[sources.madrid]\nenabled = true\n")
 }
 
@@ -100,4 +100,58 @@ fn the_same_feed_stores_the_same_text_in_two_fresh_databases() {
     let differ: Vec<_> = a.iter().filter(|(k, v)| b.get(*k) != Some(*v)).map(|(k, v)| (k, v, b.get(k))).collect();
     assert!(differ.is_empty(), "{} of {} differ, first: {:?}", differ.len(), a.len(), differ.first());
     assert_eq!(a.len(), b.len());
+}
+
+/// An upgrade, through the binary, against a loopback LibreTranslate that
+/// records every request: on the database a run filled, a release whose
+/// finishing is unchanged asks the engine nothing and stores the same text;
+/// one whose finishing changed (every finished key stale and the finished
+/// cache gone, as a raised `FINISH_VERSION` leaves them) finishes the kept
+/// answers again, still asking the engine nothing.
+#[test]
+fn an_upgrade_sends_the_engine_nothing_whether_or_not_its_finishing_changed() {
+    use crate::common::server::{Reply, Server};
+    use crate::translate_quality::{record, write_feed};
+    let server = Server::start(|seen, _| {
+        let body: Value = serde_json::from_slice(&seen.body).unwrap_or_default();
+        let out: Vec<String> = body["q"]
+            .as_array()
+            .map(|q| q.iter().map(|t| format!("[{}] {}", body["target"], t.as_str().unwrap_or(""))).collect())
+            .unwrap_or_default();
+        Reply::ok(serde_json::json!({ "translatedText": out }).to_string()).header("Content-Type", "application/json")
+    });
+    let dir = workdir(&format!(
+        "[settings]\ntranslator = \"libretranslate\"\nlibretranslate_url = \"{}\"\nlanguages = [\"es\", \"en\", \"fr\"]\n[sources.madrid]\nenabled = true\n",
+        server.url()
+    ));
+    write_feed(
+        dir.path(),
+        &[
+            record("1", "Concierto de jazz", "Un concierto en la sala grande.", "Sala X"),
+            record("2", "Taller de cerámica", "Para toda la familia.", "Centro Y"),
+        ],
+    );
+    let once = |args: &[&str]| {
+        let out = cityvibe(dir.path(), args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    };
+    once(&["--mirror", "mirror", "run", "--source", "madrid"]);
+    let asked = server.requests().len();
+    let before = stored(dir.path());
+    assert!(asked > 0 && before.len() == 8, "{asked} requests, {} translations", before.len());
+    // The next release, its finishing unchanged: the whole feed again.
+    once(&["--mirror", "mirror", "run", "--force", "--source", "madrid"]);
+    assert_eq!(server.requests().len(), asked, "the engine was asked again by an unchanged finishing");
+    assert_eq!(stored(dir.path()), before);
+    // A release whose finishing changed.
+    let db = rusqlite::Connection::open(dir.path().join("data/cityvibe.db")).unwrap();
+    db.execute_batch("UPDATE translations SET cache_key = 'finished by another version'; DELETE FROM translation_cache;").unwrap();
+    drop(db);
+    once(&["--mirror", "mirror", "run", "--force", "--source", "madrid"]);
+    assert_eq!(server.requests().len(), asked, "the engine was asked again by a new finishing");
+    assert_eq!(stored(dir.path()), before);
+    let db = rusqlite::Connection::open(dir.path().join("data/cityvibe.db")).unwrap();
+    let stale: i64 =
+        db.query_row("SELECT count(*) FROM translations WHERE cache_key = 'finished by another version'", [], |r| r.get(0)).unwrap();
+    assert_eq!(stale, 0, "every text finished again under the new finishing's key");
 }

@@ -14,6 +14,7 @@
 //!
 //! Not for: deformatting (see `stream`), or deciding what to translate.
 
+use crate::translate::engines::footprint;
 use crate::translate::engines::pipeline::{Answer, Engine, kill_pgid, pipeline_of};
 use crate::translate::engines::routes;
 use crate::translate::engines::stream;
@@ -44,16 +45,32 @@ pub struct ApertiumTranslator {
     engine_id: String,
     modes: BTreeSet<String>,
     timeout: Duration,
-    /// Running engines by key, each with when it was last used (a count).
-    engines: HashMap<String, (Engine, u64)>,
+    /// Running engines by key, each with when it was last used (a count)
+    /// and the MB it holds (`footprint`).
+    engines: HashMap<String, (Engine, u64, u64)>,
     /// Uses so far: the clock of `engines`' last uses.
     uses: u64,
     /// The most processes this translator's engines may hold at once
     /// ([`DEFAULT_MAX_PROCESSES`]); starting one more closes the least
     /// recently used first.
     max_processes: usize,
+    /// What all the workers' engines may hold together, in MB
+    /// ([`DEFAULT_MAX_MEMORY_MB`]): the budget a run's waves are packed by.
+    memory_budget_mb: u64,
+    /// The MB this translator's engines may hold now (its share of the
+    /// wave's budget, `hold_at_most`); starting one more closes the least
+    /// recently used first.
+    max_mb: u64,
     pivot_memo: PivotMemo,
 }
+
+/// What translation's engines may hold together by default, in MB of
+/// summed PSS as `data/translate/footprint.tsv` weighs them: the heaviest
+/// target (Spanish descriptions into French, through Catalan, with its
+/// mending and second opinion: 1,280 MB) runs alone, and the run as a whole
+/// (the `cityvibe` process's 70–100 MB beside) stays under 1.5 GB: a
+/// server of 2 GB has room for it.
+pub const DEFAULT_MAX_MEMORY_MB: u64 = 1300;
 
 /// The processes one translator (one worker) may hold by default: the
 /// heaviest route with its second opinions fits, two workers stay under
@@ -95,6 +112,8 @@ impl ApertiumTranslator {
             engines: HashMap::new(),
             uses: 0,
             max_processes: DEFAULT_MAX_PROCESSES,
+            memory_budget_mb: DEFAULT_MAX_MEMORY_MB,
+            max_mb: DEFAULT_MAX_MEMORY_MB,
             pivot_memo: PivotMemo::default(),
         })
     }
@@ -106,17 +125,66 @@ impl ApertiumTranslator {
         self
     }
 
+    /// Sets what all the workers' engines may hold together, in MB: each
+    /// worker holds at most that until a wave gives it its share.
+    pub fn with_max_memory_mb(mut self, mb: u64) -> Self {
+        self.memory_budget_mb = mb;
+        self.max_mb = mb;
+        self
+    }
+
+    /// The MB this translator's engines hold now, as `footprint` weighs them.
+    pub fn memory_mb(&self) -> u64 {
+        self.engines.values().map(|(_, _, mb)| mb).sum()
+    }
+
+    /// The engines (their modes, `+` joined; a twin under its own key) a
+    /// text of `field` from `src` into `tgt` may start, as
+    /// [`Self::translate_routed`] starts them.
+    fn engines_of(&self, src: &str, tgt: &str, field: Option<Field>) -> Vec<String> {
+        if src == tgt {
+            return Vec::new();
+        }
+        if let Some(declared) = routes::route(src, tgt, field) {
+            let mut out = vec![declared.modes_name()];
+            match declared.pivot {
+                Some(via) => {
+                    let back = routes::route("ca", src, None).filter(|r| r.pivot.is_none());
+                    let direct = routes::route(src, tgt, None).filter(|r| r.pivot.is_none());
+                    if let (Some(back), Some(direct), "ca") = (back, direct, via) {
+                        out.push(format!("{}+{}", back.modes_name(), direct.modes_name()));
+                    }
+                }
+                None if declared.second.is_some() => out.push(declared.modes_name()),
+                None => {}
+            }
+            if let Some(second) = &declared.second {
+                if self.modes.contains(ENGLISH) {
+                    out.push(ENGLISH.to_string());
+                }
+                out.push(second.join("+"));
+            }
+            return out;
+        }
+        match route(src, tgt, |s, t| self.mode(s, t).map(String::from)) {
+            Some(crate::translate::engines::Route::Direct(m)) => vec![m],
+            Some(crate::translate::engines::Route::Pivot(a, b)) => vec![a, b],
+            _ => Vec::new(),
+        }
+    }
+
     /// The processes this translator's engines hold now (each pipeline's
     /// stages and the shell that runs them).
     pub fn processes(&self) -> usize {
-        self.engines.values().map(|(e, _)| e.processes()).sum()
+        self.engines.values().map(|(e, _, _)| e.processes()).sum()
     }
 
-    /// Makes room for an engine of `needed` processes: the least recently
-    /// used engines are closed until it fits under `max_processes`.
-    fn make_room(&mut self, needed: usize) {
-        while !self.engines.is_empty() && self.processes() + needed > self.max_processes {
-            let oldest = self.engines.iter().min_by_key(|(_, (_, used))| *used).map(|(k, _)| k.clone());
+    /// Makes room for an engine of `needed` processes holding `mb`: the
+    /// least recently used engines are closed until it fits under
+    /// `max_processes` and `max_mb`.
+    fn make_room(&mut self, needed: usize, mb: u64) {
+        while !self.engines.is_empty() && (self.processes() + needed > self.max_processes || self.memory_mb() + mb > self.max_mb) {
+            let oldest = self.engines.iter().min_by_key(|(_, (_, used, _))| *used).map(|(k, _)| k.clone());
             if let Some(key) = oldest {
                 self.engines.remove(&key);
             }
@@ -245,12 +313,13 @@ impl ApertiumTranslator {
             if !self.engines.contains_key(key) {
                 let files: Vec<PathBuf> = mode.split('+').map(|m| self.modes_dir.join(format!("{m}.mode"))).collect();
                 let (pipeline, _) = pipeline_of(&files, mark_direct)?;
-                self.make_room(Engine::processes_of(&pipeline));
+                let mb = footprint::engine_mb(mode);
+                self.make_room(Engine::processes_of(&pipeline), mb);
                 let engine = Engine::start(&files, mode, mark_direct)
                     .map_err(|e| e.context(format!("starting an engine beside {} processes of this worker's", self.processes())))?;
-                self.engines.insert(key.to_string(), (engine, 0));
+                self.engines.insert(key.to_string(), (engine, 0, mb));
             }
-            let (engine, used) = self.engines.get_mut(key).expect("started just above");
+            let (engine, used, _) = self.engines.get_mut(key).expect("started just above");
             *used = self.uses;
             match engine.translate(&cores, self.timeout) {
                 Ok(out) => translated = out,
@@ -381,6 +450,21 @@ impl Translator for ApertiumTranslator {
         self.pivot_memo = PivotMemo::default();
     }
 
+    fn memory_budget_mb(&self) -> Option<u64> {
+        Some(self.memory_budget_mb)
+    }
+
+    fn footprint_mb(&self, src: &str, tgt: &str, field: Field) -> u64 {
+        self.engines_of(src, tgt, Some(field)).iter().map(|m| footprint::engine_mb(m)).sum()
+    }
+
+    /// A wave's share: closes what no longer fits (least recently used
+    /// first) and holds at most `mb` from now on.
+    fn hold_at_most(&mut self, mb: u64) {
+        self.max_mb = mb;
+        self.make_room(0, 0);
+    }
+
     fn supports(&self, src: &str, tgt: &str) -> bool {
         match routes::route(src, tgt, None) {
             Some(declared) if src != tgt => declared.modes.iter().all(|m| self.modes.contains(*m)),
@@ -417,5 +501,35 @@ fn probe(command: &str, args: &[&str]) -> Result<String> {
             kill_pgid(pid);
             bail!("{shown} did not answer within {} s", PROBE_TIMEOUT.as_secs());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every target of every original language, titles and descriptions,
+    /// holds at most the default budget with all its engines running: by
+    /// default no worker closes an engine it will need again (which would
+    /// cost the pair's start once more), and the heaviest, Spanish
+    /// descriptions into French through Catalan, runs alone.
+    #[test]
+    fn every_route_with_its_helpers_fits_the_default_memory_budget() {
+        let Ok(t) = ApertiumTranslator::system() else { return };
+        let mut heaviest = (0, String::new());
+        for src in ["es", "ca", "eu"] {
+            for tgt in crate::lang::Lang::CODES {
+                for field in [Field::Title, Field::Description] {
+                    let mb = t.footprint_mb(src, tgt, field);
+                    println!("{src}->{tgt} {}: {mb} MB {:?}", field.as_str(), t.engines_of(src, tgt, Some(field)));
+                    assert!(mb <= DEFAULT_MAX_MEMORY_MB, "{src}->{tgt} {}: {mb} MB", field.as_str());
+                    if mb > heaviest.0 {
+                        heaviest = (mb, format!("{src}->{tgt} {}", field.as_str()));
+                    }
+                }
+            }
+        }
+        assert_eq!(heaviest.1, "es->fr description", "{heaviest:?}");
+        assert!(heaviest.0 * 2 > DEFAULT_MAX_MEMORY_MB, "the heaviest runs alone");
     }
 }

@@ -20,6 +20,7 @@ use std::sync::Mutex;
 
 pub mod apertium;
 pub mod apy;
+pub mod footprint;
 pub mod libretranslate;
 pub mod openai;
 mod pipeline;
@@ -48,6 +49,23 @@ pub trait Translator {
     /// them (a local engine's processes end; the next text starts what it
     /// needs). A backend that holds nothing does nothing.
     fn rest(&mut self) {}
+    /// What this engine's workers may hold together, in MB of summed PSS
+    /// (`translate_max_memory_mb`); `None` when it holds no process (a
+    /// server does the work).
+    fn memory_budget_mb(&self) -> Option<u64> {
+        None
+    }
+    /// MB the engines translating `field` from `src` into `tgt` may hold at
+    /// once (its pipeline and its helpers); 0 for a backend that holds none.
+    fn footprint_mb(&self, src: &str, tgt: &str, field: Field) -> u64 {
+        let _ = (src, tgt, field);
+        0
+    }
+    /// Sets what this worker may hold until told otherwise: its share of
+    /// a wave's budget. A backend that holds nothing ignores it.
+    fn hold_at_most(&mut self, mb: u64) {
+        let _ = mb;
+    }
 }
 
 /// Engine instances of any kind, one per worker.
@@ -68,6 +86,15 @@ impl<T: Translator + ?Sized> Translator for Box<T> {
     }
     fn rest(&mut self) {
         (**self).rest()
+    }
+    fn memory_budget_mb(&self) -> Option<u64> {
+        (**self).memory_budget_mb()
+    }
+    fn footprint_mb(&self, src: &str, tgt: &str, field: Field) -> u64 {
+        (**self).footprint_mb(src, tgt, field)
+    }
+    fn hold_at_most(&mut self, mb: u64) {
+        (**self).hold_at_most(mb)
     }
 }
 

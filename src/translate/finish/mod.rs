@@ -83,6 +83,23 @@ pub enum Slips {
 /// As [`finish`], for the output of an engine that makes `slips`.
 /// `anchors` are the spans the engine saw as fixed (the kept names and the
 /// terms put in, see `Prepared::anchors`): Apertium moves words around each.
+/// The names of the stages of [`stages::STAGES`], in order (for the tests
+/// that leave one out).
+#[cfg(test)]
+pub(crate) fn stage_names() -> Vec<&'static str> {
+    stages::STAGES.iter().map(|s| s.name).collect()
+}
+
+/// `f`'s result with the stage `name` left out of every finishing it runs
+/// on this thread: what the golden file's cover is checked by.
+#[cfg(test)]
+pub(crate) fn without_stage<R>(name: &'static str, f: impl FnOnce() -> R) -> R {
+    stages::SKIP.with(|k| k.set(Some(name)));
+    let out = f();
+    stages::SKIP.with(|k| k.set(None));
+    out
+}
+
 /// Runs the stages of [`stages::STAGES`] that apply, in order.
 pub fn finish_from(
     output: &str,

@@ -83,7 +83,12 @@ fn engine_of_worker(settings: &crate::config::Settings, timeout: std::time::Dura
     let url = |u: &Option<String>| u.clone().unwrap_or_default();
     Ok(Some(match settings.translator {
         T::None => return Ok(None),
-        T::Apertium => Box::new(ApertiumTranslator::system()?.with_timeout(timeout).with_max_processes(share)),
+        T::Apertium => Box::new(
+            ApertiumTranslator::system()?
+                .with_timeout(timeout)
+                .with_max_processes(share)
+                .with_max_memory_mb(settings.translate_max_memory_mb),
+        ),
         T::Apy => Box::new(ApyTranslator::with_timeout(&url(&settings.apy_url), timeout)?),
         T::Libretranslate => Box::new(LibreTranslator::new(&url(&settings.libretranslate_url), key(), timeout)?),
         T::Openai => Box::new(OpenAiTranslator::new(
@@ -132,7 +137,13 @@ pub fn engines(settings: &crate::config::Settings) -> Option<Engines> {
     };
     let apertium = || -> Workers {
         ApertiumTranslator::system()
-            .map(|t| Box::new(t.with_timeout(timeout).with_max_processes(settings.translate_max_processes / cores)) as Workers)
+            .map(|t| {
+                Box::new(
+                    t.with_timeout(timeout)
+                        .with_max_processes(settings.translate_max_processes / cores)
+                        .with_max_memory_mb(settings.translate_max_memory_mb),
+                ) as Workers
+            })
             .map_err(|e| e.context("Apertium is not usable (install it with `make deps`)"))
             .unwrap_or_else(|e| Box::new(Unavailable(format!("{e:#}"))))
     };

@@ -69,11 +69,19 @@ pub(in crate::translate) fn send<T: Translator + Send>(
     let mut sending = Sending { store, workers, engine, failures, stats, fallen, referee, asked: Vec::new() };
     let n = sending.workers.len().max(1);
     for ((src, field), targets) in by_source_and_field(needs) {
-        // A wave is as many targets as workers, one each: a worker holds
-        // the engines of one target at a time, closed when the wave is
-        // done, so what translation holds is bounded by the workers, not
-        // by the routes.
-        for wave in waves(targets, n) {
+        // A wave is at most as many targets as workers, one each: a worker
+        // holds the engines of one target at a time, closed when the wave
+        // is done, so what translation holds is bounded by the workers and
+        // the memory budget, not by the routes.
+        let budget = sending.workers.first().and_then(|w| w.memory_budget_mb());
+        let weights: Vec<u64> = match sending.workers.first() {
+            Some(w) => targets.iter().map(|(t, _)| w.footprint_mb(&src, t.as_str(), field)).collect(),
+            None => vec![0; targets.len()],
+        };
+        for (wave, shares) in waves(targets, &weights, n, budget) {
+            for (i, share) in shares.into_iter().enumerate() {
+                sending.workers[worker_of(i, n)].hold_at_most(share);
+            }
             let mut rounds = Rounds::new(src.clone(), field, wave, failures);
             for round in 0..rounds.count {
                 if sending.stats.interrupted.is_none() {
@@ -100,17 +108,49 @@ pub(in crate::translate) fn send<T: Translator + Send>(
     Ok(())
 }
 
-/// `targets` in waves of `n`, in order: target `i` of a wave goes to worker
-/// `i` (`engines::worker_of`).
-fn waves(targets: Targets, n: usize) -> Vec<Targets> {
-    let mut out: Vec<Targets> = Vec::new();
-    for (k, t) in targets.into_iter().enumerate() {
-        if k % n == 0 {
-            out.push(Vec::new());
+/// `targets` packed into waves, target `i` of a wave going to worker `i`
+/// (`engines::worker_of`): at most `n` a wave, and, when the engine holds
+/// processes (a `budget` in MB), no more together than the budget as
+/// `weights` (MB, one per target: `Translator::footprint_mb`) weigh them.
+/// The heaviest go first, each into the first wave with room (first fit
+/// decreasing, ties in the given order, so the same targets always make
+/// the same waves); one heavier than the whole budget runs alone. Each
+/// wave comes with each target's share of the budget: its weight and an
+/// equal part of what is left (the whole budget for one alone).
+fn waves(targets: Targets, weights: &[u64], n: usize, budget: Option<u64>) -> Vec<(Targets, Vec<u64>)> {
+    let n = n.max(1);
+    let Some(budget) = budget else {
+        let mut out: Vec<(Targets, Vec<u64>)> = Vec::new();
+        for (k, t) in targets.into_iter().enumerate() {
+            if k % n == 0 {
+                out.push((Vec::new(), Vec::new()));
+            }
+            let last = out.last_mut().expect("a wave was just pushed");
+            last.0.push(t);
+            last.1.push(u64::MAX);
         }
-        out.last_mut().expect("a wave was just pushed").push(t);
+        return out;
+    };
+    let mut order: Vec<usize> = (0..targets.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(weights.get(i).copied().unwrap_or(0)));
+    let weight = |i: usize| weights.get(i).copied().unwrap_or(0);
+    let mut packed: Vec<Vec<usize>> = Vec::new();
+    for i in order {
+        let fits = |w: &&mut Vec<usize>| w.len() < n && w.iter().map(|&j| weight(j)).sum::<u64>() + weight(i) <= budget;
+        match packed.iter_mut().find(|w| fits(w)) {
+            Some(wave) => wave.push(i),
+            None => packed.push(vec![i]),
+        }
     }
-    out
+    let mut slots: Vec<Option<(Lang, Vec<Need>)>> = targets.into_iter().map(Some).collect();
+    packed
+        .into_iter()
+        .map(|wave| {
+            let left = budget.saturating_sub(wave.iter().map(|&j| weight(j)).sum());
+            let shares = wave.iter().map(|&j| if wave.len() == 1 { budget } else { weight(j) + left / wave.len() as u64 }).collect();
+            (wave.into_iter().filter_map(|j| slots[j].take()).collect(), shares)
+        })
+        .collect()
 }
 
 /// `needs` by source language and field, each with its targets: each field
@@ -481,4 +521,45 @@ fn one_by_one<T: Translator + Send>(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn packed(weights: &[u64], n: usize, budget: Option<u64>) -> Vec<(Vec<Lang>, Vec<u64>)> {
+        let langs = [Lang::En, Lang::Fr, Lang::It, Lang::Pt, Lang::Ca, Lang::Gl];
+        let targets: Targets = langs.iter().take(weights.len()).map(|&l| (l, Vec::new())).collect();
+        waves(targets, weights, n, budget).into_iter().map(|(w, s)| (w.into_iter().map(|(l, _)| l).collect(), s)).collect()
+    }
+
+    /// Two heavy targets never share a wave when together they pass the
+    /// budget; the heaviest runs alone with the whole budget, and a light
+    /// one goes beside the next heaviest that leaves it room.
+    #[test]
+    fn heavy_targets_run_in_waves_that_fit_the_memory_budget() {
+        // Spanish descriptions as footprint.tsv weighs them: en, fr (via ca),
+        // it (via ca), pt (via ca), ca, gl.
+        let got = packed(&[110, 1280, 800, 790, 190, 265], 2, Some(1300));
+        assert_eq!(
+            got,
+            vec![
+                (vec![Lang::Fr], vec![1300]),
+                (vec![Lang::It, Lang::Gl], vec![800 + 117, 265 + 117]),
+                (vec![Lang::Pt, Lang::Ca], vec![790 + 160, 190 + 160]),
+                (vec![Lang::En], vec![1300]),
+            ]
+        );
+        for (wave, shares) in &got {
+            assert!(shares.iter().sum::<u64>() <= 1300, "{wave:?} {shares:?}");
+        }
+    }
+
+    /// Without a budget (a server does the work) the targets go in order,
+    /// as many a wave as workers.
+    #[test]
+    fn without_a_budget_the_targets_go_in_order_one_a_worker() {
+        let got: Vec<Vec<Lang>> = packed(&[0, 0, 0, 0, 0], 2, None).into_iter().map(|(w, _)| w).collect();
+        assert_eq!(got, vec![vec![Lang::En, Lang::Fr], vec![Lang::It, Lang::Pt], vec![Lang::Ca]]);
+    }
 }
