@@ -133,8 +133,9 @@ kinds! {
         venue_heads: "venue-heads.tsv",
         /// Spanish: words an engine joins across a kept span's edge.
         joined_across_spans: "joined-across-spans.tsv",
-        /// Spanish: demonstratives and possessives a term is not put in after.
-        determiners: "determiners.txt",
+        /// Spanish: demonstratives and possessives a term is not put in
+        /// after, with the target languages whose engine breaks each.
+        determiners: "determiners.tsv",
         /// Set phrases of prices and audiences (`translate::phrases`).
         phrases: "phrases.tsv",
         /// English: words after which a noun is general ("history of the cinema").

@@ -265,7 +265,8 @@ impl ApertiumTranslator {
             .iter()
             .map(|f| {
                 let answer = if f.core.is_empty() { Answer::default() } else { translated.next().unwrap_or_default() };
-                Answer { text: format!("{}{}{}", f.lead, answer.text, f.trail), ..answer }
+                let marked = answer.marked.as_ref().map(|m| format!("{}{m}{}", f.lead, f.trail));
+                Answer { text: format!("{}{}{}", f.lead, answer.text, f.trail), marked, ..answer }
             })
             .collect())
     }
@@ -281,8 +282,9 @@ impl ApertiumTranslator {
     fn mend_leaks(&mut self, src: &str, tgt: &str, via: Option<&str>, texts: &[String], answers: Vec<Answer>) -> Result<Vec<String>> {
         let mut out: Vec<String> = Vec::with_capacity(answers.len());
         let mut leaked: Vec<String> = Vec::new();
+        // Each text with its leaks marked where they stand, until swapped.
         for (original, a) in texts.iter().zip(&answers) {
-            out.push(routes::keep_clock_times(original, &a.text));
+            out.push(routes::keep_clock_times(original, a.marked.as_ref().unwrap_or(&a.text)));
             for w in &a.leaked {
                 if !leaked.contains(w) {
                     leaked.push(w.clone());
@@ -293,7 +295,7 @@ impl ApertiumTranslator {
         let direct = routes::route(src, tgt, None).filter(|r| r.pivot.is_none());
         let (Some(back), Some(direct)) = (back, direct) else { return Ok(out) };
         if leaked.is_empty() || via != Some("ca") || !back.modes.iter().chain(&direct.modes).all(|m| self.modes.contains(*m)) {
-            return Ok(out);
+            return Ok(out.iter().map(|t| routes::swap_leaks(t, &[])).collect());
         }
         // The mending pipeline's second hop (the direct pair) marks a word
         // it does not know: such a word would come back Spanish, and stays
@@ -305,9 +307,13 @@ impl ApertiumTranslator {
             .filter(|(_, m)| m.leaked.is_empty())
             .map(|(w, m)| (w.as_str(), m.text.trim().trim_end_matches('.')))
             .filter(|(w, m)| routes::is_one_word(m) && !m.eq_ignore_ascii_case(w))
+            // A word in lower case that comes back capitalised was read as
+            // a name or an abbreviation: Catalan "des" (since) alone is
+            // "des." of desembre, "Déc" in French.
+            .filter(|(w, m)| !(w.starts_with(char::is_lowercase) && m.starts_with(char::is_uppercase)))
             .collect();
         for text in &mut out {
-            *text = routes::swap_words(text, &swaps);
+            *text = routes::swap_leaks(text, &swaps);
         }
         Ok(out)
     }

@@ -243,10 +243,14 @@ pub(super) fn mute_h(word: &str, lang: Lang) -> bool {
 /// "Catalogne", English "Seville"), takes that name; a venue's, a
 /// person's, an organisation's or a work's name, in which a place is only
 /// a part ("Generalitat de Catalunya", "Teatre Municipal de Girona"),
-/// stays as published.
-pub(super) fn exonyms(segs: &mut [Segment], lang: Lang) {
+/// stays as published, and so does the event's district (`local`: Madrid's
+/// Salamanca is no Salamanque).
+pub(super) fn exonyms(segs: &mut [Segment], lang: Lang, local: &[String]) {
     for seg in segs.iter_mut() {
         let Segment::Name(name) = seg else { continue };
+        if local.iter().any(|l| l == name) {
+            continue;
+        }
         let place = name.trim();
         let Some(row) = lang_data::of(lang).exonyms.rows().find(|r| r.len() == 2 && r[0] == place) else { continue };
         *name = name.replacen(place, row[1], 1);

@@ -159,7 +159,10 @@ pub(super) const STAGES: &[Stage] = &[
         ..stage("punctuation as the language sets it", Step::Text(|t, f| Some(typography::punctuate(t, f.names, f.lang))))
     },
     // Last: the stages above find the kept names as they were published.
-    Stage { sent_plain: true, ..stage("places in the reader's language", Step::Segments(Cut::Names, |s, f| places::exonyms(s, f.lang))) },
+    Stage {
+        sent_plain: true,
+        ..stage("places in the reader's language", Step::Segments(Cut::Names, |s, f| places::exonyms(s, f.lang, f.local)))
+    },
 ];
 
 /// The text as the last stage left it: whole, or cut.
@@ -248,7 +251,7 @@ mod tests {
         }
         for &(stage, lang, field, names, output) in SLIPS {
             let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-            let by = |slips| finish_from(output, &names, &names, None, lang, field, slips);
+            let by = |slips| finish_from(output, &names, &names, &[], None, lang, field, slips);
             assert_ne!(by(Slips::Apertium), output, "{stage:?} mends its example");
             assert_eq!(by(Slips::None), output, "{stage:?} leaves a neural engine's output alone");
         }
@@ -272,12 +275,12 @@ mod tests {
             ]
         );
         assert_eq!(
-            finish_plain("explora el clasismo en l'El Cairo contemporani", &[], Lang::Ca),
+            finish_plain("explora el clasismo en l'El Cairo contemporani", &[], &[], Lang::Ca),
             "explora el clasismo en El Cairo contemporani"
         );
         let kept = vec!["Alasdair Roberts".to_string()];
-        assert_eq!(finish_plain("concert de Alasdair Roberts", &kept, Lang::Fr), "concert d'Alasdair Roberts");
-        assert_eq!(finish_plain("in il  parco partorisca tutti", &[], Lang::It), "in il  parco partorisca tutti");
+        assert_eq!(finish_plain("concert de Alasdair Roberts", &kept, &[], Lang::Fr), "concert d'Alasdair Roberts");
+        assert_eq!(finish_plain("in il  parco partorisca tutti", &[], &[], Lang::It), "in il  parco partorisca tutti");
     }
 
     /// Every row has a name of its own, and a stage for some languages
