@@ -170,6 +170,31 @@ fn is_pronoun(m: &str) -> bool {
     m.split(' ').next().is_some_and(|w| crate::lang_data::of(Lang::Fr).subject_pronouns.has(&w.to_lowercase()))
 }
 
+/// A pronoun Apertium wrote for an article it read as one right before a
+/// kept span (through Catalan, "en la [programme]" → French "dans celle
+/// [programme]", Italian "in quella [programma]"): written as the article
+/// `LANG/span-pronouns.tsv` gives it, with the pronoun's capital.
+pub(super) fn article_read_as_a_pronoun(segs: &mut [Segment], lang: Lang) {
+    let table = &crate::lang_data::of(lang).span_pronouns;
+    if table.is_empty() {
+        return;
+    }
+    for i in 0..segs.len().saturating_sub(1) {
+        let (Segment::Plain(before), Segment::Name(_)) = (&segs[i], &segs[i + 1]) else { continue };
+        let Some(head) = before.strip_suffix(' ') else { continue };
+        let start = head.rfind(|c: char| !c.is_alphabetic()).map_or(0, |p| p + head[p..].chars().next().map_or(1, char::len_utf8));
+        // The word alone: "celle-ci" or "d'une" are no bare pronoun.
+        if start > 0 && !head[..start].ends_with(' ') {
+            continue;
+        }
+        let word = &head[start..];
+        let Some(row) = table.rows().filter(|r| r.len() == 2).find(|r| r[0] == word.to_lowercase()) else { continue };
+        let article =
+            if word.starts_with(char::is_uppercase) { crate::translate::prepare::terms::capitalize(row[1]) } else { row[1].to_string() };
+        segs[i] = Segment::Plain(format!("{}{article} ", &head[..start]));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{Field, finish};

@@ -82,6 +82,14 @@ pub(super) const STAGES: &[Stage] = &[
         engines: APERTIUM,
         ..stage("words moved before a kept span", Step::Segments(Cut::Anchors, |s, f| moved::mend_around_names(s, f.lang)))
     },
+    Stage {
+        langs: Langs::Only(&[Lang::Fr, Lang::It]),
+        engines: APERTIUM,
+        ..stage(
+            "an article read as a pronoun before a span",
+            Step::Segments(Cut::Anchors, |s, f| garbled::article_read_as_a_pronoun(s, f.lang)),
+        )
+    },
     // Garbled forms house style knows (`data/lang/garbled.tsv`).
     stage("a stop moved before a kept span", Step::Segments(Cut::Names, |s, _| garbled::stop_moved_before_a_span(s))),
     Stage {
