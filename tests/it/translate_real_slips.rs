@@ -6,7 +6,13 @@
 //! "I" opening a sentence is no first edition ("1st Now What?"), the
 //! Catalan "i" between two places is translated ("Lleida i Tarragona"),
 //! and a place alone takes the reader's name for it (French "Gérone",
-//! English "Catalonia").
+//! English "Catalonia"), but a city's district keeps its own (Madrid's
+//! Salamanca). A word the pivot left in Catalan is mended where it stands,
+//! never wherever its letters stand in the batch (the French article "des"
+//! became "Déc", the Catalan "des" mended alone); an article read through
+//! Catalan as a pronoun before a kept span is the article ("partager celle
+//! [lecture]", "in quella [viale]"); a term goes in after a possessive the
+//! target's engine writes right ("his [book club]").
 //!
 //! Not for: the rules' own examples (the data files' `# example:` lines,
 //! run by `issue20_every_example_in_the_language_data_holds`).
@@ -19,8 +25,12 @@ const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\"
 [sources.madrid]\nenabled = true\n[sources.gencat]\nenabled = true\n";
 const MADRID: &str = "datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json";
 const GENCAT: &str = "analisi.transparenciacatalunya.cat/resource/rhpv-yr4f.json?$order=codi&$limit=1000&$offset=0";
-/// Madrid: "En este curso trabajaremos…", "Las ilustraciones de esta exposición…".
-const MADRID_IDS: &[&str] = &["50043503", "50093156"];
+/// Madrid: "En este curso trabajaremos…", "Las ilustraciones de esta
+/// exposición…"; four records whose French batch had "des" turned into
+/// "Déc" (50079410: "buscan formas de conservar…"); "Tras compartir la
+/// lectura… su club de lectura"; a camp in the district of Salamanca; "En
+/// la Avenida de San Fermín".
+const MADRID_IDS: &[&str] = &["50043503", "50093156", "50079410", "50067404", "50070618", "50061769", "50066046", "50090103", "50066587"];
 /// Catalonia: "…Diputacions de Barcelona, Girona, Lleida i Tarragona", "I ara què?".
 const GENCAT_IDS: &[&str] = &["20210127002", "20210127025"];
 
@@ -80,4 +90,26 @@ fn the_finishing_breaks_none_of_the_words_plain_apertium_has_right_on_real_recor
     let fr = text("fr", "20210127002", "description");
     assert!(fr.contains("Gérone") && fr.contains("et Tarragone") && !fr.contains(" i Tarragona"), "{fr}");
     assert!(fr.contains("Generalitat de Catalunya"), "an organisation's name stays as published: {fr}");
+
+    // The French article "des" stays itself, in every text of the batch.
+    let fr = listed(d, "fr");
+    for id in MADRID_IDS {
+        for field in ["title", "description"] {
+            let t = fr[*id][field].as_str().unwrap_or_default();
+            assert!(!t.split(|c: char| !c.is_alphabetic()).any(|w| w == "Déc"), "{id} {field}: {t}");
+        }
+    }
+    let t = text("fr", "50079410", "description");
+    assert!(t.contains("des façons"), "{t}");
+    // An article is no pronoun before a kept span; a term goes in after a
+    // possessive English writes right.
+    let t = text("fr", "50066046", "description");
+    assert!(t.contains("partager la lecture") && !t.contains("celle lecture"), "{t}");
+    let t = text("en", "50066046", "description");
+    assert!(t.contains("book club"), "{t}");
+    let t = text("it", "50066587", "description");
+    assert!(t.contains("Nel viale di San Fermín") && !t.contains("quella viale"), "{t}");
+    // A district is no town: Madrid's Salamanca stays in French.
+    let t = text("fr", "50090103", "title");
+    assert!(t.contains("Salamanca") && !t.contains("Salamanque"), "{t}");
 }
