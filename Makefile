@@ -63,6 +63,8 @@ lint:
 	  exit 1; \
 	fi
 	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) fmt --check
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --document-private-items
 
 ## Prove that `cityvibe adapter new` yields adapters that compile and pass their
 ## tests untouched: copy the crate (without target/ and .git) to a temp dir,

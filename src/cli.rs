@@ -542,8 +542,8 @@ impl Cli {
     /// Parse the command line, then take `CITYVIBE_DB`, `CITYVIBE_CONFIG` and
     /// `CITYVIBE_STATE_DIR` for an option not given on it. Done here, not with
     /// clap's `env`: clap counts an option the environment gives as one typed,
-    /// and its usage line in errors then shows it as if required (`--state-dir
-    /// <DIR>` under the systemd unit).
+    /// and its usage line in errors then shows it as if required (`--state-dir <DIR>`
+    /// under the systemd unit).
     pub fn parse_with_env() -> Result<Cli, clap::Error> {
         use clap::{CommandFactory, FromArgMatches};
         let matches = Cli::command().try_get_matches()?;

@@ -1,5 +1,5 @@
 //! schema.org `Event`s as JSON-LD: one `@graph` under `@context`
-//! https://schema.org, each event with its place, dates (or schedule),
+//! <https://schema.org>, each event with its place, dates (or schedule),
 //! language, the link to the original (`url`, `sameAs`), an `Offer` (price 0 in
 //! EUR when free), and the dataset it comes from as `subjectOf`, which carries
 //! `license`, `creditText`, `copyrightNotice` and `publisher` (P19): those are

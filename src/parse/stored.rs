@@ -6,7 +6,7 @@
 //! contact data scrubbed (`parse::pii`, P5) and the 64 KB a field may hold
 //! ([`FIELD_CAP`]).
 //!
-//! [`line`] and [`block`] clean a text to store; [`refusal`] says why an
+//! [`line()`] and [`block()`] clean a text to store; [`refusal`] says why an
 //! operator's text must be refused instead (contact data, or over the cap:
 //! an operator is told, not silently cut); [`message`] makes an error text
 //! safe to print or store.
@@ -53,7 +53,7 @@ fn finish(s: String) -> String {
 
 /// Why an operator's text (an import, a correction) is refused rather
 /// than stored: contact data (P5) or more than a field may hold. `None`
-/// when it may be stored, once cleaned by [`line`] or [`block`].
+/// when it may be stored, once cleaned by [`line()`] or [`block()`].
 pub fn refusal(raw: &str) -> Option<String> {
     if raw.len() > FIELD_CAP {
         return Some(format!("is {} bytes, over the {} KB a text may hold", raw.len(), FIELD_CAP >> 10));

@@ -38,9 +38,9 @@ impl Route {
 
     /// The route as a cache key names it: its modes, and for a pivot the
     /// mending of what its second hop leaves in the pivot's language
-    /// ([`leaked_words`]), so that a text translated before the mending
+    /// ([`marked_words`]), so that a text translated before the mending
     /// existed, or while it swapped every word spelt as a leak (`/mended`,
-    /// before `swap_leaks`), is translated again.
+    /// before [`swap_leaks`]), is translated again.
     pub fn key_name(&self) -> String {
         let name = match self.pivot {
             Some(_) => format!("{}/mended-in-place", self.modes_name()),

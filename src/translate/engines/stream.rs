@@ -97,8 +97,8 @@ pub(in crate::translate) const JOIN_GUARD: &str = "qzxv";
 
 /// `core` with [`JOIN_GUARD`] after each kept span that a preposition
 /// listed in `es/joined-across-spans.tsv` opens and an article listed there
-/// follows: "en [Madrid] el 18" would reach the rules as "en el 18" and
-/// come back Galician "no [Madrid] 18", the article gone.
+/// follows: "en \[Madrid\] el 18" would reach the rules as "en el 18" and
+/// come back Galician "no \[Madrid\] 18", the article gone.
 pub(crate) fn guard_joins(core: &str) -> std::borrow::Cow<'_, str> {
     // (side, word) rows of the file, read once.
     static LISTED: LazyLock<Vec<(&'static str, &'static str)>> = LazyLock::new(|| {

@@ -1,7 +1,7 @@
 //! The article before a noun and the preposition before it, where an
 //! engine wrote them for a word it could not see (a kept span, a term put
 //! in): a preposition and an article left apart joined where the language
-//! contracts them ("in il [Centro]" → "nel", `data/lang/LANG/contractions.tsv`);
+//! contracts them ("in il \[Centro\]" → "nel", `data/lang/LANG/contractions.tsv`);
 //! the article's capital Apertium keeps inside such a contraction put back
 //! in lower case ("deLla Gomera" → "della"); an article put in the gender
 //! of a term Apertium saw as fixed ("O oficina" → "A oficina",
@@ -13,7 +13,7 @@
 use crate::lang::Lang;
 
 /// Preposition + article pairs an engine leaves apart when the noun after
-/// them was kept ("in il [Centro]"), as each language writes them
+/// them was kept ("in il \[Centro\]"), as each language writes them
 /// (`data/lang/LANG/contractions.tsv`): (preposition, article, joined).
 fn contractions(lang: Lang) -> Vec<(&'static str, &'static str, &'static str)> {
     crate::lang_data::of(lang).contractions.rows().filter_map(|r| Some((*r.first()?, *r.get(1)?, *r.get(2)?))).collect()

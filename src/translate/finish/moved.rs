@@ -10,9 +10,9 @@ use super::Segment;
 use crate::lang::Lang;
 
 /// Apertium moves a short word or stop that followed a kept span to before
-/// it: French "Concierto de [X] en [Y]" comes back "Concert d'en X Y"
+/// it: French "Concierto de \[X\] en \[Y\]" comes back "Concert d'en X Y"
 /// (the words it moves: `data/lang/fr/moved-words.txt`),
-/// Catalan "del [Espronceda]. Sombras" comes back "del. Espronceda Ombres"
+/// Catalan "del \[Espronceda\]. Sombras" comes back "del. Espronceda Ombres"
 /// (and "del. Campo del Moro" with no stop at all; the contracted
 /// prepositions it does this after: `data/lang/ca/contracted-prepositions.txt`).
 /// The word or stop goes back after the span. A French "d'" or "l'" that

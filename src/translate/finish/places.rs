@@ -92,7 +92,7 @@ pub(super) fn prepositions(segs: &mut [Segment], lang: Lang, apertium_slips: boo
     }
 }
 
-/// "de [Magie] en [Escena]" comes back from Apertium as "d'en Magie
+/// "de \[Magie\] en \[Escena\]" comes back from Apertium as "d'en Magie
 /// Escena": the "en" goes back before the kept span.
 fn french_moved_en(before: &str) -> Option<String> {
     let body = before.strip_suffix(' ')?;

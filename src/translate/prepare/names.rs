@@ -88,8 +88,8 @@ fn headed(text: &str, ws: &[(usize, usize)], mut span: (usize, usize), taken: &[
 /// names: none for a run of dictionary words, and "Lucía Montes y Mado
 /// Dallery" (Catalan "Lleida i Tarragona") split at its "y" when a name follows it (the engine then
 /// translates the "y"; each side is looked at afresh). (Leaving out the
-/// common words that open a run, "Concurso de Vinos [Artesanales]", cost
-/// more names than it mended: "Puente de [Vallecas]", "Ara de [Madrid]".)
+/// common words that open a run, "Concurso de Vinos \[Artesanales\]", cost
+/// more names than it mended: "Puente de \[Vallecas\]", "Ara de \[Madrid\]".)
 fn by_dictionary(text: &str, span: (usize, usize), analysis: &Analysis, caps: bool) -> Vec<(usize, usize)> {
     if !holds_a_name(text, span, analysis, caps) {
         return Vec::new();
