@@ -176,7 +176,7 @@ kinds! {
         /// French: subject pronouns.
         subject_pronouns: "subject-pronouns.txt",
         /// The pronouns Apertium writes through Catalan for an article it
-        /// read as one before a kept span ("celle [X]"), with the article.
+        /// read as one before a kept span ("celle \[X\]"), with the article.
         span_pronouns: "span-pronouns.tsv",
         /// French: the openings a moved pronoun goes back into.
         pronoun_openings: "pronoun-openings.tsv",

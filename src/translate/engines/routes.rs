@@ -281,7 +281,8 @@ pub(in crate::translate) fn swap_leaks(text: &str, swaps: &[(&str, &str)]) -> St
     swap_words_where(text, swaps, |before, _, _, _| before.ends_with(LEAK)).replace(LEAK, "")
 }
 
-/// As [`swap_words`], for a word a second route translated alone: the
+/// `text` with each `(word, by)` pair's word, where it stands whole, written
+/// as `by`, for a word a second route translated alone: the
 /// word goes in lower-case as the original wrote it ("polichinelas" →
 /// "polichinelles", not the dictionary's "Polichinelles"), and not after
 /// an elided article when one of the two words opens with a vowel and the
@@ -312,8 +313,10 @@ pub(in crate::translate) fn swap_unknown_words(text: &str, swaps: &[(&str, &str)
     })
 }
 
-/// [`swap_words`], each occurrence swapped only where `keep(before, word,
-/// by, after)` says so, `before` and `after` being the text around it.
+/// `text` with every whole-word occurrence of each `(word, by)` pair's word
+/// (bounded by what is neither a letter, a digit nor `·`) written as `by`,
+/// only where `keep(before, word, by, after)` says so, `before` and `after`
+/// being the text around it.
 fn swap_words_where(text: &str, swaps: &[(&str, &str)], keep: impl Fn(&str, &str, &str, &str) -> bool) -> String {
     let inside = |c: char| c.is_alphanumeric() || c == '·';
     let mut out = text.to_string();

@@ -171,8 +171,8 @@ fn is_pronoun(m: &str) -> bool {
 }
 
 /// A pronoun Apertium wrote for an article it read as one right before a
-/// kept span (through Catalan, "en la [programme]" → French "dans celle
-/// [programme]", Italian "in quella [programma]"): written as the article
+/// kept span (through Catalan, "en la \[programme\]" → French "dans celle
+/// \[programme\]", Italian "in quella \[programma\]"): written as the article
 /// `LANG/span-pronouns.tsv` gives it, with the pronoun's capital.
 pub(super) fn article_read_as_a_pronoun(segs: &mut [Segment], lang: Lang) {
     let table = &crate::lang_data::of(lang).span_pronouns;
