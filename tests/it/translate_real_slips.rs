@@ -12,7 +12,8 @@
 //! became "Déc", the Catalan "des" mended alone); an article read through
 //! Catalan as a pronoun before a kept span is the article ("partager celle
 //! [lecture]", "in quella [viale]"); a term goes in after a possessive the
-//! target's engine writes right ("his [book club]").
+//! target's engine writes right ("his [book club]"); English puts no
+//! subject pronoun after a kept name ("Claudia Pia It left").
 //!
 //! Not for: the rules' own examples (the data files' `# example:` lines,
 //! run by `issue20_every_example_in_the_language_data_holds`).
@@ -29,8 +30,9 @@ const GENCAT: &str = "analisi.transparenciacatalunya.cat/resource/rhpv-yr4f.json
 /// exposición…"; four records whose French batch had "des" turned into
 /// "Déc" (50079410: "buscan formas de conservar…"); "Tras compartir la
 /// lectura… su club de lectura"; a camp in the district of Salamanca; "En
-/// la Avenida de San Fermín".
-const MADRID_IDS: &[&str] = &["50043503", "50093156", "50079410", "50067404", "50070618", "50061769", "50066046", "50090103", "50066587"];
+/// la Avenida de San Fermín"; "Claudia Pia dejó un legado…".
+const MADRID_IDS: &[&str] =
+    &["50043503", "50093156", "50079410", "50067404", "50070618", "50061769", "50066046", "50090103", "50066587", "50096420"];
 /// Catalonia: "…Diputacions de Barcelona, Girona, Lleida i Tarragona", "I ara què?".
 const GENCAT_IDS: &[&str] = &["20210127002", "20210127025"];
 
@@ -109,6 +111,9 @@ fn the_finishing_breaks_none_of_the_words_plain_apertium_has_right_on_real_recor
     assert!(t.contains("book club"), "{t}");
     let t = text("it", "50066587", "description");
     assert!(t.contains("Nel viale di San Fermín") && !t.contains("quella viale"), "{t}");
+    // A kept name is the subject: no pronoun goes in after it.
+    let t = text("en", "50096420", "description");
+    assert!(t.contains("Claudia Pia left") && !t.to_lowercase().contains("claudia pia it"), "{t}");
     // A district is no town: Madrid's Salamanca stays in French.
     let t = text("fr", "50090103", "title");
     assert!(t.contains("Salamanca") && !t.contains("Salamanque"), "{t}");

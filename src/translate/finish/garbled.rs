@@ -99,11 +99,12 @@ pub(super) fn catalan_word_moved_before_a_span(segs: &mut [Segment]) {
     }
 }
 
-/// French: a subject pronoun (`data/lang/fr/subject-pronouns.txt`) right
-/// after a kept name and before a lower-case word: the name is the
-/// subject, and the pronoun goes ("Ismael Serrano il commençait" →
-/// "Ismael Serrano commençait"); "il y a" stays.
-pub(super) fn pronoun_after_a_name(segs: &mut [Segment]) {
+/// A subject pronoun (`data/lang/LANG/subject-pronouns.txt`) right after a
+/// kept name and before a lower-case word: the name is the subject, and the
+/// pronoun goes ("Ismael Serrano il commençait" → "Ismael Serrano
+/// commençait", English "Claudia Pia It left" → "Claudia Pia left"); "il y
+/// a" stays.
+pub(super) fn pronoun_after_a_name(segs: &mut [Segment], lang: Lang) {
     for i in 1..segs.len() {
         let (Segment::Name(name), Segment::Plain(after)) = (&segs[i - 1], &segs[i]) else { continue };
         if !name.ends_with(char::is_alphanumeric) {
@@ -113,7 +114,7 @@ pub(super) fn pronoun_after_a_name(segs: &mut [Segment]) {
         let Some((pronoun, tail)) = rest.split_once(' ') else { continue };
         let next = tail.split([' ', ',', '.']).next().unwrap_or_default();
         let verb_like = next.starts_with(char::is_lowercase) && next != "y";
-        if verb_like && crate::lang_data::of(Lang::Fr).subject_pronouns.has(&pronoun.to_lowercase()) {
+        if verb_like && crate::lang_data::of(lang).subject_pronouns.has(&pronoun.to_lowercase()) {
             segs[i] = Segment::Plain(format!(" {tail}"));
         }
     }

@@ -103,7 +103,12 @@ pub(super) const STAGES: &[Stage] = &[
     },
     Stage {
         langs: Langs::Only(&[Lang::Fr]),
-        ..stage("a subject pronoun after a kept name", Step::Segments(Cut::Names, |s, _| garbled::pronoun_after_a_name(s)))
+        ..stage("a subject pronoun after a kept name", Step::Segments(Cut::Names, |s, f| garbled::pronoun_after_a_name(s, f.lang)))
+    },
+    Stage {
+        langs: Langs::Only(&[Lang::En]),
+        engines: APERTIUM,
+        ..stage("an English subject pronoun after a kept name", Step::Segments(Cut::Names, |s, f| garbled::pronoun_after_a_name(s, f.lang)))
     },
     Stage {
         langs: Langs::Only(&[Lang::Fr]),
