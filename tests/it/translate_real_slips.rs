@@ -91,6 +91,8 @@ fn the_finishing_breaks_none_of_the_words_plain_apertium_has_right_on_real_recor
     assert!(en.contains("Lleida and Tarragona") && !en.contains(" i Tarragona"), "{en}");
     let fr = text("fr", "20210127002", "description");
     assert!(fr.contains("Gérone") && fr.contains("et Tarragone") && !fr.contains(" i Tarragona"), "{fr}");
+    // The councils' list is one list of places: its first one too.
+    assert!(fr.contains("Diputacions de Barcelone, Gérone"), "{fr}");
     assert!(fr.contains("Generalitat de Catalunya"), "an organisation's name stays as published: {fr}");
 
     // The French article "des" stays itself, in every text of the batch.
