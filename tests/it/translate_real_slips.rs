@@ -13,7 +13,8 @@
 //! Catalan as a pronoun before a kept span is the article ("partager celle
 //! [lecture]", "in quella [viale]"); a term goes in after a possessive the
 //! target's engine writes right ("his [book club]"); English puts no
-//! subject pronoun after a kept name ("Claudia Pia It left").
+//! subject pronoun after a kept name ("Claudia Pia It left"), and an
+//! article before a kept term is no pronoun ("It is [reading] it").
 //!
 //! Not for: the rules' own examples (the data files' `# example:` lines,
 //! run by `issue20_every_example_in_the_language_data_holds`).
@@ -30,9 +31,12 @@ const GENCAT: &str = "analisi.transparenciacatalunya.cat/resource/rhpv-yr4f.json
 /// exposición…"; four records whose French batch had "des" turned into
 /// "Déc" (50079410: "buscan formas de conservar…"); "Tras compartir la
 /// lectura… su club de lectura"; a camp in the district of Salamanca; "En
-/// la Avenida de San Fermín"; "Claudia Pia dejó un legado…".
-const MADRID_IDS: &[&str] =
-    &["50043503", "50093156", "50079410", "50067404", "50070618", "50061769", "50066046", "50090103", "50066587", "50096420"];
+/// la Avenida de San Fermín"; "Claudia Pia dejó un legado…"; "La lectura es
+/// una práctica…"; "La exposición está compuesta…".
+const MADRID_IDS: &[&str] = &[
+    "50043503", "50093156", "50079410", "50067404", "50070618", "50061769", "50066046", "50090103", "50066587", "50096420", "50098188",
+    "50091000",
+];
 /// Catalonia: "…Diputacions de Barcelona, Girona, Lleida i Tarragona", "I ara què?".
 const GENCAT_IDS: &[&str] = &["20210127002", "20210127025"];
 
@@ -116,6 +120,13 @@ fn the_finishing_breaks_none_of_the_words_plain_apertium_has_right_on_real_recor
     // A kept name is the subject: no pronoun goes in after it.
     let t = text("en", "50096420", "description");
     assert!(t.contains("Claudia Pia left") && !t.to_lowercase().contains("claudia pia it"), "{t}");
+    // An article before a kept term is no pronoun before the verb.
+    let t = text("en", "50098188", "description");
+    assert!(!t.contains("It is reading it") && t.contains("eading is a"), "{t}");
+    let t = text("fr", "50091000", "description");
+    assert!(!t.contains("Il l'est"), "{t}");
+    let t = text("pt", "50091000", "description");
+    assert!(!t.contains("Está-o"), "{t}");
     // A district is no town: Madrid's Salamanca stays in French.
     let t = text("fr", "50090103", "title");
     assert!(t.contains("Salamanca") && !t.contains("Salamanque"), "{t}");
