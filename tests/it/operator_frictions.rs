@@ -91,7 +91,7 @@ fn issue31_item10_stored_events_kept_is_said_only_when_there_are_some() {
 #[test]
 fn issue31_item10_no_host_resolved_is_said_once_without_advice_to_switch_off() {
     let dir = workdir("[settings]\ntranslator = \"none\"\n[sources.madrid]\n[sources.jcyl]\n");
-    let bin = env!("CARGO_BIN_EXE_cityvibe");
+    let bin = common::bin().display().to_string();
     let script = format!("mount -t tmpfs tmpfs /var/lib && mkdir /var/lib/cityvibe && exec {bin} run --force");
     let out = std::process::Command::new("unshare")
         .args(["--net", "--mount", "sh", "-c", &script])
