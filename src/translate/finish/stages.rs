@@ -250,6 +250,8 @@ mod tests {
         ("an article's capital inside a contraction", Lang::It, Field::Description, &[], "Viaggio alLa Gomera"),
         ("prepositions before a span, a moved \"en\" put back", Lang::Fr, Field::Title, &["Escena"], "Concert d'en Magie Escena"),
         ("a subject pronoun Apertium put in", Lang::Fr, Field::Description, &[], "Il naît d'une illusion"),
+        ("an article read as a pronoun before a span", Lang::Fr, Field::Description, &["Fira"], "Voir celle Fira demain"),
+        ("an English subject pronoun after a kept name", Lang::En, Field::Description, &["Claudia Pia"], "Claudia Pia it left a legacy"),
     ];
     /// Stages of Apertium's alone that mend nothing by themselves: they
     /// ready the text for the repairs after them.
