@@ -127,6 +127,15 @@ fn the_finishing_breaks_none_of_the_words_plain_apertium_has_right_on_real_recor
     assert!(!t.contains("Il l'est"), "{t}");
     let t = text("pt", "50091000", "description");
     assert!(!t.contains("Está-o"), "{t}");
+    // No mark of the engine's stream reaches a reader, in any language.
+    for lang in ["en", "fr", "it", "pt", "ca", "gl"] {
+        for (id, e) in listed(d, lang) {
+            for field in ["title", "description"] {
+                let t = e[field].as_str().unwrap_or_default();
+                assert!(!t.contains(|c: char| ('\u{E000}'..='\u{F8FF}').contains(&c)), "{lang} {id} {field}: {t:?}");
+            }
+        }
+    }
     // A district is no town: Madrid's Salamanca stays in French.
     let t = text("fr", "50090103", "title");
     assert!(t.contains("Salamanca") && !t.contains("Salamanque"), "{t}");

@@ -278,8 +278,22 @@ impl ApertiumTranslator {
     /// "Sinopse"), the rest of the text as the pivot made it. A word the
     /// direct pair does not know either stays. Only a pivot through Catalan from Spanish is
     /// mended, where both pairs exist. Clock times go back as the original
-    /// wrote them (`keep_clock_times`).
+    /// wrote them (`keep_clock_times`). No leak's mark (`routes::LEAK`)
+    /// is left in a text, whichever way it ends.
     fn mend_leaks(&mut self, src: &str, tgt: &str, via: Option<&str>, texts: &[String], answers: Vec<Answer>) -> Result<Vec<String>> {
+        let out = self.mend_marked_leaks(src, tgt, via, texts, answers)?;
+        Ok(out.into_iter().map(|t| t.replace(routes::LEAK, "")).collect())
+    }
+
+    /// [`Self::mend_leaks`], its texts still marked where a swap did not reach.
+    fn mend_marked_leaks(
+        &mut self,
+        src: &str,
+        tgt: &str,
+        via: Option<&str>,
+        texts: &[String],
+        answers: Vec<Answer>,
+    ) -> Result<Vec<String>> {
         let mut out: Vec<String> = Vec::with_capacity(answers.len());
         let mut leaked: Vec<String> = Vec::new();
         // Each text with its leaks marked where they stand, until swapped.
@@ -295,7 +309,7 @@ impl ApertiumTranslator {
         let direct = routes::route(src, tgt, None).filter(|r| r.pivot.is_none());
         let (Some(back), Some(direct)) = (back, direct) else { return Ok(out) };
         if leaked.is_empty() || via != Some("ca") || !back.modes.iter().chain(&direct.modes).all(|m| self.modes.contains(*m)) {
-            return Ok(out.iter().map(|t| routes::swap_leaks(t, &[])).collect());
+            return Ok(out);
         }
         // The mending pipeline's second hop (the direct pair) marks a word
         // it does not know: such a word would come back Spanish, and stays
