@@ -133,8 +133,9 @@ kinds! {
         venue_heads: "venue-heads.tsv",
         /// Spanish: words an engine joins across a kept span's edge.
         joined_across_spans: "joined-across-spans.tsv",
-        /// Spanish: demonstratives and possessives a term is not put in after.
-        determiners: "determiners.txt",
+        /// Spanish: demonstratives and possessives a term is not put in
+        /// after, with the target languages whose engine breaks each.
+        determiners: "determiners.tsv",
         /// Set phrases of prices and audiences (`translate::phrases`).
         phrases: "phrases.tsv",
         /// English: words after which a noun is general ("history of the cinema").
@@ -174,6 +175,9 @@ kinds! {
         genders: "genders.tsv",
         /// French: subject pronouns.
         subject_pronouns: "subject-pronouns.txt",
+        /// The pronouns Apertium writes through Catalan for an article it
+        /// read as one before a kept span ("celle \[X\]"), with the article.
+        span_pronouns: "span-pronouns.tsv",
         /// French: the openings a moved pronoun goes back into.
         pronoun_openings: "pronoun-openings.tsv",
         /// French: the letters of the Roman numerals Apertium writes as a word.

@@ -6,7 +6,15 @@
 //! "I" opening a sentence is no first edition ("1st Now What?"), the
 //! Catalan "i" between two places is translated ("Lleida i Tarragona"),
 //! and a place alone takes the reader's name for it (French "Gérone",
-//! English "Catalonia").
+//! English "Catalonia"), but a city's district keeps its own (Madrid's
+//! Salamanca). A word the pivot left in Catalan is mended where it stands,
+//! never wherever its letters stand in the batch (the French article "des"
+//! became "Déc", the Catalan "des" mended alone); an article read through
+//! Catalan as a pronoun before a kept span is the article ("partager celle
+//! [lecture]", "in quella [viale]"); a term goes in after a possessive the
+//! target's engine writes right ("his [book club]"); English puts no
+//! subject pronoun after a kept name ("Claudia Pia It left"), and an
+//! article before a kept term is no pronoun ("It is [reading] it").
 //!
 //! Not for: the rules' own examples (the data files' `# example:` lines,
 //! run by `issue20_every_example_in_the_language_data_holds`).
@@ -19,8 +27,16 @@ const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\"
 [sources.madrid]\nenabled = true\n[sources.gencat]\nenabled = true\n";
 const MADRID: &str = "datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json";
 const GENCAT: &str = "analisi.transparenciacatalunya.cat/resource/rhpv-yr4f.json?$order=codi&$limit=1000&$offset=0";
-/// Madrid: "En este curso trabajaremos…", "Las ilustraciones de esta exposición…".
-const MADRID_IDS: &[&str] = &["50043503", "50093156"];
+/// Madrid: "En este curso trabajaremos…", "Las ilustraciones de esta
+/// exposición…"; four records whose French batch had "des" turned into
+/// "Déc" (50079410: "buscan formas de conservar…"); "Tras compartir la
+/// lectura… su club de lectura"; a camp in the district of Salamanca; "En
+/// la Avenida de San Fermín"; "Claudia Pia dejó un legado…"; "La lectura es
+/// una práctica…"; "La exposición está compuesta…".
+const MADRID_IDS: &[&str] = &[
+    "50043503", "50093156", "50079410", "50067404", "50070618", "50061769", "50066046", "50090103", "50066587", "50096420", "50098188",
+    "50091000",
+];
 /// Catalonia: "…Diputacions de Barcelona, Girona, Lleida i Tarragona", "I ara què?".
 const GENCAT_IDS: &[&str] = &["20210127002", "20210127025"];
 
@@ -79,5 +95,48 @@ fn the_finishing_breaks_none_of_the_words_plain_apertium_has_right_on_real_recor
     assert!(en.contains("Lleida and Tarragona") && !en.contains(" i Tarragona"), "{en}");
     let fr = text("fr", "20210127002", "description");
     assert!(fr.contains("Gérone") && fr.contains("et Tarragone") && !fr.contains(" i Tarragona"), "{fr}");
+    // The councils' list is one list of places: its first one too.
+    assert!(fr.contains("Diputacions de Barcelone, Gérone"), "{fr}");
     assert!(fr.contains("Generalitat de Catalunya"), "an organisation's name stays as published: {fr}");
+
+    // The French article "des" stays itself, in every text of the batch.
+    let fr = listed(d, "fr");
+    for id in MADRID_IDS {
+        for field in ["title", "description"] {
+            let t = fr[*id][field].as_str().unwrap_or_default();
+            assert!(!t.split(|c: char| !c.is_alphabetic()).any(|w| w == "Déc"), "{id} {field}: {t}");
+        }
+    }
+    let t = text("fr", "50079410", "description");
+    assert!(t.contains("des façons"), "{t}");
+    // An article is no pronoun before a kept span; a term goes in after a
+    // possessive English writes right.
+    let t = text("fr", "50066046", "description");
+    assert!(t.contains("partager la lecture") && !t.contains("celle lecture"), "{t}");
+    let t = text("en", "50066046", "description");
+    assert!(t.contains("book club"), "{t}");
+    let t = text("it", "50066587", "description");
+    assert!(t.contains("Nel viale di San Fermín") && !t.contains("quella viale"), "{t}");
+    // A kept name is the subject: no pronoun goes in after it.
+    let t = text("en", "50096420", "description");
+    assert!(t.contains("Claudia Pia left") && !t.to_lowercase().contains("claudia pia it"), "{t}");
+    // An article before a kept term is no pronoun before the verb.
+    let t = text("en", "50098188", "description");
+    assert!(!t.contains("It is reading it") && t.contains("eading is a"), "{t}");
+    let t = text("fr", "50091000", "description");
+    assert!(!t.contains("Il l'est"), "{t}");
+    let t = text("pt", "50091000", "description");
+    assert!(!t.contains("Está-o"), "{t}");
+    // No mark of the engine's stream reaches a reader, in any language.
+    for lang in ["en", "fr", "it", "pt", "ca", "gl"] {
+        for (id, e) in listed(d, lang) {
+            for field in ["title", "description"] {
+                let t = e[field].as_str().unwrap_or_default();
+                assert!(!t.contains(|c: char| ('\u{E000}'..='\u{F8FF}').contains(&c)), "{lang} {id} {field}: {t:?}");
+            }
+        }
+    }
+    // A district is no town: Madrid's Salamanca stays in French.
+    let t = text("fr", "50090103", "title");
+    assert!(t.contains("Salamanca") && !t.contains("Salamanque"), "{t}");
 }

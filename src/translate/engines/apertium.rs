@@ -334,7 +334,8 @@ impl ApertiumTranslator {
             .iter()
             .map(|f| {
                 let answer = if f.core.is_empty() { Answer::default() } else { translated.next().unwrap_or_default() };
-                Answer { text: format!("{}{}{}", f.lead, answer.text, f.trail), ..answer }
+                let marked = answer.marked.as_ref().map(|m| format!("{}{m}{}", f.lead, f.trail));
+                Answer { text: format!("{}{}{}", f.lead, answer.text, f.trail), marked, ..answer }
             })
             .collect())
     }
@@ -346,12 +347,27 @@ impl ApertiumTranslator {
     /// "Sinopse"), the rest of the text as the pivot made it. A word the
     /// direct pair does not know either stays. Only a pivot through Catalan from Spanish is
     /// mended, where both pairs exist. Clock times go back as the original
-    /// wrote them (`keep_clock_times`).
+    /// wrote them (`keep_clock_times`). No leak's mark (`routes::LEAK`)
+    /// is left in a text, whichever way it ends.
     fn mend_leaks(&mut self, src: &str, tgt: &str, via: Option<&str>, texts: &[String], answers: Vec<Answer>) -> Result<Vec<String>> {
+        let out = self.mend_marked_leaks(src, tgt, via, texts, answers)?;
+        Ok(out.into_iter().map(|t| t.replace(routes::LEAK, "")).collect())
+    }
+
+    /// [`Self::mend_leaks`], its texts still marked where a swap did not reach.
+    fn mend_marked_leaks(
+        &mut self,
+        src: &str,
+        tgt: &str,
+        via: Option<&str>,
+        texts: &[String],
+        answers: Vec<Answer>,
+    ) -> Result<Vec<String>> {
         let mut out: Vec<String> = Vec::with_capacity(answers.len());
         let mut leaked: Vec<String> = Vec::new();
+        // Each text with its leaks marked where they stand, until swapped.
         for (original, a) in texts.iter().zip(&answers) {
-            out.push(routes::keep_clock_times(original, &a.text));
+            out.push(routes::keep_clock_times(original, a.marked.as_ref().unwrap_or(&a.text)));
             for w in &a.leaked {
                 if !leaked.contains(w) {
                     leaked.push(w.clone());
@@ -374,9 +390,13 @@ impl ApertiumTranslator {
             .filter(|(_, m)| m.leaked.is_empty())
             .map(|(w, m)| (w.as_str(), m.text.trim().trim_end_matches('.')))
             .filter(|(w, m)| routes::is_one_word(m) && !m.eq_ignore_ascii_case(w))
+            // A word in lower case that comes back capitalised was read as
+            // a name or an abbreviation: Catalan "des" (since) alone is
+            // "des." of desembre, "Déc" in French.
+            .filter(|(w, m)| !(w.starts_with(char::is_lowercase) && m.starts_with(char::is_uppercase)))
             .collect();
         for text in &mut out {
-            *text = routes::swap_words(text, &swaps);
+            *text = routes::swap_leaks(text, &swaps);
         }
         Ok(out)
     }

@@ -34,6 +34,9 @@ pub(super) struct Answer {
     pub(super) text: String,
     pub(super) leaked: Vec<String>,
     pub(super) unknown: Vec<String>,
+    /// When a word leaked: the translation with `routes::LEAK` before each
+    /// leaked word, where it stands (`routes::mark_leaks`).
+    pub(super) marked: Option<String>,
 }
 
 /// One running null-flush pipeline for one mode.
@@ -142,7 +145,8 @@ impl Engine {
                     self.answered += 1;
                     let raw = String::from_utf8_lossy(&seg);
                     let (leaked, unknown) = if self.marks { routes::marked_words(core, &raw) } else { Default::default() };
-                    out.push(Answer { text: stream::reformat(&raw, first + k)?, leaked, unknown });
+                    let marked = if leaked.is_empty() { None } else { Some(stream::reformat(&routes::mark_leaks(core, &raw), first + k)?) };
+                    out.push(Answer { text: stream::reformat(&raw, first + k)?, leaked, unknown, marked });
                 }
                 Ok(Err(e)) => return Err(self.failure(&format!("text {k}: {e}"))),
                 Err(RecvTimeoutError::Timeout) => {

@@ -39,11 +39,15 @@ impl Route {
     /// The route as a cache key names it: its modes, and for a pivot the
     /// mending of what its second hop leaves in the pivot's language
     /// ([`marked_words`]), so that a text translated before the mending
-    /// existed is translated again.
+    /// existed, or while it swapped every word spelt as a leak (`/mended`,
+    /// before [`swap_leaks`]), is translated again.
+    /// Every route's name carries `/articles`: since an article before a
+    /// kept span goes with a guard word (`stream::guard_joins`), the engine
+    /// is asked another text.
     pub fn key_name(&self) -> String {
         let name = match self.pivot {
-            Some(_) => format!("{}/mended", self.modes_name()),
-            None => self.modes_name(),
+            Some(_) => format!("{}/mended-in-place/articles", self.modes_name()),
+            None => format!("{}/articles", self.modes_name()),
         };
         match &self.second {
             Some(second) => format!("{name}/unknown:{}", second.join("+")),
@@ -180,20 +184,48 @@ pub(in crate::translate) fn keep_clock_times(original: &str, output: &str) -> St
 /// may know. A capitalised word is a name's, and stays; a shorter one is
 /// as often a foreign word as a Spanish one ("We can Dance it!").
 pub(in crate::translate) fn marked_words(original: &str, raw: &str) -> (Vec<String>, Vec<String>) {
+    let (leaked, unknown, _) = scan_marks(original, raw);
+    (leaked, unknown)
+}
+
+/// `raw` with [`LEAK`] written before each word [`marked_words`] counts as
+/// leaked, there only: after `stream::reformat` the text shows where each
+/// leak stands, so that mending swaps that word and not the same letters
+/// elsewhere (a leaked Catalan "des" is not the French article "des").
+pub(in crate::translate) fn mark_leaks(original: &str, raw: &str) -> String {
+    let (_, _, at) = scan_marks(original, raw);
+    let mut out = String::with_capacity(raw.len() + at.len() * 3);
+    let mut from = 0;
+    for i in at {
+        out.push_str(&raw[from..i]);
+        out.push(LEAK);
+        from = i;
+    }
+    out.push_str(&raw[from..]);
+    out
+}
+
+/// Written before a leaked word by [`mark_leaks`] (a private-use
+/// character, as the kept spans' marks): never reaches a reader.
+pub(in crate::translate) const LEAK: char = '\u{E002}';
+
+/// [`marked_words`]'s two lists, and the byte offset in `raw` of each leaked word.
+fn scan_marks(original: &str, raw: &str) -> (Vec<String>, Vec<String>, Vec<usize>) {
     let words =
         |t: &str| -> Vec<String> { t.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect() };
     let own = words(original);
     let written: Vec<&str> = original.split(|c: char| !c.is_alphanumeric()).collect();
     let mut out = Vec::new();
     let mut unknown: Vec<String> = Vec::new();
-    let mut chars = raw.chars().peekable();
-    while let Some(c) = chars.next() {
+    let mut at = Vec::new();
+    let mut chars = raw.char_indices().peekable();
+    while let Some((_, c)) = chars.next() {
         match c {
             '\\' => {
                 chars.next();
             }
             '[' => {
-                while let Some(n) = chars.next() {
+                while let Some((_, n)) = chars.next() {
                     match n {
                         '\\' => {
                             chars.next();
@@ -204,8 +236,9 @@ pub(in crate::translate) fn marked_words(original: &str, raw: &str) -> (Vec<Stri
                 }
             }
             '*' | '@' => {
+                let start = chars.peek().map_or(raw.len(), |&(i, _)| i);
                 let mut word = String::new();
-                while let Some(&n) = chars.peek() {
+                while let Some(&(_, n)) = chars.peek() {
                     if !(n.is_alphanumeric() || n == '·') {
                         break;
                     }
@@ -215,6 +248,7 @@ pub(in crate::translate) fn marked_words(original: &str, raw: &str) -> (Vec<Stri
                 let pieces = words(&word);
                 // The stream's own guard word is no leak: `reformat` takes it out.
                 if !pieces.is_empty() && pieces.iter().any(|p| !own.contains(p) && p != crate::translate::engines::stream::JOIN_GUARD) {
+                    at.push(start);
                     out.push(word);
                 } else if c == '*'
                     && word.chars().count() >= 4
@@ -229,7 +263,7 @@ pub(in crate::translate) fn marked_words(original: &str, raw: &str) -> (Vec<Stri
             _ => {}
         }
     }
-    (out, unknown)
+    (out, unknown, at)
 }
 
 /// Whether `text` is one word (letters, digits, `·`, an inner hyphen or
@@ -241,14 +275,17 @@ pub(in crate::translate) fn is_one_word(text: &str) -> bool {
         && text.ends_with(char::is_alphanumeric)
 }
 
-/// `text` with every whole-word occurrence of each `(word, by)` pair's
-/// word written as `by` (a word is bounded by what is neither a letter, a
-/// digit nor `·`): "*acarnissar*-los" → "cevar-los".
-pub(in crate::translate) fn swap_words(text: &str, swaps: &[(&str, &str)]) -> String {
-    swap_words_where(text, swaps, |_, _, _, _| true)
+/// `text` ([`mark_leaks`]'s, reformatted) with each word [`LEAK`] stands
+/// before written as its `(word, by)` pair's `by`, where it stands whole (a
+/// word is bounded by what is neither a letter, a digit nor `·`):
+/// "*acarnissar*-los" → "cevar-los". The same letters elsewhere stay, and
+/// the marks go.
+pub(in crate::translate) fn swap_leaks(text: &str, swaps: &[(&str, &str)]) -> String {
+    swap_words_where(text, swaps, |before, _, _, _| before.ends_with(LEAK)).replace(LEAK, "")
 }
 
-/// As [`swap_words`], for a word a second route translated alone: the
+/// `text` with each `(word, by)` pair's word, where it stands whole, written
+/// as `by`, for a word a second route translated alone: the
 /// word goes in lower-case as the original wrote it ("polichinelas" →
 /// "polichinelles", not the dictionary's "Polichinelles"), and not after
 /// an elided article when one of the two words opens with a vowel and the
@@ -279,8 +316,10 @@ pub(in crate::translate) fn swap_unknown_words(text: &str, swaps: &[(&str, &str)
     })
 }
 
-/// [`swap_words`], each occurrence swapped only where `keep(before, word,
-/// by, after)` says so, `before` and `after` being the text around it.
+/// `text` with every whole-word occurrence of each `(word, by)` pair's word
+/// (bounded by what is neither a letter, a digit nor `·`) written as `by`,
+/// only where `keep(before, word, by, after)` says so, `before` and `after`
+/// being the text around it.
 fn swap_words_where(text: &str, swaps: &[(&str, &str)], keep: impl Fn(&str, &str, &str, &str) -> bool) -> String {
     let inside = |c: char| c.is_alphanumeric() || c == '·';
     let mut out = text.to_string();
@@ -303,14 +342,17 @@ fn swap_words_where(text: &str, swaps: &[(&str, &str)], keep: impl Fn(&str, &str
 
 #[cfg(test)]
 mod tests {
-    /// A word alone is mended where it stands whole, never inside another.
+    /// A word alone is mended where it stands whole and marked, never
+    /// inside another, nor where the same letters are the target's own
+    /// word (French "des pierres" beside a leaked Catalan "des").
     #[test]
     fn a_leaked_word_is_swapped_where_it_stands_whole() {
-        let swaps = [("acarnissar", "cevar"), ("Sinopsi", "Sinopse")];
-        assert_eq!(
-            super::swap_words("Sinopsi: acarnissar-los; Sinopsis, aquarel·les acarnissares", &swaps),
-            "Sinopse: cevar-los; Sinopsis, aquarel·les acarnissares"
-        );
+        let swaps = [("acarnissar", "cevar"), ("Sinopsi", "Sinopse"), ("des", "depuis")];
+        let raw = "[cityvibe:1]*Sinopsi: *acarnissar-*los; Sinopsis, aquarel·les acarnissares, *des 1990, des pierres.[]";
+        let original = "Sinopsis: cebarlos; Sinopsis, acuarelas, desde 1990, piedras.";
+        let text = crate::translate::engines::stream::reformat(&super::mark_leaks(original, raw), 1).unwrap();
+        assert_eq!(super::swap_leaks(&text, &swaps), "Sinopse: cevar-los; Sinopsis, aquarel·les acarnissares, depuis 1990, des pierres");
+        assert_eq!(super::swap_leaks(&text, &[]), "Sinopsi: acarnissar-los; Sinopsis, aquarel·les acarnissares, des 1990, des pierres");
         assert!(super::is_one_word("cevar") && super::is_one_word("guarda-chuva") && super::is_one_word("aquarel·les"));
         assert!(!super::is_one_word("de cevar") && !super::is_one_word("cevar.") && !super::is_one_word(""));
     }
@@ -418,8 +460,8 @@ mod tests {
         }
         assert!(n > 0);
         let pt = route("es", "pt", Some(Field::Title)).unwrap();
-        assert_eq!(pt.key_name(), "es-pt/unknown:spa-cat+cat-por");
-        assert_eq!(route("es", "ca", None).unwrap().key_name(), "spa-cat");
+        assert_eq!(pt.key_name(), "es-pt/articles/unknown:spa-cat+cat-por");
+        assert_eq!(route("es", "ca", None).unwrap().key_name(), "spa-cat/articles");
     }
 
     /// Catalan originals go straight from Catalan, and Galician through

@@ -98,7 +98,11 @@ pub(in crate::translate) const JOIN_GUARD: &str = "qzxv";
 /// `core` with [`JOIN_GUARD`] after each kept span that a preposition
 /// listed in `es/joined-across-spans.tsv` opens and an article listed there
 /// follows: "en \[Madrid\] el 18" would reach the rules as "en el 18" and
-/// come back Galician "no \[Madrid\] 18", the article gone.
+/// come back Galician "no \[Madrid\] 18", the article gone. And before
+/// each kept span that an article listed there (`article` rows) opens: the
+/// tagger, which cannot see the span, reads "la \[X\] es" as a pronoun
+/// before a verb ("It is \[X\] it", French "celle \[X\]", Portuguese
+/// "Está-o").
 pub(crate) fn guard_joins(core: &str) -> std::borrow::Cow<'_, str> {
     // (side, word) rows of the file, read once.
     static LISTED: LazyLock<Vec<(&'static str, &'static str)>> = LazyLock::new(|| {
@@ -123,7 +127,15 @@ pub(crate) fn guard_joins(core: &str) -> std::borrow::Cow<'_, str> {
     for (end, _) in core.match_indices(KEEP_END) {
         let Some(start) = core[..end].rfind(KEEP_START) else { continue };
         let after = end + KEEP_END.len_utf8();
-        let opens = last_word(&core[..start]).is_some_and(|w| listed("before", &w));
+        let before = last_word(&core[..start]);
+        if before.as_deref().is_some_and(|w| listed("article", w)) {
+            let out = guarded.get_or_insert_with(String::new);
+            out.push_str(&core[from..start]);
+            out.push_str(JOIN_GUARD);
+            out.push(' ');
+            from = start;
+        }
+        let opens = before.is_some_and(|w| listed("before", &w));
         let follows = first_word(&core[after..]).is_some_and(|w| listed("after", &w));
         if opens && follows {
             let out = guarded.get_or_insert_with(String::new);
@@ -283,8 +295,9 @@ pub(crate) fn reformat(output: &str, id: usize) -> Result<String> {
             }
         }
     }
-    if out.contains(JOIN_GUARD) {
-        static GUARD: LazyLock<Regex> = LazyLock::new(|| Regex::new(&format!(r" ?\b{JOIN_GUARD}\b")).expect("guard regex"));
+    // Also where an engine gave the guard a sentence's capital ("Qzxv").
+    if out.to_lowercase().contains(JOIN_GUARD) {
+        static GUARD: LazyLock<Regex> = LazyLock::new(|| Regex::new(&format!(r"(?i) ?\b{JOIN_GUARD}\b")).expect("guard regex"));
         out = GUARD.replace_all(&out, "").into_owned();
     }
     Ok(out)
@@ -319,7 +332,12 @@ mod tests {
     fn kept_spans_travel_as_superblanks() {
         let text = keep_verbatim("En el Centro Cultural Gloria Fuertes [sala 2]", &["Centro Cultural Gloria Fuertes", "Gloria"]);
         assert_eq!(text, "En el \u{E000}Centro Cultural Gloria Fuertes\u{E001} [sala 2]");
-        assert_eq!(deformat(&text, 0), r"[cityvibe:0]En el [Centro Cultural Gloria Fuertes] \[sala 2\].[]");
+        // The article before the span goes with the guard word, which the answer loses.
+        assert_eq!(deformat(&text, 0), r"[cityvibe:0]En el qzxv [Centro Cultural Gloria Fuertes] \[sala 2\].[]");
+        assert_eq!(
+            reformat(r"[cityvibe:0]In the qzxv [Centro Cultural Gloria Fuertes].[]", 0).unwrap(),
+            "In the Centro Cultural Gloria Fuertes"
+        );
         let back = reformat(r"[cityvibe:0]In the [Centro Cultural Gloria Fuertes] \[room 2\].[]", 0).unwrap();
         assert_eq!(back, "In the Centro Cultural Gloria Fuertes [room 2]");
     }

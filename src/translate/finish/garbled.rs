@@ -99,11 +99,12 @@ pub(super) fn catalan_word_moved_before_a_span(segs: &mut [Segment]) {
     }
 }
 
-/// French: a subject pronoun (`data/lang/fr/subject-pronouns.txt`) right
-/// after a kept name and before a lower-case word: the name is the
-/// subject, and the pronoun goes ("Ismael Serrano il commençait" →
-/// "Ismael Serrano commençait"); "il y a" stays.
-pub(super) fn pronoun_after_a_name(segs: &mut [Segment]) {
+/// A subject pronoun (`data/lang/LANG/subject-pronouns.txt`) right after a
+/// kept name and before a lower-case word: the name is the subject, and the
+/// pronoun goes ("Ismael Serrano il commençait" → "Ismael Serrano
+/// commençait", English "Claudia Pia It left" → "Claudia Pia left"); "il y
+/// a" stays.
+pub(super) fn pronoun_after_a_name(segs: &mut [Segment], lang: Lang) {
     for i in 1..segs.len() {
         let (Segment::Name(name), Segment::Plain(after)) = (&segs[i - 1], &segs[i]) else { continue };
         if !name.ends_with(char::is_alphanumeric) {
@@ -113,7 +114,7 @@ pub(super) fn pronoun_after_a_name(segs: &mut [Segment]) {
         let Some((pronoun, tail)) = rest.split_once(' ') else { continue };
         let next = tail.split([' ', ',', '.']).next().unwrap_or_default();
         let verb_like = next.starts_with(char::is_lowercase) && next != "y";
-        if verb_like && crate::lang_data::of(Lang::Fr).subject_pronouns.has(&pronoun.to_lowercase()) {
+        if verb_like && crate::lang_data::of(lang).subject_pronouns.has(&pronoun.to_lowercase()) {
             segs[i] = Segment::Plain(format!(" {tail}"));
         }
     }
@@ -168,6 +169,31 @@ pub(super) fn pronoun_put_in(t: &str) -> Option<String> {
 /// Whether `m` opens with a subject pronoun of the list.
 fn is_pronoun(m: &str) -> bool {
     m.split(' ').next().is_some_and(|w| crate::lang_data::of(Lang::Fr).subject_pronouns.has(&w.to_lowercase()))
+}
+
+/// A pronoun Apertium wrote for an article it read as one right before a
+/// kept span (through Catalan, "en la \[programme\]" → French "dans celle
+/// \[programme\]", Italian "in quella \[programma\]"): written as the article
+/// `LANG/span-pronouns.tsv` gives it, with the pronoun's capital.
+pub(super) fn article_read_as_a_pronoun(segs: &mut [Segment], lang: Lang) {
+    let table = &crate::lang_data::of(lang).span_pronouns;
+    if table.is_empty() {
+        return;
+    }
+    for i in 0..segs.len().saturating_sub(1) {
+        let (Segment::Plain(before), Segment::Name(_)) = (&segs[i], &segs[i + 1]) else { continue };
+        let Some(head) = before.strip_suffix(' ') else { continue };
+        let start = head.rfind(|c: char| !c.is_alphabetic()).map_or(0, |p| p + head[p..].chars().next().map_or(1, char::len_utf8));
+        // The word alone: "celle-ci" or "d'une" are no bare pronoun.
+        if start > 0 && !head[..start].ends_with(' ') {
+            continue;
+        }
+        let word = &head[start..];
+        let Some(row) = table.rows().filter(|r| r.len() == 2).find(|r| r[0] == word.to_lowercase()) else { continue };
+        let article =
+            if word.starts_with(char::is_uppercase) { crate::translate::prepare::terms::capitalize(row[1]) } else { row[1].to_string() };
+        segs[i] = Segment::Plain(format!("{}{article} ", &head[..start]));
+    }
 }
 
 #[cfg(test)]

@@ -57,17 +57,18 @@ use crate::vocab::Field;
 /// the spans kept for it, which come back byte for byte; `lead` the kept
 /// span the text starts with when a lower-case word follows it.
 pub fn finish(output: &str, names: &[String], lead: Option<&str>, lang: Lang, field: Field) -> String {
-    finish_from(output, names, names, lead, lang, field, Slips::Apertium)
+    finish_from(output, names, names, &[], lead, lang, field, Slips::Apertium)
 }
 
 /// The engine's output for a text sent plain (`lang::plain`), where only
 /// the elision an engine could not make before a kept name is mended
 /// ("de Alasdair Roberts" → "d'Alasdair Roberts") and the punctuation set
 /// as the language sets it (`typography`): the stages marked `sent_plain`.
-pub fn finish_plain(output: &str, names: &[String], lang: Lang) -> String {
+/// `local` are the kept names that are the event's district, which take no exonym.
+pub fn finish_plain(output: &str, names: &[String], local: &[String], lang: Lang) -> String {
     stages::run(
         output,
-        &Finishing { names, anchors: names, lead: None, lang, field: Field::Description, slips: Slips::Apertium, plain: true },
+        &Finishing { names, anchors: names, local, lead: None, lang, field: Field::Description, slips: Slips::Apertium, plain: true },
     )
 }
 
@@ -80,9 +81,6 @@ pub enum Slips {
     None,
 }
 
-/// As [`finish`], for the output of an engine that makes `slips`.
-/// `anchors` are the spans the engine saw as fixed (the kept names and the
-/// terms put in, see `Prepared::anchors`): Apertium moves words around each.
 /// The names of the stages of [`stages::STAGES`], in order (for the tests
 /// that leave one out).
 #[cfg(test)]
@@ -100,17 +98,23 @@ pub(crate) fn without_stage<R>(name: &'static str, f: impl FnOnce() -> R) -> R {
     out
 }
 
-/// Runs the stages of [`stages::STAGES`] that apply, in order.
+/// As [`finish`], for the output of an engine that makes `slips`.
+/// `anchors` are the spans the engine saw as fixed (the kept names and the
+/// terms put in, see `Prepared::anchors`): Apertium moves words around each.
+/// `local` are the kept names that are the event's district, which take no
+/// exonym. Runs the stages of [`stages::STAGES`] that apply, in order.
+#[expect(clippy::too_many_arguments, reason = "what a stage knows of the text, named one by one")]
 pub fn finish_from(
     output: &str,
     names: &[String],
     anchors: &[String],
+    local: &[String],
     lead: Option<&str>,
     lang: Lang,
     field: Field,
     slips: Slips,
 ) -> String {
-    stages::run(output, &Finishing { names, anchors, lead, lang, field, slips, plain: false })
+    stages::run(output, &Finishing { names, anchors, local, lead, lang, field, slips, plain: false })
 }
 
 /// What a stage knows of the text it finishes.
@@ -119,6 +123,8 @@ struct Finishing<'a> {
     names: &'a [String],
     /// The spans the engine saw as fixed: the names and the terms put in.
     anchors: &'a [String],
+    /// The names that are the event's district: no exonym.
+    local: &'a [String],
     /// The kept span the text starts with when a lower-case word follows it.
     lead: Option<&'a str>,
     lang: Lang,

@@ -243,13 +243,44 @@ pub(super) fn mute_h(word: &str, lang: Lang) -> bool {
 /// "Catalogne", English "Seville"), takes that name; a venue's, a
 /// person's, an organisation's or a work's name, in which a place is only
 /// a part ("Generalitat de Catalunya", "Teatre Municipal de Girona"),
-/// stays as published.
-pub(super) fn exonyms(segs: &mut [Segment], lang: Lang) {
+/// stays as published, and so does the event's district (`local`: Madrid's
+/// Salamanca is no Salamanque).
+pub(super) fn exonyms(segs: &mut [Segment], lang: Lang, local: &[String]) {
     for seg in segs.iter_mut() {
         let Segment::Name(name) = seg else { continue };
+        if local.iter().any(|l| l == name) {
+            continue;
+        }
         let place = name.trim();
         let Some(row) = lang_data::of(lang).exonyms.rows().find(|r| r.len() == 2 && r[0] == place) else { continue };
         *name = name.replacen(place, row[1], 1);
+    }
+    list_after_a_plural_head(segs, lang);
+}
+
+/// A name whose plural head governs a list of places ("Diputacions de
+/// Barcelona, Girona, Lleida i Tarragona": four councils) ends with the
+/// list's first place: when a place alone follows after a comma, that
+/// first place takes the reader's name as the rest of the list does
+/// ("Diputacions de Barcelone, Gérone…"). A singular head's place is the
+/// name's own ("Teatre Municipal de Girona, Barcelona").
+fn list_after_a_plural_head(segs: &mut [Segment], lang: Lang) {
+    let rows: Vec<Vec<&str>> = lang_data::of(lang).exonyms.rows().filter(|r| r.len() == 2).collect();
+    let is_place = |s: &str| rows.iter().any(|r| r[0] == s.trim() || r[1] == s.trim());
+    for i in 0..segs.len().saturating_sub(2) {
+        let (Segment::Name(name), Segment::Plain(comma), Segment::Name(next)) = (&segs[i], &segs[i + 1], &segs[i + 2]) else { continue };
+        if comma.trim() != "," || !is_place(next) {
+            continue;
+        }
+        let head = name.split(' ').next().unwrap_or_default();
+        if !(head.ends_with('s') && head.starts_with(char::is_uppercase)) {
+            continue;
+        }
+        let Some(row) = rows.iter().find(|r| name.strip_suffix(r[0]).is_some_and(|h| h.ends_with(" de ") || h.ends_with(" d'"))) else {
+            continue;
+        };
+        let renamed = format!("{}{}", &name[..name.len() - row[0].len()], row[1]);
+        segs[i] = Segment::Name(renamed);
     }
 }
 

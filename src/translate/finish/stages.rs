@@ -82,6 +82,14 @@ pub(super) const STAGES: &[Stage] = &[
         engines: APERTIUM,
         ..stage("words moved before a kept span", Step::Segments(Cut::Anchors, |s, f| moved::mend_around_names(s, f.lang)))
     },
+    Stage {
+        langs: Langs::Only(&[Lang::Fr, Lang::It]),
+        engines: APERTIUM,
+        ..stage(
+            "an article read as a pronoun before a span",
+            Step::Segments(Cut::Anchors, |s, f| garbled::article_read_as_a_pronoun(s, f.lang)),
+        )
+    },
     // Garbled forms house style knows (`data/lang/garbled.tsv`).
     // Apertium's garbles around a kept name: on a text sent plain too (Catalan and
     // Galician descriptions keep their names, and Apertium moves words around them).
@@ -101,7 +109,12 @@ pub(super) const STAGES: &[Stage] = &[
     },
     Stage {
         langs: Langs::Only(&[Lang::Fr]),
-        ..stage("a subject pronoun after a kept name", Step::Segments(Cut::Names, |s, _| garbled::pronoun_after_a_name(s)))
+        ..stage("a subject pronoun after a kept name", Step::Segments(Cut::Names, |s, f| garbled::pronoun_after_a_name(s, f.lang)))
+    },
+    Stage {
+        langs: Langs::Only(&[Lang::En]),
+        engines: APERTIUM,
+        ..stage("an English subject pronoun after a kept name", Step::Segments(Cut::Names, |s, f| garbled::pronoun_after_a_name(s, f.lang)))
     },
     Stage {
         langs: Langs::Only(&[Lang::Fr]),
@@ -165,7 +178,10 @@ pub(super) const STAGES: &[Stage] = &[
         ..stage("punctuation as the language sets it", Step::Text(|t, f| Some(typography::punctuate(t, f.names, f.lang))))
     },
     // Last: the stages above find the kept names as they were published.
-    Stage { sent_plain: true, ..stage("places in the reader's language", Step::Segments(Cut::Names, |s, f| places::exonyms(s, f.lang))) },
+    Stage {
+        sent_plain: true,
+        ..stage("places in the reader's language", Step::Segments(Cut::Names, |s, f| places::exonyms(s, f.lang, f.local)))
+    },
 ];
 
 #[cfg(test)]
@@ -250,6 +266,8 @@ mod tests {
         ("an article's capital inside a contraction", Lang::It, Field::Description, &[], "Viaggio alLa Gomera"),
         ("prepositions before a span, a moved \"en\" put back", Lang::Fr, Field::Title, &["Escena"], "Concert d'en Magie Escena"),
         ("a subject pronoun Apertium put in", Lang::Fr, Field::Description, &[], "Il naît d'une illusion"),
+        ("an article read as a pronoun before a span", Lang::Fr, Field::Description, &["Fira"], "Voir celle Fira demain"),
+        ("an English subject pronoun after a kept name", Lang::En, Field::Description, &["Claudia Pia"], "Claudia Pia it left a legacy"),
     ];
     /// Stages of Apertium's alone that mend nothing by themselves: they
     /// ready the text for the repairs after them.
@@ -264,7 +282,7 @@ mod tests {
         }
         for &(stage, lang, field, names, output) in SLIPS {
             let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-            let by = |slips| finish_from(output, &names, &names, None, lang, field, slips);
+            let by = |slips| finish_from(output, &names, &names, &[], None, lang, field, slips);
             assert_ne!(by(Slips::Apertium), output, "{stage:?} mends its example");
             assert_eq!(by(Slips::None), output, "{stage:?} leaves a neural engine's output alone");
         }
@@ -291,16 +309,16 @@ mod tests {
             ]
         );
         assert_eq!(
-            finish_plain("explora el clasismo en l'El Cairo contemporani", &[], Lang::Ca),
+            finish_plain("explora el clasismo en l'El Cairo contemporani", &[], &[], Lang::Ca),
             "explora el clasismo en El Cairo contemporani"
         );
         let kept = vec!["Alasdair Roberts".to_string()];
-        assert_eq!(finish_plain("concert de Alasdair Roberts", &kept, Lang::Fr), "concert d'Alasdair Roberts");
+        assert_eq!(finish_plain("concert de Alasdair Roberts", &kept, &[], Lang::Fr), "concert d'Alasdair Roberts");
         // A Spanish description into Catalan keeps its names and nothing else:
         // "la mentoría de Alejandro Torres y el Niño" came back "d'i Alejandro Torres el Nen".
         let kept = vec!["Alejandro Torres".to_string()];
-        assert_eq!(finish_plain("la mentoria d'i Alejandro Torres el Nen", &kept, Lang::Ca), "la mentoria d'Alejandro Torres i el Nen");
-        assert_eq!(finish_plain("in il  parco partorisca tutti", &[], Lang::It), "in il  parco partorisca tutti");
+        assert_eq!(finish_plain("la mentoria d'i Alejandro Torres el Nen", &kept, &[], Lang::Ca), "la mentoria d'Alejandro Torres i el Nen");
+        assert_eq!(finish_plain("in il  parco partorisca tutti", &[], &[], Lang::It), "in il  parco partorisca tutti");
     }
 
     /// Every row has a name of its own, and a stage for some languages

@@ -86,6 +86,9 @@ pub struct Prepared {
     /// it: engines that capitalise a sentence's first word would capitalise
     /// that word (see `finish`).
     pub lead: Option<String>,
+    /// The kept names that are the event's district: a city's district
+    /// (Madrid's Salamanca) is no town of that name, and takes no exonym.
+    pub local: Vec<String>,
 }
 
 impl Prepared {
@@ -135,7 +138,9 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     // After sentence casing: "Danza Barroca" leads with "Danza" once it reads "Danza barroca".
     let lead = render::lead(&text, &spans);
     let (text, names) = render::marked(&text, spans);
-    Prepared { text, names, terms_used: terms_used(&found, terms), lead }
+    let district = known.district.map(str::trim).unwrap_or_default();
+    let local = names.iter().filter(|n| !district.is_empty() && n.trim().eq_ignore_ascii_case(district)).cloned().collect();
+    Prepared { text, names, terms_used: terms_used(&found, terms), lead, local }
 }
 
 /// The spans kept before anything else: the places the event names
@@ -172,9 +177,10 @@ fn edition_ordinals(text: &str, known: Known, kept: &[(usize, usize)]) -> Vec<(u
 fn terms_to_put_in(text: &str, taken: &[(usize, usize)], known: Known, terms: &TermBase) -> Vec<Found> {
     let mut found = terms.find(text, taken);
     found.retain(|f| !(known.running_text && terms.term(f.term).titles_only));
-    // After a demonstrative or a possessive (`es/determiners.txt`) the engine
-    // translates the pair: alone, the word would read as a pronoun ("celle-ci").
-    found.retain(|f| !words::determiner_before(text, f.start));
+    // After a demonstrative or a possessive the target's engine breaks
+    // (`es/determiners.tsv`) the engine translates the pair: alone, the
+    // word would read as a pronoun ("celle-ci").
+    found.retain(|f| !words::determiner_before(text, f.start, known.lang));
     if let Some(analysis) = known.analysis.filter(|_| known.adjective_first) {
         found.retain(|f| {
             let term = terms.term(f.term);

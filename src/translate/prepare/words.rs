@@ -89,11 +89,16 @@ pub(super) fn given_name(w: &str) -> bool {
     spanish().given_names.has(w)
 }
 /// Whether the word right before byte `at` of `text` (one space between)
-/// is a demonstrative or a possessive of `es/determiners.txt`.
-pub(super) fn determiner_before(text: &str, at: usize) -> bool {
+/// is a demonstrative or a possessive of `es/determiners.tsv` that the
+/// engine into `lang` breaks before a kept span (any language's, for `None`).
+pub(super) fn determiner_before(text: &str, at: usize, lang: Option<Lang>) -> bool {
     let Some(before) = text[..at].strip_suffix(' ') else { return false };
     let start = before.rfind(|c: char| !c.is_alphabetic()).map_or(0, |p| p + before[p..].chars().next().map_or(1, char::len_utf8));
-    spanish().determiners.has(&before[start..].to_lowercase())
+    let word = before[start..].to_lowercase();
+    spanish().determiners.rows().any(|r| {
+        r.first() == Some(&word.as_str())
+            && lang.is_none_or(|l| r.get(1).is_some_and(|langs| langs.split_whitespace().any(|c| c == l.as_str())))
+    })
 }
 pub(super) fn connector(w: &str) -> bool {
     spanish().connectors.has(w)

@@ -114,9 +114,9 @@ impl Need {
 fn finish_answer(p: &Prepared, answer: &str, tgt: Lang, field: Field, (apertium, plain, shortened): (bool, bool, bool)) -> String {
     let slips = if apertium { Slips::Apertium } else { Slips::None };
     let mut text = if plain {
-        finish::finish_plain(answer, &p.names, tgt)
+        finish::finish_plain(answer, &p.names, &p.local, tgt)
     } else {
-        finish::finish_from(answer, &p.names, &p.anchors(), p.lead.as_deref(), tgt, field, slips)
+        finish::finish_from(answer, &p.names, &p.anchors(), &p.local, p.lead.as_deref(), tgt, field, slips)
     };
     if shortened {
         text.push_str(" […]");
@@ -186,6 +186,7 @@ mod finish_golden {
             names: strings("names"),
             terms_used: strings("terms_used"),
             lead: v["lead"].as_str().map(String::from),
+            local: strings("local"),
         }
     }
 
