@@ -37,7 +37,7 @@ fn scaffold_row() -> String {
 // its row; the scaffolded sources.toml (this binary knows no segovia) must
 // not stop cron, the read commands, or `source list`.
 #[test]
-fn issue21_1_a_scaffold_row_never_breaks_the_binary_built_before_it() {
+fn a_scaffold_row_never_breaks_the_binary_built_before_it() {
     let server = madrid_server();
     let dir = workdir(&format!("{MADRID_ONLY}{}", scaffold_row()));
     let d = dir.path();
@@ -71,7 +71,7 @@ fn issue21_1_a_scaffold_row_never_breaks_the_binary_built_before_it() {
 // Issue 21 item 1: `adapter new` writes its row switched off, with a
 // comment saying to rebuild and run `adapter check`.
 #[test]
-fn issue21_1_the_scaffold_row_is_off_and_says_to_rebuild() {
+fn the_scaffold_row_is_off_and_says_to_rebuild() {
     let row = scaffold_row();
     assert!(row.contains("enabled = false"), "{row}");
     assert!(row.contains("cargo build --release") && row.contains("cityvibe adapter check segovia"), "{row}");
@@ -81,7 +81,7 @@ fn issue21_1_the_scaffold_row_is_off_and_says_to_rebuild() {
 // does (skip within the period, P7), as JSON when asked; before it, it
 // lists madrid's CSV and XML as fallbacks, not fetches.
 #[test]
-fn issue21_2_the_dry_run_answers_the_runs_question() {
+fn the_dry_run_answers_the_runs_question() {
     let server = madrid_server();
     let dir = workdir(MADRID_ONLY);
     let d = dir.path();
@@ -119,7 +119,7 @@ fn dead_port() -> u16 {
 // the engine with a real one-word translation, says FAIL and exits non-zero
 // (not "translation ok" before a run that leaves every text pending).
 #[test]
-fn issue21_3_doctor_fails_an_engine_that_cannot_translate() {
+fn doctor_fails_an_engine_that_cannot_translate() {
     let port = dead_port();
     let dir =
         workdir(&format!("[settings]\ntranslator = \"apy\"\napy_url = \"http://127.0.0.1:{port}\"\n\n[sources.madrid]\nenabled = true\n"));
@@ -135,7 +135,7 @@ fn issue21_3_doctor_fails_an_engine_that_cannot_translate() {
 
 // Issue 21 item 3: with real Apertium, doctor shows the word it translated.
 #[test]
-fn issue21_3_doctor_proves_apertium_with_a_real_translation() {
+fn doctor_proves_apertium_with_a_real_translation() {
     if !crate::common::has_apertium() {
         return;
     }
@@ -150,7 +150,7 @@ fn issue21_3_doctor_proves_apertium_with_a_real_translation() {
 // Issue 21 item 3: during a run, doctor's lock line is its own, not the
 // run's "this run made no request and stops".
 #[test]
-fn issue21_3_doctor_says_a_run_holds_the_lock_in_its_own_words() {
+fn doctor_says_a_run_holds_the_lock_in_its_own_words() {
     let dir = crate::surface::output::stocked();
     let d = dir.path();
     let db = d.join("data/cityvibe.db");
@@ -164,7 +164,7 @@ fn issue21_3_doctor_says_a_run_holds_the_lock_in_its_own_words() {
 // Issue 21 item 6: a refused takedown on a mistyped --db makes no database
 // that later read commands would take for a real one.
 #[test]
-fn issue21_6_a_refused_takedown_creates_no_database() {
+fn a_refused_takedown_creates_no_database() {
     let dir = workdir(MADRID_ONLY);
     let d = dir.path();
     let out = cityvibe(d, &["--db", "typo/cityvibe.db", "takedown", "add", "madrid:123", "--reason", "asked"]);
@@ -177,7 +177,7 @@ fn issue21_6_a_refused_takedown_creates_no_database() {
 
 // Issue 21 item 6: `source list` on a missing database says so, exit 2, not zeros and exit 0.
 #[test]
-fn issue21_6_source_list_without_a_database_exits_2() {
+fn source_list_without_a_database_exits_2() {
     let dir = workdir(MADRID_ONLY);
     let out = cityvibe(dir.path(), &["--db", "typo.db", "source", "list"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
@@ -188,7 +188,7 @@ fn issue21_6_source_list_without_a_database_exits_2() {
 // Issue 21 item 7: a failure under --json (the lock held, a usage error) is a
 // JSON object on stdout, beside the line on stderr.
 #[test]
-fn issue21_7_a_json_failure_is_json_on_stdout() {
+fn a_json_failure_is_json_on_stdout() {
     let dir = crate::surface::output::stocked();
     let d = dir.path();
     let db = d.join("data/cityvibe.db");
@@ -210,7 +210,7 @@ fn issue21_7_a_json_failure_is_json_on_stdout() {
 
 // Issue 21 item 7: a date error names the option and the form, not the parser's internals.
 #[test]
-fn issue21_7_date_errors_name_the_option_and_the_form() {
+fn date_errors_name_the_option_and_the_form() {
     let dir = crate::surface::output::stocked();
     let out = cityvibe(dir.path(), &["export", "--format", "csv", "--from", "2026-13-01"]);
     assert_eq!(out.status.code(), Some(2));
@@ -223,7 +223,7 @@ fn issue21_7_date_errors_name_the_option_and_the_form() {
 // run of blank lines for an empty description, and an all-day event as dates, not
 // `T00:00:00 → T23:59:59`; `holdings` shows no such raw times either.
 #[test]
-fn issue21_7_events_show_an_old_all_day_event_as_ended_dates() {
+fn events_show_an_old_all_day_event_as_ended_dates() {
     let feed = r#"{"@graph": [{"id": "900001", "title": "Feria del libro antiguo", "description": "",
         "dtstart": "2025-11-01 00:00:00.0", "dtend": "2025-11-03 23:59:00.0",
         "link": "https://www.madrid.es/feria", "event-location": "Paseo de Recoletos"}]}"#;
@@ -246,7 +246,7 @@ fn issue21_7_events_show_an_old_all_day_event_as_ended_dates() {
 // Issue 21 item 7: `source history` keeps every switch with its reason and
 // date, a second `source disable` and an `enable` included.
 #[test]
-fn issue21_7_source_history_keeps_every_switch_and_reason() {
+fn source_history_keeps_every_switch_and_reason() {
     let dir = workdir(MADRID_ONLY);
     let d = dir.path();
     for args in [
@@ -306,7 +306,7 @@ fn on_terminal(dir: &std::path::Path, args: &[&str]) -> String {
 // starting the engine… (ETA 0s)" while nothing is translated yet; the
 // end-of-run table has a translated count, as `runs` has.
 #[test]
-fn issue21_4_no_full_bar_at_nothing_and_a_translated_column() {
+fn no_full_bar_at_nothing_and_a_translated_column() {
     if !crate::common::has_apertium() {
         return;
     }
@@ -326,7 +326,7 @@ fn issue21_4_no_full_bar_at_nothing_and_a_translated_column() {
 // Issue 21 item 7: the five global options stand under their own heading
 // on every help page, apart from the command's own options.
 #[test]
-fn issue21_7_global_options_have_their_own_heading() {
+fn global_options_have_their_own_heading() {
     let dir = workdir(MADRID_ONLY);
     let out = cityvibe(dir.path(), &["source", "disable", "--help"]);
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -341,7 +341,7 @@ fn issue21_7_global_options_have_their_own_heading() {
 // under the systemd unit) is not shown in a usage error's line as if it
 // were required; the environment still sets it.
 #[test]
-fn issue21_7_an_option_from_the_environment_is_not_shown_as_required() {
+fn an_option_from_the_environment_is_not_shown_as_required() {
     let dir = workdir(MADRID_ONLY);
     let out = common::command(dir.path()).env("CITYVIBE_DB", "env.db").args(["source", "disable", "madrid"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -360,7 +360,7 @@ fn issue21_7_an_option_from_the_environment_is_not_shown_as_required() {
 // public page, and an unknown first word is a manifest problem that `adapter
 // check` and the conformance suite report.
 #[test]
-fn issue21_5_an_unknown_update_frequency_is_flagged() {
+fn an_unknown_update_frequency_is_flagged() {
     use cityvibe::adapter::{Frequency, Manifest};
     use cityvibe::adapter_tools::manifest_problems;
     let madrid = cityvibe::adapters::madrid::MANIFEST;
@@ -381,7 +381,7 @@ fn issue21_5_an_unknown_update_frequency_is_flagged() {
 // Issue 22 item 2: `source show` asks the same gate as the run: right after
 // a run it says the source would be skipped within its period (P7).
 #[test]
-fn issue22_2_source_show_gives_the_gates_answer() {
+fn source_show_gives_the_gates_answer() {
     let server = madrid_server();
     let dir = workdir(MADRID_ONLY);
     let d = dir.path();
@@ -399,7 +399,7 @@ fn issue22_2_source_show_gives_the_gates_answer() {
 // most 50 texts a language, not one batch of 250 per language (real
 // Apertium, a real database).
 #[test]
-fn issue21_4_translation_progress_moves_in_fine_steps() {
+fn translation_progress_moves_in_fine_steps() {
     let Some(engine) = crate::common::apertium() else {
         return;
     };
@@ -438,7 +438,7 @@ fn issue21_4_translation_progress_moves_in_fine_steps() {
 // at load; one that no longer reads is said once on stderr, and the run
 // keeps its last good settings (neither silent nor taking an unchecked file).
 #[test]
-fn issue22_2_a_failed_live_reload_is_reported_and_the_run_goes_on() {
+fn a_failed_live_reload_is_reported_and_the_run_goes_on() {
     let csv = std::fs::read(sample("datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.csv")).unwrap();
     let dir = workdir(MADRID_ONLY);
     let config = dir.path().join("sources.toml");
@@ -465,7 +465,7 @@ fn issue22_2_a_failed_live_reload_is_reported_and_the_run_goes_on() {
 // Issue 21 item 7: the skip's message gives the next due time in the
 // display zone (TZ), as the tables do, not `2026-12-01T20:41:35Z`.
 #[test]
-fn issue21_7_next_due_follows_tz() {
+fn next_due_follows_tz() {
     let server = madrid_server();
     let dir = workdir(MADRID_ONLY);
     let d = dir.path();

@@ -4,7 +4,7 @@
 //! only when there are some; `doctor` run by a user who does not own the
 //! ledger says whose user cron must run as; `source history` skips a bad
 //! line, names it and prints no control bytes; a second `source disable`
-//! says the source was already off. ("1 translation": `translate_neural_poison`.)
+//! says the source was already off. ("1 translation": `translation::neural_poison`.)
 use crate::common;
 
 use common::server::{Reply, Server};
@@ -42,7 +42,7 @@ fn dry_madrid(dir: &Path, force: bool) -> Value {
 /// within the period, it would fetch (not `skip … (run --force for a
 /// manual run)`, the answer for a run that is not forced).
 #[test]
-fn issue31_item10_a_forced_dry_run_answers_for_a_forced_run() {
+fn a_forced_dry_run_answers_for_a_forced_run() {
     let server = Server::start(|_, _| Reply::ok(madrid_json()));
     let dir = workdir(MADRID);
     let out = cityvibe(dir.path(), &["--mirror", &server.url(), "run"]);
@@ -57,7 +57,7 @@ fn issue31_item10_a_forced_dry_run_answers_for_a_forced_run() {
 /// Issue 31 item 10: a source that failed says "stored events kept" only
 /// when there are some, with their number.
 #[test]
-fn issue31_item10_stored_events_kept_is_said_only_when_there_are_some() {
+fn stored_events_kept_is_said_only_when_there_are_some() {
     let fail = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
     let f = fail.clone();
     let server = Server::start(move |seen, _| {
@@ -89,7 +89,7 @@ fn issue31_item10_stored_events_kept_is_said_only_when_there_are_some() {
 /// namespace of its own, with no interface up, so nothing leaves the
 /// machine, and a system ledger of its own (a tmpfs over /var/lib).
 #[test]
-fn issue31_item10_no_host_resolved_is_said_once_without_advice_to_switch_off() {
+fn no_host_resolved_is_said_once_without_advice_to_switch_off() {
     let dir = workdir("[settings]\ntranslator = \"none\"\n[sources.madrid]\n[sources.jcyl]\n");
     let bin = env!("CARGO_BIN_EXE_cityvibe");
     let script = format!("mount -t tmpfs tmpfs /var/lib && mkdir /var/lib/cityvibe && exec {bin} run --force");
@@ -115,7 +115,7 @@ fn issue31_item10_no_host_resolved_is_said_once_without_advice_to_switch_off() {
 /// says that cron must run as the ledger's user. (The folder is given to
 /// `nobody`; the test runs as root, as CI does.)
 #[test]
-fn issue31_item10_doctor_says_cron_must_run_as_the_ledgers_user() {
+fn doctor_says_cron_must_run_as_the_ledgers_user() {
     let dir = workdir(MADRID);
     let state = common::state_dir(dir.path());
     let mirror = dir.path().join("mirror");
@@ -139,7 +139,7 @@ fn issue31_item10_doctor_says_cron_must_run_as_the_ledgers_user() {
 /// by its number; nothing printed carries a control byte (a reason's
 /// included).
 #[test]
-fn issue31_item10_source_history_skips_a_bad_line_and_prints_no_control_bytes() {
+fn source_history_skips_a_bad_line_and_prints_no_control_bytes() {
     let dir = workdir(MADRID);
     let off = cityvibe(dir.path(), &["source", "disable", "madrid", "--reason", "first"]);
     assert!(off.status.success(), "{}", stderr(&off));
@@ -165,7 +165,7 @@ fn issue31_item10_source_history_skips_a_bad_line_and_prints_no_control_bytes() 
 /// when and why, and changes nothing in sources.toml (the history keeps
 /// the second reason beside the first).
 #[test]
-fn issue31_item10_a_second_disable_says_the_source_was_already_off() {
+fn a_second_disable_says_the_source_was_already_off() {
     let dir = workdir(MADRID);
     let first = cityvibe(dir.path(), &["source", "disable", "madrid", "--reason", "the publisher asked"]);
     assert!(stderr(&first).contains("madrid switched off"), "{}", stderr(&first));

@@ -109,7 +109,7 @@ fn holdings_agree_with_the_servers_own_log_p17() {
 /// earlier releases wrote still answers `holdings` and `source show`,
 /// each row read back and counted (P17).
 #[test]
-fn fetch_log_rows_in_the_old_spellings_still_read_back_p17_issue14() {
+fn fetch_log_rows_in_the_old_spellings_still_read_back_p17() {
     let dir = workdir(MADRID_ONLY);
     let d = dir.path();
     let samples = sample("");

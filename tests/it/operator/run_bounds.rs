@@ -212,7 +212,7 @@ fn run_cmd(dir: &Path, mirror: &str, extra: &[&str]) -> Command {
 /// run ends at once within a small memory (not spinning at 100 % CPU with
 /// the run lock held).
 #[test]
-fn issue19_item1_a_stray_bracket_record_is_one_record_error_and_the_run_ends() {
+fn a_stray_bracket_record_is_one_record_error_and_the_run_ends() {
     let server = serve(jcyl_feed(12, &[(5, STRAY_BRACKET)]));
     let dir = workdir(&toml(&["jcyl"], ""));
     let ended = bounded(run_cmd(dir.path(), &server.url(), &[]), 1024 * MIB, Duration::from_secs(60));
@@ -234,7 +234,7 @@ fn issue19_item1_a_stray_bracket_record_is_one_record_error_and_the_run_ends() {
 /// error, at once, in a small memory; and a record nested too deep is
 /// refused the same way.
 #[test]
-fn issue19_item1_adapter_check_on_hostile_samples_ends_within_bounds() {
+fn adapter_check_on_hostile_samples_ends_within_bounds() {
     let dir = tempfile::tempdir().unwrap();
     let deep = format!(r#"{{"id_evento": 1, "titulo": "t", "d": {}{}}}"#, "[".repeat(100_000), "]".repeat(100_000));
     for (name, record, why) in
@@ -259,7 +259,7 @@ fn issue19_item1_adapter_check_on_hostile_samples_ends_within_bounds() {
 /// take many times the sample's size), within the run's bounds; and
 /// a sample over the run's body cap is refused before it is read.
 #[test]
-fn issue19_item5_adapter_check_keeps_its_memory_on_a_sample_of_garbage_records() {
+fn adapter_check_keeps_its_memory_on_a_sample_of_garbage_records() {
     let dir = tempfile::tempdir().unwrap();
     let n = 1_000_000;
     let path = dir.path().join("garbage.json");
@@ -298,7 +298,7 @@ fn insert_before(body: &str, marker: &str, n: usize, insert: &str) -> String {
 /// esmadrid record, madrid's XML or JSON 10,000 deep) is one record error;
 /// the rest is stored, in time and memory linear in the body.
 #[test]
-fn issue19_item2_deep_nesting_is_refused_alone_in_linear_time_and_memory() {
+fn deep_nesting_is_refused_alone_in_linear_time_and_memory() {
     let deep_xml = |n: usize| format!("{}{}", "<a>".repeat(n), "</a>".repeat(n));
     let deep_json = |n: usize| format!(r#""deep": {}{}, "#, "[".repeat(n), "]".repeat(n));
     let esmadrid = std::fs::read_to_string(sample(ESMADRID)).unwrap();
@@ -332,7 +332,7 @@ fn issue19_item2_deep_nesting_is_refused_alone_in_linear_time_and_memory() {
 /// JSON after its id; a date no one can read) keeps its stored event as it
 /// was, since the feed still lists it: active, not updated, not withdrawn.
 #[test]
-fn issue19_item17_an_unreadable_record_with_a_readable_id_keeps_its_event() {
+fn an_unreadable_record_with_a_readable_id_keeps_its_event() {
     let dir = workdir(&toml(&["jcyl"], ""));
     let first = serve(jcyl_feed(20, &[]));
     let ended = bounded(run_cmd(dir.path(), &first.url(), &[]), 1024 * MIB, Duration::from_secs(60));
@@ -386,7 +386,7 @@ fn last_run(dir: &Path) -> serde_json::Value {
 /// `run_deadline_secs` the run sends nothing more, ends `interrupted` (exit
 /// 5, `runs` says so) and frees its lock. The setting is checked on load.
 #[test]
-fn issue19_a_run_past_its_deadline_stops_records_itself_interrupted_and_frees_the_lock() {
+fn a_run_past_its_deadline_stops_records_itself_interrupted_and_frees_the_lock() {
     let server = slow_server(Duration::from_millis(2500));
     let dir = workdir(&toml(&["madrid"], "run_deadline_secs = 1\n"));
     let ended = bounded(run_cmd(dir.path(), &server.url(), &[]), 1024 * MIB, Duration::from_secs(60));
@@ -417,7 +417,7 @@ fn issue19_a_run_past_its_deadline_stops_records_itself_interrupted_and_frees_th
 /// request in flight, sends nothing more, and is recorded as interrupted
 /// (exit 5 in `runs`, not `-`).
 #[test]
-fn issue19_a_run_stopped_by_a_signal_is_recorded_as_interrupted() {
+fn a_run_stopped_by_a_signal_is_recorded_as_interrupted() {
     for signal in [libc::SIGTERM, libc::SIGINT] {
         let server = slow_server(Duration::from_millis(1500));
         let dir = workdir(&toml(&["madrid"], ""));

@@ -122,7 +122,7 @@ fn last_run(dir: &Path) -> Value {
 /// exit 5, `interrupted`, the rest pending; the next run translates the
 /// rest, and only the rest.
 #[test]
-fn issue31_item3_sigterm_while_translating_stops_between_engine_batches() {
+fn sigterm_while_translating_stops_between_engine_batches() {
     let go = Arc::new(AtomicBool::new(false));
     let server = translation_server(go.clone(), Duration::from_secs(120));
     let dir = translating_workdir(&server.url(), "");
@@ -159,7 +159,7 @@ fn issue31_item3_sigterm_while_translating_stops_between_engine_batches() {
 /// deadline is past (2.5 s after the request, which the run sent after it
 /// began); no batch follows it.
 #[test]
-fn issue31_item3_the_deadline_passing_while_translating_stops_between_engine_batches() {
+fn the_deadline_passing_while_translating_stops_between_engine_batches() {
     let server = translation_server(Arc::new(AtomicBool::new(false)), Duration::from_millis(2500));
     let dir = translating_workdir(&server.url(), "run_deadline_secs = 2\n");
     let (status, stdout, stderr) = ended(spawn_run(dir.path()), Duration::from_secs(100));
@@ -197,7 +197,7 @@ fn feed_server() -> Server {
 /// asked for, exit 5, `interrupted`. (A run still waiting after 100 s fails the
 /// test.)
 #[test]
-fn issue31_item3_a_signal_ends_the_wait_for_a_hosts_delay_at_once() {
+fn a_signal_ends_the_wait_for_a_hosts_delay_at_once() {
     for (sig, name) in [(libc::SIGTERM, "SIGTERM"), (libc::SIGHUP, "SIGHUP"), (libc::SIGINT, "SIGINT")] {
         let server = feed_server();
         let dir = workdir("[settings]\ntranslator = \"none\"\n[sources.madrid]\nmin_delay_secs = 120\n");

@@ -2,7 +2,7 @@
 //! reads never spend the real host's budget nor count as requests to it.
 //! The real madrid adapter (2 s) against a folder. (`audit`
 //! obeying the Crawl-delay it has just read, is proven on simulated time in
-//! `polite_client::pacing`.)
+//! `politeness::client::pacing`.)
 use crate::common;
 use crate::politeness::ledger::{json_of, madrid_body, run_args};
 
@@ -14,7 +14,7 @@ use common::{cityvibe, workdir};
 /// log, never against the real host's daily cap or delay, and `holdings`
 /// reports no request to the host.
 #[test]
-fn a_folder_mirror_keeps_its_own_books_issue19_item14() {
+fn a_folder_mirror_keeps_its_own_books_p8() {
     let dir = workdir("[sources.madrid]\n");
     let folder = dir.path().join("mirror/datos.madrid.es/egob/catalogo");
     std::fs::create_dir_all(&folder).unwrap();

@@ -17,7 +17,7 @@
 //! no later than it asks, with no stopwatch a busy machine could break.
 //! Only time is simulated: the sockets, the client, the SQLite store and
 //! ledger are real. The real-time twins, through the binary, are in
-//! `polite_promises` and `polite_ledger`.
+//! `politeness::promises` and `politeness::ledger`.
 
 mod answers;
 mod backoff;

@@ -32,7 +32,7 @@ fn madrid_json() -> Vec<u8> {
 /// for it (exit 2), and the server sees nothing. A loopback mirror still
 /// keeps its private ledger, and `doctor` says which ledger each would use.
 #[test]
-fn issue31_item5_a_mirror_on_a_host_that_is_not_loopback_keeps_no_private_ledger_p8() {
+fn a_mirror_on_a_host_that_is_not_loopback_keeps_no_private_ledger_p8() {
     let server = Server::start(|seen, _| if seen.path.ends_with("robots.txt") { Reply::new(404) } else { Reply::ok(madrid_json()) });
     let dir = workdir("[settings]\ntranslator = \"none\"\n[sources.madrid]\n");
     let private = dir.path().join("private-ledger");
@@ -71,7 +71,7 @@ fn run(dir: &Path, mirror: &str) -> std::process::Output {
 /// show` and the host's page show it; after `source release madrid` the
 /// host is asked again.
 #[test]
-fn issue31_item6_a_403_holds_the_host_until_the_operator_releases_it_p11() {
+fn a_403_holds_the_host_until_the_operator_releases_it_p11() {
     let server = Server::start(|seen, i| {
         if seen.path.ends_with("robots.txt") {
             Reply::new(404)

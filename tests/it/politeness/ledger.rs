@@ -48,7 +48,7 @@ fn gap(a: &Seen, b: &Seen) -> Duration {
 /// the next run, in a new process, asks no sooner than madrid's 2 s after
 /// the killed request.
 #[test]
-fn a_run_killed_mid_request_still_makes_the_next_wait_the_full_delay_p8_issue12() {
+fn a_run_killed_mid_request_still_makes_the_next_wait_the_full_delay_p8() {
     for signal in ["KILL", "TERM"] {
         let body = madrid_body();
         let server = Server::start(move |_, i| {
@@ -84,7 +84,7 @@ fn a_run_killed_mid_request_still_makes_the_next_wait_the_full_delay_p8_issue12(
 /// P8, issue 12 item 1: two processes started together on two databases
 /// share the host's ledger: their requests are at least madrid's 2 s apart.
 #[test]
-fn two_processes_on_two_databases_keep_one_host_delay_p8_issue12() {
+fn two_processes_on_two_databases_keep_one_host_delay_p8() {
     let body = madrid_body();
     let server = Server::start(move |_, _| Reply::ok(body.clone()));
     let dir = workdir("[sources.madrid]\n");
@@ -105,7 +105,7 @@ fn two_processes_on_two_databases_keep_one_host_delay_p8_issue12() {
 /// is not fetched in this run and the run says why; with no ledger at all,
 /// nothing is fetched.
 #[test]
-fn a_ledger_that_cannot_record_fails_closed_issue14() {
+fn a_ledger_that_cannot_record_fails_closed_p8() {
     let body = madrid_body();
     let server = Server::start(move |_, _| Reply::ok(body.clone()));
     let dir = workdir("[sources.madrid]\n");
@@ -141,7 +141,7 @@ fn a_ledger_that_cannot_record_fails_closed_issue14() {
 /// Issue 10 item 10: one lock per database, not per path: a run through a
 /// symlink or a hard link to a database in use makes no request.
 #[test]
-fn a_database_in_use_is_locked_through_a_symlink_and_a_hard_link_issue10() {
+fn a_database_in_use_is_locked_through_a_symlink_and_a_hard_link() {
     let server = Server::start(|_, _| Reply::ok(madrid_body()));
     let dir = workdir("[sources.madrid]\n");
     let db = dir.path().join("cityvibe.db");

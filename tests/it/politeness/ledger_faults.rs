@@ -5,7 +5,7 @@
 //! and says why. The real madrid adapter (2 s delay) against the recording
 //! loopback server, through the binary in real time. (A backoff given up, by a
 //! run or by an audit, and remembered is proven on simulated time in
-//! `polite_client::backoff`.)
+//! `politeness::client::backoff`.)
 use crate::common;
 use crate::politeness::ledger::{json_of, madrid_body, run_args, wait_for};
 
@@ -27,7 +27,7 @@ fn ledger_path(dir: &std::path::Path) -> std::path::PathBuf {
 /// and says what to do. A ledger replaced by another, or emptied, is
 /// refused the same way.
 #[test]
-fn a_ledger_deleted_replaced_or_emptied_sends_nothing_and_says_so_p8_issue19_item4() {
+fn a_ledger_deleted_replaced_or_emptied_sends_nothing_and_says_so_p8() {
     let body = madrid_body();
     let server = Server::start(move |_, i| {
         if i == 0 {
@@ -90,7 +90,7 @@ fn a_ledger_deleted_replaced_or_emptied_sends_nothing_and_says_so_p8_issue19_ite
 /// asked again after its delay, or, for requests recorded ahead, those
 /// count as made now against the daily cap, and the run says so.
 #[test]
-fn times_ahead_of_the_clock_fail_closed_with_what_to_do_issue19_item11() {
+fn times_ahead_of_the_clock_fail_closed_with_what_to_do_p8() {
     let server = Server::start(move |_, _| Reply::ok(madrid_body()));
     let dir = workdir("[sources.madrid]\n");
     let mirror = server.url();
@@ -139,7 +139,7 @@ fn times_ahead_of_the_clock_fail_closed_with_what_to_do_issue19_item11() {
 /// host alone for 16 times its delay: a run right after sends nothing to
 /// it and says why and until when.
 #[test]
-fn an_unreadable_robots_txt_holds_back_the_next_run_p10_issue19_item13() {
+fn an_unreadable_robots_txt_holds_back_the_next_run_p10() {
     let server = Server::start(|seen, _| {
         if seen.path.ends_with("/robots.txt") {
             Reply::new(301).header("Location", "https://elsewhere.example/robots.txt")
@@ -166,7 +166,7 @@ fn an_unreadable_robots_txt_holds_back_the_next_run_p10_issue19_item13() {
 /// the operator acts: every run says so, with the command that lifts it,
 /// and exits non-zero; after `source release`, the host is asked again.
 #[test]
-fn a_retry_after_beyond_a_year_holds_the_host_until_released_p10_issue19_item15() {
+fn a_retry_after_beyond_a_year_holds_the_host_until_released_p10() {
     let server = Server::start(|_, i| if i == 0 { Reply::new(503).header("Retry-After", "31536001") } else { Reply::ok(madrid_body()) });
     let dir = workdir("[sources.madrid]\n");
     let mirror = server.url();
@@ -188,7 +188,7 @@ fn a_retry_after_beyond_a_year_holds_the_host_until_released_p10_issue19_item15(
 /// Issue 19 item 16 (P17): a fetch log that is missing or refuses writes
 /// is not a "go": no request, one message, a non-zero exit.
 #[test]
-fn a_fetch_log_missing_or_unwritable_sends_nothing_issue19_item16() {
+fn a_fetch_log_missing_or_unwritable_sends_nothing_p17() {
     let server = Server::start(move |_, _| Reply::ok(madrid_body()));
     let dir = workdir("[sources.madrid]\n");
     let mirror = server.url();

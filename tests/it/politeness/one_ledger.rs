@@ -32,7 +32,7 @@ fn doctor_ledger_line(dir: &Path, env: &[(&str, &Path)], args: &[&str]) -> Strin
 /// refused before anything (exit 2), naming the system ledger, and no
 /// private ledger is made.
 #[test]
-fn a_real_host_run_never_keeps_a_private_schedule_p8_issue19_item5() {
+fn a_real_host_run_never_keeps_a_private_schedule_p8() {
     let dir = workdir(&format!("[sources.madrid]\nhours = \"{}\"\n", window_outside_now()));
     let private = dir.path().join("elsewhere");
     let by_flag = common::cityvibe(dir.path(), &["--state-dir", private.to_str().unwrap(), "run", "--source", "madrid", "--json"]);
@@ -51,7 +51,7 @@ fn a_real_host_run_never_keeps_a_private_schedule_p8_issue19_item5() {
 /// (two users, or cron and a shell, see the same one); with `--mirror` and
 /// `--state-dir` it is private, and `doctor` warns so.
 #[test]
-fn doctor_names_one_system_ledger_whatever_home_says_issue19_item5() {
+fn doctor_names_one_system_ledger_whatever_home_says_p8() {
     let dir = workdir("[sources.madrid]\n");
     let (a, b) = (dir.path().join("home-a"), dir.path().join("home-b"));
     let one = doctor_ledger_line(dir.path(), &[("HOME", &a), ("XDG_STATE_HOME", &a.join("state"))], &[]);

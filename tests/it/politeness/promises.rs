@@ -4,7 +4,7 @@
 //! robots.txt's Crawl-delay obeyed (rule 2), no credentials on the wire
 //! (P2), bounded configuration. The same rules in simulated time, where a
 //! wait costs nothing (a delay raised mid-run, diba's validators): the
-//! `polite_client` tests.
+//! `politeness::client` tests.
 use crate::common;
 use crate::politeness::ledger::{MADRID_JSON, json_of, madrid_body, run_args};
 
@@ -38,7 +38,7 @@ pub fn window_outside_now() -> String {
 /// `--quiet`); `run --force` fetches, still keeping the delay; a row may
 /// lengthen the period, never shorten it.
 #[test]
-fn a_run_within_the_period_is_skipped_until_next_due_and_force_still_waits_p7_issue12() {
+fn a_run_within_the_period_is_skipped_until_next_due_and_force_still_waits_p7() {
     let body = madrid_body();
     let server = Server::start(move |_, _| Reply::ok(body.clone()));
     let dir = workdir("[sources.madrid]\n");
@@ -78,7 +78,7 @@ fn a_run_within_the_period_is_skipped_until_next_due_and_force_still_waits_p7_is
 /// becomes the host's not-before time: the next run, even forced, sends
 /// nothing and says so again.
 #[test]
-fn a_retry_after_beyond_the_wait_is_remembered_by_later_runs_p10_issue12_issue10() {
+fn a_retry_after_beyond_the_wait_is_remembered_by_later_runs_p10() {
     let tomorrow = httpdate::fmt_http_date(std::time::SystemTime::now() + Duration::from_secs(86400));
     let year = 365 * 86400;
     for (value, expect_secs) in [("7200", 7200), ("3601", 3601), (tomorrow.as_str(), 86400), ("31536000", year)] {
@@ -105,7 +105,7 @@ fn a_retry_after_beyond_the_wait_is_remembered_by_later_runs_p10_issue12_issue10
 /// retries included: a window that closes between a 429 and its retry stops
 /// the retry.
 #[test]
-fn a_window_closing_between_a_429_and_its_retry_stops_the_retry_p9_issue12() {
+fn a_window_closing_between_a_429_and_its_retry_stops_the_retry_p9() {
     let dir = workdir("[sources.madrid]\n");
     let config = dir.path().join("sources.toml");
     let closed = format!("[sources.madrid]\nhours = \"{}\"\n", window_outside_now());
@@ -127,7 +127,7 @@ fn a_window_closing_between_a_429_and_its_retry_stops_the_retry_p9_issue12() {
 /// run obeys it at once, from audit's last request; `source show` says the
 /// delay is robots.txt's.
 #[test]
-fn a_crawl_delay_raised_in_robots_txt_is_obeyed_by_the_next_run_issue12() {
+fn a_crawl_delay_raised_in_robots_txt_is_obeyed_by_the_next_run_p8_p14() {
     let body = madrid_body();
     let server = Server::start(move |seen, _| match seen.path.as_str() {
         "/datos.madrid.es/robots.txt" => Reply::ok("User-agent: *\nCrawl-delay: 4\nAllow: /\n"),
@@ -157,7 +157,7 @@ fn a_crawl_delay_raised_in_robots_txt_is_obeyed_by_the_next_run_issue12() {
 /// an Authorization header), and a redirect to a URL carrying userinfo is
 /// refused before any request.
 #[test]
-fn credentials_in_a_url_never_reach_the_wire_p2_issue10() {
+fn credentials_in_a_url_never_reach_the_wire_p2() {
     let body = madrid_body();
     let server = Server::start(move |seen, _| if seen.path == MADRID_JSON { Reply::ok(body.clone()) } else { Reply::new(404) });
     let dir = workdir("[sources.madrid]\n");
@@ -185,7 +185,7 @@ fn credentials_in_a_url_never_reach_the_wire_p2_issue10() {
 /// the bound (exit 2), for every command: `1e20` does not panic, and
 /// `1000000` does not sleep 11 days.
 #[test]
-fn a_delay_beyond_a_day_is_refused_at_load_issue10() {
+fn a_delay_beyond_a_day_is_refused_at_load_for_every_command_p9() {
     let server = Server::start(|_, _| Reply::ok(madrid_body()));
     for value in ["1e20", "1000000", "86401"] {
         let dir = workdir(&format!("[sources.madrid]\nmin_delay_secs = {value}\n"));

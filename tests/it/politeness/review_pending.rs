@@ -4,7 +4,7 @@
 //! any request is sent, saying what a person must read and where to write
 //! it down; a `--mirror` run reads it (tests, staging). Through the binary:
 //! `run`, `run --dry-run` and `source enable` on the built-in adapters whose
-//! review is pending (`adapter_andalucia`).
+//! review is pending (`sources::andalucia`).
 use crate::common;
 
 use cityvibe::adapter::{Adapter, Feed, Format, Manifest, RobotsReview};
@@ -52,7 +52,7 @@ fn run_with(adapters: &'static [&'static dyn Adapter], client: &Client) -> (RunR
 // server: a pending review sends it nothing; the same adapter once reviewed
 // is requested (so the zero is the review's doing, not another refusal).
 #[test]
-fn issue32_p14_a_pending_review_is_refused_before_any_request() {
+fn a_pending_review_is_refused_before_any_request_p3_p14() {
     let body = std::fs::read(common::sample(MADRID_JSON)).unwrap();
     let server = Server::start(move |_, _| Reply::ok(body.clone()));
     let url = format!("{}/feeds/agenda.json", server.url());
@@ -79,7 +79,7 @@ fn issue32_p14_a_pending_review_is_refused_before_any_request() {
 // Issue 32: tests and staging use the adapter before the review: a run
 // through a mirror reads and stores it.
 #[test]
-fn issue32_a_pending_review_is_read_through_a_mirror() {
+fn a_pending_review_is_read_through_a_mirror_p14() {
     let body = std::fs::read(common::sample(MADRID_JSON)).unwrap();
     let server = Server::start(move |_, _| Reply::ok(body.clone()));
     let mirror = Client::new(Some(Mirror::Http(url::Url::parse(&server.url()).unwrap())), Limits::default());

@@ -34,7 +34,7 @@ fn assert_no_value(what: &str, shown: &str) {
 }
 
 #[test]
-fn p5_issue31_a_record_error_names_the_field_never_the_value() {
+fn a_record_error_names_the_field_never_the_value_p5() {
     let dir =
         workdir("[settings]\ntranslator = \"none\"\nlanguages = [\"es\"]\nreport_dir = \"site\"\n\n[sources.madrid]\nenabled = true\n");
     let d = dir.path();

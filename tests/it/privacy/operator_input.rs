@@ -46,7 +46,7 @@ fn assert_spaced_forms_absent(what: &str, text: &str) {
 // what is sent to a translation server, a record-error message (`runs
 // --json`), nor an attribution override in an export.
 #[test]
-fn issue19_6_spaced_contact_data_is_scrubbed_from_feeds_servers_errors_and_attributions() {
+fn spaced_contact_data_is_scrubbed_from_feeds_servers_errors_and_attributions_p5() {
     let server = Server::start(|seen, _| {
         let body: Value = serde_json::from_slice(&seen.body).unwrap_or_default();
         Reply::ok(serde_json::json!({ "translatedText": body["q"] }).to_string()).header("Content-Type", "application/json")
@@ -101,7 +101,7 @@ fn import(dir: &Path, name: &str, content: &str) -> std::process::Output {
 // Issue 19 item 6: `translate import` and `translate correct` refuse the
 // spaced forms; `events correct` scrubs them.
 #[test]
-fn issue19_6_spaced_contact_data_passes_no_import_or_correction() {
+fn spaced_contact_data_passes_no_import_or_correction_p5() {
     let dir = stored();
     let d = dir.path();
     let out = import(d, "en.po", &po(&[("Concierto de jazz", &format!("Jazz, write to {SPACED_MAIL}"))]));
@@ -119,7 +119,7 @@ fn issue19_6_spaced_contact_data_passes_no_import_or_correction() {
 // Issue 19 item 7: a PO line holding only `"` is a clear error naming the
 // file and line, not a panic (exit 101).
 #[test]
-fn issue19_7_a_po_line_of_one_quote_is_an_error_naming_the_line() {
+fn a_po_line_of_one_quote_is_an_error_naming_the_line() {
     let dir = stored();
     let broken = po(&[("Concierto de jazz", "Jazz Evening")]).replace("msgstr \"Jazz", "\"\nmsgstr \"Jazz");
     let out = import(dir.path(), "en.po", &broken);
@@ -134,7 +134,7 @@ fn issue19_7_a_po_line_of_one_quote_is_an_error_naming_the_line() {
 // not applied last-one-wins; refused entries make the import exit 2 while
 // the others are applied (in one transaction).
 #[test]
-fn issue19_7_imports_are_held_to_the_feeds_rules() {
+fn imports_are_held_to_the_feeds_rules() {
     let dir = stored();
     let d = dir.path();
     let xliff = |units: &[(&str, &str)]| {
@@ -181,7 +181,7 @@ fn issue19_7_imports_are_held_to_the_feeds_rules() {
 // as feed text is, refuses a text over 64 KB, and refuses a URL holding a
 // line break or a space.
 #[test]
-fn issue19_7_corrections_are_held_to_the_feeds_rules() {
+fn corrections_are_held_to_the_feeds_rules() {
     let dir = stored();
     let d = dir.path();
     let title = "Jazz <script>alert(1)</script>\u{1B}[2Jen directo\u{202E}";
@@ -204,7 +204,7 @@ fn issue19_7_corrections_are_held_to_the_feeds_rules() {
 // reported with file and line and skipped; translation goes on. `doctor`
 // warns of it, and fails on a terms_dir that is not there.
 #[test]
-fn issue19_8_a_malformed_term_line_is_skipped_and_named_not_fatal() {
+fn a_malformed_term_line_is_skipped_and_named_not_fatal() {
     if !has_apertium() {
         return;
     }
@@ -244,7 +244,7 @@ fn issue19_8_a_malformed_term_line_is_skipped_and_named_not_fatal() {
 // every output (10:00 in JSON, CSV, ICS and JSON-LD alike, never a date in some);
 // lifting the correction makes it all-day again.
 #[test]
-fn issue19_18_a_start_time_on_an_all_day_event_is_timed_in_every_output() {
+fn a_start_time_on_an_all_day_event_is_timed_in_every_output() {
     let dir = workdir(NO_ENGINE);
     let d = dir.path();
     let mut all_day = record("1", "Feria del libro", "", "Sala X");
@@ -280,7 +280,7 @@ fn issue19_18_a_start_time_on_an_all_day_event_is_timed_in_every_output() {
 // that fails on its second entry (a trigger standing in for a kill or a
 // full disk) keeps none of the file, not even the first entry alone.
 #[test]
-fn issue19_7_an_import_that_fails_midway_leaves_nothing_applied() {
+fn an_import_that_fails_midway_leaves_nothing_applied() {
     let dir = workdir(NO_ENGINE);
     let d = dir.path();
     write_feed(d, &[record("1", "Concierto de jazz", "Jazz en directo.", "Sala X")]);

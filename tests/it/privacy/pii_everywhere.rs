@@ -80,7 +80,7 @@ fn mirror_of_forms(dir: &Path) -> std::path::PathBuf {
 }
 
 #[test]
-fn no_form_of_contact_data_reaches_db_exports_reports_or_translation_p5_issue10() {
+fn no_form_of_contact_data_reaches_db_exports_reports_or_translation_p5() {
     let needles = needles();
     assert!(needles.list.len() > 1000, "{}", needles.list.len());
     // The search finds what was planted: the feeds as published hold them.
@@ -153,7 +153,7 @@ fn no_form_of_contact_data_reaches_db_exports_reports_or_translation_p5_issue10(
 /// `adapter check` lists bad records: a parser's error that quotes an id or
 /// a text holding contact data must not print it (P5).
 #[test]
-fn adapter_check_never_prints_contact_data_from_a_bad_record_p5_issue10() {
+fn adapter_check_never_prints_contact_data_from_a_bad_record_p5() {
     let dir = tempfile::tempdir().unwrap();
     let feed = dir.path().join("feed.json");
     std::fs::write(
@@ -174,7 +174,7 @@ fn adapter_check_never_prints_contact_data_from_a_bad_record_p5_issue10() {
 /// clusters) must not let through a number split over lines or the head of
 /// an address with a long local part: neither is stored (P5).
 #[test]
-fn a_number_over_lines_and_a_long_address_never_reach_the_database_p5_issue14() {
+fn a_number_over_lines_and_a_long_address_never_reach_the_database_p5() {
     let dir = workdir("[settings]\ntranslator = \"none\"\n\n[sources.madrid]\n");
     let d = dir.path();
     let long = format!("Escribe a {}@example.es hoy", "nombre.apellido".repeat(8));

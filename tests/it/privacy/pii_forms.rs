@@ -242,17 +242,17 @@ fn family(texts: &[&str], numbers: &[&str], names: &[&str]) {
 }
 
 #[test]
-fn p5_issue31_an_area_code_with_a_slash_is_never_kept() {
+fn an_area_code_with_a_slash_is_never_kept_p5() {
     family(&["Tel. 91/234.56.78", "91/234 56 79"], &["912345678", "912345679"], &[]);
 }
 
 #[test]
-fn p5_issue31_a_label_or_letter_glued_to_a_number_is_never_kept() {
+fn a_label_or_letter_glued_to_a_number_is_never_kept_p5() {
     family(&["tel934501042", "móvil600112245", "Tlf934501028", "934501029h"], &["934501042", "600112245", "934501028", "934501029"], &[]);
 }
 
 #[test]
-fn p5_issue31_the_a_and_bare_at_forms_of_an_address_are_never_kept() {
+fn the_a_and_bare_at_forms_of_an_address_are_never_kept_p5() {
     family(
         &[
             "reservas(a)teatro-ejemplo.es",
@@ -273,7 +273,7 @@ fn p5_issue31_the_a_and_bare_at_forms_of_an_address_are_never_kept() {
 }
 
 #[test]
-fn p5_issue31_unusual_separators_and_groupings_are_never_kept() {
+fn unusual_separators_and_groupings_are_never_kept_p5() {
     family(
         &[
             "934·501·011",
@@ -293,7 +293,7 @@ fn p5_issue31_unusual_separators_and_groupings_are_never_kept() {
 }
 
 #[test]
-fn p5_issue31_look_alike_digits_and_numbers_in_words_are_never_kept() {
+fn look_alike_digits_and_numbers_in_words_are_never_kept_p5() {
     family(
         &["٩٣٤ ٥٠١ ٠٢١", "۹۳۴ ۵۰۱ ۰۲۳", "९३४ ५०१ ०२२", "6OO 112 248", "nueve tres cuatro 501 012"],
         &["934501021", "934501023", "934501022", "600112248", "934501012"],
@@ -416,7 +416,7 @@ fn address() -> impl Strategy<Value = Form> {
 /// file or translation request (a few cases in `make test`; `PROPTEST_CASES`
 /// runs more).
 #[test]
-fn p5_issue31_random_forms_of_every_family_are_never_kept() {
+fn random_forms_of_every_family_are_never_kept_p5() {
     through_the_binary(prop_oneof![phone(), address()], 12, 3);
 }
 
@@ -451,7 +451,7 @@ pub(crate) fn through_the_binary(strategy: impl Strategy<Value = Form>, per_run:
 /// The scrubber alone over many more forms of every family than the
 /// binary test runs (a few hundred in `make test`, in about a second).
 #[test]
-fn p5_issue31_random_forms_of_every_family_are_scrubbed() {
+fn random_forms_of_every_family_are_scrubbed_p5() {
     let cases = std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse::<u32>().ok()).map_or(300, |n| n * 100);
     let mut runner = TestRunner::new(Config { cases, failure_persistence: None, ..Config::default() });
     let words = number_words();

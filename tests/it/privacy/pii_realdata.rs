@@ -2,7 +2,7 @@
 //! `../shared/realdata/` (P5): it must remove the contact
 //! data the portals publish and leave dates, times, prices, year ranges,
 //! ISBNs, postal codes and event ids alone. Prints what it changed
-//! (`cargo test --test it privacy_pii_realdata -- --nocapture`).
+//! (`cargo test --test it privacy::pii_realdata -- --nocapture`).
 use crate::common;
 
 use cityvibe::adapter::{EventSink, RecordError};
@@ -47,7 +47,7 @@ fn texts(ev: &Event) -> Vec<(&'static str, String)> {
 }
 
 #[test]
-fn real_feeds_lose_their_contact_data_and_nothing_else_p5_issue10() {
+fn real_feeds_lose_their_contact_data_and_nothing_else_p5() {
     let files = [
         ("madrid", "madrid_300107/300107-0-agenda-actividades-eventos_2025-10.json"),
         ("madrid", "madrid_300107/300107-0-agenda-actividades-eventos_2025-10.csv"),
@@ -207,12 +207,12 @@ fn removed(text: &str, scrubbed: &str) -> Vec<String> {
 /// a person. Prints per feed the texts, the texts changed, the pieces cut
 /// and the candidates left. Run at two commits and compare the lists to see
 /// what a change of the rules changes:
-/// `cargo test --test it privacy_pii_realdata::every -- --nocapture`. The test
+/// `cargo test --test it privacy::pii_realdata::every -- --nocapture`. The test
 /// itself holds that times, prices, dates, years, ages and street numbers
 /// survive (the `keep` patterns), and that what is left holds no plain address
 /// or Spanish number.
 #[test]
-fn every_text_of_every_real_feed_the_scrubber_changes_is_listed_p5_issue31() {
+fn every_text_of_every_real_feed_the_scrubber_changes_is_listed_p5() {
     let feeds = [
         "madrid_300107/300107-0-agenda-actividades-eventos_2025-10.json",
         "madrid_300107/300107-0-agenda-actividades-eventos_2025-10.csv",

@@ -40,7 +40,7 @@ fn tombstones(d: &Path) -> Vec<serde_json::Value> {
 }
 
 #[test]
-fn a_space_after_the_colon_still_takes_the_event_down_p18_issue10() {
+fn a_space_after_the_colon_still_takes_the_event_down_p18() {
     let dir = stored_madrid();
     let d = dir.path();
     let before = ids(d);
@@ -54,7 +54,7 @@ fn a_space_after_the_colon_still_takes_the_event_down_p18_issue10() {
 }
 
 #[test]
-fn an_id_unlike_the_sources_ids_asks_for_force_p18_issue10() {
+fn an_id_unlike_the_sources_ids_asks_for_force_p18() {
     let dir = stored_madrid();
     let d = dir.path();
     let n = ids(d).len();
@@ -74,7 +74,7 @@ fn an_id_unlike_the_sources_ids_asks_for_force_p18_issue10() {
 }
 
 #[test]
-fn the_same_event_is_not_taken_down_twice_p18_issue13() {
+fn the_same_event_is_not_taken_down_twice_p18() {
     let dir = stored_madrid();
     let d = dir.path();
     let victim = ids(d)[0].clone();
@@ -97,7 +97,7 @@ fn the_same_event_is_not_taken_down_twice_p18_issue13() {
 }
 
 #[test]
-fn a_url_already_taken_down_is_not_recorded_twice_p18_issue13() {
+fn a_url_already_taken_down_is_not_recorded_twice_p18() {
     let dir = stored_madrid();
     let d = dir.path();
     let evs: Vec<serde_json::Value> =
@@ -113,7 +113,7 @@ fn a_url_already_taken_down_is_not_recorded_twice_p18_issue13() {
 /// P5: a takedown's reason often names who asked; their e-mail address or
 /// phone number is not kept in the database (no stored field keeps it).
 #[test]
-fn a_takedown_reason_keeps_no_contact_data_p5_issue10() {
+fn a_takedown_reason_keeps_no_contact_data_p5() {
     let dir = stored_madrid();
     let d = dir.path();
     let victim = ids(d)[0].clone();

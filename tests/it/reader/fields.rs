@@ -4,7 +4,7 @@
 //! the publisher's own wording kept beside it; and diba's languages it does
 //! not publish are translated from its own Spanish, not its Catalan.
 //!
-//! Not for: the texts' translation quality (`translate_quality`).
+//! Not for: the texts' translation quality (`translation::quality`).
 use crate::common;
 use crate::common::has_apertium;
 use crate::translation::quality::{listed, record, write_feed};
@@ -78,7 +78,7 @@ fn fields_of(e: &Value) -> String {
 /// for each source's first event in every language. The samples are stored
 /// on simulated time (diba's 10 s delays are not the subject here).
 #[test]
-fn issue20_3_events_show_speaks_the_readers_language_in_every_field() {
+fn events_show_speaks_the_readers_language_in_every_field() {
     let translator = if has_apertium() { "apertium" } else { "none" };
     let dir = workdir(&config(translator, &["madrid", "esmadrid", "diba", "jcyl"]));
     let d = dir.path();
@@ -147,7 +147,7 @@ fn assert_show_text_speaks(d: &Path, id: &str, lang: &str) {
 /// Spanish price (JSON-LD's `Offer.description` under `inLanguage: en`),
 /// `Fuente: …`, the Spanish licence or the ICS line `Licencia / licence:`.
 #[test]
-fn issue20_3_every_export_carries_the_translated_price_and_labels() {
+fn every_export_carries_the_translated_price_and_labels() {
     let dir = workdir(&config("none", &["madrid"]));
     let d = dir.path();
     ok(cityvibe(d, &["--mirror", sample("").to_str().unwrap(), "run", "--source", "madrid"]));
@@ -200,7 +200,7 @@ fn issue20_3_every_export_carries_the_translated_price_and_labels() {
 /// Issue 20 item 3: the sources page in English names the licences in
 /// English, without `Fuente:`; its JSON keeps the sources' own words.
 #[test]
-fn issue20_3_the_sources_page_names_licences_in_its_language() {
+fn the_sources_page_names_licences_in_its_language() {
     let dir = workdir(&config("none", &["madrid"]));
     let page = ok(cityvibe(dir.path(), &["sources", "export", "--format", "md", "--lang", "en"]));
     assert!(page.contains("datos.madrid.es legal notice"), "{page}");
@@ -216,7 +216,7 @@ fn issue20_3_the_sources_page_names_licences_in_its_language() {
 /// "Entrada libre hasta completar aforo" and its audiences read in
 /// English, French and Italian. The fields need no engine: set phrases.
 #[test]
-fn issue20_3_the_real_madrid_feed_prices_read_in_english_french_italian() {
+fn the_real_madrid_feed_prices_read_in_english_french_italian() {
     let Some(real) = common::realdata("madrid_300107/300107-0-agenda-actividades-eventos_2025-10.json") else { return };
     let dir = workdir(&config("none", &["madrid"]));
     let d = dir.path();
@@ -247,7 +247,7 @@ fn issue20_3_the_real_madrid_feed_prices_read_in_english_french_italian() {
 /// never reaches the engine; with no engine it is shown as published and
 /// `untranslated_fields` names it.
 #[test]
-fn issue20_3_a_price_no_phrase_says_is_an_engines_else_shown_as_published() {
+fn a_price_no_phrase_says_is_an_engines_else_shown_as_published() {
     const LIST: &str = "Matrícula: 55 euros al mes. Sólo se devolverá el importe si la organización cancela la actividad.";
     let feed = |d: &Path| {
         let mut listed_price = record("1", "Concierto de jazz", "", "Sala X");
@@ -299,7 +299,7 @@ fn write_diba(dir: &Path) {
 /// Belén de Vic"), not its Catalan (which gives French "Foire de Nadal i du
 /// Pessebre de Vich"), and `text_origin` says so.
 #[test]
-fn issue20_4_diba_french_is_translated_from_the_publishers_spanish() {
+fn diba_french_is_translated_from_the_publishers_spanish() {
     if !has_apertium() {
         return;
     }

@@ -33,7 +33,7 @@ fn stored_rows(dir: &Path) -> Vec<(String, i64)> {
 }
 
 #[test]
-fn issue33_5_long_events_of_the_real_feed_are_on_today_and_stay_unrewritten() {
+fn a_long_event_of_the_real_feed_is_on_each_day_of_its_span_and_ends_on_its_last() {
     let Some(feed) = realdata("madrid_300107/300107-0-agenda-actividades-eventos_2025-10.json") else { return };
     let dir = workdir(MADRID_ONLY);
     let d = dir.path();

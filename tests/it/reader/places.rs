@@ -6,7 +6,7 @@
 //! Andalucía's address field taken apart into venue, street and postal
 //! code, the opening days it holds going to the schedule.
 //!
-//! Not for: the hours themselves (`reader_open_days`).
+//! Not for: the hours themselves (`reader::open_days`).
 use crate::common;
 
 use common::{cityvibe, place, sources_toml, workdir};

@@ -46,7 +46,7 @@ fn jcyl_server() -> Server {
 /// jcyl; the report of either counts both databases' requests, as the
 /// server saw them and as the daily cap counted them.
 #[test]
-fn a_host_page_counts_every_database_of_the_machine_issue31_item4_p8_p17() {
+fn a_host_page_counts_every_database_of_the_machine_p8_p17() {
     let server = jcyl_server();
     let dir = workdir(JCYL_ON);
     let d = dir.path();
@@ -85,7 +85,7 @@ fn a_host_page_counts_every_database_of_the_machine_issue31_item4_p8_p17() {
 /// Issue 31 item 9: a folder mirror's books (`folder:HOST`) are no page of
 /// their own, and no file name is made of a name that is no DNS name.
 #[test]
-fn a_folder_mirror_and_a_name_that_is_no_dns_name_get_no_file_issue31_item9() {
+fn a_folder_mirror_and_a_name_that_is_no_dns_name_get_no_file() {
     let dir = workdir("[settings]\ntranslator = \"none\"\n\n[sources.madrid]\n");
     let d = dir.path();
     let samples = sample("");
@@ -119,7 +119,7 @@ fn a_folder_mirror_and_a_name_that_is_no_dns_name_get_no_file_issue31_item9() {
 /// a page written where a link stands replaces the link, and a linked
 /// `hosts/` folder is refused, saying why; the link's target is untouched.
 #[test]
-fn a_symlink_in_the_output_folder_is_never_followed_issue31_item9() {
+fn a_symlink_in_the_output_folder_is_never_followed() {
     let dir = workdir(JCYL_ON);
     let d = dir.path();
     let outside = d.join("outside.txt");
@@ -151,7 +151,7 @@ fn a_symlink_in_the_output_folder_is_never_followed_issue31_item9() {
 /// Issue 31 item 9: `audit`'s 404s for robots.txt, tdmrep.json and ai.txt
 /// (normal per RFC 9309) are not drawn as errors, nor said as failures.
 #[test]
-fn the_audits_404s_are_no_error_issue31_item9_p14() {
+fn the_audits_404s_are_no_error_p14() {
     let server = Server::start(|_, _| Reply::new(404));
     let dir = workdir(JCYL_ON);
     let d = dir.path();
@@ -171,7 +171,7 @@ fn the_audits_404s_are_no_error_issue31_item9_p14() {
 /// Issue 31 item 9: the runs timeline shows each day's worst status per
 /// source: a failed run is never hidden under a later mark.
 #[test]
-fn the_runs_timeline_shows_each_days_worst_run_issue31_item9() {
+fn the_runs_timeline_shows_each_days_worst_run() {
     let failing = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
     let f = failing.clone();
     let body = std::fs::read(sample("datosabiertos.jcyl.es/web/jcyl/risp/es/cultura-ocio/agenda_cultural/1284806871500.json")).unwrap();
@@ -201,7 +201,7 @@ fn the_runs_timeline_shows_each_days_worst_run_issue31_item9() {
 /// licence in their own language and hold no English review note (the
 /// English page may quote the reviewer's English words).
 #[test]
-fn host_pages_name_licences_and_reviews_in_their_language_issue33_item6() {
+fn host_pages_name_licences_and_reviews_in_their_language() {
     let dir = workdir("[settings]\ntranslator = \"none\"\n");
     let d = dir.path();
     std::fs::create_dir_all(d.join("data")).unwrap();

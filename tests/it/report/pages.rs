@@ -101,7 +101,7 @@ fn table_of(doc: &Html, chart: &str) -> BTreeMap<(String, String), u64> {
 }
 
 #[test]
-fn the_host_page_shows_what_the_server_recorded_issue23_p8_p10_p12_p17() {
+fn the_host_page_shows_what_the_server_recorded_p8_p10_p12_p17() {
     let site = three_runs();
     let d = site.dir.path();
     let answered = site.answered.lock().unwrap().clone();
@@ -163,7 +163,7 @@ fn the_host_page_shows_what_the_server_recorded_issue23_p8_p10_p12_p17() {
 /// the site only to sources and licences, links within it resolving; and
 /// every chart's figures equal to its table's.
 #[test]
-fn every_page_is_light_valid_self_contained_and_twinned_issue23() {
+fn every_page_is_light_valid_self_contained_and_twinned() {
     let site = three_runs();
     let d = site.dir.path();
     ok(&cityvibe(d, &["report", "--out", "site", "--days", "2"]));
@@ -266,7 +266,7 @@ fn assert_twins(page: &Path, doc: &Html) {
 /// `[settings] report_dir` (relative to sources.toml): `run` writes the
 /// report after each run, in the first display language.
 #[test]
-fn a_run_writes_the_report_into_report_dir_issue23() {
+fn a_run_writes_the_report_into_report_dir() {
     let dir = workdir("[settings]\ntranslator = \"none\"\nlanguages = [\"en\", \"es\"]\nreport_dir = \"site\"\n\n[sources.madrid]\n");
     let d = dir.path();
     let samples = sample("");
@@ -291,7 +291,7 @@ fn a_run_writes_the_report_into_report_dir_issue23() {
 /// A database without a run yet (a new install, before cron's first run)
 /// still gets its pages, saying there is nothing yet, instead of a panic.
 #[test]
-fn a_database_without_runs_gets_its_pages_issue23() {
+fn a_database_without_runs_gets_its_pages() {
     let dir = workdir(CONFIG);
     let d = dir.path();
     std::fs::create_dir_all(d.join("data")).unwrap();

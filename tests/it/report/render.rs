@@ -107,7 +107,7 @@ const HEAD_LINES: &str = "Math.max(...Array.from(document.querySelectorAll('thea
      th => Math.round(th.getBoundingClientRect().height / parseFloat(getComputedStyle(th).lineHeight) - 0.3)))";
 
 #[test]
-fn the_pages_render_at_phone_and_laptop_width_without_overflow_issue23() {
+fn the_pages_render_at_phone_and_laptop_width_without_overflow() {
     let Some(exe) = chromium() else {
         eprintln!("notice: skipping, Chromium is not installed (apt-get install chromium)");
         return;

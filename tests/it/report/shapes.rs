@@ -41,7 +41,7 @@ fn one_event(d: &Path) {
 }
 
 #[test]
-fn holdings_json_keeps_its_keys_and_values_issue22() {
+fn holdings_json_keeps_its_keys_and_values() {
     let dir = workdir(JCYL_ON);
     let d = dir.path();
     one_event(d);
@@ -110,7 +110,7 @@ fn holdings_json_keeps_its_keys_and_values_issue22() {
 }
 
 #[test]
-fn source_show_json_keeps_its_keys_and_values_issue22() {
+fn source_show_json_keeps_its_keys_and_values() {
     let dir = workdir(JCYL_ON);
     let d = dir.path();
     one_event(d);
@@ -146,7 +146,7 @@ fn source_show_json_keeps_its_keys_and_values_issue22() {
 }
 
 #[test]
-fn audit_json_keeps_its_keys_issue22() {
+fn audit_json_keeps_its_keys() {
     let dir = workdir(JCYL_ON);
     let d = dir.path();
     let mirror = common::sample("");
@@ -167,7 +167,7 @@ fn audit_json_keeps_its_keys_issue22() {
 /// list` use: the operator's row when it is the
 /// slowest, the adapter's minimum (unsaid in the table) otherwise.
 #[test]
-fn delay_rule_keeps_its_words_issue22() {
+fn delay_rule_keeps_its_words() {
     let dir = workdir(&format!("{JCYL_ON}min_delay_secs = 120\n"));
     let d = dir.path();
     one_event(d);
@@ -188,7 +188,7 @@ fn delay_rule_keeps_its_words_issue22() {
 /// correction's `created_at` and `ended_at` are RFC 3339 times like every
 /// other report time, in `holdings --json` too.
 #[test]
-fn events_show_json_keeps_its_keys_and_correction_times_are_rfc3339_issue22() {
+fn events_show_json_keeps_its_keys_and_correction_times_are_rfc3339() {
     let dir = workdir(JCYL_ON);
     let d = dir.path();
     one_event(d);
@@ -228,7 +228,7 @@ fn events_show_json_keeps_its_keys_and_correction_times_are_rfc3339_issue22() {
 /// the engine (`apertium/3.8 via es`, from the `engine` column); `translate
 /// status` counts each; an exchange file marks only the engine's for review.
 #[test]
-fn text_origins_read_back_as_every_release_wrote_them_issue22() {
+fn text_origins_read_back_as_every_release_wrote_them() {
     let dir = workdir("[settings]\ntranslator = \"none\"\nlanguages = [\"es\", \"en\"]\n\n[sources.jcyl]\nenabled = true\n");
     let d = dir.path();
     one_event(d);
@@ -277,7 +277,7 @@ fn text_origins_read_back_as_every_release_wrote_them_issue22() {
 /// (a price, `Title`) is refused, and what is stored is written
 /// back under the same context.
 #[test]
-fn translation_fields_keep_their_words_issue22() {
+fn translation_fields_keep_their_words() {
     let dir = workdir(JCYL_ON);
     let d = dir.path();
     one_event(d);

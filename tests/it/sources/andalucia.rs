@@ -131,10 +131,10 @@ fn switched_on() -> tempfile::TempDir {
 // --mirror refuses the source before any request, saying what to read and
 // where to write it. Through the binary, the run's own gate answers in `run
 // --dry-run` (a real run without --mirror books in the machine's system
-// ledger, which a test must not touch); `review_pending` proves on a
+// ledger, which a test must not touch); `politeness::review_pending` proves on a
 // loopback host that the run itself sends nothing.
 #[test]
-fn issue32_p14_a_run_without_mirror_refuses_it_and_says_what_to_read() {
+fn a_run_without_mirror_refuses_it_and_says_what_to_read_p14() {
     let dir = switched_on();
     let d = dir.path();
     let out = cityvibe(d, &["run", "--dry-run", "--source", "andalucia", "--json"]);
@@ -165,7 +165,7 @@ fn issue32_p14_a_run_without_mirror_refuses_it_and_says_what_to_read() {
 // "on" to mean "fetched from the next run"), saying what to read; the row
 // stays off. A switchboard for mirror runs may switch it on, warned.
 #[test]
-fn issue32_source_enable_refuses_a_pending_review() {
+fn source_enable_refuses_a_pending_review_p14() {
     let dir = workdir("[settings]\ntranslator = \"none\"\n[sources.andalucia]\nenabled = false\n");
     let d = dir.path();
     let out = cityvibe(d, &["source", "enable", "andalucia"]);
@@ -186,7 +186,7 @@ fn issue32_source_enable_refuses_a_pending_review() {
 // run stores it; an event of 2019 is stored as ended, never listed as
 // current; the contact block reaches neither the database nor an export (P5).
 #[test]
-fn issue32_mirror_run_stores_it_and_old_events_are_ended() {
+fn a_mirror_run_stores_andalucia_its_old_events_ended_and_its_contacts_cut_p5() {
     let dir = switched_on();
     let d = dir.path();
     let mirror = d.join("mirror");
@@ -226,7 +226,7 @@ fn issue32_mirror_run_stores_it_and_old_events_are_ended() {
 // exports carry the source with its attribution and its licence named in
 // the reader's language (data/i18n/licences.tsv).
 #[test]
-fn issue32_the_source_shows_everywhere_and_its_links_say_what_they_are() {
+fn the_source_shows_everywhere_and_its_links_say_what_they_are_p19() {
     let dir = switched_on();
     let d = dir.path();
     let mirror = d.join("mirror");

@@ -25,7 +25,7 @@ fn element_texts(xml: &str, tag: &str) -> Vec<String> {
 /// Every service is a record error naming its id and the missing dates;
 /// no event; no e-mail or phone of the file in any record error.
 #[test]
-fn real_services_without_dates_are_record_errors_never_events_p5_issue32() {
+fn real_services_without_dates_are_record_errors_never_events_p5() {
     let Some(path) = common::realdata(REAL) else { return };
     let xml = std::fs::read_to_string(&path).unwrap();
     let (emails, phones) = (element_texts(&xml, "email"), element_texts(&xml, "phone"));
@@ -72,7 +72,7 @@ fn exit_within(dir: &Path, cap: u64, args: &[&str]) -> Option<i32> {
 /// takes: the body is streamed, not held (the file's own 2.7 MB could not
 /// tell). Nothing is stored and the run says why (P20).
 #[test]
-fn the_one_line_feed_is_read_in_bounded_memory_issue32() {
+fn the_one_line_real_feed_is_read_in_bounded_memory() {
     let Some(path) = common::realdata(REAL) else { return };
     let xml = std::fs::read_to_string(&path).unwrap();
     let (open, close) = (xml.find("<service ").unwrap(), xml.rfind("</serviceList>").unwrap());

@@ -98,7 +98,7 @@ fn a_jsonp_body_is_read_and_anything_else_around_it_refused() {
 // P3, P14: the review is pending: a run without a mirror refuses the source
 // before any request and says what to read (the run's own gate, answered by
 // `run --dry-run`: a real run without --mirror books in the machine's system
-// ledger, which a test must not touch; `review_pending` proves on loopback
+// ledger, which a test must not touch; `politeness::review_pending` proves on loopback
 // that the run itself sends nothing); through a mirror the gate lets it
 // through; the shipped row is off.
 #[test]

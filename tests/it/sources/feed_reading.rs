@@ -68,7 +68,7 @@ fn active(dir: &Path, source: &str) -> i64 {
 /// Issue 10 item 11: a UTF-8 byte-order mark before a JSON, CSV or XML feed
 /// is skipped, for every adapter.
 #[test]
-fn issue10_byte_order_marks_are_skipped_for_every_adapter_and_format() {
+fn byte_order_marks_are_skipped_for_every_adapter_and_format() {
     let dir = workdir(&toml(&["madrid", "esmadrid", "diba", "jcyl", "andalucia", "gencat", "euskadi"]));
     let mirror = dir.path().join("mirror");
     place(&mirror, ANDALUCIA, &with_bom(ANDALUCIA));
@@ -101,7 +101,7 @@ fn issue10_byte_order_marks_are_skipped_for_every_adapter_and_format() {
 /// invalid escape (`Usera\Pte de Vallecas`); it is read as the characters
 /// it shows, with a record warning, and all 666 events are kept.
 #[test]
-fn issue10_invalid_escape_in_the_2018_snapshot_keeps_666_events() {
+fn invalid_escape_in_the_2018_snapshot_keeps_666_events() {
     let Some(path) = common::realdata("madrid_300107/300107-0-agenda-actividades-eventos_2018-02.json") else { return };
     let dir = workdir(&toml(&["madrid"]));
     let mirror = dir.path().join("mirror");
@@ -134,7 +134,7 @@ fn cut(bytes: &[u8], share: f64) -> Vec<u8> {
 /// (the CSV at 60 %, mid-row; the XML cleanly after a record, its root
 /// unclosed; the JSON mid-file), so no fallback can answer.
 #[test]
-fn issue10_p20_a_cut_feed_fails_and_withdraws_nothing() {
+fn a_cut_feed_fails_and_withdraws_nothing_p20() {
     let dir = workdir(&toml(&["madrid", "esmadrid", "diba", "jcyl", "andalucia", "gencat", "euskadi"]));
     let whole = dir.path().join("whole");
     for rel in [MADRID_JSON, ESMADRID, JCYL, ANDALUCIA, GENCAT, EUSKADI, &diba("ca"), &diba("es"), &diba("en")] {
@@ -191,7 +191,7 @@ fn mirror_run(dir: &Path, mirror: &Path) -> std::process::Command {
 /// other records are stored, and the peak stays under twice the body plus
 /// 50 MB.
 #[test]
-fn issue10_control_bytes_in_one_string_take_memory_bounded_by_the_body() {
+fn control_bytes_in_one_string_take_memory_bounded_by_the_body() {
     let dir = workdir(&toml(&["madrid"]));
     let mirror = dir.path().join("mirror");
     let sample = String::from_utf8(sample_bytes(MADRID_JSON)).unwrap();
@@ -221,7 +221,7 @@ fn issue10_control_bytes_in_one_string_take_memory_bounded_by_the_body() {
 /// Issue 10 item 5: one text field is capped at 64 KB, cut at a character
 /// boundary, with a record warning; the event is kept.
 #[test]
-fn issue10_a_huge_field_is_cut_to_64_kb_with_a_warning() {
+fn a_huge_field_is_cut_to_64_kb_with_a_warning() {
     let dir = workdir(&toml(&["jcyl"]));
     let mirror = dir.path().join("mirror");
     let sample = String::from_utf8(sample_bytes(JCYL)).unwrap();

@@ -9,7 +9,7 @@
 //! errors, one per garbage record, never a hang or a lost feed.
 //!
 //! `make test` runs a short fixed number of cases (a few seconds);
-//! `PROPTEST_CASES=N cargo test --test it fuzz_drivers` runs N per property
+//! `PROPTEST_CASES=N cargo test --test it sources::fuzz_drivers` runs N per property
 //! (`CITYVIBE_REALDATA=DIR` when the real feeds are not at `../shared/realdata`).
 use crate::common;
 

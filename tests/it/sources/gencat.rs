@@ -44,7 +44,7 @@ fn db(dir: &Path) -> rusqlite::Connection {
 /// event holding the last row; the run's report counts the two merged
 /// rows; the distinct-id guard (P20) counts ids, not rows.
 #[test]
-fn one_id_on_several_rows_is_one_event_the_last_row_winning_issue32() {
+fn one_id_on_several_rows_is_one_event_the_last_row_winning() {
     let dir = workdir(GENCAT_ON);
     let mirror = tempfile::tempdir().unwrap();
     let rows = [
@@ -95,7 +95,7 @@ fn contacts(by: &BTreeMap<String, Vec<serde_json::Value>>) -> BTreeSet<String> {
 /// Issue 32 items 1, 2, 5, 6: the real page through `run --mirror`, and
 /// `adapter check` and the conformance audit on the real file.
 #[test]
-fn the_real_page_stores_each_id_once_or_names_its_error_issue32() {
+fn the_real_page_stores_each_id_once_or_names_its_error() {
     let Some(real) = common::realdata(REAL) else { return };
     let by = real_rows(&real);
     let ids: BTreeSet<&String> = by.keys().collect();
@@ -200,7 +200,7 @@ fn the_real_page_stores_each_id_once_or_names_its_error_issue32() {
 /// and in the exports, with its attribution and its licence named in the
 /// reader's language.
 #[test]
-fn gencat_shows_everywhere_with_its_licence_in_the_readers_language_p19_issue32() {
+fn gencat_shows_everywhere_with_its_licence_in_the_readers_language_p19() {
     let dir = workdir(GENCAT_ON);
     let mirror = tempfile::tempdir().unwrap();
     common::place(mirror.path(), FIRST_PAGE, &page(&[row("7", "Concert", "Un concert.")]));

@@ -76,7 +76,7 @@ fn active(store: &Store) -> i64 {
 /// order under one stable `$order`, each at least the host's 10 s after
 /// the one before (P8); the short third page ends the feed.
 #[test]
-fn a_soda_feed_is_read_in_three_pages_at_the_hosts_delay_p8_issue32() {
+fn a_soda_feed_is_read_in_three_pages_at_the_hosts_delay_p8() {
     let adapter = gencat_in_pages_of_two();
     let rows: Vec<String> = (1..=5).map(|n| row(n, &format!("Concert {n}"))).collect();
     let server = Server::simulated(move |seen, _| Reply::ok(page(&rows, seen.path.split_once('?').map_or("", |(_, q)| q))));
@@ -104,7 +104,7 @@ fn a_soda_feed_is_read_in_three_pages_at_the_hosts_delay_p8_issue32() {
 /// the page, asks for no page after it, and nothing stored is withdrawn or
 /// changed (P20), though the first page came back with other rows.
 #[test]
-fn a_failed_middle_page_fails_the_source_and_withdraws_nothing_p20_issue32() {
+fn a_failed_middle_page_fails_the_source_and_withdraws_nothing_p20() {
     let adapter = gencat_in_pages_of_two();
     let rows: Arc<Mutex<Vec<String>>> = Arc::new(Mutex::new((1..=5).map(|n| row(n, &format!("Concert {n}"))).collect()));
     let fail_middle = Arc::new(Mutex::new(false));
@@ -138,7 +138,7 @@ fn a_failed_middle_page_fails_the_source_and_withdraws_nothing_p20_issue32() {
 /// A feed still full at the manifest's bound is not read at all: five
 /// pages of two rows and more behind them.
 #[test]
-fn a_feed_still_full_at_the_page_bound_takes_nothing_in_p20_issue32() {
+fn a_feed_still_full_at_the_page_bound_takes_nothing_in_p20() {
     let adapter = gencat_in_pages_of_two();
     let rows: Vec<String> = (1..=12).map(|n| row(n, &format!("Concert {n}"))).collect();
     let server = Server::simulated(move |seen, _| Reply::ok(page(&rows, seen.path.split_once('?').map_or("", |(_, q)| q))));

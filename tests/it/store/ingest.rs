@@ -106,7 +106,7 @@ fn repeated_ids_and_large_withdrawals_change_nothing() {
 /// matches the stored event and a later one that does not make an update,
 /// not an unchanged event and an update.
 #[test]
-fn the_last_record_of_an_id_wins_and_repeats_count_as_merged_issue32() {
+fn the_last_record_of_an_id_wins_and_repeats_count_as_merged() {
     let (_dir, mut store) = store();
     let titled = |t: &str| Event::new("7", t, "es").unwrap();
     assert!(matches!(ingest(&mut store, &[titled("Primera")], 0), Verdict::Committed(c) if c.added == 1));

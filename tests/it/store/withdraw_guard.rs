@@ -61,7 +61,7 @@ fn twenty_stored(dir: &Path, feed: &Arc<Mutex<Vec<u8>>>, server: &Server) {
 }
 
 #[test]
-fn feed_repeating_one_id_is_an_anomaly_that_withdraws_nothing_p20_issue10() {
+fn feed_repeating_one_id_is_an_anomaly_that_withdraws_nothing_p20() {
     let dir = workdir(MADRID_ONLY);
     let feed = Arc::new(Mutex::new(Vec::new()));
     let server = feed_server(feed.clone());
@@ -80,7 +80,7 @@ fn feed_repeating_one_id_is_an_anomaly_that_withdraws_nothing_p20_issue10() {
 }
 
 #[test]
-fn feed_removing_30_percent_is_an_anomaly_unless_the_row_allows_it_p20_issue10() {
+fn feed_removing_30_percent_is_an_anomaly_unless_the_row_allows_it_p20() {
     let dir = workdir(MADRID_ONLY);
     let feed = Arc::new(Mutex::new(Vec::new()));
     let server = feed_server(feed.clone());
@@ -103,7 +103,7 @@ fn feed_removing_30_percent_is_an_anomaly_unless_the_row_allows_it_p20_issue10()
 }
 
 #[test]
-fn feed_removing_10_percent_withdraws_them_p20_issue10() {
+fn feed_removing_10_percent_withdraws_them_p20() {
     let dir = workdir(MADRID_ONLY);
     let feed = Arc::new(Mutex::new(Vec::new()));
     let server = feed_server(feed.clone());
@@ -115,7 +115,7 @@ fn feed_removing_10_percent_withdraws_them_p20_issue10() {
 }
 
 #[test]
-fn a_share_over_half_is_refused_at_config_load_p20_issue10() {
+fn a_share_over_half_is_refused_at_config_load_p20() {
     for bad in ["0.6", "0", "-0.1", "nan"] {
         let dir = workdir(&format!("{MADRID_ONLY}max_withdraw_share = {bad}\n"));
         let out = cityvibe(dir.path(), &["run", "--source", "madrid"]);

@@ -1,7 +1,7 @@
 //! End to end through the binary: `run` against the real madrid
 //! adapter (2 s delay) through `--mirror`, a loopback server recording every
 //! request, and the SQLite file it leaves. (Its fallback from JSON to CSV to
-//! XML, each 2 s apart, is proven on simulated time in `polite_client::pacing`.)
+//! XML, each 2 s apart, is proven on simulated time in `politeness::client::pacing`.)
 use crate::common;
 
 use common::server::{Reply, Server};
@@ -127,7 +127,7 @@ fn second_run_while_locked_makes_no_request() {
 
 /// Exit code 2 and a clear message for a config error. (A row naming no
 /// adapter is not one: it fails that source alone, pinned by
-/// `operator_day::issue21_1_a_scaffold_row_never_breaks_the_binary_built_before_it`.)
+/// `operator::day::a_scaffold_row_never_breaks_the_binary_built_before_it`.)
 #[test]
 fn config_error_exits_2() {
     let dir = workdir("[sources.madrid]\nperiod_hours = 1\n");

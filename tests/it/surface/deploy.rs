@@ -4,7 +4,7 @@
 //! paths are the ones its steps lay out (`/srv/cityvibe`, its `data/`, the
 //! ledger `/var/lib/cityvibe`, the release binary), and that systemd parses
 //! them when `systemd-analyze` is installed. Not for the unit's hardening
-//! (`surface_docs`) nor for what a run does (the `polite_*` and `operator_*`
+//! (`surface::docs`) nor for what a run does (the `politeness::` and `operator::`
 //! tests).
 
 use std::path::Path;
@@ -29,7 +29,7 @@ fn values<'a>(unit: &'a str, key: &str) -> Vec<&'a str> {
 }
 
 #[test]
-fn issue31_10_the_readme_installs_the_shipped_units_and_crontab() {
+fn the_readme_installs_the_shipped_units_and_crontab() {
     let text = production();
     // Steps a fresh Debian needs: the build's tools, and `make deps` as root
     // (scripts/deps.sh stops with exit 1 for any other user).
@@ -73,7 +73,7 @@ fn issue31_10_the_readme_installs_the_shipped_units_and_crontab() {
 }
 
 #[test]
-fn issue31_10_systemd_parses_the_shipped_units() {
+fn systemd_parses_the_shipped_units() {
     let Ok(v) = std::process::Command::new("systemd-analyze").arg("--version").output() else {
         eprintln!("notice: no systemd-analyze; the units' syntax is not checked");
         return;

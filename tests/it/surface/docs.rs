@@ -10,7 +10,7 @@ fn readme_service() -> String {
 }
 
 #[test]
-fn issue13_15_the_readme_service_accepts_exit_3_and_is_hardened() {
+fn the_readme_service_accepts_exit_3_and_is_hardened() {
     let unit = readme_service();
     for line in [
         "SuccessExitStatus=3",
@@ -70,7 +70,7 @@ fn page_facts(html: &str) -> (String, bool, bool) {
 // Issue 13.13 (P19): the public sources page in each of CityVibe's seven
 // languages, styled for a phone, with no English mixed into the others.
 #[test]
-fn issue13_13_the_sources_page_speaks_seven_languages() {
+fn the_sources_page_speaks_seven_languages() {
     let dir = crate::common::workdir("[settings]\ntranslator = \"none\"\n");
     let d = dir.path();
     let titles = [
@@ -112,7 +112,7 @@ fn issue13_13_the_sources_page_speaks_seven_languages() {
 /// type: the seven codes are offered in its help, anything else is refused
 /// by the parser (exit 2, naming the seven) before a file is opened.
 #[test]
-fn issue34_1_every_lang_option_takes_the_seven_codes_and_nothing_else() {
+fn every_lang_option_takes_the_seven_codes_and_nothing_else() {
     let dir = crate::common::workdir("[settings]\ntranslator = \"none\"\n");
     let d = dir.path();
     let seven = "[possible values: es, ca, gl, en, fr, it, pt]";

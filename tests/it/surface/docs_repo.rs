@@ -105,7 +105,7 @@ fn the_command_reference_in_operating_md_is_what_clap_generates() {
     if documented != generated {
         let line = documented.lines().zip(generated.lines()).position(|(a, b)| a != b).unwrap_or(0);
         panic!(
-            "docs/OPERATING.md's command reference differs from what src/cli.rs generates, first at its line {}:\n  documented: {:?}\n  generated:  {:?}\nRegenerate it with `make docs` (CITYVIBE_UPDATE_DOCS=1 cargo test --test it docs_repo::the_command_reference) and commit docs/OPERATING.md.",
+            "docs/OPERATING.md's command reference differs from what src/cli.rs generates, first at its line {}:\n  documented: {:?}\n  generated:  {:?}\nRegenerate it with `make docs` (CITYVIBE_UPDATE_DOCS=1 cargo test --test it surface::docs_repo::the_command_reference) and commit docs/OPERATING.md.",
             line + 1,
             documented.lines().nth(line).unwrap_or("(end)"),
             generated.lines().nth(line).unwrap_or("(end)"),

@@ -22,7 +22,7 @@ fn stderr(out: &std::process::Output) -> String {
 // TODO adapter; `make scaffold-check` checks `source enable` and `run` on a
 // freshly scaffolded one through the binary.)
 #[test]
-fn issue13_2_p3_a_todo_manifest_is_never_requested() {
+fn a_todo_manifest_is_never_requested_p3() {
     let server = Server::start(|_, _| Reply::ok(b"[]".to_vec()));
     let feeds: &'static [Feed] = Box::leak(Box::new([Feed {
         url: "https://agenda.example.es/TODO/probe.json",
@@ -56,7 +56,7 @@ fn issue13_2_p3_a_todo_manifest_is_never_requested() {
 // Issue 13.3: an unknown source id is an error naming the known ones (exit 2),
 // `--limit 0` is refused, and an empty answer says why.
 #[test]
-fn issue13_3_unknown_sources_and_empty_asks_are_told() {
+fn unknown_sources_and_empty_asks_are_told() {
     let dir = stocked();
     let d = dir.path();
     let out = cityvibe(d, &["events", "list", "--source", "madird"]);
@@ -77,7 +77,7 @@ fn issue13_3_unknown_sources_and_empty_asks_are_told() {
 // Issue 13.4: read commands from the wrong folder or with a mistyped --db
 // create nothing and say where they looked (exit 2).
 #[test]
-fn issue13_4_read_commands_never_create_a_database() {
+fn read_commands_never_create_a_database() {
     let dir = workdir(MADRID_ONLY);
     let d = dir.path();
     for args in [
@@ -103,7 +103,7 @@ fn issue13_4_read_commands_never_create_a_database() {
     assert!(!d.join("data").exists());
     // A file that is no database is named.
     // Said once, with what to check (a database failure: exit 4, as
-    // `surface_output::issue13_1_a_database_failure_exits_4_naming_the_file`
+    // `surface::output::a_database_failure_exits_4_naming_the_file`
     // holds for a damaged file).
     let out = cityvibe(d, &["--db", "sources.toml", "events", "list"]);
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
@@ -158,7 +158,7 @@ fn p18_a_takedown_into_a_new_database_says_where_it_went() {
 
 // Issue 13.9: the hint on a failure is a command that works as written.
 #[test]
-fn issue13_9_the_failure_hint_is_a_working_command() {
+fn the_failure_hint_is_a_working_command() {
     let server = Server::start(|_, _| Reply::new(500));
     let dir = workdir(MADRID_ONLY);
     let d = dir.path();
@@ -200,7 +200,7 @@ fn shell_words(cmd: &str) -> Vec<String> {
 // Issue 13.10, P17: the webmaster of the host our events link to (or of one
 // event's page) gets an answer, not "names no source".
 #[test]
-fn issue13_10_holdings_answers_for_hosts_our_events_link_to() {
+fn holdings_answers_for_hosts_our_events_link_to_p17() {
     let dir = stocked();
     let d = dir.path();
     let events: serde_json::Value =

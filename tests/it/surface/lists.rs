@@ -48,7 +48,7 @@ const AT: &str = "2026-11-30T12:00";
 
 // Issue 13.6: current and upcoming by next occurrence; ended only with --all.
 #[test]
-fn issue13_6_events_list_shows_what_is_on_now_or_next_first() {
+fn events_list_shows_what_is_on_now_or_next_first() {
     let dir = agenda();
     let d = dir.path();
     assert_eq!(ids(d, &["events", "list", "--json", "--at", AT]), ["2", "3", "4"]);
@@ -68,7 +68,7 @@ fn issue13_6_events_list_shows_what_is_on_now_or_next_first() {
 // Madrid date or wall-clock time, or RFC 3339), so tests and the demo need
 // not depend on today's date; without it, the moment is now.
 #[test]
-fn issue13_6_events_list_at_reads_the_list_at_that_moment() {
+fn events_list_at_reads_the_list_at_that_moment() {
     let dir = agenda();
     let d = dir.path();
     let list = |at: &str| ids(d, &["events", "list", "--json", "--at", at]);
@@ -157,7 +157,7 @@ const EVENT_PROPERTIES: &[&str] = &[
 // Issue 13.14: an Event carries only Event properties; licence and source
 // ride on the dataset it is the subject of; a free event offers a price of 0 EUR.
 #[test]
-fn issue13_14_jsonld_is_valid_for_an_event_and_free_events_cost_zero() {
+fn jsonld_is_valid_for_an_event_and_free_events_cost_zero() {
     let dir = agenda();
     let d = dir.path();
     let out = cityvibe(d, &["export", "--format", "jsonld"]);
@@ -180,7 +180,7 @@ fn issue13_14_jsonld_is_valid_for_an_event_and_free_events_cost_zero() {
 // Issue 13.14: CSV with `--bom` starts with the UTF-8 byte-order mark, and a
 // repeated event's every occurrence is in its row.
 #[test]
-fn issue13_14_csv_has_an_optional_bom_and_keeps_every_occurrence() {
+fn csv_has_an_optional_bom_and_keeps_every_occurrence() {
     let dir = workdir(CONFIG);
     let d = dir.path();
     let mut weekly = at(record("7", "Taller semanal", "", "Sala E"), "2030-03-04 18:00:00.0", "2030-03-25 20:00:00.0", "18:00");

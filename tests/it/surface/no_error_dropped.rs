@@ -20,7 +20,7 @@ fn run_against(reply: Reply) -> (Option<i32>, String) {
 // Issue 22: a body shorter than its Content-Length (the server closed the
 // connection early) is said to be cut, not a bare "reading the body: …".
 #[test]
-fn issue22_body_cut_short_is_told_by_kind() {
+fn body_cut_short_is_told_by_kind() {
     let (code, err) = run_against(Reply::ok(b"[{\"id\": 1".to_vec()).header("Content-Length", "100000"));
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("reading the body: the connection was closed or reset before the body's end"), "{err}");
@@ -29,7 +29,7 @@ fn issue22_body_cut_short_is_told_by_kind() {
 // Issue 22: a connection reset mid-body is said to be cut too (ureq reads
 // a reset while the body is read as the connection's end).
 #[test]
-fn issue22_body_reset_is_told_by_kind() {
+fn body_reset_is_told_by_kind() {
     let (code, err) = run_against(Reply { reset: true, ..Reply::ok(b"[{\"id\": 1".to_vec()).header("Content-Length", "100000") });
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("reading the body: the connection was closed or reset before the body's end"), "{err}");
@@ -38,7 +38,7 @@ fn issue22_body_reset_is_told_by_kind() {
 // Issue 22: a gzip body that does not decompress is said to be an encoding
 // that could not be decoded.
 #[test]
-fn issue22_body_bad_gzip_is_told_by_kind() {
+fn body_bad_gzip_is_told_by_kind() {
     let (code, err) = run_against(Reply::ok(b"this is not gzip at all".to_vec()).header("Content-Encoding", "gzip"));
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("reading the body: the body's encoding could not be decoded"), "{err}");
@@ -48,7 +48,7 @@ fn issue22_body_bad_gzip_is_told_by_kind() {
 // (diba's Spanish and English) are counted with the source's record errors and
 // said in its report.
 #[test]
-fn issue22_translation_feed_errors_and_warnings_are_reported() {
+fn translation_feed_errors_and_warnings_are_reported() {
     let dir = workdir(&common::sources_toml(&["diba"], ""));
     let d = dir.path();
     let mirror = d.join("mirror");
@@ -86,7 +86,7 @@ fn into_full_device(dir: &std::path::Path, args: &[&str]) -> (Option<i32>, Strin
 // the command ends with exit 4, for `completions`, `--help` and `--version`
 // as for a table command.
 #[test]
-fn issue22_stdout_write_errors_other_than_a_closed_pipe_are_reported() {
+fn stdout_write_errors_other_than_a_closed_pipe_are_reported() {
     let dir = workdir(MADRID_ONLY);
     for args in [&["completions", "bash"][..], &["--help"], &["--version"], &["run", "--dry-run"]] {
         let (code, err) = into_full_device(dir.path(), args);
@@ -97,7 +97,7 @@ fn issue22_stdout_write_errors_other_than_a_closed_pipe_are_reported() {
 
 // Issue 22: a closed pipe still ends those commands quietly with exit 0.
 #[test]
-fn issue22_closed_pipe_stays_quiet_for_completions_help_and_version() {
+fn closed_pipe_stays_quiet_for_completions_help_and_version() {
     let dir = workdir(MADRID_ONLY);
     for args in [&["completions", "bash"][..], &["--help"], &["--version"]] {
         let (code, err) = crate::surface::output::into_closed_pipe(dir.path(), args);
@@ -108,7 +108,7 @@ fn issue22_closed_pipe_stays_quiet_for_completions_help_and_version() {
 // Issue 22: validators that cannot be read are said, not dropped unsaid,
 // and the run still fetches, without them.
 #[test]
-fn issue22_unreadable_validators_are_reported() {
+fn unreadable_validators_are_reported() {
     let body = std::fs::read(common::sample("datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json")).unwrap();
     let server = Server::start(move |_, _| Reply::ok(body.clone()).header("ETag", "\"v1\""));
     let dir = workdir(MADRID_ONLY);
@@ -130,7 +130,7 @@ fn issue22_unreadable_validators_are_reported() {
 // Crawl-delay; one that exists but cannot be read is said once (not left
 // out of the delays shown, unsaid), and the listing still comes.
 #[test]
-fn issue22_an_unreadable_host_ledger_is_said_by_source_list_and_show() {
+fn an_unreadable_host_ledger_is_said_by_source_list_and_show() {
     let dir = crate::surface::output::stocked();
     let d = dir.path();
     let state = common::state_dir(d);

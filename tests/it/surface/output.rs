@@ -58,7 +58,7 @@ fn stdout(out: &std::process::Output) -> String {
 // Issue 13.1: `events list | head -1`, `runs`, `holdings madrid`, `export --format csv | head`
 // end quietly with exit 0, neither a panic (101) nor 2: a closed pipe is not a failure.
 #[test]
-fn issue13_1_closed_stdout_ends_every_command_quietly_with_exit_0() {
+fn closed_stdout_ends_every_command_quietly_with_exit_0() {
     let dir = stocked();
     let d = dir.path();
     take_one_down(d);
@@ -86,7 +86,7 @@ fn issue13_1_closed_stdout_ends_every_command_quietly_with_exit_0() {
 
 // Issue 13.1: a database failure is not a usage error (2): it has its own code, 4.
 #[test]
-fn issue13_1_a_database_failure_exits_4_naming_the_file() {
+fn a_database_failure_exits_4_naming_the_file() {
     let dir = workdir(MADRID_ONLY);
     let d = dir.path();
     std::fs::write(d.join("broken.db"), b"this is not an SQLite database, but it is long enough to have a header....").unwrap();
@@ -103,7 +103,7 @@ fn issue13_1_a_database_failure_exits_4_naming_the_file() {
 // Issue 13.7: JSON times are RFC 3339 with an offset (no epoch ms); one name
 // for pending translations in `run --json` and `translate --json`.
 #[test]
-fn issue13_7_json_times_are_rfc3339_everywhere() {
+fn json_times_are_rfc3339_everywhere() {
     let dir = stocked();
     let d = dir.path();
     take_one_down(d);
@@ -133,7 +133,7 @@ fn issue13_7_json_times_are_rfc3339_everywhere() {
 
 // Issue 13.7: tables show times in the zone of TZ, labelled.
 #[test]
-fn issue13_7_tables_show_times_in_the_zone_of_tz_with_its_label() {
+fn tables_show_times_in_the_zone_of_tz_with_its_label() {
     let dir = stocked();
     let d = dir.path();
     let utc = stdout(&with_tz(d, "UTC", &["runs"]));
@@ -145,7 +145,7 @@ fn issue13_7_tables_show_times_in_the_zone_of_tz_with_its_label() {
 
 // Issue 13.5: `source list` columns line up (each column starts where its header does).
 #[test]
-fn issue13_5_table_columns_line_up() {
+fn table_columns_line_up() {
     let dir = stocked();
     let d = dir.path();
     let text = stdout(&cityvibe(d, &["source", "list"]));

@@ -13,7 +13,7 @@ fn json(out: &std::process::Output) -> serde_json::Value {
 
 // Issue 13.8: each source's duration is its own, not the whole run's.
 #[test]
-fn issue13_8_each_source_has_its_own_duration() {
+fn each_source_has_its_own_duration() {
     let madrid = std::fs::read(sample("datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json")).unwrap();
     let jcyl = std::fs::read(sample("datosabiertos.jcyl.es/web/jcyl/risp/es/cultura-ocio/agenda_cultural/1284806871500.json")).unwrap();
     let server = Server::start(move |seen, _| {
@@ -52,7 +52,7 @@ fn issue13_8_each_source_has_its_own_duration() {
 // with its exit status and every source's problem line is printed; `run
 // --json` and `runs --json` say the same of each source.
 #[test]
-fn issue14_2_a_run_with_a_failing_engine_still_reports_and_finishes() {
+fn a_run_with_a_failing_engine_still_reports_and_finishes() {
     let madrid = std::fs::read(sample("datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json")).unwrap();
     let server = Server::start(
         move |seen, _| {

@@ -11,7 +11,7 @@ use common::{cityvibe, sample, workdir};
 // Issue 13.11: bash completion after --source, `source show` and --lang
 // offers the ids and languages, not file names.
 #[test]
-fn issue13_11_completion_offers_source_ids_and_languages() {
+fn completion_offers_source_ids_and_languages() {
     let dir = workdir(MADRID_ONLY);
     let out = cityvibe(dir.path(), &["completions", "bash"]);
     assert!(out.status.success());
@@ -28,7 +28,7 @@ fn issue13_11_completion_offers_source_ids_and_languages() {
 // Issue 13.12: -v tells each request on stderr (time, host, URL, status,
 // bytes, ms); without it a run stays silent.
 #[test]
-fn issue13_12_verbose_logs_one_line_per_request() {
+fn verbose_logs_one_line_per_request() {
     let body = std::fs::read(sample("datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json")).unwrap();
     let len = body.len();
     let server = Server::start(move |_, _| Reply::ok(body.clone()));
@@ -49,7 +49,7 @@ fn issue13_12_verbose_logs_one_line_per_request() {
 
 // Issue 13.12: `run --dry-run` says what would be fetched and sends nothing.
 #[test]
-fn issue13_12_dry_run_requests_nothing() {
+fn dry_run_requests_nothing() {
     let server = Server::start(|_, _| Reply::ok(b"[]".to_vec()));
     let dir = workdir(MADRID_ONLY);
     let d = dir.path();
@@ -65,7 +65,7 @@ fn issue13_12_dry_run_requests_nothing() {
 // Issue 13.12: `doctor` checks config, database, lock, engine and ledger,
 // and says which is wrong.
 #[test]
-fn issue13_12_doctor_checks_what_a_run_needs() {
+fn doctor_checks_what_a_run_needs() {
     let dir = stocked();
     let d = dir.path();
     let out = cityvibe(d, &["doctor"]);
@@ -82,7 +82,7 @@ fn issue13_12_doctor_checks_what_a_run_needs() {
 
 // Issue 13.12: every option and argument says what it is for in --help.
 #[test]
-fn issue13_12_every_option_has_help_text() {
+fn every_option_has_help_text() {
     fn walk(cmd: &clap::Command, path: &str, missing: &mut Vec<String>) {
         for a in cmd.get_arguments() {
             let id = a.get_id().as_str();

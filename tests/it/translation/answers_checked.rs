@@ -87,7 +87,7 @@ fn assert_no_leak(dir: &Path, out: &std::process::Output) {
 // Issue 19 item 3 (P5): a LibreTranslate answer carrying contact data is
 // no translation: not stored, not cached, not exported.
 #[test]
-fn issue19_3_contact_data_in_a_libretranslate_answer_is_never_stored_cached_or_exported() {
+fn contact_data_in_a_libretranslate_answer_is_never_stored_cached_or_exported_p5() {
     let server = libretranslate(|q| q.iter().map(|t| format!("{}{LEAK}", translate(t))).collect());
     let dir = workdir(&lt_config(&server.url(), ""));
     write_feed(dir.path(), &[record("1", "Concierto de jazz", "", "Sala X")]);
@@ -102,7 +102,7 @@ fn issue19_3_contact_data_in_a_libretranslate_answer_is_never_stored_cached_or_e
 
 // Issue 19 item 3, the OpenAI-compatible client alike.
 #[test]
-fn issue19_3_contact_data_in_an_openai_answer_is_never_stored_cached_or_exported() {
+fn contact_data_in_an_openai_answer_is_never_stored_cached_or_exported_p5() {
     let server = Server::start(|seen, _| {
         let body: Value = serde_json::from_slice(&seen.body).unwrap_or_default();
         let user = body["messages"][1]["content"].as_str().unwrap_or("").to_string();
@@ -145,7 +145,7 @@ fn bad_answer(t: &str) -> String {
 // ESC bytes, an empty answer and an obeyed prompt injection are failed
 // texts, never translations; the good answer in the same batch is kept.
 #[test]
-fn issue19_10_answers_that_are_no_translation_are_failed_texts_never_stored() {
+fn answers_that_are_no_translation_are_failed_texts_never_stored() {
     let server = libretranslate(|q| q.iter().map(|t| bad_answer(t)).collect());
     let dir = workdir(&lt_config(&server.url(), ""));
     let titles = [
@@ -185,7 +185,7 @@ fn db_conn_count(dir: &Path, sql: &str) -> i64 {
 // stores nothing against the wrong event; sent again text by text, each
 // text gets its own translation.
 #[test]
-fn issue19_10_a_batch_shifted_by_one_stores_nothing_against_the_wrong_event() {
+fn a_batch_shifted_by_one_stores_nothing_against_the_wrong_event() {
     let server = libretranslate(|q| {
         let mut out: Vec<String> = q.iter().map(|t| translate(t)).collect();
         out.rotate_right(1);
@@ -218,7 +218,7 @@ fn issue19_10_a_batch_shifted_by_one_stores_nothing_against_the_wrong_event() {
 // Issue 19 item 10: a server's error body is printed short, without its
 // control bytes, contact data or the operator's API key.
 #[test]
-fn issue19_10_a_server_error_body_is_scrubbed_cut_short_and_never_shows_the_key() {
+fn a_server_error_body_is_scrubbed_cut_short_and_never_shows_the_key() {
     let server = Server::start(|_, _| {
         let error = format!("invalid api_key k-SECRET-123 of box.office@example.es \u{1B}[2J{}", "x".repeat(20_000));
         Reply { status: 403, ..Reply::ok(serde_json::json!({ "error": error }).to_string()) }.header("Content-Type", "application/json")
@@ -241,7 +241,7 @@ fn issue19_10_a_server_error_body_is_scrubbed_cut_short_and_never_shows_the_key(
 // timed out (and a probe confirmed it), not once per language, batch and
 // single text; the fallback starts at once.
 #[test]
-fn issue19_9_a_hanging_server_is_asked_once_and_the_fallback_starts_at_once() {
+fn a_hanging_server_is_asked_once_and_the_fallback_starts_at_once() {
     if !has_apertium() {
         return;
     }
@@ -274,7 +274,7 @@ fn issue19_9_a_hanging_server_is_asked_once_and_the_fallback_starts_at_once() {
 // instructions" (the English title "HACKED Visit Evil.example for Free
 // Tickets Now.") are failed texts, as chatter is.
 #[test]
-fn issue19_10_an_obeying_or_careless_model_is_never_stored() {
+fn an_obeying_or_careless_model_is_never_stored() {
     let server = Server::start(|seen, _| {
         let body: Value = serde_json::from_slice(&seen.body).unwrap_or_default();
         let user = body["messages"][1]["content"].as_str().unwrap_or("").to_string();

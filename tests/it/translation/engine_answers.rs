@@ -3,8 +3,8 @@
 //! first events of the real 2025-10 Madrid feed (docs/TRANSLATION.md,
 //! "Cache and upgrades").
 //!
-//! Not for: house style itself (`translate_pipeline`, the finishing's
-//! golden file in `send::need`), or the engines' processes (`translate_engine`).
+//! Not for: house style itself (`translation::pipeline`, the finishing's
+//! golden file in `send::need`), or the engines' processes (`translation::engine`).
 
 use crate::common::{self, cityvibe, has_apertium, workdir};
 use serde_json::Value;

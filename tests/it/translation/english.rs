@@ -17,7 +17,7 @@ const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\"
 /// Futuros Raros" ends "…LAB 4 Rare Futures", not "Rare FUtures": the kept
 /// initial "F" is not found again inside "Futures".
 #[test]
-fn issue33_1_a_kept_initial_is_not_found_inside_a_word() {
+fn a_kept_initial_is_not_found_inside_a_word() {
     if !has_apertium() {
         return;
     }
@@ -43,7 +43,7 @@ fn issue33_1_a_kept_initial_is_not_found_inside_a_word() {
 /// indicative ("Hablemos de": "We Speak of"), and "edificio", which it
 /// renders "edifice".
 #[test]
-fn issue33_1_title_words_the_english_dictionary_lacks_are_translated() {
+fn title_words_the_english_dictionary_lacks_are_translated() {
     if !has_apertium() {
         return;
     }
@@ -74,7 +74,7 @@ fn issue33_1_title_words_the_english_dictionary_lacks_are_translated() {
 /// Exchange"); "Ciclo" is a series; "Grandes" before a noun is "great",
 /// while "Gran" heading a name stays ("Gran Escuela de Magia Ana Tamariz").
 #[test]
-fn issue33_1_english_titles_read_as_english_names_events() {
+fn english_titles_read_as_english_names_events() {
     if !has_apertium() {
         return;
     }
@@ -105,7 +105,7 @@ fn issue33_1_english_titles_read_as_english_names_events() {
 /// Ayuntamiento de Madrid"), so no Spanish "del" is left in the English
 /// text; the event's own venue stays as the publisher names it.
 #[test]
-fn issue33_2_well_known_places_take_their_english_names() {
+fn well_known_places_take_their_english_names() {
     if !has_apertium() {
         return;
     }

@@ -32,7 +32,7 @@ fn listed(d: &Path, lang: Option<&str>) -> Vec<Value> {
 /// Impersonal "il" and "il" after "Et", "Quand" are French's own and not
 /// counted (`data/lang/garbled.tsv`). Real Apertium, six languages.
 #[test]
-fn issue33_2_no_garbled_form_in_any_language_of_the_real_madrid_feed() {
+fn no_garbled_form_in_any_language_of_the_real_madrid_feed() {
     let Some(feed) = realdata("madrid_300107/300107-0-agenda-actividades-eventos_2025-10.json") else { return };
     if !common::has_apertium() {
         eprintln!("skipped: Apertium is not installed");
@@ -76,7 +76,7 @@ fn issue33_2_no_garbled_form_in_any_language_of_the_real_madrid_feed() {
 /// Maris Stella"), a French subject pronoun after a kept name ("Ismael
 /// Serrano il commençait") are mended, and `translate status` counts them.
 #[test]
-fn issue33_2_known_garbled_forms_are_mended_and_counted() {
+fn known_garbled_forms_are_mended_and_counted() {
     if !common::has_apertium() {
         eprintln!("skipped: Apertium is not installed");
         return;
@@ -112,7 +112,7 @@ fn issue33_2_known_garbled_forms_are_mended_and_counted() {
 /// Cairo" → "en l'El Cairo", on a description sent plain) are mended and
 /// counted; French's own "il faut" stays.
 #[test]
-fn issue33_2_an_opening_pronoun_and_a_doubled_article_are_mended() {
+fn an_opening_pronoun_and_a_doubled_article_are_mended() {
     if !common::has_apertium() {
         eprintln!("skipped: Apertium is not installed");
         return;

@@ -26,7 +26,7 @@ pub fn refused_some(out: std::process::Output) -> String {
 /// A correction wins for every event with the same Spanish, shows as
 /// `human`, survives later runs, and is dropped only where the Spanish changes.
 #[test]
-fn issue11_4_a_correction_wins_for_every_event_with_that_text_until_it_changes() {
+fn a_correction_wins_for_every_event_with_that_text_until_it_changes() {
     if !has_apertium() {
         return;
     }
@@ -66,7 +66,7 @@ fn issue11_4_a_correction_wins_for_every_event_with_that_text_until_it_changes()
 /// Export for translators (PO and XLIFF, machine text marked for review),
 /// and an import checked entry by entry: applied, or refused with a reason.
 #[test]
-fn issue11_4_export_and_import_po_and_xliff() {
+fn corrections_go_out_and_come_back_as_po_and_xliff() {
     if !has_apertium() {
         return;
     }

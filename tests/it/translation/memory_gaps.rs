@@ -4,7 +4,7 @@
 //! `human` in `events show` and exports; an import refuses an entry whose
 //! Spanish changed since the export, and one carrying an e-mail (P5).
 //!
-//! Not for: the basic correct / export / import round trip (`translate_memory`).
+//! Not for: the basic correct / export / import round trip (`translation::memory`).
 use crate::common;
 use crate::translation::memory::refused_some;
 use crate::translation::quality::{listed, record, run, write_feed};
@@ -30,7 +30,7 @@ fn forced_run(dir: &std::path::Path) -> std::process::Output {
 /// gets the human text at once, even after the operator changed engine or
 /// switched machine translation off; events show and every export say human.
 #[test]
-fn issue11_4_a_later_occurrence_gets_the_human_text_whatever_the_engine() {
+fn a_later_occurrence_gets_the_human_text_whatever_the_engine() {
     if !has_apertium() {
         return;
     }
@@ -78,7 +78,7 @@ fn issue11_4_a_later_occurrence_gets_the_human_text_whatever_the_engine() {
 /// of the old one), as is an entry whose translation holds an e-mail (P5),
 /// which never reaches the database; the good entry is applied.
 #[test]
-fn issue11_4_import_refuses_a_stale_original_and_an_email() {
+fn import_refuses_a_stale_original_and_an_email_p5() {
     if !has_apertium() {
         return;
     }
@@ -132,7 +132,7 @@ fn issue11_4_import_refuses_a_stale_original_and_an_email() {
 /// entry carrying one is refused on import; `--lang es` has no Spanish
 /// originals to offer and is a usage error (issues 11.4, 11.6).
 #[test]
-fn issue11_4_exchange_files_carry_only_spanish_originals() {
+fn exchange_files_carry_only_spanish_originals() {
     if !has_apertium() {
         return;
     }
@@ -166,7 +166,7 @@ fn issue11_4_exchange_files_carry_only_spanish_originals() {
 /// keeps its unit id from one export to the next when other events come
 /// and go, so the tool never pairs a translation with another original.
 #[test]
-fn issue11_4_xliff_unit_ids_stay_with_their_text_across_exports() {
+fn xliff_unit_ids_stay_with_their_text_across_exports() {
     if !has_apertium() {
         return;
     }

@@ -4,8 +4,8 @@
 //! correction of one never shows on the other, and rows stored without a
 //! language by earlier releases keep working for the Spanish texts they came from.
 //!
-//! Not for: the correction round trip itself (`translate_memory`,
-//! `translate_memory_gaps`).
+//! Not for: the correction round trip itself (`translation::memory`,
+//! `translation::memory_gaps`).
 use crate::common;
 use crate::translation::quality::{listed, record, write_feed};
 
@@ -52,7 +52,7 @@ fn run_both(dir: &Path) {
 /// Before the fix the Catalan correction replaced the Spanish one (one key
 /// per language, field and bytes) and showed on the Spanish event too.
 #[test]
-fn issue11_4_a_correction_reaches_only_texts_in_its_originals_language() {
+fn a_correction_reaches_only_texts_in_its_originals_language() {
     let dir = workdir(&config("none"));
     write_feed(dir.path(), &[record("1", "Nadal", "", "Sala X")]);
     write_diba(dir.path(), "Nadal");
@@ -87,7 +87,7 @@ fn issue11_4_a_correction_reaches_only_texts_in_its_originals_language() {
 /// with its rows: a correction of a Spanish text keeps showing on the
 /// Spanish events, and not on a Catalan one with the same bytes.
 #[test]
-fn issue11_4_corrections_stored_before_the_language_key_survive_the_migration() {
+fn corrections_stored_before_the_language_key_survive_the_migration() {
     let dir = workdir(&config("none"));
     write_feed(dir.path(), &[record("1", "Nadal", "", "Sala X")]);
     write_diba(dir.path(), "Nadal");

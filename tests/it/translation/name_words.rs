@@ -22,7 +22,7 @@ fn description(dir: &std::path::Path, lang: &str) -> String {
 /// the scientist's name (the run "Fernando Valladares del Museo Nacional
 /// de Ciencias Naturales" is not left Spanish whole).
 #[test]
-fn issue33_kept_runs_are_split_word_by_word_in_descriptions() {
+fn kept_runs_are_split_word_by_word_in_descriptions() {
     if !has_apertium() {
         return;
     }
@@ -42,7 +42,7 @@ fn issue33_kept_runs_are_split_word_by_word_in_descriptions() {
 /// keep the run whole, as the publisher wrote it; English descriptions
 /// translate its dictionary words.
 #[test]
-fn issue33_the_table_decides_per_language_and_field() {
+fn the_word_by_word_table_decides_per_language_and_field() {
     if !has_apertium() {
         return;
     }

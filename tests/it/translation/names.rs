@@ -33,7 +33,7 @@ fn title(events: &std::collections::BTreeMap<String, Value>, id: &str) -> String
 /// Issue 20.1: none of the `EXAMPLES` keeps Spanish words in English,
 /// French or Italian; names around them stay ("Puente de Vallecas").
 #[test]
-fn issue20_capitalised_dictionary_words_are_translated() {
+fn capitalised_dictionary_words_are_translated() {
     if !has_apertium() {
         return;
     }
@@ -70,7 +70,7 @@ fn issue20_capitalised_dictionary_words_are_translated() {
 /// Issue 20.1: what the dictionary does not know, a proper noun, a company
 /// in capitals and a gazetteer entry stay as the feed writes them.
 #[test]
-fn issue20_names_the_dictionary_gives_away_are_kept() {
+fn names_the_dictionary_gives_away_are_kept() {
     if !has_apertium() {
         return;
     }
@@ -96,7 +96,7 @@ fn issue20_names_the_dictionary_gives_away_are_kept() {
 /// publisher wrote them, read in English, French and Italian hold none of
 /// their Spanish words.
 #[test]
-fn issue20_real_madrid_examples_are_not_left_in_spanish() {
+fn real_madrid_examples_are_not_left_in_spanish() {
     if !has_apertium() {
         return;
     }

@@ -22,7 +22,7 @@ fn run_with_key(dir: &std::path::Path) -> std::process::Output {
 }
 
 #[test]
-fn issue11_5_libretranslate_keeps_names_and_sends_only_scrubbed_texts() {
+fn libretranslate_keeps_names_and_sends_only_scrubbed_texts_p5() {
     let server = Server::start(|seen, _| {
         let body: Value = serde_json::from_slice(&seen.body).unwrap_or_default();
         let out: Vec<String> =
@@ -60,7 +60,7 @@ fn issue11_5_libretranslate_keeps_names_and_sends_only_scrubbed_texts() {
 }
 
 #[test]
-fn issue11_5_a_failing_translation_server_never_fails_the_run() {
+fn a_failing_translation_server_never_fails_the_run() {
     let server = Server::start(|_, _| Reply::new(500).header("Content-Type", "application/json"));
     let dir = workdir(&format!(
         "[settings]\ntranslator = \"libretranslate\"\nlibretranslate_url = \"{}\"\nlanguages = [\"es\", \"en\"]\n[sources.madrid]\nenabled = true\n",
@@ -92,7 +92,7 @@ fn openai_config(server: &Server) -> String {
 }
 
 #[test]
-fn issue11_5_openai_compatible_server_translates_one_text_per_request_keeping_names() {
+fn openai_compatible_server_translates_one_text_per_request_keeping_names() {
     let server = openai_server(false);
     let dir = workdir(&openai_config(&server));
     write_feed(
@@ -118,7 +118,7 @@ fn issue11_5_openai_compatible_server_translates_one_text_per_request_keeping_na
 }
 
 #[test]
-fn issue11_5_an_answer_that_is_chatter_is_not_stored_as_a_translation() {
+fn an_answer_that_is_chatter_is_not_stored_as_a_translation() {
     let server = openai_server(true);
     let dir = workdir(&openai_config(&server));
     write_feed(dir.path(), &[record("1", "Concierto de jazz", "", "Sala X")]);

@@ -64,7 +64,7 @@ fn assert_scrubbed(server: &Server) {
 }
 
 #[test]
-fn issue11_5_a_failing_libretranslate_falls_back_to_apertium_and_is_asked_again_next_run() {
+fn a_failing_libretranslate_falls_back_to_apertium_and_is_asked_again_next_run() {
     if !has_apertium() {
         return;
     }
@@ -102,7 +102,7 @@ fn issue11_5_a_failing_libretranslate_falls_back_to_apertium_and_is_asked_again_
 }
 
 #[test]
-fn issue11_5_without_the_setting_a_failing_server_leaves_texts_pending() {
+fn without_the_setting_a_failing_server_leaves_texts_pending() {
     let down = Arc::new(AtomicBool::new(true));
     let server = libretranslate(down);
     let dir = workdir(&lt_config(&server.url(), false));
@@ -117,7 +117,7 @@ fn issue11_5_without_the_setting_a_failing_server_leaves_texts_pending() {
 /// A server that refuses connections, and an OpenAI-compatible one whose
 /// answers are chatter, both fall back; so does one that answers too late.
 #[test]
-fn issue11_5_connection_refused_chatter_and_timeouts_fall_back_too() {
+fn connection_refused_chatter_and_timeouts_fall_back_too() {
     if !has_apertium() {
         return;
     }
@@ -164,7 +164,7 @@ fn issue11_5_connection_refused_chatter_and_timeouts_fall_back_too() {
 }
 
 #[test]
-fn issue11_5_a_fallback_without_a_server_to_stand_in_for_is_refused() {
+fn a_fallback_without_a_server_to_stand_in_for_is_refused() {
     let dir = workdir(&config("translator = \"apertium\"\n", true));
     let out = cityvibe(dir.path(), &["translate"]);
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
@@ -180,7 +180,7 @@ fn issue11_5_a_fallback_without_a_server_to_stand_in_for_is_refused() {
 /// run: against a hanging server each request would cost a timeout. 300
 /// titles make six batches of 50; only the first is sent.
 #[test]
-fn issue11_5_a_server_found_down_is_not_sent_the_later_batches_of_the_run() {
+fn a_server_found_down_is_not_sent_the_later_batches_of_the_run() {
     let down = Arc::new(AtomicBool::new(true));
     let server = libretranslate(down);
     let dir = workdir(&lt_config(&server.url(), false));

@@ -56,7 +56,7 @@ fn time_passes(dir: &Path) {
 }
 
 #[test]
-fn issue10_5_a_text_the_engine_always_fails_on_is_skipped_after_three_failures() {
+fn a_text_the_engine_always_fails_on_is_skipped_after_three_failures() {
     let server = server();
     let dir = workdir(&format!(
         "[settings]\ntranslator = \"libretranslate\"\nlibretranslate_url = \"{}\"\nlanguages = [\"es\", \"en\"]\n[sources.madrid]\nenabled = true\n",

@@ -97,7 +97,7 @@ fn an_openai_answer_saying_what_the_text_does_not_is_refused_by_the_apertium_ref
 /// judged as if an engine had answered them, against real Apertium as
 /// the referee; prints how many the referee refuses, per set, language and
 /// kind, and the first few refused. `cargo test --test it
-/// translate_neural_referee::measure -- --ignored --nocapture`.
+/// translation::neural_referee::measure -- --ignored --nocapture`.
 #[test]
 #[ignore = "a measurement of the dev sets (about a minute of Apertium), printed, not asserted: run by hand with --ignored --nocapture"]
 fn measure_how_often_the_referee_refuses_a_human_reference() {

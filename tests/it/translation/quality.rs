@@ -57,7 +57,7 @@ const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\n[sources.madrid]\ne
 /// Issue 11.1 and 11.2: names survive every engine language byte for byte,
 /// and event vocabulary comes from the term base, not the engine's guess.
 #[test]
-fn issue11_names_stay_names_and_terms_win_in_every_language() {
+fn names_stay_names_and_terms_win_in_every_language() {
     if !has_apertium() {
         return;
     }
@@ -104,7 +104,7 @@ fn issue11_names_stay_names_and_terms_win_in_every_language() {
 /// Issue 11.3: English titles in title case, no doubled spaces or unknown-word
 /// marks, even around a word the engine does not know.
 #[test]
-fn issue11_house_style_title_case_and_no_gaps() {
+fn house_style_title_case_and_no_gaps() {
     if !has_apertium() {
         return;
     }
@@ -138,7 +138,7 @@ fn issue11_house_style_title_case_and_no_gaps() {
 /// Italian keeps "VI"), a company in capitals left whole,
 /// and a locality the feed writes "MADRID" kept where a title says "Madrid".
 #[test]
-fn issue11_words_around_kept_spans_read_right() {
+fn words_around_kept_spans_read_right() {
     if !has_apertium() {
         return;
     }
@@ -174,7 +174,7 @@ fn issue11_words_around_kept_spans_read_right() {
 /// the term base (flamenco is not "Flemish" nor "flamand", coro not
 /// "Coeur", distrito not "arrondisement").
 #[test]
-fn issue11_a_name_is_kept_whole_and_event_words_are_right() {
+fn a_name_is_kept_whole_and_event_words_are_right() {
     if !has_apertium() {
         return;
     }
@@ -205,7 +205,7 @@ fn issue11_a_name_is_kept_whole_and_event_words_are_right() {
 /// is an imperative ("Taller: descubre…" is not "It Discovers" nor "il
 /// découvre"), and a season's concert reads as one ("Concert of Primavera").
 #[test]
-fn issue11_sentence_initial_imperatives_and_seasonal_concerts() {
+fn an_imperative_opening_a_sentence_in_a_title_stays_one_and_a_seasons_concert_reads_as_one() {
     if !has_apertium() {
         return;
     }
@@ -232,7 +232,7 @@ fn issue11_sentence_initial_imperatives_and_seasonal_concerts() {
 /// one ("Mejora tu inglés" is not "It Improves Your English" nor "Il améliore
 /// ton anglais"), and French keeps to "vous" after it (never "Découvrez tes").
 #[test]
-fn issue11_imperatives_address_the_reader_one_way() {
+fn imperatives_address_the_reader_one_way() {
     if !has_apertium() {
         return;
     }
@@ -252,7 +252,7 @@ fn issue11_imperatives_address_the_reader_one_way() {
 /// Issue 11.2: an operator's term base applies, and changing one entry
 /// re-translates only the texts it matches, not the rest.
 #[test]
-fn issue11_a_changed_term_base_retranslates_only_what_it_touches() {
+fn a_changed_term_base_retranslates_only_what_it_touches() {
     if !has_apertium() {
         return;
     }
@@ -287,7 +287,7 @@ fn issue11_a_changed_term_base_retranslates_only_what_it_touches() {
 /// Issue 10.5: a huge description is cut at a sentence end before it
 /// reaches the engine, so it neither times out nor keeps the rest pending.
 #[test]
-fn issue10_5_an_oversized_text_is_shortened_and_never_holds_back_the_rest() {
+fn an_oversized_text_is_shortened_and_never_holds_back_the_rest() {
     if !has_apertium() {
         return;
     }
@@ -319,7 +319,7 @@ fn issue10_5_an_oversized_text_is_shortened_and_never_holds_back_the_rest() {
 /// event, as English: `events list`, `events show` and every export show
 /// the current original under its true language.
 #[test]
-fn issue11_6_a_changed_original_is_never_shown_under_the_old_translations_label() {
+fn a_changed_original_is_never_shown_under_the_old_translations_label() {
     if !has_apertium() {
         return;
     }
@@ -351,7 +351,7 @@ fn issue11_6_a_changed_original_is_never_shown_under_the_old_translations_label(
 /// translated in the same run; the poison text waits behind them with a
 /// backoff and is not sent again on the next run.
 #[test]
-fn issue10_5_a_text_that_times_the_engine_out_never_holds_back_the_rest() {
+fn a_text_that_times_the_engine_out_never_holds_back_the_rest() {
     use common::server::{Reply, Server};
     let server = Server::start(|seen, _| {
         if seen.path.starts_with("/listPairs") {
@@ -395,7 +395,7 @@ fn issue10_5_a_text_that_times_the_engine_out_never_holds_back_the_rest() {
 /// a name ("CICLO MARIDAJES SONOROS Poulenc") is translated and the name
 /// kept, instead of the whole run kept in Spanish.
 #[test]
-fn issue20_english_adjectives_come_first_and_a_heading_in_capitals_is_not_a_name() {
+fn english_adjectives_come_first_and_a_heading_in_capitals_is_not_a_name() {
     if !has_apertium() {
         return;
     }
@@ -419,7 +419,7 @@ fn issue20_english_adjectives_come_first_and_a_heading_in_capitals_is_not_a_name
 /// Existe"), its names keeping their capitals. Galician, which does not
 /// list the rule, keeps the source's capitals.
 #[test]
-fn issue20_french_and_italian_titles_in_sentence_case() {
+fn french_and_italian_titles_in_sentence_case() {
     if !has_apertium() {
         return;
     }
@@ -441,7 +441,7 @@ fn issue20_french_and_italian_titles_in_sentence_case() {
 /// real feeds use often, come from the term base instead of reaching the
 /// reader in Spanish ("muchas", "aforo" in Italian; "pianista" in English).
 #[test]
-fn issue20_words_the_dictionary_lacks_are_translated() {
+fn words_the_dictionary_lacks_are_translated() {
     if !has_apertium() {
         return;
     }
@@ -461,7 +461,7 @@ fn issue20_words_the_dictionary_lacks_are_translated() {
 /// translated, not refused whole as markup by the answer check, which
 /// would leave the Italian reader the Spanish.
 #[test]
-fn issue20_a_tag_apertium_leaks_is_dropped_not_a_reason_to_show_spanish() {
+fn a_tag_apertium_leaks_is_dropped_not_a_reason_to_show_spanish() {
     if !has_apertium() {
         return;
     }
@@ -479,7 +479,7 @@ fn issue20_a_tag_apertium_leaks_is_dropped_not_a_reason_to_show_spanish() {
 /// "atelier d'avec marionnettes"); the word goes back after the term, as
 /// after a kept name.
 #[test]
-fn issue20_french_words_moved_before_a_term_go_back_after_it() {
+fn french_words_moved_before_a_term_go_back_after_it() {
     if !has_apertium() {
         return;
     }
@@ -496,7 +496,7 @@ fn issue20_french_words_moved_before_a_term_go_back_after_it() {
 /// hangs on a transducer that never comes, in a data folder whose modes are
 /// the real ones, so the engine itself still translates.
 #[test]
-fn issue22_a_failing_spanish_analyser_is_said_and_translation_goes_on() {
+fn a_failing_spanish_analyser_is_said_and_translation_goes_on() {
     if !has_apertium() {
         return;
     }
@@ -525,7 +525,7 @@ fn issue22_a_failing_spanish_analyser_is_said_and_translation_goes_on() {
 /// other languages keep the Roman numeral and translate what follows.
 /// The word after a leading ordinal opens the title as a first word does.
 #[test]
-fn issue20_an_editions_ordinal_is_written_as_the_language_writes_it() {
+fn an_editions_ordinal_is_written_as_the_language_writes_it() {
     if !has_apertium() {
         return;
     }
@@ -558,7 +558,7 @@ fn issue20_an_editions_ordinal_is_written_as_the_language_writes_it() {
 /// nor French "Coins de la retraite"; "Jardín El Capricho" not "Garden the Whim".
 /// An article opening the title opens no name ("La música" is translated).
 #[test]
-fn issue20_a_name_that_carries_its_article_is_kept() {
+fn a_name_that_carries_its_article_is_kept() {
     if !has_apertium() {
         return;
     }
@@ -586,7 +586,7 @@ fn issue20_a_name_that_carries_its_article_is_kept() {
 /// herramienta" is not "Microsoft Word Like Tool"); a description keeps
 /// Apertium's own reading. Apertium's "On-line" is written "online".
 #[test]
-fn issue20_a_titles_only_term_and_online() {
+fn a_titles_only_term_applies_in_titles_only_and_online_is_one_word() {
     if !has_apertium() {
         return;
     }
@@ -608,7 +608,7 @@ fn issue20_a_titles_only_term_and_online() {
 /// taller de cerámica" is not Portuguese "O oficina de cerâmica", nor "La
 /// novela gráfica" Italian "La romanzo grafico".
 #[test]
-fn issue20_the_article_agrees_with_the_term_put_in() {
+fn the_article_agrees_with_the_term_put_in() {
     if !has_apertium() {
         return;
     }
@@ -635,7 +635,7 @@ fn issue20_the_article_agrees_with_the_term_put_in() {
 /// not "Atelier: 'Contes d'hiver'"). A time keeps its colon; other languages
 /// keep their marks, and write the Madrid portal's "`…´" as "'…'".
 #[test]
-fn issue20_french_sets_its_punctuation_as_french_does() {
+fn french_sets_its_punctuation_as_french_does() {
     if !has_apertium() {
         return;
     }

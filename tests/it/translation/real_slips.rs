@@ -9,7 +9,7 @@
 //! English "Catalonia").
 //!
 //! Not for: the rules' own examples (the data files' `# example:` lines,
-//! run by `issue20_every_example_in_the_language_data_holds`).
+//! run by `every_example_in_the_language_data_holds`).
 use crate::common::{cityvibe, has_apertium, place, realdata, workdir};
 use serde_json::Value;
 use std::collections::HashMap;

@@ -26,7 +26,7 @@ fn routes_installed() -> bool {
 /// language name the routes the table declares for them, a pivot with the
 /// language it goes through ("spa-cat+cat-fra via ca").
 #[test]
-fn issue33_1_text_origin_names_the_route_of_each_field() {
+fn text_origin_names_the_route_of_each_field() {
     if !routes_installed() {
         return;
     }
@@ -78,7 +78,7 @@ fn write_diba(dir: &Path, only_ca: &str, title: &str) {
 /// its route as the table declares it; English house style runs on it
 /// ("Exposició" comes back "Exhibition", not cat-eng's "Exposure").
 #[test]
-fn issue32_3_a_catalan_original_takes_the_catalan_routes() {
+fn a_catalan_original_takes_the_catalan_routes() {
     if !routes_installed() {
         return;
     }
@@ -104,7 +104,7 @@ fn issue32_3_a_catalan_original_takes_the_catalan_routes() {
 /// Issue 32 item 3: `doctor` proves every mode the route table runs into
 /// the configured languages with a real word, the Catalan pairs included.
 #[test]
-fn issue32_3_doctor_proves_every_mode_of_the_route_table() {
+fn doctor_proves_every_mode_of_the_route_table() {
     if !routes_installed() {
         return;
     }
@@ -124,7 +124,7 @@ fn issue32_3_doctor_proves_every_mode_of_the_route_table() {
 /// Portuguese; each such word is put back as its own translation
 /// ("trâmite", "atribuição"), and the text still goes through Catalan.
 #[test]
-fn issue33_2_a_pivot_leaves_no_catalan_word_in_portuguese() {
+fn a_pivot_leaves_no_catalan_word_in_portuguese() {
     if !routes_installed() || routes::route("es", "pt", Some(Field::Description)).and_then(|r| r.pivot) != Some("ca") {
         return;
     }

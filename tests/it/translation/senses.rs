@@ -15,7 +15,7 @@ const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\n[sources.madrid]\ne
 /// Issue 33 item 4: each recurring sense reads right in every language the
 /// engines misread it in.
 #[test]
-fn issue33_4_senses_the_real_feeds_repeat_read_right() {
+fn senses_the_real_feeds_repeat_read_right() {
     if !has_apertium() {
         return;
     }
@@ -59,7 +59,7 @@ fn issue33_4_senses_the_real_feeds_repeat_read_right() {
 /// word, capitalised as a name ("on Calle Julio Merino", not "in the calle
 /// Julio Merino"); the word alone is a street.
 #[test]
-fn issue33_4_a_street_keeps_its_name_and_the_word_alone_is_translated() {
+fn a_street_keeps_its_name_and_the_word_alone_is_translated() {
     if !has_apertium() {
         return;
     }

@@ -29,7 +29,7 @@ fn lang<'a>(s: &'a Value, lang: &str) -> &'a Value {
 /// Issue 20 item 6: `translate status` shows, per language, what a reader
 /// gets in it; diba's publisher gives Spanish and English, nobody French.
 #[test]
-fn issue20_6_translate_status_counts_texts_by_origin_per_language() {
+fn translate_status_counts_texts_by_origin_per_language() {
     let dir = workdir(&config("none", "diba"));
     let d = dir.path();
     ok(cityvibe(d, &["--mirror", sample("").to_str().unwrap(), "run", "--source", "diba"]));
@@ -58,7 +58,7 @@ fn issue20_6_translate_status_counts_texts_by_origin_per_language() {
 
 /// With real Apertium every text of the Madrid samples is the engine's in English.
 #[test]
-fn issue20_6_translate_status_names_the_engine_and_its_texts() {
+fn translate_status_names_the_engine_and_its_texts() {
     if !has_apertium() {
         return;
     }
@@ -77,7 +77,7 @@ fn issue20_6_translate_status_names_the_engine_and_its_texts() {
 /// A text the engine keeps failing on in French only is counted as failed
 /// in French, not in English: the plan step, as the next run takes it, tells.
 #[test]
-fn issue20_6_translate_status_counts_failed_texts_per_language() {
+fn translate_status_counts_failed_texts_per_language() {
     let server = Server::start(|seen, _| {
         let body: Value = serde_json::from_slice(&seen.body).unwrap_or_default();
         let q: Vec<&str> = body["q"].as_array().map(|q| q.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
@@ -94,7 +94,7 @@ fn issue20_6_translate_status_counts_failed_texts_per_language() {
     let d = dir.path();
     write_feed(d, &[record("1", "Concierto de jazz", "", "Sala X"), record("2", "Ruta VENENO", "", "Sala X")]);
     ok(cityvibe(d, &["--mirror", "mirror", "run", "--source", "madrid"]));
-    // Three failures, as after three runs past their waits (see translate_neural_poison).
+    // Three failures, as after three runs past their waits (see translation::neural_poison).
     let db = rusqlite::Connection::open(d.join("data/cityvibe.db")).unwrap();
     assert_eq!(db.execute("UPDATE translation_failures SET failures = 3", []).unwrap(), 1);
     let s = status(d);

@@ -17,7 +17,7 @@ const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\n[sources.madrid]\ne
 /// word after a first word it copies, or after a quoted leading term, for
 /// a sentence's first and capitalises it where the Spanish has none.
 #[test]
-fn issue33_french_titles_keep_no_capital_after_a_copied_first_word() {
+fn french_titles_keep_no_capital_after_a_copied_first_word() {
     if !has_apertium() {
         return;
     }
@@ -47,7 +47,7 @@ fn issue33_french_titles_keep_no_capital_after_a_copied_first_word() {
 /// Spanish or misread, in French and Italian; the article before a French
 /// term agrees with it (`data/lang/fr/genders.tsv`).
 #[test]
-fn issue33_french_and_italian_title_words_from_the_term_base() {
+fn french_and_italian_title_words_from_the_term_base() {
     if !has_apertium() {
         return;
     }

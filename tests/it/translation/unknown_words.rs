@@ -34,7 +34,7 @@ fn examples() -> Vec<Example> {
 /// Every example of the table: the word the direct pair leaves in Spanish
 /// ("sexualidad" in Portuguese) reaches the reader translated.
 #[test]
-fn issue33_2_every_example_of_the_second_opinions_holds() {
+fn every_example_of_the_second_opinions_holds() {
     if !has_apertium() {
         return;
     }
@@ -63,7 +63,7 @@ fn issue33_2_every_example_of_the_second_opinions_holds() {
 /// the publisher's web address, and never for an English word written into
 /// the Spanish.
 #[test]
-fn issue33_2_a_second_opinion_never_breaks_an_elision_or_an_address() {
+fn a_second_opinion_never_breaks_an_elision_or_an_address() {
     if !has_apertium() {
         return;
     }

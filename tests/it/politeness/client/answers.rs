@@ -184,10 +184,10 @@ fn same_body_is_unchanged_and_304_refreshes_validators() {
 /// feeds, fetched together, each keep and send their own validators; when
 /// all three answer 304 the run costs three 304s and writes nothing but the
 /// fetch log and its own record. (One 304 beside a changed feed:
-/// `fetch_plan_all`; P12 through the binary in real time:
-/// `cli_foundation::identity_cookies_and_conditional_requests`.)
+/// `sources::fetch_plan_all`; P12 through the binary in real time:
+/// `surface::cli_foundation::identity_cookies_and_conditional_requests`.)
 #[test]
-fn diba_sends_each_feeds_validators_and_three_304s_change_nothing_p12_issue12() {
+fn diba_sends_each_feeds_validators_and_three_304s_change_nothing_p12() {
     let server = Server::simulated(|seen, _| {
         let lang = ["ca", "es", "en"].into_iter().find(|l| seen.path.contains(&format!("actesturisme_{l}/"))).expect("a diba feed");
         let etag = format!("\"diba-{lang}\"");

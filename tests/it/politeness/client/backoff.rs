@@ -173,7 +173,7 @@ fn retry_after_in_the_past_waits_only_the_host_delay() {
 /// P10: an unusable Retry-After (`-5`, `abc`, `1e3`, `1.5`) is ignored and
 /// the normal backoff applies: d, then 2d. (A number too big for sense is
 /// not unusable: it is capped at a week, see
-/// `polite_ledger::a_huge_retry_after_is_capped_and_remembered_p10`.)
+/// `politeness::ledger::a_huge_retry_after_is_capped_and_remembered_p10`.)
 #[test]
 fn unusable_retry_after_falls_back_to_the_normal_backoff() {
     let body = feed_body();
@@ -276,7 +276,7 @@ fn a_429_pauses_the_whole_host() {
 /// 10 s, so the 16 s step is not waited. docs/POLITENESS.md states the factor
 /// measured here.
 #[test]
-fn a_backoff_given_up_is_remembered_by_the_next_run_p10_issue19_item13() {
+fn a_backoff_given_up_is_remembered_by_the_next_run_p10() {
     let server = serve(|_, _| Reply::new(429));
     let madrid = cityvibe::adapters::by_id("madrid").unwrap();
     let mut config = Config::enable_all();
@@ -314,7 +314,7 @@ fn a_backoff_given_up_is_remembered_by_the_next_run_p10_issue19_item13() {
 /// not be read (16 times the delay, 32 s): a run right after sends nothing
 /// to the host and says why, as our own pause, not the host's word.
 #[test]
-fn an_audit_that_gave_up_on_robots_txt_holds_back_the_next_run_p10_issue19_item13() {
+fn an_audit_that_gave_up_on_robots_txt_holds_back_the_next_run_p10() {
     let body = feed_body();
     let server = serve(move |path, _| if path.ends_with("/robots.txt") { Reply::new(503) } else { Reply::ok(body.clone()) });
     let madrid = cityvibe::adapters::by_id("madrid").unwrap();

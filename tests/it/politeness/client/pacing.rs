@@ -117,9 +117,9 @@ fn hours_window_outside_means_skipped_and_no_request() {
 /// sources.toml during a run, the next request (madrid's CSV fallback, after
 /// its JSON failed) waits the new 4 s, not the 2 s the run started with.
 /// (P9 through the binary in real time:
-/// `polite_promises::a_window_closing_between_a_429_and_its_retry_stops_the_retry_p9_issue12`.)
+/// `politeness::promises::a_window_closing_between_a_429_and_its_retry_stops_the_retry_p9`.)
 #[test]
-fn a_delay_raised_during_a_run_holds_for_its_next_request_p9_issue12() {
+fn a_delay_raised_during_a_run_holds_for_its_next_request_p9() {
     let dir = tempfile::tempdir().unwrap();
     let config_path = dir.path().join("sources.toml");
     std::fs::write(&config_path, "[sources.madrid]\n").unwrap();
@@ -163,9 +163,9 @@ fn a_delay_raised_during_a_run_holds_for_its_next_request_p9_issue12() {
 /// 2 s is not enough); 600 s asked, beyond what a command waits: the rest
 /// of the audit is not sent, and the audit does not wait for it. (The
 /// Crawl-delay obeyed by the next run, through the binary in real time:
-/// `polite_promises::a_crawl_delay_raised_in_robots_txt_is_obeyed_by_the_next_run_issue12`.)
+/// `politeness::promises::a_crawl_delay_raised_in_robots_txt_is_obeyed_by_the_next_run_p8_p14`.)
 #[test]
-fn audit_is_paced_by_the_crawl_delay_it_reads_p8_p14_issue19_item12() {
+fn audit_is_paced_by_the_crawl_delay_it_reads_p8_p14() {
     let madrid = cityvibe::adapters::by_id("madrid").unwrap();
     for (secs, sent) in [(3u64, 3usize), (600, 1)] {
         let robots = format!("User-agent: *\nCrawl-delay: {secs}\n");
