@@ -24,7 +24,7 @@ use std::process::Command;
 mod support;
 use support::{Rng, fresh_dir, run_measured};
 
-/// The target (issue 31 item 8): at most this many CPU seconds at 100,000 events.
+/// The target: at most this many CPU seconds at 100,000 events.
 const TARGET_CPU_S: f64 = 10.0;
 
 fn main() {

@@ -1,4 +1,4 @@
-//! P19, issue 12 item 8: the operator changes how a source is cited
+//! P19: the operator changes how a source is cited
 //! (`attribution`, `licence`, `licence_url` in its sources.toml row) and
 //! the change shows at once on every stored event, in every list and
 //! export, in `holdings` and on the sources page, without a fetch.
@@ -45,7 +45,7 @@ fn everywhere(dir: &Path) -> Vec<(String, String)> {
     out
 }
 
-/// P19, issue 12 item 8: after a run, the row's new attribution and licence
+/// P19: after a run, the row's new attribution and licence
 /// show everywhere, and the manifest's old ones nowhere, with no fetch.
 #[test]
 fn a_changed_attribution_shows_at_once_on_every_stored_event() {

@@ -1,4 +1,4 @@
-//! Issue 12 item 9 ("hay un error en tus eventos tal y como los mostramos"):
+//! A publisher's "hay un error en tus eventos tal y como los mostramos":
 //! `events correct SOURCE:ID FIELD VALUE --reason "…"` shows the corrected
 //! value instead of the feed's, in every list and export, until the feed
 //! itself changes that field; `events show` and `holdings` (P17) list the
@@ -29,7 +29,7 @@ fn show(d: &Path, lang: Option<&str>) -> serde_json::Value {
     serde_json::from_str(&ok(&cityvibe(d, &args))).unwrap()
 }
 
-/// Issue 12 item 9: a corrected title shows everywhere until the feed
+/// A corrected title shows everywhere until the feed
 /// changes the title; a feed change elsewhere keeps it; then it lapses and says so.
 #[test]
 fn a_correction_shows_until_the_feed_changes_that_field() {
@@ -103,7 +103,7 @@ fn a_correction_shows_until_the_feed_changes_that_field() {
     assert_eq!(show(d, None)["title"], "Cine: El espíritu de la colmena (suspendido)");
 }
 
-/// Issue 12 item 9, P5, P17: values are checked, text is scrubbed, start and
+/// P5, P17: values are checked, text is scrubbed, start and
 /// end move the occurrence, and `--remove` brings back the feed's value.
 #[test]
 fn corrections_are_checked_scrubbed_and_lifted() {

@@ -1,4 +1,4 @@
-//! Issue 21 through the binary: the operator's and the adapter writer's day.
+//! The operator's and the adapter writer's day, through the binary.
 //! A scaffold never breaks the deployed binary, the dry run answers the
 //! run's own question (one source gate), nothing says "ok"
 //! that isn't, and nothing is made by mistake.
@@ -33,7 +33,7 @@ fn scaffold_row() -> String {
     NewAdapter { id: "segovia".into(), host: "www.segovia.es".into(), format: Format::Csv }.sources_row()
 }
 
-// Issue 21 item 1: the binary was built before `adapter new segovia` wrote
+// The binary was built before `adapter new segovia` wrote
 // its row; the scaffolded sources.toml (this binary knows no segovia) must
 // not stop cron, the read commands, or `source list`.
 #[test]
@@ -68,7 +68,7 @@ fn a_scaffold_row_never_breaks_the_binary_built_before_it() {
     assert!(stderr(&out).contains("rebuild"), "{}", stderr(&out));
 }
 
-// Issue 21 item 1: `adapter new` writes its row switched off, with a
+// `adapter new` writes its row switched off, with a
 // comment saying to rebuild and run `adapter check`.
 #[test]
 fn the_scaffold_row_is_off_and_says_to_rebuild() {
@@ -77,7 +77,7 @@ fn the_scaffold_row_is_off_and_says_to_rebuild() {
     assert!(row.contains("cargo build --release") && row.contains("cityvibe adapter check segovia"), "{row}");
 }
 
-// Issue 21 item 2: right after a run, the dry run says what the run then
+// Right after a run, the dry run says what the run then
 // does (skip within the period, P7), as JSON when asked; before it, it
 // lists madrid's CSV and XML as fallbacks, not fetches.
 #[test]
@@ -115,7 +115,7 @@ fn dead_port() -> u16 {
     l.local_addr().unwrap().port()
 }
 
-// Issue 21 item 3: with translator = "apy" at a dead port, doctor proves
+// With translator = "apy" at a dead port, doctor proves
 // the engine with a real one-word translation, says FAIL and exits non-zero
 // (not "translation ok" before a run that leaves every text pending).
 #[test]
@@ -133,7 +133,7 @@ fn doctor_fails_an_engine_that_cannot_translate() {
     assert!(text.lines().any(|l| l.starts_with("source diba") && l.contains("would skip")), "{text}");
 }
 
-// Issue 21 item 3: with real Apertium, doctor shows the word it translated.
+// With real Apertium, doctor shows the word it translated.
 #[test]
 fn doctor_proves_apertium_with_a_real_translation() {
     if !crate::common::has_apertium() {
@@ -147,7 +147,7 @@ fn doctor_proves_apertium_with_a_real_translation() {
     assert!(line.contains("\"hola\" → ca") && line.contains("ok"), "{text}");
 }
 
-// Issue 21 item 3: during a run, doctor's lock line is its own, not the
+// During a run, doctor's lock line is its own, not the
 // run's "this run made no request and stops".
 #[test]
 fn doctor_says_a_run_holds_the_lock_in_its_own_words() {
@@ -161,7 +161,7 @@ fn doctor_says_a_run_holds_the_lock_in_its_own_words() {
     assert!(line.contains("a run is under way") && !line.contains("this run"), "{line}");
 }
 
-// Issue 21 item 6: a refused takedown on a mistyped --db makes no database
+// A refused takedown on a mistyped --db makes no database
 // that later read commands would take for a real one.
 #[test]
 fn a_refused_takedown_creates_no_database() {
@@ -175,7 +175,7 @@ fn a_refused_takedown_creates_no_database() {
     assert!(stderr(&out).contains("no database at"), "{}", stderr(&out));
 }
 
-// Issue 21 item 6: `source list` on a missing database says so, exit 2, not zeros and exit 0.
+// `source list` on a missing database says so, exit 2, not zeros and exit 0.
 #[test]
 fn source_list_without_a_database_exits_2() {
     let dir = workdir(MADRID_ONLY);
@@ -185,7 +185,7 @@ fn source_list_without_a_database_exits_2() {
     assert!(!dir.path().join("typo.db").exists());
 }
 
-// Issue 21 item 7: a failure under --json (the lock held, a usage error) is a
+// A failure under --json (the lock held, a usage error) is a
 // JSON object on stdout, beside the line on stderr.
 #[test]
 fn a_json_failure_is_json_on_stdout() {
@@ -208,7 +208,7 @@ fn a_json_failure_is_json_on_stdout() {
     assert_eq!(json_of(&out)["exit"], 2);
 }
 
-// Issue 21 item 7: a date error names the option and the form, not the parser's internals.
+// A date error names the option and the form, not the parser's internals.
 #[test]
 fn date_errors_name_the_option_and_the_form() {
     let dir = crate::surface::output::stocked();
@@ -219,7 +219,7 @@ fn date_errors_name_the_option_and_the_form() {
     assert!(!err.contains("parse") && !err.contains("1..=12"), "parser internals leak: {err}");
 }
 
-// Issue 21 item 7: `events show` calls a year-old event "ended", prints no
+// `events show` calls a year-old event "ended", prints no
 // run of blank lines for an empty description, and an all-day event as dates, not
 // `T00:00:00 → T23:59:59`; `holdings` shows no such raw times either.
 #[test]
@@ -243,7 +243,7 @@ fn events_show_an_old_all_day_event_as_ended_dates() {
     assert!(!holdings.contains("T00:00:00") && !holdings.contains("T23:59"), "{holdings}");
 }
 
-// Issue 21 item 7: `source history` keeps every switch with its reason and
+// `source history` keeps every switch with its reason and
 // date, a second `source disable` and an `enable` included.
 #[test]
 fn source_history_keeps_every_switch_and_reason() {
@@ -302,7 +302,7 @@ fn on_terminal(dir: &std::path::Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&reader.join().unwrap()).replace('\r', "")
 }
 
-// Issue 21 item 4: the run's bar never stands at a full "0/0 texts
+// The run's bar never stands at a full "0/0 texts
 // starting the engine… (ETA 0s)" while nothing is translated yet; the
 // end-of-run table has a translated count, as `runs` has.
 #[test]
@@ -323,7 +323,7 @@ fn no_full_bar_at_nothing_and_a_translated_column() {
     assert!(header.contains("translated"), "{header}");
 }
 
-// Issue 21 item 7: the five global options stand under their own heading
+// The five global options stand under their own heading
 // on every help page, apart from the command's own options.
 #[test]
 fn global_options_have_their_own_heading() {
@@ -337,7 +337,7 @@ fn global_options_have_their_own_heading() {
     assert!(own.contains("--reason"), "{text}");
 }
 
-// Issue 21 item 7: an option set from the environment (CITYVIBE_STATE_DIR
+// An option set from the environment (CITYVIBE_STATE_DIR
 // under the systemd unit) is not shown in a usage error's line as if it
 // were required; the environment still sets it.
 #[test]
@@ -355,7 +355,7 @@ fn an_option_from_the_environment_is_not_shown_as_required() {
     assert!(stderr(&out).contains("no database at typed.db"), "{}", stderr(&out));
 }
 
-// Issue 21 item 5: only the first word of `update_schedule` counts; Spanish
+// Only the first word of `update_schedule` counts; Spanish
 // adverbs ("Semanalmente (…)") are known, never "Updated: not stated" on the
 // public page, and an unknown first word is a manifest problem that `adapter
 // check` and the conformance suite report.
@@ -378,7 +378,7 @@ fn an_unknown_update_frequency_is_flagged() {
     assert_eq!(json_of(&out)["manifest_problems"], serde_json::json!([]));
 }
 
-// Issue 22 item 2: `source show` asks the same gate as the run: right after
+// `source show` asks the same gate as the run: right after
 // a run it says the source would be skipped within its period (P7).
 #[test]
 fn source_show_gives_the_gates_answer() {
@@ -395,7 +395,7 @@ fn source_show_gives_the_gates_answer() {
     assert!(text.contains("a run now would skip: fetched less than its period"), "{text}");
 }
 
-// Issue 21 item 4: the translation step tells its progress in steps of at
+// The translation step tells its progress in steps of at
 // most 50 texts a language, not one batch of 250 per language (real
 // Apertium, a real database).
 #[test]
@@ -434,7 +434,7 @@ fn translation_progress_moves_in_fine_steps() {
     assert_eq!(last, 240, "{seen:?}");
 }
 
-// Issue 22 item 2: sources.toml re-read before each request is validated as
+// sources.toml re-read before each request is validated as
 // at load; one that no longer reads is said once on stderr, and the run
 // keeps its last good settings (neither silent nor taking an unchecked file).
 #[test]
@@ -462,7 +462,7 @@ fn a_failed_live_reload_is_reported_and_the_run_goes_on() {
     assert!(seen[1].at - seen[0].at >= std::time::Duration::from_secs(2), "madrid's 2 s delay kept");
 }
 
-// Issue 21 item 7: the skip's message gives the next due time in the
+// The skip's message gives the next due time in the
 // display zone (TZ), as the tables do, not `2026-12-01T20:41:35Z`.
 #[test]
 fn next_due_follows_tz() {

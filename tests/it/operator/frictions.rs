@@ -1,4 +1,4 @@
-//! Issue 31 item 10, the operator's last frictions, through the binary:
+//! The operator's last frictions, through the binary:
 //! `run --force --dry-run` answers for a forced run; a run that can resolve
 //! no host says so once and advises no switching off; "stored events kept"
 //! only when there are some; `doctor` run by a user who does not own the
@@ -38,7 +38,7 @@ fn dry_madrid(dir: &Path, force: bool) -> Value {
     serde_json::from_slice::<Value>(&out.stdout).unwrap()["sources"][0].clone()
 }
 
-/// Issue 31 item 10: `run --force --dry-run` answers for a forced run:
+/// `run --force --dry-run` answers for a forced run:
 /// within the period, it would fetch (not `skip … (run --force for a
 /// manual run)`, the answer for a run that is not forced).
 #[test]
@@ -54,7 +54,7 @@ fn a_forced_dry_run_answers_for_a_forced_run() {
     assert!(forced["feeds"][0]["url"].as_str().is_some_and(|u| u.ends_with(".json")), "{forced}");
 }
 
-/// Issue 31 item 10: a source that failed says "stored events kept" only
+/// A source that failed says "stored events kept" only
 /// when there are some, with their number.
 #[test]
 fn stored_events_kept_is_said_only_when_there_are_some() {
@@ -84,7 +84,7 @@ fn stored_events_kept_is_said_only_when_there_are_some() {
     assert!(message(&again).contains("stored events kept"), "{}", message(&again));
 }
 
-/// Issue 31 item 10: with no network, the run says once that no host could
+/// With no network, the run says once that no host could
 /// be resolved, and advises switching off no source. In a network
 /// namespace of its own, with no interface up, so nothing leaves the
 /// machine, and a system ledger of its own (a tmpfs over /var/lib).
@@ -111,7 +111,7 @@ fn no_host_resolved_is_said_once_without_advice_to_switch_off() {
     assert!(!said.contains("source disable"), "advice to switch a source off: {said}");
 }
 
-/// Issue 31 item 10: `doctor` run by a user who does not own the host ledger
+/// `doctor` run by a user who does not own the host ledger
 /// says that cron must run as the ledger's user. (The folder is given to
 /// `nobody`; the test runs as root, as CI does.)
 #[test]
@@ -134,7 +134,7 @@ fn doctor_says_cron_must_run_as_the_ledgers_user() {
     assert_eq!(out.status.code(), Some(4), "{said}");
 }
 
-/// Issue 31 item 10: a line of `sources.history.jsonl` that is not a
+/// A line of `sources.history.jsonl` that is not a
 /// switch record does not stop `source history`: it is skipped and named
 /// by its number; nothing printed carries a control byte (a reason's
 /// included).
@@ -160,7 +160,7 @@ fn source_history_skips_a_bad_line_and_prints_no_control_bytes() {
     }
 }
 
-/// Issue 31 item 10: a second `source disable` says the source was already
+/// A second `source disable` says the source was already
 /// off (not "switched off" again, replacing the first reason), since
 /// when and why, and changes nothing in sources.toml (the history keeps
 /// the second reason beside the first).

@@ -104,7 +104,7 @@ fn holdings_agree_with_the_servers_own_log_p17() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("datos.madrid.es"));
 }
 
-/// Issue 14 item 3: the fetch log's outcome is one typed word
+/// The fetch log's outcome is one typed word
 /// (`vocab::RequestOutcome`). A database holding rows in every spelling
 /// earlier releases wrote still answers `holdings` and `source show`,
 /// each row read back and counted (P17).

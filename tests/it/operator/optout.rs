@@ -1,4 +1,4 @@
-//! P16 "en parte", issue 12 item 7: a row switches off single feeds of a
+//! P16 "en parte": a row switches off single feeds of a
 //! source (`feeds_off`, by language or URL); a feed switched off is never
 //! requested and the rest still work; `source disable --withdraw` withholds
 //! a source's stored events from every list and export (kept for
@@ -27,7 +27,7 @@ fn events_in(dir: &Path, lang: &str) -> Vec<serde_json::Value> {
         .unwrap()
 }
 
-/// P16, issue 12 item 7: diba without its English feed. The English feed is
+/// P16: diba without its English feed. The English feed is
 /// never asked for again; the Catalan original and the publisher's Spanish
 /// still come in, and English comes from the engine, not the publisher.
 #[test]
@@ -78,7 +78,7 @@ fn a_feed_switched_off_is_never_requested_and_the_rest_still_work() {
     assert_eq!(publisher_en, 0);
 }
 
-/// P16, issue 12 item 7: a feed named by URL; with alternatives, the next one
+/// P16: a feed named by URL; with alternatives, the next one
 /// serves (madrid without its JSON reads its CSV).
 #[test]
 fn a_feed_switched_off_by_url_leaves_the_alternatives() {
@@ -96,7 +96,7 @@ fn a_feed_switched_off_by_url_leaves_the_alternatives() {
     assert!(ok(&cityvibe(dir.path(), &["source", "show", "madrid"])).contains(&format!("feed es {json}  (switched off: feeds_off)")));
 }
 
-/// P16, P13, issue 12 item 7: a switched-off feed is not requested even when
+/// P16, P13: a switched-off feed is not requested even when
 /// another feed redirects to it inside the adapter's allowed paths.
 #[test]
 fn a_redirect_to_a_switched_off_feed_is_refused() {
@@ -120,7 +120,7 @@ fn a_redirect_to_a_switched_off_feed_is_refused() {
     assert!(out["sources"][0]["message"].as_str().unwrap().contains("switched off in sources.toml"), "{out}");
 }
 
-/// P16, issue 12 item 7: a feed switched off while the run is under way is
+/// P16: a feed switched off while the run is under way is
 /// not asked for: madrid's JSON answers 500, the operator switches off the
 /// CSV meanwhile, and the fallback never requests it.
 #[test]
@@ -165,7 +165,7 @@ fn feeds_off_that_names_no_feed_is_a_clear_error() {
     assert!(server.requests().is_empty());
 }
 
-/// P16/P17, issue 12 item 7: `source disable --withdraw` takes a source's
+/// P16/P17: `source disable --withdraw` takes a source's
 /// events out of every list and export at once; `holdings` still tells what
 /// is kept; `source enable` brings them back.
 #[test]

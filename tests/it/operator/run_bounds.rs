@@ -207,7 +207,7 @@ fn run_cmd(dir: &Path, mirror: &str, extra: &[&str]) -> Command {
     cmd
 }
 
-/// Issue 19 item 1: the 21-byte record `{"a": ]"x", "b": 1}` among good
+/// The 21-byte record `{"a": ]"x", "b": 1}` among good
 /// jcyl records is one record error, the good records are stored, and the
 /// run ends at once within a small memory (not spinning at 100 % CPU with
 /// the run lock held).
@@ -229,7 +229,7 @@ fn a_stray_bracket_record_is_one_record_error_and_the_run_ends() {
     assert!(again.status.success(), "{}: {}", again.status, again.stderr);
 }
 
-/// Issue 19 items 1 and 5: `adapter check --sample` on that record is held
+/// `adapter check --sample` on that record is held
 /// to the run's bounds (not allocating until it aborts): the same record
 /// error, at once, in a small memory; and a record nested too deep is
 /// refused the same way.
@@ -254,7 +254,7 @@ fn adapter_check_on_hostile_samples_ends_within_bounds() {
     }
 }
 
-/// Issue 19 item 5: `adapter check` keeps the first 100 record errors of a
+/// `adapter check` keeps the first 100 record errors of a
 /// sample and counts the rest (millions of one-byte garbage records would
 /// take many times the sample's size), within the run's bounds; and
 /// a sample over the run's body cap is refused before it is read.
@@ -294,7 +294,7 @@ fn insert_before(body: &str, marker: &str, n: usize, insert: &str) -> String {
     format!("{}{insert}{}", &body[..at], &body[at..])
 }
 
-/// Issue 19 item 2: a record nested deeper than 128 (30,000 `<a>` in one
+/// A record nested deeper than 128 (30,000 `<a>` in one
 /// esmadrid record, madrid's XML or JSON 10,000 deep) is one record error;
 /// the rest is stored, in time and memory linear in the body.
 #[test]
@@ -328,7 +328,7 @@ fn deep_nesting_is_refused_alone_in_linear_time_and_memory() {
     }
 }
 
-/// Issue 19 item 17: a record that cannot be read but whose id can (broken
+/// A record that cannot be read but whose id can (broken
 /// JSON after its id; a date no one can read) keeps its stored event as it
 /// was, since the feed still lists it: active, not updated, not withdrawn.
 #[test]

@@ -1,4 +1,4 @@
-//! Issue 31 item 3 through the binary: a stop asked while the run
+//! Stopping a run, through the binary: a stop asked while the run
 //! translates (SIGTERM, or `run_deadline_secs` passing) ends it between two
 //! engine batches, what is translated kept and the rest pending for the
 //! next run, exit 5, recorded `interrupted`; and a stop asked while the run
@@ -116,7 +116,7 @@ fn last_run(dir: &Path) -> Value {
     serde_json::from_slice::<Value>(&out.stdout).unwrap()[0].clone()
 }
 
-/// Issue 31 item 3: SIGTERM while the run translates is not dropped (every
+/// SIGTERM while the run translates is not dropped (every
 /// remaining text translated, the run recorded `finished`, exit 0): the
 /// batch on the wire ends, is stored, and no further batch is sent:
 /// exit 5, `interrupted`, the rest pending; the next run translates the
@@ -154,7 +154,7 @@ fn sigterm_while_translating_stops_between_engine_batches() {
     assert_eq!(stored_en(dir.path()), total);
 }
 
-/// Issue 31 item 3: `run_deadline_secs` passing while the run translates
+/// `run_deadline_secs` passing while the run translates
 /// stops it the same way. The first batch's answer is held until the
 /// deadline is past (2.5 s after the request, which the run sent after it
 /// began); no batch follows it.
@@ -191,7 +191,7 @@ fn feed_server() -> Server {
     })
 }
 
-/// Issue 31 item 3: a wait for a host's delay ends at once on SIGTERM, SIGINT
+/// A wait for a host's delay ends at once on SIGTERM, SIGINT
 /// or SIGHUP (a 120 s `min_delay_secs` must not keep `systemctl stop` waiting
 /// past its 90 s timeout, until systemd kills the run): the next feed is never
 /// asked for, exit 5, `interrupted`. (A run still waiting after 100 s fails the

@@ -9,7 +9,7 @@ use crate::politeness::ledger::{json_of, madrid_body, run_args};
 use common::server::{Reply, Server};
 use common::{cityvibe, workdir};
 
-/// Issue 19 item 14 (P7, P17): a `--mirror DIR` run reads files, not the
+/// P7, P17: a `--mirror DIR` run reads files, not the
 /// host: its reads are booked as `folder:HOST` in the ledger and the fetch
 /// log, never against the real host's daily cap or delay, and `holdings`
 /// reports no request to the host.

@@ -1,9 +1,9 @@
-//! Issue 31 items 5 and 6 through the binary, against a loopback server
-//! that records every request. Item 5 (P8): only a mirror whose reads never
+//! What holds a host, through the binary against a loopback server
+//! that records every request. P8: only a mirror whose reads never
 //! leave the machine (a folder, a loopback address) keeps a private host
 //! ledger; a mirror on any other host is a real host, booked in the system
 //! ledger, so a private `--state-dir` is refused for it before any request.
-//! Item 6 (P11): a 403 is remembered: the host is held, `run --force`
+//! P11: a 403 is remembered: the host is held, `run --force`
 //! included, until `cityvibe source release ID`; every run says so once,
 //! and `source show` and the host's page show it.
 use crate::common;
@@ -24,7 +24,7 @@ fn madrid_json() -> Vec<u8> {
     std::fs::read(common::sample("datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json")).unwrap()
 }
 
-/// Issue 31 item 5 (P8): `--mirror https://datos.madrid.es --state-dir X`
+/// P8: `--mirror https://datos.madrid.es --state-dir X`
 /// must not book datos.madrid.es in the private ledger X, where two such
 /// runs would reach the real host 0.006 s apart. A mirror on an address that is not a
 /// loopback one (here 0.0.0.0, which Linux routes to this machine, so the
@@ -64,7 +64,7 @@ fn run(dir: &Path, mirror: &str) -> std::process::Output {
     cityvibe(dir, &["--mirror", mirror, "run", "--force"])
 }
 
-/// Issue 31 item 6 (P11): the host is held after a 403, not only for that
+/// P11: the host is held after a 403, not only for that
 /// run (cron would ask the same URL again every three hours, and `run
 /// --force` at once): the next runs, forced, send nothing
 /// and say so once each, with the command that lifts the hold; `source

@@ -43,7 +43,7 @@ fn gap(a: &Seen, b: &Seen) -> Duration {
     b.at.saturating_duration_since(a.at)
 }
 
-/// P8, issue 12 item 1: a run killed (SIGKILL, or SIGTERM) while the host
+/// P8: a run killed (SIGKILL, or SIGTERM) while the host
 /// still holds its request's answer leaves its reservation in the ledger;
 /// the next run, in a new process, asks no sooner than madrid's 2 s after
 /// the killed request.
@@ -81,7 +81,7 @@ fn a_run_killed_mid_request_still_makes_the_next_wait_the_full_delay_p8() {
     }
 }
 
-/// P8, issue 12 item 1: two processes started together on two databases
+/// P8: two processes started together on two databases
 /// share the host's ledger: their requests are at least madrid's 2 s apart.
 #[test]
 fn two_processes_on_two_databases_keep_one_host_delay_p8() {
@@ -101,7 +101,7 @@ fn two_processes_on_two_databases_keep_one_host_delay_p8() {
     assert!(g >= Duration::from_secs(2), "two processes asked {g:?} apart, under madrid's 2 s");
 }
 
-/// Issue 14 item 4: when the ledger cannot record a host's request, the host
+/// When the ledger cannot record a host's request, the host
 /// is not fetched in this run and the run says why; with no ledger at all,
 /// nothing is fetched.
 #[test]
@@ -138,7 +138,7 @@ fn a_ledger_that_cannot_record_fails_closed_p8() {
     assert_eq!(server.requests().len(), 1, "nothing was sent without a ledger");
 }
 
-/// Issue 10 item 10: one lock per database, not per path: a run through a
+/// One lock per database, not per path: a run through a
 /// symlink or a hard link to a database in use makes no request.
 #[test]
 fn a_database_in_use_is_locked_through_a_symlink_and_a_hard_link() {

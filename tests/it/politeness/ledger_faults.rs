@@ -21,7 +21,7 @@ fn ledger_path(dir: &std::path::Path) -> std::path::PathBuf {
     common::state_dir(dir).join("hosts.db")
 }
 
-/// Issue 19 item 4 (P8): `hosts.db*` deleted while a request is on the
+/// P8: `hosts.db*` deleted while a request is on the
 /// wire: the run says so and sends nothing more; a second run on another
 /// database refuses to start a new ledger over the lost one, sends nothing,
 /// and says what to do. A ledger replaced by another, or emptied, is
@@ -83,7 +83,7 @@ fn a_ledger_deleted_replaced_or_emptied_sends_nothing_and_says_so_p8() {
     assert_eq!(server.requests().len(), 2, "{:?}", server.requests());
 }
 
-/// Issue 19 item 11 (P8, P10): a ledger holding times ahead of the clock
+/// P8, P10: a ledger holding times ahead of the clock
 /// (a clock set back) is not mistaken for the host's word, nor for a full
 /// daily cap: no request, a non-zero exit, a message naming the impossible
 /// time and the command that mends it. `source release` does: the host is
@@ -134,7 +134,7 @@ fn times_ahead_of_the_clock_fail_closed_with_what_to_do_p8() {
     }
 }
 
-/// Issue 19 item 13 (P10): a robots.txt the audit could not read (here a
+/// P10: a robots.txt the audit could not read (here a
 /// redirect off the host, refused before any request to it) leaves the
 /// host alone for 16 times its delay: a run right after sends nothing to
 /// it and says why and until when.
@@ -162,7 +162,7 @@ fn an_unreadable_robots_txt_holds_back_the_next_run_p10() {
     assert!(!said.contains("asked us"), "our own pause passed off as the host's word: {said}");
 }
 
-/// Issue 19 item 15 (P10): a Retry-After beyond a year holds the host until
+/// P10: a Retry-After beyond a year holds the host until
 /// the operator acts: every run says so, with the command that lifts it,
 /// and exits non-zero; after `source release`, the host is asked again.
 #[test]
@@ -185,7 +185,7 @@ fn a_retry_after_beyond_a_year_holds_the_host_until_released_p10() {
     assert_eq!(server.requests().len(), 2);
 }
 
-/// Issue 19 item 16 (P17): a fetch log that is missing or refuses writes
+/// P17: a fetch log that is missing or refuses writes
 /// is not a "go": no request, one message, a non-zero exit.
 #[test]
 fn a_fetch_log_missing_or_unwritable_sends_nothing_p17() {

@@ -27,7 +27,7 @@ fn doctor_ledger_line(dir: &Path, env: &[(&str, &Path)], args: &[&str]) -> Strin
     text(&out).lines().find(|l| l.contains("host ledger")).unwrap_or_else(|| panic!("no ledger line: {}", text(&out))).to_string()
 }
 
-/// Issue 19 item 5 (P8): a run to real hosts does not keep a schedule of its
+/// P8: a run to real hosts does not keep a schedule of its
 /// own in the folder `--state-dir` or CITYVIBE_STATE_DIR names: it is
 /// refused before anything (exit 2), naming the system ledger, and no
 /// private ledger is made.
@@ -46,7 +46,7 @@ fn a_real_host_run_never_keeps_a_private_schedule_p8() {
     }
 }
 
-/// Issue 19 item 5: `doctor` names the ledger a run would use. Without
+/// `doctor` names the ledger a run would use. Without
 /// `--mirror` it is the system ledger whatever HOME and XDG_STATE_HOME say
 /// (two users, or cron and a shell, see the same one); with `--mirror` and
 /// `--state-dir` it is private, and `doctor` warns so.

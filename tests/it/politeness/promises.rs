@@ -33,7 +33,7 @@ pub fn window_outside_now() -> String {
     format!("{}-{}", hhmm(minute + 120), hhmm(minute + 180))
 }
 
-/// P7, issue 12 item 2: a second run within the period sends nothing and
+/// P7: a second run within the period sends nothing and
 /// says when the source is next due (in `--json`; silent for cron under
 /// `--quiet`); `run --force` fetches, still keeping the delay; a row may
 /// lengthen the period, never shorten it.
@@ -72,7 +72,7 @@ fn a_run_within_the_period_is_skipped_until_next_due_and_force_still_waits_p7() 
     assert_eq!(server.requests().len(), 2);
 }
 
-/// P10, issue 12 item 4 and issue 10 item 7: a Retry-After beyond what a run
+/// P10: a Retry-After beyond what a run
 /// waits (7200, 3601, an HTTP-date a day ahead, a year exactly)
 /// ends the host's work at once, is said on stderr with the time, and
 /// becomes the host's not-before time: the next run, even forced, sends
@@ -101,7 +101,7 @@ fn a_retry_after_beyond_the_wait_is_remembered_by_later_runs_p10() {
     }
 }
 
-/// P9, issue 12 item 3: the hours window is checked before every request,
+/// P9: the hours window is checked before every request,
 /// retries included: a window that closes between a 429 and its retry stops
 /// the retry.
 #[test]
@@ -122,7 +122,7 @@ fn a_window_closing_between_a_429_and_its_retry_stops_the_retry_p9() {
     assert_eq!(server.requests().len(), 1, "the retry was sent outside the window");
 }
 
-/// Rule 2 ("the slowest word wins"), issue 12 item 6: robots.txt raises its
+/// Rule 2 ("the slowest word wins"), P8, P14: robots.txt raises its
 /// Crawl-delay to 4 s (madrid's own is 2 s); `audit` records it and the next
 /// run obeys it at once, from audit's last request; `source show` says the
 /// delay is robots.txt's.
@@ -152,7 +152,7 @@ fn a_crawl_delay_raised_in_robots_txt_is_obeyed_by_the_next_run_p8_p14() {
     assert!(g >= Duration::from_secs(4), "the run asked {g:?} after audit's last request, under robots.txt's 4 s");
 }
 
-/// P2, issue 10 item 8: no request carries credentials, whatever URL is
+/// P2: no request carries credentials, whatever URL is
 /// given: a `--mirror` with userinfo is sent without it (ureq would make it
 /// an Authorization header), and a redirect to a URL carrying userinfo is
 /// refused before any request.
@@ -181,7 +181,7 @@ fn credentials_in_a_url_never_reach_the_wire_p2() {
     assert!(seen.iter().all(|s| s.header("authorization").is_none()));
 }
 
-/// Issue 10 item 9: a delay over a day is refused at load with the row and
+/// A delay over a day is refused at load with the row and
 /// the bound (exit 2), for every command: `1e20` does not panic, and
 /// `1000000` does not sleep 11 days.
 #[test]

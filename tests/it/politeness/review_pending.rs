@@ -1,4 +1,4 @@
-//! Issue 32 item 1, P3 and P14: a manifest whose robots.txt review is
+//! P3 and P14: a manifest whose robots.txt review is
 //! pending (`RobotsReview::Pending`, no copy of the host's robots.txt could
 //! be had) is never requested from its real host. A run refuses it before
 //! any request is sent, saying what a person must read and where to write
@@ -76,7 +76,7 @@ fn a_pending_review_is_refused_before_any_request_p3_p14() {
     assert_eq!(server.requests().len(), 1, "the reviewed control was not requested: {:?}", report.sources);
 }
 
-// Issue 32: tests and staging use the adapter before the review: a run
+// Tests and staging use the adapter before the review: a run
 // through a mirror reads and stores it.
 #[test]
 fn a_pending_review_is_read_through_a_mirror_p14() {

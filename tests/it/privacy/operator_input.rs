@@ -1,4 +1,4 @@
-//! Issue 19 items 6, 7, 8 and 18 through the binary: what an operator or a
+//! What an operator hands in, through the binary: what an operator or a
 //! translator hands in (PO/XLIFF imports, `events correct`, `translate
 //! correct`, term files, attribution overrides) passes the same gate as
 //! feed text: contact data, control characters, bidi overrides, markup and
@@ -42,7 +42,7 @@ fn assert_spaced_forms_absent(what: &str, text: &str) {
     }
 }
 
-// Issue 19 item 6: the spaced e-mail and spaced digits pass neither a feed,
+// The spaced e-mail and spaced digits pass neither a feed,
 // what is sent to a translation server, a record-error message (`runs
 // --json`), nor an attribution override in an export.
 #[test]
@@ -98,7 +98,7 @@ fn import(dir: &Path, name: &str, content: &str) -> std::process::Output {
     cityvibe(dir, &["translate", "import", name, "--json"])
 }
 
-// Issue 19 item 6: `translate import` and `translate correct` refuse the
+// `translate import` and `translate correct` refuse the
 // spaced forms; `events correct` scrubs them.
 #[test]
 fn spaced_contact_data_passes_no_import_or_correction_p5() {
@@ -116,7 +116,7 @@ fn spaced_contact_data_passes_no_import_or_correction_p5() {
     assert_spaced_forms_absent("the database", &db_bytes(d));
 }
 
-// Issue 19 item 7: a PO line holding only `"` is a clear error naming the
+// A PO line holding only `"` is a clear error naming the
 // file and line, not a panic (exit 101).
 #[test]
 fn a_po_line_of_one_quote_is_an_error_naming_the_line() {
@@ -128,7 +128,7 @@ fn a_po_line_of_one_quote_is_an_error_naming_the_line() {
     assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
 }
 
-// Issue 19 item 7: entries are held to the feed's rules. Control
+// Entries are held to the feed's rules. Control
 // characters, ANSI escapes and bidi overrides are stripped, as is markup;
 // a text over 64 KB is refused, not stored whole; duplicates are reported,
 // not applied last-one-wins; refused entries make the import exit 2 while
@@ -177,7 +177,7 @@ fn imports_are_held_to_the_feeds_rules() {
     assert_ne!(listed(d, "en")["2"]["text_origin"], "human");
 }
 
-// Issue 19 item 7: `events correct` strips markup and control characters
+// `events correct` strips markup and control characters
 // as feed text is, refuses a text over 64 KB, and refuses a URL holding a
 // line break or a space.
 #[test]
@@ -200,7 +200,7 @@ fn corrections_are_held_to_the_feeds_rules() {
     assert!(!db_bytes(d).contains("Set-Cookie"));
 }
 
-// Issue 19 item 8: one malformed line in the operator's term file is
+// One malformed line in the operator's term file is
 // reported with file and line and skipped; translation goes on. `doctor`
 // warns of it, and fails on a terms_dir that is not there.
 #[test]
@@ -240,7 +240,7 @@ fn a_malformed_term_line_is_skipped_and_named_not_fatal() {
     assert!(stderr(&out).contains("no-such-folder"), "a missing terms_dir is said: {}", stderr(&out));
 }
 
-// Issue 19 item 18: a start time put on an all-day event makes it timed in
+// A start time put on an all-day event makes it timed in
 // every output (10:00 in JSON, CSV, ICS and JSON-LD alike, never a date in some);
 // lifting the correction makes it all-day again.
 #[test]
@@ -276,7 +276,7 @@ fn a_start_time_on_an_all_day_event_is_timed_in_every_output() {
     assert!(ics.contains("VALUE=DATE"), "{ics}");
 }
 
-// Issue 19 item 7: an import is applied whole or not at all. A database
+// An import is applied whole or not at all. A database
 // that fails on its second entry (a trigger standing in for a kill or a
 // full disk) keeps none of the file, not even the first entry alone.
 #[test]

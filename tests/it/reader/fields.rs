@@ -1,4 +1,4 @@
-//! Issue 20 items 3 and 4: every field a reader sees speaks the reader's
+//! Every field a reader sees speaks the reader's
 //! language (price, audience, category labels, the attribution's label,
 //! licence names, the iCalendar and JSON-LD lines that carry them), with
 //! the publisher's own wording kept beside it; and diba's languages it does
@@ -69,7 +69,7 @@ fn fields_of(e: &Value) -> String {
         .join(" | ")
 }
 
-/// Issue 20 item 3: `events show --lang en|fr|it` on every sample event
+/// `events show --lang en|fr|it` on every sample event
 /// shows no field in Spanish (not `price: Entrada libre hasta completar
 /// aforo`, `Fuente: …` nor the licence's Spanish name); each keeps the
 /// publisher's words beside it, and the Spanish view shows them as published.
@@ -143,7 +143,7 @@ fn assert_show_text_speaks(d: &Path, id: &str, lang: &str) {
     }
 }
 
-/// Issue 20 item 3: no export in English, French or Italian carries the
+/// No export in English, French or Italian carries the
 /// Spanish price (JSON-LD's `Offer.description` under `inLanguage: en`),
 /// `Fuente: …`, the Spanish licence or the ICS line `Licencia / licence:`.
 #[test]
@@ -197,7 +197,7 @@ fn every_export_carries_the_translated_price_and_labels() {
     }
 }
 
-/// Issue 20 item 3: the sources page in English names the licences in
+/// The sources page in English names the licences in
 /// English, without `Fuente:`; its JSON keeps the sources' own words.
 #[test]
 fn the_sources_page_names_licences_in_its_language() {
@@ -212,7 +212,7 @@ fn the_sources_page_names_licences_in_its_language() {
     assert!(json.contains("Aviso legal de datos.madrid.es"), "{json}");
 }
 
-/// Issue 20 item 3, on the real Madrid feed (October 2025): its price
+/// On the real Madrid feed (October 2025): its price
 /// "Entrada libre hasta completar aforo" and its audiences read in
 /// English, French and Italian. The fields need no engine: set phrases.
 #[test]
@@ -241,7 +241,7 @@ fn the_real_madrid_feed_prices_read_in_english_french_italian() {
     }
 }
 
-/// Issue 20 item 3: a price no set phrase says is translated by an engine
+/// A price no set phrase says is translated by an engine
 /// (real Apertium), not left Spanish; `machine_fields` says so and the
 /// publisher's words stay beside it; a price a phrase says
 /// never reaches the engine; with no engine it is shown as published and
@@ -294,7 +294,7 @@ fn write_diba(dir: &Path) {
     }
 }
 
-/// Issue 20 item 4: diba publishes Catalan and Spanish; every language it
+/// diba publishes Catalan and Spanish; every language it
 /// does not publish is translated from its Spanish ("Feria de Navidad y del
 /// Belén de Vic"), not its Catalan (which gives French "Foire de Nadal i du
 /// Pessebre de Vich"), and `text_origin` says so.

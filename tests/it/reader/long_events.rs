@@ -1,4 +1,4 @@
-//! Issue 33 item 5 through the binary, on the real Madrid feed of 2025-10:
+//! Long events, through the binary on the real Madrid feed of 2025-10:
 //! an event whose span covers the reader's day is on that day, however long
 //! ago it began (occurrences come from a window around the reading time, not
 //! from the first year of the span), and reading the same feed again

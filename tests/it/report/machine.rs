@@ -1,4 +1,4 @@
-//! Issue 31 items 4 and 9, issue 33 item 6: what the report's public host
+//! What the report's public host
 //! pages count and say. One transparency page per machine: a host's page and
 //! the operator's daily-cap chart count every request this machine made to
 //! the host, from the host ledger shared by every database (P7, P8, P17);
@@ -82,7 +82,7 @@ fn a_host_page_counts_every_database_of_the_machine_p8_p17() {
     }
 }
 
-/// Issue 31 item 9: a folder mirror's books (`folder:HOST`) are no page of
+/// A folder mirror's books (`folder:HOST`) are no page of
 /// their own, and no file name is made of a name that is no DNS name.
 #[test]
 fn a_folder_mirror_and_a_name_that_is_no_dns_name_get_no_file() {
@@ -115,7 +115,7 @@ fn a_folder_mirror_and_a_name_that_is_no_dns_name_get_no_file() {
     }
 }
 
-/// Issue 31 item 9: a symbolic link in the output folder is never followed:
+/// A symbolic link in the output folder is never followed:
 /// a page written where a link stands replaces the link, and a linked
 /// `hosts/` folder is refused, saying why; the link's target is untouched.
 #[test]
@@ -148,7 +148,7 @@ fn a_symlink_in_the_output_folder_is_never_followed() {
     assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0, "nothing written through the link");
 }
 
-/// Issue 31 item 9: `audit`'s 404s for robots.txt, tdmrep.json and ai.txt
+/// `audit`'s 404s for robots.txt, tdmrep.json and ai.txt
 /// (normal per RFC 9309) are not drawn as errors, nor said as failures.
 #[test]
 fn the_audits_404s_are_no_error_p14() {
@@ -168,7 +168,7 @@ fn the_audits_404s_are_no_error_p14() {
     assert!(!body.contains("/robots.txt answered 404"), "{body}");
 }
 
-/// Issue 31 item 9: the runs timeline shows each day's worst status per
+/// The runs timeline shows each day's worst status per
 /// source: a failed run is never hidden under a later mark.
 #[test]
 fn the_runs_timeline_shows_each_days_worst_run() {
@@ -197,7 +197,7 @@ fn the_runs_timeline_shows_each_days_worst_run() {
     assert_ne!(rule("skipped"), rule("disabled"), "{css}");
 }
 
-/// Issue 33 item 6: the English, French and Italian host pages name each
+/// The English, French and Italian host pages name each
 /// licence in their own language and hold no English review note (the
 /// English page may quote the reviewer's English words).
 #[test]

@@ -1,4 +1,4 @@
-//! Issue 23: `cityvibe report` writes a static site whose figures are the
+//! `cityvibe report` writes a static site whose figures are the
 //! fetch log's. Three runs against the recording loopback server (a 429
 //! with Retry-After, a 304 run, a failed run), then `report`; the host
 //! page's counts and shortest gap must equal what the server itself saw

@@ -1,4 +1,4 @@
-//! Issue 23 item 5: the report's pages as a browser draws them. Where
+//! The report's pages as a browser draws them. Where
 //! Chromium is installed, `index.html` and one host page are rendered
 //! headless at 390 px (a phone) and 1280 px (a laptop): the screenshot is
 //! not blank, and nothing is wider than the window (no horizontal

@@ -1,4 +1,4 @@
-//! Issue 22: `holdings`, `source show` and `audit --json` print typed report
+//! `holdings`, `source show` and `audit --json` print typed report
 //! structs, whose JSON keys and values are pinned here through the binary,
 //! on a real SQLite file (and, for the audit, the project's samples as the mirror).
 use crate::common;
@@ -163,7 +163,7 @@ fn audit_json_keeps_its_keys() {
     assert_eq!(s["id"], "jcyl");
 }
 
-/// Issue 22: the delay rule is said in the words `source show` and `source
+/// The delay rule is said in the words `source show` and `source
 /// list` use: the operator's row when it is the
 /// slowest, the adapter's minimum (unsaid in the table) otherwise.
 #[test]
@@ -183,7 +183,7 @@ fn delay_rule_keeps_its_words() {
     assert!(line("madrid").contains(" s ") && !line("madrid").contains('('), "{text}");
 }
 
-/// Issue 22: `events show --json` prints a typed struct, the event's own
+/// `events show --json` prints a typed struct, the event's own
 /// keys (as `events list --json` has them) and `corrections`; a
 /// correction's `created_at` and `ended_at` are RFC 3339 times like every
 /// other report time, in `holdings --json` too.
@@ -223,7 +223,7 @@ fn events_show_json_keeps_its_keys_and_correction_times_are_rfc3339() {
     }
 }
 
-/// Issue 22: a translation's origin is read from the rows every release
+/// A translation's origin is read from the rows every release
 /// wrote: `text_origin` names the publisher, a human or
 /// the engine (`apertium/3.8 via es`, from the `engine` column); `translate
 /// status` counts each; an exchange file marks only the engine's for review.
@@ -272,7 +272,7 @@ fn text_origins_read_back_as_every_release_wrote_them() {
     assert_eq!(all.matches("state=\"translated\"").count(), 2, "{all}");
 }
 
-/// Issue 22: a translation's field keeps its words: an
+/// A translation's field keeps its words: an
 /// exchange file's `title` and `description` contexts are read, any other
 /// (a price, `Title`) is refused, and what is stored is written
 /// back under the same context.

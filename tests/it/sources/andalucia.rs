@@ -220,7 +220,7 @@ fn a_mirror_run_stores_andalucia_its_old_events_ended_and_its_contacts_cut_p5() 
     }
 }
 
-// Issue 32 items 2 and 4: no event page in the record, so the reader is told
+// No event page in the record, so the reader is told
 // what the link is ("more information" or the dataset page), in the
 // reader's language; the sources page, the report, `holdings` and the
 // exports carry the source with its attribution and its licence named in

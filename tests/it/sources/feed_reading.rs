@@ -65,7 +65,7 @@ fn active(dir: &Path, source: &str) -> i64 {
     db(dir).query_row("SELECT count(*) FROM events WHERE source = ?1 AND status = 'active'", [source], |r| r.get(0)).unwrap()
 }
 
-/// Issue 10 item 11: a UTF-8 byte-order mark before a JSON, CSV or XML feed
+/// A UTF-8 byte-order mark before a JSON, CSV or XML feed
 /// is skipped, for every adapter.
 #[test]
 fn byte_order_marks_are_skipped_for_every_adapter_and_format() {
@@ -97,7 +97,7 @@ fn byte_order_marks_are_skipped_for_every_adapter_and_format() {
     }
 }
 
-/// Issue 10 item 13: the portal's own February 2018 snapshot carries one
+/// The portal's own February 2018 snapshot carries one
 /// invalid escape (`Usera\Pte de Vallecas`); it is read as the characters
 /// it shows, with a record warning, and all 666 events are kept.
 #[test]
@@ -128,7 +128,7 @@ fn cut(bytes: &[u8], share: f64) -> Vec<u8> {
     bytes[..(bytes.len() as f64 * share) as usize].to_vec()
 }
 
-/// Issue 10 item 2 (P20): a feed that ends without its closing structure is
+/// P20: a feed that ends without its closing structure is
 /// a failed fetch for every adapter: nothing stored, nothing withdrawn, and
 /// the message names the source's URL. madrid's three formats are all cut
 /// (the CSV at 60 %, mid-row; the XML cleanly after a record, its root
@@ -186,7 +186,7 @@ fn mirror_run(dir: &Path, mirror: &Path) -> std::process::Command {
     cmd
 }
 
-/// Issue 10 item 6: a record whose JSON string holds 100 MB of control
+/// A record whose JSON string holds 100 MB of control
 /// bytes is refused on its own (not read into 16 times the body), the
 /// other records are stored, and the peak stays under twice the body plus
 /// 50 MB.
@@ -218,7 +218,7 @@ fn control_bytes_in_one_string_take_memory_bounded_by_the_body() {
     assert!(kib < bound, "peak RSS {kib} KiB over {bound} KiB");
 }
 
-/// Issue 10 item 5: one text field is capped at 64 KB, cut at a character
+/// One text field is capped at 64 KB, cut at a character
 /// boundary, with a record warning; the event is kept.
 #[test]
 fn a_huge_field_is_cut_to_64_kb_with_a_warning() {

@@ -101,7 +101,7 @@ fn all_feeds_plan_unchanged_changed_and_failed() {
     assert_eq!(before, after);
 }
 
-/// P12, issue 12 item 5: feeds fetched together each send their own
+/// P12: feeds fetched together each send their own
 /// validators; when two answer 304 and the third changed, the two are asked
 /// again in full (no raw body is kept between runs: it may hold contact
 /// data, P5), so the change is taken in whole and the publisher's Spanish

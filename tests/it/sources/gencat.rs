@@ -40,7 +40,7 @@ fn db(dir: &Path) -> rusqlite::Connection {
     rusqlite::Connection::open(dir.join("data/cityvibe.db")).unwrap()
 }
 
-/// Issue 32: a `codi` on three rows (a copy and an edited version) is one
+/// A `codi` on three rows (a copy and an edited version) is one
 /// event holding the last row; the run's report counts the two merged
 /// rows; the distinct-id guard (P20) counts ids, not rows.
 #[test]
@@ -92,7 +92,7 @@ fn contacts(by: &BTreeMap<String, Vec<serde_json::Value>>) -> BTreeSet<String> {
         .collect()
 }
 
-/// Issue 32 items 1, 2, 5, 6: the real page through `run --mirror`, and
+/// The real page through `run --mirror`, and
 /// `adapter check` and the conformance audit on the real file.
 #[test]
 fn the_real_page_stores_each_id_once_or_names_its_error() {
@@ -196,7 +196,7 @@ fn the_real_page_stores_each_id_once_or_names_its_error() {
     }
 }
 
-/// Issue 32 item 4: the source shows on the sources page, in `holdings`
+/// The source shows on the sources page, in `holdings`
 /// and in the exports, with its attribution and its licence named in the
 /// reader's language.
 #[test]

@@ -101,7 +101,7 @@ fn repeated_ids_and_large_withdrawals_change_nothing() {
     assert!(matches!(ingest(&mut small, &events(0..2), 0), Verdict::Committed(c) if c.withdrawn == 1));
 }
 
-/// Issue 32: one id on several records of a feed is one event, the last
+/// One id on several records of a feed is one event, the last
 /// record winning; each repeat is counted as merged. A first record that
 /// matches the stored event and a later one that does not make an update,
 /// not an unchanged event and an update.

@@ -1,4 +1,4 @@
-//! Issue 22: the store returns typed rows. Through the binary on a real
+//! The store returns typed rows. Through the binary on a real
 //! SQLite file: an event's dates, occurrences, weekdays, excluded days,
 //! categories and status print as the JSON stored; a stored column that
 //! does not parse fails the command with an error naming the event and the
@@ -77,7 +77,7 @@ fn a_stored_column_that_does_not_parse_names_the_event() {
     assert!(err.contains("the stored event jcyl:7 cannot be read: its occurrences"), "{err}");
 }
 
-/// Issue 22: a fetch-log start that is not a time (past the year 9999,
+/// A fetch-log start that is not a time (past the year 9999,
 /// beyond what jiff reads) fails `source show` with an error naming the host
 /// and the stored value, not a request counted on a day with no name.
 #[test]

@@ -1,8 +1,6 @@
-//! Issue 13 item 13: the sources page in seven languages. Issue 13 item
-//! 15: the systemd service of docs/OPERATING.md treats exit 3 (locked,
+//! The sources page in seven languages (P19). The systemd service of docs/OPERATING.md treats exit 3 (locked,
 //! nothing fetched) as success and is hardened; `systemd-analyze security`
-//! rates it 2.0 or better when systemd-analyze is installed. Issue 34 item
-//! 1: every `--lang` takes the seven codes and only those, as one type.
+//! rates it 2.0 or better when systemd-analyze is installed. Every `--lang` takes the seven codes and only those, as one type.
 
 /// The `cityvibe.service` unit docs/OPERATING.md installs (`deploy/`).
 fn readme_service() -> String {
@@ -67,7 +65,7 @@ fn page_facts(html: &str) -> (String, bool, bool) {
     (lang, viewport, style)
 }
 
-// Issue 13.13 (P19): the public sources page in each of CityVibe's seven
+// P19: the public sources page in each of CityVibe's seven
 // languages, styled for a phone, with no English mixed into the others.
 #[test]
 fn the_sources_page_speaks_seven_languages() {
@@ -108,7 +106,7 @@ fn the_sources_page_speaks_seven_languages() {
     assert_eq!(crate::common::cityvibe(d, &["sources", "export", "--lang", "de"]).status.code(), Some(2));
 }
 
-/// Issue 34 item 1: every command's `--lang` parses to the one language
+/// Every command's `--lang` parses to the one language
 /// type: the seven codes are offered in its help, anything else is refused
 /// by the parser (exit 2, naming the seven) before a file is opened.
 #[test]

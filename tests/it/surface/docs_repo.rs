@@ -1,4 +1,4 @@
-//! The documents in the repository stay true to the code (issue 34 item 5):
+//! The documents in the repository stay true to the code:
 //! the command reference in docs/OPERATING.md is what the clap definitions
 //! generate and what `--help` prints; every promise id the code cites is
 //! defined in docs/POLICY.md; each `**Invariant:**` of docs/ARCHITECTURE.md
@@ -90,7 +90,7 @@ fn documented_reference(doc: &str) -> (&str, &str, &str) {
     (&doc[..body], &doc[body..end], &doc[end..])
 }
 
-// Issue 34 item 5: the command reference is generated, not hand-written. With
+// The command reference is generated, not hand-written. With
 // CITYVIBE_UPDATE_DOCS=1 (what `make docs` sets) the test writes it instead.
 #[test]
 fn the_command_reference_in_operating_md_is_what_clap_generates() {
@@ -113,7 +113,7 @@ fn the_command_reference_in_operating_md_is_what_clap_generates() {
     }
 }
 
-// Issue 34 item 5: the reference is what the binary's `--help` says: for every
+// The reference is what the binary's `--help` says: for every
 // command it lists, `cityvibe COMMAND --help` prints the same about line and the
 // same usage.
 #[test]
@@ -145,7 +145,7 @@ fn the_command_reference_is_what_help_prints() {
     assert!(seen >= 30 && seen == commands, "{seen} of {commands} commands checked");
 }
 
-// Issue 34 item 5: every promise id cited in src/, adapters/ or tests/ is
+// Every promise id cited in src/, adapters/ or tests/ is
 // defined in docs/POLICY.md, under a heading of its own.
 #[test]
 fn every_promise_the_code_cites_is_defined_in_docs_policy() {
@@ -200,7 +200,7 @@ fn anchors(text: &str) -> BTreeSet<String> {
         .collect()
 }
 
-// Issue 34 item 5: the repository stands alone. Its documents link only to
+// The repository stands alone. Its documents link only to
 // files in it, and no document or doc comment names ../shared or the design
 // notes outside it (tests and the Makefile still read data from ../shared).
 #[test]
@@ -239,7 +239,7 @@ fn no_document_points_outside_the_repository() {
     }
 }
 
-// Issue 34 item 5: the README is a door: at most 150 lines, the two commands,
+// The README is a door: at most 150 lines, the two commands,
 // the two pictures, a link to every document in docs/, and the one-line reason
 // of every crate Cargo.toml names (the charter's dependency list).
 #[test]
@@ -264,7 +264,7 @@ fn the_readme_is_a_short_door_naming_every_crate() {
     }
 }
 
-// Issue 34 item 5: docs/ARCHITECTURE.md gives every folder of src/ and adapters/
+// docs/ARCHITECTURE.md gives every folder of src/ and adapters/
 // an `**Invariant:**` line, docs/POLITENESS.md pins every promise, and each
 // test or lint such a line names exists.
 #[test]

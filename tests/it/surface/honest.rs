@@ -1,4 +1,4 @@
-//! Issue 13 items 2, 3, 4, 9 and 10: an unreviewed manifest is never
+//! An unreviewed manifest is never
 //! fetched (P3); unknown ids and empty asks are told as such; read commands
 //! never create a database; the failure hint is a command that works;
 //! holdings answers for the hosts our stored events link to (P17).
@@ -17,7 +17,7 @@ fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-// Issue 13.2, P3: a manifest that still says TODO is refused by `run` even
+// P3: a manifest that still says TODO is refused by `run` even
 // when switched on, and its URL is never requested. (The binary holds no
 // TODO adapter; `make scaffold-check` checks `source enable` and `run` on a
 // freshly scaffolded one through the binary.)
@@ -53,7 +53,7 @@ fn a_todo_manifest_is_never_requested_p3() {
     assert!(report.any_problem());
 }
 
-// Issue 13.3: an unknown source id is an error naming the known ones (exit 2),
+// An unknown source id is an error naming the known ones (exit 2),
 // `--limit 0` is refused, and an empty answer says why.
 #[test]
 fn unknown_sources_and_empty_asks_are_told() {
@@ -74,7 +74,7 @@ fn unknown_sources_and_empty_asks_are_told() {
     assert!(!stderr(&out).contains("no events stored yet") && stderr(&out).contains("diba"), "{}", stderr(&out));
 }
 
-// Issue 13.4: read commands from the wrong folder or with a mistyped --db
+// Read commands from the wrong folder or with a mistyped --db
 // create nothing and say where they looked (exit 2).
 #[test]
 fn read_commands_never_create_a_database() {
@@ -156,7 +156,7 @@ fn p18_a_takedown_into_a_new_database_says_where_it_went() {
     assert!(String::from_utf8_lossy(&out.stdout).contains(url), "{}", String::from_utf8_lossy(&out.stdout));
 }
 
-// Issue 13.9: the hint on a failure is a command that works as written.
+// The hint on a failure is a command that works as written.
 #[test]
 fn the_failure_hint_is_a_working_command() {
     let server = Server::start(|_, _| Reply::new(500));
@@ -197,7 +197,7 @@ fn shell_words(cmd: &str) -> Vec<String> {
     out
 }
 
-// Issue 13.10, P17: the webmaster of the host our events link to (or of one
+// P17: the webmaster of the host our events link to (or of one
 // event's page) gets an answer, not "names no source".
 #[test]
 fn holdings_answers_for_hosts_our_events_link_to_p17() {

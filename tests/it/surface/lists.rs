@@ -1,4 +1,4 @@
-//! Issue 13 items 6 and 14 through the binary: `events list` puts what is
+//! Lists and exports, through the binary: `events list` puts what is
 //! on now or next first and keeps ended events for `--all`, all-day events
 //! shown as dates; JSON-LD that schema.org accepts for an Event, free
 //! events with a zero-priced offer; CSV with an optional BOM and every
@@ -46,7 +46,7 @@ fn ids(d: &Path, args: &[&str]) -> Vec<String> {
 /// The moment the agenda is read at: event 1 over, 2 running, 3 and 4 to come.
 const AT: &str = "2026-11-30T12:00";
 
-// Issue 13.6: current and upcoming by next occurrence; ended only with --all.
+// Current and upcoming by next occurrence; ended only with --all.
 #[test]
 fn events_list_shows_what_is_on_now_or_next_first() {
     let dir = agenda();
@@ -64,7 +64,7 @@ fn events_list_shows_what_is_on_now_or_next_first() {
     assert!(all.contains("Concierto pasado") && all.contains("ended 2020-01-10"), "{all}");
 }
 
-// Issue 13.6 with `--at`: the list as a reader sees it at that moment (a
+// With `--at`: the list as a reader sees it at that moment (a
 // Madrid date or wall-clock time, or RFC 3339), so tests and the demo need
 // not depend on today's date; without it, the moment is now.
 #[test]
@@ -154,7 +154,7 @@ const EVENT_PROPERTIES: &[&str] = &[
     "maximumAttendeeCapacity",
 ];
 
-// Issue 13.14: an Event carries only Event properties; licence and source
+// An Event carries only Event properties; licence and source
 // ride on the dataset it is the subject of; a free event offers a price of 0 EUR.
 #[test]
 fn jsonld_is_valid_for_an_event_and_free_events_cost_zero() {
@@ -177,7 +177,7 @@ fn jsonld_is_valid_for_an_event_and_free_events_cost_zero() {
     }
 }
 
-// Issue 13.14: CSV with `--bom` starts with the UTF-8 byte-order mark, and a
+// CSV with `--bom` starts with the UTF-8 byte-order mark, and a
 // repeated event's every occurrence is in its row.
 #[test]
 fn csv_has_an_optional_bom_and_keeps_every_occurrence() {

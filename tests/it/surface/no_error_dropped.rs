@@ -1,4 +1,4 @@
-//! Issue 22, "no error dropped quietly", through the binary against the
+//! No error dropped quietly, through the binary against the
 //! recording server: a body that cannot be read to its end is told by kind
 //! (a connection closed or reset early, an encoding that does not decode), not as
 //! one undifferentiated failure.
@@ -17,7 +17,7 @@ fn run_against(reply: Reply) -> (Option<i32>, String) {
     (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
-// Issue 22: a body shorter than its Content-Length (the server closed the
+// A body shorter than its Content-Length (the server closed the
 // connection early) is said to be cut, not a bare "reading the body: …".
 #[test]
 fn body_cut_short_is_told_by_kind() {
@@ -26,7 +26,7 @@ fn body_cut_short_is_told_by_kind() {
     assert!(err.contains("reading the body: the connection was closed or reset before the body's end"), "{err}");
 }
 
-// Issue 22: a connection reset mid-body is said to be cut too (ureq reads
+// A connection reset mid-body is said to be cut too (ureq reads
 // a reset while the body is read as the connection's end).
 #[test]
 fn body_reset_is_told_by_kind() {
@@ -35,7 +35,7 @@ fn body_reset_is_told_by_kind() {
     assert!(err.contains("reading the body: the connection was closed or reset before the body's end"), "{err}");
 }
 
-// Issue 22: a gzip body that does not decompress is said to be an encoding
+// A gzip body that does not decompress is said to be an encoding
 // that could not be decoded.
 #[test]
 fn body_bad_gzip_is_told_by_kind() {
@@ -44,7 +44,7 @@ fn body_bad_gzip_is_told_by_kind() {
     assert!(err.contains("reading the body: the body's encoding could not be decoded"), "{err}");
 }
 
-// Issue 22: the record errors and warnings of a publisher's translation feed
+// The record errors and warnings of a publisher's translation feed
 // (diba's Spanish and English) are counted with the source's record errors and
 // said in its report.
 #[test]
@@ -82,7 +82,7 @@ fn into_full_device(dir: &std::path::Path, args: &[&str]) -> (Option<i32>, Strin
     (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
-// Issue 22: a failure to write stdout other than a closed pipe is said, and
+// A failure to write stdout other than a closed pipe is said, and
 // the command ends with exit 4, for `completions`, `--help` and `--version`
 // as for a table command.
 #[test]
@@ -95,7 +95,7 @@ fn stdout_write_errors_other_than_a_closed_pipe_are_reported() {
     }
 }
 
-// Issue 22: a closed pipe still ends those commands quietly with exit 0.
+// A closed pipe still ends those commands quietly with exit 0.
 #[test]
 fn closed_pipe_stays_quiet_for_completions_help_and_version() {
     let dir = workdir(MADRID_ONLY);
@@ -105,7 +105,7 @@ fn closed_pipe_stays_quiet_for_completions_help_and_version() {
     }
 }
 
-// Issue 22: validators that cannot be read are said, not dropped unsaid,
+// Validators that cannot be read are said, not dropped unsaid,
 // and the run still fetches, without them.
 #[test]
 fn unreadable_validators_are_reported() {
@@ -126,7 +126,7 @@ fn unreadable_validators_are_reported() {
     assert_eq!(seen[1].header("if-none-match"), None, "sent without the validators it could not read");
 }
 
-// Issue 22: `source list` and `source show` read the host ledger for the
+// `source list` and `source show` read the host ledger for the
 // Crawl-delay; one that exists but cannot be read is said once (not left
 // out of the delays shown, unsaid), and the listing still comes.
 #[test]

@@ -1,4 +1,4 @@
-//! Issue 13 items 1, 5 and 7 through the binary: stdout closed under a
+//! Output, through the binary: stdout closed under a
 //! command ends it quietly with exit 0; one meaning per exit code; tables
 //! whose columns line up; times in RFC 3339 in JSON and in a labelled zone
 //! (honouring TZ) in tables.
@@ -55,7 +55,7 @@ fn stdout(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-// Issue 13.1: `events list | head -1`, `runs`, `holdings madrid`, `export --format csv | head`
+// `events list | head -1`, `runs`, `holdings madrid`, `export --format csv | head`
 // end quietly with exit 0, neither a panic (101) nor 2: a closed pipe is not a failure.
 #[test]
 fn closed_stdout_ends_every_command_quietly_with_exit_0() {
@@ -84,7 +84,7 @@ fn closed_stdout_ends_every_command_quietly_with_exit_0() {
     }
 }
 
-// Issue 13.1: a database failure is not a usage error (2): it has its own code, 4.
+// A database failure is not a usage error (2): it has its own code, 4.
 #[test]
 fn a_database_failure_exits_4_naming_the_file() {
     let dir = workdir(MADRID_ONLY);
@@ -100,7 +100,7 @@ fn a_database_failure_exits_4_naming_the_file() {
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
-// Issue 13.7: JSON times are RFC 3339 with an offset (no epoch ms); one name
+// JSON times are RFC 3339 with an offset (no epoch ms); one name
 // for pending translations in `run --json` and `translate --json`.
 #[test]
 fn json_times_are_rfc3339_everywhere() {
@@ -131,7 +131,7 @@ fn json_times_are_rfc3339_everywhere() {
     assert!(tr.get("translation_pending").is_some() && tr.get("pending").is_none(), "{tr}");
 }
 
-// Issue 13.7: tables show times in the zone of TZ, labelled.
+// Tables show times in the zone of TZ, labelled.
 #[test]
 fn tables_show_times_in_the_zone_of_tz_with_its_label() {
     let dir = stocked();
@@ -143,7 +143,7 @@ fn tables_show_times_in_the_zone_of_tz_with_its_label() {
     assert_ne!(utc, tokyo);
 }
 
-// Issue 13.5: `source list` columns line up (each column starts where its header does).
+// `source list` columns line up (each column starts where its header does).
 #[test]
 fn table_columns_line_up() {
     let dir = stocked();

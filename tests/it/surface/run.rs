@@ -11,7 +11,7 @@ fn json(out: &std::process::Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
 }
 
-// Issue 13.8: each source's duration is its own, not the whole run's.
+// Each source's duration is its own, not the whole run's.
 #[test]
 fn each_source_has_its_own_duration() {
     let madrid = std::fs::read(sample("datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json")).unwrap();
@@ -48,7 +48,7 @@ fn each_source_has_its_own_duration() {
     assert!(text.contains(&format!("{:.1} s", slow as f64 / 1000.0)), "{text}");
 }
 
-// Issue 14.2: whatever the translation step meets, the run row is finished
+// Whatever the translation step meets, the run row is finished
 // with its exit status and every source's problem line is printed; `run
 // --json` and `runs --json` say the same of each source.
 #[test]

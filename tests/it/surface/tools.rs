@@ -1,4 +1,4 @@
-//! Issue 13 items 11 and 12 through the binary: completion offers source ids
+//! The tools around a run, through the binary: completion offers source ids
 //! and languages; -v logs each request; `run --dry-run` requests nothing;
 //! `doctor` checks what a run needs; every option has help text.
 use crate::common;
@@ -8,7 +8,7 @@ use clap::CommandFactory;
 use common::server::{Reply, Server};
 use common::{cityvibe, sample, workdir};
 
-// Issue 13.11: bash completion after --source, `source show` and --lang
+// Bash completion after --source, `source show` and --lang
 // offers the ids and languages, not file names.
 #[test]
 fn completion_offers_source_ids_and_languages() {
@@ -25,7 +25,7 @@ fn completion_offers_source_ids_and_languages() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown source \"madird\""));
 }
 
-// Issue 13.12: -v tells each request on stderr (time, host, URL, status,
+// -v tells each request on stderr (time, host, URL, status,
 // bytes, ms); without it a run stays silent.
 #[test]
 fn verbose_logs_one_line_per_request() {
@@ -47,7 +47,7 @@ fn verbose_logs_one_line_per_request() {
     assert!(quiet.stderr.is_empty(), "{}", String::from_utf8_lossy(&quiet.stderr));
 }
 
-// Issue 13.12: `run --dry-run` says what would be fetched and sends nothing.
+// `run --dry-run` says what would be fetched and sends nothing.
 #[test]
 fn dry_run_requests_nothing() {
     let server = Server::start(|_, _| Reply::ok(b"[]".to_vec()));
@@ -62,7 +62,7 @@ fn dry_run_requests_nothing() {
     assert!(!d.join("data").exists(), "a dry run wrote a database");
 }
 
-// Issue 13.12: `doctor` checks config, database, lock, engine and ledger,
+// `doctor` checks config, database, lock, engine and ledger,
 // and says which is wrong.
 #[test]
 fn doctor_checks_what_a_run_needs() {
@@ -80,7 +80,7 @@ fn doctor_checks_what_a_run_needs() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("FAIL"));
 }
 
-// Issue 13.12: every option and argument says what it is for in --help.
+// Every option and argument says what it is for in --help.
 #[test]
 fn every_option_has_help_text() {
     fn walk(cmd: &clap::Command, path: &str, missing: &mut Vec<String>) {

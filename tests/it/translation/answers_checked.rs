@@ -1,4 +1,4 @@
-//! Issue 19 items 3, 9 and 10 through the binary: every answer of a
+//! Engine answers checked, through the binary: every answer of a
 //! translation server is checked before it is stored (P5 for contact data;
 //! no chatter, markup, control bytes, empty or outsized answers, no domain
 //! the text lacked, no answer put against another text), a server's error
@@ -84,7 +84,7 @@ fn assert_no_leak(dir: &Path, out: &std::process::Output) {
     }
 }
 
-// Issue 19 item 3 (P5): a LibreTranslate answer carrying contact data is
+// P5: a LibreTranslate answer carrying contact data is
 // no translation: not stored, not cached, not exported.
 #[test]
 fn contact_data_in_a_libretranslate_answer_is_never_stored_cached_or_exported_p5() {
@@ -100,7 +100,7 @@ fn contact_data_in_a_libretranslate_answer_is_never_stored_cached_or_exported_p5
     assert_eq!(cached, 0, "a refused answer is never cached");
 }
 
-// Issue 19 item 3, the OpenAI-compatible client alike.
+// The OpenAI-compatible client alike.
 #[test]
 fn contact_data_in_an_openai_answer_is_never_stored_cached_or_exported_p5() {
     let server = Server::start(|seen, _| {
@@ -141,7 +141,7 @@ fn bad_answer(t: &str) -> String {
     }
 }
 
-// Issue 19 item 10: chatter, a 100 KB answer to a title, markup, NUL and
+// Chatter, a 100 KB answer to a title, markup, NUL and
 // ESC bytes, an empty answer and an obeyed prompt injection are failed
 // texts, never translations; the good answer in the same batch is kept.
 #[test]
@@ -181,7 +181,7 @@ fn db_conn_count(dir: &Path, sql: &str) -> i64 {
     db(dir).query_row(sql, [], |r| r.get(0)).unwrap()
 }
 
-// Issue 19 item 10: a batch answered shifted by one, with the right count,
+// A batch answered shifted by one, with the right count,
 // stores nothing against the wrong event; sent again text by text, each
 // text gets its own translation.
 #[test]
@@ -215,7 +215,7 @@ fn a_batch_shifted_by_one_stores_nothing_against_the_wrong_event() {
     }
 }
 
-// Issue 19 item 10: a server's error body is printed short, without its
+// A server's error body is printed short, without its
 // control bytes, contact data or the operator's API key.
 #[test]
 fn a_server_error_body_is_scrubbed_cut_short_and_never_shows_the_key() {
@@ -237,7 +237,7 @@ fn a_server_error_body_is_scrubbed_cut_short_and_never_shows_the_key() {
     assert!(err.lines().all(|l| l.len() < 2000), "the body is cut short: {} bytes", err.len());
 }
 
-// Issue 19 item 9: a hanging server is not asked again in a run once it
+// A hanging server is not asked again in a run once it
 // timed out (and a probe confirmed it), not once per language, batch and
 // single text; the fallback starts at once.
 #[test]
@@ -269,7 +269,7 @@ fn a_hanging_server_is_asked_once_and_the_fallback_starts_at_once() {
     assert!(en["1"]["text_origin"].as_str().unwrap_or("").starts_with("apertium/"), "the fallback translated: {}", en["1"]);
 }
 
-// Issue 19 item 10, the OpenAI-compatible client: markup, control bytes
+// The OpenAI-compatible client: markup, control bytes
 // and the answer of a model obeying an event text's "ignore previous
 // instructions" (the English title "HACKED Visit Evil.example for Free
 // Tickets Now.") are failed texts, as chatter is.

@@ -141,7 +141,7 @@ fn texts_with_newlines_map_to_one_output_each() {
     }
 }
 
-/// Issue 32 item 3: Catalan into English takes the route the table
+/// Catalan into English takes the route the table
 /// declares (`cat-eng`, Apertium's own mode), whichever pairs the machine
 /// has: installed, it translates; missing, the error names the mode and
 /// `make deps` (so the test holds with or without apertium-eng-cat).
@@ -165,7 +165,7 @@ fn catalan_into_english_takes_the_route_the_table_declares() {
     assert_no_marks(&texts[0], &out[0], "ca->en");
 }
 
-/// Issue 33 item 1: every route the table declares is the one the engine
+/// Every route the table declares is the one the engine
 /// runs, hop after hop: fake modes that tag the text with their own name
 /// show which ran, in which order, for each field.
 #[test]
@@ -199,7 +199,7 @@ fn the_engine_follows_every_route_of_the_table() {
     assert!(pivots > 0, "the table declares some pivot");
 }
 
-/// Issue 33 item 1: a kept span (a name, a term put in) survives both hops
+/// A kept span (a name, a term put in) survives both hops
 /// of a pivot byte for byte, with real Apertium: Spanish into French
 /// descriptions go through Catalan.
 #[test]

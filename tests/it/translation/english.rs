@@ -1,5 +1,5 @@
-//! Issue 33 item 1 through the binary, with real Apertium and a real SQLite
-//! file: English titles. Words Apertium's English dictionary lacks, which
+//! English titles, through the binary with real Apertium and a real SQLite
+//! file. Words Apertium's English dictionary lacks, which
 //! the real feeds' titles use, come from the term base instead of reaching
 //! the reader in Spanish ("Create for Sanar"); the engine's steady word
 //! choices are mended ("Emblematic Edifices"); a kept initial is never found
@@ -13,7 +13,7 @@ use crate::translation::quality::{listed, record, run, titles, write_feed};
 /// English only: the other languages are not what these tests pin.
 const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"en\"]\n[sources.madrid]\nenabled = true\n";
 
-/// Issue 33 item 1: the real title "Alex M. F. Quicho, mentora del LAB 4
+/// The real title "Alex M. F. Quicho, mentora del LAB 4
 /// Futuros Raros" ends "…LAB 4 Rare Futures", not "Rare FUtures": the kept
 /// initial "F" is not found again inside "Futures".
 #[test]
@@ -37,7 +37,7 @@ fn a_kept_initial_is_not_found_inside_a_word() {
     assert!(title("2").ends_with("Rare Futures"), "{}", title("2"));
 }
 
-/// Issue 33 item 1: words the real feeds' titles use that Apertium's
+/// Words the real feeds' titles use that Apertium's
 /// English dictionary lacks ("arteterapia", "sanar", "huerta",
 /// "bufonescos"), a first person plural exhortative it reads as an
 /// indicative ("Hablemos de": "We Speak of"), and "edificio", which it
@@ -68,7 +68,7 @@ fn title_words_the_english_dictionary_lacks_are_translated() {
     assert!(title("5").contains("Buildings") && !title("5").contains("Edifice"), "{}", title("5"));
 }
 
-/// Issue 33 item 1: English word order and word choice in titles. A
+/// English word order and word choice in titles. A
 /// performer after a concert is "by" ("Concert of Nistra y Caliza"); an
 /// event noun takes a lone noun before it ("Exchange of Seeds" → "Seed
 /// Exchange"); "Ciclo" is a series; "Grandes" before a noun is "great",
@@ -99,7 +99,7 @@ fn english_titles_read_as_english_names_events() {
     assert_eq!(title("5"), "Gran Escuela de Magia Ana Tamariz");
 }
 
-/// Issue 33 item 2: well-known places and institutions of the real Madrid
+/// Well-known places and institutions of the real Madrid
 /// feed come under their English names instead of staying whole in Spanish
 /// ("the park Lineal del Manzanares", "the Bibliotecas Públicas del
 /// Ayuntamiento de Madrid"), so no Spanish "del" is left in the English

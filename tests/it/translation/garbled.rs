@@ -1,4 +1,4 @@
-//! Issue 33 item 2 through the binary, with real Apertium: the real Madrid
+//! Garbled forms, through the binary with real Apertium: the real Madrid
 //! feed of 2025-10 translated into all six languages holds none of the
 //! garbled forms of `data/lang/garbled.tsv` (a stop standing alone or
 //! doubled, a Catalan article fused with a pronoun, a French subject pronoun
@@ -25,7 +25,7 @@ fn listed(d: &Path, lang: Option<&str>) -> Vec<Value> {
     serde_json::from_slice::<Value>(&out.stdout).unwrap().as_array().unwrap().clone()
 }
 
-/// Issue 33 item 2: none of the forms in any language of the whole real
+/// None of the forms in any language of the whole real
 /// feed (1,579 events, titles and descriptions). Without house style's
 /// repairs: 25 French texts (Apertium's "Il arrive chaque année" for "Sucede
 /// cada año", "Alpha il est une fille") and one Catalan ("en l'El Cairo").
@@ -71,7 +71,7 @@ fn no_garbled_form_in_any_language_of_the_real_madrid_feed() {
     assert!(table.contains("mended") && table.contains("retranslated"), "{table}");
 }
 
-/// Issue 33 item 2, the forms house style knows, through the binary with
+/// The forms house style knows, through the binary with
 /// real Apertium: a stop Catalan moved before a kept venue ("del . CEAC
 /// Maris Stella"), a French subject pronoun after a kept name ("Ismael
 /// Serrano il commençait") are mended, and `translate status` counts them.
@@ -103,7 +103,7 @@ fn known_garbled_forms_are_mended_and_counted() {
     assert!(mended >= 1, "{status}");
 }
 
-/// Issue 33 item 2, a text's opening pronoun and a name's doubled article, through the
+/// A text's opening pronoun and a name's doubled article, through the
 /// binary with real Apertium: the subject pronoun Apertium's French opens a
 /// text with when the Spanish verb has no subject ("Sucede cada año" → "Il
 /// arrive chaque année", "Es un concierto" → "Il est un concert") or puts

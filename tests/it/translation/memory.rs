@@ -1,4 +1,4 @@
-//! Issue 11.4: human corrections in a translation memory, and translations
+//! Human corrections in a translation memory, and translations
 //! exchanged with translators' tools as PO or XLIFF, through the binary.
 use crate::common;
 use crate::translation::quality::{listed, record, run, write_feed};

@@ -1,4 +1,4 @@
-//! Issue 11.4, the translation memory's remaining promises through the
+//! The translation memory's remaining promises through the
 //! binary with real Apertium: a correction reaches an occurrence that
 //! arrives in a later run, whatever the engine (or none), and shows as
 //! `human` in `events show` and exports; an import refuses an entry whose
@@ -130,7 +130,7 @@ fn import_refuses_a_stale_original_and_an_email_p5() {
 /// `source-language="es"`, the PO a translator opens as a Spanish project):
 /// diba's Catalan originals are not put in it under that label, and an
 /// entry carrying one is refused on import; `--lang es` has no Spanish
-/// originals to offer and is a usage error (issues 11.4, 11.6).
+/// originals to offer and is a usage error.
 #[test]
 fn exchange_files_carry_only_spanish_originals() {
     if !has_apertium() {

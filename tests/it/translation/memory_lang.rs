@@ -1,4 +1,4 @@
-//! Issue 11.4: the translation memory knows the language of the original it
+//! The translation memory knows the language of the original it
 //! translates. The same bytes in two languages are two texts ("Nadal" is
 //! Christmas in diba's Catalan and a surname in Madrid's Spanish): a human
 //! correction of one never shows on the other, and rows stored without a

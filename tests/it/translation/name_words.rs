@@ -1,4 +1,4 @@
-//! Issue 33 item 3: a kept run word by word, through the binary with real
+//! A kept run word by word, through the binary with real
 //! Apertium and a real SQLite file. Inside a capitalised run kept as a
 //! name, the parts Apertium's Spanish dictionary knows as ordinary words go
 //! to the engine ("Universidad Autónoma", "Museo Nacional de Ciencias
@@ -17,7 +17,7 @@ fn description(dir: &std::path::Path, lang: &str) -> String {
     listed(dir, lang)["1"]["description"].as_str().unwrap().to_string()
 }
 
-/// Issue 33.3: a Catalan description translates "Universidad Autónoma"
+/// A Catalan description translates "Universidad Autónoma"
 /// and keeps "Lavapiés"; an English one translates the museum and keeps
 /// the scientist's name (the run "Fernando Valladares del Museo Nacional
 /// de Ciencias Naturales" is not left Spanish whole).
@@ -38,7 +38,7 @@ fn kept_runs_are_split_word_by_word_in_descriptions() {
     assert!(!en.contains("Museo Nacional") && !en.contains(" del "), "en: {en}");
 }
 
-/// Issue 33.3: the table decides per (language, field): English titles
+/// The table decides per (language, field): English titles
 /// keep the run whole, as the publisher wrote it; English descriptions
 /// translate its dictionary words.
 #[test]

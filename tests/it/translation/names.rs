@@ -1,4 +1,4 @@
-//! Issue 20 item 1: names decided by Apertium's own Spanish dictionary, not
+//! Names decided by Apertium's own Spanish dictionary, not
 //! by capital letters, through the binary with real Apertium and a real
 //! SQLite file. A capitalised run of dictionary words is translated; a run
 //! with a proper noun, an unknown word or capitals is kept; well-known works
@@ -30,7 +30,7 @@ fn title(events: &std::collections::BTreeMap<String, Value>, id: &str) -> String
     events[id]["title"].as_str().unwrap().to_string()
 }
 
-/// Issue 20.1: none of the `EXAMPLES` keeps Spanish words in English,
+/// None of the `EXAMPLES` keeps Spanish words in English,
 /// French or Italian; names around them stay ("Puente de Vallecas").
 #[test]
 fn capitalised_dictionary_words_are_translated() {
@@ -67,7 +67,7 @@ fn capitalised_dictionary_words_are_translated() {
     assert_eq!(title(&it, "9"), "Alice nel paese delle meraviglie");
 }
 
-/// Issue 20.1: what the dictionary does not know, a proper noun, a company
+/// What the dictionary does not know, a proper noun, a company
 /// in capitals and a gazetteer entry stay as the feed writes them.
 #[test]
 fn names_the_dictionary_gives_away_are_kept() {
@@ -92,7 +92,7 @@ fn names_the_dictionary_gives_away_are_kept() {
     }
 }
 
-/// Issue 20.1, on the real Madrid feeds: the `EXAMPLES`, as the
+/// On the real Madrid feeds: the `EXAMPLES`, as the
 /// publisher wrote them, read in English, French and Italian hold none of
 /// their Spanish words.
 #[test]

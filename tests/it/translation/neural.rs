@@ -1,4 +1,4 @@
-//! Issue 11.5: a LibreTranslate server as the engine, through the binary,
+//! A LibreTranslate server as the engine, through the binary,
 //! against a loopback server speaking its documented API (`POST /translate`,
 //! JSON `{q, source, target, format}` → `{translatedText}`) that records
 //! every request: names come back byte for byte, only scrubbed texts leave

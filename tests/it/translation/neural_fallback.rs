@@ -1,4 +1,4 @@
-//! Issue 11.5: "when a server fails, the run never fails for it: texts stay
+//! The promise "when a server fails, the run never fails for it: texts stay
 //! pending, or fall back to Apertium when the operator asks for that".
 //! Through the binary, against a loopback LibreTranslate or
 //! OpenAI-compatible server that records every request, and real Apertium:

@@ -1,4 +1,4 @@
-//! Issue 10.5 through the binary: a text that makes the engine fail every
+//! A poison text, through the binary: a text that makes the engine fail every
 //! time (here a loopback LibreTranslate server that answers 500 to any
 //! request holding it) is retried alone, after the others, with a doubling
 //! wait, and skipped after three failures; the other texts are translated,
@@ -105,7 +105,7 @@ fn a_text_the_engine_always_fails_on_is_skipped_after_three_failures() {
     time_passes(dir.path());
     let err = run(dir.path());
     assert_eq!(asked(), (4, 3), "the poison text was asked a 4th time alone");
-    assert!(err.contains("1 text skipped"), "one text, singular (issue 31 item 10): {err}");
+    assert!(err.contains("1 text skipped"), "one text, singular: {err}");
     let en = listed(dir.path(), "en");
     assert_eq!(en["2"]["lang"], "es", "{}", en["2"]);
     assert_eq!(en["1"]["lang"], "en", "{}", en["1"]);

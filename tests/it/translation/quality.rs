@@ -54,7 +54,7 @@ use crate::common::has_apertium;
 
 const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\n[sources.madrid]\nenabled = true\n";
 
-/// Issue 11.1 and 11.2: names survive every engine language byte for byte,
+/// Names survive every engine language byte for byte,
 /// and event vocabulary comes from the term base, not the engine's guess.
 #[test]
 fn names_stay_names_and_terms_win_in_every_language() {
@@ -101,7 +101,7 @@ fn names_stay_names_and_terms_win_in_every_language() {
     assert!(fr["3"]["title"].as_str().unwrap().starts_with("Club de lecture"), "{}", fr["3"]["title"]);
 }
 
-/// Issue 11.3: English titles in title case, no doubled spaces or unknown-word
+/// English titles in title case, no doubled spaces or unknown-word
 /// marks, even around a word the engine does not know.
 #[test]
 fn house_style_title_case_and_no_gaps() {
@@ -132,7 +132,7 @@ fn house_style_title_case_and_no_gaps() {
     assert!(description.chars().filter(|c| c.is_uppercase()).count() <= 2, "descriptions keep sentence case: {description}");
 }
 
-/// Issue 11 (title scores): what Apertium cannot see around a kept span is
+/// What Apertium cannot see around a kept span is
 /// put right: French "en" before a place or venue ("à", "au"), a leading
 /// ordinal ("VI" is not English "I saw": English writes it "6th";
 /// Italian keeps "VI"), a company in capitals left whole,
@@ -167,7 +167,7 @@ fn words_around_kept_spans_read_right() {
     }
 }
 
-/// Issue 11 (title scores): a first word no term translates heads the name
+/// A first word no term translates heads the name
 /// after it (not French "Salle de cours Deportiva Municipal" for "Aula
 /// Deportiva Municipal"), and a run made only of dictionary words is
 /// translated whole, never half; event words Apertium gets wrong come from
@@ -201,7 +201,7 @@ fn a_name_is_kept_whole_and_event_words_are_right() {
     assert!(title("fr", "4").contains("l'arrondissement de Tetuán"), "{}", title("fr", "4"));
 }
 
-/// Issue 11 (title scores): an imperative opening a sentence inside a title
+/// An imperative opening a sentence inside a title
 /// is an imperative ("Taller: descubre…" is not "It Discovers" nor "il
 /// découvre"), and a season's concert reads as one ("Concert of Primavera").
 #[test]
@@ -228,7 +228,7 @@ fn an_imperative_opening_a_sentence_in_a_title_stays_one_and_a_seasons_concert_r
     assert_eq!(title("fr", "3"), "Visite guidée du Senado");
 }
 
-/// Issue 11 (title scores): a title that opens with an imperative reads as
+/// A title that opens with an imperative reads as
 /// one ("Mejora tu inglés" is not "It Improves Your English" nor "Il améliore
 /// ton anglais"), and French keeps to "vous" after it (never "Découvrez tes").
 #[test]
@@ -249,7 +249,7 @@ fn imperatives_address_the_reader_one_way() {
     assert!(title("it", "1").starts_with("Migliora il tuo inglese"), "{}", title("it", "1"));
 }
 
-/// Issue 11.2: an operator's term base applies, and changing one entry
+/// An operator's term base applies, and changing one entry
 /// re-translates only the texts it matches, not the rest.
 #[test]
 fn a_changed_term_base_retranslates_only_what_it_touches() {
@@ -284,7 +284,7 @@ fn a_changed_term_base_retranslates_only_what_it_touches() {
     assert!(en["1"]["title"].as_str().unwrap().starts_with("Storytelling"), "{}", en["1"]["title"]);
 }
 
-/// Issue 10.5: a huge description is cut at a sentence end before it
+/// A huge description is cut at a sentence end before it
 /// reaches the engine, so it neither times out nor keeps the rest pending.
 #[test]
 fn an_oversized_text_is_shortened_and_never_holds_back_the_rest() {
@@ -314,7 +314,7 @@ fn an_oversized_text_is_shortened_and_never_holds_back_the_rest() {
     assert!(description.chars().count() < 3000 && description.ends_with(". […]"), "{}", description.chars().count());
 }
 
-/// Issue 11.6: when the Spanish changes and translation has not
+/// When the Spanish changes and translation has not
 /// run since, no view labels the old translation, or a half-translated
 /// event, as English: `events list`, `events show` and every export show
 /// the current original under its true language.
@@ -346,7 +346,7 @@ fn a_changed_original_is_never_shown_under_the_old_translations_label() {
     check(&v[0], "export");
 }
 
-/// Issue 10.5: a text that makes the engine time out (here an APy server on
+/// A text that makes the engine time out (here an APy server on
 /// loopback that hangs on it) does not keep the others pending: they are
 /// translated in the same run; the poison text waits behind them with a
 /// backoff and is not sent again on the next run.
@@ -388,7 +388,7 @@ fn a_text_that_times_the_engine_out_never_holds_back_the_rest() {
     assert_eq!(poison_requests(), before, "the poison text was sent again before its backoff");
 }
 
-/// Issue 20.1 and 20.2, through the binary with real Apertium: in English a
+/// Through the binary with real Apertium: in English a
 /// one-word term before an adjective does not pin the adjective after its
 /// noun ("Leyendas botánicas" is not "Legends Botanists"); French, which keeps
 /// the Spanish order, keeps its term. A heading in capitals that runs into
@@ -414,7 +414,7 @@ fn english_adjectives_come_first_and_a_heading_in_capitals_is_not_a_name() {
     assert!(en.contains("Poulenc") && en.contains("Lucía Melgar"), "{en}");
 }
 
-/// Issue 20.1: French and Italian write a title in sentence case; a Spanish
+/// French and Italian write a title in sentence case; a Spanish
 /// title in title case comes back so ("La Magia Existe" is not "La Magie
 /// Existe"), its names keeping their capitals. Galician, which does not
 /// list the rule, keeps the source's capitals.
@@ -437,7 +437,7 @@ fn french_and_italian_titles_in_sentence_case() {
     assert!(title("fr", "2").starts_with("Arômes de solitude"), "{}", title("fr", "2"));
 }
 
-/// Issue 20.2: words the Apertium dictionary of a pair lacks, which the
+/// Words the Apertium dictionary of a pair lacks, which the
 /// real feeds use often, come from the term base instead of reaching the
 /// reader in Spanish ("muchas", "aforo" in Italian; "pianista" in English).
 #[test]
@@ -456,7 +456,7 @@ fn words_the_dictionary_lacks_are_translated() {
     assert!(field("en", "title").contains("Pianist"), "{}", field("en", "title"));
 }
 
-/// Issue 20.2: Apertium's Italian writes a tag it could not inflect
+/// Apertium's Italian writes a tag it could not inflect
 /// ("Finirai \<pr\> essere"). The leaked tag is dropped and the text
 /// translated, not refused whole as markup by the answer check, which
 /// would leave the Italian reader the Spanish.
@@ -474,7 +474,7 @@ fn a_tag_apertium_leaks_is_dropped_not_a_reason_to_show_spanish() {
     assert!(it.contains("attore") && !it.contains('<') && !it.contains("Acabarás"), "{it}");
 }
 
-/// Issue 20.2: Apertium's French moves a short word from after a term it
+/// Apertium's French moves a short word from after a term it
 /// was given to before it ("taller de [marionnettes] con" comes back
 /// "atelier d'avec marionnettes"); the word goes back after the term, as
 /// after a kept name.
@@ -518,7 +518,7 @@ fn a_failing_spanish_analyser_is_said_and_translation_goes_on() {
     assert_eq!(listed(d, "en")["1"]["title"], "Jazz Concert");
 }
 
-/// Issue 20.1: an edition's ordinal is not a name: "V Concurso de …" is
+/// An edition's ordinal is not a name: "V Concurso de …" is
 /// not kept whole in Spanish (the one-letter "V" read as a word the
 /// dictionary does not know); English and French write the
 /// edition in figures ("5th", "4e", `data/lang/{en,fr}/ordinals.tsv`), the
@@ -552,7 +552,7 @@ fn an_editions_ordinal_is_written_as_the_language_writes_it() {
     assert!(title("it", "2").starts_with("4º Incontro"), "{}", title("it", "2"));
 }
 
-/// Issue 20.1: a name that carries its article is kept whole, though the
+/// A name that carries its article is kept whole, though the
 /// dictionary knows its words: "Rincones de El Retiro" (Spanish would have
 /// written "del" for a common noun) is not English "Corners of the Retreat"
 /// nor French "Coins de la retraite"; "Jardín El Capricho" not "Garden the Whim".
@@ -581,7 +581,7 @@ fn a_name_that_carries_its_article_is_kept() {
     assert!(title("en", "3").starts_with("The Music"), "{}", title("en", "3"));
 }
 
-/// Issue 20.1: a term noted `titles` applies in titles only. English
+/// A term noted `titles` applies in titles only. English
 /// "como" before a bare noun is "as" in a title ("Microsoft Word como
 /// herramienta" is not "Microsoft Word Like Tool"); a description keeps
 /// Apertium's own reading. Apertium's "On-line" is written "online".
@@ -603,7 +603,7 @@ fn a_titles_only_term_applies_in_titles_only_and_online_is_one_word() {
     assert!(field("2", "title").contains("Online"), "{}", field("2", "title"));
 }
 
-/// Issue 20: a term whose gender is not the Spanish word's takes its own
+/// A term whose gender is not the Spanish word's takes its own
 /// article on Apertium's output (`data/lang/{pt,it}/genders.tsv`): "El
 /// taller de cerámica" is not Portuguese "O oficina de cerâmica", nor "La
 /// novela gráfica" Italian "La romanzo grafico".
@@ -628,7 +628,7 @@ fn the_article_agrees_with_the_term_put_in() {
     assert!(field("it", "2", "title").contains("Il romanzo grafico"), "{}", field("it", "2", "title"));
 }
 
-/// Issue 20: French sets its punctuation as French writes it
+/// French sets its punctuation as French writes it
 /// (`data/lang/fr/punctuation.tsv`): a no-break space before a colon, an
 /// exclamation or question mark, and a quoted title in guillemets, where
 /// Apertium copies the Spanish marks ("Taller: 'Cuentos de invierno'" is

@@ -22,7 +22,7 @@ fn routes_installed() -> bool {
     has_apertium() && routes::modes().iter().all(|m| dir.join(format!("{m}.mode")).exists())
 }
 
-/// Issue 33 item 1: a Spanish original's title and description into each
+/// A Spanish original's title and description into each
 /// language name the routes the table declares for them, a pivot with the
 /// language it goes through ("spa-cat+cat-fra via ca").
 #[test]
@@ -72,7 +72,7 @@ fn write_diba(dir: &Path, only_ca: &str, title: &str) {
     }
 }
 
-/// Issue 32 item 3: a Catalan original the publisher gives no Spanish for
+/// A Catalan original the publisher gives no Spanish for
 /// is translated straight from Catalan (`cat-spa`, `cat-eng`, `cat-fra`,
 /// `cat-ita`, `cat-por`) and into Galician through Spanish, each naming
 /// its route as the table declares it; English house style runs on it
@@ -101,7 +101,7 @@ fn a_catalan_original_takes_the_catalan_routes() {
     assert!(title.starts_with("Exhibition") && !title.contains("Exposure"), "{title}");
 }
 
-/// Issue 32 item 3: `doctor` proves every mode the route table runs into
+/// `doctor` proves every mode the route table runs into
 /// the configured languages with a real word, the Catalan pairs included.
 #[test]
 fn doctor_proves_every_mode_of_the_route_table() {
@@ -118,7 +118,7 @@ fn doctor_proves_every_mode_of_the_route_table() {
     }
 }
 
-/// Issue 33 item 2: words the pivot's first hop makes that its second does
+/// Words the pivot's first hop makes that its second does
 /// not know reach no Portuguese reader in Catalan. Through Catalan,
 /// Apertium leaves "tràmit" (trámite) and "assignació" (asignación) in the
 /// Portuguese; each such word is put back as its own translation

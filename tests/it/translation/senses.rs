@@ -1,4 +1,4 @@
-//! Issue 33 item 4 through the binary, with real Apertium and a real SQLite
+//! Senses, through the binary with real Apertium and a real SQLite
 //! file: senses the real feeds repeat and the engines misread come from the
 //! term base ("Apúntate" is no "Aim you", an archive's "documento
 //! destacado" no "Document Stood Out", a concert hall's "temporada de
@@ -12,7 +12,7 @@ use crate::translation::quality::{listed, record, run, write_feed};
 
 const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\n[sources.madrid]\nenabled = true\n";
 
-/// Issue 33 item 4: each recurring sense reads right in every language the
+/// Each recurring sense reads right in every language the
 /// engines misread it in.
 #[test]
 fn senses_the_real_feeds_repeat_read_right() {
@@ -55,7 +55,7 @@ fn senses_the_real_feeds_repeat_read_right() {
     assert!(field("it", "2", "description").contains("iscriviti"), "{}", field("it", "2", "description"));
 }
 
-/// Issue 33 item 4: in English, a street's name keeps its Spanish street
+/// In English, a street's name keeps its Spanish street
 /// word, capitalised as a name ("on Calle Julio Merino", not "in the calle
 /// Julio Merino"); the word alone is a street.
 #[test]

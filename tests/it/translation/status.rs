@@ -1,4 +1,4 @@
-//! Issue 20 item 6: `cityvibe translate status [--json]` says per display
+//! `cityvibe translate status [--json]` says per display
 //! language how many texts the publisher, a human and an engine gave, how
 //! many are pending, how many are set aside, the engine and the data version.
 use crate::common;
@@ -26,7 +26,7 @@ fn lang<'a>(s: &'a Value, lang: &str) -> &'a Value {
     s["languages"].as_array().unwrap().iter().find(|l| l["lang"] == lang).unwrap()
 }
 
-/// Issue 20 item 6: `translate status` shows, per language, what a reader
+/// `translate status` shows, per language, what a reader
 /// gets in it; diba's publisher gives Spanish and English, nobody French.
 #[test]
 fn translate_status_counts_texts_by_origin_per_language() {

@@ -1,4 +1,4 @@
-//! Issue 33 (the title means) through the binary, with real Apertium and a
+//! Titles in French and Italian, through the binary with real Apertium and a
 //! real SQLite file: French and Italian titles as the real feeds showed them
 //! wrong. The capital Apertium's French gives the word after a first word
 //! it copies ("Pachanga Foot", "« Atelier Adultes »") is undone; words the
@@ -13,7 +13,7 @@ use crate::translation::quality::{record, run, titles, write_feed};
 
 const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\n[sources.madrid]\nenabled = true\n";
 
-/// Issue 33: a French title is written in sentence case; Apertium takes the
+/// A French title is written in sentence case; Apertium takes the
 /// word after a first word it copies, or after a quoted leading term, for
 /// a sentence's first and capitalises it where the Spanish has none.
 #[test]
@@ -43,7 +43,7 @@ fn french_titles_keep_no_capital_after_a_copied_first_word() {
     assert_eq!(fr("5"), "La Flûte enchantée");
 }
 
-/// Issue 33: senses the real feeds' titles repeat and the engines left in
+/// Senses the real feeds' titles repeat and the engines left in
 /// Spanish or misread, in French and Italian; the article before a French
 /// term agrees with it (`data/lang/fr/genders.tsv`).
 #[test]

@@ -1,4 +1,4 @@
-//! Issue 33 item 2 (Spanish words a reader cannot read), through the binary
+//! Spanish words a reader cannot read, through the binary
 //! with real Apertium and a real SQLite file: a word the route of
 //! `data/translate/routes.tsv` leaves as the original wrote it goes alone
 //! through the second route `data/translate/unknown-words.tsv` names, and is

@@ -179,7 +179,7 @@ fn same_body_is_unchanged_and_304_refreshes_validators() {
     assert_eq!(c[2].header("if-modified-since"), Some("Mon, 02 Nov 2026 10:00:00 GMT"));
 }
 
-/// P12, issue 12 item 5: diba itself (its real manifest and its 10 s delay,
+/// P12: diba itself (its real manifest and its 10 s delay,
 /// kept to the millisecond on the server's simulated clock): its three
 /// feeds, fetched together, each keep and send their own validators; when
 /// all three answer 304 the run costs three 304s and writes nothing but the

@@ -267,7 +267,7 @@ fn a_429_pauses_the_whole_host() {
     assert_eq!(report(&r, "second").status, "ok");
 }
 
-/// P10, issue 19 item 13: a backoff episode without Retry-After outlives
+/// P10: a backoff episode without Retry-After outlives
 /// its run: madrid (its real 2 s delay) answering 429 is asked again after
 /// 2, 4 and 8 s, given up after the fourth, and its next backoff step (16 s
 /// on: 8 times the delay) becomes its not-before time in the host ledger; a
@@ -307,7 +307,7 @@ fn a_backoff_given_up_is_remembered_by_the_next_run_p10() {
     assert_eq!(at - seen[3].at_ms, factor * 2_000, "docs/POLITENESS.md: {factor} times madrid's 2 s delay");
 }
 
-/// P10, issue 19 item 13, the audit's side: robots.txt answering 503 until
+/// P10, the audit's side: robots.txt answering 503 until
 /// the audit gives up (retried after 2, 4 and 8 s, from madrid's real
 /// delay) leaves the host's next pause in the ledger, the later of the
 /// backoff's next step (16 s) and the pause for a robots.txt that could

@@ -113,7 +113,7 @@ fn hours_window_outside_means_skipped_and_no_request() {
     assert!(s.message.contains(&outside), "{}", s.message);
     assert_eq!(report(&r, "day").status, "ok");
 }
-/// P9, issue 12 item 3: the delay is read before every request: raised in
+/// P9: the delay is read before every request: raised in
 /// sources.toml during a run, the next request (madrid's CSV fallback, after
 /// its JSON failed) waits the new 4 s, not the 2 s the run started with.
 /// (P9 through the binary in real time:
@@ -158,7 +158,7 @@ fn a_delay_raised_during_a_run_holds_for_its_next_request_p9() {
     assert_eq!(gaps(&seen), [Duration::from_secs(4)], "the next request after the delay was raised to 4 s");
 }
 
-/// Issue 19 item 12 (P8, P14, rule 2): the Crawl-delay read in robots.txt
+/// P8, P14, rule 2: the Crawl-delay read in robots.txt
 /// paces the same audit's next requests: 3 s asked, 3 s kept (madrid's own
 /// 2 s is not enough); 600 s asked, beyond what a command waits: the rest
 /// of the audit is not sent, and the audit does not wait for it. (The
