@@ -6,6 +6,7 @@
 //! enable` refusing the same, a `--mirror` run storing it, and old events
 //! stored as ended.
 use crate::common;
+use crate::golden;
 
 use cityvibe::adapter::{Collect, parse_bytes};
 use cityvibe::adapter_tools::audit_events;
@@ -29,6 +30,15 @@ fn event<'a>(c: &'a Collect, id: &str) -> &'a Event {
 
 fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The sample in, its events out, as reviewed once and kept in
+/// `tests/golden/andalucia.json`; its two broken records are record errors.
+#[test]
+fn the_sample_matches_its_golden_file() {
+    let c = parse(&std::fs::read(common::sample(SAMPLE)).unwrap());
+    assert_eq!(c.errors.len(), 2, "{:?}", c.errors);
+    golden::assert_golden("andalucia.json", &c.events);
 }
 
 #[test]

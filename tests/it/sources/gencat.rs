@@ -7,6 +7,7 @@
 //! window, old events kept as ended; it shows on the sources page, in
 //! `holdings` and the exports with its licence in the reader's language.
 use crate::common;
+use crate::golden;
 
 use cityvibe::adapter::parse_bytes;
 use cityvibe::adapter_tools::audit_events;
@@ -34,6 +35,19 @@ fn row(codi: &str, title: &str, description: &str) -> String {
 
 fn page(rows: &[String]) -> Vec<u8> {
     format!("[{}]\n", rows.join("\n,")).into_bytes()
+}
+
+/// The sample page in (the first page `--mirror` serves), its events out,
+/// as reviewed once and kept in `tests/golden/gencat.json`; its row with a
+/// junk start date is a record error, not an event.
+#[test]
+fn the_sample_page_matches_its_golden_file() {
+    let bytes = std::fs::read(common::sample(FIRST_PAGE)).unwrap();
+    let c = parse_bytes(&cityvibe::adapters::gencat::Gencat, &cityvibe::adapters::gencat::MANIFEST.feeds[0], &bytes)
+        .expect("the sample parses");
+    assert_eq!(c.errors.iter().map(|e| e.record.as_str()).collect::<Vec<_>>(), ["20261105004"], "{:?}", c.errors);
+    assert!(!c.events.is_empty());
+    golden::assert_golden("gencat.json", &c.events);
 }
 
 fn db(dir: &Path) -> rusqlite::Connection {

@@ -16,5 +16,6 @@ mod fetch_plan_all;
 mod fuzz_drivers;
 mod gencat;
 mod jcyl;
+mod madrid;
 mod madrid_realdata;
 mod paged_feeds;
