@@ -3,8 +3,8 @@
 //! be had) is never requested from its real host. A run refuses it before
 //! any request is sent, saying what a person must read and where to write
 //! it down; a `--mirror` run reads it (tests, staging). Through the binary:
-//! `run`, `run --dry-run` and `source enable` on the built-in adapters whose
-//! review is pending (`sources::andalucia`).
+//! `run --dry-run` on every built-in adapter whose review is pending, and
+//! `source enable` (`sources::andalucia`).
 use crate::common;
 
 use cityvibe::adapter::{Adapter, Feed, Format, Manifest, RobotsReview};
@@ -90,4 +90,39 @@ fn a_pending_review_is_read_through_a_mirror_p14() {
     let r = &report.sources[0];
     assert_eq!(r.status.to_string(), "ok", "{r:?}");
     assert!(r.added > 0, "{r:?}");
+}
+
+// P3, P14: every built-in adapter whose robots.txt review is pending is
+// refused by a run without --mirror, which says what to read (the host's
+// robots.txt, the dataset page) and where to write it down (the adapter's
+// file, `review.robots_txt`); through a mirror the same gate lets it
+// through. Through the binary, the run's own gate answers in `run
+// --dry-run` (a real run without --mirror books in the machine's system
+// ledger, which a test must not touch); the loopback test above proves that
+// the run itself sends nothing.
+#[test]
+fn every_adapter_pending_review_is_refused_without_a_mirror_and_read_through_one_p3_p14() {
+    let pending: Vec<&Manifest> = cityvibe::adapters::ALL.iter().map(|a| a.manifest()).filter(|m| m.pending_review().is_some()).collect();
+    assert!(!pending.is_empty(), "no built-in adapter's review is pending: this test pins nothing any more");
+    for m in pending {
+        let dir = common::workdir(&common::sources_toml(&[m.id], ""));
+        let d = dir.path();
+        let out = common::cityvibe(d, &["run", "--dry-run", "--source", m.id, "--json"]);
+        let said = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(0), "{}: {said}", m.id);
+        let dry: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{}: {e}: {said}", m.id));
+        let line = &dry["sources"][0];
+        assert_eq!(line["would"], "refuse", "{}: {line}", m.id);
+        let why = line["why"].as_str().unwrap_or("");
+        let (robots, file) = (format!("https://{}/robots.txt", m.host), format!("adapters/{}.rs", m.id));
+        for told in [m.id, "robots.txt review is pending", &robots, m.dataset_page, &file, "review.robots_txt"] {
+            assert!(why.contains(told), "{}: the refusal does not say {told:?}: {why}", m.id);
+        }
+        let mirror = d.join("mirror");
+        std::fs::create_dir_all(&mirror).unwrap();
+        let out = common::cityvibe(d, &["--mirror", mirror.to_str().unwrap(), "run", "--dry-run", "--source", m.id, "--json"]);
+        let dry: serde_json::Value =
+            serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{}: {e}: {}", m.id, String::from_utf8_lossy(&out.stderr)));
+        assert_eq!(dry["sources"][0]["would"], "fetch", "{}: {dry}", m.id);
+    }
 }

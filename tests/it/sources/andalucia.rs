@@ -1,10 +1,10 @@
 //! The andalucia adapter: its sample in the real feed's shape,
 //! the real January 2026 download (each distinct id one event or a named
 //! record error, every point inside Andalusia, no junk date, no contact
-//! data), and through the binary: a run without `--mirror` refused before
-//! any request while the robots.txt review is pending (P3, P14), `source
-//! enable` refusing the same, a `--mirror` run storing it, and old events
-//! stored as ended.
+//! data), and through the binary: `source enable` refusing it while the
+//! robots.txt review is pending (P3, P14; the run's refusal is
+//! `politeness::review_pending`'s, for every pending adapter), a `--mirror`
+//! run storing it, and old events stored as ended.
 use crate::common;
 use crate::golden;
 
@@ -135,40 +135,6 @@ fn real_file_each_id_one_event_or_a_named_record_error() {
 /// edited it by hand would), translation off.
 fn switched_on() -> tempfile::TempDir {
     workdir(&sources_toml(&["andalucia"], ""))
-}
-
-// P3, P14: while the robots.txt review is pending, a run without
-// --mirror refuses the source before any request, saying what to read and
-// where to write it. Through the binary, the run's own gate answers in `run
-// --dry-run` (a real run without --mirror books in the machine's system
-// ledger, which a test must not touch); `politeness::review_pending` proves on a
-// loopback host that the run itself sends nothing.
-#[test]
-fn a_run_without_mirror_refuses_it_and_says_what_to_read_p14() {
-    let dir = switched_on();
-    let d = dir.path();
-    let out = cityvibe(d, &["run", "--dry-run", "--source", "andalucia", "--json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let dry: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let line = &dry["sources"][0];
-    assert_eq!(line["would"], "refuse", "{line}");
-    let why = line["why"].as_str().unwrap();
-    for told in [
-        "andalucia",
-        "robots.txt review is pending",
-        "https://datos.juntadeandalucia.es/robots.txt",
-        MANIFEST.dataset_page,
-        "adapters/andalucia.rs",
-        "review.robots_txt",
-    ] {
-        assert!(why.contains(told), "the refusal does not say {told:?}: {why}");
-    }
-    // Through a mirror the same gate lets it through.
-    let mirror = d.join("mirror");
-    std::fs::create_dir_all(&mirror).unwrap();
-    let out = cityvibe(d, &["--mirror", mirror.to_str().unwrap(), "run", "--dry-run", "--source", "andalucia", "--json"]);
-    let dry: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(dry["sources"][0]["would"], "fetch", "{dry}");
 }
 
 // `source enable` refuses a pending review (an operator takes

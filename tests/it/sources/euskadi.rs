@@ -4,9 +4,9 @@
 //! the real July 2018 download with translation on (every id stored or a
 //! named record error, every point in the Basque Country and Navarra, no
 //! junk date, no wrapping quotes, no lost euro, no contact data, Basque
-//! titles in all seven languages naming their route), a run without a
-//! mirror refused until the review is read (P3, P14), and an ISO-8859-1 XML
-//! feed that declares its encoding read.
+//! titles in all seven languages naming their route), and an ISO-8859-1 XML
+//! feed that declares its encoding read. (A run without a mirror refused
+//! until the review is read, P3, P14: `politeness::review_pending`.)
 use crate::common;
 use crate::golden;
 
@@ -93,41 +93,6 @@ fn a_jsonp_body_is_read_and_anything_else_around_it_refused() {
     std::fs::write(&path, unclosed).unwrap();
     let out = common::cityvibe(dir.path(), &["adapter", "check", "euskadi", "--sample", path.to_str().unwrap()]);
     assert!(text(&out).contains("not closed by `)`"), "{}", text(&out));
-}
-
-// P3, P14: the review is pending: a run without a mirror refuses the source
-// before any request and says what to read (the run's own gate, answered by
-// `run --dry-run`: a real run without --mirror books in the machine's system
-// ledger, which a test must not touch; `politeness::review_pending` proves on loopback
-// that the run itself sends nothing); through a mirror the gate lets it
-// through; the shipped row is off.
-#[test]
-fn a_run_without_a_mirror_refuses_euskadi_until_its_review_is_read_p14() {
-    let dir = common::workdir(&common::sources_toml(&["euskadi"], ""));
-    let d = dir.path();
-    let out = common::cityvibe(d, &["run", "--dry-run", "--source", "euskadi", "--json"]);
-    let said = text(&out);
-    assert_eq!(out.status.code(), Some(0), "{said}");
-    let dry: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {said}"));
-    let line = &dry["sources"][0];
-    assert_eq!(line["would"], "refuse", "{line}");
-    let why = line["why"].as_str().unwrap_or("");
-    for told in [
-        "robots.txt review is pending",
-        "https://opendata.euskadi.eus/robots.txt",
-        "adapters/euskadi.rs",
-        "review.robots_txt",
-        MANIFEST.dataset_page,
-    ] {
-        assert!(why.contains(told), "the refusal does not say {told:?}: {why}");
-    }
-    let mirror = mirror_with(b"jsonCallback([]);");
-    let out = common::cityvibe(d, &["--mirror", mirror.path().to_str().unwrap(), "run", "--dry-run", "--source", "euskadi", "--json"]);
-    let dry: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out)));
-    assert_eq!(dry["sources"][0]["would"], "fetch", "{dry}");
-    let shipped = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("sources.toml")).unwrap();
-    let row = shipped.split("[sources.euskadi]").nth(1).expect("a sources.toml row for euskadi");
-    assert!(row.trim_start().starts_with("enabled = false"), "{row}");
 }
 
 /// The regions of the manifest: a point outside every box is never stored.
