@@ -129,8 +129,9 @@ fn cut(bytes: &[u8], share: f64) -> Vec<u8> {
 }
 
 /// P20: a feed that ends without its closing structure is
-/// a failed fetch for every adapter: nothing stored, nothing withdrawn, and
-/// the message names the source's URL. madrid's three formats are all cut
+/// a failed fetch for every adapter: nothing stored, nothing withdrawn (the
+/// listed events the same, field for field), the run exits 1, and the
+/// message and the log name the source's URL. madrid's three formats are all cut
 /// (the CSV at 60 %, mid-row; the XML cleanly after a record, its root
 /// unclosed; the JSON mid-file), so no fallback can answer.
 #[test]
@@ -161,8 +162,15 @@ fn a_cut_feed_fails_and_withdraws_nothing_p20() {
     place(&cut_dir, ANDALUCIA, &cut(&sample_bytes(ANDALUCIA), 0.5));
     place(&cut_dir, GENCAT, &cut(&sample_bytes(GENCAT), 0.5));
     place(&cut_dir, EUSKADI, &cut(&sample_bytes(EUSKADI), 0.5));
+    let listed_before = listed(dir.path());
     // A second run within the period is a manual one (P7).
-    let second = run_with(dir.path(), &cut_dir, &["--force"]);
+    let out = cityvibe(dir.path(), &["--mirror", cut_dir.to_str().unwrap(), "run", "--json", "--force"]);
+    let said = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("madrid") && said.contains("300107-0-agenda-actividades-eventos.json"), "{said}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {said}"));
+    let second: serde_json::Map<String, serde_json::Value> =
+        v["sources"].as_array().unwrap().iter().map(|s| (s["id"].as_str().unwrap().to_string(), s.clone())).collect();
     for (id, n) in &before {
         let s = &second[id];
         assert_eq!(s["status"], "failed", "{id}: {s}");
@@ -178,6 +186,14 @@ fn a_cut_feed_fails_and_withdraws_nothing_p20() {
     assert!(second["jcyl"]["message"].as_str().unwrap().contains("https://datosabiertos.jcyl.es/"), "{}", second["jcyl"]);
     assert!(second["andalucia"]["message"].as_str().unwrap().contains("https://datos.juntadeandalucia.es/"), "{}", second["andalucia"]);
     assert!(second["gencat"]["message"].as_str().unwrap().contains("https://analisi.transparenciacatalunya.cat/"), "{}", second["gencat"]);
+    assert_eq!(listed(dir.path()), listed_before, "a cut feed changed the stored events");
+}
+
+/// Every stored event as `events list --json` gives it.
+fn listed(dir: &Path) -> Vec<serde_json::Value> {
+    let out = cityvibe(dir, &["events", "list", "--json", "--all", "--limit", "100000", "--at", common::SAMPLES_AT]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 fn mirror_run(dir: &Path, mirror: &Path) -> std::process::Command {

@@ -87,29 +87,6 @@ fn redirect_off_manifest_is_refused_without_a_request() {
     assert!(reqs.iter().all(|r| !r.path.contains("evil.example.com")));
 }
 
-/// P20: a truncated feed never wipes what was stored; the error names the URL.
-#[test]
-fn truncated_feed_keeps_previous_events() {
-    let good = madrid_sample("json");
-    let truncated = good[..good.len() / 2].to_vec();
-    let server = Server::start(move |seen, i| match (i, seen.path.as_str()) {
-        (0, JSON_PATH) => Reply::ok(good.clone()),
-        (_, JSON_PATH) => Reply::ok(truncated.clone()),
-        _ => Reply::new(404),
-    });
-    let dir = workdir(MADRID_ONLY);
-    assert_eq!(run_json(dir.path(), &server.url()).0, 0);
-    let before = events(dir.path());
-    assert_eq!(before.len(), 8);
-    let out = cityvibe(dir.path(), &["--mirror", &server.url(), "run", "--force", "--source", "madrid", "--json"]);
-    assert_eq!(out.status.code(), Some(1));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["sources"][0]["status"], "failed");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("madrid") && stderr.contains("300107-0-agenda-actividades-eventos.json"), "{stderr}");
-    assert_eq!(events(dir.path()), before);
-}
-
 /// One run at a time: a second run while the lock is held makes no request
 /// and exits at once with its own code (3).
 #[test]
