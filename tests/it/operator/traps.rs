@@ -86,40 +86,49 @@ fn a_report_dir_that_cannot_be_written_fails_the_run_and_doctor() {
     assert_eq!(code, Some(4), "the run row's exit code");
 }
 
-/// With every connection refused (a loopback mirror nobody listens on) the
-/// run says once that no host could be reached and advises switching off
-/// no source; likewise with the network unreachable (a network namespace
-/// of its own with no interface up, when the test may make one).
+/// A network that is down is one line naming the sources, with no advice to
+/// switch one off and no line per source: with every connection refused (a
+/// loopback mirror nobody listens on) and with the network unreachable (a
+/// network namespace of its own with no interface up, when the test may make
+/// one), no host could be reached; in that namespace without a mirror (and a
+/// system ledger of its own, a tmpfs over /var/lib, so nothing leaves the
+/// machine), no host could be resolved.
 #[test]
 fn a_network_that_is_down_is_one_line_without_advice_to_switch_off() {
     let dir = workdir("[settings]\ntranslator = \"none\"\n[sources.madrid]\n[sources.jcyl]\n");
     let d = dir.path();
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let mirror = format!("http://127.0.0.1:{port}");
-    let check = |out: &Output, why: &str| {
+    let check = |out: &Output, line: &str, why: &str| {
         let said = stderr(out);
         assert_eq!(out.status.code(), Some(1), "{said}");
-        assert_eq!(said.matches("no host could be reached").count(), 1, "{said}");
+        assert_eq!(said.matches(line).count(), 1, "{said}");
         assert!(said.contains(why) && said.contains("madrid") && said.contains("jcyl"), "{said}");
         assert!(!said.contains("source disable"), "advice to switch a source off: {said}");
         assert_eq!(said.lines().filter(|l| l.starts_with("cityvibe: madrid") || l.starts_with("cityvibe: jcyl")).count(), 0, "{said}");
     };
-    check(&cityvibe(d, &["--mirror", &mirror, "run", "--force"]), "Connection refused");
+    check(&cityvibe(d, &["--mirror", &mirror, "run", "--force"]), "no host could be reached", "Connection refused");
     let bin = env!("CARGO_BIN_EXE_cityvibe");
+    let in_namespace = |args: &[&str], script: &str| {
+        std::process::Command::new("unshare")
+            .args(args)
+            .args(["sh", "-c", script])
+            .current_dir(d)
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .output()
+            .unwrap()
+    };
     let state = common::state_dir(d);
-    let script = format!("exec {bin} --mirror {mirror} --state-dir {} run --force", state.display());
-    let out = std::process::Command::new("unshare")
-        .args(["--net", "sh", "-c", &script])
-        .current_dir(d)
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .output()
-        .unwrap();
+    let out = in_namespace(&["--net"], &format!("exec {bin} --mirror {mirror} --state-dir {} run --force", state.display()));
     if out.status.code() != Some(1) && stderr(&out).contains("unshare") {
-        eprintln!("notice: skipping the unreachable half, no network namespace here (root needed): {}", stderr(&out));
+        eprintln!("notice: skipping the unreachable and unresolved halves, no network namespace here (root needed): {}", stderr(&out));
         return;
     }
-    check(&out, "Network is unreachable");
+    check(&out, "no host could be reached", "Network is unreachable");
+    let out =
+        in_namespace(&["--net", "--mount"], &format!("mount -t tmpfs tmpfs /var/lib && mkdir /var/lib/cityvibe && exec {bin} run --force"));
+    check(&out, "no host could be resolved: is the network or DNS up?", "");
 }
 
 /// `takedown add madird:123` is a source id mistyped: it is refused naming
