@@ -175,16 +175,6 @@ fn a_refused_takedown_creates_no_database() {
     assert!(stderr(&out).contains("no database at"), "{}", stderr(&out));
 }
 
-// `source list` on a missing database says so, exit 2, not zeros and exit 0.
-#[test]
-fn source_list_without_a_database_exits_2() {
-    let dir = workdir(MADRID_ONLY);
-    let out = cityvibe(dir.path(), &["--db", "typo.db", "source", "list"]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(stderr(&out).contains("no database at typo.db"), "{}", stderr(&out));
-    assert!(!dir.path().join("typo.db").exists());
-}
-
 // A failure under --json (the lock held, a usage error) is a
 // JSON object on stdout, beside the line on stderr.
 #[test]

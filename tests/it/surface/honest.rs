@@ -75,7 +75,8 @@ fn unknown_sources_and_empty_asks_are_told() {
 }
 
 // Read commands from the wrong folder or with a mistyped --db
-// create nothing and say where they looked (exit 2).
+// create nothing and say where they looked (exit 2): `source list` gives no
+// zeros, `translate export` no empty PO file.
 #[test]
 fn read_commands_never_create_a_database() {
     let dir = workdir(MADRID_ONLY);
@@ -89,6 +90,8 @@ fn read_commands_never_create_a_database() {
         &["takedown", "list"],
         &["source", "show", "madrid"],
         &["--db", "typo.db", "runs"],
+        &["--db", "typo.db", "source", "list"],
+        &["--db", "typo.db", "translate", "export", "--lang", "en", "--format", "po"],
     ] {
         let out = cityvibe(d, args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));

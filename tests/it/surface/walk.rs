@@ -1,7 +1,7 @@
 //! A new user's and an operator's walk through the commands of docs/OPERATING.md, the
 //! defects it found pinned through the binary: an error names the option or
-//! the file it is about, a read command never makes a database, a table line
-//! reads as one, on any terminal. Not for the commands' main behaviour
+//! the file it is about, a table line reads as one, on any terminal (that a
+//! read command never makes a database is `surface::honest`'s). Not for the commands' main behaviour
 //! (their own modules).
 use crate::common;
 use crate::translation::quality::{record, run, write_feed};
@@ -56,17 +56,6 @@ fn export_bad_date_names_its_option() {
         assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
         assert!(stderr(&out).contains(&format!("{option} \"2026-12-40\"")), "{}", stderr(&out));
     }
-}
-
-// `translate export` with no database at --db made an empty one and printed
-// an empty PO file (exit 0), where every other read command stops (exit 2).
-#[test]
-fn translate_export_never_creates_a_database() {
-    let dir = workdir(CONFIG);
-    let out = cityvibe(dir.path(), &["--db", "typo.db", "translate", "export", "--lang", "en", "--format", "po"]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(stderr(&out).contains("no database at typo.db"), "{}", stderr(&out));
-    assert!(!dir.path().join("typo.db").exists(), "a read command created the database");
 }
 
 fn import(dir: &Path, name: &str, content: &str) -> std::process::Output {
