@@ -95,16 +95,6 @@ fn stdout_write_errors_other_than_a_closed_pipe_are_reported() {
     }
 }
 
-// A closed pipe still ends those commands quietly with exit 0.
-#[test]
-fn closed_pipe_stays_quiet_for_completions_help_and_version() {
-    let dir = workdir(MADRID_ONLY);
-    for args in [&["completions", "bash"][..], &["--help"], &["--version"]] {
-        let (code, err) = crate::surface::output::into_closed_pipe(dir.path(), args);
-        assert_eq!((code, err.as_str()), (Some(0), ""), "{args:?}");
-    }
-}
-
 // Validators that cannot be read are said, not dropped unsaid,
 // and the run still fetches, without them.
 #[test]
