@@ -101,17 +101,21 @@ fn a_failing_libretranslate_falls_back_to_apertium_and_is_asked_again_next_run()
     assert_eq!(server.requests().len(), before, "{:?}", server.requests().last());
 }
 
+/// A server answering 503 (down) or 500 (failing) never fails the run: the
+/// texts stay pending, shown as the original, and nothing falls back.
 #[test]
 fn without_the_setting_a_failing_server_leaves_texts_pending() {
-    let down = Arc::new(AtomicBool::new(true));
-    let server = libretranslate(down);
-    let dir = workdir(&lt_config(&server.url(), false));
-    feed(dir.path());
-    let err = run(dir.path());
-    assert!(err.contains("pending") && !err.contains("fallback"), "{err}");
-    let en = listed(dir.path(), "en");
-    assert_eq!(en["1"]["lang"], "es", "{}", en["1"]);
-    assert_scrubbed(&server);
+    let down = libretranslate(Arc::new(AtomicBool::new(true)));
+    let failing = Server::start(|_, _| Reply::new(500).header("Content-Type", "application/json"));
+    for server in [down, failing] {
+        let dir = workdir(&lt_config(&server.url(), false));
+        feed(dir.path());
+        let err = run(dir.path());
+        assert!(err.contains("pending") && !err.contains("fallback"), "{err}");
+        let en = listed(dir.path(), "en");
+        assert_eq!(en["1"]["lang"], "es", "{}", en["1"]);
+        assert_scrubbed(&server);
+    }
 }
 
 /// A server that refuses connections, and an OpenAI-compatible one whose
