@@ -9,7 +9,7 @@
 //! Not for the operator's page (`status.rs`).
 
 use super::chart::{Chart, Figures, Series};
-use super::{Arg, HostLog, STYLE, Scope, Spans, local, promise_secs, say, secs, spans};
+use super::page::{Arg, HostLog, STYLE, Scope, Spans, local, promise_secs, say, secs, serves, spans};
 use crate::adapter::Adapter;
 use crate::i18n::Catalogue;
 use crate::lang::Lang;
@@ -98,7 +98,7 @@ pub(super) struct Facts {
 /// The facts of `log`'s host: every query of its pages, run once.
 pub(super) fn facts(cx: &Scope, log: &HostLog) -> Result<Facts> {
     let host = log.host.as_str();
-    let adapters: Vec<&'static dyn Adapter> = cx.adapters.iter().copied().filter(|a| super::serves(*a, host)).collect();
+    let adapters: Vec<&'static dyn Adapter> = cx.adapters.iter().copied().filter(|a| serves(*a, host)).collect();
     let mut held = Vec::new();
     for a in &adapters {
         let m = a.manifest();
@@ -199,7 +199,7 @@ fn switcher(host: &str, lang: Lang) -> Vec<LangLink> {
         .into_iter()
         .map(|l| LangLink {
             lang: l.as_str(),
-            href: super::host_file(host, l),
+            href: super::page::host_file(host, l),
             name: crate::i18n::catalogue(l).text(&format!("lang-{l}")),
             current: l == lang,
         })

@@ -12,12 +12,15 @@
 
 pub mod chart;
 mod host;
+mod page;
 mod status;
+
+use page::{HostLog, Scope};
+pub use page::{STYLE, dns_name, host_file};
 
 use crate::adapter::Adapter;
 use crate::config::Config;
 use crate::http::Ledger;
-use crate::i18n::{Catalogue, FluentValue};
 use crate::lang::Lang;
 use crate::store::Store;
 use anyhow::{Context, Result};
@@ -43,21 +46,6 @@ pub struct Written {
     pub largest_bytes: u64,
     /// Hosts with requests but no page: their name is no DNS name.
     pub skipped_hosts: Vec<String>,
-}
-
-/// What every page is drawn from: the database, config, ledger, adapters and period.
-pub(crate) struct Scope<'a> {
-    pub store: &'a Store,
-    pub config: Option<&'a Config>,
-    pub ledger: Option<&'a Ledger>,
-    pub adapters: &'a [&'static dyn Adapter],
-    pub days: u32,
-    pub now_ms: i64,
-    pub since_ms: i64,
-    /// The Europe/Madrid days covered, oldest first (`YYYY-MM-DD`), and the
-    /// moment each one ends (ms).
-    pub day_list: Vec<String>,
-    pub day_ends_ms: Vec<i64>,
 }
 
 /// Write the whole site into `opts.out`.
@@ -129,39 +117,6 @@ fn put(path: &Path, html: &str) -> Result<PathBuf> {
     Ok(path.to_path_buf())
 }
 
-/// The file of a host's page in `lang`: Spanish is the plain name. Only
-/// for a valid DNS name ([`dns_name`]), which the caller checks.
-pub fn host_file(host: &str, lang: Lang) -> String {
-    if lang == Lang::Es { format!("{host}.html") } else { format!("{host}.{lang}.html") }
-}
-
-/// Whether `host` is a DNS name that may become a file name: labels of
-/// ASCII letters, digits and inner hyphens, 1 to 63 long, 253 at most in
-/// all, the last not all digits (no address, no port, no `folder:` booking,
-/// no path; RFC 1123 section 2.1, RFC 3696 section 2), and short enough
-/// that each of its page files fits in a file name (255 bytes: a 253-byte
-/// name is a DNS name, `NAME.pt.html` is no file name).
-pub fn dns_name(host: &str) -> bool {
-    let labels: Vec<&str> = host.split('.').collect();
-    host.len() <= 253
-        && Lang::ALL.into_iter().all(|l| host_file(host, l).len() <= MAX_FILE_NAME)
-        && labels.iter().all(|l| {
-            (1..=63).contains(&l.len())
-                && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-                && !l.starts_with('-')
-                && !l.ends_with('-')
-        })
-        && labels.last().is_some_and(|l| !l.bytes().all(|b| b.is_ascii_digit()))
-}
-
-/// The longest file name (bytes) of the file systems the report lands on.
-const MAX_FILE_NAME: usize = 255;
-
-/// Whether `adapter` fetches from `host`.
-pub(crate) fn serves(adapter: &dyn Adapter, host: &str) -> bool {
-    adapter.manifest().host == host
-}
-
 /// The hosts with a page: every adapter's host, and any other that this
 /// database's fetch log or the host ledger has requests to in the period (a
 /// source since removed still answers for what it did); and the names booked
@@ -177,33 +132,6 @@ fn hosts(cx: &Scope) -> Result<(Vec<String>, Vec<String>)> {
     hosts.dedup();
     let (named, other): (Vec<String>, Vec<String>) = hosts.into_iter().partition(|h| dns_name(h));
     Ok((named, other.into_iter().filter(|h| !h.starts_with("folder:")).collect()))
-}
-
-/// Every request this machine made to one host in the period: this database's
-/// fetch log, with each answer, and the host ledger's moments, shared by every
-/// database of the machine. A request is in both under one moment (reserved,
-/// then logged with that start); the fetch log alone holds what the ledger no
-/// longer keeps.
-pub(crate) struct HostLog {
-    pub host: String,
-    /// This database's requests, oldest first.
-    pub requests: Vec<crate::store::report::Request>,
-    /// The day (index into the period's days) of each of `requests`.
-    pub request_days: Vec<Option<usize>>,
-    /// Every request's moment, this machine's, oldest first.
-    pub times: Vec<i64>,
-    /// This machine's requests per day of the period.
-    pub per_day: Vec<u64>,
-    /// Of them, those made from this database, per day.
-    pub own_per_day: Vec<u64>,
-}
-
-impl HostLog {
-    /// Requests in the period sent from another database of this machine
-    /// (their answers are in that database's fetch log, not this one's).
-    pub fn elsewhere_per_day(&self) -> Vec<u64> {
-        self.per_day.iter().zip(&self.own_per_day).map(|(all, own)| all.saturating_sub(*own)).collect()
-    }
 }
 
 fn host_log(cx: &Scope, host: &str) -> Result<HostLog> {
@@ -226,14 +154,6 @@ fn host_log(cx: &Scope, host: &str) -> Result<HostLog> {
     Ok(HostLog { host: host.to_string(), requests, request_days, times, per_day, own_per_day })
 }
 
-impl Scope<'_> {
-    /// The period's day of a moment: the first whose end is after it.
-    pub fn day_of(&self, ms: i64) -> Option<usize> {
-        let i = self.day_ends_ms.partition_point(|end| *end <= ms);
-        (i < self.day_ends_ms.len()).then_some(i)
-    }
-}
-
 /// The Europe/Madrid days from `since_ms` to `now_ms`, and when each ends.
 fn days_between(since_ms: i64, now_ms: i64) -> Result<(Vec<String>, Vec<i64>)> {
     let tz = crate::model::TZ_MADRID;
@@ -249,76 +169,9 @@ fn days_between(since_ms: i64, now_ms: i64) -> Result<(Vec<String>, Vec<i64>)> {
     Ok((list, ends))
 }
 
-/// A moment as Europe/Madrid local time, to the second.
-pub(crate) fn local(ms: i64) -> String {
-    jiff::Timestamp::from_millisecond(ms)
-        .ok()
-        .and_then(|t| t.in_tz(crate::model::TZ_MADRID).ok())
-        .map(|z| z.strftime("%Y-%m-%d %H:%M:%S").to_string())
-        .unwrap_or_default()
-}
-
-/// Seconds from ms with three decimals, in the catalogue's decimal sign.
-pub(crate) fn secs(t: &Catalogue, ms: i64) -> String {
-    let s = format!("{}.{:03}", ms / 1000, (ms % 1000).abs());
-    s.replace('.', &t.text("report-decimal-sign"))
-}
-
-/// Seconds for a promise: whole when whole ("10"), else as [`secs`].
-pub(crate) fn promise_secs(t: &Catalogue, ms: i64) -> String {
-    if ms % 1000 == 0 { (ms / 1000).to_string() } else { secs(t, ms) }
-}
-
-/// A message with arguments, numbers as Fluent numbers (plurals select on them).
-pub(crate) fn say(t: &Catalogue, id: &str, args: &[(&str, Arg)]) -> String {
-    let values: Vec<(&str, FluentValue)> = args
-        .iter()
-        .map(|(k, v)| {
-            (
-                *k,
-                match v {
-                    Arg::N(n) => FluentValue::from(*n),
-                    Arg::S(s) => FluentValue::from(s.clone()),
-                },
-            )
-        })
-        .collect();
-    t.text_with(id, &values)
-}
-
-/// A piece of a sentence: a command (the catalogue marks one with
-/// backticks, the page shows it as `<code>`) or plain text.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Span {
-    pub code: bool,
-    pub text: String,
-}
-
-/// A sentence in [`Span`]s.
-pub(crate) type Spans = Vec<Span>;
-
-/// Split a sentence at its backticks into [`Spans`].
-pub(crate) fn spans(s: &str) -> Spans {
-    s.split('`')
-        .enumerate()
-        .filter(|(_, part)| !part.is_empty())
-        .map(|(i, part)| Span { code: i % 2 == 1, text: part.to_string() })
-        .collect()
-}
-
-/// One argument of [`say`].
-pub(crate) enum Arg {
-    N(u64),
-    S(String),
-}
-
-/// The stylesheet every page carries inline (no request for it): readable
-/// measure, AA contrast light and dark, charts that shrink to the screen,
-/// tables that scroll inside themselves rather than widen the page.
-pub const STYLE: &str = include_str!("../../templates/report/style.css");
-
 #[cfg(test)]
 mod tests {
+    use super::page::{Arg, promise_secs, say, secs, spans};
     use super::*;
 
     /// The report's words choose their plural by the number (Fluent

@@ -5,7 +5,7 @@
 //! command that fixes each. Not for the public host pages (`host.rs`).
 
 use super::chart::{Chart, Figures, Mark, Period, Series, Strip};
-use super::{Arg, HostLog, STYLE, Scope, local, say};
+use super::page::{Arg, HostLog, STYLE, Scope, Spans, local, say, serves, spans};
 use crate::i18n::Catalogue;
 use crate::store::report::{RunMark, madrid_day};
 use anyhow::Result;
@@ -55,7 +55,7 @@ struct Problem {
     at: String,
     source: String,
     status: String,
-    message: super::Spans,
+    message: Spans,
     fix: String,
 }
 
@@ -107,7 +107,7 @@ pub(super) fn pages(cx: &Scope, t: &Catalogue, logs: &[HostLog]) -> Result<(Stri
             at: local(m.started_ms),
             source: m.source.clone(),
             status: status_label(&m.status),
-            message: super::spans(&m.message),
+            message: spans(&m.message),
             fix: fix_for(m),
         })
         .collect();
@@ -119,7 +119,7 @@ pub(super) fn pages(cx: &Scope, t: &Catalogue, logs: &[HostLog]) -> Result<(Stri
         table_label: t.text("report-table"),
         intro: say(t, "report-status-intro", &[("days", Arg::N(cx.days.into()))]),
         period: period(cx, t),
-        host_links: logs.iter().map(|l| (format!("hosts/{}", super::host_file(&l.host, t.lang())), l.host.clone())).collect(),
+        host_links: logs.iter().map(|l| (format!("hosts/{}", super::page::host_file(&l.host, t.lang())), l.host.clone())).collect(),
         hosts_title: t.text("report-hosts-title"),
         runs_title: t.text("report-runs-title"),
         runs_details: t.text("report-runs-details"),
@@ -356,7 +356,7 @@ fn request_charts(cx: &Scope, t: &Catalogue, logs: &[HostLog]) -> Vec<Chart> {
     let mut charts = Vec::new();
     for (i, log) in logs.iter().enumerate() {
         let host = &log.host;
-        let cap = cx.adapters.iter().filter(|a| super::serves(**a, host)).map(|a| a.manifest().daily_cap).min();
+        let cap = cx.adapters.iter().filter(|a| serves(**a, host)).map(|a| a.manifest().daily_cap).min();
         let series = vec![Series { key: "requests".into(), label: t.text("report-col-requests"), values: log.per_day.clone() }];
         let figures = Figures {
             category_label: t.text("report-col-day"),
