@@ -217,7 +217,7 @@ fn disable_withdraw_withholds_stored_events_until_enabled() {
 /// operator withheld its events, and how to bring them back), not that they
 /// ended or that a run is needed; and it counts only the sources asked for.
 #[test]
-fn p16_an_empty_list_says_the_events_are_withheld() {
+fn an_empty_list_says_the_events_are_withheld_p16() {
     let dir = workdir("[settings]\ntranslator = \"none\"\n[sources.madrid]\nenabled = true\n");
     let d = dir.path();
     ok(&cityvibe(d, &["--mirror", sample("").to_str().unwrap(), "run", "--source", "madrid", "--json"]));

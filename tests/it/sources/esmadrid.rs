@@ -312,7 +312,7 @@ fn html_written_as_markup_instead_of_cdata() {
 }
 
 #[test]
-fn shared_bad_input_fixtures() {
+fn an_impossible_date_is_a_record_error_and_a_cut_or_html_body_a_one_line_feed_error() {
     // One good service, one with 31/02/2026, one ending 31/02/2027.
     let bytes = std::fs::read(common::sample("fixtures/bad/esmadrid_bad_date.xml")).unwrap();
     let c = parse_bytes(&Esmadrid, &MANIFEST.feeds[0], &bytes).unwrap();

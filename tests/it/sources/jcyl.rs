@@ -132,7 +132,7 @@ fn images_and_contact_data_never_reach_the_output() {
 }
 
 #[test]
-fn real_april_2026_export() {
+fn the_real_april_2026_export_is_one_event_per_id_with_every_date_and_no_contact_data_p5() {
     let Some(path) = common::realdata("jcyl_agenda_cultural/eventos-de-la-agenda-cultural-categorizados-y-geolocalizados_2026-04.json")
     else {
         return;

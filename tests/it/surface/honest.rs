@@ -144,7 +144,7 @@ fn commands_on_stored_events_never_create_a_database() {
 // the database it is given; when it had to, it says where the takedown
 // went, since one recorded in a mistyped --db protects nothing.
 #[test]
-fn p18_a_takedown_into_a_new_database_says_where_it_went() {
+fn a_takedown_into_a_new_database_says_where_it_went_p18() {
     let dir = workdir(MADRID_ONLY);
     let d = dir.path();
     let url = "https://www.madrid.es/sites/v/index.jsp?vgnextoid=abc";
@@ -230,7 +230,7 @@ fn holdings_answers_for_hosts_our_events_link_to_p17() {
 // stored events have it as their original, whatever the scheme they paste,
 // and how to take one down (P18); a page none links to is said to be so.
 #[test]
-fn p17_holdings_for_a_page_names_the_events_it_is_the_original_of() {
+fn holdings_for_a_page_names_the_events_it_is_the_original_of_p17() {
     let dir = stocked();
     let d = dir.path();
     let events: serde_json::Value =
