@@ -189,7 +189,7 @@ fn csv_and_json_carry_link_licence_and_attribution() {
 }
 
 #[test]
-fn export_filters_by_source_and_day_and_shows_only_a_current_translation_p19() {
+fn export_filters_by_source_and_day_and_shows_only_a_current_translation() {
     let (dir, evs) = setup();
     let d = dir.path();
     let count = |args: &[&str]| -> usize {
