@@ -418,6 +418,12 @@ pub enum DelayRule {
     #[serde(rename = "robots.txt Crawl-delay")]
     #[strum(serialize = "robots.txt Crawl-delay")]
     CrawlDelay,
+    /// A mirror on another host read for several sources: paced at the
+    /// slowest of their delays (`source show --mirror URL`), slower than the
+    /// source's own.
+    #[serde(rename = "mirror (slowest source)")]
+    #[strum(serialize = "mirror (slowest source)")]
+    Mirror,
 }
 
 /// One stored event as the operator names it: `SOURCE:ID` (`madrid:50066046`),
@@ -594,8 +600,12 @@ mod tests {
     #[test]
     fn delay_rules_keep_their_spelling() {
         use strum::IntoEnumIterator;
-        let words =
-            [("adapter", DelayRule::Adapter), ("sources.toml", DelayRule::SourcesToml), ("robots.txt Crawl-delay", DelayRule::CrawlDelay)];
+        let words = [
+            ("adapter", DelayRule::Adapter),
+            ("sources.toml", DelayRule::SourcesToml),
+            ("robots.txt Crawl-delay", DelayRule::CrawlDelay),
+            ("mirror (slowest source)", DelayRule::Mirror),
+        ];
         for (text, word) in words {
             assert_eq!((word.to_string(), <&str>::from(word)), (text.to_string(), text));
             assert_eq!(serde_json::to_value(word).unwrap(), text);

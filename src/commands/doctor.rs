@@ -297,6 +297,7 @@ fn gate_checks(cli: &Cli, config: &Config, ledger: Option<&crate::http::Ledger>)
     let store = if cli.db.is_file() { crate::store::Store::open(&cli.db).ok() } else { None };
     let gate = crate::ingest::SourceGate {
         local_mirror: super::private_ledger_allowed(cli),
+        mirror_host: super::remote_mirror_host(cli),
         ..crate::ingest::SourceGate::new(config, store.as_ref(), ledger)
     };
     gate.ids()

@@ -64,6 +64,12 @@ pub fn private_ledger_allowed(cli: &Cli) -> bool {
     cli.mirror.as_deref().and_then(|m| crate::http::Mirror::parse(m).ok()).is_some_and(|m| m.stays_on_this_machine())
 }
 
+/// The host of `--mirror` when it is on another machine: the one host a
+/// run's requests reach and are booked under (P8).
+pub fn remote_mirror_host(cli: &Cli) -> Option<String> {
+    cli.mirror.as_deref().and_then(|m| crate::http::Mirror::parse(m).ok()).and_then(|m| m.remote_host().map(str::to_string))
+}
+
 /// The host ledger's folder for a command that only reads it (see
 /// [`crate::http::ledger::place`]): the system ledger's, or the private one
 /// `--state-dir` names or a `--mirror` run keeps.

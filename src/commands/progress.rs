@@ -49,7 +49,7 @@ impl Progress {
         if self.bars {
             let pb = ProgressBar::new_spinner();
             pb.set_message(message.to_string());
-            pb.enable_steady_tick(Duration::from_millis(120));
+            tick_steadily(&pb, Duration::from_millis(120));
             self.spinner = Some(pb);
         }
         self.names_hosts = names_hosts;
@@ -141,7 +141,7 @@ impl TranslateProgress {
     fn new() -> TranslateProgress {
         let pb = ProgressBar::new_spinner();
         pb.set_message("starting the translation engine…");
-        pb.enable_steady_tick(Duration::from_millis(200));
+        tick_steadily(&pb, Duration::from_millis(200));
         TranslateProgress { pb, started: Instant::now(), first: None, counting: false }
     }
 
@@ -179,6 +179,23 @@ impl Drop for TranslateProgress {
     fn drop(&mut self) {
         self.pb.finish_and_clear();
     }
+}
+
+/// Redraws `pb` every `every` until it is finished or dropped, on a thread
+/// started through `crate::spawn` (indicatif's own steady tick starts one
+/// with `std::thread::spawn`, which panics when the system refuses it). A
+/// refused thread is no failure of the command: the bar then moves only
+/// when it is told something.
+fn tick_steadily(pb: &ProgressBar, every: Duration) {
+    let weak = pb.downgrade();
+    let ticking = crate::spawn::thread("progress ticker", move || {
+        while let Some(pb) = weak.upgrade().filter(|pb| !pb.is_finished()) {
+            pb.tick();
+            drop(pb);
+            std::thread::sleep(every);
+        }
+    });
+    drop(ticking);
 }
 
 /// The time left at the measured pace: `since` texts done in `elapsed`, `left` to go.

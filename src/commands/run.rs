@@ -178,6 +178,7 @@ pub fn dry_run(cli: &Cli, only: &[String], force: bool, json: bool) -> Result<Ex
     let ledger = super::state_dir(cli).ok().filter(|d| d.join("hosts.db").is_file()).map(|d| crate::http::Ledger::open(&d)).transpose()?;
     let gate = crate::ingest::SourceGate {
         local_mirror: super::private_ledger_allowed(cli),
+        mirror_host: super::remote_mirror_host(cli),
         force,
         ..crate::ingest::SourceGate::new(&config, store.as_ref(), ledger.as_ref())
     };

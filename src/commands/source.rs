@@ -123,6 +123,10 @@ struct SourceShow {
     name: &'static str,
     publisher: &'static str,
     host: &'static str,
+    /// The host of a `--mirror` on another machine, whose books a run
+    /// through it keeps (its delay, hold and cap are the ones shown); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mirror_host: Option<String>,
     feeds: Vec<&'static str>,
     /// The feeds sources.toml switches off (`feeds_off`).
     feeds_off: Vec<&'static str>,
@@ -146,13 +150,24 @@ fn source_show(cli: &Cli, a: &'static dyn Adapter) -> Result<SourceShow> {
     let config = super::load_config(cli)?;
     let store = Store::open_existing(&cli.db)?;
     let ledger = open_ledger(cli);
-    let (min_delay_secs, delay_rule) = delay_rule(ledger.as_ref(), &config, a);
+    let (mut min_delay_secs, mut delay_rule) = delay_rule(ledger.as_ref(), &config, a);
+    // A mirror on another host is one host for every source read through
+    // it, paced at the slowest of their delays, as `run` paces it (P8).
+    let mirror_host = super::remote_mirror_host(cli);
+    if mirror_host.is_some() {
+        let on = crate::adapters::ALL.iter().filter(|o| config.enabled(o.manifest().id));
+        let slowest = on.map(|o| config.delay_for(*o)).max().unwrap_or_default().as_secs_f64();
+        if slowest > min_delay_secs {
+            (min_delay_secs, delay_rule) = (slowest, DelayRule::Mirror);
+        }
+    }
     let state = store.source_state(m.id)?;
     let (events_active, events_withdrawn) = store.count_events(m.id)?;
     let cited = crate::citation::of(Some(&config), m);
     // What a run now would do with it: the run's own gate.
     let gate = crate::ingest::SourceGate {
         local_mirror: super::private_ledger_allowed(cli),
+        mirror_host: super::remote_mirror_host(cli),
         ..crate::ingest::SourceGate::new(&config, Some(&store), ledger.as_ref())
     };
     let run_now = match gate.decide(m.id)? {
@@ -165,6 +180,7 @@ fn source_show(cli: &Cli, a: &'static dyn Adapter) -> Result<SourceShow> {
         name: m.name,
         publisher: m.publisher,
         host: m.host,
+        mirror_host,
         feeds: m.feeds.iter().map(|f| f.url).collect(),
         feeds_off: m.feeds.iter().filter(|f| !config.feed_on(m.id, f)).map(|f| f.url).collect(),
         enabled: config.enabled(m.id),
@@ -192,7 +208,15 @@ pub fn show(cli: &Cli, args: &SourceShowArgs) -> Result<super::Exit> {
     }
     let (m, stats) = (a.manifest(), &v.fetch_log_30_days);
     crate::outln!("{} — {} ({})", v.id, v.name, v.publisher)?;
-    crate::outln!("host {}  delay {} s ({})  daily cap {}  enabled {}", v.host, v.min_delay_secs, v.delay_rule, v.daily_cap, v.enabled)?;
+    let through = v.mirror_host.as_deref().map(|h| format!(", read through the mirror {h} (its books)")).unwrap_or_default();
+    crate::outln!(
+        "host {}{through}  delay {} s ({})  daily cap {}  enabled {}",
+        v.host,
+        v.min_delay_secs,
+        v.delay_rule,
+        v.daily_cap,
+        v.enabled
+    )?;
     for f in m.feeds {
         let off = if v.feeds_off.contains(&f.url) { "  (switched off: feeds_off)" } else { "" };
         crate::outln!("  feed {} {}{off}", f.lang, f.url)?;

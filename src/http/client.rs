@@ -249,7 +249,12 @@ impl Client {
     /// Whether requests go to a mirror on another machine (`--mirror
     /// https://staging.example`): one host for every source, paced as one.
     pub fn reads_remote_mirror(&self) -> bool {
-        self.mirror.as_ref().is_some_and(|m| m.remote_host().is_some())
+        self.remote_mirror_host().is_some()
+    }
+
+    /// The host of the mirror on another machine requests go to, if any.
+    pub fn remote_mirror_host(&self) -> Option<String> {
+        self.mirror.as_ref().and_then(|m| m.remote_host()).map(str::to_string)
     }
 
     /// Whether requests go to a mirror whose reads never leave the machine

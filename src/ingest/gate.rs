@@ -135,6 +135,11 @@ pub struct SourceGate<'a> {
     /// robots.txt review is pending may be read. A mirror on another host
     /// is a real host to whoever runs it: not this.
     pub local_mirror: bool,
+    /// The host of a mirror on another machine the run reads through
+    /// (`--mirror https://staging.example`): every request reaches it, so
+    /// its books (a hold, a not-before time, the daily cap) are the ones
+    /// weighed and named, not the feed's host's (P8).
+    pub mirror_host: Option<String>,
     /// The longest a run waits for a host; a not-before time beyond it skips the source.
     pub max_wait: Duration,
     pub now_ms: i64,
@@ -150,6 +155,7 @@ impl<'a> SourceGate<'a> {
             ledger,
             force: false,
             local_mirror: false,
+            mirror_host: None,
             max_wait: Duration::from_secs(config.settings.max_wait_secs),
             now_ms: crate::store::now_ms(),
         }
@@ -182,11 +188,13 @@ impl<'a> SourceGate<'a> {
         }
         // A hold is said by every run, within the period or not, until the
         // operator lifts it (P10, P11).
-        let entry = self.ledger.map(|l| l.host(m.host, self.now_ms)).transpose()?;
+        // The host the run's requests are booked under: a mirror on another machine's own.
+        let host = self.mirror_host.as_deref().unwrap_or(m.host);
+        let entry = self.ledger.map(|l| l.host(host, self.now_ms)).transpose()?;
         if let Some(e) = &entry
             && e.not_before_ms == Some(crate::http::ledger::HELD)
         {
-            return Ok(Decision::Refuse(Why::Held { host: m.host.to_string(), asked: e.not_before_why.clone().unwrap_or_default() }));
+            return Ok(Decision::Refuse(Why::Held { host: host.to_string(), asked: e.not_before_why.clone().unwrap_or_default() }));
         }
         let policy = self.config.policy(*adapter)?;
         if let Some(hours) = &policy.hours
@@ -205,7 +213,7 @@ impl<'a> SourceGate<'a> {
             }
         }
         if let (Some(ledger), Some(entry)) = (self.ledger, entry) {
-            let host = m.host.to_string();
+            let host = host.to_string();
             if let Some(until_ms) = entry.not_before_ms
                 && until_ms - self.now_ms > self.max_wait.as_millis() as i64
             {

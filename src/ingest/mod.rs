@@ -78,6 +78,7 @@ pub fn run_within(store: &mut Store, opts: RunOptions<'_>, bounds: RunBounds, re
     let gate = SourceGate {
         force: opts.force,
         local_mirror: opts.client.reads_local_mirror(),
+        mirror_host: opts.client.remote_mirror_host(),
         adapters: opts.adapters,
         now_ms: opts.clock.now_ms(),
         ..SourceGate::new(&opts.config, Some(&*store), Some(opts.ledger))

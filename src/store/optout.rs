@@ -19,8 +19,9 @@ const WITHHELD: EventStatus = EventStatus::Withheld;
 impl Store {
     /// Forget what the source's switched-off feeds gave: the publisher's
     /// translations a translation feed carried (its language then falls to
-    /// the engine) and the feed's validators (so that, switched back on, its
-    /// body counts as new and is taken in again).
+    /// the engine) and the feed's validators, each page's of a paged feed
+    /// too (so that, switched back on, its body counts as new and is taken
+    /// in again, never answered 304 page by page).
     pub fn forget_feeds(&self, source: &str, off: &[&Feed]) -> Result<()> {
         for feed in off {
             if feed.role == FeedRole::Translation {
@@ -31,6 +32,12 @@ impl Store {
                 )?;
             }
             self.conn.execute("DELETE FROM validators WHERE url = ?1", [feed.url])?;
+            for page in 0..feed.paging.max_requests() {
+                let url = feed.page_url(page);
+                // As the request's URL writes it, which keys the page's validators.
+                let parsed = url::Url::parse(&url).map_or_else(|_| url.clone(), String::from);
+                self.conn.execute("DELETE FROM validators WHERE url IN (?1, ?2)", [&url, &parsed])?;
+            }
         }
         Ok(())
     }

@@ -52,6 +52,16 @@ pub fn sample(rel: &str) -> PathBuf {
 /// samples' dates (they end between 2026-11-30 and 2027-01).
 pub const SAMPLES_AT: &str = "2026-11-30";
 
+/// The `cityvibe` binary the tests run: this build's, or the one the
+/// environment variable `CITYVIBE_TEST_BIN` names, so the same suite can be
+/// pointed at another build (an older commit's, to see a test fail there).
+pub fn bin() -> PathBuf {
+    match std::env::var_os("CITYVIBE_TEST_BIN") {
+        Some(p) if !p.is_empty() => PathBuf::from(p),
+        _ => PathBuf::from(env!("CARGO_BIN_EXE_cityvibe")),
+    }
+}
+
 /// Run the `cityvibe` binary in `dir` with a clean environment and the
 /// test's own host ledger (`dir/state`).
 pub fn cityvibe(dir: &Path, args: &[&str]) -> Output {
@@ -62,7 +72,7 @@ pub fn cityvibe(dir: &Path, args: &[&str]) -> Output {
 /// the host ledger in `dir/state`, so no test shares the machine's ledger
 /// (or another test's) unless it says so with `--state-dir`.
 pub fn command(dir: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_cityvibe"));
+    let mut c = Command::new(bin());
     c.current_dir(dir).env_clear().env("PATH", std::env::var("PATH").unwrap_or_default()).env("CITYVIBE_STATE_DIR", state_dir(dir));
     c
 }

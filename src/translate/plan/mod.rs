@@ -417,7 +417,8 @@ impl<'a> Planner<'a> {
         if let Some(answer) = self.store.engine_answer(&need.asked)? {
             let mut recorded = Recorded { store: self.store, engine: &self.engine, field: need.field_key() };
             let mut asked = Vec::new();
-            let asking = Asking { engine: &self.engine, asked: &mut asked };
+            // A second answer replayed is one kept: the referee accepted it then.
+            let asking = Asking { engine: &self.engine, asked: &mut asked, referee: None };
             let (text, repair) = finish_checked(&mut recorded, asking, src, lang, &need, &answer, stats);
             stats.cache_hits += 1;
             stats.per_source.entry(t.source.clone()).or_default().1 += 1;

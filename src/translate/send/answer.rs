@@ -242,6 +242,15 @@ pub struct Referee {
 }
 
 impl Referee {
+    /// Whether the referee accepts one `answer` to `sent` (the text as it
+    /// was sent), from `src` into `tgt`: a garbled answer's retranslation
+    /// meets it as the first answer did.
+    pub fn accepts(&mut self, (src, tgt, field): (&str, &str, Field), sent: &str, answer: &str) -> bool {
+        let mut answers = [(0, Ok(answer.to_string()))];
+        self.judge((src, tgt, field), &|_| sent.to_string(), &mut answers);
+        answers[0].1.is_ok()
+    }
+
     /// Judges each answer to `sent` that passed [`check`] (`answers` holds
     /// the index of its text and the answer): one the referee refuses
     /// becomes that text's failure.

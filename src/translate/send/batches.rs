@@ -283,7 +283,7 @@ impl<T: Translator + Send> Sending<'_, T> {
                 let (text, repair) = match waiting.clone().next() {
                     Some(first) => {
                         self.asked.push((first.asked.clone(), text.clone(), self.engine.to_string()));
-                        let asking = Asking { engine: self.engine, asked: &mut self.asked };
+                        let asking = Asking { engine: self.engine, asked: &mut self.asked, referee: self.referee.as_mut() };
                         finish_checked(&mut self.workers[worker_of(t, n)], asking, src, *tgt, first, &text, self.stats)
                     }
                     None => (finish::finish(&text, &prepared.names, prepared.lead.as_deref(), *tgt, Field::Description), None),
@@ -362,17 +362,20 @@ fn checked(batch: &[usize], plan: &Plan, answers: Vec<String>) -> Result<Vec<Str
 /// of `data/lang/garbled.tsv` whatever the engine or route: one that house
 /// style mended is `Mended`; one still garbled is translated again with the
 /// kept spans beside the form left to the engine, and that text taken when it
-/// is less garbled (`Retranslated`).
+/// is less garbled (`Retranslated`) and, from a neural engine, the referee
+/// accepts it (else the first answer stays, and the second is not kept).
 /// Where [`finish_checked`] keeps a second answer it asks for: the engine's
-/// name, and the answers to keep, (asked key, answer, engine).
+/// name, and the answers to keep, (asked key, answer, engine); and the
+/// referee a neural engine's second answer meets, as its first did.
 pub(in crate::translate) struct Asking<'a> {
     pub(in crate::translate) engine: &'a str,
     pub(in crate::translate) asked: &'a mut Vec<(String, String, String)>,
+    pub(in crate::translate) referee: Option<&'a mut Referee>,
 }
 
 pub(in crate::translate) fn finish_checked<T: Translator>(
     worker: &mut T,
-    asking: Asking,
+    mut asking: Asking,
     src: &str,
     tgt: Lang,
     need: &Need,
@@ -396,6 +399,7 @@ pub(in crate::translate) fn finish_checked<T: Translator>(
     if let Ok(mut answers) = worker.translate_field(src, tgt.as_str(), need.field, sent)
         && answers.len() == 1
         && check(&sent[0], &answers[0]).is_ok()
+        && asking.referee.as_deref_mut().is_none_or(|r| r.accepts((src, tgt.as_str(), need.field), &sent[0], &answers[0]))
     {
         let key = asked_key(&sent[0], &again.field_key(), src, tgt.as_str(), asking.engine);
         asking.asked.push((key, answers[0].clone(), asking.engine.to_string()));

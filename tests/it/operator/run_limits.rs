@@ -20,12 +20,12 @@ fn stderr(out: &Output) -> String {
 
 /// `cityvibe --mirror SAMPLES run --source madrid --json` in `dir`, behind `wrap` (a limit).
 fn limited_run(dir: &Path, wrap: &[&str]) -> Output {
-    let bin = env!("CARGO_BIN_EXE_cityvibe");
+    let bin = common::bin().display().to_string();
     let samples = sample("");
     let state = common::state_dir(dir);
     let mut args: Vec<&str> = wrap.to_vec();
     args.extend([
-        bin,
+        bin.as_str(),
         "--mirror",
         samples.to_str().unwrap(),
         "--state-dir",
@@ -86,6 +86,49 @@ fn a_task_limit_ends_the_run_with_exit_6_naming_it_and_the_next_run_finishes() {
     assert!(stats["translated"].as_u64().unwrap() > 0 && stats["translation_pending"] == 0, "{stats}");
 }
 
+/// On a terminal `run` shows a spinner, whose redrawing thread is a thread
+/// like any other: under a task limit it is refused, never a panic (101);
+/// the run goes on without it and ends 6 as without a terminal. A terminal
+/// of its own from `script` (util-linux), the run as an unprivileged user
+/// under `prlimit --nproc=1`.
+#[test]
+fn a_task_limit_on_a_terminal_ends_the_run_with_exit_6_not_a_panic() {
+    if !common::has_apertium() {
+        return;
+    }
+    let dir = workdir(CONFIG);
+    let d = dir.path();
+    std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let (bin, samples, state) = (common::bin(), sample(""), common::state_dir(d));
+    let inner = format!(
+        "prlimit --nproc=1 -- setpriv --reuid=65534 --regid=65534 --clear-groups -- {} --mirror {} --state-dir {} run --source madrid",
+        bin.display(),
+        samples.display(),
+        state.display()
+    );
+    let out = std::process::Command::new("script")
+        .args(["--quiet", "--return", "--command", &inner, "/dev/null"])
+        .current_dir(d)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("SHELL", "/bin/sh")
+        .env("TERM", "xterm")
+        .output();
+    let Ok(out) = out else {
+        eprintln!("notice: skipping, no `script` (util-linux) to give the run a terminal");
+        return;
+    };
+    // On a terminal stdout and stderr are one stream, script's stdout.
+    let said = String::from_utf8_lossy(&out.stdout).to_string();
+    if said.contains("setpriv:") || said.contains("prlimit:") || said.contains("script:") {
+        eprintln!("notice: skipping, cannot run as another user under a task limit on a terminal here: {said}");
+        return;
+    }
+    assert!(!said.contains("panicked"), "a panic: {said}");
+    assert_eq!(out.status.code(), Some(6), "{said}");
+    assert!(said.contains("processes (tasks) per user 1"), "the limit is named: {said}");
+}
+
 /// Under an address space of 768 MiB (`prlimit --as`), the whole run,
 /// translation included, ends with a documented exit code: done (0), or
 /// refused (6, naming the limit); never a panic, and its row is closed.
@@ -127,7 +170,11 @@ fn every_thread_and_process_starts_through_the_spawn_helper() {
                 let shipped = text.split("#[cfg(test)]").next().unwrap_or_default();
                 for (n, line) in shipped.lines().enumerate() {
                     let code = line.split("//").next().unwrap_or_default();
-                    if ["thread::spawn(", "scope.spawn(", ".spawn()", "spawn_scoped("].iter().any(|p| code.contains(p)) {
+                    // indicatif's steady tick starts a thread of its own with `thread::spawn`.
+                    if ["thread::spawn(", "scope.spawn(", ".spawn()", "spawn_scoped(", "enable_steady_tick("]
+                        .iter()
+                        .any(|p| code.contains(p))
+                    {
                         found.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
                     }
                 }

@@ -42,6 +42,11 @@ fn doctor_proves_the_host_ledger_can_be_made_by_its_user_p8() {
     let dir = workdir(MADRID);
     let d = dir.path();
     let mirror = samples();
+    // A ledger that cannot be made: its folder would sit under a file.
+    std::fs::write(d.join("not-a-folder"), b"").unwrap();
+    let blocked = d.join("not-a-folder/state");
+    let text = cityvibe(d, &["--mirror", &mirror, "--state-dir", blocked.to_str().unwrap(), "doctor"]);
+    assert!(stdout(&text).contains("FAIL") && stdout(&text).contains("sudo install -d -o"), "{}", stdout(&text));
     let fine = cityvibe(d, &["--mirror", &mirror, "doctor", "--json"]);
     let ledger = doctor_checks(&fine, "host ledger");
     assert!(
@@ -49,17 +54,12 @@ fn doctor_proves_the_host_ledger_can_be_made_by_its_user_p8() {
         "{ledger:?}"
     );
     assert!(!common::state_dir(d).exists(), "doctor left the ledger's folder behind");
-    // A ledger that cannot be made: its folder would sit under a file.
-    std::fs::write(d.join("not-a-folder"), b"").unwrap();
-    let blocked = d.join("not-a-folder/state");
     let out = cityvibe(d, &["--mirror", &mirror, "--state-dir", blocked.to_str().unwrap(), "doctor", "--json"]);
     let ledger = doctor_checks(&out, "host ledger");
     let failed = ledger.iter().find(|c| c["verdict"] == "FAIL").unwrap_or_else(|| panic!("no FAIL: {ledger:?}"));
     let detail = failed["detail"].as_str().unwrap();
     assert!(detail.contains("cannot make it") && detail.contains("sudo install -d -o"), "{detail}");
     assert_eq!(out.status.code(), Some(4), "{}", stdout(&out));
-    let text = cityvibe(d, &["--mirror", &mirror, "--state-dir", blocked.to_str().unwrap(), "doctor"]);
-    assert!(stdout(&text).contains("FAIL") && stdout(&text).contains("sudo install -d -o"), "{}", stdout(&text));
 }
 
 /// A `report_dir` the run cannot write (the folder would sit under a file)
@@ -71,10 +71,6 @@ fn a_report_dir_that_cannot_be_written_fails_the_run_and_doctor() {
     let d = dir.path();
     std::fs::write(d.join("blocked"), b"a file, not a folder").unwrap();
     let mirror = samples();
-    let doctor = cityvibe(d, &["--mirror", &mirror, "doctor", "--json"]);
-    let report = doctor_checks(&doctor, "report");
-    assert!(report.iter().any(|c| c["verdict"] == "FAIL" && c["detail"].as_str().unwrap().contains("report_dir")), "{report:?}");
-    assert_eq!(doctor.status.code(), Some(4), "{}", stdout(&doctor));
     let run = cityvibe(d, &["--mirror", &mirror, "run", "--source", "madrid", "--json"]);
     assert_eq!(run.status.code(), Some(4), "{}", stderr(&run));
     assert!(stderr(&run).contains("the report in") && stderr(&run).contains("was not written"), "{}", stderr(&run));
@@ -84,6 +80,10 @@ fn a_report_dir_that_cannot_be_written_fails_the_run_and_doctor() {
     let db = rusqlite::Connection::open(d.join("data/cityvibe.db")).unwrap();
     let code: Option<i64> = db.query_row("SELECT exit_code FROM runs ORDER BY id DESC LIMIT 1", [], |r| r.get(0)).unwrap();
     assert_eq!(code, Some(4), "the run row's exit code");
+    let doctor = cityvibe(d, &["--mirror", &mirror, "doctor", "--json"]);
+    let report = doctor_checks(&doctor, "report");
+    assert!(report.iter().any(|c| c["verdict"] == "FAIL" && c["detail"].as_str().unwrap().contains("report_dir")), "{report:?}");
+    assert_eq!(doctor.status.code(), Some(4), "{}", stdout(&doctor));
 }
 
 /// A network that is down is one line naming the sources, with no advice to
@@ -108,7 +108,7 @@ fn a_network_that_is_down_is_one_line_without_advice_to_switch_off() {
         assert_eq!(said.lines().filter(|l| l.starts_with("cityvibe: madrid") || l.starts_with("cityvibe: jcyl")).count(), 0, "{said}");
     };
     check(&cityvibe(d, &["--mirror", &mirror, "run", "--force"]), "no host could be reached", "Connection refused");
-    let bin = env!("CARGO_BIN_EXE_cityvibe");
+    let bin = common::bin().display().to_string();
     let in_namespace = |args: &[&str], script: &str| {
         std::process::Command::new("unshare")
             .args(args)
@@ -154,8 +154,12 @@ fn a_mistyped_source_id_is_answered_with_the_closest_one_p18() {
 fn a_config_named_that_does_not_exist_is_an_error_for_every_command() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    std::fs::create_dir_all(d.join("data")).unwrap();
-    drop(cityvibe::store::Store::open(&d.join("data/cityvibe.db")).unwrap());
+    // The database made by the binary under test (a run with a config
+    // file removed after it), so an older build reads it too.
+    std::fs::write(d.join("setup.toml"), "[settings]\ntranslator = \"none\"\n[sources.madrid]\n").unwrap();
+    let setup = cityvibe(d, &["--config", "setup.toml", "--mirror", &samples(), "run", "--source", "madrid"]);
+    assert!(setup.status.success(), "{}", stderr(&setup));
+    std::fs::remove_file(d.join("setup.toml")).unwrap();
     assert!(cityvibe(d, &["events", "list"]).status.success(), "no sources.toml and no --config: fine");
     for args in [
         &["--config", "nope.toml", "events", "list"][..],

@@ -43,6 +43,42 @@ fn gap(a: &Seen, b: &Seen) -> Duration {
     b.at.saturating_duration_since(a.at)
 }
 
+/// P8: the wall clock set forward between two runs (NTP, a person) does
+/// not let the second ask the host before its delay has passed. The first
+/// run's request is booked in the ledger by both clocks; its wall-clock
+/// times are then put 5 s back, which is what the second run reads after a
+/// step of the wall clock 5 s forward (the boot clock, which no step
+/// moves, is left as it is). The second run still waits madrid's delay
+/// (5 s in this row), measured at the server.
+#[test]
+fn a_wall_clock_set_forward_between_two_runs_never_shortens_the_delay_through_the_binary_p8() {
+    let body = madrid_body();
+    let server = Server::start(move |_, _| Reply::ok(body.clone()));
+    let dir = workdir("[sources.madrid]\nmin_delay_secs = 5\n");
+    let mirror = server.url();
+    let first = cityvibe(dir.path(), &run_args(&mirror, "cityvibe.db", &["--force"]));
+    assert_eq!(first.status.code(), Some(0), "{}", String::from_utf8_lossy(&first.stderr));
+    let ledger = rusqlite::Connection::open(common::state_dir(dir.path()).join("hosts.db")).unwrap();
+    let stepped = ledger
+        .execute(
+            "UPDATE hosts SET last_request_ms = last_request_ms - 5000, in_flight_until_ms = in_flight_until_ms - 5000 \
+             WHERE host = 'datos.madrid.es'",
+            [],
+        )
+        .unwrap();
+    assert_eq!(stepped, 1, "the first request is booked under the feed's host");
+    drop(ledger);
+    let second = cityvibe(dir.path(), &run_args(&mirror, "cityvibe.db", &["--force"]));
+    assert_eq!(second.status.code(), Some(0), "{}", String::from_utf8_lossy(&second.stderr));
+    let seen = server.requests();
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    let g = gap(&seen[0], &seen[1]);
+    assert!(
+        g >= Duration::from_secs(5),
+        "after a 5 s step of the wall clock the next run asked {g:?} after the first, under the 5 s delay"
+    );
+}
+
 /// P8: a run killed (SIGKILL, or SIGTERM) while the host
 /// still holds its request's answer leaves its reservation in the ledger;
 /// the next run, in a new process, asks no sooner than madrid's 2 s after

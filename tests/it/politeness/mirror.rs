@@ -30,7 +30,7 @@ fn stderr(out: &Output) -> String {
 /// /var/lib in a mount namespace) and no private state folder; `None`,
 /// announced, where no mount namespace can be made (not root).
 fn run_with_a_system_ledger_of_its_own(dir: &Path, args: &[&str]) -> Option<Output> {
-    let bin = env!("CARGO_BIN_EXE_cityvibe");
+    let bin = common::bin().display().to_string();
     let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
     let script = format!("mount -t tmpfs tmpfs /var/lib && mkdir /var/lib/cityvibe && exec {bin} {}", quoted.join(" "));
     let out = std::process::Command::new("unshare")
@@ -121,4 +121,62 @@ fn a_pending_review_is_never_read_through_a_mirror_on_another_host_p14() {
     assert_eq!(local.status.code(), Some(0), "{}", stderr(&local));
     server.settle();
     assert_eq!(server.requests().len(), 1);
+}
+
+/// Each of `runs` (the arguments of one `cityvibe` command) in turn in
+/// `dir`, sharing one system ledger of their own (a tmpfs over /var/lib in
+/// one mount namespace): each one's exit code, stdout and stderr. `None`,
+/// announced, where no mount namespace can be made (not root).
+fn in_one_system_ledger(dir: &Path, runs: &[&[&str]]) -> Option<Vec<(Option<i32>, String, String)>> {
+    let bin = common::bin().display().to_string();
+    let mut script = String::from("mount -t tmpfs tmpfs /var/lib && mkdir /var/lib/cityvibe || exit 97\n");
+    for (k, args) in runs.iter().enumerate() {
+        let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
+        script.push_str(&format!("{bin} {} > out{k} 2> err{k}; echo $? > code{k}\n", quoted.join(" ")));
+    }
+    let out = std::process::Command::new("unshare")
+        .args(["--mount", "sh", "-c", &script])
+        .current_dir(dir)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .output()
+        .unwrap();
+    if !out.status.success() {
+        eprintln!("notice: skipping, no mount namespace here (root needed): {}", stderr(&out));
+        return None;
+    }
+    let read = |name: String| std::fs::read_to_string(dir.join(name)).unwrap_or_default();
+    Some(
+        (0..runs.len()).map(|k| (read(format!("code{k}")).trim().parse().ok(), read(format!("out{k}")), read(format!("err{k}")))).collect(),
+    )
+}
+
+/// P8, P10: through a mirror on another host, the host whose books the
+/// gate weighs and names is the mirror's. The mirror asks for two hours'
+/// rest (503, Retry-After): the dry run says the next would skip, naming
+/// the mirror's host, and the next run skips both sources before any
+/// request, naming it too; `source show` gives the mirror's host and its
+/// delay, the slowest of the sources it serves (jcyl's row: 3 s).
+#[test]
+fn a_mirror_on_another_host_has_its_own_not_before_delay_and_name_in_the_gate_p8_p10() {
+    let server = Server::start(|_, _| Reply::new(503).header("Retry-After", "7200"));
+    let dir = workdir("[settings]\ntranslator = \"none\"\n[sources.madrid]\n[sources.jcyl]\nmin_delay_secs = 3\n");
+    let elsewhere = format!("http://0.0.0.0:{}", server.port);
+    let run: &[&str] = &["--mirror", &elsewhere, "run", "--force", "--json"];
+    let dry: &[&str] = &["--mirror", &elsewhere, "run", "--dry-run", "--force", "--source", "madrid"];
+    let show: &[&str] = &["--mirror", &elsewhere, "source", "show", "madrid"];
+    let Some(said) = in_one_system_ledger(dir.path(), &[run, dry, show, run]) else { return };
+    server.settle();
+    assert_eq!(server.requests().len(), 1, "the first answer asked the mirror's host to wait: {said:?}");
+    let (_, planned, err) = &said[1];
+    assert!(planned.contains("skip") && planned.contains("0.0.0.0 asked us not to come back before"), "{planned}{err}");
+    let (code, shown, err) = &said[2];
+    assert_eq!(*code, Some(0), "{err}");
+    assert!(shown.contains("read through the mirror 0.0.0.0") && shown.contains("delay 3 s (mirror (slowest source))"), "{shown}");
+    let (_, second, err) = &said[3];
+    let report: serde_json::Value = serde_json::from_str(second).unwrap_or_else(|e| panic!("{e}: {second}{err}"));
+    for source in report["sources"].as_array().unwrap().iter().filter(|s| s["id"] == "madrid" || s["id"] == "jcyl") {
+        assert_eq!(source["status"], "skipped", "{source}");
+        assert!(source["message"].as_str().unwrap().starts_with("0.0.0.0 asked us not to come back"), "{source}");
+    }
 }

@@ -18,7 +18,7 @@ fn text(out: &std::process::Output) -> String {
 
 /// The "host ledger" line of `doctor`, run with only these variables set.
 fn doctor_ledger_line(dir: &Path, env: &[(&str, &Path)], args: &[&str]) -> String {
-    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_cityvibe"));
+    let mut c = std::process::Command::new(common::bin());
     c.current_dir(dir).env_clear().env("PATH", std::env::var("PATH").unwrap_or_default());
     for (k, v) in env {
         c.env(k, v);

@@ -30,7 +30,7 @@ fn now_ms() -> i64 {
 
 /// `cityvibe report` under a umask, as a shell (cron) would start it.
 fn report_under_umask(dir: &Path, umask: &str) -> std::process::Output {
-    let bin = env!("CARGO_BIN_EXE_cityvibe");
+    let bin = common::bin().display().to_string();
     std::process::Command::new("sh")
         .args(["-c", &format!("umask {umask} && exec {bin} report --out site --lang en")])
         .current_dir(dir)

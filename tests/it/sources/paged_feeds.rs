@@ -316,3 +316,25 @@ fn spooled_bytes(pid: u32, tmp: &std::path::Path) -> u64 {
         .map(|m| m.len())
         .sum()
 }
+
+/// P16, P12: a paged feed switched off (`feeds_off`) forgets every page's
+/// validators, not only the feed URL's, so that, switched back on, no page
+/// is answered 304 as if the store still held it. No built-in source can
+/// switch its paged feed off (gencat's is its only feed, and `feeds_off`
+/// keeps one that carries events), so the store's step is asked directly.
+#[test]
+fn a_paged_feed_switched_off_forgets_every_pages_validators_p16() {
+    let adapter = gencat_in_pages_of_two();
+    let feed = &adapter.manifest().feeds[0];
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("db.sqlite")).unwrap();
+    let v = cityvibe::store::fetchlog::Validators { etag: Some("\"p\"".into()), records: Some(2), ..Default::default() };
+    let pages: Vec<String> = (0..3).map(|p| url::Url::parse(&feed.page_url(p)).unwrap().to_string()).collect();
+    for page in &pages {
+        store.set_validators(page, &v).unwrap();
+    }
+    store.forget_feeds("gencat", &[feed]).unwrap();
+    for page in &pages {
+        assert_eq!(store.validators(page).unwrap().etag, None, "{page} keeps its validators");
+    }
+}

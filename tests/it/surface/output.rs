@@ -33,21 +33,15 @@ pub fn take_one_down(d: &Path) {
 /// Run the binary with its stdout a pipe whose reading end is already
 /// closed (what `| head -1` does once it has its line), with `env` set.
 pub fn into_closed_pipe(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cityvibe"))
-        .args(args)
-        .current_dir(dir)
-        .env_clear()
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child =
+        Command::new(common::bin()).args(args).current_dir(dir).env_clear().stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
     (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
 fn with_tz(dir: &Path, tz: &str, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_cityvibe")).args(args).current_dir(dir).env_clear().env("TZ", tz).output().unwrap()
+    Command::new(common::bin()).args(args).current_dir(dir).env_clear().env("TZ", tz).output().unwrap()
 }
 
 fn stdout(out: &std::process::Output) -> String {
