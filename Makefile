@@ -48,7 +48,7 @@ test: deps
 ## property instead of make test's few (`make fuzz CASES=20000`).
 CASES ?= 2000
 fuzz: deps
-	PROPTEST_CASES=$(CASES) $(CARGO) test --test it fuzz_drivers -- --nocapture
+	PROPTEST_CASES=$(CASES) $(CARGO) test --test it sources::fuzz_drivers -- --nocapture
 
 ## Adapters never do I/O (docs/ARCHITECTURE.md): no network, file, database or process
 ## API in adapters/ (comment lines aside), then clippy with warnings as errors
@@ -98,7 +98,7 @@ scaffold-check:
 	echo "$$out" | grep -q '"status": "refused"' && echo "$$out" | grep -q 'TODO' || { echo "scaffold-check: run did not refuse a TODO manifest (P3): $$out" >&2; exit 1; }; \
 	cp "$$tmp/sources.toml.kept" sources.toml; \
 	$(CARGO) test --lib probe_; \
-	$(CARGO) test --test it conformance::; \
+	$(CARGO) test --test it sources::conformance::; \
 	if grep -nE '$(ADAPTER_IO)' adapters/probe_*.rs | grep -vE '^[^:]+:[0-9]+:[[:space:]]*//'; then echo "scaffold uses an I/O API" >&2; exit 1; fi; \
 	warn=$$($(CARGO) clippy --lib --message-format=short -- -D warnings 2>&1 | grep 'adapters/probe_' || true); \
 	if [ -n "$$warn" ]; then echo "$$warn" >&2; echo "scaffold-check: clippy warns on the scaffolded adapters" >&2; exit 1; fi; \
@@ -135,7 +135,7 @@ mt-score: build
 ## definitions (src/cli.rs) by clap-markdown; `make test` fails while the
 ## committed reference differs from what they generate.
 docs:
-	CITYVIBE_UPDATE_DOCS=1 $(CARGO) test --test it docs_repo::the_command_reference_in_operating_md_is_what_clap_generates -- --exact
+	CITYVIBE_UPDATE_DOCS=1 $(CARGO) test --test it surface::docs_repo::the_command_reference_in_operating_md_is_what_clap_generates -- --exact
 
 clean:
 	$(CARGO) clean

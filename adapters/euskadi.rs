@@ -232,7 +232,7 @@ mod tests {
 
     /// The sample's records read as events, the one without an id in its
     /// page's address as a named record error (the golden file and the
-    /// rest: tests/it/adapter_euskadi.rs).
+    /// rest: tests/it/sources/euskadi.rs).
     #[test]
     fn the_sample_parses() {
         let c = parse_bytes(&Euskadi, &MANIFEST.feeds[0], SAMPLE).expect("the sample parses");

@@ -1,4 +1,4 @@
-//! The esmadrid benchmark (issue 4; `cargo bench --bench esmadrid`, part of
+//! The esmadrid benchmark (`cargo bench --bench esmadrid`, part of
 //! `make bench`): throughput and peak RSS of the esmadrid adapter on
 //! generated feeds of 5, 50 and 200 MB in the real feed's shape. It prints
 //! figures: it is not a pass/fail test, not a check of what is parsed (the

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Python reference for the ingest benchmark (issue 2, benches/ingest/):
+"""The Python reference for the ingest benchmark (benches/ingest/):
 the same minimal job as the bench's Rust floor, done the plain way.
 
     python3 benches/python_floor.py FEED.json OUT.db

@@ -1,8 +1,9 @@
-//! The report benchmark (issue 31 item 8; `cargo bench --bench report`,
+//! The report benchmark (`cargo bench --bench report`,
 //! part of `make bench`): the CPU time of `cityvibe report` on databases
 //! of growing size, to show that its cost follows the days and hosts it
 //! draws, not the events stored. It prints figures: it is not a pass/fail
-//! test (`tests/it/report_cost.rs` pins the shape of the queries) and is
+//! test (`store::report::tests::the_report_reads_events_through_indexes`
+//! pins the shape of the queries) and is
 //! not shipped (under `cargo test` it only says how to run it).
 //!
 //! Each database is made here with SQL (the schema by `Store::open`): N
@@ -23,7 +24,7 @@ use std::process::Command;
 mod support;
 use support::{Rng, fresh_dir, run_measured};
 
-/// The target (issue 31 item 8): at most this many CPU seconds at 100,000 events.
+/// The target: at most this many CPU seconds at 100,000 events.
 const TARGET_CPU_S: f64 = 10.0;
 
 fn main() {

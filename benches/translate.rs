@@ -1,4 +1,4 @@
-//! The translation benchmark (issue 5; `cargo bench --bench translate`,
+//! The translation benchmark (`cargo bench --bench translate`,
 //! part of `make bench`): how fast every text of the real Madrid feed is
 //! (October 2025, read in place from `../shared/realdata`) translated from
 //! Spanish into the six targets with the system's Apertium, as production
@@ -442,7 +442,7 @@ fn ours(texts: &[(String, Option<String>)], kinds: &[Field], cores: usize, batch
     let batch = if batch == 0 { texts.len().max(1) } else { batch };
     let terms = TARGETS.iter().map(|t| TermBase::load(None, t)).collect::<Result<Vec<_>>>()?;
     // Names are decided by Apertium's Spanish analyser, one process for the
-    // run, each text analysed once (issue 20.1): its CPU counts with the engines'.
+    // run, each text analysed once: its CPU counts with the engines'.
     let mut analyser = Analyser::system().ok();
     let mut start_at = 0;
     for chunk in texts.chunks(batch) {

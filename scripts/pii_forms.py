@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Writes data/samples/fixtures/pii/*_forms.* and forms_needles.txt (P5, issues 10 and 41).
+"""Writes data/samples/fixtures/pii/*_forms.* and forms_needles.txt (P5).
 
-Every contact-data form of issue 10 items 3 and 4 is planted in every text
+Every contact-data form the scrubber knows (phones in every national and
+foreign grouping, disguised and encoded e-mails) is planted in every text
 field of a record of each adapter's feed shape (one record per form, the
 digits unique per field), postal codes are replaced by the form, and two more
 records carry contact data as their id. The needles are what would show if a

@@ -1,4 +1,4 @@
-//! The ingest benchmark (issue 2; `cargo bench --bench ingest`, part of
+//! The ingest benchmark (`cargo bench --bench ingest`, part of
 //! `make bench`): throughput, CPU time and peak memory of the real ingest
 //! pipeline, beside two references. It prints figures: it is not a pass/fail
 //! test, not a check of what is stored (the tests are), and not shipped
@@ -18,10 +18,9 @@
 //!   Python (json.loads(strict=False) + sqlite3 executemany).
 //!
 //! Targets on the generated feed: cityvibe at least half the floor's events/s
-//! and at least 1.5× Python's (issue 2, wall clock), at least 1.5× Python's in
-//! CPU seconds (issue 14 item 5, which took out the speed-only pieces, a
-//! parsing thread among them, that had lifted the wall-clock figure to half
-//! the floor), with a peak RSS under 2× the feed plus 50 MB.
+//! and at least 1.5× Python's (wall clock), at least 1.5× Python's in
+//! CPU seconds (the speed-only pieces that had lifted the wall-clock figure
+//! to half the floor, a parsing thread among them, are gone), with a peak RSS under 2× the feed plus 50 MB.
 //! Each job runs `--repeat` rounds (default 3), interleaved, and keeps its
 //! fastest: on a shared machine, load elsewhere only ever slows a run down.
 //!
@@ -330,7 +329,7 @@ fn print_targets(rows: &[Row], label: &str) {
             want,
             ours.rate() / p.rate()
         );
-        // Issue 14 item 5 counts CPU seconds (user + sys), which load
+        // The CPU target counts CPU seconds (user + sys), which load
         // elsewhere on the machine disturbs less than the wall clock.
         let (ours_cpu, python_cpu) = (ours.m.cpu.as_secs_f64(), p.m.cpu.as_secs_f64());
         println!(

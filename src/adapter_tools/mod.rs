@@ -1,6 +1,6 @@
 //! Tools for the developer who writes an adapter (docs/ADAPTERS.md, "Writing an
 //! adapter"): the checks every adapter must pass (shared by
-//! `tests/conformance.rs` and `cityvibe adapter check`), the offline check of
+//! `tests/it/sources/conformance.rs` and `cityvibe adapter check`), the offline check of
 //! one sample file, and the scaffold behind `cityvibe adapter new`.
 //!
 //! Nothing here touches the network: samples are read from disk and parsed

@@ -388,7 +388,7 @@ mod tests {
     }
 
     #[test]
-    fn issue22_body_read_errors_are_classified_by_kind() {
+    fn body_read_errors_are_classified_by_kind() {
         assert!(matches!(kind_of(io::ErrorKind::TimedOut), WireError::Timeout(_)));
         assert!(matches!(kind_of(io::ErrorKind::ConnectionReset), WireError::Body(BodyFault::Cut, _)));
         assert!(matches!(kind_of(io::ErrorKind::UnexpectedEof), WireError::Body(BodyFault::Cut, _)));

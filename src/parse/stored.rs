@@ -121,7 +121,7 @@ mod tests {
     }
 
     #[test]
-    fn messages_quote_no_value_and_escapes_hide_nothing_issue31() {
+    fn messages_quote_no_value_and_escapes_hide_nothing() {
         let serde = "invalid type: string \"912\u{a0}345\", expected u64 at line 1 column 9; unknown variant `q8@x.es`; missing field `id`";
         assert_eq!(
             withhold_values(serde),

@@ -194,7 +194,7 @@ mod tests {
     /// the events table per day or per host; the plan is SQLite's own, whatever
     /// the machine's load.
     #[test]
-    fn the_report_reads_events_through_indexes_issue31_item8() {
+    fn the_report_reads_events_through_indexes() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("db.sqlite")).unwrap();
         for sql in EVENT_QUERIES {

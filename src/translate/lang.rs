@@ -264,7 +264,7 @@ mod tests {
     /// back as it is), and every file but the plain lists of words has at least
     /// one.
     #[test]
-    fn issue20_every_example_in_the_language_data_holds() {
+    fn every_example_in_the_language_data_holds() {
         let gazetteer = crate::translate::prepare::gazetteer::load(None).unwrap();
         let examples = examples();
         let mut failed = Vec::new();

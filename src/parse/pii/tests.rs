@@ -116,7 +116,7 @@ pub const FORMS: &[&str] = &[
 ];
 
 #[test]
-fn every_form_is_removed_p5_issue10() {
+fn every_form_is_removed_p5() {
     for form in FORMS {
         for text in [form.to_string(), format!("Información y reservas: {form}, de 10:00 a 14:00.")] {
             let out = scrub(&text);
@@ -196,7 +196,7 @@ pub const KEEP: &[&str] = &[
 ];
 
 #[test]
-fn ordinary_numbers_and_text_survive_p5_issue10() {
+fn ordinary_numbers_and_text_survive_p5() {
     for keep in KEEP {
         assert_eq!(scrub(keep), *keep);
         assert!(!contains_pii(keep), "{keep:?}");

@@ -127,7 +127,7 @@ mod tests {
 
     /// Every `example: TEXT => RESULT` line of the three files holds.
     #[test]
-    fn every_example_of_the_word_lists_holds_p5_issue31() {
+    fn every_example_of_the_word_lists_holds_p5() {
         let mut n = 0;
         for (file, text) in [
             ("number-words.tsv", NUMBER_WORDS),

@@ -126,7 +126,7 @@ mod tests {
     }
 
     #[test]
-    fn issue11_the_goes_before_a_noun_meant_in_general() {
+    fn the_goes_before_a_noun_meant_in_general() {
         assert_eq!(en("The Artificial Intelligence: Progress or Danger?"), "Artificial Intelligence: Progress or Danger?");
         assert_eq!(en("The Retiro through the music"), "The Retiro through music");
         assert_eq!(en("The art of the crochet"), "The art of crochet");
@@ -136,7 +136,7 @@ mod tests {
     }
 
     #[test]
-    fn issue11_the_stays_where_the_noun_is_specific() {
+    fn the_stays_where_the_noun_is_specific() {
         assert_eq!(en("the music of Bach"), "the music of Bach");
         assert_eq!(en("The music festival"), "The music festival");
         assert_eq!(en("a night at the theatre"), "a night at the theatre");

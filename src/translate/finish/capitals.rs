@@ -214,7 +214,7 @@ mod tests {
     /// case in English title case; a quoted title starts afresh; a French
     /// elided word is lower case mid-sentence.
     #[test]
-    fn issue11_capitals_an_engine_put_after_a_kept_span() {
+    fn capitals_an_engine_put_after_a_kept_span() {
         let kept = names(&["XXI", "Premio Internacional"]);
         assert_eq!(
             finish("XXI Premio Internacional Of Photography", &kept, None, Lang::En, Field::Title),

@@ -102,7 +102,7 @@ mod tests {
     use super::compound_words;
 
     #[test]
-    fn issue20_a_lone_noun_goes_before_the_event_noun() {
+    fn a_lone_noun_goes_before_the_event_noun() {
         assert_eq!(compound_words("Festival of circus in ", true), "circus Festival in ");
         assert_eq!(compound_words("Free workshops of robotics", false), "Free robotics workshops");
         assert_eq!(compound_words("Concert of jazz: ", true), "jazz Concert: ");
@@ -116,7 +116,7 @@ mod tests {
     /// "Concierto de Nistra y Caliza" came out "Concert of Nistra y Caliza"; a
     /// performer after a concert is "by".
     #[test]
-    fn issue33_a_performer_after_a_concert_is_by() {
+    fn a_performer_after_a_concert_is_by() {
         use super::by_performer;
         assert_eq!(by_performer("Concert of "), "Concert by ");
         assert_eq!(by_performer("Christmas Concert of the "), "Christmas Concert by the ");

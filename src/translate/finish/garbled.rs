@@ -208,7 +208,7 @@ mod tests {
     /// The stop an engine moved before a kept span goes back after it (a new
     /// sentence follows) or goes (the sentence goes on).
     #[test]
-    fn issue33_2_a_stop_moved_before_a_span_goes_back() {
+    fn a_stop_moved_before_a_span_goes_back() {
         let names = kept(&["CEAC Maris Stella"]);
         let ca = "Lloc: Comença en la recepció del . CEAC Maris Stella Edat: per a majors";
         assert_eq!(

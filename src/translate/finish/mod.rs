@@ -218,7 +218,7 @@ mod tests {
     /// Rare FUtures": the kept initial "F" was found again inside "Futures" and
     /// title case capitalised the rest of the word.
     #[test]
-    fn issue33_a_kept_name_is_never_found_inside_a_word() {
+    fn a_kept_name_is_never_found_inside_a_word() {
         let out = finish("Alex M. F. Quicho, Mentor of the LAB 4 Rare Futures", &names(&["F", "LAB"]), None, Lang::En, Field::Title);
         assert_eq!(out, "Alex M. F. Quicho, Mentor of the LAB 4 Rare Futures");
         let segs = segments("F. and Futures", &names(&["F"]));

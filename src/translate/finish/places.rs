@@ -296,7 +296,7 @@ mod tests {
 
     /// French "en" before a kept place or venue is "à", "au", "à la", "à l'".
     #[test]
-    fn issue11_french_en_before_a_kept_place_or_venue() {
+    fn french_en_before_a_kept_place_or_venue() {
         let fr = |out: &str, kept: &[&str]| finish(out, &names(kept), None, Lang::Fr, Field::Title);
         assert_eq!(fr("Kairo en Tetuán", &["Kairo", "Tetuán"]), "Kairo à Tetuán");
         assert_eq!(
@@ -325,7 +325,7 @@ mod tests {
 
     /// After a "vous" imperative, "tu" possessives are "vous" ones.
     #[test]
-    fn issue11_french_vous_after_an_imperative() {
+    fn french_vous_after_an_imperative() {
         let fr = |out: &str| finish(out, &[], None, Lang::Fr, Field::Title);
         assert_eq!(fr("Améliorez ton anglais avec tes amis"), "Améliorez votre anglais avec vos amis");
         assert_eq!(fr("Prenez soin de ta santé"), "Prenez soin de votre santé");
@@ -336,7 +336,7 @@ mod tests {
 
     /// English "in" before a kept venue is "at".
     #[test]
-    fn issue11_english_in_before_a_kept_venue() {
+    fn english_in_before_a_kept_venue() {
         let en = |out: &str, kept: &[&str]| finish(out, &names(kept), None, Lang::En, Field::Title);
         assert_eq!(
             en("Play Centre in Centro Cultural Sara Montiel", &["Centro Cultural Sara Montiel"]),
@@ -351,7 +351,7 @@ mod tests {
 
     /// French elision where the engine could not see the next word.
     #[test]
-    fn issue11_french_elides_before_a_vowel_it_could_not_see() {
+    fn french_elides_before_a_vowel_it_could_not_see() {
         let fr = |out: &str, kept: &[&str]| finish(out, &names(kept), None, Lang::Fr, Field::Title);
         assert_eq!(fr("Espoir de Alto Vuelo", &["Alto Vuelo"]), "Espoir d'Alto Vuelo");
         assert_eq!(fr("Visites guidées à la exposition", &[]), "Visites guidées à l'exposition");

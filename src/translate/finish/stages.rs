@@ -317,7 +317,10 @@ mod tests {
         // A Spanish description into Catalan keeps its names and nothing else:
         // "la mentoría de Alejandro Torres y el Niño" came back "d'i Alejandro Torres el Nen".
         let kept = vec!["Alejandro Torres".to_string()];
-        assert_eq!(finish_plain("la mentoria d'i Alejandro Torres el Nen", &kept, &[], Lang::Ca), "la mentoria d'Alejandro Torres i el Nen");
+        assert_eq!(
+            finish_plain("la mentoria d'i Alejandro Torres el Nen", &kept, &[], Lang::Ca),
+            "la mentoria d'Alejandro Torres i el Nen"
+        );
         assert_eq!(finish_plain("in il  parco partorisca tutti", &[], &[], Lang::It), "in il  parco partorisca tutti");
     }
 

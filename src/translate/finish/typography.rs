@@ -172,7 +172,7 @@ mod tests {
     }
 
     #[test]
-    fn issue20_french_sets_its_double_marks_and_guillemets() {
+    fn french_sets_its_double_marks_and_guillemets() {
         let fr = |t: &str| punctuate(t, &[], Lang::Fr).replace('\u{a0}', "_");
         assert_eq!(fr("Atelier: 'Contes d'hiver'"), "Atelier_: «_Contes d'hiver_»");
         assert_eq!(fr("« Déjà »"), "«_Déjà_»");
@@ -185,7 +185,7 @@ mod tests {
     }
 
     #[test]
-    fn issue11_no_spanish_opening_marks_outside_iberian_languages() {
+    fn no_spanish_opening_marks_outside_iberian_languages() {
         let out = "L'intelligenza artificiale: ¿progresso o pericolo? ¡Venite!";
         assert_eq!(finish(out, &[], None, Lang::It, Field::Title), "L'intelligenza artificiale: progresso o pericolo? Venite!");
         assert_eq!(finish("¿Qué tal?", &[], None, Lang::Gl, Field::Title), "¿Qué tal?");

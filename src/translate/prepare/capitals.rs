@@ -205,7 +205,7 @@ mod tests {
     /// A company in capitals keeps its "Y"; a leading ordinal is kept on its
     /// own ("VI Feria" was English "I saw Feria").
     #[test]
-    fn issue11_capitals_and_ordinals() {
+    fn a_company_in_capitals_keeps_its_y_and_a_leading_ordinal_stands_alone() {
         assert_eq!(names("'Clowntalent' (MARGARITO Y CIA.)"), ["MARGARITO Y CIA"]);
         // The word after a leading ordinal opens the title: its capital says nothing.
         assert_eq!(names("VI Feria de Enoturismo"), ["VI", "Enoturismo"]);

@@ -228,7 +228,7 @@ mod tests {
     /// writes it "Madrid", also first ("Madrid" → Portuguese "Madri"), but
     /// never cuts a longer name.
     #[test]
-    fn issue11_a_locality_in_capitals_is_kept_as_a_title_writes_it() {
+    fn a_locality_in_capitals_is_kept_as_a_title_writes_it() {
         let known = Known { locality: Some("MADRID"), ..Known::default() };
         let p = prepare("Madrid, villa y corte", known, &TermBase::default());
         assert_eq!(p.names, ["Madrid"]);
@@ -240,7 +240,7 @@ mod tests {
     /// ("Aula Deportiva Municipal" came back "Salle de cours Deportiva
     /// Municipal"); a term's word does not.
     #[test]
-    fn issue11_a_first_word_heads_the_name_after_it() {
+    fn a_first_word_heads_the_name_after_it() {
         let terms = TermBase::parse("danza\tdance\n", "t").unwrap();
         let p = prepare("Aula Deportiva Municipal de Escalada", Known::default(), &terms);
         assert_eq!(p.names, ["Aula Deportiva Municipal de Escalada"]);
@@ -255,7 +255,7 @@ mod tests {
     /// The lead is every kept span the text starts with, so that the word an
     /// engine capitalises after them is put back in lower case.
     #[test]
-    fn issue11_the_lead_runs_over_leading_spans() {
+    fn the_lead_runs_over_leading_spans() {
         let p = prepare("XXI KIKO VENENO de gira", Known::default(), &TermBase::default());
         assert_eq!(p.lead.as_deref(), Some("XXI KIKO VENENO"));
         let p = prepare("XXI Premio Internacional. Fotografía", Known::default(), &TermBase::default());
@@ -269,7 +269,7 @@ mod tests {
     /// "Pachanga Foot"); an article opening the title leads nothing ("La Flûte
     /// enchantée" is the engine's own).
     #[test]
-    fn issue33_a_free_first_word_leads_a_lower_case_word() {
+    fn a_free_first_word_leads_a_lower_case_word() {
         let lead = |t: &str| prepare(t, Known::default(), &TermBase::default()).lead;
         assert_eq!(lead("Pachanga fútbol").as_deref(), Some("Pachanga"));
         assert_eq!(lead("'Arteterapia: crear para sanar'").as_deref(), Some("Arteterapia"));
@@ -297,7 +297,7 @@ mod tests {
     /// translated; one with a proper noun or an unknown word is kept. Without
     /// it, capitals decide as before.
     #[test]
-    fn issue20_the_dictionary_decides_which_capitalised_runs_are_names() {
+    fn the_dictionary_decides_which_capitalised_runs_are_names() {
         use crate::translate::prepare::analyser::{Analysis, WordKind};
         let text = "Visita a Letras Liberadas con Grant Phillips";
         let unit = |w: &str, k| {
@@ -329,7 +329,7 @@ mod tests {
     /// The event's district is kept where it stands alone, not where it heads a
     /// longer name.
     #[test]
-    fn issue20_the_district_is_kept_where_it_stands_alone() {
+    fn the_district_is_kept_where_it_stands_alone() {
         let known = Known { district: Some("Retiro"), ..Known::default() };
         assert_eq!(prepare("Paseo por el Retiro", known, &TermBase::default()).names, ["Retiro"]);
         let known = Known { district: Some("Centro"), ..Known::default() };

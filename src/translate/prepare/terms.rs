@@ -406,7 +406,7 @@ mod tests {
     }
 
     #[test]
-    fn a_malformed_line_is_skipped_and_named_issue19_item8() {
+    fn a_malformed_line_is_skipped_and_named() {
         let b = TermBase::read("sala\troom\nno tab here\n\tempty\ntaller\tcall 912 345 678\nteatro\t<b>theatre</b>\n", "es-en.tsv");
         assert_eq!(b.len(), 2);
         assert_eq!(b.term(1).target, "theatre");
@@ -450,7 +450,7 @@ mod tests {
     /// "Centro Municipal de Mayores" is a name, not seniors; a text's first
     /// word does not make a name of what follows.
     #[test]
-    fn issue11_no_term_after_a_names_connector() {
+    fn no_term_after_a_names_connector() {
         let b = TermBase::parse("mayores\tseniors\n", "t").unwrap();
         assert!(b.find("Teatro del Centro Municipal de Mayores", &[]).is_empty());
         assert_eq!(b.find("Grupo de Mayores", &[]).len(), 1);
@@ -459,7 +459,7 @@ mod tests {
 
     /// "(TÍTERES TRAGALUZ)" is a company's name, not puppets.
     #[test]
-    fn issue11_no_term_inside_a_bracket_in_capitals() {
+    fn no_term_inside_a_bracket_in_capitals() {
         let b = TermBase::parse("títeres\tpuppets\ncirco\tcircus\n", "t").unwrap();
         assert!(b.find("'Historia de Janco' (TÍTERES TRAGALUZ)", &[]).is_empty());
         assert!(b.find("(ALAS CIRCO TEATRO)", &[]).is_empty());
@@ -477,7 +477,7 @@ mod tests {
     /// Every example of the shipped files holds (the text with each term found
     /// in braces, as put in), and every entry of the multi-word senses has one.
     #[test]
-    fn issue33_4_every_multi_word_sense_has_an_example_that_holds() {
+    fn every_multi_word_sense_has_an_example_that_holds() {
         for (lang, content) in SHIPPED {
             let b = TermBase::parse(content, lang).unwrap();
             let mut used = std::collections::HashSet::new();

@@ -131,7 +131,7 @@ fn chatter() -> impl Iterator<Item = &'static str> {
 
 /// The least share of an answer's words the text or the referee holds
 /// (an answer of [`FEW_WORDS`] words or more). Measured on the dev sets'
-/// human references taken for an engine's answers (`translate_neural_referee::measure…`).
+/// human references taken for an engine's answers (`translation::neural_referee::measure…`).
 const MIN_SHARED: f64 = 0.2;
 
 /// The least share of one sentence's words the text or the referee holds
