@@ -99,7 +99,7 @@ fn default_translate_max_processes() -> usize {
     140
 }
 fn default_translate_max_memory_mb() -> u64 {
-    crate::translate::engines::apertium::DEFAULT_MAX_MEMORY_MB
+    crate::policy::DEFAULT_MAX_MEMORY_MB
 }
 fn default_max_wait() -> u64 {
     300

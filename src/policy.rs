@@ -1,6 +1,7 @@
 //! The limits behind the promises that the operator may tune in
 //! sources.toml, with their defaults and ceilings: how much one feed may
-//! withdraw at once (P20) and how long a text an engine is sent. A leaf,
+//! withdraw at once (P20), how long a text an engine is sent and how much
+//! memory translation's engines may hold together. A leaf,
 //! so that the config can validate a row against them and the store and
 //! the translation pipeline can apply them, without either reaching into
 //! the other.
@@ -44,3 +45,11 @@ impl Default for WithdrawGuard {
 /// `[settings] translate_max_chars` says nothing: descriptions in the real
 /// feeds stay under 10,000 characters.
 pub const DEFAULT_MAX_CHARS: usize = 20_000;
+
+/// What translation's engines may hold together by default, in MB of
+/// summed PSS as `data/translate/footprint.tsv` weighs them: the heaviest
+/// target (Spanish descriptions into French, through Catalan, with its
+/// mending and second opinion: 1,280 MB) runs alone, and the run as a whole
+/// (the `cityvibe` process's 70–100 MB beside) stays under 1.5 GB: a
+/// server of 2 GB has room for it.
+pub const DEFAULT_MAX_MEMORY_MB: u64 = 1300;

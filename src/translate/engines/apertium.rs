@@ -64,13 +64,9 @@ pub struct ApertiumTranslator {
     pivot_memo: PivotMemo,
 }
 
-/// What translation's engines may hold together by default, in MB of
-/// summed PSS as `data/translate/footprint.tsv` weighs them: the heaviest
-/// target (Spanish descriptions into French, through Catalan, with its
-/// mending and second opinion: 1,280 MB) runs alone, and the run as a whole
-/// (the `cityvibe` process's 70–100 MB beside) stays under 1.5 GB: a
-/// server of 2 GB has room for it.
-pub const DEFAULT_MAX_MEMORY_MB: u64 = 1300;
+/// What translation's engines may hold together by default: the policy's
+/// [`crate::policy::DEFAULT_MAX_MEMORY_MB`].
+pub use crate::policy::DEFAULT_MAX_MEMORY_MB;
 
 /// The processes one translator (one worker) may hold by default: the
 /// heaviest route with its second opinions fits, two workers stay under
