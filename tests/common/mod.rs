@@ -144,6 +144,28 @@ pub fn place(mirror: &std::path::Path, rel: &str, bytes: &[u8]) {
     std::fs::write(to, bytes).unwrap();
 }
 
+/// The real Madrid feed at `path` cut to the records of `ids` (each must be
+/// there), each passed through `edit`, as bytes a mirror serves. The feed
+/// has raw line breaks inside strings: they are read as blanks.
+pub fn madrid_feed_cut_to(path: &Path, ids: &[&str], edit: impl Fn(&mut serde_json::Value)) -> Vec<u8> {
+    let raw = std::fs::read_to_string(path).unwrap();
+    let mut feed: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&raw.replace('\n', " ")).unwrap();
+    let graph: Vec<serde_json::Value> = feed["@graph"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| ids.contains(&r["id"].as_str().unwrap_or_default()))
+        .map(|r| {
+            let mut r = r.clone();
+            edit(&mut r);
+            r
+        })
+        .collect();
+    assert_eq!(graph.len(), ids.len(), "every id is in the feed");
+    feed.insert("@graph".into(), serde_json::Value::Array(graph));
+    serde_json::to_vec(&feed).unwrap()
+}
+
 /// `cityvibe --mirror <mirror> run [--source …]` in `dir` as the binary runs
 /// it (the folder's sources.toml, its `data/cityvibe.db`, its host ledger
 /// in `dir/state`, fetching, storing and translating), but through the

@@ -16,7 +16,7 @@
 //! Not for: the rules' own examples (the data files' `# example:` lines,
 //! run by `every_example_in_the_language_data_holds` and
 //! `every_multi_word_sense_has_an_example_that_holds`).
-use crate::common::{cityvibe, has_apertium, place, realdata, workdir};
+use crate::common::{cityvibe, has_apertium, madrid_feed_cut_to, place, realdata, workdir};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::Path;
@@ -57,24 +57,10 @@ fn senses_the_real_feeds_repeat_read_right_in_every_language() {
     let dir = workdir(CONFIG);
     let d = dir.path();
     let mirror = d.join("mirror");
-    // The real records as published, only the sample's (the feed has raw line breaks in strings).
-    let raw = std::fs::read_to_string(madrid).unwrap();
-    let mut feed: serde_json::Map<String, Value> = serde_json::from_str(&raw.replace('\n', " ")).unwrap();
-    // Titles only: the descriptions would cost the engines seconds and are not what this reads.
-    let graph: Vec<Value> = feed["@graph"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|r| MADRID_IDS.contains(&r["id"].as_str().unwrap_or_default()))
-        .map(|r| {
-            let mut r = r.clone();
-            r["description"] = Value::String(String::new());
-            r
-        })
-        .collect();
-    assert_eq!(graph.len(), MADRID_IDS.len());
-    feed.insert("@graph".into(), Value::Array(graph));
-    place(&mirror, MADRID, serde_json::to_string(&feed).unwrap().as_bytes());
+    // The real records as published, only the sample's. Titles only: the
+    // descriptions would cost the engines seconds and are not what this reads.
+    let no_description = |r: &mut Value| r["description"] = Value::String(String::new());
+    place(&mirror, MADRID, &madrid_feed_cut_to(&madrid, MADRID_IDS, no_description));
     let rows: Vec<Value> = serde_json::from_slice::<Vec<Value>>(&std::fs::read(andalucia).unwrap())
         .unwrap()
         .into_iter()
