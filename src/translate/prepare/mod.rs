@@ -68,6 +68,11 @@ pub struct Known<'a> {
     /// the dictionary knows of its words ("Amets Arzallus", not "Sueño
     /// Arzallus").
     pub capitals_are_names: bool,
+    /// The original writes titles in sentence case and shouts a status in
+    /// capitals (Catalan: "ACTIVITAT CANCEL·LADA", "NO S'HA FET"): a word in
+    /// capitals the dictionary knows is a heading's, not a name's, and the
+    /// engine translates it.
+    pub capitals_are_headings: bool,
     /// The target language: its way of writing an edition's ordinal
     /// (`ordinals`, "V Concurso" → English "5th"); none, no ordinal.
     pub lang: Option<Lang>,
@@ -120,9 +125,10 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     let found = terms_to_put_in(&text, &taken, known, terms);
     taken.extend(found.iter().map(|f| (f.start, f.end)));
     // The names around all that, whole or word by word.
-    for span in names::find(&text, &taken, &kept, known.analysis, known.running_text, known.capitals_are_names) {
+    for span in names::find(&text, &taken, &kept, known.analysis, known.running_text, known.capitals_are_names, known.capitals_are_headings)
+    {
         match known.analysis.filter(|_| known.name_words) {
-            Some(analysis) => kept.extend(namewords::name_words(&text, span, analysis)),
+            Some(analysis) => kept.extend(namewords::name_words(&text, span, analysis, known.capitals_are_headings)),
             None => kept.push(span),
         }
     }
@@ -324,6 +330,38 @@ mod tests {
         let known = Known { analysis: Some(&analysis), ..Known::default() };
         assert_eq!(prepare("Teatro con EDULOGIC PRODUCCIONES", known, &TermBase::default()).names, ["EDULOGIC PRODUCCIONES"]);
         assert_eq!(prepare("Eloy de la Iglesia, cineasta", known, &TermBase::default()).names, ["Eloy de la Iglesia"]);
+    }
+
+    /// A Catalan original shouts a status in capitals: words the dictionary
+    /// knows (one unit across its "·") go to the engine; a word it does not
+    /// know stays a name beside them.
+    #[test]
+    fn a_status_in_capitals_is_no_name_in_a_catalan_title() {
+        use crate::translate::prepare::analyser::{Analysis, WordKind};
+        let text = "XXV Trobada Llaudística NO S'HA FET a CANCEL·LADA";
+        let unit = |w: &str, k| {
+            let a = text.find(w).unwrap();
+            (a, a + w.len(), k)
+        };
+        let analysis = Analysis {
+            units: vec![
+                unit("XXV", WordKind::Unknown),
+                unit("Trobada", WordKind::Common),
+                unit("Llaudística", WordKind::Unknown),
+                unit("NO", WordKind::Function),
+                unit("S'HA", WordKind::Common),
+                unit("FET", WordKind::Common),
+                unit("CANCEL·LADA", WordKind::Common),
+            ],
+            ..Analysis::default()
+        };
+        let catalan = Known { analysis: Some(&analysis), capitals_are_headings: true, ..Known::default() };
+        let names = prepare(text, catalan, &TermBase::default()).names;
+        assert!(!names.iter().any(|n| n.contains("FET") || n.contains("LADA")), "{names:?}");
+        assert!(names.iter().any(|n| n.contains("Llaudística")), "{names:?}");
+        // A Spanish original's word in capitals is a company's, as before.
+        let spanish = Known { analysis: Some(&analysis), ..Known::default() };
+        assert!(prepare(text, spanish, &TermBase::default()).names.iter().any(|n| n.contains("FET")));
     }
 
     /// The event's district is kept where it stands alone, not where it heads a

@@ -23,7 +23,10 @@ use super::words::{connector, function_word, given_name, not_a_name_start, words
 /// a heading, not a name by itself. `all_capitals` (an original that writes
 /// titles in sentence case, Basque): every capitalised run is a name, a
 /// sentence's first word too when a capitalised word follows it ("Amets
-/// Arzallus"), whatever the dictionary knows of its words.
+/// Arzallus"), whatever the dictionary knows of its words. `headings` (a
+/// Catalan original): words in capitals the dictionary knows are a status
+/// shouted ("ACTIVITAT CANCEL·LADA", "NO S'HA FET"), cut out of the runs
+/// and left to the engine.
 pub(super) fn find(
     text: &str,
     taken: &[(usize, usize)],
@@ -31,6 +34,7 @@ pub(super) fn find(
     analysis: Option<&Analysis>,
     running_text: bool,
     all_capitals: bool,
+    headings: bool,
 ) -> Vec<(usize, usize)> {
     let mut rest = text.as_bytes().to_vec();
     for &(a, b) in taken {
@@ -57,6 +61,7 @@ pub(super) fn find(
     if let Some(analysis) = analysis.filter(|_| !all_capitals) {
         found = found
             .into_iter()
+            .flat_map(|span| if headings { without_headings(text, span, analysis) } else { vec![span] })
             .flat_map(|span| if before_a_name(span.1) { vec![span] } else { by_dictionary(text, span, analysis, !running_text) })
             .collect();
     }
@@ -64,6 +69,43 @@ pub(super) fn find(
         .into_iter()
         .filter(|span| taken.iter().all(|&(a, b)| span.1 <= a || span.0 >= b))
         .map(|span| headed(text, &ws, span, taken))
+        .collect()
+}
+
+/// Whether the word `a..b` of `text` is in capitals and known to the
+/// dictionary as a word of the language: a heading's word ("CANCEL·LADA"),
+/// not a name's ("MACBA", which it does not know).
+pub(super) fn shouted_word(text: &str, (a, b): (usize, usize), analysis: &Analysis) -> bool {
+    let w = &text[a..b];
+    w.chars().filter(|c| c.is_alphabetic()).count() >= 2
+        && !w.chars().any(char::is_lowercase)
+        // Inside one unit of the dictionary ("CANCEL·LADA" is one word, cut at its "·").
+        && analysis.units.iter().any(|u| u.0 <= a && a < u.1 && matches!(u.2, WordKind::Common | WordKind::Function))
+}
+
+/// The capitalised run `span` cut at its shouted words ([`shouted_word`]):
+/// "XXV Trobada Llaudística NO S'HA FET" → "XXV Trobada Llaudística".
+fn without_headings(text: &str, span: (usize, usize), analysis: &Analysis) -> Vec<(usize, usize)> {
+    let ws: Vec<(usize, usize)> = words(&text[span.0..span.1]).into_iter().map(|(a, b)| (span.0 + a, span.0 + b)).collect();
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    let mut open: Option<(usize, usize)> = None;
+    for w in ws {
+        if shouted_word(text, w, analysis) {
+            out.extend(open.take());
+        } else {
+            open = Some(open.map_or(w, |(a, _)| (a, w.1)));
+        }
+    }
+    out.extend(open);
+    // A run that starts or ends in a function word or a stop no longer does.
+    out.into_iter()
+        .filter_map(|(a, b)| {
+            let ws = words(&text[a..b]);
+            let keep: Vec<&(usize, usize)> =
+                ws.iter().filter(|&&(s, e)| !(function_word(&text[a + s..a + e].to_lowercase()) && ws.len() > 1)).collect();
+            let (first, last) = (keep.first()?, keep.last()?);
+            text[a + first.0..].starts_with(char::is_uppercase).then_some((a + first.0, a + last.1))
+        })
         .collect()
 }
 

@@ -46,8 +46,10 @@ pub fn splits_from(src: &str, lang: Lang, field: Field) -> bool {
 }
 
 /// The parts of the kept run `span` of `text` that stay apart from the
-/// engine; the words between them go to it.
-pub fn name_words(text: &str, span: (usize, usize), analysis: &Analysis) -> Vec<(usize, usize)> {
+/// engine; the words between them go to it. `headings` (a Catalan
+/// original): a word in capitals the dictionary knows is no name's
+/// ("ACTIVITAT CANCEL·LADA").
+pub fn name_words(text: &str, span: (usize, usize), analysis: &Analysis, headings: bool) -> Vec<(usize, usize)> {
     let ws: Vec<(usize, usize)> = words(&text[span.0..span.1]).into_iter().map(|(a, b)| (span.0 + a, span.0 + b)).collect();
     let lower = |k: usize| text[ws[k].0..ws[k].1].to_lowercase();
     let connector = |k: usize| lang_data::of(Lang::Es).connectors.has(&lower(k));
@@ -57,7 +59,7 @@ pub fn name_words(text: &str, span: (usize, usize), analysis: &Analysis) -> Vec<
     let name_word = |k: usize| {
         let w = &text[ws[k].0..ws[k].1];
         let letters = w.chars().filter(|c| c.is_alphabetic()).count();
-        let caps = letters >= 2 && !w.chars().any(char::is_lowercase);
+        let caps = letters >= 2 && !w.chars().any(char::is_lowercase) && !(headings && super::names::shouted_word(text, ws[k], analysis));
         let odd = w.contains('_') || w.chars().skip(1).any(char::is_uppercase) || w.chars().any(|c| c.is_ascii_digit());
         let known_elsewhere = lang_data::of(Lang::Es).not_name_starts.has(&lower(k));
         caps || odd
@@ -145,7 +147,7 @@ mod tests {
 
     fn kept(text: &str, kinds: &[(&str, WordKind)]) -> Vec<String> {
         let an = analysis(text, kinds);
-        name_words(text, (0, text.len()), &an).into_iter().map(|(a, b)| text[a..b].to_string()).collect()
+        name_words(text, (0, text.len()), &an, false).into_iter().map(|(a, b)| text[a..b].to_string()).collect()
     }
 
     use WordKind::{Common, Function, Proper, Unknown};

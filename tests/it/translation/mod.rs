@@ -4,6 +4,7 @@
 //! memory of human corrections, and every engine answer checked before it is stored.
 
 mod answers_checked;
+mod catalan_originals;
 mod engine;
 pub(crate) mod engine_answers;
 mod english;
