@@ -127,19 +127,7 @@ fn print_table(outcome: &RunOutcome) -> std::io::Result<()> {
     ])
     .right(&[2, 3, 4, 5, 6, 7, 8, 9]);
     for s in &outcome.report.sources {
-        t.row([
-            s.id.clone(),
-            s.status.to_string(),
-            s.requests.to_string(),
-            s.not_modified.to_string(),
-            s.added.to_string(),
-            s.updated.to_string(),
-            s.withdrawn.to_string(),
-            s.record_errors.to_string(),
-            s.translated.to_string(),
-            format!("{:.1} s", s.duration_ms as f64 / 1000.0),
-            s.message.clone(),
-        ]);
+        t.row(std::iter::once(s.id.clone()).chain(super::runs::source_cells(s, true)));
     }
     t.print()
 }

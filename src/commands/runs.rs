@@ -4,6 +4,7 @@ use super::{Exit, exit, local_time, print_json};
 use crate::cli::{Cli, RunsArgs};
 use crate::output::Table;
 use crate::store::Store;
+use crate::store::runs::SourceReport;
 use anyhow::Result;
 
 pub fn list(cli: &Cli, args: &RunsArgs) -> Result<Exit> {
@@ -47,23 +48,33 @@ pub fn list(cli: &Cli, args: &RunsArgs) -> Result<Exit> {
             t.row([r.run_id.to_string(), local_time(Some(r.started_at)), exit_code.clone(), "(no source)".into()]);
         }
         for s in &r.sources {
-            t.row([
-                r.run_id.to_string(),
-                local_time(Some(r.started_at)),
-                exit_code.clone(),
-                s.id.clone(),
-                s.status.to_string(),
-                s.requests.to_string(),
-                s.not_modified.to_string(),
-                s.added.to_string(),
-                s.updated.to_string(),
-                s.withdrawn.to_string(),
-                s.translated.to_string(),
-                format!("{:.1} s", s.duration_ms as f64 / 1000.0),
-                s.message.clone(),
-            ]);
+            t.row(
+                [r.run_id.to_string(), local_time(Some(r.started_at)), exit_code.clone(), s.id.clone()]
+                    .into_iter()
+                    .chain(source_cells(s, false)),
+            );
         }
     }
     t.print()?;
     Ok(exit::OK)
+}
+
+/// One source's cells of a run's table after its id, as `run` prints them
+/// and `runs` reads them back: status, requests, 304s, added, updated,
+/// withdrawn, the record errors where `errors` (the run says them, the
+/// stored runs do not), translated, time and message.
+pub(super) fn source_cells(s: &SourceReport, errors: bool) -> Vec<String> {
+    let mut cells = vec![
+        s.status.to_string(),
+        s.requests.to_string(),
+        s.not_modified.to_string(),
+        s.added.to_string(),
+        s.updated.to_string(),
+        s.withdrawn.to_string(),
+    ];
+    if errors {
+        cells.push(s.record_errors.to_string());
+    }
+    cells.extend([s.translated.to_string(), format!("{:.1} s", s.duration_ms as f64 / 1000.0), s.message.clone()]);
+    cells
 }
