@@ -22,22 +22,8 @@ pub fn list(cli: &Cli, args: &RunsArgs) -> Result<Exit> {
         eprintln!("no runs yet: run `cityvibe run`");
         return Ok(exit::OK);
     }
-    let mut t = Table::new(&[
-        "run",
-        "started",
-        "exit",
-        "source",
-        "status",
-        "req",
-        "304",
-        "added",
-        "updated",
-        "withdrawn",
-        "translated",
-        "duration",
-        "message",
-    ])
-    .right(&[0, 2, 5, 6, 7, 8, 9, 10, 11]);
+    let mut t = Table::new(&[&["run", "started", "exit", "source"][..], &COUNT_COLUMNS, &["translated", "duration", "message"]].concat())
+        .right(&[0, 2, 5, 6, 7, 8, 9, 10, 11]);
     for r in &runs {
         let exit_code = match (r.exit_code, r.status) {
             (Some(c), crate::store::reports::RunStatus::Interrupted) => format!("{c} interrupted"),
@@ -58,6 +44,9 @@ pub fn list(cli: &Cli, args: &RunsArgs) -> Result<Exit> {
     t.print()?;
     Ok(exit::OK)
 }
+
+/// The heads of the columns [`source_cells`] opens with.
+pub(super) const COUNT_COLUMNS: [&str; 6] = ["status", "req", "304", "added", "updated", "withdrawn"];
 
 /// One source's cells of a run's table after its id, as `run` prints them
 /// and `runs` reads them back: status, requests, 304s, added, updated,
