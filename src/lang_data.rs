@@ -131,6 +131,9 @@ kinds! {
         article_names: "article-names.tsv",
         /// Spanish: the venue words a kept span may open with, with their gender.
         venue_heads: "venue-heads.tsv",
+        /// Originals (Spanish, Catalan): the generic words a public body's
+        /// name opens with ("Departament"), which the engine translates.
+        body_heads: "body-heads.txt",
         /// Spanish: words an engine joins across a kept span's edge.
         joined_across_spans: "joined-across-spans.tsv",
         /// Spanish: demonstratives and possessives a term is not put in

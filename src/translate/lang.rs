@@ -36,7 +36,7 @@ use crate::lang_data::{self, DataFile};
 /// rewrites nothing. `send::need::finish_golden` (tests/golden/finish.jsonl) holds recorded
 /// engine answers with what finishing made of them: it fails when the
 /// output changes and this number did not.
-pub const FINISH_VERSION: u32 = 4;
+pub const FINISH_VERSION: u32 = 5;
 
 /// Whether `text` opens with a vowel, accented or not, in either case
 /// (`data/lang/vowels.txt`): what a word before it elides before.
@@ -249,6 +249,10 @@ mod tests {
             let terms = TermBase::load(None, code).unwrap();
             let known = Known { running_text: !e.title, lang: Some(lang_of(code)), ..Known::default() };
             return (prepare(&e.input, known, &terms).text.replace(KEEP_START, "{").replace(KEEP_END, "}"), untouched);
+        }
+        if e.path == data.body_heads.path() && dir != "es" {
+            let p = prepare(&e.input, Known::default(), &TermBase::default());
+            return (p.text.replace(KEEP_START, "{").replace(KEEP_END, "}"), untouched);
         }
         if dir == "es" && e.lang.is_none() {
             let known = Known { gazetteer, ..Known::default() };

@@ -1,7 +1,8 @@
 //! Words and stops Apertium moves from after a kept span to before it, put
 //! back after it: French "Concert d'en X Y" → "Concert de X en Y", Catalan
-//! "del. Espronceda Ombres" → "del Espronceda. Ombres". Apertium's output
-//! only.
+//! "del. Espronceda Ombres" → "del Espronceda. Ombres", Italian through
+//! Catalan "di e danza spagnola flamenco" → "di danza spagnola e flamenco".
+//! Apertium's output only.
 //!
 //! Not for: the garbled forms `data/lang/garbled.tsv` knows (a stop alone
 //! before a span, a Catalan word fused before one: `garbled`).
@@ -58,6 +59,12 @@ pub(super) fn mend_around_names(segs: &mut [Segment], lang: Lang) {
                 };
                 Some((format!("{head}{art}"), format!(" {}{after}", &w[2..])))
             }
+            // Through Catalan, Italian and Portuguese get the moved word
+            // translated: "di e \[danza spagnola\] flamenco" (an article or a
+            // preposition is never followed by "e" or "è").
+            ("it" | "pt", w) if !after.is_empty() && moved_after_a_function_word(head, w, lang) => {
+                Some((head.to_string(), format!(" {word}{after}")))
+            }
             (_, w) if contracted(w) => {
                 let new_sentence = after.chars().nth(1).is_some_and(char::is_uppercase);
                 Some((format!("{head}{} ", word.trim_end_matches('.')), if new_sentence { format!(".{after}") } else { after }))
@@ -71,6 +78,21 @@ pub(super) fn mend_around_names(segs: &mut [Segment], lang: Lang) {
             }
         }
     }
+}
+
+/// Whether `word`, right before a kept span after `head`, is one Apertium
+/// moved there through Catalan (`data/lang/LANG/moved-words.txt`: Italian
+/// "e", "è"), standing where no such word can: after an article or a
+/// preposition of the language's function words (not after another
+/// conjunction: "e in \[Madrid\]" is Italian).
+fn moved_after_a_function_word(head: &str, word: &str, lang: Lang) -> bool {
+    let data = crate::lang_data::of(lang);
+    let Some(before) = head.strip_suffix(' ').and_then(|h| h.rsplit(' ').next()) else { return false };
+    let before = before.to_lowercase();
+    data.moved_words.has(word)
+        && data.function_words.has(&before)
+        && !data.moved_words.has(&before)
+        && !matches!(before.as_str(), "e" | "ed")
 }
 
 #[cfg(test)]
@@ -115,5 +137,17 @@ mod tests {
             finish("Visita pel. Campo del Moro amb guia", &kept, None, Lang::Ca, Field::Title),
             "Visita pel Campo del Moro amb guia"
         );
+        // Through Catalan, the moved word comes back translated.
+        let kept = names(&["USCSS Nostromo"]);
+        assert_eq!(
+            finish("ricerca i resti del e USCSS Nostromo raccoglie un oggetto", &kept, None, Lang::It, Field::Description),
+            "ricerca i resti del USCSS Nostromo e raccoglie un oggetto"
+        );
+        assert_eq!(
+            finish("investiga os restos do e USCSS Nostromo recolhe um objeto", &kept, None, Lang::Pt, Field::Description),
+            "investiga os restos do USCSS Nostromo e recolhe um objeto"
+        );
+        // After a conjunction the word is the engine's own.
+        assert_eq!(finish("a Roma e in USCSS Nostromo", &kept, None, Lang::It, Field::Description), "a Roma e in USCSS Nostromo");
     }
 }

@@ -78,12 +78,13 @@ pub(super) fn prepositions(segs: &mut [Segment], lang: Lang, apertium_slips: boo
             continue;
         };
         let inside_a_name = i > 0 && before == " en " && matches!(segs[i - 1], Segment::Name(_)) && last_en.is_some_and(|l| l > i);
-        if lang == "fr" && inside_a_name {
+        if (lang == "fr" || lang == "ca") && inside_a_name {
             continue;
         }
         let mended = match lang.as_str() {
             "fr" => french_before(before, name, apertium_slips),
             "en" => english_before(before, name),
+            "ca" => catalan_before(before, name),
             _ => None,
         };
         if let Some(m) = mended {
@@ -134,6 +135,40 @@ fn french_before(before: &str, name: &str, apertium_slips: bool) -> Option<Strin
         return Some(if p.ends_with('\'') { format!("{head}{p}") } else { format!("{head}{}", p.trim_end()) + " " });
     }
     None
+}
+
+/// Catalan "en X" → "a X", "en el X" → "al X": the Spanish "en" Apertium
+/// writes before a place or venue it could not see is Catalan "a" (with
+/// the venue's article: "al Centro Cultural X", "a la Biblioteca X", "a
+/// l'Espacio X"; a place or a person takes none, "a Salamanca"). A name
+/// that opens with its own article is left as it stands.
+fn catalan_before(before: &str, name: &str) -> Option<String> {
+    // A name with its own article ("en El Cairo") is left as it stands.
+    if ["El ", "La ", "Els ", "Les ", "L'", "L’"].iter().any(|a| name.starts_with(a)) {
+        return None;
+    }
+    let capital = |head: &str, word: &str, p: &str| {
+        if word.starts_with(char::is_uppercase) && head.trim().is_empty() { capitalize(p) } else { p.to_string() }
+    };
+    let at = match venue_head(name) {
+        Some(_) if crate::translate::lang::starts_with_vowel(name) => "a l'",
+        Some(Gender::Masculine) => "al ",
+        Some(Gender::Feminine) => "a la ",
+        None => "a ",
+    };
+    let (head, first) = if let Some((head, w)) = tail_words(before, 1).filter(|(_, w)| w[0].eq_ignore_ascii_case("en")) {
+        (head, w[0])
+    } else if venue_head(name).is_some()
+        && let Some((head, w)) = tail_words(before, 2)
+        && w[0].eq_ignore_ascii_case("en")
+        && matches!(w[1], "el" | "la")
+    {
+        (head, w[0])
+    } else {
+        return None;
+    };
+    let p = capital(head, first, at);
+    Some(if p.ends_with('\'') { format!("{head}{p}") } else { format!("{head}{}", p.trim_end()) + " " })
 }
 
 /// "in Centro Cultural X" → "at Centro Cultural X": one is at a venue.
@@ -347,6 +382,21 @@ mod tests {
             "Story Time at the Biblioteca Gloria Fuertes"
         );
         assert_eq!(en("Concert in Tetuán", &["Tetuán"]), "Concert in Tetuán");
+    }
+
+    /// Catalan "en" before a kept place or venue is "a", "al", "a la", "a l'".
+    #[test]
+    fn catalan_en_before_a_kept_place_or_venue() {
+        let ca = |out: &str, kept: &[&str]| finish(out, &names(kept), None, Lang::Ca, Field::Title);
+        assert_eq!(ca("Bokobo Kids Village en Salamanca", &["Bokobo Kids Village", "Salamanca"]), "Bokobo Kids Village a Salamanca");
+        assert_eq!(
+            ca("Ludoteca en el Centro Cultural Sara Montiel", &["Centro Cultural Sara Montiel"]),
+            "Ludoteca al Centro Cultural Sara Montiel"
+        );
+        assert_eq!(ca("Conte en Biblioteca Gloria Fuertes", &["Biblioteca Gloria Fuertes"]), "Conte a la Biblioteca Gloria Fuertes");
+        assert_eq!(ca("En Madrid, de nit", &["Madrid"]), "A Madrid, de nit");
+        // Not before a kept span: the engine's own words stay.
+        assert_eq!(ca("Dones en dansa", &[]), "Dones en dansa");
     }
 
     /// French elision where the engine could not see the next word.

@@ -80,7 +80,7 @@ pub(super) const STAGES: &[Stage] = &[
     // the moved words put back.
     Stage { engines: APERTIUM, ..stage("blanks around anchors", Step::Plain(Cut::Anchors, |t, _| blanks::tidy_blanks(t))) },
     Stage {
-        langs: Langs::Only(&[Lang::Fr, Lang::Ca]),
+        langs: Langs::Only(&[Lang::Fr, Lang::Ca, Lang::It, Lang::Pt]),
         engines: APERTIUM,
         ..stage("words moved before a kept span", Step::Segments(Cut::Anchors, |s, f| moved::mend_around_names(s, f.lang)))
     },
@@ -146,7 +146,7 @@ pub(super) const STAGES: &[Stage] = &[
     // One rule for every engine; on Apertium's output the "en" it moved
     // ("d'en Magie Escena") goes back first.
     Stage {
-        langs: Langs::Only(&[Lang::Fr, Lang::En]),
+        langs: Langs::Only(&[Lang::Fr, Lang::En, Lang::Ca]),
         engines: APERTIUM,
         ..stage(
             "prepositions before a span, a moved \"en\" put back",
@@ -154,7 +154,7 @@ pub(super) const STAGES: &[Stage] = &[
         )
     },
     Stage {
-        langs: Langs::Only(&[Lang::Fr, Lang::En]),
+        langs: Langs::Only(&[Lang::Fr, Lang::En, Lang::Ca]),
         engines: Some(Slips::None),
         ..stage("prepositions before a span", Step::Segments(Cut::Names, |s, f| places::prepositions(s, f.lang, false)))
     },

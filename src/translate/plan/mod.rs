@@ -285,8 +285,9 @@ struct Planner<'a> {
     apertium: bool,
     has_fallback: bool,
     terms: HashMap<Lang, TermBase>,
-    /// The term bases of Basque originals (`data/terms/eu-XX.tsv`).
-    basque_terms: HashMap<Lang, TermBase>,
+    /// The term bases of Basque and Catalan originals (`data/terms/eu-XX.tsv`,
+    /// `data/terms/ca-XX.tsv`), by original language and target.
+    original_terms: HashMap<(&'static str, Lang), TermBase>,
     no_terms: TermBase,
     gazetteer: Vec<String>,
     /// One analyser per original language for the whole step; none
@@ -329,7 +330,11 @@ impl<'a> Planner<'a> {
             apertium: engine.starts_with("apertium"),
             has_fallback,
             terms,
-            basque_terms: langs.iter().map(|&l| Ok((l, TermBase::basque(l.as_str())?))).collect::<Result<_>>()?,
+            original_terms: ["eu", "ca"]
+                .into_iter()
+                .flat_map(|src| langs.iter().map(move |&l| (src, l)))
+                .map(|(src, l)| Ok(((src, l), TermBase::of_original(src, l.as_str())?)))
+                .collect::<Result<_>>()?,
             no_terms: TermBase::default(),
             gazetteer,
             analysers: HashMap::new(),
@@ -443,7 +448,8 @@ impl<'a> Planner<'a> {
         };
         let base = match src {
             "es" => self.terms.get(&lang).unwrap_or(&self.no_terms),
-            "eu" => self.basque_terms.get(&lang).unwrap_or(&self.no_terms),
+            "eu" => self.original_terms.get(&("eu", lang)).unwrap_or(&self.no_terms),
+            "ca" => self.original_terms.get(&("ca", lang)).unwrap_or(&self.no_terms),
             _ => &self.no_terms,
         };
         let plain = self.apertium && src == "es" && super::lang::plain(lang, t.field);

@@ -11,7 +11,7 @@
 
 use super::analyser::{Analysis, WordKind};
 use super::capitals::sentence_case_names;
-use super::words::{connector, function_word, given_name, not_a_name_start, words};
+use super::words::{body_head, connector, function_word, given_name, not_a_name_start, words};
 
 /// The names in `text` outside the `taken` spans: the runs its capitals
 /// give away and, with Apertium's `analysis`, only those the dictionary
@@ -67,6 +67,7 @@ pub(super) fn find(
     }
     found
         .into_iter()
+        .map(|span| owner_of_a_body(text, span))
         .filter(|span| taken.iter().all(|&(a, b)| span.1 <= a || span.0 >= b))
         .map(|span| headed(text, &ws, span, taken))
         .collect()
@@ -107,6 +108,33 @@ fn without_headings(text: &str, span: (usize, usize), analysis: &Analysis) -> Ve
             text[a + first.0..].starts_with(char::is_uppercase).then_some((a + first.0, a + last.1))
         })
         .collect()
+}
+
+/// The part of the run `span` that is a name when the run is a public
+/// body's: a run that opens with a generic head (`body_head`: "Departament
+/// de Cultura de la Generalitat de Catalunya", "Consejería de Cultura y
+/// Patrimonio Histórico de la Junta de Andalucía") is the head and its
+/// field, which the engine translates like any words ("Département de
+/// Culture"), then "de la" and its owner, the name kept ("Generalitat de
+/// Catalunya"); the owner is the last such part, as the field may hold one
+/// ("Departamento de Historia del Arte de la Universidad de Sevilla"). A
+/// run with no owner after an article stays whole.
+fn owner_of_a_body(text: &str, span: (usize, usize)) -> (usize, usize) {
+    let run = &text[span.0..span.1];
+    let first = run.split(|c: char| !c.is_alphanumeric()).next().unwrap_or_default().to_lowercase();
+    if !body_head(&first) {
+        return span;
+    }
+    const OWNERS: &[&str] = &[" de la ", " del ", " de l'", " de l’", " de los ", " de las ", " dels ", " de les "];
+    let owner = OWNERS
+        .iter()
+        .flat_map(|of| run.match_indices(of).map(|(at, _)| at + of.len()))
+        .filter(|&at| run[at..].starts_with(char::is_uppercase))
+        .max();
+    match owner {
+        Some(at) => (span.0 + at, span.1),
+        None => span,
+    }
 }
 
 /// `span` with the text's first word before it, when that word heads the

@@ -39,6 +39,19 @@ const SHIPPED_BASQUE: &[(&str, &str)] = &[
     ("gl", include_str!("../../../data/terms/eu-gl.tsv")),
 ];
 
+/// The shipped term files for Catalan originals (the Catalonia agenda),
+/// one per target language whose pair needs one (`ca-XX.tsv`): what
+/// Apertium's Catalan pairs read wrong or leave as they are ("Exposició" →
+/// French "Exposé", a title's "Febrer" left in Catalan), and the generic
+/// head of a public body's name ("Departament de Cultura"), which a kept
+/// name would otherwise hold whole.
+const SHIPPED_CATALAN: &[(&str, &str)] = &[
+    ("en", include_str!("../../../data/terms/ca-en.tsv")),
+    ("fr", include_str!("../../../data/terms/ca-fr.tsv")),
+    ("it", include_str!("../../../data/terms/ca-it.tsv")),
+    ("pt", include_str!("../../../data/terms/ca-pt.tsv")),
+];
+
 /// One entry: the Spanish phrase as lowercase words, and what it becomes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Term {
@@ -194,11 +207,17 @@ impl TermBase {
         Ok(base)
     }
 
-    /// The shipped term base for Basque originals into `tgt`
-    /// (`data/terms/eu-TGT.tsv`); empty for a language without one.
-    pub fn basque(tgt: &str) -> Result<TermBase> {
-        match SHIPPED_BASQUE.iter().find(|(l, _)| *l == tgt) {
-            Some((_, content)) => TermBase::parse(content, &format!("data/terms/eu-{tgt}.tsv")),
+    /// The shipped term base for originals in the language coded `src`
+    /// other than Spanish into `tgt` (`data/terms/eu-TGT.tsv` for Basque,
+    /// `data/terms/ca-TGT.tsv` for Catalan); empty for a pair without one.
+    pub fn of_original(src: &str, tgt: &str) -> Result<TermBase> {
+        let shipped = match src {
+            "eu" => SHIPPED_BASQUE,
+            "ca" => SHIPPED_CATALAN,
+            _ => &[],
+        };
+        match shipped.iter().find(|(l, _)| *l == tgt) {
+            Some((_, content)) => TermBase::parse(content, &format!("data/terms/{src}-{tgt}.tsv")),
             None => Ok(TermBase::default()),
         }
     }
@@ -478,7 +497,7 @@ mod tests {
     /// in braces, as put in), and every entry of the multi-word senses has one.
     #[test]
     fn every_multi_word_sense_has_an_example_that_holds() {
-        for (lang, content) in SHIPPED {
+        for (lang, content) in SHIPPED.iter().chain(SHIPPED_CATALAN) {
             let b = TermBase::parse(content, lang).unwrap();
             let mut used = std::collections::HashSet::new();
             for line in content.lines() {
@@ -502,7 +521,7 @@ mod tests {
     /// that lost track of an earlier line, and only the later one works.
     #[test]
     fn the_shipped_files_say_each_phrase_once() {
-        for (lang, content) in SHIPPED {
+        for (lang, content) in SHIPPED.iter().chain(SHIPPED_CATALAN) {
             let mut seen = std::collections::HashSet::new();
             for line in content.lines().filter(|l| l.contains('\t') && !l.starts_with('#')) {
                 let phrase = line.split('\t').next().unwrap_or_default().to_lowercase();

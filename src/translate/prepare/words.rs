@@ -100,6 +100,12 @@ pub(super) fn determiner_before(text: &str, at: usize, lang: Option<Lang>) -> bo
             && lang.is_none_or(|l| r.get(1).is_some_and(|langs| langs.split_whitespace().any(|c| c == l.as_str())))
     })
 }
+/// Whether `w` (lower case) is the generic head of a public body's name in
+/// an original, Spanish or Catalan (`data/lang/es/body-heads.txt`,
+/// `data/lang/ca/body-heads.txt`: "consejería", "departament").
+pub(super) fn body_head(w: &str) -> bool {
+    spanish().body_heads.has(w) || lang_data::of(Lang::Ca).body_heads.has(w)
+}
 pub(super) fn connector(w: &str) -> bool {
     spanish().connectors.has(w)
 }

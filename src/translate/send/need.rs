@@ -320,7 +320,8 @@ mod finish_golden {
             .collect();
         for tgt in [Lang::Es, Lang::Ca, Lang::En, Lang::Fr, Lang::Gl, Lang::It, Lang::Pt] {
             let terms = TermBase::load(None, tgt.as_str()).unwrap();
-            let basque = TermBase::basque(tgt.as_str()).unwrap();
+            let basque = TermBase::of_original("eu", tgt.as_str()).unwrap();
+            let catalan = TermBase::of_original("ca", tgt.as_str()).unwrap();
             let none = TermBase::default();
             for ((src, field, text, venue, kept), analysis) in texts.iter().zip(&analyses) {
                 if src == tgt.as_str() || text.is_empty() {
@@ -331,6 +332,7 @@ mod finish_golden {
                     _ if plain => &none,
                     "es" => &terms,
                     "eu" => &basque,
+                    "ca" => &catalan,
                     _ => &none,
                 };
                 let known = crate::translate::prepare::Known {

@@ -20,6 +20,7 @@ mod neural_poison;
 mod neural_referee;
 mod pipeline;
 pub(crate) mod quality;
+mod real_bodies;
 mod real_senses;
 mod real_slips;
 mod routes;

@@ -1,0 +1,122 @@
+//! Through the binary, with real Apertium and a real SQLite file, on a
+//! bounded sample of real records (Madrid 2025-10, Andalucía 2026-01 and
+//! the Catalonia agenda of `../shared/realdata/`): a kept name is no wider
+//! than the name. A public body's generic head and field are translated and
+//! only its owner is kept ("Département de la Culture de la Generalitat de
+//! Catalunya", not the Catalan left whole); a Catalan original's words the
+//! Catalan pairs read wrong or leave in Catalan come from its term base
+//! (`data/terms/ca-XX.tsv`: "Exposició" is no French "Exposé", a title's
+//! "Febrer" is February); a concert season's "Abono 1" is a subscription,
+//! not a credit; and a French title's first noun is no first person verb
+//! ("Je centre d'interprétation…").
+//!
+//! Not for: the rules' own examples (the data files' `# example:` lines,
+//! run by `every_example_in_the_language_data_holds`).
+use crate::common::{cityvibe, has_apertium, madrid_feed_cut_to, place, realdata, workdir};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::Path;
+
+const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"en\", \"fr\", \"it\", \"pt\", \"ca\", \"gl\"]\n\n\
+[sources.madrid]\nenabled = true\n[sources.andalucia]\nenabled = true\n[sources.gencat]\nenabled = true\n";
+const MADRID: &str = "datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json";
+const ANDALUCIA: &str = "datos.juntadeandalucia.es/api/v0/schedule/all?format=json";
+const GENCAT: &str = "analisi.transparenciacatalunya.cat/resource/rhpv-yr4f.json?$order=codi&$limit=1000&$offset=0";
+/// Madrid: "Centro de Interpretación del Paisaje de la Luz".
+const MADRID_IDS: &[&str] = &["11875736"];
+/// Andalucía: "…Ciclo Otoño, Abono 1…".
+const ANDALUCIA_IDS: &[&str] = &["206002"];
+/// Catalonia: "…impulsat pel Departament de Cultura de la Generalitat de
+/// Catalunya i les Diputacions de Barcelona…", "Febrer al Teatre Fortuny",
+/// "Exposició \"Tot escoltant Gerhard…\"".
+const GENCAT_IDS: &[&str] = &["20210127002", "20210129005", "20210127017"];
+
+/// The sample's events in `lang`, by source event id.
+fn listed(d: &Path, lang: &str) -> HashMap<String, Value> {
+    let out = cityvibe(d, &["events", "list", "--all", "--json", "--limit", "1000", "--lang", lang]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let all: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    all.into_iter().map(|e| (e["source_event_id"].as_str().unwrap().to_string(), e)).collect()
+}
+
+#[test]
+fn a_kept_name_is_no_wider_than_the_name_and_catalan_words_are_translated_on_real_records() {
+    let (Some(madrid), Some(andalucia), Some(gencat)) = (
+        realdata("madrid_300107/300107-0-agenda-actividades-eventos_2025-10.json"),
+        realdata("andalucia_agenda/agenda-eventos-junta-andalucia_2026-01.json"),
+        realdata("gencat_agenda_cultural/rhpv-yr4f_agenda-cultural-catalunya_2022-11.json"),
+    ) else {
+        return;
+    };
+    if !has_apertium() {
+        return;
+    }
+    let dir = workdir(CONFIG);
+    let d = dir.path();
+    let mirror = d.join("mirror");
+    // The real records as published, only the sample's; the descriptions
+    // cut to their opening, where the bodies are named.
+    let opening = |r: &mut Value, field: &str| {
+        let text: String = r[field].as_str().unwrap_or_default().chars().take(400).collect();
+        r[field] = Value::String(text);
+    };
+    place(&mirror, MADRID, &madrid_feed_cut_to(&madrid, MADRID_IDS, |r| r["description"] = Value::String(String::new())));
+    let rows: Vec<Value> = serde_json::from_slice::<Vec<Value>>(&std::fs::read(andalucia).unwrap())
+        .unwrap()
+        .into_iter()
+        .filter(|r| ANDALUCIA_IDS.iter().any(|id| r["id"].to_string().trim_matches('"') == *id))
+        .map(|mut r| {
+            opening(&mut r, "description");
+            r
+        })
+        .collect();
+    assert_eq!(rows.len(), ANDALUCIA_IDS.len());
+    place(&mirror, ANDALUCIA, serde_json::to_string(&rows).unwrap().as_bytes());
+    let rows: Vec<Value> = serde_json::from_slice::<Vec<Value>>(&std::fs::read(gencat).unwrap())
+        .unwrap()
+        .into_iter()
+        .filter(|r| GENCAT_IDS.contains(&r["codi"].as_str().unwrap_or_default()))
+        .map(|mut r| {
+            opening(&mut r, "descripcio");
+            if r.get("descripcio_html").is_some() {
+                r["descripcio_html"] = r["descripcio"].clone();
+            }
+            r
+        })
+        .collect();
+    assert_eq!(rows.len(), GENCAT_IDS.len());
+    place(&mirror, GENCAT, serde_json::to_string(&rows).unwrap().as_bytes());
+    for source in ["madrid", "andalucia", "gencat"] {
+        let out = cityvibe(d, &["--mirror", mirror.to_str().unwrap(), "run", "--force", "--source", source]);
+        assert!(out.status.success(), "{source}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let by_lang: HashMap<&str, HashMap<String, Value>> = ["en", "fr", "it", "pt"].into_iter().map(|l| (l, listed(d, l))).collect();
+    let text = |lang: &str, id: &str, field: &str| by_lang[lang][id][field].as_str().unwrap_or_default().to_string();
+
+    // A public body's head and field are translated; its owner is kept.
+    let fr = text("fr", "20210127002", "description");
+    assert!(fr.contains("Département de la Culture de la Generalitat de Catalunya") && !fr.contains("Departament de Cultura"), "{fr}");
+    assert!(fr.contains("Diputacions de Barcelone"), "the councils' list keeps its name, its places in French: {fr}");
+    let it = text("it", "20210127002", "description");
+    assert!(it.contains("Dipartimento di Cultura") && it.contains("Generalitat de Catalunya"), "{it}");
+    let pt = text("pt", "20210127002", "description");
+    assert!(pt.contains("Departamento de Cultura") && pt.contains("Generalitat de Catalunya"), "{pt}");
+    let en = text("en", "20210127002", "description");
+    assert!(en.contains("Department of Culture") && !en.contains("Departament de Cultura"), "{en}");
+    assert!(en.contains("Provincial Councils of Barcelona") && !en.contains("Diputacions") && !en.contains("Deputations"), "{en}");
+    // A Catalan original's words its pairs read wrong or leave in Catalan.
+    let fr = text("fr", "20210127017", "title");
+    assert!(fr.starts_with("Exposition") && !fr.contains("Exposé"), "{fr}");
+    for (lang, month) in [("en", "February"), ("fr", "Février"), ("it", "Febbraio"), ("pt", "Fevereiro")] {
+        let t = text(lang, "20210129005", "title");
+        assert!(t.starts_with(month) && !t.contains("Febrer "), "{lang}: {t}");
+    }
+    // A concert season's subscription is no credit.
+    let en = text("en", "206002", "title");
+    assert!(en.contains("Subscription 1") && !en.contains("Credit"), "{en}");
+    let fr = text("fr", "206002", "title");
+    assert!(fr.contains("abonnement 1") && !fr.contains("payement"), "{fr}");
+    // A French title's first noun is no first person verb.
+    let fr = text("fr", "11875736", "title");
+    assert!(fr.starts_with("Centre d'interprétation") && !fr.starts_with("Je "), "{fr}");
+}
