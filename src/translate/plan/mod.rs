@@ -251,7 +251,7 @@ impl<'a> Planner<'a> {
         Ok(Planner {
             store,
             engine: engine.to_string(),
-            apertium: engine.starts_with("apertium"),
+            apertium: crate::vocab::Translator::of_engine(engine) == Some(crate::vocab::Translator::Apertium),
             has_fallback,
             terms,
             basque_terms: langs.iter().map(|&l| Ok((l, TermBase::basque(l.as_str())?))).collect::<Result<_>>()?,
