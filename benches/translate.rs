@@ -8,8 +8,8 @@
 //!
 //! * **ours**: `ApertiumTranslator::system()` workers, one per core, fresh
 //!   (cold) for each run, driven by `translate_targets_parallel` over the
-//!   texts in batches of 50 (as `translate_pending` sends them; `--batch 0`
-//!   sends all texts in one call). The texts are those `translate_pending`
+//!   texts in batches of 50 (as `Step::run` sends them; `--batch 0`
+//!   sends all texts in one call). The texts are those `Step::run`
 //!   sends: scrubbed, duplicates once, prepared per target as production
 //!   does (venue and names kept, the term base applied) and put in house
 //!   style afterwards, all inside the timing.
@@ -68,7 +68,7 @@ use support::{Measure, Peaks, Sampler, become_subreaper, cpu_now, load_average, 
 
 const REAL_FEED: &str = "../shared/realdata/madrid_300107/300107-0-agenda-actividades-eventos_2025-10.json";
 const TARGETS: [&str; 6] = ["ca", "gl", "en", "fr", "it", "pt"];
-/// As `translate::plan::translate_pending` sends texts to the engines.
+/// As `translate::plan::step::Step::run` sends texts to the engines.
 const PIPELINE_BATCH: usize = 50;
 const TARGET_MEDIAN: Duration = Duration::from_secs(20);
 const TARGET_SPEEDUP: f64 = 10.0;
@@ -130,7 +130,7 @@ fn real_main() -> Result<()> {
     bench(o)
 }
 
-/// The texts of some events, as `translate_pending` sends them.
+/// The texts of some events, as `Step::run` sends them.
 struct Texts {
     /// Distinct (scrubbed text, venue name) pairs, as the pipeline prepares them.
     texts: Vec<(String, Option<String>)>,
@@ -161,7 +161,7 @@ fn texts_of(events: &[cityvibe::model::Event]) -> Texts {
                 continue;
             }
             fields += 1;
-            // As translate_pending: scrubbed once more (P5).
+            // As Step::run: scrubbed once more (P5).
             let item = (cityvibe::parse::pii::scrub(text), e.venue.name.clone());
             if seen.insert(item.clone()) {
                 texts.push(item);
@@ -430,7 +430,7 @@ impl Translator for Timed {
 }
 
 /// One cold run of the production path: fresh workers (one per core), the
-/// six targets in parallel, in batches as `translate_pending` sends them.
+/// six targets in parallel, in batches as `Step::run` sends them.
 /// Wall time (workers' start included) and the time each pair held a worker.
 fn ours(texts: &[(String, Option<String>)], kinds: &[Field], cores: usize, batch: usize) -> Result<Run> {
     let held = Arc::new(Mutex::new(BTreeMap::new()));

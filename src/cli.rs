@@ -1,9 +1,22 @@
-//! The command line, in one place (clap derive).
+//! The command line (clap derive): the global options, every command, and
+//! the options of each; those of `source …` and `adapter …` stand in
+//! `cli::sources`, the values options take in `cli::values`. The help text
+//! is the doc comments; docs/OPERATING.md's command reference is made from
+//! it (`make docs`).
+//!
+//! Not for what a command does (`commands`).
 
 use crate::lang::Lang;
-use clap::builder::{PossibleValue, TypedValueParser};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
+
+mod sources;
+mod values;
+pub use sources::{
+    AdapterCheckArgs, AdapterCommand, AdapterNewArgs, SourceCommand, SourceDisableArgs, SourceHistoryArgs, SourceShowArgs,
+    SourcesExportArgs, SourcesFormat,
+};
+pub use values::{CompletionShell, ExchangeOnly, ExportFormat, Known};
 
 #[derive(Debug, Parser)]
 #[command(name = "cityvibe", version, about = "CityVibe's polite collector of Spanish cultural-event open data")]
@@ -255,13 +268,6 @@ pub enum TranslateCommand {
     },
 }
 
-/// Which texts `translate export` writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ExchangeOnly {
-    Machine,
-    Missing,
-}
-
 #[derive(Debug, Subcommand)]
 pub enum EventsCommand {
     /// List active events: happening now or next first, by their next occurrence; ended ones with --all.
@@ -333,84 +339,6 @@ pub struct EventsListArgs {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum SourceCommand {
-    /// Every source, with its switch, host, delay and last status.
-    List {
-        /// Print the result as JSON.
-        #[arg(long)]
-        json: bool,
-    },
-    /// One source, with what the fetch log proves of our manners (P17).
-    Show(SourceShowArgs),
-    /// Switch a source off in sources.toml (P16).
-    Disable(SourceDisableArgs),
-    /// Switch a source back on (and show again the events `disable --withdraw` withheld).
-    Enable {
-        /// The source id (see `source list`).
-        #[arg(value_parser = Known::sources())]
-        id: String,
-    },
-    /// Lift a source's host's hold in the host ledger (a Retry-After of over
-    /// a year, P10), or bring times ahead of the clock back to now.
-    Release {
-        /// The source id, or its host (`folder:HOST` for a folder mirror's books).
-        target: String,
-    },
-    /// Every disable, enable and withdraw of a source, with its time and reason.
-    History(SourceHistoryArgs),
-    /// The "Fuentes de datos" page: publisher, dataset, licence, attribution, schedule, delay (P19).
-    Export(SourcesExportArgs),
-}
-
-// `cityvibe source export`'s options (a plain comment: a doc comment here would become its help text).
-#[derive(Debug, clap::Args)]
-pub struct SourcesExportArgs {
-    /// md (Markdown), html (a standalone page) or json.
-    #[arg(long, value_enum, default_value = "md")]
-    pub format: SourcesFormat,
-    /// The page's language: es, ca, gl, en, fr, it or pt.
-    #[arg(long, value_name = "xx", default_value = "es", value_enum)]
-    pub lang: Lang,
-}
-
-// `cityvibe source history`'s options (a plain comment: a doc comment here would become its help text).
-#[derive(Debug, clap::Args)]
-pub struct SourceHistoryArgs {
-    /// The source id (see `source list`).
-    #[arg(value_parser = Known::sources())]
-    pub id: String,
-    /// Print the result as JSON.
-    #[arg(long)]
-    pub json: bool,
-}
-
-// `cityvibe source disable`'s options (a plain comment: a doc comment here would become its help text).
-#[derive(Debug, clap::Args)]
-pub struct SourceDisableArgs {
-    /// The source id (see `source list`).
-    #[arg(value_parser = Known::sources())]
-    pub id: String,
-    /// Why (written down with the change).
-    #[arg(long)]
-    pub reason: String,
-    /// Also withhold its stored events from every list and export (kept
-    /// for `holdings`; `source enable` brings them back).
-    #[arg(long)]
-    pub withdraw: bool,
-}
-
-// `cityvibe source show`'s options (a plain comment: a doc comment here would become its help text).
-#[derive(Debug, clap::Args)]
-pub struct SourceShowArgs {
-    /// The source id (see `source list`).
-    #[arg(value_parser = Known::sources())]
-    pub id: String,
-    /// Print the result as JSON.
-    #[arg(long)]
-    pub json: bool,
-}
-
-#[derive(Debug, Subcommand)]
 pub enum TakedownCommand {
     /// Delete an event now and keep a tombstone so later runs skip it.
     Add(TakedownAddArgs),
@@ -442,100 +370,6 @@ pub struct TakedownAddArgs {
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
-}
-
-/// What `export` writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ExportFormat {
-    Json,
-    Csv,
-    Ics,
-    Jsonld,
-}
-
-/// What `sources export` writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum SourcesFormat {
-    Md,
-    Html,
-    Json,
-}
-
-/// Shells `completions` writes for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum CompletionShell {
-    Bash,
-    Zsh,
-    Fish,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum AdapterCommand {
-    /// Parse a sample file offline and report events, errors, field coverage and PII.
-    Check(AdapterCheckArgs),
-    /// Write adapters/ID.rs, its registry entry, a disabled sources.toml row and a sample.
-    New(AdapterNewArgs),
-}
-
-// `cityvibe adapter new`'s options (a plain comment: a doc comment here would become its help text).
-#[derive(Debug, clap::Args)]
-pub struct AdapterNewArgs {
-    /// The new adapter's id: lower case letters, digits and `_`.
-    pub id: String,
-    /// The host the feeds live on, e.g. datos.example.es.
-    #[arg(long)]
-    pub host: String,
-    /// json, xml or csv.
-    #[arg(long, default_value = "json")]
-    pub format: String,
-    /// The crate to write into.
-    #[arg(long, default_value = ".", value_name = "DIR")]
-    pub root: PathBuf,
-    /// Print the result as JSON.
-    #[arg(long)]
-    pub json: bool,
-}
-
-// `cityvibe adapter check`'s options (a plain comment: a doc comment here would become its help text).
-#[derive(Debug, clap::Args)]
-pub struct AdapterCheckArgs {
-    /// The adapter id (see `source list`).
-    #[arg(value_parser = Known::sources())]
-    pub id: String,
-    /// The sample file (the feed whose format matches its extension is used, else the first).
-    #[arg(long, value_name = "FILE")]
-    pub sample: PathBuf,
-    /// Print the result as JSON.
-    #[arg(long)]
-    pub json: bool,
-    /// How many events to print.
-    #[arg(long, default_value_t = 5)]
-    pub limit: usize,
-}
-
-/// A word from a known list, offered by shell completion and `--help` but
-/// checked by the command itself, so a mistyped source id gets the one "unknown
-/// source" message that names the known ones.
-#[derive(Clone)]
-pub struct Known(fn() -> Vec<&'static str>);
-
-impl Known {
-    /// The adapters' ids.
-    pub fn sources() -> Known {
-        Known(crate::adapters::ids)
-    }
-}
-
-impl TypedValueParser for Known {
-    type Value = String;
-
-    fn parse_ref(&self, cmd: &clap::Command, arg: Option<&clap::Arg>, value: &std::ffi::OsStr) -> Result<String, clap::Error> {
-        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
-    }
-
-    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        Some(Box::new((self.0)().into_iter().map(PossibleValue::new)))
-    }
 }
 
 impl Cli {

@@ -14,6 +14,7 @@ use crate::output::Exit;
 use crate::store::Store;
 use crate::translate::plan::Options;
 use crate::translate::plan::configured::engines;
+use crate::translate::plan::step::Step;
 use crate::translate::send::stats::TranslateStats;
 use anyhow::Result;
 use serde::Serialize;
@@ -69,16 +70,17 @@ pub fn run(store: &mut Store, opts: RunOptions<'_>, translate: bool, progress: &
     if translate && let Some(mut engines) = engines(&settings) {
         // Translate after storing: a missing or failing engine leaves events
         // stored untranslated, counted as pending and retried next run.
-        let options = Options::from_settings(&settings);
         // Asked before every engine batch: a signal or the deadline stops the
         // step there, what is translated kept.
         let stop = || bounds.why_stop(clock.now_ms());
-        match engines.translate_until(store, &settings.langs(), &[], &options, &stop, |d, t, w| progress.translating(d, t, w)) {
+        let langs = settings.langs();
+        let step = Step::new(&langs, &[]).with_options(Options::from_settings(&settings)).until(&stop);
+        match engines.translate(store, &step, |p| progress.translating(p.done, p.total, p.words)) {
             Ok(stats) => {
                 interrupted = interrupted.or_else(|| stats.interrupted.clone());
                 for s in report.sources.iter_mut() {
-                    if let Some((t, hits, pending)) = stats.per_source.get(&s.id) {
-                        (s.translated, s.translation_cache_hits, s.translation_pending) = (*t, *hits, *pending);
+                    if let Some(c) = stats.per_source.get(&s.id) {
+                        (s.translated, s.translation_cache_hits, s.translation_pending) = (c.translated, c.cache_hits, c.pending);
                     }
                 }
                 translation = Some(stats);

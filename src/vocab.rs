@@ -272,6 +272,15 @@ impl Translator {
     pub fn as_str(self) -> &'static str {
         self.into()
     }
+
+    /// The kind of engine an engine id names, read by the word it starts
+    /// with (`apertium/3.8.3`, `apertium/3.8 via es`, `apy@…`,
+    /// `libretranslate@…`, `openai:…@…`); `None` for an engine of no kind
+    /// the settings name (`unavailable`, a test's own).
+    pub fn of_engine(engine_id: &str) -> Option<Translator> {
+        use strum::IntoEnumIterator;
+        Translator::iter().find(|t| engine_id.starts_with(t.as_str()))
+    }
 }
 
 /// The engine `[settings] fallback` names: it translates what the
@@ -524,6 +533,18 @@ mod tests {
         }
         assert_eq!(Translator::iter().count(), translators.len());
         assert_eq!(Fallback::Apertium.to_string(), "apertium");
+        let engines = [
+            ("apertium/3.8.3", Some(Translator::Apertium)),
+            ("apertium/3.8 via es", Some(Translator::Apertium)),
+            ("apy@http://127.0.0.1:2737", Some(Translator::Apy)),
+            ("libretranslate@http://127.0.0.1:5000", Some(Translator::Libretranslate)),
+            ("openai:m@http://x", Some(Translator::Openai)),
+            ("unavailable", None),
+            ("fake/1", None),
+        ];
+        for (id, kind) in engines {
+            assert_eq!(Translator::of_engine(id), kind, "{id}");
+        }
     }
 
     /// Every event status the `events` table has held reads back as its word

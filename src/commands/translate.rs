@@ -10,6 +10,7 @@ use crate::store::Store;
 use crate::translate::exchange;
 use crate::translate::plan::Options;
 use crate::translate::plan::configured::engines;
+use crate::translate::plan::step::Step;
 use crate::translate::send::stats::TranslateStats;
 use crate::vocab::Field;
 use anyhow::Result;
@@ -24,9 +25,9 @@ pub fn step(store: &mut Store, config: &Config, sources: &[String], show_progres
     // The same progress as `run`'s translation step.
     let mut progress = super::progress::Progress::new(0, show_progress);
     progress.start_translating();
-    let options = Options::from_settings(&config.settings);
-    let stats = engines
-        .translate(store, &config.settings.langs(), sources, &options, |done, total, words| progress.translating(done, total, words))?;
+    let langs = config.settings.langs();
+    let step = Step::new(&langs, sources).with_options(Options::from_settings(&config.settings));
+    let stats = engines.translate(store, &step, |p| progress.translating(p.done, p.total, p.words))?;
     drop(progress);
     Ok(Some(stats))
 }

@@ -1,9 +1,11 @@
-//! The labelled parts of a Spanish description, each on a line of its own:
-//! the Madrid portal runs them together ("… Compañía: Edulogic
-//! Producciones Público: Familiar a partir de 4 años"), which a reader
-//! cannot scan and an engine takes for one sentence (the label after a
-//! name read as more of the name). The labels are data
-//! (`data/lang/es/labels.txt`, with examples `translate::lang`'s test runs).
+//! The labelled parts of a description, each on a line of its own: the
+//! Madrid portal runs them together ("… Compañía: Edulogic Producciones
+//! Público: Familiar a partir de 4 años"), which a reader cannot scan and
+//! an engine takes for one sentence (the label after a name read as more
+//! of the name). The labels are data, per language
+//! (`data/lang/XX/labels.txt`, with examples `translate::lang`'s test
+//! runs): Spanish lists some; a language that lists none keeps its
+//! descriptions as they are.
 //!
 //! Every description of every feed passes here, so only the few
 //! characters before each colon are looked at, and a label is looked up
@@ -15,11 +17,11 @@
 //! from 5.03 to 4.32 CPU s (load 2.8, Python 5.5 to 5.8), the stored rows
 //! unchanged.
 //!
-//! Not for: translating the labels (the engines and the term base do), or
-//! texts in other languages.
+//! Not for: translating the labels (the engines and the term base do).
 
-use std::collections::HashSet;
-use std::sync::OnceLock;
+use crate::lang::Lang;
+use std::collections::{HashMap, HashSet};
+use std::sync::LazyLock;
 
 /// The labels, lower case, and the length of the longest in characters.
 struct Labels {
@@ -27,22 +29,36 @@ struct Labels {
     longest: usize,
 }
 
-fn labels() -> &'static Labels {
-    static LABELS: OnceLock<Labels> = OnceLock::new();
-    LABELS.get_or_init(|| {
-        let words: HashSet<String> = crate::lang_data::of(crate::lang::Lang::Es).labels.lines().iter().map(|l| l.to_lowercase()).collect();
-        // A label ends at the first colon after it (`label_at`): none may hold one.
-        debug_assert!(words.iter().all(|w| !w.contains(':')), "a label holds a colon");
-        let longest = words.iter().map(|w| w.chars().count()).max().unwrap_or(0);
-        Labels { words, longest }
-    })
+/// Each display language's labels.
+static LABELS: LazyLock<HashMap<Lang, Labels>> = LazyLock::new(|| {
+    Lang::ALL
+        .into_iter()
+        .map(|lang| {
+            let words: HashSet<String> = crate::lang_data::of(lang).labels.lines().iter().map(|l| l.to_lowercase()).collect();
+            // A label ends at the first colon after it (`label_at`): none may hold one.
+            debug_assert!(words.iter().all(|w| !w.contains(':')), "a label holds a colon");
+            let longest = words.iter().map(|w| w.chars().count()).max().unwrap_or(0);
+            (lang, Labels { words, longest })
+        })
+        .collect()
+});
+
+fn labels(lang: Lang) -> &'static Labels {
+    &LABELS[&lang]
 }
 
-/// `text` with a line break before each label that follows other text on
-/// its line: the blanks before the label become one line break.
-pub fn split_labelled_parts(text: &str) -> String {
+/// The language of the code `code` when it lists labels: the one whose
+/// descriptions [`split_labelled_parts`] splits.
+pub fn labelled(code: &str) -> Option<Lang> {
+    Lang::from_code(code).filter(|&lang| !labels(lang).words.is_empty())
+}
+
+/// `text`, in `lang`, with a line break before each label that follows
+/// other text on its line: the blanks before the label become one line break.
+pub fn split_labelled_parts(text: &str, lang: Lang) -> String {
     let blank = |c: char| c.is_whitespace() && c != '\n';
-    let longest = labels().longest;
+    let labels = labels(lang);
+    let longest = labels.longest;
     let mut out = String::with_capacity(text.len() + 16);
     // `text[..done]` is in `out` already.
     let mut done = 0;
@@ -53,7 +69,7 @@ pub fn split_labelled_parts(text: &str) -> String {
         let back = text[from..colon].char_indices().rev().take(longest).last().map_or(colon, |(k, _)| from + k);
         for (k, _) in text[back..colon].char_indices() {
             let start = back + k;
-            if !text[..start].chars().next_back().is_some_and(blank) || !label_at(&text[start..]) {
+            if !text[..start].chars().next_back().is_some_and(blank) || !label_at(labels, &text[start..]) {
                 continue;
             }
             // The whole run of blanks before the label, and what comes before it.
@@ -72,11 +88,10 @@ pub fn split_labelled_parts(text: &str) -> String {
 
 /// Whether `rest` starts with a label, written with a capital and followed
 /// by a colon: each character of it lower-cases to the label's character.
-fn label_at(rest: &str) -> bool {
+fn label_at(labels: &Labels, rest: &str) -> bool {
     if !rest.chars().next().is_some_and(char::is_uppercase) {
         return false;
     }
-    let labels = labels();
     let mut key = String::with_capacity(32);
     for (n, c) in rest.chars().enumerate() {
         if c == ':' {
@@ -174,7 +189,7 @@ mod tests {
         for _ in 0..20_000 {
             let len = (next() % 12) as usize;
             let text: String = (0..len).map(|_| PIECES[(next() % PIECES.len() as u64) as usize]).collect();
-            assert_eq!(split_labelled_parts(&text), split_as_first_written(&text), "{text:?}");
+            assert_eq!(split_labelled_parts(&text, Lang::Es), split_as_first_written(&text), "{text:?}");
         }
     }
 }

@@ -117,9 +117,10 @@ impl EventSink for Framed<'_, '_> {
             // The id is contact data: the error must not quote it (P5).
             return self.inner.push(Err(RecordError::new("(id withheld)", reason)));
         }
-        // The portal's labelled parts, each on a line of its own.
-        if event.lang == "es" {
-            event.description = crate::parse::labels::split_labelled_parts(&event.description);
+        // The portal's labelled parts, each on a line of its own, in a
+        // language whose labels are listed (`data/lang/XX/labels.txt`).
+        if let Some(lang) = crate::parse::labels::labelled(&event.lang) {
+            event.description = crate::parse::labels::split_labelled_parts(&event.description, lang);
         }
         // An event the adapter could not place in CityVibe's taxonomy.
         if event.categories.is_empty() {

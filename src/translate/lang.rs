@@ -238,7 +238,7 @@ mod tests {
             return (crate::translate::engines::stream::guard_joins(&core).replace(KEEP_START, "{").replace(KEEP_END, "}"), untouched);
         }
         if e.path == data.labels.path() {
-            return (crate::parse::labels::split_labelled_parts(&e.input), untouched);
+            return (crate::parse::labels::split_labelled_parts(&e.input, lang_of(dir)), untouched);
         }
         if e.path == data.exonyms.path() {
             let (text, names) = kept_spans(&e.input);

@@ -1,5 +1,6 @@
 //! The scrubber's forms (P5), and what it must leave alone.
 
+use super::email::{EMAIL, LABEL_CHAR, LOCAL_CHAR, may_hold_email, spelt_at};
 use super::*;
 
 /// Every contact form the scrubber removes, those seen in real feeds among them.

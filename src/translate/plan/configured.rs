@@ -6,15 +6,14 @@
 //! Not for: what to translate or the step itself (`plan`), or an engine's
 //! own workings (`engines`).
 
-use super::{Options, translate_pending_falling_back, translate_until};
-use crate::lang::Lang;
+use super::step::Step;
 use crate::store::Store;
 use crate::translate::engines::apertium::ApertiumTranslator;
 use crate::translate::engines::apy::ApyTranslator;
 use crate::translate::engines::libretranslate::LibreTranslator;
 use crate::translate::engines::openai::OpenAiTranslator;
 use crate::translate::engines::{Translator, Workers};
-use crate::translate::send::stats::TranslateStats;
+use crate::translate::send::stats::{Progress, TranslateStats};
 use anyhow::Result;
 
 /// The engines the settings ask for: the configured one's workers, and the
@@ -25,29 +24,9 @@ pub struct Engines {
 }
 
 impl Engines {
-    /// [`translate_pending_falling_back`] with these engines.
-    pub fn translate(
-        &mut self,
-        store: &mut Store,
-        langs: &[Lang],
-        sources: &[String],
-        options: &Options,
-        progress: impl FnMut(u64, u64, u64),
-    ) -> Result<TranslateStats> {
-        translate_pending_falling_back(store, &mut self.workers, self.fallback.as_deref_mut(), langs, sources, options, progress)
-    }
-
-    /// [`translate_until`] with these engines: `stop` is asked before every batch.
-    pub fn translate_until(
-        &mut self,
-        store: &mut Store,
-        langs: &[Lang],
-        sources: &[String],
-        options: &Options,
-        stop: &dyn Fn() -> Option<String>,
-        progress: impl FnMut(u64, u64, u64),
-    ) -> Result<TranslateStats> {
-        translate_until(store, &mut self.workers, self.fallback.as_deref_mut(), langs, sources, options, stop, progress)
+    /// Run `step` ([`Step::run`]) with these engines.
+    pub fn translate(&mut self, store: &mut Store, step: &Step<'_>, progress: impl FnMut(Progress)) -> Result<TranslateStats> {
+        step.run(store, &mut self.workers, self.fallback.as_deref_mut(), progress)
     }
 }
 

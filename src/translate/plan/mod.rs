@@ -15,12 +15,13 @@
 //! fails on goes to the fallback engine when the operator names one
 //! (`fallback`).
 //!
-//! The step is layered, each file importing only the ones below it: this
-//! one plans the step and drives it; under it, in `send`, `fallback` gives
-//! the fallback engine what the configured one failed on, `batches` sends
-//! texts to an engine, and `need` (a text an engine must translate, its
-//! cache key) and `stats` (what the step did) sit under both. Beside this
-//! file, `configured` starts the engines the settings ask for.
+//! The step is layered, each file importing only the ones below it: `step`
+//! holds one step as a value and drives it; this one plans it; under them,
+//! in `send`, `fallback` gives the fallback engine what the configured one
+//! failed on, `batches` sends texts to an engine, and `need` (a text an
+//! engine must translate, its cache key) and `stats` (what the step did)
+//! sit under both. Beside them, `configured` starts the engines the
+//! settings ask for.
 //!
 //! A price no set phrase says in a language (`phrases`) is a third text to
 //! translate into it; one a phrase says never reaches an engine.
@@ -33,6 +34,7 @@
 //! human's.
 
 pub mod configured;
+pub mod step;
 
 use crate::lang::Lang;
 use crate::policy::DEFAULT_MAX_CHARS;
@@ -41,7 +43,6 @@ use crate::store::events::text_hash;
 use crate::store::memory::MemoryKey;
 use crate::store::translations::{Existing, MachineTranslation, SourceText};
 use crate::translate::engines::Translator;
-use crate::translate::engines::Workers;
 use crate::translate::finish::garble::Repair;
 use crate::translate::prepare::analyser::{Analyser, Analysis};
 use crate::translate::prepare::terms::TermBase;
@@ -115,18 +116,6 @@ fn publisher_spanish(store: &Store) -> Result<HashMap<(i64, Field), String>> {
         .collect())
 }
 
-/// Translate every active event's title and description into `langs` where
-/// needed, with the shipped term base and default limits.
-pub fn translate_pending<T: Translator + Send>(
-    store: &mut Store,
-    workers: &mut [T],
-    langs: &[Lang],
-    sources: &[String],
-    progress: impl FnMut(u64, u64, u64),
-) -> Result<TranslateStats> {
-    translate_pending_with(store, workers, langs, sources, &Options::default(), progress)
-}
-
 /// Cuts `text` to at most `max` characters at the last sentence end (or,
 /// lacking one, the last blank) before the limit.
 pub fn shorten(text: &str, max: usize) -> Option<&str> {
@@ -142,80 +131,6 @@ pub fn shorten(text: &str, max: usize) -> Option<&str> {
     Some(&text[..cut])
 }
 
-/// As [`translate_pending`], with the term base and limits of `options`.
-/// `workers` are engine instances of one kind (one per core); `progress` is
-/// told (done, total, words) as batches complete.
-pub fn translate_pending_with<T: Translator + Send>(
-    store: &mut Store,
-    workers: &mut [T],
-    langs: &[Lang],
-    sources: &[String],
-    options: &Options,
-    progress: impl FnMut(u64, u64, u64),
-) -> Result<TranslateStats> {
-    translate_pending_falling_back(store, workers, None, langs, sources, options, progress)
-}
-
-/// As [`translate_pending_with`]; what `workers` fail on, or are not asked this
-/// run (a text waiting after failures, or skipped), goes to `fallback` when
-/// there is one (`[settings] fallback`). Its texts are stored under its own
-/// name and cache key, so the next run asks `workers` again: a fallback text is
-/// a lesser engine's, kept only until the configured one answers.
-pub fn translate_pending_falling_back<T: Translator + Send>(
-    store: &mut Store,
-    workers: &mut [T],
-    fallback: Option<&mut [Workers]>,
-    langs: &[Lang],
-    sources: &[String],
-    options: &Options,
-    progress: impl FnMut(u64, u64, u64),
-) -> Result<TranslateStats> {
-    translate_until(store, workers, fallback, langs, sources, options, &|| None, progress)
-}
-
-/// As [`translate_pending_falling_back`], asking `stop` before every engine
-/// batch: when it gives a reason (the run's deadline passed, a signal asked it
-/// to stop), what is translated is kept, the rest stays pending for the next
-/// run, and the reason is in [`TranslateStats::interrupted`].
-#[allow(clippy::too_many_arguments)]
-pub fn translate_until<T: Translator + Send>(
-    store: &mut Store,
-    workers: &mut [T],
-    fallback: Option<&mut [Workers]>,
-    langs: &[Lang],
-    sources: &[String],
-    options: &Options,
-    stop: &dyn Fn() -> Option<String>,
-    mut progress: impl FnMut(u64, u64, u64),
-) -> Result<TranslateStats> {
-    let mut stats = TranslateStats::default();
-    let Some(engine) = workers.first().map(|w| w.engine_id()) else {
-        return Ok(stats);
-    };
-    let Plan { needs, from_cache, mut human_rows, mut fallen, failures, .. } =
-        plan(store, &engine, langs, sources, options, fallback.is_some(), &mut stats)?;
-    store.save_translations(&from_cache)?;
-    human_rows.sort();
-    human_rows.dedup();
-    for (source_lang, lang, field, original, text) in &human_rows {
-        store.save_human_translation(source_lang, *lang, *field, original, text)?;
-    }
-    let fallen_into = if fallback.is_some() { Some(&mut fallen) } else { None };
-    crate::translate::send::batches::send(store, workers, &engine, needs, &failures, &mut stats, fallen_into, stop, &mut progress)?;
-    if stats.interrupted.is_some() {
-        // Stopped: what the fallback would have had waits for the next run.
-        for n in fallen.into_values().flatten() {
-            stats.pending += 1;
-            stats.per_source.entry(n.source.clone()).or_default().2 += 1;
-        }
-    } else if let Some(fallback) = fallback
-        && !fallen.is_empty()
-    {
-        crate::translate::send::fallback::translate(store, fallback, fallen, &failures, &mut stats, stop, &mut progress)?;
-    }
-    Ok(stats)
-}
-
 /// What the plan step found: the texts an engine must translate now, those
 /// the cache or a human answers, those set aside. Nothing of it is stored yet.
 #[derive(Default)]
@@ -223,13 +138,23 @@ pub(in crate::translate) struct Plan {
     /// (source lang, target lang) → texts needing an engine.
     pub(in crate::translate) needs: BTreeMap<(String, Lang), Vec<Need>>,
     pub(in crate::translate) from_cache: Vec<MachineTranslation>,
-    /// Human translations of these very texts: (source lang, lang, field, original, text).
-    pub(in crate::translate) human_rows: Vec<(String, Lang, Field, String, String)>,
+    /// Human translations of these very texts.
+    pub(in crate::translate) human_rows: Vec<HumanRow>,
     /// (source lang, target lang) → texts for the fallback, when there is one.
     pub(in crate::translate) fallen: Fallen,
     /// Target language → texts set aside after [`MAX_FAILURES`] failures.
     pub(in crate::translate) set_aside: BTreeMap<String, u64>,
     pub(in crate::translate) failures: HashMap<String, crate::store::translations::Failure>,
+}
+
+/// A human's translation of a text the step meets, stored with the step.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(in crate::translate) struct HumanRow {
+    pub(in crate::translate) source_lang: String,
+    pub(in crate::translate) lang: Lang,
+    pub(in crate::translate) field: Field,
+    pub(in crate::translate) original: String,
+    pub(in crate::translate) text: String,
 }
 
 /// The term base of each of `langs`; the lines of the operator's files that
@@ -327,7 +252,7 @@ impl<'a> Planner<'a> {
         Ok(Planner {
             store,
             engine: engine.to_string(),
-            apertium: engine.starts_with("apertium"),
+            apertium: crate::vocab::Translator::of_engine(engine) == Some(crate::vocab::Translator::Apertium),
             has_fallback,
             terms,
             original_terms: ["eu", "ca"]
@@ -401,7 +326,13 @@ impl<'a> Planner<'a> {
         // A human translation of this very text wins over any engine.
         if let Some(text) = self.humans.get(&(t.lang.clone(), lang.to_string(), t.field, sent.hash.clone())) {
             if !here.is_some_and(|e| e.origin == TextOrigin::Human && e.source_hash == sent.hash) {
-                plan.human_rows.push((t.lang.clone(), lang, t.field, t.text.clone(), text.clone()));
+                plan.human_rows.push(HumanRow {
+                    source_lang: t.lang.clone(),
+                    lang,
+                    field: t.field,
+                    original: t.text.clone(),
+                    text: text.clone(),
+                });
             }
             return Ok(());
         }
@@ -412,7 +343,7 @@ impl<'a> Planner<'a> {
         }
         if let Some(cached) = self.store.cached_translation(&need.key)? {
             stats.cache_hits += 1;
-            stats.per_source.entry(t.source.clone()).or_default().1 += 1;
+            stats.per_source.entry(t.source.clone()).or_default().cache_hits += 1;
             let engine = origin_name(&self.engine, need.route, need.via);
             plan.from_cache.push(MachineTranslation::of(t, lang, cached, engine, &need.hash, need.key));
             return Ok(());
@@ -426,7 +357,7 @@ impl<'a> Planner<'a> {
             let asking = Asking { engine: &self.engine, asked: &mut asked, referee: None };
             let (text, repair) = finish_checked(&mut recorded, asking, src, lang, &need, &answer, stats);
             stats.cache_hits += 1;
-            stats.per_source.entry(t.source.clone()).or_default().1 += 1;
+            stats.per_source.entry(t.source.clone()).or_default().cache_hits += 1;
             let engine = origin_name(&self.engine, need.route, need.via);
             let mut row = MachineTranslation::of(t, lang, text, engine, &need.hash, need.key);
             row.repair = repair.map(Repair::as_str);
@@ -523,7 +454,7 @@ impl Plan {
                     self.fallen.entry(pair).or_default().push(need);
                 } else {
                     stats.pending += 1;
-                    stats.per_source.entry(need.source.clone()).or_default().2 += 1;
+                    stats.per_source.entry(need.source.clone()).or_default().pending += 1;
                 }
             }
             _ => self.needs.entry(pair).or_default().push(need),

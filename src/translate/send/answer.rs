@@ -229,7 +229,8 @@ pub fn refereed(sent: &str, answer: &str, referee: &str) -> Result<()> {
 /// referee: a neural engine's (LibreTranslate, an OpenAI-compatible
 /// server); Apertium's own and Apertium-APy's are not.
 pub fn needs_referee(engine_id: &str) -> bool {
-    engine_id.starts_with("libretranslate") || engine_id.starts_with("openai")
+    use crate::vocab::Translator as T;
+    matches!(T::of_engine(engine_id), Some(T::Libretranslate | T::Openai))
 }
 
 /// The referee: Apertium's own translation of the texts a neural engine

@@ -24,7 +24,7 @@ use crate::translate::finish::garble::{self, Repair};
 use crate::translate::prepare::Prepared;
 use crate::translate::send::answer::{Referee, check, needs_referee};
 use crate::translate::send::need::{Fallen, Need, asked_key};
-use crate::translate::send::stats::TranslateStats;
+use crate::translate::send::stats::{Progress, TranslateStats};
 use crate::vocab::Field;
 use anyhow::Result;
 use std::collections::{BTreeMap, HashMap};
@@ -47,7 +47,7 @@ const FIRST_BACKOFF_MS: i64 = 10 * 60 * 1000;
 /// Sends `needs` ((source, target) → texts) to `workers`, named `engines` in
 /// what is stored, and stores what they answer. What they fail on goes into
 /// `fallen` when there is a fallback, and counts as pending otherwise;
-/// `progress` is told (done, total, words) as batches complete. `stop` is asked
+/// `progress` is told how far it has come as batches complete. `stop` is asked
 /// before every batch: once it gives a reason, no batch more is sent, and the
 /// texts not sent count as pending.
 #[allow(clippy::too_many_arguments)]
@@ -60,7 +60,7 @@ pub(in crate::translate) fn send<T: Translator + Send>(
     stats: &mut TranslateStats,
     fallen: Option<&mut Fallen>,
     stop: &dyn Fn() -> Option<String>,
-    progress: &mut dyn FnMut(u64, u64, u64),
+    progress: &mut dyn FnMut(Progress),
 ) -> Result<()> {
     let total: u64 = needs.values().map(|v| v.len() as u64).sum();
     let mut done = 0u64;
@@ -103,7 +103,7 @@ pub(in crate::translate) fn send<T: Translator + Send>(
                 // What the engine said, before house style, then the texts made of it.
                 sending.store.save_engine_answers(&std::mem::take(&mut sending.asked))?;
                 sending.store.save_translations(&out)?;
-                progress(done, total, sending.stats.words);
+                progress(Progress { done, total, words: sending.stats.words });
             }
             sending.record_failures(&rounds)?;
             for worker in sending.workers.iter_mut() {
@@ -277,7 +277,7 @@ impl Rounds {
             for &i in plan.batches.iter().skip(round).flatten() {
                 for n in list.iter().filter(|n| n.key == plan.keys[i].0) {
                     stats.pending += 1;
-                    stats.per_source.entry(n.source.clone()).or_default().2 += 1;
+                    stats.per_source.entry(n.source.clone()).or_default().pending += 1;
                 }
             }
         }
@@ -383,7 +383,7 @@ impl<T: Translator + Send> Sending<'_, T> {
                         fallen.entry((src.clone(), *tgt)).or_default().push(n.clone());
                     } else {
                         self.stats.pending += 1;
-                        self.stats.per_source.entry(n.source.clone()).or_default().2 += 1;
+                        self.stats.per_source.entry(n.source.clone()).or_default().pending += 1;
                     }
                 }
             }

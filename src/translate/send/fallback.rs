@@ -19,7 +19,7 @@ use crate::store::translations::{Failure, MachineTranslation};
 use crate::translate::engines::Workers;
 use crate::translate::send::batches::{MAX_FAILURES, send};
 use crate::translate::send::need::{Fallen, asked_key, prepared_key};
-use crate::translate::send::stats::TranslateStats;
+use crate::translate::send::stats::{Progress, TranslateStats};
 use anyhow::Result;
 use std::collections::HashMap;
 
@@ -32,7 +32,7 @@ pub(in crate::translate) fn translate(
     failures: &HashMap<String, Failure>,
     stats: &mut TranslateStats,
     stop: &dyn Fn() -> Option<String>,
-    progress: &mut dyn FnMut(u64, u64, u64),
+    progress: &mut dyn FnMut(Progress),
 ) -> Result<()> {
     let Some(engine) = workers.first().map(|w| w.engine_id()) else {
         return Ok(());
@@ -52,7 +52,7 @@ pub(in crate::translate) fn translate(
             match failures.get(&n.key) {
                 Some(f) if f.failures >= MAX_FAILURES || f.next_try_ms > now => {
                     stats.pending += 1;
-                    stats.per_source.entry(n.source.clone()).or_default().2 += 1;
+                    stats.per_source.entry(n.source.clone()).or_default().pending += 1;
                 }
                 _ => needs.entry((src.clone(), tgt)).or_default().push(n),
             }

@@ -87,7 +87,7 @@ impl Need {
     ) -> MachineTranslation {
         stats.translated += 1;
         stats.words += self.words;
-        stats.per_source.entry(self.source.clone()).or_default().0 += 1;
+        stats.per_source.entry(self.source.clone()).or_default().translated += 1;
         MachineTranslation {
             event_id: self.event_id,
             lang: tgt,

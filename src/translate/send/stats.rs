@@ -37,7 +37,7 @@ pub struct TranslateStats {
     /// Words sent to the engine.
     pub words: u64,
     #[serde(skip)]
-    pub per_source: BTreeMap<String, (u64, u64, u64)>,
+    pub per_source: BTreeMap<String, SourceCounts>,
     /// The first engine error, for the report.
     pub error: Option<String>,
     /// The fallback engine's name, when it translated something.
@@ -58,6 +58,28 @@ pub struct TranslateStats {
     /// texts not sent are counted in `pending`.
     #[serde(skip)]
     pub interrupted: Option<String>,
+}
+
+/// What a translation step did for one source's texts.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct SourceCounts {
+    /// Texts translated by an engine now.
+    pub translated: u64,
+    /// Texts answered by the cache.
+    pub cache_hits: u64,
+    /// Texts still untranslated.
+    pub pending: u64,
+}
+
+/// How far a translation step has come, as batches complete.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// Texts sent and answered (or given up on) so far.
+    pub done: u64,
+    /// Texts the step sends in all.
+    pub total: u64,
+    /// Words sent so far.
+    pub words: u64,
 }
 
 impl TranslateStats {

@@ -411,9 +411,9 @@ fn translation_progress_moves_in_fine_steps() {
     let mut workers = vec![engine.with_timeout(std::time::Duration::from_secs(120))];
     let mut seen: Vec<(u64, u64)> = Vec::new();
     let langs = [cityvibe::lang::Lang::Es, cityvibe::lang::Lang::Ca];
-    let stats =
-        cityvibe::translate::plan::translate_pending(&mut store, &mut workers, &langs, &[], |done, total, _| seen.push((done, total)))
-            .unwrap();
+    let stats = cityvibe::translate::plan::step::Step::new(&langs, &[])
+        .run(&mut store, &mut workers, None, |p| seen.push((p.done, p.total)))
+        .unwrap();
     assert_eq!(stats.translated, 240, "{stats:?}");
     let mut last = 0;
     for (done, total) in &seen {

@@ -9,7 +9,7 @@ use cityvibe::lang::Lang;
 use cityvibe::store::Store;
 use cityvibe::translate::engines::Translator;
 use cityvibe::translate::engines::apertium::ApertiumTranslator;
-use cityvibe::translate::plan::translate_pending;
+use cityvibe::translate::plan::step::Step;
 use std::os::unix::fs::PermissionsExt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -87,7 +87,7 @@ fn only_new_or_changed_texts_reach_the_engine() {
     let (calls, texts) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
     let mut workers =
         vec![Counted { inner: Box::new(engine.with_timeout(Duration::from_secs(60))), calls: calls.clone(), texts: texts.clone() }];
-    let first = translate_pending(&mut store, &mut workers, &langs(), &[], |_, _, _| {}).unwrap();
+    let first = Step::new(&langs(), &[]).run(&mut store, &mut workers, None, |_| {}).unwrap();
     assert!(first.translated > 0, "{first:?}");
     assert_eq!(first.pending, 0, "{first:?}");
     let texts_first = texts.load(Ordering::SeqCst);
@@ -99,7 +99,7 @@ fn only_new_or_changed_texts_reach_the_engine() {
 
     // Second pass: nothing changed, no engine call.
     calls.store(0, Ordering::SeqCst);
-    let second = translate_pending(&mut store, &mut workers, &langs(), &[], |_, _, _| {}).unwrap();
+    let second = Step::new(&langs(), &[]).run(&mut store, &mut workers, None, |_| {}).unwrap();
     assert_eq!(calls.load(Ordering::SeqCst), 0, "{second:?}");
     assert_eq!((second.translated, second.pending), (0, 0));
 
@@ -114,7 +114,7 @@ fn only_new_or_changed_texts_reach_the_engine() {
     ingest(&mut store, &["madrid"], &mirror);
     calls.store(0, Ordering::SeqCst);
     texts.store(0, Ordering::SeqCst);
-    let third = translate_pending(&mut store, &mut workers, &langs(), &[], |_, _, _| {}).unwrap();
+    let third = Step::new(&langs(), &[]).run(&mut store, &mut workers, None, |_| {}).unwrap();
     assert_eq!(third.translated, 6, "{third:?}");
     assert_eq!(texts.load(Ordering::SeqCst), 6, "one text, six targets");
     assert!(texts_first > 6);
@@ -131,7 +131,7 @@ fn publisher_translations_are_kept() {
     let before: Vec<(i64, String, String)> = publisher_rows(&store);
     assert!(!before.is_empty());
     let mut workers = vec![engine.with_timeout(Duration::from_secs(60))];
-    let stats = translate_pending(&mut store, &mut workers, &langs(), &[], |_, _, _| {}).unwrap();
+    let stats = Step::new(&langs(), &[]).run(&mut store, &mut workers, None, |_| {}).unwrap();
     assert!(stats.translated > 0);
     assert_eq!(publisher_rows(&store), before);
     let machine_over_publisher = count(
@@ -166,7 +166,7 @@ fn hanging_engine_leaves_events_and_counts_pending() {
     std::fs::write(modes.join("spa-eng.mode"), format!("'{}'\n", script.display())).unwrap();
     let hung = ApertiumTranslator::new(&modes, "apertium/hung").unwrap().with_timeout(Duration::from_millis(300));
     let mut workers = vec![hung];
-    let stats = translate_pending(&mut store, &mut workers, &[Lang::Es, Lang::En], &[], |_, _, _| {}).unwrap();
+    let stats = Step::new(&[Lang::Es, Lang::En], &[]).run(&mut store, &mut workers, None, |_| {}).unwrap();
     assert_eq!(stats.translated, 0);
     assert!(stats.pending > 0, "{stats:?}");
     assert!(stats.error.is_some());
@@ -174,7 +174,7 @@ fn hanging_engine_leaves_events_and_counts_pending() {
     assert_eq!(count(&store, "SELECT count(*) FROM translations WHERE origin = 'machine'"), 0);
     // Next run, a working engine: the pending texts are done.
     let mut workers = vec![engine.with_timeout(Duration::from_secs(60))];
-    let retry = translate_pending(&mut store, &mut workers, &[Lang::Es, Lang::En], &[], |_, _, _| {}).unwrap();
+    let retry = Step::new(&[Lang::Es, Lang::En], &[]).run(&mut store, &mut workers, None, |_| {}).unwrap();
     assert_eq!(retry.translated, stats.pending);
     assert_eq!(retry.pending, 0);
 }
@@ -215,7 +215,7 @@ fn venue_names_survive_translation() {
     let mut store = Store::open(&dir.path().join("db.sqlite")).unwrap();
     ingest(&mut store, &["madrid", "jcyl"], &common::sample(""));
     let mut workers = vec![engine.with_timeout(Duration::from_secs(60))];
-    translate_pending(&mut store, &mut workers, &langs(), &[], |_, _, _| {}).unwrap();
+    Step::new(&langs(), &[]).run(&mut store, &mut workers, None, |_| {}).unwrap();
     let mut st = store
         .connection()
         .prepare(
