@@ -189,7 +189,7 @@ impl HostDriver {
     }
 }
 
-impl FetchDriver for HostDriver {
+impl FetchDriver<Store> for HostDriver {
     fn next_fetch(&mut self, _store: &mut Store) -> Option<FetchRequest> {
         let url = self.urls.get(self.next)?.clone();
         self.next += 1;
@@ -270,7 +270,7 @@ pub fn audit_watched(
         }
     }
     {
-        let mut refs: Vec<&mut dyn FetchDriver> = hosts.iter_mut().map(|(_, d)| d as &mut dyn FetchDriver).collect();
+        let mut refs: Vec<&mut dyn FetchDriver<Store>> = hosts.iter_mut().map(|(_, d)| d as &mut dyn FetchDriver<Store>).collect();
         Scheduler::new(client, ledger, clock, None, reporter).run(store, &mut refs);
     }
     let mut out = Vec::new();

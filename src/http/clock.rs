@@ -13,7 +13,7 @@
 //!
 //! Not for: timeouts on the wire (ureq's own, always real), a run's
 //! deadline (`ingest::RunBounds`), or the times the store writes down for
-//! people (`store::now_ms`).
+//! people (the store's own `now_ms`).
 
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};

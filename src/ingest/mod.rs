@@ -6,10 +6,10 @@ use crate::adapter::{Adapter, Feed, FeedError, FeedRole, FetchPlan, Paging};
 use crate::config::Config;
 use crate::http::{
     Allowed, Client, Clock, FetchDriver, FetchOutcome, FetchReporter, FetchRequest, FetchResult, Gate, Ledger, Scheduler, Unwatched,
+    keep_validators,
 };
 use crate::model::PublisherTranslation;
 use crate::store::Store;
-use crate::store::fetchlog::Validators;
 use crate::store::ingest::{Verdict, WithdrawGuard};
 use crate::store::runs::SourceReport;
 use crate::vocab::SourceStatus;
@@ -115,7 +115,7 @@ pub fn run_within(store: &mut Store, opts: RunOptions<'_>, bounds: RunBounds, re
         drivers.push(driver);
     }
     {
-        let mut refs: Vec<&mut dyn FetchDriver> = drivers.iter_mut().map(|d| d as &mut dyn FetchDriver).collect();
+        let mut refs: Vec<&mut dyn FetchDriver<Store>> = drivers.iter_mut().map(|d| d as &mut dyn FetchDriver<Store>).collect();
         Scheduler::new(opts.client, opts.ledger, opts.clock, Some(run_id), reporter).run(store, &mut refs);
     }
     for d in drivers {
@@ -312,7 +312,7 @@ impl SourceDriver {
         if let Verdict::Committed(_) = verdict {
             // Only a body taken in is remembered, so a failed one is fetched again.
             for f in &bodies {
-                remember(store, &f.url, &f.validators, reporter);
+                keep_validators(store, &f.url, &f.validators, reporter);
             }
         }
         Ok(verdict)
@@ -412,15 +412,7 @@ fn as_last_time(store: &Store, url: &str, digest: &str) -> bool {
     store.validators(url).ok().and_then(|v| v.body_digest).as_deref() == Some(digest)
 }
 
-/// Remember a body taken in by its validators, for the next request (P12).
-/// A failure costs only a full download next time: said, and the run goes on.
-fn remember(store: &Store, url: &str, v: &Validators, reporter: &mut dyn FetchReporter) {
-    if let Err(e) = store.set_validators(url, v) {
-        reporter.warn(&format!("could not store the validators of {url} (next run downloads it in full): {e:#}"));
-    }
-}
-
-impl FetchDriver for SourceDriver {
+impl FetchDriver<Store> for SourceDriver {
     fn next_fetch(&mut self, store: &mut Store) -> Option<FetchRequest> {
         let m = self.adapter.manifest();
         if self.done {

@@ -24,9 +24,9 @@
 //! Not for: building page URLs (`adapter::Paging`), sending requests
 //! (`http`), or storing (`store::ingest`).
 
-use super::{SourceDriver, all_as_last_time, remember};
+use super::{SourceDriver, all_as_last_time};
 use crate::adapter::{Adapter, EventSink, Feed, FeedError, Paging, RecordError};
-use crate::http::{Body, FetchOutcome, FetchReporter, FetchRequest, FetchResult};
+use crate::http::{Body, FetchOutcome, FetchReporter, FetchRequest, FetchResult, keep_validators};
 use crate::model::Event;
 use crate::records::parse_feed;
 use crate::store::Store;
@@ -303,7 +303,7 @@ impl SourceDriver {
         let mine: Vec<&Fetched> = self.bodies.iter().filter(|f| f.feed == feed_index).collect();
         if all_as_last_time(store, mine.iter().copied()) {
             for f in &mine {
-                remember(store, &f.url, &f.validators, reporter);
+                keep_validators(store, &f.url, &f.validators, reporter);
             }
             self.bodies.retain(|f| f.feed != feed_index);
             self.paged_read = PagedRead::default();
