@@ -12,7 +12,8 @@
 //!   `error` (exit statuses, the usage error, the run lock's refusal),
 //!   `spawn` (every thread and child process, a refusal an error),
 //!   `times` (how a stored time is written in JSON), `policy` (the limits
-//!   the operator may tune);
+//!   the operator may tune), `clock` (the one clock, handed in: the
+//!   machine's, or a test's simulated one);
 //! - `http`, the polite client, on the leaves alone: whoever watches a
 //!   fetch (the `-v` request lines, the run's spinner) implements its
 //!   `FetchReporter` and hands it in (`commands::progress`), and whoever
@@ -39,6 +40,7 @@ pub mod adapter_tools;
 pub mod audit;
 pub mod citation;
 pub mod cli;
+pub mod clock;
 pub mod commands;
 pub mod config;
 pub mod correction;

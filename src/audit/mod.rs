@@ -235,7 +235,7 @@ impl FetchDriver<Store> for HostDriver {
 /// Audit these adapters' hosts. One set of three requests per host, paced by
 /// the scheduler (the delay is the largest any audited source of the host keeps).
 /// `clock` is the time the politeness rules are kept in (the machine's,
-/// [`SystemClock`](crate::http::SystemClock), or a test's simulated one).
+/// [`SystemClock`](crate::clock::SystemClock), or a test's simulated one).
 pub fn audit(
     store: &mut Store,
     client: &Client,

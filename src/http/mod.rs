@@ -2,9 +2,9 @@
 //!
 //! `client` sends one request; `scheduler` decides when, how often, and what
 //! follows (delays, retries, redirects, blocks, caps); `ledger` keeps each
-//! host's politeness state for every process on the machine; `clock` is the
-//! time the scheduler keeps those rules in; `headers` reads a host's
-//! wishes; `mirror` serves `--mirror`.
+//! host's politeness state for every process on the machine, in the
+//! time of the crate's one clock (`crate::clock`), handed in; `headers`
+//! reads a host's wishes; `mirror` serves `--mirror`.
 //!
 //! Below everything that fetches (`ingest`, `audit`, the APy backend of
 //! `translate`), and below the store: the client writes what it sent and
@@ -15,7 +15,6 @@
 //! up to the printer or the store.
 
 pub mod client;
-pub mod clock;
 pub mod fetchlog;
 pub mod headers;
 pub mod ledger;
@@ -25,7 +24,8 @@ pub mod scheduler;
 pub mod validators;
 
 pub use client::{Body, Client, Limits, USER_AGENT};
-pub use clock::{Clock, SimulatedClock, SystemClock, Uptime};
+// The clock the scheduler keeps its rules in is the crate's one clock.
+pub use crate::clock::{Clock, SimulatedClock, SystemClock, Uptime};
 pub use fetchlog::{FetchLog, FetchRecord, Validators};
 pub use ledger::Ledger;
 pub use mirror::Mirror;

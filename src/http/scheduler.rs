@@ -11,10 +11,10 @@
 //! where requests may go (`redirects.rs`).
 
 use super::client::{Body, Client};
-use super::clock::Clock;
 use super::fetchlog::{FetchLog, FetchRecord, Validators};
 use super::ledger::{HELD, Ledger, Reservation};
 use super::reporter::FetchReporter;
+use crate::clock::Clock;
 use crate::times::utc;
 use crate::vocab::RequestOutcome;
 use std::collections::HashMap;

@@ -2,7 +2,7 @@
 //! host's politeness state lives in the machine-wide host ledger
 //! (http::ledger), not here: a database is one of several on a machine.
 
-use super::{Store, now_ms};
+use super::Store;
 use crate::http::FetchLog;
 pub use crate::http::fetchlog::{FetchRecord, Validators};
 use anyhow::{Context, Result};
@@ -85,7 +85,7 @@ impl Store {
              ON CONFLICT (url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
                  body_digest = coalesce(excluded.body_digest, validators.body_digest),
                  records = coalesce(excluded.records, validators.records), updated_at = excluded.updated_at",
-            params![url, v.etag, v.last_modified, v.body_digest, v.records.map(|n| n as i64), now_ms()],
+            params![url, v.etag, v.last_modified, v.body_digest, v.records.map(|n| n as i64), self.now_ms()],
         )?;
         Ok(())
     }
