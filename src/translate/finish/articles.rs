@@ -9,7 +9,7 @@
 //! Not for: other languages (they use the article as Spanish does), or
 //! kept spans (names keep their "The").
 
-use super::Segment;
+use super::cut::Segment;
 use crate::lang::Lang;
 
 /// Nouns English uses without an article when they mean the thing in

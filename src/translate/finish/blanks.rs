@@ -5,7 +5,7 @@
 //! Not for: a kept span's own blanks (it comes back byte for byte), or the
 //! no-break spaces a language sets beside its marks (`typography`).
 
-use super::Segment;
+use super::cut::Segment;
 
 /// Runs of spaces become one; a space left before `,` `.` or `)` by a
 /// dropped word goes (French spaces before `:;!?` are typography, kept).

@@ -9,8 +9,8 @@
 //! Not for: a kept span's capitals (it comes back byte for byte), or the
 //! capital Apertium keeps inside a contraction (`contract`).
 
-use super::Finishing;
-use super::Segment;
+use super::cut::Finishing;
+use super::cut::Segment;
 use crate::lang::Lang;
 
 /// Whether English title case leaves `word` in lower case unless it comes

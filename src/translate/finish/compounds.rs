@@ -9,7 +9,7 @@
 //! Not for descriptions (running text keeps "a course of robotics for
 //! children" as the engine wrote it), nor other languages.
 
-use super::Segment;
+use super::cut::Segment;
 use crate::lang::Lang;
 
 /// What may follow the moved noun: the title goes on with a preposition.

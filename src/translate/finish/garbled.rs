@@ -8,7 +8,7 @@
 //! Not for: finding the forms (`translate::garble`), or the French words
 //! moved before a span (`moved`).
 
-use super::Segment;
+use super::cut::Segment;
 use crate::lang::Lang;
 
 /// A full stop standing alone (or doubled) right before a kept span, as an
@@ -74,7 +74,7 @@ pub(super) fn catalan_word_moved_before_a_span(segs: &mut [Segment]) {
             segs[i] = Segment::Plain(cut);
             continue;
         }
-        let Some((head, word, after)) = super::word_before_span(segs, i) else { continue };
+        let Some((head, word, after)) = super::cut::word_before_span(segs, i) else { continue };
         if after.is_empty() || !after.starts_with(' ') {
             continue;
         }

@@ -6,7 +6,7 @@
 //! Not for: the garbled forms `data/lang/garbled.tsv` knows (a stop alone
 //! before a span, a Catalan word fused before one: `garbled`).
 
-use super::Segment;
+use super::cut::Segment;
 use crate::lang::Lang;
 
 /// Apertium moves a short word or stop that followed a kept span to before
@@ -23,7 +23,7 @@ pub(super) fn mend_around_names(segs: &mut [Segment], lang: Lang) {
         let (Segment::Plain(_), Segment::Name(name)) = (&segs[i], &segs[i + 1]) else {
             continue;
         };
-        let Some((head, word, after)) = super::word_before_span(segs, i) else { continue };
+        let Some((head, word, after)) = super::cut::word_before_span(segs, i) else { continue };
         if !after.is_empty() && !after.starts_with(' ') {
             continue;
         }

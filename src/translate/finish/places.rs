@@ -8,7 +8,7 @@
 //! Not for: deciding what is kept (`prepare`) or contractions an engine
 //! leaves inside its own words (`contract`).
 
-use super::Segment;
+use super::cut::Segment;
 use crate::lang::Lang;
 use crate::lang_data;
 use crate::translate::prepare::terms::capitalize;

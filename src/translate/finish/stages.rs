@@ -8,8 +8,10 @@
 //! to a file (`capitals`, `contract`, `mend`, `places`…), or the cut of a
 //! text into kept spans and plain stretches (the parent module).
 
-use super::{Field, Finishing, Segment, Slips, articles, blanks, capitals, compounds, contract, garbled, mend, moved, places, typography};
+use super::cut::{Finishing, Segment, Slips};
+use super::{articles, blanks, capitals, compounds, contract, garbled, mend, moved, places, typography};
 use crate::lang::Lang;
+use crate::vocab::Field;
 
 /// The target languages a stage serves.
 pub(super) enum Langs {
@@ -200,7 +202,7 @@ impl Form {
     fn into_text(self) -> String {
         match self {
             Form::Text(t) => t,
-            Form::Cut(_, segs) => super::concat(segs),
+            Form::Cut(_, segs) => super::cut::concat(segs),
         }
     }
 
@@ -208,7 +210,7 @@ impl Form {
     fn into_cut(self, cut: Cut, text: &Finishing) -> Vec<Segment> {
         match self {
             Form::Cut(c, segs) if c == cut => segs,
-            whole => super::segments(&whole.into_text(), if cut == Cut::Anchors { text.anchors } else { text.names }),
+            whole => super::cut::segments(&whole.into_text(), if cut == Cut::Anchors { text.anchors } else { text.names }),
         }
     }
 }

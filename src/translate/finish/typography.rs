@@ -8,7 +8,7 @@
 //!
 //! Not for: the marks of a kept name, which come back byte for byte.
 
-use super::{Segment, segments};
+use super::cut::{Segment, segments};
 use crate::lang::Lang;
 
 /// The blank French sets beside a double mark and inside guillemets: a
