@@ -56,9 +56,10 @@ pub struct Settings {
     #[serde(default = "default_translate_timeout")]
     pub translate_timeout_secs: u64,
     /// The most processes the local translation engines of a run may hold
-    /// at once, all workers together (default 140: about 1.5 GB with
-    /// Apertium's pairs); a worker closes its least recently used engine
-    /// before it would hold more than its share.
+    /// at once, all workers together (default 140); the targets are packed
+    /// into waves that fit, as for `translate_max_memory_mb`, and a worker
+    /// closes its least recently used engine before it would hold more
+    /// than its wave's share.
     #[serde(default = "default_translate_max_processes")]
     pub translate_max_processes: usize,
     /// What the local translation engines of a run may hold at once, all
@@ -96,7 +97,7 @@ fn default_translate_timeout() -> u64 {
     60
 }
 fn default_translate_max_processes() -> usize {
-    140
+    crate::policy::DEFAULT_MAX_PROCESSES
 }
 fn default_translate_max_memory_mb() -> u64 {
     crate::policy::DEFAULT_MAX_MEMORY_MB

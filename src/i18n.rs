@@ -33,7 +33,7 @@ macro_rules! catalogue_files {
 }
 
 /// (language, domain, Fluent source) of every shipped catalogue file.
-pub const FILES: &[(&str, &str, &str)] = catalogue_files!["common", "reader", "report"];
+pub const FILES: &[(&str, &str, &str)] = catalogue_files!["common", "reader", "report", "sources"];
 
 /// The language whose catalogue answers when another lacks a message.
 const FALLBACK: Lang = Lang::Es;

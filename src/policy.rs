@@ -53,3 +53,10 @@ pub const DEFAULT_MAX_CHARS: usize = 20_000;
 /// (the `cityvibe` process's 70–100 MB beside) stays under 1.5 GB: a
 /// server of 2 GB has room for it.
 pub const DEFAULT_MAX_MEMORY_MB: u64 = 1300;
+
+/// The processes translation's engines may hold together by default: the
+/// heaviest target (Spanish descriptions into French, through Catalan,
+/// with its mending and second opinions: 65 processes with Apertium's 2025
+/// pairs) fits twice, so a wave's share never closes an engine its target
+/// still needs.
+pub const DEFAULT_MAX_PROCESSES: usize = 140;

@@ -255,40 +255,7 @@ mod tests {
     }
 
     fn stored() -> StoredEvent {
-        StoredEvent {
-            row_id: 1,
-            source: "madrid".into(),
-            source_event_id: "1".into(),
-            title: "Concierto".into(),
-            description: "Coro".into(),
-            url: None,
-            link: LinkKind::EventPage,
-            licence: "Licencia".into(),
-            licence_url: "https://l.example/".into(),
-            attribution: "Fuente: Ayuntamiento de Madrid".into(),
-            start: None,
-            end: None,
-            all_day: false,
-            time_zone: crate::model::TZ_MADRID.into(),
-            occurrences: Vec::new(),
-            weekdays: Vec::new(),
-            excluded: Vec::new(),
-            free: None,
-            price: Some("8 euros".into()),
-            audience: None,
-            venue: None,
-            address: None,
-            postal_code: None,
-            locality: None,
-            province: None,
-            district: None,
-            lat: None,
-            lon: None,
-            categories: vec![Category::Music],
-            source_categories: Vec::new(),
-            lang: "es".into(),
-            status: EventStatus::Active,
-        }
+        StoredEvent::sample()
     }
 
     /// Showing an event in another language changes what is shown, never

@@ -249,7 +249,7 @@ const TEMPLATE: &str = r#"//! {{HOST}}: TODO the dataset's name and what it hold
 
 use crate::adapter::*;
 use crate::model::{Event, Schedule};
-use crate::parse::dates::{parse_date, parse_time};
+use crate::parse::dates::parse_date_and_time;
 use crate::parse::text::{html_to_line, html_to_text, non_empty, one_line};
 {{IMPORTS}}use std::time::Duration;
 
@@ -323,21 +323,6 @@ struct Record {
     url: String,
 }
 
-/// `2026-12-05`, `2026-12-05 19:00` or `2026-12-05T19:00:00`: a date and, when given, a time.
-fn date_time(s: &str) -> Option<(jiff::civil::Date, Option<jiff::civil::Time>)> {
-    let s = s.trim();
-    let (d, t) = match s.split_once([' ', 'T']) {
-        Some((d, t)) => (d, Some(t)),
-        None => (s, None),
-    };
-    let date = parse_date(d)?;
-    let time = match t {
-        Some(t) => Some(parse_time(t)?),
-        None => None,
-    };
-    Some((date, time))
-}
-
 /// One record as an event. A record error without an id is named by the
 /// framework by its place in the feed.
 fn map(r: &Record, lang: &str) -> Result<Event, RecordError> {
@@ -345,8 +330,8 @@ fn map(r: &Record, lang: &str) -> Result<Event, RecordError> {
     let mut ev = Event::new(&r.id, &html_to_line(&r.title), lang).map_err(err)?;
     ev.description = html_to_text(&r.description);
     ev.url = non_empty(&r.url);
-    let (first, start_time) = date_time(&r.start).ok_or_else(|| err("bad start date in the start field".into()))?;
-    let end = if r.end.trim().is_empty() { None } else { Some(date_time(&r.end).ok_or_else(|| err("bad end date in the end field".into()))?) };
+    let (first, start_time) = parse_date_and_time(&r.start).ok_or_else(|| err("bad start date in the start field".into()))?;
+    let end = if r.end.trim().is_empty() { None } else { Some(parse_date_and_time(&r.end).ok_or_else(|| err("bad end date in the end field".into()))?) };
     ev.schedule = Schedule::from_span(first, end.map(|e| e.0), start_time, end.and_then(|e| e.1), Vec::new(), Vec::new());
     ev.venue.name = non_empty(&one_line(&r.venue));
     // TODO: map the feed's own categories (ev.source_categories) to CityVibe's

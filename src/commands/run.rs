@@ -112,34 +112,11 @@ fn say_problems(outcome: &RunOutcome) {
 /// The run's table of sources, for a terminal.
 fn print_table(outcome: &RunOutcome) -> std::io::Result<()> {
     // `translated` as `runs` has it.
-    let mut t = crate::output::Table::new(&[
-        "source",
-        "status",
-        "req",
-        "304",
-        "added",
-        "updated",
-        "withdrawn",
-        "errors",
-        "translated",
-        "time",
-        "message",
-    ])
-    .right(&[2, 3, 4, 5, 6, 7, 8, 9]);
+    let mut t =
+        crate::output::Table::new(&[&["source"][..], &super::runs::COUNT_COLUMNS, &["errors", "translated", "time", "message"]].concat())
+            .right(&[2, 3, 4, 5, 6, 7, 8, 9]);
     for s in &outcome.report.sources {
-        t.row([
-            s.id.clone(),
-            s.status.to_string(),
-            s.requests.to_string(),
-            s.not_modified.to_string(),
-            s.added.to_string(),
-            s.updated.to_string(),
-            s.withdrawn.to_string(),
-            s.record_errors.to_string(),
-            s.translated.to_string(),
-            format!("{:.1} s", s.duration_ms as f64 / 1000.0),
-            s.message.clone(),
-        ]);
+        t.row(std::iter::once(s.id.clone()).chain(super::runs::source_cells(s, true)));
     }
     t.print()
 }

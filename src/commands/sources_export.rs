@@ -104,7 +104,7 @@ struct PageRow<'a> {
     licence: &'a str,
     licence_url: &'a str,
     attribution: &'a str,
-    updated: &'static str,
+    updated: &'a str,
     delay: String,
     enabled: bool,
 }
@@ -115,8 +115,8 @@ struct PageRow<'a> {
 #[template(path = "sources.html")]
 struct SourcesPage<'a> {
     lang: &'static str,
-    title: &'static str,
-    intro: &'static str,
+    title: &'a str,
+    intro: &'a str,
     style: &'static str,
     words: &'a Words,
     rows: Vec<PageRow<'a>>,
@@ -140,7 +140,7 @@ pub fn html(list: &[SourceEntry], w: &Words) -> Result<String> {
             enabled: s.enabled,
         })
         .collect();
-    let page = SourcesPage { lang: w.lang.as_str(), title: w.title, intro: w.intro, style: super::sources_page::STYLE, words: w, rows };
+    let page = SourcesPage { lang: w.lang.as_str(), title: &w.title, intro: &w.intro, style: super::sources_page::STYLE, words: w, rows };
     Ok(askama::Template::render(&page)?)
 }
 
@@ -155,8 +155,8 @@ pub fn execute(cli: &Cli, args: &SourcesExportArgs) -> Result<super::Exit> {
     let page: Vec<SourceEntry> = list.iter().cloned().map(|s| in_language(s, lang)).collect();
     match format {
         SourcesFormat::Json => print_json(&list)?,
-        SourcesFormat::Md => write!(std::io::stdout().lock(), "{}", markdown(&page, w))?,
-        SourcesFormat::Html => write!(std::io::stdout().lock(), "{}", html(&page, w)?)?,
+        SourcesFormat::Md => write!(std::io::stdout().lock(), "{}", markdown(&page, &w))?,
+        SourcesFormat::Html => write!(std::io::stdout().lock(), "{}", html(&page, &w)?)?,
     }
     Ok(exit::OK)
 }

@@ -284,38 +284,17 @@ mod zone_tests {
 
     fn event(tz: &str, occurrences: Vec<crate::model::Occurrence>) -> ExportEvent {
         ExportEvent::new(ShownEvent::in_its_language(StoredEvent {
-            row_id: 1,
-            source: "madrid".into(),
             source_event_id: "x1".into(),
             title: "T".into(),
             description: String::new(),
-            url: None,
-            link: crate::model::LinkKind::EventPage,
             licence: "L".into(),
-            licence_url: "https://l.example/".into(),
             attribution: "A".into(),
             start: Some(jiff::civil::date(2026, 12, 1).at(19, 0, 0, 0)),
-            end: None,
-            all_day: false,
             time_zone: tz.into(),
             occurrences,
-            weekdays: Vec::new(),
-            excluded: Vec::new(),
-            free: None,
             price: None,
-            audience: None,
-            venue: None,
-            address: None,
-            postal_code: None,
-            locality: None,
-            province: None,
-            district: None,
-            lat: None,
-            lon: None,
             categories: Vec::new(),
-            source_categories: Vec::new(),
-            lang: "es".into(),
-            status: crate::vocab::EventStatus::Active,
+            ..StoredEvent::sample()
         }))
     }
 

@@ -24,93 +24,27 @@
 //! Not for: building page URLs (`adapter::Paging`), sending requests
 //! (`http`), or storing (`store::ingest`).
 
-use super::{SourceDriver, all_as_last_time};
-use crate::adapter::{Adapter, EventSink, Feed, FeedError, Paging, RecordError};
-use crate::http::{Body, FetchOutcome, FetchReporter, FetchRequest, FetchResult, keep_validators};
-use crate::model::Event;
+use super::fetched::{Content, Fetched, PageRecords};
+use crate::adapter::{Adapter, Feed, Paging};
+use crate::http::{Body, FetchOutcome, FetchReporter, FetchRequest, FetchResult};
 use crate::records::parse_feed;
 use crate::store::Store;
 use crate::store::fetchlog::Validators;
 
-/// What a fetch brought of a feed.
-pub(super) enum Content {
-    /// A whole feed's body, spooled; parsed when it is taken in.
-    Body(Body),
-    /// A page's records, parsed as the page came; its body is gone.
-    Records(PageRecords),
+/// The feed a paged read is of: its adapter, and its index in the manifest.
+#[derive(Clone, Copy)]
+pub(super) struct FeedAt {
+    pub(super) adapter: &'static dyn Adapter,
+    pub(super) index: usize,
 }
 
-/// One feed fetched in this run: a whole feed's body, or one page's records.
-pub(super) struct Fetched {
-    /// The feed's index in the manifest.
-    pub(super) feed: usize,
-    /// The page (0 for a feed not paged): a feed's pages are taken in in order.
-    pub(super) page: u32,
-    /// The URL asked (a page's URL for a paged feed): its validators and
-    /// last body digest are kept under it (P12).
-    pub(super) url: String,
-    pub(super) content: Content,
-    /// The body's digest ([`Body::digest`]).
-    pub(super) digest: String,
-    pub(super) validators: Validators,
-}
-
-impl Fetched {
-    /// A whole feed's body.
-    pub(super) fn whole(feed: usize, url: String, body: Body, validators: Validators) -> Fetched {
-        Fetched { feed, page: 0, url, digest: body.digest.clone(), content: Content::Body(body), validators }
-    }
-
-    /// Hand the feed's records to `sink`: a body is parsed now, a page's
-    /// records go as they were read (already through the record framework).
-    pub(super) fn feed_into(&mut self, adapter: &dyn Adapter, feed: &Feed, sink: &mut dyn EventSink) -> Result<(), FeedError> {
-        match &mut self.content {
-            Content::Body(body) => {
-                let mut reader = body.reader().map_err(|e| FeedError::new(format!("reading the spooled body: {e}")))?;
-                parse_feed(adapter, feed, &mut reader, sink)
-            }
-            Content::Records(page) => {
-                page.replay(sink);
-                Ok(())
-            }
-        }
-    }
-}
-
-/// A page's records and warnings as the record framework handed them out.
-#[derive(Default)]
-pub(super) struct PageRecords {
-    records: Vec<Result<Event, RecordError>>,
-    /// Warnings, each with whether it is a point outside the region.
-    warnings: Vec<(bool, RecordError)>,
-}
-
-impl EventSink for PageRecords {
-    fn push(&mut self, record: Result<Event, RecordError>) {
-        self.records.push(record);
-    }
-    fn warning(&mut self, warning: RecordError) {
-        self.warnings.push((false, warning));
-    }
-    fn outside_region(&mut self, warning: RecordError) {
-        self.warnings.push((true, warning));
-    }
-}
-
-impl PageRecords {
-    /// Hand every record, then every warning, to `sink`, each in the order read.
-    fn replay(&mut self, sink: &mut dyn EventSink) {
-        for r in self.records.drain(..) {
-            sink.push(r);
-        }
-        for (outside, w) in self.warnings.drain(..) {
-            if outside { sink.outside_region(w) } else { sink.warning(w) }
-        }
+impl FeedAt {
+    fn feed(&self) -> &'static Feed {
+        &self.adapter.manifest().feeds[self.index]
     }
 }
 
 /// Where a paged feed's read stands in this run.
-#[derive(Default)]
 pub(super) struct PagedRead {
     /// The page to ask next in the first pass.
     page: u32,
@@ -126,9 +60,22 @@ pub(super) struct PagedRead {
     again: Vec<u32>,
     /// The pages' bodies read so far, in bytes.
     bytes: u64,
+    /// The most a paged feed's pages may come to together, in bytes: the
+    /// cap of one body (`Limits::max_body_bytes`).
+    cap: u64,
 }
 
 impl PagedRead {
+    /// No page read yet; the pages together hold at most `cap` bytes.
+    pub(super) fn new(cap: u64) -> PagedRead {
+        PagedRead { page: 0, unchanged: Vec::new(), not_modified: false, changed: false, last: None, again: Vec::new(), bytes: 0, cap }
+    }
+
+    /// Back to no page read, for the next paged feed (the cap kept).
+    fn restart(&mut self) {
+        *self = PagedRead::new(self.cap);
+    }
+
     /// The page to ask next, and whether it is asked again in full (no
     /// validators: its body is needed to take the feed in).
     pub(super) fn next(&self) -> (u32, bool) {
@@ -177,22 +124,29 @@ fn judge(feed: &Feed, records: u64, page: u32) -> PageVerdict {
     PageVerdict::More
 }
 
-impl SourceDriver {
+impl PagedRead {
     /// A page of a paged feed came back (a feed not paged passes through
     /// as its outcome): another page is asked, or the feed is read whole,
     /// or it is as last time, or it failed (none of its pages taken in).
-    pub(super) fn paged(&mut self, store: &Store, req: &FetchRequest, mut result: FetchResult, reporter: &mut dyn FetchReporter) -> Paged {
-        let feed_index = self.current;
-        let feed = &self.adapter.manifest().feeds[feed_index];
+    pub(super) fn came(
+        &mut self,
+        at: FeedAt,
+        store: &Store,
+        req: &FetchRequest,
+        mut result: FetchResult,
+        bodies: &mut Vec<Fetched>,
+        reporter: &mut dyn FetchReporter,
+    ) -> Paged {
+        let feed = at.feed();
         if feed.paging == Paging::Whole {
             return Paged::Outcome(Box::new(result));
         }
-        let (page, again) = self.paged_read.next();
+        let (page, again) = self.next();
         let url = req.url.to_string();
         let came = match std::mem::replace(&mut result.outcome, FetchOutcome::Failed(String::new())) {
-            FetchOutcome::Body { body, validators, .. } => self.page_came(feed, page, url.clone(), *body, *validators),
+            FetchOutcome::Body { body, validators, .. } => self.page_came(at, page, url.clone(), (*body, *validators), bodies),
             as_before @ (FetchOutcome::NotModified | FetchOutcome::Unchanged) if !again => {
-                self.paged_read.not_modified |= matches!(as_before, FetchOutcome::NotModified);
+                self.not_modified |= matches!(as_before, FetchOutcome::NotModified);
                 self.page_as_last_time(store, feed, page, &url)
             }
             FetchOutcome::NotModified | FetchOutcome::Unchanged => Err(format!(
@@ -205,13 +159,13 @@ impl SourceDriver {
         };
         let verdict = match came {
             Ok(verdict) => verdict,
-            Err(why) => return self.page_failed(feed, page, result, why),
+            Err(why) => return self.page_failed(at, page, result, why, bodies),
         };
         if again {
             // A page asked again in full must be as full as it was: else the
             // feed moved between two requests of this run.
             let short = matches!(verdict, PageVerdict::Last);
-            if short != (self.paged_read.last == Some(page)) {
+            if short != (self.last == Some(page)) {
                 let why = format!(
                     "{url}: page {} changed between two requests of this run (a page that was {} came back {}); nothing of the \
                      feed is taken in, the next run reads it again",
@@ -219,52 +173,60 @@ impl SourceDriver {
                     if short { "full" } else { "short" },
                     if short { "short" } else { "full" },
                 );
-                return self.page_failed(feed, page, result, why);
+                return self.page_failed(at, page, result, why, bodies);
             }
-            self.paged_read.again.remove(0);
-            return if self.paged_read.again.is_empty() { self.pages_read() } else { Paged::Asking };
+            self.again.remove(0);
+            return if self.again.is_empty() { self.pages_read(bodies) } else { Paged::Asking };
         }
         match verdict {
             PageVerdict::More => {
-                self.paged_read.page = page + 1;
+                self.page = page + 1;
                 Paged::Asking
             }
-            PageVerdict::Fail(why) => self.page_failed(feed, page, result, why),
+            PageVerdict::Fail(why) => self.page_failed(at, page, result, why, bodies),
             PageVerdict::Last => {
-                self.paged_read.last = Some(page);
-                self.pass_over(store, feed, reporter)
+                self.last = Some(page);
+                self.pass_over(at, store, bodies, reporter)
             }
         }
     }
 
     /// A page's body: parsed now, its records kept, its body let go.
-    fn page_came(&mut self, feed: &Feed, page: u32, url: String, mut body: Body, validators: Validators) -> Result<PageVerdict, String> {
-        self.paged_read.bytes += body.len;
-        if self.paged_read.bytes > self.pages_cap {
+    fn page_came(
+        &mut self,
+        at: FeedAt,
+        page: u32,
+        url: String,
+        (mut body, validators): (Body, Validators),
+        bodies: &mut Vec<Fetched>,
+    ) -> Result<PageVerdict, String> {
+        let feed = at.feed();
+        self.bytes += body.len;
+        if self.bytes > self.cap {
             return Err(format!(
                 "{}: its pages come to {} bytes by page {}, over the {} bytes one feed's body may hold; nothing of the feed is \
                  taken in (P20); if the feed has grown this large, review the adapter's page size and max_pages",
                 feed.url,
-                self.paged_read.bytes,
+                self.bytes,
                 page + 1,
-                self.pages_cap
+                self.cap
             ));
         }
         let mut records = PageRecords::default();
         let read = body
             .reader()
             .map_err(|e| format!("reading the spooled body: {e}"))
-            .and_then(|mut reader| parse_feed(self.adapter, feed, &mut reader, &mut records).map_err(|e| e.to_string()));
+            .and_then(|mut reader| parse_feed(at.adapter, feed, &mut reader, &mut records).map_err(|e| e.to_string()));
         if let Err(why) = read {
             return Err(format!("{url}: page {} of the feed cannot be read: {why}; nothing of the feed is taken in", page + 1));
         }
-        let count = records.records.len() as u64;
+        let count = records.count() as u64;
         let verdict = judge(feed, count, page);
-        self.paged_read.changed = true;
+        self.changed = true;
         let validators = Validators { records: Some(count), ..validators };
         let digest = body.digest.clone();
         drop(body);
-        self.bodies.push(Fetched { feed: self.current, page, url, content: Content::Records(records), digest, validators });
+        bodies.push(Fetched { feed: at.index, page, url, content: Content::Records(records), digest, validators });
         Ok(verdict)
     }
 
@@ -276,54 +238,53 @@ impl SourceDriver {
                  in, the next run asks it in full"
             )
         })?;
-        self.paged_read.unchanged.push(page);
+        self.unchanged.push(page);
         Ok(judge(feed, records, page))
     }
 
     /// The first pass over the pages reached the last one.
-    fn pass_over(&mut self, store: &Store, feed: &Feed, reporter: &mut dyn FetchReporter) -> Paged {
-        let feed_index = self.current;
-        let read = &mut self.paged_read;
-        let pages = read.last.map_or(0, |l| l + 1);
-        if !read.changed {
-            let how = if read.not_modified { "answered 304 or the same body as last time" } else { "held the same body as last time" };
-            self.paged_read = PagedRead::default();
+    fn pass_over(&mut self, at: FeedAt, store: &Store, bodies: &mut Vec<Fetched>, reporter: &mut dyn FetchReporter) -> Paged {
+        let feed = at.feed();
+        let pages = self.last.map_or(0, |l| l + 1);
+        if !self.changed {
+            let how = if self.not_modified { "answered 304 or the same body as last time" } else { "held the same body as last time" };
+            self.restart();
             return Paged::AsLastTime(format!("{}: every page ({pages}) {how}", feed.url));
         }
-        if !read.unchanged.is_empty() {
+        if !self.unchanged.is_empty() {
             // Their bodies are needed to take the feed in whole: asked again
             // in full, in order.
-            read.again = std::mem::take(&mut read.unchanged);
+            self.again = std::mem::take(&mut self.unchanged);
             return Paged::Asking;
         }
         // Every page came with its body, each the body taken in last time
         // (asked without validators: their record counts were not kept yet):
         // nothing to take in; the counts are kept, so the next run asks
         // each page conditionally.
-        let mine: Vec<&Fetched> = self.bodies.iter().filter(|f| f.feed == feed_index).collect();
-        if all_as_last_time(store, mine.iter().copied()) {
+        let mine: Vec<&Fetched> = bodies.iter().filter(|f| f.feed == at.index).collect();
+        if mine.iter().all(|f| f.as_last_time(store)) {
             for f in &mine {
-                keep_validators(store, &f.url, &f.validators, reporter);
+                f.remember(store, reporter);
             }
-            self.bodies.retain(|f| f.feed != feed_index);
-            self.paged_read = PagedRead::default();
+            bodies.retain(|f| f.feed != at.index);
+            self.restart();
             return Paged::AsLastTime(format!("{}: every page ({pages}) held the same body as last time", feed.url));
         }
-        self.pages_read()
+        self.pages_read(bodies)
     }
 
     /// Every page of the feed is at hand, in order.
-    fn pages_read(&mut self) -> Paged {
-        self.bodies.sort_by_key(|f| (f.feed, f.page));
-        self.paged_read = PagedRead::default();
+    fn pages_read(&mut self, bodies: &mut [Fetched]) -> Paged {
+        bodies.sort_by_key(|f| (f.feed, f.page));
+        self.restart();
         Paged::Read
     }
 
     /// A page failed: the feed fails, none of its pages is taken in (P20).
-    fn page_failed(&mut self, feed: &Feed, page: u32, mut result: FetchResult, why: String) -> Paged {
-        let feed_index = self.current;
-        self.bodies.retain(|f| f.feed != feed_index);
-        self.paged_read = PagedRead::default();
+    fn page_failed(&mut self, at: FeedAt, page: u32, mut result: FetchResult, why: String, bodies: &mut Vec<Fetched>) -> Paged {
+        let feed = at.feed();
+        bodies.retain(|f| f.feed != at.index);
+        self.restart();
         if !why.is_empty() {
             result.outcome = FetchOutcome::Failed(why);
         } else if page > 0

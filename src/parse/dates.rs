@@ -12,6 +12,20 @@ use jiff::civil::{Date, DateTime, Time, Weekday};
 /// assert_eq!(parse_datetime("2025-10-25 19:00:00.0"), Some(date(2025, 10, 25).at(19, 0, 0, 0)));
 /// ```
 pub fn parse_datetime(s: &str) -> Option<DateTime> {
+    let (date, time) = parse_date_and_time(s)?;
+    Some(date.to_datetime(time.unwrap_or(Time::midnight())))
+}
+
+/// As [`parse_datetime`], the time `None` when only a date is written.
+///
+/// ```
+/// use cityvibe::parse::dates::parse_date_and_time;
+/// use jiff::civil::{date, time};
+/// assert_eq!(parse_date_and_time("2026-12-05"), Some((date(2026, 12, 5), None)));
+/// assert_eq!(parse_date_and_time("2026-12-05T19:00:00.0"), Some((date(2026, 12, 5), Some(time(19, 0, 0, 0)))));
+/// assert_eq!(parse_date_and_time("2026-12-05 25:00"), None);
+/// ```
+pub fn parse_date_and_time(s: &str) -> Option<(Date, Option<Time>)> {
     let s = s.trim();
     let (d, t) = match s.split_once([' ', 'T']) {
         Some((d, t)) => (d, Some(t)),
@@ -19,10 +33,10 @@ pub fn parse_datetime(s: &str) -> Option<DateTime> {
     };
     let date = parse_date(d)?;
     let time = match t {
-        Some(t) => parse_time(t.split('.').next().unwrap_or(t))?,
-        None => Time::midnight(),
+        Some(t) => Some(parse_time(t.split('.').next().unwrap_or(t))?),
+        None => None,
     };
-    Some(date.to_datetime(time))
+    Some((date, time))
 }
 
 /// The time of a feed's date-time when it is a real time of day; `None`

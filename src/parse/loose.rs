@@ -3,9 +3,62 @@
 //! record with such a field still deserializes; the adapter decides what is
 //! missing. This keeps one bad record from sinking a whole feed.
 
-use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 use std::borrow::Cow;
 use std::fmt;
+
+/// The visitor methods of a tolerant type for the kinds of value it reads
+/// as absent: each gives the type's `Default` ("nothing here"), and an
+/// object or array met there is read to its end and dropped. Named kinds:
+/// `str`, `number`, `bool`, `null`, `map`, `seq`.
+macro_rules! absent {
+    ($($kind:ident),*) => { $( absent!(@ $kind); )* };
+    (@ str) => {
+        fn visit_borrowed_str<E>(self, _: &'de str) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+    };
+    (@ number) => {
+        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+    };
+    (@ bool) => {
+        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+    };
+    (@ null) => {
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+        fn visit_none<E>(self) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+    };
+    (@ map) => {
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
+            while m.next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?.is_some() {}
+            Ok(Default::default())
+        }
+    };
+    (@ seq) => {
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut s: A) -> Result<Self::Value, A::Error> {
+            while s.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+            Ok(Default::default())
+        }
+    };
+}
+pub(crate) use absent;
 
 /// Any scalar as text (`"x"`, `1`, `true`); objects, arrays and null as `None`.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -46,20 +99,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for Loose<'a> {
             fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
                 Ok(Loose(Some(Cow::Borrowed(if v { "1" } else { "0" }))))
             }
-            fn visit_unit<E>(self) -> Result<Self::Value, E> {
-                Ok(Loose(None))
-            }
-            fn visit_none<E>(self) -> Result<Self::Value, E> {
-                Ok(Loose(None))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
-                while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(Loose(None))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Self::Value, A::Error> {
-                while s.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(Loose(None))
-            }
+            absent!(null, map, seq);
         }
         d.deserialize_any(V)
     }
@@ -95,20 +135,7 @@ impl<'de> Deserialize<'de> for LooseNumber {
                 // As `Loose` reads it: "1" or "0".
                 Ok(LooseNumber(Some(if v { 1.0 } else { 0.0 })))
             }
-            fn visit_unit<E>(self) -> Result<Self::Value, E> {
-                Ok(LooseNumber(None))
-            }
-            fn visit_none<E>(self) -> Result<Self::Value, E> {
-                Ok(LooseNumber(None))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
-                while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(LooseNumber(None))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Self::Value, A::Error> {
-                while s.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(LooseNumber(None))
-            }
+            absent!(null, map, seq);
         }
         d.deserialize_any(V)
     }
@@ -135,34 +162,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Nested<T> {
             fn visit_map<A: MapAccess<'de>>(self, m: A) -> Result<Self::Value, A::Error> {
                 T::deserialize(de::value::MapAccessDeserializer::new(m)).map(|t| Nested(Some(t)))
             }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Self::Value, A::Error> {
-                while s.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(Nested(None))
-            }
-            fn visit_borrowed_str<E>(self, _: &'de str) -> Result<Self::Value, E> {
-                Ok(Nested(None))
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(Nested(None))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(Nested(None))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(Nested(None))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(Nested(None))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(Nested(None))
-            }
-            fn visit_unit<E>(self) -> Result<Self::Value, E> {
-                Ok(Nested(None))
-            }
-            fn visit_none<E>(self) -> Result<Self::Value, E> {
-                Ok(Nested(None))
-            }
+            absent!(seq, str, number, bool, null);
         }
         d.deserialize_any(V(std::marker::PhantomData))
     }

@@ -4,8 +4,8 @@
 //! array of them, one object alone, `null`, absent, or a scalar instead).
 //! Like `loose::Loose`, neither ever fails the record it sits in.
 
-use crate::parse::loose::{Loose, Nested};
-use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use crate::parse::loose::{Loose, Nested, absent};
+use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
 use std::fmt;
 
@@ -54,19 +54,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for LooseList<'a> {
             fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
                 Ok(LooseList(vec![Cow::Owned(v.to_string())]))
             }
-            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(LooseList::default())
-            }
-            fn visit_unit<E>(self) -> Result<Self::Value, E> {
-                Ok(LooseList::default())
-            }
-            fn visit_none<E>(self) -> Result<Self::Value, E> {
-                Ok(LooseList::default())
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
-                while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(LooseList::default())
-            }
+            absent!(bool, null, map);
         }
         d.deserialize_any(V)
     }
@@ -125,30 +113,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for NestedList<T> {
                 let one = Nested::<T>::deserialize(serde::de::value::MapAccessDeserializer::new(m))?;
                 Ok(NestedList(one.0.into_iter().collect()))
             }
-            fn visit_borrowed_str<E>(self, _: &'de str) -> Result<Self::Value, E> {
-                Ok(NestedList::default())
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(NestedList::default())
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(NestedList::default())
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(NestedList::default())
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(NestedList::default())
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(NestedList::default())
-            }
-            fn visit_unit<E>(self) -> Result<Self::Value, E> {
-                Ok(NestedList::default())
-            }
-            fn visit_none<E>(self) -> Result<Self::Value, E> {
-                Ok(NestedList::default())
-            }
+            absent!(str, number, bool, null);
         }
         d.deserialize_any(V(std::marker::PhantomData))
     }

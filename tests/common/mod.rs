@@ -71,6 +71,19 @@ pub fn cityvibe(dir: &Path, args: &[&str]) -> Output {
 /// The `cityvibe` binary, ready to run in `dir`: a cleared environment, and
 /// the host ledger in `dir/state`, so no test shares the machine's ledger
 /// (or another test's) unless it says so with `--state-dir`.
+/// The stdout of a command that must have succeeded; where it did not,
+/// the test fails saying its exit code, stdout and stderr.
+pub fn ok(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "exit {:?}\nstdout {}\nstderr {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
+}
+
 pub fn command(dir: &Path) -> Command {
     let mut c = Command::new(bin());
     c.current_dir(dir).env_clear().env("PATH", std::env::var("PATH").unwrap_or_default()).env("CITYVIBE_STATE_DIR", state_dir(dir));

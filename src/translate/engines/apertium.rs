@@ -50,9 +50,13 @@ pub struct ApertiumTranslator {
     engines: HashMap<String, (Engine, u64, u64)>,
     /// Uses so far: the clock of `engines`' last uses.
     uses: u64,
-    /// The most processes this translator's engines may hold at once
-    /// ([`DEFAULT_MAX_PROCESSES`]); starting one more closes the least
-    /// recently used first.
+    /// What all the workers' engines may hold together, in processes
+    /// ([`DEFAULT_MAX_PROCESSES`]): the second budget a run's waves are
+    /// packed by.
+    process_budget: usize,
+    /// The processes this translator's engines may hold now (its share of
+    /// the wave's process budget, `hold_at_most`); starting one more closes
+    /// the least recently used first.
     max_processes: usize,
     /// What all the workers' engines may hold together, in MB
     /// ([`DEFAULT_MAX_MEMORY_MB`]): the budget a run's waves are packed by.
@@ -68,10 +72,9 @@ pub struct ApertiumTranslator {
 /// [`crate::policy::DEFAULT_MAX_MEMORY_MB`].
 pub use crate::policy::DEFAULT_MAX_MEMORY_MB;
 
-/// The processes one translator (one worker) may hold by default: the
-/// heaviest route with its second opinions fits, two workers stay under
-/// 150 processes and (Apertium's 2025 pairs) about 1.5 GB.
-pub const DEFAULT_MAX_PROCESSES: usize = 70;
+/// What translation's engines may hold together by default, in
+/// processes: the policy's [`crate::policy::DEFAULT_MAX_PROCESSES`].
+pub use crate::policy::DEFAULT_MAX_PROCESSES;
 
 impl ApertiumTranslator {
     /// The system's Apertium: its version from `apertium -V`, its pairs from
@@ -107,6 +110,7 @@ impl ApertiumTranslator {
             timeout: DEFAULT_TEXT_TIMEOUT,
             engines: HashMap::new(),
             uses: 0,
+            process_budget: DEFAULT_MAX_PROCESSES,
             max_processes: DEFAULT_MAX_PROCESSES,
             memory_budget_mb: DEFAULT_MAX_MEMORY_MB,
             max_mb: DEFAULT_MAX_MEMORY_MB,
@@ -114,9 +118,11 @@ impl ApertiumTranslator {
         })
     }
 
-    /// Sets the most processes this translator's engines may hold at once
-    /// (one engine always may run, whatever its size).
+    /// Sets the most processes all the workers' engines may hold together:
+    /// each worker holds at most that until a wave gives it its share (one
+    /// engine always may run, whatever its size).
     pub fn with_max_processes(mut self, max: usize) -> Self {
+        self.process_budget = max;
         self.max_processes = max;
         self
     }
@@ -167,6 +173,15 @@ impl ApertiumTranslator {
             Some(crate::translate::engines::Route::Pivot(a, b)) => vec![a, b],
             _ => Vec::new(),
         }
+    }
+
+    /// The processes one engine running `modes` (`spa-cat+cat-fra`: one
+    /// pipeline of both) holds, counted from the installed mode files as a
+    /// running engine counts them ([`Engine::processes_of`]): 0 for a mode
+    /// not installed, which starts nothing.
+    fn engine_processes(&self, modes: &str) -> usize {
+        let files: Vec<PathBuf> = modes.split('+').map(|m| self.modes_dir.join(format!("{m}.mode"))).collect();
+        pipeline_of(&files, false).map(|(pipeline, _)| Engine::processes_of(&pipeline)).unwrap_or(0)
     }
 
     /// The processes this translator's engines hold now (each pipeline's
@@ -474,10 +489,19 @@ impl Translator for ApertiumTranslator {
         self.engines_of(src, tgt, Some(field)).iter().map(|m| footprint::engine_mb(m)).sum()
     }
 
+    fn process_budget(&self) -> Option<usize> {
+        Some(self.process_budget)
+    }
+
+    fn footprint_processes(&self, src: &str, tgt: &str, field: Field) -> usize {
+        self.engines_of(src, tgt, Some(field)).iter().map(|m| self.engine_processes(m)).sum()
+    }
+
     /// A wave's share: closes what no longer fits (least recently used
-    /// first) and holds at most `mb` from now on.
-    fn hold_at_most(&mut self, mb: u64) {
+    /// first) and holds at most `mb` and `processes` from now on.
+    fn hold_at_most(&mut self, mb: u64, processes: usize) {
         self.max_mb = mb;
+        self.max_processes = processes;
         self.make_room(0, 0);
     }
 

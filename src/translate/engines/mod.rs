@@ -61,10 +61,22 @@ pub trait Translator {
         let _ = (src, tgt, field);
         0
     }
+    /// What this engine's workers may hold together, in processes
+    /// (`translate_max_processes`); `None` when it holds no process.
+    fn process_budget(&self) -> Option<usize> {
+        None
+    }
+    /// Processes the engines translating `field` from `src` into `tgt` may
+    /// hold at once, as [`Translator::footprint_mb`] counts MB.
+    fn footprint_processes(&self, src: &str, tgt: &str, field: Field) -> usize {
+        let _ = (src, tgt, field);
+        0
+    }
     /// Sets what this worker may hold until told otherwise: its share of
-    /// a wave's budget. A backend that holds nothing ignores it.
-    fn hold_at_most(&mut self, mb: u64) {
-        let _ = mb;
+    /// a wave's budgets, in MB and in processes. A backend that holds
+    /// nothing ignores it.
+    fn hold_at_most(&mut self, mb: u64, processes: usize) {
+        let _ = (mb, processes);
     }
 }
 
@@ -93,8 +105,14 @@ impl<T: Translator + ?Sized> Translator for Box<T> {
     fn footprint_mb(&self, src: &str, tgt: &str, field: Field) -> u64 {
         (**self).footprint_mb(src, tgt, field)
     }
-    fn hold_at_most(&mut self, mb: u64) {
-        (**self).hold_at_most(mb)
+    fn process_budget(&self) -> Option<usize> {
+        (**self).process_budget()
+    }
+    fn footprint_processes(&self, src: &str, tgt: &str, field: Field) -> usize {
+        (**self).footprint_processes(src, tgt, field)
+    }
+    fn hold_at_most(&mut self, mb: u64, processes: usize) {
+        (**self).hold_at_most(mb, processes)
     }
 }
 

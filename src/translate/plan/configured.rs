@@ -71,13 +71,13 @@ impl Translator for Unavailable {
 /// workers (`None` when translation is switched off); `doctor` proves it
 /// with a real translation.
 pub fn engine(settings: &crate::config::Settings, timeout: std::time::Duration) -> Result<Option<Workers>> {
-    engine_of_worker(settings, timeout, 1)
+    engine_of_worker(settings, timeout)
 }
 
-/// [`engine`] as one of `workers`: a local engine holds its share of
-/// `translate_max_processes`.
-fn engine_of_worker(settings: &crate::config::Settings, timeout: std::time::Duration, workers: usize) -> Result<Option<Workers>> {
-    let share = settings.translate_max_processes / workers.max(1);
+/// [`engine`] as one of the run's workers: a local engine knows what all
+/// the workers may hold together (`translate_max_processes`,
+/// `translate_max_memory_mb`); a wave gives it its share (`send::batches`).
+fn engine_of_worker(settings: &crate::config::Settings, timeout: std::time::Duration) -> Result<Option<Workers>> {
     use crate::vocab::Translator as T;
     let key = || settings.api_key_env.as_deref().and_then(|name| std::env::var(name).ok());
     let url = |u: &Option<String>| u.clone().unwrap_or_default();
@@ -86,7 +86,7 @@ fn engine_of_worker(settings: &crate::config::Settings, timeout: std::time::Dura
         T::Apertium => Box::new(
             ApertiumTranslator::system()?
                 .with_timeout(timeout)
-                .with_max_processes(share)
+                .with_max_processes(settings.translate_max_processes)
                 .with_max_memory_mb(settings.translate_max_memory_mb),
         ),
         T::Apy => Box::new(ApyTranslator::with_timeout(&url(&settings.apy_url), timeout)?),
@@ -123,7 +123,7 @@ pub fn engines(settings: &crate::config::Settings) -> Option<Engines> {
     // No more workers than cores: a worker keeps a core busy.
     let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).clamp(1, 4);
     let make = |_: usize| -> Workers {
-        match engine_of_worker(settings, timeout, cores) {
+        match engine_of_worker(settings, timeout) {
             Ok(Some(engine)) => engine,
             Ok(None) => Box::new(Unavailable(not_usable(settings))),
             Err(e) => Box::new(Unavailable(format!("{:#}", e.context(not_usable(settings))))),
@@ -140,7 +140,7 @@ pub fn engines(settings: &crate::config::Settings) -> Option<Engines> {
             .map(|t| {
                 Box::new(
                     t.with_timeout(timeout)
-                        .with_max_processes(settings.translate_max_processes / cores)
+                        .with_max_processes(settings.translate_max_processes)
                         .with_max_memory_mb(settings.translate_max_memory_mb),
                 ) as Workers
             })

@@ -3,6 +3,7 @@
 //! the change shows at once on every stored event, in every list and
 //! export, in `holdings` and on the sources page, without a fetch.
 use crate::common;
+use crate::common::ok;
 
 use common::{cityvibe, sample, workdir};
 use std::path::Path;
@@ -12,11 +13,6 @@ const OLD_LICENCE_URL: &str = "https://datos.madrid.es/egob/catalogo/aviso-legal
 const NEW_ATTRIBUTION: &str = "Datos: Ayuntamiento de Madrid; revisados por CityVibe, «Madrid»";
 const NEW_LICENCE: &str = "Aviso legal de datos.madrid.es (versión 2026)";
 const NEW_LICENCE_URL: &str = "https://datos.madrid.es/portal/site/egob/aviso-legal-2026";
-
-fn ok(out: &std::process::Output) -> String {
-    assert!(out.status.success(), "exit {:?}\nstderr {}", out.status.code(), String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
-}
 
 /// iCalendar text as a reader sees it: lines unfolded, TEXT escapes undone.
 fn ics_text(ics: &str) -> String {

@@ -5,6 +5,7 @@
 //! corrections; `--remove` lifts one. Corrected text is scrubbed (P5), and a
 //! corrected Spanish title is translated again.
 use crate::common;
+use crate::common::ok;
 
 use common::server::{Reply, Server};
 use common::{cityvibe, sample, workdir};
@@ -15,11 +16,6 @@ const FEED: &str = "datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-ev
 const EVENT: &str = "madrid:51000104";
 const FEED_TITLE: &str = "Cine: El espíritu de la colmena";
 const CORRECTED: &str = "Cine: El espíritu de la colmena (pase cancelado)";
-
-fn ok(out: &std::process::Output) -> String {
-    assert!(out.status.success(), "exit {:?}\nstderr {}", out.status.code(), String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
-}
 
 fn show(d: &Path, lang: Option<&str>) -> serde_json::Value {
     let mut args = vec!["events", "show", EVENT, "--json"];

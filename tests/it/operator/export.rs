@@ -4,6 +4,7 @@
 //! by line against RFC 5545 (CRLF, 75-octet folding, escaping, TZID with a
 //! VTIMEZONE, UID, DTSTAMP); `--lang` shows stored translations.
 use crate::common;
+use crate::common::ok;
 
 use common::{cityvibe, sample, workdir};
 use icalendar::{Component, EventLike};
@@ -11,11 +12,6 @@ use std::path::Path;
 
 const MADRID_ONLY: &str = "[settings]\ntranslator = \"none\"\n\n[sources.madrid]\nenabled = true\n";
 const TRICKY: &str = "Jazz, blues; y \\ más\nen dos líneas — «ñandú» 🎷";
-
-fn ok(out: &std::process::Output) -> String {
-    assert!(out.status.success(), "exit {:?}\nstderr {}", out.status.code(), String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
-}
 
 /// A database with the madrid samples, one title made hard to escape.
 fn setup() -> (tempfile::TempDir, Vec<serde_json::Value>) {

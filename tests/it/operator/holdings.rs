@@ -2,6 +2,7 @@
 //! we fetched it, and its numbers agree with what a loopback server itself
 //! recorded of our requests.
 use crate::common;
+use crate::common::ok;
 
 use common::server::{Reply, Server};
 use common::{cityvibe, sample, workdir};
@@ -12,11 +13,6 @@ const JSON_PATH: &str = "/datos.madrid.es/egob/catalogo/300107-0-agenda-activida
 const CSV_PATH: &str = "/datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.csv";
 const XML_PATH: &str = "/datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.xml";
 const HTML: &str = "<html><body>Servicio no disponible</body></html>";
-
-fn ok(out: &std::process::Output) -> String {
-    assert!(out.status.success(), "exit {:?}\nstderr {}", out.status.code(), String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 #[test]
 fn holdings_agree_with_the_servers_own_log_p17() {

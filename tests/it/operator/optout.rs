@@ -4,15 +4,11 @@
 //! a source's stored events from every list and export (kept for
 //! `holdings`, back with `source enable`).
 use crate::common;
+use crate::common::ok;
 
 use common::server::{Reply, Server};
 use common::{cityvibe, sample, workdir};
 use std::path::Path;
-
-fn ok(out: &std::process::Output) -> String {
-    assert!(out.status.success(), "exit {:?}\nstderr {}", out.status.code(), String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
-}
 
 /// A loopback origin that answers every mirrored path from data/samples.
 fn samples_server() -> Server {

@@ -1,15 +1,11 @@
 //! `cityvibe runs`: each run's per-source line, as recorded by `run`.
 use crate::common;
+use crate::common::ok;
 
 use common::server::{Reply, Server};
 use common::{cityvibe, sample, workdir};
 
 const MADRID_ONLY: &str = "[settings]\ntranslator = \"none\"\n\n[sources.madrid]\nenabled = true\n";
-
-fn ok(out: &std::process::Output) -> String {
-    assert!(out.status.success(), "exit {:?}\nstderr {}", out.status.code(), String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 #[test]
 fn runs_lists_each_run_and_source_newest_first() {

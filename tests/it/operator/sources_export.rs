@@ -2,16 +2,12 @@
 //! every source's publisher, dataset page, licence and its link, attribution,
 //! update schedule and delay, in Markdown, HTML and JSON.
 use crate::common;
+use crate::common::ok;
 
 use common::{cityvibe, workdir};
 
 const CONFIG: &str = "[settings]\ntranslator = \"none\"\n\n[sources.madrid]\nenabled = true\nmin_delay_secs = 30\n\n\
                       [sources.diba]\nenabled = false\ndisabled_reason = \"asked by the publisher\"\n";
-
-fn ok(out: &std::process::Output) -> String {
-    assert!(out.status.success(), "exit {:?}\nstderr {}", out.status.code(), String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
 
 #[test]
 fn fuentes_de_datos_in_three_formats() {

@@ -2,6 +2,7 @@
 //! translations) at once, and later runs that really re-ingest the feed do
 //! not bring it back; lifting the takedown lets it return.
 use crate::common;
+use crate::common::ok;
 
 use common::server::{Reply, Server};
 use common::{cityvibe, sample, workdir};
@@ -11,17 +12,6 @@ const MADRID_ONLY: &str = "[settings]\ntranslator = \"none\"\n\n[sources.madrid]
 
 fn madrid_json() -> Vec<u8> {
     std::fs::read(sample("datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json")).unwrap()
-}
-
-fn ok(out: &std::process::Output) -> String {
-    assert!(
-        out.status.success(),
-        "exit {:?}\nstdout {}\nstderr {}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 fn run(dir: &Path, mirror: &str) -> serde_json::Value {

@@ -26,20 +26,30 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).to_string()
 }
 
+/// `script` run by `sh` in `dir`, in a mount namespace of its own, with
+/// nothing of the environment but `PATH`.
+fn in_a_mount_namespace(dir: &Path, script: &str) -> Output {
+    std::process::Command::new("unshare")
+        .args(["--mount", "sh", "-c", script])
+        .current_dir(dir)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .output()
+        .unwrap()
+}
+
+/// `args` for a shell line, each in single quotes.
+fn quoted(args: &[&str]) -> String {
+    args.iter().map(|a| format!("'{a}'")).collect::<Vec<_>>().join(" ")
+}
+
 /// `cityvibe ARGS` in `dir` with a system ledger of its own (a tmpfs over
 /// /var/lib in a mount namespace) and no private state folder; `None`,
 /// announced, where no mount namespace can be made (not root).
 fn run_with_a_system_ledger_of_its_own(dir: &Path, args: &[&str]) -> Option<Output> {
     let bin = common::bin().display().to_string();
-    let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
-    let script = format!("mount -t tmpfs tmpfs /var/lib && mkdir /var/lib/cityvibe && exec {bin} {}", quoted.join(" "));
-    let out = std::process::Command::new("unshare")
-        .args(["--mount", "sh", "-c", &script])
-        .current_dir(dir)
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .output()
-        .unwrap();
+    let script = format!("mount -t tmpfs tmpfs /var/lib && mkdir /var/lib/cityvibe && exec {bin} {}", quoted(args));
+    let out = in_a_mount_namespace(dir, &script);
     let said = stderr(&out);
     if said.contains("unshare:") || said.contains("mount:") {
         eprintln!("notice: skipping, no mount namespace here (root needed): {said}");
@@ -131,16 +141,9 @@ fn in_one_system_ledger(dir: &Path, runs: &[&[&str]]) -> Option<Vec<(Option<i32>
     let bin = common::bin().display().to_string();
     let mut script = String::from("mount -t tmpfs tmpfs /var/lib && mkdir /var/lib/cityvibe || exit 97\n");
     for (k, args) in runs.iter().enumerate() {
-        let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
-        script.push_str(&format!("{bin} {} > out{k} 2> err{k}; echo $? > code{k}\n", quoted.join(" ")));
+        script.push_str(&format!("{bin} {} > out{k} 2> err{k}; echo $? > code{k}\n", quoted(args)));
     }
-    let out = std::process::Command::new("unshare")
-        .args(["--mount", "sh", "-c", &script])
-        .current_dir(dir)
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .output()
-        .unwrap();
+    let out = in_a_mount_namespace(dir, &script);
     if !out.status.success() {
         eprintln!("notice: skipping, no mount namespace here (root needed): {}", stderr(&out));
         return None;

@@ -7,6 +7,7 @@
 //! all-day event makes it timed in every output.
 use crate::common;
 use crate::common::has_apertium;
+use crate::common::ok;
 use crate::translation::quality::{listed, record, write_feed};
 
 use common::server::{Reply, Server};
@@ -21,11 +22,6 @@ const NO_ENGINE: &str = "[settings]\ntranslator = \"none\"\nlanguages = [\"es\",
 
 fn run(dir: &Path) -> std::process::Output {
     cityvibe(dir, &["--mirror", "mirror", "run", "--source", "madrid", "--force"])
-}
-
-fn ok(out: std::process::Output) -> String {
-    assert!(out.status.success(), "exit {:?}: {}", out.status.code(), String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).to_string()
 }
 
 fn stderr(out: &std::process::Output) -> String {
@@ -69,10 +65,10 @@ fn spaced_contact_data_is_scrubbed_from_feeds_servers_errors_and_attributions_p5
     for r in server.requests() {
         assert_spaced_forms_absent("a request to the translation server", &String::from_utf8_lossy(&r.body));
     }
-    let runs = ok(cityvibe(dir.path(), &["runs", "--json"]));
+    let runs = ok(&cityvibe(dir.path(), &["runs", "--json"]));
     assert!(runs.contains("bad start date"), "the record error is reported: {runs}");
     assert_spaced_forms_absent("runs --json", &runs);
-    let export = ok(cityvibe(dir.path(), &["export", "--format", "json"]));
+    let export = ok(&cityvibe(dir.path(), &["export", "--format", "json"]));
     assert!(export.contains("Ayuntamiento de Madrid; dudas a"), "the override is shown: {export}");
     assert_spaced_forms_absent("the export", &export);
 }
@@ -81,7 +77,7 @@ fn spaced_contact_data_is_scrubbed_from_feeds_servers_errors_and_attributions_p5
 fn stored() -> tempfile::TempDir {
     let dir = workdir(NO_ENGINE);
     write_feed(dir.path(), &[record("1", "Concierto de jazz", "", "Sala X"), record("2", "Taller de radio", "", "Sala X")]);
-    ok(run(dir.path()));
+    ok(&run(dir.path()));
     dir
 }
 
@@ -112,7 +108,7 @@ fn spaced_contact_data_passes_no_import_or_correction_p5() {
     let out = cityvibe(d, &["translate", "correct", "madrid:1", "--lang", "en", "--title", &format!("Jazz, call {SPACED_PHONE}")]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let title = format!("Concierto de jazz, reservas {SPACED_MAIL} o {SPACED_PHONE}");
-    ok(cityvibe(d, &["events", "correct", "madrid:1", "title", &title, "--reason", "aviso"]));
+    ok(&cityvibe(d, &["events", "correct", "madrid:1", "title", &title, "--reason", "aviso"]));
     assert_spaced_forms_absent("the database", &db_bytes(d));
 }
 
@@ -185,9 +181,9 @@ fn corrections_are_held_to_the_feeds_rules() {
     let dir = stored();
     let d = dir.path();
     let title = "Jazz <script>alert(1)</script>\u{1B}[2Jen directo\u{202E}";
-    ok(cityvibe(d, &["events", "correct", "madrid:1", "title", title, "--reason", "r"]));
+    ok(&cityvibe(d, &["events", "correct", "madrid:1", "title", title, "--reason", "r"]));
     for format in ["json", "csv", "ics", "jsonld"] {
-        let text = ok(cityvibe(d, &["export", "--format", format]));
+        let text = ok(&cityvibe(d, &["export", "--format", format]));
         assert!(text.contains("Jazz en directo"), "{format}: {text}");
         assert!(!text.contains("<script") && !text.contains("alert(1)") && !text.contains('\u{1B}'), "{format}: {text}");
     }
@@ -252,27 +248,27 @@ fn a_start_time_on_an_all_day_event_is_timed_in_every_output() {
     all_day["dtend"] = Value::from("2030-12-01 23:59:00.0");
     all_day["time"] = Value::from("");
     write_feed(d, &[all_day]);
-    ok(run(d));
-    let json: Value = serde_json::from_str(&ok(cityvibe(d, &["export", "--format", "json"]))).unwrap();
+    ok(&run(d));
+    let json: Value = serde_json::from_str(&ok(&cityvibe(d, &["export", "--format", "json"]))).unwrap();
     assert_eq!(json[0]["all_day"], true, "the sample is all-day: {}", json[0]);
 
-    ok(cityvibe(d, &["events", "correct", "madrid:1", "start", "2030-12-01T10:00", "--reason", "abre a las 10"]));
-    let json: Value = serde_json::from_str(&ok(cityvibe(d, &["export", "--format", "json"]))).unwrap();
+    ok(&cityvibe(d, &["events", "correct", "madrid:1", "start", "2030-12-01T10:00", "--reason", "abre a las 10"]));
+    let json: Value = serde_json::from_str(&ok(&cityvibe(d, &["export", "--format", "json"]))).unwrap();
     assert_eq!(json[0]["all_day"], false, "{}", json[0]);
     assert!(json[0]["start"].as_str().unwrap().starts_with("2030-12-01T10:00"), "{}", json[0]);
-    let csv = ok(cityvibe(d, &["export", "--format", "csv"]));
+    let csv = ok(&cityvibe(d, &["export", "--format", "csv"]));
     assert!(csv.contains("10:00") && csv.contains(",false,"), "{csv}");
-    let ics = ok(cityvibe(d, &["export", "--format", "ics"]));
+    let ics = ok(&cityvibe(d, &["export", "--format", "ics"]));
     assert!(ics.contains("DTSTART;TZID=Europe/Madrid:20301201T100000"), "{ics}");
     assert!(!ics.contains("VALUE=DATE"), "{ics}");
-    let jsonld = ok(cityvibe(d, &["export", "--format", "jsonld"]));
+    let jsonld = ok(&cityvibe(d, &["export", "--format", "jsonld"]));
     assert!(jsonld.contains("2030-12-01T10:00:00+01:00"), "{jsonld}");
 
     let out = cityvibe(d, &["events", "correct", "madrid:1", "start", "--remove"]);
-    ok(out);
-    let json: Value = serde_json::from_str(&ok(cityvibe(d, &["export", "--format", "json"]))).unwrap();
+    ok(&out);
+    let json: Value = serde_json::from_str(&ok(&cityvibe(d, &["export", "--format", "json"]))).unwrap();
     assert_eq!(json[0]["all_day"], true, "lifted: all-day again: {}", json[0]);
-    let ics = ok(cityvibe(d, &["export", "--format", "ics"]));
+    let ics = ok(&cityvibe(d, &["export", "--format", "ics"]));
     assert!(ics.contains("VALUE=DATE"), "{ics}");
 }
 
@@ -284,7 +280,7 @@ fn an_import_that_fails_midway_leaves_nothing_applied() {
     let dir = workdir(NO_ENGINE);
     let d = dir.path();
     write_feed(d, &[record("1", "Concierto de jazz", "Jazz en directo.", "Sala X")]);
-    ok(run(d));
+    ok(&run(d));
     let db = rusqlite::Connection::open(d.join("data/cityvibe.db")).unwrap();
     db.execute_batch(
         "CREATE TRIGGER fail_midway BEFORE INSERT ON translation_memory WHEN NEW.field = 'description'

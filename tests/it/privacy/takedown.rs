@@ -4,23 +4,12 @@
 //! that protects nothing, and an event already taken down is not taken
 //! down twice.
 use crate::common;
+use crate::common::ok;
 
 use common::{cityvibe, sample, workdir};
 use std::path::Path;
-use std::process::Output;
 
 const MADRID_ONLY: &str = "[settings]\ntranslator = \"none\"\n\n[sources.madrid]\nenabled = true\n";
-
-fn ok(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "exit {:?}\nstdout {}\nstderr {}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 /// A folder whose database holds the madrid sample (8 events).
 fn stored_madrid() -> tempfile::TempDir {

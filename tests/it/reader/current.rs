@@ -4,15 +4,11 @@
 //! the same current events on the same database and day; an ended fair is
 //! "ended" in `holdings`, not "(active)"; `export --from` brings ended ones back.
 use crate::common;
+use crate::common::ok;
 
 use common::{cityvibe, sample, workdir};
 use serde_json::Value;
 use std::process::Output;
-
-fn ok(out: &Output) -> String {
-    assert!(out.status.success(), "exit {:?}\nstderr {}", out.status.code(), String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 fn json(out: &Output) -> Value {
     serde_json::from_str(&ok(out)).unwrap()

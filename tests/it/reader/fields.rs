@@ -7,6 +7,7 @@
 //! Not for: the texts' translation quality (`translation::quality`).
 use crate::common;
 use crate::common::has_apertium;
+use crate::common::ok;
 use crate::translation::quality::{listed, record, write_feed};
 
 use common::{cityvibe, sample, workdir};
@@ -14,11 +15,6 @@ use serde_json::Value;
 use std::path::Path;
 
 const MADRID_FEED: &str = "datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json";
-
-fn ok(out: std::process::Output) -> String {
-    assert!(out.status.success(), "exit {:?}: {}", out.status.code(), String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
-}
 
 fn config(translator: &str, sources: &[&str]) -> String {
     let mut c = format!("[settings]\ntranslator = \"{translator}\"\nlanguages = [\"es\", \"en\", \"fr\", \"it\"]\n");
@@ -85,7 +81,7 @@ fn events_show_speaks_the_readers_language_in_every_field() {
     common::run_on_simulated_time(d, &sample(""), &[]);
     let list = |lang: &[&str]| -> Vec<Value> {
         let args = [&["events", "list", "--json", "--limit", "100", "--at", common::SAMPLES_AT], lang].concat();
-        serde_json::from_str(&ok(cityvibe(d, &args))).unwrap()
+        serde_json::from_str(&ok(&cityvibe(d, &args))).unwrap()
     };
     // As published (no --lang).
     let published = list(&[]);
@@ -121,11 +117,11 @@ fn events_show_speaks_the_readers_language_in_every_field() {
     let free = published.iter().find(|e| e["price"] == "Entrada libre hasta completar aforo").expect("the madrid sample's free event");
     let id = format!("madrid:{}", free["source_event_id"].as_str().unwrap());
     for lang in ["en", "fr", "it"] {
-        let text = ok(cityvibe(d, &["events", "show", &id, "--lang", lang]));
+        let text = ok(&cityvibe(d, &["events", "show", &id, "--lang", lang]));
         assert!(text.contains(&format!("price: {} (as published: Entrada libre hasta completar aforo)", until_full(lang))), "{text}");
     }
     // The Spanish view shows the publisher's own words.
-    let text = ok(cityvibe(d, &["events", "show", &id, "--lang", "es"]));
+    let text = ok(&cityvibe(d, &["events", "show", &id, "--lang", "es"]));
     assert!(text.contains("price: Entrada libre hasta completar aforo\n"), "{text}");
     assert!(text.contains("Fuente: Ayuntamiento de Madrid, datos.madrid.es — licence: Aviso legal de datos.madrid.es"), "{text}");
 }
@@ -133,7 +129,7 @@ fn events_show_speaks_the_readers_language_in_every_field() {
 /// `events show <id> --lang <lang>` in text: no price, audience or licence
 /// line speaks Spanish (the publisher's words may follow, as published).
 fn assert_show_text_speaks(d: &Path, id: &str, lang: &str) {
-    let text = ok(cityvibe(d, &["events", "show", id, "--lang", lang]));
+    let text = ok(&cityvibe(d, &["events", "show", id, "--lang", lang]));
     let labels = text.lines().filter(|l| l.starts_with("price:") || l.starts_with("audience:") || l.contains("— licence:"));
     for line in labels {
         let ours = line.split(" (as published:").next().unwrap();
@@ -150,9 +146,9 @@ fn assert_show_text_speaks(d: &Path, id: &str, lang: &str) {
 fn every_export_carries_the_translated_price_and_labels() {
     let dir = workdir(&config("none", &["madrid"]));
     let d = dir.path();
-    ok(cityvibe(d, &["--mirror", sample("").to_str().unwrap(), "run", "--source", "madrid"]));
+    ok(&cityvibe(d, &["--mirror", sample("").to_str().unwrap(), "run", "--source", "madrid"]));
     for lang in ["en", "fr", "it"] {
-        let export = |format: &str| ok(cityvibe(d, &["export", "--format", format, "--lang", lang]));
+        let export = |format: &str| ok(&cityvibe(d, &["export", "--format", format, "--lang", lang]));
         let json: Vec<Value> = serde_json::from_str(&export("json")).unwrap();
         let free = json.iter().find(|e| e["original_fields"]["price"] == "Entrada libre hasta completar aforo").expect("the free event");
         assert_eq!(free["price"], until_full(lang));
@@ -202,13 +198,13 @@ fn every_export_carries_the_translated_price_and_labels() {
 #[test]
 fn the_sources_page_names_licences_in_its_language() {
     let dir = workdir(&config("none", &["madrid"]));
-    let page = ok(cityvibe(dir.path(), &["sources", "export", "--format", "md", "--lang", "en"]));
+    let page = ok(&cityvibe(dir.path(), &["sources", "export", "--format", "md", "--lang", "en"]));
     assert!(page.contains("datos.madrid.es legal notice"), "{page}");
     assert!(page.contains("Source: Ayuntamiento de Madrid"), "{page}");
     assert!(!page.contains("Aviso legal") && !page.contains("Fuente:"), "{page}");
-    let page = ok(cityvibe(dir.path(), &["sources", "export", "--format", "md", "--lang", "it"]));
+    let page = ok(&cityvibe(dir.path(), &["sources", "export", "--format", "md", "--lang", "it"]));
     assert!(page.contains("Creative Commons Attribuzione 4.0"), "{page}");
-    let json = ok(cityvibe(dir.path(), &["sources", "export", "--format", "json", "--lang", "en"]));
+    let json = ok(&cityvibe(dir.path(), &["sources", "export", "--format", "json", "--lang", "en"]));
     assert!(json.contains("Aviso legal de datos.madrid.es"), "{json}");
 }
 
@@ -223,11 +219,11 @@ fn the_real_madrid_feed_prices_read_in_english_french_italian() {
     let feed = d.join("mirror").join(MADRID_FEED);
     std::fs::create_dir_all(feed.parent().unwrap()).unwrap();
     std::fs::copy(real, &feed).unwrap();
-    ok(cityvibe(d, &["--mirror", "mirror", "run", "--source", "madrid"]));
+    ok(&cityvibe(d, &["--mirror", "mirror", "run", "--source", "madrid"]));
     for lang in ["en", "fr", "it"] {
         // October 2025's events have ended: --from brings them into the export.
         let json: Vec<Value> =
-            serde_json::from_str(&ok(cityvibe(d, &["export", "--format", "json", "--lang", lang, "--from", "2025-10-01"]))).unwrap();
+            serde_json::from_str(&ok(&cityvibe(d, &["export", "--format", "json", "--lang", lang, "--from", "2025-10-01"]))).unwrap();
         let free: Vec<&Value> = json.iter().filter(|e| e["original_fields"]["price"] == "Entrada libre hasta completar aforo").collect();
         assert!(free.len() >= 10, "--lang {lang}: {} events", free.len());
         assert!(free.iter().all(|e| e["price"] == until_full(lang)));
@@ -255,7 +251,7 @@ fn a_price_no_phrase_says_is_an_engines_else_shown_as_published() {
         let mut phrase = record("2", "Taller de radio", "", "Sala Y");
         phrase["price"] = "Entrada libre hasta completar aforo".into();
         write_feed(d, &[listed_price, phrase]);
-        ok(cityvibe(d, &["--mirror", "mirror", "run", "--source", "madrid"]));
+        ok(&cityvibe(d, &["--mirror", "mirror", "run", "--source", "madrid"]));
     };
     let dir = workdir(&config("none", &["madrid"]));
     feed(dir.path());
@@ -277,10 +273,10 @@ fn a_price_no_phrase_says_is_an_engines_else_shown_as_published() {
         assert_eq!((&e["original_fields"]["price"], &e["untranslated_fields"]), (&LIST.into(), &Value::Null), "--lang {lang}: {e}");
         assert_eq!((&shown["2"]["price"], &shown["2"]["machine_fields"]), (&until_full(lang).into(), &Value::Null), "--lang {lang}");
     }
-    let text = ok(cityvibe(d, &["events", "show", "madrid:1", "--lang", "en"]));
+    let text = ok(&cityvibe(d, &["events", "show", "madrid:1", "--lang", "en"]));
     assert!(text.contains("(machine translation, apertium"), "{text}");
     // Two titles and the one price no phrase says: all the engine's.
-    let status: Value = serde_json::from_str(&ok(cityvibe(d, &["translate", "status", "--json"]))).unwrap();
+    let status: Value = serde_json::from_str(&ok(&cityvibe(d, &["translate", "status", "--json"]))).unwrap();
     let en = status["languages"].as_array().unwrap().iter().find(|l| l["lang"] == "en").unwrap();
     assert_eq!((&en["texts"], &en["machine"]), (&3.into(), &3.into()), "{en}");
 }
@@ -306,7 +302,7 @@ fn diba_french_is_translated_from_the_publishers_spanish() {
     let dir = workdir(&config("apertium", &["diba"]));
     let d = dir.path();
     write_diba(d);
-    ok(cityvibe(d, &["--mirror", "mirror", "run", "--source", "diba"]));
+    ok(&cityvibe(d, &["--mirror", "mirror", "run", "--source", "diba"]));
     let fr = crate::translation::quality::listed(d, "fr");
     let fair = &fr["agendaturisme41201"];
     let title = fair["title"].as_str().unwrap();

@@ -7,30 +7,14 @@
 //! are no error; the runs timeline shows each day's worst run; and every
 //! word of a host page is in the page's language.
 use crate::common;
-use crate::report::pages::{ok, read, sel, text};
+use crate::common::ok;
+use crate::report::pages::{read, sel, table_of, text};
 
 use common::server::{Reply, Server};
 use common::{cityvibe, sample, workdir};
-use scraper::Html;
-use std::collections::BTreeMap;
 
 const JCYL: &str = "datosabiertos.jcyl.es";
 const JCYL_ON: &str = "[settings]\ntranslator = \"none\"\n\n[sources.jcyl]\nenabled = true\n";
-
-/// A chart's table twin as (category, series) -> figure.
-fn table_of(doc: &Html, chart: &str) -> BTreeMap<(String, String), u64> {
-    let table = doc.select(&sel(&format!("table[data-chart=\"{chart}\"]"))).next().unwrap_or_else(|| panic!("no table for {chart}"));
-    let series: Vec<String> =
-        table.select(&sel("thead th[data-series]")).map(|th| th.value().attr("data-series").unwrap().to_string()).collect();
-    let mut out = BTreeMap::new();
-    for row in table.select(&sel("tbody tr")) {
-        let cat: String = row.select(&sel("th")).next().unwrap().text().collect();
-        for (s, td) in series.iter().zip(row.select(&sel("td"))) {
-            out.insert((cat.clone(), s.clone()), td.text().collect::<String>().trim().parse().unwrap());
-        }
-    }
-    out
-}
 
 /// A loopback server answering jcyl's feed with the project's sample.
 fn jcyl_server() -> Server {

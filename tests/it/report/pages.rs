@@ -5,6 +5,7 @@
 //! (P8, P10, P12, P17), every page must be valid HTML5 with a `lang`, load
 //! nothing from elsewhere, and show each chart's figures in its table too.
 use crate::common;
+use crate::common::ok;
 
 use common::server::{Reply, Server};
 use common::{cityvibe, sample, workdir};
@@ -62,13 +63,6 @@ fn three_runs() -> Site {
     Site { dir, server, answered }
 }
 
-/// The command's standard output, after asserting that it succeeded (shared
-/// by the report's test files).
-pub(crate) fn ok(out: &std::process::Output) -> String {
-    assert!(out.status.success(), "exit {:?}\nstderr {}", out.status.code(), String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 pub(crate) fn sel(s: &str) -> Selector {
     Selector::parse(s).unwrap()
 }
@@ -84,7 +78,7 @@ pub(crate) fn text(doc: &Html) -> String {
 
 /// A table twin as (category, series) → figure; each column's series is
 /// named by its heading.
-fn table_of(doc: &Html, chart: &str) -> BTreeMap<(String, String), u64> {
+pub(crate) fn table_of(doc: &Html, chart: &str) -> BTreeMap<(String, String), u64> {
     let table = doc.select(&sel(&format!("table[data-chart=\"{chart}\"]"))).next().unwrap_or_else(|| panic!("no table for {chart}"));
     let series: Vec<String> =
         table.select(&sel("thead th[data-series]")).map(|th| th.value().attr("data-series").unwrap().to_string()).collect();

@@ -6,7 +6,8 @@
 //! longer a problem to fix; the translation chart counts what `translate
 //! status` counts.
 use crate::common;
-use crate::report::pages::{ok, read, sel, text};
+use crate::common::ok;
+use crate::report::pages::{read, sel, text};
 
 use common::{cityvibe, sample, workdir};
 use std::collections::BTreeMap;

@@ -501,17 +501,34 @@ fn footprint_mb(modes: &str) -> u64 {
 /// The Apertium pipelines alive under `root` now: each one's modes, as the
 /// shell that runs it is named (`sh -c PIPELINE MODES`).
 fn pipelines_under(root: u32) -> Vec<String> {
+    pipeline_groups_under(root).into_iter().map(|p| p.modes).collect()
+}
+
+/// One Apertium pipeline alive under a run: its process group (its shell's
+/// pid), its modes, and the live processes of the group.
+struct Pipeline {
+    group: u32,
+    modes: String,
+    processes: usize,
+}
+
+/// The Apertium pipelines alive under `root` now, as [`Pipeline`]s.
+fn pipeline_groups_under(root: u32) -> Vec<Pipeline> {
     let mut kids: std::collections::HashMap<u32, Vec<u32>> = std::collections::HashMap::new();
     let mut leaders = std::collections::HashSet::new();
+    let mut members: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
     for e in std::fs::read_dir("/proc").unwrap().flatten() {
         let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else { continue };
         let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else { continue };
-        let fields: Vec<u32> = stat
-            .rsplit_once(')')
-            .map(|(_, rest)| rest.split_whitespace().skip(1).take(2).filter_map(|f| f.parse().ok()).collect())
-            .unwrap_or_default();
+        let Some((_, rest)) = stat.rsplit_once(')') else { continue };
+        // A process killed and not yet reaped holds nothing.
+        if rest.split_whitespace().next() == Some("Z") {
+            continue;
+        }
+        let fields: Vec<u32> = rest.split_whitespace().skip(1).take(2).filter_map(|f| f.parse().ok()).collect();
         let [ppid, pgrp] = fields[..] else { continue };
         kids.entry(ppid).or_default().push(pid);
+        *members.entry(pgrp).or_default() += 1;
         if pgrp == pid {
             leaders.insert(pid);
         }
@@ -530,10 +547,69 @@ fn pipelines_under(root: u32) -> Vec<String> {
         // A pipeline's shell, not the one-line shells that kill a process
         // group (`sh -c 'kill -9 -"$1"' sh PGID`).
         if argv.len() > 3 && argv[0] == "sh" && argv[1] == "-c" && argv[2].contains('|') {
-            out.push(argv[3].clone());
+            out.push(Pipeline { group: pid, modes: argv[3].clone(), processes: members.get(&pid).copied().unwrap_or(0) });
         }
     }
     out
+}
+
+/// A wave's share of `translate_max_processes` is what its targets'
+/// engines need, not a fixed part per worker: with 90 processes for the
+/// run, Spanish descriptions into French (through Catalan, with the leak
+/// mending, the English analyser and the second opinion: four engines, 65
+/// processes) run alone with all 90, so the worker never closes an engine
+/// its target still needs and starts it again batch after batch (each
+/// restart loads the pair's data once more and starts its tagger afresh,
+/// which changes the text). The processes the run's pipelines hold
+/// together stay within the 90. Sampled every 50 ms through the binary,
+/// on the first 120 events of the real Madrid feed (three batches of
+/// descriptions).
+#[test]
+fn a_wave_gets_the_processes_its_engines_need_and_none_restarts() {
+    if apertium().is_none() {
+        return;
+    }
+    let config = crate::translation::engine_answers::config("\"es\", \"fr\"").replacen(
+        "[sources.madrid]",
+        "translate_max_processes = 90\n[sources.madrid]",
+        1,
+    );
+    let dir = common::workdir(&config);
+    if !crate::translation::engine_answers::write_real_sample(dir.path(), 120) {
+        return;
+    }
+    let mut child = common::command(dir.path())
+        .args(["--mirror", "mirror", "run", "--source", "madrid"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut starts: std::collections::BTreeMap<String, std::collections::BTreeSet<u32>> = Default::default();
+    let mut most = (0usize, Vec::new());
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        let alive = pipeline_groups_under(child.id());
+        let held: usize = alive.iter().map(|p| p.processes).sum();
+        if held > most.0 {
+            most = (held, alive.iter().map(|p| format!("{} ({})", p.modes, p.processes)).collect());
+        }
+        for p in alive {
+            starts.entry(p.modes).or_default().insert(p.group);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert!(status.success(), "{stderr}");
+    let started = |modes: &str| starts.get(modes).map_or(0, |g| g.len());
+    // The mending pipeline runs for French descriptions only: one wave,
+    // one start. spa-cat+cat-fra is the descriptions' engine and the
+    // titles' second opinion: two waves, two starts.
+    assert_eq!(started("cat-spa+es-fr"), 1, "{starts:?}");
+    assert!((1..=2).contains(&started("spa-cat+cat-fra")), "{starts:?}");
+    assert!(most.0 <= 90, "{} processes held at once by {:?}", most.0, most.1);
 }
 
 /// What a run's engines hold at once stays within `translate_max_memory_mb`

@@ -71,6 +71,9 @@ fn no_garbled_form_in_any_language_of_the_real_madrid_feed() {
     assert!(table.contains("mended") && table.contains("retranslated"), "{table}");
 }
 
+/// Madrid's feed translated by Apertium into French and Catalan.
+const FR_CA: &str = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"fr\", \"ca\"]\n\n[sources.madrid]\nenabled = true\n";
+
 /// The forms house style knows, through the binary with
 /// real Apertium: a stop Catalan moved before a kept venue ("del . CEAC
 /// Maris Stella"), a French subject pronoun after a kept name ("Ismael
@@ -81,8 +84,7 @@ fn known_garbled_forms_are_mended_and_counted() {
         eprintln!("skipped: Apertium is not installed");
         return;
     }
-    let config = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"fr\", \"ca\"]\n\n[sources.madrid]\nenabled = true\n";
-    let dir = workdir(config);
+    let dir = workdir(FR_CA);
     let d = dir.path();
     let stop = "Lugar: Comienza en la recepción del CEAC Maris Stella. Edad: para mayores de 10 años.";
     let pronoun = "En 2023, Ismael Serrano comenzaba a trabajar en un proyecto sinfónico.";
@@ -117,8 +119,7 @@ fn an_opening_pronoun_and_a_doubled_article_are_mended() {
         eprintln!("skipped: Apertium is not installed");
         return;
     }
-    let config = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"fr\", \"ca\"]\n\n[sources.madrid]\nenabled = true\n";
-    let dir = workdir(config);
+    let dir = workdir(FR_CA);
     let d = dir.path();
     let records = [
         record("1", "Pasea Madrid", "Sucede cada año y la presente edición no iba a ser diferente.", "Sala A"),

@@ -1,6 +1,7 @@
 //! Human corrections in a translation memory, and translations
 //! exchanged with translators' tools as PO or XLIFF, through the binary.
 use crate::common;
+use crate::common::ok;
 use crate::translation::quality::{listed, record, run, write_feed};
 
 use common::{cityvibe, workdir};
@@ -10,11 +11,6 @@ const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\"
 
 /// Real Apertium is here (a missing one is announced, and fails under CI).
 use crate::common::has_apertium;
-
-fn ok(out: std::process::Output) -> String {
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
-}
 
 /// The report of an import that refused entries: it exits 2 (the file is the
 /// operator's to fix), its report on stdout.
@@ -40,7 +36,7 @@ fn a_correction_wins_for_every_event_with_that_text_until_it_changes() {
     };
     write_feed(dir.path(), &feed("Club de lectura juvenil"));
     run(dir.path());
-    ok(cityvibe(dir.path(), &["translate", "correct", "madrid:1", "--lang", "en", "--title", "Young Readers' Circle"]));
+    ok(&cityvibe(dir.path(), &["translate", "correct", "madrid:1", "--lang", "en", "--title", "Young Readers' Circle"]));
     let shown = |id: &str| listed(dir.path(), "en")[id].clone();
     for id in ["1", "2"] {
         assert_eq!(shown(id)["title"], "Young Readers' Circle", "{}", shown(id));
@@ -49,12 +45,12 @@ fn a_correction_wins_for_every_event_with_that_text_until_it_changes() {
     assert_ne!(shown("3")["text_origin"], "human");
     // Later runs keep it.
     let out = cityvibe(dir.path(), &["--mirror", "mirror", "run", "--source", "madrid", "--force"]);
-    ok(out);
-    ok(cityvibe(dir.path(), &["translate"]));
+    ok(&out);
+    ok(&cityvibe(dir.path(), &["translate"]));
     assert_eq!(shown("2")["title"], "Young Readers' Circle");
     // The Spanish of event 1 changes: its correction no longer applies there.
     write_feed(dir.path(), &feed("Club de lectura para adultos"));
-    ok(cityvibe(dir.path(), &["--mirror", "mirror", "run", "--source", "madrid", "--force"]));
+    ok(&cityvibe(dir.path(), &["--mirror", "mirror", "run", "--source", "madrid", "--force"]));
     assert_ne!(shown("1")["text_origin"], "human", "{}", shown("1"));
     assert_ne!(shown("1")["title"], "Young Readers' Circle");
     assert_eq!(shown("2")["title"], "Young Readers' Circle");
@@ -73,11 +69,11 @@ fn corrections_go_out_and_come_back_as_po_and_xliff() {
     let dir = workdir(CONFIG);
     write_feed(dir.path(), &[record("1", "Concierto de jazz", "", "Sala X"), record("2", "Taller de radio", "", "Sala X")]);
     run(dir.path());
-    let po = ok(cityvibe(dir.path(), &["translate", "export", "--lang", "en", "--format", "po", "--only", "machine"]));
+    let po = ok(&cityvibe(dir.path(), &["translate", "export", "--lang", "en", "--format", "po", "--only", "machine"]));
     assert!(po.contains("msgid \"Concierto de jazz\"") && po.contains("#, fuzzy") && po.contains("Language: en"), "{po}");
-    let xliff = ok(cityvibe(dir.path(), &["translate", "export", "--lang", "en", "--format", "xliff"]));
+    let xliff = ok(&cityvibe(dir.path(), &["translate", "export", "--lang", "en", "--format", "xliff"]));
     assert!(xliff.contains("<source>Taller de radio</source>") && xliff.contains("needs-review-translation"), "{xliff}");
-    let missing = ok(cityvibe(dir.path(), &["translate", "export", "--lang", "en", "--format", "po", "--only", "missing"]));
+    let missing = ok(&cityvibe(dir.path(), &["translate", "export", "--lang", "en", "--format", "po", "--only", "missing"]));
     assert!(!missing.contains("Concierto"), "{missing}");
 
     let reviewed = "msgid \"\"\nmsgstr \"\"\n\"Language: en\\n\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n\n\
@@ -96,7 +92,7 @@ fn corrections_go_out_and_come_back_as_po_and_xliff() {
     // XLIFF back in, once reviewed; a file in a language CityVibe does not publish is refused.
     let reviewed = xliff.replace("needs-review-translation", "translated").replace(">Radio Workshop<", ">Radio Lab<");
     std::fs::write(dir.path().join("en.xlf"), &reviewed).unwrap();
-    let report: Value = serde_json::from_str(&ok(cityvibe(dir.path(), &["translate", "import", "en.xlf", "--json"]))).unwrap();
+    let report: Value = serde_json::from_str(&ok(&cityvibe(dir.path(), &["translate", "import", "en.xlf", "--json"]))).unwrap();
     assert!(report["applied"].as_u64().unwrap() >= 1, "{report}");
     std::fs::write(dir.path().join("de.xlf"), reviewed.replace("target-language=\"en\"", "target-language=\"de\"")).unwrap();
     assert_eq!(cityvibe(dir.path(), &["translate", "import", "de.xlf"]).status.code(), Some(2));

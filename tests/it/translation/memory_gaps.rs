@@ -6,6 +6,7 @@
 //!
 //! Not for: the basic correct / export / import round trip (`translation::memory`).
 use crate::common;
+use crate::common::ok;
 use crate::translation::memory::refused_some;
 use crate::translation::quality::{listed, record, run, write_feed};
 
@@ -16,11 +17,6 @@ const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\"
 
 /// Real Apertium is here (a missing one is announced, and fails under CI).
 use crate::common::has_apertium;
-
-fn ok(out: std::process::Output) -> String {
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
-}
 
 fn forced_run(dir: &std::path::Path) -> std::process::Output {
     cityvibe(dir, &["--mirror", "mirror", "run", "--source", "madrid", "--force"])
@@ -37,13 +33,13 @@ fn a_later_occurrence_gets_the_human_text_whatever_the_engine() {
     let dir = workdir(CONFIG);
     write_feed(dir.path(), &[record("1", "Cuentacuentos en familia", "", "Sala X")]);
     run(dir.path());
-    ok(cityvibe(dir.path(), &["translate", "correct", "madrid:1", "--lang", "en", "--title", "Family Storytelling"]));
+    ok(&cityvibe(dir.path(), &["translate", "correct", "madrid:1", "--lang", "en", "--title", "Family Storytelling"]));
 
     // The operator turns machine translation off; the activity recurs.
     let none = CONFIG.replace("\"apertium\"", "\"none\"");
     std::fs::write(dir.path().join("sources.toml"), &none).unwrap();
     write_feed(dir.path(), &[record("1", "Cuentacuentos en familia", "", "Sala X"), record("4", "Cuentacuentos en familia", "", "Sala Y")]);
-    ok(forced_run(dir.path()));
+    ok(&forced_run(dir.path()));
     let en = listed(dir.path(), "en");
     for id in ["1", "4"] {
         assert_eq!(en[id]["title"], "Family Storytelling", "translator none, event {id}: {}", en[id]);
@@ -60,11 +56,11 @@ fn a_later_occurrence_gets_the_human_text_whatever_the_engine() {
             record("5", "Cuentacuentos en familia", "", "Sala Z"),
         ],
     );
-    ok(forced_run(dir.path()));
-    let shown: Value = serde_json::from_str(&ok(cityvibe(dir.path(), &["events", "show", "madrid:5", "--lang", "en", "--json"]))).unwrap();
+    ok(&forced_run(dir.path()));
+    let shown: Value = serde_json::from_str(&ok(&cityvibe(dir.path(), &["events", "show", "madrid:5", "--lang", "en", "--json"]))).unwrap();
     assert_eq!(shown["title"], "Family Storytelling", "{shown}");
     assert_eq!(shown["text_origin"], "human", "{shown}");
-    let exported: Value = serde_json::from_str(&ok(cityvibe(dir.path(), &["export", "--format", "json", "--lang", "en"]))).unwrap();
+    let exported: Value = serde_json::from_str(&ok(&cityvibe(dir.path(), &["export", "--format", "json", "--lang", "en"]))).unwrap();
     let events = exported.as_array().or_else(|| exported["events"].as_array()).expect("a list of events");
     assert_eq!(events.len(), 3, "{exported}");
     for e in events {
@@ -92,11 +88,11 @@ fn import_refuses_a_stale_original_and_an_email_p5() {
     };
     write_feed(dir.path(), &feed("Visita guiada al jardín"));
     run(dir.path());
-    let po = ok(cityvibe(dir.path(), &["translate", "export", "--lang", "en", "--format", "po"]));
+    let po = ok(&cityvibe(dir.path(), &["translate", "export", "--lang", "en", "--format", "po"]));
     assert!(po.contains("msgid \"Visita guiada al jardín\""), "{po}");
     // The feed changes event 1's Spanish after the export.
     write_feed(dir.path(), &feed("Visita guiada al huerto"));
-    ok(forced_run(dir.path()));
+    ok(&forced_run(dir.path()));
 
     // The translator reviews the three entries (clearing the fuzzy marks).
     let entry = |msgid: &str, msgstr: &str| format!("msgctxt \"title\"\nmsgid \"{msgid}\"\nmsgstr \"{msgstr}\"\n\n");
@@ -141,12 +137,12 @@ fn exchange_files_carry_only_spanish_originals() {
     run(dir.path());
     let samples = common::sample("");
     let out = cityvibe(dir.path(), &["--mirror", samples.to_str().unwrap(), "run", "--source", "diba", "--no-translate"]);
-    ok(out);
+    ok(&out);
     let catalan = "Fira de Nadal i del Pessebre de Vic";
     assert!(listed(dir.path(), "ca").values().any(|e| e["title"] == catalan), "the diba sample is stored in Catalan");
 
     for format in ["po", "xliff"] {
-        let file = ok(cityvibe(dir.path(), &["translate", "export", "--lang", "en", "--format", format]));
+        let file = ok(&cityvibe(dir.path(), &["translate", "export", "--lang", "en", "--format", format]));
         assert!(file.contains("Concierto de jazz"), "{file}");
         assert!(!file.contains(catalan), "a Catalan original exported as Spanish ({format}): {file}");
     }
@@ -179,11 +175,11 @@ fn xliff_unit_ids_stay_with_their_text_across_exports() {
         let open = xliff[..at].rfind("<trans-unit id=\"").unwrap() + "<trans-unit id=\"".len();
         xliff[open..open + xliff[open..].find('"').unwrap()].to_string()
     };
-    let export = || ok(cityvibe(dir.path(), &["translate", "export", "--lang", "en", "--format", "xliff"]));
+    let export = || ok(&cityvibe(dir.path(), &["translate", "export", "--lang", "en", "--format", "xliff"]));
     let before = unit_id(&export());
     // Event 1 leaves the feed (withdrawn); event 2 is unchanged.
     write_feed(dir.path(), &[taller]);
-    ok(forced_run(dir.path()));
+    ok(&forced_run(dir.path()));
     let after = export();
     assert!(!after.contains("Concierto de jazz"), "{after}");
     assert_eq!(unit_id(&after), before, "{after}");

@@ -7,6 +7,7 @@
 //! Not for: the correction round trip itself (`translation::memory`,
 //! `translation::memory_gaps`).
 use crate::common;
+use crate::common::ok;
 use crate::translation::quality::{listed, record, write_feed};
 
 use common::{cityvibe, workdir};
@@ -19,11 +20,6 @@ fn config(translator: &str) -> String {
     format!(
         "[settings]\ntranslator = \"{translator}\"\nlanguages = [\"es\", \"fr\"]\n[sources.madrid]\nenabled = true\n[sources.diba]\nenabled = true\n"
     )
-}
-
-fn ok(out: std::process::Output) -> String {
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
 }
 
 /// The diba sample feeds in the work folder's mirror, the first Catalan
@@ -45,7 +41,7 @@ fn write_diba(dir: &Path, title: &str) {
 /// Both sources, translation as `sources.toml` says.
 fn run_both(dir: &Path) {
     for source in ["madrid", "diba"] {
-        ok(cityvibe(dir, &["--mirror", "mirror", "run", "--source", source, "--force"]));
+        ok(&cityvibe(dir, &["--mirror", "mirror", "run", "--source", source, "--force"]));
     }
 }
 
@@ -60,10 +56,10 @@ fn a_correction_reaches_only_texts_in_its_originals_language() {
     let fr = listed(dir.path(), "fr");
     assert_eq!((fr["1"]["lang"].as_str(), fr[DIBA_EVENT]["lang"].as_str()), (Some("es"), Some("ca")), "{fr:?}");
 
-    ok(cityvibe(dir.path(), &["translate", "correct", "madrid:1", "--lang", "fr", "--title", "Nadal, le joueur"]));
+    ok(&cityvibe(dir.path(), &["translate", "correct", "madrid:1", "--lang", "fr", "--title", "Nadal, le joueur"]));
     // The description too: a view shows an event in French only when all of it is.
     let diba = format!("diba:{DIBA_EVENT}");
-    ok(cityvibe(dir.path(), &["translate", "correct", &diba, "--lang", "fr", "--title", "Noël", "--description", "Foire de Noël."]));
+    ok(&cityvibe(dir.path(), &["translate", "correct", &diba, "--lang", "fr", "--title", "Noël", "--description", "Foire de Noël."]));
     let fr = listed(dir.path(), "fr");
     assert_eq!(fr["1"]["title"], "Nadal, le joueur", "{}", fr["1"]);
     assert_eq!(fr[DIBA_EVENT]["title"], "Noël", "{}", fr[DIBA_EVENT]);

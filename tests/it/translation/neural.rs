@@ -18,6 +18,16 @@ fn fake_translate(q: &str) -> String {
     q.replace("Concierto", "Concert").replace("Iglesia", "Church").replace("en la sala", "in the hall")
 }
 
+/// One run over a concert of Eloy de la Iglesia whose description holds
+/// an e-mail address and a phone number (P5: neither may leave).
+fn run_a_concert_with_contacts(dir: &std::path::Path) -> std::process::Output {
+    write_feed(
+        dir,
+        &[record("1", "Concierto de Eloy de la Iglesia", "Concierto en la sala. Reservas: taquilla@example.es o 912 345 678.", "Sala X")],
+    );
+    run_with_key(dir)
+}
+
 fn run_with_key(dir: &std::path::Path) -> std::process::Output {
     common::command(dir).args(["--mirror", "mirror", "run", "--source", "madrid"]).env("CITYVIBE_LT_KEY", "k-123").output().unwrap()
 }
@@ -34,11 +44,7 @@ fn libretranslate_keeps_names_and_sends_only_scrubbed_texts_p5() {
         "[settings]\ntranslator = \"libretranslate\"\nlibretranslate_url = \"{}\"\napi_key_env = \"CITYVIBE_LT_KEY\"\nlanguages = [\"es\", \"en\"]\n[sources.madrid]\nenabled = true\n",
         server.url()
     ));
-    write_feed(
-        dir.path(),
-        &[record("1", "Concierto de Eloy de la Iglesia", "Concierto en la sala. Reservas: taquilla@example.es o 912 345 678.", "Sala X")],
-    );
-    let out = run_with_key(dir.path());
+    let out = run_a_concert_with_contacts(dir.path());
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let en = listed(dir.path(), "en");
     assert_eq!(en["1"]["lang"], "en", "{}", en["1"]);
@@ -82,11 +88,7 @@ fn openai_config(server: &Server) -> String {
 fn openai_compatible_server_translates_one_text_per_request_keeping_names() {
     let server = openai_server();
     let dir = workdir(&openai_config(&server));
-    write_feed(
-        dir.path(),
-        &[record("1", "Concierto de Eloy de la Iglesia", "Concierto en la sala. Reservas: taquilla@example.es o 912 345 678.", "Sala X")],
-    );
-    let out = run_with_key(dir.path());
+    let out = run_a_concert_with_contacts(dir.path());
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let en = listed(dir.path(), "en");
     let title = en["1"]["title"].as_str().unwrap();

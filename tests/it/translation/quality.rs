@@ -42,6 +42,20 @@ pub fn titles(dir: &Path, lang: &str) -> std::collections::BTreeMap<String, Stri
     listed(dir, lang).into_iter().map(|(id, e)| (id, e["title"].as_str().unwrap_or_default().to_string())).collect()
 }
 
+/// The titles of events "1", "2", … titled `list` (at "Sala X", no
+/// description) in each of `langs`, by id, after one run of the binary with
+/// `config`: what a title test reads. `None` where Apertium is not installed.
+pub fn titles_in<const N: usize>(config: &str, langs: [&str; N], list: &[&str]) -> Option<[std::collections::BTreeMap<String, String>; N]> {
+    if !has_apertium() {
+        return None;
+    }
+    let dir = common::workdir(config);
+    let records: Vec<_> = list.iter().enumerate().map(|(i, t)| record(&(i + 1).to_string(), t, "", "Sala X")).collect();
+    write_feed(dir.path(), &records);
+    run(dir.path());
+    Some(langs.map(|l| titles(dir.path(), l)))
+}
+
 /// The listed events in `lang`, by source event id.
 pub fn listed(dir: &Path, lang: &str) -> std::collections::BTreeMap<String, Value> {
     let out = cityvibe(dir, &["events", "list", "--lang", lang, "--json", "--limit", "1000", "--at", common::SAMPLES_AT]);

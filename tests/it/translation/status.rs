@@ -3,23 +3,19 @@
 //! many are pending, how many are set aside, the engine and the data version.
 use crate::common;
 use crate::common::has_apertium;
+use crate::common::ok;
 use crate::translation::quality::{record, write_feed};
 
 use common::server::{Reply, Server};
 use common::{cityvibe, sample, workdir};
 use serde_json::Value;
 
-fn ok(out: std::process::Output) -> String {
-    assert!(out.status.success(), "exit {:?}: {}", out.status.code(), String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
-}
-
 fn config(translator: &str, source: &str) -> String {
     format!("[settings]\ntranslator = \"{translator}\"\nlanguages = [\"es\", \"en\", \"fr\"]\n[sources.{source}]\nenabled = true\n")
 }
 
 fn status(d: &std::path::Path) -> Value {
-    serde_json::from_str(&ok(cityvibe(d, &["translate", "status", "--json"]))).unwrap()
+    serde_json::from_str(&ok(&cityvibe(d, &["translate", "status", "--json"]))).unwrap()
 }
 
 fn lang<'a>(s: &'a Value, lang: &str) -> &'a Value {
@@ -32,7 +28,7 @@ fn lang<'a>(s: &'a Value, lang: &str) -> &'a Value {
 fn translate_status_counts_texts_by_origin_per_language() {
     let dir = workdir(&config("none", "diba"));
     let d = dir.path();
-    ok(cityvibe(d, &["--mirror", sample("").to_str().unwrap(), "run", "--source", "diba"]));
+    ok(&cityvibe(d, &["--mirror", sample("").to_str().unwrap(), "run", "--source", "diba"]));
     let s = status(d);
     assert_eq!(s["engine"], "none");
     let (en, fr) = (lang(&s, "en"), lang(&s, "fr"));
@@ -44,14 +40,14 @@ fn translate_status_counts_texts_by_origin_per_language() {
     assert!(fr["data_version"].as_str().unwrap().starts_with("lang "), "{fr}");
 
     // A human's French of one event: two texts.
-    ok(cityvibe(
+    ok(&cityvibe(
         d,
         &["translate", "correct", "diba:agendaturisme41201", "--lang", "fr", "--title", "Foire de Noël", "--description", "Foire."],
     ));
     let fr2 = lang(&status(d), "fr").clone();
     assert_eq!((n(&fr2, "human"), n(&fr2, "pending")), (2, n(fr, "pending") - 2), "{fr2}");
 
-    let table = ok(cityvibe(d, &["translate", "status"]));
+    let table = ok(&cityvibe(d, &["translate", "status"]));
     assert!(table.contains("engine: none"), "{table}");
     assert!(table.lines().any(|l| l.contains("fr") && l.contains("lang ")), "{table}");
 }
@@ -64,7 +60,7 @@ fn translate_status_names_the_engine_and_its_texts() {
     }
     let dir = workdir(&config("apertium", "madrid"));
     let d = dir.path();
-    ok(cityvibe(d, &["--mirror", sample("").to_str().unwrap(), "run", "--source", "madrid"]));
+    ok(&cityvibe(d, &["--mirror", sample("").to_str().unwrap(), "run", "--source", "madrid"]));
     let s = status(d);
     assert!(s["engine"].as_str().unwrap().starts_with("apertium"), "{s}");
     let en = lang(&s, "en");
@@ -93,7 +89,7 @@ fn translate_status_counts_failed_texts_per_language() {
     ));
     let d = dir.path();
     write_feed(d, &[record("1", "Concierto de jazz", "", "Sala X"), record("2", "Ruta VENENO", "", "Sala X")]);
-    ok(cityvibe(d, &["--mirror", "mirror", "run", "--source", "madrid"]));
+    ok(&cityvibe(d, &["--mirror", "mirror", "run", "--source", "madrid"]));
     // Three failures, as after three runs past their waits (see translation::neural_poison).
     let db = rusqlite::Connection::open(d.join("data/cityvibe.db")).unwrap();
     assert_eq!(db.execute("UPDATE translation_failures SET failures = 3", []).unwrap(), 1);

@@ -8,8 +8,7 @@
 //!
 //! Not for: the term base's matching rules (unit tests in `terms`) or the
 //! lead's finding (unit tests in `prepare`).
-use crate::common::{has_apertium, workdir};
-use crate::translation::quality::{record, run, titles, write_feed};
+use crate::translation::quality::titles_in;
 
 const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\n[sources.madrid]\nenabled = true\n";
 
@@ -18,22 +17,13 @@ const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\n[sources.madrid]\ne
 /// a sentence's first and capitalises it where the Spanish has none.
 #[test]
 fn french_titles_keep_no_capital_after_a_copied_first_word() {
-    if !has_apertium() {
+    let Some([fr_titles]) = titles_in(
+        CONFIG,
+        ["fr"],
+        &["Pachanga fútbol", "'Taller adultos'", "Danza Barroca", "Chiribitas, la mujer chirriquitica", "La flauta mágica"],
+    ) else {
         return;
-    }
-    let dir = workdir(CONFIG);
-    write_feed(
-        dir.path(),
-        &[
-            record("1", "Pachanga fútbol", "", "Sala X"),
-            record("2", "'Taller adultos'", "", "Sala X"),
-            record("3", "Danza Barroca", "", "Sala X"),
-            record("4", "Chiribitas, la mujer chirriquitica", "", "Sala X"),
-            record("5", "La flauta mágica", "", "Sala X"),
-        ],
-    );
-    run(dir.path());
-    let fr_titles = titles(dir.path(), "fr");
+    };
     let fr = |id: &str| fr_titles[id].clone();
     assert_eq!(fr("1"), "Pachanga foot");
     assert_eq!(fr("2"), "«\u{a0}Atelier adultes\u{a0}»");
@@ -48,22 +38,14 @@ fn french_titles_keep_no_capital_after_a_copied_first_word() {
 /// term agrees with it (`data/lang/fr/genders.tsv`).
 #[test]
 fn french_and_italian_title_words_from_the_term_base() {
-    if !has_apertium() {
+    let Some([fr, it]) = titles_in(
+        CONFIG,
+        ["fr", "it"],
+        &["Una guarida con luz", "Juntos otra vez", "La novela gráfica del mes", "Música de la Edad Media", "Club de lectura"],
+    ) else {
         return;
-    }
-    let dir = workdir(CONFIG);
-    write_feed(
-        dir.path(),
-        &[
-            record("1", "Una guarida con luz", "", "Sala X"),
-            record("2", "Juntos otra vez", "", "Sala X"),
-            record("3", "La novela gráfica del mes", "", "Sala X"),
-            record("4", "Música de la Edad Media", "", "Sala X"),
-            record("5", "Club de lectura", "", "Sala X"),
-        ],
-    );
-    run(dir.path());
-    let by_lang = [("fr", titles(dir.path(), "fr")), ("it", titles(dir.path(), "it"))];
+    };
+    let by_lang = [("fr", fr), ("it", it)];
     let title = |lang: &str, id: &str| by_lang.iter().find(|(l, _)| *l == lang).unwrap().1[id].clone();
     assert!(title("fr", "1").starts_with("Un repaire"), "{}", title("fr", "1"));
     assert!(title("it", "1").starts_with("Una tana"), "{}", title("it", "1"));
