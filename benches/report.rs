@@ -86,7 +86,7 @@ fn build(db: &Path, n: u64) -> Result<()> {
     let mut conn = rusqlite::Connection::open(db)?;
     conn.pragma_update(None, "synchronous", "OFF")?;
     let tx = conn.transaction()?;
-    let now = cityvibe::store::now_ms();
+    let now = cityvibe::clock::Clock::now_ms(&cityvibe::clock::SystemClock);
     let day = 86_400_000i64;
     let sources: Vec<(&str, &str)> = cityvibe::adapters::ALL.iter().map(|a| (a.manifest().id, a.manifest().host)).collect();
     let mut rng = Rng(n);

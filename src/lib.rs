@@ -12,7 +12,12 @@
 //!   `error` (exit statuses, the usage error, the run lock's refusal),
 //!   `spawn` (every thread and child process, a refusal an error),
 //!   `times` (how a stored time is written in JSON), `policy` (the limits
-//!   the operator may tune);
+//!   the operator may tune), `clock` (the one clock, handed in: the
+//!   machine's, or a test's simulated one);
+//! - `http`, the polite client, on the leaves alone: whoever watches a
+//!   fetch (the `-v` request lines, the run's spinner) implements its
+//!   `FetchReporter` and hands it in (`commands::progress`), and whoever
+//!   runs it hands in its `FetchLog` (the store implements it);
 //! - `i18n` (the message catalogues), then `model` (an event and its
 //!   parts; a category's label is the catalogue's);
 //! - shared helpers: `parse` (texts, dates, the PII scrub), `correction`;
@@ -21,11 +26,9 @@
 //! - `config` (sources.toml) and `store` (SQLite), side by side;
 //! - readers of both: `citation`, `shown` (what a reader is shown of a
 //!   stored event), `export`, and `output`, the printer;
-//! - `http`, the polite client (whoever watches a fetch, the `-v` request
-//!   lines and the run's spinner, implements its `FetchReporter` and hands
-//!   it in: `commands::progress`), then `schedule`, `translate`, `audit`,
-//!   `ingest`, `run`, and `operate` (the operator's use cases: a source's
-//!   switch, takedowns, corrections, a translator's import);
+//! - `schedule`, `translate`, `audit`, `ingest`, `run`, and `operate`
+//!   (the operator's use cases: a source's switch, takedowns, corrections,
+//!   a translator's import);
 //! - on top, `commands` and `cli` (`main.rs` only parses and calls).
 
 // The documentation is built with `--document-private-items` (`make lint`),
@@ -37,6 +40,7 @@ pub mod adapter_tools;
 pub mod audit;
 pub mod citation;
 pub mod cli;
+pub mod clock;
 pub mod commands;
 pub mod config;
 pub mod correction;

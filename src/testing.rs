@@ -38,6 +38,6 @@ pub(crate) fn store_with_madrid(path: &std::path::Path, events: &[(&str, &str)])
 
 /// A simulated clock at `rfc3339` (a time no test runs at, so that a
 /// stamp from the machine's clock cannot pass for it).
-pub(crate) fn clock_at(rfc3339: &str) -> crate::http::SimulatedClock {
-    crate::http::SimulatedClock::at_us(rfc3339.parse::<jiff::Timestamp>().unwrap().as_microsecond())
+pub(crate) fn clock_at(rfc3339: &str) -> crate::clock::SimulatedClock {
+    crate::clock::SimulatedClock::at_us(rfc3339.parse::<jiff::Timestamp>().unwrap().as_microsecond())
 }

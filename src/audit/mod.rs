@@ -189,7 +189,7 @@ impl HostDriver {
     }
 }
 
-impl FetchDriver for HostDriver {
+impl FetchDriver<Store> for HostDriver {
     fn next_fetch(&mut self, _store: &mut Store) -> Option<FetchRequest> {
         let url = self.urls.get(self.next)?.clone();
         self.next += 1;
@@ -235,7 +235,7 @@ impl FetchDriver for HostDriver {
 /// Audit these adapters' hosts. One set of three requests per host, paced by
 /// the scheduler (the delay is the largest any audited source of the host keeps).
 /// `clock` is the time the politeness rules are kept in (the machine's,
-/// [`SystemClock`](crate::http::SystemClock), or a test's simulated one).
+/// [`SystemClock`](crate::clock::SystemClock), or a test's simulated one).
 pub fn audit(
     store: &mut Store,
     client: &Client,
@@ -270,7 +270,7 @@ pub fn audit_watched(
         }
     }
     {
-        let mut refs: Vec<&mut dyn FetchDriver> = hosts.iter_mut().map(|(_, d)| d as &mut dyn FetchDriver).collect();
+        let mut refs: Vec<&mut dyn FetchDriver<Store>> = hosts.iter_mut().map(|(_, d)| d as &mut dyn FetchDriver<Store>).collect();
         Scheduler::new(client, ledger, clock, None, reporter).run(store, &mut refs);
     }
     let mut out = Vec::new();

@@ -5,6 +5,7 @@
 use super::exit;
 use crate::audit::{SourceAudit, audit_watched};
 use crate::cli::{AuditArgs, Cli};
+use crate::clock::{Clock, SystemClock};
 use crate::http::{Client, Limits, Mirror};
 use crate::store::Store;
 use anyhow::Result;
@@ -49,16 +50,16 @@ pub fn execute(cli: &Cli, args: &AuditArgs) -> Result<super::Exit> {
     let client = Client::new(mirror, Limits::default());
     let mut progress = super::progress::Progress::new(cli.verbose, !args.json && super::stdout_is_terminal())
         .fetching("fetching robots.txt, tdmrep.json and ai.txt politely (each host's delay is kept)…", false);
-    let mut reports = audit_watched(&mut store, &client, &ledger, &crate::http::SystemClock, &config, &chosen, &mut progress)?;
+    let mut reports = audit_watched(&mut store, &client, &ledger, &SystemClock, &config, &chosen, &mut progress)?;
     drop(progress);
     if args.disable_blocked {
-        let today = jiff::Timestamp::now().in_tz(crate::model::TZ_MADRID).map(|z| z.date().to_string()).unwrap_or_default();
+        let today = SystemClock.now().in_tz(crate::model::TZ_MADRID).map(|z| z.date().to_string()).unwrap_or_default();
         for r in reports.iter_mut().filter(|r| !r.blocked.is_empty()) {
             if !config.enabled(&r.id) {
                 continue;
             }
             let reason = format!("audit {today}: {}", r.blocked.join("; "));
-            crate::operate::switch::switch_off(&cli.config, &r.id, &reason, &crate::http::SystemClock)?;
+            crate::operate::switch::switch_off(&cli.config, &r.id, &reason, &SystemClock)?;
             r.switched_off = Some(reason);
         }
     }

@@ -24,7 +24,7 @@ pub fn execute(cli: &Cli, args: &CorrectArgs) -> Result<super::Exit> {
     crate::commands::check_source_ids(&[source.to_string()])?;
     let f = Field::parse(field).map_err(crate::output::as_usage)?;
     let mut store = Store::open_existing(&cli.db)?;
-    match crate::operate::correct::correct(&mut store, (source, id), f, value, reason, &crate::http::SystemClock)? {
+    match crate::operate::correct::correct(&mut store, (source, id), f, value, reason, &crate::clock::SystemClock)? {
         Corrected::Lifted => eprintln!("correction of {field} on {source}:{id} lifted: the feed's value shows again"),
         Corrected::Corrected(correction) if json => print_json(&correction)?,
         Corrected::Corrected(correction) => eprintln!(

@@ -1,6 +1,7 @@
 //! `cityvibe events list|show`.
 
 use crate::cli::{Cli, EventsListArgs, EventsShowArgs};
+use crate::clock::{Clock, SystemClock};
 use crate::lang::Lang;
 use crate::shown::ShownEvent;
 use crate::store::Store;
@@ -22,7 +23,7 @@ pub fn list(cli: &Cli, args: &EventsListArgs) -> Result<super::Exit> {
     let (limit, lang, all, at, json) = (*limit, *lang, *all, at.as_deref(), *json);
     super::check_source_ids(sources)?;
     // The reader's moment: checked before anything is opened (exit 2).
-    let moment = at.map(crate::schedule::parse_moment).transpose()?.unwrap_or_else(jiff::Timestamp::now);
+    let moment = at.map(crate::schedule::parse_moment).transpose()?.unwrap_or_else(|| SystemClock.now());
     if limit == 0 {
         crate::bail_usage!("--limit 0 would show nothing: give 1 or more");
     }
@@ -141,7 +142,7 @@ pub fn show(cli: &Cli, args: &EventsShowArgs) -> Result<super::Exit> {
     }
     // An active event whose every occurrence is over reads "ended", not "active", however old it is.
     let ended = s.status == crate::vocab::EventStatus::Active
-        && matches!(crate::schedule::standing(s, jiff::Timestamp::now()), crate::schedule::Standing::Ended(_));
+        && matches!(crate::schedule::standing(s, SystemClock.now()), crate::schedule::Standing::Ended(_));
     crate::outln!("{} ({}:{}, {})", e.title, s.source, s.source_event_id, if ended { "ended" } else { s.status.as_str() })?;
     crate::outln!("text: {} [{}]", e.text_lang(), e.origin)?;
     let civil = |t: Option<jiff::civil::DateTime>| t.map(|t| crate::schedule::civil_day_or_time(t, s.all_day));

@@ -5,6 +5,7 @@
 use super::exit;
 use crate::citation::Citations;
 use crate::cli::{Cli, ExportArgs, ExportFormat};
+use crate::clock::{Clock, SystemClock};
 use crate::export::{ExportEvent, csv, ics, jsonld, parse_date};
 use crate::store::Store;
 use crate::store::events::EventFilter;
@@ -32,7 +33,7 @@ pub fn collect(store: &Store, args: &ExportArgs, cite: &Citations) -> Result<Vec
     // No --from: what a reader is shown now, the events not ended; --from
     // opens the window back to that day.
     if from.is_none() {
-        let now = jiff::Timestamp::now();
+        let now = SystemClock.now();
         events.retain(|e| crate::schedule::is_current(e, now));
     }
     let shown = super::events::in_language(store, events, args.lang)?;
@@ -51,7 +52,7 @@ pub fn execute(cli: &Cli, args: &ExportArgs) -> Result<super::Exit> {
     let written = match args.format {
         ExportFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(&events)?),
         ExportFormat::Jsonld => writeln!(out, "{}", serde_json::to_string_pretty(&jsonld::document(&events))?),
-        ExportFormat::Ics => out.write_all(ics::write(&events, jiff::Timestamp::now()).as_bytes()),
+        ExportFormat::Ics => out.write_all(ics::write(&events, SystemClock.now()).as_bytes()),
         ExportFormat::Csv => {
             csv::write(&mut out, &events, args.bom)?;
             Ok(())

@@ -5,11 +5,12 @@
 use super::{exit, print_json};
 use crate::adapter::Adapter;
 use crate::cli::{Cli, HoldingsArgs};
+use crate::clock::{Clock, SystemClock};
+use crate::store::Store;
 use crate::store::corrections::Correction;
 use crate::store::events::EventFilter;
 use crate::store::fetchlog::HostStats;
 use crate::store::reports::LinkingEvent;
-use crate::store::{Store, now_ms};
 use anyhow::Result;
 use jiff::Timestamp;
 use serde::Serialize;
@@ -159,7 +160,7 @@ impl PageEvent {
 /// The active events of `source` (or the one with `id`) a reader is shown now.
 fn current_events(store: &Store, source: &str, id: Option<&str>) -> Result<u64> {
     let filter = EventFilter { sources: vec![source.to_string()], source_event_id: id.map(str::to_string), ..Default::default() };
-    let now = Timestamp::now();
+    let now = SystemClock.now();
     Ok(store.list_events(&filter)?.iter().filter(|e| crate::schedule::is_current(e, now)).count() as u64)
 }
 
@@ -200,7 +201,7 @@ pub fn show(cli: &Cli, args: &HoldingsArgs) -> Result<super::Exit> {
     // validate is an error (its citation overrides could not be shown, P19).
     let config = if cli.config.exists() { Some(super::load_config(cli)?) } else { None };
     let store = Store::open_existing(&cli.db)?;
-    let since = now_ms() - 30 * 24 * 3600 * 1000;
+    let since = SystemClock.now_ms() - 30 * 24 * 3600 * 1000;
     let mut hosts: Vec<&str> = adapters.iter().map(|a| a.manifest().host).collect();
     hosts.dedup();
     let mut fetch_log_30_days = Vec::new();

@@ -45,14 +45,8 @@ pub fn check_source_ids(ids: &[String]) -> anyhow::Result<()> {
 /// error is [`crate::ingest::Locked`]: `main` tells it on stderr (and as
 /// JSON on stdout under `--json`) and exits 3, nothing done.
 pub fn run_lock(cli: &Cli) -> anyhow::Result<crate::ingest::RunLock> {
-    // The database's identity is locked in the state folder too, when there is one: the ledger's, so
-    // machine-wide for real runs. A command that sends nothing (`translate`) on a machine with no
-    // system ledger yet uses the private folder instead of failing: whoever runs cityvibe for real
-    // makes the system folder before its first lock.
-    let folder = match crate::http::ledger::place(cli.state_dir.as_deref(), private_ledger_allowed(cli), false) {
-        Ok(p) if p.system && !p.dir.exists() => crate::http::ledger::place(None, true, false).ok().map(|p| p.dir),
-        other => other.ok().map(|p| p.dir),
-    };
+    // The database's identity is locked in the ledger's folder too, when there is one.
+    let folder = crate::http::ledger::lock_folder(cli.state_dir.as_deref(), private_ledger_allowed(cli));
     crate::ingest::RunLock::acquire(&cli.db, folder.as_deref())
 }
 
@@ -82,19 +76,7 @@ pub fn state_dir(cli: &Cli) -> anyhow::Result<std::path::PathBuf> {
 /// `--state-dir` elsewhere refused (exit 2); a private one for `--mirror`.
 /// Opening it fails closed, saying what to do.
 pub fn sending_ledger(cli: &Cli) -> anyhow::Result<crate::http::Ledger> {
-    let place = crate::http::ledger::place(cli.state_dir.as_deref(), private_ledger_allowed(cli), true)?;
-    crate::http::Ledger::open(&place.dir).map_err(|e| {
-        if place.system {
-            e.context(format!(
-                "nothing is sent without the system host ledger {}: create it once for the user that runs cityvibe \
-                 (`sudo install -d -o cityvibe {0}`, or systemd's StateDirectory=cityvibe) and run as that user \
-                 (`sudo -u cityvibe cityvibe run`)",
-                place.dir.display()
-            ))
-        } else {
-            e.context("nothing is sent without the host ledger: set --state-dir or CITYVIBE_STATE_DIR to a writable folder")
-        }
-    })
+    crate::http::Ledger::open_to_send(cli.state_dir.as_deref(), private_ledger_allowed(cli))
 }
 
 /// Whether stdout is a terminal (tables and progress bars only then).

@@ -4,9 +4,10 @@
 
 use super::{exit, print_json};
 use crate::cli::{Cli, ReportArgs};
+use crate::clock::{Clock, SystemClock};
 use crate::lang::Lang;
 use crate::report::{ReportOptions, Written};
-use crate::store::{Store, now_ms};
+use crate::store::Store;
 use anyhow::Result;
 use std::path::Path;
 
@@ -34,7 +35,7 @@ pub fn write(cli: &Cli, store: &Store, out: &Path, days: u32, lang: Lang) -> Res
     let config = if cli.config.exists() { Some(super::load_config(cli)?) } else { None };
     let ledger_dir = super::state_dir(cli).ok().filter(|d| d.is_dir());
     let ledger = ledger_dir.map(|d| crate::http::Ledger::open(&d)).transpose()?;
-    let opts = ReportOptions { out: out.to_path_buf(), days, lang, now_ms: now_ms() };
+    let opts = ReportOptions { out: out.to_path_buf(), days, lang, now_ms: SystemClock.now_ms() };
     let written = crate::report::write(store, config.as_ref(), ledger.as_ref(), crate::adapters::ALL, &opts)?;
     // A bad row is one bad row: the other pages are written, and each skipped name is said.
     for host in &written.skipped_hosts {

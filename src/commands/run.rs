@@ -35,7 +35,7 @@ pub fn execute(cli: &Cli, args: &RunArgs) -> Result<Exit> {
         only: args.sources.clone(),
         client: &client,
         ledger: &ledger,
-        clock: &crate::http::SystemClock,
+        clock: &crate::clock::SystemClock,
         force: args.force,
     };
     let bars = !args.quiet && !args.json && super::stdout_is_terminal();

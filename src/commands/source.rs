@@ -3,8 +3,9 @@
 use super::{exit, local_time, print_json};
 use crate::adapter::Adapter;
 use crate::cli::{Cli, SourceDisableArgs, SourceHistoryArgs, SourceShowArgs};
+use crate::clock::{Clock, SystemClock};
 use crate::output::Table;
-use crate::store::{Store, now_ms};
+use crate::store::Store;
 use crate::vocab::DelayRule;
 use anyhow::Result;
 use serde::Serialize;
@@ -49,7 +50,7 @@ fn open_ledger(cli: &Cli) -> Option<crate::http::Ledger> {
 
 /// The delay in seconds that rules a source, and whose word it is (the slowest wins).
 fn delay_rule(ledger: Option<&crate::http::Ledger>, config: &crate::config::Config, a: &dyn Adapter) -> (f64, DelayRule) {
-    let crawl = ledger.and_then(|l| l.host(a.manifest().host, crate::store::now_ms()).ok()).and_then(|e| e.crawl_delay_ms);
+    let crawl = ledger.and_then(|l| l.host(a.manifest().host, SystemClock.now_ms()).ok()).and_then(|e| e.crawl_delay_ms);
     let (d, rule) = config.ruling_delay(a, crawl.map(|ms| std::time::Duration::from_millis(ms.max(0) as u64)));
     (d.as_secs_f64(), rule)
 }
@@ -195,7 +196,7 @@ fn source_show(cli: &Cli, a: &'static dyn Adapter) -> Result<SourceShow> {
         last_message: state.last_message,
         events_active,
         events_withdrawn,
-        fetch_log_30_days: store.host_stats(m.host, now_ms() - 30 * 24 * 3600 * 1000)?,
+        fetch_log_30_days: store.host_stats(m.host, SystemClock.now_ms() - 30 * 24 * 3600 * 1000)?,
     })
 }
 
@@ -257,7 +258,7 @@ pub fn switch(cli: &Cli, id: &str, on: bool, reason: Option<&str>, withdraw: boo
         eprintln!("cityvibe: warning: {what}. Switched on for mirror runs only: a run without --mirror refuses it.");
     }
     let before = super::load_config(cli)?;
-    let outcome = crate::operate::switch::apply(&checked, &cli.config, &before, &cli.db, &crate::http::SystemClock)?;
+    let outcome = crate::operate::switch::apply(&checked, &cli.config, &before, &cli.db, &SystemClock)?;
     let (state, file) = (if on { "on" } else { "off" }, cli.config.display());
     match &outcome.change {
         Change::Already { since } => {
@@ -297,7 +298,7 @@ pub fn release(cli: &Cli, target: &str) -> Result<super::Exit> {
         }
     };
     let ledger = crate::http::Ledger::open(&super::state_dir(cli)?)?;
-    let done = ledger.release(&host, now_ms())?;
+    let done = ledger.release(&host, SystemClock.now_ms())?;
     if done.is_empty() {
         crate::outln!("{host}: nothing to release in {} (no hold, no time ahead of the clock)", ledger.dir().join("hosts.db").display())?;
     }

@@ -8,7 +8,7 @@ use anyhow::Result;
 
 pub fn add(cli: &Cli, args: &TakedownAddArgs) -> Result<super::Exit> {
     let (what, reason, force, as_json) = (args.target.as_str(), args.reason.as_str(), args.force, args.json);
-    let added = crate::operate::takedown::add(&cli.db, what, reason, force, &crate::http::SystemClock)?;
+    let added = crate::operate::takedown::add(&cli.db, what, reason, force, &crate::clock::SystemClock)?;
     if added.created_db {
         eprintln!(
             "cityvibe: note: there was no database at {}; it was created to hold this takedown. \

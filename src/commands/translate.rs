@@ -147,7 +147,7 @@ fn import(cli: &Cli, file: &std::path::Path, json: bool) -> Result<super::Exit> 
     Store::require(&cli.db)?;
     let _lock = super::run_lock(cli)?;
     let mut store = Store::open(&cli.db)?;
-    let report = crate::operate::import::apply(&mut store, &imported, lang, &crate::http::SystemClock)?;
+    let report = crate::operate::import::apply(&mut store, &imported, lang, &crate::clock::SystemClock)?;
     if json {
         super::print_json(&report)?;
     } else {

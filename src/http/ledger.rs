@@ -22,53 +22,33 @@
 //! clock could have written (far ahead of now) are errors, so the caller
 //! sends nothing and says what happened (fail closed).
 //!
+//! This file holds the booking (reservations, ends, not-before times, the
+//! daily count, the host locks); beside it, in `ledger/`: where the ledger
+//! lives (`place.rs`), its opening and its checks of itself (`open.rs`),
+//! and what a hold is and says (`holds.rs`).
+//!
 //! Not for: deciding what to fetch (the scheduler) or the per-database fetch
-//! log (store::fetchlog), which is the record of what was done.
+//! log (`fetchlog`, kept by the run's store), which is the record of what
+//! was done.
 
-use super::clock::Uptime;
+use crate::clock::Uptime;
 use anyhow::{Context, Result};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+mod holds;
+mod open;
+mod place;
+pub use holds::{HELD, MAX_NOT_BEFORE, held_for_a_no, held_message};
+pub use place::{LedgerPlace, SYSTEM_STATE_DIR, lock_folder, place};
+
 /// How long after its reservation a request is taken to reach the host when
 /// its process died before saying when the exchange ended: opening a
 /// connection and sending a request line. Counted only for a request whose
 /// end was never recorded (P8).
 pub const SEND_MARGIN_MS: i64 = 1000;
-
-/// The longest wait a host's word is kept to exactly (P10): a year. A host
-/// asking for longer is held until the operator releases it ([`HELD`]).
-pub const MAX_NOT_BEFORE: Duration = Duration::from_secs(365 * 24 * 3600);
-
-/// The not-before time of a host held until the operator releases it (a
-/// Retry-After beyond [`MAX_NOT_BEFORE`], P10; `cityvibe source release`).
-pub const HELD: i64 = i64::MAX;
-
-/// Whether a hold's recorded reason is the host's "no" (401, 403, 451),
-/// remembered until the operator releases it (P11),
-/// rather than a Retry-After of over a year (P10).
-pub fn held_for_a_no(why: &str) -> bool {
-    ["HTTP 401 ", "HTTP 403 ", "HTTP 451 "].iter().any(|s| why.starts_with(s))
-}
-
-/// What every command says of a host [`HELD`] (the run's refusal, the
-/// gate's answer to `run --dry-run`, `source show`, `doctor`): why, and the
-/// command that lifts the hold. `source` is the source asking.
-pub fn held_message(host: &str, source: &str, why: &str) -> String {
-    if held_for_a_no(why) {
-        format!(
-            "{host} is held: it answered {why}, a no (P11); no request to it, `run --force` included, until the \
-             operator lifts the hold with `cityvibe source release {source}`"
-        )
-    } else {
-        format!(
-            "{host} is held: it asked us to stay away for more than a year ({why}); no request until the operator \
-             lifts the hold with `cityvibe source release {host}` (P10)"
-        )
-    }
-}
 
 /// How far ahead of this machine's clock a recorded time may be before it is
 /// taken for impossible (clock set back, ledger altered). Within it, a time
@@ -78,60 +58,6 @@ pub const CLOCK_SLACK_MS: i64 = 10 * 60 * 1000;
 /// How many days of requests the ledger keeps: a year and a day, the
 /// longest period `cityvibe report` draws.
 pub const HISTORY_DAYS: i64 = 367;
-
-/// The witness file, in `hosts/`, naming the ledger this folder keeps.
-const WITNESS: &str = "ledger-id";
-
-/// The system ledger's folder: one fixed place per machine, which no HOME,
-/// `XDG_STATE_HOME` or `--state-dir` moves (P8). Every
-/// request to a real host, from any user or process, is booked here.
-pub const SYSTEM_STATE_DIR: &str = "/var/lib/cityvibe";
-
-/// Where a command's host ledger lives, and whose it is.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LedgerPlace {
-    pub dir: PathBuf,
-    /// The system ledger ([`SYSTEM_STATE_DIR`]), shared machine-wide; else
-    /// a private one, for `--mirror` runs (tests, demos, staging).
-    pub system: bool,
-}
-
-/// The ledger a command uses. Requests to real hosts (no `--mirror`) are
-/// booked in the system ledger only: a `--state-dir` (or
-/// `CITYVIBE_STATE_DIR`) naming another folder is refused for a command that
-/// `sends`, so no second schedule can exist for one host; a command that
-/// only reads may look into the private ledger it names. A command whose
-/// `--mirror` never leaves the machine (`mirror`: a folder, a loopback
-/// base) keeps a private ledger: `--state-dir`,
-/// else `$XDG_STATE_HOME/cityvibe`, else `$HOME/.local/state/cityvibe`.
-pub fn place(given: Option<&Path>, mirror: bool, sends: bool) -> Result<LedgerPlace> {
-    let system = PathBuf::from(SYSTEM_STATE_DIR);
-    let is_system = |d: &Path| d.components().eq(system.components()) || std::fs::canonicalize(d).is_ok_and(|c| c == system);
-    match given {
-        Some(dir) if is_system(dir) => Ok(LedgerPlace { dir: system, system: true }),
-        Some(dir) if mirror || !sends => Ok(LedgerPlace { dir: dir.to_path_buf(), system: false }),
-        Some(dir) => Err(crate::error::usage(format!(
-            "--state-dir (or CITYVIBE_STATE_DIR) {} names a private host ledger, which only --mirror runs on a folder or \
-             a loopback address (127.0.0.1, ::1, localhost) use: requests to real hosts, a mirror on any other host \
-             included, are booked in the system ledger {SYSTEM_STATE_DIR}, shared by every user and process on this \
-             machine, so that two never keep two schedules for one host (P8). Drop --state-dir and CITYVIBE_STATE_DIR, \
-             or mirror from a folder or a loopback address",
-            dir.display()
-        ))),
-        None if !mirror => Ok(LedgerPlace { dir: system, system: true }),
-        None => {
-            let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-            let dir = match (env("XDG_STATE_HOME"), env("HOME")) {
-                (Some(xdg), _) => xdg.join("cityvibe"),
-                (None, Some(home)) => home.join(".local/state/cityvibe"),
-                (None, None) => anyhow::bail!(
-                    "no state directory for the --mirror run's private host ledger: pass --state-dir DIR or set CITYVIBE_STATE_DIR (or HOME)"
-                ),
-            };
-            Ok(LedgerPlace { dir, system: false })
-        }
-    }
-}
 
 /// What the ledger knows of one host.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -206,7 +132,9 @@ impl Drop for HostLock {
     }
 }
 
-/// The ledger's database at `path`, opened in WAL mode, its tables made.
+/// The ledger's database at `path`, opened in WAL mode, its tables made
+/// (here, beside the booking: the one place outside the store that opens
+/// SQLite).
 fn connect(path: &Path) -> Result<Connection> {
     let conn = Connection::open(path)?;
     conn.busy_timeout(Duration::from_secs(10))?;
@@ -240,98 +168,7 @@ fn connect(path: &Path) -> Result<Connection> {
     Ok(conn)
 }
 
-/// The id of the ledger in `dir`, checked against the one its state
-/// folder kept (`witness`): a ledger replaced or emptied is refused,
-/// saying what to do (P8, fail closed); a new one is named.
-fn ledger_id(conn: &Connection, dir: &Path, witness: Option<&str>) -> Result<String> {
-    let fail = || format!("opening the host ledger in {}", dir.display());
-    let (path, witness_path) = (dir.join("hosts.db"), dir.join("hosts").join(WITNESS));
-    let id: Option<String> = conn.query_row("SELECT id FROM ledger", [], |r| r.get(0)).optional().with_context(fail)?;
-    Ok(match (id, witness) {
-        (Some(id), Some(w)) if id != w => anyhow::bail!(
-            "the host ledger {} was replaced: it is ledger {id}, this state folder kept ledger {w} ({}); nothing is sent \
-             (P8, fail closed). Put the right file back, or, to start over with this one, remove {} and run again",
-            path.display(),
-            witness_path.display(),
-            witness_path.display()
-        ),
-        (Some(id), _) => id,
-        (None, Some(w)) => anyhow::bail!(
-            "the host ledger {} was emptied or replaced: this state folder kept ledger {w} ({}), the file holds none; \
-             nothing is sent (P8, fail closed). Put the right file back, or, to start over, remove {} and run again",
-            path.display(),
-            witness_path.display(),
-            witness_path.display()
-        ),
-        (None, None) => {
-            // A new ledger (or one kept before the witness existed): name it.
-            let now = crate::store::now_ms();
-            let id = format!("{now}-{}", std::process::id());
-            conn.execute("INSERT INTO ledger (id, created_ms) VALUES (?1, ?2)", params![id, now]).with_context(fail)?;
-            id
-        }
-    })
-}
-
 impl Ledger {
-    /// Open (creating) the ledger in `dir`. A ledger this folder kept
-    /// (its witness says so) that is gone, emptied or replaced is refused,
-    /// saying what to do.
-    pub fn open(dir: &Path) -> Result<Ledger> {
-        let fail = || format!("opening the host ledger in {}", dir.display());
-        std::fs::create_dir_all(dir.join("hosts")).with_context(fail)?;
-        // Setting WAL and creating the tables take write locks that SQLite
-        // does not wait for (a lock upgrade answers "database is locked" at
-        // once): two processes opening a new ledger together would fail one.
-        // So the set-up itself is done one process at a time, under a lock
-        // the OS releases if the process dies.
-        let setup =
-            File::options().create(true).truncate(false).write(true).open(dir.join("hosts").join(".setup.lock")).with_context(fail)?;
-        setup.lock().with_context(fail)?;
-        let path = dir.join("hosts.db");
-        let witness_path = dir.join("hosts").join(WITNESS);
-        let witness = std::fs::read_to_string(&witness_path).ok().map(|w| w.trim().to_string()).filter(|w| !w.is_empty());
-        let had_file = std::fs::metadata(&path).is_ok_and(|m| m.len() > 0);
-        if let (Some(_), false) = (&witness, had_file) {
-            anyhow::bail!(
-                "the host ledger {} is gone or empty, though this state folder kept one ({} says so): the hosts' last \
-                 requests, not-before times and daily counts it held are lost, so nothing is sent (P8, fail closed). \
-                 If it was removed on purpose, let every cityvibe run end, wait the longest host delay, then remove {} \
-                 and run again: a new ledger starts",
-                path.display(),
-                witness_path.display(),
-                witness_path.display()
-            );
-        }
-        let conn = connect(&path).with_context(fail)?;
-        let id = ledger_id(&conn, dir, witness.as_deref())?;
-        // Written when new (or lost): a command that only reads writes nothing.
-        if witness.as_deref() != Some(id.as_str()) {
-            std::fs::write(&witness_path, format!("{id}\n")).with_context(fail)?;
-        }
-        let identity = file_identity(&path).with_context(fail)?;
-        drop(setup);
-        Ok(Ledger { conn, dir: dir.to_path_buf(), identity })
-    }
-
-    /// The ledger file is still the one opened: not deleted, not replaced,
-    /// not emptied. Checked before every read and write.
-    fn still_the_same(&self) -> Result<()> {
-        let path = self.dir.join("hosts.db");
-        let what = match std::fs::metadata(&path) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => "was deleted",
-            Err(e) => return Err(anyhow::Error::new(e).context(format!("reading the host ledger {}", path.display()))),
-            Ok(m) if m.len() == 0 => "was emptied",
-            Ok(_) if file_identity(&path)? != self.identity => "was replaced by another file",
-            Ok(_) => return Ok(()),
-        };
-        anyhow::bail!(
-            "the host ledger {} {what} while this process used it: its requests could no longer be shared with other \
-             processes, so no more are sent (P8, fail closed); the next run says what to do",
-            path.display()
-        )
-    }
-
     pub fn dir(&self) -> &Path {
         &self.dir
     }
@@ -613,21 +450,6 @@ fn record_uptime(conn: &Connection, host: &str, up: Option<&Uptime>) -> rusqlite
     Ok(())
 }
 
-/// A file's identity: (device, inode) on Unix, its creation time elsewhere.
-fn file_identity(path: &Path) -> Result<(u64, u64)> {
-    let m = std::fs::metadata(path).with_context(|| format!("reading {}", path.display()))?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        Ok((m.dev(), m.ino()))
-    }
-    #[cfg(not(unix))]
-    {
-        let created = m.created().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos() as u64);
-        Ok((0, created))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -695,7 +517,7 @@ mod tests {
     fn not_before_is_kept_to_a_year_then_held_and_never_shortened() {
         let dir = tempfile::tempdir().unwrap();
         let l = Ledger::open(dir.path()).unwrap();
-        let now = crate::store::now_ms();
+        let now = crate::clock::Clock::now_ms(&crate::clock::SystemClock);
         let year = MAX_NOT_BEFORE.as_millis() as i64;
         assert_eq!(l.set_not_before("h", now + year, now, "a year").unwrap(), now + year);
         l.set_not_before("h", now + 5, now, "near").unwrap();

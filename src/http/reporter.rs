@@ -7,7 +7,7 @@
 //! state for it. Not for the problems that end a source: those
 //! reach the run's report through the drivers' outcomes.
 
-use crate::store::fetchlog::FetchRecord;
+use super::fetchlog::FetchRecord;
 
 /// A watcher of the scheduler; every method is optional.
 pub trait FetchReporter {

@@ -11,11 +11,10 @@
 //! where requests may go (`redirects.rs`).
 
 use super::client::{Body, Client};
-use super::clock::Clock;
+use super::fetchlog::{FetchLog, FetchRecord, Validators};
 use super::ledger::{HELD, Ledger, Reservation};
 use super::reporter::FetchReporter;
-use crate::store::Store;
-use crate::store::fetchlog::{FetchRecord, Validators};
+use crate::clock::Clock;
 use crate::times::utc;
 use crate::vocab::RequestOutcome;
 use std::collections::HashMap;
@@ -86,12 +85,13 @@ pub struct FetchResult {
 }
 
 /// A source's side of the conversation: it asks for fetches one at a time
-/// and is handed each result.
-pub trait FetchDriver {
+/// and is handed each result, with the fetch log `L` the run handed the
+/// scheduler (the run's own store: a driver may read and write more of it).
+pub trait FetchDriver<L: ?Sized> {
     /// The next fetch wanted, if any; called only when none is in flight.
-    fn next_fetch(&mut self, store: &mut Store) -> Option<FetchRequest>;
+    fn next_fetch(&mut self, log: &mut L) -> Option<FetchRequest>;
     /// The result of the fetch last asked for.
-    fn fetched(&mut self, store: &mut Store, req: FetchRequest, result: FetchResult, reporter: &mut dyn FetchReporter);
+    fn fetched(&mut self, log: &mut L, req: FetchRequest, result: FetchResult, reporter: &mut dyn FetchReporter);
     /// Checked right before every request, retries included (P9, P16): the
     /// delay as it stands now (it may have risen), or why the source stops;
     /// `now_ms` is the run's clock; a problem that does not stop the source
@@ -150,7 +150,13 @@ impl Task {
     }
 
     /// End the task: its driver gets the outcome with what the task counted.
-    fn finish(self, store: &mut Store, drivers: &mut [&mut dyn FetchDriver], reporter: &mut dyn FetchReporter, outcome: FetchOutcome) {
+    fn finish<L: FetchLog>(
+        self,
+        log: &mut L,
+        drivers: &mut [&mut dyn FetchDriver<L>],
+        reporter: &mut dyn FetchReporter,
+        outcome: FetchOutcome,
+    ) {
         let r = FetchResult {
             outcome,
             requests: self.requests,
@@ -158,7 +164,7 @@ impl Task {
             status: self.status,
             elapsed_ms: self.elapsed_ms,
         };
-        drivers[self.driver].fetched(store, self.req, r, reporter);
+        drivers[self.driver].fetched(log, self.req, r, reporter);
     }
 }
 
@@ -176,7 +182,7 @@ struct HostState {
     closed: Option<String>,
 }
 
-/// Runs drivers to completion against one client, one store and the host ledger.
+/// Runs drivers to completion against one client, one fetch log and the host ledger.
 pub struct Scheduler<'c> {
     client: &'c Client,
     ledger: &'c Ledger,
@@ -222,13 +228,14 @@ impl<'c> Scheduler<'c> {
         Scheduler { client, ledger, clock, hosts: HashMap::new(), run_id, no_log: None, reporter }
     }
 
-    /// Fetch everything the drivers ask for, interleaving hosts.
-    pub fn run(&mut self, store: &mut Store, drivers: &mut [&mut dyn FetchDriver]) {
+    /// Fetch everything the drivers ask for, interleaving hosts; every
+    /// request is recorded in `log`, and each URL's validators read from it.
+    pub fn run<L: FetchLog>(&mut self, log: &mut L, drivers: &mut [&mut dyn FetchDriver<L>]) {
         let mut tasks: Vec<Option<Task>> = (0..drivers.len()).map(|_| None).collect();
         loop {
             for (i, d) in drivers.iter_mut().enumerate() {
                 if tasks[i].is_none()
-                    && let Some(req) = d.next_fetch(store)
+                    && let Some(req) = d.next_fetch(log)
                 {
                     tasks[i] = Some(Task::new(i, req));
                 }
@@ -236,23 +243,23 @@ impl<'c> Scheduler<'c> {
             if tasks.iter().all(Option::is_none) {
                 return;
             }
-            let Some((i, ready)) = self.soonest(store, drivers, &mut tasks) else { continue };
+            let Some((i, ready)) = self.soonest(log, drivers, &mut tasks) else { continue };
             let wait = ready - self.clock.now_ms();
             if let Some(t) = &tasks[i] {
                 // For the run's spinner: which host, and how long it asked us to wait.
                 self.reporter.waiting_for(t.current.host_str().unwrap_or(""), wait.max(0));
             }
             if wait > 0 {
-                self.wait(store, drivers, &mut tasks, wait);
+                self.wait(log, drivers, &mut tasks, wait);
                 continue;
             }
             let mut t = tasks[i].take().expect("task");
             match self.clear(&mut *drivers[t.driver], &mut t) {
-                Cleared::Stop(outcome) => t.finish(store, drivers, &mut *self.reporter, outcome),
+                Cleared::Stop(outcome) => t.finish(log, drivers, &mut *self.reporter, outcome),
                 Cleared::Later => tasks[i] = Some(t),
-                Cleared::Send => match self.step(store, &mut t) {
+                Cleared::Send => match self.step(log, &mut t) {
                     Step::Again => tasks[i] = Some(t),
-                    Step::Done(outcome) => t.finish(store, drivers, &mut *self.reporter, outcome),
+                    Step::Done(outcome) => t.finish(log, drivers, &mut *self.reporter, outcome),
                 },
             }
         }
@@ -261,7 +268,12 @@ impl<'c> Scheduler<'c> {
     /// The task that may go soonest, and when. Tasks whose host said no,
     /// was given up, cannot be proven polite, or is out of reach for this
     /// run end at once, without a request.
-    fn soonest(&mut self, store: &mut Store, drivers: &mut [&mut dyn FetchDriver], tasks: &mut [Option<Task>]) -> Option<(usize, i64)> {
+    fn soonest<L: FetchLog>(
+        &mut self,
+        log: &mut L,
+        drivers: &mut [&mut dyn FetchDriver<L>],
+        tasks: &mut [Option<Task>],
+    ) -> Option<(usize, i64)> {
         let mut best: Option<(usize, i64)> = None;
         for (i, slot) in tasks.iter_mut().enumerate() {
             let Some(t) = slot else { continue };
@@ -272,7 +284,7 @@ impl<'c> Scheduler<'c> {
                     }
                 }
                 Ready::End(outcome) => {
-                    slot.take().expect("task").finish(store, drivers, &mut *self.reporter, outcome);
+                    slot.take().expect("task").finish(log, drivers, &mut *self.reporter, outcome);
                 }
             }
         }
@@ -282,14 +294,14 @@ impl<'c> Scheduler<'c> {
     /// Wait up to `wait` ms for the soonest task; a stop asked while
     /// waiting ends the wait at once, and the tasks of the drivers that
     /// asked it.
-    fn wait(&mut self, store: &mut Store, drivers: &mut [&mut dyn FetchDriver], tasks: &mut [Option<Task>], wait: i64) {
+    fn wait<L: FetchLog>(&mut self, log: &mut L, drivers: &mut [&mut dyn FetchDriver<L>], tasks: &mut [Option<Task>], wait: i64) {
         let now = self.clock.now_ms();
         let mut halted = false;
         for slot in tasks.iter_mut() {
             if let Some(d) = slot.as_ref().map(|t| t.driver)
                 && let Some(outcome) = drivers[d].halt(now)
             {
-                slot.take().expect("task").finish(store, drivers, &mut *self.reporter, outcome);
+                slot.take().expect("task").finish(log, drivers, &mut *self.reporter, outcome);
                 halted = true;
             }
         }
@@ -306,7 +318,7 @@ impl<'c> Scheduler<'c> {
 
     /// The driver's word right before a request, checked before every
     /// one, retries and hops included (P9, P16).
-    fn clear(&mut self, driver: &mut dyn FetchDriver, t: &mut Task) -> Cleared {
+    fn clear<L>(&mut self, driver: &mut dyn FetchDriver<L>, t: &mut Task) -> Cleared {
         match driver.gate(&t.req, self.clock.now_ms(), &mut *self.reporter) {
             Gate::Stop(outcome) => Cleared::Stop(outcome),
             Gate::Go { delay } => {
@@ -409,11 +421,11 @@ impl<'c> Scheduler<'c> {
     }
 
     /// Send one request for the task and decide what follows.
-    fn step(&mut self, store: &mut Store, t: &mut Task) -> Step {
+    fn step(&mut self, log: &dyn FetchLog, t: &mut Task) -> Step {
         let host = self.client.books(t.current.host_str().unwrap_or(""));
         // No request without its record in the fetch log (P17): proven
         // writable before the request, not found missing after it.
-        if let Err(e) = store.fetch_log_writable() {
+        if let Err(e) = log.writable() {
             return Step::Done(self.no_fetch_log(&e));
         }
         let delay_ms = self.hosts.get(&host).map(|h| h.delay_ms).unwrap_or(0).max(t.req.delay.as_millis() as i64);
@@ -431,7 +443,7 @@ impl<'c> Scheduler<'c> {
         if let Some(step) = self.reserve(&host, t, delay_ms, started) {
             return step;
         }
-        let validators = if t.req.conditional { stored_validators(store, &t.req.url, &mut *self.reporter) } else { Validators::default() };
+        let validators = if t.req.conditional { stored_validators(log, &t.req.url, &mut *self.reporter) } else { Validators::default() };
         let conditional = validators.etag.is_some() || validators.last_modified.is_some();
         let result = self.client.get(&t.current, validators.etag.as_deref(), validators.last_modified.as_deref());
         // Rounded up: a delay counted from a truncated instant could fall short by
@@ -448,7 +460,7 @@ impl<'c> Scheduler<'c> {
         }
         let st = self.hosts.entry(host.clone()).or_default();
         st.next_ms = st.next_ms.max(ended + delay_ms);
-        let mut log = FetchRecord {
+        let mut record = FetchRecord {
             run_id: self.run_id,
             source: t.req.source.clone(),
             host: host.clone(),
@@ -467,14 +479,14 @@ impl<'c> Scheduler<'c> {
                 (step, RequestOutcome::Error(e.to_string()))
             }
             Ok(ex) => {
-                log.status = Some(ex.status);
+                record.status = Some(ex.status);
                 t.status = Some(ex.status);
-                log.bytes = ex.bytes;
-                self.on_response(store, t, ex, delay_ms, &validators)
+                record.bytes = ex.bytes;
+                self.on_response(log, t, ex, delay_ms, &validators)
             }
         };
-        log.outcome = outcome;
-        self.log(store, t, &log, step)
+        record.outcome = outcome;
+        self.log(log, t, &record, step)
     }
 
     /// Book the task's request in the host ledger at `started` (P8), within
@@ -498,9 +510,9 @@ impl<'c> Scheduler<'c> {
 
     /// Record the request sent in the fetch log (P17) and tell the
     /// reporter; `step` is what follows, unless the log failed.
-    fn log(&mut self, store: &mut Store, t: &Task, log: &FetchRecord, step: Step) -> Step {
-        self.reporter.sent(log);
-        if let Err(e) = store.log_fetch(log) {
+    fn log(&mut self, log: &dyn FetchLog, t: &Task, record: &FetchRecord, step: Step) -> Step {
+        self.reporter.sent(record);
+        if let Err(e) = log.record(record) {
             // This request went unrecorded; no further one goes, and the run
             // says so now even when this fetch is otherwise done.
             let outcome = self.no_fetch_log(&e);
@@ -519,8 +531,8 @@ impl<'c> Scheduler<'c> {
 
 /// The validators to send for `url`; unreadable ones are said, not dropped,
 /// and the request goes without them: a full download.
-fn stored_validators(store: &Store, url: &Url, reporter: &mut dyn FetchReporter) -> Validators {
-    store.validators(url.as_str()).unwrap_or_else(|e| {
+fn stored_validators(log: &dyn FetchLog, url: &Url, reporter: &mut dyn FetchReporter) -> Validators {
+    log.validators(url.as_str()).unwrap_or_else(|e| {
         reporter.warn(&format!("could not read the validators of {url} (this request goes without them and downloads it in full): {e:#}"));
         Validators::default()
     })

@@ -209,7 +209,7 @@ impl SourceDriver {
         }
     }
 }
-impl FetchDriver for SourceDriver {
+impl FetchDriver<Store> for SourceDriver {
     fn next_fetch(&mut self, store: &mut Store) -> Option<FetchRequest> {
         let m = self.adapter.manifest();
         if self.done {

@@ -66,9 +66,7 @@ impl Fetched {
     /// request (P12). A failure costs only a full download next time:
     /// said, and the run goes on.
     pub(super) fn remember(&self, store: &Store, reporter: &mut dyn FetchReporter) {
-        if let Err(e) = store.set_validators(&self.url, &self.validators) {
-            reporter.warn(&format!("could not store the validators of {} (next run downloads it in full): {e:#}", self.url));
-        }
+        crate::http::keep_validators(store, &self.url, &self.validators, reporter);
     }
 }
 

@@ -157,7 +157,7 @@ impl<'a> SourceGate<'a> {
             local_mirror: false,
             mirror_host: None,
             max_wait: Duration::from_secs(config.settings.max_wait_secs),
-            now_ms: crate::store::now_ms(),
+            now_ms: crate::clock::Clock::now_ms(&crate::clock::SystemClock),
         }
     }
 

@@ -109,7 +109,7 @@ pub fn run_within(store: &mut Store, opts: RunOptions<'_>, bounds: RunBounds, re
         ));
     }
     {
-        let mut refs: Vec<&mut dyn FetchDriver> = drivers.iter_mut().map(|d| d as &mut dyn FetchDriver).collect();
+        let mut refs: Vec<&mut dyn FetchDriver<Store>> = drivers.iter_mut().map(|d| d as &mut dyn FetchDriver<Store>).collect();
         Scheduler::new(opts.client, opts.ledger, opts.clock, Some(run_id), reporter).run(store, &mut refs);
     }
     for d in drivers {

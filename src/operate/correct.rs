@@ -5,8 +5,8 @@
 //! Not for what a field may hold (`correction`) nor for how a correction
 //! is kept and ended (`store::corrections`).
 
+use crate::clock::Clock;
 use crate::correction::Field;
-use crate::http::Clock;
 use crate::store::Store;
 use crate::store::corrections::{Correction, Refused};
 use anyhow::Result;

@@ -6,7 +6,7 @@
 //! Not for reading PO or XLIFF (`translate::exchange`) nor for how a human
 //! translation is stored and shown (`store::memory`).
 
-use crate::http::Clock;
+use crate::clock::Clock;
 use crate::lang::Lang;
 use crate::store::Store;
 use crate::store::memory::EXCHANGE_SOURCE_LANG;

@@ -7,8 +7,8 @@
 //! Not for the edit of sources.toml itself (`config::set_enabled`) nor the
 //! history's format (`switch_log`).
 
+use crate::clock::Clock;
 use crate::config::Config;
-use crate::http::Clock;
 use crate::store::Store;
 use crate::switch_log::Action;
 use anyhow::Result;

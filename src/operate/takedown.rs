@@ -5,7 +5,7 @@
 //!
 //! Not for matching a takedown to stored events (`store::takedowns`).
 
-use crate::http::Clock;
+use crate::clock::Clock;
 use crate::store::Store;
 use crate::store::takedowns::{Takedown, TakedownOutcome, Target};
 use anyhow::Result;

@@ -207,7 +207,7 @@ mod tests {
     fn a_month_of_cron_keeps_every_page_under_25_kb_a_source() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("db.sqlite")).unwrap();
-        let now = crate::store::now_ms();
+        let now = store.now_ms();
         // `interrupted` is written by runs cut short (another change): drawn as any status.
         let statuses = ["ok", "unchanged", "unchanged", "skipped", "ok", "failed", "interrupted", "anomaly"];
         let hour = 3_600_000;

@@ -8,7 +8,8 @@
 //! Not for the rules of what may be corrected (`crate::correction`), nor
 //! for takedowns (a taken-down event's corrections go with its row).
 
-use super::{Store, now_ms};
+use super::Store;
+use crate::clock::Clock;
 use crate::correction::Field;
 use anyhow::{Context, Result};
 use rusqlite::{Connection, OptionalExtension, params};
@@ -235,8 +236,8 @@ impl Active {
 
     /// After the feed rewrote a row: put back each correction whose field
     /// the feed left as it was; let lapse, saying why, each one whose field
-    /// the feed changed. Returns how many lapsed.
-    pub(crate) fn after_write(&self, conn: &Connection, row: i64) -> Result<u64> {
+    /// the feed changed, dated by `clock`. Returns how many lapsed.
+    pub(crate) fn after_write(&self, conn: &Connection, row: i64, clock: &dyn Clock) -> Result<u64> {
         let Some(list) = self.0.get(&row) else { return Ok(0) };
         let mut lapsed = 0;
         for (id, f, value, feed_value) in list {
@@ -256,7 +257,7 @@ impl Active {
                     Err(e) => format!("{e:#}; the feed's value shows again"),
                 }
             };
-            conn.execute("UPDATE corrections SET ended_at = ?2, ended_why = ?3 WHERE id = ?1", params![id, now_ms(), why])?;
+            conn.execute("UPDATE corrections SET ended_at = ?2, ended_why = ?3 WHERE id = ?1", params![id, clock.now_ms(), why])?;
             lapsed += 1;
         }
         Ok(lapsed)

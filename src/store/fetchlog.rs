@@ -2,38 +2,11 @@
 //! host's politeness state lives in the machine-wide host ledger
 //! (http::ledger), not here: a database is one of several on a machine.
 
-use super::{Store, now_ms};
-use crate::vocab::RequestOutcome;
+use super::Store;
+use crate::http::FetchLog;
+pub use crate::http::fetchlog::{FetchRecord, Validators};
 use anyhow::{Context, Result};
 use rusqlite::{OptionalExtension, params};
-
-/// One request as it went on the wire.
-#[derive(Debug, Clone)]
-pub struct FetchRecord {
-    pub run_id: Option<i64>,
-    pub source: String,
-    pub host: String,
-    pub url: String,
-    pub started_ms: i64,
-    pub duration_ms: i64,
-    pub status: Option<u16>,
-    pub bytes: u64,
-    pub conditional: bool,
-    /// What came of it (its one spelling in the `outcome` column: `vocab`).
-    pub outcome: RequestOutcome,
-}
-
-/// Stored validators of one URL.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Validators {
-    pub etag: Option<String>,
-    pub last_modified: Option<String>,
-    /// The body taken in last time ([`crate::http::client::Body::digest`]).
-    pub body_digest: Option<String>,
-    /// How many records the page held when it was taken in (a page of a
-    /// paged feed only): a page answered 304 is as full as it was (P12).
-    pub records: Option<u64>,
-}
 
 impl Store {
     pub fn log_fetch(&self, r: &FetchRecord) -> Result<()> {
@@ -112,9 +85,29 @@ impl Store {
              ON CONFLICT (url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
                  body_digest = coalesce(excluded.body_digest, validators.body_digest),
                  records = coalesce(excluded.records, validators.records), updated_at = excluded.updated_at",
-            params![url, v.etag, v.last_modified, v.body_digest, v.records.map(|n| n as i64), now_ms()],
+            params![url, v.etag, v.last_modified, v.body_digest, v.records.map(|n| n as i64), self.now_ms()],
         )?;
         Ok(())
+    }
+}
+
+/// The client's port to this database: its requests go to the fetch log,
+/// its validators to the validators table.
+impl FetchLog for Store {
+    fn writable(&self) -> Result<()> {
+        self.fetch_log_writable()
+    }
+
+    fn record(&self, r: &FetchRecord) -> Result<()> {
+        self.log_fetch(r)
+    }
+
+    fn validators(&self, url: &str) -> Result<Validators> {
+        Store::validators(self, url)
+    }
+
+    fn set_validators(&self, url: &str, v: &Validators) -> Result<()> {
+        Store::set_validators(self, url, v)
     }
 }
 

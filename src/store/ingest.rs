@@ -2,8 +2,8 @@
 //! withdraw what vanished (P20), unless the feed looks broken — then nothing
 //! of the source changes (the transaction is rolled back).
 
+use super::Store;
 use super::row::{self, Columns};
-use super::{Store, now_ms};
 use crate::adapter::Manifest;
 use crate::model::Event;
 use crate::vocab::Field;
@@ -73,6 +73,8 @@ pub struct SourceIngest<'a> {
     tomb_urls: HashSet<String>,
     counts: IngestCounts,
     now: i64,
+    /// The store's clock, which dates a correction that lapses.
+    clock: std::sync::Arc<dyn crate::clock::Clock + Send + Sync>,
     /// The highest event id any translation pointed at when the ingest began.
     max_translated: Option<i64>,
     /// The connection's page cache size, to restore after a larger one for the ingest.
@@ -132,7 +134,7 @@ impl Store {
         }
         let max_translated = tx.query_row("SELECT max(event_id) FROM translations", [], |r| r.get::<_, Option<i64>>(0))?;
         let corrections = super::corrections::Active::load(&tx, manifest.id)?;
-        let now = now_ms();
+        let now = self.clock.now_ms();
         let mut insert = conn.prepare(INSERT_EVENT)?;
         // What every new row of this ingest shares is bound once, not per row.
         for (i, shared) in [(1, &manifest.id as &dyn rusqlite::ToSql), (30, &now)] {
@@ -160,6 +162,7 @@ impl Store {
             tomb_urls,
             counts: IngestCounts::default(),
             now,
+            clock: self.clock.clone(),
             max_translated,
             cache_size,
         })
@@ -204,7 +207,7 @@ impl<'a> SourceIngest<'a> {
             Some((id, _, _)) => {
                 let id = *id;
                 self.write(&values, &hash, Some(id))?;
-                self.counts.corrections_lapsed += self.corrections.after_write(&self.tx, id)?;
+                self.counts.corrections_lapsed += self.corrections.after_write(&self.tx, id, &*self.clock)?;
                 self.counts.updated += 1;
                 self.written.insert(ev.source_event_id.clone(), Written { row: id, hash: hash.clone(), unchanged: false });
                 id
@@ -246,7 +249,7 @@ impl<'a> SourceIngest<'a> {
         }
         let (row, was_unchanged) = (w.row, w.unchanged);
         self.write(values, &hash, Some(row))?;
-        self.counts.corrections_lapsed += self.corrections.after_write(&self.tx, row)?;
+        self.counts.corrections_lapsed += self.corrections.after_write(&self.tx, row, &*self.clock)?;
         if was_unchanged {
             self.counts.unchanged -= 1;
             self.counts.updated += 1;

@@ -8,8 +8,8 @@
 //! Not for: machine translations or the cache (`translations`), nor reading
 //! exchange files (`translate::exchange`).
 
+use super::Store;
 use super::events::text_hash;
-use super::{Store, now_ms};
 use crate::lang::Lang;
 use crate::vocab::{Field, TextOrigin};
 use anyhow::Result;
@@ -45,7 +45,7 @@ impl Store {
     /// `source_lang`) and shows it at once on every active event in
     /// `source_lang` whose `field` is that text; returns how many events.
     pub fn save_human_translation(&mut self, source_lang: &str, lang: Lang, field: Field, original: &str, text: &str) -> Result<usize> {
-        self.save_human_translations(source_lang, lang, &[(field, original, text)], now_ms())
+        self.save_human_translations(source_lang, lang, &[(field, original, text)], self.now_ms())
     }
 
     /// [`Store::save_human_translation`] for each (field, original, text), all

@@ -28,9 +28,11 @@ pub mod translations;
 #[cfg(test)]
 mod vocab_in_sql;
 
+use crate::clock::{Clock, SystemClock};
 use anyhow::{Context, Result};
 use rusqlite::Connection;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Bytes per page of a database this store creates (SQLite's default is 4096).
@@ -40,6 +42,9 @@ const PAGE_SIZE: i64 = 16 * 1024;
 pub struct Store {
     pub(crate) conn: Connection,
     path: PathBuf,
+    /// What dates the rows written (the machine's clock unless another is
+    /// handed in, [`Store::with_clock`]).
+    clock: Arc<dyn Clock + Send + Sync>,
 }
 
 /// A language is stored as its code.
@@ -47,11 +52,6 @@ impl rusqlite::ToSql for crate::lang::Lang {
     fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
         Ok(rusqlite::types::ToSqlOutput::from(self.as_str()))
     }
-}
-
-/// Milliseconds since the Unix epoch, the unit of every timestamp stored.
-pub fn now_ms() -> i64 {
-    jiff::Timestamp::now().as_millisecond()
 }
 
 impl Store {
@@ -83,9 +83,21 @@ impl Store {
             ),
             _ => anyhow::Error::new(e).context(format!("opening the database {}", path.display())),
         })?;
-        let mut store = Store { conn, path: path.to_path_buf() };
+        let mut store = Store { conn, path: path.to_path_buf(), clock: Arc::new(SystemClock) };
         store.migrate().with_context(|| format!("migrating the database {}", path.display()))?;
         Ok(store)
+    }
+
+    /// This store, dating what it writes by `clock`.
+    pub fn with_clock(mut self, clock: Arc<dyn Clock + Send + Sync>) -> Store {
+        self.clock = clock;
+        self
+    }
+
+    /// Now by the store's clock, in milliseconds since the Unix epoch, the
+    /// unit of every timestamp stored.
+    pub fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
     }
 
     /// Open a database that must already exist (read commands: `events`, `runs`,

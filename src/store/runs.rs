@@ -1,6 +1,6 @@
 //! Runs, their per-source results, and each source's last state.
 
-use super::{Store, now_ms};
+use super::Store;
 use crate::vocab::SourceStatus;
 use anyhow::Result;
 use rusqlite::{OptionalExtension, params};
@@ -70,12 +70,12 @@ pub struct SourceState {
 
 impl Store {
     pub fn begin_run(&self) -> Result<i64> {
-        self.conn.execute("INSERT INTO runs (started_at) VALUES (?1)", [now_ms()])?;
+        self.conn.execute("INSERT INTO runs (started_at) VALUES (?1)", [self.now_ms()])?;
         Ok(self.conn.last_insert_rowid())
     }
 
     pub fn finish_run(&self, run_id: i64, exit_code: i32) -> Result<()> {
-        self.conn.execute("UPDATE runs SET finished_at = ?2, exit_code = ?3 WHERE id = ?1", params![run_id, now_ms(), exit_code])?;
+        self.conn.execute("UPDATE runs SET finished_at = ?2, exit_code = ?3 WHERE id = ?1", params![run_id, self.now_ms(), exit_code])?;
         Ok(())
     }
 
@@ -120,7 +120,7 @@ impl Store {
                 last_run_at = excluded.last_run_at,
                 last_success_at = CASE WHEN ?5 THEN excluded.last_run_at ELSE source_state.last_success_at END"
             ),
-            params![r.id, r.status, r.message, now_ms(), success, not_reached],
+            params![r.id, r.status, r.message, self.now_ms(), success, not_reached],
         )?;
         Ok(())
     }

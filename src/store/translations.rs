@@ -1,6 +1,6 @@
 //! Translations per (event, language, field) and the translation cache.
 
-use super::{Store, now_ms};
+use super::Store;
 use crate::lang::Lang;
 use crate::vocab::{Field, TextOrigin};
 use anyhow::Result;
@@ -167,7 +167,7 @@ impl Store {
                 "INSERT INTO engine_answers (key, answer, engine, created_at) VALUES (?1, ?2, ?3, ?4)
                  ON CONFLICT (key) DO UPDATE SET answer = excluded.answer, engine = excluded.engine, created_at = excluded.created_at",
             )?;
-            let now = now_ms();
+            let now = self.clock.now_ms();
             for (key, answer, engine) in answers {
                 let answer = crate::parse::pii::scrub(&crate::parse::controls::without_controls(answer));
                 st.execute(params![key, answer, engine, now])?;
@@ -205,7 +205,7 @@ impl Store {
                     engine = excluded.engine, source_hash = excluded.source_hash, cache_key = excluded.cache_key
                  WHERE translations.origin <> 'publisher'",
             )?;
-            let now = now_ms();
+            let now = self.clock.now_ms();
             for t in items {
                 // The last line of P5 for engine answers, which `translate::send::answer`
                 // checks first: nothing reaches the table or the cache unscrubbed.
@@ -237,7 +237,7 @@ impl Store {
     /// One more failure of the engine on the text under `key`; it waits
     /// `backoff_ms` before its next try.
     pub fn record_translation_failure(&self, key: &str, error: &str, backoff_ms: i64) -> Result<u32> {
-        let now = now_ms();
+        let now = self.now_ms();
         self.conn.execute(
             "INSERT INTO translation_failures (key, failures, last_error, next_try_ms) VALUES (?1, 1, ?2, ?3)
              ON CONFLICT (key) DO UPDATE SET failures = failures + 1, last_error = excluded.last_error, next_try_ms = excluded.next_try_ms",

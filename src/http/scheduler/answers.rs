@@ -7,11 +7,10 @@
 use super::redirects::Hop;
 use super::{FetchOutcome, Scheduler, Step, Task};
 use crate::http::client::Exchange;
+use crate::http::fetchlog::{FetchLog, Validators};
 use crate::http::headers::reservation;
 use crate::http::ledger::{HELD, held_message};
-use crate::http::reporter::FetchReporter;
-use crate::store::Store;
-use crate::store::fetchlog::Validators;
+use crate::http::validators::keep_validators;
 use crate::times::utc;
 use crate::vocab::RequestOutcome;
 
@@ -19,7 +18,7 @@ impl Scheduler<'_> {
     /// What follows the answer `ex` to the task's current request.
     pub(super) fn on_response(
         &mut self,
-        store: &mut Store,
+        log: &dyn FetchLog,
         t: &mut Task,
         ex: Exchange,
         delay_ms: i64,
@@ -39,11 +38,11 @@ impl Scheduler<'_> {
                 };
                 // A 304 run writes nothing else: validators only when they changed.
                 if (&v.etag, &v.last_modified) != (&old.etag, &old.last_modified) {
-                    keep_validators(store, t.req.url.as_str(), &v, &mut *self.reporter);
+                    keep_validators(log, t.req.url.as_str(), &v, &mut *self.reporter);
                 }
                 (Step::Done(FetchOutcome::NotModified), RequestOutcome::NotModified)
             }
-            200..=299 => self.on_body(store, t, ex, old),
+            200..=299 => self.on_body(log, t, ex, old),
             301 | 302 | 303 | 307 | 308 => {
                 let Some(loc) = ex.location else {
                     return (
@@ -69,7 +68,7 @@ impl Scheduler<'_> {
     /// A 2xx answer: refused when it carries a rights reservation (P15),
     /// nothing to parse when its body is the one stored last time, else
     /// the body handed on.
-    fn on_body(&mut self, store: &mut Store, t: &mut Task, ex: Exchange, old: &Validators) -> (Step, RequestOutcome) {
+    fn on_body(&mut self, log: &dyn FetchLog, t: &mut Task, ex: Exchange, old: &Validators) -> (Step, RequestOutcome) {
         let host = self.client.books(t.current.host_str().unwrap_or(""));
         let url = t.current.clone();
         if let Some(why) = reservation(&ex.tdm_reservation, &ex.x_robots_tag) {
@@ -90,7 +89,7 @@ impl Scheduler<'_> {
         };
         if old.body_digest.as_deref() == Some(body.digest.as_str()) {
             if v != *old {
-                keep_validators(store, t.req.url.as_str(), &v, &mut *self.reporter);
+                keep_validators(log, t.req.url.as_str(), &v, &mut *self.reporter);
             }
             return (Step::Done(FetchOutcome::Unchanged), RequestOutcome::Unchanged);
         }
@@ -117,12 +116,5 @@ impl Scheduler<'_> {
         let why = format!("{url}: HTTP {status}: the host said no (P11); {held}");
         self.hosts.entry(host).or_default().blocked = Some(format!("HTTP {status}"));
         (Step::Done(FetchOutcome::Refused(why)), RequestOutcome::Refused)
-    }
-}
-
-/// Validators not stored only cost a full download next time: say so, go on.
-fn keep_validators(store: &Store, url: &str, v: &Validators, reporter: &mut dyn FetchReporter) {
-    if let Err(e) = store.set_validators(url, v) {
-        reporter.warn(&format!("could not store the validators of {url} (next run downloads it in full): {e:#}"));
     }
 }

@@ -265,7 +265,7 @@ impl<'a> Planner<'a> {
             analysers: HashMap::new(),
             existing: store.existing_translations()?,
             humans: store.human_translations()?,
-            now: crate::store::now_ms(),
+            now: store.now_ms(),
             spanish: publisher_spanish(store)?,
         })
     }

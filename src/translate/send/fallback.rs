@@ -38,7 +38,7 @@ pub(in crate::translate) fn translate(
         return Ok(());
     };
     let translated_before = stats.translated;
-    let now = crate::store::now_ms();
+    let now = store.now_ms();
     let mut from_cache: Vec<MachineTranslation> = Vec::new();
     let mut needs = Fallen::new();
     for ((src, tgt), list) in fallen {

@@ -73,7 +73,14 @@ fn disable_takes_effect_before_the_next_request() {
     let config = dir.path().join("sources.toml");
     let server = Server::start(move |_, i| {
         if i == 0 {
-            cityvibe::config::set_enabled(&config, "madrid", false, Some("opt-out received"), cityvibe::store::now_ms()).unwrap();
+            cityvibe::config::set_enabled(
+                &config,
+                "madrid",
+                false,
+                Some("opt-out received"),
+                cityvibe::clock::Clock::now_ms(&cityvibe::clock::SystemClock),
+            )
+            .unwrap();
         }
         Reply::new(500)
     });

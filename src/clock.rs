@@ -1,10 +1,13 @@
-//! The time the politeness rules are kept in: the scheduler asks a
-//! [`Clock`] what time it is and waits on it, so the rules (delays,
-//! backoff, Retry-After, not-before times, caps, the wait ceiling) run the
-//! same against the machine's clock ([`SystemClock`], what every command
-//! uses) and against a [`SimulatedClock`], whose waits pass at once: the
-//! tests prove those rules in milliseconds of simulated time, against the
-//! real client, ledger and loopback server.
+//! The one clock: every time cityvibe keeps or shows (the politeness
+//! rules, the stamps the store writes, "now" for a listing or an export)
+//! comes from a [`Clock`] handed in, never from the machine's clock read
+//! on the spot. The scheduler asks it what time it is and waits on it, so
+//! the rules (delays, backoff, Retry-After, not-before times, caps, the
+//! wait ceiling) run the same against the machine's clock ([`SystemClock`],
+//! what every command hands in) and against a [`SimulatedClock`], whose
+//! waits pass at once: the tests prove those rules in milliseconds of
+//! simulated time, against the real client, ledger and loopback server.
+//! A leaf: it imports nothing of cityvibe.
 //!
 //! Beside the wall clock, a clock may tell the machine's boot clock
 //! ([`Uptime`]: time since boot, which no setting of the wall clock moves,
@@ -12,8 +15,8 @@
 //! wall clock set forward (by NTP or a person) never shortens a wait (P8).
 //!
 //! Not for: timeouts on the wire (ureq's own, always real), a run's
-//! deadline (`ingest::RunBounds`), or the times the store writes down for
-//! people (`store::now_ms`).
+//! deadline (`ingest::RunBounds`, counted in this clock's time), or how
+//! long something took (a monotonic `Instant`, which says no date).
 
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -42,6 +45,11 @@ pub trait Clock {
         None
     }
 
+    /// Now, as a moment (the machine's clock keeps its nanoseconds).
+    fn now(&self) -> jiff::Timestamp {
+        jiff::Timestamp::from_microsecond(self.now_us()).unwrap_or(jiff::Timestamp::UNIX_EPOCH)
+    }
+
     /// Now, in ms since the Unix epoch (rounded down).
     fn now_ms(&self) -> i64 {
         self.now_us().div_euclid(1000)
@@ -68,7 +76,12 @@ pub struct SystemClock;
 
 impl Clock for SystemClock {
     fn now_us(&self) -> i64 {
-        jiff::Timestamp::now().as_microsecond()
+        self.now().as_microsecond()
+    }
+
+    // The one place the machine's wall clock is read.
+    fn now(&self) -> jiff::Timestamp {
+        jiff::Timestamp::now()
     }
 
     fn sleep(&self, d: Duration) {
