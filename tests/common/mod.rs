@@ -157,6 +157,51 @@ pub fn place(mirror: &std::path::Path, rel: &str, bytes: &[u8]) {
     std::fs::write(to, bytes).unwrap();
 }
 
+/// A real feed that is one JSON array (Andalucía's, Catalonia's) at `path`
+/// cut to its rows whose `key` is one of `ids` (a number or a string; the
+/// first row of an id the feed repeats), each passed through `edit`, as
+/// bytes a mirror serves. Each id must be there.
+pub fn json_rows_cut_to(path: &Path, key: &str, ids: &[&str], edit: impl Fn(&mut serde_json::Value)) -> Vec<u8> {
+    let mut seen = std::collections::HashSet::new();
+    let rows: Vec<serde_json::Value> = serde_json::from_slice::<Vec<serde_json::Value>>(&std::fs::read(path).unwrap())
+        .unwrap()
+        .into_iter()
+        .filter(|r| {
+            let id = r[key].to_string().trim_matches('"').to_string();
+            ids.contains(&id.as_str()) && seen.insert(id)
+        })
+        .map(|mut r| {
+            edit(&mut r);
+            r
+        })
+        .collect();
+    assert_eq!(rows.len(), ids.len(), "every id of {ids:?} in {}", path.display());
+    serde_json::to_vec(&rows).unwrap()
+}
+
+/// One forced run of each of `sources` from the mirror folder `mirror`,
+/// each of which must succeed.
+pub fn run_each_from(dir: &Path, mirror: &Path, sources: &[&str]) {
+    for source in sources {
+        let out = cityvibe(dir, &["--mirror", mirror.to_str().unwrap(), "run", "--force", "--source", source]);
+        assert!(out.status.success(), "{source}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
+
+/// Every stored event in `lang` (withdrawn and past ones too), by source
+/// event id, as `events list --json` gives it.
+pub fn listed_all(dir: &Path, lang: &str) -> std::collections::HashMap<String, serde_json::Value> {
+    let out = cityvibe(dir, &["events", "list", "--all", "--json", "--limit", "1000", "--lang", lang]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let all: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    all.into_iter().map(|e| (e["source_event_id"].as_str().unwrap().to_string(), e)).collect()
+}
+
+/// The titles of [`listed_all`].
+pub fn titles_all(dir: &Path, lang: &str) -> std::collections::HashMap<String, String> {
+    listed_all(dir, lang).into_iter().map(|(id, e)| (id, e["title"].as_str().unwrap_or_default().to_string())).collect()
+}
+
 /// The real Madrid feed at `path` cut to the records of `ids` (each must be
 /// there), each passed through `edit`, as bytes a mirror serves. The feed
 /// has raw line breaks inside strings: they are read as blanks.

@@ -12,10 +12,9 @@
 //!
 //! Not for: the rules' own examples (the data files' `# example:` lines,
 //! run by `every_example_in_the_language_data_holds`).
-use crate::common::{cityvibe, has_apertium, madrid_feed_cut_to, place, realdata, workdir};
+use crate::common::{has_apertium, json_rows_cut_to, listed_all, madrid_feed_cut_to, place, realdata, run_each_from, workdir};
 use serde_json::Value;
 use std::collections::HashMap;
-use std::path::Path;
 
 const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"en\", \"fr\", \"it\", \"pt\", \"ca\", \"gl\"]\n\n\
 [sources.madrid]\nenabled = true\n[sources.andalucia]\nenabled = true\n[sources.gencat]\nenabled = true\n";
@@ -30,14 +29,6 @@ const ANDALUCIA_IDS: &[&str] = &["206002"];
 /// Catalunya i les Diputacions de Barcelona…", "Febrer al Teatre Fortuny",
 /// "Exposició \"Tot escoltant Gerhard…\"".
 const GENCAT_IDS: &[&str] = &["20210127002", "20210129005", "20210127017"];
-
-/// The sample's events in `lang`, by source event id.
-fn listed(d: &Path, lang: &str) -> HashMap<String, Value> {
-    let out = cityvibe(d, &["events", "list", "--all", "--json", "--limit", "1000", "--lang", lang]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let all: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
-    all.into_iter().map(|e| (e["source_event_id"].as_str().unwrap().to_string(), e)).collect()
-}
 
 #[test]
 fn a_kept_name_is_no_wider_than_the_name_and_catalan_words_are_translated_on_real_records() {
@@ -61,36 +52,16 @@ fn a_kept_name_is_no_wider_than_the_name_and_catalan_words_are_translated_on_rea
         r[field] = Value::String(text);
     };
     place(&mirror, MADRID, &madrid_feed_cut_to(&madrid, MADRID_IDS, |r| r["description"] = Value::String(String::new())));
-    let rows: Vec<Value> = serde_json::from_slice::<Vec<Value>>(&std::fs::read(andalucia).unwrap())
-        .unwrap()
-        .into_iter()
-        .filter(|r| ANDALUCIA_IDS.iter().any(|id| r["id"].to_string().trim_matches('"') == *id))
-        .map(|mut r| {
-            opening(&mut r, "description");
-            r
-        })
-        .collect();
-    assert_eq!(rows.len(), ANDALUCIA_IDS.len());
-    place(&mirror, ANDALUCIA, serde_json::to_string(&rows).unwrap().as_bytes());
-    let rows: Vec<Value> = serde_json::from_slice::<Vec<Value>>(&std::fs::read(gencat).unwrap())
-        .unwrap()
-        .into_iter()
-        .filter(|r| GENCAT_IDS.contains(&r["codi"].as_str().unwrap_or_default()))
-        .map(|mut r| {
-            opening(&mut r, "descripcio");
-            if r.get("descripcio_html").is_some() {
-                r["descripcio_html"] = r["descripcio"].clone();
-            }
-            r
-        })
-        .collect();
-    assert_eq!(rows.len(), GENCAT_IDS.len());
-    place(&mirror, GENCAT, serde_json::to_string(&rows).unwrap().as_bytes());
-    for source in ["madrid", "andalucia", "gencat"] {
-        let out = cityvibe(d, &["--mirror", mirror.to_str().unwrap(), "run", "--force", "--source", source]);
-        assert!(out.status.success(), "{source}: {}", String::from_utf8_lossy(&out.stderr));
-    }
-    let by_lang: HashMap<&str, HashMap<String, Value>> = ["en", "fr", "it", "pt"].into_iter().map(|l| (l, listed(d, l))).collect();
+    place(&mirror, ANDALUCIA, &json_rows_cut_to(&andalucia, "id", ANDALUCIA_IDS, |r| opening(r, "description")));
+    let gencat_opening = |r: &mut Value| {
+        opening(r, "descripcio");
+        if r.get("descripcio_html").is_some() {
+            r["descripcio_html"] = r["descripcio"].clone();
+        }
+    };
+    place(&mirror, GENCAT, &json_rows_cut_to(&gencat, "codi", GENCAT_IDS, gencat_opening));
+    run_each_from(d, &mirror, &["madrid", "andalucia", "gencat"]);
+    let by_lang: HashMap<&str, HashMap<String, Value>> = ["en", "fr", "it", "pt"].into_iter().map(|l| (l, listed_all(d, l))).collect();
     let text = |lang: &str, id: &str, field: &str| by_lang[lang][id][field].as_str().unwrap_or_default().to_string();
 
     // A public body's head and field are translated; its owner is kept.

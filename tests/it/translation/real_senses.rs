@@ -16,10 +16,9 @@
 //! Not for: the rules' own examples (the data files' `# example:` lines,
 //! run by `every_example_in_the_language_data_holds` and
 //! `every_multi_word_sense_has_an_example_that_holds`).
-use crate::common::{cityvibe, has_apertium, madrid_feed_cut_to, place, realdata, workdir};
+use crate::common::{has_apertium, json_rows_cut_to, madrid_feed_cut_to, place, realdata, run_each_from, titles_all, workdir};
 use serde_json::Value;
 use std::collections::HashMap;
-use std::path::Path;
 
 const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"en\", \"fr\", \"it\", \"pt\", \"ca\", \"gl\"]\n\n\
 [sources.madrid]\nenabled = true\n[sources.andalucia]\nenabled = true\n";
@@ -32,16 +31,6 @@ const ANDALUCIA: &str = "datos.juntadeandalucia.es/api/v0/schedule/all?format=js
 const MADRID_IDS: &[&str] = &["12810210", "12810699", "12728551", "12309514", "50070659", "12233848", "50015577", "12812923"];
 /// Andalucía: "Salón Gourmets", "FERIA DE EMPLEO Y EMPRENDIMIENTO…", "…en Red Natura 2000".
 const ANDALUCIA_IDS: &[&str] = &["475498", "636271", "636442"];
-
-/// The sample's titles in `lang`, by source event id.
-fn titles(d: &Path, lang: &str) -> HashMap<String, String> {
-    let out = cityvibe(d, &["events", "list", "--all", "--json", "--limit", "1000", "--lang", lang]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let all: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
-    all.into_iter()
-        .map(|e| (e["source_event_id"].as_str().unwrap().to_string(), e["title"].as_str().unwrap_or_default().to_string()))
-        .collect()
-}
 
 #[test]
 fn senses_the_real_feeds_repeat_read_right_in_every_language() {
@@ -61,23 +50,10 @@ fn senses_the_real_feeds_repeat_read_right_in_every_language() {
     // descriptions would cost the engines seconds and are not what this reads.
     let no_description = |r: &mut Value| r["description"] = Value::String(String::new());
     place(&mirror, MADRID, &madrid_feed_cut_to(&madrid, MADRID_IDS, no_description));
-    let rows: Vec<Value> = serde_json::from_slice::<Vec<Value>>(&std::fs::read(andalucia).unwrap())
-        .unwrap()
-        .into_iter()
-        .filter(|r| ANDALUCIA_IDS.iter().any(|id| r["id"].to_string().trim_matches('"') == *id))
-        .map(|mut r| {
-            r["description"] = Value::String(String::new());
-            r
-        })
-        .collect();
-    assert_eq!(rows.len(), ANDALUCIA_IDS.len());
-    place(&mirror, ANDALUCIA, serde_json::to_string(&rows).unwrap().as_bytes());
-    for source in ["madrid", "andalucia"] {
-        let out = cityvibe(d, &["--mirror", mirror.to_str().unwrap(), "run", "--force", "--source", source]);
-        assert!(out.status.success(), "{source}: {}", String::from_utf8_lossy(&out.stderr));
-    }
+    place(&mirror, ANDALUCIA, &json_rows_cut_to(&andalucia, "id", ANDALUCIA_IDS, no_description));
+    run_each_from(d, &mirror, &["madrid", "andalucia"]);
     let by_lang: HashMap<&str, HashMap<String, String>> =
-        ["en", "fr", "it", "pt", "ca", "gl"].into_iter().map(|l| (l, titles(d, l))).collect();
+        ["en", "fr", "it", "pt", "ca", "gl"].into_iter().map(|l| (l, titles_all(d, l))).collect();
     let title = |lang: &str, id: &str| by_lang[lang][id].clone();
     let has = |lang: &str, id: &str, want: &str| {
         let t = title(lang, id);

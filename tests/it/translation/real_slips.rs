@@ -18,10 +18,7 @@
 //!
 //! Not for: the rules' own examples (the data files' `# example:` lines,
 //! run by `every_example_in_the_language_data_holds`).
-use crate::common::{cityvibe, has_apertium, madrid_feed_cut_to, place, realdata, workdir};
-use serde_json::Value;
-use std::collections::HashMap;
-use std::path::Path;
+use crate::common::{has_apertium, json_rows_cut_to, listed_all, madrid_feed_cut_to, place, realdata, run_each_from, workdir};
 
 const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"en\", \"fr\", \"it\", \"pt\", \"ca\", \"gl\"]\n\n\
 [sources.madrid]\nenabled = true\n[sources.gencat]\nenabled = true\n";
@@ -40,14 +37,6 @@ const MADRID_IDS: &[&str] = &[
 /// Catalonia: "…Diputacions de Barcelona, Girona, Lleida i Tarragona", "I ara què?".
 const GENCAT_IDS: &[&str] = &["20210127002", "20210127025"];
 
-/// The sample's events in `lang`, by source event id.
-fn listed(d: &Path, lang: &str) -> HashMap<String, Value> {
-    let out = cityvibe(d, &["events", "list", "--all", "--json", "--limit", "1000", "--lang", lang]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let all: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
-    all.into_iter().map(|e| (e["source_event_id"].as_str().unwrap().to_string(), e)).collect()
-}
-
 #[test]
 fn the_finishing_breaks_none_of_the_words_plain_apertium_has_right_on_real_records() {
     let (Some(madrid), Some(gencat)) = (
@@ -64,17 +53,9 @@ fn the_finishing_breaks_none_of_the_words_plain_apertium_has_right_on_real_recor
     let mirror = d.join("mirror");
     // The real records as published, only the sample's.
     place(&mirror, MADRID, &madrid_feed_cut_to(&madrid, MADRID_IDS, |_| {}));
-    let rows: Vec<Value> = serde_json::from_slice::<Vec<Value>>(&std::fs::read(gencat).unwrap())
-        .unwrap()
-        .into_iter()
-        .filter(|r| GENCAT_IDS.contains(&r["codi"].as_str().unwrap_or_default()))
-        .collect();
-    place(&mirror, GENCAT, serde_json::to_string(&rows).unwrap().as_bytes());
-    for source in ["madrid", "gencat"] {
-        let out = cityvibe(d, &["--mirror", mirror.to_str().unwrap(), "run", "--force", "--source", source]);
-        assert!(out.status.success(), "{source}: {}", String::from_utf8_lossy(&out.stderr));
-    }
-    let text = |lang: &str, id: &str, field: &str| listed(d, lang)[id][field].as_str().unwrap_or_default().to_string();
+    place(&mirror, GENCAT, &json_rows_cut_to(&gencat, "codi", GENCAT_IDS, |_| {}));
+    run_each_from(d, &mirror, &["madrid", "gencat"]);
+    let text = |lang: &str, id: &str, field: &str| listed_all(d, lang)[id][field].as_str().unwrap_or_default().to_string();
 
     // A demonstrative before a term reads as one.
     let en = text("en", "50043503", "description");
@@ -94,7 +75,7 @@ fn the_finishing_breaks_none_of_the_words_plain_apertium_has_right_on_real_recor
     assert!(fr.contains("Generalitat de Catalunya"), "an organisation's name stays as published: {fr}");
 
     // The French article "des" stays itself, in every text of the batch.
-    let fr = listed(d, "fr");
+    let fr = listed_all(d, "fr");
     for id in MADRID_IDS {
         for field in ["title", "description"] {
             let t = fr[*id][field].as_str().unwrap_or_default();
@@ -123,7 +104,7 @@ fn the_finishing_breaks_none_of_the_words_plain_apertium_has_right_on_real_recor
     assert!(!t.contains("Está-o"), "{t}");
     // No mark of the engine's stream reaches a reader, in any language.
     for lang in ["en", "fr", "it", "pt", "ca", "gl"] {
-        for (id, e) in listed(d, lang) {
+        for (id, e) in listed_all(d, lang) {
             for field in ["title", "description"] {
                 let t = e[field].as_str().unwrap_or_default();
                 assert!(!t.contains(|c: char| ('\u{E000}'..='\u{F8FF}').contains(&c)), "{lang} {id} {field}: {t:?}");
