@@ -3,7 +3,7 @@
 //! first lines are quoted for the reviewer. Not for robots.txt or
 //! tdmrep.json (their own modules).
 
-use super::{Got, nothing};
+use super::got::{FileState, Got, nothing};
 use crate::adapter::Manifest;
 use crate::http::headers::AGENT_TOKEN;
 use serde::Serialize;
@@ -18,7 +18,7 @@ pub struct AiReport {
     pub url: String,
     pub status: Option<u16>,
     /// `ok`, `absent` or `unreachable`.
-    pub state: super::FileState,
+    pub state: FileState,
     pub message: String,
     /// Whether it disallows CityVibeBot (or `*`) a feed URL or the whole site.
     pub disallows: bool,
@@ -31,7 +31,7 @@ pub(super) fn read(m: &Manifest, url: &Url, got: Option<&Got>, drift: &mut Vec<S
     let mut ai = AiReport {
         url: url.to_string(),
         status: None,
-        state: super::FileState::Unreachable,
+        state: FileState::Unreachable,
         message: String::new(),
         disallows: false,
         first_lines: vec![],
@@ -40,7 +40,7 @@ pub(super) fn read(m: &Manifest, url: &Url, got: Option<&Got>, drift: &mut Vec<S
     match got {
         Some(Got::Body { status, bytes, .. }) => {
             ai.status = Some(*status);
-            ai.state = super::FileState::Ok;
+            ai.state = FileState::Ok;
             let text = String::from_utf8_lossy(bytes);
             ai.first_lines = text.lines().map(str::trim_end).filter(|l| !l.trim().is_empty()).take(AI_LINES).map(str::to_string).collect();
             match texting_robots::Robot::new(AGENT_TOKEN, bytes) {
@@ -50,13 +50,13 @@ pub(super) fn read(m: &Manifest, url: &Url, got: Option<&Got>, drift: &mut Vec<S
         }
         Some(Got::Status { status, .. }) if (400..500).contains(status) && *status != 429 => {
             ai.status = Some(*status);
-            ai.state = super::FileState::Absent;
+            ai.state = FileState::Absent;
             ai.message = format!("HTTP {status}: no ai.txt");
         }
         other => {
             let (status, message) = nothing(other);
             ai.status = status;
-            ai.state = super::FileState::Unreachable;
+            ai.state = FileState::Unreachable;
             ai.message = format!("{message}: unknown");
         }
     }

@@ -4,7 +4,7 @@
 //! Crawl-delay against the adapter's minimum, and the body's digest against
 //! the review's. Not for tdmrep.json or ai.txt (their own modules).
 
-use super::{Got, nothing};
+use super::got::{FileState, Got, nothing};
 use crate::adapter::Manifest;
 use crate::http::headers::AGENT_TOKEN;
 use serde::Serialize;
@@ -17,7 +17,7 @@ pub struct RobotsReport {
     pub status: Option<u16>,
     /// `ok` (parsed), `unavailable` (4xx: no rules, all allowed) or
     /// `unreachable` (5xx, no answer: all disallowed, nothing cached).
-    pub state: super::FileState,
+    pub state: FileState,
     pub message: String,
     /// SHA-256 (hex) of the body fetched now.
     pub sha256: Option<String>,
@@ -65,7 +65,7 @@ pub(super) fn read(m: &Manifest, url: &Url, got: Option<&Got>, drift: &mut Vec<S
     let mut robots = RobotsReport {
         url: url.to_string(),
         status: None,
-        state: super::FileState::Unreachable,
+        state: FileState::Unreachable,
         message: String::new(),
         sha256: None,
         recorded_sha256: recorded.clone(),
@@ -79,11 +79,11 @@ pub(super) fn read(m: &Manifest, url: &Url, got: Option<&Got>, drift: &mut Vec<S
             robots.sha256 = Some(sha256.clone());
             match texting_robots::Robot::new(AGENT_TOKEN, bytes) {
                 Ok(r) => {
-                    robots.state = super::FileState::Ok;
+                    robots.state = FileState::Ok;
                     RobotsRules::Parsed(r)
                 }
                 Err(e) => {
-                    robots.state = super::FileState::Unreachable;
+                    robots.state = FileState::Unreachable;
                     robots.message = format!("robots.txt could not be parsed ({e:#}): everything treated as disallowed");
                     RobotsRules::DisallowAll
                 }
@@ -92,7 +92,7 @@ pub(super) fn read(m: &Manifest, url: &Url, got: Option<&Got>, drift: &mut Vec<S
         // A 429 that persists is a server asking us to stay away, like a 5xx.
         Some(Got::Status { status, message }) if (400..500).contains(status) && *status != 429 => {
             robots.status = Some(*status);
-            robots.state = super::FileState::Unavailable;
+            robots.state = FileState::Unavailable;
             robots.message = format!("HTTP {status}: no rules, everything allowed (RFC 9309 §2.3.1.3)");
             if matches!(status, 401 | 403 | 451) {
                 // RFC 9309 allows all, but the host just refused our bot (P11).
@@ -103,14 +103,14 @@ pub(super) fn read(m: &Manifest, url: &Url, got: Option<&Got>, drift: &mut Vec<S
         other => {
             let (status, message) = nothing(other);
             robots.status = status;
-            robots.state = super::FileState::Unreachable;
+            robots.state = FileState::Unreachable;
             robots.message = format!("{message}: everything treated as disallowed, nothing cached (RFC 9309 §2.3.1.4)");
             drift.push(format!("robots.txt unreachable ({message}): everything is disallowed until it can be read"));
             RobotsRules::DisallowAll
         }
     };
     robots.digest = match (robots.state, &recorded, &robots.sha256) {
-        (super::FileState::Unreachable, _, _) => "unknown".into(),
+        (FileState::Unreachable, _, _) => "unknown".into(),
         (_, None, _) => "no digest recorded".into(),
         (_, Some(r), Some(now)) if r == now => "unchanged".into(),
         (_, Some(_), _) => "changed".into(),

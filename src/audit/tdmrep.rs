@@ -3,7 +3,7 @@
 //! robots.txt paths, the first matching rule deciding. Not for robots.txt
 //! or ai.txt (their own modules).
 
-use super::{Got, nothing};
+use super::got::{FileState, Got, nothing};
 use serde::Serialize;
 use url::Url;
 
@@ -14,7 +14,7 @@ pub struct TdmrepReport {
     pub status: Option<u16>,
     /// `ok`, `absent` (4xx: no reservation), `unreadable` (not a TDMRep array)
     /// or `unreachable` (no answer: unknown).
-    pub state: super::FileState,
+    pub state: FileState,
     pub message: String,
     pub rules: usize,
 }
@@ -22,21 +22,20 @@ pub struct TdmrepReport {
 /// Read what came back for `/.well-known/tdmrep.json`, adding drift when it
 /// cannot be read (a reservation may be missed).
 pub(super) fn read(url: &Url, got: Option<&Got>, drift: &mut Vec<String>) -> (TdmrepReport, Vec<TdmRule>) {
-    let mut tdmrep =
-        TdmrepReport { url: url.to_string(), status: None, state: super::FileState::Unreachable, message: String::new(), rules: 0 };
+    let mut tdmrep = TdmrepReport { url: url.to_string(), status: None, state: FileState::Unreachable, message: String::new(), rules: 0 };
     let mut tdm_rules: Vec<TdmRule> = Vec::new();
     match got {
         Some(Got::Body { status, bytes, .. }) => {
             tdmrep.status = Some(*status);
             match parse_tdmrep(bytes) {
                 Ok(r) => {
-                    tdmrep.state = super::FileState::Ok;
+                    tdmrep.state = FileState::Ok;
                     tdmrep.rules = r.len();
                     tdm_rules = r;
                 }
                 Err(e) => {
                     // A rule we cannot read may be a reservation: the reviewer looks.
-                    tdmrep.state = super::FileState::Unreadable;
+                    tdmrep.state = FileState::Unreadable;
                     tdmrep.message = format!("not a TDMRep rule array: {e}; no reservation read");
                     drift.push(format!("tdmrep.json cannot be read ({e}): a reservation may be missed"));
                 }
@@ -44,13 +43,13 @@ pub(super) fn read(url: &Url, got: Option<&Got>, drift: &mut Vec<String>) -> (Td
         }
         Some(Got::Status { status, .. }) if (400..500).contains(status) && *status != 429 => {
             tdmrep.status = Some(*status);
-            tdmrep.state = super::FileState::Absent;
+            tdmrep.state = FileState::Absent;
             tdmrep.message = format!("HTTP {status}: no tdmrep.json, no reservation");
         }
         other => {
             let (status, message) = nothing(other);
             tdmrep.status = status;
-            tdmrep.state = super::FileState::Unreachable;
+            tdmrep.state = FileState::Unreachable;
             tdmrep.message = format!("{message}: reservation unknown");
         }
     }

@@ -10,7 +10,7 @@
 //! reading of an answer (`answers.rs`), a 429 or 503 (`backoff.rs`) and
 //! where requests may go (`redirects.rs`).
 
-use super::client::{Body, Client};
+use super::client::Client;
 use super::fetchlog::{FetchLog, FetchRecord, Validators};
 use super::ledger::{HELD, Ledger, Reservation};
 use super::reporter::FetchReporter;
@@ -23,185 +23,13 @@ use url::Url;
 
 mod answers;
 mod backoff;
+mod fetch;
 mod redirects;
+mod task;
 
-pub use redirects::Allowed;
-
-/// One feed fetch asked for by a driver.
-#[derive(Debug, Clone)]
-pub struct FetchRequest {
-    pub source: String,
-    pub url: Url,
-    /// The delay between two requests to the host: the adapter's minimum or
-    /// slower from config (P8, P9).
-    pub delay: Duration,
-    pub daily_cap: u32,
-    pub allowed: Allowed,
-    /// Send If-None-Match / If-Modified-Since from stored validators.
-    pub conditional: bool,
-}
-
-/// How a fetch ended.
-#[derive(Debug)]
-pub enum FetchOutcome {
-    Body {
-        body: Box<Body>,
-        final_url: Url,
-        content_type: Option<String>,
-        /// Boxed: the outcome is handed around by value, its other kinds small.
-        validators: Box<Validators>,
-    },
-    /// 304: nothing to parse (P12).
-    NotModified,
-    /// 200 with the very body stored last time: nothing to parse.
-    Unchanged,
-    /// A "no": 401/403/451, a rights reservation, a forbidden redirect.
-    Refused(String),
-    Failed(String),
-    /// Not attempted or given up for this run (daily cap, hours window).
-    Skipped(String),
-    /// Not asked until `until_ms` (a Retry-After or a delay beyond what a run
-    /// waits, remembered in the host ledger, P10).
-    Deferred {
-        until_ms: i64,
-        why: String,
-    },
-    /// The operator switched the source off during the run (P16).
-    Disabled(String),
-}
-
-/// A fetch's outcome and what it cost the host.
-#[derive(Debug)]
-pub struct FetchResult {
-    pub outcome: FetchOutcome,
-    /// Requests sent on the wire for this fetch (hops and retries included).
-    pub requests: u32,
-    /// 304 answers among them.
-    pub not_modified: u32,
-    /// The HTTP status of the last request sent for this fetch (`None`: no answer, or no request).
-    pub status: Option<u16>,
-    /// Time spent on the wire for these requests (not waiting for a delay), in ms.
-    pub elapsed_ms: u64,
-}
-
-/// A source's side of the conversation: it asks for fetches one at a time
-/// and is handed each result, with the fetch log `L` the run handed the
-/// scheduler (the run's own store: a driver may read and write more of it).
-pub trait FetchDriver<L: ?Sized> {
-    /// The next fetch wanted, if any; called only when none is in flight.
-    fn next_fetch(&mut self, log: &mut L) -> Option<FetchRequest>;
-    /// The result of the fetch last asked for.
-    fn fetched(&mut self, log: &mut L, req: FetchRequest, result: FetchResult, reporter: &mut dyn FetchReporter);
-    /// Checked right before every request, retries included (P9, P16): the
-    /// delay as it stands now (it may have risen), or why the source stops;
-    /// `now_ms` is the run's clock; a problem that does not stop the source
-    /// is told to `reporter`.
-    fn gate(&mut self, req: &FetchRequest, _now_ms: i64, _reporter: &mut dyn FetchReporter) -> Gate {
-        Gate::Go { delay: req.delay }
-    }
-    /// Checked during every wait for a host (its delay, a backoff, a
-    /// Retry-After): why the source must end now without its request (the
-    /// run's deadline passed, a signal asked it to stop), if it must. A
-    /// wait never holds a stop back (a 120 s delay would hold a SIGTERM
-    /// past systemd's 90 s stop timeout).
-    fn halt(&mut self, _now_ms: i64) -> Option<FetchOutcome> {
-        None
-    }
-}
-
-/// A driver's word right before a request.
-pub enum Gate {
-    Go { delay: Duration },
-    Stop(FetchOutcome),
-}
-
-struct Task {
-    driver: usize,
-    req: FetchRequest,
-    current: Url,
-    hops: u32,
-    tries: u32,
-    visited: Vec<String>,
-    requests: u32,
-    not_modified: u32,
-    /// The status of the last answer.
-    status: Option<u16>,
-    /// Time on the wire so far.
-    elapsed_ms: u64,
-    not_before_ms: i64,
-}
-
-impl Task {
-    /// The fetch `req` of driver `driver`, before its first request.
-    fn new(driver: usize, req: FetchRequest) -> Task {
-        Task {
-            driver,
-            current: req.url.clone(),
-            req,
-            hops: 0,
-            tries: 0,
-            visited: Vec::new(),
-            requests: 0,
-            not_modified: 0,
-            status: None,
-            elapsed_ms: 0,
-            not_before_ms: 0,
-        }
-    }
-
-    /// End the task: its driver gets the outcome with what the task counted.
-    fn finish<L: FetchLog>(
-        self,
-        log: &mut L,
-        drivers: &mut [&mut dyn FetchDriver<L>],
-        reporter: &mut dyn FetchReporter,
-        outcome: FetchOutcome,
-    ) {
-        let r = FetchResult {
-            outcome,
-            requests: self.requests,
-            not_modified: self.not_modified,
-            status: self.status,
-            elapsed_ms: self.elapsed_ms,
-        };
-        drivers[self.driver].fetched(log, self.req, r, reporter);
-    }
-}
-
-#[derive(Default)]
-struct HostState {
-    delay_ms: i64,
-    /// A pause decided in this run (backoff), on top of the ledger's times.
-    next_ms: i64,
-    blocked: Option<String>,
-    /// Skipped for this run: (the time it may be asked again, why).
-    skipped: Option<(Option<i64>, String)>,
-    /// It kept answering 429/503 until we gave up: a "no" for this run (P11).
-    gave_up: Option<String>,
-    /// The ledger could not read or record its state: not fetched in this run.
-    closed: Option<String>,
-}
-
-/// Runs drivers to completion against one client, one fetch log and the host ledger.
-pub struct Scheduler<'c> {
-    client: &'c Client,
-    ledger: &'c Ledger,
-    /// The time every rule is kept in, and waited on (the machine's, or a
-    /// test's simulated one).
-    clock: &'c dyn Clock,
-    hosts: HashMap<String, HostState>,
-    run_id: Option<i64>,
-    /// The fetch log cannot be written: no request goes without its record
-    /// (P17), so nothing more is sent in this run.
-    no_log: Option<String>,
-    /// Told of each request sent and of the host waited for.
-    reporter: &'c mut dyn FetchReporter,
-}
-
-enum Step {
-    Done(FetchOutcome),
-    Again,
-}
+pub use fetch::{Allowed, FetchDriver, FetchOutcome, FetchRequest, FetchResult, Gate};
+pub use task::Scheduler;
+use task::{Step, Task, skipped};
 
 /// What the driver's gate leaves of a task about to send.
 enum Cleared {
@@ -536,12 +364,4 @@ fn stored_validators(log: &dyn FetchLog, url: &Url, reporter: &mut dyn FetchRepo
         reporter.warn(&format!("could not read the validators of {url} (this request goes without them and downloads it in full): {e:#}"));
         Validators::default()
     })
-}
-
-/// A skip, with the time the host may be asked again when there is one.
-fn skipped(until: Option<i64>, why: String) -> FetchOutcome {
-    match until {
-        Some(until_ms) => FetchOutcome::Deferred { until_ms, why },
-        None => FetchOutcome::Skipped(why),
-    }
 }

@@ -4,8 +4,9 @@
 //! goes to its checked next hop, a "no" holds the host in the ledger.
 //! Not for 429 and 503 (`backoff.rs`) or for sending (`scheduler.rs`).
 
+use super::fetch::FetchOutcome;
 use super::redirects::Hop;
-use super::{FetchOutcome, Scheduler, Step, Task};
+use super::task::{Scheduler, Step, Task};
 use crate::http::client::Exchange;
 use crate::http::fetchlog::{FetchLog, Validators};
 use crate::http::headers::reservation;

@@ -5,7 +5,8 @@
 //! step too; hold a host that asks for over a year until the operator
 //! releases it. Not for other statuses.
 
-use super::{FetchOutcome, Scheduler, Step, Task, skipped};
+use super::fetch::FetchOutcome;
+use super::task::{Scheduler, Step, Task, skipped};
 use crate::http::client::Exchange;
 use crate::http::headers::{RetryAfter, parse_retry_after};
 use crate::http::ledger::HELD;

@@ -4,39 +4,8 @@
 //! kept, the allow-list, loops, the hop limit). Not for what a redirect's
 //! answer means for the fetch (`on_response` in `scheduler.rs`).
 
-use super::{Scheduler, Task};
+use super::task::{Scheduler, Task};
 use url::Url;
-
-/// Where a source's requests may go (P3, P13).
-#[derive(Debug, Clone)]
-pub struct Allowed {
-    /// (host, path prefix) pairs; a feed URL itself is always allowed.
-    pub rules: Vec<(String, String)>,
-    pub feed_urls: Vec<String>,
-    /// Feed URLs the operator switched off (P16): never requested, not even
-    /// as a redirect hop inside the allowed paths.
-    pub switched_off: Vec<String>,
-}
-
-impl Allowed {
-    /// Why `url` may not be requested, if it may not.
-    pub fn check(&self, url: &Url) -> Result<(), String> {
-        if url.scheme() != "https" && url.scheme() != "http" {
-            return Err(format!("{url}: scheme {} is not fetched", url.scheme()));
-        }
-        if self.switched_off.iter().any(|f| f == url.as_str()) {
-            return Err(format!("{url} is a feed switched off in sources.toml (feeds_off, P16)"));
-        }
-        if self.feed_urls.iter().any(|f| f == url.as_str()) {
-            return Ok(());
-        }
-        let host = url.host_str().unwrap_or("");
-        if self.rules.iter().any(|(h, prefix)| h == host && url.path().starts_with(prefix.as_str())) {
-            return Ok(());
-        }
-        Err(format!("{url} is outside the adapter's allow-list (P13)"))
-    }
-}
 
 /// Why a redirect is not followed.
 pub(super) enum Hop {

@@ -3,6 +3,7 @@
 
 use super::repair::{Repaired, repair};
 use super::*;
+use std::cell::Cell;
 
 fn records(body: &[u8], key: Option<&str>) -> Result<(Vec<serde_json::Value>, Vec<String>), Unreadable> {
     let mut out = Vec::new();

@@ -6,8 +6,8 @@
 //! Not for: what an element reads as (`mod.rs`) or how a record's bytes are
 //! made strict JSON (`repair.rs`).
 
+use super::element::{Element, Item, MAX_DEPTH, RECORD_CAP, Unreadable};
 use super::repair::{Repaired, repair, valid_escape};
-use super::{Element, Item, MAX_DEPTH, RECORD_CAP, Unreadable};
 use crate::records::sink::RecordError;
 
 /// Walk the elements of the array named `key` in the top-level object (or of
