@@ -22,6 +22,22 @@ pub fn realdata(rel: &str) -> Option<PathBuf> {
     None
 }
 
+/// The real feeds at `rels` (under `../shared/realdata`) where every one
+/// is there and Apertium is installed, as a test over real records
+/// translated needs both; `None` otherwise (announced, as [`realdata`] and
+/// [`has_apertium`] do).
+pub fn realdata_translated<const N: usize>(rels: [&str; N]) -> Option<[PathBuf; N]> {
+    let paths: Vec<PathBuf> = rels.iter().map(|r| realdata(r)).collect::<Option<_>>()?;
+    has_apertium().then(|| paths.try_into().unwrap())
+}
+
+/// The real Madrid feed of October 2025, under `../shared/realdata`.
+pub const MADRID_2025_10: &str = "madrid_300107/300107-0-agenda-actividades-eventos_2025-10.json";
+/// The real Andalucía feed of January 2026.
+pub const ANDALUCIA_2026_01: &str = "andalucia_agenda/agenda-eventos-junta-andalucia_2026-01.json";
+/// The real Catalan agenda of November 2022.
+pub const GENCAT_2022_11: &str = "gencat_agenda_cultural/rhpv-yr4f_agenda-cultural-catalunya_2022-11.json";
+
 /// The real Apertium engine; `None`, announced on stderr, when it is
 /// missing outside CI. Under `CI=true` a missing Apertium fails the test
 /// (scripts/deps.sh installs it). The one check every translation test asks.
@@ -148,6 +164,29 @@ pub fn sources_toml(sources: &[&str], extra: &str) -> String {
         t.push_str(&format!("[sources.{s}]\n"));
     }
     t
+}
+
+/// One forced run of `adapters`, every source enabled, through `client`,
+/// kept in the time of `clock`, with a host ledger beside `store`'s file:
+/// the library's run as the tests that drive it call it.
+pub fn run_forced(
+    store: &mut cityvibe::store::Store,
+    adapters: &'static [&'static dyn Adapter],
+    client: &cityvibe::http::Client,
+    clock: &dyn cityvibe::http::Clock,
+) -> cityvibe::ingest::RunReport {
+    let ledger = ledger_beside(store.path());
+    let opts = cityvibe::ingest::RunOptions {
+        adapters,
+        config: cityvibe::config::Config::enable_all(),
+        config_path: None,
+        only: vec![],
+        client,
+        ledger: &ledger,
+        clock,
+        force: true,
+    };
+    cityvibe::ingest::run(store, opts).unwrap()
 }
 
 /// Put `bytes` in the mirror folder at the feed path `rel`.

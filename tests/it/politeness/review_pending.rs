@@ -8,9 +8,8 @@
 use crate::common;
 
 use cityvibe::adapter::{Adapter, Feed, Format, Manifest, RobotsReview};
-use cityvibe::config::Config;
 use cityvibe::http::{Client, Limits, Mirror};
-use cityvibe::ingest::{RunOptions, RunReport, run};
+use cityvibe::ingest::RunReport;
 use cityvibe::store::Store;
 use common::server::{Reply, Server};
 use common::{TestAdapter, madrid_like};
@@ -34,18 +33,7 @@ fn probe(host: &'static str, url: String, robots: RobotsReview) -> &'static [&'s
 fn run_with(adapters: &'static [&'static dyn Adapter], client: &Client) -> (RunReport, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open(&dir.path().join("db.sqlite")).unwrap();
-    let ledger = common::ledger_beside(store.path());
-    let opts = RunOptions {
-        adapters,
-        config: Config::enable_all(),
-        config_path: None,
-        only: vec![],
-        client,
-        ledger: &ledger,
-        clock: &cityvibe::http::SystemClock,
-        force: true,
-    };
-    (run(&mut store, opts).unwrap(), dir)
+    (common::run_forced(&mut store, adapters, client, &cityvibe::http::SystemClock), dir)
 }
 
 // P3, P14: without a mirror the feed URL is the real host's, here a loopback

@@ -7,9 +7,7 @@
 use crate::common;
 
 use cityvibe::adapter::{Adapter, Feed, Manifest, Paging};
-use cityvibe::config::Config;
 use cityvibe::http::{Client, Limits, Mirror};
-use cityvibe::ingest::{RunOptions, run};
 use cityvibe::store::Store;
 use cityvibe::store::runs::SourceReport;
 use common::TestAdapter;
@@ -54,18 +52,7 @@ fn run_once(store: &mut Store, adapter: &'static dyn Adapter, server: &Server) -
 fn run_within_limits(store: &mut Store, adapter: &'static dyn Adapter, server: &Server, limits: Limits) -> SourceReport {
     let client = Client::new(Some(Mirror::Http(url::Url::parse(&server.url()).unwrap())), limits);
     let adapters: &'static [&'static dyn Adapter] = Box::leak(Box::new([adapter]));
-    let ledger = common::ledger_beside(store.path());
-    let opts = RunOptions {
-        adapters,
-        config: Config::enable_all(),
-        config_path: None,
-        only: vec![],
-        client: &client,
-        ledger: &ledger,
-        clock: server.clock(),
-        force: true,
-    };
-    run(store, opts).unwrap().sources[0].clone()
+    common::run_forced(store, adapters, &client, server.clock()).sources[0].clone()
 }
 
 fn active(store: &Store) -> i64 {

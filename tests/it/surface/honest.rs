@@ -6,9 +6,7 @@ use crate::common;
 use crate::surface::output::{MADRID_ONLY, stocked};
 
 use cityvibe::adapter::{Feed, Format};
-use cityvibe::config::Config;
 use cityvibe::http::{Client, Limits, Mirror};
-use cityvibe::ingest::{RunOptions, run};
 use cityvibe::store::Store;
 use common::server::{Reply, Server};
 use common::{cityvibe, madrid_like, workdir};
@@ -34,18 +32,7 @@ fn a_todo_manifest_is_never_requested_p3() {
     let mut store = Store::open(&dir.path().join("db.sqlite")).unwrap();
     let client = Client::new(Some(Mirror::Http(url::Url::parse(&server.url()).unwrap())), Limits::default());
     let adapters: &'static [&'static dyn cityvibe::adapter::Adapter] = Box::leak(Box::new([probe as &dyn cityvibe::adapter::Adapter]));
-    let ledger = common::ledger_beside(store.path());
-    let opts = RunOptions {
-        adapters,
-        config: Config::enable_all(),
-        config_path: None,
-        only: vec![],
-        client: &client,
-        ledger: &ledger,
-        clock: &cityvibe::http::SystemClock,
-        force: true,
-    };
-    let report = run(&mut store, opts).unwrap();
+    let report = common::run_forced(&mut store, adapters, &client, &cityvibe::http::SystemClock);
     assert!(server.requests().is_empty(), "an unreviewed URL was requested: {:?}", server.requests().len());
     let r = &report.sources[0];
     assert_eq!(r.status.to_string(), "refused", "{r:?}");

@@ -12,7 +12,10 @@
 //!
 //! Not for: the rules' own examples (the data files' `# example:` lines,
 //! run by `every_example_in_the_language_data_holds`).
-use crate::common::{has_apertium, json_rows_cut_to, listed_all, madrid_feed_cut_to, place, realdata, run_each_from, workdir};
+use crate::common::{
+    ANDALUCIA_2026_01, GENCAT_2022_11, MADRID_2025_10, json_rows_cut_to, listed_all, madrid_feed_cut_to, place, realdata_translated,
+    run_each_from, workdir,
+};
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -32,19 +35,11 @@ const GENCAT_IDS: &[&str] = &["20210127002", "20210129005", "20210127017"];
 
 #[test]
 fn a_kept_name_is_no_wider_than_the_name_and_catalan_words_are_translated_on_real_records() {
-    let (Some(madrid), Some(andalucia), Some(gencat)) = (
-        realdata("madrid_300107/300107-0-agenda-actividades-eventos_2025-10.json"),
-        realdata("andalucia_agenda/agenda-eventos-junta-andalucia_2026-01.json"),
-        realdata("gencat_agenda_cultural/rhpv-yr4f_agenda-cultural-catalunya_2022-11.json"),
-    ) else {
+    let Some([madrid, andalucia, gencat]) = realdata_translated([MADRID_2025_10, ANDALUCIA_2026_01, GENCAT_2022_11]) else {
         return;
     };
-    if !has_apertium() {
-        return;
-    }
     let dir = workdir(CONFIG);
-    let d = dir.path();
-    let mirror = d.join("mirror");
+    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
     // The real records as published, only the sample's; the descriptions
     // cut to their opening, where the bodies are named.
     let opening = |r: &mut Value, field: &str| {

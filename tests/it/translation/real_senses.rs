@@ -16,7 +16,9 @@
 //! Not for: the rules' own examples (the data files' `# example:` lines,
 //! run by `every_example_in_the_language_data_holds` and
 //! `every_multi_word_sense_has_an_example_that_holds`).
-use crate::common::{has_apertium, json_rows_cut_to, madrid_feed_cut_to, place, realdata, run_each_from, titles_all, workdir};
+use crate::common::{
+    ANDALUCIA_2026_01, MADRID_2025_10, json_rows_cut_to, madrid_feed_cut_to, place, realdata_translated, run_each_from, titles_all, workdir,
+};
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -34,18 +36,11 @@ const ANDALUCIA_IDS: &[&str] = &["475498", "636271", "636442"];
 
 #[test]
 fn senses_the_real_feeds_repeat_read_right_in_every_language() {
-    let (Some(madrid), Some(andalucia)) = (
-        realdata("madrid_300107/300107-0-agenda-actividades-eventos_2025-10.json"),
-        realdata("andalucia_agenda/agenda-eventos-junta-andalucia_2026-01.json"),
-    ) else {
+    let Some([madrid, andalucia]) = realdata_translated([MADRID_2025_10, ANDALUCIA_2026_01]) else {
         return;
     };
-    if !has_apertium() {
-        return;
-    }
     let dir = workdir(CONFIG);
-    let d = dir.path();
-    let mirror = d.join("mirror");
+    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
     // The real records as published, only the sample's. Titles only: the
     // descriptions would cost the engines seconds and are not what this reads.
     let no_description = |r: &mut Value| r["description"] = Value::String(String::new());

@@ -18,7 +18,9 @@
 //!
 //! Not for: the rules' own examples (the data files' `# example:` lines,
 //! run by `every_example_in_the_language_data_holds`).
-use crate::common::{has_apertium, json_rows_cut_to, listed_all, madrid_feed_cut_to, place, realdata, run_each_from, workdir};
+use crate::common::{
+    GENCAT_2022_11, MADRID_2025_10, json_rows_cut_to, listed_all, madrid_feed_cut_to, place, realdata_translated, run_each_from, workdir,
+};
 
 const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"en\", \"fr\", \"it\", \"pt\", \"ca\", \"gl\"]\n\n\
 [sources.madrid]\nenabled = true\n[sources.gencat]\nenabled = true\n";
@@ -39,18 +41,11 @@ const GENCAT_IDS: &[&str] = &["20210127002", "20210127025"];
 
 #[test]
 fn the_finishing_breaks_none_of_the_words_plain_apertium_has_right_on_real_records() {
-    let (Some(madrid), Some(gencat)) = (
-        realdata("madrid_300107/300107-0-agenda-actividades-eventos_2025-10.json"),
-        realdata("gencat_agenda_cultural/rhpv-yr4f_agenda-cultural-catalunya_2022-11.json"),
-    ) else {
+    let Some([madrid, gencat]) = realdata_translated([MADRID_2025_10, GENCAT_2022_11]) else {
         return;
     };
-    if !has_apertium() {
-        return;
-    }
     let dir = workdir(CONFIG);
-    let d = dir.path();
-    let mirror = d.join("mirror");
+    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
     // The real records as published, only the sample's.
     place(&mirror, MADRID, &madrid_feed_cut_to(&madrid, MADRID_IDS, |_| {}));
     place(&mirror, GENCAT, &json_rows_cut_to(&gencat, "codi", GENCAT_IDS, |_| {}));
