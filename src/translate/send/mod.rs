@@ -12,3 +12,4 @@ pub mod batches;
 pub mod fallback;
 pub mod need;
 pub mod stats;
+mod waves;
