@@ -60,7 +60,7 @@ pub enum Item<R> {
 #[derive(Debug)]
 pub struct Unreadable(pub String);
 
-/// The typed record a feed's elements read as, for [`read_records`]: a
+/// The typed record a feed's elements read as, for [`read_records`](super::read_records): a
 /// family of types over the lifetime of the bytes they borrow.
 pub trait Record {
     /// The record, borrowing from the element's JSON.
