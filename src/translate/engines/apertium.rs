@@ -88,7 +88,7 @@ impl ApertiumTranslator {
             bail!("apertium -V printed no version");
         }
         let datadir = std::env::var_os("APERTIUM_DATADIR").unwrap_or_else(|| "/usr/share/apertium".into());
-        Self::new(Path::new(&datadir).join("modes"), format!("apertium/{version}"))
+        Self::new(Path::new(&datadir).join("modes"), format!("{}{version}", super::LOCAL_APERTIUM))
     }
 
     /// The pairs whose mode files (`NAME.mode`, one shell pipeline each) are

@@ -116,6 +116,17 @@ impl<T: Translator + ?Sized> Translator for Box<T> {
     }
 }
 
+/// What the local Apertium's engine id starts with, its version after it
+/// (`apertium/3.8.3`, as [`apertium::ApertiumTranslator::system`] names it).
+pub(crate) const LOCAL_APERTIUM: &str = "apertium/";
+
+/// Whether `engine_id` names the local Apertium (not APy's `apertium-apy`):
+/// the one engine whose translations name the route of the table they
+/// followed (`send::need::origin_name`).
+pub(crate) fn is_local_apertium(engine_id: &str) -> bool {
+    engine_id.starts_with(LOCAL_APERTIUM)
+}
+
 /// Apertium's names for a language, most specific first (see
 /// [`crate::lang::Lang::apertium_codes`]); none for a code that is no
 /// display language.

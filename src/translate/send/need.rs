@@ -140,7 +140,7 @@ pub(in crate::translate) fn field_key(field: Field, shortened: bool, route: Opti
 /// from the publisher's Spanish, not the original (`apertium/3.8.3 spa-eng
 /// via es`; both: `via es+ca`). Other engines do not follow the table.
 pub(in crate::translate) fn origin_name(engine: &str, route: Option<&Route>, via: Option<&str>) -> String {
-    let route = route.filter(|_| engine.starts_with("apertium/"));
+    let route = route.filter(|_| crate::translate::engines::is_local_apertium(engine));
     let vias: Vec<&str> = via.into_iter().chain(route.and_then(|r| r.pivot)).collect();
     let mut name = engine.to_string();
     if let Some(route) = route {

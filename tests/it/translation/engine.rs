@@ -498,14 +498,31 @@ fn footprint_mb(modes: &str) -> u64 {
     modes.split('+').map(weigh).sum()
 }
 
-/// The Apertium pipelines alive under `root` now: each one's modes, as the
-/// shell that runs it is named (`sh -c PIPELINE MODES`).
-fn pipelines_under(root: u32) -> Vec<String> {
-    pipeline_groups_under(root).into_iter().map(|p| p.modes).collect()
+/// Runs the binary on the Madrid feed mirrored in `dir` and hands
+/// `sample` the Apertium pipelines alive under the run every 50 ms until
+/// it ends; the run must succeed.
+fn run_madrid_sampling_pipelines(dir: &Path, mut sample: impl FnMut(Vec<Pipeline>)) {
+    let mut child = common::command(dir)
+        .args(["--mirror", "mirror", "run", "--source", "madrid"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        sample(pipeline_groups_under(child.id()));
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert!(status.success(), "{stderr}");
 }
 
 /// One Apertium pipeline alive under a run: its process group (its shell's
-/// pid), its modes, and the live processes of the group.
+/// pid), its modes (as the shell that runs it is named: `sh -c PIPELINE
+/// MODES`), and the live processes of the group.
 struct Pipeline {
     group: u32,
     modes: String,
@@ -578,19 +595,9 @@ fn a_wave_gets_the_processes_its_engines_need_and_none_restarts() {
     if !crate::translation::engine_answers::write_real_sample(dir.path(), 120) {
         return;
     }
-    let mut child = common::command(dir.path())
-        .args(["--mirror", "mirror", "run", "--source", "madrid"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     let mut starts: std::collections::BTreeMap<String, std::collections::BTreeSet<u32>> = Default::default();
     let mut most = (0usize, Vec::new());
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        let alive = pipeline_groups_under(child.id());
+    run_madrid_sampling_pipelines(dir.path(), |alive| {
         let held: usize = alive.iter().map(|p| p.processes).sum();
         if held > most.0 {
             most = (held, alive.iter().map(|p| format!("{} ({})", p.modes, p.processes)).collect());
@@ -598,11 +605,7 @@ fn a_wave_gets_the_processes_its_engines_need_and_none_restarts() {
         for p in alive {
             starts.entry(p.modes).or_default().insert(p.group);
         }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
-    assert!(status.success(), "{stderr}");
+    });
     let started = |modes: &str| starts.get(modes).map_or(0, |g| g.len());
     // The mending pipeline runs for French descriptions only: one wave,
     // one start. spa-cat+cat-fra is the descriptions' engine and the
@@ -627,28 +630,15 @@ fn the_engines_a_run_holds_at_once_stay_within_its_memory_budget() {
     if !crate::translation::engine_answers::write_real_sample(dir.path(), 8) {
         return;
     }
-    let mut child = common::command(dir.path())
-        .args(["--mirror", "mirror", "run", "--source", "madrid"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     let (mut heaviest, mut seen) = ((0u64, Vec::new()), 0usize);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        let alive = pipelines_under(child.id());
+    run_madrid_sampling_pipelines(dir.path(), |alive| {
+        let alive: Vec<String> = alive.into_iter().map(|p| p.modes).collect();
         seen += alive.len();
         let mb: u64 = alive.iter().map(|m| footprint_mb(m)).sum();
         if mb > heaviest.0 {
             heaviest = (mb, alive);
         }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
-    assert!(status.success(), "{stderr}");
+    });
     assert!(seen > 0, "no engine pipeline was seen running");
     assert!(heaviest.0 <= 1300, "{} MB held at once by {:?}", heaviest.0, heaviest.1);
 }
