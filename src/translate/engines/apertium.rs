@@ -14,6 +14,7 @@
 //!
 //! Not for: deformatting (see `stream`), or deciding what to translate.
 
+use crate::lang::{Lang, SourceLang};
 use crate::translate::engines::footprint;
 use crate::translate::engines::pipeline::{Answer, Engine, kill_pgid, pipeline_of};
 use crate::translate::engines::routes;
@@ -466,11 +467,13 @@ impl Translator for ApertiumTranslator {
         self.engine_id.clone()
     }
 
-    fn translate(&mut self, src: &str, tgt: &str, texts: &[String]) -> Result<Vec<String>> {
+    fn translate(&mut self, src: &SourceLang, tgt: Lang, texts: &[String]) -> Result<Vec<String>> {
+        let (src, tgt) = (src.as_str(), tgt.as_str());
         self.translate_routed(src, tgt, None, texts)
     }
 
-    fn translate_field(&mut self, src: &str, tgt: &str, field: Field, texts: &[String]) -> Result<Vec<String>> {
+    fn translate_field(&mut self, src: &SourceLang, tgt: Lang, field: Field, texts: &[String]) -> Result<Vec<String>> {
+        let (src, tgt) = (src.as_str(), tgt.as_str());
         self.translate_routed(src, tgt, Some(field), texts)
     }
 
@@ -485,7 +488,8 @@ impl Translator for ApertiumTranslator {
         Some(self.memory_budget_mb)
     }
 
-    fn footprint_mb(&self, src: &str, tgt: &str, field: Field) -> u64 {
+    fn footprint_mb(&self, src: &SourceLang, tgt: Lang, field: Field) -> u64 {
+        let (src, tgt) = (src.as_str(), tgt.as_str());
         self.engines_of(src, tgt, Some(field)).iter().map(|m| footprint::engine_mb(m)).sum()
     }
 
@@ -493,7 +497,8 @@ impl Translator for ApertiumTranslator {
         Some(self.process_budget)
     }
 
-    fn footprint_processes(&self, src: &str, tgt: &str, field: Field) -> usize {
+    fn footprint_processes(&self, src: &SourceLang, tgt: Lang, field: Field) -> usize {
+        let (src, tgt) = (src.as_str(), tgt.as_str());
         self.engines_of(src, tgt, Some(field)).iter().map(|m| self.engine_processes(m)).sum()
     }
 
@@ -505,7 +510,8 @@ impl Translator for ApertiumTranslator {
         self.make_room(0, 0);
     }
 
-    fn supports(&self, src: &str, tgt: &str) -> bool {
+    fn supports(&self, src: &SourceLang, tgt: Lang) -> bool {
+        let (src, tgt) = (src.as_str(), tgt.as_str());
         match routes::route(src, tgt, None) {
             Some(declared) if src != tgt => declared.modes.iter().all(|m| self.modes.contains(*m)),
             _ => route(src, tgt, |s, t| self.mode(s, t)).is_some(),
@@ -557,11 +563,11 @@ mod tests {
     fn every_route_with_its_helpers_fits_the_default_memory_budget() {
         let Ok(t) = ApertiumTranslator::system() else { return };
         let mut heaviest = (0, String::new());
-        for src in ["es", "ca", "eu"] {
-            for tgt in crate::lang::Lang::CODES {
+        for src in ["es", "ca", "eu"].map(SourceLang::new) {
+            for tgt in Lang::ALL {
                 for field in [Field::Title, Field::Description] {
-                    let mb = t.footprint_mb(src, tgt, field);
-                    println!("{src}->{tgt} {}: {mb} MB {:?}", field.as_str(), t.engines_of(src, tgt, Some(field)));
+                    let mb = t.footprint_mb(&src, tgt, field);
+                    println!("{src}->{tgt} {}: {mb} MB {:?}", field.as_str(), t.engines_of(src.as_str(), tgt.as_str(), Some(field)));
                     assert!(mb <= DEFAULT_MAX_MEMORY_MB, "{src}->{tgt} {}: {mb} MB", field.as_str());
                     if mb > heaviest.0 {
                         heaviest = (mb, format!("{src}->{tgt} {}", field.as_str()));

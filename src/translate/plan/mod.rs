@@ -36,7 +36,7 @@
 pub mod configured;
 pub mod step;
 
-use crate::lang::Lang;
+use crate::lang::{Lang, SourceLang};
 use crate::policy::DEFAULT_MAX_CHARS;
 use crate::store::Store;
 use crate::store::events::text_hash;
@@ -136,7 +136,7 @@ pub fn shorten(text: &str, max: usize) -> Option<&str> {
 #[derive(Default)]
 pub(in crate::translate) struct Plan {
     /// (source lang, target lang) → texts needing an engine.
-    pub(in crate::translate) needs: BTreeMap<(String, Lang), Vec<Need>>,
+    pub(in crate::translate) needs: BTreeMap<(SourceLang, Lang), Vec<Need>>,
     pub(in crate::translate) from_cache: Vec<MachineTranslation>,
     /// Human translations of these very texts.
     pub(in crate::translate) human_rows: Vec<HumanRow>,
@@ -337,6 +337,7 @@ impl<'a> Planner<'a> {
             return Ok(());
         }
         let (src, need) = self.need(t, sent, known, lang);
+        let src = SourceLang::new(src);
         // Translated from this very text, prepared the same way: nothing to do.
         if here.is_some_and(|e| e.source_hash == need.hash && e.cache_key.as_deref() == Some(need.key.as_str())) {
             return Ok(());
@@ -355,7 +356,7 @@ impl<'a> Planner<'a> {
             let mut asked = Vec::new();
             // A second answer replayed is one kept: the referee accepted it then.
             let asking = Asking { engine: &self.engine, asked: &mut asked, referee: None };
-            let (text, repair) = finish_checked(&mut recorded, asking, src, lang, &need, &answer, stats);
+            let (text, repair) = finish_checked(&mut recorded, asking, &src, lang, &need, &answer, stats);
             stats.cache_hits += 1;
             stats.per_source.entry(t.source.clone()).or_default().cache_hits += 1;
             let engine = origin_name(&self.engine, need.route, need.via);
@@ -364,7 +365,7 @@ impl<'a> Planner<'a> {
             plan.from_cache.push(row);
             return Ok(());
         }
-        plan.file(need, (src.to_string(), lang), self.now, self.has_fallback, stats);
+        plan.file(need, (src, lang), self.now, self.has_fallback, stats);
         Ok(())
     }
 
@@ -422,7 +423,8 @@ impl Translator for Recorded<'_> {
     fn engine_id(&self) -> String {
         self.engine.to_string()
     }
-    fn translate(&mut self, src: &str, tgt: &str, texts: &[String]) -> Result<Vec<String>> {
+    fn translate(&mut self, src: &SourceLang, tgt: Lang, texts: &[String]) -> Result<Vec<String>> {
+        let (src, tgt) = (src.as_str(), tgt.as_str());
         texts
             .iter()
             .map(|text| {
@@ -431,7 +433,7 @@ impl Translator for Recorded<'_> {
             })
             .collect()
     }
-    fn supports(&self, _src: &str, _tgt: &str) -> bool {
+    fn supports(&self, _src: &SourceLang, _tgt: Lang) -> bool {
         true
     }
 }
@@ -440,7 +442,7 @@ impl Plan {
     /// Files a text an engine must translate from and into `pair`: for the
     /// engine now, or, after failures, waiting or set aside (for the
     /// fallback when there is one).
-    fn file(&mut self, need: Need, pair: (String, Lang), now: i64, has_fallback: bool, stats: &mut TranslateStats) {
+    fn file(&mut self, need: Need, pair: (SourceLang, Lang), now: i64, has_fallback: bool, stats: &mut TranslateStats) {
         match self.failures.get(&need.key) {
             Some(f) if f.failures >= MAX_FAILURES => {
                 stats.skipped += 1;

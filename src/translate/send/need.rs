@@ -6,7 +6,7 @@
 //!
 //! Not for: deciding what needs translating (`plan`) or sending it (`batches`).
 
-use crate::lang::Lang;
+use crate::lang::{Lang, SourceLang};
 use crate::store::translations::MachineTranslation;
 use crate::translate::engines::routes::Route;
 use crate::translate::finish::{self, Slips};
@@ -155,7 +155,7 @@ pub(in crate::translate) fn origin_name(engine: &str, route: Option<&Route>, via
 }
 
 /// Texts for the fallback: (source, target) → texts.
-pub(in crate::translate) type Fallen = BTreeMap<(String, Lang), Vec<Need>>;
+pub(in crate::translate) type Fallen = BTreeMap<(SourceLang, Lang), Vec<Need>>;
 
 /// The finishing's golden file: engine answers recorded once (Apertium's,
 /// to real Madrid texts prepared as a run prepares them) with what
@@ -346,7 +346,9 @@ mod finish_golden {
                     ..Default::default()
                 };
                 let p = crate::translate::prepare::prepare(text, known, base);
-                let Ok(mut answer) = engine.translate_field(src, tgt.as_str(), *field, std::slice::from_ref(&p.text)) else { continue };
+                let Ok(mut answer) = engine.translate_field(&SourceLang::new(src), tgt, *field, std::slice::from_ref(&p.text)) else {
+                    continue;
+                };
                 let mut row = json!({
                     "version": FINISH_VERSION, "src": src, "tgt": tgt.as_str(), "field": field.as_str(), "plain": plain,
                     "prepared": {"text": p.text, "names": p.names, "terms_used": p.terms_used, "lead": p.lead},
