@@ -197,6 +197,12 @@ impl SourceLang {
     }
 }
 
+impl From<&str> for SourceLang {
+    fn from(code: &str) -> SourceLang {
+        SourceLang::new(code)
+    }
+}
+
 impl From<Lang> for SourceLang {
     fn from(lang: Lang) -> SourceLang {
         SourceLang(Code::Display(lang))

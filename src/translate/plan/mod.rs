@@ -101,7 +101,7 @@ pub(in crate::translate) fn texts_for_engines(store: &Store, sources: &[String])
 /// Whether `t` into `lang` is an engine's work: a price only when no set
 /// phrase of `lang` says it (`phrases`); a title or a description always.
 pub(in crate::translate) fn needs_engine(t: &SourceText, lang: Lang) -> bool {
-    t.field != Field::Price || super::phrases::into(lang).price(&t.text, &t.lang).is_none()
+    t.field != Field::Price || super::phrases::into(lang).price(&t.text, t.lang.as_str()).is_none()
 }
 
 /// The publisher's own current Spanish of texts whose original is in another
@@ -150,7 +150,7 @@ pub(in crate::translate) struct Plan {
 /// A human's translation of a text the step meets, stored with the step.
 #[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(in crate::translate) struct HumanRow {
-    pub(in crate::translate) source_lang: String,
+    pub(in crate::translate) source_lang: SourceLang,
     pub(in crate::translate) lang: Lang,
     pub(in crate::translate) field: Field,
     pub(in crate::translate) original: String,
@@ -282,7 +282,7 @@ impl<'a> Planner<'a> {
         // Names are decided by Apertium's analyser on the Spanish sent (original or pivot).
         let analysis = match &pivot {
             Some((text, _)) => analysis_of(&mut self.analysers, "es", text, stats),
-            None => analysis_of(&mut self.analysers, &t.lang, &original, stats),
+            None => analysis_of(&mut self.analysers, t.lang.as_str(), &original, stats),
         };
         ToSend { original, original_cut, pivot, hash, analysis }
     }
@@ -337,7 +337,6 @@ impl<'a> Planner<'a> {
             return Ok(());
         }
         let (src, need) = self.need(t, sent, known, lang);
-        let src = SourceLang::new(src);
         // Translated from this very text, prepared the same way: nothing to do.
         if here.is_some_and(|e| e.source_hash == need.hash && e.cache_key.as_deref() == Some(need.key.as_str())) {
             return Ok(());
@@ -369,27 +368,27 @@ impl<'a> Planner<'a> {
         Ok(())
     }
 
-    /// Text `t` into `lang` as an engine must translate it, and the code of
-    /// the language it goes from: the publisher's Spanish when there is one,
+    /// Text `t` into `lang` as an engine must translate it, and the
+    /// language it goes from: the publisher's Spanish when there is one,
     /// else the original; prepared (names kept, the term base applied unless
     /// the pair is plain), with its route and cache key.
-    fn need<'s>(&self, t: &'s SourceText, sent: &'s ToSend, known: Known, lang: Lang) -> (&'s str, Need) {
+    fn need(&self, t: &SourceText, sent: &ToSend, known: Known, lang: Lang) -> (SourceLang, Need) {
         let (src, text, shortened, via) = match &sent.pivot {
-            Some((text, cut)) => ("es", text, *cut, Some("es")),
-            None => (t.lang.as_str(), &sent.original, sent.original_cut, None),
+            Some((text, cut)) => (SourceLang::from(Lang::Es), text, *cut, Some("es")),
+            None => (t.lang.clone(), &sent.original, sent.original_cut, None),
         };
-        let base = match src {
+        let base = match src.as_str() {
             "es" => self.terms.get(&lang).unwrap_or(&self.no_terms),
             "eu" => self.original_terms.get(&("eu", lang)).unwrap_or(&self.no_terms),
             "ca" => self.original_terms.get(&("ca", lang)).unwrap_or(&self.no_terms),
             _ => &self.no_terms,
         };
         let plain = self.apertium && src == "es" && super::lang::plain(lang, t.field);
-        let prepared = prepare(text, known_into(known, src, lang, t.field), if plain { &self.no_terms } else { base });
-        let route = crate::translate::engines::routes::route(src, lang.as_str(), Some(t.field));
+        let prepared = prepare(text, known_into(known, src.as_str(), lang, t.field), if plain { &self.no_terms } else { base });
+        let route = crate::translate::engines::routes::route(src.as_str(), lang.as_str(), Some(t.field));
         let field = field_key(t.field, shortened, route);
-        let key = prepared_key(&prepared, &field, src, lang.as_str(), &self.engine);
-        let asked = asked_key(&prepared.text, &field, src, lang.as_str(), &self.engine);
+        let key = prepared_key(&prepared, &field, src.as_str(), lang.as_str(), &self.engine);
+        let asked = asked_key(&prepared.text, &field, src.as_str(), lang.as_str(), &self.engine);
         let need = Need {
             event_id: t.event_id,
             source: t.source.clone(),

@@ -289,7 +289,7 @@ mod finish_golden {
         }
         let squeeze = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
         // (original's language, field, text, venue, always kept)
-        let mut texts: Vec<(String, Field, String, String, bool)> = Vec::new();
+        let mut texts: Vec<(SourceLang, Field, String, String, bool)> = Vec::new();
         for (id, file, keep, take) in FEEDS {
             let path = format!("{}/../shared/realdata/{file}", env!("CARGO_MANIFEST_DIR"));
             let bytes = std::fs::read(&path).unwrap();
@@ -308,13 +308,13 @@ mod finish_golden {
         let mut engine = crate::translate::engines::apertium::ApertiumTranslator::system().unwrap();
         let mut out = String::new();
         let mut rows_of: BTreeMap<&str, usize> = BTreeMap::new();
-        let mut analysers: BTreeMap<String, Option<crate::translate::prepare::analyser::Analyser>> = BTreeMap::new();
+        let mut analysers: BTreeMap<SourceLang, Option<crate::translate::prepare::analyser::Analyser>> = BTreeMap::new();
         let analyses: Vec<Option<crate::translate::prepare::analyser::Analysis>> = texts
             .iter()
             .map(|(src, _, text, _, _)| {
                 let running = analysers
                     .entry(src.clone())
-                    .or_insert_with(|| crate::translate::prepare::analyser::Analyser::system_for_code(src).ok());
+                    .or_insert_with(|| crate::translate::prepare::analyser::Analyser::system_for_code(src.as_str()).ok());
                 running.as_mut()?.analyse(text).ok()
             })
             .collect();
@@ -324,7 +324,7 @@ mod finish_golden {
             let catalan = TermBase::of_original("ca", tgt.as_str()).unwrap();
             let none = TermBase::default();
             for ((src, field, text, venue, kept), analysis) in texts.iter().zip(&analyses) {
-                if src == tgt.as_str() || text.is_empty() {
+                if *src == tgt || text.is_empty() {
                     continue;
                 }
                 let plain = crate::translate::lang::plain(tgt, *field);
@@ -346,7 +346,7 @@ mod finish_golden {
                     ..Default::default()
                 };
                 let p = crate::translate::prepare::prepare(text, known, base);
-                let Ok(mut answer) = engine.translate_field(&SourceLang::new(src), tgt, *field, std::slice::from_ref(&p.text)) else {
+                let Ok(mut answer) = engine.translate_field(src, tgt, *field, std::slice::from_ref(&p.text)) else {
                     continue;
                 };
                 let mut row = json!({
