@@ -468,13 +468,11 @@ impl Translator for ApertiumTranslator {
     }
 
     fn translate(&mut self, src: &SourceLang, tgt: Lang, texts: &[String]) -> Result<Vec<String>> {
-        let (src, tgt) = (src.as_str(), tgt.as_str());
-        self.translate_routed(src, tgt, None, texts)
+        self.translate_routed(src.as_str(), tgt.as_str(), None, texts)
     }
 
     fn translate_field(&mut self, src: &SourceLang, tgt: Lang, field: Field, texts: &[String]) -> Result<Vec<String>> {
-        let (src, tgt) = (src.as_str(), tgt.as_str());
-        self.translate_routed(src, tgt, Some(field), texts)
+        self.translate_routed(src.as_str(), tgt.as_str(), Some(field), texts)
     }
 
     /// Closes every engine: their processes end, and the next text starts
@@ -489,8 +487,7 @@ impl Translator for ApertiumTranslator {
     }
 
     fn footprint_mb(&self, src: &SourceLang, tgt: Lang, field: Field) -> u64 {
-        let (src, tgt) = (src.as_str(), tgt.as_str());
-        self.engines_of(src, tgt, Some(field)).iter().map(|m| footprint::engine_mb(m)).sum()
+        self.engines_of(src.as_str(), tgt.as_str(), Some(field)).iter().map(|m| footprint::engine_mb(m)).sum()
     }
 
     fn process_budget(&self) -> Option<usize> {
@@ -498,8 +495,7 @@ impl Translator for ApertiumTranslator {
     }
 
     fn footprint_processes(&self, src: &SourceLang, tgt: Lang, field: Field) -> usize {
-        let (src, tgt) = (src.as_str(), tgt.as_str());
-        self.engines_of(src, tgt, Some(field)).iter().map(|m| self.engine_processes(m)).sum()
+        self.engines_of(src.as_str(), tgt.as_str(), Some(field)).iter().map(|m| self.engine_processes(m)).sum()
     }
 
     /// A wave's share: closes what no longer fits (least recently used
