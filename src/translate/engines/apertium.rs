@@ -523,10 +523,9 @@ impl Translator for ApertiumTranslator {
     }
 
     fn supports(&self, src: &SourceLang, tgt: Lang) -> bool {
-        let (src, tgt) = (src.as_str(), tgt.as_str());
-        match routes::route(src, tgt, None) {
-            Some(declared) if src != tgt => declared.modes.iter().all(|m| self.modes.contains(*m)),
-            _ => route(src, tgt, |s, t| self.mode(s, t)).is_some(),
+        match routes::route(src.as_str(), tgt.as_str(), None) {
+            Some(declared) if *src != tgt => declared.modes.iter().all(|m| self.modes.contains(*m)),
+            _ => route(src.as_str(), tgt.as_str(), |s, t| self.mode(s, t)).is_some(),
         }
     }
 }
