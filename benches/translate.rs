@@ -48,6 +48,7 @@
 
 use anyhow::{Context, Result, bail};
 use cityvibe::adapters::madrid::{MANIFEST, Madrid};
+use cityvibe::lang::{Lang, SourceLang};
 use cityvibe::translate::engines::apertium::ApertiumTranslator;
 use cityvibe::translate::engines::routes;
 use cityvibe::translate::engines::{Translator, translate_each_target};
@@ -412,16 +413,16 @@ impl Translator for Timed {
     fn engine_id(&self) -> String {
         self.inner.engine_id()
     }
-    fn translate(&mut self, src: &str, tgt: &str, texts: &[String]) -> Result<Vec<String>> {
+    fn translate(&mut self, src: &SourceLang, tgt: Lang, texts: &[String]) -> Result<Vec<String>> {
         let t = Instant::now();
         let out = self.inner.translate(src, tgt, texts);
         *self.held.lock().unwrap().entry(tgt.to_string()).or_default() += t.elapsed();
         out
     }
-    fn supports(&self, src: &str, tgt: &str) -> bool {
+    fn supports(&self, src: &SourceLang, tgt: Lang) -> bool {
         self.inner.supports(src, tgt)
     }
-    fn translate_field(&mut self, src: &str, tgt: &str, field: Field, texts: &[String]) -> Result<Vec<String>> {
+    fn translate_field(&mut self, src: &SourceLang, tgt: Lang, field: Field, texts: &[String]) -> Result<Vec<String>> {
         let t = Instant::now();
         let out = self.inner.translate_field(src, tgt, field, texts);
         *self.held.lock().unwrap().entry(tgt.to_string()).or_default() += t.elapsed();
@@ -464,7 +465,16 @@ fn ours(texts: &[(String, Option<String>)], kinds: &[Field], cores: usize, batch
                 continue;
             }
             let sent: Vec<Vec<String>> = prepared.iter().map(|p| of_field.iter().map(|&i| p[i].text.clone()).collect()).collect();
-            for (k, r) in translate_each_target(&mut workers, "es", &TARGETS, Some(field), &sent).into_iter().enumerate() {
+            for (k, r) in translate_each_target(
+                &mut workers,
+                &Lang::Es.into(),
+                &TARGETS.map(|t| t.parse::<Lang>().expect("a display language")),
+                Some(field),
+                &sent,
+            )
+            .into_iter()
+            .enumerate()
+            {
                 let out = r.texts.with_context(|| format!("es->{}", r.lang))?;
                 if out.len() != of_field.len() {
                     bail!("es->{}: {} texts back for {}", r.lang, out.len(), of_field.len());

@@ -100,6 +100,39 @@ impl Field {
     }
 }
 
+/// A field is its name where it is written: a listing, a message, JSON.
+impl std::fmt::Display for Field {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl serde::Serialize for Field {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Field {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Field, D::Error> {
+        Field::parse(&String::deserialize(d)?).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Stored as its name (`corrections.field`); a name that is no field reads
+/// back as an error naming it.
+impl rusqlite::ToSql for Field {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        Ok(self.name().into())
+    }
+}
+
+impl rusqlite::types::FromSql for Field {
+    fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Field> {
+        Field::parse(value.as_str()?).map_err(|e| rusqlite::types::FromSqlError::Other(e.into()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,6 +153,21 @@ mod tests {
         assert!(Field::Title.value("   ").is_err());
         assert_eq!(Field::Description.value("línea\nsegunda").unwrap(), "línea\nsegunda");
         assert_eq!(Field::Start.value("2026-12-24").unwrap(), "2026-12-24");
+    }
+
+    /// A correction's field is written, stored and listed as the name it
+    /// was while it was text, and a stored name reads back as its field.
+    #[test]
+    fn a_field_is_its_name_where_it_is_written() {
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        for f in Field::ALL {
+            assert_eq!((f.to_string(), serde_json::to_string(&f).unwrap()), (f.name().to_string(), format!("{:?}", f.name())));
+            assert_eq!(serde_json::from_str::<Field>(&format!("{:?}", f.name())).unwrap(), f);
+            let stored: String = conn.query_row("SELECT ?1", [f], |r| r.get(0)).unwrap();
+            assert_eq!(stored, f.name());
+            assert_eq!(conn.query_row("SELECT ?1", [f.name()], |r| r.get::<_, Field>(0)).unwrap(), f);
+        }
+        assert!(conn.query_row("SELECT 'lat'", [], |r| r.get::<_, Field>(0)).is_err());
     }
 
     // Corrections are held to the feed's rules.

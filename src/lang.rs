@@ -7,6 +7,9 @@
 //! where it is read or written (the database, a config, a feed, an engine's
 //! mode). A language is added in one place.
 //!
+//! A source's language, [`SourceLang`], admits any code a feed gives
+//! (Basque `eu`) and names the seven.
+//!
 //! Not for the words shown in a language (`i18n`, `data/i18n/`) nor for
 //! which pairs an engine can translate (`translate::engines`).
 
@@ -150,6 +153,129 @@ pub fn apertium_codes_of(code: &str) -> Option<[&'static str; 2]> {
     Lang::from_code(code).map(Lang::apertium_codes).or_else(|| ORIGINAL_ONLY.iter().find(|o| o.0 == code).map(|o| o.1))
 }
 
+/// The language a source's originals are written in: any code a feed or
+/// its adapter gives (Basque `eu`, which CityVibe translates from but never
+/// into), the seven display languages named. It is its code where it is
+/// read or written (the database, an export, a cache key), and orders as
+/// its code does.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SourceLang(Code);
+
+/// A display language, or any other code as written (never one of the
+/// seven's: [`SourceLang::new`] names those).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Code {
+    Display(Lang),
+    Other(Box<str>),
+}
+
+impl SourceLang {
+    /// The source language written `code`, a display language's named.
+    pub fn new(code: &str) -> SourceLang {
+        SourceLang(Lang::from_code(code).map_or_else(|| Code::Other(code.into()), Code::Display))
+    }
+
+    /// The code it is stored and written with: `es`, `eu`, …
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            Code::Display(lang) => lang.as_str(),
+            Code::Other(code) => code,
+        }
+    }
+
+    /// The display language it is, if it is one.
+    pub fn lang(&self) -> Option<Lang> {
+        match self.0 {
+            Code::Display(lang) => Some(lang),
+            Code::Other(_) => None,
+        }
+    }
+
+    /// Apertium's names for it ([`apertium_codes_of`]).
+    pub fn apertium_codes(&self) -> Option<[&'static str; 2]> {
+        apertium_codes_of(self.as_str())
+    }
+}
+
+impl From<&str> for SourceLang {
+    fn from(code: &str) -> SourceLang {
+        SourceLang::new(code)
+    }
+}
+
+impl From<Lang> for SourceLang {
+    fn from(lang: Lang) -> SourceLang {
+        SourceLang(Code::Display(lang))
+    }
+}
+
+impl fmt::Display for SourceLang {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Ord for SourceLang {
+    fn cmp(&self, other: &SourceLang) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl PartialOrd for SourceLang {
+    fn partial_cmp(&self, other: &SourceLang) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// A source language is its code where a stored or written code meets it.
+impl PartialEq<&str> for SourceLang {
+    fn eq(&self, code: &&str) -> bool {
+        self.as_str() == *code
+    }
+}
+
+impl PartialEq<str> for SourceLang {
+    fn eq(&self, code: &str) -> bool {
+        self.as_str() == code
+    }
+}
+
+impl PartialEq<Lang> for SourceLang {
+    fn eq(&self, lang: &Lang) -> bool {
+        self.lang() == Some(*lang)
+    }
+}
+
+impl PartialEq<SourceLang> for Lang {
+    fn eq(&self, src: &SourceLang) -> bool {
+        src == self
+    }
+}
+
+impl serde::Serialize for SourceLang {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for SourceLang {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<SourceLang, D::Error> {
+        Ok(SourceLang::new(&String::deserialize(d)?))
+    }
+}
+
+impl rusqlite::ToSql for SourceLang {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        Ok(self.as_str().into())
+    }
+}
+
+impl rusqlite::types::FromSql for SourceLang {
+    fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<SourceLang> {
+        value.as_str().map(SourceLang::new)
+    }
+}
+
 impl FromStr for Lang {
     type Err = String;
     fn from_str(s: &str) -> Result<Lang, String> {
@@ -193,5 +319,35 @@ mod tests {
         for bad in ["", "de", "ES", "es-ES", "spa"] {
             assert!(bad.parse::<Lang>().is_err(), "{bad:?}");
         }
+    }
+
+    /// A source's language admits any code a feed gives and names the
+    /// seven; it is written, stored and ordered as its code, as the
+    /// `String` it replaced was.
+    #[test]
+    fn a_source_language_is_any_code_and_names_the_seven() {
+        for (code, lang) in Lang::CODES.into_iter().zip(Lang::ALL) {
+            let src = SourceLang::new(code);
+            assert_eq!((src.lang(), src.as_str(), src.to_string()), (Some(lang), code, code.to_string()));
+            assert_eq!(src, SourceLang::from(lang));
+            assert_eq!(src, lang);
+            assert_eq!(src.apertium_codes(), Some(lang.apertium_codes()));
+        }
+        let basque = SourceLang::new("eu");
+        assert_eq!((basque.lang(), basque.as_str(), basque.apertium_codes()), (None, "eu", Some(["eu", "eus"])));
+        assert_eq!(basque, "eu");
+        for odd in ["", "de", "ES"] {
+            assert_eq!((SourceLang::new(odd).as_str(), SourceLang::new(odd).lang()), (odd, None));
+        }
+        let mut sorted: Vec<SourceLang> = ["pt", "eu", "es", "ca", "gl"].map(SourceLang::new).into();
+        sorted.sort();
+        assert_eq!(sorted.iter().map(SourceLang::as_str).collect::<Vec<_>>(), ["ca", "es", "eu", "gl", "pt"]);
+        assert_eq!(serde_json::to_string(&basque).unwrap(), "\"eu\"");
+        assert_eq!(serde_json::from_str::<SourceLang>("\"es\"").unwrap(), Lang::Es);
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        let back: SourceLang = conn.query_row("SELECT ?1", [&basque], |r| r.get(0)).unwrap();
+        assert_eq!(back, basque);
+        let stored: String = conn.query_row("SELECT ?1", [SourceLang::from(Lang::Ca)], |r| r.get(0)).unwrap();
+        assert_eq!(stored, "ca");
     }
 }

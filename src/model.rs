@@ -3,7 +3,7 @@
 //! Constructors require the key fields, so an event without a source id or a
 //! title cannot exist. Nothing here knows about HTTP or SQLite.
 
-use crate::lang::Lang;
+use crate::lang::{Lang, SourceLang};
 use jiff::civil::{Date, DateTime, Weekday};
 use serde::{Deserialize, Serialize};
 
@@ -34,8 +34,9 @@ pub struct Event {
     pub categories: Vec<Category>,
     /// The publisher's own category labels, as given.
     pub source_categories: Vec<String>,
-    /// Language of `title` and `description` (ISO 639-1).
-    pub lang: String,
+    /// Language of `title` and `description` (ISO 639-1): any code, the
+    /// seven display languages named.
+    pub lang: SourceLang,
     /// The publisher's own translations of title and description.
     pub translations: Vec<PublisherTranslation>,
 }
@@ -63,7 +64,7 @@ impl Event {
             venue: Venue::default(),
             categories: Vec::new(),
             source_categories: Vec::new(),
-            lang: lang.to_string(),
+            lang: SourceLang::new(lang),
             translations: Vec::new(),
         })
     }

@@ -9,7 +9,7 @@
 //! are said in a language (`translate::fields`), nor the stored columns
 //! (`store::events`).
 
-use crate::lang::Lang;
+use crate::lang::{Lang, SourceLang};
 use crate::model::{Category, LinkKind, Occurrence};
 use crate::store::events::StoredEvent;
 use crate::vocab::{EventStatus, TextOrigin};
@@ -53,7 +53,7 @@ pub enum ShownOrigin {
     /// The publisher's original, in `lang` (its code as stored). When the
     /// reader asked for another language that no current translation says
     /// it in, `untranslated_into` names that language.
-    Original { lang: String, untranslated_into: Option<Lang> },
+    Original { lang: SourceLang, untranslated_into: Option<Lang> },
     /// Translations of the current original: each maker once, title's first.
     Translated(Vec<TextOrigin>),
 }
@@ -101,14 +101,14 @@ impl ShownEvent {
     /// `stored` as published, to a reader of its own language (Spanish
     /// for an original in no display language): no `--lang`.
     pub fn in_its_language(stored: StoredEvent) -> ShownEvent {
-        let lang = crate::i18n::catalogue_of(&stored.lang).lang();
+        let lang = crate::i18n::catalogue_of(stored.lang.as_str()).lang();
         ShownEvent::as_published(stored, lang)
     }
 
     /// The code of the language the title and description are shown in.
     pub fn text_lang(&self) -> &str {
         match &self.origin {
-            ShownOrigin::Original { lang, .. } => lang,
+            ShownOrigin::Original { lang, .. } => lang.as_str(),
             ShownOrigin::Translated(_) => self.lang.as_str(),
         }
     }

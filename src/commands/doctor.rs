@@ -13,6 +13,7 @@
 use super::Exit;
 use crate::cli::Cli;
 use crate::config::Config;
+use crate::lang::Lang;
 use crate::output::Table;
 use crate::translate::engines::Translator as _;
 use anyhow::Result;
@@ -326,14 +327,18 @@ fn engine_check(c: &Config) -> Check {
         }
         Err(e) => return check("translation", Verdict::Fail, format!("{}: {e:#}; a run would leave every text pending", s.translator)),
     };
-    let target = s.languages.iter().find(|l| l.as_str() != "es").cloned().unwrap_or_else(|| "ca".into());
-    let probe = engine.translate("es", &target, &["hola".to_string()]);
+    let target = s.langs().into_iter().find(|&l| l != Lang::Es).unwrap_or(Lang::Ca);
+    let probe = engine.translate(&Lang::Es.into(), target, &["hola".to_string()]);
     let id = engine.engine_id();
     match probe {
         Ok(out) if out.first().is_some_and(|t| !t.trim().is_empty()) => {
             // Events come in Spanish (and co-official languages routed through it).
-            let missing: Vec<String> =
-                s.languages.iter().filter(|t| t.as_str() != "es" && !engine.supports("es", t)).map(|t| format!("es-{t}")).collect();
+            let missing: Vec<String> = s
+                .langs()
+                .into_iter()
+                .filter(|&t| t != Lang::Es && !engine.supports(&Lang::Es.into(), t))
+                .map(|t| format!("es-{t}"))
+                .collect();
             let proved = format!("{id}: \"hola\" → {target} \"{}\"", out[0].trim());
             if missing.is_empty() {
                 check("translation", Verdict::Ok, format!("{proved}; every es-xx pair for {}", s.languages.join(", ")))

@@ -72,7 +72,7 @@ pub fn apply(store: &mut Store, imported: &Imported, lang: Lang, clock: &dyn Clo
         }
     }
     let entries: Vec<(Field, &str, &str)> = apply.iter().map(|(f, o, t)| (*f, o.as_str(), t.as_str())).collect();
-    report.events = store.save_human_translations(EXCHANGE_SOURCE_LANG.as_str(), lang, &entries, clock.now_ms())?;
+    report.events = store.save_human_translations(&EXCHANGE_SOURCE_LANG.into(), lang, &entries, clock.now_ms())?;
     report.applied = entries.len();
     Ok(report)
 }

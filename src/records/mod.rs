@@ -119,7 +119,7 @@ impl EventSink for Framed<'_, '_> {
         }
         // The portal's labelled parts, each on a line of its own, in a
         // language whose labels are listed (`data/lang/XX/labels.txt`).
-        if let Some(lang) = crate::parse::labels::labelled(&event.lang) {
+        if let Some(lang) = crate::parse::labels::labelled(event.lang.as_str()) {
             event.description = crate::parse::labels::split_labelled_parts(&event.description, lang);
         }
         // An event the adapter could not place in CityVibe's taxonomy.

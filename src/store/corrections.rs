@@ -40,7 +40,7 @@ macro_rules! refuse {
 pub struct Correction {
     pub source: String,
     pub source_event_id: String,
-    pub field: String,
+    pub field: Field,
     pub value: Option<String>,
     /// What the feed said when the correction was made.
     pub feed_value: Option<String>,
@@ -164,7 +164,7 @@ impl Store {
         Ok(Correction {
             source: source.into(),
             source_event_id: source_event_id.into(),
-            field: f.name().into(),
+            field: f,
             value: Some(value.into()),
             feed_value,
             reason: reason.into(),

@@ -4,6 +4,7 @@
 //! never a silent null.
 
 use super::Store;
+use crate::lang::SourceLang;
 use crate::model::{Category, Occurrence};
 use crate::vocab::EventStatus;
 use anyhow::{Context, Result};
@@ -55,11 +56,11 @@ pub struct StoredEvent {
     pub categories: Vec<Category>,
     pub source_categories: Vec<String>,
     /// The language `title` and `description` were published in, as its
-    /// feed declares it (ISO 639-1). Text, not a `Lang`: a feed's language
-    /// is whatever its adapter's manifest says (`Feed::lang`), which may be
-    /// no display language (a Basque feed), and such a row still reads back;
-    /// `Lang::from_code` tells which it is.
-    pub lang: String,
+    /// feed declares it (ISO 639-1). A `SourceLang`, not a `Lang`: a
+    /// feed's language is whatever its adapter's manifest says
+    /// (`Feed::lang`), which may be no display language (a Basque feed), and
+    /// such a row still reads back; `SourceLang::lang` tells which it is.
+    pub lang: SourceLang,
     pub status: EventStatus,
 }
 

@@ -10,7 +10,7 @@
 
 use super::Store;
 use super::events::text_hash;
-use crate::lang::Lang;
+use crate::lang::{Lang, SourceLang};
 use crate::vocab::{Field, TextOrigin};
 use anyhow::Result;
 use rusqlite::params;
@@ -20,7 +20,7 @@ use std::collections::HashMap;
 pub const EXCHANGE_SOURCE_LANG: Lang = Lang::Es;
 
 /// A translation memory entry's key: (original's language, language, field, original's hash).
-pub type MemoryKey = (String, String, Field, String);
+pub type MemoryKey = (SourceLang, String, Field, String);
 
 /// One original text of active events, with what is shown for it in a language.
 #[derive(Debug, Clone)]
@@ -44,7 +44,14 @@ impl Store {
     /// Stores a human translation into `lang` of `original` (a text in
     /// `source_lang`) and shows it at once on every active event in
     /// `source_lang` whose `field` is that text; returns how many events.
-    pub fn save_human_translation(&mut self, source_lang: &str, lang: Lang, field: Field, original: &str, text: &str) -> Result<usize> {
+    pub fn save_human_translation(
+        &mut self,
+        source_lang: &SourceLang,
+        lang: Lang,
+        field: Field,
+        original: &str,
+        text: &str,
+    ) -> Result<usize> {
         self.save_human_translations(source_lang, lang, &[(field, original, text)], self.now_ms())
     }
 
@@ -54,7 +61,7 @@ impl Store {
     /// changed.
     pub fn save_human_translations(
         &mut self,
-        source_lang: &str,
+        source_lang: &SourceLang,
         lang: Lang,
         entries: &[(Field, &str, &str)],
         now_ms: i64,
@@ -80,7 +87,7 @@ impl Store {
             return Ok(0);
         }
         let existing = self.existing_translations()?;
-        let mut due: Vec<(String, Lang, Field, String, String)> = Vec::new();
+        let mut due: Vec<(SourceLang, Lang, Field, String, String)> = Vec::new();
         for t in self.texts_to_translate(sources)? {
             let hash = text_hash(&t.text);
             for lang in langs.iter().filter(|l| **l != t.lang) {
@@ -103,7 +110,7 @@ impl Store {
     }
 
     /// An event's language, title and description, by source and id.
-    pub fn event_texts(&self, source: &str, id: &str) -> Result<Option<(String, String, String)>> {
+    pub fn event_texts(&self, source: &str, id: &str) -> Result<Option<(SourceLang, String, String)>> {
         use rusqlite::OptionalExtension;
         Ok(self
             .conn
@@ -155,7 +162,7 @@ impl Store {
 /// One human translation stored and shown, inside `tx`.
 fn save_human(
     tx: &rusqlite::Transaction<'_>,
-    source_lang: &str,
+    source_lang: &SourceLang,
     lang: Lang,
     field: Field,
     original: &str,

@@ -1,7 +1,7 @@
 //! Translations per (event, language, field) and the translation cache.
 
 use super::Store;
-use crate::lang::Lang;
+use crate::lang::{Lang, SourceLang};
 use crate::vocab::{Field, TextOrigin};
 use anyhow::Result;
 use rusqlite::{OptionalExtension, params};
@@ -12,7 +12,7 @@ use std::collections::HashMap;
 pub struct SourceText {
     pub event_id: i64,
     pub source: String,
-    pub lang: String,
+    pub lang: SourceLang,
     pub field: Field,
     pub text: String,
     /// The venue's name: kept verbatim by the engine.
@@ -82,7 +82,7 @@ impl Store {
             Ok((
                 r.get::<_, i64>(0)?,
                 r.get::<_, String>(1)?,
-                r.get::<_, String>(2)?,
+                r.get::<_, SourceLang>(2)?,
                 r.get::<_, String>(3)?,
                 r.get::<_, String>(4)?,
                 r.get::<_, Option<String>>(5)?,

@@ -14,6 +14,7 @@
 //!
 //! Not for: deformatting (see `stream`), or deciding what to translate.
 
+use crate::lang::{Lang, SourceLang};
 use crate::translate::engines::footprint;
 use crate::translate::engines::pipeline::{Answer, Engine, kill_pgid, pipeline_of};
 use crate::translate::engines::routes;
@@ -100,7 +101,7 @@ impl ApertiumTranslator {
             bail!("apertium -V printed no version");
         }
         let datadir = std::env::var_os("APERTIUM_DATADIR").unwrap_or_else(|| "/usr/share/apertium".into());
-        Self::new(Path::new(&datadir).join("modes"), format!("apertium/{version}"))
+        Self::new(Path::new(&datadir).join("modes"), format!("{}{version}", super::LOCAL_APERTIUM))
     }
 
     /// The pairs whose mode files (`NAME.mode`, one shell pipeline each) are
@@ -478,12 +479,12 @@ impl Translator for ApertiumTranslator {
         self.engine_id.clone()
     }
 
-    fn translate(&mut self, src: &str, tgt: &str, texts: &[String]) -> Result<Vec<String>> {
-        self.translate_routed(src, tgt, None, texts)
+    fn translate(&mut self, src: &SourceLang, tgt: Lang, texts: &[String]) -> Result<Vec<String>> {
+        self.translate_routed(src.as_str(), tgt.as_str(), None, texts)
     }
 
-    fn translate_field(&mut self, src: &str, tgt: &str, field: Field, texts: &[String]) -> Result<Vec<String>> {
-        self.translate_routed(src, tgt, Some(field), texts)
+    fn translate_field(&mut self, src: &SourceLang, tgt: Lang, field: Field, texts: &[String]) -> Result<Vec<String>> {
+        self.translate_routed(src.as_str(), tgt.as_str(), Some(field), texts)
     }
 
     /// Closes every engine but the English analyser ([`ENGLISH_WORDS`]),
@@ -501,16 +502,16 @@ impl Translator for ApertiumTranslator {
         Some(self.memory_budget_mb)
     }
 
-    fn footprint_mb(&self, src: &str, tgt: &str, field: Field) -> u64 {
-        self.engines_of(src, tgt, Some(field)).iter().map(|m| footprint::engine_mb(m)).sum()
+    fn footprint_mb(&self, src: &SourceLang, tgt: Lang, field: Field) -> u64 {
+        self.engines_of(src.as_str(), tgt.as_str(), Some(field)).iter().map(|m| footprint::engine_mb(m)).sum()
     }
 
     fn process_budget(&self) -> Option<usize> {
         Some(self.process_budget)
     }
 
-    fn footprint_processes(&self, src: &str, tgt: &str, field: Field) -> usize {
-        self.engines_of(src, tgt, Some(field)).iter().map(|m| self.engine_processes(m)).sum()
+    fn footprint_processes(&self, src: &SourceLang, tgt: Lang, field: Field) -> usize {
+        self.engines_of(src.as_str(), tgt.as_str(), Some(field)).iter().map(|m| self.engine_processes(m)).sum()
     }
 
     /// A wave's share: closes what no longer fits (least recently used
@@ -521,10 +522,10 @@ impl Translator for ApertiumTranslator {
         self.make_room(0, 0);
     }
 
-    fn supports(&self, src: &str, tgt: &str) -> bool {
-        match routes::route(src, tgt, None) {
-            Some(declared) if src != tgt => declared.modes.iter().all(|m| self.modes.contains(*m)),
-            _ => route(src, tgt, |s, t| self.mode(s, t)).is_some(),
+    fn supports(&self, src: &SourceLang, tgt: Lang) -> bool {
+        match routes::route(src.as_str(), tgt.as_str(), None) {
+            Some(declared) if *src != tgt => declared.modes.iter().all(|m| self.modes.contains(*m)),
+            _ => route(src.as_str(), tgt.as_str(), |s, t| self.mode(s, t)).is_some(),
         }
     }
 }
@@ -607,11 +608,11 @@ mod tests {
     fn every_route_with_its_helpers_fits_the_default_memory_budget() {
         let Ok(t) = ApertiumTranslator::system() else { return };
         let mut heaviest = (0, String::new());
-        for src in ["es", "ca", "eu"] {
-            for tgt in crate::lang::Lang::CODES {
+        for src in ["es", "ca", "eu"].map(SourceLang::new) {
+            for tgt in Lang::ALL {
                 for field in [Field::Title, Field::Description] {
-                    let mb = t.footprint_mb(src, tgt, field);
-                    println!("{src}->{tgt} {}: {mb} MB {:?}", field.as_str(), t.engines_of(src, tgt, Some(field)));
+                    let mb = t.footprint_mb(&src, tgt, field);
+                    println!("{src}->{tgt} {}: {mb} MB {:?}", field.as_str(), t.engines_of(src.as_str(), tgt.as_str(), Some(field)));
                     assert!(mb <= DEFAULT_MAX_MEMORY_MB, "{src}->{tgt} {}: {mb} MB", field.as_str());
                     if mb > heaviest.0 {
                         heaviest = (mb, format!("{src}->{tgt} {}", field.as_str()));

@@ -16,6 +16,7 @@
 //! Not for: the crawler's polite client. APy is CityVibe's own service, not a
 //! source; it still gets CityVibe's one User-Agent (P1) and only scrubbed text.
 
+use crate::lang::{Lang, SourceLang};
 use crate::translate::engines::server;
 use crate::translate::engines::stream::{self, KEEP_END, KEEP_START};
 use crate::translate::engines::{PIVOT, PivotMemo, Translator, engine_codes, engine_lang, route, scrubbed};
@@ -156,7 +157,8 @@ impl Translator for ApyTranslator {
         self.engine_id.clone()
     }
 
-    fn translate(&mut self, src: &str, tgt: &str, texts: &[String]) -> Result<Vec<String>> {
+    fn translate(&mut self, src: &SourceLang, tgt: Lang, texts: &[String]) -> Result<Vec<String>> {
+        let (src, tgt) = (src.as_str(), tgt.as_str());
         engine_lang(src)?;
         engine_lang(tgt)?;
         let Some(route) = route(src, tgt, |s, t| self.langpair(s, t)) else {
@@ -169,7 +171,8 @@ impl Translator for ApyTranslator {
         out
     }
 
-    fn supports(&self, src: &str, tgt: &str) -> bool {
+    fn supports(&self, src: &SourceLang, tgt: Lang) -> bool {
+        let (src, tgt) = (src.as_str(), tgt.as_str());
         route(src, tgt, |s, t| self.langpair(s, t)).is_some()
     }
 }

@@ -15,6 +15,7 @@
 //!
 //! Not for: Apertium framing (`stream`, `apy`).
 
+use crate::lang::{Lang, SourceLang};
 use crate::translate::engines::server;
 use crate::translate::engines::stream::{KEEP_END, KEEP_START};
 use crate::translate::engines::{Translator, engine_lang, scrubbed};
@@ -130,7 +131,8 @@ impl Translator for LibreTranslator {
         self.engine_id.clone()
     }
 
-    fn translate(&mut self, src: &str, tgt: &str, texts: &[String]) -> Result<Vec<String>> {
+    fn translate(&mut self, src: &SourceLang, tgt: Lang, texts: &[String]) -> Result<Vec<String>> {
+        let (src, tgt) = (src.as_str(), tgt.as_str());
         engine_lang(src)?;
         engine_lang(tgt)?;
         if src == tgt || texts.is_empty() {
@@ -175,7 +177,8 @@ impl Translator for LibreTranslator {
         list.iter().enumerate().map(|(n, t)| answer(n, t)).collect()
     }
 
-    fn supports(&self, src: &str, tgt: &str) -> bool {
+    fn supports(&self, src: &SourceLang, tgt: Lang) -> bool {
+        let (src, tgt) = (src.as_str(), tgt.as_str());
         engine_lang(src).is_ok() && engine_lang(tgt).is_ok()
     }
 }

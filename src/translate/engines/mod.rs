@@ -13,7 +13,7 @@
 //!
 //! Not for: caching, storing translations or choosing what to translate.
 
-use crate::lang::Lang;
+use crate::lang::{Lang, SourceLang};
 use crate::vocab::Field;
 use anyhow::{Result, anyhow, bail};
 use std::sync::Mutex;
@@ -34,14 +34,15 @@ pub const PIVOT: &str = "es";
 pub trait Translator {
     /// Stable id including engine version, used in cache keys, e.g. "apertium/3.8.3".
     fn engine_id(&self) -> String;
-    /// Translate a batch of plain texts from `src` to `tgt` (ISO 639-1 codes: es, ca, gl, en, fr, it, pt). Output same length/order.
-    fn translate(&mut self, src: &str, tgt: &str, texts: &[String]) -> Result<Vec<String>>;
+    /// Translate a batch of plain texts from `src` (a display language or
+    /// another original's, Basque) into `tgt`. Output same length/order.
+    fn translate(&mut self, src: &SourceLang, tgt: Lang, texts: &[String]) -> Result<Vec<String>>;
     /// Language pairs this backend can do directly or via Spanish pivot.
-    fn supports(&self, src: &str, tgt: &str) -> bool;
+    fn supports(&self, src: &SourceLang, tgt: Lang) -> bool;
     /// As [`Translator::translate`], for texts of one `field`: a backend
     /// that follows the route table (`routes`, Apertium) takes the field's
     /// route; the others translate as `translate` does.
-    fn translate_field(&mut self, src: &str, tgt: &str, field: Field, texts: &[String]) -> Result<Vec<String>> {
+    fn translate_field(&mut self, src: &SourceLang, tgt: Lang, field: Field, texts: &[String]) -> Result<Vec<String>> {
         let _ = field;
         self.translate(src, tgt, texts)
     }
@@ -59,7 +60,7 @@ pub trait Translator {
     }
     /// MB the engines translating `field` from `src` into `tgt` may hold at
     /// once (its pipeline and its helpers); 0 for a backend that holds none.
-    fn footprint_mb(&self, src: &str, tgt: &str, field: Field) -> u64 {
+    fn footprint_mb(&self, src: &SourceLang, tgt: Lang, field: Field) -> u64 {
         let _ = (src, tgt, field);
         0
     }
@@ -70,7 +71,7 @@ pub trait Translator {
     }
     /// Processes the engines translating `field` from `src` into `tgt` may
     /// hold at once, as [`Translator::footprint_mb`] counts MB.
-    fn footprint_processes(&self, src: &str, tgt: &str, field: Field) -> usize {
+    fn footprint_processes(&self, src: &SourceLang, tgt: Lang, field: Field) -> usize {
         let _ = (src, tgt, field);
         0
     }
@@ -89,13 +90,13 @@ impl<T: Translator + ?Sized> Translator for Box<T> {
     fn engine_id(&self) -> String {
         (**self).engine_id()
     }
-    fn translate(&mut self, src: &str, tgt: &str, texts: &[String]) -> Result<Vec<String>> {
+    fn translate(&mut self, src: &SourceLang, tgt: Lang, texts: &[String]) -> Result<Vec<String>> {
         (**self).translate(src, tgt, texts)
     }
-    fn supports(&self, src: &str, tgt: &str) -> bool {
+    fn supports(&self, src: &SourceLang, tgt: Lang) -> bool {
         (**self).supports(src, tgt)
     }
-    fn translate_field(&mut self, src: &str, tgt: &str, field: Field, texts: &[String]) -> Result<Vec<String>> {
+    fn translate_field(&mut self, src: &SourceLang, tgt: Lang, field: Field, texts: &[String]) -> Result<Vec<String>> {
         (**self).translate_field(src, tgt, field, texts)
     }
     fn rest(&mut self) {
@@ -104,18 +105,29 @@ impl<T: Translator + ?Sized> Translator for Box<T> {
     fn memory_budget_mb(&self) -> Option<u64> {
         (**self).memory_budget_mb()
     }
-    fn footprint_mb(&self, src: &str, tgt: &str, field: Field) -> u64 {
+    fn footprint_mb(&self, src: &SourceLang, tgt: Lang, field: Field) -> u64 {
         (**self).footprint_mb(src, tgt, field)
     }
     fn process_budget(&self) -> Option<usize> {
         (**self).process_budget()
     }
-    fn footprint_processes(&self, src: &str, tgt: &str, field: Field) -> usize {
+    fn footprint_processes(&self, src: &SourceLang, tgt: Lang, field: Field) -> usize {
         (**self).footprint_processes(src, tgt, field)
     }
     fn hold_at_most(&mut self, mb: u64, processes: usize) {
         (**self).hold_at_most(mb, processes)
     }
+}
+
+/// What the local Apertium's engine id starts with, its version after it
+/// (`apertium/3.8.3`, as [`apertium::ApertiumTranslator::system`] names it).
+pub(crate) const LOCAL_APERTIUM: &str = "apertium/";
+
+/// Whether `engine_id` names the local Apertium (not APy's `apertium-apy`):
+/// the one engine whose translations name the route of the table they
+/// followed (`send::need::origin_name`).
+pub(crate) fn is_local_apertium(engine_id: &str) -> bool {
+    engine_id.starts_with(LOCAL_APERTIUM)
 }
 
 /// Apertium's names for a language, most specific first (see
@@ -221,21 +233,21 @@ impl Translator for NoneTranslator {
     fn engine_id(&self) -> String {
         "none".to_string()
     }
-    fn translate(&mut self, src: &str, tgt: &str, texts: &[String]) -> Result<Vec<String>> {
-        if src == tgt {
+    fn translate(&mut self, src: &SourceLang, tgt: Lang, texts: &[String]) -> Result<Vec<String>> {
+        if *src == tgt {
             return Ok(texts.to_vec());
         }
         bail!("translation is switched off (asked for {src}->{tgt})")
     }
-    fn supports(&self, src: &str, tgt: &str) -> bool {
-        src == tgt
+    fn supports(&self, src: &SourceLang, tgt: Lang) -> bool {
+        *src == tgt
     }
 }
 
 /// One target language's outcome from [`translate_targets_parallel`].
 #[derive(Debug)]
 pub struct TargetResult {
-    pub lang: String,
+    pub lang: Lang,
     pub texts: Result<Vec<String>>,
 }
 
@@ -248,8 +260,8 @@ pub struct TargetResult {
 /// does not stop the others; results come back in the order of `targets`.
 pub fn translate_targets_parallel<T: Translator + Send>(
     workers: &mut [T],
-    src: &str,
-    targets: &[&str],
+    src: &SourceLang,
+    targets: &[Lang],
     texts: &[String],
 ) -> Vec<TargetResult> {
     let each: Vec<Vec<String>> = targets.iter().map(|_| texts.to_vec()).collect();
@@ -267,8 +279,8 @@ pub fn worker_of(i: usize, n: usize) -> usize {
 /// all of one `field` when one is given (its route, `routes`).
 pub fn translate_each_target<T: Translator + Send>(
     workers: &mut [T],
-    src: &str,
-    targets: &[&str],
+    src: &SourceLang,
+    targets: &[Lang],
     field: Option<Field>,
     texts: &[Vec<String>],
 ) -> Vec<TargetResult> {
@@ -281,7 +293,7 @@ pub fn translate_each_target<T: Translator + Send>(
         for (w, worker) in workers.iter_mut().enumerate() {
             let slots = &slots;
             let started = crate::spawn::scoped(scope, "translate", move || {
-                for (i, tgt) in targets.iter().enumerate().filter(|(i, _)| worker_of(*i, n) == w) {
+                for (i, &tgt) in targets.iter().enumerate().filter(|(i, _)| worker_of(*i, n) == w) {
                     let texts = texts.get(i).map(Vec::as_slice).unwrap_or_default();
                     let result = match field {
                         _ if texts.is_empty() => Ok(Vec::new()),
@@ -300,8 +312,8 @@ pub fn translate_each_target<T: Translator + Send>(
     targets
         .iter()
         .zip(slots)
-        .map(|(lang, slot)| TargetResult {
-            lang: lang.to_string(),
+        .map(|(&lang, slot)| TargetResult {
+            lang,
             texts: slot.into_inner().unwrap_or_else(|e| e.into_inner()).unwrap_or_else(|| match &refused {
                 Some(r) => Err(r.again().into()),
                 None => Err(anyhow!("no worker to translate into {lang}")),

@@ -11,6 +11,7 @@
 //!
 //! Not for: batching (chat endpoints answer one conversation at a time).
 
+use crate::lang::{Lang, SourceLang};
 use crate::translate::engines::libretranslate::{from_html, to_html};
 use crate::translate::engines::server;
 use crate::translate::engines::{Translator, engine_lang, scrubbed};
@@ -119,7 +120,8 @@ impl Translator for OpenAiTranslator {
         format!("openai:{}@{}", self.model, self.base_url)
     }
 
-    fn translate(&mut self, src: &str, tgt: &str, texts: &[String]) -> Result<Vec<String>> {
+    fn translate(&mut self, src: &SourceLang, tgt: Lang, texts: &[String]) -> Result<Vec<String>> {
+        let (src, tgt) = (src.as_str(), tgt.as_str());
         engine_lang(src)?;
         engine_lang(tgt)?;
         if src == tgt {
@@ -128,7 +130,8 @@ impl Translator for OpenAiTranslator {
         scrubbed(texts).iter().map(|t| if t.trim().is_empty() { Ok(t.clone()) } else { self.one(src, tgt, t) }).collect()
     }
 
-    fn supports(&self, src: &str, tgt: &str) -> bool {
+    fn supports(&self, src: &SourceLang, tgt: Lang) -> bool {
+        let (src, tgt) = (src.as_str(), tgt.as_str());
         engine_lang(src).is_ok() && engine_lang(tgt).is_ok()
     }
 }

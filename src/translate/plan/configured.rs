@@ -7,6 +7,7 @@
 //! own workings (`engines`).
 
 use super::step::Step;
+use crate::lang::{Lang, SourceLang};
 use crate::store::Store;
 use crate::translate::engines::apertium::ApertiumTranslator;
 use crate::translate::engines::apy::ApyTranslator;
@@ -38,10 +39,10 @@ impl Translator for Unavailable {
     fn engine_id(&self) -> String {
         "unavailable".into()
     }
-    fn translate(&mut self, _src: &str, _tgt: &str, _texts: &[String]) -> Result<Vec<String>> {
+    fn translate(&mut self, _src: &SourceLang, _tgt: Lang, _texts: &[String]) -> Result<Vec<String>> {
         anyhow::bail!("{}", self.0)
     }
-    fn supports(&self, _src: &str, _tgt: &str) -> bool {
+    fn supports(&self, _src: &SourceLang, _tgt: Lang) -> bool {
         false
     }
 }

@@ -36,7 +36,7 @@
 pub mod configured;
 pub mod step;
 
-use crate::lang::Lang;
+use crate::lang::{Lang, SourceLang};
 use crate::policy::DEFAULT_MAX_CHARS;
 use crate::store::Store;
 use crate::store::events::text_hash;
@@ -101,7 +101,7 @@ pub(in crate::translate) fn texts_for_engines(store: &Store, sources: &[String])
 /// Whether `t` into `lang` is an engine's work: a price only when no set
 /// phrase of `lang` says it (`phrases`); a title or a description always.
 pub(in crate::translate) fn needs_engine(t: &SourceText, lang: Lang) -> bool {
-    t.field != Field::Price || super::phrases::into(lang).price(&t.text, &t.lang).is_none()
+    t.field != Field::Price || super::phrases::into(lang).price(&t.text, t.lang.as_str()).is_none()
 }
 
 /// The publisher's own current Spanish of texts whose original is in another
@@ -136,7 +136,7 @@ pub fn shorten(text: &str, max: usize) -> Option<&str> {
 #[derive(Default)]
 pub(in crate::translate) struct Plan {
     /// (source lang, target lang) → texts needing an engine.
-    pub(in crate::translate) needs: BTreeMap<(String, Lang), Vec<Need>>,
+    pub(in crate::translate) needs: BTreeMap<(SourceLang, Lang), Vec<Need>>,
     pub(in crate::translate) from_cache: Vec<MachineTranslation>,
     /// Human translations of these very texts.
     pub(in crate::translate) human_rows: Vec<HumanRow>,
@@ -150,7 +150,7 @@ pub(in crate::translate) struct Plan {
 /// A human's translation of a text the step meets, stored with the step.
 #[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(in crate::translate) struct HumanRow {
-    pub(in crate::translate) source_lang: String,
+    pub(in crate::translate) source_lang: SourceLang,
     pub(in crate::translate) lang: Lang,
     pub(in crate::translate) field: Field,
     pub(in crate::translate) original: String,
@@ -282,7 +282,7 @@ impl<'a> Planner<'a> {
         // Names are decided by Apertium's analyser on the Spanish sent (original or pivot).
         let analysis = match &pivot {
             Some((text, _)) => analysis_of(&mut self.analysers, "es", text, stats),
-            None => analysis_of(&mut self.analysers, &t.lang, &original, stats),
+            None => analysis_of(&mut self.analysers, t.lang.as_str(), &original, stats),
         };
         ToSend { original, original_cut, pivot, hash, analysis }
     }
@@ -355,7 +355,7 @@ impl<'a> Planner<'a> {
             let mut asked = Vec::new();
             // A second answer replayed is one kept: the referee accepted it then.
             let asking = Asking { engine: &self.engine, asked: &mut asked, referee: None };
-            let (text, repair) = finish_checked(&mut recorded, asking, src, lang, &need, &answer, stats);
+            let (text, repair) = finish_checked(&mut recorded, asking, &src, lang, &need, &answer, stats);
             stats.cache_hits += 1;
             stats.per_source.entry(t.source.clone()).or_default().cache_hits += 1;
             let engine = origin_name(&self.engine, need.route, need.via);
@@ -364,31 +364,31 @@ impl<'a> Planner<'a> {
             plan.from_cache.push(row);
             return Ok(());
         }
-        plan.file(need, (src.to_string(), lang), self.now, self.has_fallback, stats);
+        plan.file(need, (src, lang), self.now, self.has_fallback, stats);
         Ok(())
     }
 
-    /// Text `t` into `lang` as an engine must translate it, and the code of
-    /// the language it goes from: the publisher's Spanish when there is one,
+    /// Text `t` into `lang` as an engine must translate it, and the
+    /// language it goes from: the publisher's Spanish when there is one,
     /// else the original; prepared (names kept, the term base applied unless
     /// the pair is plain), with its route and cache key.
-    fn need<'s>(&self, t: &'s SourceText, sent: &'s ToSend, known: Known, lang: Lang) -> (&'s str, Need) {
+    fn need(&self, t: &SourceText, sent: &ToSend, known: Known, lang: Lang) -> (SourceLang, Need) {
         let (src, text, shortened, via) = match &sent.pivot {
-            Some((text, cut)) => ("es", text, *cut, Some("es")),
-            None => (t.lang.as_str(), &sent.original, sent.original_cut, None),
+            Some((text, cut)) => (SourceLang::from(Lang::Es), text, *cut, Some("es")),
+            None => (t.lang.clone(), &sent.original, sent.original_cut, None),
         };
-        let base = match src {
+        let base = match src.as_str() {
             "es" => self.terms.get(&lang).unwrap_or(&self.no_terms),
             "eu" => self.original_terms.get(&("eu", lang)).unwrap_or(&self.no_terms),
             "ca" => self.original_terms.get(&("ca", lang)).unwrap_or(&self.no_terms),
             _ => &self.no_terms,
         };
         let plain = self.apertium && src == "es" && super::lang::plain(lang, t.field);
-        let prepared = prepare(text, known_into(known, src, lang, t.field), if plain { &self.no_terms } else { base });
-        let route = crate::translate::engines::routes::route(src, lang.as_str(), Some(t.field));
+        let prepared = prepare(text, known_into(known, src.as_str(), lang, t.field), if plain { &self.no_terms } else { base });
+        let route = crate::translate::engines::routes::route(src.as_str(), lang.as_str(), Some(t.field));
         let field = field_key(t.field, shortened, route);
-        let key = prepared_key(&prepared, &field, src, lang.as_str(), &self.engine);
-        let asked = asked_key(&prepared.text, &field, src, lang.as_str(), &self.engine);
+        let key = prepared_key(&prepared, &field, src.as_str(), lang.as_str(), &self.engine);
+        let asked = asked_key(&prepared.text, &field, src.as_str(), lang.as_str(), &self.engine);
         let need = Need {
             event_id: t.event_id,
             source: t.source.clone(),
@@ -422,7 +422,8 @@ impl Translator for Recorded<'_> {
     fn engine_id(&self) -> String {
         self.engine.to_string()
     }
-    fn translate(&mut self, src: &str, tgt: &str, texts: &[String]) -> Result<Vec<String>> {
+    fn translate(&mut self, src: &SourceLang, tgt: Lang, texts: &[String]) -> Result<Vec<String>> {
+        let (src, tgt) = (src.as_str(), tgt.as_str());
         texts
             .iter()
             .map(|text| {
@@ -431,7 +432,7 @@ impl Translator for Recorded<'_> {
             })
             .collect()
     }
-    fn supports(&self, _src: &str, _tgt: &str) -> bool {
+    fn supports(&self, _src: &SourceLang, _tgt: Lang) -> bool {
         true
     }
 }
@@ -440,7 +441,7 @@ impl Plan {
     /// Files a text an engine must translate from and into `pair`: for the
     /// engine now, or, after failures, waiting or set aside (for the
     /// fallback when there is one).
-    fn file(&mut self, need: Need, pair: (String, Lang), now: i64, has_fallback: bool, stats: &mut TranslateStats) {
+    fn file(&mut self, need: Need, pair: (SourceLang, Lang), now: i64, has_fallback: bool, stats: &mut TranslateStats) {
         match self.failures.get(&need.key) {
             Some(f) if f.failures >= MAX_FAILURES => {
                 stats.skipped += 1;

@@ -14,6 +14,7 @@
 //! Not for: deciding which words are names (`names`), or translating.
 
 use super::analyser::{Analyser, Analysis, WordKind};
+use crate::lang::SourceLang;
 
 /// How many ordinary words (common or function words) an analysis knows;
 /// a word the dictionary also knows as a given name ("Miren", Spanish's
@@ -65,7 +66,8 @@ impl Decider {
     }
 
     /// The language of `text`; `hint` is the record's (see [`choose`]).
-    pub fn decide(&mut self, text: &str, hint: &str) -> String {
+    pub fn decide(&mut self, text: &str, hint: &SourceLang) -> SourceLang {
+        let hint = hint.as_str();
         let mut counts: Vec<(&str, Option<usize>)> = Vec::with_capacity(self.candidates.len());
         for (code, analyser) in &mut self.candidates {
             let running = analyser.get_or_insert_with(|| Analyser::system_for_code(code).ok());
@@ -80,7 +82,7 @@ impl Decider {
             };
             counts.push((code, count));
         }
-        choose(&counts, hint, self.usual).to_string()
+        SourceLang::new(choose(&counts, hint, self.usual))
     }
 }
 
@@ -108,7 +110,7 @@ mod tests {
             ("Goraki", "eu", "eu"),
             ("Goraki", "es", "es"),
         ] {
-            assert_eq!(d.decide(title, hint), lang, "{title} (hint {hint})");
+            assert_eq!(d.decide(title, &SourceLang::new(hint)), lang, "{title} (hint {hint})");
         }
     }
 }

@@ -19,6 +19,7 @@
 //! Not for: kept spans and alignment within a batch (each server client
 //! checks its own markup), nor house style (`finish`).
 
+use crate::lang::{Lang, SourceLang};
 use crate::parse::controls::is_forbidden;
 use crate::parse::pii;
 use crate::translate::engines::Translator;
@@ -246,7 +247,7 @@ impl Referee {
     /// Whether the referee accepts one `answer` to `sent` (the text as it
     /// was sent), from `src` into `tgt`: a garbled answer's retranslation
     /// meets it as the first answer did.
-    pub fn accepts(&mut self, (src, tgt, field): (&str, &str, Field), sent: &str, answer: &str) -> bool {
+    pub fn accepts(&mut self, (src, tgt, field): (&SourceLang, Lang, Field), sent: &str, answer: &str) -> bool {
         let mut answers = [(0, Ok(answer.to_string()))];
         self.judge((src, tgt, field), &|_| sent.to_string(), &mut answers);
         answers[0].1.is_ok()
@@ -257,7 +258,7 @@ impl Referee {
     /// becomes that text's failure.
     pub fn judge(
         &mut self,
-        (src, tgt, field): (&str, &str, Field),
+        (src, tgt, field): (&SourceLang, Lang, Field),
         sent: &dyn Fn(usize) -> String,
         answers: &mut [(usize, Result<String>)],
     ) {

@@ -15,7 +15,7 @@
 //!
 //! Not for: deciding what needs translating or the cache (`plan`).
 
-use crate::lang::Lang;
+use crate::lang::{Lang, SourceLang};
 use crate::store::Store;
 use crate::store::translations::{Failure, MachineTranslation};
 use crate::translate::engines::{Translator, translate_each_target, worker_of};
@@ -53,7 +53,7 @@ pub(in crate::translate) fn send<T: Translator + Send>(
     store: &mut Store,
     workers: &mut [T],
     engine: &str,
-    needs: BTreeMap<(String, Lang), Vec<Need>>,
+    needs: BTreeMap<(SourceLang, Lang), Vec<Need>>,
     failures: &HashMap<String, Failure>,
     stats: &mut TranslateStats,
     fallen: Option<&mut Fallen>,
@@ -75,10 +75,7 @@ pub(in crate::translate) fn send<T: Translator + Send>(
         let weights: Vec<Hold> = match sending.workers.first() {
             Some(w) => targets
                 .iter()
-                .map(|(t, _)| Hold {
-                    mb: w.footprint_mb(&src, t.as_str(), field),
-                    processes: w.footprint_processes(&src, t.as_str(), field),
-                })
+                .map(|(t, _)| Hold { mb: w.footprint_mb(&src, *t, field), processes: w.footprint_processes(&src, *t, field) })
                 .collect(),
             None => vec![Hold::default(); targets.len()],
         };
@@ -124,8 +121,8 @@ pub(in crate::translate) fn send<T: Translator + Send>(
 /// `needs` by source language and field, each with its targets: each field
 /// of a pair may have a route of its own (`routes`), so a batch holds texts
 /// of one field.
-fn by_source_and_field(needs: BTreeMap<(String, Lang), Vec<Need>>) -> BTreeMap<(String, Field), Targets> {
-    let mut by_src: BTreeMap<(String, Field), Targets> = BTreeMap::new();
+fn by_source_and_field(needs: BTreeMap<(SourceLang, Lang), Vec<Need>>) -> BTreeMap<(SourceLang, Field), Targets> {
+    let mut by_src: BTreeMap<(SourceLang, Field), Targets> = BTreeMap::new();
     for ((src, tgt), list) in needs {
         let mut by_field: BTreeMap<Field, Vec<Need>> = BTreeMap::new();
         for n in list {
@@ -158,7 +155,7 @@ struct Sending<'a, T> {
 /// round by round (a round sends each target's next batch): per target, the
 /// order of its texts, what its engine did so far and whether it is down.
 struct Rounds {
-    src: String,
+    src: SourceLang,
     field: Field,
     targets: Targets,
     plans: Vec<Plan>,
@@ -172,7 +169,7 @@ struct Rounds {
 }
 
 impl Rounds {
-    fn new(src: String, field: Field, targets: Targets, failures: &HashMap<String, Failure>) -> Rounds {
+    fn new(src: SourceLang, field: Field, targets: Targets, failures: &HashMap<String, Failure>) -> Rounds {
         // Per target: its distinct prepared texts, those an engine failed on
         // before last and each in a batch of its own.
         let plans: Vec<Plan> = targets.iter().map(|(_, list)| Plan::new(list, failures)).collect();
@@ -182,9 +179,9 @@ impl Rounds {
         Rounds { src, field, targets, plans, count, outcome, down }
     }
 
-    /// The targets' language codes, in order.
-    fn target_names(&self) -> Vec<&str> {
-        self.targets.iter().map(|(t, _)| t.as_str()).collect()
+    /// The targets' languages, in order.
+    fn target_names(&self) -> Vec<Lang> {
+        self.targets.iter().map(|(t, _)| *t).collect()
     }
 
     /// The texts round `round` sends, target by target: none for a target
@@ -241,7 +238,7 @@ impl<T: Translator + Send> Sending<'_, T> {
             let mut answers = self.answers(rounds, t, &batch, texts);
             if let Some(referee) = self.referee.as_mut() {
                 let plan = &rounds.plans[t];
-                referee.judge((&rounds.src, rounds.targets[t].0.as_str(), rounds.field), &|i| plan.keys[i].1.text.clone(), &mut answers);
+                referee.judge((&rounds.src, rounds.targets[t].0, rounds.field), &|i| plan.keys[i].1.text.clone(), &mut answers);
             }
             for (i, answer) in answers {
                 self.take(rounds, t, i, answer, &mut out)?;
@@ -265,7 +262,7 @@ impl<T: Translator + Send> Sending<'_, T> {
                 let why = format!("{e:#}");
                 let tgt = rounds.targets[t].0;
                 let worker = self.worker(t);
-                let answers = one_by_one(worker, (&rounds.src, tgt.as_str(), rounds.field), batch, &rounds.plans[t], e);
+                let answers = one_by_one(worker, (&rounds.src, tgt, rounds.field), batch, &rounds.plans[t], e);
                 if !rounds.outcome.succeeded[t] && answers.iter().all(|(_, a)| a.is_err()) {
                     rounds.down[t] = Some(why);
                 }
@@ -384,7 +381,7 @@ pub(in crate::translate) struct Asking<'a> {
 pub(in crate::translate) fn finish_checked<T: Translator>(
     worker: &mut T,
     mut asking: Asking,
-    src: &str,
+    src: &SourceLang,
     tgt: Lang,
     need: &Need,
     answer: &str,
@@ -404,12 +401,12 @@ pub(in crate::translate) fn finish_checked<T: Translator>(
     let sent = std::slice::from_ref(&again.prepared.text);
     // Along the field's own route (a description into French goes through
     // Catalan), as the first translation went.
-    if let Ok(mut answers) = worker.translate_field(src, tgt.as_str(), need.field, sent)
+    if let Ok(mut answers) = worker.translate_field(src, tgt, need.field, sent)
         && answers.len() == 1
         && check(&sent[0], &answers[0]).is_ok()
-        && asking.referee.as_deref_mut().is_none_or(|r| r.accepts((src, tgt.as_str(), need.field), &sent[0], &answers[0]))
+        && asking.referee.as_deref_mut().is_none_or(|r| r.accepts((src, tgt, need.field), &sent[0], &answers[0]))
     {
-        let key = asked_key(&sent[0], &again.field_key(), src, tgt.as_str(), asking.engine);
+        let key = asked_key(&sent[0], &again.field_key(), src.as_str(), tgt.as_str(), asking.engine);
         asking.asked.push((key, answers[0].clone(), asking.engine.to_string()));
         let retried = again.finish(&answers.remove(0), tgt);
         if garble::forms(&original, &retried, tgt).len() < left.len() {
@@ -421,7 +418,7 @@ pub(in crate::translate) fn finish_checked<T: Translator>(
 }
 
 /// Whether the engine translates a short, harmless text from `src` into `tgt`.
-fn engine_answers<T: Translator>(worker: &mut T, src: &str, tgt: &str) -> bool {
+fn engine_answers<T: Translator>(worker: &mut T, src: &SourceLang, tgt: Lang) -> bool {
     worker.translate(src, tgt, &["Hola.".to_string()]).is_ok_and(|t| t.len() == 1)
 }
 
@@ -456,7 +453,7 @@ impl Plan {
 /// are not tried.
 fn one_by_one<T: Translator + Send>(
     worker: &mut T,
-    (src, tgt, field): (&str, &str, Field),
+    (src, tgt, field): (&SourceLang, Lang, Field),
     batch: &[usize],
     plan: &Plan,
     first_error: anyhow::Error,

@@ -6,7 +6,7 @@
 //!
 //! Not for: deciding what needs translating (`plan`) or sending it (`batches`).
 
-use crate::lang::Lang;
+use crate::lang::{Lang, SourceLang};
 use crate::store::translations::MachineTranslation;
 use crate::translate::engines::routes::Route;
 use crate::translate::finish::{self, Slips};
@@ -140,7 +140,7 @@ pub(in crate::translate) fn field_key(field: Field, shortened: bool, route: Opti
 /// from the publisher's Spanish, not the original (`apertium/3.8.3 spa-eng
 /// via es`; both: `via es+ca`). Other engines do not follow the table.
 pub(in crate::translate) fn origin_name(engine: &str, route: Option<&Route>, via: Option<&str>) -> String {
-    let route = route.filter(|_| engine.starts_with("apertium/"));
+    let route = route.filter(|_| crate::translate::engines::is_local_apertium(engine));
     let vias: Vec<&str> = via.into_iter().chain(route.and_then(|r| r.pivot)).collect();
     let mut name = engine.to_string();
     if let Some(route) = route {
@@ -155,7 +155,7 @@ pub(in crate::translate) fn origin_name(engine: &str, route: Option<&Route>, via
 }
 
 /// Texts for the fallback: (source, target) → texts.
-pub(in crate::translate) type Fallen = BTreeMap<(String, Lang), Vec<Need>>;
+pub(in crate::translate) type Fallen = BTreeMap<(SourceLang, Lang), Vec<Need>>;
 
 /// The finishing's golden file: engine answers recorded once (Apertium's,
 /// to real Madrid texts prepared as a run prepares them) with what
@@ -289,7 +289,7 @@ mod finish_golden {
         }
         let squeeze = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
         // (original's language, field, text, venue, always kept)
-        let mut texts: Vec<(String, Field, String, String, bool)> = Vec::new();
+        let mut texts: Vec<(SourceLang, Field, String, String, bool)> = Vec::new();
         for (id, file, keep, take) in FEEDS {
             let path = format!("{}/../shared/realdata/{file}", env!("CARGO_MANIFEST_DIR"));
             let bytes = std::fs::read(&path).unwrap();
@@ -308,13 +308,13 @@ mod finish_golden {
         let mut engine = crate::translate::engines::apertium::ApertiumTranslator::system().unwrap();
         let mut out = String::new();
         let mut rows_of: BTreeMap<&str, usize> = BTreeMap::new();
-        let mut analysers: BTreeMap<String, Option<crate::translate::prepare::analyser::Analyser>> = BTreeMap::new();
+        let mut analysers: BTreeMap<SourceLang, Option<crate::translate::prepare::analyser::Analyser>> = BTreeMap::new();
         let analyses: Vec<Option<crate::translate::prepare::analyser::Analysis>> = texts
             .iter()
             .map(|(src, _, text, _, _)| {
                 let running = analysers
                     .entry(src.clone())
-                    .or_insert_with(|| crate::translate::prepare::analyser::Analyser::system_for_code(src).ok());
+                    .or_insert_with(|| crate::translate::prepare::analyser::Analyser::system_for_code(src.as_str()).ok());
                 running.as_mut()?.analyse(text).ok()
             })
             .collect();
@@ -324,7 +324,7 @@ mod finish_golden {
             let catalan = TermBase::of_original("ca", tgt.as_str()).unwrap();
             let none = TermBase::default();
             for ((src, field, text, venue, kept), analysis) in texts.iter().zip(&analyses) {
-                if src == tgt.as_str() || text.is_empty() {
+                if *src == tgt || text.is_empty() {
                     continue;
                 }
                 let plain = crate::translate::lang::plain(tgt, *field);
@@ -346,7 +346,9 @@ mod finish_golden {
                     ..Default::default()
                 };
                 let p = crate::translate::prepare::prepare(text, known, base);
-                let Ok(mut answer) = engine.translate_field(src, tgt.as_str(), *field, std::slice::from_ref(&p.text)) else { continue };
+                let Ok(mut answer) = engine.translate_field(src, tgt, *field, std::slice::from_ref(&p.text)) else {
+                    continue;
+                };
                 let mut row = json!({
                     "version": FINISH_VERSION, "src": src, "tgt": tgt.as_str(), "field": field.as_str(), "plain": plain,
                     "prepared": {"text": p.text, "names": p.names, "terms_used": p.terms_used, "lead": p.lead},

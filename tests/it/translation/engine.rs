@@ -8,6 +8,7 @@ use crate::common::{self, apertium};
 
 use cityvibe::adapter::{Collect, parse_bytes};
 use cityvibe::adapters::madrid::{MANIFEST, Madrid};
+use cityvibe::lang::{Lang, SourceLang};
 use cityvibe::parse::pii::contains_pii;
 use cityvibe::translate::engines::apertium::ApertiumTranslator;
 use cityvibe::translate::engines::apy::ApyTranslator;
@@ -22,7 +23,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-const TARGETS: [&str; 6] = ["ca", "gl", "en", "fr", "it", "pt"];
+const TARGETS: [Lang; 6] = [Lang::Ca, Lang::Gl, Lang::En, Lang::Fr, Lang::It, Lang::Pt];
 
 fn under_ci() -> bool {
     std::env::var("CI").as_deref() == Ok("true")
@@ -72,7 +73,7 @@ fn madrid_texts_into_all_six_targets() {
     assert!(engine.engine_id().starts_with("apertium/"), "{}", engine.engine_id());
     let texts = sample_texts(&events);
     for tgt in TARGETS {
-        let out = engine.translate("es", tgt, &texts).unwrap_or_else(|e| panic!("es->{tgt}: {e:#}"));
+        let out = engine.translate(&Lang::Es.into(), tgt, &texts).unwrap_or_else(|e| panic!("es->{tgt}: {e:#}"));
         assert_eq!(out.len(), texts.len(), "es->{tgt}");
         for (src, dst) in texts.iter().zip(&out) {
             eprintln!("es->{tgt}: {dst}");
@@ -96,11 +97,11 @@ fn venue_names_survive_when_kept() {
     let Some(mut engine) = apertium() else { return };
     let venue = "Centro Cultural Gloria Fuertes";
     let text = format!("Lugar: Sala de exposiciones {venue}. Más información en el {venue}.");
-    let plain = engine.translate("es", "en", std::slice::from_ref(&text)).unwrap();
+    let plain = engine.translate(&SourceLang::new("es"), Lang::En, std::slice::from_ref(&text)).unwrap();
     assert!(!plain[0].contains("Gloria Fuertes"), "the engine now knows the name: {}", plain[0]);
     let kept = vec![keep_verbatim(&text, &[venue])];
     for tgt in TARGETS {
-        let out = engine.translate("es", tgt, &kept).unwrap();
+        let out = engine.translate(&Lang::Es.into(), tgt, &kept).unwrap();
         eprintln!("es->{tgt}: {}", out[0]);
         assert_eq!(out[0].matches(venue).count(), 2, "es->{tgt}: {}", out[0]);
         assert!(!out[0].contains(['\u{E000}', '\u{E001}']), "es->{tgt}: markers leaked");
@@ -123,8 +124,8 @@ fn texts_with_newlines_map_to_one_output_each() {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    for tgt in ["en", "ca", "gl"] {
-        let out = engine.translate("es", tgt, &texts).unwrap();
+    for tgt in [Lang::En, Lang::Ca, Lang::Gl] {
+        let out = engine.translate(&Lang::Es.into(), tgt, &texts).unwrap();
         assert_eq!(out.len(), texts.len());
         for (src, dst) in texts.iter().zip(&out) {
             eprintln!("es->{tgt}: {dst:?}");
@@ -152,13 +153,13 @@ fn catalan_into_english_takes_the_route_the_table_declares() {
     assert_eq!(declared.name(), "cat-eng");
     let texts = vec!["La biblioteca obre dilluns a les 10 hores.".to_string()];
     if !engine.has_mode("cat-eng") {
-        let err = format!("{:#}", engine.translate("ca", "en", &texts).unwrap_err());
+        let err = format!("{:#}", engine.translate(&SourceLang::new("ca"), Lang::En, &texts).unwrap_err());
         assert!(err.contains("cat-eng") && err.contains("make deps"), "{err}");
         return;
     }
-    assert!(engine.supports("ca", "en"));
-    assert!(!engine.supports("ca", "xx"));
-    let out = engine.translate("ca", "en", &texts).unwrap();
+    assert!(engine.supports(&SourceLang::new("ca"), Lang::En));
+    assert!(!engine.supports(&SourceLang::new("xx"), Lang::En));
+    let out = engine.translate(&SourceLang::new("ca"), Lang::En, &texts).unwrap();
     eprintln!("ca->en: {}", out[0]);
     assert!(out[0].to_lowercase().contains("library"), "{}", out[0]);
     assert!(out[0].contains("10"), "{}", out[0]);
@@ -185,10 +186,10 @@ fn the_engine_follows_every_route_of_the_table() {
     let texts = vec!["Hola".to_string()];
     let mut pivots = 0;
     for from in ["es", "ca"] {
-        for to in TARGETS.iter().chain(["es"].iter()).filter(|t| **t != from) {
+        for to in TARGETS.into_iter().chain([Lang::Es]).filter(|t| *t != from) {
             for field in [Field::Title, Field::Description, Field::Price] {
-                let declared = routes::route(from, to, Some(field)).unwrap_or_else(|| panic!("{from}->{to} {field}"));
-                let out = engine.translate_field(from, to, field, &texts).unwrap();
+                let declared = routes::route(from, to.as_str(), Some(field)).unwrap_or_else(|| panic!("{from}->{to} {field}"));
+                let out = engine.translate_field(&SourceLang::new(from), to, field, &texts).unwrap();
                 let mut ran: Vec<&str> = declared.modes.clone();
                 ran.reverse();
                 assert_eq!(out[0], format!("{} Hola", ran.join(" ")), "{from}->{to} {field}: {}", declared.name());
@@ -211,7 +212,7 @@ fn kept_spans_survive_both_hops_of_a_pivot() {
     }
     let text =
         keep_verbatim("Visita guiada por la Calle de Alcalá con Juan de la Casa y sus amigos.", &["Calle de Alcalá", "Juan de la Casa"]);
-    let out = engine.translate_field("es", "fr", Field::Description, &[text]).unwrap();
+    let out = engine.translate_field(&SourceLang::new("es"), Lang::Fr, Field::Description, &[text]).unwrap();
     eprintln!("es->ca->fr: {}", out[0]);
     assert!(out[0].contains("Calle de Alcalá") && out[0].contains("Juan de la Casa"), "{}", out[0]);
     assert!(out[0].to_lowercase().contains("visite"), "{}", out[0]);
@@ -221,8 +222,8 @@ fn kept_spans_survive_both_hops_of_a_pivot() {
 fn same_language_is_identity_and_unknown_language_is_an_error() {
     let Some(mut engine) = apertium() else { return };
     let texts = vec!["Hola".to_string()];
-    assert_eq!(engine.translate("es", "es", &texts).unwrap(), texts);
-    assert!(engine.translate("es", "de", &texts).is_err());
+    assert_eq!(engine.translate(&SourceLang::new("es"), Lang::Es, &texts).unwrap(), texts);
+    assert!(engine.translate(&SourceLang::new("de"), Lang::Es, &texts).is_err());
 }
 
 #[test]
@@ -233,9 +234,9 @@ fn targets_run_in_parallel_and_come_back_in_order() {
     let texts = sample_texts(&events);
     let mut workers = vec![a, b];
     let mut targets = TARGETS.to_vec();
-    targets.push("es");
-    let results = translate_targets_parallel(&mut workers, "es", &targets, &texts);
-    assert_eq!(results.iter().map(|r| r.lang.as_str()).collect::<Vec<_>>(), targets);
+    targets.push(Lang::Es);
+    let results = translate_targets_parallel(&mut workers, &Lang::Es.into(), &targets, &texts);
+    assert_eq!(results.iter().map(|r| r.lang).collect::<Vec<_>>(), targets);
     for r in &results {
         let out = r.texts.as_ref().unwrap_or_else(|e| panic!("{}: {e:#}", r.lang));
         assert_eq!(out.len(), texts.len(), "{}", r.lang);
@@ -247,9 +248,9 @@ fn targets_run_in_parallel_and_come_back_in_order() {
 fn none_translator_refuses_to_translate() {
     let mut none = NoneTranslator;
     let texts = vec!["Hola".to_string()];
-    assert!(none.translate("es", "en", &texts).is_err());
-    assert_eq!(none.translate("es", "es", &texts).unwrap(), texts);
-    assert!(!none.supports("es", "en"));
+    assert!(none.translate(&SourceLang::new("es"), Lang::En, &texts).is_err());
+    assert_eq!(none.translate(&SourceLang::new("es"), Lang::Es, &texts).unwrap(), texts);
+    assert!(!none.supports(&SourceLang::new("es"), Lang::En));
 }
 
 // ---- fake engines --------------------------------------------------------
@@ -287,7 +288,7 @@ fn engine_that_hangs_errs_within_the_timeout() {
     assert_eq!(t.engine_id(), "apertium/fake");
     // The engine sleeps 600 s: a timeout error (not an end of output) proves
     // the timeout fired first, with no stopwatch in the test.
-    let err = t.translate("es", "en", &some_texts()).unwrap_err();
+    let err = t.translate(&SourceLang::new("es"), Lang::En, &some_texts()).unwrap_err();
     eprintln!("{err:#}");
     assert!(format!("{err:#}").contains("no answer within"), "{err:#}");
     // The hung process was killed, not left behind.
@@ -309,7 +310,7 @@ fn an_engine_still_answering_is_waited_for_past_its_budget() {
     let body = "head -c 1 > /dev/null\nprintf '[cityvibe:0]Con'\nfor i in 1 2 3 4 5 6 7 8 9 10 11 12; do sleep 0.4; printf 'x'; done\nprintf '.[]\\000'\nexec sleep 600";
     let mut t = fake_engine(dir.path(), body).with_timeout(Duration::from_secs(1));
     let started = Instant::now();
-    let out = t.translate("es", "en", &["Concierto.".to_string()]).unwrap();
+    let out = t.translate(&SourceLang::new("es"), Lang::En, &["Concierto.".to_string()]).unwrap();
     assert_eq!(out, ["Conxxxxxxxxxxxx"]);
     // Longer than the first text's whole budget (twice the timeout).
     assert!(started.elapsed() > Duration::from_secs(4), "{:?}", started.elapsed());
@@ -322,12 +323,12 @@ fn engine_that_dies_errs_with_its_stderr() {
     let dir = tempfile::tempdir().unwrap();
     let mut t =
         fake_engine(dir.path(), "head -c 1 > /dev/null\necho 'Error: mode is broken' >&2\nexit 3").with_timeout(Duration::from_secs(30));
-    let err = format!("{:#}", t.translate("es", "en", &some_texts()).unwrap_err());
+    let err = format!("{:#}", t.translate(&SourceLang::new("es"), Lang::En, &some_texts()).unwrap_err());
     eprintln!("{err}");
     // Its death, not the 30 s timeout, ended the call.
     assert!(!err.contains("no answer within"), "{err}");
     assert!(err.contains("mode is broken"), "{err}");
-    assert!(t.translate("es", "en", &some_texts()).is_err());
+    assert!(t.translate(&SourceLang::new("es"), Lang::En, &some_texts()).is_err());
 }
 
 /// Output that does not belong to the text waited for is refused, never
@@ -336,7 +337,7 @@ fn engine_that_dies_errs_with_its_stderr() {
 fn engine_out_of_step_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let mut t = fake_engine(dir.path(), "exec sed -z -u 's/cityvibe:[0-9]*/cityvibe:999/'");
-    let err = format!("{:#}", t.translate("es", "en", &some_texts()).unwrap_err());
+    let err = format!("{:#}", t.translate(&SourceLang::new("es"), Lang::En, &some_texts()).unwrap_err());
     assert!(err.contains("out of step"), "{err}");
 }
 
@@ -357,9 +358,9 @@ fn framing_round_trips_through_a_pass_through_engine() {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    assert_eq!(t.translate("es", "en", &texts).unwrap(), texts);
+    assert_eq!(t.translate(&SourceLang::new("es"), Lang::En, &texts).unwrap(), texts);
     let kept = keep_verbatim("Teatro [Real] 5*", &["Teatro [Real]"]);
-    assert_eq!(t.translate("es", "en", &[kept]).unwrap(), vec!["Teatro [Real] 5*".to_string()]);
+    assert_eq!(t.translate(&SourceLang::new("es"), Lang::En, &[kept]).unwrap(), vec!["Teatro [Real] 5*".to_string()]);
 }
 
 /// P5: even a caller that forgot to scrub cannot hand an engine, or a stored
@@ -370,7 +371,7 @@ fn texts_reach_the_engine_scrubbed() {
     let seen = dir.path().join("seen");
     let mut t = fake_engine(dir.path(), &format!("exec tee '{}'", seen.display()));
     let texts = vec!["Reservas: taquilla@teatro.example.es o 915 555 555.".to_string()];
-    let out = t.translate("es", "en", &texts).unwrap();
+    let out = t.translate(&SourceLang::new("es"), Lang::En, &texts).unwrap();
     drop(t);
     let seen = std::fs::read_to_string(seen).unwrap();
     for text in [&out[0], &seen] {
@@ -385,7 +386,7 @@ fn missing_engine_is_an_error_not_a_panic() {
     assert!(ApertiumTranslator::new(dir.path(), "x").is_err(), "a folder without modes");
     std::fs::write(dir.path().join("spa-eng.mode"), "no-such-apertium-program -w 'x.bin'\n").unwrap();
     let mut t = ApertiumTranslator::new(dir.path(), "x").unwrap();
-    let err = t.translate("es", "en", &some_texts()).unwrap_err();
+    let err = t.translate(&SourceLang::new("es"), Lang::En, &some_texts()).unwrap_err();
     eprintln!("{err:#}");
 }
 
@@ -451,7 +452,7 @@ impl Drop for ApyServer {
 fn apy_server_translates_batches_like_the_local_engine() {
     let Some(server) = ApyServer::start() else { return };
     let mut apy = server.translator();
-    assert!(apy.supports("es", "gl") && apy.supports("ca", "en"));
+    assert!(apy.supports(&SourceLang::new("es"), Lang::Gl) && apy.supports(&SourceLang::new("ca"), Lang::En));
     let Some(events) = madrid_events() else { return };
     let mut texts = sample_texts(&events);
     texts.push("Primera línea.\nSegunda línea con un asterisco * y #etiqueta.".to_string());
@@ -460,8 +461,8 @@ fn apy_server_translates_batches_like_the_local_engine() {
     texts.extend(events.events.iter().take(40).map(|e| e.description.clone()));
     texts.push(events.events.iter().map(|e| e.title.as_str()).take(400).collect::<Vec<_>>().join(". "));
     assert!(texts.iter().all(|t| !contains_pii(t)), "P5");
-    for tgt in ["en", "gl"] {
-        let out = apy.translate("es", tgt, &texts).unwrap_or_else(|e| panic!("es->{tgt}: {e:#}"));
+    for tgt in [Lang::En, Lang::Gl] {
+        let out = apy.translate(&Lang::Es.into(), tgt, &texts).unwrap_or_else(|e| panic!("es->{tgt}: {e:#}"));
         assert_eq!(out.len(), texts.len());
         for (src, dst) in texts.iter().zip(&out) {
             assert_no_marks(src, dst, &format!("apy es->{tgt}"));
@@ -474,7 +475,7 @@ fn apy_server_translates_batches_like_the_local_engine() {
         let long = out.last().unwrap();
         assert!(long.len() > texts.last().unwrap().len() / 2, "long text cut short: {} bytes", long.len());
     }
-    let out = apy.translate("ca", "en", &["La biblioteca obre dilluns.".to_string()]).unwrap();
+    let out = apy.translate(&SourceLang::new("ca"), Lang::En, &["La biblioteca obre dilluns.".to_string()]).unwrap();
     assert!(out[0].to_lowercase().contains("library"), "{}", out[0]);
 }
 
@@ -498,14 +499,31 @@ fn footprint_mb(modes: &str) -> u64 {
     modes.split('+').map(weigh).sum()
 }
 
-/// The Apertium pipelines alive under `root` now: each one's modes, as the
-/// shell that runs it is named (`sh -c PIPELINE MODES`).
-fn pipelines_under(root: u32) -> Vec<String> {
-    pipeline_groups_under(root).into_iter().map(|p| p.modes).collect()
+/// Runs the binary on the Madrid feed mirrored in `dir` and hands
+/// `sample` the Apertium pipelines alive under the run every 50 ms until
+/// it ends; the run must succeed.
+fn run_madrid_sampling_pipelines(dir: &Path, mut sample: impl FnMut(Vec<Pipeline>)) {
+    let mut child = common::command(dir)
+        .args(["--mirror", "mirror", "run", "--source", "madrid"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        sample(pipeline_groups_under(child.id()));
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert!(status.success(), "{stderr}");
 }
 
 /// One Apertium pipeline alive under a run: its process group (its shell's
-/// pid), its modes, and the live processes of the group.
+/// pid), its modes (as the shell that runs it is named: `sh -c PIPELINE
+/// MODES`), and the live processes of the group.
 struct Pipeline {
     group: u32,
     modes: String,
@@ -560,19 +578,9 @@ type Starts = std::collections::BTreeMap<String, std::collections::BTreeSet<u32>
 /// processes they held at once, with what held them: the run's tree
 /// sampled every 50 ms. The run must succeed.
 fn sampled_run(dir: &Path) -> (Starts, (usize, Vec<String>)) {
-    let mut child = common::command(dir)
-        .args(["--mirror", "mirror", "run", "--source", "madrid"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     let mut starts = Starts::default();
     let mut most = (0usize, Vec::new());
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        let alive = pipeline_groups_under(child.id());
+    run_madrid_sampling_pipelines(dir, |alive| {
         let held: usize = alive.iter().map(|p| p.processes).sum();
         if held > most.0 {
             most = (held, alive.iter().map(|p| format!("{} ({})", p.modes, p.processes)).collect());
@@ -580,11 +588,7 @@ fn sampled_run(dir: &Path) -> (Starts, (usize, Vec<String>)) {
         for p in alive {
             starts.entry(p.modes).or_default().insert(p.group);
         }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
-    assert!(status.success(), "{stderr}");
+    });
     (starts, most)
 }
 
@@ -662,28 +666,15 @@ fn the_engines_a_run_holds_at_once_stay_within_its_memory_budget() {
     if !crate::translation::engine_answers::write_real_sample(dir.path(), 8) {
         return;
     }
-    let mut child = common::command(dir.path())
-        .args(["--mirror", "mirror", "run", "--source", "madrid"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     let (mut heaviest, mut seen) = ((0u64, Vec::new()), 0usize);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        let alive = pipelines_under(child.id());
+    run_madrid_sampling_pipelines(dir.path(), |alive| {
+        let alive: Vec<String> = alive.into_iter().map(|p| p.modes).collect();
         seen += alive.len();
         let mb: u64 = alive.iter().map(|m| footprint_mb(m)).sum();
         if mb > heaviest.0 {
             heaviest = (mb, alive);
         }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
-    assert!(status.success(), "{stderr}");
+    });
     assert!(seen > 0, "no engine pipeline was seen running");
     assert!(heaviest.0 <= 1300, "{} MB held at once by {:?}", heaviest.0, heaviest.1);
 }

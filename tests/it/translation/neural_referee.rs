@@ -17,6 +17,7 @@
 use crate::common;
 use crate::translation::quality::{listed, record, write_feed};
 
+use cityvibe::lang::SourceLang;
 use common::server::{Reply, Server};
 use common::workdir;
 use serde_json::Value;
@@ -363,7 +364,9 @@ fn measure_how_often_the_referee_refuses_a_human_reference() {
                 }
                 let texts: Vec<String> = pairs.iter().map(|(s, _)| s.clone()).collect();
                 let field = if kind == "title" { cityvibe::vocab::Field::Title } else { cityvibe::vocab::Field::Description };
-                let referees = apertium.translate_field(src, lang, field, &texts).expect("Apertium");
+                let referees = apertium
+                    .translate_field(&SourceLang::new(src), lang.parse().expect("a display language"), field, &texts)
+                    .expect("Apertium");
                 let mut no = Vec::new();
                 for ((sent, reference), referee) in pairs.iter().zip(&referees) {
                     if let Err(e) = refereed(sent, reference, referee) {

@@ -5,7 +5,7 @@ use crate::common::{self, apertium};
 use cityvibe::config::Config;
 use cityvibe::http::{Client, Limits, Mirror};
 use cityvibe::ingest::{RunOptions, run};
-use cityvibe::lang::Lang;
+use cityvibe::lang::{Lang, SourceLang};
 use cityvibe::store::Store;
 use cityvibe::translate::engines::Translator;
 use cityvibe::translate::engines::apertium::ApertiumTranslator;
@@ -26,12 +26,12 @@ impl Translator for Counted {
     fn engine_id(&self) -> String {
         self.inner.engine_id()
     }
-    fn translate(&mut self, src: &str, tgt: &str, texts: &[String]) -> anyhow::Result<Vec<String>> {
+    fn translate(&mut self, src: &SourceLang, tgt: Lang, texts: &[String]) -> anyhow::Result<Vec<String>> {
         self.calls.fetch_add(1, Ordering::SeqCst);
         self.texts.fetch_add(texts.len(), Ordering::SeqCst);
         self.inner.translate(src, tgt, texts)
     }
-    fn supports(&self, src: &str, tgt: &str) -> bool {
+    fn supports(&self, src: &SourceLang, tgt: Lang) -> bool {
         self.inner.supports(src, tgt)
     }
 }
