@@ -141,7 +141,7 @@ mod tests {
         let kept = names(&["USCSS Nostromo"]);
         assert_eq!(
             finish("ricerca i resti del e USCSS Nostromo raccoglie un oggetto", &kept, None, Lang::It, Field::Description),
-            "ricerca i resti del USCSS Nostromo e raccoglie un oggetto"
+            "ricerca i resti dell'USCSS Nostromo e raccoglie un oggetto"
         );
         assert_eq!(
             finish("investiga os restos do e USCSS Nostromo recolhe um objeto", &kept, None, Lang::Pt, Field::Description),
