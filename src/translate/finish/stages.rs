@@ -145,9 +145,12 @@ pub(super) const STAGES: &[Stage] = &[
     stage("function words in lower case", Step::Segments(Cut::Names, capitals::lower_stray_capitals_in)),
     // One rule for every engine; on Apertium's output the "en" it moved
     // ("d'en Magie Escena") goes back first.
+    // On a text sent plain too (Catalan descriptions keep their names, and
+    // the Spanish "en" before one comes back "en Madrid", not "a Madrid").
     Stage {
         langs: Langs::Only(&[Lang::Fr, Lang::En, Lang::Ca]),
         engines: APERTIUM,
+        sent_plain: true,
         ..stage(
             "prepositions before a span, a moved \"en\" put back",
             Step::Segments(Cut::Names, |s, f| places::prepositions(s, f.lang, true)),
