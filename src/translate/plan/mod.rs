@@ -472,11 +472,10 @@ fn known_into<'a>(known: Known<'a>, src: &str, lang: Lang, field: Field) -> Know
     let sentence_case = field == Field::Title && super::lang::sentence_case_titles(lang) && src != "ca";
     // Kept runs word by word, where `data/translate/name-words.tsv` says so.
     let name_words = crate::translate::prepare::namewords::splits_from(src, lang, field);
-    let translatable_names_only = src == "es" && crate::translate::prepare::namewords::translatable_only(lang, field);
     // Catalan shouts a status in capitals ("ACTIVITAT CANCEL·LADA", "NO S'HA
     // FET"): words the dictionary knows, which the engine translates.
     let capitals_are_headings = src == "ca";
-    Known { adjective_first, sentence_case, name_words, translatable_names_only, capitals_are_headings, lang: Some(lang), ..known }
+    Known { adjective_first, sentence_case, name_words, capitals_are_headings, lang: Some(lang), ..known }
 }
 
 /// Apertium's analysis of a `text` in the language coded `code` (Spanish, Catalan or Basque),

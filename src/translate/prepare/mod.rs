@@ -63,8 +63,6 @@ pub struct Known<'a> {
     /// Kept runs are split word by word (`namewords`): only the words a
     /// name alone has stay apart from the engine.
     pub name_words: bool,
-    /// With `name_words`: only the parts the engine would translate (`namewords::translatable_only`).
-    pub translatable_names_only: bool,
     /// The original writes titles in sentence case (Basque): every
     /// capitalised run but a sentence's first word is a name, kept whatever
     /// the dictionary knows of its words ("Amets Arzallus", not "Sueño
@@ -130,9 +128,7 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     for span in names::find(&text, &taken, &kept, known.analysis, known.running_text, known.capitals_are_names, known.capitals_are_headings)
     {
         match known.analysis.filter(|_| known.name_words) {
-            Some(analysis) => {
-                kept.extend(namewords::name_words(&text, span, analysis, known.capitals_are_headings, known.translatable_names_only))
-            }
+            Some(analysis) => kept.extend(namewords::name_words(&text, span, analysis, known.capitals_are_headings)),
             None => kept.push(span),
         }
     }

@@ -22,14 +22,9 @@ const TABLE: &str = include_str!("../../../data/translate/name-words.tsv");
 /// The rows of the table: (target language, field, whether it splits); a
 /// row for a Catalan original names its target `ca>LANG`.
 fn rows() -> impl Iterator<Item = (String, String, bool)> {
-    modes().map(|(l, f, mode)| (l, f, mode == "words" || mode == "translatable"))
-}
-
-/// The rows of the table with their mode: `words`, `translatable` or `whole`.
-fn modes() -> impl Iterator<Item = (String, String, String)> {
     TABLE.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).filter_map(|l| {
         let cols: Vec<&str> = l.split('\t').collect();
-        (cols.len() >= 3).then(|| (cols[0].to_string(), cols[1].to_string(), cols[2].to_string()))
+        (cols.len() >= 3).then(|| (cols[0].to_string(), cols[1].to_string(), cols[2] == "words"))
     })
 }
 
@@ -37,16 +32,6 @@ fn modes() -> impl Iterator<Item = (String, String, String)> {
 /// word by word.
 pub fn splits(lang: Lang, field: Field) -> bool {
     rows().any(|(l, f, on)| on && l == lang && f == field.as_str())
-}
-
-/// Whether kept runs of `field` texts from Spanish into `lang`, split word
-/// by word, keep only the parts the engine would translate
-/// (`translatable`): the parts holding a word the dictionary knows as an
-/// ordinary word too ("Gloria Fuertes"), not those of unknown words and
-/// proper nouns only ("Antonio Mingote", "Caperucita"), which the engine
-/// writes as they are or with their established names.
-pub fn translatable_only(lang: Lang, field: Field) -> bool {
-    modes().any(|(l, f, mode)| mode == "translatable" && l == lang && f == field.as_str())
 }
 
 /// Whether kept runs of `field` texts from the original language coded
@@ -64,28 +49,11 @@ pub fn splits_from(src: &str, lang: Lang, field: Field) -> bool {
 /// engine; the words between them go to it. `headings` (a Catalan
 /// original): a word in capitals the dictionary knows is no name's
 /// ("ACTIVITAT CANCEL·LADA").
-/// `translatable` ([`translatable_only`], a text sent plain): of those
-/// parts, only the ones holding a word the dictionary knows as an ordinary
-/// word too.
-pub fn name_words(text: &str, span: (usize, usize), analysis: &Analysis, headings: bool, translatable: bool) -> Vec<(usize, usize)> {
+pub fn name_words(text: &str, span: (usize, usize), analysis: &Analysis, headings: bool) -> Vec<(usize, usize)> {
     let ws: Vec<(usize, usize)> = words(&text[span.0..span.1]).into_iter().map(|(a, b)| (span.0 + a, span.0 + b)).collect();
     let lower = |k: usize| text[ws[k].0..ws[k].1].to_lowercase();
     let connector = |k: usize| lang_data::of(Lang::Es).connectors.has(&lower(k));
     let kind = |k: usize| analysis.units.iter().find(|u| u.0 <= ws[k].0 && ws[k].0 < u.1).map(|u| u.2);
-    // A text sent plain keeps only the parts the engine would translate: a
-    // part holding a word the dictionary knows as an ordinary word too
-    // ("Gloria Fuertes", "María Fernanda del Hoyo", "Escuela de Magia Ana
-    // Tamariz"). A part of unknown words and proper nouns goes to the
-    // engine, which writes an unknown word as it is and a known proper
-    // noun with its established name ("Caperucita" → "Caputxeta"): kept,
-    // it only cost the engine the words around it ("Antonio Mingote y
-    // CMM" kept its Spanish "y", "de Alcorcón" its "de").
-    let common_within =
-        |(a, b): (usize, usize)| (0..ws.len()).any(|k| ws[k].0 >= a && ws[k].1 <= b && !connector(k) && kind(k) == Some(WordKind::Common));
-    if translatable {
-        let kept = name_words(text, span, analysis, headings, false);
-        return kept.into_iter().filter(|&s| common_within(s)).collect();
-    }
     // A given name by the dictionary (`<np><ant>`) or by `es/given-names.txt`.
     let given = |k: usize| analysis.given_names.contains(&ws[k].0) || lang_data::of(Lang::Es).given_names.has(&lower(k));
     let name_word = |k: usize| {
@@ -179,7 +147,7 @@ mod tests {
 
     fn kept(text: &str, kinds: &[(&str, WordKind)]) -> Vec<String> {
         let an = analysis(text, kinds);
-        name_words(text, (0, text.len()), &an, false, false).into_iter().map(|(a, b)| text[a..b].to_string()).collect()
+        name_words(text, (0, text.len()), &an, false).into_iter().map(|(a, b)| text[a..b].to_string()).collect()
     }
 
     use WordKind::{Common, Function, Proper, Unknown};

@@ -342,7 +342,6 @@ mod finish_golden {
                     adjective_first: crate::translate::lang::adjective_first(tgt),
                     sentence_case: *field == Field::Title && crate::translate::lang::sentence_case_titles(tgt),
                     name_words: src == "es" && crate::translate::prepare::namewords::splits(tgt, *field),
-                    translatable_names_only: src == "es" && crate::translate::prepare::namewords::translatable_only(tgt, *field),
                     lang: Some(tgt),
                     ..Default::default()
                 };
