@@ -47,7 +47,9 @@ pub trait Translator {
     }
     /// The work that needed the engines this backend holds is done: close
     /// them (a local engine's processes end; the next text starts what it
-    /// needs). A backend that holds nothing does nothing.
+    /// needs; one whose answers never depend on the texts before may stay,
+    /// within the share `hold_at_most` gives). A backend that holds
+    /// nothing does nothing.
     fn rest(&mut self) {}
     /// What this engine's workers may hold together, in MB of summed PSS
     /// (`translate_max_memory_mb`); `None` when it holds no process (a

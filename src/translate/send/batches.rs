@@ -83,6 +83,15 @@ pub(in crate::translate) fn send<T: Translator + Send>(
             None => vec![Hold::default(); targets.len()],
         };
         for (wave, shares) in waves(targets, &weights, n, budget) {
+            // A worker with no target in this wave holds nothing (an engine
+            // kept from the last wave closes), so that the wave's workers
+            // have the whole budget between them.
+            let busy = shares.len();
+            for (w, worker) in sending.workers.iter_mut().enumerate() {
+                if !(0..busy).any(|i| worker_of(i, n) == w) {
+                    worker.hold_at_most(0, 0);
+                }
+            }
             for (i, share) in shares.into_iter().enumerate() {
                 sending.workers[worker_of(i, n)].hold_at_most(share.mb, share.processes);
             }

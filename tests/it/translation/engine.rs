@@ -553,6 +553,65 @@ fn pipeline_groups_under(root: u32) -> Vec<Pipeline> {
     out
 }
 
+/// Each pipeline's modes, with the process groups that ran them.
+type Starts = std::collections::BTreeMap<String, std::collections::BTreeSet<u32>>;
+
+/// The pipelines a `run --source madrid` in `dir` started and the most
+/// processes they held at once, with what held them: the run's tree
+/// sampled every 50 ms. The run must succeed.
+fn sampled_run(dir: &Path) -> (Starts, (usize, Vec<String>)) {
+    let mut child = common::command(dir)
+        .args(["--mirror", "mirror", "run", "--source", "madrid"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut starts = Starts::default();
+    let mut most = (0usize, Vec::new());
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        let alive = pipeline_groups_under(child.id());
+        let held: usize = alive.iter().map(|p| p.processes).sum();
+        if held > most.0 {
+            most = (held, alive.iter().map(|p| format!("{} ({})", p.modes, p.processes)).collect());
+        }
+        for p in alive {
+            starts.entry(p.modes).or_default().insert(p.group);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert!(status.success(), "{stderr}");
+    (starts, most)
+}
+
+/// The English analyser (eng-spa, which tells an English word in a Spanish
+/// text from a Spanish word a route lacks) answers a word the same
+/// whatever came before, so a worker keeps it from one wave to the next:
+/// Spanish titles and then descriptions into French (two waves, one
+/// worker) load it once, not once a wave. Through the binary, on the
+/// first events of the real Madrid feed.
+#[test]
+fn the_english_analyser_is_started_once_a_worker_not_once_a_wave() {
+    if apertium().is_none() {
+        return;
+    }
+    let dir = common::workdir(&crate::translation::engine_answers::config("\"es\", \"fr\""));
+    if !crate::translation::engine_answers::write_real_sample(dir.path(), 60) {
+        return;
+    }
+    let (starts, _) = sampled_run(dir.path());
+    let started = |modes: &str| starts.get(modes).map_or(0, |g| g.len());
+    // Titles went through es-fr and its marked twin, descriptions through
+    // Catalan: both waves ran, each with words for the analyser (before,
+    // each started its own).
+    assert!(started("es-fr") >= 2 && started("spa-cat+cat-fra") >= 1, "{starts:?}");
+    assert_eq!(started("eng-spa"), 1, "{starts:?}");
+}
+
 /// A wave's share of `translate_max_processes` is what its targets'
 /// engines need, not a fixed part per worker: with 90 processes for the
 /// run, Spanish descriptions into French (through Catalan, with the leak
@@ -578,31 +637,7 @@ fn a_wave_gets_the_processes_its_engines_need_and_none_restarts() {
     if !crate::translation::engine_answers::write_real_sample(dir.path(), 120) {
         return;
     }
-    let mut child = common::command(dir.path())
-        .args(["--mirror", "mirror", "run", "--source", "madrid"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut starts: std::collections::BTreeMap<String, std::collections::BTreeSet<u32>> = Default::default();
-    let mut most = (0usize, Vec::new());
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        let alive = pipeline_groups_under(child.id());
-        let held: usize = alive.iter().map(|p| p.processes).sum();
-        if held > most.0 {
-            most = (held, alive.iter().map(|p| format!("{} ({})", p.modes, p.processes)).collect());
-        }
-        for p in alive {
-            starts.entry(p.modes).or_default().insert(p.group);
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
-    assert!(status.success(), "{stderr}");
+    let (starts, most) = sampled_run(dir.path());
     let started = |modes: &str| starts.get(modes).map_or(0, |g| g.len());
     // The mending pipeline runs for French descriptions only: one wave,
     // one start. spa-cat+cat-fra is the descriptions' engine and the
