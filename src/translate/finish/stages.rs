@@ -296,10 +296,11 @@ mod tests {
     /// A text sent plain gets Apertium's garbles around a kept name mended (a
     /// stop or a Catalan word moved before it, a Catalan article doubled
     /// before a name's own), its article capital inside a contraction mended,
-    /// the elision before a kept name, its punctuation set as the language
-    /// sets it and a place alone in the reader's name for it, nothing else.
+    /// the Catalan "a" before a kept place, the elision before a kept name,
+    /// its punctuation set as the language sets it and a place alone in the
+    /// reader's name for it, nothing else.
     #[test]
-    fn a_text_sent_plain_gets_only_seven_stages() {
+    fn a_text_sent_plain_gets_only_eight_stages() {
         let plain: Vec<&str> = STAGES.iter().filter(|s| s.sent_plain).map(|s| s.name).collect();
         assert_eq!(
             plain,
@@ -308,6 +309,7 @@ mod tests {
                 "a Catalan article before a name's own",
                 "a Catalan word moved before a kept span",
                 "an article's capital inside a contraction",
+                "prepositions before a span, a moved \"en\" put back",
                 "elision",
                 "punctuation as the language sets it",
                 "places in the reader's language"
