@@ -14,7 +14,7 @@
 //!    languages; function words an engine capitalised put back in lower case.
 //! 5. French and English: the preposition before a kept span (Apertium's
 //!    moved "en" put back, on its output only).
-//! 6. Elision before a kept span: with 9, the only stages a text sent plain gets.
+//! 6. Elision before a kept span: with 5 (Catalan) and 9, the stages a text sent plain gets.
 //! 7. French: "vous" after an imperative. English: general nouns, and
 //!    titles in title case (British usage: short function words lower case)
 //!    with their compounds.
@@ -66,7 +66,8 @@ pub fn finish(output: &str, names: &[String], lead: Option<&str>, lang: Lang, fi
 
 /// The engine's output for a text sent plain (`lang::plain`), where only
 /// the elision an engine could not make before a kept name is mended
-/// ("de Alasdair Roberts" → "d'Alasdair Roberts") and the punctuation set
+/// ("de Alasdair Roberts" → "d'Alasdair Roberts"; in Catalan, the "en"
+/// before one reads "a": "a Madrid") and the punctuation set
 /// as the language sets it (`typography`): the stages marked `sent_plain`.
 /// `local` are the kept names that are the event's district, which take no exonym.
 pub fn finish_plain(output: &str, names: &[String], local: &[String], lang: Lang) -> String {

@@ -145,9 +145,12 @@ pub(super) const STAGES: &[Stage] = &[
     stage("function words in lower case", Step::Segments(Cut::Names, capitals::lower_stray_capitals_in)),
     // One rule for every engine; on Apertium's output the "en" it moved
     // ("d'en Magie Escena") goes back first.
+    // On a text sent plain too (Catalan descriptions keep their names, and
+    // the Spanish "en" before one comes back "en Madrid", not "a Madrid").
     Stage {
         langs: Langs::Only(&[Lang::Fr, Lang::En, Lang::Ca]),
         engines: APERTIUM,
+        sent_plain: true,
         ..stage(
             "prepositions before a span, a moved \"en\" put back",
             Step::Segments(Cut::Names, |s, f| places::prepositions(s, f.lang, true)),
@@ -293,10 +296,11 @@ mod tests {
     /// A text sent plain gets Apertium's garbles around a kept name mended (a
     /// stop or a Catalan word moved before it, a Catalan article doubled
     /// before a name's own), its article capital inside a contraction mended,
-    /// the elision before a kept name, its punctuation set as the language
-    /// sets it and a place alone in the reader's name for it, nothing else.
+    /// the Catalan "a" before a kept place, the elision before a kept name,
+    /// its punctuation set as the language sets it and a place alone in the
+    /// reader's name for it, nothing else.
     #[test]
-    fn a_text_sent_plain_gets_only_seven_stages() {
+    fn a_text_sent_plain_gets_only_eight_stages() {
         let plain: Vec<&str> = STAGES.iter().filter(|s| s.sent_plain).map(|s| s.name).collect();
         assert_eq!(
             plain,
@@ -305,6 +309,7 @@ mod tests {
                 "a Catalan article before a name's own",
                 "a Catalan word moved before a kept span",
                 "an article's capital inside a contraction",
+                "prepositions before a span, a moved \"en\" put back",
                 "elision",
                 "punctuation as the language sets it",
                 "places in the reader's language"

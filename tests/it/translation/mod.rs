@@ -19,6 +19,7 @@ mod neural_fallback;
 mod neural_poison;
 mod neural_referee;
 mod pipeline;
+mod plain_descriptions;
 pub(crate) mod quality;
 mod real_bodies;
 mod real_senses;
