@@ -49,6 +49,44 @@ pub(super) fn stop_moved_before_a_span(segs: &mut [Segment]) {
     }
 }
 
+/// A comma or semicolon between a function word and a kept span, as
+/// Apertium moves the mark that followed the span in front of it ("una
+/// maqueta del C3A, descontextualizada" → "del , C3A descontextualitzada"):
+/// it goes back right after the span. Only after a word that never ends a
+/// clause (`data/lang/LANG/function-words.txt`: "del", "i", "amb"), so a
+/// publisher's own " , " stays as published.
+pub(super) fn mark_moved_before_a_span(segs: &mut [Segment], lang: Lang) {
+    let function_words = crate::lang_data::of(lang).function_words.lines();
+    for i in 0..segs.len().saturating_sub(1) {
+        let (Segment::Plain(before), Segment::Name(_)) = (&segs[i], &segs[i + 1]) else { continue };
+        let cut = before.trim_end_matches(' ');
+        // " ," as the engine left it, or "," once the blanks are tidied. Not
+        // a colon: "acompañado de: Miguel Ángel del Arco" is the publisher's.
+        let Some((rest, mark)) = [",", ";"].iter().find_map(|m| cut.strip_suffix(m).map(|r| (r.trim_end(), *m))) else {
+            continue;
+        };
+        let word = rest.rsplit(' ').next().unwrap_or("");
+        if !function_words.contains(&word.to_lowercase().as_str()) {
+            continue;
+        }
+        // The mark goes after the span, unless punctuation already stands there.
+        let after_has_mark = matches!(segs.get(i + 2), Some(Segment::Plain(a)) if a.starts_with([',', ':', ';', '.']));
+        segs[i] = Segment::Plain(format!("{rest} "));
+        if after_has_mark {
+            continue;
+        }
+        match segs.get_mut(i + 2) {
+            Some(Segment::Plain(after)) => *after = format!("{mark}{after}"),
+            _ => {
+                if let Segment::Name(n) = &segs[i + 1] {
+                    let n = format!("{n}{mark}");
+                    segs[i + 1] = Segment::Name(n);
+                }
+            }
+        }
+    }
+}
+
 /// Catalan: an elided article before a name's own capitalised one, as
 /// Apertium writes the Spanish "en el El Cairo" ("en l'El Cairo"): it goes
 /// ("en El Cairo"). Also on a text sent plain, which is how Catalan

@@ -3,7 +3,9 @@
 //! engines and fields it applies to. In order:
 //! 1. Apertium only: blanks tidied around the anchors (kept names and terms
 //!    put in), and in French and Catalan a word or stop it moved before a
-//!    kept span put back after it ("Concert D'en X Y" → "Concert de X en Y").
+//!    kept span put back after it ("Concert D'en X Y" → "Concert de X en Y");
+//!    with every engine, a comma moved between a function word and
+//!    a kept span put back after the span ("del , C3A" → "del C3A,").
 //! 2. The capital an engine gave the word after a leading kept span undone.
 //! 3. Apertium only, English: a range opens with "from".
 //! 4. In each stretch of plain text: blanks tidied, prepositions and

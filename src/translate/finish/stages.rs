@@ -100,6 +100,10 @@ pub(super) const STAGES: &[Stage] = &[
         ..stage("a stop moved before a kept span", Step::Segments(Cut::Names, |s, _| garbled::stop_moved_before_a_span(s)))
     },
     Stage {
+        sent_plain: true,
+        ..stage("a comma moved before a kept span", Step::Segments(Cut::Names, |s, f| garbled::mark_moved_before_a_span(s, f.lang)))
+    },
+    Stage {
         langs: Langs::Only(&[Lang::Ca]),
         sent_plain: true,
         ..stage("a Catalan article before a name's own", Step::Text(|t, _| garbled::catalan_article_before_a_names_own(t)))
@@ -294,18 +298,19 @@ mod tests {
     }
 
     /// A text sent plain gets Apertium's garbles around a kept name mended (a
-    /// stop or a Catalan word moved before it, a Catalan article doubled
+    /// stop, a comma, or a Catalan word moved before it, a Catalan article doubled
     /// before a name's own), its article capital inside a contraction mended,
     /// the Catalan "a" before a kept place, the elision before a kept name,
     /// its punctuation set as the language sets it and a place alone in the
     /// reader's name for it, nothing else.
     #[test]
-    fn a_text_sent_plain_gets_only_eight_stages() {
+    fn a_text_sent_plain_gets_only_nine_stages() {
         let plain: Vec<&str> = STAGES.iter().filter(|s| s.sent_plain).map(|s| s.name).collect();
         assert_eq!(
             plain,
             [
                 "a stop moved before a kept span",
+                "a comma moved before a kept span",
                 "a Catalan article before a name's own",
                 "a Catalan word moved before a kept span",
                 "an article's capital inside a contraction",
@@ -314,6 +319,11 @@ mod tests {
                 "punctuation as the language sets it",
                 "places in the reader's language"
             ]
+        );
+        let kept = vec!["C3A".to_string()];
+        assert_eq!(
+            finish_plain("Una maqueta del , C3A descontextualitzada", &kept, &[], Lang::Ca),
+            "Una maqueta del C3A, descontextualitzada"
         );
         assert_eq!(
             finish_plain("explora el clasismo en l'El Cairo contemporani", &[], &[], Lang::Ca),

@@ -106,3 +106,27 @@ fn a_kept_name_is_no_wider_than_the_name_and_catalan_words_are_translated_on_rea
     let it = text("it", "11885750", "title");
     assert!(it.contains("nell'Espacio de Igualdad") && !it.contains("nel Espacio"), "{it}");
 }
+
+/// A comma Apertium moved in front of a kept name goes back after it: a
+/// Catalan description is sent plain, and "Una maqueta del C3A,
+/// descontextualizada" (Andalucía 151213) came back "del , C3A
+/// descontextualitzada", where plain Apertium has the comma right.
+#[test]
+fn a_comma_moved_before_a_kept_name_goes_back_after_it_on_a_real_record() {
+    let Some([andalucia]) = realdata_translated([ANDALUCIA_2026_01]) else {
+        return;
+    };
+    let config = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"ca\"]\n\n[sources.andalucia]\nenabled = true\n";
+    let dir = workdir(config);
+    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
+    // The record as published, its description cut after the sentence.
+    let cut = |r: &mut Value| {
+        let text: String = r["description"].as_str().unwrap_or_default().chars().take(680).collect();
+        r["description"] = Value::String(text);
+    };
+    place(&mirror, ANDALUCIA, &json_rows_cut_to(&andalucia, "id", &["151213"], cut));
+    run_each_from(d, &mirror, &["andalucia"]);
+    let ca = listed_all(d, "ca")["151213"]["description"].as_str().unwrap_or_default().to_string();
+    assert!(ca.contains("Una maqueta del C3A, "), "{ca}");
+    assert!(!ca.contains("del , C3A") && !ca.contains("del, C3A"), "{ca}");
+}
