@@ -260,7 +260,6 @@ impl ApertiumTranslator {
         if routes::route(src, tgt, field).is_none() {
             engine_lang(src)?;
         }
-        engine_lang(tgt)?;
         if src == tgt {
             return Ok(texts.to_vec());
         }

@@ -160,7 +160,6 @@ impl Translator for ApyTranslator {
     fn translate(&mut self, src: &SourceLang, tgt: Lang, texts: &[String]) -> Result<Vec<String>> {
         let (src, tgt) = (src.as_str(), tgt.as_str());
         engine_lang(src)?;
-        engine_lang(tgt)?;
         let Some(route) = route(src, tgt, |s, t| self.langpair(s, t)) else {
             bail!("APy at {} offers no pair for {src}->{tgt}, directly or through {PIVOT}", self.base_url);
         };

@@ -30,19 +30,8 @@ impl ApertiumTranslator {
         texts: &[String],
         answers: Vec<Answer>,
     ) -> Result<Vec<String>> {
-        let out = self.mend_marked_leaks(src, tgt, via, texts, answers)?;
-        Ok(out.into_iter().map(|t| t.replace(routes::LEAK, "")).collect())
-    }
-
-    /// [`Self::mend_leaks`], its texts still marked where a swap did not reach.
-    fn mend_marked_leaks(
-        &mut self,
-        src: &str,
-        tgt: &str,
-        via: Option<&str>,
-        texts: &[String],
-        answers: Vec<Answer>,
-    ) -> Result<Vec<String>> {
+        // Where a swap did not reach, the leak's mark goes too.
+        let unmarked = |out: Vec<String>| out.into_iter().map(|t| t.replace(routes::LEAK, "")).collect();
         let mut out: Vec<String> = Vec::with_capacity(answers.len());
         let mut leaked: Vec<String> = Vec::new();
         // Each text with its leaks marked where they stand, until swapped.
@@ -56,9 +45,9 @@ impl ApertiumTranslator {
         }
         let back = routes::route("ca", src, None).filter(|r| r.pivot.is_none());
         let direct = routes::route(src, tgt, None).filter(|r| r.pivot.is_none());
-        let (Some(back), Some(direct)) = (back, direct) else { return Ok(out) };
+        let (Some(back), Some(direct)) = (back, direct) else { return Ok(unmarked(out)) };
         if leaked.is_empty() || via != Some("ca") || !back.modes.iter().chain(&direct.modes).all(|m| self.modes.contains(*m)) {
-            return Ok(out);
+            return Ok(unmarked(out));
         }
         // The mending pipeline's second hop (the direct pair) marks a word
         // it does not know: such a word would come back Spanish, and stays
@@ -78,7 +67,7 @@ impl ApertiumTranslator {
         for text in &mut out {
             *text = routes::swap_leaks(text, &swaps);
         }
-        Ok(out)
+        Ok(unmarked(out))
     }
 
     /// Each text's words its route left as the original wrote them
