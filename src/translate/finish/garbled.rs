@@ -36,14 +36,20 @@ pub(super) fn stop_moved_before_a_span(segs: &mut [Segment]) {
         };
         segs[i] = Segment::Plain(rest);
         if new_sentence {
-            match segs.get_mut(i + 2) {
-                Some(Segment::Plain(after)) => *after = format!(".{after}"),
-                _ => {
-                    if let Segment::Name(n) = &segs[i + 1] {
-                        let n = format!("{n}.");
-                        segs[i + 1] = Segment::Name(n);
-                    }
-                }
+            put_after_span(segs, i + 1, ".");
+        }
+    }
+}
+
+/// `mark` put right after the kept span `segs[span]`: at the start of the
+/// plain stretch that follows, or at the span's end when none does.
+fn put_after_span(segs: &mut [Segment], span: usize, mark: &str) {
+    match segs.get_mut(span + 1) {
+        Some(Segment::Plain(after)) => *after = format!("{mark}{after}"),
+        _ => {
+            if let Segment::Name(n) = &segs[span] {
+                let n = format!("{n}{mark}");
+                segs[span] = Segment::Name(n);
             }
         }
     }
@@ -72,17 +78,8 @@ pub(super) fn mark_moved_before_a_span(segs: &mut [Segment], lang: Lang) {
         // The mark goes after the span, unless punctuation already stands there.
         let after_has_mark = matches!(segs.get(i + 2), Some(Segment::Plain(a)) if a.starts_with([',', ':', ';', '.']));
         segs[i] = Segment::Plain(format!("{rest} "));
-        if after_has_mark {
-            continue;
-        }
-        match segs.get_mut(i + 2) {
-            Some(Segment::Plain(after)) => *after = format!("{mark}{after}"),
-            _ => {
-                if let Segment::Name(n) = &segs[i + 1] {
-                    let n = format!("{n}{mark}");
-                    segs[i + 1] = Segment::Name(n);
-                }
-            }
+        if !after_has_mark {
+            put_after_span(segs, i + 1, mark);
         }
     }
 }
