@@ -135,3 +135,39 @@ fn para_before_a_kept_term_is_for_not_stops_on_a_real_record() {
     let en = listed_all(d, "en")["50095650"]["description"].as_str().unwrap_or_default().to_string();
     assert!(en.starts_with("For all ages") && !en.contains("stops"), "{en}");
 }
+
+/// English puts no subject pronoun after a kept name and the name's dates
+/// or place in brackets, or an adverb, before its verb: "Valentí Fargnoli
+/// (1885-1944) it is one of…", "Enric Ansesa (Girona, 1945) it is…",
+/// "Pepa Plana always it has claimed…" (Catalonia 20210127036,
+/// 20201202041, 20210114015), where plain Apertium has none.
+#[test]
+fn no_english_pronoun_after_a_name_its_brackets_or_an_adverb_on_real_records() {
+    let Some([gencat]) = realdata_translated([GENCAT_2022_11]) else {
+        return;
+    };
+    let config = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"ca\", \"en\"]\n\n[sources.gencat]\nenabled = true\n";
+    let dir = workdir(config);
+    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
+    // The records as published, their descriptions from the sentence that names the artist.
+    let cut = |r: &mut serde_json::Value| {
+        let text = r["descripcio"].as_str().unwrap_or_default().to_string();
+        let from = if r["codi"] == "20210114015" { text.find("Com canvien").unwrap_or(0) } else { 0 };
+        let opening = serde_json::Value::String(text[from..].chars().take(400).collect());
+        r["descripcio"] = opening.clone();
+        if r.get("descripcio_html").is_some() {
+            r["descripcio_html"] = opening;
+        }
+    };
+    let ids = ["20210127036", "20201202041", "20210114015"];
+    place(&mirror, GENCAT, &json_rows_cut_to(&gencat, "codi", &ids, cut));
+    run_each_from(d, &mirror, &["gencat"]);
+    let en = listed_all(d, "en");
+    let text = |id: &str| en[id]["description"].as_str().unwrap_or_default().to_string();
+    let t = text("20210127036");
+    assert!(t.contains("(1885-1944) is one") && !t.contains(") it is"), "{t}");
+    let t = text("20201202041");
+    assert!(t.contains("1945) is one") && !t.contains(") it is"), "{t}");
+    let t = text("20210114015");
+    assert!(t.contains("Pepa Plana always has") && !t.contains("always it has"), "{t}");
+}
