@@ -181,6 +181,9 @@ kinds! {
         genders: "genders.tsv",
         /// French: subject pronouns.
         subject_pronouns: "subject-pronouns.txt",
+        /// English: adverbs that stand between a kept name and the verb it
+        /// is the subject of ("Pepa Plana always it has claimed").
+        adverbs: "adverbs.txt",
         /// The pronouns Apertium writes through Catalan for an article it
         /// read as one before a kept span ("celle \[X\]"), with the article.
         span_pronouns: "span-pronouns.tsv",

@@ -102,7 +102,8 @@ pub(in crate::translate) const JOIN_GUARD: &str = "qzxv";
 /// each kept span that an article listed there (`article` rows) opens: the
 /// tagger, which cannot see the span, reads "la \[X\] es" as a pronoun
 /// before a verb ("It is \[X\] it", French "celle \[X\]", Portuguese
-/// "Está-o").
+/// "Está-o"); so does a word listed as `misread` ("Para \[X\]" read as
+/// the verb "parar": "It stops \[all ages\]").
 pub(crate) fn guard_joins(core: &str) -> std::borrow::Cow<'_, str> {
     // (side, word) rows of the file, read once.
     static LISTED: LazyLock<Vec<(&'static str, &'static str)>> = LazyLock::new(|| {
@@ -128,7 +129,7 @@ pub(crate) fn guard_joins(core: &str) -> std::borrow::Cow<'_, str> {
         let Some(start) = core[..end].rfind(KEEP_START) else { continue };
         let after = end + KEEP_END.len_utf8();
         let before = last_word(&core[..start]);
-        if before.as_deref().is_some_and(|w| listed("article", w)) {
+        if before.as_deref().is_some_and(|w| listed("article", w) || listed("misread", w)) {
             let out = guarded.get_or_insert_with(String::new);
             out.push_str(&core[from..start]);
             out.push_str(JOIN_GUARD);

@@ -138,19 +138,46 @@ pub(super) fn catalan_word_moved_before_a_span(segs: &mut [Segment]) {
 /// kept name and before a lower-case word: the name is the subject, and the
 /// pronoun goes ("Ismael Serrano il commençait" → "Ismael Serrano
 /// commençait", English "Claudia Pia It left" → "Claudia Pia left"); "il y
-/// a" stays.
+/// a" stays. Between the name and the pronoun may stand the name's dates
+/// or place in brackets ("Enric Ansesa (Girona, 1945) it is") and one
+/// adverb of `adverbs.txt` ("Pepa Plana always it has claimed").
 pub(super) fn pronoun_after_a_name(segs: &mut [Segment], lang: Lang) {
     for i in 1..segs.len() {
         let (Segment::Name(name), Segment::Plain(after)) = (&segs[i - 1], &segs[i]) else { continue };
-        if !name.ends_with(char::is_alphanumeric) {
+        if !name.ends_with(char::is_alphanumeric) || !after.starts_with(' ') {
             continue;
         }
-        let Some(rest) = after.strip_prefix(' ') else { continue };
+        // Where the words after the name (and its brackets) start: the
+        // stretch `j`, from byte `from`.
+        let (mut j, mut from) = (i, 1);
+        if after.starts_with(" (") {
+            let closing = (i..segs.len()).find_map(|k| match &segs[k] {
+                Segment::Plain(t) => {
+                    let start = if k == i { 2 } else { 0 };
+                    let close = t[start..].find(')').map(|c| start + c)?;
+                    (!t[start..close].contains('(') && t[close + 1..].starts_with(' ')).then_some((k, close + 2))
+                }
+                Segment::Name(_) => None,
+            });
+            let Some(found) = closing else { continue };
+            (j, from) = found;
+        }
+        let Segment::Plain(stretch) = &segs[j] else { continue };
+        let (kept, mut rest) = stretch.split_at(from);
+        let mut head = kept.to_string();
+        // One adverb before the pronoun.
+        if let Some((word, tail)) = rest.split_once(' ')
+            && crate::lang_data::of(lang).adverbs.has(word)
+        {
+            head.push_str(word);
+            head.push(' ');
+            rest = tail;
+        }
         let Some((pronoun, tail)) = rest.split_once(' ') else { continue };
         let next = tail.split([' ', ',', '.']).next().unwrap_or_default();
         let verb_like = next.starts_with(char::is_lowercase) && next != "y";
         if verb_like && crate::lang_data::of(lang).subject_pronouns.has(&pronoun.to_lowercase()) {
-            segs[i] = Segment::Plain(format!(" {tail}"));
+            segs[j] = Segment::Plain(format!("{head}{tail}"));
         }
     }
 }

@@ -22,6 +22,7 @@ pub mod addresses;
 pub mod analyser;
 mod capitals;
 pub mod gazetteer;
+pub mod headings;
 mod names;
 pub mod namewords;
 pub mod ordinals;
@@ -94,6 +95,11 @@ pub struct Prepared {
     /// The kept names that are the event's district: a city's district
     /// (Madrid's Salamanca) is no town of that name, and takes no exonym.
     pub local: Vec<String>,
+    /// The parts of a title (`headings`: between its colons, stops,
+    /// brackets and quotes, by index) that the original shouts in capitals
+    /// and that were sent in lower case: their translation goes back into
+    /// capitals (`headings::restore`).
+    pub shouted: Vec<usize>,
 }
 
 impl Prepared {
@@ -118,6 +124,14 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     let text = unmark(text);
     let given: Vec<&str> = [known.venue, known.locality].into_iter().flatten().map(str::trim).filter(|p| p.chars().count() > 2).collect();
     let mut kept = kept_first(&text, &given, known);
+    // A heading in capitals of common words goes to the engine in lower case.
+    let headings = match known.analysis {
+        Some(analysis) if !known.running_text && !known.capitals_are_headings && !known.capitals_are_names => {
+            headings::find(&text, &kept, analysis)
+        }
+        _ => Vec::new(),
+    };
+    let text = headings::lowered(&text, &headings);
     // What the target language writes its own way: ordinals, then terms.
     let ordinals = edition_ordinals(&text, known, &kept);
     let mut taken: Vec<(usize, usize)> = kept.clone();
@@ -147,10 +161,13 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     };
     // After sentence casing: "Danza Barroca" leads with "Danza" once it reads "Danza barroca".
     let lead = render::lead(&text, &spans);
+    let before_render = text.clone();
     let (text, names) = render::marked(&text, spans);
     let district = known.district.map(str::trim).unwrap_or_default();
     let local = names.iter().filter(|n| !district.is_empty() && n.trim().eq_ignore_ascii_case(district)).cloned().collect();
-    Prepared { text, names, terms_used: terms_used(&found, terms), lead, local }
+    // A term put in with a mark of its own would shift the parts: none come back in capitals.
+    let shouted = if headings::same_marks(&unmark(&text), &before_render) { headings.iter().map(|h| h.0).collect() } else { Vec::new() };
+    Prepared { text, names, terms_used: terms_used(&found, terms), lead, local, shouted }
 }
 
 /// A Roman numeral right after a kept name, ending the text or its clause,

@@ -69,7 +69,7 @@ pub(super) fn find(
     }
     found
         .into_iter()
-        .map(|span| owner_of_a_body(text, span))
+        .filter_map(|span| owner_of_a_body(text, span))
         .filter(|span| taken.iter().all(|&(a, b)| span.1 <= a || span.0 >= b))
         .map(|span| headed(text, &ws, span, taken))
         .collect()
@@ -120,23 +120,26 @@ fn without_headings(text: &str, span: (usize, usize), analysis: &Analysis) -> Ve
 /// Culture"), then "de la" and its owner, the name kept ("Generalitat de
 /// Catalunya"); the owner is the last such part, as the field may hold one
 /// ("Departamento de Historia del Arte de la Universidad de Sevilla"). A
-/// run with no owner after an article stays whole.
-fn owner_of_a_body(text: &str, span: (usize, usize)) -> (usize, usize) {
+/// run with no owner after an article stays whole; one whose owner right
+/// after it is kept already (the gazetteer's "Junta de Andalucía") is no
+/// name at all.
+fn owner_of_a_body(text: &str, span: (usize, usize)) -> Option<(usize, usize)> {
     let run = &text[span.0..span.1];
     let first = run.split(|c: char| !c.is_alphanumeric()).next().unwrap_or_default().to_lowercase();
     if !body_head(&first) {
-        return span;
+        return Some(span);
     }
     const OWNERS: &[&str] = &[" de la ", " del ", " de l'", " de l’", " de los ", " de las ", " dels ", " de les "];
+    let after = &text[span.1..];
+    if OWNERS.iter().any(|of| after.strip_prefix(of).is_some_and(|rest| rest.starts_with(char::is_uppercase))) {
+        return None;
+    }
     let owner = OWNERS
         .iter()
         .flat_map(|of| run.match_indices(of).map(|(at, _)| at + of.len()))
         .filter(|&at| run[at..].starts_with(char::is_uppercase))
         .max();
-    match owner {
-        Some(at) => (span.0 + at, span.1),
-        None => span,
-    }
+    Some(owner.map_or(span, |at| (span.0 + at, span.1)))
 }
 
 /// The capitalised run `span` cut before each public body that a

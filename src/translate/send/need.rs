@@ -118,6 +118,7 @@ fn finish_answer(p: &Prepared, answer: &str, tgt: Lang, field: Field, (apertium,
     } else {
         finish::finish_from(answer, &p.names, &p.anchors(), &p.local, p.lead.as_deref(), tgt, field, slips)
     };
+    text = crate::translate::prepare::headings::restore(&crate::translate::prepare::unmark(&p.text), &text, &p.shouted);
     if shortened {
         text.push_str(" […]");
     }
@@ -187,6 +188,7 @@ mod finish_golden {
             terms_used: strings("terms_used"),
             lead: v["lead"].as_str().map(String::from),
             local: strings("local"),
+            shouted: Vec::new(),
         }
     }
 

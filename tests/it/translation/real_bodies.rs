@@ -15,6 +15,10 @@
 //! elides its masculine article before a kept name ("nell'Espacio", not
 //! "nel Espacio").
 //!
+//! The regional government is a body's name, kept whole in a list of
+//! bodies ("…Ayuntamiento de Granada, Junta de Andalucía, Diputación…" came
+//! back "Joint of Andalusia", French "Junte d'Andalousie").
+//!
 //! Not for: the rules' own examples (the data files' `# example:` lines,
 //! run by `every_example_in_the_language_data_holds`).
 use crate::common::{
@@ -129,4 +133,31 @@ fn a_comma_moved_before_a_kept_name_goes_back_after_it_on_a_real_record() {
     let ca = listed_all(d, "ca")["151213"]["description"].as_str().unwrap_or_default().to_string();
     assert!(ca.contains("Una maqueta del C3A, "), "{ca}");
     assert!(!ca.contains("del , C3A") && !ca.contains("del, C3A"), "{ca}");
+}
+
+/// "Junta de Andalucía" in a list of bodies (Andalucía 212533) stays as
+/// published in every language: its words went one by one to the engine
+/// ("Junte d'Andalousie", "Joint of Andalusia").
+#[test]
+fn the_regional_government_keeps_its_name_in_running_text_on_a_real_record() {
+    let Some([andalucia]) = realdata_translated([ANDALUCIA_2026_01]) else {
+        return;
+    };
+    let config = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"en\", \"fr\", \"it\", \"pt\"]\n\n[sources.andalucia]\nenabled = true\n";
+    let dir = workdir(config);
+    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
+    // The record as published, its description from the sentence that lists the bodies.
+    let cut = |r: &mut Value| {
+        let text = r["description"].as_str().unwrap_or_default();
+        let from = text.find("La Comisión Organizadora de esta").unwrap_or(0);
+        let sentence: String = text[from..].chars().take(260).collect();
+        r["description"] = Value::String(sentence);
+    };
+    place(&mirror, ANDALUCIA, &json_rows_cut_to(&andalucia, "id", &["212533"], cut));
+    run_each_from(d, &mirror, &["andalucia"]);
+    for lang in ["en", "fr", "it", "pt"] {
+        let t = listed_all(d, lang)["212533"]["description"].as_str().unwrap_or_default().to_string();
+        assert!(t.contains("Junta de Andalucía"), "{lang}: {t}");
+        assert!(!t.contains("Joint") && !t.contains("Junte") && !t.contains("Giunta") && !t.contains("Andalousie,"), "{lang}: {t}");
+    }
 }

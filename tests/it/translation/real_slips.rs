@@ -13,8 +13,9 @@
 //! Catalan as a pronoun before a kept span is the article ("partager celle
 //! [lecture]", "in quella [viale]"); a term goes in after a possessive the
 //! target's engine writes right ("his [book club]"); English puts no
-//! subject pronoun after a kept name ("Claudia Pia It left"), and an
-//! article before a kept term is no pronoun ("It is [reading] it").
+//! subject pronoun after a kept name ("Claudia Pia It left"), an
+//! article before a kept term is no pronoun ("It is [reading] it"), and
+//! "Para" before one is no verb ("It stops [all ages]").
 //!
 //! Not for: the rules' own examples (the data files' `# example:` lines,
 //! run by `every_example_in_the_language_data_holds`).
@@ -109,4 +110,64 @@ fn the_finishing_breaks_none_of_the_words_plain_apertium_has_right_on_real_recor
     // A district is no town: Madrid's Salamanca stays in French.
     let t = text("fr", "50090103", "title");
     assert!(t.contains("Salamanca") && !t.contains("Salamanque"), "{t}");
+}
+
+/// "Para" right before a kept term is the preposition: alone before the
+/// span, Apertium's tagger read it as the verb "parar" ("It stops all
+/// ages", Madrid 50095650; "Recommended stops all ages"), where plain
+/// Apertium has "for".
+#[test]
+fn para_before_a_kept_term_is_for_not_stops_on_a_real_record() {
+    let Some([madrid]) = realdata_translated([MADRID_2025_10]) else {
+        return;
+    };
+    let config = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"en\"]\n\n[sources.madrid]\nenabled = true\n";
+    let dir = workdir(config);
+    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
+    // The record as published, its description from the sentence that names the audience.
+    let cut = |r: &mut serde_json::Value| {
+        let text = r["description"].as_str().unwrap_or_default().to_string();
+        let from = text.find("Para todos los públicos").unwrap_or(0);
+        r["description"] = serde_json::Value::String(text[from..].chars().take(120).collect());
+    };
+    place(&mirror, MADRID, &madrid_feed_cut_to(&madrid, &["50095650"], cut));
+    run_each_from(d, &mirror, &["madrid"]);
+    let en = listed_all(d, "en")["50095650"]["description"].as_str().unwrap_or_default().to_string();
+    assert!(en.starts_with("For all ages") && !en.contains("stops"), "{en}");
+}
+
+/// English puts no subject pronoun after a kept name and the name's dates
+/// or place in brackets, or an adverb, before its verb: "Valentí Fargnoli
+/// (1885-1944) it is one of…", "Enric Ansesa (Girona, 1945) it is…",
+/// "Pepa Plana always it has claimed…" (Catalonia 20210127036,
+/// 20201202041, 20210114015), where plain Apertium has none.
+#[test]
+fn no_english_pronoun_after_a_name_its_brackets_or_an_adverb_on_real_records() {
+    let Some([gencat]) = realdata_translated([GENCAT_2022_11]) else {
+        return;
+    };
+    let config = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"ca\", \"en\"]\n\n[sources.gencat]\nenabled = true\n";
+    let dir = workdir(config);
+    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
+    // The records as published, their descriptions from the sentence that names the artist.
+    let cut = |r: &mut serde_json::Value| {
+        let text = r["descripcio"].as_str().unwrap_or_default().to_string();
+        let from = if r["codi"] == "20210114015" { text.find("Com canvien").unwrap_or(0) } else { 0 };
+        let opening = serde_json::Value::String(text[from..].chars().take(400).collect());
+        r["descripcio"] = opening.clone();
+        if r.get("descripcio_html").is_some() {
+            r["descripcio_html"] = opening;
+        }
+    };
+    let ids = ["20210127036", "20201202041", "20210114015"];
+    place(&mirror, GENCAT, &json_rows_cut_to(&gencat, "codi", &ids, cut));
+    run_each_from(d, &mirror, &["gencat"]);
+    let en = listed_all(d, "en");
+    let text = |id: &str| en[id]["description"].as_str().unwrap_or_default().to_string();
+    let t = text("20210127036");
+    assert!(t.contains("(1885-1944) is one") && !t.contains(") it is"), "{t}");
+    let t = text("20201202041");
+    assert!(t.contains("1945) is one") && !t.contains(") it is"), "{t}");
+    let t = text("20210114015");
+    assert!(t.contains("Pepa Plana always has") && !t.contains("always it has"), "{t}");
 }
