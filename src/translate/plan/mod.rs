@@ -406,7 +406,8 @@ impl<'a> Planner<'a> {
             _ => &self.no_terms,
         };
         let plain = self.apertium && src == "es" && super::lang::plain(lang, t.field);
-        let known = Known { engine_analysis: sent.engine_analyses.get(&lang).filter(|_| plain), ..known_into(known, src.as_str(), lang, t.field) };
+        let known =
+            Known { engine_analysis: sent.engine_analyses.get(&lang).filter(|_| plain), ..known_into(known, src.as_str(), lang, t.field) };
         let prepared = prepare(text, known, if plain { &self.no_terms } else { base });
         let route = crate::translate::engines::routes::route(src.as_str(), lang.as_str(), Some(t.field));
         let field = field_key(t.field, shortened, route);

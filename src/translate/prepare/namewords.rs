@@ -256,8 +256,14 @@ mod tests {
         // spa-cat: "lavapiés" a common noun, "Caperucita" and "Nueva York"
         // names (Caputxeta, Nova York), "Gloria" a name and a noun,
         // "Chamberí" unknown.
-        let engine_kinds =
-            [("Lavapiés", Common), ("Caperucita", Proper), ("Gloria", Common), ("Fuertes", Common), ("Nueva York", Proper), ("Chamberí", Unknown)];
+        let engine_kinds = [
+            ("Lavapiés", Common),
+            ("Caperucita", Proper),
+            ("Gloria", Common),
+            ("Fuertes", Common),
+            ("Nueva York", Proper),
+            ("Chamberí", Unknown),
+        ];
         let engine = analysis(text, &engine_kinds);
         let kept = |span: &str| -> Vec<String> {
             let a = text.find(span).unwrap();

@@ -45,7 +45,12 @@ fn a_plain_description_keeps_apart_only_the_names_its_engine_would_mangle() {
     write_feed(
         dir.path(),
         &[
-            record("1", "Cuento", "No digamos la mismísima Caperucita. Adornos inspirados en Halloween. De Nueva York a Castilla.", "Sala X"),
+            record(
+                "1",
+                "Cuento",
+                "No digamos la mismísima Caperucita. Adornos inspirados en Halloween. De Nueva York a Castilla.",
+                "Sala X",
+            ),
             record("2", "Paseo", "Paseo por Lavapiés y Chamberí con Gloria Fuertes en la plaza José Luis Hoys.", "Sala X"),
         ],
     );
