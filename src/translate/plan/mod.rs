@@ -189,7 +189,7 @@ pub(in crate::translate) fn plan(
     let mut plan = Plan { failures: store.translation_failures()?, ..Plan::default() };
     let mut planner = Planner::read(store, engine, langs, options, has_fallback, stats)?;
     for t in texts_for_engines(store, sources)? {
-        let sent = planner.text_to_send(&t, options.max_chars, stats);
+        let sent = planner.text_to_send(&t, options.max_chars, langs, stats);
         let known = planner.known(&t, &sent);
         for &lang in langs {
             planner.plan_into(&mut plan, &t, &sent, known, lang, stats)?;
@@ -218,6 +218,9 @@ struct Planner<'a> {
     /// One analyser per original language for the whole step; none
     /// (capital letters decide) when Apertium's is not installed or fails.
     analysers: HashMap<String, Option<Analyser>>,
+    /// The analysers of the modes that translate texts sent plain
+    /// (`lang::plain`), by mode ("spa-cat"): what the engine itself reads.
+    engine_analysers: HashMap<&'static str, Option<Analyser>>,
     existing: HashMap<(i64, String, Field), Existing>,
     humans: HashMap<MemoryKey, String>,
     now: i64,
@@ -234,6 +237,9 @@ struct ToSend {
     pivot: Option<(String, bool)>,
     hash: String,
     analysis: Option<Analysis>,
+    /// For each language the text goes to plain (`lang::plain`), the
+    /// engine's own analysis of the Spanish it is sent.
+    engine_analyses: HashMap<Lang, Analysis>,
 }
 
 impl<'a> Planner<'a> {
@@ -263,6 +269,7 @@ impl<'a> Planner<'a> {
             no_terms: TermBase::default(),
             gazetteer,
             analysers: HashMap::new(),
+            engine_analysers: HashMap::new(),
             existing: store.existing_translations()?,
             humans: store.human_translations()?,
             now: store.now_ms(),
@@ -270,8 +277,9 @@ impl<'a> Planner<'a> {
         })
     }
 
-    /// Text `t` as the engines get it, cut at `max_chars` (counted in `stats`).
-    fn text_to_send(&mut self, t: &SourceText, max_chars: usize, stats: &mut TranslateStats) -> ToSend {
+    /// Text `t` as the engines get it, cut at `max_chars` (counted in
+    /// `stats`), with what the analysers read in it for `langs`.
+    fn text_to_send(&mut self, t: &SourceText, max_chars: usize, langs: &[Lang], stats: &mut TranslateStats) -> ToSend {
         let (original, original_cut) = sendable(&t.text, max_chars);
         stats.shortened += u64::from(original_cut);
         // Where the publisher gives Spanish beside its original, the languages
@@ -284,7 +292,21 @@ impl<'a> Planner<'a> {
             Some((text, _)) => analysis_of(&mut self.analysers, "es", text, stats),
             None => analysis_of(&mut self.analysers, t.lang.as_str(), &original, stats),
         };
-        ToSend { original, original_cut, pivot, hash, analysis }
+        // A text sent plain: what its engine's own dictionary reads in the Spanish.
+        let spanish = match &pivot {
+            Some((text, _)) => Some(text),
+            None => (t.lang == "es").then_some(&original),
+        };
+        let mut engine_analyses = HashMap::new();
+        for &lang in langs.iter().filter(|&&l| self.apertium && super::lang::plain(l, t.field)) {
+            let (Some(text), Some(route)) = (spanish, crate::translate::engines::routes::route("es", lang.as_str(), Some(t.field))) else {
+                continue;
+            };
+            if let Some(analysis) = engine_analysis(&mut self.engine_analysers, route.modes[0], text, stats) {
+                engine_analyses.insert(lang, analysis);
+            }
+        }
+        ToSend { original, original_cut, pivot, hash, analysis, engine_analyses }
     }
 
     /// What event `t` tells about names, with the analysis of its text.
@@ -384,7 +406,9 @@ impl<'a> Planner<'a> {
             _ => &self.no_terms,
         };
         let plain = self.apertium && src == "es" && super::lang::plain(lang, t.field);
-        let prepared = prepare(text, known_into(known, src.as_str(), lang, t.field), if plain { &self.no_terms } else { base });
+        let known =
+            Known { engine_analysis: sent.engine_analyses.get(&lang).filter(|_| plain), ..known_into(known, src.as_str(), lang, t.field) };
+        let prepared = prepare(text, known, if plain { &self.no_terms } else { base });
         let route = crate::translate::engines::routes::route(src.as_str(), lang.as_str(), Some(t.field));
         let field = field_key(t.field, shortened, route);
         let key = prepared_key(&prepared, &field, src.as_str(), lang.as_str(), &self.engine);
@@ -477,6 +501,27 @@ fn known_into<'a>(known: Known<'a>, src: &str, lang: Lang, field: Field) -> Know
     // FET"): words the dictionary knows, which the engine translates.
     let capitals_are_headings = src == "ca";
     Known { adjective_first, sentence_case, name_words, capitals_are_headings, lang: Some(lang), ..known }
+}
+
+/// The analysis of `text` by the analyser Apertium's `mode` runs first,
+/// starting it on first use; `None` when it is missing or failed on this
+/// text (a fresh one is started for the next; counted in `stats`).
+fn engine_analysis(
+    analysers: &mut HashMap<&'static str, Option<Analyser>>,
+    mode: &'static str,
+    text: &str,
+    stats: &mut TranslateStats,
+) -> Option<Analysis> {
+    let running = analysers.entry(mode).or_insert_with(|| Analyser::of_mode(mode).ok());
+    match running.as_mut()?.analyse(text) {
+        Ok(a) => Some(a),
+        Err(e) => {
+            stats.analyser_failures += 1;
+            stats.analyser_error.get_or_insert_with(|| format!("{e:#}"));
+            analysers.insert(mode, Analyser::of_mode(mode).ok());
+            None
+        }
+    }
 }
 
 /// Apertium's analysis of a `text` in the language coded `code` (Spanish, Catalan or Basque),

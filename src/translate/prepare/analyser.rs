@@ -104,11 +104,12 @@ impl Analysis {
         self.adjectives.contains(&a)
     }
 
-    /// Whether the word at byte `a` may be a given name.
+    /// Whether the word at byte `a` may be a coordinating conjunction.
     pub fn conjunction_at(&self, a: usize) -> bool {
         self.conjunctions.contains(&a)
     }
 
+    /// Whether the word at byte `a` may be a given name.
     pub fn given_name_at(&self, a: usize) -> bool {
         self.given_names.contains(&a) || self.kind_at(a) == Some(WordKind::Proper)
     }
@@ -147,6 +148,18 @@ impl Analyser {
             bail!("no {code} analyser of Apertium under {} (install it with `make deps`)", Path::new(&datadir).display());
         };
         Analyser::start(&path)
+    }
+
+    /// The analyser an installed Apertium mode (`spa-cat`, `es-gl`) runs
+    /// first, found in its mode file under `$APERTIUM_DATADIR/modes`: what
+    /// the engine itself reads in a text, where [`Analyser::system_for_code`]
+    /// is the dictionary that knows the most names.
+    pub fn of_mode(mode: &str) -> Result<Analyser> {
+        let datadir = std::env::var_os("APERTIUM_DATADIR").unwrap_or_else(|| "/usr/share/apertium".into());
+        let file = Path::new(&datadir).join("modes").join(format!("{mode}.mode"));
+        let pipeline = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
+        let path = automorf_of(&pipeline).ok_or_else(|| anyhow!("{} runs no analyser", file.display()))?;
+        Analyser::start(Path::new(&path))
     }
 
     /// Starts `lt-proc -z -w` over the transducer at `path`.
@@ -207,6 +220,11 @@ impl Drop for Analyser {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The analyser (`*.automorf.bin`) a mode's pipeline starts with.
+fn automorf_of(pipeline: &str) -> Option<String> {
+    pipeline.split_whitespace().map(|w| w.trim_matches(|c| c == '\'' || c == '"')).find(|w| w.ends_with(".automorf.bin")).map(String::from)
 }
 
 /// The units of `stream` (`^surface/reading/…$`), placed in `text` in order.
@@ -346,6 +364,13 @@ mod tests {
         );
         assert!(a.names_within(0, 5));
         assert!(!a.names_within(33, text.len()));
+    }
+
+    #[test]
+    fn a_mode_starts_with_its_analyser() {
+        let pipeline = "lt-proc -w '/usr/share/apertium/apertium-spa-cat/spa-cat.automorf.bin' | cg-proc -w 'x.rlx.bin'";
+        assert_eq!(automorf_of(pipeline).as_deref(), Some("/usr/share/apertium/apertium-spa-cat/spa-cat.automorf.bin"));
+        assert_eq!(automorf_of("cat | tr a b"), None);
     }
 
     #[test]

@@ -64,6 +64,11 @@ pub struct Known<'a> {
     /// Kept runs are split word by word (`namewords`): only the words a
     /// name alone has stay apart from the engine.
     pub name_words: bool,
+    /// A text sent plain (`lang::plain`): the engine's own analysis of it
+    /// (the analyser of its route's first mode). With it, only the names
+    /// that engine would translate as ordinary words are kept
+    /// (`namewords::mangled_by_the_engine`).
+    pub engine_analysis: Option<&'a Analysis>,
     /// The original writes titles in sentence case (Basque): every
     /// capitalised run but a sentence's first word is a name, kept whatever
     /// the dictionary knows of its words ("Amets Arzallus", not "Sueño
@@ -141,9 +146,12 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     // The names around all that, whole or word by word.
     for span in names::find(&text, &taken, &kept, known.analysis, known.running_text, known.capitals_are_names, known.capitals_are_headings)
     {
-        match known.analysis.filter(|_| known.name_words) {
-            Some(analysis) => kept.extend(namewords::name_words(&text, span, analysis, known.capitals_are_headings)),
-            None => kept.push(span),
+        match (known.analysis, known.engine_analysis) {
+            (Some(analysis), Some(engine)) => kept.extend(namewords::mangled_by_the_engine(&text, span, analysis, engine)),
+            (Some(analysis), None) if known.name_words => {
+                kept.extend(namewords::name_words(&text, span, analysis, known.capitals_are_headings))
+            }
+            _ => kept.push(span),
         }
     }
     places::given_in_capitals(&text, &given, &mut kept, &taken);

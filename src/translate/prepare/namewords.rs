@@ -7,6 +7,9 @@
 //! the dictionary's ordinary words ("Universidad", "Museo", "Públicas") go to
 //! the engine, which translates them. Whether a (target language, field) gets
 //! it is `data/translate/name-words.tsv`, with the figures that chose it.
+//! A text sent plain (Spanish descriptions into Catalan and Galician) keeps
+//! fewer still: only the parts its engine's own dictionary would not write
+//! as published (`mangled_by_the_engine`).
 //!
 //! Not for: finding the runs (`capitals`, `names`), or what the dictionary
 //! knows (`analyser`).
@@ -54,32 +57,7 @@ pub fn name_words(text: &str, span: (usize, usize), analysis: &Analysis, heading
     let lower = |k: usize| text[ws[k].0..ws[k].1].to_lowercase();
     let connector = |k: usize| lang_data::of(Lang::Es).connectors.has(&lower(k));
     let kind = |k: usize| analysis.units.iter().find(|u| u.0 <= ws[k].0 && ws[k].0 < u.1).map(|u| u.2);
-    // A given name by the dictionary (`<np><ant>`) or by `es/given-names.txt`.
-    let given = |k: usize| analysis.given_names.contains(&ws[k].0) || lang_data::of(Lang::Es).given_names.has(&lower(k));
-    let name_word = |k: usize| {
-        let w = &text[ws[k].0..ws[k].1];
-        let letters = w.chars().filter(|c| c.is_alphabetic()).count();
-        let caps = letters >= 2 && !w.chars().any(char::is_lowercase) && !(headings && super::names::shouted_word(text, ws[k], analysis));
-        let odd = w.contains('_') || w.chars().skip(1).any(char::is_uppercase) || w.chars().any(|c| c.is_ascii_digit());
-        let known_elsewhere = lang_data::of(Lang::Es).not_name_starts.has(&lower(k));
-        caps || odd
-            || (!connector(k) && given(k))
-            || (!known_elsewhere && matches!(kind(k), Some(WordKind::Proper | WordKind::Unknown) | None))
-    };
-    let mut keep: Vec<bool> = (0..ws.len()).map(name_word).collect();
-    // A given name's surname: the capitalised word right after it, past
-    // its particles ("Gloria Fuertes", "Lope de Vega").
-    for k in 0..ws.len() {
-        if keep[k] && given(k) && !connector(k) {
-            let mut j = k + 1;
-            while j < ws.len() && connector(j) && j - k <= 2 {
-                j += 1;
-            }
-            if j < ws.len() && text[ws[j].0..].starts_with(char::is_uppercase) {
-                keep[j] = true;
-            }
-        }
-    }
+    let keep = name_flags(text, &ws, analysis, headings);
     // The run in parts apart by lower-case connectors ("Bibliotecas
     // Públicas | del | Ayuntamiento | de | Madrid"): a part holding a name
     // word is kept ("Fernando Valladares"), with the connectors between two
@@ -127,6 +105,73 @@ pub fn name_words(text: &str, span: (usize, usize), analysis: &Analysis, heading
         }
     }
     out
+}
+
+/// The parts of the kept run `span` of `text` that stay apart from an
+/// engine that is given a text plain (`lang::plain`: Spanish descriptions
+/// into Catalan and Galician), whose dictionary (`engine`, its own analysis
+/// of the text) knows the names the two languages share and the names the
+/// target has for them: of the parts [`name_words`] keeps, one made only of
+/// words that dictionary knows as proper nouns alone and that are no
+/// given name goes to the engine, which writes it as it is or with the
+/// target's name ("Caperucita" → "Caputxeta", "Halloween") and sees the
+/// sentence whole. Every other part stays apart: a person's name (the
+/// engine writes "Alfonso" "Alfons", Galician "Luis" "Luís"), a word it
+/// would translate as an ordinary word ("Lavapiés", not "Llavapeus";
+/// "Cano", not "Canut"), a word it does not know (kept, the place it
+/// names is put right after: "en Chamberí" → "a Chamberí").
+pub fn mangled_by_the_engine(text: &str, span: (usize, usize), analysis: &Analysis, engine: &Analysis) -> Vec<(usize, usize)> {
+    let mut parts = name_words(text, span, analysis, false);
+    let connectors = &lang_data::of(Lang::Es).connectors;
+    let given_names = &lang_data::of(Lang::Es).given_names;
+    parts.retain(|&(a, b)| {
+        let ws: Vec<(usize, usize)> = words(&text[a..b]).into_iter().map(|(s, e)| (a + s, a + e)).collect();
+        let named_by_the_engine = |&(s, e): &(usize, usize)| {
+            let w = &text[s..e];
+            connectors.has(&w.to_lowercase())
+                || (!analysis.given_names.contains(&s)
+                    && !given_names.has(&w.to_lowercase())
+                    && engine.units.iter().any(|u| u.0 <= s && e <= u.1 && u.2 == WordKind::Proper))
+        };
+        !ws.iter().all(named_by_the_engine)
+    });
+    parts
+}
+
+/// Which of the words `ws` of `text` a name alone has ([`name_words`]): a
+/// proper noun or a word the dictionary does not know, a word in capitals
+/// or with a brand's spelling, a given name and the surname right after it.
+fn name_flags(text: &str, ws: &[(usize, usize)], analysis: &Analysis, headings: bool) -> Vec<bool> {
+    let lower = |k: usize| text[ws[k].0..ws[k].1].to_lowercase();
+    let connector = |k: usize| lang_data::of(Lang::Es).connectors.has(&lower(k));
+    let kind = |k: usize| analysis.units.iter().find(|u| u.0 <= ws[k].0 && ws[k].0 < u.1).map(|u| u.2);
+    // A given name by the dictionary (`<np><ant>`) or by `es/given-names.txt`.
+    let given = |k: usize| analysis.given_names.contains(&ws[k].0) || lang_data::of(Lang::Es).given_names.has(&lower(k));
+    let name_word = |k: usize| {
+        let w = &text[ws[k].0..ws[k].1];
+        let letters = w.chars().filter(|c| c.is_alphabetic()).count();
+        let caps = letters >= 2 && !w.chars().any(char::is_lowercase) && !(headings && super::names::shouted_word(text, ws[k], analysis));
+        let odd = w.contains('_') || w.chars().skip(1).any(char::is_uppercase) || w.chars().any(|c| c.is_ascii_digit());
+        let known_elsewhere = lang_data::of(Lang::Es).not_name_starts.has(&lower(k));
+        caps || odd
+            || (!connector(k) && given(k))
+            || (!known_elsewhere && matches!(kind(k), Some(WordKind::Proper | WordKind::Unknown) | None))
+    };
+    let mut keep: Vec<bool> = (0..ws.len()).map(name_word).collect();
+    // A given name's surname: the capitalised word right after it, past
+    // its particles ("Gloria Fuertes", "Lope de Vega").
+    for k in 0..ws.len() {
+        if keep[k] && given(k) && !connector(k) {
+            let mut j = k + 1;
+            while j < ws.len() && connector(j) && j - k <= 2 {
+                j += 1;
+            }
+            if j < ws.len() && text[ws[j].0..].starts_with(char::is_uppercase) {
+                keep[j] = true;
+            }
+        }
+    }
+    keep
 }
 
 #[cfg(test)]
@@ -189,6 +234,46 @@ mod tests {
         assert_eq!(kept("MARGARITO Y CIA", &kinds), ["MARGARITO Y CIA"]);
         let kinds = [("Lavapiés", Unknown)];
         assert_eq!(kept("Lavapiés", &kinds), ["Lavapiés"]);
+    }
+
+    /// Sent plain, a name of proper nouns the engine's own dictionary
+    /// knows as such goes to it; a given name, a word it would translate
+    /// and a word it does not know stay apart.
+    #[test]
+    fn a_text_sent_plain_keeps_only_the_names_the_engine_would_mangle() {
+        let text = "Paseo por Lavapiés con Caperucita, Gloria Fuertes, Nueva York y Chamberí";
+        let kinds = [
+            ("Paseo", Common),
+            ("Lavapiés", Unknown),
+            ("Caperucita", Unknown),
+            ("Gloria", Proper),
+            ("Fuertes", Common),
+            ("Nueva York", Proper),
+            ("Chamberí", Unknown),
+        ];
+        let mut an = analysis(text, &kinds);
+        an.given_names = vec![text.find("Gloria").unwrap()];
+        // spa-cat: "lavapiés" a common noun, "Caperucita" and "Nueva York"
+        // names (Caputxeta, Nova York), "Gloria" a name and a noun,
+        // "Chamberí" unknown.
+        let engine_kinds = [
+            ("Lavapiés", Common),
+            ("Caperucita", Proper),
+            ("Gloria", Common),
+            ("Fuertes", Common),
+            ("Nueva York", Proper),
+            ("Chamberí", Unknown),
+        ];
+        let engine = analysis(text, &engine_kinds);
+        let kept = |span: &str| -> Vec<String> {
+            let a = text.find(span).unwrap();
+            mangled_by_the_engine(text, (a, a + span.len()), &an, &engine).into_iter().map(|(a, b)| text[a..b].to_string()).collect()
+        };
+        assert_eq!(kept("Lavapiés"), ["Lavapiés"]);
+        assert!(kept("Caperucita").is_empty());
+        assert!(kept("Nueva York").is_empty());
+        assert_eq!(kept("Gloria Fuertes"), ["Gloria Fuertes"]);
+        assert_eq!(kept("Chamberí"), ["Chamberí"]);
     }
 
     /// Every example of data/translate/name-words.tsv holds.

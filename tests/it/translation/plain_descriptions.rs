@@ -1,7 +1,8 @@
 //! Through the binary, with real Apertium and a real SQLite file: a
-//! Spanish description into Catalan goes to Apertium plain, with its names
-//! kept; the Spanish "en" Apertium writes before a kept place it cannot
-//! see reads Catalan "a".
+//! Spanish description into Catalan or Galician goes to Apertium plain,
+//! keeping apart only the names its own dictionary would translate as
+//! ordinary words; the Spanish "en" Apertium writes before a kept place it
+//! cannot see reads Catalan "a".
 //!
 //! Not for: titles, which get the full preparation (`name_words`,
 //! `names`), or Catalan originals (`catalan_originals`).
@@ -26,4 +27,39 @@ fn a_catalan_description_says_a_before_a_kept_place() {
     run(dir.path());
     let ca = description(dir.path(), "ca", "1");
     assert!(ca.contains("a Madrid") && !ca.contains("en Madrid"), "ca: {ca}");
+}
+
+/// A name the engine's own dictionary knows as a proper noun alone goes
+/// to it with its sentence: Catalan "Caputxeta", "Nova York", and the
+/// words around it come back whole ("de Nova York a Castella", not "De
+/// Nueva York Castella"; "inspirats en Halloween"). A name it would
+/// translate as ordinary words, one it does not know and a person's stay
+/// as published: "Lavapiés" (not "Llavapeus"), "Chamberí", "Gloria
+/// Fuertes" (not Galician "Gloria Fortes"), "José Luis" (not "José Luís").
+#[test]
+fn a_plain_description_keeps_apart_only_the_names_its_engine_would_mangle() {
+    if !has_apertium() {
+        return;
+    }
+    let dir = workdir(CONFIG);
+    write_feed(
+        dir.path(),
+        &[
+            record(
+                "1",
+                "Cuento",
+                "No digamos la mismísima Caperucita. Adornos inspirados en Halloween. De Nueva York a Castilla.",
+                "Sala X",
+            ),
+            record("2", "Paseo", "Paseo por Lavapiés y Chamberí con Gloria Fuertes en la plaza José Luis Hoys.", "Sala X"),
+        ],
+    );
+    run(dir.path());
+    let ca = description(dir.path(), "ca", "1");
+    assert!(ca.contains("la mateixa Caputxeta") && ca.contains("inspirats en Halloween"), "ca: {ca}");
+    assert!(ca.contains("De Nova York a Castella"), "ca: {ca}");
+    let ca = description(dir.path(), "ca", "2");
+    assert!(ca.contains("per Lavapiés i Chamberí") && ca.contains("Gloria Fuertes") && ca.contains("José Luis Hoys"), "ca: {ca}");
+    let gl = description(dir.path(), "gl", "2");
+    assert!(gl.contains("Gloria Fuertes") && gl.contains("José Luis Hoys"), "gl: {gl}");
 }
