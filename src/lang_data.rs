@@ -139,6 +139,9 @@ kinds! {
         /// Spanish: demonstratives and possessives a term is not put in
         /// after, with the target languages whose engine breaks each.
         determiners: "determiners.tsv",
+        /// Spanish: a word alone between two kept names that some routes
+        /// drop or move, with the target languages that keep the three as one.
+        name_joins: "name-joins.tsv",
         /// Set phrases of prices and audiences (`translate::phrases`).
         phrases: "phrases.tsv",
         /// English: words after which a noun is general ("history of the cinema").

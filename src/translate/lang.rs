@@ -250,6 +250,11 @@ mod tests {
             let known = Known { running_text: !e.title, lang: Some(lang_of(code)), ..Known::default() };
             return (prepare(&e.input, known, &terms).text.replace(KEEP_START, "{").replace(KEEP_END, "}"), untouched);
         }
+        if e.path == data.name_joins.path() {
+            let code = e.lang.as_deref().unwrap_or_else(|| panic!("{}: an example names its target", e.path));
+            let known = Known { running_text: !e.title, lang: Some(lang_of(code)), ..Known::default() };
+            return (prepare(&e.input, known, &TermBase::default()).text.replace(KEEP_START, "{").replace(KEEP_END, "}"), untouched);
+        }
         if e.path == data.body_heads.path() && dir != "es" {
             let p = prepare(&e.input, Known::default(), &TermBase::default());
             return (p.text.replace(KEEP_START, "{").replace(KEEP_END, "}"), untouched);

@@ -414,6 +414,13 @@ impl Translator for ApertiumTranslator {
         self.make_room(0, 0);
     }
 
+    /// The same engines: the two fields' routes of the table name the same
+    /// modes, twins and second opinions (a Spanish price goes as its title).
+    fn shares_engines(&self, src: &SourceLang, tgt: Lang, a: Field, b: Field) -> bool {
+        let (src, tgt) = (src.as_str(), tgt.as_str());
+        self.engines_of(src, tgt, Some(a)) == self.engines_of(src, tgt, Some(b))
+    }
+
     fn supports(&self, src: &SourceLang, tgt: Lang) -> bool {
         match routes::route(src.as_str(), tgt.as_str(), None) {
             Some(declared) if *src != tgt => declared.modes.iter().all(|m| self.modes.contains(*m)),

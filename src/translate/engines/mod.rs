@@ -81,6 +81,15 @@ pub trait Translator {
     fn hold_at_most(&mut self, mb: u64, processes: usize) {
         let _ = (mb, processes);
     }
+    /// Whether texts of field `b` from `src` into `tgt` go through exactly
+    /// the engines of field `a` (the same route, twins and second opinions),
+    /// so that they may be sent through the engines `a`'s texts started,
+    /// after them, rather than start them again: never for a backend that
+    /// holds no engine (nothing to share).
+    fn shares_engines(&self, src: &SourceLang, tgt: Lang, a: Field, b: Field) -> bool {
+        let _ = (src, tgt, a, b);
+        false
+    }
 }
 
 /// Engine instances of any kind, one per worker.
@@ -116,6 +125,9 @@ impl<T: Translator + ?Sized> Translator for Box<T> {
     }
     fn hold_at_most(&mut self, mb: u64, processes: usize) {
         (**self).hold_at_most(mb, processes)
+    }
+    fn shares_engines(&self, src: &SourceLang, tgt: Lang, a: Field, b: Field) -> bool {
+        (**self).shares_engines(src, tgt, a, b)
     }
 }
 

@@ -145,6 +145,10 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     spans.extend(ordinals.into_iter().map(|(a, b, written)| (a, b, Some(written))));
     spans.extend(render::term_spans(&text, &found, terms, known.sentence_case));
     spans.sort_by_key(|s| s.0);
+    numbered_names(&text, &mut spans);
+    if let Some(lang) = known.lang {
+        join_names(&text, &mut spans, lang);
+    }
     let text = match known.analysis {
         Some(analysis) if known.sentence_case => render::sentence_cased(&text, &spans, analysis),
         _ => text,
@@ -155,6 +159,44 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     let district = known.district.map(str::trim).unwrap_or_default();
     let local = names.iter().filter(|n| !district.is_empty() && n.trim().eq_ignore_ascii_case(district)).cloned().collect();
     Prepared { text, names, terms_used: terms_used(&found, terms), lead, local }
+}
+
+/// A Roman numeral right after a kept name, ending the text or its clause,
+/// is the name's ("Madrid Río I", "Felipe II."): the span takes it in. Left apart, it is a word after the
+/// span, which Catalan moves before it ("De \[Madrid Río\] I." → "D'I.
+/// Madrid Río").
+fn numbered_names(text: &str, spans: &mut [Span]) {
+    for i in 0..spans.len() {
+        let (a, b, None) = spans[i] else { continue };
+        let Some(rest) = text[b..].strip_prefix(' ') else { continue };
+        let word = rest.split(|c: char| !c.is_alphanumeric()).next().unwrap_or_default();
+        let end = b + 1 + word.len();
+        let free = spans.get(i + 1).is_none_or(|next| next.0 >= end);
+        // Ending the text or its clause: "PAU RIBA I DE MORTIMERS" is Catalan's "i".
+        let closes = text[end..].chars().next().is_none_or(|c| matches!(c, '.' | ',' | ':' | ';' | ')' | '\n'));
+        if free && closes && ordinals::roman(word).is_some() {
+            spans[i] = (a, end, None);
+        }
+    }
+}
+
+/// Two kept names with one word of `es/name-joins.tsv` between them become
+/// one kept span, into the languages that write the word as Spanish does:
+/// the engine reads each span as a blank, so the word would stand beside
+/// the word before the first name, where Galician and Portuguese read
+/// "De \[X\] a \[Y\]" as "Da X  Y" and Catalan moves it ("De l'a X  Y").
+fn join_names(text: &str, spans: &mut Vec<Span>, lang: Lang) {
+    let mut i = 0;
+    while i + 1 < spans.len() {
+        let (a, b, ref first) = spans[i];
+        let (c, d, ref second) = spans[i + 1];
+        if first.is_none() && second.is_none() && b <= c && words::joins_names(&text[b..c], lang) {
+            spans[i] = (a, d, None);
+            spans.remove(i + 1);
+        } else {
+            i += 1;
+        }
+    }
 }
 
 /// The spans kept before anything else: the places the event names
@@ -237,6 +279,23 @@ pub fn unmark(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A Roman numeral that ends a kept name's clause is the name's ("Madrid
+    /// Río I"); a capital "I" between two words is no numeral (Catalan's
+    /// "i" in a title in capitals).
+    #[test]
+    fn a_roman_numeral_closing_a_name_is_kept_with_it() {
+        let spans_of = |text: &str, name: &str| {
+            let a = text.find(name).unwrap();
+            let mut spans: Vec<Span> = vec![(a, a + name.len(), None)];
+            numbered_names(text, &mut spans);
+            spans.iter().map(|s| text[s.0..s.1].to_string()).collect::<Vec<_>>()
+        };
+        assert_eq!(spans_of("Ruta por Madrid Río I", "Madrid Río"), ["Madrid Río I"]);
+        assert_eq!(spans_of("Ruta por Madrid Río II: el parque", "Madrid Río"), ["Madrid Río II"]);
+        assert_eq!(spans_of("PAU RIBA I DE MORTIMERS", "PAU RIBA"), ["PAU RIBA"]);
+        assert_eq!(spans_of("Ruta por Madrid Río Ideal", "Madrid Río"), ["Madrid Río"]);
+    }
 
     /// A locality the feed writes in capitals ("MADRID") is kept where a title
     /// writes it "Madrid", also first ("Madrid" → Portuguese "Madri"), but

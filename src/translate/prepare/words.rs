@@ -100,6 +100,16 @@ pub(super) fn determiner_before(text: &str, at: usize, lang: Option<Lang>) -> bo
             && lang.is_none_or(|l| r.get(1).is_some_and(|langs| langs.split_whitespace().any(|c| c == l.as_str())))
     })
 }
+/// Whether `gap`, the text between two kept spans, is one word of
+/// `es/name-joins.tsv` that the engine into `lang` drops or moves there
+/// ("De {Casa de Campo} a {Madrid Río}" → Galician "Da Casa de Campo  Madrid Río").
+pub(super) fn joins_names(gap: &str, lang: Lang) -> bool {
+    let Some(word) = gap.strip_prefix(' ').and_then(|g| g.strip_suffix(' ')) else { return false };
+    spanish()
+        .name_joins
+        .rows()
+        .any(|r| r.first() == Some(&word) && r.get(1).is_some_and(|langs| langs.split_whitespace().any(|c| c == lang.as_str())))
+}
 /// Whether `w` (lower case) is the generic head of a public body's name in
 /// an original, Spanish or Catalan (`data/lang/es/body-heads.txt`,
 /// `data/lang/ca/body-heads.txt`: "consejería", "departament").

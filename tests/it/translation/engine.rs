@@ -616,6 +616,34 @@ fn the_english_analyser_is_started_once_a_worker_not_once_a_wave() {
     assert_eq!(started("eng-spa"), 1, "{starts:?}");
 }
 
+/// A Spanish price goes through the engines its title's texts started
+/// (data/translate/routes.tsv routes both by the `*` row's pair): sent
+/// after the titles of the wave, not in a wave of its own that loads es-fr
+/// and its marked twin again for a few prices. Through the binary, on the
+/// first 60 events of the real Madrid feed (one price among them goes to
+/// the engine).
+#[test]
+fn a_price_goes_through_the_engines_its_title_started() {
+    if apertium().is_none() {
+        return;
+    }
+    let dir = common::workdir(&crate::translation::engine_answers::config("\"es\", \"fr\""));
+    if !crate::translation::engine_answers::write_real_sample(dir.path(), 60) {
+        return;
+    }
+    let (starts, _) = sampled_run(dir.path());
+    let started = |modes: &str| starts.get(modes).map_or(0, |g| g.len());
+    let db = rusqlite::Connection::open(dir.path().join("data/cityvibe.db")).unwrap();
+    let prices: i64 = db
+        .query_row("SELECT count(*) FROM translations WHERE field = 'price' AND origin = 'machine' AND lang = 'fr'", [], |r| r.get(0))
+        .unwrap();
+    assert!(prices > 0, "no price went to the engine");
+    // Titles: es-fr and its marked twin; descriptions' second opinion:
+    // es-fr once at most. Before, the prices started es-fr and its twin
+    // once more.
+    assert!(started("es-fr") <= 3, "{starts:?}");
+}
+
 /// A wave's share of `translate_max_processes` is what its targets'
 /// engines need, not a fixed part per worker: with 90 processes for the
 /// run, Spanish descriptions into French (through Catalan, with the leak

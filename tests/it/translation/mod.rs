@@ -22,6 +22,7 @@ mod pipeline;
 mod plain_descriptions;
 pub(crate) mod quality;
 mod real_bodies;
+mod real_joins;
 mod real_senses;
 mod real_slips;
 mod routes;

@@ -1,0 +1,88 @@
+//! Through the binary, with real Apertium and a real SQLite file, on real
+//! Madrid titles (2025-10, `../shared/realdata/`): a word alone between
+//! two kept names stays between them. Each kept name reaches the engine as
+//! a span its rules read as a blank, so in "De Casa de Campo a Madrid Río
+//! I" the "a" stood beside "De": Galician and Portuguese wrote "Da Casa de
+//! Campo Madrid Río I" and Catalan "D'I. Casa de Campo Madrid Río", where
+//! plain Apertium keeps the "a". Into the languages that write the word as
+//! Spanish does (`data/lang/es/name-joins.tsv`), the two names and the
+//! word are kept as one.
+//!
+//! Through Catalan, Italian and Portuguese descriptions get the words
+//! Apertium moved from after a kept name to before it back after it
+//! ("Exposición de Pirograbados en madera" came back "Mostra di in
+//! Pirograbados legno", `data/lang/{it,pt}/moved-words.txt`), and
+//! "Para todos los públicos" is no Italian "Per per tutti"
+//! (`data/terms/es-it.tsv`).
+//!
+//! Not for: the rules' own examples (the data files' `# example` lines,
+//! run by `every_example_in_the_language_data_holds`).
+use crate::common::{MADRID_2025_10, listed_all, madrid_feed_cut_to, place, realdata_translated, run_each_from, workdir};
+use serde_json::Value;
+
+const MADRID: &str = "datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json";
+/// "De Casa de Campo a Madrid Río I", "Del Cerro del Tío Pío a Ruta
+/// Escultórica de Palomeras: del Mirador del Cerro a Entrevías".
+const IDS: &[&str] = &["12399262", "12278881"];
+
+#[test]
+fn a_word_between_two_kept_names_stays_between_them_in_real_titles() {
+    let Some([madrid]) = realdata_translated([MADRID_2025_10]) else {
+        return;
+    };
+    let config =
+        "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"pt\", \"ca\", \"gl\"]\n\n[sources.madrid]\nenabled = true\n";
+    let dir = workdir(config);
+    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
+    place(&mirror, MADRID, &madrid_feed_cut_to(&madrid, IDS, |r| r["description"] = Value::String(String::new())));
+    run_each_from(d, &mirror, &["madrid"]);
+    for lang in ["gl", "pt", "ca"] {
+        let events = listed_all(d, lang);
+        let title = |id: &str| events[id]["title"].as_str().unwrap_or_default().to_string();
+        let route = title("12399262");
+        assert!(route.contains("Casa de Campo a Madrid Río"), "{lang}: {route}");
+        assert!(!route.starts_with("Da ") && !route.starts_with("D'I"), "{lang}: {route}");
+        let hill = title("12278881");
+        assert!(hill.contains("Cerro del Tío Pío a Ruta Escultórica de Palomeras"), "{lang}: {hill}");
+        assert!(!hill.contains("l'a "), "{lang}: {hill}");
+    }
+}
+
+/// Descriptions, each cut to the sentence that names the kept name:
+/// "Exposición de Pirograbados en madera…", "…la primera arma de Toledo
+/// con fama mundial…", "Compañía Rafe de Usera con el cuarteto Versátil.
+/// Para todos los públicos."
+const MOVED: &[(&str, &str)] = &[("50061769", "Exposición de"), ("50079740", "Alta tecnología"), ("50064749", "Compañía Rafe")];
+
+#[test]
+fn a_word_moved_before_a_kept_name_through_catalan_goes_back_after_it_in_real_descriptions() {
+    let Some([madrid]) = realdata_translated([MADRID_2025_10]) else {
+        return;
+    };
+    let config = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"it\", \"pt\"]\n\n[sources.madrid]\nenabled = true\n";
+    let dir = workdir(config);
+    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
+    let ids: Vec<&str> = MOVED.iter().map(|(id, _)| *id).collect();
+    let cut = |r: &mut Value| {
+        let text = r["description"].as_str().unwrap_or_default().to_string();
+        let id = r["id"].as_str().unwrap_or_default().to_string();
+        let Some((_, opening)) = MOVED.iter().find(|(i, _)| id == *i) else { return };
+        let from = text.find(opening).unwrap_or(0);
+        let sentence: String = text[from..].chars().take(160).collect();
+        r["description"] = Value::String(sentence);
+    };
+    place(&mirror, MADRID, &madrid_feed_cut_to(&madrid, &ids, cut));
+    run_each_from(d, &mirror, &["madrid"]);
+    let (it, pt) = (listed_all(d, "it"), listed_all(d, "pt"));
+    let text =
+        |events: &std::collections::HashMap<String, Value>, id: &str| events[id]["description"].as_str().unwrap_or_default().to_string();
+    let (it1, pt1) = (text(&it, "50061769"), text(&pt, "50061769"));
+    assert!(it1.contains("Pirograbados in ") && !it1.contains("di in Pirograbados"), "{it1}");
+    assert!(pt1.contains("Pirograbados em ") && !pt1.contains("de em Pirograbados"), "{pt1}");
+    let (it2, pt2) = (text(&it, "50079740"), text(&pt, "50079740"));
+    assert!(it2.contains("Toledo con ") && !it2.contains("di con Toledo"), "{it2}");
+    assert!(pt2.contains("Toledo com ") && !pt2.contains("de com Toledo"), "{pt2}");
+    let it3 = text(&it, "50064749");
+    assert!(!it3.contains("di con Usera") && !it3.to_lowercase().contains("per per "), "{it3}");
+    assert!(it3.contains("Per tutti"), "{it3}");
+}
