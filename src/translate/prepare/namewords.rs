@@ -119,7 +119,8 @@ pub fn name_words(text: &str, span: (usize, usize), analysis: &Analysis, heading
 /// engine writes "Alfonso" "Alfons", Galician "Luis" "Luís"), a word it
 /// would translate as an ordinary word ("Lavapiés", not "Llavapeus";
 /// "Cano", not "Canut"), a word it does not know (kept, the place it
-/// names is put right after: "en Chamberí" → "a Chamberí").
+/// names is put right after: "en Chamberí" → "a Chamberí"), a name right
+/// after an article ("el Cairo", which spa-cat writes "l'el Caire").
 pub fn mangled_by_the_engine(text: &str, span: (usize, usize), analysis: &Analysis, engine: &Analysis) -> Vec<(usize, usize)> {
     let mut parts = name_words(text, span, analysis, false);
     let connectors = &lang_data::of(Lang::Es).connectors;
@@ -133,7 +134,11 @@ pub fn mangled_by_the_engine(text: &str, span: (usize, usize), analysis: &Analys
                     && !given_names.has(&w.to_lowercase())
                     && engine.units.iter().any(|u| u.0 <= s && e <= u.1 && u.2 == WordKind::Proper))
         };
-        !ws.iter().all(named_by_the_engine)
+        // Right after an article the engine garbles a place it knows
+        // ("en el Cairo" → "a l'el Caire"): kept, the finishing mends it.
+        let before = text[..a].rsplit(' ').nth(1).unwrap_or_default().to_lowercase();
+        let after_an_article = matches!(before.as_str(), "el" | "la" | "los" | "las" | "del" | "al");
+        after_an_article || !ws.iter().all(named_by_the_engine)
     });
     parts
 }
