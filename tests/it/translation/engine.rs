@@ -577,6 +577,18 @@ type Starts = std::collections::BTreeMap<String, std::collections::BTreeSet<u32>
 /// The pipelines a `run --source madrid` in `dir` started and the most
 /// processes they held at once, with what held them: the run's tree
 /// sampled every 50 ms. The run must succeed.
+/// The first 60 events of the real Madrid feed run into French, each
+/// pipeline's starts sampled; none where Apertium or the feed is missing.
+fn french_sample_starts() -> Option<(tempfile::TempDir, Starts)> {
+    apertium()?;
+    let dir = common::workdir(&crate::translation::engine_answers::config("\"es\", \"fr\""));
+    if !crate::translation::engine_answers::write_real_sample(dir.path(), 60) {
+        return None;
+    }
+    let (starts, _) = sampled_run(dir.path());
+    Some((dir, starts))
+}
+
 fn sampled_run(dir: &Path) -> (Starts, (usize, Vec<String>)) {
     let mut starts = Starts::default();
     let mut most = (0usize, Vec::new());
@@ -600,14 +612,9 @@ fn sampled_run(dir: &Path) -> (Starts, (usize, Vec<String>)) {
 /// first events of the real Madrid feed.
 #[test]
 fn the_english_analyser_is_started_once_a_worker_not_once_a_wave() {
-    if apertium().is_none() {
+    let Some((_dir, starts)) = french_sample_starts() else {
         return;
-    }
-    let dir = common::workdir(&crate::translation::engine_answers::config("\"es\", \"fr\""));
-    if !crate::translation::engine_answers::write_real_sample(dir.path(), 60) {
-        return;
-    }
-    let (starts, _) = sampled_run(dir.path());
+    };
     let started = |modes: &str| starts.get(modes).map_or(0, |g| g.len());
     // Titles went through es-fr and its marked twin, descriptions through
     // Catalan: both waves ran, each with words for the analyser (before,
@@ -624,14 +631,9 @@ fn the_english_analyser_is_started_once_a_worker_not_once_a_wave() {
 /// the engine).
 #[test]
 fn a_price_goes_through_the_engines_its_title_started() {
-    if apertium().is_none() {
+    let Some((dir, starts)) = french_sample_starts() else {
         return;
-    }
-    let dir = common::workdir(&crate::translation::engine_answers::config("\"es\", \"fr\""));
-    if !crate::translation::engine_answers::write_real_sample(dir.path(), 60) {
-        return;
-    }
-    let (starts, _) = sampled_run(dir.path());
+    };
     let started = |modes: &str| starts.get(modes).map_or(0, |g| g.len());
     let db = rusqlite::Connection::open(dir.path().join("data/cityvibe.db")).unwrap();
     let prices: i64 = db
