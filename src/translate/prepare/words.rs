@@ -95,20 +95,21 @@ pub(super) fn determiner_before(text: &str, at: usize, lang: Option<Lang>) -> bo
     let Some(before) = text[..at].strip_suffix(' ') else { return false };
     let start = before.rfind(|c: char| !c.is_alphabetic()).map_or(0, |p| p + before[p..].chars().next().map_or(1, char::len_utf8));
     let word = before[start..].to_lowercase();
-    spanish().determiners.rows().any(|r| {
-        r.first() == Some(&word.as_str())
-            && lang.is_none_or(|l| r.get(1).is_some_and(|langs| langs.split_whitespace().any(|c| c == l.as_str())))
-    })
+    listed_for(&spanish().determiners, &word, lang)
 }
 /// Whether `gap`, the text between two kept spans, is one word of
 /// `es/name-joins.tsv` that the engine into `lang` drops or moves there
 /// ("De {Casa de Campo} a {Madrid Río}" → Galician "Da Casa de Campo  Madrid Río").
 pub(super) fn joins_names(gap: &str, lang: Lang) -> bool {
     let Some(word) = gap.strip_prefix(' ').and_then(|g| g.strip_suffix(' ')) else { return false };
-    spanish()
-        .name_joins
-        .rows()
-        .any(|r| r.first() == Some(&word) && r.get(1).is_some_and(|langs| langs.split_whitespace().any(|c| c == lang.as_str())))
+    listed_for(&spanish().name_joins, word, Some(lang))
+}
+/// Whether `word` has a row of `file` (the word, then the target languages
+/// it is listed for) naming `lang` (any language, for `None`).
+fn listed_for(file: &lang_data::DataFile, word: &str, lang: Option<Lang>) -> bool {
+    file.rows().any(|r| {
+        r.first() == Some(&word) && lang.is_none_or(|l| r.get(1).is_some_and(|langs| langs.split_whitespace().any(|c| c == l.as_str())))
+    })
 }
 /// Whether `w` (lower case) is the generic head of a public body's name in
 /// an original, Spanish or Catalan (`data/lang/es/body-heads.txt`,
