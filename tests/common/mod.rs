@@ -241,6 +241,16 @@ pub fn titles_all(dir: &Path, lang: &str) -> std::collections::HashMap<String, S
     listed_all(dir, lang).into_iter().map(|(id, e)| (id, e["title"].as_str().unwrap_or_default().to_string())).collect()
 }
 
+/// A record's `field` cut to `chars` characters from the first place it
+/// says `opening` (from its start when it never does): the sentence a
+/// test of real records reads, with the record otherwise as published.
+pub fn field_from(record: &mut serde_json::Value, field: &str, opening: &str, chars: usize) {
+    let text = record[field].as_str().unwrap_or_default();
+    let from = text.find(opening).unwrap_or(0);
+    let sentence: String = text[from..].chars().take(chars).collect();
+    record[field] = serde_json::Value::String(sentence);
+}
+
 /// The real Madrid feed at `path` cut to the records of `ids` (each must be
 /// there), each passed through `edit`, as bytes a mirror serves. The feed
 /// has raw line breaks inside strings: they are read as blanks.

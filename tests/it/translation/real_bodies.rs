@@ -22,8 +22,8 @@
 //! Not for: the rules' own examples (the data files' `# example:` lines,
 //! run by `every_example_in_the_language_data_holds`).
 use crate::common::{
-    ANDALUCIA_2026_01, GENCAT_2022_11, MADRID_2025_10, json_rows_cut_to, listed_all, madrid_feed_cut_to, place, realdata_translated,
-    run_each_from, workdir,
+    ANDALUCIA_2026_01, GENCAT_2022_11, MADRID_2025_10, field_from, json_rows_cut_to, listed_all, madrid_feed_cut_to, place,
+    realdata_translated, run_each_from, workdir,
 };
 use serde_json::Value;
 use std::collections::HashMap;
@@ -147,12 +147,7 @@ fn the_regional_government_keeps_its_name_in_running_text_on_a_real_record() {
     let dir = workdir(config);
     let (d, mirror) = (dir.path(), dir.path().join("mirror"));
     // The record as published, its description from the sentence that lists the bodies.
-    let cut = |r: &mut Value| {
-        let text = r["description"].as_str().unwrap_or_default();
-        let from = text.find("La Comisión Organizadora de esta").unwrap_or(0);
-        let sentence: String = text[from..].chars().take(260).collect();
-        r["description"] = Value::String(sentence);
-    };
+    let cut = |r: &mut Value| field_from(r, "description", "La Comisión Organizadora de esta", 260);
     place(&mirror, ANDALUCIA, &json_rows_cut_to(&andalucia, "id", &["212533"], cut));
     run_each_from(d, &mirror, &["andalucia"]);
     for lang in ["en", "fr", "it", "pt"] {

@@ -17,7 +17,7 @@
 //!
 //! Not for: the rules' own examples (the data files' `# example` lines,
 //! run by `every_example_in_the_language_data_holds`).
-use crate::common::{MADRID_2025_10, listed_all, madrid_feed_cut_to, place, realdata_translated, run_each_from, workdir};
+use crate::common::{MADRID_2025_10, field_from, listed_all, madrid_feed_cut_to, place, realdata_translated, run_each_from, workdir};
 use serde_json::Value;
 
 const MADRID: &str = "datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json";
@@ -64,12 +64,9 @@ fn a_word_moved_before_a_kept_name_through_catalan_goes_back_after_it_in_real_de
     let (d, mirror) = (dir.path(), dir.path().join("mirror"));
     let ids: Vec<&str> = MOVED.iter().map(|(id, _)| *id).collect();
     let cut = |r: &mut Value| {
-        let text = r["description"].as_str().unwrap_or_default().to_string();
         let id = r["id"].as_str().unwrap_or_default().to_string();
         let Some((_, opening)) = MOVED.iter().find(|(i, _)| id == *i) else { return };
-        let from = text.find(opening).unwrap_or(0);
-        let sentence: String = text[from..].chars().take(160).collect();
-        r["description"] = Value::String(sentence);
+        field_from(r, "description", opening, 160);
     };
     place(&mirror, MADRID, &madrid_feed_cut_to(&madrid, &ids, cut));
     run_each_from(d, &mirror, &["madrid"]);

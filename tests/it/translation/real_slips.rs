@@ -125,11 +125,7 @@ fn para_before_a_kept_term_is_for_not_stops_on_a_real_record() {
     let dir = workdir(config);
     let (d, mirror) = (dir.path(), dir.path().join("mirror"));
     // The record as published, its description from the sentence that names the audience.
-    let cut = |r: &mut serde_json::Value| {
-        let text = r["description"].as_str().unwrap_or_default().to_string();
-        let from = text.find("Para todos los públicos").unwrap_or(0);
-        r["description"] = serde_json::Value::String(text[from..].chars().take(120).collect());
-    };
+    let cut = |r: &mut serde_json::Value| crate::common::field_from(r, "description", "Para todos los públicos", 120);
     place(&mirror, MADRID, &madrid_feed_cut_to(&madrid, &["50095650"], cut));
     run_each_from(d, &mirror, &["madrid"]);
     let en = listed_all(d, "en")["50095650"]["description"].as_str().unwrap_or_default().to_string();
