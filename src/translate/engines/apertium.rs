@@ -190,6 +190,29 @@ impl ApertiumTranslator {
         }
     }
 
+    /// The keys of the engines a text of `field` from `src` into `tgt`
+    /// runs on, as [`Self::translate_routed`] starts them (`engines_of`'s
+    /// modes: a direct pair's twin is `MODE/marked`, and so is a direct
+    /// second opinion's; the English analyser is [`ENGLISH_WORDS`]).
+    fn keys_of(&self, src: &str, tgt: &str, field: Option<Field>) -> Vec<String> {
+        let Some(declared) = routes::route(src, tgt, field).filter(|_| src != tgt) else { return self.engines_of(src, tgt, field) };
+        let mut keys = self.engines_of(src, tgt, field);
+        let main = declared.modes_name();
+        if declared.pivot.is_none() && declared.second.is_some() {
+            // Its twin, right after the route itself.
+            keys[1] = format!("{main}/marked");
+        }
+        if let Some(second) = &declared.second {
+            let n = keys.len();
+            if keys.len() >= 2 && keys[n - 2] == ENGLISH {
+                keys[n - 2] = ENGLISH_WORDS.to_string();
+            }
+            let second = second.join("+");
+            keys[n - 1] = if second.contains('+') { second } else { format!("{second}/marked") };
+        }
+        keys
+    }
+
     /// The processes one engine running `modes` (`spa-cat+cat-fra`: one
     /// pipeline of both) holds, counted from the installed mode files as a
     /// running engine counts them ([`Engine::processes_of`]): 0 for a mode
@@ -324,10 +347,14 @@ impl ApertiumTranslator {
         self.run_on(&key, mode, mark_direct, texts)
     }
 
-    /// As [`Self::run_marked`], on the engine kept under `key`: words sent
-    /// alone go to an engine of their own, so that a text's translation never
-    /// depends on which words went before it (Apertium's tagger keeps state
-    /// along a stream).
+    /// As [`Self::run_marked`], on the engine kept under `key` (its mode,
+    /// `/marked` for a direct pair's marked twin): a second opinion's words
+    /// go to the engine of the same pipeline as [`Self::run_marked`] keys
+    /// it, so that French descriptions, whose route is the French titles'
+    /// second opinion, find it running when they follow the titles on the
+    /// same worker (Apertium's tagger keeps state along a stream: their
+    /// text depends on the titles' words sent before them, in a fixed
+    /// order).
     fn run_on(&mut self, key: &str, mode: &str, mark_direct: bool, texts: &[String]) -> Result<Vec<Answer>> {
         let texts = &scrubbed(texts);
         let framed: Vec<stream::Framed> = texts.iter().map(|t| stream::frame(t)).collect();
@@ -419,6 +446,23 @@ impl Translator for ApertiumTranslator {
     fn shares_engines(&self, src: &SourceLang, tgt: Lang, a: Field, b: Field) -> bool {
         let (src, tgt) = (src.as_str(), tgt.as_str());
         self.engines_of(src, tgt, Some(a)) == self.engines_of(src, tgt, Some(b))
+    }
+
+    /// A pivot pipeline (`spa-cat+cat-fra`) among both fields' engines:
+    /// the French titles' second opinion is the French descriptions' route.
+    fn shares_a_pivot(&self, src: &SourceLang, tgt: Lang, a: Field, b: Field) -> bool {
+        let (src, tgt) = (src.as_str(), tgt.as_str());
+        let first = self.engines_of(src, tgt, Some(a));
+        self.engines_of(src, tgt, Some(b)).iter().any(|m| m.contains('+') && first.contains(m))
+    }
+
+    /// Closes every engine but those texts of `field` start (by key: a
+    /// direct pair's marked twin and a second opinion's words run on the
+    /// engine `run_marked` keys) and the English analyser, as `rest` keeps
+    /// it.
+    fn keep_only_for(&mut self, src: &SourceLang, tgt: Lang, field: Field) {
+        let keys = self.keys_of(src.as_str(), tgt.as_str(), Some(field));
+        self.engines.retain(|key, _| key == ENGLISH_WORDS || keys.contains(key));
     }
 
     fn supports(&self, src: &SourceLang, tgt: Lang) -> bool {

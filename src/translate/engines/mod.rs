@@ -90,6 +90,23 @@ pub trait Translator {
         let _ = (src, tgt, a, b);
         false
     }
+    /// Whether texts of field `b` from `src` into `tgt` go through a pivot
+    /// pipeline (two pairs in one, the costliest to load) that texts of
+    /// field `a` start too, so that `b`'s texts may follow `a`'s on the
+    /// same worker, in the same wave, rather than load it again: never
+    /// for a backend that holds no engine.
+    fn shares_a_pivot(&self, src: &SourceLang, tgt: Lang, a: Field, b: Field) -> bool {
+        let _ = (src, tgt, a, b);
+        false
+    }
+    /// The next texts are of `field` from `src` into `tgt`, after another
+    /// field's on this worker: close the engines they will not start,
+    /// keep those they will (the pivot French titles and descriptions
+    /// share), within the share `hold_at_most` gave. A backend that holds
+    /// nothing does nothing.
+    fn keep_only_for(&mut self, src: &SourceLang, tgt: Lang, field: Field) {
+        let _ = (src, tgt, field);
+    }
 }
 
 /// Engine instances of any kind, one per worker.
@@ -128,6 +145,12 @@ impl<T: Translator + ?Sized> Translator for Box<T> {
     }
     fn shares_engines(&self, src: &SourceLang, tgt: Lang, a: Field, b: Field) -> bool {
         (**self).shares_engines(src, tgt, a, b)
+    }
+    fn shares_a_pivot(&self, src: &SourceLang, tgt: Lang, a: Field, b: Field) -> bool {
+        (**self).shares_a_pivot(src, tgt, a, b)
+    }
+    fn keep_only_for(&mut self, src: &SourceLang, tgt: Lang, field: Field) {
+        (**self).keep_only_for(src, tgt, field)
     }
 }
 

@@ -67,7 +67,8 @@ pub(in crate::translate) fn send<T: Translator + Send>(
     let mut sending = Sending { store, workers, engine, failures, stats, fallen, referee, asked: Vec::new() };
     let n = sending.workers.len().max(1);
     let same = |src: &SourceLang, tgt: Lang, a: Field, b: Field| sending.workers.first().is_some_and(|w| w.shares_engines(src, tgt, a, b));
-    let groups = by_source_and_field(needs, &same);
+    let pivot = |src: &SourceLang, tgt: Lang, a: Field, b: Field| sending.workers.first().is_some_and(|w| w.shares_a_pivot(src, tgt, a, b));
+    let groups = by_source_and_field(needs, &same, &pivot);
     for ((src, field), targets) in groups {
         // A wave is at most as many targets as workers, one each: a worker
         // holds the engines of one target at a time, closed when the wave
@@ -77,7 +78,18 @@ pub(in crate::translate) fn send<T: Translator + Send>(
         let weights: Vec<Hold> = match sending.workers.first() {
             Some(w) => targets
                 .iter()
-                .map(|(t, _)| Hold { mb: w.footprint_mb(&src, *t, field), processes: w.footprint_processes(&src, *t, field) })
+                .map(|(t, list)| {
+                    // A target's descriptions may go with its titles (a
+                    // pivot both start): what the heaviest of its fields
+                    // holds, each field's engines but the next one's
+                    // closing when it is done (`keep_only_for`).
+                    let mut fields: Vec<Field> = list.iter().map(|n| n.field).collect();
+                    fields.push(field);
+                    fields.iter().fold(Hold::default(), |most, &f| Hold {
+                        mb: most.mb.max(w.footprint_mb(&src, *t, f)),
+                        processes: most.processes.max(w.footprint_processes(&src, *t, f)),
+                    })
+                })
                 .collect(),
             None => vec![Hold::default(); targets.len()],
         };
@@ -96,7 +108,14 @@ pub(in crate::translate) fn send<T: Translator + Send>(
             }
             // Field by field (a price after its title), each target on
             // the same worker, through the engines the wave started.
-            for (field, wave) in by_field(wave) {
+            for (k, (field, wave)) in by_field(wave).into_iter().enumerate() {
+                // After another field: each worker closes what this
+                // field's texts will not start and keeps what they will.
+                for (i, (tgt, list)) in wave.iter().enumerate() {
+                    if k > 0 && !list.is_empty() {
+                        sending.workers[worker_of(i, n)].keep_only_for(&src, *tgt, field);
+                    }
+                }
                 let mut rounds = Rounds::new(src.clone(), field, wave, failures);
                 for round in 0..rounds.count {
                     if sending.stats.interrupted.is_none() {
@@ -132,6 +151,12 @@ pub(in crate::translate) fn send<T: Translator + Send>(
 /// started, rather than in waves of their own that load the same pairs
 /// again for a few texts a language.
 ///
+/// A target's descriptions go with its titles too when both fields start
+/// the same pivot pipeline (`pivot`: the French, Italian and Portuguese
+/// titles' second opinion, spa-cat+cat-fra, is their descriptions' route):
+/// after the titles and prices, on the same worker, in the same wave, so
+/// that the pivot is loaded once, not once a field.
+///
 /// Measured (issue 43), a run of the real Madrid 2025-10 feed into the six
 /// languages (16 prices a language): the prices' own waves started 12
 /// pipelines (each language's pair, and French, Italian and Portuguese's
@@ -142,6 +167,7 @@ pub(in crate::translate) fn send<T: Translator + Send>(
 fn by_source_and_field(
     needs: BTreeMap<(SourceLang, Lang), Vec<Need>>,
     shares: &dyn Fn(&SourceLang, Lang, Field, Field) -> bool,
+    pivot: &dyn Fn(&SourceLang, Lang, Field, Field) -> bool,
 ) -> BTreeMap<(SourceLang, Field), Targets> {
     let mut by_src: BTreeMap<(SourceLang, Field), Targets> = BTreeMap::new();
     for ((src, tgt), list) in needs {
@@ -149,6 +175,7 @@ fn by_source_and_field(
         for n in list {
             let group = match n.field {
                 Field::Price if shares(&src, tgt, Field::Title, Field::Price) => Field::Title,
+                Field::Description if pivot(&src, tgt, Field::Title, Field::Description) => Field::Title,
                 field => field,
             };
             by_field.entry(group).or_default().push(n);
@@ -160,11 +187,20 @@ fn by_source_and_field(
     by_src
 }
 
-/// A wave's targets field by field, in the fields' order: each field's
-/// targets hold every target of the wave, in place (one with no text of
-/// the field has none), so that a target keeps its worker.
+/// A wave's targets field by field, titles, prices, then descriptions
+/// (prices through the titles' engines before the descriptions' make
+/// them close): each field's targets hold every target of the wave, in
+/// place (one with no text of the field has none), so that a target keeps
+/// its worker.
 fn by_field(wave: Targets) -> Vec<(Field, Targets)> {
     let fields: std::collections::BTreeSet<Field> = wave.iter().flat_map(|(_, list)| list.iter().map(|n| n.field)).collect();
+    let order = |f: &Field| match f {
+        Field::Title => 0,
+        Field::Price => 1,
+        Field::Description => 2,
+    };
+    let mut fields: Vec<Field> = fields.into_iter().collect();
+    fields.sort_by_key(order);
     fields
         .into_iter()
         .map(|field| {

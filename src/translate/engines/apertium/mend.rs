@@ -99,7 +99,10 @@ impl ApertiumTranslator {
                 return Ok(());
             }
         }
-        let answers = self.run_on(&format!("{modes}/words"), modes, !modes.contains('+'), &words)?;
+        // The pipeline's engine as its own route keys it (a pivot's, or a
+        // direct pair's marked twin): the French titles' second opinion is
+        // the French descriptions' engine, started once for both.
+        let answers = self.run_marked(modes, true, &words)?;
         let known: Vec<(&str, &str)> = words
             .iter()
             .zip(&answers)
