@@ -655,14 +655,9 @@ fn a_price_goes_through_the_engines_its_title_started() {
 /// Madrid feed.
 #[test]
 fn french_descriptions_go_through_the_pivot_the_titles_second_opinion_started() {
-    if apertium().is_none() {
+    let Some((dir, starts)) = french_sample_starts() else {
         return;
-    }
-    let dir = common::workdir(&crate::translation::engine_answers::config("\"es\", \"fr\""));
-    if !crate::translation::engine_answers::write_real_sample(dir.path(), 60) {
-        return;
-    }
-    let (starts, _) = sampled_run(dir.path());
+    };
     let started = |modes: &str| starts.get(modes).map_or(0, |g| g.len());
     let db = rusqlite::Connection::open(dir.path().join("data/cityvibe.db")).unwrap();
     let stored = |field: &str| -> i64 {
