@@ -314,6 +314,19 @@ mod tests {
         assert_eq!(spans_of("Ruta por Madrid Río Ideal", "Madrid Río"), ["Madrid Río"]);
     }
 
+    /// A term put in right after a leading kept span goes on the lead, so
+    /// that finishing leaves its target's own capital alone ("Madrid
+    /// Distrito en Corto", not "Madrid distrito en Corto").
+    #[test]
+    fn a_term_right_after_a_leading_span_goes_on_the_lead() {
+        let known = Known { locality: Some("Madrid"), ..Known::default() };
+        let terms = TermBase::parse("distrito en corto\tDistrito en Corto\tafter-name\n", "t").unwrap();
+        let p = prepare("Madrid distrito en corto en Salamanca", known, &terms);
+        assert_eq!(p.lead.as_deref(), Some("Madrid Distrito en Corto"));
+        let p = prepare("Madrid en otoño", known, &terms);
+        assert_eq!(p.lead.as_deref(), Some("Madrid"));
+    }
+
     /// A locality the feed writes in capitals ("MADRID") is kept where a title
     /// writes it "Madrid", also first ("Madrid" → Portuguese "Madri"), but
     /// never cuts a longer name.

@@ -110,7 +110,12 @@ fn lead_of(text: &str, spans: &[Span]) -> Option<String> {
             run.push_str(gap);
             run.push_str(target.as_deref().unwrap_or(&text[*a..*b]));
             end = *b;
-            if text[end..].trim_start_matches(after_lead).starts_with(char::is_lowercase) {
+            // "[Madrid] [Distrito en Corto] en Salamanca": a term put in
+            // right after the span goes on the run (its Spanish is lower
+            // case, its target need not be).
+            let rest = text[end..].trim_start_matches(after_lead);
+            let spanned = spans.iter().any(|s| s.0 == text.len() - rest.len() && s.2.is_some());
+            if rest.starts_with(char::is_lowercase) && !spanned {
                 lead = Some(run);
                 break;
             }

@@ -72,6 +72,11 @@ pub struct Term {
     /// case title ("Itinerario Ornitológico Parque del Oeste"), put in even
     /// where a capitalised word follows it.
     pub heads_place: bool,
+    /// Note `after-name`: a phrase that ends a name whose first word the
+    /// text writes before it ("Madrid Distrito en corto", the programme's
+    /// name written in lower case), put in even right after a capitalised
+    /// word.
+    pub after_name: bool,
 }
 
 /// The entries for one pair (Spanish into one target language).
@@ -150,6 +155,7 @@ impl TermBase {
             before_name: note.contains("before-name"),
             titles_only: note.split([' ', ',']).any(|n| n == "titles"),
             heads_place: note.contains("heads-place"),
+            after_name: note.contains("after-name"),
         });
         Ok(())
     }
@@ -348,7 +354,7 @@ impl TermBase {
         if capital(i) && !initial {
             // "El Autocuidado": a capitalised article opening a title names nothing.
             let article = crate::lang_data::of(crate::lang::Lang::Es).function_words.has(&lower(i - 1));
-            let prev_capital = adjacent(i - 1, i) && capital(i - 1) && !article;
+            let prev_capital = adjacent(i - 1, i) && capital(i - 1) && !article && !term.after_name;
             if next_capital || prev_capital {
                 return false;
             }
@@ -461,6 +467,10 @@ mod tests {
         assert_eq!(b.find("Teatro de calle", &[]).len(), 1);
         assert!(b.find("en la Gran Sala Roja", &[]).is_empty());
         assert_eq!(b.find("en la sala Roja: Sala", &[]).len(), 2);
+        // A name's tail after the word that opens the name.
+        let tail = TermBase::parse("distrito en corto\tDistrito en Corto\tafter-name\nsala roja\tred room\n", "t").unwrap();
+        assert_eq!(tail.find("Cine: Madrid Distrito en corto", &[]).len(), 1);
+        assert!(tail.find("en la Gran Sala Roja", &[]).is_empty());
         let b = TermBase::parse("en la biblioteca\tat the library\n", "t").unwrap();
         assert!(b.find("Cine en la Biblioteca Gloria Fuertes", &[]).is_empty());
         assert_eq!(b.find("Cine en la biblioteca Gloria Fuertes", &[]).len(), 1);

@@ -25,6 +25,7 @@ mod real_bodies;
 mod real_headings;
 mod real_joins;
 mod real_senses;
+mod real_senses_mined;
 mod real_slips;
 mod routes;
 mod senses;
