@@ -122,8 +122,7 @@ pub fn name_words(text: &str, span: (usize, usize), analysis: &Analysis, heading
 /// names is put right after: "en Chamberí" → "a Chamberí"), a name right
 /// after an article ("el Cairo", which spa-cat writes "l'el Caire").
 pub fn mangled_by_the_engine(text: &str, span: (usize, usize), analysis: &Analysis, engine: &Analysis) -> Vec<(usize, usize)> {
-    let mut parts: Vec<(usize, usize)> =
-        name_words(text, span, analysis, false).into_iter().map(|p| person_after_a_head(text, p, analysis)).collect();
+    let mut parts = name_words(text, span, analysis, false);
     let connectors = &lang_data::of(Lang::Es).connectors;
     let given_names = &lang_data::of(Lang::Es).given_names;
     parts.retain(|&(a, b)| {
@@ -142,27 +141,6 @@ pub fn mangled_by_the_engine(text: &str, span: (usize, usize), analysis: &Analys
         after_an_article || !ws.iter().all(named_by_the_engine)
     });
     parts
-}
-
-/// The part `a..b` of `text` from the person's name it ends with, when
-/// ordinary words head it: an organisation's or a place's generic head
-/// (words the dictionary knows as common words, with their connectors)
-/// named after someone, "Fundación Katarina Gurska", "Iglesia de Santa
-/// Engracia". The engine translates the head as the target writes it
-/// ("Fundació", "Església de"), the person's name stays as published. A
-/// part with a proper noun, an unknown word or capitals before the given
-/// name ("CMM Antonio Mingote") stays whole.
-fn person_after_a_head(text: &str, (a, b): (usize, usize), analysis: &Analysis) -> (usize, usize) {
-    let ws: Vec<(usize, usize)> = words(&text[a..b]).into_iter().map(|(s, e)| (a + s, a + e)).collect();
-    let spanish = lang_data::of(Lang::Es);
-    let lower = |k: usize| text[ws[k].0..ws[k].1].to_lowercase();
-    let given = |k: usize| analysis.given_names.contains(&ws[k].0) || spanish.given_names.has(&lower(k));
-    let capital = |k: usize| text[ws[k].0..].starts_with(char::is_uppercase);
-    let common = |k: usize| capital(k) && !given(k) && analysis.kind_at(ws[k].0) == Some(WordKind::Common);
-    let Some(person) = (1..ws.len()).find(|&k| capital(k) && given(k)) else { return (a, b) };
-    let head = (0..person).all(|k| common(k) || (k > 0 && !capital(k) && spanish.connectors.has(&lower(k))));
-    let surname = ws.get(person + 1).is_some_and(|_| capital(ws.len() - 1));
-    if head && common(0) && surname { (ws[person].0, b) } else { (a, b) }
 }
 
 /// Which of the words `ws` of `text` a name alone has ([`name_words`]): a
@@ -301,25 +279,6 @@ mod tests {
         assert!(kept("Nueva York").is_empty());
         assert_eq!(kept("Gloria Fuertes"), ["Gloria Fuertes"]);
         assert_eq!(kept("Chamberí"), ["Chamberí"]);
-    }
-
-    /// Sent plain, a foundation named after someone is its head, which the
-    /// engine translates ("Fundació"), and the person's name, kept; a run
-    /// with an acronym before the given name stays whole.
-    #[test]
-    fn a_text_sent_plain_keeps_the_person_an_organisation_is_named_after() {
-        let text = "Con la Fundación Katarina Gurska y el CMM Antonio Mingote";
-        let kinds =
-            [("Fundación", Common), ("Katarina", Proper), ("Gurska", Unknown), ("CMM", Unknown), ("Antonio", Proper), ("Mingote", Unknown)];
-        let mut an = analysis(text, &kinds);
-        an.given_names = vec![text.find("Katarina").unwrap(), text.find("Antonio").unwrap()];
-        let engine = analysis(text, &[("Fundación", Common), ("Katarina", Unknown), ("Gurska", Unknown)]);
-        let kept = |span: &str| -> Vec<String> {
-            let a = text.find(span).unwrap();
-            mangled_by_the_engine(text, (a, a + span.len()), &an, &engine).into_iter().map(|(a, b)| text[a..b].to_string()).collect()
-        };
-        assert_eq!(kept("Fundación Katarina Gurska"), ["Katarina Gurska"]);
-        assert_eq!(kept("CMM Antonio Mingote"), ["CMM Antonio Mingote"]);
     }
 
     /// Every example of data/translate/name-words.tsv holds.
