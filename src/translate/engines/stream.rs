@@ -162,10 +162,14 @@ pub(crate) fn deformat(core: &str, id: usize) -> String {
     let mut out = String::with_capacity(core.len() + core.len() / 8 + 24);
     out.push_str(&marker(id));
     let mut chars = core.chars().peekable();
+    // Whether the last thing written is a kept span.
+    let mut after_span = false;
     while let Some(c) = chars.next() {
         // NUL would end the text early; other controls have no business here.
         let c = if c.is_control() && !is_ascii_blank(c) { ' ' } else { c };
+        let span_before = std::mem::take(&mut after_span);
         if c == KEEP_START {
+            after_span = true;
             out.push('[');
             for k in chars.by_ref() {
                 match k {
@@ -194,8 +198,15 @@ pub(crate) fn deformat(core: &str, id: usize) -> String {
             if run == " " {
                 out.push(' ');
             } else {
-                // A blank line ends a sentence, as apertium-destxt assumes.
-                if run.replace('\r', "").contains("\n\n") {
+                // A blank line ends a sentence, as apertium-destxt assumes;
+                // so does a line break beside a kept span, which the rules
+                // read as a blank: the words either side of both would be
+                // one phrase to them ("A cargo de [Marcopan Producciones]
+                // / Imparte:" came back Catalan "A càrrec d'Imparte:
+                // Marcopan Producciones", the next line's verb moved).
+                let line = run.contains('\n');
+                let beside_a_span = line && (span_before || chars.peek() == Some(&KEEP_START));
+                if run.replace('\r', "").contains("\n\n") || beside_a_span {
                     out.push_str(".[]");
                 }
                 out.push('[');
@@ -316,6 +327,21 @@ mod tests {
     #[test]
     fn line_breaks_become_superblanks_and_blank_lines_end_sentences() {
         assert_eq!(deformat("Uno\ndos\n\ntres", 0), "[cityvibe:0]Uno[\n]dos.[][\n\n]tres.[]");
+    }
+
+    /// A line break right after or before a kept span ends the sentence:
+    /// the rules read the span as a blank and would join the words either
+    /// side of it and of the break ("A cargo de \[X\] / Imparte:" came
+    /// back Catalan "A càrrec d'Imparte: X").
+    #[test]
+    fn a_line_break_beside_a_kept_span_ends_the_sentence() {
+        let core =
+            format!("A cargo de {KEEP_START}Marcopan{KEEP_END}\nImparte: {KEEP_START}Mario{KEEP_END}\n{KEEP_START}Ana{KEEP_END} y\nluego");
+        assert_eq!(deformat(&core, 0), "[cityvibe:0]A cargo de [Marcopan].[][\n]Imparte: [Mario].[][\n][Ana] y[\n]luego.[]");
+        assert_eq!(
+            reformat("[cityvibe:0]A càrrec de [Marcopan].[][\n]Imparteix: [Mario].[]", 0).unwrap(),
+            "A càrrec de Marcopan\nImparteix: Mario"
+        );
     }
 
     /// "nació en [Madrid] el 18" came back Galician "naceu no Madrid 18": a

@@ -19,6 +19,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::LazyLock;
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
@@ -262,7 +263,8 @@ fn parse(text: &str, stream: &str) -> Analysis {
                 if let Some(at) = text[cursor..].find(&surface) {
                     let a = cursor + at;
                     let b = a + surface.len();
-                    units.push((a, b, kind(&fields[1..])));
+                    let kind = if acronym_read_as_a_numeral(&surface, &fields[1..]) { WordKind::Unknown } else { kind(&fields[1..]) };
+                    units.push((a, b, kind));
                     if fields[1..].iter().any(|r| r.contains("<np><ant>")) {
                         given_names.push(a);
                     }
@@ -312,6 +314,21 @@ fn unescape(s: &str) -> String {
         }
     }
     out
+}
+
+/// Whether `surface`, whose `readings` are all the numeral the analyser
+/// reads any run of the letters I V X L C D M as, is no Roman numeral in
+/// its usual spelling: an acronym the dictionary does not know ("CMM",
+/// Centro Municipal de Mayores; "CDM"), a name as much as "*Usera" is.
+/// "XIX" and "MMXXV" stay numerals.
+fn acronym_read_as_a_numeral(surface: &str, readings: &[String]) -> bool {
+    static ROMAN: LazyLock<regex::Regex> =
+        LazyLock::new(|| regex::Regex::new("^M{0,3}(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})$").expect("roman regex"));
+    surface.len() >= 2
+        && surface.chars().all(|c| matches!(c, 'I' | 'V' | 'X' | 'L' | 'C' | 'D' | 'M'))
+        && !readings.is_empty()
+        && readings.iter().all(|r| r.strip_prefix(surface).is_some_and(|tags| tags.starts_with("<num>")))
+        && !ROMAN.is_match(surface)
 }
 
 /// Tags of a reading that make a word a function word.
@@ -364,6 +381,18 @@ mod tests {
         );
         assert!(a.names_within(0, 5));
         assert!(!a.names_within(33, text.len()));
+    }
+
+    /// The analyser reads any run of the letters of Roman numerals as a
+    /// numeral: one that is no numeral's usual spelling is an acronym it
+    /// does not know ("CMM"); "XIX" and "MMXXV" stay numerals, "MIL" the
+    /// word it also is.
+    #[test]
+    fn an_acronym_read_as_a_numeral_is_unknown() {
+        let text = "CMM XIX MMXXV MIL";
+        let stream = "^CMM/CMM<num><mf><sg>$ ^XIX/XIX<num><mf><sg>$ ^MMXXV/MMXXV<num><mf><sg>$ ^MIL/mil<num><mf><sp>/MIL<num><mf><sg>$";
+        let kinds: Vec<WordKind> = parse(text, stream).units.iter().map(|u| u.2).collect();
+        assert_eq!(kinds, [WordKind::Unknown, WordKind::Other, WordKind::Other, WordKind::Other]);
     }
 
     #[test]

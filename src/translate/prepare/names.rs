@@ -225,8 +225,10 @@ fn by_dictionary(text: &str, span: (usize, usize), analysis: &Analysis, caps: bo
         let word = &text[w.0..w.1];
         let conjunction = matches!(word, "y" | "e") || (analysis.conjunction_at(w.0) && word.chars().all(char::is_lowercase));
         let joins = conjunction && text[ws[k - 1].1..w.0] == *" ";
-        if joins && k + 1 < ws.len() {
-            let (left, right) = ((span.0, ws[k - 1].1), (ws[k + 1].0, span.1));
+        // The second name starts at its first capital, past an article ("y la Fundación…").
+        let second = ws.iter().skip(k + 1).find(|&&(a, _)| text[a..].starts_with(char::is_uppercase));
+        if let Some(&(second, _)) = second.filter(|_| joins) {
+            let (left, right) = ((span.0, ws[k - 1].1), (second, span.1));
             if holds_a_name(text, right, analysis, caps) {
                 let mut parts = by_dictionary(text, left, analysis, caps);
                 parts.extend(by_dictionary(text, right, analysis, caps));
@@ -323,6 +325,28 @@ mod tests {
         let found: Vec<&str> =
             super::find(text, &[], &[], Some(&analysis), true, false, false).into_iter().map(|(a, b)| &text[a..b]).collect();
         assert_eq!(found, ["Big Band de Arturo Soria"]);
+    }
+
+    /// Two names joined by "y la" are two names, the article the engine's
+    /// with the "y" ("Centro Superior y la Fundación Katarina Gurska" was
+    /// kept from "la" on); an acronym the dictionary reads as a numeral
+    /// is a name ("CMM Antonio Mingote y CMM Santa Engracia").
+    #[test]
+    fn the_second_of_two_joined_names_starts_at_its_capital() {
+        let Ok(mut analyser) = Analyser::system_for_code("es") else {
+            assert!(std::env::var_os("CI").is_none(), "CI must have apertium-eng-spa (make deps)");
+            eprintln!("skipped: no Spanish analyser (make deps)");
+            return;
+        };
+        let mut found = |text: &str| -> Vec<String> {
+            let analysis = analyser.analyse(text).unwrap();
+            super::find(text, &[], &[], Some(&analysis), true, false, false).into_iter().map(|(a, b)| text[a..b].to_string()).collect()
+        };
+        assert_eq!(found("organizado por el Centro Superior y la Fundación Katarina Gurska, es ya"), ["Fundación Katarina Gurska"]);
+        assert_eq!(
+            found("Excursión única para CMM Antonio Mingote y CMM Santa Engracia"),
+            ["CMM", "Antonio Mingote", "CMM", "Santa Engracia"]
+        );
     }
 
     /// A run that joins a body to another name by "y la" is two names, the
