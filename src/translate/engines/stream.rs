@@ -120,7 +120,9 @@ pub(crate) fn guard_joins<'a>(core: &'a str, modes: &str) -> std::borrow::Cow<'a
     });
     let listed = |side: &str, word: &str| {
         let word = word.to_lowercase();
-        LISTED.iter().any(|&(s, w, on)| s == side && w == word && (on.is_empty() || on.split_whitespace().any(|m| modes.split('+').any(|x| x == m))))
+        LISTED
+            .iter()
+            .any(|&(s, w, on)| s == side && w == word && (on.is_empty() || on.split_whitespace().any(|m| modes.split('+').any(|x| x == m))))
     };
     let last_word = |text: &str| {
         let text = text.strip_suffix(' ')?;
@@ -168,9 +170,10 @@ pub(crate) fn guard_joins<'a>(core: &'a str, modes: &str) -> std::borrow::Cow<'a
 /// Whether a route through `modes` takes a guard an `apart` row of
 /// `es/joined-across-spans.tsv` names for it (its cache key says so).
 pub(crate) fn guards_apart(modes: &str) -> bool {
-    crate::lang_data::of(crate::lang::Lang::Es).joined_across_spans.rows().any(|r| {
-        r.first() == Some(&"apart") && r.get(2).is_some_and(|on| on.split_whitespace().any(|m| modes.split('+').any(|x| x == m)))
-    })
+    crate::lang_data::of(crate::lang::Lang::Es)
+        .joined_across_spans
+        .rows()
+        .any(|r| r.first() == Some(&"apart") && r.get(2).is_some_and(|on| on.split_whitespace().any(|m| modes.split('+').any(|x| x == m))))
 }
 
 /// Deformats one text (no leading or trailing whitespace) for the engine,

@@ -216,16 +216,17 @@ pub(super) fn pronoun_after_a_name(segs: &mut [Segment], lang: Lang) {
         let (kept, mut rest) = stretch.split_at(from);
         let mut head = kept.to_string();
         // One adverb, or one adverb phrase ("no longer"), before the pronoun:
-        // the longest listed one the words open with.
+        // the longest listed one the words open with, in any case (a name
+        // opening the text gets the next word a capital: "Almudena No
+        // longer it is").
         let adverb = crate::lang_data::of(lang)
             .adverbs
             .lines()
             .iter()
-            .filter(|a| rest.strip_prefix(**a).is_some_and(|t| t.starts_with(' ')))
+            .filter(|a| rest.get(..a.len()).is_some_and(|w| w.eq_ignore_ascii_case(a)) && rest[a.len()..].starts_with(' '))
             .max_by_key(|a| a.len());
         if let Some(adverb) = adverb {
-            head.push_str(adverb);
-            head.push(' ');
+            head.push_str(&rest[..adverb.len() + 1]);
             rest = &rest[adverb.len() + 1..];
         }
         let Some((pronoun, tail)) = rest.split_once(' ') else { continue };

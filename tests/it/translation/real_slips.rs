@@ -23,8 +23,8 @@
 //! Not for: the rules' own examples (the data files' `# example:` lines,
 //! run by `every_example_in_the_language_data_holds`).
 use crate::common::{
-    GENCAT_2022_11, MADRID_2025_10, field_from, json_rows_cut_to, listed_all, madrid_feed_cut_to, place, realdata_translated, run_each_from,
-    workdir,
+    GENCAT_2022_11, MADRID_2025_10, field_from, json_rows_cut_to, listed_all, madrid_feed_cut_to, place, realdata_translated,
+    run_each_from, workdir,
 };
 use std::collections::HashMap;
 
@@ -123,10 +123,8 @@ fn the_finishing_breaks_none_of_the_words_plain_apertium_has_right_on_real_recor
 fn madrid_descriptions(cuts: &[(&str, &str, usize)], langs: &[&str]) -> Option<HashMap<String, HashMap<String, String>>> {
     let [madrid] = realdata_translated([MADRID_2025_10])?;
     let list: Vec<String> = langs.iter().map(|l| format!("\"{l}\"")).collect();
-    let config = format!(
-        "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", {}]\n\n[sources.madrid]\nenabled = true\n",
-        list.join(", ")
-    );
+    let config =
+        format!("[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", {}]\n\n[sources.madrid]\nenabled = true\n", list.join(", "));
     let dir = workdir(&config);
     let (d, mirror) = (dir.path(), dir.path().join("mirror"));
     // The records as published, each description from the sentence that shows the slip.
