@@ -105,7 +105,8 @@ pub(in crate::translate) const JOIN_GUARD: &str = "qzxv";
 /// "Está-o"); so does a word listed as `misread` ("Para \[X\]" read as
 /// the verb "parar": "It stops \[all ages\]"). And, on a route through a
 /// mode an `apart` row names (`modes`: the route's, `spa-cat+cat-por`),
-/// between a kept span and the word listed there right after it: through
+/// between a kept span and the word listed there right after it, before a
+/// capitalised word (a place): through
 /// Catalan, "conciertos en España" reaches `cat-por` as "concerts a
 /// Espanya", and a span before it hides the noun, so "\[concertos\] a"
 /// reads "dar a" ("Deu concertos a Espanha", not "em Espanha").
@@ -150,7 +151,12 @@ pub(crate) fn guard_joins<'a>(core: &'a str, modes: &str) -> std::borrow::Cow<'a
         let opens = before.is_some_and(|w| listed("before", &w));
         let next = first_word(&core[after..]);
         let follows = next.as_deref().is_some_and(|w| listed("after", w));
-        if opens && follows || next.is_some_and(|w| listed("apart", &w)) {
+        // An `apart` word before a capitalised one, a place ("en España"):
+        // before a quote or a lower-case word the guard was measured to cost.
+        let apart = next.is_some_and(|w| {
+            listed("apart", &w) && core[after + 1 + w.len()..].strip_prefix(' ').is_some_and(|r| r.starts_with(char::is_uppercase))
+        });
+        if opens && follows || apart {
             let out = guarded.get_or_insert_with(String::new);
             out.push_str(&core[from..after]);
             out.push(' ');
