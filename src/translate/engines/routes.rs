@@ -468,7 +468,7 @@ mod tests {
         assert_eq!(pt.key_name(), "es-pt/articles/unknown:spa-cat+cat-por");
         assert_eq!(route("es", "ca", None).unwrap().key_name(), "spa-cat/articles");
         let pt = route("es", "pt", Some(Field::Description)).unwrap();
-        assert_eq!(pt.key_name(), "spa-cat+cat-por/mended-in-place/articles/apart");
+        assert_eq!(pt.key_name(), "spa-cat+cat-por/mended-in-place/articles/apart/unknown:es-pt");
     }
 
     /// Catalan originals go straight from Catalan, and Galician through
