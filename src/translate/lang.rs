@@ -235,7 +235,11 @@ mod tests {
         }
         if e.path == data.joined_across_spans.path() {
             let core = e.input.replace('{', &KEEP_START.to_string()).replace('}', &KEEP_END.to_string());
-            return (crate::translate::engines::stream::guard_joins(&core).replace(KEEP_START, "{").replace(KEEP_END, "}"), untouched);
+            // An example naming a target shows the route of its descriptions.
+            let route = e.lang.as_deref().and_then(|to| crate::translate::engines::routes::route("es", to, Some(Field::Description)));
+            let modes = route.map(|r| r.modes_name()).unwrap_or_default();
+            let guarded = crate::translate::engines::stream::guard_joins(&core, &modes);
+            return (guarded.replace(KEEP_START, "{").replace(KEEP_END, "}"), untouched);
         }
         if e.path == data.labels.path() {
             return (crate::parse::labels::split_labelled_parts(&e.input, lang_of(dir)), untouched);

@@ -55,6 +55,8 @@ pub(super) struct Engine {
     marks: bool,
     /// Its processes ([`Engine::processes_of`]).
     processes: usize,
+    /// Its modes (`spa-cat+cat-por`), which decide some guard words (`stream::guard_joins`).
+    mode: String,
 }
 
 /// How long the engine may write nothing while it owes the answer to
@@ -111,6 +113,7 @@ impl Engine {
             progress,
             marks,
             processes: Engine::processes_of(&pipeline),
+            mode: mode.to_string(),
         })
     }
 
@@ -129,7 +132,7 @@ impl Engine {
         self.next_id += cores.len();
         let mut buf = Vec::new();
         for (k, core) in cores.iter().enumerate() {
-            buf.extend_from_slice(stream::deformat(core, first + k).as_bytes());
+            buf.extend_from_slice(stream::deformat(core, first + k, &self.mode).as_bytes());
             buf.push(0);
         }
         let sent = self.input.as_ref().map(|tx| tx.send(buf));

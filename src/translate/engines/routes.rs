@@ -45,10 +45,15 @@ impl Route {
     /// kept span goes with a guard word (`stream::guard_joins`), the engine
     /// is asked another text.
     pub fn key_name(&self) -> String {
-        let name = match self.pivot {
+        let mut name = match self.pivot {
             Some(_) => format!("{}/mended-in-place/articles", self.modes_name()),
             None => format!("{}/articles", self.modes_name()),
         };
+        // A guard word its modes take after a span (`stream::guards_apart`):
+        // the engine is asked another text.
+        if super::stream::guards_apart(&self.modes_name()) {
+            name.push_str("/apart");
+        }
         match &self.second {
             Some(second) => format!("{name}/unknown:{}", second.join("+")),
             None => name,
@@ -462,6 +467,8 @@ mod tests {
         let pt = route("es", "pt", Some(Field::Title)).unwrap();
         assert_eq!(pt.key_name(), "es-pt/articles/unknown:spa-cat+cat-por");
         assert_eq!(route("es", "ca", None).unwrap().key_name(), "spa-cat/articles");
+        let pt = route("es", "pt", Some(Field::Description)).unwrap();
+        assert_eq!(pt.key_name(), "spa-cat+cat-por/mended-in-place/articles/apart/unknown:es-pt");
     }
 
     /// Catalan originals go straight from Catalan, and Galician through

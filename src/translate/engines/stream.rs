@@ -103,15 +103,27 @@ pub(in crate::translate) const JOIN_GUARD: &str = "qzxv";
 /// tagger, which cannot see the span, reads "la \[X\] es" as a pronoun
 /// before a verb ("It is \[X\] it", French "celle \[X\]", Portuguese
 /// "Está-o"); so does a word listed as `misread` ("Para \[X\]" read as
-/// the verb "parar": "It stops \[all ages\]").
-pub(crate) fn guard_joins(core: &str) -> std::borrow::Cow<'_, str> {
-    // (side, word) rows of the file, read once.
-    static LISTED: LazyLock<Vec<(&'static str, &'static str)>> = LazyLock::new(|| {
-        crate::lang_data::of(crate::lang::Lang::Es).joined_across_spans.rows().filter_map(|r| Some((*r.first()?, *r.get(1)?))).collect()
+/// the verb "parar": "It stops \[all ages\]"). And, on a route through a
+/// mode an `apart` row names (`modes`: the route's, `spa-cat+cat-por`),
+/// between a kept span and the word listed there right after it, before a
+/// capitalised word (a place): through
+/// Catalan, "conciertos en España" reaches `cat-por` as "concerts a
+/// Espanya", and a span before it hides the noun, so "\[concertos\] a"
+/// reads "dar a" ("Deu concertos a Espanha", not "em Espanha").
+pub(crate) fn guard_joins<'a>(core: &'a str, modes: &str) -> std::borrow::Cow<'a, str> {
+    // (side, word, modes) rows of the file, read once.
+    static LISTED: LazyLock<Vec<(&'static str, &'static str, &'static str)>> = LazyLock::new(|| {
+        crate::lang_data::of(crate::lang::Lang::Es)
+            .joined_across_spans
+            .rows()
+            .filter_map(|r| Some((*r.first()?, *r.get(1)?, r.get(2).copied().unwrap_or_default())))
+            .collect()
     });
     let listed = |side: &str, word: &str| {
         let word = word.to_lowercase();
-        LISTED.iter().any(|&(s, w)| s == side && w == word)
+        LISTED
+            .iter()
+            .any(|&(s, w, on)| s == side && w == word && (on.is_empty() || on.split_whitespace().any(|m| modes.split('+').any(|x| x == m))))
     };
     let last_word = |text: &str| {
         let text = text.strip_suffix(' ')?;
@@ -137,8 +149,14 @@ pub(crate) fn guard_joins(core: &str) -> std::borrow::Cow<'_, str> {
             from = start;
         }
         let opens = before.is_some_and(|w| listed("before", &w));
-        let follows = first_word(&core[after..]).is_some_and(|w| listed("after", &w));
-        if opens && follows {
+        let next = first_word(&core[after..]);
+        let follows = next.as_deref().is_some_and(|w| listed("after", w));
+        // An `apart` word before a capitalised one, a place ("en España"):
+        // before a quote or a lower-case word the guard was measured to cost.
+        let apart = next.is_some_and(|w| {
+            listed("apart", &w) && core[after + 1 + w.len()..].strip_prefix(' ').is_some_and(|r| r.starts_with(char::is_uppercase))
+        });
+        if opens && follows || apart {
             let out = guarded.get_or_insert_with(String::new);
             out.push_str(&core[from..after]);
             out.push(' ');
@@ -155,10 +173,20 @@ pub(crate) fn guard_joins(core: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// Whether a route through `modes` takes a guard an `apart` row of
+/// `es/joined-across-spans.tsv` names for it (its cache key says so).
+pub(crate) fn guards_apart(modes: &str) -> bool {
+    crate::lang_data::of(crate::lang::Lang::Es)
+        .joined_across_spans
+        .rows()
+        .any(|r| r.first() == Some(&"apart") && r.get(2).is_some_and(|on| on.split_whitespace().any(|m| modes.split('+').any(|x| x == m))))
+}
+
 /// Deformats one text (no leading or trailing whitespace) for the engine,
 /// without the NUL that ends it.
-pub(crate) fn deformat(core: &str, id: usize) -> String {
-    let core = &*guard_joins(core);
+/// `modes`: the route's (`spa-cat+cat-por`), which decide some guards.
+pub(crate) fn deformat(core: &str, id: usize, modes: &str) -> String {
+    let core = &*guard_joins(core, modes);
     let mut out = String::with_capacity(core.len() + core.len() / 8 + 24);
     out.push_str(&marker(id));
     let mut chars = core.chars().peekable();
@@ -321,12 +349,12 @@ mod tests {
 
     #[test]
     fn escapes_reserved_and_carries_marks_in_superblanks() {
-        assert_eq!(deformat("a/b [c] 5 * x #y_1, @z", 3), r"[cityvibe:3]a\/b \[c\] 5 [*] x [#y_1], [@z].[]");
+        assert_eq!(deformat("a/b [c] 5 * x #y_1, @z", 3, ""), r"[cityvibe:3]a\/b \[c\] 5 [*] x [#y_1], [@z].[]");
     }
 
     #[test]
     fn line_breaks_become_superblanks_and_blank_lines_end_sentences() {
-        assert_eq!(deformat("Uno\ndos\n\ntres", 0), "[cityvibe:0]Uno[\n]dos.[][\n\n]tres.[]");
+        assert_eq!(deformat("Uno\ndos\n\ntres", 0, ""), "[cityvibe:0]Uno[\n]dos.[][\n\n]tres.[]");
     }
 
     /// A line break right after or before a kept span ends the sentence:
@@ -350,7 +378,7 @@ mod tests {
     #[test]
     fn a_guard_keeps_words_around_a_span_apart_and_goes_again() {
         let core = format!("nació en {KEEP_START}Madrid{KEEP_END} el 18, con {KEEP_START}Luis{KEEP_END} y él");
-        let sent = deformat(&core, 3);
+        let sent = deformat(&core, 3, "");
         assert!(sent.contains("[Madrid] qzxv el 18") && sent.contains("[Luis] y"), "{sent}");
         assert_eq!(reformat("[cityvibe:3]naceu en [Madrid] *qzxv o 18.[]", 3).unwrap(), "naceu en Madrid o 18");
     }
@@ -360,7 +388,7 @@ mod tests {
         let text = keep_verbatim("En el Centro Cultural Gloria Fuertes [sala 2]", &["Centro Cultural Gloria Fuertes", "Gloria"]);
         assert_eq!(text, "En el \u{E000}Centro Cultural Gloria Fuertes\u{E001} [sala 2]");
         // The article before the span goes with the guard word, which the answer loses.
-        assert_eq!(deformat(&text, 0), r"[cityvibe:0]En el qzxv [Centro Cultural Gloria Fuertes] \[sala 2\].[]");
+        assert_eq!(deformat(&text, 0, ""), r"[cityvibe:0]En el qzxv [Centro Cultural Gloria Fuertes] \[sala 2\].[]");
         assert_eq!(
             reformat(r"[cityvibe:0]In the qzxv [Centro Cultural Gloria Fuertes].[]", 0).unwrap(),
             "In the Centro Cultural Gloria Fuertes"
@@ -378,7 +406,7 @@ mod tests {
 
     #[test]
     fn nul_in_input_cannot_split_a_text() {
-        assert!(!deformat("a\0b", 0).contains('\0'));
+        assert!(!deformat("a\0b", 0, "").contains('\0'));
     }
 
     #[test]

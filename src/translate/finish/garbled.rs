@@ -60,15 +60,22 @@ fn put_after_span(segs: &mut [Segment], span: usize, mark: &str) {
 /// maqueta del C3A, descontextualizada" → "del , C3A descontextualitzada"):
 /// it goes back right after the span. Only after a word that never ends a
 /// clause (`data/lang/LANG/function-words.txt`: "del", "i", "amb"), so a
-/// publisher's own " , " stays as published.
-pub(super) fn mark_moved_before_a_span(segs: &mut [Segment], lang: Lang) {
+/// publisher's own " , " stays as published. On Apertium's output
+/// (`apertium`), a colon it moved so too ("del Proyecto Carabela:
+/// Indexación" → "del : Proyecto Carabela Indexació") goes back: it
+/// comes back standing alone, a blank before it, where the publisher's
+/// own colon before a name comes back fused to its word ("acompañado de:
+/// Miguel Ángel" → "acompanyat de: Miguel Ángel"), and stays.
+pub(super) fn mark_moved_before_a_span(segs: &mut [Segment], lang: Lang, apertium: bool) {
     let function_words = crate::lang_data::of(lang).function_words.lines();
     for i in 0..segs.len().saturating_sub(1) {
         let (Segment::Plain(before), Segment::Name(_)) = (&segs[i], &segs[i + 1]) else { continue };
         let cut = before.trim_end_matches(' ');
-        // " ," as the engine left it, or "," once the blanks are tidied. Not
-        // a colon: "acompañado de: Miguel Ángel del Arco" is the publisher's.
-        let Some((rest, mark)) = [",", ";"].iter().find_map(|m| cut.strip_suffix(m).map(|r| (r.trim_end(), *m))) else {
+        // " ," as the engine left it, or "," once the blanks are tidied. A
+        // colon only as Apertium left it, alone: "acompañado de: Miguel
+        // Ángel del Arco" is the publisher's.
+        let colon = cut.strip_suffix(" :").filter(|_| apertium).map(|r| (r.trim_end(), ":"));
+        let Some((rest, mark)) = colon.or_else(|| [",", ";"].iter().find_map(|m| cut.strip_suffix(m).map(|r| (r.trim_end(), *m)))) else {
             continue;
         };
         let word = rest.rsplit(' ').next().unwrap_or("");
@@ -101,6 +108,9 @@ pub(super) fn catalan_article_before_a_names_own(t: &str) -> Option<String> {
 /// Aluche i Madrid Riu").
 pub(super) fn catalan_word_moved_before_a_span(segs: &mut [Segment]) {
     for i in 0..segs.len().saturating_sub(1) {
+        if moved_after_a_contracted_preposition(segs, i) {
+            continue;
+        }
         let (Segment::Plain(before), Segment::Name(name)) = (&segs[i], &segs[i + 1]) else { continue };
         // A name that carries its own article takes none more: "en l'El Caire" → "en El Caire".
         let own_article = ["El ", "La ", "Els ", "Les "].iter().any(|a| name.starts_with(a));
@@ -134,13 +144,53 @@ pub(super) fn catalan_word_moved_before_a_span(segs: &mut [Segment]) {
     }
 }
 
+/// Catalan: a word of `ca/moved-words.txt` standing alone between a
+/// contracted preposition (`ca/contracted-prepositions.txt`) and the kept
+/// span `segs[i + 1]`, where Apertium moved it from after the span, and the
+/// comma that followed the next span into the gap: "del \[Museo Casa de los
+/// Tiros\] de \[Granada\], el pianista" came back "del de Museo Casa de los
+/// Tiros , Granada el pianista". The word goes back after the span and the
+/// comma after the next one. Only between two spans, where the gap shows
+/// the move. Whether it mended.
+fn moved_after_a_contracted_preposition(segs: &mut [Segment], i: usize) -> bool {
+    let data = crate::lang_data::of(Lang::Ca);
+    let (Segment::Plain(before), Some(Segment::Name(_))) = (&segs[i], segs.get(i + 1)) else { return false };
+    let before = before.clone();
+    // "del de X", or "del d'X" elided before the span's vowel.
+    let Some(body) = before.strip_suffix(' ').or_else(|| before.strip_suffix('\'').map(|b| &before[..b.len() + 1])) else {
+        return false;
+    };
+    let mut words = body.rsplitn(3, ' ');
+    let (Some(moved), Some(prep)) = (words.next(), words.next()) else { return false };
+    let word = if moved == "d'" { "de" } else { moved };
+    if !data.moved_words.has(&word.to_lowercase()) || !data.contracted_prepositions.has(&prep.to_lowercase()) {
+        return false;
+    }
+    // Only where the gap it left between two spans shows it ("del que
+    // [X] va dir" is Catalan): the comma, or two blanks.
+    let Some(Segment::Plain(gap)) = segs.get(i + 2) else { return false };
+    let comma = gap.trim() == ",";
+    if !(comma || gap == "  ") || !matches!(segs.get(i + 3), Some(Segment::Name(_))) {
+        return false;
+    }
+    let cut = before.len() - moved.len() - usize::from(moved != "d'");
+    segs[i] = Segment::Plain(before[..cut].to_string());
+    segs[i + 2] = Segment::Plain(format!(" {word} "));
+    let marked = matches!(segs.get(i + 4), Some(Segment::Plain(a)) if a.starts_with([',', ':', ';', '.']));
+    if comma && !marked {
+        put_after_span(segs, i + 3, ",");
+    }
+    true
+}
+
 /// A subject pronoun (`data/lang/LANG/subject-pronouns.txt`) right after a
 /// kept name and before a lower-case word: the name is the subject, and the
 /// pronoun goes ("Ismael Serrano il commençait" → "Ismael Serrano
 /// commençait", English "Claudia Pia It left" → "Claudia Pia left"); "il y
 /// a" stays. Between the name and the pronoun may stand the name's dates
 /// or place in brackets ("Enric Ansesa (Girona, 1945) it is") and one
-/// adverb of `adverbs.txt` ("Pepa Plana always it has claimed").
+/// adverb or adverb phrase of `adverbs.txt` ("Pepa Plana always it has
+/// claimed", "Almudena no longer it is").
 pub(super) fn pronoun_after_a_name(segs: &mut [Segment], lang: Lang) {
     for i in 1..segs.len() {
         let (Segment::Name(name), Segment::Plain(after)) = (&segs[i - 1], &segs[i]) else { continue };
@@ -165,13 +215,19 @@ pub(super) fn pronoun_after_a_name(segs: &mut [Segment], lang: Lang) {
         let Segment::Plain(stretch) = &segs[j] else { continue };
         let (kept, mut rest) = stretch.split_at(from);
         let mut head = kept.to_string();
-        // One adverb before the pronoun.
-        if let Some((word, tail)) = rest.split_once(' ')
-            && crate::lang_data::of(lang).adverbs.has(word)
-        {
-            head.push_str(word);
-            head.push(' ');
-            rest = tail;
+        // One adverb, or one adverb phrase ("no longer"), before the pronoun:
+        // the longest listed one the words open with, in any case (a name
+        // opening the text gets the next word a capital: "Almudena No
+        // longer it is").
+        let adverb = crate::lang_data::of(lang)
+            .adverbs
+            .lines()
+            .iter()
+            .filter(|a| rest.get(..a.len()).is_some_and(|w| w.eq_ignore_ascii_case(a)) && rest[a.len()..].starts_with(' '))
+            .max_by_key(|a| a.len());
+        if let Some(adverb) = adverb {
+            head.push_str(&rest[..adverb.len() + 1]);
+            rest = &rest[adverb.len() + 1..];
         }
         let Some((pronoun, tail)) = rest.split_once(' ') else { continue };
         let next = tail.split([' ', ',', '.']).next().unwrap_or_default();

@@ -101,7 +101,10 @@ pub(super) const STAGES: &[Stage] = &[
     },
     Stage {
         sent_plain: true,
-        ..stage("a comma moved before a kept span", Step::Segments(Cut::Names, |s, f| garbled::mark_moved_before_a_span(s, f.lang)))
+        ..stage(
+            "a comma moved before a kept span",
+            Step::Segments(Cut::Names, |s, f| garbled::mark_moved_before_a_span(s, f.lang, f.slips == Slips::Apertium)),
+        )
     },
     Stage {
         langs: Langs::Only(&[Lang::Ca]),

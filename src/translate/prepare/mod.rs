@@ -202,6 +202,10 @@ fn numbered_names(text: &str, spans: &mut [Span]) {
 /// the engine reads each span as a blank, so the word would stand beside
 /// the word before the first name, where Galician and Portuguese read
 /// "De \[X\] a \[Y\]" as "Da X  Y" and Catalan moves it ("De l'a X  Y").
+/// A kept name with such a word after it and then a capitalised word the
+/// engine translates ("De \[Concha Espina\] a Plaza de Castilla") takes
+/// the word in, for the same reason: Galician wrote "Da Concha Espina Praza
+/// de Castela", Catalan dropped the "a".
 fn join_names(text: &str, spans: &mut Vec<Span>, lang: Lang) {
     let mut i = 0;
     while i + 1 < spans.len() {
@@ -212,6 +216,16 @@ fn join_names(text: &str, spans: &mut Vec<Span>, lang: Lang) {
             spans.remove(i + 1);
         } else {
             i += 1;
+        }
+    }
+    for i in 0..spans.len() {
+        let (a, b, None) = spans[i] else { continue };
+        let Some(rest) = text[b..].strip_prefix(' ') else { continue };
+        let Some((word, after)) = rest.split_once(' ') else { continue };
+        let end = b + 1 + word.len();
+        let free = spans.get(i + 1).is_none_or(|next| next.0 > end + 1);
+        if free && after.starts_with(char::is_uppercase) && words::joins_names(&format!(" {word} "), lang) {
+            spans[i] = (a, end, None);
         }
     }
 }

@@ -19,6 +19,11 @@
 //! bodies ("…Ayuntamiento de Granada, Junta de Andalucía, Diputación…" came
 //! back "Joint of Andalusia", French "Junte d'Andalousie").
 //!
+//! A mark Apertium moved before a kept name goes back after it: a comma
+//! ("del , C3A"), a colon ("del : Proyecto Carabela"), and in Catalan the
+//! word and comma between two names ("del de Museo Casa de los Tiros ,
+//! Granada").
+//!
 //! Not for: the rules' own examples (the data files' `# example:` lines,
 //! run by `every_example_in_the_language_data_holds`).
 use crate::common::{
@@ -133,6 +138,72 @@ fn a_comma_moved_before_a_kept_name_goes_back_after_it_on_a_real_record() {
     let ca = listed_all(d, "ca")["151213"]["description"].as_str().unwrap_or_default().to_string();
     assert!(ca.contains("Una maqueta del C3A, "), "{ca}");
     assert!(!ca.contains("del , C3A") && !ca.contains("del, C3A"), "{ca}");
+}
+
+/// The real Andalucía records `cuts` names (id, the sentence its
+/// description is cut from, its length), run into `langs` (Spanish
+/// besides): each language's descriptions by id, or `None` without the
+/// real feed.
+fn andalucia_descriptions(cuts: &[(&str, &str, usize)], langs: &[&str]) -> Option<HashMap<String, HashMap<String, String>>> {
+    let [andalucia] = realdata_translated([ANDALUCIA_2026_01])?;
+    let list: Vec<String> = langs.iter().map(|l| format!("\"{l}\"")).collect();
+    let config = format!(
+        "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", {}]\n\n[sources.andalucia]\nenabled = true\n",
+        list.join(", ")
+    );
+    let dir = workdir(&config);
+    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
+    // The records as published, each description from the sentence that shows the slip.
+    let cut = |r: &mut Value| {
+        let id = r["id"].to_string().trim_matches('"').to_string();
+        if let Some(&(_, opening, chars)) = cuts.iter().find(|c| c.0 == id) {
+            field_from(r, "description", opening, chars);
+        }
+    };
+    let ids: Vec<&str> = cuts.iter().map(|c| c.0).collect();
+    place(&mirror, ANDALUCIA, &json_rows_cut_to(&andalucia, "id", &ids, cut));
+    run_each_from(d, &mirror, &["andalucia"]);
+    let text = |events: HashMap<String, Value>| {
+        events.into_iter().map(|(id, e)| (id, e["description"].as_str().unwrap_or_default().to_string())).collect()
+    };
+    Some(langs.iter().map(|l| (l.to_string(), text(listed_all(d, l)))).collect())
+}
+
+/// A colon Apertium moved before a kept name goes back after it, where the
+/// publisher wrote it: "en el desarrollo del Proyecto Carabela:
+/// Indexación…" (Andalucía 151210) came back through Catalan "del :
+/// Proyecto Carabela Indexació" (Catalan, French, Italian, Portuguese),
+/// where plain Apertium has the colon after the name.
+#[test]
+fn a_colon_moved_before_a_kept_name_goes_back_after_it_on_a_real_record() {
+    let langs = ["ca", "fr", "it", "pt"];
+    let Some(texts) = andalucia_descriptions(&[("151210", "está trabajando en el desarrollo", 160)], &langs) else {
+        return;
+    };
+    for lang in langs {
+        let t = &texts[lang]["151210"];
+        assert!(!t.contains(" : Proyecto Carabela") && !t.contains("\u{a0}: Proyecto Carabela"), "{lang}: {t}");
+        assert!(t.contains("Proyecto Carabela:") || t.contains("Proyecto Carabela\u{a0}:"), "{lang}: {t}");
+    }
+}
+
+/// Between two kept names, Catalan keeps the word and the comma where the
+/// publisher wrote them: "con el marco del Museo Casa de los Tiros de
+/// Granada, el pianista" (Andalucía 237403) and "profesora del Instituto de
+/// Filosofía Edith Stein de Granada, y de Fidel Villegas" (396259) came
+/// back "del de Museo Casa de los Tiros , Granada el pianista" and "del
+/// d'Instituto de Filosofía Edith Stein , Granada i", where plain Apertium
+/// has "de Granada,".
+#[test]
+fn a_word_and_a_comma_between_two_kept_names_stay_in_catalan_on_real_records() {
+    let cuts = [("237403", "Emisión online del vídeo", 160), ("396259", "Los autores estarán acompañados", 160)];
+    let Some(texts) = andalucia_descriptions(&cuts, &["ca"]) else {
+        return;
+    };
+    let t = &texts["ca"]["237403"];
+    assert!(t.contains("del Museo Casa de los Tiros de Granada, el pianista") && !t.contains(" , Granada"), "{t}");
+    let t = &texts["ca"]["396259"];
+    assert!(t.contains("Instituto de Filosofía Edith Stein de Granada, i de Fidel") && !t.contains(" , Granada"), "{t}");
 }
 
 /// "Junta de Andalucía" in a list of bodies (Andalucía 212533) stays as

@@ -17,34 +17,65 @@
 //!
 //! Not for: the rules' own examples (the data files' `# example` lines,
 //! run by `every_example_in_the_language_data_holds`).
-use crate::common::{MADRID_2025_10, field_from, listed_all, madrid_feed_cut_to, place, realdata_translated, run_each_from, workdir};
+use crate::common::{
+    MADRID_2025_10, field_from, listed_all, madrid_feed_cut_to, place, realdata_translated, run_each_from, titles_all, workdir,
+};
 use serde_json::Value;
+use std::collections::HashMap;
 
 const MADRID: &str = "datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json";
 /// "De Casa de Campo a Madrid Río I", "Del Cerro del Tío Pío a Ruta
 /// Escultórica de Palomeras: del Mirador del Cerro a Entrevías".
 const IDS: &[&str] = &["12399262", "12278881"];
 
-#[test]
-fn a_word_between_two_kept_names_stays_between_them_in_real_titles() {
-    let Some([madrid]) = realdata_translated([MADRID_2025_10]) else {
-        return;
-    };
+/// The titles of the real Madrid records `ids` (descriptions left out) in
+/// Galician, Portuguese and Catalan, by language and id; `None` without
+/// the real feed.
+fn titles_in_gl_pt_ca(ids: &[&str]) -> Option<HashMap<&'static str, HashMap<String, String>>> {
+    let [madrid] = realdata_translated([MADRID_2025_10])?;
     let config =
         "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"pt\", \"ca\", \"gl\"]\n\n[sources.madrid]\nenabled = true\n";
     let dir = workdir(config);
     let (d, mirror) = (dir.path(), dir.path().join("mirror"));
-    place(&mirror, MADRID, &madrid_feed_cut_to(&madrid, IDS, |r| r["description"] = Value::String(String::new())));
+    place(&mirror, MADRID, &madrid_feed_cut_to(&madrid, ids, |r| r["description"] = Value::String(String::new())));
     run_each_from(d, &mirror, &["madrid"]);
-    for lang in ["gl", "pt", "ca"] {
-        let events = listed_all(d, lang);
-        let title = |id: &str| events[id]["title"].as_str().unwrap_or_default().to_string();
-        let route = title("12399262");
+    Some(["gl", "pt", "ca"].into_iter().map(|lang| (lang, titles_all(d, lang))).collect())
+}
+
+#[test]
+fn a_word_between_two_kept_names_stays_between_them_in_real_titles() {
+    let Some(titles) = titles_in_gl_pt_ca(IDS) else {
+        return;
+    };
+    for (lang, title) in titles {
+        let route = &title["12399262"];
         assert!(route.contains("Casa de Campo a Madrid Río"), "{lang}: {route}");
         assert!(!route.starts_with("Da ") && !route.starts_with("D'I"), "{lang}: {route}");
-        let hill = title("12278881");
+        let hill = &title["12278881"];
         assert!(hill.contains("Cerro del Tío Pío a Ruta Escultórica de Palomeras"), "{lang}: {hill}");
         assert!(!hill.contains("l'a "), "{lang}: {hill}");
+    }
+}
+
+/// "Entreparques. De Concha Espina a Plaza de Castilla" (Madrid 12278896),
+/// where only the first place is kept and the engine translates the
+/// second: the "a" after the kept name stays (it came back Galician "Da
+/// Concha Espina Praza de Castela", Catalan "De Concha Espina Plaza de
+/// Castella"). And the colon after two joined names stays after them:
+/// "Del Cerro del Tío Pío a Ruta Escultórica de Palomeras: del Mirador…"
+/// (12278881, 12278885) came back Catalan "Del : Cerro del Tío Pío…".
+#[test]
+fn a_word_after_a_kept_name_and_a_colon_after_joined_names_stay_in_real_titles() {
+    let Some(titles) = titles_in_gl_pt_ca(&["12278896", "12278881", "12278885"]) else {
+        return;
+    };
+    for (lang, title) in titles {
+        let parks = &title["12278896"];
+        assert!(parks.contains("De Concha Espina a "), "{lang}: {parks}");
+        assert!(!parks.contains("Da Concha"), "{lang}: {parks}");
+        let (hill, aluche) = (&title["12278881"], &title["12278885"]);
+        assert!(hill.contains("Palomeras: ") && !hill.contains(" : "), "{lang}: {hill}");
+        assert!(aluche.contains("Madrid Río: ") && !aluche.contains(" : "), "{lang}: {aluche}");
     }
 }
 

@@ -13,15 +13,20 @@
 //! Catalan as a pronoun before a kept span is the article ("partager celle
 //! [lecture]", "in quella [viale]"); a term goes in after a possessive the
 //! target's engine writes right ("his [book club]"); English puts no
-//! subject pronoun after a kept name ("Claudia Pia It left"), an
-//! article before a kept term is no pronoun ("It is [reading] it"), and
-//! "Para" before one is no verb ("It stops [all ages]").
+//! subject pronoun after a kept name ("Claudia Pia It left"), nor after a
+//! name and an adverb phrase ("Almudena no longer it is"), an article
+//! before a kept term is no pronoun ("It is [reading] it"), and "Para"
+//! before one is no verb ("It stops [all ages]"). Portuguese through
+//! Catalan writes "em" before a place after a kept term, as plain
+//! Apertium does ("concertos em Espanha", not "a Espanha").
 //!
 //! Not for: the rules' own examples (the data files' `# example:` lines,
 //! run by `every_example_in_the_language_data_holds`).
 use crate::common::{
-    GENCAT_2022_11, MADRID_2025_10, json_rows_cut_to, listed_all, madrid_feed_cut_to, place, realdata_translated, run_each_from, workdir,
+    GENCAT_2022_11, MADRID_2025_10, field_from, json_rows_cut_to, listed_all, madrid_feed_cut_to, place, realdata_translated,
+    run_each_from, workdir,
 };
+use std::collections::HashMap;
 
 const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"en\", \"fr\", \"it\", \"pt\", \"ca\", \"gl\"]\n\n\
 [sources.madrid]\nenabled = true\n[sources.gencat]\nenabled = true\n";
@@ -112,24 +117,69 @@ fn the_finishing_breaks_none_of_the_words_plain_apertium_has_right_on_real_recor
     assert!(t.contains("Salamanca") && !t.contains("Salamanque"), "{t}");
 }
 
+/// The real Madrid records `cuts` names (id, the sentence its description
+/// is cut from, its length), run into `langs` (Spanish besides): each
+/// language's descriptions by id, or `None` without the real feed.
+fn madrid_descriptions(cuts: &[(&str, &str, usize)], langs: &[&str]) -> Option<HashMap<String, HashMap<String, String>>> {
+    let [madrid] = realdata_translated([MADRID_2025_10])?;
+    let list: Vec<String> = langs.iter().map(|l| format!("\"{l}\"")).collect();
+    let config =
+        format!("[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", {}]\n\n[sources.madrid]\nenabled = true\n", list.join(", "));
+    let dir = workdir(&config);
+    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
+    // The records as published, each description from the sentence that shows the slip.
+    let cut = |r: &mut serde_json::Value| {
+        let id = r["id"].as_str().unwrap_or_default().to_string();
+        if let Some(&(_, opening, chars)) = cuts.iter().find(|c| c.0 == id) {
+            field_from(r, "description", opening, chars);
+        }
+    };
+    let ids: Vec<&str> = cuts.iter().map(|c| c.0).collect();
+    place(&mirror, MADRID, &madrid_feed_cut_to(&madrid, &ids, cut));
+    run_each_from(d, &mirror, &["madrid"]);
+    let text = |events: HashMap<String, serde_json::Value>| {
+        events.into_iter().map(|(id, e)| (id, e["description"].as_str().unwrap_or_default().to_string())).collect()
+    };
+    Some(langs.iter().map(|l| (l.to_string(), text(listed_all(d, l)))).collect())
+}
+
 /// "Para" right before a kept term is the preposition: alone before the
 /// span, Apertium's tagger read it as the verb "parar" ("It stops all
 /// ages", Madrid 50095650; "Recommended stops all ages"), where plain
 /// Apertium has "for".
 #[test]
 fn para_before_a_kept_term_is_for_not_stops_on_a_real_record() {
-    let Some([madrid]) = realdata_translated([MADRID_2025_10]) else {
+    let Some(texts) = madrid_descriptions(&[("50095650", "Para todos los públicos", 120)], &["en"]) else {
         return;
     };
-    let config = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"en\"]\n\n[sources.madrid]\nenabled = true\n";
-    let dir = workdir(config);
-    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
-    // The record as published, its description from the sentence that names the audience.
-    let cut = |r: &mut serde_json::Value| crate::common::field_from(r, "description", "Para todos los públicos", 120);
-    place(&mirror, MADRID, &madrid_feed_cut_to(&madrid, &["50095650"], cut));
-    run_each_from(d, &mirror, &["madrid"]);
-    let en = listed_all(d, "en")["50095650"]["description"].as_str().unwrap_or_default().to_string();
+    let en = &texts["en"]["50095650"];
     assert!(en.starts_with("For all ages") && !en.contains("stops"), "{en}");
+}
+
+/// English puts no subject pronoun after a kept name and an adverb phrase
+/// before its verb: "Pero Almudena ya no está" (Madrid 50093192) came back
+/// "Almudena no longer it is", where plain Apertium has "no longer is"
+/// (`data/lang/en/adverbs.txt`).
+#[test]
+fn no_english_pronoun_after_a_name_and_an_adverb_phrase_on_a_real_record() {
+    let Some(texts) = madrid_descriptions(&[("50093192", "Pero Almudena ya no", 120)], &["en"]) else {
+        return;
+    };
+    let en = &texts["en"]["50093192"];
+    assert!(en.contains("Almudena no longer is") && !en.contains("no longer it is"), "{en}");
+}
+
+/// Portuguese descriptions go through Catalan, where the Spanish "en"
+/// before a place is "a": with a kept term before it, "ha dado [conciertos]
+/// en España" (Madrid 50067421) came back "deu concertos a Espanha" ("give
+/// to"), where plain Apertium has "em Espanha".
+#[test]
+fn en_before_a_place_after_a_kept_term_is_em_in_portuguese_on_a_real_record() {
+    let Some(texts) = madrid_descriptions(&[("50067421", "A lo largo de su carrera", 120)], &["pt"]) else {
+        return;
+    };
+    let pt = &texts["pt"]["50067421"];
+    assert!(pt.contains("concertos em Espanha") && !pt.contains("concertos a Espanha"), "{pt}");
 }
 
 /// English puts no subject pronoun after a kept name and the name's dates
