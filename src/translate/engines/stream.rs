@@ -365,7 +365,7 @@ mod tests {
     fn a_line_break_beside_a_kept_span_ends_the_sentence() {
         let core =
             format!("A cargo de {KEEP_START}Marcopan{KEEP_END}\nImparte: {KEEP_START}Mario{KEEP_END}\n{KEEP_START}Ana{KEEP_END} y\nluego");
-        assert_eq!(deformat(&core, 0), "[cityvibe:0]A cargo de [Marcopan].[][\n]Imparte: [Mario].[][\n][Ana] y[\n]luego.[]");
+        assert_eq!(deformat(&core, 0, ""), "[cityvibe:0]A cargo de [Marcopan].[][\n]Imparte: [Mario].[][\n][Ana] y[\n]luego.[]");
         assert_eq!(
             reformat("[cityvibe:0]A càrrec de [Marcopan].[][\n]Imparteix: [Mario].[]", 0).unwrap(),
             "A càrrec de Marcopan\nImparteix: Mario"
