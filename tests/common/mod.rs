@@ -241,6 +241,36 @@ pub fn titles_all(dir: &Path, lang: &str) -> std::collections::HashMap<String, S
     listed_all(dir, lang).into_iter().map(|(id, e)| (id, e["title"].as_str().unwrap_or_default().to_string())).collect()
 }
 
+/// Every target's titles of a run in `dir` (`titles_all` of each of the
+/// six), read by event id: what the tests of real titles assert on, with
+/// the title in each failure's message.
+pub struct TitlesByLang(std::collections::HashMap<&'static str, std::collections::HashMap<String, String>>);
+
+impl TitlesByLang {
+    pub fn of(dir: &Path) -> TitlesByLang {
+        TitlesByLang(["en", "fr", "it", "pt", "ca", "gl"].into_iter().map(|l| (l, titles_all(dir, l))).collect())
+    }
+
+    #[track_caller]
+    pub fn title(&self, lang: &str, id: &str) -> String {
+        self.0.get(lang).and_then(|t| t.get(id)).cloned().unwrap_or_else(|| panic!("{lang} {id}: no title"))
+    }
+
+    /// Asserts that event `id`'s title in `lang` holds `want`.
+    #[track_caller]
+    pub fn has(&self, lang: &str, id: &str, want: &str) {
+        let t = self.title(lang, id);
+        assert!(t.contains(want), "{lang} {id}: {t:?} lacks {want:?}");
+    }
+
+    /// Asserts that event `id`'s title in `lang` does not hold `wrong`.
+    #[track_caller]
+    pub fn lacks(&self, lang: &str, id: &str, wrong: &str) {
+        let t = self.title(lang, id);
+        assert!(!t.contains(wrong), "{lang} {id}: {t:?} holds {wrong:?}");
+    }
+}
+
 /// A record's `field` cut to `chars` characters from the first place it
 /// says `opening` (from its start when it never does): the sentence a
 /// test of real records reads, with the record otherwise as published.

@@ -17,10 +17,10 @@
 //! run by `every_example_in_the_language_data_holds` and
 //! `every_multi_word_sense_has_an_example_that_holds`).
 use crate::common::{
-    ANDALUCIA_2026_01, MADRID_2025_10, json_rows_cut_to, madrid_feed_cut_to, place, realdata_translated, run_each_from, titles_all, workdir,
+    ANDALUCIA_2026_01, MADRID_2025_10, TitlesByLang, json_rows_cut_to, madrid_feed_cut_to, place, realdata_translated, run_each_from,
+    workdir,
 };
 use serde_json::Value;
-use std::collections::HashMap;
 
 const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"en\", \"fr\", \"it\", \"pt\", \"ca\", \"gl\"]\n\n\
 [sources.madrid]\nenabled = true\n[sources.andalucia]\nenabled = true\n";
@@ -47,17 +47,9 @@ fn senses_the_real_feeds_repeat_read_right_in_every_language() {
     place(&mirror, MADRID, &madrid_feed_cut_to(&madrid, MADRID_IDS, no_description));
     place(&mirror, ANDALUCIA, &json_rows_cut_to(&andalucia, "id", ANDALUCIA_IDS, no_description));
     run_each_from(d, &mirror, &["madrid", "andalucia"]);
-    let by_lang: HashMap<&str, HashMap<String, String>> =
-        ["en", "fr", "it", "pt", "ca", "gl"].into_iter().map(|l| (l, titles_all(d, l))).collect();
-    let title = |lang: &str, id: &str| by_lang[lang][id].clone();
-    let has = |lang: &str, id: &str, want: &str| {
-        let t = title(lang, id);
-        assert!(t.contains(want), "{lang} {id}: {t:?} lacks {want:?}");
-    };
-    let lacks = |lang: &str, id: &str, wrong: &str| {
-        let t = title(lang, id);
-        assert!(!t.contains(wrong), "{lang} {id}: {t:?} holds {wrong:?}");
-    };
+    let titles = TitlesByLang::of(d);
+    let has = |lang: &str, id: &str, want: &str| titles.has(lang, id, want);
+    let lacks = |lang: &str, id: &str, wrong: &str| titles.lacks(lang, id, wrong);
 
     // Places and programmes named with ordinary words stay as published.
     for lang in ["en", "fr", "it", "pt", "ca", "gl"] {
