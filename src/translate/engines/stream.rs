@@ -121,9 +121,7 @@ pub(crate) fn guard_joins<'a>(core: &'a str, modes: &str) -> std::borrow::Cow<'a
     });
     let listed = |side: &str, word: &str| {
         let word = word.to_lowercase();
-        LISTED
-            .iter()
-            .any(|&(s, w, on)| s == side && w == word && (on.is_empty() || on.split_whitespace().any(|m| modes.split('+').any(|x| x == m))))
+        LISTED.iter().any(|&(s, w, on)| s == side && w == word && (on.is_empty() || names_a_mode_of(on, modes)))
     };
     let last_word = |text: &str| {
         let text = text.strip_suffix(' ')?;
@@ -179,7 +177,13 @@ pub(crate) fn guards_apart(modes: &str) -> bool {
     crate::lang_data::of(crate::lang::Lang::Es)
         .joined_across_spans
         .rows()
-        .any(|r| r.first() == Some(&"apart") && r.get(2).is_some_and(|on| on.split_whitespace().any(|m| modes.split('+').any(|x| x == m))))
+        .any(|r| r.first() == Some(&"apart") && r.get(2).is_some_and(|on| names_a_mode_of(on, modes)))
+}
+
+/// Whether a row's modes column `on` (`cat-por cat-ita`) names one of the
+/// modes of the route `modes` (`spa-cat+cat-por`).
+fn names_a_mode_of(on: &str, modes: &str) -> bool {
+    on.split_whitespace().any(|m| modes.split('+').any(|x| x == m))
 }
 
 /// Deformats one text (no leading or trailing whitespace) for the engine,

@@ -83,8 +83,9 @@ pub(in crate::translate) fn send<T: Translator + Send>(
                     // pivot both start): what the heaviest of its fields
                     // holds, each field's engines but the next one's
                     // closing when it is done (`keep_only_for`).
-                    let mut fields: Vec<Field> = list.iter().map(|n| n.field).collect();
-                    fields.push(field);
+                    // Each field once (its footprint reads the mode files).
+                    let mut fields: std::collections::BTreeSet<Field> = list.iter().map(|n| n.field).collect();
+                    fields.insert(field);
                     fields.iter().fold(Hold::default(), |most, &f| Hold {
                         mb: most.mb.max(w.footprint_mb(&src, *t, f)),
                         processes: most.processes.max(w.footprint_processes(&src, *t, f)),
