@@ -28,6 +28,18 @@ pub mod routes;
 mod server;
 pub mod stream;
 
+/// The command cityvibe runs as a route's main engine: the mode files at
+/// `mode_files` one after the other, every stage in null-flush mode, a
+/// pivot's last hop marking what it does not know, under
+/// `sh -c PIPELINE ROUTE -n '' -g` (as [`apertium::ApertiumTranslator`]
+/// starts it; no stdin, stdout or process group set). For
+/// `benches/translate.rs`, whose floor runs Apertium's own pipelines as
+/// cityvibe runs them; nothing in the binary calls it.
+pub fn main_engine_command(mode_files: &[std::path::PathBuf], route: &str) -> Result<std::process::Command> {
+    let (shell_pipeline, _) = pipeline::pipeline_of(mode_files, false)?;
+    Ok(pipeline::shell(&shell_pipeline, route))
+}
+
 /// The language every pair goes through when there is no direct one.
 pub const PIVOT: &str = "es";
 

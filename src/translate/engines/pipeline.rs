@@ -76,11 +76,7 @@ impl Engine {
     pub(super) fn start(mode_files: &[PathBuf], mode: &str, mark_direct: bool) -> Result<Engine> {
         let (pipeline, marks) = pipeline_of(mode_files, mark_direct)?;
         let mut child = crate::spawn::process(
-            Command::new("sh")
-                // In the mode file $1 is the generator's option: -n, no `*`
-                // before unknown words (what `apertium -u` passes); $2 the
-                // tagger's, none; $3 a pivot's second generator's, -g, marks.
-                .args(["-c", &pipeline, mode, "-n", "", "-g"])
+            shell(&pipeline, mode)
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
@@ -235,6 +231,17 @@ pub(super) fn pipeline_of(mode_files: &[PathBuf], mark_direct: bool) -> Result<(
     }
     let marks = stages.len() > 1 || mark_direct;
     Ok((stages.join(" | "), marks))
+}
+
+/// The command that runs `pipeline` (from [`pipeline_of`]) for `mode`, as
+/// every engine runs: `sh -c PIPELINE MODE -n '' -g`.
+pub(super) fn shell(pipeline: &str, mode: &str) -> Command {
+    let mut sh = Command::new("sh");
+    // In the mode file $1 is the generator's option: -n, no `*` before
+    // unknown words (what `apertium -u` passes); $2 the tagger's, none; $3 a
+    // pivot's second generator's, -g, marks.
+    sh.args(["-c", pipeline, mode, "-n", "", "-g"]);
+    sh
 }
 
 /// A thread writing into the engine's `stdin` what is sent on the channel it
