@@ -241,6 +241,18 @@ mod tests {
             let guarded = crate::translate::engines::stream::guard_joins(&core, &modes);
             return (guarded.replace(KEEP_START, "{").replace(KEEP_END, "}"), untouched);
         }
+        if e.path == data.locatives.path() {
+            let code = e.lang.as_deref().unwrap_or_else(|| panic!("{}: an example names its target", e.path));
+            let (text, names) = kept_spans(&e.input);
+            let known = Known {
+                locality: names.first().map(String::as_str),
+                capitals_are_headings: true,
+                lang: Some(lang_of(code)),
+                ..Known::default()
+            };
+            let p = prepare(&text, known, &TermBase::default());
+            return (p.text.replace(KEEP_START, "{").replace(KEEP_END, "}"), untouched);
+        }
         if e.path == data.articles_before_names.path() {
             // The braces stay on a name kept whatever the engine's dictionary knows.
             let (text, names) = kept_spans(&e.input);

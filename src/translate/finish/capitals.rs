@@ -88,7 +88,8 @@ fn lower_stray_capitals(text: &str, lang: Lang, after_word: bool) -> String {
         let bare = token.trim_start_matches(|c: char| !c.is_alphanumeric());
         // "ACTIVIDAD CANCELADA Una noche": a capital right after a heading
         // shouted in capitals opens the title's own words.
-        let after = after_word && bare.len() == token.len() && !after_a_heading(&tokens[..i], token);
+        let heading = after_a_heading(&tokens[..i], token) && !tokens.get(i + 1).is_some_and(|n| shouted(n));
+        let after = after_word && bare.len() == token.len() && !heading;
         let lower = token.to_lowercase();
         // "Concerto DA Banda Municipal": Apertium writes a contraction of
         // two capitalised words ("De La") in capitals; amid words that are
@@ -128,7 +129,8 @@ fn shouted(word: &str) -> bool {
 /// and the capital after it opens the title's own words ("ACTIVITY
 /// CANCELLED A Night…", Spanish "…CANCELADA Una Noche"): no function word
 /// an engine capitalised. One word in capitals is no heading ("Concerto DA
-/// Banda", a Roman numeral).
+/// Banda", a Roman numeral), and a word between two in capitals is inside
+/// the heading ("NOTA DE La AGENDA", Apertium's contraction; see the callers).
 fn after_a_heading(before: &[&str], word: &str) -> bool {
     let capital = word.chars().next().is_some_and(char::is_uppercase) && !shouted(word);
     capital && before.iter().rev().take_while(|w| shouted(w)).count() >= 2
@@ -154,10 +156,11 @@ pub(super) fn title_case(segs: &mut [Segment]) {
                 let mut out = String::with_capacity(t.len());
                 let mut word = String::new();
                 let mut before: Vec<String> = Vec::new();
-                for c in t.chars() {
+                for (at, c) in t.char_indices() {
                     if c.is_whitespace() {
                         let words: Vec<&str> = before.iter().map(String::as_str).collect();
-                        first |= after_a_heading(&words, &word);
+                        let next = t[at..].split_whitespace().next().unwrap_or_default();
+                        first |= after_a_heading(&words, &word) && !shouted(next);
                         before.push(word.clone());
                         title_case_word(&mut word, &mut out, &mut first);
                         out.push(c);
@@ -277,6 +280,7 @@ mod tests {
         assert_eq!(finish("ACTIVITÉ ANNULÉE Une Nuit", &[], None, Lang::Fr, Field::Title), "ACTIVITÉ ANNULÉE Une Nuit");
         assert_eq!(finish("Concert BIG Of the band", &[], None, Lang::En, Field::Title), "Concert BIG of the Band");
         assert_eq!(finish("Concierto BIG Con la banda", &[], None, Lang::Es, Field::Title), "Concierto BIG con la banda");
+        assert_eq!(finish("NOTA DE La AGENDA CULTURAL", &[], None, Lang::Es, Field::Description), "NOTA DE la AGENDA CULTURAL");
     }
 
     #[test]

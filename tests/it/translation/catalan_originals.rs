@@ -9,7 +9,9 @@
 //!
 //! The title after such a status keeps its own capital ("ACTIVITY CANCELLED
 //! A Night…"), and a band joined to a person by "i" comes back as
-//! published ("Pau Riba and De Mortimers").
+//! published ("Pau Riba and De Mortimers"); the "a" before the event's own
+//! town, which the engine cannot see, is written where it says where
+//! (Portuguese "em Pals").
 //!
 //! Not for: the rules' own examples (the data files' `# example:` lines),
 //! or Spanish originals (`real_senses`, `real_slips`).
@@ -99,5 +101,24 @@ fn a_person_and_a_band_joined_in_a_catalan_title_stay_as_published() {
     for lang in ["es", "en", "fr", "it", "pt", "gl"] {
         let title = &t[lang]["20210202037"];
         assert!(title.starts_with("Pau Riba ") && title.ends_with(" De Mortimers"), "{lang}: {title:?}");
+    }
+}
+
+/// "XXIII Sega Tradicional de l'Arròs a Pals", "Trobada de gegants a
+/// Esplugues de Llobregat": the Catalan "a" before the event's own town,
+/// kept apart from the engine, says where the event is. Portuguese writes
+/// "em" there, as plain Apertium does when it sees the place (cityvibe had
+/// "a Pals"); Spanish and Galician "en"; Italian and French keep their "a",
+/// "à".
+#[test]
+fn the_catalan_a_before_the_event_s_own_town_is_written_as_each_language_writes_where() {
+    let Some(t) = catalan_titles_of(&["20211006004", "20210126018"]) else {
+        return;
+    };
+    for (lang, word) in [("pt", "em"), ("es", "en"), ("gl", "en"), ("it", "a"), ("fr", "à")] {
+        let pals = &t[lang]["20211006004"];
+        assert!(pals.ends_with(&format!(" {word} Pals")), "{lang}: {pals:?}");
+        let esplugues = &t[lang]["20210126018"];
+        assert!(esplugues.ends_with(&format!(" {word} Esplugues de Llobregat")), "{lang}: {esplugues:?}");
     }
 }
