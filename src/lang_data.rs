@@ -136,6 +136,12 @@ kinds! {
         body_heads: "body-heads.txt",
         /// Spanish: words an engine joins across a kept span's edge.
         joined_across_spans: "joined-across-spans.tsv",
+        /// Catalan: the word a locative "a" before the event's kept place
+        /// is sent as, per target language.
+        locatives: "locatives.tsv",
+        /// Spanish: the articles right after which a text sent plain keeps
+        /// a name the engine knows ("en el Cairo").
+        articles_before_names: "articles-before-names.txt",
         /// Spanish: demonstratives and possessives a term is not put in
         /// after, with the target languages whose engine breaks each.
         determiners: "determiners.tsv",

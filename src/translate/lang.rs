@@ -241,6 +241,30 @@ mod tests {
             let guarded = crate::translate::engines::stream::guard_joins(&core, &modes);
             return (guarded.replace(KEEP_START, "{").replace(KEEP_END, "}"), untouched);
         }
+        if e.path == data.locatives.path() {
+            let code = e.lang.as_deref().unwrap_or_else(|| panic!("{}: an example names its target", e.path));
+            let (text, names) = kept_spans(&e.input);
+            let known = Known {
+                locality: names.first().map(String::as_str),
+                capitals_are_headings: true,
+                lang: Some(lang_of(code)),
+                ..Known::default()
+            };
+            let p = prepare(&text, known, &TermBase::default());
+            return (p.text.replace(KEEP_START, "{").replace(KEEP_END, "}"), untouched);
+        }
+        if e.path == data.articles_before_names.path() {
+            // The braces stay on a name kept whatever the engine's dictionary knows.
+            let (text, names) = kept_spans(&e.input);
+            let mut out = text.clone();
+            for name in names.iter().rev() {
+                let a = text.find(name.as_str()).unwrap_or_else(|| panic!("{}: {name:?} not in the input", e.path));
+                if crate::translate::prepare::namewords::after_an_article(&text, a) {
+                    out.replace_range(a..a + name.len(), &format!("{{{name}}}"));
+                }
+            }
+            return (out, untouched);
+        }
         if e.path == data.labels.path() {
             return (crate::parse::labels::split_labelled_parts(&e.input, lang_of(dir)), untouched);
         }

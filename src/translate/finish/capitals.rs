@@ -4,7 +4,9 @@
 //! function words an engine capitalised mid-sentence go back to lower case
 //! ("Activités Dans le centre", `data/lang/LANG/function-words.txt`);
 //! English titles capitalise each word but the small ones
-//! (`data/lang/en/small-words.txt`; British usage).
+//! (`data/lang/en/small-words.txt`; British usage). A capital right after
+//! a heading shouted in capitals opens the title's own words and stays
+//! ("ACTIVITY CANCELLED A Night…").
 //!
 //! Not for: a kept span's capitals (it comes back byte for byte), or the
 //! capital Apertium keeps inside a contraction (`contract`).
@@ -78,14 +80,16 @@ fn lower_stray_capitals(text: &str, lang: Lang, after_word: bool) -> String {
     // belongs to the same name.
     let mut after_kept_capital = false;
     let tokens: Vec<&str> = text.split(' ').collect();
-    let shouted = |t: &str| t.chars().filter(|c| c.is_alphabetic()).count() >= 2 && !t.chars().any(char::is_lowercase);
     for (i, token) in tokens.iter().copied().enumerate() {
         if i > 0 {
             out.push(' ');
         }
         // "(La": a word after an opening bracket or quote is not after a word.
         let bare = token.trim_start_matches(|c: char| !c.is_alphanumeric());
-        let after = after_word && bare.len() == token.len();
+        // "ACTIVIDAD CANCELADA Una noche": a capital right after a heading
+        // shouted in capitals opens the title's own words.
+        let heading = after_a_heading(&tokens[..i], token) && !tokens.get(i + 1).is_some_and(|n| shouted(n));
+        let after = after_word && bare.len() == token.len() && !heading;
         let lower = token.to_lowercase();
         // "Concerto DA Banda Municipal": Apertium writes a contraction of
         // two capitalised words ("De La") in capitals; amid words that are
@@ -113,9 +117,29 @@ fn lower_stray_capitals(text: &str, lang: Lang, after_word: bool) -> String {
     out
 }
 
+/// Whether a word of at least two letters has no lower-case letter: shouted.
+fn shouted(word: &str) -> bool {
+    word.chars().filter(|c| c.is_alphabetic()).count() >= 2 && !word.chars().any(char::is_lowercase)
+}
+
+/// Whether `word`, capitalised and not shouted, comes right after a
+/// heading shouted in capitals: the last two words or more of `before`
+/// (a plain stretch's words before it) are in capitals. A status a Catalan
+/// title shouts goes to the engine ("ACTIVITAT CANCEL·LADA Una Nit…"),
+/// and the capital after it opens the title's own words ("ACTIVITY
+/// CANCELLED A Night…", Spanish "…CANCELADA Una Noche"): no function word
+/// an engine capitalised. One word in capitals is no heading ("Concerto DA
+/// Banda", a Roman numeral), and a word between two in capitals is inside
+/// the heading ("NOTA DE La AGENDA", Apertium's contraction; see the callers).
+fn after_a_heading(before: &[&str], word: &str) -> bool {
+    let capital = word.chars().next().is_some_and(char::is_uppercase) && !shouted(word);
+    capital && before.iter().rev().take_while(|w| shouted(w)).count() >= 2
+}
+
 /// Capitalises each word of the plain segments but the small ones; the
-/// first word, and any after a colon, full stop, dash or opening bracket,
-/// always.
+/// first word, any after a colon, full stop, dash or opening bracket, and
+/// a capitalised one right after a heading in capitals
+/// ([`after_a_heading`]), always.
 pub(super) fn title_case(segs: &mut [Segment]) {
     let mut first = true;
     for s in segs.iter_mut() {
@@ -131,14 +155,21 @@ pub(super) fn title_case(segs: &mut [Segment]) {
             Segment::Plain(t) => {
                 let mut out = String::with_capacity(t.len());
                 let mut word = String::new();
-                for c in t.chars() {
+                let mut before: Vec<String> = Vec::new();
+                for (at, c) in t.char_indices() {
                     if c.is_whitespace() {
+                        let words: Vec<&str> = before.iter().map(String::as_str).collect();
+                        let next = t[at..].split_whitespace().next().unwrap_or_default();
+                        first |= after_a_heading(&words, &word) && !shouted(next);
+                        before.push(word.clone());
                         title_case_word(&mut word, &mut out, &mut first);
                         out.push(c);
                     } else {
                         word.push(c);
                     }
                 }
+                let words: Vec<&str> = before.iter().map(String::as_str).collect();
+                first |= after_a_heading(&words, &word);
                 title_case_word(&mut word, &mut out, &mut first);
                 *t = out;
             }
@@ -229,6 +260,27 @@ mod tests {
         assert_eq!(finish("XXI Premio D'humanitaire", &kept, Some("XXI Premio"), Lang::Fr, Field::Title), "XXI Premio d'humanitaire");
         let kept = names(&["Piano+IA", "Philippe"]);
         assert_eq!(finish("Piano+IA, Avec Philippe", &kept, Some("Piano+IA"), Lang::Fr, Field::Title), "Piano+IA, avec Philippe");
+    }
+
+    /// A capital right after a heading shouted in capitals (a Catalan
+    /// title's status, translated) opens the title's own words: it stays,
+    /// in title case and among function words alike; after one word in
+    /// capitals it is a stray one, as before.
+    #[test]
+    fn a_capital_after_a_shouted_heading_stays() {
+        let kept = names(&["Lari"]);
+        assert_eq!(
+            finish("ACTIVITY CANCELLED A Night with the Magician Lari", &kept, None, Lang::En, Field::Title),
+            "ACTIVITY CANCELLED A Night with the Magician Lari"
+        );
+        assert_eq!(
+            finish("ACTIVIDAD CANCELADA Una Noche con el Mago Lari", &kept, None, Lang::Es, Field::Title),
+            "ACTIVIDAD CANCELADA Una Noche con el Mago Lari"
+        );
+        assert_eq!(finish("ACTIVITÉ ANNULÉE Une Nuit", &[], None, Lang::Fr, Field::Title), "ACTIVITÉ ANNULÉE Une Nuit");
+        assert_eq!(finish("Concert BIG Of the band", &[], None, Lang::En, Field::Title), "Concert BIG of the Band");
+        assert_eq!(finish("Concierto BIG Con la banda", &[], None, Lang::Es, Field::Title), "Concierto BIG con la banda");
+        assert_eq!(finish("NOTA DE La AGENDA CULTURAL", &[], None, Lang::Es, Field::Description), "NOTA DE la AGENDA CULTURAL");
     }
 
     #[test]

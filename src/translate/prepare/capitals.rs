@@ -18,7 +18,11 @@ use super::words::{connector, function_word, given_name, not_a_name_start, opens
 /// capitals in an all-capitals one: they say nothing about names.
 /// `dictionary_name` says whether the word at a byte offset is a name by
 /// the dictionary, so that it may start a span where a sentence starts too.
-pub(super) fn sentence_case_names(text: &str, dictionary_name: &dyn Fn(usize) -> bool) -> Vec<(usize, usize)> {
+/// `sentence_cased` (an original that writes titles in sentence case,
+/// Catalan): a capitalised function word inside a sentence, right before a
+/// word that is a name by the dictionary, opens that name ("Pau Riba i De
+/// Mortimers", "ZA! & La TransMegaCobla") and says nothing of title case.
+pub(super) fn sentence_case_names(text: &str, dictionary_name: &dyn Fn(usize) -> bool, sentence_cased: bool) -> Vec<(usize, usize)> {
     let ws = words(text);
     if ws.is_empty() {
         return Vec::new();
@@ -29,10 +33,21 @@ pub(super) fn sentence_case_names(text: &str, dictionary_name: &dyn Fn(usize) ->
     // "And" between two words in capitals joins a name ("MARGARITO Y CIA.").
     let in_caps =
         |i: usize| matches!(info[i].lower.as_str(), "y" | "e") && i > 0 && info[i - 1].caps && info.get(i + 1).is_some_and(|n| n.caps);
+    // A sentence-cased original's capitalised function word before a
+    // dictionary name is that name's first word ("De Mortimers").
+    let opens_a_name = |i: usize| {
+        let w = &info[i];
+        sentence_cased
+            && !w.initial
+            && w.capital
+            && !w.caps
+            && function_word(&w.lower)
+            && info.get(i + 1).is_some_and(|n| n.capital && !n.caps && text[w.b..n.a] == *" " && dictionary_name(n.a))
+    };
     let function_caps = (0..info.len())
         .filter(|&i| {
             let w = &info[i];
-            !w.initial && w.capital && !w.caps && function_word(&w.lower) && !in_caps(i)
+            !w.initial && w.capital && !w.caps && function_word(&w.lower) && !in_caps(i) && !opens_a_name(i)
         })
         .count();
     let lower_content = info.iter().filter(|w| !w.capital && w.lower.chars().count() >= 4).count();
@@ -57,7 +72,8 @@ pub(super) fn sentence_case_names(text: &str, dictionary_name: &dyn Fn(usize) ->
             || w.odd
             || (w.capital && given_name(&w.lower) && info.get(i + 1).is_some_and(|n| n.capital || connector(&n.lower)))
             || (w.capital && !w.initial && !w.caps && !function_word(&w.lower) && !not_a_name_start(&w.lower))
-            || (w.capital && w.initial && !w.caps && dictionary_name(w.a) && info.get(i + 1).is_some_and(|n| n.capital));
+            || (w.capital && w.initial && !w.caps && dictionary_name(w.a) && info.get(i + 1).is_some_and(|n| n.capital))
+            || opens_a_name(i);
         if !starts {
             i += 1;
             continue;
@@ -177,7 +193,7 @@ mod tests {
     use super::*;
 
     fn names(text: &str) -> Vec<&str> {
-        sentence_case_names(text, &|_| false).into_iter().map(|(a, b)| &text[a..b]).collect()
+        sentence_case_names(text, &|_| false, false).into_iter().map(|(a, b)| &text[a..b]).collect()
     }
 
     #[test]
@@ -212,5 +228,20 @@ mod tests {
         assert_eq!(names("XXV Semana de la Ciencia"), ["XXV", "Ciencia"]);
         assert!(names("`VIAJE A LO INHUMANO´").is_empty());
         assert!(names("Siglo XIX").is_empty());
+    }
+
+    /// In a Catalan title (sentence case), a capitalised function word
+    /// before a word the dictionary takes for a name opens that name; before
+    /// a dictionary word it is still title case, and nothing is a name.
+    #[test]
+    fn a_capitalised_article_before_a_name_opens_it_in_a_sentence_cased_title() {
+        let unknown = |text: &'static str, words: &'static [&'static str]| move |a: usize| words.iter().any(|w| text.find(w) == Some(a));
+        let text = "Pau Riba i De Mortimers";
+        let found: Vec<&str> =
+            sentence_case_names(text, &unknown(text, &["Pau", "Mortimers"]), true).into_iter().map(|(a, b)| &text[a..b]).collect();
+        assert_eq!(found, ["Pau Riba i De Mortimers"]);
+        assert!(sentence_case_names(text, &unknown(text, &["Pau", "Mortimers"]), false).is_empty());
+        let text = "Concert De Nadal";
+        assert!(sentence_case_names(text, &unknown(text, &[]), true).is_empty());
     }
 }

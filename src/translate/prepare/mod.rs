@@ -162,6 +162,9 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     numbered_names(&text, &mut spans);
     if let Some(lang) = known.lang {
         join_names(&text, &mut spans, lang);
+        if known.capitals_are_headings {
+            locatives(&text, &given, &mut spans, lang);
+        }
     }
     let text = match known.analysis {
         Some(analysis) if known.sentence_case => render::sentence_cased(&text, &spans, analysis),
@@ -228,6 +231,32 @@ fn join_names(text: &str, spans: &mut Vec<Span>, lang: Lang) {
             spans[i] = (a, end, None);
         }
     }
+}
+
+/// A Catalan original's "a" right before the event's kept town or venue
+/// (`given`) says where the event is ("Trobada de gegants a Esplugues de
+/// Llobregat"); the engine, which reads the kept place as a blank, would
+/// write it as motion (Portuguese "a Pals", where plain Apertium has "em
+/// Pals"). Into a language `ca/locatives.tsv` names, it goes as that
+/// language writes it, a span of its own beside the place; after a noun of
+/// going listed there (`motion`: "Excursió a Pals") it stays the engine's.
+fn locatives(text: &str, given: &[&str], spans: &mut Vec<Span>, lang: Lang) {
+    let rows = &crate::lang_data::of(Lang::Ca).locatives;
+    let Some(word) = rows.rows().find(|r| r.first() == Some(&lang.as_str())).and_then(|r| r.get(1).copied()) else { return };
+    let motion = |w: &str| rows.rows().any(|r| r.first() == Some(&"motion") && r.get(1) == Some(&w));
+    let mut put = Vec::new();
+    for &(a, b, ref written) in spans.iter() {
+        let place = given.iter().any(|g| text[a..b].trim().eq_ignore_ascii_case(g));
+        let Some(before) = text[..a].strip_suffix("a ") else { continue };
+        let alone = before.is_empty() || before.ends_with(' ');
+        let noun = before.trim_end().rsplit(' ').next().unwrap_or_default().to_lowercase();
+        let free = spans.iter().all(|s| s.1 <= a - 2 || s.0 >= a);
+        if written.is_none() && place && alone && free && !motion(&noun) {
+            put.push((a - 2, a - 1, Some(word.to_string())));
+        }
+    }
+    spans.extend(put);
+    spans.sort_by_key(|s| s.0);
 }
 
 /// The spans kept before anything else: the places the event names

@@ -58,7 +58,7 @@ pub(super) fn find(
         places.iter().any(|&(s, _)| s >= b && matches!(&text[b..s], " " | " de " | " del " | " de la " | " de los " | " de las " | " y "))
     };
     let mut found: Vec<(usize, usize)> =
-        sentence_case_names(&rest, &dictionary_name).into_iter().flat_map(|span| apart_before_a_body(text, span)).collect();
+        sentence_case_names(&rest, &dictionary_name, headings).into_iter().flat_map(|span| apart_before_a_body(text, span)).collect();
     if let Some(analysis) = analysis.filter(|_| !all_capitals) {
         found = found
             .into_iter()

@@ -134,13 +134,18 @@ pub fn mangled_by_the_engine(text: &str, span: (usize, usize), analysis: &Analys
                     && !given_names.has(&w.to_lowercase())
                     && engine.units.iter().any(|u| u.0 <= s && e <= u.1 && u.2 == WordKind::Proper))
         };
-        // Right after an article the engine garbles a place it knows
-        // ("en el Cairo" → "a l'el Caire"): kept, the finishing mends it.
-        let before = text[..a].rsplit(' ').nth(1).unwrap_or_default().to_lowercase();
-        let after_an_article = matches!(before.as_str(), "el" | "la" | "los" | "las" | "del" | "al");
-        after_an_article || !ws.iter().all(named_by_the_engine)
+        after_an_article(text, a) || !ws.iter().all(named_by_the_engine)
     });
     parts
+}
+
+/// Whether the word before byte `a` of `text` (a name's start) is an
+/// article of `es/articles-before-names.txt`: right after one the engine
+/// garbles a place it knows ("en el Cairo" → "a l'el Caire"), so the name
+/// stays kept and the finishing mends the article.
+pub fn after_an_article(text: &str, a: usize) -> bool {
+    let before = text[..a].rsplit(' ').nth(1).unwrap_or_default().to_lowercase();
+    lang_data::of(Lang::Es).articles_before_names.has(&before)
 }
 
 /// Which of the words `ws` of `text` a name alone has ([`name_words`]): a

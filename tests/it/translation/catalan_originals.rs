@@ -7,6 +7,12 @@
 //! while a name beside them the dictionary does not know ("Foramuralla")
 //! stays as published.
 //!
+//! The title after such a status keeps its own capital ("ACTIVITY CANCELLED
+//! A Night…"), and a band joined to a person by "i" comes back as
+//! published ("Pau Riba and De Mortimers"); the "a" before the event's own
+//! town, which the engine cannot see, is written where it says where
+//! (Portuguese "em Pals").
+//!
 //! Not for: the rules' own examples (the data files' `# example:` lines),
 //! or Spanish originals (`real_senses`, `real_slips`).
 use crate::common::{GENCAT_2022_11, json_rows_cut_to, place, realdata_translated, run_each_from, titles_all, workdir};
@@ -45,4 +51,74 @@ fn a_status_shouted_in_a_catalan_title_is_translated_and_a_name_beside_it_kept()
     let es = titles_all(d, "es");
     assert!(es["20210111026"].to_lowercase().contains("cancelada"), "{}", es["20210111026"]);
     assert!(es["20210114034"].to_lowercase().contains("hecho"), "{}", es["20210114034"]);
+}
+
+/// The real rows `ids` of the Catalonia agenda, titles only, run through
+/// the binary into every language: the titles by language.
+fn catalan_titles_of(ids: &[&str]) -> Option<std::collections::HashMap<&'static str, std::collections::HashMap<String, String>>> {
+    let [gencat] = realdata_translated([GENCAT_2022_11])?;
+    let dir = workdir(CONFIG);
+    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
+    let titles_only = |r: &mut Value| {
+        r["descripcio"] = Value::String(String::new());
+        r["descripcio_html"] = Value::String(String::new());
+    };
+    place(&mirror, GENCAT, &json_rows_cut_to(&gencat, "codi", ids, titles_only));
+    run_each_from(d, &mirror, &["gencat"]);
+    Some(["es", "en", "fr", "it", "pt", "gl"].into_iter().map(|l| (l, titles_all(d, l))).collect())
+}
+
+/// "ACTIVITAT CANCEL·LADA Una Nit amb el Mag Lari": the status is
+/// translated, and the title's own first word after it keeps its capital
+/// in every language (English title case and the function-word rule had
+/// it "ACTIVITY CANCELLED a Night", Spanish "una Noche", French "une Nuit").
+#[test]
+fn the_capital_after_a_status_shouted_in_a_catalan_title_stays() {
+    let Some(t) = catalan_titles_of(&["20210112020"]) else {
+        return;
+    };
+    for (lang, want) in [
+        ("es", "CANCELADA Una "),
+        ("en", "CANCELLED A Night"),
+        ("fr", "ANNULÉE Une "),
+        ("it", "CANCELLATA Una "),
+        ("pt", "CANCELADA Uma "),
+        ("gl", "CANCELADA Unha "),
+    ] {
+        let title = &t[lang]["20210112020"];
+        assert!(title.contains(want), "{lang}: {title:?} lacks {want:?}");
+    }
+}
+
+/// "Pau Riba i De Mortimers", a musician and his band: both names come
+/// back as published in every language, the band's "De" with its capital
+/// and "Riba" untranslated (Spanish had "Pau Orilla y de Mortimers").
+#[test]
+fn a_person_and_a_band_joined_in_a_catalan_title_stay_as_published() {
+    let Some(t) = catalan_titles_of(&["20210202037"]) else {
+        return;
+    };
+    for lang in ["es", "en", "fr", "it", "pt", "gl"] {
+        let title = &t[lang]["20210202037"];
+        assert!(title.starts_with("Pau Riba ") && title.ends_with(" De Mortimers"), "{lang}: {title:?}");
+    }
+}
+
+/// "XXIII Sega Tradicional de l'Arròs a Pals", "Trobada de gegants a
+/// Esplugues de Llobregat": the Catalan "a" before the event's own town,
+/// kept apart from the engine, says where the event is. Portuguese writes
+/// "em" there, as plain Apertium does when it sees the place (cityvibe had
+/// "a Pals"); Spanish and Galician "en"; Italian and French keep their "a",
+/// "à".
+#[test]
+fn the_catalan_a_before_the_event_s_own_town_is_written_as_each_language_writes_where() {
+    let Some(t) = catalan_titles_of(&["20211006004", "20210126018"]) else {
+        return;
+    };
+    for (lang, word) in [("pt", "em"), ("es", "en"), ("gl", "en"), ("it", "a"), ("fr", "à")] {
+        let pals = &t[lang]["20211006004"];
+        assert!(pals.ends_with(&format!(" {word} Pals")), "{lang}: {pals:?}");
+        let esplugues = &t[lang]["20210126018"];
+        assert!(esplugues.ends_with(&format!(" {word} Esplugues de Llobregat")), "{lang}: {esplugues:?}");
+    }
 }
