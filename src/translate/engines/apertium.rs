@@ -448,6 +448,14 @@ impl Translator for ApertiumTranslator {
         self.engines_of(src, tgt, Some(a)) == self.engines_of(src, tgt, Some(b))
     }
 
+    /// The same engines (`shares_engines`), each a pair that
+    /// `data/translate/one-stream.txt` lists: its answers to one field do
+    /// not change for the other's texts sent before them.
+    fn shares_a_stream(&self, src: &SourceLang, tgt: Lang, a: Field, b: Field) -> bool {
+        let engines = self.engines_of(src.as_str(), tgt.as_str(), Some(a));
+        self.shares_engines(src, tgt, a, b) && !engines.is_empty() && engines.iter().all(|m| one_stream(m))
+    }
+
     /// A pivot pipeline (`spa-cat+cat-fra`) among both fields' engines:
     /// the French titles' second opinion is the French descriptions' route.
     fn shares_a_pivot(&self, src: &SourceLang, tgt: Lang, a: Field, b: Field) -> bool {
@@ -471,6 +479,19 @@ impl Translator for ApertiumTranslator {
             _ => route(src.as_str(), tgt.as_str(), |s, t| self.mode(s, t)).is_some(),
         }
     }
+}
+
+/// Whether the pair `mode` is listed in `data/translate/one-stream.txt`:
+/// a target's descriptions may follow its titles through one engine of it.
+fn one_stream(mode: &str) -> bool {
+    static LISTED: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+        include_str!("../../../data/translate/one-stream.txt")
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .collect()
+    });
+    LISTED.contains(&mode)
 }
 
 /// Runs `command args` and returns its stdout, within [`PROBE_TIMEOUT`].
@@ -540,6 +561,24 @@ mod tests {
         backward.reverse();
         let differ: Vec<_> = words.iter().zip(forward.iter().zip(&backward)).filter(|(_, (f, b))| f != b).collect();
         assert!(differ.is_empty(), "{differ:?}");
+    }
+
+    /// The examples of `data/translate/one-stream.txt` hold, and every
+    /// pair it lists is a route's of the table.
+    #[test]
+    fn the_one_stream_examples_hold() {
+        let text = include_str!("../../../data/translate/one-stream.txt");
+        let mut n = 0;
+        for line in text.lines().filter_map(|l| l.strip_prefix("# example: ")) {
+            let (mode, said) = line.split_once(" => ").unwrap();
+            assert_eq!(one_stream(mode), said == "one stream", "{line}");
+            n += 1;
+        }
+        assert!(n >= 2);
+        let modes = routes::modes();
+        for mode in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+            assert!(modes.contains(&mode), "{mode} is no route's pair");
+        }
     }
 
     /// Every target of every original language, titles and descriptions,

@@ -102,6 +102,15 @@ pub trait Translator {
         let _ = (src, tgt, a, b);
         false
     }
+    /// Whether texts of field `b` from `src` into `tgt` go through exactly
+    /// the engines of field `a` ([`Translator::shares_engines`]), each one
+    /// whose answers do not depend on which field's texts came before, so
+    /// that `b`'s texts may follow `a`'s through them: never for a backend
+    /// that holds no engine.
+    fn shares_a_stream(&self, src: &SourceLang, tgt: Lang, a: Field, b: Field) -> bool {
+        let _ = (src, tgt, a, b);
+        false
+    }
     /// Whether texts of field `b` from `src` into `tgt` go through a pivot
     /// pipeline (two pairs in one, the costliest to load) that texts of
     /// field `a` start too, so that `b`'s texts may follow `a`'s on the
@@ -160,6 +169,9 @@ impl<T: Translator + ?Sized> Translator for Box<T> {
     }
     fn shares_a_pivot(&self, src: &SourceLang, tgt: Lang, a: Field, b: Field) -> bool {
         (**self).shares_a_pivot(src, tgt, a, b)
+    }
+    fn shares_a_stream(&self, src: &SourceLang, tgt: Lang, a: Field, b: Field) -> bool {
+        (**self).shares_a_stream(src, tgt, a, b)
     }
     fn keep_only_for(&mut self, src: &SourceLang, tgt: Lang, field: Field) {
         (**self).keep_only_for(src, tgt, field)

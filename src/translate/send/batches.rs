@@ -68,7 +68,9 @@ pub(in crate::translate) fn send<T: Translator + Send>(
     let n = sending.workers.len().max(1);
     let same = |src: &SourceLang, tgt: Lang, a: Field, b: Field| sending.workers.first().is_some_and(|w| w.shares_engines(src, tgt, a, b));
     let pivot = |src: &SourceLang, tgt: Lang, a: Field, b: Field| sending.workers.first().is_some_and(|w| w.shares_a_pivot(src, tgt, a, b));
-    let groups = by_source_and_field(needs, &same, &pivot);
+    let stream =
+        |src: &SourceLang, tgt: Lang, a: Field, b: Field| sending.workers.first().is_some_and(|w| w.shares_a_stream(src, tgt, a, b));
+    let groups = by_source_and_field(needs, &same, &pivot, &stream);
     for ((src, field), targets) in groups {
         // A wave is at most as many targets as workers, one each: a worker
         // holds the engines of one target at a time, closed when the wave
@@ -156,7 +158,12 @@ pub(in crate::translate) fn send<T: Translator + Send>(
 /// the same pivot pipeline (`pivot`: the French, Italian and Portuguese
 /// titles' second opinion, spa-cat+cat-fra, is their descriptions' route):
 /// after the titles and prices, on the same worker, in the same wave, so
-/// that the pivot is loaded once, not once a field.
+/// that the pivot is loaded once, not once a field. So do its
+/// descriptions when both fields start the same engines and their
+/// answers do not depend on the field sent before (`stream`: Catalan and
+/// English, whose one pair translates every field,
+/// `data/translate/one-stream.txt`): the pair is loaded once for the
+/// target, not once for its titles and again for its descriptions.
 ///
 /// Measured (issue 43), a run of the real Madrid 2025-10 feed into the six
 /// languages (16 prices a language): the prices' own waves started 12
@@ -169,6 +176,7 @@ fn by_source_and_field(
     needs: BTreeMap<(SourceLang, Lang), Vec<Need>>,
     shares: &dyn Fn(&SourceLang, Lang, Field, Field) -> bool,
     pivot: &dyn Fn(&SourceLang, Lang, Field, Field) -> bool,
+    stream: &dyn Fn(&SourceLang, Lang, Field, Field) -> bool,
 ) -> BTreeMap<(SourceLang, Field), Targets> {
     let mut by_src: BTreeMap<(SourceLang, Field), Targets> = BTreeMap::new();
     for ((src, tgt), list) in needs {
@@ -176,7 +184,11 @@ fn by_source_and_field(
         for n in list {
             let group = match n.field {
                 Field::Price if shares(&src, tgt, Field::Title, Field::Price) => Field::Title,
-                Field::Description if pivot(&src, tgt, Field::Title, Field::Description) => Field::Title,
+                Field::Description
+                    if pivot(&src, tgt, Field::Title, Field::Description) || stream(&src, tgt, Field::Title, Field::Description) =>
+                {
+                    Field::Title
+                }
                 field => field,
             };
             by_field.entry(group).or_default().push(n);

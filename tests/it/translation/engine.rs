@@ -670,6 +670,37 @@ fn french_descriptions_go_through_the_pivot_the_titles_second_opinion_started() 
     assert_eq!(started("spa-cat+cat-fra"), 1, "{starts:?}");
 }
 
+/// Catalan and English descriptions follow their titles through the one
+/// engine the titles started (spa-cat, spa-eng), because every field of
+/// those targets takes that one pair and data/translate/one-stream.txt
+/// lists it (its answers to a description do not change for the titles
+/// sent before): each pair is loaded once for its target, not once a
+/// field. Through the binary, on the first 60 events of the real Madrid
+/// feed.
+#[test]
+fn catalan_and_english_descriptions_follow_their_titles_through_one_engine() {
+    if apertium().is_none() {
+        return;
+    }
+    let dir = common::workdir(&crate::translation::engine_answers::config("\"es\", \"ca\", \"en\""));
+    if !crate::translation::engine_answers::write_real_sample(dir.path(), 60) {
+        return;
+    }
+    let (starts, _) = sampled_run(dir.path());
+    let started = |modes: &str| starts.get(modes).map_or(0, |g| g.len());
+    let db = rusqlite::Connection::open(dir.path().join("data/cityvibe.db")).unwrap();
+    for lang in ["ca", "en"] {
+        for field in ["title", "description"] {
+            let sql = "SELECT count(*) FROM translations WHERE field = ?1 AND lang = ?2 AND origin = 'machine'";
+            let n: i64 = db.query_row(sql, [field, lang], |r| r.get(0)).unwrap();
+            assert!(n > 0, "no {lang} {field} translated: {starts:?}");
+        }
+    }
+    // Before, the titles' wave started each and the descriptions' wave again.
+    assert_eq!(started("spa-cat"), 1, "{starts:?}");
+    assert_eq!(started("spa-eng"), 1, "{starts:?}");
+}
+
 /// A wave's share of `translate_max_processes` is what its targets'
 /// engines need, not a fixed part per worker: with 90 processes for the
 /// run, Spanish descriptions into French (through Catalan, with the leak
