@@ -5,8 +5,7 @@
 //! engine runs with `-f none` and this module does the deformatting: it
 //! escapes the characters the stream format reserves, turns line breaks and
 //! runs of blanks into superblanks (`[...]`, passed through untouched), ends
-//! each text with the `.[]` sentence end that `apertium-destxt` inserts
-//! (whose stop goes again wherever the engine moved it), and
+//! each text with the `.[]` sentence end that `apertium-destxt` inserts, and
 //! starts it with a numbered superblank so that an output that got out of step
 //! with its input is detected rather than stored under the wrong event.
 //!
@@ -307,18 +306,16 @@ pub(crate) fn reformat(output: &str, id: usize) -> Result<String> {
     let rest = LEAKED_TAG.replace_all(rest, "");
     let mut out = String::with_capacity(rest.len());
     let mut chars = rest.chars().peekable();
-    // Where the last unescaped '.' was pushed, while only blanks and kept
-    // spans came after it: the stop deformat put before an empty
-    // superblank, which the engine may move in front of kept spans
-    // ("del distrito [X] Centro.[]" came back French "du Centre. [X] []").
-    let mut stop: Option<usize> = None;
+    // Whether the last char pushed was an unescaped '.', which is the one
+    // deformat inserted when an empty superblank follows it.
+    let mut last_bare_dot = false;
     while let Some(c) = chars.next() {
         match c {
             '\\' => {
                 if let Some(n) = chars.next() {
                     out.push(n);
                 }
-                stop = None;
+                last_bare_dot = false;
             }
             '[' => {
                 let mut content = String::new();
@@ -334,8 +331,8 @@ pub(crate) fn reformat(output: &str, id: usize) -> Result<String> {
                     }
                 }
                 if content.is_empty() {
-                    if let Some(at) = stop.take() {
-                        out.remove(at);
+                    if last_bare_dot {
+                        out.pop();
                     }
                 } else if !content.starts_with('[') {
                     // `[[...]]` would be a word-bound blank; we never send one.
@@ -343,6 +340,7 @@ pub(crate) fn reformat(output: &str, id: usize) -> Result<String> {
                 } else if chars.peek() == Some(&']') {
                     chars.next();
                 }
+                last_bare_dot = false;
             }
             // A stray tag (`<n>`) would mean a stage leaked analysis: drop it.
             '<' => {
@@ -351,17 +349,13 @@ pub(crate) fn reformat(output: &str, id: usize) -> Result<String> {
                         break;
                     }
                 }
-                stop = None;
+                last_bare_dot = false;
             }
             '^' | '$' | '{' | '}' | ']' => {}
             c if MARKS.contains(&c) => {}
             _ => {
                 out.push(c);
-                if c == '.' {
-                    stop = Some(out.len() - 1);
-                } else if !c.is_whitespace() {
-                    stop = None;
-                }
+                last_bare_dot = c == '.';
             }
         }
     }
@@ -437,18 +431,6 @@ mod tests {
     #[test]
     fn nul_in_input_cannot_split_a_text() {
         assert!(!deformat("a\0b", 0, "").contains('\0'));
-    }
-
-    /// The stop deformat puts at a text's end goes wherever the engine
-    /// moved it: in front of a kept span ("del distrito \[X\] Centro.\[\]"
-    /// came back French "du Centre. \[X\] \[\]"). A stop with a word
-    /// after it is the text's own.
-    #[test]
-    fn the_stream_s_stop_goes_where_the_engine_moved_it() {
-        assert_eq!(reformat("[cityvibe:0]du Centre. [arrondissement] []", 0).unwrap(), "du Centre arrondissement ");
-        assert_eq!(reformat("[cityvibe:0]Salle 1. [Teatro Lara].[]", 0).unwrap(), "Salle 1. Teatro Lara");
-        assert_eq!(reformat("[cityvibe:0]Fin. Et [Ana] []", 0).unwrap(), "Fin. Et Ana ");
-        assert_eq!(reformat("[cityvibe:0]Uno..[][\n\n]dos. [X].[]", 0).unwrap(), "Uno.\n\ndos. X");
     }
 
     /// A guard only some routes take keys the texts it touches, on those

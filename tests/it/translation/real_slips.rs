@@ -20,8 +20,7 @@
 //! Catalan writes "em" before a place after a kept term, as plain
 //! Apertium does ("concertos em Espanha", not "a Espanha"), and a lone
 //! "En" before a kept name is the preposition through Catalan (not
-//! Italian "Ne"); the stream's own stop goes wherever the engine moved it
-//! ("du Centre. arrondissement"); English puts no pronoun after a name's
+//! Italian "Ne"); English puts no pronoun after a name's
 //! relative ("Madrid that it still conserves") or before a label ("it
 //! Collaborates:").
 //!
@@ -241,24 +240,6 @@ fn en_before_a_kept_name_is_the_preposition_through_catalan_on_real_records() {
     let pt = &texts["pt"];
     assert!(pt["50002545"].contains("Em IM/PASIBLES almejamos"), "{}", pt["50002545"]);
     assert!(pt["50093188"].contains("Em Investigactiva fá-lo-ás"), "{}", pt["50093188"]);
-}
-
-/// The stop the stream puts at a text's end goes wherever the engine moved
-/// it: "Actividades mensuales de los centros de mayores del distrito
-/// Centro" (Madrid 12130154), its "distrito" a term, came back French
-/// "… du Centre. [arrondissement]", a stray stop inside the title.
-#[test]
-fn no_stray_stop_where_the_engine_moved_a_real_title_s_end() {
-    let Some([madrid]) = realdata_translated([MADRID_2025_10]) else {
-        return;
-    };
-    let config = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"fr\"]\n\n[sources.madrid]\nenabled = true\n";
-    let dir = workdir(config);
-    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
-    place(&mirror, MADRID, &madrid_feed_cut_to(&madrid, &["12130154"], |_| {}));
-    run_each_from(d, &mirror, &["madrid"]);
-    let t = listed_all(d, "fr")["12130154"]["title"].as_str().unwrap_or_default().to_string();
-    assert!(t.contains("arrondissement") && !t.contains('.'), "{t}");
 }
 
 /// English puts no subject pronoun after a kept name and a relative
