@@ -190,6 +190,9 @@ kinds! {
         /// English: adverbs that stand between a kept name and the verb it
         /// is the subject of ("Pepa Plana always it has claimed").
         adverbs: "adverbs.txt",
+        /// English: relative pronouns that stand between a kept name and
+        /// the verb it is the subject of ("Madrid that it still conserves").
+        relatives: "relatives.txt",
         /// The pronouns Apertium writes through Catalan for an article it
         /// read as one before a kept span ("celle \[X\]"), with the article.
         span_pronouns: "span-pronouns.tsv",

@@ -111,6 +111,25 @@ pub(in crate::translate) const JOIN_GUARD: &str = "qzxv";
 /// Espanya", and a span before it hides the noun, so "\[concertos\] a"
 /// reads "dar a" ("Deu concertos a Espanha", not "em Espanha").
 pub(crate) fn guard_joins<'a>(core: &'a str, modes: &str) -> std::borrow::Cow<'a, str> {
+    guarded(core, modes, true)
+}
+
+/// `core` as a route through `modes` sends it, where a row of
+/// `es/joined-across-spans.tsv` that names the route's modes (other than
+/// an `apart` row, whose routes' keys say so: `Route::key_name`) guards it
+/// otherwise than the rows every route takes: "En \[X\] anhelamos" goes
+/// to `spa-cat+cat-ita` as "En qzxv \[X\] anhelamos". `None` where no
+/// such row touches it. A text's cache key holds it
+/// (`send::need::asked_key`): the engine is asked another text, so only
+/// the texts such a row touches are asked again.
+pub(crate) fn routed_guard(core: &str, modes: &str) -> Option<String> {
+    let routed = guarded(core, modes, true);
+    (routed != guarded(core, modes, false)).then(|| routed.into_owned())
+}
+
+/// [`guard_joins`]; `routed`: whether rows that name modes, other than
+/// `apart` rows, apply where they name the route's.
+fn guarded<'a>(core: &'a str, modes: &str, routed: bool) -> std::borrow::Cow<'a, str> {
     // (side, word, modes) rows of the file, read once.
     static LISTED: LazyLock<Vec<(&'static str, &'static str, &'static str)>> = LazyLock::new(|| {
         crate::lang_data::of(crate::lang::Lang::Es)
@@ -121,7 +140,7 @@ pub(crate) fn guard_joins<'a>(core: &'a str, modes: &str) -> std::borrow::Cow<'a
     });
     let listed = |side: &str, word: &str| {
         let word = word.to_lowercase();
-        LISTED.iter().any(|&(s, w, on)| s == side && w == word && (on.is_empty() || names_a_mode_of(on, modes)))
+        LISTED.iter().any(|&(s, w, on)| s == side && w == word && (on.is_empty() || (routed || s == "apart") && names_a_mode_of(on, modes)))
     };
     let last_word = |text: &str| {
         let text = text.strip_suffix(' ')?;
@@ -181,9 +200,10 @@ pub(crate) fn guards_apart(modes: &str) -> bool {
 }
 
 /// Whether a row's modes column `on` (`cat-por cat-ita`) names one of the
-/// modes of the route `modes` (`spa-cat+cat-por`).
+/// modes of the route `modes` (`spa-cat+cat-por`), or the route itself
+/// (`spa-cat+cat-ita`: not `cat-ita` alone, which Catalan originals take).
 fn names_a_mode_of(on: &str, modes: &str) -> bool {
-    on.split_whitespace().any(|m| modes.split('+').any(|x| x == m))
+    on.split_whitespace().any(|m| m == modes || modes.split('+').any(|x| x == m))
 }
 
 /// Deformats one text (no leading or trailing whitespace) for the engine,
@@ -411,6 +431,28 @@ mod tests {
     #[test]
     fn nul_in_input_cannot_split_a_text() {
         assert!(!deformat("a\0b", 0, "").contains('\0'));
+    }
+
+    /// A guard only some routes take keys the texts it touches, on those
+    /// routes: "En \[X\]" through Catalan into Italian and Portuguese, not
+    /// a Catalan original's "En \[Txema\]" (its personal article), nor a
+    /// text every route guards alike.
+    #[test]
+    fn a_guard_only_some_routes_take_is_told_apart_by_text() {
+        let en = format!("Energía. En {KEEP_START}IM/PASIBLES{KEEP_END} anhelamos");
+        assert_eq!(routed_guard(&en, "spa-cat+cat-ita").as_deref(), Some(&*en.replace("En ", "En qzxv ")));
+        assert!(routed_guard(&en, "spa-cat+cat-por").is_some());
+        for modes in ["cat-ita", "cat-por", "spa-cat+cat-fra", "spa-eng", ""] {
+            assert_eq!(routed_guard(&en, modes), None, "{modes}");
+        }
+        assert!(deformat(&en, 0, "cat-ita").contains("En [IM\\/PASIBLES]"));
+        // Every route guards an article before a span: no text of its own.
+        let la = format!("La {KEEP_START}lectura{KEEP_END} es");
+        assert_eq!(routed_guard(&la, "spa-cat+cat-ita"), None);
+        // An `apart` guard is told by its route's key, not by text.
+        let apart = format!("Ha dado {KEEP_START}conciertos{KEEP_END} en España");
+        assert!(deformat(&apart, 0, "spa-cat+cat-por").contains("qzxv en"));
+        assert_eq!(routed_guard(&apart, "spa-cat+cat-por"), None);
     }
 
     #[test]

@@ -188,7 +188,8 @@ fn moved_after_a_contracted_preposition(segs: &mut [Segment], i: usize) -> bool 
 /// pronoun goes ("Ismael Serrano il commençait" → "Ismael Serrano
 /// commençait", English "Claudia Pia It left" → "Claudia Pia left"); "il y
 /// a" stays. Between the name and the pronoun may stand the name's dates
-/// or place in brackets ("Enric Ansesa (Girona, 1945) it is") and one
+/// or place in brackets ("Enric Ansesa (Girona, 1945) it is"), a relative
+/// pronoun of `relatives.txt` ("Madrid that it still conserves") and one
 /// adverb or adverb phrase of `adverbs.txt` ("Pepa Plana always it has
 /// claimed", "Almudena no longer it is").
 pub(super) fn pronoun_after_a_name(segs: &mut [Segment], lang: Lang) {
@@ -215,6 +216,14 @@ pub(super) fn pronoun_after_a_name(segs: &mut [Segment], lang: Lang) {
         let Segment::Plain(stretch) = &segs[j] else { continue };
         let (kept, mut rest) = stretch.split_at(from);
         let mut head = kept.to_string();
+        // A relative pronoun whose antecedent is the name ("Madrid that it
+        // still conserves": Spanish "que aún conserva").
+        let relative = rest.split_once(' ').filter(|(w, _)| crate::lang_data::of(lang).relatives.has(w));
+        if let Some((relative, after)) = relative {
+            head.push_str(relative);
+            head.push(' ');
+            rest = after;
+        }
         // One adverb, or one adverb phrase ("no longer"), before the pronoun:
         // the longest listed one the words open with, in any case (a name
         // opening the text gets the next word a capital: "Almudena No
@@ -236,6 +245,20 @@ pub(super) fn pronoun_after_a_name(segs: &mut [Segment], lang: Lang) {
             segs[j] = Segment::Plain(format!("{head}{tail}"));
         }
     }
+}
+
+/// English: a lower-case subject pronoun (`data/lang/en/subject-pronouns.txt`)
+/// after a punctuation mark or opening a line, before a capitalised word a
+/// colon ends: a label, which has no subject. The Catalan "Pasolini, 1967
+/// / Col·labora: Teatre Nacional" came back "1967 / it Collaborates:
+/// National Theater", where plain Apertium has "/ Collaborates:".
+pub(super) fn pronoun_before_a_label(t: &str, lang: Lang) -> Option<String> {
+    static LABEL: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r"(?m)(^|[^\w\s] )(\p{Ll}+) (\p{Lu}[\p{L}'·-]*:)").expect("label regex"));
+    let pronouns = &crate::lang_data::of(lang).subject_pronouns;
+    let out =
+        LABEL.replace_all(t, |c: &regex::Captures| if pronouns.has(&c[2]) { format!("{}{}", &c[1], &c[3]) } else { c[0].to_string() });
+    (out != t).then(|| out.into_owned())
 }
 
 /// The form of `data/lang/garbled.tsv` that [`pronoun_put_in`] mends.

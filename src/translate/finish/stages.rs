@@ -126,6 +126,11 @@ pub(super) const STAGES: &[Stage] = &[
         ..stage("an English subject pronoun after a kept name", Step::Segments(Cut::Names, |s, f| garbled::pronoun_after_a_name(s, f.lang)))
     },
     Stage {
+        langs: Langs::Only(&[Lang::En]),
+        engines: APERTIUM,
+        ..stage("an English subject pronoun before a label", Step::Text(|t, f| garbled::pronoun_before_a_label(t, f.lang)))
+    },
+    Stage {
         langs: Langs::Only(&[Lang::Fr]),
         engines: APERTIUM,
         ..stage("a subject pronoun Apertium put in", Step::Text(|t, _| garbled::pronoun_put_in(t)))
@@ -280,6 +285,7 @@ mod tests {
         ("a subject pronoun Apertium put in", Lang::Fr, Field::Description, &[], "Il naît d'une illusion"),
         ("an article read as a pronoun before a span", Lang::Fr, Field::Description, &["Fira"], "Voir celle Fira demain"),
         ("an English subject pronoun after a kept name", Lang::En, Field::Description, &["Claudia Pia"], "Claudia Pia it left a legacy"),
+        ("an English subject pronoun before a label", Lang::En, Field::Description, &[], "Day 9: Edipo Re, 1967 / it Collaborates: Liceu"),
     ];
     /// Stages of Apertium's alone that mend nothing by themselves: they
     /// ready the text for the repairs after them.

@@ -373,7 +373,7 @@ impl<'a> Planner<'a> {
         // What the engine said to this very question, kept: house style is
         // put on it here, and the engine is asked nothing.
         if let Some(answer) = self.store.engine_answer(&need.asked)? {
-            let mut recorded = Recorded { store: self.store, engine: &self.engine, field: need.field_key() };
+            let mut recorded = Recorded { store: self.store, engine: &self.engine, field: need.field_key(), route: need.route };
             let mut asked = Vec::new();
             // A second answer replayed is one kept: the referee accepted it then.
             let asking = Asking { engine: &self.engine, asked: &mut asked, referee: None };
@@ -411,8 +411,8 @@ impl<'a> Planner<'a> {
         let prepared = prepare(text, known, if plain { &self.no_terms } else { base });
         let route = crate::translate::engines::routes::route(src.as_str(), lang.as_str(), Some(t.field));
         let field = field_key(t.field, shortened, route);
-        let key = prepared_key(&prepared, &field, src.as_str(), lang.as_str(), &self.engine);
-        let asked = asked_key(&prepared.text, &field, src.as_str(), lang.as_str(), &self.engine);
+        let key = prepared_key(&prepared, route, &field, src.as_str(), lang.as_str(), &self.engine);
+        let asked = asked_key(&prepared.text, route, &field, src.as_str(), lang.as_str(), &self.engine);
         let need = Need {
             event_id: t.event_id,
             source: t.source.clone(),
@@ -440,6 +440,8 @@ struct Recorded<'a> {
     engine: &'a str,
     /// The field as the asked key names it (`Need::field_key`).
     field: String,
+    /// The text's route, whose own guards the asked key names.
+    route: Option<&'static crate::translate::engines::routes::Route>,
 }
 
 impl Translator for Recorded<'_> {
@@ -451,7 +453,7 @@ impl Translator for Recorded<'_> {
         texts
             .iter()
             .map(|text| {
-                let key = asked_key(text, &self.field, src, tgt, self.engine);
+                let key = asked_key(text, self.route, &self.field, src, tgt, self.engine);
                 self.store.engine_answer(&key)?.ok_or_else(|| anyhow::anyhow!("no kept answer for this text"))
             })
             .collect()

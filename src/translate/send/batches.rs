@@ -494,7 +494,7 @@ pub(in crate::translate) fn finish_checked<T: Translator>(
         && check(&sent[0], &answers[0]).is_ok()
         && asking.referee.as_deref_mut().is_none_or(|r| r.accepts((src, tgt, need.field), &sent[0], &answers[0]))
     {
-        let key = asked_key(&sent[0], &again.field_key(), src.as_str(), tgt.as_str(), asking.engine);
+        let key = asked_key(&sent[0], again.route, &again.field_key(), src.as_str(), tgt.as_str(), asking.engine);
         asking.asked.push((key, answers[0].clone(), asking.engine.to_string()));
         let retried = again.finish(&answers.remove(0), tgt);
         if garble::forms(&original, &retried, tgt).len() < left.len() {

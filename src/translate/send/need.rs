@@ -29,18 +29,22 @@ pub fn cache_key(text: &str, src: &str, tgt: &str, engine: &str) -> String {
 /// The key of what an engine is asked: exactly the prepared text (names
 /// kept, term targets put in), the languages, the field with its route
 /// (`field_key`) and the engine with its version. Its answer is kept under
-/// it (`engine_answers`), before house style.
-pub(in crate::translate) fn asked_key(text: &str, field: &str, src: &str, tgt: &str, engine: &str) -> String {
-    cache_key(text, src, tgt, &format!("{engine}\0{field}"))
+/// it (`engine_answers`), before house style. Where a guard word only the
+/// text's `route` takes goes in (`stream::routed_guard`: "En \[X\]"
+/// through Catalan into Italian), the text is the one sent, guard and all:
+/// the engine is asked another text, and only such texts are asked again.
+pub(in crate::translate) fn asked_key(text: &str, route: Option<&Route>, field: &str, src: &str, tgt: &str, engine: &str) -> String {
+    let routed = route.and_then(|r| crate::translate::engines::stream::routed_guard(text, &r.modes_name()));
+    cache_key(routed.as_deref().unwrap_or(text), src, tgt, &format!("{engine}\0{field}"))
 }
 
 /// The key of a finished translation: what the engine was asked
 /// ([`asked_key`]), and what is done to its answer: house style's version
 /// (`lang::FINISH_VERSION`) and the language data it reads (`lang::digest`),
 /// and the term entries that matched.
-pub(in crate::translate) fn prepared_key(p: &Prepared, field: &str, src: &str, tgt: &str, engine: &str) -> String {
+pub(in crate::translate) fn prepared_key(p: &Prepared, route: Option<&Route>, field: &str, src: &str, tgt: &str, engine: &str) -> String {
     let finishing = format!("lang/{}\0{}", crate::translate::lang::digest(tgt), p.terms_used.join("\n"));
-    cache_key(&asked_key(&p.text, field, src, tgt, engine), src, tgt, &finishing)
+    cache_key(&asked_key(&p.text, route, field, src, tgt, engine), src, tgt, &finishing)
 }
 
 #[derive(Clone)]
@@ -230,6 +234,7 @@ mod finish_golden {
     const UNSEEN_STAGES: &[&str] = &[
         "a Catalan article before a name's own",
         "a subject pronoun after a kept name",
+        "an English subject pronoun before a label",
         "prepositions before a span",
         "vous after an imperative",
         "blanks at a span's edge",

@@ -18,7 +18,11 @@
 //! before a kept term is no pronoun ("It is [reading] it"), and "Para"
 //! before one is no verb ("It stops [all ages]"). Portuguese through
 //! Catalan writes "em" before a place after a kept term, as plain
-//! Apertium does ("concertos em Espanha", not "a Espanha").
+//! Apertium does ("concertos em Espanha", not "a Espanha"), and a lone
+//! "En" before a kept name is the preposition through Catalan (not
+//! Italian "Ne"); English puts no pronoun after a name's
+//! relative ("Madrid that it still conserves") or before a label ("it
+//! Collaborates:").
 //!
 //! Not for: the rules' own examples (the data files' `# example:` lines,
 //! run by `every_example_in_the_language_data_holds`).
@@ -216,4 +220,59 @@ fn no_english_pronoun_after_a_name_its_brackets_or_an_adverb_on_real_records() {
     assert!(t.contains("1945) is one") && !t.contains(") it is"), "{t}");
     let t = text("20210114015");
     assert!(t.contains("Pepa Plana always has") && !t.contains("always it has"), "{t}");
+}
+
+/// Through Catalan, a lone Spanish "En" right before a kept name is the
+/// preposition: with the name hidden, Italian read it as the clitic "en"
+/// ("Ne IM/PASIBLES aneliamo", "Ne Investigactiva lo farai", Madrid
+/// 50002545 and 50093188) and Portuguese dropped it ("Almejamos
+/// IM/PASIBLES a volta", "fá-lo-ás Investigactiva"), where plain Apertium
+/// has "In" and "Em".
+#[test]
+fn en_before_a_kept_name_is_the_preposition_through_catalan_on_real_records() {
+    let cuts = [("50002545", "aportando su energía", 160), ("50093188", "¿Te imaginas hacer flotar", 200)];
+    let Some(texts) = madrid_descriptions(&cuts, &["it", "pt"]) else {
+        return;
+    };
+    let it = &texts["it"];
+    assert!(it["50002545"].contains("In IM/PASIBLES") && !it["50002545"].contains("Ne IM"), "{}", it["50002545"]);
+    assert!(it["50093188"].contains("In Investigactiva") && !it["50093188"].contains("Ne Inv"), "{}", it["50093188"]);
+    let pt = &texts["pt"];
+    assert!(pt["50002545"].contains("Em IM/PASIBLES almejamos"), "{}", pt["50002545"]);
+    assert!(pt["50093188"].contains("Em Investigactiva fá-lo-ás"), "{}", pt["50093188"]);
+}
+
+/// English puts no subject pronoun after a kept name and a relative
+/// pronoun whose antecedent it is, nor before a label: "fincas de recreo
+/// … de Madrid que aún conserva" (Madrid 12345408) came back "of Madrid
+/// that it still conserves", and the Catalan "Pasolini, 1967 / Col·labora:
+/// Teatre Nacional de Catalunya" (Catalonia 20181003021) "1967 / it
+/// Collaborates: National Theater", where plain Apertium has neither "it".
+#[test]
+fn no_english_pronoun_after_a_name_s_relative_or_before_a_label_on_real_records() {
+    let Some(texts) = madrid_descriptions(&[("12345408", "Recorrido por una", 200)], &["en"]) else {
+        return;
+    };
+    let en = &texts["en"]["12345408"];
+    assert!(en.contains("Madrid that still conserves") && !en.contains("that it still"), "{en}");
+    let Some([gencat]) = realdata_translated([GENCAT_2022_11]) else {
+        return;
+    };
+    let config = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"ca\", \"en\"]\n\n[sources.gencat]\nenabled = true\n";
+    let dir = workdir(config);
+    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
+    // The record as published, its description from the programme's first films.
+    let cut = |r: &mut serde_json::Value| {
+        let text = r["descripcio"].as_str().unwrap_or_default().to_string();
+        let from = text.find("Dia 9: Edipo Re").unwrap_or(0);
+        let opening = serde_json::Value::String(text[from..].chars().take(300).collect());
+        r["descripcio"] = opening.clone();
+        if r.get("descripcio_html").is_some() {
+            r["descripcio_html"] = opening;
+        }
+    };
+    place(&mirror, GENCAT, &json_rows_cut_to(&gencat, "codi", &["20181003021"], cut));
+    run_each_from(d, &mirror, &["gencat"]);
+    let t = listed_all(d, "en")["20181003021"]["description"].as_str().unwrap_or_default().to_string();
+    assert!(t.contains("Collaborates:") && !t.contains("it Collaborates"), "{t}");
 }
