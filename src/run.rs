@@ -66,6 +66,7 @@ pub fn run(store: &mut Store, opts: RunOptions<'_>, translate: bool, progress: &
     let mut translation_exit = Exit::Internal;
     // Checked between the steps too: past the deadline, texts wait for the next run.
     let mut interrupted = bounds.why_stop(clock.now_ms());
+    let stopped_before_translating = translate && interrupted.is_some() && settings.translator != crate::vocab::Translator::None;
     let translate = translate && interrupted.is_none();
     if translate && let Some(mut engines) = engines(&settings) {
         // Translate after storing: a missing or failing engine leaves events
@@ -93,6 +94,23 @@ pub fn run(store: &mut Store, opts: RunOptions<'_>, translate: bool, progress: &
     } else if translate && let Err(e) = store.apply_translation_memory(&settings.langs(), &[]) {
         // No engine: human corrections still reach new events with their text.
         translation_error = Some(format!("{e:#}"));
+    } else if stopped_before_translating {
+        // Stopped before translating (the deadline passed while fetching):
+        // every text still untranslated waits for the next run, and is said so.
+        match crate::translate::status::pending_by_source(store, &settings.langs()) {
+            Ok(pending) => {
+                let mut stats = TranslateStats { interrupted: interrupted.clone(), ..Default::default() };
+                for (source, n) in pending {
+                    stats.pending += n;
+                    stats.per_source.entry(source).or_default().pending = n;
+                }
+                for s in report.sources.iter_mut() {
+                    s.translation_pending = stats.per_source.get(&s.id).map_or(0, |c| c.pending);
+                }
+                translation = Some(stats);
+            }
+            Err(e) => translation_error = Some(format!("{e:#}")),
+        }
     }
     let exit = if translation_error.is_some() {
         translation_exit

@@ -10,10 +10,13 @@ use super::prepare::terms::TermBase;
 use crate::lang::Lang;
 use crate::store::Store;
 use crate::store::events::text_hash;
+use crate::store::translations::{Existing, SourceText};
+use crate::vocab::Field;
 use crate::vocab::TextOrigin;
 use anyhow::Result;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, HashMap};
 
 /// One display language's texts: titles, descriptions and prices no set
 /// phrase says, of active events whose original is in another language.
@@ -79,21 +82,46 @@ pub fn counts(store: &Store, langs: &[Lang]) -> Result<Vec<LangStatus>> {
     let mut languages = Vec::new();
     for &lang in langs {
         let mut s = LangStatus { lang: lang.to_string(), ..Default::default() };
-        for t in texts.iter().filter(|t| lang != t.lang && super::plan::needs_engine(t, lang)) {
+        for (_, current) in states(&texts, &existing, lang) {
             s.texts += 1;
-            let hash = text_hash(&t.text);
-            match existing.get(&(t.event_id, lang.to_string(), t.field)).filter(|e| e.source_hash == hash) {
-                Some(e) => match e.origin {
-                    TextOrigin::Publisher => s.publisher += 1,
-                    TextOrigin::Human => s.human += 1,
-                    TextOrigin::Machine(_) => s.machine += 1,
-                },
+            match current {
+                Some(TextOrigin::Publisher) => s.publisher += 1,
+                Some(TextOrigin::Human) => s.human += 1,
+                Some(TextOrigin::Machine(_)) => s.machine += 1,
                 None => s.pending += 1,
             }
         }
         languages.push(s);
     }
     Ok(languages)
+}
+
+/// The texts of `langs` with no current translation, by source: what a run
+/// stopped before its translation step (its deadline, a signal) leaves
+/// pending for the next run, counted as `counts` counts them.
+pub fn pending_by_source(store: &Store, langs: &[Lang]) -> Result<BTreeMap<String, u64>> {
+    let texts = super::plan::texts_for_engines(store, &[])?;
+    let existing = store.existing_translations()?;
+    let mut pending = BTreeMap::new();
+    for &lang in langs {
+        for (t, _) in states(&texts, &existing, lang).filter(|(_, current)| current.is_none()) {
+            *pending.entry(t.source.clone()).or_default() += 1;
+        }
+    }
+    Ok(pending)
+}
+
+/// Every text an engine would translate into `lang`, with the origin of its
+/// current translation (none: pending).
+fn states<'a>(
+    texts: &'a [SourceText],
+    existing: &'a HashMap<(i64, String, Field), Existing>,
+    lang: Lang,
+) -> impl Iterator<Item = (&'a SourceText, Option<&'a TextOrigin>)> + 'a {
+    texts.iter().filter(move |t| lang != t.lang && super::plan::needs_engine(t, lang)).map(move |t| {
+        let hash = text_hash(&t.text);
+        (t, existing.get(&(t.event_id, lang.to_string(), t.field)).filter(|e| e.source_hash == hash).map(|e| &e.origin))
+    })
 }
 
 /// `lang DIGEST, terms DIGEST (K entries)`: what a translation into `lang`

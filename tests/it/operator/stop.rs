@@ -176,6 +176,53 @@ fn the_deadline_passing_while_translating_stops_between_engine_batches() {
     assert_eq!(last_run(dir.path())["status"], "interrupted");
 }
 
+/// `run_deadline_secs` passing while the feed is still
+/// being fetched: the feed is stored, nothing is sent to the engine, and
+/// every text is reported pending (in the run's JSON, overall and for the
+/// source), not 0; exit 5, `interrupted`. The next run translates them
+/// all. The feed server answers the feed 1.5 s after a 1 s deadline.
+#[test]
+fn the_deadline_passing_while_fetching_leaves_every_text_pending_and_says_so() {
+    let translator = translation_server(Arc::new(AtomicBool::new(true)), Duration::ZERO);
+    let dir = translating_workdir(&translator.url(), "run_deadline_secs = 1\n");
+    let feed = std::fs::read(dir.path().join(crate::translation::quality::FEED)).unwrap();
+    let feeds = Server::start(move |seen, _| {
+        if seen.path.ends_with("robots.txt") {
+            Reply::new(404)
+        } else {
+            std::thread::sleep(Duration::from_millis(1500));
+            Reply::ok(feed.clone())
+        }
+    });
+    let child = common::command(dir.path())
+        .args(["--mirror", &feeds.url(), "run", "--force", "--source", "madrid", "--json"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (status, stdout, stderr) = ended(child, Duration::from_secs(100));
+    assert_eq!(status.code(), Some(5), "{stderr}");
+    assert!(stderr.contains("deadline passed"), "{stderr}");
+    translator.settle();
+    assert_eq!(texts_sent(&translator), Vec::<usize>::new(), "nothing is sent after the deadline");
+    let json: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    assert_eq!(json["sources"][0]["added"].as_u64(), Some(EVENTS as u64), "the feed is stored: {json}");
+    let total = (2 * EVENTS) as u64;
+    assert_eq!(json["translation_pending"].as_u64(), Some(total), "{json}");
+    assert_eq!(json["sources"][0]["translation_pending"].as_u64(), Some(total), "{json}");
+    assert_eq!(last_run(dir.path())["status"], "interrupted");
+    // The next run, with time, translates every one of them.
+    std::fs::write(
+        dir.path().join("sources.toml"),
+        std::fs::read_to_string(dir.path().join("sources.toml")).unwrap().replace("run_deadline_secs = 1\n", ""),
+    )
+    .unwrap();
+    let (status, _, stderr) = ended(spawn_run(dir.path()), Duration::from_secs(100));
+    assert_eq!(status.code(), Some(0), "{stderr}");
+    assert_eq!(stored_en(dir.path()), 2 * EVENTS);
+}
+
 /// A feed server for madrid: its JSON answers a page that is not JSON, so
 /// madrid moves on to its CSV, after the host's delay; robots.txt: none.
 fn feed_server() -> Server {

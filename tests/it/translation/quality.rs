@@ -8,7 +8,7 @@ use common::{cityvibe, workdir};
 use serde_json::Value;
 use std::path::Path;
 
-const FEED: &str = "mirror/datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json";
+pub const FEED: &str = "mirror/datos.madrid.es/egob/catalogo/300107-0-agenda-actividades-eventos.json";
 
 /// One madrid-shaped record: id, title, description, venue.
 pub fn record(id: &str, title: &str, description: &str, venue: &str) -> Value {
