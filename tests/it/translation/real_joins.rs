@@ -15,6 +15,10 @@
 //! "Para todos los públicos" is no Italian "Per per tutti"
 //! (`data/terms/es-it.tsv`).
 //!
+//! A preposition and an article the engine left apart before a kept name
+//! join as Portuguese and Galician write them ("Tributo aos Grandes de la
+//! Copla").
+//!
 //! Not for: the rules' own examples (the data files' `# example` lines,
 //! run by `every_example_in_the_language_data_holds`).
 use crate::common::{
@@ -76,6 +80,22 @@ fn a_word_after_a_kept_name_and_a_colon_after_joined_names_stay_in_real_titles()
         let (hill, aluche) = (&title["12278881"], &title["12278885"]);
         assert!(hill.contains("Palomeras: ") && !hill.contains(" : "), "{lang}: {hill}");
         assert!(aluche.contains("Madrid Río: ") && !aluche.contains(" : "), "{lang}: {aluche}");
+    }
+}
+
+/// "Actuación Musical: 'Tributo a los Grandes de la Copla'" (Madrid
+/// 50060688): with the work's title kept, the engine leaves the
+/// preposition and the plural article apart, Portuguese and Galician
+/// "Tributo a os Grandes de la Copla"; each language joins them as it
+/// writes them ("aos", `data/lang/{pt,gl}/contractions.tsv`).
+#[test]
+fn a_preposition_and_a_plural_article_before_a_kept_title_join_in_real_titles() {
+    let Some(titles) = titles_in_gl_pt_ca(&["50060688"]) else {
+        return;
+    };
+    for lang in ["pt", "gl"] {
+        let tribute = &titles[lang]["50060688"];
+        assert!(tribute.contains("Tributo aos Grandes") && !tribute.contains(" a os "), "{lang}: {tribute}");
     }
 }
 
