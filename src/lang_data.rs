@@ -20,6 +20,12 @@ use std::sync::LazyLock;
 /// with no Rust line naming it (`build.rs` rebuilds when the folder changes).
 static FOLDER: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/data/lang");
 
+/// The lines of a data file that hold entries, trimmed: neither blank nor a
+/// `#` comment. Every data file of the project is read this way.
+pub fn entries(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#'))
+}
+
 /// One file of `data/lang/`: its path there and its data lines (neither
 /// blank nor a `#` comment, trimmed). A kind a language has no file of
 /// reads as an empty file (a language with no such rule).
@@ -34,12 +40,7 @@ impl DataFile {
     fn read(dir: &str, name: &str) -> DataFile {
         let path = if dir.is_empty() { name.to_string() } else { format!("{dir}/{name}") };
         let text = FOLDER.get_file(&path).map(|f| f.contents_utf8().unwrap_or_else(|| panic!("data/lang/{path} is not UTF-8")));
-        let lines = text
-            .unwrap_or_default()
-            .lines()
-            .map(|l| l.trim_end_matches('\r').trim())
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .collect();
+        let lines = entries(text.unwrap_or_default()).collect();
         DataFile { path, text, lines }
     }
 

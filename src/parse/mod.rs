@@ -36,6 +36,7 @@ pub mod occurrences;
 pub mod pii;
 pub mod places;
 pub mod price;
+pub mod screened;
 pub mod stored;
 pub mod text;
 pub mod week_hours;

@@ -37,6 +37,7 @@ mod view;
 pub mod words;
 
 use crate::model::Event;
+use crate::parse::screened::Screened;
 use fold::Folded;
 use regex::Regex;
 use std::borrow::Cow;
@@ -55,8 +56,9 @@ const GAP: &str = r"(?:[\s.\p{Pd}\x{2212}/·•_~\x{2800}()]{1,8}|[.\p{Pd}/·•
 /// A web or contact link: a scheme (`https://`, `tel:`, `sms:`, `mailto:`,
 /// `whatsapp:`), `www.` or a host name with a path (`wa.me/34…`,
 /// `api.whatsapp.com/send?phone=…`), up to a blank, a quote or a bracket.
-static LINK: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+/// Screened ([`crate::parse::screened`]): its `\b`s are Unicode's.
+static LINK: LazyLock<Screened> = LazyLock::new(|| {
+    Screened::new(
         r#"(?i)(?:\b(?:https?|ftp)://|\b(?:tel|sms|callto|whatsapp|facetime|skype|viber|mailto):|\bwww\.|\b(?:[a-z0-9\-]+\.)+[a-z]{2,}/)[^\s<>"'«»\[\]{}]*"#,
     )
     .expect("link regex")

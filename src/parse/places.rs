@@ -101,7 +101,7 @@ static POSTAL_CODE: LazyLock<regex::Regex> =
 /// Where the first street word opens a street in `text`: at the start, or
 /// after a blank or a stop (a capitalised word), anywhere after a blank ("c/").
 fn street_at(text: &str) -> Option<usize> {
-    let words: Vec<&str> = STREET_WORDS.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
+    let words: Vec<&str> = crate::lang_data::entries(STREET_WORDS).collect();
     let mut best: Option<usize> = None;
     for w in words {
         for (at, _) in text.match_indices(w) {

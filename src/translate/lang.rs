@@ -204,7 +204,7 @@ mod tests {
     /// What the example's rule makes of its input, and the input as the
     /// rule gives it back when it changes nothing (an `unchanged` line's
     /// expectation: the kept spans unmarked where house style runs).
-    fn outcome(e: &Example, gazetteer: &[String]) -> (String, String) {
+    fn outcome(e: &Example, gazetteer: &crate::translate::prepare::gazetteer::Gazetteer) -> (String, String) {
         let dir = e.path.split('/').next().unwrap_or_default();
         let lang_of = |code: &str| Lang::from_code(code).unwrap_or_else(|| panic!("{}: {code:?} is no display language", e.path));
         let data = lang_data::of(dir);
@@ -288,7 +288,7 @@ mod tests {
             return (p.text.replace(KEEP_START, "{").replace(KEEP_END, "}"), untouched);
         }
         if dir == "es" && e.lang.is_none() {
-            let known = Known { gazetteer, ..Known::default() };
+            let known = Known { gazetteer: Some(gazetteer), ..Known::default() };
             let p = prepare(&e.input, known, &TermBase::default());
             return (p.text.replace(KEEP_START, "{").replace(KEEP_END, "}"), untouched);
         }

@@ -7,6 +7,7 @@
 //! Not for the patterns built from them (`parse::pii`) nor the view they
 //! are matched on (`view`, `fold`).
 
+use crate::lang_data::entries;
 use std::sync::LazyLock;
 
 const NUMBER_WORDS: &str = include_str!("../../../data/pii/number-words.tsv");
@@ -15,11 +16,6 @@ const ADDRESS_FORMS: &str = include_str!("../../../data/pii/address-forms.tsv");
 const LOOK_ALIKES: &str = include_str!("../../../data/pii/look-alikes.tsv");
 const CODE_LABELS: &str = include_str!("../../../data/pii/code-labels.txt");
 const ID_HOSTS: &str = include_str!("../../../data/pii/id-hosts.txt");
-
-/// The lines of a data file that hold entries: no comments, no blanks.
-fn entries(file: &'static str) -> impl Iterator<Item = &'static str> {
-    file.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#'))
-}
 
 /// Each number word, lower-case, and its digit.
 pub static NUMBERS: LazyLock<Vec<(String, u8)>> = LazyLock::new(|| {

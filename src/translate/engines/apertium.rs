@@ -481,17 +481,13 @@ impl Translator for ApertiumTranslator {
     }
 }
 
-/// Whether the pair `mode` is listed in `data/translate/one-stream.txt`:
+/// The pairs whose targets' descriptions may follow their titles through one engine.
+const ONE_STREAM: &str = include_str!("../../../data/translate/one-stream.txt");
+
+/// Whether the pair `mode` is listed in [`ONE_STREAM`]:
 /// a target's descriptions may follow its titles through one engine of it.
 fn one_stream(mode: &str) -> bool {
-    static LISTED: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
-        include_str!("../../../data/translate/one-stream.txt")
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .collect()
-    });
-    LISTED.contains(&mode)
+    crate::lang_data::entries(ONE_STREAM).any(|m| m == mode)
 }
 
 /// Runs `command args` and returns its stdout, within [`PROBE_TIMEOUT`].
@@ -567,16 +563,15 @@ mod tests {
     /// pair it lists is a route's of the table.
     #[test]
     fn the_one_stream_examples_hold() {
-        let text = include_str!("../../../data/translate/one-stream.txt");
         let mut n = 0;
-        for line in text.lines().filter_map(|l| l.strip_prefix("# example: ")) {
+        for line in ONE_STREAM.lines().filter_map(|l| l.strip_prefix("# example: ")) {
             let (mode, said) = line.split_once(" => ").unwrap();
             assert_eq!(one_stream(mode), said == "one stream", "{line}");
             n += 1;
         }
         assert!(n >= 2);
         let modes = routes::modes();
-        for mode in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        for mode in crate::lang_data::entries(ONE_STREAM) {
             assert!(modes.contains(&mode), "{mode} is no route's pair");
         }
     }

@@ -80,6 +80,7 @@ fn lower_stray_capitals(text: &str, lang: Lang, after_word: bool) -> String {
     // belongs to the same name.
     let mut after_kept_capital = false;
     let tokens: Vec<&str> = text.split(' ').collect();
+    let mut shouted_before = 0;
     for (i, token) in tokens.iter().copied().enumerate() {
         if i > 0 {
             out.push(' ');
@@ -88,7 +89,8 @@ fn lower_stray_capitals(text: &str, lang: Lang, after_word: bool) -> String {
         let bare = token.trim_start_matches(|c: char| !c.is_alphanumeric());
         // "ACTIVIDAD CANCELADA Una noche": a capital right after a heading
         // shouted in capitals opens the title's own words.
-        let heading = after_a_heading(&tokens[..i], token) && !tokens.get(i + 1).is_some_and(|n| shouted(n));
+        let heading = after_a_heading(shouted_before, token) && !tokens.get(i + 1).is_some_and(|n| shouted(n));
+        shouted_before = shouted_run(shouted_before, token);
         let after = after_word && bare.len() == token.len() && !heading;
         let lower = token.to_lowercase();
         // "Concerto DA Banda Municipal": Apertium writes a contraction of
@@ -123,17 +125,23 @@ fn shouted(word: &str) -> bool {
 }
 
 /// Whether `word`, capitalised and not shouted, comes right after a
-/// heading shouted in capitals: the last two words or more of `before`
-/// (a plain stretch's words before it) are in capitals. A status a Catalan
+/// heading shouted in capitals: the two words or more right before it
+/// (`shouted_before`, counted back to the first that is not) are in capitals. A status a Catalan
 /// title shouts goes to the engine ("ACTIVITAT CANCEL·LADA Una Nit…"),
 /// and the capital after it opens the title's own words ("ACTIVITY
 /// CANCELLED A Night…", Spanish "…CANCELADA Una Noche"): no function word
 /// an engine capitalised. One word in capitals is no heading ("Concerto DA
 /// Banda", a Roman numeral), and a word between two in capitals is inside
 /// the heading ("NOTA DE La AGENDA", Apertium's contraction; see the callers).
-fn after_a_heading(before: &[&str], word: &str) -> bool {
+fn after_a_heading(shouted_before: usize, word: &str) -> bool {
     let capital = word.chars().next().is_some_and(char::is_uppercase) && !shouted(word);
-    capital && before.iter().rev().take_while(|w| shouted(w)).count() >= 2
+    capital && shouted_before >= 2
+}
+
+/// The run of words in capitals that ends with `word`: one more than
+/// `before`, or none.
+fn shouted_run(before: usize, word: &str) -> usize {
+    if shouted(word) { before + 1 } else { 0 }
 }
 
 /// Capitalises each word of the plain segments but the small ones; the
@@ -155,21 +163,19 @@ pub(super) fn title_case(segs: &mut [Segment]) {
             Segment::Plain(t) => {
                 let mut out = String::with_capacity(t.len());
                 let mut word = String::new();
-                let mut before: Vec<String> = Vec::new();
+                let mut shouted_before = 0;
                 for (at, c) in t.char_indices() {
                     if c.is_whitespace() {
-                        let words: Vec<&str> = before.iter().map(String::as_str).collect();
                         let next = t[at..].split_whitespace().next().unwrap_or_default();
-                        first |= after_a_heading(&words, &word) && !shouted(next);
-                        before.push(word.clone());
+                        first |= after_a_heading(shouted_before, &word) && !shouted(next);
+                        shouted_before = shouted_run(shouted_before, &word);
                         title_case_word(&mut word, &mut out, &mut first);
                         out.push(c);
                     } else {
                         word.push(c);
                     }
                 }
-                let words: Vec<&str> = before.iter().map(String::as_str).collect();
-                first |= after_a_heading(&words, &word);
+                first |= after_a_heading(shouted_before, &word);
                 title_case_word(&mut word, &mut out, &mut first);
                 *t = out;
             }

@@ -214,7 +214,7 @@ struct Planner<'a> {
     /// `data/terms/ca-XX.tsv`), by original language and target.
     original_terms: HashMap<(&'static str, Lang), TermBase>,
     no_terms: TermBase,
-    gazetteer: Vec<String>,
+    gazetteer: crate::translate::prepare::gazetteer::Gazetteer,
     /// One analyser per original language for the whole step; none
     /// (capital letters decide) when Apertium's is not installed or fails.
     analysers: HashMap<String, Option<Analyser>>,
@@ -315,7 +315,7 @@ impl<'a> Planner<'a> {
             venue: t.venue.as_deref(),
             locality: t.locality.as_deref(),
             district: t.district.as_deref(),
-            gazetteer: &self.gazetteer,
+            gazetteer: Some(&self.gazetteer),
             analysis: sent.analysis.as_ref(),
             running_text: t.field == Field::Description,
             // Basque writes titles in sentence case: a capitalised run is a
@@ -411,8 +411,8 @@ impl<'a> Planner<'a> {
         let prepared = prepare(text, known, if plain { &self.no_terms } else { base });
         let route = crate::translate::engines::routes::route(src.as_str(), lang.as_str(), Some(t.field));
         let field = field_key(t.field, shortened, route);
-        let key = prepared_key(&prepared, route, &field, src.as_str(), lang.as_str(), &self.engine);
         let asked = asked_key(&prepared.text, route, &field, src.as_str(), lang.as_str(), &self.engine);
+        let key = prepared_key(&prepared, &asked, src.as_str(), lang.as_str());
         let need = Need {
             event_id: t.event_id,
             source: t.source.clone(),

@@ -6,6 +6,7 @@
 //!
 //! Not for: contact data (`parse::pii`).
 
+use crate::parse::screened::Screened;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -18,10 +19,11 @@ static URL: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)(?:https?://|www
 /// An address written bare, in lower case, ending in one of
 /// [`TOP_LEVEL_DOMAINS`] (`conventagusti.com`): kept from the engine, but
 /// not looked for in an answer, where a sentence run on and lower-cased
-/// (`sala.Es` → `sala.es`) would read as one.
-static BARE: LazyLock<Regex> = LazyLock::new(|| {
-    let tlds: Vec<&str> = TOP_LEVEL_DOMAINS.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
-    Regex::new(&format!(r"\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:{})\b(?:/[^\s<>]*)?", tlds.join("|"))).expect("bare address regex")
+/// (`sala.Es` → `sala.es`) would read as one. Screened
+/// ([`crate::parse::screened`]): its `\b`s are Unicode's.
+static BARE: LazyLock<Screened> = LazyLock::new(|| {
+    let tlds: Vec<&str> = crate::lang_data::entries(TOP_LEVEL_DOMAINS).collect();
+    Screened::new(&format!(r"\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:{})\b(?:/[^\s<>]*)?", tlds.join("|"))).expect("bare address regex")
 });
 
 /// What may follow an address without being part of it.

@@ -45,7 +45,7 @@ pub struct Known<'a> {
     pub locality: Option<&'a str>,
     pub district: Option<&'a str>,
     /// Place and organisation names the operator's gazetteer lists.
-    pub gazetteer: &'a [String],
+    pub gazetteer: Option<&'a gazetteer::Gazetteer>,
     /// Apertium's analysis of the text: with it, a capitalised run is kept
     /// only when it holds a proper noun, an unknown word, capitals or a
     /// given name; without it, every capitalised run is kept.

@@ -7,16 +7,28 @@
 //! what the gazetteer lists (`gazetteer`) or what a web address is
 //! (`addresses`).
 
+use super::gazetteer::Gazetteer;
+
 /// The spans kept before anything else: the event's own venue, locality
 /// and district, the gazetteer's entries (longest first), and web addresses.
-pub(super) fn places_and_addresses(text: &str, given: &[&str], district: Option<&str>, gazetteer: &[String]) -> Vec<(usize, usize)> {
+pub(super) fn places_and_addresses(
+    text: &str,
+    given: &[&str],
+    district: Option<&str>,
+    gazetteer: Option<&Gazetteer>,
+) -> Vec<(usize, usize)> {
     let mut names: Vec<(usize, usize)> = Vec::new();
     // The district names a place that may also head a longer name
     // ("Centro" in "Centro Cultural X"): kept only where it stands alone.
     let mut places: Vec<(&str, bool)> = given.iter().map(|p| (*p, false)).collect();
     places.extend(district.map(str::trim).filter(|p| p.chars().count() > 2).map(|p| (p, true)));
-    places.extend(gazetteer.iter().map(|p| (p.as_str(), false)));
     places.sort_by_key(|p| std::cmp::Reverse(p.0.len()));
+    // The gazetteer's phrases the text holds, longest first, each after
+    // the event's own places of its length.
+    for phrase in gazetteer.map(|g| g.held_in(text)).unwrap_or_default() {
+        let at = places.iter().position(|p| p.0.len() < phrase.len()).unwrap_or(places.len());
+        places.insert(at, (phrase, false));
+    }
     for (phrase, alone) in places {
         for (at, _) in text.match_indices(phrase) {
             let end = at + phrase.len();

@@ -22,6 +22,7 @@
 use crate::lang::{Lang, SourceLang};
 use crate::parse::controls::is_forbidden;
 use crate::parse::pii;
+use crate::parse::screened::Screened;
 use crate::translate::engines::Translator;
 use crate::translate::engines::apertium::ApertiumTranslator;
 use crate::translate::prepare::addresses::written_addresses;
@@ -38,7 +39,9 @@ const CHATTER: &str = include_str!("../../../data/translate/chatter.txt");
 /// last of two or more lower-case letters. A capital after the dot is a
 /// sentence run on (`habitar.A través` → `inhabit.Through`) or an initial
 /// (`R.E.C.` → `R.And.C.`), as Apertium writes them on the real Madrid feed.
-static DOMAIN: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{Ll}{2,}\b").expect("domain regex"));
+/// Screened ([`crate::parse::screened`]): its `\b` is Unicode's.
+static DOMAIN: LazyLock<Screened> =
+    LazyLock::new(|| Screened::new(r"[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{Ll}{2,}\b").expect("domain regex"));
 
 /// What may become one in the text sent: a capital after the dot too, since
 /// an engine may lower it (`herencia.Duración` → `herencia.duration`), and
@@ -53,8 +56,7 @@ static DOMAIN_ANY_CASE: LazyLock<Regex> =
 /// ends in one (`minutos.idade`, a sentence run on, is none).
 const DOMAIN_ENDINGS: &str = include_str!("../../../data/translate/domain-endings.txt");
 
-static ENDINGS: LazyLock<HashSet<&'static str>> =
-    LazyLock::new(|| DOMAIN_ENDINGS.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect());
+static ENDINGS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| crate::lang_data::entries(DOMAIN_ENDINGS).collect());
 
 /// Whether `name`, words joined by dots, ends in a real top-level domain.
 fn real_domain(name: &str) -> bool {
@@ -127,7 +129,7 @@ fn chatters(answer: &str, sent: &str) -> bool {
 }
 
 fn chatter() -> impl Iterator<Item = &'static str> {
-    CHATTER.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#'))
+    crate::lang_data::entries(CHATTER)
 }
 
 /// The least share of an answer's words the text or the referee holds

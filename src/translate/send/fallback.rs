@@ -43,8 +43,8 @@ pub(in crate::translate) fn translate(
     let mut needs = Fallen::new();
     for ((src, tgt), list) in fallen {
         for mut n in list {
-            n.key = prepared_key(&n.prepared, n.route, &n.field_key(), src.as_str(), tgt.as_str(), &engine);
             n.asked = asked_key(&n.prepared.text, n.route, &n.field_key(), src.as_str(), tgt.as_str(), &engine);
+            n.key = prepared_key(&n.prepared, &n.asked, src.as_str(), tgt.as_str());
             if let Some(text) = store.cached_translation(&n.key)? {
                 from_cache.push(n.translated(tgt, &text, &engine, &n.key, stats));
                 continue;

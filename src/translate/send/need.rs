@@ -38,13 +38,13 @@ pub(in crate::translate) fn asked_key(text: &str, route: Option<&Route>, field: 
     cache_key(routed.as_deref().unwrap_or(text), src, tgt, &format!("{engine}\0{field}"))
 }
 
-/// The key of a finished translation: what the engine was asked
-/// ([`asked_key`]), and what is done to its answer: house style's version
-/// (`lang::FINISH_VERSION`) and the language data it reads (`lang::digest`),
-/// and the term entries that matched.
-pub(in crate::translate) fn prepared_key(p: &Prepared, route: Option<&Route>, field: &str, src: &str, tgt: &str, engine: &str) -> String {
+/// The key of a finished translation: what the engine was asked (`asked`,
+/// the [`asked_key`] of `p`'s text), and what is done to its answer: house
+/// style's version (`lang::FINISH_VERSION`) and the language data it reads
+/// (`lang::digest`), and the term entries that matched.
+pub(in crate::translate) fn prepared_key(p: &Prepared, asked: &str, src: &str, tgt: &str) -> String {
     let finishing = format!("lang/{}\0{}", crate::translate::lang::digest(tgt), p.terms_used.join("\n"));
-    cache_key(&asked_key(&p.text, route, field, src, tgt, engine), src, tgt, &finishing)
+    cache_key(asked, src, tgt, &finishing)
 }
 
 #[derive(Clone)]
