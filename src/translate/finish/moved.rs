@@ -15,7 +15,11 @@ use crate::lang::Lang;
 /// (the words it moves: `data/lang/fr/moved-words.txt`),
 /// Catalan "del \[Espronceda\]. Sombras" comes back "del. Espronceda Ombres"
 /// (and "del. Campo del Moro" with no stop at all; the contracted
-/// prepositions it does this after: `data/lang/ca/contracted-prepositions.txt`).
+/// prepositions it does this after: `data/lang/ca/contracted-prepositions.txt`),
+/// and, through Catalan, Italian "del . tempo Luis", French "du.
+/// documentaire La directrice", Portuguese "do , Prado e" (each
+/// language's `contracted-prepositions.txt`: the words the second hop
+/// writes for the Catalan "del", "al", "pel").
 /// The word or stop goes back after the span. A French "d'" or "l'" that
 /// stood before the moved word stays elided before a vowel
 /// (`data/lang/vowels.txt`) or a mute h of a word put in.
@@ -32,7 +36,10 @@ pub(super) fn mend_around_names(segs: &mut [Segment], lang: Lang) {
         let moved = |w: &str| w.get(2..).is_some_and(|m| crate::lang_data::of(crate::lang::Lang::Fr).moved_words.has(m));
         // A kept name's h never elides; a word put in (lower case) elides before a mute h.
         let elides = crate::translate::lang::starts_with_vowel(name) || name.starts_with('h') && super::places::mute_h(name, Lang::Fr);
-        let contracted = |w: &str| w.strip_suffix('.').is_some_and(|p| crate::lang_data::of(lang).contracted_prepositions.has(p));
+        let contracted_word = |w: &str| crate::lang_data::of(lang).contracted_prepositions.has(w);
+        // The mark the engine moved, on the word it follows ("del.", "du,"):
+        // "blanks around anchors" glued the ones it wrote apart ("del . X").
+        let moved_mark = MARKS.iter().copied().find(|&m| lower.strip_suffix(m).is_some_and(contracted_word));
         let mended = match (lang.as_str(), lower.as_str()) {
             ("fr", w) if w.starts_with("d'") && moved(w) && !after.is_empty() => {
                 let de = if elides { "d'" } else { "de " };
@@ -65,9 +72,19 @@ pub(super) fn mend_around_names(segs: &mut [Segment], lang: Lang) {
             ("it" | "pt", w) if !after.is_empty() && moved_after_a_function_word(head, w, lang) => {
                 Some((head.to_string(), format!(" {word}{after}")))
             }
-            (_, w) if contracted(w) => {
-                let new_sentence = after.chars().nth(1).is_some_and(char::is_uppercase);
-                Some((format!("{head}{} ", word.trim_end_matches('.')), if new_sentence { format!(".{after}") } else { after }))
+            _ if moved_mark.is_some() => {
+                let mark = moved_mark.expect("matched just above");
+                let before = format!("{head}{} ", &word[..word.len() - 1]);
+                // A stop goes back where the text goes on after the span
+                // with anything but a lower-case word (a capital, a figure,
+                // or a blank and another kept name): at the end it is the
+                // stop the stream ends a text with.
+                let name_next = !after.is_empty() && matches!(segs.get(i + 3), Some(Segment::Name(_)));
+                let goes_on = match after.trim_start().chars().next() {
+                    Some(c) => !c.is_lowercase() && !MARKS.contains(&c),
+                    None => name_next,
+                };
+                Some((before, if mark != '.' || goes_on { format!("{mark}{after}") } else { after }))
             }
             _ => None,
         };
@@ -79,6 +96,10 @@ pub(super) fn mend_around_names(segs: &mut [Segment], lang: Lang) {
         }
     }
 }
+
+/// The marks Apertium moves from right after a kept span to right before
+/// it, after a word of `contracted-prepositions.txt`.
+const MARKS: [char; 4] = ['.', ',', ';', ':'];
 
 /// Whether `word`, right before a kept span after `head`, is one Apertium
 /// moved there through Catalan (`data/lang/LANG/moved-words.txt`: Italian

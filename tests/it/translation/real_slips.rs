@@ -22,7 +22,9 @@
 //! "En" before a kept name is the preposition through Catalan (not
 //! Italian "Ne"); English puts no pronoun after a name's
 //! relative ("Madrid that it still conserves") or before a label ("it
-//! Collaborates:").
+//! Collaborates:"). Through Catalan, a stop after a kept term that
+//! follows "del" stays after it (Italian "del tempo. Luis", not "del.
+//! tempo Luis").
 //!
 //! Not for: the rules' own examples (the data files' `# example:` lines,
 //! run by `every_example_in_the_language_data_holds`).
@@ -145,6 +147,30 @@ fn madrid_descriptions(cuts: &[(&str, &str, usize)], langs: &[&str]) -> Option<H
         events.into_iter().map(|(id, e)| (id, e["description"].as_str().unwrap_or_default().to_string())).collect()
     };
     Some(langs.iter().map(|l| (l.to_string(), text(listed_all(d, l)))).collect())
+}
+
+/// Through Catalan, the stop after a kept term that follows "del" stays
+/// after it: spa-cat writes "del . \[X\]" (the article alone before the
+/// hidden noun), and Italian came back "del passo del. tempo Luis Martín"
+/// (Madrid 50065971, the term "tempo"), French "la directrice du.
+/// documentaire la directrice", Portuguese "do. documentário a diretora"
+/// (50093192, the term for "documental"), the next sentence's capital
+/// lost, where plain Apertium has the stop after the noun
+/// (`data/lang/{fr,it,pt}/contracted-prepositions.txt`).
+#[test]
+fn a_stop_after_a_kept_term_stays_after_it_through_catalan_on_real_records() {
+    let cuts = [("50065971", "cuando se empieza a ser consciente", 110), ("50093192", "el público tendrá la oportunidad", 140)];
+    let Some(texts) = madrid_descriptions(&cuts, &["fr", "it", "pt"]) else {
+        return;
+    };
+    let it = &texts["it"]["50065971"];
+    assert!(it.contains("del tempo. Luis Martín") && !it.contains("del. tempo"), "{it}");
+    for (lang, want) in
+        [("fr", "du documentaire. La directrice"), ("it", "del documentario. La direttrice"), ("pt", "do documentário. A diretora")]
+    {
+        let t = &texts[lang]["50093192"];
+        assert!(t.contains(want), "{lang}: {t}");
+    }
 }
 
 /// "Para" right before a kept term is the preposition: alone before the
