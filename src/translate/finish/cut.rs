@@ -23,6 +23,9 @@ pub(super) struct Finishing<'a> {
     pub(super) slips: Slips,
     /// Sent plain (`lang::plain`): only the stages marked `sent_plain` run.
     pub(super) plain: bool,
+    /// The spans the text sent has a mark right after, with it ("tempo."):
+    /// `Prepared::marked_spans`; `None` where the text sent is not known.
+    pub(super) marked: Option<&'a [String]>,
 }
 
 /// A piece of the text cut at its kept spans, what the stages work on: a

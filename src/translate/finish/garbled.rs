@@ -43,7 +43,7 @@ pub(super) fn stop_moved_before_a_span(segs: &mut [Segment]) {
 
 /// `mark` put right after the kept span `segs[span]`: at the start of the
 /// plain stretch that follows, or at the span's end when none does.
-fn put_after_span(segs: &mut [Segment], span: usize, mark: &str) {
+pub(super) fn put_after_span(segs: &mut [Segment], span: usize, mark: &str) {
     match segs.get_mut(span + 1) {
         Some(Segment::Plain(after)) => *after = format!("{mark}{after}"),
         _ => {

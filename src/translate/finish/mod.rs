@@ -63,7 +63,7 @@ pub use cut::Slips;
 /// the spans kept for it, which come back byte for byte; `lead` the kept
 /// span the text starts with when a lower-case word follows it.
 pub fn finish(output: &str, names: &[String], lead: Option<&str>, lang: Lang, field: Field) -> String {
-    finish_from(output, names, names, &[], lead, lang, field, Slips::Apertium)
+    finish_from(output, names, names, &[], lead, lang, field, Slips::Apertium, None)
 }
 
 /// The engine's output for a text sent plain (`lang::plain`), where only
@@ -75,7 +75,17 @@ pub fn finish(output: &str, names: &[String], lead: Option<&str>, lang: Lang, fi
 pub fn finish_plain(output: &str, names: &[String], local: &[String], lang: Lang) -> String {
     stages::run(
         output,
-        &Finishing { names, anchors: names, local, lead: None, lang, field: Field::Description, slips: Slips::Apertium, plain: true },
+        &Finishing {
+            names,
+            anchors: names,
+            local,
+            lead: None,
+            lang,
+            field: Field::Description,
+            slips: Slips::Apertium,
+            plain: true,
+            marked: None,
+        },
     )
 }
 
@@ -100,7 +110,9 @@ pub(crate) fn without_stage<R>(name: &'static str, f: impl FnOnce() -> R) -> R {
 /// `anchors` are the spans the engine saw as fixed (the kept names and the
 /// terms put in, see `Prepared::anchors`): Apertium moves words around each.
 /// `local` are the kept names that are the event's district, which take no
-/// exonym. Runs the stages of [`stages::STAGES`] that apply, in order.
+/// exonym. `marked`: the spans the text sent has a stop or comma right
+/// after (`Prepared::marked_spans`), where known. Runs the stages of
+/// [`stages::STAGES`] that apply, in order.
 #[expect(clippy::too_many_arguments, reason = "what a stage knows of the text, named one by one")]
 pub fn finish_from(
     output: &str,
@@ -111,8 +123,9 @@ pub fn finish_from(
     lang: Lang,
     field: Field,
     slips: Slips,
+    marked: Option<&[String]>,
 ) -> String {
-    stages::run(output, &Finishing { names, anchors, local, lead, lang, field, slips, plain: false })
+    stages::run(output, &Finishing { names, anchors, local, lead, lang, field, slips, plain: false, marked })
 }
 
 #[cfg(test)]

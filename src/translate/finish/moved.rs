@@ -7,7 +7,7 @@
 //! Not for: the garbled forms `data/lang/garbled.tsv` knows (a stop alone
 //! before a span, a Catalan word fused before one: `garbled`).
 
-use super::cut::Segment;
+use super::cut::{Finishing, Segment};
 use crate::lang::Lang;
 
 /// Apertium moves a short word or stop that followed a kept span to before
@@ -23,7 +23,8 @@ use crate::lang::Lang;
 /// The word or stop goes back after the span. A French "d'" or "l'" that
 /// stood before the moved word stays elided before a vowel
 /// (`data/lang/vowels.txt`) or a mute h of a word put in.
-pub(super) fn mend_around_names(segs: &mut [Segment], lang: Lang) {
+pub(super) fn mend_around_names(segs: &mut [Segment], f: &Finishing) {
+    let lang = f.lang;
     for i in 0..segs.len().saturating_sub(1) {
         let (Segment::Plain(_), Segment::Name(name)) = (&segs[i], &segs[i + 1]) else {
             continue;
@@ -40,6 +41,12 @@ pub(super) fn mend_around_names(segs: &mut [Segment], lang: Lang) {
         // The mark the engine moved, on the word it follows ("del.", "du,"):
         // "blanks around anchors" glued the ones it wrote apart ("del . X").
         let moved_mark = MARKS.iter().copied().find(|&m| lower.strip_suffix(m).is_some_and(contracted_word));
+        if let Some(mark) = moved_mark {
+            let word = word[..word.len() - 1].to_string();
+            let head = head.to_string();
+            put_back(segs, i, format!("{head}{word} "), mark, f.marked);
+            continue;
+        }
         let mended = match (lang.as_str(), lower.as_str()) {
             ("fr", w) if w.starts_with("d'") && moved(w) && !after.is_empty() => {
                 let de = if elides { "d'" } else { "de " };
@@ -72,20 +79,6 @@ pub(super) fn mend_around_names(segs: &mut [Segment], lang: Lang) {
             ("it" | "pt", w) if !after.is_empty() && moved_after_a_function_word(head, w, lang) => {
                 Some((head.to_string(), format!(" {word}{after}")))
             }
-            _ if moved_mark.is_some() => {
-                let mark = moved_mark.expect("matched just above");
-                let before = format!("{head}{} ", &word[..word.len() - 1]);
-                // A stop goes back where the text goes on after the span
-                // with anything but a lower-case word (a capital, a figure,
-                // or a blank and another kept name): at the end it is the
-                // stop the stream ends a text with.
-                let name_next = !after.is_empty() && matches!(segs.get(i + 3), Some(Segment::Name(_)));
-                let goes_on = match after.trim_start().chars().next() {
-                    Some(c) => !c.is_lowercase() && !MARKS.contains(&c),
-                    None => name_next,
-                };
-                Some((before, if mark != '.' || goes_on { format!("{mark}{after}") } else { after }))
-            }
             _ => None,
         };
         if let Some((b, a)) = mended {
@@ -100,6 +93,52 @@ pub(super) fn mend_around_names(segs: &mut [Segment], lang: Lang) {
 /// The marks Apertium moves from right after a kept span to right before
 /// it, after a word of `contracted-prepositions.txt`.
 const MARKS: [char; 4] = ['.', ',', ';', ':'];
+
+/// `mark`, moved by the engine from after a kept span to the word before
+/// `segs[i + 1]`, put back: `segs[i]` becomes `before` (the word without
+/// it), and the mark goes after the span the text sent had it after
+/// (`marked`, `Prepared::marked_spans`), in the run of spans a blank
+/// apart that starts at `segs[i + 1]` ("del . CEAC Maris Stella Edad" →
+/// "del CEAC Maris Stella. Edad", "del . tempo Luis Martín," → "del
+/// tempo. Luis Martín,"). A stop the text sent had after none of them was
+/// the one the stream ends a text with, and goes. Where the text sent is
+/// not known, the mark goes after the first span, a stop only where the
+/// text goes on with anything but a lower-case word (a capital, a figure,
+/// another kept name).
+fn put_back(segs: &mut [Segment], i: usize, before: String, mark: char, marked: Option<&[String]>) {
+    let mut run = vec![i + 1];
+    while let (Some(Segment::Plain(gap)), Some(Segment::Name(_))) = (segs.get(run[run.len() - 1] + 1), segs.get(run[run.len() - 1] + 2)) {
+        if gap != " " {
+            break;
+        }
+        run.push(run[run.len() - 1] + 2);
+    }
+    let at = match marked {
+        Some(marked) => {
+            let had = |k: &usize| matches!(&segs[*k], Segment::Name(n) if marked.iter().any(|m| m.strip_suffix(mark) == Some(n.as_str())));
+            match run.iter().copied().find(had) {
+                Some(k) => Some(k),
+                None if mark == '.' => None,
+                None => return,
+            }
+        }
+        None => {
+            let after = match segs.get(i + 2) {
+                Some(Segment::Plain(a)) => a.as_str(),
+                _ => "",
+            };
+            let goes_on = match after.trim_start().chars().next() {
+                Some(c) => !c.is_lowercase() && !MARKS.contains(&c),
+                None => !after.is_empty() && matches!(segs.get(i + 3), Some(Segment::Name(_))),
+            };
+            (mark != '.' || goes_on).then_some(i + 1)
+        }
+    };
+    segs[i] = Segment::Plain(before);
+    if let Some(at) = at {
+        super::garbled::put_after_span(segs, at, &mark.to_string());
+    }
+}
 
 /// Whether `word`, right before a kept span after `head`, is one Apertium
 /// moved there through Catalan (`data/lang/LANG/moved-words.txt`: Italian
@@ -124,6 +163,27 @@ mod tests {
 
     fn names(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// Where the text sent is known, a stop moved before a run of kept
+    /// spans goes after the one the text had it after, and a stop it had
+    /// after none of them (the stream's own) goes.
+    #[test]
+    fn a_moved_stop_goes_after_the_span_the_text_sent_had_it_after() {
+        use crate::translate::finish::{Slips, finish_from};
+        let kept = names(&["CEAC", "Maris Stella", "tempo", "Luis Martín", "Prado"]);
+        let fin = |out: &str, marked: &[&str]| {
+            finish_from(out, &kept, &kept, &[], None, Lang::It, Field::Description, Slips::Apertium, Some(&names(marked)))
+        };
+        assert_eq!(
+            fin("Comincia nella ricezione del. CEAC Maris Stella Età 10", &["Maris Stella."]),
+            "Comincia nella ricezione del CEAC Maris Stella. Età 10"
+        );
+        assert_eq!(
+            fin("Del passo del. tempo Luis Martín, direttore", &["tempo.", "Luis Martín,"]),
+            "Del passo del tempo. Luis Martín, direttore"
+        );
+        assert_eq!(fin("Andiamo al. Prado", &[]), "Andiamo al Prado");
     }
 
     #[test]

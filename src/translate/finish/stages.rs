@@ -82,7 +82,7 @@ pub(super) const STAGES: &[Stage] = &[
     Stage {
         langs: Langs::Only(&[Lang::Fr, Lang::Ca, Lang::It, Lang::Pt]),
         engines: APERTIUM,
-        ..stage("words moved before a kept span", Step::Segments(Cut::Anchors, |s, f| moved::mend_around_names(s, f.lang)))
+        ..stage("words moved before a kept span", Step::Segments(Cut::Anchors, moved::mend_around_names))
     },
     Stage {
         langs: Langs::Only(&[Lang::Fr, Lang::It]),
@@ -300,7 +300,7 @@ mod tests {
         }
         for &(stage, lang, field, names, output) in SLIPS {
             let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-            let by = |slips| finish_from(output, &names, &names, &[], None, lang, field, slips);
+            let by = |slips| finish_from(output, &names, &names, &[], None, lang, field, slips, None);
             assert_ne!(by(Slips::Apertium), output, "{stage:?} mends its example");
             assert_eq!(by(Slips::None), output, "{stage:?} leaves a neural engine's output alone");
         }

@@ -121,6 +121,24 @@ impl Prepared {
         }
         anchors
     }
+
+    /// The kept spans the text sent has a stop, comma, colon or semicolon
+    /// right after, each with that mark ("tempo.", "Maris Stella."): where
+    /// Apertium moved such a mark before a run of spans, house style puts
+    /// it back after the right one (`finish::moved`).
+    pub fn marked_spans(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut rest = self.text.as_str();
+        while let Some(start) = rest.find(KEEP_START) {
+            let Some(len) = rest[start..].find(KEEP_END) else { break };
+            let span = &rest[start + KEEP_START.len_utf8()..start + len];
+            rest = &rest[start + len + KEEP_END.len_utf8()..];
+            if let Some(mark) = rest.chars().next().filter(|c| matches!(c, '.' | ',' | ';' | ':')) {
+                out.push(format!("{span}{mark}"));
+            }
+        }
+        out
+    }
 }
 
 /// Marks the spans of `text` that no engine may translate; `terms` is the

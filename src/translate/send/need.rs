@@ -120,7 +120,7 @@ fn finish_answer(p: &Prepared, answer: &str, tgt: Lang, field: Field, (apertium,
     let mut text = if plain {
         finish::finish_plain(answer, &p.names, &p.local, tgt)
     } else {
-        finish::finish_from(answer, &p.names, &p.anchors(), &p.local, p.lead.as_deref(), tgt, field, slips)
+        finish::finish_from(answer, &p.names, &p.anchors(), &p.local, p.lead.as_deref(), tgt, field, slips, Some(&p.marked_spans()))
     };
     text = crate::translate::prepare::headings::restore(&crate::translate::prepare::unmark(&p.text), &text, &p.shouted);
     if shortened {

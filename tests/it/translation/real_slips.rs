@@ -155,11 +155,17 @@ fn madrid_descriptions(cuts: &[(&str, &str, usize)], langs: &[&str]) -> Option<H
 /// (Madrid 50065971, the term "tempo"), French "la directrice du.
 /// documentaire la directrice", Portuguese "do. documentário a diretora"
 /// (50093192, the term for "documental"), the next sentence's capital
-/// lost, where plain Apertium has the stop after the noun
+/// lost, and "du. CEAC Maris Stella Âge" (50095734, two names kept side
+/// by side: the stop goes after the one it followed), where plain
+/// Apertium has the stop after the noun
 /// (`data/lang/{fr,it,pt}/contracted-prepositions.txt`).
 #[test]
 fn a_stop_after_a_kept_term_stays_after_it_through_catalan_on_real_records() {
-    let cuts = [("50065971", "cuando se empieza a ser consciente", 110), ("50093192", "el público tendrá la oportunidad", 140)];
+    let cuts = [
+        ("50065971", "cuando se empieza a ser consciente", 110),
+        ("50093192", "el público tendrá la oportunidad", 140),
+        ("50095734", "Comienza en la recepción", 80),
+    ];
     let Some(texts) = madrid_descriptions(&cuts, &["fr", "it", "pt"]) else {
         return;
     };
@@ -170,6 +176,9 @@ fn a_stop_after_a_kept_term_stays_after_it_through_catalan_on_real_records() {
     {
         let t = &texts[lang]["50093192"];
         assert!(t.contains(want), "{lang}: {t}");
+        // "del CEAC Maris Stella. Edad": two kept spans, the stop after the second.
+        let t = &texts[lang]["50095734"];
+        assert!(t.contains("CEAC Maris Stella.") && !t.contains(". CEAC") && !t.contains("CEAC."), "{lang}: {t}");
     }
 }
 
