@@ -21,7 +21,8 @@ use std::sync::LazyLock;
 static FOLDER: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/data/lang");
 
 /// The lines of a data file that hold entries, trimmed: neither blank nor a
-/// `#` comment. Every data file of the project is read this way.
+/// `#` comment. The folder's files and the lists of `data/translate/` and
+/// `data/pii/` that are one entry a line read through it.
 pub fn entries(text: &str) -> impl Iterator<Item = &str> {
     text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#'))
 }

@@ -106,22 +106,12 @@ const MARKS: [char; 4] = ['.', ',', ';', ':'];
 /// text goes on with anything but a lower-case word (a capital, a figure,
 /// another kept name).
 fn put_back(segs: &mut [Segment], i: usize, before: String, mark: char, marked: Option<&[String]>) {
-    let mut run = vec![i + 1];
-    while let (Some(Segment::Plain(gap)), Some(Segment::Name(_))) = (segs.get(run[run.len() - 1] + 1), segs.get(run[run.len() - 1] + 2)) {
-        if gap != " " {
-            break;
-        }
-        run.push(run[run.len() - 1] + 2);
-    }
     let at = match marked {
-        Some(marked) => {
-            let had = |k: &usize| matches!(&segs[*k], Segment::Name(n) if marked.iter().any(|m| m.strip_suffix(mark) == Some(n.as_str())));
-            match run.iter().copied().find(had) {
-                Some(k) => Some(k),
-                None if mark == '.' => None,
-                None => return,
-            }
-        }
+        Some(marked) => match marked_span_in_run(segs, i, mark, marked) {
+            Some(k) => Some(k),
+            None if mark == '.' => None,
+            None => return,
+        },
         None => {
             let after = match segs.get(i + 2) {
                 Some(Segment::Plain(a)) => a.as_str(),
@@ -137,6 +127,21 @@ fn put_back(segs: &mut [Segment], i: usize, before: String, mark: char, marked: 
     segs[i] = Segment::Plain(before);
     if let Some(at) = at {
         super::garbled::put_after_span(segs, at, &mark.to_string());
+    }
+}
+
+/// The kept span, in the run of spans a blank apart that starts at
+/// `segs[i + 1]`, that the text sent had `mark` right after (`marked`).
+fn marked_span_in_run(segs: &[Segment], i: usize, mark: char, marked: &[String]) -> Option<usize> {
+    let mut k = i + 1;
+    loop {
+        if matches!(&segs[k], Segment::Name(n) if marked.iter().any(|m| m.strip_suffix(mark) == Some(n.as_str()))) {
+            return Some(k);
+        }
+        match (segs.get(k + 1), segs.get(k + 2)) {
+            (Some(Segment::Plain(gap)), Some(Segment::Name(_))) if gap == " " => k += 2,
+            _ => return None,
+        }
     }
 }
 
