@@ -244,8 +244,11 @@ mod tests {
         if e.path == data.locatives.path() {
             let code = e.lang.as_deref().unwrap_or_else(|| panic!("{}: an example names its target", e.path));
             let (text, names) = kept_spans(&e.input);
+            // Apertium's Catalan analysis, which knows a place's name.
+            let analysis = crate::translate::prepare::analyser::Analyser::system_for_code("ca").unwrap().analyse(&text).unwrap();
             let known = Known {
                 locality: names.first().map(String::as_str),
+                analysis: Some(&analysis),
                 capitals_are_headings: true,
                 lang: Some(lang_of(code)),
                 ..Known::default()

@@ -26,8 +26,8 @@
 //! follows "del" stays after it (Italian "del tempo. Luis", not "del.
 //! tempo Luis"). An Italian article takes the form of the word after it
 //! ("Lo spettacolo", not "Il spettacolo"), after a quote too
-//! ("'L'Almendro'"); a Catalan personal article is no Italian clitic
-//! ("Ne Txema").
+//! ("'L'Almendro'"); a Catalan personal article is no Italian clitic ("Ne
+//! Txema"), and a Catalan "a" before a place is Portuguese "em".
 //!
 //! Not for: the rules' own examples (the data files' `# example:` lines,
 //! run by `every_example_in_the_language_data_holds`).
@@ -374,4 +374,23 @@ fn a_catalan_personal_article_is_no_italian_clitic_on_real_records() {
     assert!(t.contains("Txema è l'unico") && !t.contains("Ne Txema"), "{t}");
     let t = &it["20201218010"];
     assert!(t.starts_with("Tomàs è vedovo") && !t.contains("Ne Tomàs"), "{t}");
+}
+
+/// A Catalan original's "a" before a kept name the dictionary knows as a
+/// place says where: "que succeeixen a Catalunya", "formada a Nova York"
+/// (Catalonia 20210127024, 20210121017) came back Portuguese "sucedem a
+/// Catalunha", "formada a Nova York" (with the place hidden, the engine
+/// reads motion), where plain Apertium has "em" (`data/lang/ca/locatives.tsv`).
+#[test]
+fn a_catalan_a_before_a_place_is_em_in_portuguese_on_real_records() {
+    let ids = ["20210127024", "20210121017"];
+    let from = |codi: &str| if codi == "20210127024" { Some("veu sacsejada") } else { Some("Nascuda a Granada") };
+    let Some(texts) = gencat_descriptions(&ids, from, 120, &["pt"]) else {
+        return;
+    };
+    let pt = &texts["pt"];
+    let t = &pt["20210127024"];
+    assert!(t.contains("sucedem em Catalunha") && !t.contains("sucedem a Catalunha"), "{t}");
+    let t = &pt["20210121017"];
+    assert!(t.contains("formada em Nova York") && !t.contains("formada a Nova"), "{t}");
 }
