@@ -176,6 +176,9 @@ kinds! {
         contracted_prepositions: "contracted-prepositions.txt",
         /// Words elided before a vowel.
         elisions: "elisions.tsv",
+        /// Italian: the forms an article takes before the word it stands
+        /// before ("lo spettacolo", "degli alunni").
+        article_forms: "article-forms.tsv",
         /// French: words whose h is aspiré.
         h_aspire: "h-aspire.txt",
         /// Places with an established name in the language ("Barcelone").

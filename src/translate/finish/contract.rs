@@ -5,7 +5,9 @@
 //! the article's capital Apertium keeps inside such a contraction put back
 //! in lower case ("deLla Gomera" → "della"); an article put in the gender
 //! of a term Apertium saw as fixed ("O oficina" → "A oficina",
-//! `data/lang/LANG/genders.tsv`).
+//! `data/lang/LANG/genders.tsv`); the form an article takes before the
+//! word it stands before, which the engine could not see ("Il
+//! \[spettacolo\]" → "Lo spettacolo", `data/lang/LANG/article-forms.tsv`).
 //!
 //! Not for: the preposition or elision right before a kept span
 //! (`places`), or English "the" before a noun meant in general (`articles`).
@@ -48,6 +50,51 @@ pub(super) fn contract(text: &str, lang: Lang) -> String {
         i += 1;
     }
     out.join(" ")
+}
+
+/// Where the word of `token` starts: after its last line break and the
+/// opening marks before it ("\n\nIl", "'Il", "(del"). What comes before
+/// stays as it is.
+pub(super) fn word_start(token: &str) -> usize {
+    let line = token.rfind(char::is_whitespace).map_or(0, |p| p + token[p..].chars().next().map_or(1, char::len_utf8));
+    line + token[line..].len() - token[line..].trim_start_matches(['(', '[', '«', '"', '“', '‘', '\'', '¿', '¡']).len()
+}
+
+/// An article or a joined preposition before a lower-case word that opens
+/// as its row of `data/lang/LANG/article-forms.tsv` says, in the form the
+/// language writes there ("il spettacolo" → "lo spettacolo", "dei eSports"
+/// → "degli eSports"). A capitalised word after it is a kept name, left
+/// with the article as it is.
+pub(super) fn article_forms(text: &str, lang: Lang) -> String {
+    let rows: Vec<Vec<&str>> = crate::lang_data::of(lang).article_forms.rows().collect();
+    if rows.is_empty() {
+        return text.to_string();
+    }
+    let kind = |k: &'static str| rows.iter().filter(move |r| r.first() == Some(&k));
+    let opens = |w: &str| kind("opening").any(|r| r.get(1).is_some_and(|o| w.starts_with(o)));
+    let barred = |w: &str| kind("not-before").any(|r| r.get(1) == Some(&w));
+    let mut tokens: Vec<String> = text.split(' ').map(str::to_string).collect();
+    for i in 0..tokens.len().saturating_sub(1) {
+        let start = word_start(&tokens[i]);
+        let word = &tokens[i][start..];
+        // A capital I alone may be a Roman numeral ("Fase I").
+        if word == "I" {
+            continue;
+        }
+        let Some(row) = kind("form").find(|r| r.get(1).is_some_and(|f| *f == word.to_lowercase())) else { continue };
+        let next: String = tokens[i + 1].chars().take_while(|c| c.is_alphabetic()).collect();
+        if !next.starts_with(char::is_lowercase) || barred(&next) {
+            continue;
+        }
+        let vowel = row.get(3) == Some(&"vowel") && crate::translate::lang::starts_with_vowel(&next);
+        if !(opens(&next) || vowel) {
+            continue;
+        }
+        let Some(form) = row.get(2) else { continue };
+        let form = if word.starts_with(char::is_uppercase) { crate::translate::prepare::terms::capitalize(form) } else { form.to_string() };
+        tokens[i].replace_range(start.., &form);
+    }
+    tokens.join(" ")
 }
 
 /// Apertium joins a preposition to a capitalised article and keeps the

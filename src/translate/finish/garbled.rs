@@ -330,7 +330,17 @@ pub(super) fn article_read_as_a_pronoun(segs: &mut [Segment], lang: Lang) {
             continue;
         }
         let word = &head[start..];
-        let Some(row) = table.rows().filter(|r| r.len() == 2).find(|r| r[0] == word.to_lowercase()) else { continue };
+        let Some(row) = table.rows().filter(|r| r.len() >= 2).find(|r| r[0] == word.to_lowercase()) else { continue };
+        // Not after a word the row's third column lists.
+        let before = head[..start].trim_end().rsplit(' ').next().unwrap_or_default().to_lowercase();
+        if row.get(2).is_some_and(|after| after.split(' ').any(|a| a == before)) {
+            continue;
+        }
+        // An article the language does not write ("-"): the word goes.
+        if row[1] == "-" {
+            segs[i] = Segment::Plain(head[..start].to_string());
+            continue;
+        }
         let article =
             if word.starts_with(char::is_uppercase) { crate::translate::prepare::terms::capitalize(row[1]) } else { row[1].to_string() };
         segs[i] = Segment::Plain(format!("{}{article} ", &head[..start]));

@@ -212,8 +212,9 @@ pub(super) fn vous_after_imperative(segs: &mut [Segment]) {
 /// Elision where an engine could not see the next word, in the languages
 /// with a `LANG/elisions.tsv`: French "de Alto Vuelo" → "d'Alto Vuelo", "à
 /// la exposition" → "à l'exposition", "du Ayuntamiento" → "de
-/// l'Ayuntamiento"; Catalan "de Aidan" → "d'Aidan". Only words in plain
-/// text elide; a kept span is never touched.
+/// l'Ayuntamiento"; Catalan "de Aidan" → "d'Aidan"; Italian "Il omaggio"
+/// after a line break → "L'omaggio". Only words in plain text elide; a
+/// kept span is never touched.
 pub(super) fn elide(segs: &mut [Segment], lang: Lang) {
     let table = &lang_data::of(lang).elisions;
     if table.is_empty() {
@@ -236,11 +237,17 @@ pub(super) fn elide(segs: &mut [Segment], lang: Lang) {
                 _ => None,
             };
             let plain_next = !(k + 2 == tokens.len() && next_name.is_some() && tokens[k + 1].is_empty());
+            // The word after a line break or an opening mark ("\n\nIl
+            // omaggio", "'Il Aleph'") elides as any other.
+            let (lead, word) = token.split_at(super::contract::word_start(token));
             let elided = next
                 .filter(|n| crate::translate::lang::starts_with_vowel(n) || plain_next && mute_h(n, lang))
-                .and_then(|n| elision(token, n, table));
+                .and_then(|n| elision(word, n, table));
             match elided {
-                Some(e) => out.push_str(&e),
+                Some(e) => {
+                    out.push_str(lead);
+                    out.push_str(&e);
+                }
                 None => {
                     out.push_str(token);
                     if k + 1 < tokens.len() {

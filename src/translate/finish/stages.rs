@@ -173,6 +173,7 @@ pub(super) const STAGES: &[Stage] = &[
         engines: Some(Slips::None),
         ..stage("prepositions before a span", Step::Segments(Cut::Names, |s, f| places::prepositions(s, f.lang, false)))
     },
+    stage("an article's form before the word after it", Step::Plain(Cut::Names, contract::article_forms)),
     Stage { sent_plain: true, ..stage("elision", Step::Segments(Cut::Names, |s, f| places::elide(s, f.lang))) },
     Stage {
         langs: Langs::Only(&[Lang::Fr]),

@@ -92,6 +92,10 @@ pub struct Analysis {
     /// Where the words start that the dictionary knows as a coordinating
     /// conjunction (`<cnjcoo>` among their readings: Catalan "I", "and").
     pub conjunctions: Vec<usize>,
+    /// Where the words (or multiword units) start that the dictionary
+    /// knows as a place's name (`<np><top>` among their readings:
+    /// "Catalunya", "Nova York", "Granada").
+    pub places: Vec<usize>,
 }
 
 impl Analysis {
@@ -108,6 +112,11 @@ impl Analysis {
     /// Whether the word at byte `a` may be a coordinating conjunction.
     pub fn conjunction_at(&self, a: usize) -> bool {
         self.conjunctions.contains(&a)
+    }
+
+    /// Whether the word at byte `a` may be a place's name.
+    pub fn place_at(&self, a: usize) -> bool {
+        self.places.contains(&a)
     }
 
     /// Whether the word at byte `a` may be a given name.
@@ -234,6 +243,7 @@ fn parse(text: &str, stream: &str) -> Analysis {
     let mut given_names = Vec::new();
     let mut adjectives = Vec::new();
     let mut conjunctions = Vec::new();
+    let mut places = Vec::new();
     let mut cursor = 0;
     let mut chars = stream.chars();
     while let Some(c) = chars.next() {
@@ -274,13 +284,16 @@ fn parse(text: &str, stream: &str) -> Analysis {
                     if fields[1..].iter().any(|r| r.contains("<cnjcoo>")) {
                         conjunctions.push(a);
                     }
+                    if fields[1..].iter().any(|r| r.contains("<np><top>")) {
+                        places.push(a);
+                    }
                     cursor = b;
                 }
             }
             _ => {}
         }
     }
-    Analysis { units, given_names, adjectives, conjunctions }
+    Analysis { units, given_names, adjectives, conjunctions, places }
 }
 
 fn split_unescaped(unit: &str, sep: char) -> Vec<String> {

@@ -181,7 +181,7 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     if let Some(lang) = known.lang {
         join_names(&text, &mut spans, lang);
         if known.capitals_are_headings {
-            locatives(&text, &given, &mut spans, lang);
+            locatives(&text, &given, &mut spans, lang, known.analysis);
         }
     }
     let text = match known.analysis {
@@ -252,22 +252,24 @@ fn join_names(text: &str, spans: &mut Vec<Span>, lang: Lang) {
 }
 
 /// A Catalan original's "a" right before the event's kept town or venue
-/// (`given`) says where the event is ("Trobada de gegants a Esplugues de
-/// Llobregat"); the engine, which reads the kept place as a blank, would
+/// (`given`), or before a kept name the dictionary knows as a place
+/// ("Nascut a Granada", "succeeixen a Catalunya"), says where the event
+/// or the thing is; the engine, which reads the kept place as a blank, would
 /// write it as motion (Portuguese "a Pals", where plain Apertium has "em
 /// Pals"). Into a language `ca/locatives.tsv` names, it goes as that
 /// language writes it, a span of its own beside the place; after a noun of
 /// going listed there (`motion`: "Excursió a Pals") it stays the engine's.
-fn locatives(text: &str, given: &[&str], spans: &mut Vec<Span>, lang: Lang) {
+fn locatives(text: &str, given: &[&str], spans: &mut Vec<Span>, lang: Lang, analysis: Option<&Analysis>) {
     let rows = &crate::lang_data::of(Lang::Ca).locatives;
     let Some(word) = rows.rows().find(|r| r.first() == Some(&lang.as_str())).and_then(|r| r.get(1).copied()) else { return };
     let motion = |w: &str| rows.rows().any(|r| r.first() == Some(&"motion") && r.get(1) == Some(&w));
     let mut put = Vec::new();
     for &(a, b, ref written) in spans.iter() {
-        let place = given.iter().any(|g| text[a..b].trim().eq_ignore_ascii_case(g));
+        let place = given.iter().any(|g| text[a..b].trim().eq_ignore_ascii_case(g)) || analysis.is_some_and(|an| an.place_at(a));
         let Some(before) = text[..a].strip_suffix("a ") else { continue };
         let alone = before.is_empty() || before.ends_with(' ');
-        let noun = before.trim_end().rsplit(' ').next().unwrap_or_default().to_lowercase();
+        // The word before it, on its line ("la cançó\nCap a Bremen").
+        let noun = before.trim_end().rsplit(char::is_whitespace).next().unwrap_or_default().to_lowercase();
         let free = spans.iter().all(|s| s.1 <= a - 2 || s.0 >= a);
         if written.is_none() && place && alone && free && !motion(&noun) {
             put.push((a - 2, a - 1, Some(word.to_string())));
@@ -469,15 +471,13 @@ mod tests {
             (a, a + w.len(), k)
         };
         let analysis = Analysis {
-            given_names: vec![],
-            adjectives: vec![],
-            conjunctions: vec![],
             units: vec![
                 unit("Letras", WordKind::Common),
                 unit("Liberadas", WordKind::Common),
                 unit("Grant", WordKind::Proper),
                 unit("Phillips", WordKind::Unknown),
             ],
+            ..Analysis::default()
         };
         let p = prepare(text, Known { analysis: Some(&analysis), ..Known::default() }, &TermBase::default());
         assert_eq!(p.names, ["Grant Phillips"]);
@@ -520,6 +520,23 @@ mod tests {
         // A Spanish original's word in capitals is a company's, as before.
         let spanish = Known { analysis: Some(&analysis), ..Known::default() };
         assert!(prepare(text, spanish, &TermBase::default()).names.iter().any(|n| n.contains("FET")));
+    }
+
+    /// A Catalan "a" before a place the dictionary knows goes as the target
+    /// writes where, but not after a word with which it makes another
+    /// preposition, on a new line too ("la cançó\nCap a Bremen": towards).
+    #[test]
+    fn a_catalan_locative_a_before_a_known_place() {
+        let text = "la cançó\nCap a Bremen. Un concert a Bremen";
+        let places: Vec<usize> = text.match_indices("Bremen").map(|(a, _)| a).collect();
+        let mut units: Vec<(usize, usize, WordKind)> = places.iter().map(|&a| (a, a + 6, WordKind::Proper)).collect();
+        units.push((text.find("Cap").unwrap(), text.find("Cap").unwrap() + 3, WordKind::Common));
+        units.push((text.find("Un").unwrap(), text.find("Un").unwrap() + 2, WordKind::Function));
+        units.sort_unstable_by_key(|u| u.0);
+        let analysis = Analysis { units, places, ..Analysis::default() };
+        let known = Known { analysis: Some(&analysis), capitals_are_headings: true, lang: Some(Lang::Pt), ..Known::default() };
+        let p = prepare(text, known, &TermBase::default());
+        assert_eq!(p.text.replace(KEEP_START, "{").replace(KEEP_END, "}"), "la cançó\nCap a {Bremen}. Un concert {em} {Bremen}");
     }
 
     /// The event's district is kept where it stands alone, not where it heads a

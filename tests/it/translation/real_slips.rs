@@ -24,7 +24,10 @@
 //! relative ("Madrid that it still conserves") or before a label ("it
 //! Collaborates:"). Through Catalan, a stop after a kept term that
 //! follows "del" stays after it (Italian "del tempo. Luis", not "del.
-//! tempo Luis").
+//! tempo Luis"). An Italian article takes the form of the word after it
+//! ("Lo spettacolo", not "Il spettacolo"), after a quote too
+//! ("'L'Almendro'"); a Catalan personal article is no Italian clitic ("Ne
+//! Txema"), and a Catalan "a" before a place is Portuguese "em".
 //!
 //! Not for: the rules' own examples (the data files' `# example:` lines,
 //! run by `every_example_in_the_language_data_holds`).
@@ -289,9 +292,24 @@ fn no_english_pronoun_after_a_name_s_relative_or_before_a_label_on_real_records(
 /// description cut to `len` characters from the text `from` names for its
 /// code (none: its start). None where the real file is not at hand.
 fn gencat_english_descriptions(ids: &[&str], from: impl Fn(&str) -> Option<&'static str>, len: usize) -> Option<HashMap<String, String>> {
+    gencat_descriptions(ids, from, len, &["en"]).map(|mut by_lang| by_lang.remove("en").unwrap_or_default())
+}
+
+/// The descriptions of the real Catalonia records `ids` in each of `langs`
+/// (Catalan besides), by language and code, cut as
+/// [`gencat_english_descriptions`] cuts them. None where the real file is
+/// not at hand.
+fn gencat_descriptions(
+    ids: &[&str],
+    from: impl Fn(&str) -> Option<&'static str>,
+    len: usize,
+    langs: &[&str],
+) -> Option<HashMap<String, HashMap<String, String>>> {
     let [gencat] = realdata_translated([GENCAT_2022_11])?;
-    let config = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"ca\", \"en\"]\n\n[sources.gencat]\nenabled = true\n";
-    let dir = workdir(config);
+    let list: Vec<String> = langs.iter().map(|l| format!("\"{l}\"")).collect();
+    let config =
+        format!("[settings]\ntranslator = \"apertium\"\nlanguages = [\"ca\", {}]\n\n[sources.gencat]\nenabled = true\n", list.join(", "));
+    let dir = workdir(&config);
     let (d, mirror) = (dir.path(), dir.path().join("mirror"));
     let cut = |r: &mut serde_json::Value| {
         let text = r["descripcio"].as_str().unwrap_or_default().to_string();
@@ -304,6 +322,75 @@ fn gencat_english_descriptions(ids: &[&str], from: impl Fn(&str) -> Option<&'sta
     };
     place(&mirror, GENCAT, &json_rows_cut_to(&gencat, "codi", ids, cut));
     run_each_from(d, &mirror, &["gencat"]);
-    let en = listed_all(d, "en");
-    Some(ids.iter().map(|id| (id.to_string(), en[*id]["description"].as_str().unwrap_or_default().to_string())).collect())
+    let text = |lang: &str| {
+        let events = listed_all(d, lang);
+        ids.iter().map(|id| (id.to_string(), events[*id]["description"].as_str().unwrap_or_default().to_string())).collect()
+    };
+    Some(langs.iter().map(|l| (l.to_string(), text(l))).collect())
+}
+
+/// Italian writes "lo" before s and a consonant, z, gn… and "l'" before a
+/// vowel, wherever the line or a quote puts the article: the engine,
+/// which could not see a term put in, wrote "Il spettacolo per
+/// commemorare" (Madrid 50071151), "hanno accesso al spettacolo… come
+/// partecipanti del spettacolo" (50013486), and the elision missed the
+/// article after a quote, "teatro di maggiori 'Il Almendro'" (50098711),
+/// where plain Apertium has "Lo spettacolo", "allo", "dello"
+/// (`data/lang/it/article-forms.tsv`, `it/elisions.tsv`).
+#[test]
+fn an_italian_article_takes_its_form_before_a_word_the_engine_could_not_see_on_real_records() {
+    let cuts = [
+        ("50071151", "El espectáculo para conmemorar", 100),
+        ("50013486", "Los niños y niñas participantes en el taller", 240),
+        ("50098711", "'Invisibles' es la obra", 100),
+    ];
+    let Some(texts) = madrid_descriptions(&cuts, &["it"]) else {
+        return;
+    };
+    let it = &texts["it"];
+    let t = &it["50071151"];
+    assert!(t.starts_with("Lo spettacolo per commemorare") && !t.contains("Il spettacolo"), "{t}");
+    let t = &it["50013486"];
+    assert!(t.contains("accesso allo spettacolo") && t.contains("partecipanti dello spettacolo") && !t.contains("al spettacolo"), "{t}");
+    let t = &it["50098711"];
+    assert!(t.contains("'L'Almendro'") && !t.contains("Il Almendro"), "{t}");
+}
+
+/// A Catalan original's personal article before a person's name ("En
+/// Txema és l'únic carter", "En Tomàs és vidu", Catalonia 20210114012,
+/// 20201218010) is no clitic: with the name kept, Italian read the lone
+/// "En" before the verb as one, "Ne Txema è l'unico postino", where plain
+/// Apertium, which sees the name, writes the article "Il Txema"; Italian
+/// writes no such article (`data/lang/it/span-pronouns.tsv`).
+#[test]
+fn a_catalan_personal_article_is_no_italian_clitic_on_real_records() {
+    let ids = ["20210114012", "20201218010"];
+    let from = |codi: &str| if codi == "20210114012" { Some("Un sobre que amaga") } else { Some("En Tomàs és vidu") };
+    let Some(texts) = gencat_descriptions(&ids, from, 120, &["it"]) else {
+        return;
+    };
+    let it = &texts["it"];
+    let t = &it["20210114012"];
+    assert!(t.contains("Txema è l'unico") && !t.contains("Ne Txema"), "{t}");
+    let t = &it["20201218010"];
+    assert!(t.starts_with("Tomàs è vedovo") && !t.contains("Ne Tomàs"), "{t}");
+}
+
+/// A Catalan original's "a" before a kept name the dictionary knows as a
+/// place says where: "que succeeixen a Catalunya", "formada a Nova York"
+/// (Catalonia 20210127024, 20210121017) came back Portuguese "sucedem a
+/// Catalunha", "formada a Nova York" (with the place hidden, the engine
+/// reads motion), where plain Apertium has "em" (`data/lang/ca/locatives.tsv`).
+#[test]
+fn a_catalan_a_before_a_place_is_em_in_portuguese_on_real_records() {
+    let ids = ["20210127024", "20210121017"];
+    let from = |codi: &str| if codi == "20210127024" { Some("veu sacsejada") } else { Some("Nascuda a Granada") };
+    let Some(texts) = gencat_descriptions(&ids, from, 120, &["pt"]) else {
+        return;
+    };
+    let pt = &texts["pt"];
+    let t = &pt["20210127024"];
+    assert!(t.contains("sucedem em Catalunha") && !t.contains("sucedem a Catalunha"), "{t}");
+    let t = &pt["20210121017"];
+    assert!(t.contains("formada em Nova York") && !t.contains("formada a Nova"), "{t}");
 }
