@@ -198,6 +198,10 @@ kinds! {
         /// English: relative pronouns that stand between a kept name and
         /// the verb it is the subject of ("Madrid that it still conserves").
         relatives: "relatives.txt",
+        /// French: a relative Apertium fuses with a subject pronoun it put
+        /// in after a kept span ("qu'ils dansent"), and the relative written
+        /// once the pronoun goes ("qui").
+        elided_relatives: "elided-relatives.tsv",
         /// The pronouns Apertium writes through Catalan for an article it
         /// read as one before a kept span ("celle \[X\]"), with the article.
         span_pronouns: "span-pronouns.tsv",

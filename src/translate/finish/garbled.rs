@@ -191,16 +191,32 @@ fn moved_after_a_contracted_preposition(segs: &mut [Segment], i: usize) -> bool 
 /// or place in brackets ("Enric Ansesa (Girona, 1945) it is"), a relative
 /// pronoun of `relatives.txt` ("Madrid that it still conserves") and one
 /// adverb or adverb phrase of `adverbs.txt` ("Pepa Plana always it has
-/// claimed", "Almudena no longer it is").
-pub(super) fn pronoun_after_a_name(segs: &mut [Segment], lang: Lang) {
+/// claimed", "Almudena no longer it is"); in English, a comma after a name
+/// that opens its sentence, which goes with the pronoun ("Enrique Delgado,
+/// it presents" → "Enrique Delgado presents"). A French
+/// relative fused with the pronoun (`elided-relatives.tsv`: "hypnose
+/// qu'il combine") is written as that file says ("qui combine"), where the
+/// garbled form's check counts the pronoun (`garble::found`: "qu'il faut"
+/// stays). After a term put in (an anchor that is no kept name of
+/// `names`), only a pronoun after a relative goes: "a \[show\] that it
+/// will make you laugh", where the engine read "que" as a conjunction.
+pub(super) fn pronoun_after_a_name(segs: &mut [Segment], lang: Lang, names: &[String]) {
+    let data = crate::lang_data::of(lang);
     for i in 1..segs.len() {
         let (Segment::Name(name), Segment::Plain(after)) = (&segs[i - 1], &segs[i]) else { continue };
-        if !name.ends_with(char::is_alphanumeric) || !after.starts_with(' ') {
+        let term = !names.contains(name);
+        if !name.ends_with(char::is_alphanumeric) {
+            continue;
+        }
+        // English: "[Name], it presents", the name opening its sentence
+        // ("In [Madrid], it is possible" keeps its pronoun).
+        let comma = lang == Lang::En && !term && after.starts_with(", ") && opens_a_sentence(segs, i - 1);
+        if !after.starts_with(' ') && !comma {
             continue;
         }
         // Where the words after the name (and its brackets) start: the
         // stretch `j`, from byte `from`.
-        let (mut j, mut from) = (i, 1);
+        let (mut j, mut from) = (i, if comma { 2 } else { 1 });
         if after.starts_with(" (") {
             let closing = (i..segs.len()).find_map(|k| match &segs[k] {
                 Segment::Plain(t) => {
@@ -215,20 +231,26 @@ pub(super) fn pronoun_after_a_name(segs: &mut [Segment], lang: Lang) {
         }
         let Segment::Plain(stretch) = &segs[j] else { continue };
         let (kept, mut rest) = stretch.split_at(from);
-        let mut head = kept.to_string();
+        // The comma between the subject and its verb goes with the pronoun.
+        let mut head = if comma { " ".to_string() } else { kept.to_string() };
         // A relative pronoun whose antecedent is the name ("Madrid that it
         // still conserves": Spanish "que aún conserva").
-        let relative = rest.split_once(' ').filter(|(w, _)| crate::lang_data::of(lang).relatives.has(w));
+        let relative = rest.split_once(' ').filter(|(w, _)| data.relatives.has(w));
         if let Some((relative, after)) = relative {
             head.push_str(relative);
             head.push(' ');
             rest = after;
+        } else if let Some(out) = elided_relative(rest, lang) {
+            segs[j] = Segment::Plain(format!("{head}{out}"));
+            continue;
+        } else if term {
+            continue;
         }
         // One adverb, or one adverb phrase ("no longer"), before the pronoun:
         // the longest listed one the words open with, in any case (a name
         // opening the text gets the next word a capital: "Almudena No
         // longer it is").
-        let adverb = crate::lang_data::of(lang)
+        let adverb = data
             .adverbs
             .lines()
             .iter()
@@ -240,24 +262,81 @@ pub(super) fn pronoun_after_a_name(segs: &mut [Segment], lang: Lang) {
         }
         let Some((pronoun, tail)) = rest.split_once(' ') else { continue };
         let next = tail.split([' ', ',', '.']).next().unwrap_or_default();
-        let verb_like = next.starts_with(char::is_lowercase) && next != "y";
-        if verb_like && crate::lang_data::of(lang).subject_pronouns.has(&pronoun.to_lowercase()) {
+        // A lower-case word, or one in capitals in a text that shouts
+        // ("Art Llobet 2020 It HAS Not MADE", plain Apertium "HAS not MADE").
+        let shouted = next.chars().count() > 1 && next.chars().all(char::is_uppercase) && !pronoun.chars().all(char::is_uppercase);
+        let verb_like = (next.starts_with(char::is_lowercase) || shouted) && next != "y";
+        if verb_like && data.subject_pronouns.has(&pronoun.to_lowercase()) {
             segs[j] = Segment::Plain(format!("{head}{tail}"));
         }
     }
+}
+
+/// Whether the kept span `segs[k]` opens its sentence: the text's first,
+/// or after a full stop, a question or exclamation mark or a line break.
+fn opens_a_sentence(segs: &[Segment], k: usize) -> bool {
+    let Some(before) = k.checked_sub(1).map(|b| &segs[b]) else { return true };
+    let Segment::Plain(before) = before else { return false };
+    let t = before.trim_end_matches(' ');
+    t.is_empty() || t.ends_with(['.', '!', '?', '\n'])
+}
+
+/// French: `rest` (the words right after a kept span) with a relative
+/// Apertium fused with a subject pronoun it put in (`elided-relatives.tsv`,
+/// "qu'ils dansent") written as the file says ("qui dansent"); `None` when
+/// it opens with none, the pronoun is French's own ("qu'il faut"), or a
+/// participle that agrees after an auxiliary the file's `object` row names
+/// shows the relative is the verb's object ("les jeux qu'ils ont
+/// préparés", as plain Apertium has it).
+fn elided_relative(rest: &str, lang: Lang) -> Option<String> {
+    let data = crate::lang_data::of(lang);
+    let (word, tail) = rest.split_once(' ')?;
+    let lower = word.to_lowercase();
+    let row = data.elided_relatives.rows().filter(|r| r.len() == 2).find(|r| lower.starts_with(r[0]))?;
+    let pronoun = &lower[row[0].len()..];
+    if !data.subject_pronouns.has(pronoun) || !tail.starts_with(char::is_lowercase) {
+        return None;
+    }
+    // The check's own pattern, which knows French's impersonal "il".
+    if !crate::translate::finish::garble::found(&format!("il {tail}"), lang, PRONOUN).iter().any(|m| m.start == 0) {
+        return None;
+    }
+    let mut words = tail.split([' ', ',', '.']);
+    let (verb, next) = (words.next().unwrap_or_default(), words.next().unwrap_or_default());
+    let object = data.elided_relatives.rows().filter(|r| r.len() == 3 && r[0] == "object").any(|r| {
+        r[1].split(' ').any(|aux| aux == verb) && r[2].split(' ').any(|ending| next.len() > ending.len() && next.ends_with(ending))
+    });
+    if object {
+        return None;
+    }
+    // Right after a kept span, the relative opens no sentence: no capital.
+    Some(format!("{} {tail}", row[1]))
 }
 
 /// English: a lower-case subject pronoun (`data/lang/en/subject-pronouns.txt`)
 /// after a punctuation mark or opening a line, before a capitalised word a
 /// colon ends: a label, which has no subject. The Catalan "Pasolini, 1967
 /// / Col·labora: Teatre Nacional" came back "1967 / it Collaborates:
-/// National Theater", where plain Apertium has "/ Collaborates:".
+/// National Theater", where plain Apertium has "/ Collaborates:". So too
+/// a capitalised one opening a line, before a lower-case word a colon
+/// ends: "Organitza: Museu Frederic Marès" came back "It organises: Museu
+/// Frederic Marès", "Viola: Carlos Delgado" "It rapes: Carlos Delgado",
+/// where plain Apertium has "Organises:"; the word takes the capital.
 pub(super) fn pronoun_before_a_label(t: &str, lang: Lang) -> Option<String> {
     static LABEL: std::sync::LazyLock<regex::Regex> =
         std::sync::LazyLock::new(|| regex::Regex::new(r"(?m)(^|[^\w\s] )(\p{Ll}+) (\p{Lu}[\p{L}'·-]*:)").expect("label regex"));
+    static OPENING: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r"(?m)^(\p{Lu}\p{Ll}*) (\p{Ll}+ ?:)(\s|$)").expect("opening label regex"));
     let pronouns = &crate::lang_data::of(lang).subject_pronouns;
     let out =
         LABEL.replace_all(t, |c: &regex::Captures| if pronouns.has(&c[2]) { format!("{}{}", &c[1], &c[3]) } else { c[0].to_string() });
+    let out = OPENING.replace_all(&out, |c: &regex::Captures| {
+        if pronouns.has(&c[1].to_lowercase()) {
+            format!("{}{}", crate::translate::prepare::terms::capitalize(&c[2]), &c[3])
+        } else {
+            c[0].to_string()
+        }
+    });
     (out != t).then(|| out.into_owned())
 }
 
@@ -314,26 +393,50 @@ fn is_pronoun(m: &str) -> bool {
 
 /// A pronoun Apertium wrote for an article it read as one right before a
 /// kept span (through Catalan, "en la \[programme\]" → French "dans celle
-/// \[programme\]", Italian "in quella \[programma\]"): written as the article
-/// `LANG/span-pronouns.tsv` gives it, with the pronoun's capital.
-pub(super) fn article_read_as_a_pronoun(segs: &mut [Segment], lang: Lang) {
-    let table = &crate::lang_data::of(lang).span_pronouns;
+/// \[programme\]", Italian "in quella \[programma\]", English "of It
+/// \[Bisbal\]"), or a relative it read as a conjunction before a kept
+/// name, a pronoun put in (French "un défi qu'il \[Manuel López\]
+/// affronte"): written as the word `LANG/span-pronouns.tsv` gives it, with
+/// the pronoun's capital where it opens a sentence. A row's third column
+/// narrows it: `name`, before a kept name only (of `names`, not a term put
+/// in); `term`, before a term, and before a kept name only where no verb
+/// can stand before the pronoun (the text's or a line's opening, after a
+/// mark other than a stop, or after a word of `small-words.txt`): "El
+/// taller lo imparte Marta Gómez" came back "imparts it Marta Gómez", and
+/// "¿Logrará Tomás…?" "It Tomás will attain", the pronoun the object's or
+/// the verb's; `any` (or none), before either. A fourth column lists the
+/// words after which the pronoun stays: English object pronouns, after
+/// which it is one of a pair; Italian "lo" before "ne" (`di lo ne
+/// \[Museo\]`, a slip of its own). An article of `-` is none: the word goes
+/// (Italian "Ne \[Txema\] è", a Catalan personal article read as the clitic).
+pub(super) fn article_read_as_a_pronoun(segs: &mut [Segment], lang: Lang, names: &[String]) {
+    let data = crate::lang_data::of(lang);
+    let table = &data.span_pronouns;
     if table.is_empty() {
         return;
     }
     for i in 0..segs.len().saturating_sub(1) {
-        let (Segment::Plain(before), Segment::Name(_)) = (&segs[i], &segs[i + 1]) else { continue };
+        let (Segment::Plain(before), Segment::Name(span)) = (&segs[i], &segs[i + 1]) else { continue };
+        let term = !names.contains(span);
         let Some(head) = before.strip_suffix(' ') else { continue };
-        let start = head.rfind(|c: char| !c.is_alphabetic()).map_or(0, |p| p + head[p..].chars().next().map_or(1, char::len_utf8));
-        // The word alone: "celle-ci" or "d'une" are no bare pronoun.
-        if start > 0 && !head[..start].ends_with(' ') {
-            continue;
-        }
+        // The word alone, between blanks: "celle-ci", "d'une" or "«celle"
+        // are no bare pronoun; "qu'il" is a row of its own.
+        let start = head.rfind(' ').map_or(0, |p| p + 1);
         let word = &head[start..];
         let Some(row) = table.rows().filter(|r| r.len() >= 2).find(|r| r[0] == word.to_lowercase()) else { continue };
-        // Not after a word the row's third column lists.
-        let before = head[..start].trim_end().rsplit(' ').next().unwrap_or_default().to_lowercase();
-        if row.get(2).is_some_and(|after| after.split(' ').any(|a| a == before)) {
+        let before_word = head[..start].trim_end_matches(' ');
+        let no_verb_before = before_word.is_empty()
+            || before_word.ends_with(|c: char| !c.is_alphanumeric() && !matches!(c, '.' | '!' | '?'))
+            || data.small_words.has(&before_word.rsplit(' ').next().unwrap_or_default().to_lowercase());
+        match row.get(2).copied() {
+            Some("name") if term => continue,
+            Some("term") if !term && !no_verb_before => continue,
+            _ => {}
+        }
+        // After an object pronoun of the row's fourth column the pronoun is
+        // one of a pair of them ("que os lo cuento" → "that you it story").
+        let last = before_word.rsplit(' ').next().unwrap_or_default().to_lowercase();
+        if row.get(3).is_some_and(|objects| objects.split(' ').any(|o| o == last)) {
             continue;
         }
         // An article the language does not write ("-"): the word goes.
@@ -341,15 +444,18 @@ pub(super) fn article_read_as_a_pronoun(segs: &mut [Segment], lang: Lang) {
             segs[i] = Segment::Plain(head[..start].to_string());
             continue;
         }
-        let article =
-            if word.starts_with(char::is_uppercase) { crate::translate::prepare::terms::capitalize(row[1]) } else { row[1].to_string() };
+        // The pronoun's capital where it opens a sentence; elsewhere it is
+        // the engine's ("The Principal of It \[Bisbal\]").
+        let opening = before_word.is_empty() || before_word.ends_with(['.', '!', '?', ':', '\n', '«', '"', '“', '(']);
+        let capital = word.starts_with(char::is_uppercase) && opening;
+        let article = if capital { crate::translate::prepare::terms::capitalize(row[1]) } else { row[1].to_string() };
         segs[i] = Segment::Plain(format!("{}{article} ", &head[..start]));
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Field, finish};
+    use super::super::{Field, Slips, finish, finish_from};
     use crate::lang::Lang;
 
     fn kept(names: &[&str]) -> Vec<String> {
@@ -385,5 +491,36 @@ mod tests {
             finish("recepció del . CEAC Maris Stella amb amics", &names, None, Lang::Ca, Field::Description),
             "recepció del CEAC Maris Stella amb amics"
         );
+    }
+
+    /// After a term put in (an anchor that is no kept name), the pronoun
+    /// Apertium gave the verb of a relative it read as a conjunction goes
+    /// ("un \[spectacle\] que te hará reír" → "a show that it will make
+    /// you"); right after the term, with no relative between, nothing goes.
+    #[test]
+    fn a_pronoun_after_a_relative_after_a_term_goes() {
+        let by =
+            |t: &str, terms: &[&str], lang| finish_from(t, &[], &kept(terms), &[], None, lang, Field::Description, Slips::Apertium, None);
+        assert_eq!(by("A show that it will make you laugh", &["show"], Lang::En), "A show that will make you laugh");
+        assert_eq!(
+            by("Nous découvrirons des rimes qu'ils accompagnent des jeux", &["rimes"], Lang::Fr),
+            "Nous découvrirons des rimes qui accompagnent des jeux"
+        );
+        assert_eq!(by("The workshop it imparts Ana", &["workshop"], Lang::En), "The workshop it imparts Ana");
+        assert_eq!(by("le matériel qu'il faut apporter", &["matériel"], Lang::Fr), "le matériel qu'il faut apporter");
+        // Before a term "it" is always the article; before a kept name only where no verb stands before it.
+        assert_eq!(
+            by("CIRAE will share it activity “Open Reading”", &["activity"], Lang::En),
+            "CIRAE will share the activity “Open Reading”"
+        );
+        let name = |t: &str, n: &[&str]| finish_from(t, &kept(n), &kept(n), &[], None, Lang::En, Field::Description, Slips::Apertium, None);
+        assert_eq!(name("CIRAE will share it Marta Gómez", &["Marta Gómez"]), "CIRAE will share it Marta Gómez");
+        assert_eq!(name("A night with it Mag Lari", &["Mag Lari"]), "A night with the Mag Lari");
+        // After an object pronoun, "it" is one of a pair: "que os lo cuento".
+        assert_eq!(by("Come, come that you it story already!", &["story"], Lang::En), "Come, come that you it story already!");
+        // "qu'il" before a term put in stays: the relative may be the subject.
+        assert_eq!(by("un procès qu'il non seulement ajoute", &["non seulement"], Lang::Fr), "un procès qu'il non seulement ajoute");
+        // After a term the comma leaves the pronoun alone: the term is no subject there.
+        assert_eq!(by("Exhibition, it is open", &["Exhibition"], Lang::En), "Exhibition, it is open");
     }
 }

@@ -85,11 +85,11 @@ pub(super) const STAGES: &[Stage] = &[
         ..stage("words moved before a kept span", Step::Segments(Cut::Anchors, moved::mend_around_names))
     },
     Stage {
-        langs: Langs::Only(&[Lang::Fr, Lang::It]),
+        langs: Langs::Only(&[Lang::Fr, Lang::It, Lang::En]),
         engines: APERTIUM,
         ..stage(
             "an article read as a pronoun before a span",
-            Step::Segments(Cut::Anchors, |s, f| garbled::article_read_as_a_pronoun(s, f.lang)),
+            Step::Segments(Cut::Anchors, |s, f| garbled::article_read_as_a_pronoun(s, f.lang, f.names)),
         )
     },
     // Garbled forms house style knows (`data/lang/garbled.tsv`).
@@ -118,12 +118,18 @@ pub(super) const STAGES: &[Stage] = &[
     },
     Stage {
         langs: Langs::Only(&[Lang::Fr]),
-        ..stage("a subject pronoun after a kept name", Step::Segments(Cut::Names, |s, f| garbled::pronoun_after_a_name(s, f.lang)))
+        ..stage(
+            "a subject pronoun after a kept name",
+            Step::Segments(Cut::Anchors, |s, f| garbled::pronoun_after_a_name(s, f.lang, f.names)),
+        )
     },
     Stage {
         langs: Langs::Only(&[Lang::En]),
         engines: APERTIUM,
-        ..stage("an English subject pronoun after a kept name", Step::Segments(Cut::Names, |s, f| garbled::pronoun_after_a_name(s, f.lang)))
+        ..stage(
+            "an English subject pronoun after a kept name",
+            Step::Segments(Cut::Anchors, |s, f| garbled::pronoun_after_a_name(s, f.lang, f.names)),
+        )
     },
     Stage {
         langs: Langs::Only(&[Lang::En]),

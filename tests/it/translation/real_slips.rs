@@ -394,3 +394,36 @@ fn a_catalan_a_before_a_place_is_em_in_portuguese_on_real_records() {
     let t = &pt["20210121017"];
     assert!(t.contains("formada em Nova York") && !t.contains("formada a Nova"), "{t}");
 }
+
+/// A kept name or term is the antecedent of the relative after it, which
+/// is the subject of its verb: Apertium, which cannot see the span, read
+/// "que" as a conjunction and put in a pronoun, English "a book of magic
+/// that it allows him" (Madrid 50097835), "birds that they inhabit them"
+/// (12233848), French "oiseaux qu'ils les habitent", and before a kept
+/// name that is the verb's subject "un défi qu'il Manuel López affronte"
+/// (50096066), where plain Apertium
+/// has "that allows", "qui les habitent", "que Manuel López"
+/// (`data/lang/en/relatives.txt`, `fr/elided-relatives.tsv`,
+/// `fr/span-pronouns.tsv`). And an English name opening its sentence
+/// before a comma is the subject of the verb after it: "Enrique Delgado,
+/// it presents" (50080201), "Silvia Nogales, it interprets" (50071115).
+#[test]
+fn no_pronoun_after_a_relative_or_a_subject_s_comma_on_real_records() {
+    let cuts = [
+        ("50097835", "hasta que encuentra", 120),
+        ("12233848", "alimento a la enorme", 120),
+        ("50096066", "Todo un reto", 160),
+        ("50080201", "COLAGES, de Enrique", 150),
+        ("50071115", "el amor y las relaciones", 150),
+    ];
+    let Some(texts) = madrid_descriptions(&cuts, &["en", "fr"]) else {
+        return;
+    };
+    let (en, fr) = (&texts["en"], &texts["fr"]);
+    assert!(!en["50097835"].contains("that it allows"), "{}", en["50097835"]);
+    assert!(!en["12233848"].contains("that they inhabit"), "{}", en["12233848"]);
+    assert!(!fr["12233848"].contains("qu'ils les habitent"), "{}", fr["12233848"]);
+    assert!(fr["50096066"].contains("que Manuel López") && !fr["50096066"].contains("qu'il Manuel"), "{}", fr["50096066"]);
+    assert!(en["50080201"].contains("Enrique Delgado presents"), "{}", en["50080201"]);
+    assert!(en["50071115"].contains("Silvia Nogales interprets"), "{}", en["50071115"]);
+}
