@@ -311,9 +311,14 @@ impl TermBase {
     fn fits(&self, t: usize, text: &str, ws: &[(usize, usize)], i: usize, n: usize) -> bool {
         let term = &self.terms[t];
         // A title's start, or a sentence's within it ("Taller: descubre la
-        // ciencia"): there a verb like Descubre is an imperative.
+        // ciencia"): there a verb like Descubre is an imperative. An
+        // apostrophe joining two words is an elision, no opening quote: the
+        // month of "16 d'octubre" is inside its sentence (put in, French
+        // wrote "16 d'octobre").
+        let gap = if i == 0 { "" } else { &text[ws[i - 1].1..ws[i].0] };
+        let elision = matches!(gap, "'" | "’");
         let at_start = !text[..ws[i].0].chars().any(char::is_alphanumeric)
-            || opens_sentence(&text[ws[i - 1].1..ws[i].0])
+            || (!elision && opens_sentence(gap))
             || crate::translate::prepare::ordinals::leads(&text[..ws[i].0]);
         if term.initial_only && !at_start {
             return false;
@@ -450,6 +455,19 @@ mod tests {
             let b = TermBase::load(None, lang).unwrap();
             assert!(b.len() >= 150, "es-{lang}: {} entries", b.len());
         }
+    }
+
+    /// An apostrophe joining two words is an elision, not an opening quote:
+    /// a `title-initial` month after "d'" is inside its sentence (issue 42:
+    /// Catalan "16 d'octubre" came back French "16 d'octobre", where plain
+    /// Apertium has "16 octobre"); after an opening quote it still starts one.
+    #[test]
+    fn a_term_after_an_elision_is_not_at_a_sentence_start() {
+        let b = TermBase::parse("octubre\toctobre\ttitle-initial\n", "t").unwrap();
+        assert!(b.find("Miguel Campello 16 d'octubre Presentació del disc", &[]).is_empty());
+        assert!(b.find("Del 3 d’octubre al 7 de novembre", &[]).is_empty());
+        assert_eq!(b.find("Octubre al Teatre Fortuny", &[]).len(), 1);
+        assert_eq!(b.find("El cicle 'Octubre al Teatre'", &[]).len(), 1);
     }
 
     #[test]

@@ -15,7 +15,7 @@
 //!
 //! Not for: the rules' own examples (the data files' `# example:` lines),
 //! or Spanish originals (`real_senses`, `real_slips`).
-use crate::common::{GENCAT_2022_11, json_rows_cut_to, place, realdata_translated, run_each_from, titles_all, workdir};
+use crate::common::{GENCAT_2022_11, json_rows_cut_to, listed_all, place, realdata_translated, run_each_from, titles_all, workdir};
 use serde_json::Value;
 
 const CONFIG: &str = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"en\", \"fr\", \"it\", \"pt\", \"ca\", \"gl\"]\n\n\
@@ -121,4 +121,29 @@ fn the_catalan_a_before_the_event_s_own_town_is_written_as_each_language_writes_
         let esplugues = &t[lang]["20210126018"];
         assert!(esplugues.ends_with(&format!(" {word} Esplugues de Llobregat")), "{lang}: {esplugues:?}");
     }
+}
+
+/// A month after the Catalan elision "d'" is inside its sentence: the
+/// engine reads it (French "Vendredi 26 octobre", Italian "Venerdì 26
+/// ottobre", as plain Apertium), where a term put in for a month opening a
+/// title had it, after the apostrophe read as an opening quote, "26
+/// d'octobre" and "26 di ottobre" (81 French dates over the Catalonia
+/// agenda). Real rows 20210114032 ("Divendres 26 d'octubre") and
+/// 20210114025 ("20 d'octubre"), as published (issue 42 item 2).
+#[test]
+fn a_month_after_d_apostrophe_reads_as_a_date_in_french_and_italian() {
+    let Some([gencat]) = realdata_translated([GENCAT_2022_11]) else {
+        return;
+    };
+    let dir = workdir(CONFIG);
+    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
+    place(&mirror, GENCAT, &json_rows_cut_to(&gencat, "codi", &["20210114032", "20210114025"], |_| {}));
+    run_each_from(d, &mirror, &["gencat"]);
+    let description = |lang: &str, id: &str| listed_all(d, lang)[id]["description"].as_str().unwrap_or_default().to_string();
+    let fr = description("fr", "20210114032");
+    assert!(fr.contains("26 octobre") && !fr.contains("d'octobre"), "{fr}");
+    let fr = description("fr", "20210114025");
+    assert!(fr.contains("20 octobre") && !fr.contains("d'octobre"), "{fr}");
+    let it = description("it", "20210114032");
+    assert!(it.contains("26 ottobre") && !it.contains("di ottobre"), "{it}");
 }
