@@ -33,7 +33,8 @@
 //!   user+sys of each pipeline's tree, summed; its peak processes and summed
 //!   PSS sampled as the run's (this process beside it, as `cityvibe` is
 //!   beside its engines). Then the run's CPU, wall and peaks against it.
-//!   `--no-floor` leaves capture and floor out.
+//!   `--no-floor` leaves capture and floor out; `--workers N` writes
+//!   `translate_workers = N` into the runs' config (the capture's too).
 //!
 //! Dropped on 2026-12-07 (issue 43) because they no longer measured what the
 //! binary does: "ours" (library workers driven by `translate_targets_parallel`
@@ -44,7 +45,7 @@
 //! issue 5's targets that read them. Their last figures are in
 //! docs/BENCHMARKS.md.
 //!
-//! `cargo bench --bench translate -- [--runs 1] [--no-floor]`
+//! `cargo bench --bench translate -- [--runs 1] [--no-floor] [--workers N]`
 
 use anyhow::{Context, Result, bail};
 use cityvibe::translate::engines::{main_engine_command, routes};
@@ -73,18 +74,21 @@ fn main() {
 struct Options {
     runs: usize,
     floor: bool,
+    /// `translate_workers` in the runs' config (`None`: the binary's default).
+    workers: Option<usize>,
 }
 
 fn real_main() -> Result<()> {
-    let mut o = Options { runs: 1, floor: true };
+    let mut o = Options { runs: 1, floor: true, workers: None };
     let Some(args) = support::bench_args("translate", std::env::args().skip(1).collect()) else { return Ok(()) };
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--runs" => o.runs = it.next().context("--runs needs a value")?.parse::<usize>().context("--runs N")?.max(1),
             "--no-floor" => o.floor = false,
+            "--workers" => o.workers = Some(it.next().context("--workers needs a value")?.parse::<usize>().context("--workers N")?.max(1)),
             "-h" | "--help" => {
-                println!("cargo bench --bench translate -- [--runs 1] [--no-floor]");
+                println!("cargo bench --bench translate -- [--runs 1] [--no-floor] [--workers N]");
                 return Ok(());
             }
             other => bail!("unknown argument {other:?} (try --help)"),
@@ -117,7 +121,7 @@ fn bench(o: Options) -> Result<()> {
     // --- the release binary, as cron runs it --------------------------------
     let mut runs = Vec::new();
     for k in 0..o.runs {
-        let r = production_run(&feed, &tmp.path().join(format!("run{k}")), &[])?;
+        let r = production_run(&feed, &tmp.path().join(format!("run{k}")), o.workers, &[])?;
         println!(
             "run {}: peak {} processes, peak {:.0} MB summed PSS, CPU {:.2} s (user+sys of its tree), wall {:.2} s, {} machine texts (load {})",
             k + 1,
@@ -138,7 +142,7 @@ fn bench(o: Options) -> Result<()> {
     let capture = tmp.path().join("capture");
     let streams = capture.join("streams");
     let capdata = capture_datadir(&datadir, &capture.join("apertium"), &streams)?;
-    let captured = production_run(&feed, &tmp.path().join("run-capture"), &[("APERTIUM_DATADIR", capdata.as_os_str())])?;
+    let captured = production_run(&feed, &tmp.path().join("run-capture"), o.workers, &[("APERTIUM_DATADIR", capdata.as_os_str())])?;
     let differ = differing_texts(&runs[0].db, &captured.db)?;
     println!(
         "capture run (every engine's input copied; its own figures are not the binary's): {} machine texts, {differ} differ from run 1's",
@@ -219,15 +223,18 @@ struct Production {
 /// a fresh database in `work`, with `env` added to its environment: what it
 /// cost (CPU of its whole tree, reaped orphans included) and its peaks,
 /// sampled every half second.
-fn production_run(feed: &Path, work: &Path, env: &[(&str, &std::ffi::OsStr)]) -> Result<Production> {
+fn production_run(feed: &Path, work: &Path, workers: Option<usize>, env: &[(&str, &std::ffi::OsStr)]) -> Result<Production> {
     let bin = support::cityvibe_binary()?;
     let mirror = work.join("m/datos.madrid.es/egob/catalogo");
     std::fs::create_dir_all(&mirror)?;
     std::fs::copy(feed, mirror.join("300107-0-agenda-actividades-eventos.json"))?;
     let config = work.join("sources.toml");
+    let workers = workers.map(|n| format!("translate_workers = {n}\n")).unwrap_or_default();
     std::fs::write(
         &config,
-        "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"en\", \"fr\", \"it\", \"pt\", \"ca\", \"gl\"]\n\n[sources.madrid]\nenabled = true\n",
+        format!(
+            "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"en\", \"fr\", \"it\", \"pt\", \"ca\", \"gl\"]\n{workers}\n[sources.madrid]\nenabled = true\n"
+        ),
     )?;
     let db = work.join("run.db");
     let mut cmd = Command::new(bin);

@@ -69,6 +69,11 @@ pub struct Settings {
     /// runs alone, closing its least recently used engine to stay within.
     #[serde(default = "default_translate_max_memory_mb")]
     pub translate_max_memory_mb: u64,
+    /// How many workers translate at once with the local Apertium, each
+    /// holding one target's engines (default: one per core, at most 4;
+    /// never more than the cores): fewer take longer and less CPU in all,
+    /// as docs/OPERATING.md measures.
+    pub translate_workers: Option<std::num::NonZeroUsize>,
     /// The longest a run waits for a host (a Retry-After, a backoff, a
     /// delay); beyond it the host waits for a later run (P10).
     #[serde(default = "default_max_wait")]
@@ -144,6 +149,7 @@ impl Default for Settings {
             translate_timeout_secs: default_translate_timeout(),
             translate_max_processes: default_translate_max_processes(),
             translate_max_memory_mb: default_translate_max_memory_mb(),
+            translate_workers: None,
             max_wait_secs: default_max_wait(),
             terms_dir: None,
             translate_max_chars: default_translate_max_chars(),

@@ -93,6 +93,14 @@ fn not_usable(settings: &crate::config::Settings) -> String {
     }
 }
 
+/// How many local engines translate at once: the operator's
+/// `translate_workers`, else one per core, at most 4; never more than the
+/// `cores`.
+fn workers_for(asked: Option<std::num::NonZeroUsize>, cores: usize) -> usize {
+    let cores = cores.max(1);
+    asked.map_or(cores.min(4), |n| n.get().min(cores))
+}
+
 /// The engines the settings ask for, one per core (and the fallback's);
 /// `None` when translation is switched off. An engine that cannot start
 /// gives [`Unavailable`], so the run still stores every event and counts
@@ -101,7 +109,7 @@ pub fn engines(settings: &crate::config::Settings) -> Option<Engines> {
     use crate::vocab::Translator as T;
     let timeout = std::time::Duration::from_secs(settings.translate_timeout_secs.max(1));
     // No more workers than cores: a worker keeps a core busy.
-    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).clamp(1, 4);
+    let cores = workers_for(settings.translate_workers, std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
     let make = |_: usize| -> Workers {
         match engine_of_worker(settings, timeout) {
             Ok(Some(engine)) => engine,
@@ -129,4 +137,20 @@ pub fn engines(settings: &crate::config::Settings) -> Option<Engines> {
     };
     let fallback = settings.fallback.map(|crate::vocab::Fallback::Apertium| (0..cores).map(|_| apertium()).collect());
     Some(Engines { workers, fallback })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::workers_for;
+    use std::num::NonZeroUsize;
+
+    #[test]
+    fn workers_are_one_per_core_at_most_four_or_the_operator_s_never_more_than_the_cores() {
+        assert_eq!(workers_for(None, 2), 2);
+        assert_eq!(workers_for(None, 16), 4);
+        assert_eq!(workers_for(None, 0), 1);
+        assert_eq!(workers_for(NonZeroUsize::new(1), 2), 1);
+        assert_eq!(workers_for(NonZeroUsize::new(3), 2), 2);
+        assert_eq!(workers_for(NonZeroUsize::new(8), 16), 8);
+    }
 }

@@ -763,3 +763,39 @@ fn the_engines_a_run_holds_at_once_stay_within_its_memory_budget() {
     assert!(seen > 0, "no engine pipeline was seen running");
     assert!(heaviest.0 <= 1300, "{} MB held at once by {:?}", heaviest.0, heaviest.1);
 }
+
+/// `translate_workers = 1` (for a small server shared with other work):
+/// one worker holds one target's engines at a time, so Spanish into
+/// Portuguese and into Galician, which two workers translate side by side,
+/// never have their pipelines alive together; and the text stored is the
+/// same as the default workers store. Through the binary, sampled every
+/// 50 ms, on the first 30 events of the real Madrid feed.
+#[test]
+fn one_translate_worker_holds_one_target_s_engines_at_a_time_and_stores_the_same_text() {
+    if apertium().is_none() {
+        return;
+    }
+    let langs = "\"es\", \"pt\", \"gl\"";
+    let one = crate::translation::engine_answers::config(langs).replacen("[sources.madrid]", "translate_workers = 1\n[sources.madrid]", 1);
+    let dir = common::workdir(&one);
+    if !crate::translation::engine_answers::write_real_sample(dir.path(), 30) {
+        return;
+    }
+    let (mut together, mut seen) = (Vec::new(), std::collections::BTreeSet::new());
+    run_madrid_sampling_pipelines(dir.path(), |alive| {
+        let modes: Vec<String> = alive.into_iter().map(|p| p.modes).collect();
+        seen.extend(modes.iter().cloned());
+        if modes.iter().any(|m| m == "es-pt") && modes.iter().any(|m| m == "es-gl") {
+            together = modes;
+        }
+    });
+    assert!(seen.contains("es-pt") && seen.contains("es-gl"), "both targets' engines ran: {seen:?}");
+    assert!(together.is_empty(), "two targets' engines alive at once with one worker: {together:?}");
+
+    let default = common::workdir(&crate::translation::engine_answers::config(langs));
+    assert!(crate::translation::engine_answers::write_real_sample(default.path(), 30));
+    run_madrid_sampling_pipelines(default.path(), |_| {});
+    let (a, b) = (crate::translation::engine_answers::stored(dir.path()), crate::translation::engine_answers::stored(default.path()));
+    assert!(!a.is_empty());
+    assert_eq!(a, b, "one worker stores what the default workers store");
+}

@@ -39,7 +39,7 @@ fn run(dir: &Path) {
 }
 
 /// Every machine translation stored: (event, lang, field) → text.
-fn stored(dir: &Path) -> BTreeMap<(String, String, String), String> {
+pub(crate) fn stored(dir: &Path) -> BTreeMap<(String, String, String), String> {
     let db = rusqlite::Connection::open(dir.join("data/cityvibe.db")).unwrap();
     let mut st = db
         .prepare(
