@@ -103,7 +103,12 @@ pub(in crate::translate) const JOIN_GUARD: &str = "qzxv";
 /// tagger, which cannot see the span, reads "la \[X\] es" as a pronoun
 /// before a verb ("It is \[X\] it", French "celle \[X\]", Portuguese
 /// "Está-o"); so does a word listed as `misread` ("Para \[X\]" read as
-/// the verb "parar": "It stops \[all ages\]"). And, on a route through a
+/// the verb "parar": "It stops \[all ages\]"), and a Catalan elided
+/// article fused to it ("L'\[exposició\] vol": "Wants to exhibition offer
+/// it"). In place of a Catalan original's personal article opening a
+/// sentence before a kept name and its verb (`personal` rows: "En
+/// \[Txema\] és" came back "It is Txema the only postman"; with the
+/// guard, "Txema is"). And, on a route through a
 /// mode an `apart` row names (`modes`: the route's, `spa-cat+cat-por`),
 /// between a kept span and the word listed there right after it, before a
 /// capitalised word (a place): through
@@ -142,7 +147,13 @@ fn guarded<'a>(core: &'a str, modes: &str, routed: bool) -> std::borrow::Cow<'a,
         let word = word.to_lowercase();
         LISTED.iter().any(|&(s, w, on)| s == side && w == word && (on.is_empty() || (routed || s == "apart") && names_a_mode_of(on, modes)))
     };
+    // The word right before a span, a blank between; or an elided
+    // article fused to it, apostrophe and all (Catalan "L'[exposició]").
     let last_word = |text: &str| {
+        if let Some(head) = text.strip_suffix(['\'', '’']) {
+            let start = head.rfind(|c: char| !c.is_alphabetic()).map_or(0, |p| p + head[p..].chars().next().map_or(1, char::len_utf8));
+            return (start < head.len()).then(|| format!("{}'", &head[start..]));
+        }
         let text = text.strip_suffix(' ')?;
         let start = text.rfind(|c: char| !c.is_alphabetic()).map_or(0, |p| p + text[p..].chars().next().map_or(1, char::len_utf8));
         Some(text[start..].to_string())
@@ -158,7 +169,27 @@ fn guarded<'a>(core: &'a str, modes: &str, routed: bool) -> std::borrow::Cow<'a,
         let Some(start) = core[..end].rfind(KEEP_START) else { continue };
         let after = end + KEEP_END.len_utf8();
         let before = last_word(&core[..start]);
-        if before.as_deref().is_some_and(|w| listed("article", w) || listed("misread", w)) {
+        // A Catalan original's personal article opening a sentence before a
+        // kept name and its verb ("En [Txema] és"): the guard takes its place, on the
+        // whole routes a `personal` row names (a Spanish "En [Madrid]" is
+        // the preposition).
+        let personal = before.as_deref().and_then(|w| {
+            let at = start.checked_sub(w.len() + 1).filter(|&at| at >= from && core[at..start].ends_with(' '))?;
+            let head = core[..at].trim_end_matches(' ');
+            let opens = head.is_empty() || head.ends_with(['.', '!', '?', '\n']);
+            let row =
+                LISTED.iter().any(|&(s, pw, on)| s == "personal" && pw == w.to_lowercase() && on.split_whitespace().any(|m| m == modes));
+            // The name the subject: a lower-case word (its verb) after it.
+            let subject = core[after..].strip_prefix(' ').is_some_and(|r| r.starts_with(char::is_lowercase));
+            (routed && opens && subject && row && w.starts_with(char::is_uppercase)).then_some(at)
+        });
+        if let Some(at) = personal {
+            let out = guarded.get_or_insert_with(String::new);
+            out.push_str(&core[from..at]);
+            out.push_str(JOIN_GUARD);
+            out.push(' ');
+            from = start;
+        } else if before.as_deref().is_some_and(|w| listed("article", w) || listed("misread", w)) {
             let out = guarded.get_or_insert_with(String::new);
             out.push_str(&core[from..start]);
             out.push_str(JOIN_GUARD);
@@ -361,7 +392,10 @@ pub(crate) fn reformat(output: &str, id: usize) -> Result<String> {
     }
     // Also where an engine gave the guard a sentence's capital ("Qzxv").
     if out.to_lowercase().contains(JOIN_GUARD) {
-        static GUARD: LazyLock<Regex> = LazyLock::new(|| Regex::new(&format!(r"(?i) ?\b{JOIN_GUARD}\b")).expect("guard regex"));
+        // With the blank before it; opening the text or a line (where it
+        // took a personal article's place), with the blank after it.
+        static GUARD: LazyLock<Regex> =
+            LazyLock::new(|| Regex::new(&format!(r"(?im)^{JOIN_GUARD} | ?\b{JOIN_GUARD}\b")).expect("guard regex"));
         out = GUARD.replace_all(&out, "").into_owned();
     }
     Ok(out)
@@ -434,18 +468,33 @@ mod tests {
     }
 
     /// A guard only some routes take keys the texts it touches, on those
-    /// routes: "En \[X\]" through Catalan into Italian and Portuguese, not
-    /// a Catalan original's "En \[Txema\]" (its personal article), nor a
+    /// routes: "En \[X\]" through Catalan into Italian and Portuguese; a
+    /// Catalan original's "En \[Txema\] és" (its personal article) on the
+    /// routes from Catalan, where the guard takes the article's place; not a
     /// text every route guards alike.
     #[test]
     fn a_guard_only_some_routes_take_is_told_apart_by_text() {
         let en = format!("Energía. En {KEEP_START}IM/PASIBLES{KEEP_END} anhelamos");
         assert_eq!(routed_guard(&en, "spa-cat+cat-ita").as_deref(), Some(&*en.replace("En ", "En qzxv ")));
         assert!(routed_guard(&en, "spa-cat+cat-por").is_some());
-        for modes in ["cat-ita", "cat-por", "spa-cat+cat-fra", "spa-eng", ""] {
+        for modes in ["spa-cat+cat-fra", "spa-eng", ""] {
             assert_eq!(routed_guard(&en, modes), None, "{modes}");
         }
-        assert!(deformat(&en, 0, "cat-ita").contains("En [IM\\/PASIBLES]"));
+        for modes in ["cat-ita", "cat-por", "cat-eng", "cat-fra", "cat-spa"] {
+            assert_eq!(routed_guard(&en, modes).as_deref(), Some(&*en.replace("En ", "qzxv ")), "{modes}");
+        }
+        // Opening the text or a line, too; mid-sentence, or before a comma, the word is the engine's.
+        let txema = format!("En {KEEP_START}Txema{KEEP_END} és el carter");
+        assert_eq!(deformat(&txema, 0, "cat-eng"), "[cityvibe:0]qzxv [Txema] és el carter.[]");
+        assert_eq!(reformat("[cityvibe:0]qzxv [Txema] is the postman.[]", 0).unwrap(), "Txema is the postman");
+        assert_eq!(reformat("[cityvibe:0]Boys[\n]qzxv [Tomàs] is a widower.[]", 0).unwrap(), "Boys\nTomàs is a widower");
+        let line = format!("Nens.\nEn {KEEP_START}Tomàs{KEEP_END} és vidu");
+        assert!(deformat(&line, 0, "cat-fra").contains("qzxv [Tomàs]"), "{}", deformat(&line, 0, "cat-fra"));
+        for kept in
+            [format!("Parlem amb en {KEEP_START}Txema{KEEP_END} demà"), format!("La festa. En {KEEP_START}Madrid{KEEP_END}, el 1936")]
+        {
+            assert_eq!(routed_guard(&kept, "cat-eng"), None, "{kept}");
+        }
         // Every route guards an article before a span: no text of its own.
         let la = format!("La {KEEP_START}lectura{KEEP_END} es");
         assert_eq!(routed_guard(&la, "spa-cat+cat-ita"), None);

@@ -200,7 +200,7 @@ fn moved_after_a_contracted_preposition(segs: &mut [Segment], i: usize) -> bool 
 /// stays). After a term put in (an anchor that is no kept name of
 /// `names`), only a pronoun after a relative goes: "a \[show\] that it
 /// will make you laugh", where the engine read "que" as a conjunction.
-pub(super) fn pronoun_after_a_name(segs: &mut [Segment], lang: Lang, names: &[String]) {
+pub(super) fn pronoun_after_a_name(segs: &mut [Segment], lang: Lang, names: &[String], apertium: bool) {
     let data = crate::lang_data::of(lang);
     for i in 1..segs.len() {
         let (Segment::Name(name), Segment::Plain(after)) = (&segs[i - 1], &segs[i]) else { continue };
@@ -211,7 +211,16 @@ pub(super) fn pronoun_after_a_name(segs: &mut [Segment], lang: Lang, names: &[St
         // English: "[Name], it presents", the name opening its sentence
         // ("In [Madrid], it is possible" keeps its pronoun).
         let comma = lang == Lang::En && !term && after.starts_with(", ") && opens_a_sentence(segs, i - 1);
-        if !after.starts_with(' ') && !comma {
+        // A line break between the name and its verb, as the publisher
+        // broke a line around a name in bold ("de la pintora\nMercè
+        // Busquets\nreprodueix"): the text sent to Apertium ends a sentence
+        // there (`stream::deformat`), and it gave the verb a subject, in
+        // lower case where the publisher's verb is ("Mercè Busquets\nit
+        // reproduces", French "il reproduit"; plain Apertium, one line,
+        // has none). One lower-case pronoun after a single break goes; a
+        // capitalised one opens the publisher's own sentence.
+        let line = apertium && !term && after.strip_prefix('\n').is_some_and(|r| r.starts_with(char::is_lowercase));
+        if !after.starts_with(' ') && !comma && !line {
             continue;
         }
         // Where the words after the name (and its brackets) start: the
@@ -322,6 +331,10 @@ fn elided_relative(rest: &str, lang: Lang) -> Option<String> {
 /// ends: "Organitza: Museu Frederic Marès" came back "It organises: Museu
 /// Frederic Marès", "Viola: Carlos Delgado" "It rapes: Carlos Delgado",
 /// where plain Apertium has "Organises:"; the word takes the capital.
+/// So too French, its colon after a blank ("Organitza: Museu Frederic
+/// Marès" came back "Il organise : Museu Frederic Marès", plain Apertium
+/// "Organise :"), but for an impersonal verb the check knows as French's
+/// own (`garble::found`: "Il faut :" stays).
 pub(super) fn pronoun_before_a_label(t: &str, lang: Lang) -> Option<String> {
     static LABEL: std::sync::LazyLock<regex::Regex> =
         std::sync::LazyLock::new(|| regex::Regex::new(r"(?m)(^|[^\w\s] )(\p{Ll}+) (\p{Lu}[\p{L}'·-]*:)").expect("label regex"));
@@ -331,7 +344,8 @@ pub(super) fn pronoun_before_a_label(t: &str, lang: Lang) -> Option<String> {
     let out =
         LABEL.replace_all(t, |c: &regex::Captures| if pronouns.has(&c[2]) { format!("{}{}", &c[1], &c[3]) } else { c[0].to_string() });
     let out = OPENING.replace_all(&out, |c: &regex::Captures| {
-        if pronouns.has(&c[1].to_lowercase()) {
+        let own = lang == Lang::Fr && crate::translate::finish::garble::found(&c[0], lang, PRONOUN).is_empty();
+        if pronouns.has(&c[1].to_lowercase()) && !own {
             format!("{}{}", crate::translate::prepare::terms::capitalize(&c[2]), &c[3])
         } else {
             c[0].to_string()
@@ -522,5 +536,46 @@ mod tests {
         assert_eq!(by("un procès qu'il non seulement ajoute", &["non seulement"], Lang::Fr), "un procès qu'il non seulement ajoute");
         // After a term the comma leaves the pronoun alone: the term is no subject there.
         assert_eq!(by("Exhibition, it is open", &["Exhibition"], Lang::En), "Exhibition, it is open");
+    }
+
+    /// A line break between a kept name and its verb ends the sentence
+    /// Apertium is sent: the lower-case pronoun it gave the verb goes, in
+    /// English and French; a capitalised one (the publisher's sentence
+    /// opening) stays, and so does any after a term, or a neural engine's.
+    #[test]
+    fn a_pronoun_after_a_line_break_after_a_name_goes() {
+        let with = |t: &str, n: &[&str], lang, slips| finish_from(t, &kept(n), &kept(n), &[], None, lang, Field::Description, slips, None);
+        let busquets = ["Mercè Busquets"];
+        assert_eq!(
+            with("Of the painter\nMercè Busquets\nit reproduces one of the views", &busquets, Lang::En, Slips::Apertium),
+            "Of the painter\nMercè Busquets\nreproduces one of the views"
+        );
+        assert_eq!(
+            with("De la peintre\nMercè Busquets\nil reproduit une des vues", &busquets, Lang::Fr, Slips::Apertium),
+            "De la peintre\nMercè Busquets\nreproduit une des vues"
+        );
+        assert_eq!(
+            with("Mercè Busquets\nIt reproduces a view", &busquets, Lang::En, Slips::Apertium),
+            "Mercè Busquets\nIt reproduces a view"
+        );
+        assert_eq!(
+            with("Mercè Busquets\n\nil reproduit une vue", &busquets, Lang::Fr, Slips::Apertium),
+            "Mercè Busquets\n\nil reproduit une vue"
+        );
+        assert_eq!(with("Mercè Busquets\nil reproduit une vue", &busquets, Lang::Fr, Slips::None), "Mercè Busquets\nil reproduit une vue");
+        let term = |t: &str| finish_from(t, &[], &kept(&["exhibition"]), &[], None, Lang::En, Field::Description, Slips::Apertium, None);
+        assert_eq!(term("The exhibition\nit opens today"), "The exhibition\nit opens today");
+    }
+
+    /// French labels take no subject either ("Il organise : Museu Frederic
+    /// Marès" → "Organise : …"), but an impersonal verb keeps its own.
+    #[test]
+    fn a_french_label_takes_no_subject_pronoun() {
+        assert_eq!(
+            super::pronoun_before_a_label("Prix : gratuit\nIl organise : Mairie de Barcelone", Lang::Fr).as_deref(),
+            Some("Prix : gratuit\nOrganise : Mairie de Barcelone")
+        );
+        assert_eq!(super::pronoun_before_a_label("Il faut : une lampe", Lang::Fr), None);
+        assert_eq!(super::pronoun_before_a_label("Il organise la fête : venez", Lang::Fr), None);
     }
 }

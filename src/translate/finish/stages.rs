@@ -120,7 +120,7 @@ pub(super) const STAGES: &[Stage] = &[
         langs: Langs::Only(&[Lang::Fr]),
         ..stage(
             "a subject pronoun after a kept name",
-            Step::Segments(Cut::Anchors, |s, f| garbled::pronoun_after_a_name(s, f.lang, f.names)),
+            Step::Segments(Cut::Anchors, |s, f| garbled::pronoun_after_a_name(s, f.lang, f.names, f.slips == Slips::Apertium)),
         )
     },
     Stage {
@@ -128,13 +128,13 @@ pub(super) const STAGES: &[Stage] = &[
         engines: APERTIUM,
         ..stage(
             "an English subject pronoun after a kept name",
-            Step::Segments(Cut::Anchors, |s, f| garbled::pronoun_after_a_name(s, f.lang, f.names)),
+            Step::Segments(Cut::Anchors, |s, f| garbled::pronoun_after_a_name(s, f.lang, f.names, f.slips == Slips::Apertium)),
         )
     },
     Stage {
-        langs: Langs::Only(&[Lang::En]),
+        langs: Langs::Only(&[Lang::En, Lang::Fr]),
         engines: APERTIUM,
-        ..stage("an English subject pronoun before a label", Step::Text(|t, f| garbled::pronoun_before_a_label(t, f.lang)))
+        ..stage("a subject pronoun before a label", Step::Text(|t, f| garbled::pronoun_before_a_label(t, f.lang)))
     },
     Stage {
         langs: Langs::Only(&[Lang::Fr]),
@@ -292,7 +292,7 @@ mod tests {
         ("a subject pronoun Apertium put in", Lang::Fr, Field::Description, &[], "Il naît d'une illusion"),
         ("an article read as a pronoun before a span", Lang::Fr, Field::Description, &["Fira"], "Voir celle Fira demain"),
         ("an English subject pronoun after a kept name", Lang::En, Field::Description, &["Claudia Pia"], "Claudia Pia it left a legacy"),
-        ("an English subject pronoun before a label", Lang::En, Field::Description, &[], "Day 9: Edipo Re, 1967 / it Collaborates: Liceu"),
+        ("a subject pronoun before a label", Lang::En, Field::Description, &[], "Day 9: Edipo Re, 1967 / it Collaborates: Liceu"),
     ];
     /// Stages of Apertium's alone that mend nothing by themselves: they
     /// ready the text for the repairs after them.

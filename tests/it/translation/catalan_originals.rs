@@ -147,3 +147,63 @@ fn a_month_after_d_apostrophe_reads_as_a_date_in_french_and_italian() {
     let it = description("it", "20210114032");
     assert!(it.contains("26 ottobre") && !it.contains("di ottobre"), "{it}");
 }
+
+/// A Catalan original's elided article fused to a term put in
+/// ("L'exposició vol convidar") reached Apertium as "L'[exhibition]",
+/// which its tagger read as a pronoun before the verb: English "Wants to
+/// exhibition invite it", French "Il exposition la veut inviter" (14
+/// English texts over five real feeds; plain Apertium "The exposure wants
+/// to invite"). The article is the article. And a label opening a line
+/// ("Organitza: Museu Frederic Marès") takes no subject in French either:
+/// "Il organise :" as English "It organises:" was, where plain Apertium has
+/// "Organise :". Real rows 20210125004 and 20210120004, as published
+/// (issue 42 item 2).
+#[test]
+fn a_catalan_elided_article_before_a_term_and_a_label_take_no_subject_pronoun() {
+    let Some([gencat]) = realdata_translated([GENCAT_2022_11]) else {
+        return;
+    };
+    let dir = workdir(CONFIG);
+    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
+    place(&mirror, GENCAT, &json_rows_cut_to(&gencat, "codi", &["20210125004", "20210120004"], |_| {}));
+    run_each_from(d, &mirror, &["gencat"]);
+    let description = |lang: &str, id: &str| listed_all(d, lang)[id]["description"].as_str().unwrap_or_default().to_string();
+    let en = description("en", "20210125004");
+    assert!(en.contains("exhibition wants to invite") && !en.contains("invite it"), "{en}");
+    let fr = description("fr", "20210125004");
+    assert!(fr.contains("L'exposition veut inviter") && !fr.contains("Il exposition"), "{fr}");
+    let fr = description("fr", "20210120004");
+    assert!(fr.contains("Organise\u{a0}: Museu Frederic Marès") && !fr.contains("Il organise"), "{fr}");
+}
+
+/// A Catalan original's personal article before a name ("En Txema és el
+/// únic carter") reached Apertium before a kept name it could not see, and
+/// its tagger read it as the clitic "en" before the verb: English "It is
+/// Txema the only postman", French "Il Txema en est le seul facteur",
+/// Portuguese "É Txema o único carteiro", where plain Apertium has "Txema
+/// is". And a name the publisher set on a line of its own, its verb on the
+/// next ("de la pintora\nMercè Busquets\nreprodueix"), came back with a
+/// subject pronoun before the verb ("Mercè Busquets\nit reproduces",
+/// French "il reproduit"). Real rows 20210114012 and 20210203001, as
+/// published (issue 42 item 2).
+#[test]
+fn a_catalan_personal_article_or_a_line_break_before_the_verb_puts_in_no_pronoun() {
+    let Some([gencat]) = realdata_translated([GENCAT_2022_11]) else {
+        return;
+    };
+    let dir = workdir(CONFIG);
+    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
+    place(&mirror, GENCAT, &json_rows_cut_to(&gencat, "codi", &["20210114012", "20210203001"], |_| {}));
+    run_each_from(d, &mirror, &["gencat"]);
+    let description = |lang: &str, id: &str| listed_all(d, lang)[id]["description"].as_str().unwrap_or_default().to_string();
+    let en = description("en", "20210114012");
+    assert!(en.contains("Txema is the only postman") && !en.contains("It is Txema"), "{en}");
+    let fr = description("fr", "20210114012");
+    assert!(fr.contains("Txema est le seul facteur") && !fr.contains("Il Txema"), "{fr}");
+    let pt = description("pt", "20210114012");
+    assert!(pt.contains("Txema é o único carteiro"), "{pt}");
+    let en = description("en", "20210203001");
+    assert!(en.contains("Mercè Busquets\nreproduces one of the"), "{en}");
+    let fr = description("fr", "20210203001");
+    assert!(fr.contains("Mercè Busquets\nreproduit une des"), "{fr}");
+}

@@ -427,3 +427,19 @@ fn no_pronoun_after_a_relative_or_a_subject_s_comma_on_real_records() {
     assert!(en["50080201"].contains("Enrique Delgado presents"), "{}", en["50080201"]);
     assert!(en["50071115"].contains("Silvia Nogales interprets"), "{}", en["50071115"]);
 }
+
+/// A preposition takes no subject pronoun: through Catalan, "entre ellos"
+/// came back French "entre ils" ("Entre ils se trouvaient des images",
+/// Madrid 50096442; "entre ils dans 1971 Premio Extraordinario", 50068167),
+/// where plain Apertium has "entre eux" (`data/lang/fr/contractions.tsv`).
+#[test]
+fn entre_ellos_is_entre_eux_in_french_on_real_records() {
+    let cuts = [("50096442", "A finales del siglo XX", 160), ("50068167", "Con numerosos reconocimientos", 120)];
+    let Some(texts) = madrid_descriptions(&cuts, &["fr"]) else {
+        return;
+    };
+    for id in ["50096442", "50068167"] {
+        let fr = &texts["fr"][id];
+        assert!(fr.to_lowercase().contains("entre eux") && !fr.to_lowercase().contains("entre ils"), "{id}: {fr}");
+    }
+}
