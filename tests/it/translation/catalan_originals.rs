@@ -172,6 +172,23 @@ fn a_date_s_month_is_written_in_lower_case_in_portuguese() {
     assert!(title.starts_with("Fevereiro e março "), "{title}");
 }
 
+/// The Catalan "a" before the event's own town, right after another kept
+/// name, says where too: "Fira de Santa Llúcia a Sant Feliu de Pallerols"
+/// came back Portuguese "Feira de Santa Llúcia a Sant Feliu de Pallerols"
+/// (the two names and the "a" kept as one), "Festa Major de la Mare de Déu
+/// del Camí a Cambrils" "…do Caminho a Cambrils" ("Camí", a way, read as
+/// a noun of going), where plain Apertium has "em". Real rows 20211214009
+/// and 20220826001, titles as published (issue 42).
+#[test]
+fn the_catalan_a_before_the_town_after_another_name_says_where_in_portuguese() {
+    let Some(t) = catalan_titles_of(&["20211214009", "20220826001"]) else {
+        return;
+    };
+    let (fira, festa) = (&t["pt"]["20211214009"], &t["pt"]["20220826001"]);
+    assert!(fira.ends_with(" em Sant Feliu de Pallerols"), "{fira:?}");
+    assert!(festa.ends_with(" em Cambrils"), "{festa:?}");
+}
+
 /// A Catalan original's personal article "En" before a name at a line's
 /// start ("…arrels.\nEn Patufet és també…") reached cat-ita as the clitic
 /// and came back Italian "\nNe Patufet è anche", which Italian does not
