@@ -215,6 +215,8 @@ kinds! {
         plain: "plain.txt",
         /// The words of weekly opening hours.
         hours: "hours.tsv",
+        /// The month names written in lower case in a date, and what shows one.
+        months: "months.tsv",
     }
 }
 

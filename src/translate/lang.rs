@@ -133,7 +133,7 @@ pub struct Example {
     pub expected: Option<String>,
 }
 
-/// Every example of every file.
+/// Every example of every file (`\n` in one is a line break).
 pub fn examples() -> Vec<Example> {
     let mut out = Vec::new();
     for file in translation_files() {

@@ -433,9 +433,10 @@ pub(super) fn article_read_as_a_pronoun(segs: &mut [Segment], lang: Lang, names:
         let (Segment::Plain(before), Segment::Name(span)) = (&segs[i], &segs[i + 1]) else { continue };
         let term = !names.contains(span);
         let Some(head) = before.strip_suffix(' ') else { continue };
-        // The word alone, between blanks: "celle-ci", "d'une" or "«celle"
-        // are no bare pronoun; "qu'il" is a row of its own.
-        let start = head.rfind(' ').map_or(0, |p| p + 1);
+        // The word alone, between blanks or after a line break ("arrels.\nNe
+        // [Patufet]"): "celle-ci", "d'une" or "«celle" are no bare pronoun;
+        // "qu'il" is a row of its own.
+        let start = head.rfind([' ', '\n']).map_or(0, |p| p + 1);
         let word = &head[start..];
         let Some(row) = table.rows().filter(|r| r.len() >= 2).find(|r| r[0] == word.to_lowercase()) else { continue };
         let before_word = head[..start].trim_end_matches(' ');

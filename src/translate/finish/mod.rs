@@ -13,7 +13,8 @@
 //!    span ("in il" → "nel"); Apertium only, its steady slips mended
 //!    (Italian "partorisca" for "para", French "Xv" for "XV") and articles
 //!    put in the gender of a term; no opening ¿ ¡ outside Iberian
-//!    languages; function words an engine capitalised put back in lower case.
+//!    languages; function words an engine capitalised put back in lower case;
+//!    a date's month in lower case where the language writes it so (`months`).
 //! 5. French and English: the preposition before a kept span (Apertium's
 //!    moved "en" put back, on its output only).
 //! 6. Elision before a kept span: with 5 (Catalan) and 9, the stages a text sent plain gets.
@@ -33,7 +34,8 @@
 //! `stages` orders the rules, which live one family to a file: `blanks`;
 //! `capitals` (after a lead, stray function words, English title case);
 //! `contract` (prepositions and articles before a word an engine could not
-//! see); `mend` (Apertium's steady slips in plain text); `moved` (the words
+//! see); `mend` (Apertium's steady slips in plain text); `months` (a
+//! date's month in lower case); `moved` (the words
 //! it moves before a kept span); `places` (prepositions and elision at a
 //! span's edge, French "vous"); `garbled` (the forms of `garble`);
 //! `articles` and `compounds` (English); `typography` (punctuation).
@@ -49,6 +51,7 @@ mod cut;
 pub mod garble;
 mod garbled;
 mod mend;
+mod months;
 mod moved;
 mod places;
 mod stages;

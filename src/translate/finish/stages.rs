@@ -9,7 +9,7 @@
 //! text into kept spans and plain stretches (the parent module).
 
 use super::cut::{Finishing, Segment, Slips};
-use super::{articles, blanks, capitals, compounds, contract, garbled, mend, moved, places, typography};
+use super::{articles, blanks, capitals, compounds, contract, garbled, mend, months, moved, places, typography};
 use crate::lang::Lang;
 use crate::vocab::Field;
 
@@ -161,6 +161,9 @@ pub(super) const STAGES: &[Stage] = &[
         ..stage("no opening ¿ ¡", Step::Plain(Cut::Names, |t, _| typography::drop_opening_marks(t)))
     },
     stage("function words in lower case", Step::Segments(Cut::Names, capitals::lower_stray_capitals_in)),
+    // Any engine's, a text sent plain's too: Apertium's cat-por capitalises
+    // every month, and a publisher's capital comes through every pair.
+    Stage { sent_plain: true, ..stage("a date's month in lower case", Step::Text(months::lower_months)) },
     // One rule for every engine; on Apertium's output the "en" it moved
     // ("d'en Magie Escena") goes back first.
     // On a text sent plain too (Catalan descriptions keep their names, and
@@ -316,11 +319,12 @@ mod tests {
     /// A text sent plain gets Apertium's garbles around a kept name mended (a
     /// stop, a comma, or a Catalan word moved before it, a Catalan article doubled
     /// before a name's own), its article capital inside a contraction mended,
-    /// the Catalan "a" before a kept place, the elision before a kept name,
+    /// a date's month in lower case, the Catalan "a" before a kept place,
+    /// the elision before a kept name,
     /// its punctuation set as the language sets it and a place alone in the
     /// reader's name for it, nothing else.
     #[test]
-    fn a_text_sent_plain_gets_only_nine_stages() {
+    fn a_text_sent_plain_gets_only_ten_stages() {
         let plain: Vec<&str> = STAGES.iter().filter(|s| s.sent_plain).map(|s| s.name).collect();
         assert_eq!(
             plain,
@@ -330,6 +334,7 @@ mod tests {
                 "a Catalan article before a name's own",
                 "a Catalan word moved before a kept span",
                 "an article's capital inside a contraction",
+                "a date's month in lower case",
                 "prepositions before a span, a moved \"en\" put back",
                 "elision",
                 "punctuation as the language sets it",

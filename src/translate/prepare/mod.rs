@@ -179,10 +179,13 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     spans.sort_by_key(|s| s.0);
     numbered_names(&text, &mut spans);
     if let Some(lang) = known.lang {
-        join_names(&text, &mut spans, lang);
+        // A Catalan original's locative "a" first: it goes as a span of its
+        // own, and no longer joins the names either side of it ("Fira de
+        // Santa Llúcia a Sant Feliu de Pallerols": "em Sant Feliu").
         if known.capitals_are_headings {
             locatives(&text, &given, &mut spans, lang, known.analysis);
         }
+        join_names(&text, &mut spans, lang);
     }
     let text = match known.analysis {
         Some(analysis) if known.sentence_case => render::sentence_cased(&text, &spans, analysis),
@@ -258,20 +261,69 @@ fn join_names(text: &str, spans: &mut Vec<Span>, lang: Lang) {
 /// write it as motion (Portuguese "a Pals", where plain Apertium has "em
 /// Pals"). Into a language `ca/locatives.tsv` names, it goes as that
 /// language writes it, a span of its own beside the place; after a noun of
-/// going listed there (`motion`: "Excursió a Pals") it stays the engine's.
+/// going listed there (`motion`: "Excursió a Pals") it stays the engine's,
+/// but not after such a word capitalised at the end of a name, after a
+/// `connector` ("Mare de Déu del Camí a Cambrils"), and so does the "a" of
+/// a range from one kept place to another ("De Sants a Gràcia"), which
+/// `join_names` keeps whole, and the "a" after a kept name that a noun of
+/// going owns ("el viatge de l'OBC a Madrid", `article` and `connector`
+/// rows between), or that a `conjunction` joins to such a one ("i de
+/// l'ONE a Barcelona").
 fn locatives(text: &str, given: &[&str], spans: &mut Vec<Span>, lang: Lang, analysis: Option<&Analysis>) {
     let rows = &crate::lang_data::of(Lang::Ca).locatives;
     let Some(word) = rows.rows().find(|r| r.first() == Some(&lang.as_str())).and_then(|r| r.get(1).copied()) else { return };
-    let motion = |w: &str| rows.rows().any(|r| r.first() == Some(&"motion") && r.get(1) == Some(&w));
+    let of_kind = |kind: &str, w: &str| rows.rows().any(|r| r.first() == Some(&kind) && r.get(1) == Some(&w));
+    let place =
+        |a: usize, b: usize| given.iter().any(|g| text[a..b].trim().eq_ignore_ascii_case(g)) || analysis.is_some_and(|an| an.place_at(a));
+    // The word a kept name right before "a" belongs to: "el viatge de
+    // l'OBC a Madrid" → "viatge", past an `article` and a `connector` (an
+    // elided one glued to the name: "l'", "d'").
+    let owner = |before: &str| -> String {
+        let mut rest = before.to_lowercase();
+        for kind in ["article", "connector"] {
+            let trimmed = rest.trim_end();
+            let elision = |c: char| c == '\'' || c == '’';
+            // The last word, or an elided one glued to the name ("l'").
+            let last = if trimmed.len() == rest.len() && trimmed.ends_with(elision) {
+                trimmed.rsplit(|c: char| !c.is_alphabetic() && !elision(c)).next().unwrap_or_default()
+            } else {
+                trimmed.rsplit(char::is_whitespace).next().unwrap_or_default()
+            };
+            if of_kind(kind, last) {
+                rest = trimmed[..trimmed.len() - last.len()].to_string();
+            }
+        }
+        rest.trim_end().rsplit(char::is_whitespace).next().unwrap_or_default().to_string()
+    };
+    // Whether the last "a" was motion: one after a name joined by a
+    // `conjunction` goes as it went ("i de l'ONE a Barcelona").
+    let mut went = false;
     let mut put = Vec::new();
     for &(a, b, ref written) in spans.iter() {
-        let place = given.iter().any(|g| text[a..b].trim().eq_ignore_ascii_case(g)) || analysis.is_some_and(|an| an.place_at(a));
         let Some(before) = text[..a].strip_suffix("a ") else { continue };
         let alone = before.is_empty() || before.ends_with(' ');
-        // The word before it, on its line ("la cançó\nCap a Bremen").
-        let noun = before.trim_end().rsplit(char::is_whitespace).next().unwrap_or_default().to_lowercase();
+        // The word before it, on its line ("la cançó\nCap a Bremen"); a
+        // capitalised one after a `connector` ends a name ("del Camí").
+        let head = before.trim_end();
+        let written_word = head.rsplit(char::is_whitespace).next().unwrap_or_default();
+        let rest = head[..head.len() - written_word.len()].trim_end();
+        let connector = rest.rsplit(char::is_whitespace).next().unwrap_or_default();
+        let in_a_name = written_word.starts_with(char::is_uppercase) && of_kind("connector", connector);
+        let noun = written_word.to_lowercase();
         let free = spans.iter().all(|s| s.1 <= a - 2 || s.0 >= a);
-        if written.is_none() && place && alone && free && !motion(&noun) {
+        // "De Sants a Gràcia": from a kept place to another.
+        let range = spans.iter().any(|s| {
+            let from = text[..s.0].trim_end().rsplit(char::is_whitespace).next().unwrap_or_default().to_lowercase();
+            s.1 + 1 == a - 2 && place(s.0, s.1) && of_kind("connector", &from)
+        });
+        let after_name = spans.iter().find(|s| s.2.is_none() && s.1 + 1 == a - 2).map(|s| owner(&text[..s.0]));
+        let going = match after_name {
+            Some(w) if of_kind("conjunction", &w) => went,
+            Some(w) => of_kind("motion", &w),
+            None => false,
+        } || (!in_a_name && of_kind("motion", &noun));
+        went = going;
+        if written.is_none() && place(a, b) && alone && free && !going && !range {
             put.push((a - 2, a - 1, Some(word.to_string())));
         }
     }

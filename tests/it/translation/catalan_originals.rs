@@ -207,3 +207,62 @@ fn a_catalan_personal_article_or_a_line_break_before_the_verb_puts_in_no_pronoun
     let fr = description("fr", "20210203001");
     assert!(fr.contains("Mercè Busquets\nreproduit une des"), "{fr}");
 }
+
+/// Portuguese writes a date's month in lower case, as Apertium's es-pt
+/// does; its cat-por capitalised every one ("2 de Novembro", "16 de
+/// Outubro": about 980 over the real feeds), and a month joined to another
+/// in a title ("Febrer i Març a l'espai Hiroshima") came back "Fevereiro e
+/// Março". The month opening the title keeps its capital. Real rows
+/// 20211006002 (a programme of dates) and 20210203012, as published (issue
+/// 42).
+#[test]
+fn a_date_s_month_is_written_in_lower_case_in_portuguese() {
+    let Some([gencat]) = realdata_translated([GENCAT_2022_11]) else {
+        return;
+    };
+    let dir = workdir(CONFIG);
+    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
+    place(&mirror, GENCAT, &json_rows_cut_to(&gencat, "codi", &["20211006002", "20210203012"], |_| {}));
+    run_each_from(d, &mirror, &["gencat"]);
+    let listed = listed_all(d, "pt");
+    let programme = listed["20211006002"]["description"].as_str().unwrap_or_default();
+    assert!(programme.contains("2 de novembro") && programme.contains("16 de outubro"), "{programme}");
+    assert!(!programme.contains(" de Novembro") && !programme.contains(" de Outubro"), "{programme}");
+    let title = listed["20210203012"]["title"].as_str().unwrap_or_default();
+    assert!(title.starts_with("Fevereiro e março "), "{title}");
+}
+
+/// The Catalan "a" before the event's own town, right after another kept
+/// name, says where too: "Fira de Santa Llúcia a Sant Feliu de Pallerols"
+/// came back Portuguese "Feira de Santa Llúcia a Sant Feliu de Pallerols"
+/// (the two names and the "a" kept as one), "Festa Major de la Mare de Déu
+/// del Camí a Cambrils" "…do Caminho a Cambrils" ("Camí", a way, read as
+/// a noun of going), where plain Apertium has "em". Real rows 20211214009
+/// and 20220826001, titles as published (issue 42).
+#[test]
+fn the_catalan_a_before_the_town_after_another_name_says_where_in_portuguese() {
+    let Some(t) = catalan_titles_of(&["20211214009", "20220826001"]) else {
+        return;
+    };
+    let (fira, festa) = (&t["pt"]["20211214009"], &t["pt"]["20220826001"]);
+    assert!(fira.ends_with(" em Sant Feliu de Pallerols"), "{fira:?}");
+    assert!(festa.ends_with(" em Cambrils"), "{festa:?}");
+}
+
+/// A Catalan original's personal article "En" before a name at a line's
+/// start ("…arrels.\nEn Patufet és també…") reached cat-ita as the clitic
+/// and came back Italian "\nNe Patufet è anche", which Italian does not
+/// write: the word goes there as it does after a blank. Real row
+/// 20210120029, as published (issue 42).
+#[test]
+fn a_catalan_personal_article_after_a_line_break_is_no_italian_ne() {
+    let Some([gencat]) = realdata_translated([GENCAT_2022_11]) else {
+        return;
+    };
+    let dir = workdir(CONFIG);
+    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
+    place(&mirror, GENCAT, &json_rows_cut_to(&gencat, "codi", &["20210120029"], |_| {}));
+    run_each_from(d, &mirror, &["gencat"]);
+    let it = listed_all(d, "it")["20210120029"]["description"].as_str().unwrap_or_default().to_string();
+    assert!(it.contains("\nPatufet è") && !it.contains("Ne Patufet"), "{it}");
+}
