@@ -24,6 +24,18 @@ const GENCAT: &str = "analisi.transparenciacatalunya.cat/resource/rhpv-yr4f.json
 /// "ACTIVITAT CANCEL·LADA Roba Estesa", "Festival Foramuralla 2019 NO S'HA FET 2020".
 const IDS: &[&str] = &["20210111026", "20210114034"];
 
+/// A folder where the real rows `ids` of the Catalonia agenda, whole and
+/// as published, were run into every language; `None` where the real
+/// data or Apertium is missing.
+fn gencat_rows_run(ids: &[&str]) -> Option<tempfile::TempDir> {
+    let [gencat] = realdata_translated([GENCAT_2022_11])?;
+    let dir = workdir(CONFIG);
+    let mirror = dir.path().join("mirror");
+    place(&mirror, GENCAT, &json_rows_cut_to(&gencat, "codi", ids, |_| {}));
+    run_each_from(dir.path(), &mirror, &["gencat"]);
+    Some(dir)
+}
+
 #[test]
 fn a_status_shouted_in_a_catalan_title_is_translated_and_a_name_beside_it_kept() {
     let Some([gencat]) = realdata_translated([GENCAT_2022_11]) else {
@@ -132,13 +144,10 @@ fn the_catalan_a_before_the_event_s_own_town_is_written_as_each_language_writes_
 /// 20210114025 ("20 d'octubre"), as published (issue 42 item 2).
 #[test]
 fn a_month_after_d_apostrophe_reads_as_a_date_in_french_and_italian() {
-    let Some([gencat]) = realdata_translated([GENCAT_2022_11]) else {
+    let Some(dir) = gencat_rows_run(&["20210114032", "20210114025"]) else {
         return;
     };
-    let dir = workdir(CONFIG);
-    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
-    place(&mirror, GENCAT, &json_rows_cut_to(&gencat, "codi", &["20210114032", "20210114025"], |_| {}));
-    run_each_from(d, &mirror, &["gencat"]);
+    let d = dir.path();
     let description = |lang: &str, id: &str| listed_all(d, lang)[id]["description"].as_str().unwrap_or_default().to_string();
     let fr = description("fr", "20210114032");
     assert!(fr.contains("26 octobre") && !fr.contains("d'octobre"), "{fr}");
@@ -160,13 +169,10 @@ fn a_month_after_d_apostrophe_reads_as_a_date_in_french_and_italian() {
 /// (issue 42 item 2).
 #[test]
 fn a_catalan_elided_article_before_a_term_and_a_label_take_no_subject_pronoun() {
-    let Some([gencat]) = realdata_translated([GENCAT_2022_11]) else {
+    let Some(dir) = gencat_rows_run(&["20210125004", "20210120004"]) else {
         return;
     };
-    let dir = workdir(CONFIG);
-    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
-    place(&mirror, GENCAT, &json_rows_cut_to(&gencat, "codi", &["20210125004", "20210120004"], |_| {}));
-    run_each_from(d, &mirror, &["gencat"]);
+    let d = dir.path();
     let description = |lang: &str, id: &str| listed_all(d, lang)[id]["description"].as_str().unwrap_or_default().to_string();
     let en = description("en", "20210125004");
     assert!(en.contains("exhibition wants to invite") && !en.contains("invite it"), "{en}");
@@ -188,13 +194,10 @@ fn a_catalan_elided_article_before_a_term_and_a_label_take_no_subject_pronoun() 
 /// published (issue 42 item 2).
 #[test]
 fn a_catalan_personal_article_or_a_line_break_before_the_verb_puts_in_no_pronoun() {
-    let Some([gencat]) = realdata_translated([GENCAT_2022_11]) else {
+    let Some(dir) = gencat_rows_run(&["20210114012", "20210203001"]) else {
         return;
     };
-    let dir = workdir(CONFIG);
-    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
-    place(&mirror, GENCAT, &json_rows_cut_to(&gencat, "codi", &["20210114012", "20210203001"], |_| {}));
-    run_each_from(d, &mirror, &["gencat"]);
+    let d = dir.path();
     let description = |lang: &str, id: &str| listed_all(d, lang)[id]["description"].as_str().unwrap_or_default().to_string();
     let en = description("en", "20210114012");
     assert!(en.contains("Txema is the only postman") && !en.contains("It is Txema"), "{en}");
@@ -217,13 +220,10 @@ fn a_catalan_personal_article_or_a_line_break_before_the_verb_puts_in_no_pronoun
 /// 42).
 #[test]
 fn a_date_s_month_is_written_in_lower_case_in_portuguese() {
-    let Some([gencat]) = realdata_translated([GENCAT_2022_11]) else {
+    let Some(dir) = gencat_rows_run(&["20211006002", "20210203012"]) else {
         return;
     };
-    let dir = workdir(CONFIG);
-    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
-    place(&mirror, GENCAT, &json_rows_cut_to(&gencat, "codi", &["20211006002", "20210203012"], |_| {}));
-    run_each_from(d, &mirror, &["gencat"]);
+    let d = dir.path();
     let listed = listed_all(d, "pt");
     let programme = listed["20211006002"]["description"].as_str().unwrap_or_default();
     assert!(programme.contains("2 de novembro") && programme.contains("16 de outubro"), "{programme}");
@@ -256,13 +256,10 @@ fn the_catalan_a_before_the_town_after_another_name_says_where_in_portuguese() {
 /// 20210120029, as published (issue 42).
 #[test]
 fn a_catalan_personal_article_after_a_line_break_is_no_italian_ne() {
-    let Some([gencat]) = realdata_translated([GENCAT_2022_11]) else {
+    let Some(dir) = gencat_rows_run(&["20210120029"]) else {
         return;
     };
-    let dir = workdir(CONFIG);
-    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
-    place(&mirror, GENCAT, &json_rows_cut_to(&gencat, "codi", &["20210120029"], |_| {}));
-    run_each_from(d, &mirror, &["gencat"]);
+    let d = dir.path();
     let it = listed_all(d, "it")["20210120029"]["description"].as_str().unwrap_or_default().to_string();
     assert!(it.contains("\nPatufet è") && !it.contains("Ne Patufet"), "{it}");
 }
