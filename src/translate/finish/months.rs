@@ -198,6 +198,45 @@ pub(super) fn lower_months(text: &str, f: &Finishing) -> Option<String> {
     changed.then_some(out)
 }
 
+/// The text with the word an engine put between the two days of a range
+/// written as the language writes it (`range-join` in `months.tsv`):
+/// `cat-por` gives the Catalan "Del 3 al 7 de novembre" as "De 3 em 7 de
+/// Novembro", where Portuguese writes "de 3 a 7 de novembro". Only
+/// between a day after a word of `range-opens` (with its month or
+/// without) and a day with its month: "de 13 de janeiro em 28 de
+/// fevereiro"; `None` when nothing changed or the language has no such row.
+pub(super) fn day_ranges(text: &str, f: &Finishing) -> Option<String> {
+    let file = &crate::lang_data::of(f.lang).months;
+    let row = |key: &str| file.rows().find(|r| r.first() == Some(&key)).map(|r| r[1..].to_vec()).unwrap_or_default();
+    let (opens, join, months) = (row("range-opens"), row("range-join"), row("months"));
+    let (Some(of), [engine, written]) = (row("of").first().copied(), join.as_slice()) else {
+        return None;
+    };
+    if opens.is_empty() || months.is_empty() {
+        return None;
+    }
+    let alternatives = |words: &[&str]| words.iter().map(|w| regex::escape(w)).collect::<Vec<_>>().join("|");
+    let (of, months) = (regex::escape(of), alternatives(&months));
+    let pattern = format!(
+        r"(?i:\b(?:{opens})) (\d{{1,2}})(?: {of} (?i:{months}))? ({engine}) (\d{{1,2}}) {of} (?i:{months})\b",
+        opens = alternatives(&opens),
+        engine = regex::escape(engine),
+    );
+    let re = regex::Regex::new(&pattern).ok()?;
+    let day = |s: &str| s.parse::<u32>().is_ok_and(|d| (1..=31).contains(&d));
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for c in re.captures_iter(text) {
+        let (Some(first), Some(word), Some(second)) = (c.get(1), c.get(2), c.get(3)) else { continue };
+        if day(first.as_str()) && day(second.as_str()) {
+            out.push_str(&text[last..word.start()]);
+            out.push_str(written);
+            last = word.end();
+        }
+    }
+    (last > 0).then(|| out + &text[last..])
+}
+
 #[cfg(test)]
 mod tests {
     use crate::lang::Lang;
@@ -237,6 +276,19 @@ mod tests {
         let kept = vec!["Parque 2 de Maio".to_string()];
         let out = finish("Do Parque 2 de Maio ao 2 de Maio", &kept, None, Lang::Pt, Field::Title);
         assert_eq!(out, "Do Parque 2 de Maio ao 2 de maio");
+    }
+
+    #[test]
+    fn a_range_of_days_is_joined_as_portuguese_writes_it() {
+        assert_eq!(pt("Currents de 3 em 7 de Novembro. De 13 em 17 de março"), "Currents de 3 a 7 de novembro. De 13 a 17 de março");
+        assert_eq!(
+            pt("de 13 de Janeiro em 28 de Fevereiro. Do 1 em 26 de maio 2019"),
+            "de 13 de janeiro a 28 de fevereiro. Do 1 a 26 de maio 2019"
+        );
+        // Not a range of days: no opening word, no month after, not a day.
+        assert_eq!(pt("a sala 3 em 7 de novembro"), "a sala 3 em 7 de novembro");
+        assert_eq!(pt("de 3 em 7 pessoas"), "de 3 em 7 pessoas");
+        assert_eq!(pt("de 3 em 40 de novembro"), "de 3 em 40 de novembro");
     }
 
     /// A language with no months file keeps its engine's capitals.

@@ -263,3 +263,17 @@ fn a_catalan_personal_article_after_a_line_break_is_no_italian_ne() {
     let it = listed_all(d, "it")["20210120029"]["description"].as_str().unwrap_or_default().to_string();
     assert!(it.contains("\nPatufet è") && !it.contains("Ne Patufet"), "{it}");
 }
+
+/// A Catalan range of days ("Del 21 al 31 de gener") came back from
+/// cat-por as "De 21 em 31 de janeiro" (92 ranges over the real
+/// Catalonia agenda), where Portuguese writes "de 21 a 31": plain Apertium
+/// has the same slip, cityvibe mends it. Real row 20210114018, as
+/// published (issue 42).
+#[test]
+fn a_range_of_days_reads_de_21_a_31_in_portuguese() {
+    let Some(dir) = gencat_rows_run(&["20210114018"]) else {
+        return;
+    };
+    let pt = listed_all(dir.path(), "pt")["20210114018"]["description"].as_str().unwrap_or_default().to_string();
+    assert!(pt.contains("De 21 a 31 de janeiro") && !pt.contains(" em 31 "), "{pt}");
+}
