@@ -164,7 +164,7 @@ pub(super) const STAGES: &[Stage] = &[
     // Any engine's, a text sent plain's too: Apertium's cat-por capitalises
     // every month, and a publisher's capital comes through every pair.
     Stage { sent_plain: true, ..stage("a date's month in lower case", Step::Text(months::lower_months)) },
-    Stage { sent_plain: true, ..stage("a range of days joined as the language writes it", Step::Text(months::day_ranges)) },
+    stage("a range of days joined as the language writes it", Step::Text(months::day_ranges)),
     // One rule for every engine; on Apertium's output the "en" it moved
     // ("d'en Magie Escena") goes back first.
     // On a text sent plain too (Catalan descriptions keep their names, and
