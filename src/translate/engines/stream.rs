@@ -150,13 +150,16 @@ fn guarded<'a>(core: &'a str, modes: &str, routed: bool) -> std::borrow::Cow<'a,
     // The word right before a span, a blank between; or an elided
     // article fused to it, apostrophe and all (Catalan "L'[exposició]").
     let last_word = |text: &str| {
+        // The letters `t` ends with.
+        let letters = |t: &str| {
+            let start = t.rfind(|c: char| !c.is_alphabetic()).map_or(0, |p| p + t[p..].chars().next().map_or(1, char::len_utf8));
+            t[start..].to_string()
+        };
         if let Some(head) = text.strip_suffix(['\'', '’']) {
-            let start = head.rfind(|c: char| !c.is_alphabetic()).map_or(0, |p| p + head[p..].chars().next().map_or(1, char::len_utf8));
-            return (start < head.len()).then(|| format!("{}'", &head[start..]));
+            let word = letters(head);
+            return (!word.is_empty()).then(|| format!("{word}'"));
         }
-        let text = text.strip_suffix(' ')?;
-        let start = text.rfind(|c: char| !c.is_alphabetic()).map_or(0, |p| p + text[p..].chars().next().map_or(1, char::len_utf8));
-        Some(text[start..].to_string())
+        Some(letters(text.strip_suffix(' ')?))
     };
     let first_word = |text: &str| {
         let text = text.strip_prefix(' ')?;
