@@ -217,6 +217,8 @@ kinds! {
         hours: "hours.tsv",
         /// The month names written in lower case in a date, and what shows one.
         months: "months.tsv",
+        /// Dates, ranges of days, hours and prices an engine wrote word for word, as the language writes them.
+        dates: "dates.tsv",
     }
 }
 

@@ -7,7 +7,10 @@
 //!    with every engine, a comma moved between a function word and
 //!    a kept span put back after the span ("del , C3A" → "del C3A,").
 //! 2. The capital an engine gave the word after a leading kept span undone.
-//! 3. Apertium only, English: a range opens with "from".
+//! 3. Apertium only, English and Italian: dates, ranges of days, hours and
+//!    prices written word for word put as the language writes them
+//!    (`dates`: "Of the 3 at the 7 of November" → "From 3 to 7 November");
+//!    English: a range opens with "from".
 //! 4. In each stretch of plain text: blanks tidied, prepositions and
 //!    articles contracted where an engine left them apart before a kept
 //!    span ("in il" → "nel"); Apertium only, its steady slips mended
@@ -33,6 +36,7 @@
 //! joined again, and what a stage knows of the text (`Finishing`).
 //! `stages` orders the rules, which live one family to a file: `blanks`;
 //! `capitals` (after a lead, stray function words, English title case);
+//! `dates` (dates and ranges written word for word);
 //! `contract` (prepositions and articles before a word an engine could not
 //! see); `mend` (Apertium's steady slips in plain text); `months` (a
 //! date's month in lower case); `moved` (the words
@@ -48,6 +52,7 @@ mod capitals;
 mod compounds;
 mod contract;
 mod cut;
+mod dates;
 pub mod garble;
 mod garbled;
 mod mend;

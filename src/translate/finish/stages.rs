@@ -9,7 +9,7 @@
 //! text into kept spans and plain stretches (the parent module).
 
 use super::cut::{Finishing, Segment, Slips};
-use super::{articles, blanks, capitals, compounds, contract, garbled, mend, months, moved, places, typography};
+use super::{articles, blanks, capitals, compounds, contract, dates, garbled, mend, months, moved, places, typography};
 use crate::lang::Lang;
 use crate::vocab::Field;
 
@@ -142,6 +142,12 @@ pub(super) const STAGES: &[Stage] = &[
         ..stage("a subject pronoun Apertium put in", Step::Text(|t, _| garbled::pronoun_put_in(t)))
     },
     stage("lower case after a leading span", Step::Text(|t, f| f.lead.and_then(|lead| capitals::lower_after_lead(t, lead, f.names)))),
+    // Before "from" opens a range: "Of the 3 to 7 November" is one date's.
+    Stage {
+        langs: Langs::Only(&[Lang::En, Lang::It]),
+        engines: APERTIUM,
+        ..stage("dates as the language writes them", Step::Plain(Cut::Names, dates::dates))
+    },
     Stage {
         langs: Langs::Only(&[Lang::En]),
         engines: APERTIUM,
@@ -288,6 +294,7 @@ mod tests {
             &["Marta Mansilla", "Arganzuela"],
             "Concert d'en Marta Mansilla Arganzuela",
         ),
+        ("dates as the language writes them", Lang::En, Field::Description, &[], "Of the 3 at the 7 of November"),
         ("ranges open with from", Lang::En, Field::Description, &[], "of 12 to 13 hours"),
         ("words an engine gets wrong", Lang::It, Field::Description, &[], "Ali partorisca volare"),
         ("articles agree with a term's gender", Lang::Pt, Field::Description, &[], "O oficina de cerâmica"),

@@ -277,3 +277,32 @@ fn a_range_of_days_reads_de_21_a_31_in_portuguese() {
     let pt = listed_all(dir.path(), "pt")["20210114018"]["description"].as_str().unwrap_or_default().to_string();
     assert!(pt.contains("De 21 a 31 de janeiro") && !pt.contains(" em 31 "), "{pt}");
 }
+
+/// A Catalan date came back from cat-eng word for word: "Del 21 al 31 de
+/// gener" as "Of the 21 at the 31 of January", "Fins al 8 de juny" as
+/// "Until the 8 of June", "divendres, 5 de febrer, a les 17 h" as "Friday,
+/// 5 of February, at the 17 h" (512 such days over the real Catalonia
+/// agenda), and from cat-ita as "Del 29 gennaio al 21 febbraio": plain
+/// Apertium has the same slips; English writes "From 21 to 31 January",
+/// Italian "Dal 29 gennaio" (`data/lang/{en,it}/dates.tsv`). Real rows
+/// 20210114018, 20210122002 and 20210205013, as published (issue 42).
+#[test]
+fn a_catalan_date_reads_from_21_to_31_january_in_english_and_dal_in_italian() {
+    let Some(dir) = gencat_rows_run(&["20210114018", "20210122002", "20210205013"]) else {
+        return;
+    };
+    let (en, it) = (listed_all(dir.path(), "en"), listed_all(dir.path(), "it"));
+    let description =
+        |l: &std::collections::HashMap<String, Value>, id: &str| l[id]["description"].as_str().unwrap_or_default().to_string();
+    let bcnegra = description(&en, "20210114018");
+    assert!(bcnegra.starts_with("From 21 to 31 January, "), "{bcnegra}");
+    let museum = description(&en, "20210122002");
+    assert!(museum.contains("Until 8 June") && museum.contains("From 29 January to 21 February"), "{museum}");
+    assert!(!museum.contains(" of January") && !museum.contains("the 5 of"), "{museum}");
+    let carnival = description(&en, "20210205013");
+    assert!(carnival.contains("Friday, 5 February, at 17 h"), "{carnival}");
+    for (id, range) in [("20210114018", "Dal 21 al 31 gennaio"), ("20210122002", "Dal 29 gennaio al 21 febbraio")] {
+        let text = description(&it, id);
+        assert!(text.contains(range) && !text.contains("Del 2"), "{id}: {text}");
+    }
+}
