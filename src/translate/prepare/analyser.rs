@@ -93,8 +93,9 @@ pub struct Analysis {
     /// conjunction (`<cnjcoo>` among their readings: Catalan "I", "and").
     pub conjunctions: Vec<usize>,
     /// Where the words (or multiword units) start that the dictionary
-    /// knows as a place's name (`<np><top>` among their readings:
-    /// "Catalunya", "Nova York", "Granada").
+    /// knows as a place's name (`<np><top>` among their readings in the
+    /// Catalan dictionaries, `<np><loc>` in the Spanish ones: "Catalunya",
+    /// "Nova York", "Granada").
     pub places: Vec<usize>,
 }
 
@@ -238,7 +239,7 @@ fn automorf_of(pipeline: &str) -> Option<String> {
 }
 
 /// The units of `stream` (`^surface/reading/…$`), placed in `text` in order.
-fn parse(text: &str, stream: &str) -> Analysis {
+pub(super) fn parse(text: &str, stream: &str) -> Analysis {
     let mut units = Vec::new();
     let mut given_names = Vec::new();
     let mut adjectives = Vec::new();
@@ -284,7 +285,7 @@ fn parse(text: &str, stream: &str) -> Analysis {
                     if fields[1..].iter().any(|r| r.contains("<cnjcoo>")) {
                         conjunctions.push(a);
                     }
-                    if fields[1..].iter().any(|r| r.contains("<np><top>")) {
+                    if fields[1..].iter().any(|r| r.contains("<np><top>") || r.contains("<np><loc>")) {
                         places.push(a);
                     }
                     cursor = b;

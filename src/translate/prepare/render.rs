@@ -39,7 +39,9 @@ pub(super) fn term_spans(text: &str, found: &[Found], terms: &TermBase, sentence
 /// `text` with the capital of each word outside `spans` undone where
 /// Spanish title case put it ("La Magia Existe" → "La magia existe"): a
 /// capitalised word, not in capitals, not opening a sentence, that the
-/// dictionary knows as a common or function word.
+/// dictionary knows as a common or function word, and not as a place's
+/// name too ("Granada", a town and a pomegranate: lowered, the engine wrote
+/// the French "Il sale grenade" for the venue "Sala Granada").
 pub(super) fn sentence_cased(text: &str, spans: &[Span], analysis: &Analysis) -> String {
     let mut out = text.to_string();
     let ws = words(text);
@@ -53,7 +55,8 @@ pub(super) fn sentence_cased(text: &str, spans: &[Span], analysis: &Analysis) ->
         while end + 1 < ws.len() && capital(end) && capital(end + 1) && &text[ws[end].1..ws[end + 1].0] == " " {
             end += 1;
         }
-        let named = (k..=end).any(|j| matches!(analysis.kind_at(ws[j].0), Some(WordKind::Proper | WordKind::Unknown)));
+        let named = (k..=end)
+            .any(|j| matches!(analysis.kind_at(ws[j].0), Some(WordKind::Proper | WordKind::Unknown)) || analysis.place_at(ws[j].0));
         if end > k && named {
             in_name[k..=end].fill(true);
         }
@@ -68,7 +71,7 @@ pub(super) fn sentence_cased(text: &str, spans: &[Span], analysis: &Analysis) ->
         let capital = word.starts_with(char::is_uppercase) && word.chars().skip(1).any(char::is_lowercase);
         let free = spans.iter().all(|s| b <= s.0 || a >= s.1);
         let common = matches!(analysis.kind_at(a), Some(WordKind::Common | WordKind::Function));
-        if capital && free && common && lower.len() == word.len() && !starts_sentence(text, a) {
+        if capital && free && common && !analysis.place_at(a) && lower.len() == word.len() && !starts_sentence(text, a) {
             out.replace_range(a..b, &lower);
         }
     }
@@ -163,4 +166,23 @@ pub(super) fn marked(text: &str, spans: Vec<Span>) -> (String, Vec<String>) {
     kept.sort();
     kept.dedup();
     (out, kept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::analyser::parse;
+    use super::sentence_cased;
+
+    /// Spanish title case undone on dictionary words, but not on a word
+    /// the dictionary knows as a place's name too (spa-eng's `<np><loc>`):
+    /// "Granada" lowered became the French "grenade" (a pomegranate).
+    #[test]
+    fn a_place_s_name_keeps_its_capital_in_a_sentence_cased_title() {
+        let text = "Ciclo de Cine en la Sala Granada";
+        let stream = "^Ciclo/Ciclo<n><m><sg>$ ^de/de<pr>$ ^Cine/Cine<n><m><sg>$ ^en/en<pr>$ ^la/el<det><def><f><sg>$ \
+                      ^Sala/Sala<n><f><sg>$ ^Granada/Granada<n><f><sg>/Granada<np><loc><f><sg>$";
+        assert_eq!(sentence_cased(text, &[], &parse(text, stream)), "Ciclo de cine en la Sala Granada");
+        let stream = stream.replace("/Granada<np><loc><f><sg>", "");
+        assert_eq!(sentence_cased(text, &[], &parse(text, &stream)), "Ciclo de cine en la sala granada");
+    }
 }

@@ -227,3 +227,29 @@ fn the_regional_government_keeps_its_name_in_running_text_on_a_real_record() {
         assert!(!t.contains("Joint") && !t.contains("Junte") && !t.contains("Giunta") && !t.contains("Andalousie,"), "{lang}: {t}");
     }
 }
+
+/// A title's word the Spanish dictionary knows as a place's name and as a
+/// common word ("Granada": the town, a pomegranate) keeps its capital when
+/// a French title's Spanish title case is undone: lowered, it went to the
+/// engine as the fruit, and "Filmoteca de Andalucía. Sala Granada" came
+/// back "Il sale grenade", "…Museo Casa de los Tiros de Granada" "…de
+/// grenade" (24 titles over the real Andalucía agenda), where plain
+/// Apertium has "Grenade". Real records 212650 and 206338, titles as
+/// published (issue 42).
+#[test]
+fn a_place_s_name_in_a_spanish_title_keeps_its_capital_in_french() {
+    let Some([andalucia]) = realdata_translated([ANDALUCIA_2026_01]) else {
+        return;
+    };
+    let config = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"fr\"]\n\n[sources.andalucia]\nenabled = true\n";
+    let dir = workdir(config);
+    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
+    let titles_only = |r: &mut Value| r["description"] = Value::String(String::new());
+    place(&mirror, ANDALUCIA, &json_rows_cut_to(&andalucia, "id", &["212650", "206338"], titles_only));
+    run_each_from(d, &mirror, &["andalucia"]);
+    let fr = listed_all(d, "fr");
+    for id in ["212650", "206338"] {
+        let title = fr[id]["title"].as_str().unwrap_or_default();
+        assert!(title.contains("Grenade") && !title.contains("grenade") && !title.contains("Il sale"), "{id}: {title}");
+    }
+}
