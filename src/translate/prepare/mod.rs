@@ -144,7 +144,7 @@ impl Prepared {
 /// Marks the spans of `text` that no engine may translate; `terms` is the
 /// term base for the target language (empty when the source is not Spanish).
 pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
-    let text = unmark(text);
+    let text = elided_line_breaks(&unmark(text));
     let given: Vec<&str> = [known.venue, known.locality].into_iter().flatten().map(str::trim).filter(|p| p.chars().count() > 2).collect();
     let mut kept = kept_first(&text, &given, known);
     // A heading in capitals of common words goes to the engine in lower case.
@@ -404,6 +404,30 @@ fn terms_used(found: &[Found], terms: &TermBase) -> Vec<String> {
 }
 
 /// Drops every kept-span mark, leaving the text.
+/// `text` with a line break right after an elided word ("…el nou concert
+/// familiar d’⏎Ambauka", as a publisher broke the line) turned into a
+/// blank, so the text keeps its length and the analysis its offsets: the
+/// engine elides within a line only, and "de⏎Ambauka" came back where
+/// plain Apertium, reading one line, has "d'Ambauka". An elided word is one
+/// to three letters and an apostrophe ("d’", "l'", "qu'"), with a letter on
+/// the next line; a number's minutes ("20'") or a closing quote
+/// ("silencio'") end no elided word.
+fn elided_line_breaks(text: &str) -> String {
+    let mut out = text.to_string();
+    for (i, _) in text.match_indices('\n') {
+        let before = &text[..i];
+        let Some(word) = before.strip_suffix(['\'', '’']) else { continue };
+        let letters = word.len() - word.trim_end_matches(char::is_alphabetic).len();
+        let head = &word[..word.len() - letters];
+        let short = (1..=3).contains(&word[head.len()..].chars().count()) && !head.ends_with(|c: char| c.is_alphanumeric());
+        let next = text[i + 1..].trim_start_matches([' ', '\t']);
+        if letters > 0 && short && next.starts_with(char::is_alphabetic) {
+            out.replace_range(i..i + 1, " ");
+        }
+    }
+    out
+}
+
 pub fn unmark(text: &str) -> String {
     text.chars().filter(|c| !matches!(*c, KEEP_START | KEEP_END)).collect()
 }
@@ -411,6 +435,17 @@ pub fn unmark(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A publisher's line break after an elided word goes as a blank; a
+    /// number's minutes, a closing quote and a line's own end stay.
+    #[test]
+    fn a_line_break_after_an_elided_word_goes_as_a_blank() {
+        assert_eq!(elided_line_breaks("concert familiar d’\nAmbauka. Des"), "concert familiar d’ Ambauka. Des");
+        assert_eq!(elided_line_breaks("algunes escenes d'\nEnric IV"), "algunes escenes d' Enric IV");
+        assert_eq!(elided_line_breaks("op. 54 (1891) 20'\n\nEdvard"), "op. 54 (1891) 20'\n\nEdvard");
+        assert_eq!(elided_line_breaks("retrato del silencio'\n\nAproximación"), "retrato del silencio'\n\nAproximación");
+        assert_eq!(elided_line_breaks("la d'\n\n"), "la d'\n\n");
+    }
 
     /// A Roman numeral that ends a kept name's clause is the name's ("Madrid
     /// Río I"); a capital "I" between two words is no numeral (Catalan's

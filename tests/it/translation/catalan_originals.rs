@@ -306,3 +306,17 @@ fn a_catalan_date_reads_from_21_to_31_january_in_english_and_dal_in_italian() {
         assert!(text.contains(range) && !text.contains("Del 2"), "{id}: {text}");
     }
 }
+
+/// A publisher's line break right after a Catalan elided word ("el nou
+/// concert familiar d’⏎Ambauka") reached the engine as a line's end, and
+/// French came back "de⏎Ambauka", where plain Apertium, reading one line,
+/// has "d'Ambauka": the break goes as a blank, so the engine elides.
+/// Real row 20220406006, as published (issue 42).
+#[test]
+fn a_line_break_after_a_catalan_elided_word_still_elides_in_french() {
+    let Some(dir) = gencat_rows_run(&["20220406006"]) else {
+        return;
+    };
+    let fr = listed_all(dir.path(), "fr")["20220406006"]["description"].as_str().unwrap_or_default().to_string();
+    assert!(fr.contains("d'Ambauka") && !fr.contains("de\nAmbauka") && !fr.contains("de Ambauka"), "{fr}");
+}
