@@ -93,8 +93,8 @@ pub struct Analysis {
     /// conjunction (`<cnjcoo>` among their readings: Catalan "I", "and").
     pub conjunctions: Vec<usize>,
     /// Where the words (or multiword units) start that the dictionary
-    /// knows as a place's name (`<np><top>` among their readings:
-    /// "Catalunya", "Nova York", "Granada").
+    /// knows as a place's name (`<np><top>` among their readings in
+    /// Catalan, `<np><loc>` in Spanish: "Catalunya", "Nova York", "Granada").
     pub places: Vec<usize>,
 }
 
@@ -284,7 +284,7 @@ fn parse(text: &str, stream: &str) -> Analysis {
                     if fields[1..].iter().any(|r| r.contains("<cnjcoo>")) {
                         conjunctions.push(a);
                     }
-                    if fields[1..].iter().any(|r| r.contains("<np><top>")) {
+                    if fields[1..].iter().any(|r| r.contains("<np><top>") || r.contains("<np><loc>")) {
                         places.push(a);
                     }
                     cursor = b;
