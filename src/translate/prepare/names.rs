@@ -12,6 +12,8 @@
 use super::analyser::{Analysis, WordKind};
 use super::capitals::sentence_case_names;
 use super::words::{body_head, connector, function_word, given_name, leading_adjective, not_a_name_start, opens_sentence, words};
+use crate::lang::Lang;
+use crate::lang_data;
 
 /// The names in `text` outside the `taken` spans: the runs its capitals
 /// give away and, with Apertium's `analysis`, only those the dictionary
@@ -208,7 +210,14 @@ fn headed(text: &str, ws: &[(usize, usize)], mut span: (usize, usize), taken: &[
     let first = ws[k - 1];
     let texts_first = k == 1 && !text[..first.0].chars().any(char::is_alphanumeric);
     let gap = &text[if k >= 2 { ws[k - 2].1 } else { 0 }..first.0];
-    let sentences_adjective = (k == 1 || opens_sentence(gap)) && leading_adjective(&text[first.0..first.1].to_lowercase());
+    // A line break right after an article or a preposition ("el\nGran
+    // Teatre del Liceu": the Catalonia agenda wraps its lines) ends no
+    // sentence.
+    let wrapped = k >= 2 && gap.trim().is_empty() && {
+        let before = text[ws[k - 2].0..ws[k - 2].1].to_lowercase();
+        function_word(&before) || lang_data::of(Lang::Ca).function_words.has(&before)
+    };
+    let sentences_adjective = (k == 1 || opens_sentence(gap)) && !wrapped && leading_adjective(&text[first.0..first.1].to_lowercase());
     if (texts_first || sentences_adjective)
         && &text[first.1..span.0] == " "
         && heads_a_name(&text[first.0..first.1])
