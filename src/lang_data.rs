@@ -136,10 +136,13 @@ kinds! {
         /// Originals (Spanish, Catalan): the generic words a public body's
         /// name opens with ("Departament"), which the engine translates.
         body_heads: "body-heads.txt",
+        /// Originals (Spanish, Catalan): the adjectives put before their
+        /// noun, which at a sentence's start head the kept name after them.
+        leading_adjectives: "leading-adjectives.txt",
         /// Spanish: words an engine joins across a kept span's edge.
         joined_across_spans: "joined-across-spans.tsv",
-        /// Catalan: the word a locative "a" before the event's kept place
-        /// is sent as, per target language.
+        /// Originals (Catalan "a", Spanish "en"): the word a locative before
+        /// the event's kept place is sent as, per target language.
         locatives: "locatives.tsv",
         /// Spanish: the articles right after which a text sent plain keeps
         /// a name the engine knows ("en el Cairo").

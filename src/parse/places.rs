@@ -76,6 +76,22 @@ pub fn catalan_town(slug: &str) -> Option<String> {
     BY_SLUG.get(slug.trim()).cloned()
 }
 
+/// Each municipality's name as a town heading a field.
+static NAMES: LazyLock<std::collections::HashSet<String>> = LazyLock::new(|| BY_SLUG.values().cloned().collect());
+
+/// Whether `name` is the official name of a Catalan municipality, as a town
+/// heading a field writes it ("Sitges", "Sant Miquel de Campmajor", "L'Escala").
+///
+/// ```
+/// use cityvibe::parse::places::is_catalan_town;
+/// assert!(is_catalan_town("Sant Miquel de Campmajor"));
+/// assert!(is_catalan_town("Sitges"));
+/// assert!(!is_catalan_town("Jakarta"));
+/// ```
+pub fn is_catalan_town(name: &str) -> bool {
+    NAMES.contains(name.trim())
+}
+
 static STREET_WORDS: &str = include_str!("../../data/places/es-street-words.txt");
 
 /// An address field taken apart: each part `None` when the text has none.

@@ -250,12 +250,12 @@ mod tests {
         if e.path == data.locatives.path() {
             let code = e.lang.as_deref().unwrap_or_else(|| panic!("{}: an example names its target", e.path));
             let (text, names) = kept_spans(&e.input);
-            // Apertium's Catalan analysis, which knows a place's name.
-            let analysis = crate::translate::prepare::analyser::Analyser::system_for_code("ca").unwrap().analyse(&text).unwrap();
+            // Apertium's analysis of the original (Catalan or Spanish), which knows a place's name.
+            let analysis = crate::translate::prepare::analyser::Analyser::system_for_code(dir).unwrap().analyse(&text).unwrap();
             let known = Known {
                 locality: names.first().map(String::as_str),
                 analysis: Some(&analysis),
-                capitals_are_headings: true,
+                capitals_are_headings: dir == "ca",
                 lang: Some(lang_of(code)),
                 ..Known::default()
             };
@@ -291,6 +291,12 @@ mod tests {
             let code = e.lang.as_deref().unwrap_or_else(|| panic!("{}: an example names its target", e.path));
             let known = Known { running_text: !e.title, lang: Some(lang_of(code)), ..Known::default() };
             return (prepare(&e.input, known, &TermBase::default()).text.replace(KEEP_START, "{").replace(KEEP_END, "}"), untouched);
+        }
+        if e.path == data.leading_adjectives.path() {
+            // A description: capitals alone decide, as without the analyser.
+            let known = Known { running_text: true, capitals_are_headings: dir == "ca", ..Known::default() };
+            let p = prepare(&e.input, known, &TermBase::default());
+            return (p.text.replace(KEEP_START, "{").replace(KEEP_END, "}"), untouched);
         }
         if e.path == data.body_heads.path() && dir != "es" {
             let p = prepare(&e.input, Known::default(), &TermBase::default());

@@ -93,9 +93,8 @@ pub struct Analysis {
     /// conjunction (`<cnjcoo>` among their readings: Catalan "I", "and").
     pub conjunctions: Vec<usize>,
     /// Where the words (or multiword units) start that the dictionary
-    /// knows as a place's name (`<np><top>` among their readings in the
-    /// Catalan dictionaries, `<np><loc>` in the Spanish ones: "Catalunya",
-    /// "Nova York", "Granada").
+    /// knows as a place's name (`<np><top>` among their readings in
+    /// Catalan, `<np><loc>` in Spanish: "Catalunya", "Nova York", "Granada").
     pub places: Vec<usize>,
 }
 

@@ -184,6 +184,8 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
         // Santa Llúcia a Sant Feliu de Pallerols": "em Sant Feliu").
         if known.capitals_are_headings {
             locatives(&text, &given, &mut spans, lang, known.analysis);
+        } else {
+            spanish_locatives(&text, known.locality, &mut spans, lang, known.analysis);
         }
         join_names(&text, &mut spans, lang);
     }
@@ -273,8 +275,16 @@ fn locatives(text: &str, given: &[&str], spans: &mut Vec<Span>, lang: Lang, anal
     let rows = &crate::lang_data::of(Lang::Ca).locatives;
     let Some(word) = rows.rows().find(|r| r.first() == Some(&lang.as_str())).and_then(|r| r.get(1).copied()) else { return };
     let of_kind = |kind: &str, w: &str| rows.rows().any(|r| r.first() == Some(&kind) && r.get(1) == Some(&w));
-    let place =
-        |a: usize, b: usize| given.iter().any(|g| text[a..b].trim().eq_ignore_ascii_case(g)) || analysis.is_some_and(|an| an.place_at(a));
+    // The event's place, one the dictionary knows as a place, a Catalan
+    // town it does not know ("Nascut a Sant Miquel de Campmajor"), or a
+    // `place` row, a name "a" is "on" before ("a YouTube").
+    let place = |a: usize, b: usize| {
+        let name = text[a..b].trim();
+        given.iter().any(|g| name.eq_ignore_ascii_case(g))
+            || analysis.is_some_and(|an| an.place_at(a))
+            || crate::parse::places::is_catalan_town(name)
+            || of_kind("place", name)
+    };
     // The word a kept name right before "a" belongs to: "el viatge de
     // l'OBC a Madrid" → "viatge", past an `article` and a `connector` (an
     // elided one glued to the name: "l'", "d'").
@@ -325,6 +335,42 @@ fn locatives(text: &str, given: &[&str], spans: &mut Vec<Span>, lang: Lang, anal
         went = going;
         if written.is_none() && place(a, b) && alone && free && !going && !range {
             put.push((a - 2, a - 1, Some(word.to_string())));
+        }
+    }
+    spans.extend(put);
+    spans.sort_by_key(|s| s.0);
+}
+
+/// A Spanish "en" right before a kept town says where: the engine, which
+/// reads the kept place as a blank, writes it as the "en" of any other
+/// noun, and through Catalan into Italian that is "in" ("stabilita in
+/// Madrid", where plain Apertium, which sees the place, has "a Madrid").
+/// Into a language `es/locatives.tsv` names, it goes as that language
+/// writes it before a town, a span of its own beside the place. The place
+/// is the event's locality, or a kept span the dictionary reads as one
+/// place's name (`<np><loc>`: "Granada", "Torrejón de Ardoz"); a region,
+/// a country or a large island (`region` rows: "en Andalucía", Italian "in
+/// Andalusia") keeps the engine's word.
+fn spanish_locatives(text: &str, locality: Option<&str>, spans: &mut Vec<Span>, lang: Lang, analysis: Option<&Analysis>) {
+    let rows = &crate::lang_data::of(Lang::Es).locatives;
+    let Some(word) = rows.rows().find(|r| r.first() == Some(&lang.as_str())).and_then(|r| r.get(1).copied()) else { return };
+    let region = |place: &str| rows.rows().any(|r| r.first() == Some(&"region") && r.get(1) == Some(&place));
+    let place = |a: usize, b: usize| {
+        let name = text[a..b].trim();
+        let town = locality.is_some_and(|l| name.eq_ignore_ascii_case(l.trim()))
+            || analysis.is_some_and(|an| an.place_at(a) && an.units.iter().any(|u| u.0 == a && u.1 == a + name.len()));
+        town && !region(name)
+    };
+    let mut put = Vec::new();
+    for &(a, b, ref written) in spans.iter() {
+        let Some((before, en)) = ["en ", "En "].iter().find_map(|en| text[..a].strip_suffix(en).map(|r| (r, *en))) else { continue };
+        let at = before.len();
+        // A word of its own: at the start, or after a blank or a mark.
+        let alone = before.chars().next_back().is_none_or(|c| !c.is_alphanumeric());
+        let free = spans.iter().all(|s| s.1 <= at || s.0 >= a);
+        if written.is_none() && alone && free && place(a, b) {
+            let written = if en.starts_with('E') { terms::capitalize(word) } else { word.to_string() };
+            put.push((at, at + 2, Some(written)));
         }
     }
     spans.extend(put);

@@ -11,7 +11,9 @@
 
 use super::analyser::{Analysis, WordKind};
 use super::capitals::sentence_case_names;
-use super::words::{body_head, connector, function_word, given_name, not_a_name_start, words};
+use super::words::{body_head, connector, function_word, given_name, leading_adjective, not_a_name_start, opens_sentence, words};
+use crate::lang::Lang;
+use crate::lang_data;
 
 /// The names in `text` outside the `taken` spans: the runs its capitals
 /// give away and, with Apertium's `analysis`, only those the dictionary
@@ -192,15 +194,32 @@ fn apart_before_an_author(text: &str, span: (usize, usize), analysis: &Analysis)
     vec![span]
 }
 
-/// `span` with the text's first word before it, when that word heads the
-/// name: "Aula Deportiva Municipal de Escalada", whose first word no term
-/// translates, instead of coming back half translated ("Salle de cours
-/// Deportiva"). `ws`: the words of `text`.
+/// `span` with the word before it, when that word heads the name: the
+/// text's first word ("Aula Deportiva Municipal de Escalada", whose first
+/// word no term translates, instead of coming back half translated, "Salle
+/// de cours Deportiva"), or a sentence's first word that the dictionary
+/// is an adjective the language puts before its noun
+/// (`data/lang/{es,ca}/leading-adjectives.txt`): sentence case gives no
+/// name away there, and such an adjective sent alone before the kept rest
+/// loses its form ("\nGran Teatre del Liceu" came back "Grande Teatre del
+/// Liceu"). `ws`: the words of `text`.
 fn headed(text: &str, ws: &[(usize, usize)], mut span: (usize, usize), taken: &[(usize, usize)]) -> (usize, usize) {
-    if let [first, second, ..] = ws[..]
-        && second.0 == span.0
-        && &text[first.1..second.0] == " "
-        && !text[..first.0].chars().any(char::is_alphanumeric)
+    let Some(k) = ws.iter().position(|w| w.0 == span.0).filter(|&k| k > 0) else {
+        return span;
+    };
+    let first = ws[k - 1];
+    let texts_first = k == 1 && !text[..first.0].chars().any(char::is_alphanumeric);
+    let gap = &text[if k >= 2 { ws[k - 2].1 } else { 0 }..first.0];
+    // A line break right after an article or a preposition ("el\nGran
+    // Teatre del Liceu": the Catalonia agenda wraps its lines) ends no
+    // sentence.
+    let wrapped = k >= 2 && gap.trim().is_empty() && {
+        let before = text[ws[k - 2].0..ws[k - 2].1].to_lowercase();
+        function_word(&before) || lang_data::of(Lang::Ca).function_words.has(&before)
+    };
+    let sentences_adjective = (k == 1 || opens_sentence(gap)) && !wrapped && leading_adjective(&text[first.0..first.1].to_lowercase());
+    if (texts_first || sentences_adjective)
+        && &text[first.1..span.0] == " "
         && heads_a_name(&text[first.0..first.1])
         && taken.iter().all(|&(a, b)| first.1 <= a || first.0 >= b)
     {

@@ -117,6 +117,12 @@ fn listed_for(file: &lang_data::DataFile, word: &str, lang: Option<Lang>) -> boo
 pub(super) fn body_head(w: &str) -> bool {
     spanish().body_heads.has(w) || lang_data::of(Lang::Ca).body_heads.has(w)
 }
+/// Whether a lower-case word is an adjective Spanish or Catalan puts before
+/// its noun ("gran", "nou"): at a sentence's start, right before a kept
+/// name, it is that name's first word.
+pub(super) fn leading_adjective(w: &str) -> bool {
+    spanish().leading_adjectives.has(w) || lang_data::of(Lang::Ca).leading_adjectives.has(w)
+}
 pub(super) fn connector(w: &str) -> bool {
     spanish().connectors.has(w)
 }

@@ -320,3 +320,46 @@ fn a_line_break_after_a_catalan_elided_word_still_elides_in_french() {
     let fr = listed_all(dir.path(), "fr")["20220406006"]["description"].as_str().unwrap_or_default().to_string();
     assert!(fr.contains("d'Ambauka") && !fr.contains("de\nAmbauka") && !fr.contains("de Ambauka"), "{fr}");
 }
+
+/// A Catalan "a" before a kept Catalan town the dictionary does not know
+/// ("Nascut a Sant Miquel de Campmajor", "passaven a Sitges") or before
+/// "YouTube" ("molt populars a YouTube") says where: Portuguese writes
+/// "em" there, as plain Apertium does when it sees the place, where
+/// cityvibe had "a Sitges", "a YouTube" (`data/lang/ca/locatives.tsv`,
+/// Idescat's register of municipalities). Real rows 20211006003,
+/// 20220610002 and 20210202014, as published (issue 42 item 2).
+#[test]
+fn the_catalan_a_before_a_catalan_town_or_youtube_is_portuguese_em() {
+    let Some(dir) = gencat_rows_run(&["20211006003", "20220610002", "20210202014"]) else {
+        return;
+    };
+    let d = dir.path();
+    let description = |lang: &str, id: &str| listed_all(d, lang)[id]["description"].as_str().unwrap_or_default().to_string();
+    let pt = description("pt", "20211006003");
+    assert!(pt.contains("em Sant Miquel de Campmajor"), "{pt}");
+    let pt = description("pt", "20220610002");
+    assert!(pt.contains("em Sitges") && !pt.contains("a Sitges"), "{pt}");
+    let pt = description("pt", "20210202014");
+    assert!(pt.contains("em YouTube") && !pt.contains(" a YouTube"), "{pt}");
+}
+
+/// A name a sentence opens with an adjective ("\nGran Teatre del Liceu")
+/// stays whole: sentence case gives no name away there, "Gran" went to the
+/// engine alone before the kept rest and came back "Grande Teatre del
+/// Liceu" in Spanish, Galician and Portuguese (12 texts over five real
+/// feeds; `data/lang/ca/leading-adjectives.txt`). Real rows 20181008011
+/// and 20220922038, as published (issue 42 item 2).
+#[test]
+fn a_name_opening_a_sentence_with_an_adjective_stays_whole() {
+    let Some(dir) = gencat_rows_run(&["20181008011", "20220922038"]) else {
+        return;
+    };
+    let d = dir.path();
+    let description = |lang: &str, id: &str| listed_all(d, lang)[id]["description"].as_str().unwrap_or_default().to_string();
+    for lang in ["es", "gl", "pt", "it"] {
+        for id in ["20181008011", "20220922038"] {
+            let t = description(lang, id);
+            assert!(t.contains("Gran Teatre del Liceu") && !t.contains("Grande Teatre"), "{lang} {id}: {t}");
+        }
+    }
+}

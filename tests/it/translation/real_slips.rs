@@ -443,3 +443,22 @@ fn entre_ellos_is_entre_eux_in_french_on_real_records() {
         assert!(fr.to_lowercase().contains("entre eux") && !fr.to_lowercase().contains("entre ils"), "{id}: {fr}");
     }
 }
+
+/// A Spanish "en" before the event's town or a place the dictionary knows
+/// is Italian "a" before a town: through Catalan the kept place hid it
+/// from the engine, which wrote the "en" of any noun, "stabilita in
+/// Madrid", "Nato in Toledo e residente in Madrid" (49 Italian texts over
+/// five real feeds), where plain Apertium, which sees the place, has "a
+/// Madrid" (`data/lang/es/locatives.tsv`; issue 42 item 2). Madrid
+/// 50089781 and 50064108, as published from the sentence that shows it.
+#[test]
+fn the_spanish_en_before_a_kept_town_is_italian_a_on_real_records() {
+    let cuts = [("50089781", "Proyecto liderado por", 200), ("50064108", "Sinopsis: Nacido en Toledo", 120)];
+    let Some(texts) = madrid_descriptions(&cuts, &["it"]) else {
+        return;
+    };
+    let it = &texts["it"]["50089781"];
+    assert!(it.contains(" a Madrid") && !it.contains("in Madrid"), "{it}");
+    let it = &texts["it"]["50064108"];
+    assert!(it.contains("Nato a Toledo") && it.contains("residente a Madrid") && !it.contains("in Madrid"), "{it}");
+}
