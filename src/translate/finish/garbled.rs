@@ -187,9 +187,11 @@ fn moved_after_a_contracted_preposition(segs: &mut [Segment], i: usize) -> bool 
 /// kept name and before a lower-case word: the name is the subject, and the
 /// pronoun goes ("Ismael Serrano il commençait" → "Ismael Serrano
 /// commençait", English "Claudia Pia It left" → "Claudia Pia left"); "il y
-/// a" stays. Between the name and the pronoun may stand the name's dates
-/// or place in brackets ("Enric Ansesa (Girona, 1945) it is"), a relative
-/// pronoun of `relatives.txt` ("Madrid that it still conserves") and one
+/// a" stays (`own` rows of the list). Between the name and the pronoun may
+/// stand the name's dates or place in brackets ("Enric Ansesa (Girona,
+/// 1945) it is"), a number that ends the name ("Art Llobet 2020 It HAS not
+/// MADE"), a relative pronoun of `relatives.txt` ("Madrid that it still
+/// conserves", "Stories That they speak") and one
 /// adverb or adverb phrase of `adverbs.txt` ("Pepa Plana always it has
 /// claimed", "Almudena no longer it is"); in English, a comma after a name
 /// that opens its sentence, which goes with the pronoun ("Enrique Delgado,
@@ -199,9 +201,14 @@ fn moved_after_a_contracted_preposition(segs: &mut [Segment], i: usize) -> bool 
 /// garbled form's check counts the pronoun (`garble::found`: "qu'il faut"
 /// stays). After a term put in (an anchor that is no kept name of
 /// `names`), only a pronoun after a relative goes: "a \[show\] that it
-/// will make you laugh", where the engine read "que" as a conjunction.
+/// will make you laugh", where the engine read "que" as a conjunction; and,
+/// on Apertium's output, a pronoun that is a subject only (`after-term`
+/// rows: French "\[L'illustratrice\] il dialoguera").
 pub(super) fn pronoun_after_a_name(segs: &mut [Segment], lang: Lang, names: &[String], apertium: bool) {
     let data = crate::lang_data::of(lang);
+    if apertium {
+        super::subjects::pronoun_after_an_apposition(segs, lang, names);
+    }
     for i in 1..segs.len() {
         let (Segment::Name(name), Segment::Plain(after)) = (&segs[i - 1], &segs[i]) else { continue };
         let term = !names.contains(name);
@@ -242,9 +249,21 @@ pub(super) fn pronoun_after_a_name(segs: &mut [Segment], lang: Lang, names: &[St
         let (kept, mut rest) = stretch.split_at(from);
         // The comma between the subject and its verb goes with the pronoun.
         let mut head = if comma { " ".to_string() } else { kept.to_string() };
+        // A number that ends the name as the publisher wrote it, outside
+        // the kept span ("[Art Llobet] 2020 NO S'HA FET" came back "Art
+        // Llobet 2020 It HAS not MADE", "[Les Festes Decennals] 2021+ 1 se
+        // celebraran" "2021 + 1 they will celebrate"; plain Apertium, which
+        // sees the name, has none).
+        let number = super::subjects::number_after_a_name(rest);
+        if number > 0 {
+            head.push_str(&rest[..number]);
+            rest = &rest[number..];
+        }
         // A relative pronoun whose antecedent is the name ("Madrid that it
-        // still conserves": Spanish "que aún conserva").
-        let relative = rest.split_once(' ').filter(|(w, _)| data.relatives.has(w));
+        // still conserves": Spanish "que aún conserva"), in any case (after
+        // a span that opens the text Apertium gives it a sentence's capital,
+        // "Stories That they speak us", which a later stage lowers).
+        let relative = rest.split_once(' ').filter(|(w, _)| data.relatives.has(&w.to_lowercase()));
         if let Some((relative, after)) = relative {
             head.push_str(relative);
             head.push(' ');
@@ -252,7 +271,7 @@ pub(super) fn pronoun_after_a_name(segs: &mut [Segment], lang: Lang, names: &[St
         } else if let Some(out) = elided_relative(rest, lang) {
             segs[j] = Segment::Plain(format!("{head}{out}"));
             continue;
-        } else if term {
+        } else if term && !(apertium && super::subjects::subject_only(name, rest, lang)) {
             continue;
         }
         // One adverb, or one adverb phrase ("no longer"), before the pronoun:
@@ -270,11 +289,13 @@ pub(super) fn pronoun_after_a_name(segs: &mut [Segment], lang: Lang, names: &[St
             rest = &rest[adverb.len() + 1..];
         }
         let Some((pronoun, tail)) = rest.split_once(' ') else { continue };
-        let next = tail.split([' ', ',', '.']).next().unwrap_or_default();
+        // The word after the pronoun, which a line break may end ("BIG
+        // BAND it PRESENTS\nDay 2").
+        let next = tail.split(|c: char| c.is_whitespace() || matches!(c, ',' | '.')).next().unwrap_or_default();
         // A lower-case word, or one in capitals in a text that shouts
         // ("Art Llobet 2020 It HAS Not MADE", plain Apertium "HAS not MADE").
         let shouted = next.chars().count() > 1 && next.chars().all(char::is_uppercase) && !pronoun.chars().all(char::is_uppercase);
-        let verb_like = (next.starts_with(char::is_lowercase) || shouted) && next != "y";
+        let verb_like = (next.starts_with(char::is_lowercase) || shouted) && !super::subjects::own_pronoun(tail, lang);
         if verb_like && data.subject_pronouns.has(&pronoun.to_lowercase()) {
             segs[j] = Segment::Plain(format!("{head}{tail}"));
         }
@@ -566,6 +587,116 @@ mod tests {
         assert_eq!(with("Mercè Busquets\nil reproduit une vue", &busquets, Lang::Fr, Slips::None), "Mercè Busquets\nil reproduit une vue");
         let term = |t: &str| finish_from(t, &[], &kept(&["exhibition"]), &[], None, Lang::En, Field::Description, Slips::Apertium, None);
         assert_eq!(term("The exhibition\nit opens today"), "The exhibition\nit opens today");
+    }
+
+    /// Through Catalan, a term put in as the subject hides its noun from
+    /// `cat-fra`, which gives the verb "il" or "ils": it goes, French's own
+    /// "il y a" stays, and so does English "it" after a term, an object too.
+    #[test]
+    fn a_french_subject_pronoun_after_a_term_goes() {
+        let by = |t: &str, terms: &[&str], lang, slips| finish_from(t, &[], &kept(terms), &[], None, lang, Field::Description, slips, None);
+        assert_eq!(
+            by("L'album illustré. L'illustratrice il dialoguera sur sa trajectoire", &["L'illustratrice"], Lang::Fr, Slips::Apertium),
+            "L'album illustré. L'illustratrice dialoguera sur sa trajectoire"
+        );
+        assert_eq!(
+            by("Incantations, feu et magie ils s'entremêlent", &["magie"], Lang::Fr, Slips::Apertium),
+            "Incantations, feu et magie s'entremêlent"
+        );
+        assert_eq!(by("Dans la salle il y a un piano", &["salle"], Lang::Fr, Slips::Apertium), "Dans la salle il y a un piano");
+        assert_eq!(
+            by("À toutes les séances il faudra assister", &["séances"], Lang::Fr, Slips::Apertium),
+            "À toutes les séances il faudra assister"
+        );
+        assert_eq!(by("L'illustratrice il dialoguera", &["L'illustratrice"], Lang::Fr, Slips::None), "L'illustratrice il dialoguera");
+        assert_eq!(by("The workshop it imparts Ana", &["workshop"], Lang::En, Slips::Apertium), "The workshop it imparts Ana");
+        // A term and the pronoun a contraction writes otherwise: "entre eux".
+        assert_eq!(
+            by("la terre. Entre ils se trouvaient des images", &["entre", "Entre"], Lang::Fr, Slips::Apertium),
+            "la terre. Entre eux se trouvaient des images"
+        );
+    }
+
+    /// A number after a kept name, a relative in a sentence's capital and
+    /// a verb that ends a line leave the pronoun Apertium put in as plain
+    /// to see as right after the name.
+    #[test]
+    fn a_pronoun_after_a_name_s_number_or_a_capital_relative_goes() {
+        let with =
+            |t: &str, n: &[&str], lang| finish_from(t, &kept(n), &kept(n), &[], None, lang, Field::Description, Slips::Apertium, None);
+        assert_eq!(with("Art Llobet 2020 It HAS not MADE", &["Art Llobet"], Lang::En), "Art Llobet 2020 HAS not MADE");
+        assert_eq!(
+            with("Les Festes Decennals 2021 + 1 they will celebrate", &["Les Festes Decennals"], Lang::En),
+            "Les Festes Decennals 2021 + 1 will celebrate"
+        );
+        assert_eq!(
+            with("Koko-Jean & The Tonics\nils y présentent", &["Koko-Jean & The Tonics"], Lang::Fr),
+            "Koko-Jean & The Tonics\ny présentent"
+        );
+        assert_eq!(with("À Lavapiés il y en a", &["Lavapiés"], Lang::Fr), "À Lavapiés il y en a");
+        assert_eq!(
+            with("JOAN CHAMORRO BIG BAND it PRESENTS\nDay 2", &["JOAN CHAMORRO BIG BAND"], Lang::En),
+            "JOAN CHAMORRO BIG BAND PRESENTS\nDay 2"
+        );
+        let term = |t: &str| finish_from(t, &[], &kept(&["Stories"]), &[], None, Lang::En, Field::Description, Slips::Apertium, None);
+        assert_eq!(term("Stories That they speak us of the sea"), "Stories That speak us of the sea");
+        assert_eq!(super::super::subjects::number_after_a_name("2019-2020 it is"), 10);
+        assert_eq!(super::super::subjects::number_after_a_name("- it is"), 0);
+    }
+
+    /// After a name opening its sentence, its apposition or the names
+    /// listed with it between commas, the pronoun Apertium gave the verb
+    /// goes; after a name a preposition opens, it stays.
+    #[test]
+    fn a_pronoun_after_a_name_s_apposition_goes() {
+        let with =
+            |t: &str, n: &[&str], lang| finish_from(t, &kept(n), &kept(n), &[], None, lang, Field::Description, Slips::Apertium, None);
+        assert_eq!(
+            with(
+                "Early Music. Georg Friedrich Händel, together with Haydn, it is the grandmaster",
+                &["Georg Friedrich Händel", "Haydn"],
+                Lang::En
+            ),
+            "Early Music. Georg Friedrich Händel, together with Haydn, is the grandmaster"
+        );
+        let listed = ["Miguel Cidoncha", "Laura Coronel", "Nuria Martín"];
+        assert_eq!(
+            with("Miguel Cidoncha, Laura Coronel and Nuria Martín, they drive us through", &listed, Lang::En),
+            "Miguel Cidoncha, Laura Coronel and Nuria Martín, drive us through"
+        );
+        let tena = ["Manuel Tena", "Sempere", "Profesor de la Universidad de Córdoba"];
+        assert_eq!(
+            with("Finally, Manuel Tena-Sempere, Profesor de la Universidad de Córdoba, it will present his project", &tena, Lang::En),
+            "Finally, Manuel Tena-Sempere, Profesor de la Universidad de Córdoba, will present his project"
+        );
+        assert_eq!(with("Birloque, un clown, ils sont deux", &["Birloque"], Lang::Fr), "Birloque, un clown, sont deux");
+        for unchanged in
+            ["In Madrid, it is possible to see", "BESIDE Laura Serrano, they will comment", "Madrid, the city, and more, it is"]
+        {
+            assert_eq!(with(unchanged, &["Madrid", "Laura Serrano"], Lang::En), unchanged);
+        }
+        assert_eq!(
+            with("Kat Lumen sings and it touches his own songs", &["Kat Lumen"], Lang::En),
+            "Kat Lumen sings and touches his own songs"
+        );
+        assert_eq!(
+            with("the carillonista M. Dolors Coll, and it substituted", &["M", "Dolors Coll"], Lang::En),
+            "the carillonista M. Dolors Coll, and substituted"
+        );
+        assert_eq!(with("They come of Benalúa and it is led", &["Benalúa"], Lang::En), "They come of Benalúa and it is led");
+        assert_eq!(with("Ana sings, dances and it is fun", &["Ana"], Lang::En), "Ana sings, dances and it is fun");
+        let slips = finish_from(
+            "Haydn, a master, it is",
+            &kept(&["Haydn"]),
+            &kept(&["Haydn"]),
+            &[],
+            None,
+            Lang::Fr,
+            Field::Description,
+            Slips::None,
+            None,
+        );
+        assert_eq!(slips, "Haydn, a master, it is");
     }
 
     /// French labels take no subject either ("Il organise : Museu Frederic

@@ -41,7 +41,8 @@
 //! see); `mend` (Apertium's steady slips in plain text); `months` (a
 //! date's month in lower case); `moved` (the words
 //! it moves before a kept span); `places` (prepositions and elision at a
-//! span's edge, French "vous"); `garbled` (the forms of `garble`);
+//! span's edge, French "vous"); `garbled` (the forms of `garble`), with
+//! `subjects` (subject pronouns Apertium put in apart from a kept span);
 //! `articles` and `compounds` (English); `typography` (punctuation).
 //!
 //! Not for: deciding what is a name (`prepare`) or engine framing.
@@ -60,6 +61,7 @@ mod months;
 mod moved;
 mod places;
 mod stages;
+mod subjects;
 mod typography;
 
 use crate::lang::Lang;

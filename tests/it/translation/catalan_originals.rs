@@ -363,3 +363,16 @@ fn a_name_opening_a_sentence_with_an_adjective_stays_whole() {
         }
     }
 }
+
+/// "Art Llobet 2020 NO S'HA FET": the year ends the name as published,
+/// outside the kept span, and English gave the verb a subject it could not
+/// see the name was ("Art Llobet 2020 It HAS not MADE"; plain Apertium
+/// "HAS not MADE", `data/lang/en/subject-pronouns.txt`).
+#[test]
+fn no_english_pronoun_after_a_name_and_its_year_in_a_catalan_title() {
+    let Some(t) = catalan_titles_of(&["20210114028"]) else {
+        return;
+    };
+    let en = &t["en"]["20210114028"];
+    assert!(en.starts_with("Art Llobet 2020 HAS"), "{en:?}");
+}

@@ -462,3 +462,55 @@ fn the_spanish_en_before_a_kept_town_is_italian_a_on_real_records() {
     let it = &texts["it"]["50064108"];
     assert!(it.contains("Nato a Toledo") && it.contains("residente a Madrid") && !it.contains("in Madrid"), "{it}");
 }
+
+/// A subject pronoun Apertium gave a verb whose subject it could not see
+/// (a kept name) goes: after a name opening its sentence and the words its
+/// commas set off ("[Georg Friedrich Händel], juntament amb [Haydn], és",
+/// Catalonia 20210129012, came back "Händel, together with Haydn, it is"),
+/// after the name's own verb, or its comma, and "and" ("M. [Dolors Coll],
+/// i substituí", 20211006024: "Dolors Coll, and it substituted"), after a
+/// number that ends the name ("[Les Festes Decennals] 2021+ 1 se
+/// celebraran", 20211109003: "2021 + 1 they will celebrate"), and French
+/// "ils" before "y" and a verb other than "avoir" ("Koko-Jean & The
+/// Tonics hi presenten", 20210127030: "ils y présentent"); plain Apertium,
+/// which sees the names, has none (`data/lang/{en,fr}/subject-pronouns.txt`).
+#[test]
+fn no_subject_pronoun_after_a_name_s_apposition_number_or_own_verb_on_catalan_records() {
+    let ids = ["20210129012", "20211006024", "20211109003", "20210127030"];
+    let from = |id: &str| match id {
+        "20210129012" => Some("Georg Friedrich"),
+        "20211006024" => Some("Aquest nou"),
+        "20210127030" => Some("Koko-Jean"),
+        _ => None,
+    };
+    let Some(texts) = gencat_descriptions(&ids, from, 140, &["en", "fr"]) else {
+        return;
+    };
+    let (en, fr) = (&texts["en"], &texts["fr"]);
+    assert!(en["20210129012"].contains("Haydn, is the") && !en["20210129012"].contains("it is the"), "{}", en["20210129012"]);
+    assert!(en["20211006024"].contains("Coll, and substituted"), "{}", en["20211006024"]);
+    assert!(!en["20211109003"].contains("they will celebrate"), "{}", en["20211109003"]);
+    assert!(fr["20210127030"].contains("Tonics y présentent"), "{}", fr["20210127030"]);
+}
+
+/// Through Catalan, a term put in as the subject hides its noun from
+/// `cat-fra`, which gives the verb a pronoun: "La ilustradora dialogará"
+/// (Madrid 50093177) came back French "L'illustratrice il dialoguera";
+/// so does a name and an adverb, "Pero Almudena ya no está" (50093192)
+/// "Almudena déjà il n'est pas"; and English gives a name's second verb
+/// one, "Kat Lumen canta y toca" (50095914) "sings and it touches"; plain
+/// Apertium, which sees the noun and the name, has none
+/// (`data/lang/fr/subject-pronouns.txt`, `fr/adverbs.txt`,
+/// `en/subject-pronouns.txt`).
+#[test]
+fn no_subject_pronoun_after_a_french_term_an_adverb_or_a_name_s_second_verb_on_real_records() {
+    let cuts =
+        [("50093177", "La ilustradora dialogará", 120), ("50093192", "Pero Almudena ya no", 120), ("50095914", "Kat Lumen canta", 120)];
+    let Some(texts) = madrid_descriptions(&cuts, &["en", "fr"]) else {
+        return;
+    };
+    let (en, fr) = (&texts["en"], &texts["fr"]);
+    assert!(fr["50093177"].contains("illustratrice dialoguera"), "{}", fr["50093177"]);
+    assert!(fr["50093192"].contains("déjà n'est pas"), "{}", fr["50093192"]);
+    assert!(en["50095914"].contains("sings and touches"), "{}", en["50095914"]);
+}
