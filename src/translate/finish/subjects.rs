@@ -17,15 +17,15 @@ use crate::lang::Lang;
 /// after one capitalised word and its comma: "Finally, "): the name is the
 /// subject, the words between its commas an apposition or the names listed
 /// with it, and Apertium, which could not see the name, gave the verb a
-/// subject of its own. "[Georg Friedrich Händel], juntament amb [Haydn],
-/// és" came back "Händel, together with Haydn, it is"; "[Miguel Cidoncha],
-/// [Laura Coronel] y [Nuria Martín], nos conducen" "…and Nuria Martín,
-/// they drive us"; "Finalmente, [Manuel Tena]-[Sempere], [Profesor de la
-/// Universidad de Córdoba], presentará" "…Córdoba, it will present"
+/// subject of its own. "\[Georg Friedrich Händel\], juntament amb \[Haydn\],
+/// és" came back "Händel, together with Haydn, it is"; "\[Miguel Cidoncha\],
+/// \[Laura Coronel\] y \[Nuria Martín\], nos conducen" "…and Nuria Martín,
+/// they drive us"; "Finalmente, \[Manuel Tena\]-\[Sempere\], \[Profesor de la
+/// Universidad de Córdoba\], presentará" "…Córdoba, it will present"
 /// (plain Apertium, which sees the names, has none). The pronoun goes and
-/// the commas stay. A name after a preposition ("In [Madrid], it is
+/// the commas stay. A name after a preposition ("In \[Madrid\], it is
 /// possible") is no subject, and the words set off hold no comma but
-/// between names ("[A], [B], [C] and [D], they").
+/// between names ("\[A\], \[B\], \[C\] and \[D\], they").
 pub(super) fn pronoun_after_an_apposition(segs: &mut [Segment], lang: Lang, names: &[String]) {
     const NAME: char = '\u{1}';
     let data = crate::lang_data::of(lang);
