@@ -1,8 +1,12 @@
 //! Nothing hangs: a stray bracket, deep nesting, a record that cannot be read,
 //! the run's deadline and a stop by signal, through the binary. Every child
-//! runs under an address-space cap (RLIMIT_AS) and a wall-clock timeout, so
-//! that a regression fails the test instead of hanging the suite or eating the
-//! machine.
+//! runs under an address-space cap (RLIMIT_AS) and a time limit, so that a
+//! regression fails the test instead of hanging the suite or eating the
+//! machine. The limit is the CPU the child has used, which a loaded machine
+//! does not stretch (two of these tests were killed at a 60 s wall-clock
+//! limit while the suite ran at low priority beside CI and two release
+//! builds, load 20 to 27); a child that waits without using CPU is killed at
+//! ten times the limit in wall-clock time.
 use crate::common;
 
 use common::server::{Reply, Server};
@@ -38,7 +42,8 @@ pub(crate) struct Ended {
 }
 
 /// Run `cmd` with at most `mem` bytes of address space, killed and failed
-/// after `limit`; its output and peak memory.
+/// once it has used `limit` of CPU (or after ten times `limit` of wall-clock
+/// time); its output and peak memory.
 pub(crate) fn bounded(cmd: Command, mem: u64, limit: Duration) -> Ended {
     start(cmd, mem).wait(limit)
 }
@@ -93,7 +98,8 @@ fn start(mut cmd: Command, mem: u64) -> Running {
 }
 
 impl Running {
-    /// Wait for the child's end; killed and failed after `limit`.
+    /// Wait for the child's end; killed and failed once it has used `limit`
+    /// of CPU, or after ten times `limit` of wall-clock time.
     fn wait(self, limit: Duration) -> Ended {
         use std::os::unix::process::ExitStatusExt;
         let mut status = 0;
@@ -121,7 +127,7 @@ impl Running {
             if got == self.pid {
                 break;
             }
-            if self.started.elapsed() > limit {
+            if cpu_used(self.pid).is_some_and(|cpu| cpu > limit) || self.started.elapsed() > limit * 10 {
                 // SAFETY: our own child.
                 unsafe {
                     libc::kill(self.pid, libc::SIGKILL);
@@ -134,7 +140,11 @@ impl Running {
                         );
                     }
                 }
-                panic!("still running after {limit:?} (killed): {}", std::fs::read_to_string(&self.err).unwrap_or_default());
+                panic!(
+                    "still running after {limit:?} of CPU or {:?} of wall-clock time (killed): {}",
+                    limit * 10,
+                    std::fs::read_to_string(&self.err).unwrap_or_default()
+                );
             }
             std::thread::sleep(Duration::from_millis(5));
         }
@@ -151,6 +161,18 @@ impl Running {
                 .sum(),
         }
     }
+}
+
+/// The CPU process `pid` has used so far (user and system, from
+/// `/proc/PID/stat`); none once it is gone.
+fn cpu_used(pid: i32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command's closing bracket: utime and stime are the 12th and 13th.
+    let fields: Vec<&str> = stat[stat.rfind(')')? + 2..].split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // SAFETY: sysconf reads a constant of the system.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    Some(Duration::from_millis(ticks * 1000 / hz))
 }
 
 /// The peak resident set of process `pid`'s program `name` so far
