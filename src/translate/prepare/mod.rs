@@ -463,11 +463,10 @@ fn elided_line_breaks(text: &str) -> String {
     for (i, _) in text.match_indices('\n') {
         let before = &text[..i];
         let Some(word) = before.strip_suffix(['\'', '’']) else { continue };
-        let letters = word.len() - word.trim_end_matches(char::is_alphabetic).len();
-        let head = &word[..word.len() - letters];
-        let short = (1..=3).contains(&word[head.len()..].chars().count()) && !head.ends_with(|c: char| c.is_alphanumeric());
+        let head = word.trim_end_matches(char::is_alphabetic);
+        let elided = (1..=3).contains(&word[head.len()..].chars().count()) && !head.ends_with(char::is_alphanumeric);
         let next = text[i + 1..].trim_start_matches([' ', '\t']);
-        if letters > 0 && short && next.starts_with(char::is_alphabetic) {
+        if elided && next.starts_with(char::is_alphabetic) {
             out.replace_range(i..i + 1, " ");
         }
     }
