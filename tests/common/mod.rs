@@ -52,6 +52,12 @@ pub fn apertium() -> Option<cityvibe::translate::engines::apertium::ApertiumTran
     }
 }
 
+/// A shell stage that does what a pair's data loading on a starved CPU
+/// looks like from outside: it works for about 4 s before it passes its
+/// input on (`exec cat` after it), in 40 short bursts of CPU with pauses
+/// between them (about 1 s of CPU in all).
+pub const SLOW_LOADER: &str = "i=0\nwhile [ $i -lt 40 ]; do timeout 0.02 sh -c 'while :; do :; done'; sleep 0.08; i=$((i+1)); done";
+
 /// Whether real Apertium is here, announced as [`apertium`] does.
 pub fn has_apertium() -> bool {
     apertium().is_some()

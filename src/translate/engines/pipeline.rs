@@ -59,6 +59,16 @@ pub(super) struct Engine {
     mode: String,
 }
 
+/// Why an engine owing an answer is given up on ([`Engine::wait`]).
+enum Stall {
+    /// No output and no CPU time for a whole budget: hung.
+    Silent,
+    /// A whole budget of CPU time since its last output: spinning.
+    Spinning,
+    /// Its output closed (the reader thread ended).
+    Lost,
+}
+
 /// How long the engine may write nothing while it owes the answer to
 /// `core`: `timeout` for every started 1,000 characters of the text (a
 /// long description takes longer than a title on any machine), doubled for
@@ -148,15 +158,15 @@ impl Engine {
                     out.push(Answer { text: stream::reformat(&raw, first + k)?, leaked, unknown, marked });
                 }
                 Ok(Err(e)) => return Err(self.failure(&format!("text {k}: {e}"))),
-                Err(RecvTimeoutError::Timeout) => {
-                    let chars = core.chars().count();
-                    let secs = budget.as_secs_f64();
-                    return Err(self.failure(&format!(
-                        "text {k}: no answer within {secs:.1} s of the engine's last output (the budget of a text of {chars} characters)"
-                    )));
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(self.failure(&format!("text {k}: engine output lost")));
+                Err(Stall::Lost) => return Err(self.failure(&format!("text {k}: engine output lost"))),
+                Err(stall) => {
+                    let (chars, secs) = (core.chars().count(), budget.as_secs_f64());
+                    let what = if matches!(stall, Stall::Spinning) {
+                        format!("no answer within {secs:.1} s of CPU time used since the engine's last output")
+                    } else {
+                        format!("no answer within {secs:.1} s, and no sign of work (output or CPU time) in them")
+                    };
+                    return Err(self.failure(&format!("text {k}: {what} (the budget of a text of {chars} characters)")));
                 }
             }
         }
@@ -164,25 +174,47 @@ impl Engine {
     }
 
     /// The next text's answer, waiting while the engine makes progress: the
-    /// wait fails only once the engine has written nothing at all for
-    /// `budget` (its last byte of output, not the moment the text was sent,
-    /// starts the clock), so a busy machine slows an engine without
-    /// failing it.
-    fn wait(&self, budget: Duration) -> Result<std::io::Result<Vec<u8>>, RecvTimeoutError> {
+    /// wait fails only once the engine has shown no sign of work for
+    /// `budget` (neither a byte of output nor a tick of CPU time in its
+    /// processes: a hung pipeline), or has used `budget` of CPU time since its
+    /// last output without answering (a pipeline that spins). A busy machine
+    /// slows an engine, and a starved one loads its pair's data for longer
+    /// than its budget, without failing it.
+    ///
+    /// The processes' CPU time is read only when a poll has seen no output,
+    /// so a text answered within the first poll costs no reading of `/proc`.
+    fn wait(&self, budget: Duration) -> Result<std::io::Result<Vec<u8>>, Stall> {
         let poll = budget.min(Duration::from_millis(500));
+        let group = self.child.id();
         let mut since = Instant::now();
         let mut seen = self.progress.load(Ordering::Relaxed);
+        // The group's CPU at the last poll, and what it used since the
+        // engine last wrote.
+        let mut cpu = None;
+        let mut cpu_since_output = Duration::ZERO;
         loop {
             match self.output.recv_timeout(poll) {
                 Err(RecvTimeoutError::Timeout) => {
                     let now = self.progress.load(Ordering::Relaxed);
+                    let used = group_cpu(group);
                     if now != seen {
-                        (seen, since) = (now, Instant::now());
-                    } else if since.elapsed() >= budget {
-                        return Err(RecvTimeoutError::Timeout);
+                        (seen, since, cpu_since_output) = (now, Instant::now(), Duration::ZERO);
+                    } else if let (Some(before), Some(after)) = (cpu, used)
+                        && after > before
+                    {
+                        since = Instant::now();
+                        cpu_since_output += after - before;
+                    }
+                    cpu = used;
+                    if since.elapsed() >= budget {
+                        return Err(Stall::Silent);
+                    }
+                    if cpu_since_output >= budget {
+                        return Err(Stall::Spinning);
                     }
                 }
-                other => return other,
+                Err(RecvTimeoutError::Disconnected) => return Err(Stall::Lost),
+                Ok(answer) => return Ok(answer),
             }
         }
     }
@@ -314,6 +346,36 @@ fn stderr_tail(mut stderr_pipe: ChildStderr) -> Result<Arc<Mutex<Vec<u8>>>> {
         }
     })?;
     Ok(stderr)
+}
+
+/// The CPU time (user and system) used so far by the processes of process
+/// group `group` and by the children they have reaped, from each
+/// process's `/proc/PID/stat`; `None` where `/proc` cannot be read. A
+/// process that ends between two readings takes its time away with it
+/// (unless its parent in the group has reaped it), which reads as no work,
+/// never as more.
+fn group_cpu(group: u32) -> Option<Duration> {
+    /// The kernel's unit of those fields (`USER_HZ`), 100 on every Linux
+    /// architecture that exposes it.
+    const TICKS_PER_SEC: u64 = 100;
+    let group = group.to_string();
+    let mut ticks = 0u64;
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let name = entry.file_name();
+        if !name.to_str().is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit())) {
+            continue;
+        }
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
+        // The fields after the parenthesised command name, from the state
+        // (field 3): pgrp is field 5, utime, stime, cutime, cstime 14 to 17.
+        let Some((_, rest)) = stat.rsplit_once(')') else { continue };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if fields.get(2) != Some(&group.as_str()) {
+            continue;
+        }
+        ticks += fields.get(11..15).map_or(0, |f| f.iter().filter_map(|v| v.parse::<u64>().ok()).sum());
+    }
+    Some(Duration::from_millis(ticks * 1000 / TICKS_PER_SEC))
 }
 
 /// A mode's pipeline with `-z` (flush at every NUL) given to each stage but

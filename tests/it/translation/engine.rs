@@ -316,6 +316,40 @@ fn an_engine_still_answering_is_waited_for_past_its_budget() {
     assert!(started.elapsed() > Duration::from_secs(4), "{:?}", started.elapsed());
 }
 
+/// An engine still loading its data is not dead: one that gives its first
+/// answer only after twice its first text's budget, but works all the while
+/// (its processes use CPU), is waited for: load slows an engine, it does not
+/// fail it (issue 43 item 4; `doctor` failed cat-fra so at load 27).
+#[test]
+fn an_engine_still_loading_its_data_is_waited_for_past_its_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = fake_engine(dir.path(), &format!("{}\nexec cat", common::SLOW_LOADER)).with_timeout(Duration::from_secs(1));
+    let started = Instant::now();
+    let out = t.translate(&SourceLang::new("es"), Lang::En, &["Concierto.".to_string()]).unwrap();
+    assert_eq!(out, ["Concierto."]);
+    // Longer than the first text's whole budget (twice the timeout).
+    assert!(started.elapsed() > Duration::from_secs(3), "{:?}", started.elapsed());
+}
+
+/// An engine that works without ever answering is not waited for for ever:
+/// once it has used its text's budget of CPU time since its last output,
+/// it is an error, and killed.
+#[test]
+fn an_engine_that_spins_without_answering_errs_after_its_budget_of_cpu() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    let body = format!("echo $$ > '{}'\nexec sh -c 'while :; do :; done'", pidfile.display());
+    let mut t = fake_engine(dir.path(), &body).with_timeout(Duration::from_secs(1));
+    let err = t.translate(&SourceLang::new("es"), Lang::En, &some_texts()).unwrap_err();
+    assert!(format!("{err:#}").contains("no answer within"), "{err:#}");
+    let pid = std::fs::read_to_string(&pidfile).unwrap().trim().to_string();
+    let limit = Instant::now() + Duration::from_secs(5);
+    while running(&pid) && Instant::now() < limit {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(!running(&pid), "engine {pid} still running");
+}
+
 /// A dying engine is an error at once (not after the timeout), with its
 /// last words; the translator does not panic and can be used again.
 #[test]

@@ -532,6 +532,45 @@ fn a_failing_spanish_analyser_is_said_and_translation_goes_on() {
     assert_eq!(listed(d, "en")["1"]["title"], "Jazz Concert");
 }
 
+/// Load slows an engine, it does not fail it (issue 43 item 4): a run whose
+/// Spanish→English pipeline takes twice its first text's budget to load
+/// (`translate_timeout_secs = 1`; a first stage that works in short bursts
+/// of CPU for about 4 s before it passes the text on, `common::SLOW_LOADER`) translates every text, and says no timeout.
+#[test]
+fn a_pipeline_slow_to_load_but_working_translates_every_text() {
+    if !has_apertium() {
+        return;
+    }
+    let dir = workdir(
+        "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"en\"]\ntranslate_timeout_secs = 1\n[sources.madrid]\nenabled = true\n",
+    );
+    let d = dir.path();
+    let real = Path::new(&std::env::var("APERTIUM_DATADIR").unwrap_or_else(|_| "/usr/share/apertium".into())).to_path_buf();
+    // A data folder like the real one, but for spa-eng's mode, which starts
+    // with the slow loader.
+    let data = d.join("apertium");
+    std::fs::create_dir_all(data.join("modes")).unwrap();
+    for entry in std::fs::read_dir(&real).unwrap().flatten().filter(|e| e.file_name() != "modes") {
+        std::os::unix::fs::symlink(entry.path(), data.join(entry.file_name())).unwrap();
+    }
+    for entry in std::fs::read_dir(real.join("modes")).unwrap().flatten().filter(|e| e.file_name() != "spa-eng.mode") {
+        std::os::unix::fs::symlink(entry.path(), data.join("modes").join(entry.file_name())).unwrap();
+    }
+    let loader = d.join("slow-loader.sh");
+    std::fs::write(&loader, format!("#!/bin/sh\n{}\nexec cat\n", common::SLOW_LOADER)).unwrap();
+    std::fs::set_permissions(&loader, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let mode = std::fs::read_to_string(real.join("modes/spa-eng.mode")).unwrap();
+    std::fs::write(data.join("modes/spa-eng.mode"), format!("'{}' | {}", loader.display(), mode.trim())).unwrap();
+    write_feed(d, &[record("1", "Concierto de jazz", "", "Sala X"), record("2", "Taller de cerámica", "", "Sala X")]);
+    let out = common::command(d).env("APERTIUM_DATADIR", &data).args(["--mirror", "mirror", "run", "--source", "madrid"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("no answer within"), "{err}");
+    let en = titles(d, "en");
+    assert_eq!(en["1"], "Jazz Concert", "{err}");
+    assert!(!en["2"].is_empty() && !en["2"].contains("Taller"), "{}: {err}", en["2"]);
+}
+
 /// An edition's ordinal is not a name: "V Concurso de …" is
 /// not kept whole in Spanish (the one-letter "V" read as a word the
 /// dictionary does not know); English and French write the
