@@ -108,7 +108,12 @@ pub(in crate::translate) const JOIN_GUARD: &str = "qzxv";
 /// it"). In place of a Catalan original's personal article opening a
 /// sentence before a kept name and its verb (`personal` rows: "En
 /// \[Txema\] és" came back "It is Txema the only postman"; with the
-/// guard, "Txema is"). And, on a route through a
+/// guard, "Txema is"). Before a kept span after a word listed as
+/// `subject` (a relative or a conjunction) and before a lower-case word,
+/// on the routes the row names (into English and French, which give a verb
+/// a subject pronoun of their own where they see none): "el yacimiento que
+/// \[Madrid\] decidió olvidar" came back French "le gisement qui Madrid a
+/// décidé il oublier"; with the guard, "que Madrid a décidé oublier". And, on a route through a
 /// mode an `apart` row names (`modes`: the route's, `spa-cat+cat-por`),
 /// between a kept span and the word listed there right after it, before a
 /// capitalised word (a place): through
@@ -166,6 +171,12 @@ fn guarded<'a>(core: &'a str, modes: &str, routed: bool) -> std::borrow::Cow<'a,
         let end = text.find(|c: char| !c.is_alphabetic()).unwrap_or(text.len());
         (text[end..].starts_with(' ')).then(|| text[..end].to_string())
     };
+    // A span after a word listed as `subject` (a relative, a conjunction)
+    // with a lower-case word, its verb, after it: the span is that verb's
+    // subject.
+    let subject = |before: Option<&str>, after: usize| {
+        before.is_some_and(|w| listed("subject", w)) && core[after..].strip_prefix(' ').is_some_and(|r| r.starts_with(char::is_lowercase))
+    };
     let mut guarded: Option<String> = None;
     let mut from = 0;
     for (end, _) in core.match_indices(KEEP_END) {
@@ -192,7 +203,7 @@ fn guarded<'a>(core: &'a str, modes: &str, routed: bool) -> std::borrow::Cow<'a,
             out.push_str(JOIN_GUARD);
             out.push(' ');
             from = start;
-        } else if before.as_deref().is_some_and(|w| listed("article", w) || listed("misread", w)) {
+        } else if before.as_deref().is_some_and(|w| listed("article", w) || listed("misread", w)) || subject(before.as_deref(), after) {
             let out = guarded.get_or_insert_with(String::new);
             out.push_str(&core[from..start]);
             out.push_str(JOIN_GUARD);
@@ -407,6 +418,26 @@ pub(crate) fn reformat(output: &str, id: usize) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// On the routes a `subject` row names, a span after a relative or a
+    /// conjunction and before a lower-case word takes the guard before it;
+    /// not before a capital or a mark, nor on other routes.
+    #[test]
+    fn a_span_after_a_relative_or_a_conjunction_before_its_verb_is_guarded_into_english_and_french() {
+        let k = |s: &str| s.replace('{', &KEEP_START.to_string()).replace('}', &KEEP_END.to_string());
+        let text = k("el yacimiento que {Madrid} decidió olvidar; {Tomás} y {Norita} acabarán, y {Ana}. Que {Luis} Gómez");
+        let guarded = k("el yacimiento que qzxv {Madrid} decidió olvidar; {Tomás} y qzxv {Norita} acabarán, y {Ana}. Que {Luis} Gómez");
+        for modes in ["es-fr", "spa-eng", "cat-eng", "spa-cat+cat-fra"] {
+            assert_eq!(routed_guard(&text, modes).as_deref(), Some(guarded.as_str()), "{modes}");
+        }
+        for modes in ["spa-ita", "es-gl", ""] {
+            assert_eq!(routed_guard(&text, modes), None, "{modes}");
+        }
+        assert_eq!(
+            reformat("[cityvibe:0]the site that qzxv [Madrid] decided to forget.[]", 0).unwrap(),
+            "the site that Madrid decided to forget"
+        );
+    }
 
     #[test]
     fn escapes_reserved_and_carries_marks_in_superblanks() {

@@ -514,3 +514,22 @@ fn no_subject_pronoun_after_a_french_term_an_adverb_or_a_name_s_second_verb_on_r
     assert!(fr["50093192"].contains("déjà n'est pas"), "{}", fr["50093192"]);
     assert!(en["50095914"].contains("sings and touches"), "{}", en["50095914"]);
 }
+
+/// Into French a kept name after a relative, before its verb, leaves a
+/// word the rules see in its place, not a hole they fill with a subject
+/// pronoun of their own: Madrid 50080307's title "…el yacimiento que
+/// Madrid decidió olvidar" came back "…le gisement qui Madrid a décidé il
+/// oublier", where plain Apertium, which sees the name, has "que Madrid a
+/// décidé oublier" (`data/lang/es/joined-across-spans.tsv`, `subject`).
+#[test]
+fn no_subject_pronoun_for_a_verb_after_a_relative_and_a_kept_name_on_a_real_record() {
+    let Some([madrid]) = realdata_translated([MADRID_2025_10]) else {
+        return;
+    };
+    let dir = workdir("[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"fr\"]\n\n[sources.madrid]\nenabled = true\n");
+    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
+    place(&mirror, MADRID, &madrid_feed_cut_to(&madrid, &["50080307"], |_| {}));
+    run_each_from(d, &mirror, &["madrid"]);
+    let fr = listed_all(d, "fr")["50080307"]["title"].as_str().unwrap_or_default().to_string();
+    assert!(fr.contains("que Madrid a décidé oublier") && !fr.contains(" il "), "{fr}");
+}
