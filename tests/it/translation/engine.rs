@@ -279,19 +279,17 @@ fn some_texts() -> Vec<String> {
     vec!["Concierto en el parque.".to_string(), "Taller de cerámica.".to_string()]
 }
 
-/// A hung engine must become an error within the timeout, and be killed.
-#[test]
-fn engine_that_hangs_errs_within_the_timeout() {
+/// A fake engine whose program, `then`, first writes its pid to a file:
+/// with a 1 s timeout, it fails with "no answer within" and is killed, not
+/// left behind.
+fn errs_without_an_answer_and_is_killed(then: &str) {
     let dir = tempfile::tempdir().unwrap();
     let pidfile = dir.path().join("pid");
-    let mut t = fake_engine(dir.path(), &format!("echo $$ > '{}'\nexec sleep 600", pidfile.display())).with_timeout(Duration::from_secs(1));
+    let mut t = fake_engine(dir.path(), &format!("echo $$ > '{}'\n{then}", pidfile.display())).with_timeout(Duration::from_secs(1));
     assert_eq!(t.engine_id(), "apertium/fake");
-    // The engine sleeps 600 s: a timeout error (not an end of output) proves
-    // the timeout fired first, with no stopwatch in the test.
     let err = t.translate(&SourceLang::new("es"), Lang::En, &some_texts()).unwrap_err();
     eprintln!("{err:#}");
     assert!(format!("{err:#}").contains("no answer within"), "{err:#}");
-    // The hung process was killed, not left behind.
     let pid = std::fs::read_to_string(&pidfile).unwrap().trim().to_string();
     // Wait for the process to be gone (at once, if the kill was waited for), not a pause.
     let limit = Instant::now() + Duration::from_secs(5);
@@ -301,19 +299,34 @@ fn engine_that_hangs_errs_within_the_timeout() {
     assert!(!running(&pid), "engine {pid} still running");
 }
 
+/// A hung engine must become an error within the timeout, and be killed.
+/// It sleeps 600 s: a timeout error (not an end of output) proves the
+/// timeout fired first, with no stopwatch in the test.
+#[test]
+fn engine_that_hangs_errs_within_the_timeout() {
+    errs_without_an_answer_and_is_killed("exec sleep 600");
+}
+
+/// One text through a fake engine running `body`, with a 1 s timeout (its
+/// first text's whole budget is 2 s): its answer, and how long it took.
+fn answer_of(body: &str) -> (Vec<String>, Duration) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = fake_engine(dir.path(), body).with_timeout(Duration::from_secs(1));
+    let started = Instant::now();
+    let out = t.translate(&SourceLang::new("es"), Lang::En, &["Concierto.".to_string()]).unwrap();
+    (out, started.elapsed())
+}
+
 /// An engine still writing its answer is not dead: one that takes twice
 /// its whole budget over a text, but writes some of it every 0.4 s, is
 /// waited for (the clock runs from its last output).
 #[test]
 fn an_engine_still_answering_is_waited_for_past_its_budget() {
-    let dir = tempfile::tempdir().unwrap();
     let body = "head -c 1 > /dev/null\nprintf '[cityvibe:0]Con'\nfor i in 1 2 3 4 5 6 7 8 9 10 11 12; do sleep 0.4; printf 'x'; done\nprintf '.[]\\000'\nexec sleep 600";
-    let mut t = fake_engine(dir.path(), body).with_timeout(Duration::from_secs(1));
-    let started = Instant::now();
-    let out = t.translate(&SourceLang::new("es"), Lang::En, &["Concierto.".to_string()]).unwrap();
+    let (out, took) = answer_of(body);
     assert_eq!(out, ["Conxxxxxxxxxxxx"]);
     // Longer than the first text's whole budget (twice the timeout).
-    assert!(started.elapsed() > Duration::from_secs(4), "{:?}", started.elapsed());
+    assert!(took > Duration::from_secs(4), "{took:?}");
 }
 
 /// An engine still loading its data is not dead: one that gives its first
@@ -322,13 +335,9 @@ fn an_engine_still_answering_is_waited_for_past_its_budget() {
 /// fail it (issue 43 item 4; `doctor` failed cat-fra so at load 27).
 #[test]
 fn an_engine_still_loading_its_data_is_waited_for_past_its_budget() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut t = fake_engine(dir.path(), &format!("{}\nexec cat", common::SLOW_LOADER)).with_timeout(Duration::from_secs(1));
-    let started = Instant::now();
-    let out = t.translate(&SourceLang::new("es"), Lang::En, &["Concierto.".to_string()]).unwrap();
+    let (out, took) = answer_of(&format!("{}\nexec cat", common::SLOW_LOADER));
     assert_eq!(out, ["Concierto."]);
-    // Longer than the first text's whole budget (twice the timeout).
-    assert!(started.elapsed() > Duration::from_secs(3), "{:?}", started.elapsed());
+    assert!(took > Duration::from_secs(3), "{took:?}");
 }
 
 /// An engine that works without ever answering is not waited for for ever:
@@ -336,18 +345,7 @@ fn an_engine_still_loading_its_data_is_waited_for_past_its_budget() {
 /// it is an error, and killed.
 #[test]
 fn an_engine_that_spins_without_answering_errs_after_its_budget_of_cpu() {
-    let dir = tempfile::tempdir().unwrap();
-    let pidfile = dir.path().join("pid");
-    let body = format!("echo $$ > '{}'\nexec sh -c 'while :; do :; done'", pidfile.display());
-    let mut t = fake_engine(dir.path(), &body).with_timeout(Duration::from_secs(1));
-    let err = t.translate(&SourceLang::new("es"), Lang::En, &some_texts()).unwrap_err();
-    assert!(format!("{err:#}").contains("no answer within"), "{err:#}");
-    let pid = std::fs::read_to_string(&pidfile).unwrap().trim().to_string();
-    let limit = Instant::now() + Duration::from_secs(5);
-    while running(&pid) && Instant::now() < limit {
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    assert!(!running(&pid), "engine {pid} still running");
+    errs_without_an_answer_and_is_killed("exec sh -c 'while :; do :; done'");
 }
 
 /// A dying engine is an error at once (not after the timeout), with its
