@@ -45,6 +45,12 @@ impl Lang {
         codes
     };
 
+    /// Its place in [`Lang::ALL`]: where a table read once per language
+    /// keeps its value.
+    pub fn index(self) -> usize {
+        Lang::ALL.iter().position(|&l| l == self).expect("every language is in Lang::ALL")
+    }
+
     /// The code it is stored and written with: `es`, `ca`, …
     pub const fn as_str(self) -> &'static str {
         match self {

@@ -113,8 +113,8 @@ pub(in crate::translate) const JOIN_GUARD: &str = "qzxv";
 /// on the routes the row names (into English and French, which give a verb
 /// a subject pronoun of their own where they see none): "el yacimiento que
 /// \[Madrid\] decidió olvidar" came back French "le gisement qui Madrid a
-/// décidé il oublier"; with the guard, "que Madrid a décidé oublier". And, on a route through a
-/// mode an `apart` row names (`modes`: the route's, `spa-cat+cat-por`),
+/// décidé il oublier"; with the guard, "que Madrid a décidé oublier". And,
+/// on a route through a mode an `apart` row names (`modes`: the route's, `spa-cat+cat-por`),
 /// between a kept span and the word listed there right after it, before a
 /// capitalised word (a place): through
 /// Catalan, "conciertos en España" reaches `cat-por` as "concerts a

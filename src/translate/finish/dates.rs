@@ -156,9 +156,8 @@ fn write(rule: &Rule, caps: &Captures) -> String {
 
 /// The plain `text` with every row of `lang`'s `dates.tsv` applied, in order.
 pub(super) fn dates(text: &str, lang: Lang) -> String {
-    let Some(rules) = Lang::ALL.iter().position(|&l| l == lang).and_then(|i| RULES.get(i)) else { return text.to_string() };
     let mut out = text.to_string();
-    for rule in rules {
+    for rule in &RULES[lang.index()] {
         if rule.pattern.is_match(&out) {
             out = rule.pattern.replace_all(&out, |c: &Captures| write(rule, c)).into_owned();
         }

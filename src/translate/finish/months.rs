@@ -42,7 +42,7 @@ static MONTHS: LazyLock<Vec<Option<Months>>> = LazyLock::new(|| {
 
 /// What `months.tsv` says of `lang`'s months, if it has the file.
 fn months_of(lang: Lang) -> Option<&'static Months> {
-    MONTHS.get(Lang::ALL.iter().position(|&l| l == lang)?)?.as_ref()
+    MONTHS[lang.index()].as_ref()
 }
 
 /// What `months.tsv` says of a language's months.

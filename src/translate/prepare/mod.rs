@@ -449,7 +449,6 @@ fn terms_used(found: &[Found], terms: &TermBase) -> Vec<String> {
     used
 }
 
-/// Drops every kept-span mark, leaving the text.
 /// `text` with a line break right after an elided word ("…el nou concert
 /// familiar d’⏎Ambauka", as a publisher broke the line) turned into a
 /// blank, so the text keeps its length and the analysis its offsets: the
@@ -473,6 +472,7 @@ fn elided_line_breaks(text: &str) -> String {
     out
 }
 
+/// Drops every kept-span mark, leaving the text.
 pub fn unmark(text: &str) -> String {
     text.chars().filter(|c| !matches!(*c, KEEP_START | KEEP_END)).collect()
 }
