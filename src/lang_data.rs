@@ -129,6 +129,9 @@ kinds! {
         labels: "labels.txt",
         /// Spanish: capitalised words that do not start a name.
         not_name_starts: "not-name-starts.txt",
+        /// Spanish: towns whose name is an ordinary word in a dictionary
+        /// ("Granada"), a name wherever it is capitalised.
+        town_words: "town-words.txt",
         /// Spanish: names that open with an article ("La Casa Encendida").
         article_names: "article-names.tsv",
         /// Spanish: the venue words a kept span may open with, with their gender.

@@ -36,7 +36,7 @@ use crate::lang_data::{self, DataFile};
 /// rewrites nothing. `send::need::finish_golden` (tests/golden/finish.jsonl) holds recorded
 /// engine answers with what finishing made of them: it fails when the
 /// output changes and this number did not.
-pub const FINISH_VERSION: u32 = 13;
+pub const FINISH_VERSION: u32 = 14;
 
 /// Whether `text` opens with a vowel, accented or not, in either case
 /// (`data/lang/vowels.txt`): what a word before it elides before.
@@ -261,6 +261,17 @@ mod tests {
             };
             let p = prepare(&text, known, &TermBase::default());
             return (p.text.replace(KEEP_START, "{").replace(KEEP_END, "}"), untouched);
+        }
+        if e.path == data.town_words.path() {
+            // With Apertium's analysis of the original, which reads these
+            // towns as ordinary words too, into the target the example names
+            // (the route of a title, or of a description).
+            let code = e.lang.as_deref().unwrap_or_else(|| panic!("{}: an example names its target", e.path));
+            let field = if e.title { Field::Title } else { Field::Description };
+            let first_mode = crate::translate::engines::routes::route(dir, code, Some(field)).and_then(|r| r.modes.first().copied());
+            let analysis = crate::translate::prepare::analyser::Analyser::system_for_code(dir).unwrap().analyse(&e.input).unwrap();
+            let known = Known { analysis: Some(&analysis), running_text: !e.title, first_mode, ..Known::default() };
+            return (prepare(&e.input, known, &TermBase::default()).text.replace(KEEP_START, "{").replace(KEEP_END, "}"), untouched);
         }
         if e.path == data.articles_before_names.path() {
             // The braces stay on a name kept whatever the engine's dictionary knows.

@@ -502,7 +502,9 @@ fn known_into<'a>(known: Known<'a>, src: &str, lang: Lang, field: Field) -> Know
     // Catalan shouts a status in capitals ("ACTIVITAT CANCEL·LADA", "NO S'HA
     // FET"): words the dictionary knows, which the engine translates.
     let capitals_are_headings = src == "ca";
-    Known { adjective_first, sentence_case, name_words, capitals_are_headings, lang: Some(lang), ..known }
+    // The mode the text goes through first, whose dictionary decides which town's name it mistakes for a word.
+    let first_mode = crate::translate::engines::routes::route(src, lang.as_str(), Some(field)).and_then(|r| r.modes.first().copied());
+    Known { adjective_first, sentence_case, name_words, capitals_are_headings, lang: Some(lang), first_mode, ..known }
 }
 
 /// The analysis of `text` by the analyser Apertium's `mode` runs first,

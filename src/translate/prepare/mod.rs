@@ -69,6 +69,10 @@ pub struct Known<'a> {
     /// that engine would translate as ordinary words are kept
     /// (`namewords::mangled_by_the_engine`).
     pub engine_analysis: Option<&'a Analysis>,
+    /// The Apertium mode the text goes through first (`spa-ita`): a town's
+    /// name its dictionary reads as an ordinary word is kept from it
+    /// (`data/lang/es/town-words.txt`).
+    pub first_mode: Option<&'static str>,
     /// The original writes titles in sentence case (Basque): every
     /// capitalised run but a sentence's first word is a name, kept whatever
     /// the dictionary knows of its words ("Amets Arzallus", not "Sueño
@@ -162,8 +166,7 @@ pub fn prepare(text: &str, known: Known, terms: &TermBase) -> Prepared {
     let found = terms_to_put_in(&text, &taken, known, terms);
     taken.extend(found.iter().map(|f| (f.start, f.end)));
     // The names around all that, whole or word by word.
-    for span in names::find(&text, &taken, &kept, known.analysis, known.running_text, known.capitals_are_names, known.capitals_are_headings)
-    {
+    for span in names::find(&text, &taken, &kept, &known) {
         match (known.analysis, known.engine_analysis) {
             (Some(analysis), Some(engine)) => kept.extend(namewords::mangled_by_the_engine(&text, span, analysis, engine)),
             (Some(analysis), None) if known.name_words => {

@@ -9,9 +9,12 @@
 //! Not for: the places the event names (`places`), what the dictionary
 //! knows (`analyser`), or which words of a kept run stay apart (`namewords`).
 
+use super::Known;
 use super::analyser::{Analysis, WordKind};
 use super::capitals::sentence_case_names;
-use super::words::{body_head, connector, function_word, given_name, leading_adjective, not_a_name_start, opens_sentence, words};
+use super::words::{
+    body_head, connector, function_word, given_name, leading_adjective, not_a_name_start, opens_sentence, town_word, words,
+};
 use crate::lang::Lang;
 use crate::lang_data;
 
@@ -29,15 +32,12 @@ use crate::lang_data;
 /// Catalan original): words in capitals the dictionary knows are a status
 /// shouted ("ACTIVITAT CANCEL·LADA", "NO S'HA FET"), cut out of the runs
 /// and left to the engine.
-pub(super) fn find(
-    text: &str,
-    taken: &[(usize, usize)],
-    places: &[(usize, usize)],
-    analysis: Option<&Analysis>,
-    running_text: bool,
-    all_capitals: bool,
-    headings: bool,
-) -> Vec<(usize, usize)> {
+pub(super) fn find(text: &str, taken: &[(usize, usize)], places: &[(usize, usize)], known: &Known) -> Vec<(usize, usize)> {
+    let (analysis, running_text) = (known.analysis, known.running_text);
+    let (all_capitals, headings) = (known.capitals_are_names, known.capitals_are_headings);
+    // A town's name the engine the text goes through first reads as an
+    // ordinary word (`town-words.txt`: "Granada" into Italian titles).
+    let town = |word: &str| known.first_mode.is_some_and(|mode| town_word(word, mode));
     let mut rest = text.as_bytes().to_vec();
     for &(a, b) in taken {
         rest[a..b].fill(b'x');
@@ -45,15 +45,18 @@ pub(super) fn find(
     let rest = String::from_utf8(rest).unwrap_or_default();
     let ws = words(text);
     // A text's first word the dictionary does not know, or knows as a proper
-    // noun, starts a name too ("Kiokio Solo", "Madrid Distrito", "Paz Rojo").
+    // noun, starts a name too ("Kiokio Solo", "Madrid Distrito", "Paz Rojo"),
+    // as does a town of `town-words.txt` ("Granada en flamenco").
     let dictionary_name = |a: usize| {
         if all_capitals {
             return true;
         }
         let word = ws.iter().find(|w| w.0 == a).map(|w| text[w.0..w.1].to_lowercase()).unwrap_or_default();
-        !not_a_name_start(&word)
-            && analysis
-                .is_some_and(|an| an.given_name_at(a) || an.kind_at(a).is_some_and(|k| matches!(k, WordKind::Proper | WordKind::Unknown)))
+        town(&word)
+            || (!not_a_name_start(&word)
+                && analysis.is_some_and(|an| {
+                    an.given_name_at(a) || an.kind_at(a).is_some_and(|k| matches!(k, WordKind::Proper | WordKind::Unknown))
+                }))
     };
     // A run right before a kept place ("Jóvenes de [Madrid]") is part of its name.
     let before_a_name = |b: usize| {
@@ -66,7 +69,7 @@ pub(super) fn find(
             .into_iter()
             .flat_map(|span| if headings { without_headings(text, span, analysis) } else { vec![span] })
             .flat_map(|span| if running_text { vec![span] } else { apart_before_an_author(text, span, analysis) })
-            .flat_map(|span| if before_a_name(span.1) { vec![span] } else { by_dictionary(text, span, analysis, !running_text) })
+            .flat_map(|span| if before_a_name(span.1) { vec![span] } else { by_dictionary(text, span, analysis, !running_text, &town) })
             .collect();
     }
     found
@@ -234,8 +237,8 @@ fn headed(text: &str, ws: &[(usize, usize)], mut span: (usize, usize), taken: &[
 /// translates the "y"; each side is looked at afresh). (Leaving out the
 /// common words that open a run, "Concurso de Vinos \[Artesanales\]", cost
 /// more names than it mended: "Puente de \[Vallecas\]", "Ara de \[Madrid\]".)
-fn by_dictionary(text: &str, span: (usize, usize), analysis: &Analysis, caps: bool) -> Vec<(usize, usize)> {
-    if !holds_a_name(text, span, analysis, caps) {
+fn by_dictionary(text: &str, span: (usize, usize), analysis: &Analysis, caps: bool, town: &dyn Fn(&str) -> bool) -> Vec<(usize, usize)> {
+    if !holds_a_name(text, span, analysis, caps, town) {
         return Vec::new();
     }
     let ws: Vec<(usize, usize)> = words(&text[span.0..span.1]).into_iter().map(|(a, b)| (span.0 + a, span.0 + b)).collect();
@@ -248,9 +251,9 @@ fn by_dictionary(text: &str, span: (usize, usize), analysis: &Analysis, caps: bo
         let second = ws.iter().skip(k + 1).find(|&&(a, _)| text[a..].starts_with(char::is_uppercase));
         if let Some(&(second, _)) = second.filter(|_| joins) {
             let (left, right) = ((span.0, ws[k - 1].1), (second, span.1));
-            if holds_a_name(text, right, analysis, caps) {
-                let mut parts = by_dictionary(text, left, analysis, caps);
-                parts.extend(by_dictionary(text, right, analysis, caps));
+            if holds_a_name(text, right, analysis, caps, town) {
+                let mut parts = by_dictionary(text, left, analysis, caps, town);
+                parts.extend(by_dictionary(text, right, analysis, caps, town));
                 return parts;
             }
         }
@@ -262,7 +265,7 @@ fn by_dictionary(text: &str, span: (usize, usize), analysis: &Analysis, caps: bo
 /// dictionary: it holds a proper noun or a word the dictionary does not
 /// know, a word in capitals (a company), a brand's odd spelling, or starts
 /// with a given name; a run of dictionary words ("Universo Oscuro") is not.
-fn holds_a_name(text: &str, (a, b): (usize, usize), analysis: &Analysis, caps: bool) -> bool {
+fn holds_a_name(text: &str, (a, b): (usize, usize), analysis: &Analysis, caps: bool, town: &dyn Fn(&str) -> bool) -> bool {
     let run = &text[a..b];
     let odd = |w: &str| {
         let letters = w.chars().filter(|c| c.is_alphabetic()).count();
@@ -281,7 +284,12 @@ fn holds_a_name(text: &str, (a, b): (usize, usize), analysis: &Analysis, caps: b
         });
     }
     // "Castilla", "Navidad": proper nouns every language has its own word for.
-    let own_word = |s: usize, e: usize| !not_a_name_start(&run[s..e].to_lowercase()) && analysis.names_within(a + s, a + e);
+    // A town whose name is also an ordinary word ("Sala Granada", where the
+    // dictionary reads a pomegranate too).
+    let own_word = |s: usize, e: usize| {
+        let word = run[s..e].to_lowercase();
+        town(&word) || (!not_a_name_start(&word) && analysis.names_within(a + s, a + e))
+    };
     names_a_person(text, (a, b), analysis) || words(run).iter().any(|&(s, e)| odd(&run[s..e]) || own_word(s, e))
 }
 
@@ -316,11 +324,15 @@ fn heads_a_name(word: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::super::analyser::Analyser;
+    use super::Known;
 
     /// The names `find` keeps in a title, with Apertium's Spanish analysis.
     fn kept(analyser: &mut Analyser, text: &str) -> Vec<String> {
         let analysis = analyser.analyse(text).unwrap();
-        super::find(text, &[], &[], Some(&analysis), false, false, false).into_iter().map(|(a, b)| text[a..b].to_string()).collect()
+        super::find(text, &[], &[], &Known { analysis: Some(&analysis), ..Known::default() })
+            .into_iter()
+            .map(|(a, b)| text[a..b].to_string())
+            .collect()
     }
 
     /// A place and the author of a work that follows it are two names, the
@@ -341,8 +353,10 @@ mod tests {
         // Running text: Apertium would move a word before the second name.
         let text = "Luego la Big Band de Arturo Soria ha actuado";
         let analysis = analyser.analyse(text).unwrap();
-        let found: Vec<&str> =
-            super::find(text, &[], &[], Some(&analysis), true, false, false).into_iter().map(|(a, b)| &text[a..b]).collect();
+        let found: Vec<&str> = super::find(text, &[], &[], &Known { analysis: Some(&analysis), running_text: true, ..Known::default() })
+            .into_iter()
+            .map(|(a, b)| &text[a..b])
+            .collect();
         assert_eq!(found, ["Big Band de Arturo Soria"]);
     }
 
@@ -359,7 +373,10 @@ mod tests {
         };
         let mut found = |text: &str| -> Vec<String> {
             let analysis = analyser.analyse(text).unwrap();
-            super::find(text, &[], &[], Some(&analysis), true, false, false).into_iter().map(|(a, b)| text[a..b].to_string()).collect()
+            super::find(text, &[], &[], &Known { analysis: Some(&analysis), running_text: true, ..Known::default() })
+                .into_iter()
+                .map(|(a, b)| text[a..b].to_string())
+                .collect()
         };
         assert_eq!(found("organizado por el Centro Superior y la Fundación Katarina Gurska, es ya"), ["Fundación Katarina Gurska"]);
         assert_eq!(
@@ -374,10 +391,12 @@ mod tests {
     #[test]
     fn a_body_joined_to_another_name_is_apart() {
         let text = "Organizada por la Universidad de Cádiz y la Consejería de Cultura y Patrimonio Histórico de la Junta de Andalucía";
-        let kept: Vec<&str> = super::find(text, &[], &[], None, true, false, false).into_iter().map(|(a, b)| &text[a..b]).collect();
+        let kept: Vec<&str> =
+            super::find(text, &[], &[], &Known { running_text: true, ..Known::default() }).into_iter().map(|(a, b)| &text[a..b]).collect();
         assert_eq!(kept, ["Universidad de Cádiz", "Junta de Andalucía"]);
         let text = "Con la Consejería de Cultura y Deporte";
-        let kept: Vec<&str> = super::find(text, &[], &[], None, true, false, false).into_iter().map(|(a, b)| &text[a..b]).collect();
+        let kept: Vec<&str> =
+            super::find(text, &[], &[], &Known { running_text: true, ..Known::default() }).into_iter().map(|(a, b)| &text[a..b]).collect();
         assert_eq!(kept, ["Consejería de Cultura y Deporte"]);
     }
 }

@@ -85,6 +85,12 @@ pub(super) fn function_word(w: &str) -> bool {
 pub(super) fn not_a_name_start(w: &str) -> bool {
     spanish().not_name_starts.has(w)
 }
+/// Whether `w` (lower case) is a town's name that the dictionary of the
+/// Apertium `mode` reads as an ordinary word (`data/lang/es/town-words.txt`:
+/// "granada", a pomegranate to `spa-ita`).
+pub(super) fn town_word(w: &str, mode: &str) -> bool {
+    spanish().town_words.rows().any(|r| r.first() == Some(&w) && r.get(1).is_some_and(|modes| modes.split(' ').any(|m| m == mode)))
+}
 pub(super) fn given_name(w: &str) -> bool {
     spanish().given_names.has(w)
 }

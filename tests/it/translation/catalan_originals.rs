@@ -284,11 +284,14 @@ fn a_range_of_days_reads_de_21_a_31_in_portuguese() {
 /// 5 of February, at the 17 h" (512 such days over the real Catalonia
 /// agenda), and from cat-ita as "Del 29 gennaio al 21 febbraio": plain
 /// Apertium has the same slips; English writes "From 21 to 31 January",
-/// Italian "Dal 29 gennaio" (`data/lang/{en,it}/dates.tsv`). Real rows
-/// 20210114018, 20210122002 and 20210205013, as published (issue 42).
+/// Italian "Dal 29 gennaio" (`data/lang/{en,it}/dates.tsv`); cat-ita
+/// gives "d'octubre a juny" as "d'ottobre a giugno" and "de 9 a 14 h" as
+/// "di 9 a 14 h", where Italian writes "da ottobre a giugno", "dalle 9
+/// alle 14 h". Real rows 20210114018, 20210122002, 20210205013,
+/// 20220922038 and 20210114037, as published (issue 42).
 #[test]
-fn a_catalan_date_reads_from_21_to_31_january_in_english_and_dal_in_italian() {
-    let Some(dir) = gencat_rows_run(&["20210114018", "20210122002", "20210205013"]) else {
+fn a_catalan_date_or_hour_reads_as_english_and_italian_write_it() {
+    let Some(dir) = gencat_rows_run(&["20210114018", "20210122002", "20210205013", "20220922038", "20210114037"]) else {
         return;
     };
     let (en, it) = (listed_all(dir.path(), "en"), listed_all(dir.path(), "it"));
@@ -305,6 +308,11 @@ fn a_catalan_date_reads_from_21_to_31_january_in_english_and_dal_in_italian() {
         let text = description(&it, id);
         assert!(text.contains(range) && !text.contains("Del 2"), "{id}: {text}");
     }
+    // "d'octubre a juny", "de 9 a 14 h": Italian "da ottobre a giugno", "dalle 9 alle 14 h".
+    let filmoteca = description(&it, "20220922038");
+    assert!(filmoteca.contains("da ottobre a giugno") && !filmoteca.contains("d'ottobre"), "{filmoteca}");
+    let price = it["20210114037"]["price"].as_str().unwrap_or_default();
+    assert!(price.contains("dalle 9 alle 14 h") && !price.contains("di 9 a 14"), "{price}");
 }
 
 /// A publisher's line break right after a Catalan elided word ("el nou
