@@ -297,6 +297,7 @@ pub(super) fn pronoun_after_a_name(segs: &mut [Segment], lang: Lang, names: &[St
         let shouted = next.chars().count() > 1 && next.chars().all(char::is_uppercase) && !pronoun.chars().all(char::is_uppercase);
         let verb_like = (next.starts_with(char::is_lowercase) || shouted) && !super::subjects::own_pronoun(tail, lang);
         if verb_like && data.subject_pronouns.has(&pronoun.to_lowercase()) {
+            let tail = super::subjects::next_verb_of_the_series(tail, pronoun, lang);
             segs[j] = Segment::Plain(format!("{head}{tail}"));
         }
     }

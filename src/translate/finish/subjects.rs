@@ -142,3 +142,24 @@ pub(super) fn own_pronoun(tail: &str, lang: Lang) -> bool {
         .filter_map(|l| l.strip_prefix("own "))
         .any(|own| tail.strip_prefix(own).is_some_and(|r| r.is_empty() || r.starts_with(|c: char| !c.is_alphanumeric())))
 }
+
+/// `tail` (the words after a subject pronoun that went, the name before it
+/// being the subject) without the same pronoun Apertium gave the next verb
+/// of the series: "[Federico García Lorca] (1898-1936) it has written, it
+/// follows writing" came back so where plain Apertium, which sees the
+/// name, has "has written, follows writing". Only where one or two
+/// lower-case words (a verb and its participle, nothing an object could
+/// be) stand before the comma, and the pronoun after it is the same, before
+/// a lower-case word, and not the language's own ("il y a").
+pub(super) fn next_verb_of_the_series<'t>(tail: &'t str, pronoun: &str, lang: Lang) -> std::borrow::Cow<'t, str> {
+    let Some(comma) = tail.find(',') else { return tail.into() };
+    let (verb, rest) = (&tail[..comma], tail[comma + 1..].trim_start());
+    let words: Vec<&str> = verb.split_whitespace().collect();
+    let plain_verb = (1..=2).contains(&words.len()) && words.iter().all(|w| w.chars().all(char::is_lowercase));
+    let Some(after) = rest.strip_prefix(pronoun).and_then(|r| r.strip_prefix(' ')) else { return tail.into() };
+    if !plain_verb || !after.trim_start().starts_with(char::is_lowercase) || own_pronoun(after, lang) {
+        return tail.into();
+    }
+    let cut = tail.len() - rest.len();
+    format!("{}{}", &tail[..cut], after).into()
+}

@@ -304,3 +304,25 @@ fn italian_hours_read_dalle_alle_and_a_month_takes_no_d_on_real_records() {
     let days = text("50043860", "title");
     assert!(days.contains("13 ottobre") && !days.contains("d'ottobre"), "{days}");
 }
+
+/// A name's series of verbs takes no subject pronoun in English: "Sobre
+/// [Federico García Lorca] (1898-1936) se ha escrito, se sigue
+/// escribiendo" came back "(1898-1936) it has written, it follows
+/// writing" where plain Apertium, which sees the name, has "has written,
+/// follows writing"; the first pronoun went, the second stayed
+/// (`data/lang/en/subject-pronouns.txt`). Real record 382528, its
+/// description from that sentence (issue 42).
+#[test]
+fn no_english_pronoun_for_the_next_verb_of_a_name_s_series_on_a_real_record() {
+    let Some([andalucia]) = realdata_translated([ANDALUCIA_2026_01]) else {
+        return;
+    };
+    let config = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"en\"]\n\n[sources.andalucia]\nenabled = true\n";
+    let dir = workdir(config);
+    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
+    let cut = |r: &mut Value| field_from(r, "description", "Sobre Federico", 120);
+    place(&mirror, ANDALUCIA, &json_rows_cut_to(&andalucia, "id", &["382528"], cut));
+    run_each_from(d, &mirror, &["andalucia"]);
+    let en = listed_all(d, "en")["382528"]["description"].as_str().unwrap_or_default().to_string();
+    assert!(en.contains("(1898-1936) has written, follows writing"), "{en}");
+}
