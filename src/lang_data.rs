@@ -121,6 +121,9 @@ kinds! {
         /// Articles, prepositions and the like: Spanish ones never start a
         /// kept name; a target's go back to lower case mid-sentence.
         function_words: "function-words.txt",
+        /// A target's articles that open a name ("Théâtre La Faràndula"):
+        /// before a capitalised word they keep their capital.
+        name_articles: "name-articles.txt",
         /// Spanish: place names kept as the publisher wrote them.
         gazetteer: "gazetteer.txt",
         /// Spanish: given names, a person's name starts with one.

@@ -49,12 +49,13 @@ pub(super) fn lower_after_lead(output: &str, lead: &str, names: &[String]) -> Op
 /// plain stretch (see `lower_stray_capitals`).
 pub(super) fn lower_stray_capitals_in(segs: &mut [Segment], text: &Finishing) {
     let mut after_name = false;
-    for s in segs {
-        match s {
+    for i in 0..segs.len() {
+        let name_next = matches!(segs.get(i + 1), Some(Segment::Name(_)));
+        match &mut segs[i] {
             Segment::Plain(t) => {
                 // "Kids Village En Villaverde": a word right after a name
                 // is mid-sentence too.
-                *t = lower_stray_capitals(t, text.lang, after_name && t.starts_with(' '));
+                *t = lower_stray_capitals(t, text.lang, after_name && t.starts_with(' '), name_next && t.ends_with(' '));
                 after_name = false;
             }
             Segment::Name(t) => after_name = t.ends_with(char::is_alphanumeric),
@@ -69,8 +70,10 @@ fn function_words(lang: Lang) -> &'static [&'static str] {
     crate::lang_data::of(lang).function_words.lines()
 }
 
-fn lower_stray_capitals(text: &str, lang: Lang, after_word: bool) -> String {
+/// `name_next`: a kept name follows the stretch, one blank between.
+fn lower_stray_capitals(text: &str, lang: Lang, after_word: bool, name_next: bool) -> String {
     let words = function_words(lang);
+    let articles = crate::lang_data::of(lang).name_articles.lines();
     if words.is_empty() {
         return text.to_string();
     }
@@ -102,7 +105,17 @@ fn lower_stray_capitals(text: &str, lang: Lang, after_word: bool) -> String {
         let capital = amid || bare.chars().next().is_some_and(char::is_uppercase) && bare.chars().skip(1).all(|c| !c.is_uppercase());
         // "Concert D'élèves": an elided function word, lower case like the rest.
         let elided = lang == "fr" && ["d'", "l'", "qu'"].iter().any(|e| lower.starts_with(e) && lower.len() > e.len());
-        let function = capital && words.contains(&bare.to_lowercase().as_str());
+        // "Théâtre La Faràndula", "diceva La Vanguardia": an article before a
+        // capitalised word opens that name, its capital the publisher's
+        // (`name-articles.txt`).
+        // Not before a word in capitals: "NOTA DE La AGENDA" is a heading
+        // shouted, the article Apertium's contraction inside it.
+        let next_capital = match tokens[i + 1..].iter().find(|t| !t.is_empty()) {
+            Some(next) => next.starts_with(char::is_uppercase) && !shouted(next),
+            None => name_next,
+        };
+        let opens_a_name = next_capital && articles.contains(&bare.to_lowercase().as_str());
+        let function = capital && words.contains(&bare.to_lowercase().as_str()) && !opens_a_name;
         let kept = function && (!after || after_kept_capital);
         after_kept_capital = kept;
         if after && function && !kept {
