@@ -268,7 +268,7 @@ mod tests {
             // (the route of a title, or of a description).
             let code = e.lang.as_deref().unwrap_or_else(|| panic!("{}: an example names its target", e.path));
             let field = if e.title { Field::Title } else { Field::Description };
-            let first_mode = crate::translate::engines::routes::route(dir, code, Some(field)).and_then(|r| r.modes.first().copied());
+            let first_mode = crate::translate::engines::routes::first_mode(dir, code, field);
             let analysis = crate::translate::prepare::analyser::Analyser::system_for_code(dir).unwrap().analyse(&e.input).unwrap();
             let known = Known { analysis: Some(&analysis), running_text: !e.title, first_mode, ..Known::default() };
             return (prepare(&e.input, known, &TermBase::default()).text.replace(KEEP_START, "{").replace(KEEP_END, "}"), untouched);

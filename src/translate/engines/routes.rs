@@ -127,6 +127,12 @@ pub fn route(from: &str, to: &str, field: Option<Field>) -> Option<&'static Rout
     exact.or_else(|| pair().find(|r| r.field.is_none())).map(|r| &r.route)
 }
 
+/// The mode a text of `field` in `from` goes through first into `to`
+/// (`spa-ita`; `spa-cat` for `spa-cat+cat-ita`); `None` without a route.
+pub fn first_mode(from: &str, to: &str, field: Field) -> Option<&'static str> {
+    route(from, to, Some(field)).and_then(|r| r.modes.first().copied())
+}
+
 /// Every mode some route of the table runs (its second opinion's too),
 /// once each, in table order:
 /// what `make deps` installs and `doctor` proves.

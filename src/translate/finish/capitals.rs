@@ -73,10 +73,10 @@ fn function_words(lang: Lang) -> &'static [&'static str] {
 /// `name_next`: a kept name follows the stretch, one blank between.
 fn lower_stray_capitals(text: &str, lang: Lang, after_word: bool, name_next: bool) -> String {
     let words = function_words(lang);
-    let articles = crate::lang_data::of(lang).name_articles.lines();
     if words.is_empty() {
         return text.to_string();
     }
+    let articles = crate::lang_data::of(lang).name_articles.lines();
     let mut out = String::with_capacity(text.len());
     let mut after_word = after_word;
     // "(La La Land)": a function word right after one that kept its capital
@@ -114,8 +114,9 @@ fn lower_stray_capitals(text: &str, lang: Lang, after_word: bool, name_next: boo
             Some(next) => next.starts_with(char::is_uppercase) && !shouted(next),
             None => name_next,
         };
-        let opens_a_name = next_capital && articles.contains(&bare.to_lowercase().as_str());
-        let function = capital && words.contains(&bare.to_lowercase().as_str()) && !opens_a_name;
+        let bare_lower = bare.to_lowercase();
+        let opens_a_name = next_capital && articles.contains(&bare_lower.as_str());
+        let function = capital && words.contains(&bare_lower.as_str()) && !opens_a_name;
         let kept = function && (!after || after_kept_capital);
         after_kept_capital = kept;
         if after && function && !kept {

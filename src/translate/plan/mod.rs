@@ -503,7 +503,7 @@ fn known_into<'a>(known: Known<'a>, src: &str, lang: Lang, field: Field) -> Know
     // FET"): words the dictionary knows, which the engine translates.
     let capitals_are_headings = src == "ca";
     // The mode the text goes through first, whose dictionary decides which town's name it mistakes for a word.
-    let first_mode = crate::translate::engines::routes::route(src, lang.as_str(), Some(field)).and_then(|r| r.modes.first().copied());
+    let first_mode = crate::translate::engines::routes::first_mode(src, lang.as_str(), field);
     Known { adjective_first, sentence_case, name_words, capitals_are_headings, lang: Some(lang), first_mode, ..known }
 }
 
