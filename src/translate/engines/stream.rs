@@ -119,7 +119,12 @@ pub(in crate::translate) const JOIN_GUARD: &str = "qzxv";
 /// capitalised word (a place): through
 /// Catalan, "conciertos en España" reaches `cat-por` as "concerts a
 /// Espanya", and a span before it hides the noun, so "\[concertos\] a"
-/// reads "dar a" ("Deu concertos a Espanha", not "em Espanha").
+/// reads "dar a" ("Deu concertos a Espanha", not "em Espanha"). And after
+/// a kept span that a word listed as `joined` opens, before a word or a
+/// figure, on the whole routes the row names, where no guard went before
+/// it: the rules join the two words either side and move the span after
+/// them ("de \[Bach\] y \[Piazzolla\]" came back Catalan "d'i Bach
+/// Piazzolla", "del \[Manzanares\] que da" "del que Manzanares dóna").
 pub(crate) fn guard_joins<'a>(core: &'a str, modes: &str) -> std::borrow::Cow<'a, str> {
     guarded(core, modes, true)
 }
@@ -183,6 +188,9 @@ fn guarded<'a>(core: &'a str, modes: &str, routed: bool) -> std::borrow::Cow<'a,
         let Some(start) = core[..end].rfind(KEEP_START) else { continue };
         let after = end + KEEP_END.len_utf8();
         let before = last_word(&core[..start]);
+        // Whether the guard went before the span: the rules then read it,
+        // not the word before, next to the word after the span.
+        let mut guarded_before = true;
         // A Catalan original's personal article opening a sentence before a
         // kept name and its verb ("En [Txema] és"): the guard takes its place, on the
         // whole routes a `personal` row names (a Spanish "En [Madrid]" is
@@ -209,7 +217,15 @@ fn guarded<'a>(core: &'a str, modes: &str, routed: bool) -> std::borrow::Cow<'a,
             out.push_str(JOIN_GUARD);
             out.push(' ');
             from = start;
+        } else {
+            guarded_before = false;
         }
+        // A word the route's rules join to whatever follows the span (`joined`
+        // rows, by whole route): before a word or a figure.
+        let joined = routed
+            && !guarded_before
+            && before.as_deref().is_some_and(|w| joined_on(w, modes))
+            && core[after..].strip_prefix(' ').is_some_and(|r| r.starts_with(char::is_alphanumeric));
         let opens = before.is_some_and(|w| listed("before", &w));
         let next = first_word(&core[after..]);
         let follows = next.as_deref().is_some_and(|w| listed("after", w));
@@ -218,7 +234,7 @@ fn guarded<'a>(core: &'a str, modes: &str, routed: bool) -> std::borrow::Cow<'a,
         let apart = next.is_some_and(|w| {
             listed("apart", &w) && core[after + 1 + w.len()..].strip_prefix(' ').is_some_and(|r| r.starts_with(char::is_uppercase))
         });
-        if opens && follows || apart {
+        if opens && follows || apart || joined {
             let out = guarded.get_or_insert_with(String::new);
             out.push_str(&core[from..after]);
             out.push(' ');
@@ -242,6 +258,24 @@ pub(crate) fn guards_apart(modes: &str) -> bool {
         .joined_across_spans
         .rows()
         .any(|r| r.first() == Some(&"apart") && r.get(2).is_some_and(|on| names_a_mode_of(on, modes)))
+}
+
+/// Whether `word` (before a kept span) is listed as `joined` in
+/// `es/joined-across-spans.tsv` for the whole route `modes`
+/// (`spa-cat+cat-fra`): its rules join it to the word after the span, which
+/// they see as the next ("de \[Bach\] y" came back Catalan "d'i Bach
+/// Piazzolla").
+fn joined_on(word: &str, modes: &str) -> bool {
+    static JOINED: LazyLock<Vec<(&'static str, &'static str)>> = LazyLock::new(|| {
+        crate::lang_data::of(crate::lang::Lang::Es)
+            .joined_across_spans
+            .rows()
+            .filter(|r| r.first() == Some(&"joined"))
+            .filter_map(|r| Some((*r.get(1)?, *r.get(2)?)))
+            .collect()
+    });
+    let word = word.to_lowercase();
+    JOINED.iter().any(|&(w, on)| w == word && on.split_whitespace().any(|m| m == modes))
 }
 
 /// Whether a row's modes column `on` (`cat-por cat-ita`) names one of the
@@ -354,7 +388,16 @@ pub(crate) fn reformat(output: &str, id: usize) -> Result<String> {
     // Whether the last char pushed was an unescaped '.', which is the one
     // deformat inserted when an empty superblank follows it.
     let mut last_bare_dot = false;
+    // Whether the last char pushed was a blank of the engine's own (not a
+    // superblank's): a second one right after it stands where the engine
+    // moved a word from, past a kept span ("del qzxv \[CAAC\]  i la
+    // manera": deformat sends no two blanks but as a superblank).
+    let mut last_blank = false;
     while let Some(c) = chars.next() {
+        if c == ' ' && std::mem::replace(&mut last_blank, true) {
+            continue;
+        }
+        last_blank = c == ' ';
         match c {
             '\\' => {
                 if let Some(n) = chars.next() {
@@ -418,6 +461,30 @@ pub(crate) fn reformat(output: &str, id: usize) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// On the whole routes a `joined` row names, a span that "de" or "del"
+    /// opens takes the guard after it, before a word or a figure: not
+    /// before a mark, not on other routes (into English, from Catalan
+    /// into Spanish or through it). The text's key says so
+    /// (`routed_guard`): only such texts are asked again.
+    #[test]
+    fn a_span_a_joining_preposition_opens_is_guarded_after_on_the_routes_named() {
+        let k = |s: &str| s.replace('{', &KEEP_START.to_string()).replace('}', &KEEP_END.to_string());
+        let text = k("Concierto de {Bach} y {Piazzolla}, de {Ana}. Corea del {Sur} 2024");
+        let guarded = k("Concierto de {Bach} qzxv y {Piazzolla}, de {Ana}. Corea del {Sur} qzxv 2024");
+        for modes in ["spa-cat", "spa-cat+cat-fra", "es-gl", "cat-ita"] {
+            assert_eq!(routed_guard(&text, modes).as_deref(), Some(guarded.as_str()), "{modes}");
+        }
+        for modes in ["spa-eng", "cat-eng", "cat-spa", "cat-spa+es-gl", ""] {
+            assert_eq!(routed_guard(&text, modes), None, "{modes}");
+        }
+        assert_eq!(reformat("[cityvibe:0]Concert de [Bach] qzxv i [Piazzolla].[]", 0).unwrap(), "Concert de Bach i Piazzolla");
+        // The guard the rules took for the noun after "del", moved before
+        // the span with it: one blank stays where it stood; the
+        // publisher's own blanks (a superblank) stay as they were.
+        assert_eq!(reformat("[cityvibe:0]l'actualitat del qzxv [CAAC]  i la manera.[]", 0).unwrap(), "l'actualitat del CAAC i la manera");
+        assert_eq!(reformat("[cityvibe:0]Preu:[  ]10 €.[]", 0).unwrap(), "Preu:  10 €");
+    }
 
     /// On the routes a `subject` row names, a span after a relative or a
     /// conjunction and before a lower-case word takes the guard before it;
