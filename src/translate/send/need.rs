@@ -230,9 +230,15 @@ mod finish_golden {
     /// The stages no recorded answer of the real feeds exercises: Apertium
     /// makes these slips too rarely for the recorder's 220 events to meet
     /// one; their own unit tests beside their rules pin what they do. A
-    /// recording that meets one must take it off this list.
+    /// recording that meets one must take it off this list. A Catalan word
+    /// moved before a kept span is one since the guard after a span that
+    /// "de" or "del" opens (`joined` rows of
+    /// `data/lang/es/joined-across-spans.tsv`) keeps the engine from moving
+    /// it; the stage still mends the answers stored before, and a span
+    /// another word opens.
     const UNSEEN_STAGES: &[&str] = &[
         "a Catalan article before a name's own",
+        "a Catalan word moved before a kept span",
         "a subject pronoun before a label",
         "prepositions before a span",
         "vous after an imperative",
