@@ -13,7 +13,7 @@ use super::Known;
 use super::analyser::{Analysis, WordKind};
 use super::capitals::sentence_case_names;
 use super::words::{
-    body_head, connector, function_word, given_name, leading_adjective, not_a_name_start, opens_sentence, town_word, words,
+    body_head, connector, function_word, given_name, leading_adjective, not_a_name_start, opens_sentence, town_alone, town_word, words,
 };
 use crate::lang::Lang;
 use crate::lang_data;
@@ -72,12 +72,26 @@ pub(super) fn find(text: &str, taken: &[(usize, usize)], places: &[(usize, usize
             .flat_map(|span| if before_a_name(span.1) { vec![span] } else { by_dictionary(text, span, analysis, !running_text, &town) })
             .collect();
     }
-    found
+    let mut found: Vec<(usize, usize)> = found
         .into_iter()
         .filter_map(|span| owner_of_a_body(text, span))
         .filter(|span| taken.iter().all(|&(a, b)| span.1 <= a || span.0 >= b))
         .map(|span| headed(text, &ws, span, taken))
-        .collect()
+        .collect();
+    // A town the first mode reads as a word, kept alone where no name holds
+    // it (`town-words.txt`, third column: "Sala [Granada]", "Concello de
+    // [Granada]", the words around it the engine's).
+    if let Some(mode) = known.first_mode {
+        let apart = |&(a, b): &(usize, usize)| found.iter().chain(taken).all(|&(s, e)| b <= s || a >= e);
+        let alone: Vec<(usize, usize)> = ws
+            .iter()
+            .filter(|&&(a, b)| text[a..].starts_with(char::is_uppercase) && town_alone(&text[a..b].to_lowercase(), mode))
+            .filter(|w| apart(w))
+            .copied()
+            .collect();
+        found.extend(alone);
+    }
+    found
 }
 
 /// Whether the word `a..b` of `text` is in capitals and known to the

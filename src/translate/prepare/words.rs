@@ -91,6 +91,11 @@ pub(super) fn not_a_name_start(w: &str) -> bool {
 pub(super) fn town_word(w: &str, mode: &str) -> bool {
     spanish().town_words.rows().any(|r| r.first() == Some(&w) && r.get(1).is_some_and(|modes| modes.split(' ').any(|m| m == mode)))
 }
+/// Whether the town `w` (in lower case) is kept alone into `mode`, the
+/// words around it the engine's (`es/town-words.txt`, third column).
+pub(super) fn town_alone(w: &str, mode: &str) -> bool {
+    spanish().town_words.rows().any(|r| r.first() == Some(&w) && r.get(2).is_some_and(|modes| modes.split(' ').any(|m| m == mode)))
+}
 pub(super) fn given_name(w: &str) -> bool {
     spanish().given_names.has(w)
 }

@@ -264,6 +264,42 @@ fn a_town_named_like_a_fruit_is_no_fruit_in_italian_titles() {
     }
 }
 
+/// Galician keeps the town and translates the words around it: `es-gl`
+/// reads "Granada" as "selecta" ("Sala Selecta", "Huétor Vega (Selecta)",
+/// 22 Galician texts over five real feeds), and keeping the whole run
+/// left the names around it in Spanish; the town alone is kept
+/// (`data/lang/es/town-words.txt`, third column). Andalucía 212650's title
+/// and 151232's description, from the sentence that names the towns
+/// (issue 42).
+#[test]
+fn a_town_named_like_a_fruit_is_no_fruit_in_galician() {
+    let Some(titles) = andalucia_titles(&["212650"], "gl") else {
+        return;
+    };
+    let title = &titles["212650"];
+    assert!(title.contains("Sala Granada") && !title.contains("Selecta"), "{title}");
+    let Some(texts) = andalucia_descriptions(&[("151232", "Este año, las citas", 230)], &["gl"]) else {
+        return;
+    };
+    let t = &texts["gl"]["151232"];
+    assert!(t.contains("Huétor Vega (Granada)") && !t.contains("Selecta"), "{t}");
+}
+
+/// A month's year reads as English and French write it: "Desde noviembre
+/// de 2018" (Andalucía 151210) came back "From November of 2018",
+/// "Depuis novembre de 2018" (34 English and 36 French texts over five
+/// real feeds; `data/lang/{en,fr}/dates.tsv`). Its description from that
+/// sentence (issue 42).
+#[test]
+fn a_month_s_year_takes_no_of_in_english_or_de_in_french_on_a_real_record() {
+    let Some(texts) = andalucia_descriptions(&[("151210", "Desde noviembre de 2018", 90)], &["en", "fr"]) else {
+        return;
+    };
+    let (en, fr) = (&texts["en"]["151210"], &texts["fr"]["151210"]);
+    assert!(en.contains("November 2018") && !en.contains("November of 2018"), "{en}");
+    assert!(fr.contains("novembre 2018") && !fr.contains("novembre de 2018"), "{fr}");
+}
+
 /// The titles of the real Andalucía records `ids` (as published, their
 /// descriptions emptied) in `lang`, by id; `None` without the real feed.
 fn andalucia_titles(ids: &[&str], lang: &str) -> Option<HashMap<String, String>> {
