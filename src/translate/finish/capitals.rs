@@ -164,7 +164,12 @@ fn shouted_run(before: usize, word: &str) -> usize {
 /// ([`after_a_heading`]), always.
 pub(super) fn title_case(segs: &mut [Segment]) {
     let mut first = true;
+    // Whether the last segment was a kept name: a stretch right after it
+    // with no blank between continues the name's word ("Halvorson" and
+    // "'s Code Girl"), and that piece stays as written (not "Halvorson'S").
+    let mut after_name = false;
     for s in segs.iter_mut() {
+        let glued = std::mem::replace(&mut after_name, matches!(s, Segment::Name(_)));
         match s {
             Segment::Name(t) => {
                 if t.chars().any(char::is_alphanumeric) {
@@ -178,19 +183,22 @@ pub(super) fn title_case(segs: &mut [Segment]) {
                 let mut out = String::with_capacity(t.len());
                 let mut word = String::new();
                 let mut shouted_before = 0;
+                // The name's word goes on past an apostrophe or a Catalan
+                // middle dot ("Halvorson's", "Nel·lo").
+                let mut glued = glued && t.starts_with(['\'', '’', '·']);
                 for (at, c) in t.char_indices() {
                     if c.is_whitespace() {
                         let next = t[at..].split_whitespace().next().unwrap_or_default();
                         first |= after_a_heading(shouted_before, &word) && !shouted(next);
                         shouted_before = shouted_run(shouted_before, &word);
-                        title_case_word(&mut word, &mut out, &mut first);
+                        title_case_word(&mut word, &mut out, &mut first, std::mem::take(&mut glued));
                         out.push(c);
                     } else {
                         word.push(c);
                     }
                 }
                 first |= after_a_heading(shouted_before, &word);
-                title_case_word(&mut word, &mut out, &mut first);
+                title_case_word(&mut word, &mut out, &mut first, glued);
                 *t = out;
             }
         }
@@ -199,8 +207,9 @@ pub(super) fn title_case(segs: &mut [Segment]) {
 
 /// One word of a plain stretch in title case, written to `out` and
 /// `word` emptied; `first` says whether it opens the title or a part of it,
-/// and is set for the word after.
-fn title_case_word(word: &mut String, out: &mut String, first: &mut bool) {
+/// and is set for the word after. `glued`: the end of a kept name's word,
+/// written as it is.
+fn title_case_word(word: &mut String, out: &mut String, first: &mut bool, glued: bool) {
     if word.is_empty() {
         return;
     }
@@ -210,7 +219,9 @@ fn title_case_word(word: &mut String, out: &mut String, first: &mut bool) {
     // A quoted or bracketed title starts afresh: "'The Coop'".
     let opens = lead.contains(['\'', '"', '«', '(', '`', '‘', '“', '¿', '¡', '[']);
     let small = small_word(&bare) && !*first && !opens;
-    if !small && !letters.is_empty() {
+    if glued {
+        out.push_str(word);
+    } else if !small && !letters.is_empty() {
         out.push_str(lead);
         out.push_str(&crate::translate::prepare::terms::capitalize(&letters));
     } else if small && letters.chars().skip(1).all(|c| !c.is_uppercase()) {
@@ -249,6 +260,19 @@ mod tests {
         assert_eq!(finish(out, &kept, None, Lang::En, Field::Description), out);
         // French sets a no-break space before its colon (`fr/punctuation.tsv`).
         assert_eq!(finish(out, &kept, None, Lang::Fr, Field::Title), out.replace(": ", "\u{a0}: "));
+    }
+
+    /// A name's possessive, written right after it, is the name's word:
+    /// "Mary Halvorson's Code Girl" (Catalonia 20211006020) came back
+    /// "Mary Halvorson'S Code Girl"; a mark right after a name opens what
+    /// follows as before.
+    #[test]
+    fn a_name_s_possessive_stays_in_lower_case_in_an_english_title() {
+        let kept = names(&["Mary Halvorson", "DJ"]);
+        assert_eq!(finish("Mary Halvorson's code girl", &kept, None, Lang::En, Field::Title), "Mary Halvorson's Code Girl");
+        assert_eq!(finish("Show of young DJ's", &kept, None, Lang::En, Field::Title), "Show of Young DJ's");
+        assert_eq!(finish("Mary Halvorson 'the code'", &kept, None, Lang::En, Field::Title), "Mary Halvorson 'The Code'");
+        assert_eq!(finish("Mary Halvorson: the code", &kept, None, Lang::En, Field::Title), "Mary Halvorson: The Code");
     }
 
     #[test]

@@ -410,3 +410,24 @@ fn an_article_opening_a_name_keeps_its_capital() {
     let fr = description("fr", "20210201014");
     assert!(fr.contains("La Pera Llimonera") && !fr.contains("la Pera Llimonera"), "{fr}");
 }
+
+/// A name's possessive keeps its lower case in an English title: "Mary
+/// Halvorson's Code Girl" (20211006020, as published) came back "Mary
+/// Halvorson'S Code Girl", title case taking the "'s" written right after
+/// the kept name for a word of its own (issue 42).
+#[test]
+fn a_name_s_possessive_keeps_its_lower_case_in_an_english_title() {
+    let Some([gencat]) = realdata_translated([GENCAT_2022_11]) else {
+        return;
+    };
+    let dir = workdir("[settings]\ntranslator = \"apertium\"\nlanguages = [\"ca\", \"en\"]\n\n[sources.gencat]\nenabled = true\n");
+    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
+    let title_only = |r: &mut Value| {
+        r["descripcio"] = Value::String(String::new());
+        r["descripcio_html"] = Value::String(String::new());
+    };
+    place(&mirror, GENCAT, &json_rows_cut_to(&gencat, "codi", &["20211006020"], title_only));
+    run_each_from(d, &mirror, &["gencat"]);
+    let title = &titles_all(d, "en")["20211006020"];
+    assert!(title.contains("Mary Halvorson's Code Girl"), "{title}");
+}
