@@ -144,7 +144,7 @@ pub(super) const STAGES: &[Stage] = &[
     stage("lower case after a leading span", Step::Text(|t, f| f.lead.and_then(|lead| capitals::lower_after_lead(t, lead, f.names)))),
     // Before "from" opens a range: "Of the 3 to 7 November" is one date's.
     Stage {
-        langs: Langs::Only(&[Lang::En, Lang::Fr, Lang::It]),
+        langs: Langs::Only(&[Lang::En, Lang::Fr, Lang::It, Lang::Pt]),
         engines: APERTIUM,
         ..stage("dates as the language writes them", Step::Plain(Cut::Names, dates::dates))
     },

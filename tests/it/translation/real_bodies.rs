@@ -415,3 +415,22 @@ fn a_word_after_a_kept_name_stays_after_it_on_real_records() {
     let t = description("fr", "20220406003");
     assert!(t.contains("Le voyage initiatique de Mercè Rodoreda arrive au théâtre"), "{t}");
 }
+
+/// Portuguese writes a month after "em" once: "El coro Brisa de Colores
+/// nace en diciembre de 2023" (Madrid 50098716) reached `cat-por` through
+/// Catalan as "neix al desembre" and came back "nasce em em dezembro"
+/// (`data/lang/pt/dates.tsv`). Its description from that sentence
+/// (issue 42).
+#[test]
+fn a_portuguese_month_takes_one_em_on_a_real_record() {
+    let Some([madrid]) = realdata_translated([MADRID_2025_10]) else {
+        return;
+    };
+    let config = "[settings]\ntranslator = \"apertium\"\nlanguages = [\"es\", \"pt\"]\n\n[sources.madrid]\nenabled = true\n";
+    let dir = workdir(config);
+    let (d, mirror) = (dir.path(), dir.path().join("mirror"));
+    place(&mirror, MADRID, &madrid_feed_cut_to(&madrid, &["50098716"], |r| field_from(r, "description", "El coro Brisa", 70)));
+    run_each_from(d, &mirror, &["madrid"]);
+    let pt = listed_all(d, "pt")["50098716"]["description"].as_str().unwrap_or_default().to_string();
+    assert!(pt.contains("nasce em dezembro de 2023") && !pt.contains("em em"), "{pt}");
+}
